@@ -1,0 +1,135 @@
+"""Graph capture and replay (aclmdlRI) against eager launches.
+
+* A chain of 100 dependent elementwise operations on small arrays: eager (one
+  aclnn launch per operation) vs one replay of the captured chain, per operation.
+  Targets (issue 4): replay <= 1 us per operation and >= 5x faster than eager.
+* One k-means iteration of the main example (examples/digits_kmeans.py) on the
+  digits: eager vs replayed, per iteration.
+NumPy (and PyTorch CPU when installed) run the same work in the same run.
+"""
+import importlib.util
+import pathlib
+
+import numpy as np
+
+import npuarray as npx
+from npuarray import _acl
+
+from ._harness import torch_or_none
+
+CHAIN_LENGTH = 100
+CHAIN_SIZE = 256
+EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "digits_kmeans.py"
+
+
+def chain(y):
+    """CHAIN_LENGTH dependent elementwise operations (any array module's operators)."""
+    for _ in range(CHAIN_LENGTH // 2):
+        y = y * 0.999
+        y = y + 0.5
+    return y
+
+
+def run(harness):
+    if not _acl.available("aclmdlRICaptureBegin"):
+        print("    skipped: the loaded provider has no aclmdlRICaptureBegin (graph capture)")
+        return
+    _chain(harness)
+    _kmeans(harness)
+
+
+def _chain(harness):
+    host = np.random.default_rng(0).standard_normal(CHAIN_SIZE).astype(np.float32)
+    stream = npx.Stream()
+    with stream:
+        x = npx.asarray(host)
+        graph = npx.Graph()
+        with graph.capture():
+            out = chain(x)
+        graph.replay()
+        np.testing.assert_allclose(out.to_host(), chain(host), rtol=1e-5)
+
+    def eager():
+        with stream:
+            chain(x)
+        stream.synchronize()
+
+    def replay():
+        graph.replay(stream)
+        stream.synchronize()
+
+    case = "%d dependent ops on %d f32" % (CHAIN_LENGTH, CHAIN_SIZE)
+    others = {"numpy": lambda: chain(host)}
+    torch = torch_or_none()
+    if torch is not None:
+        tensor = torch.from_numpy(host)
+        others["torch"] = lambda: chain(tensor)
+    eager_time = harness.compare(case + ", eager", {"npuarray": eager, **others})["npuarray"]
+    replay_time = harness.compare(case + ", graph replay",
+                                  {"npuarray": replay, **others})["npuarray"]
+    print("    per operation: eager %.2f us, replay %.3f us; replay is %.1fx faster "
+          "(targets: <= 1 us, >= 5x)" % (eager_time / CHAIN_LENGTH * 1e6,
+                                          replay_time / CHAIN_LENGTH * 1e6,
+                                          eager_time / replay_time))
+    graph.destroy()
+
+
+def _example():
+    spec = importlib.util.spec_from_file_location("digits_kmeans", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def numpy_kmeans_step(x, centroids):
+    """The iteration of example.kmeans_step in NumPy."""
+    k = centroids.shape[0]
+    d2 = (x * x).sum(axis=1, keepdims=True) - 2.0 * (x @ centroids.T) \
+        + (centroids * centroids).sum(axis=1)
+    labels = d2.argmin(axis=1)
+    one_hot = (labels[:, None] == np.arange(k)).astype(x.dtype)
+    counts = one_hot.sum(axis=0)
+    means = (one_hot.T @ x) / np.maximum(counts, 1.0)[:, None]
+    new_centroids = np.where((counts > 0)[:, None], means, centroids)
+    return new_centroids, labels, ((new_centroids - centroids) ** 2).sum()
+
+
+def _kmeans(harness):
+    try:
+        from sklearn.datasets import load_digits
+    except ImportError:
+        print("    skipped k-means: scikit-learn is not installed (the examples extra)")
+        return
+    example = _example()
+    data = load_digits().data.astype(np.float32)
+    initial = data[np.random.default_rng(0).choice(len(data), 10, replace=False)]
+    stream = npx.Stream()
+    with stream:
+        x, centroids = npx.asarray(data), npx.asarray(initial)
+        graph = npx.Graph()
+        with graph.capture():
+            new_centroids, _labels, _shift = example.kmeans_step(x, centroids)
+            centroids[...] = new_centroids
+
+        start = npx.asarray(initial)
+
+    def eager():
+        with stream:
+            example.kmeans_step(x, start)
+        stream.synchronize()
+
+    def replay():
+        graph.replay(stream)
+        stream.synchronize()
+
+    def numpy_step():
+        numpy_kmeans_step(data, initial)
+
+    case = "k-means iteration, digits 1797x64, k=10"
+    eager_time = harness.compare(case + ", eager", {"npuarray": eager, "numpy": numpy_step})
+    replay_time = harness.compare(case + ", graph replay",
+                                  {"npuarray": replay, "numpy": numpy_step})
+    print("    per iteration: eager %.3f ms, replay %.3f ms (%.1fx)" % (
+        eager_time["npuarray"] * 1e3, replay_time["npuarray"] * 1e3,
+        eager_time["npuarray"] / replay_time["npuarray"]))
+    graph.destroy()

@@ -1,0 +1,114 @@
+"""aclnn operators through npuarray against NumPy and PyTorch CPU (issue 3 "Measure").
+
+* ``a + b`` on float32, 1 K ... 16 M elements (target at 16 M: >= 1.5x NumPy);
+* host overhead per operation: a chain of 1000 dependent ``+`` on 16-element
+  arrays, synchronised at the end (target <= 10 us per operation);
+* ``sum`` over 16 M float32 (target >= 1.0x NumPy);
+* ``matmul`` 1024 x 1024 float32 (target >= 0.8x NumPy).
+
+Every npuarray timing ends with a synchronisation of the stream, so it covers
+the work, not only its submission.
+"""
+import numpy as np
+
+import npuarray as npx
+
+from ._harness import torch_or_none
+
+ADD_SIZES = [1 << 10, 1 << 14, 1 << 18, 1 << 20, 1 << 22, 1 << 24]
+CHAIN = 1000
+
+
+def _label(n):
+    return "%d M" % (n >> 20) if n >= 1 << 20 else "%d K" % (n >> 10)
+
+
+def _synchronized(stream, fn):
+    def run():
+        fn()
+        stream.synchronize()
+    return run
+
+
+def _add(harness, stream, torch):
+    rng = np.random.default_rng(0)
+    for n in ADD_SIZES:
+        a = rng.standard_normal(n, dtype=np.float32)
+        b = rng.standard_normal(n, dtype=np.float32)
+        x, y = npx.asarray(a), npx.asarray(b)
+        out = np.empty_like(a)
+        impls = {"npuarray": _synchronized(stream, lambda: x + y),
+                 "numpy": lambda: np.add(a, b, out=out)}
+        if torch is not None:
+            ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+            impls["torch"] = lambda: ta + tb
+        harness.compare("add float32 %s" % _label(n), impls, nbytes=3 * 4 * n,
+                        repeat=15 if n <= 1 << 20 else 7)
+
+
+def _overhead(harness, stream, torch):
+    x = npx.asarray(np.ones(16, np.float32))
+    one = npx.asarray(np.full(16, 1e-3, np.float32))
+
+    def chain():
+        y = x
+        for _ in range(CHAIN):
+            y = y + one
+        stream.synchronize()
+        return y
+
+    result = chain()
+    np.testing.assert_allclose(result.to_host(), 1 + CHAIN * 1e-3, rtol=1e-4)
+    a, b = np.ones(16, np.float32), np.full(16, 1e-3, np.float32)
+
+    def numpy_chain():
+        y = a
+        for _ in range(CHAIN):
+            y = y + b
+
+    impls = {"npuarray": chain, "numpy": numpy_chain}
+    if torch is not None:
+        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+
+        def torch_chain():
+            y = ta
+            for _ in range(CHAIN):
+                y = y + tb
+        impls["torch"] = torch_chain
+    times = harness.compare("per-op overhead: 1000 x (16-elt +)", impls, repeat=7)
+    per_op = times["npuarray"] / CHAIN * 1e6
+    print("    host overhead per dependent operation: %.2f us (target <= 10 us)" % per_op)
+
+
+def _sum(harness, stream, torch):
+    n = 1 << 24
+    a = np.random.default_rng(1).standard_normal(n, dtype=np.float32)
+    x = npx.asarray(a)
+    impls = {"npuarray": _synchronized(stream, lambda: npx.sum(x)), "numpy": lambda: a.sum()}
+    if torch is not None:
+        ta = torch.from_numpy(a)
+        impls["torch"] = lambda: ta.sum()
+    harness.compare("sum float32 16 M", impls, nbytes=4 * n, repeat=7)
+
+
+def _matmul(harness, stream, torch):
+    n = 1024
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((n, n), dtype=np.float32)
+    b = rng.standard_normal((n, n), dtype=np.float32)
+    x, y = npx.asarray(a), npx.asarray(b)
+    impls = {"npuarray": _synchronized(stream, lambda: x @ y), "numpy": lambda: a @ b}
+    if torch is not None:
+        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+        impls["torch"] = lambda: ta @ tb
+    times = harness.compare("matmul float32 1024^2", impls, repeat=5)
+    print("    npuarray matmul: %.1f GFLOP/s" % (2 * n ** 3 / times["npuarray"] / 1e9))
+
+
+def run(harness):
+    torch = torch_or_none()
+    stream = npx.get_current_stream()
+    _add(harness, stream, torch)
+    _overhead(harness, stream, torch)
+    _sum(harness, stream, torch)
+    _matmul(harness, stream, torch)

@@ -1,0 +1,301 @@
+/* The element-wise operations, one loop per computation kind over contiguous buffers (written
+ * so that -O3 vectorises the float ones). Integer arithmetic wraps like two's complement;
+ * integer division or remainder by zero gives 0 (as NumPy does), never a trap. */
+#include <complex.h>
+#include <math.h>
+#include <string.h>
+
+#include "ops_internal.h"
+
+typedef double _Complex cplx;
+
+
+/* Loop bodies: x (and y, z) are the inputs, alpha the op's alpha in kind T. */
+#define UNARY(NAME, T, RT, EXPR)                                                               \
+    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        RT *o = out_;                                                                          \
+        const T *a = in[0];                                                                    \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T x = a[i];                                                                  \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+
+#define BINARY(NAME, T, RT, EXPR)                                                              \
+    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        RT *o = out_;                                                                          \
+        const T *a = in[0], *b = in[1];                                                        \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T x = a[i], y = b[i];                                                        \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+
+/* alpha == 1 takes the plain loop, which vectorises best. */
+#define BINARY_ALPHA(NAME, T, EXPR1, EXPR)                                                     \
+    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    {                                                                                          \
+        T *o = out_;                                                                           \
+        const T *a = in[0], *b = in[1];                                                        \
+        T alpha;                                                                               \
+        memcpy(&alpha, &ex->scalars[2], sizeof alpha);                                         \
+        if (alpha == (T)1) {                                                                   \
+            for (size_t i = 0; i < n; i++) {                                                   \
+                const T x = a[i], y = b[i];                                                    \
+                o[i] = (EXPR1);                                                                \
+            }                                                                                  \
+        } else {                                                                               \
+            for (size_t i = 0; i < n; i++) {                                                   \
+                const T x = a[i], y = b[i];                                                    \
+                o[i] = (EXPR);                                                                 \
+            }                                                                                  \
+        }                                                                                      \
+    }
+
+#define U(x) ((uint64_t)(x))
+#define WRAP(x) ((int64_t)(x))
+
+/* ---------------------------------------------------------------------------------------------
+ * Arithmetic */
+
+BINARY_ALPHA(add_i64, int64_t, WRAP(U(x) + U(y)), WRAP(U(x) + U(alpha) * U(y)))
+BINARY_ALPHA(add_u64, uint64_t, x + y, x + alpha * y)
+BINARY_ALPHA(add_f32, float, x + y, x + alpha * y)
+BINARY_ALPHA(add_f64, double, x + y, x + alpha * y)
+BINARY_ALPHA(add_c128, cplx, x + y, x + alpha * y)
+BINARY_ALPHA(sub_i64, int64_t, WRAP(U(x) - U(y)), WRAP(U(x) - U(alpha) * U(y)))
+BINARY_ALPHA(sub_u64, uint64_t, x - y, x - alpha * y)
+BINARY_ALPHA(sub_f32, float, x - y, x - alpha * y)
+BINARY_ALPHA(sub_f64, double, x - y, x - alpha * y)
+BINARY_ALPHA(sub_c128, cplx, x - y, x - alpha * y)
+BINARY(mul_i64, int64_t, int64_t, WRAP(U(x) * U(y)))
+BINARY(mul_u64, uint64_t, uint64_t, x * y)
+BINARY(mul_f32, float, float, x * y)
+BINARY(mul_f64, double, double, x * y)
+BINARY(mul_c128, cplx, cplx, x * y)
+BINARY(div_f32, float, float, x / y)
+BINARY(div_f64, double, double, x / y)
+BINARY(div_c128, cplx, cplx, x / y)
+
+static inline int64_t trunc_div_i64(int64_t x, int64_t y)
+{
+    if (y == 0) return 0;
+    if (y == -1) return WRAP(0 - U(x));
+    return x / y;
+}
+
+static inline int64_t floor_div_i64(int64_t x, int64_t y)
+{
+    if (y == 0) return 0;
+    if (y == -1) return WRAP(0 - U(x));
+    int64_t q = x / y;
+    if (x % y != 0 && ((x < 0) != (y < 0))) q--;
+    return q;
+}
+
+static inline int64_t rem_i64(int64_t x, int64_t y)
+{
+    if (y == 0 || y == -1) return 0;
+    int64_t r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+}
+
+/* NumPy's npy_divmod: floor division and remainder consistent with fmod. */
+#define FLOAT_DIVMOD(T, SFX)                                                                   \
+    static inline T floor_div_##SFX(T a, T b)                                                  \
+    {                                                                                          \
+        if (b == 0) return a / b;                                                              \
+        T mod = fmod##SFX(a, b);                                                               \
+        T div = (a - mod) / b;                                                                 \
+        if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;                                      \
+        if (div == 0) return copysign##SFX(0, a / b);                                          \
+        T fl = floor##SFX(div);                                                                \
+        if (div - fl > (T)0.5) fl += 1;                                                        \
+        return fl;                                                                             \
+    }                                                                                          \
+    static inline T rem_##SFX(T a, T b)                                                        \
+    {                                                                                          \
+        T mod = fmod##SFX(a, b);                                                               \
+        if (b == 0) return mod;                                                                \
+        if (mod != 0) {                                                                        \
+            if ((b < 0) != (mod < 0)) mod += b;                                                \
+        } else {                                                                               \
+            mod = copysign##SFX(0, b);                                                         \
+        }                                                                                      \
+        return mod;                                                                            \
+    }
+FLOAT_DIVMOD(float, f)
+FLOAT_DIVMOD(double, )
+
+BINARY(floordiv_i64, int64_t, int64_t, floor_div_i64(x, y))
+BINARY(floordiv_u64, uint64_t, uint64_t, y ? x / y : 0)
+BINARY(floordiv_f32, float, float, floor_div_f(x, y))
+BINARY(floordiv_f64, double, double, floor_div_(x, y))
+BINARY(truncdiv_i64, int64_t, int64_t, trunc_div_i64(x, y))
+BINARY(truncdiv_f32, float, float, truncf(x / y))
+BINARY(truncdiv_f64, double, double, trunc(x / y))
+BINARY(rem_i64k, int64_t, int64_t, rem_i64(x, y))
+BINARY(rem_u64k, uint64_t, uint64_t, y ? x % y : 0)
+BINARY(rem_f32k, float, float, rem_f(x, y))
+BINARY(rem_f64k, double, double, rem_(x, y))
+
+/* Integer powers by squaring; a negative exponent gives 0 except for bases 1 and -1 (NumPy and
+ * torch raise an error there; a kernel cannot, so the result is defined instead). */
+static inline int64_t pow_i64(int64_t base, int64_t e)
+{
+    if (e < 0) return base == 1 ? 1 : base == -1 ? ((e & 1) ? -1 : 1) : 0;
+    uint64_t r = 1, b = U(base);
+    while (e) {
+        if (e & 1) r *= b;
+        b *= b;
+        e >>= 1;
+    }
+    return WRAP(r);
+}
+
+static inline uint64_t pow_u64(uint64_t b, uint64_t e)
+{
+    uint64_t r = 1;
+    while (e) {
+        if (e & 1) r *= b;
+        b *= b;
+        e >>= 1;
+    }
+    return r;
+}
+
+static inline cplx pow_c128(cplx x, cplx y)
+{
+    if (y == 0) return 1;
+    if (x == 0 && cimag(y) == 0 && creal(y) > 0) return 0;
+    return cpow(x, y);
+}
+
+BINARY(pow_i64k, int64_t, int64_t, pow_i64(x, y))
+BINARY(pow_u64k, uint64_t, uint64_t, pow_u64(x, y))
+BINARY(pow_f32, float, float, powf(x, y))
+BINARY(pow_f64, double, double, pow(x, y))
+BINARY(pow_c128k, cplx, cplx, pow_c128(x, y))
+
+/* maximum / minimum propagate NaN (torch.maximum, numpy.maximum). */
+BINARY(max_i64, int64_t, int64_t, x > y ? x : y)
+BINARY(max_u64, uint64_t, uint64_t, x > y ? x : y)
+BINARY(max_f32, float, float, (x > y || x != x) ? x : y)
+BINARY(max_f64, double, double, (x > y || x != x) ? x : y)
+BINARY(min_i64, int64_t, int64_t, x < y ? x : y)
+BINARY(min_u64, uint64_t, uint64_t, x < y ? x : y)
+BINARY(min_f32, float, float, (x < y || x != x) ? x : y)
+BINARY(min_f64, double, double, (x < y || x != x) ? x : y)
+
+/* ---------------------------------------------------------------------------------------------
+ * Comparisons and logic (bool results) */
+
+#define COMPARE(OP, NAME)                                                                      \
+    BINARY(NAME##_b, uint8_t, uint8_t, x OP y)                                                 \
+    BINARY(NAME##_i64, int64_t, uint8_t, x OP y)                                               \
+    BINARY(NAME##_u64, uint64_t, uint8_t, x OP y)                                              \
+    BINARY(NAME##_f32, float, uint8_t, x OP y)                                                 \
+    BINARY(NAME##_f64, double, uint8_t, x OP y)
+COMPARE(==, eq)
+COMPARE(!=, ne)
+COMPARE(>, gt)
+COMPARE(>=, ge)
+COMPARE(<, lt)
+COMPARE(<=, le)
+BINARY(eq_c128, cplx, uint8_t, x == y)
+BINARY(ne_c128, cplx, uint8_t, x != y)
+BINARY(and_b, uint8_t, uint8_t, x & y)
+BINARY(or_b, uint8_t, uint8_t, x | y)
+UNARY(not_b, uint8_t, uint8_t, !x)
+
+/* ---------------------------------------------------------------------------------------------
+ * Unary math */
+
+UNARY(neg_i64, int64_t, int64_t, WRAP(0 - U(x)))
+UNARY(neg_u64, uint64_t, uint64_t, 0 - x)
+UNARY(neg_f32, float, float, -x)
+UNARY(neg_f64, double, double, -x)
+UNARY(neg_c128, cplx, cplx, -x)
+UNARY(abs_i64, int64_t, int64_t, x < 0 ? WRAP(0 - U(x)) : x)
+UNARY(abs_f32, float, float, fabsf(x))
+UNARY(abs_f64, double, double, fabs(x))
+UNARY(abs_c128, cplx, double, cabs(x))
+UNARY(exp_f32, float, float, expf(x))
+UNARY(exp_f64, double, double, exp(x))
+UNARY(exp_c128, cplx, cplx, cexp(x))
+UNARY(log_f32, float, float, logf(x))
+UNARY(log_f64, double, double, log(x))
+UNARY(log_c128, cplx, cplx, clog(x))
+UNARY(sqrt_f32, float, float, sqrtf(x))
+UNARY(sqrt_f64, double, double, sqrt(x))
+UNARY(sqrt_c128, cplx, cplx, csqrt(x))
+
+static void copy_kind(size_t size, void *out, const void *const *in, size_t n)
+{
+    memmove(out, in[0], size * n);
+}
+#define IDENTITY(NAME, SIZE)                                                                   \
+    static void NAME(void *out, const void *const *in, size_t n, const npusim_exec *ex)        \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        copy_kind(SIZE, out, in, n);                                                           \
+    }
+IDENTITY(id_1, 1)
+IDENTITY(id_4, 4)
+IDENTITY(id_8, 8)
+IDENTITY(id_16, 16)
+
+/* where(cond, x, y): cond is loaded as bool. */
+#define SELECT(NAME, T)                                                                        \
+    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        T *o = out_;                                                                           \
+        const uint8_t *c = in[0];                                                              \
+        const T *a = in[1], *b = in[2];                                                        \
+        for (size_t i = 0; i < n; i++) o[i] = c[i] ? a[i] : b[i];                              \
+    }
+SELECT(where_b, uint8_t)
+SELECT(where_i64, int64_t)
+SELECT(where_u64, uint64_t)
+SELECT(where_f32, float)
+SELECT(where_f64, double)
+SELECT(where_c128, cplx)
+
+/* ---------------------------------------------------------------------------------------------
+ * Tables (indexed by kind: BOOL, I64, U64, F32, F64, C128) */
+
+#define OP(name, nin, boolin, boolout, realout, b, i, u, f, d, c)                              \
+    { name, nin, boolin, boolout, realout, { b, i, u, f, d, c } }
+
+const npusim_ew_op npusim_ew_add = OP("add", 2, 0, false, false, NULL, add_i64, add_u64, add_f32, add_f64, add_c128);
+const npusim_ew_op npusim_ew_sub = OP("sub", 2, 0, false, false, NULL, sub_i64, sub_u64, sub_f32, sub_f64, sub_c128);
+const npusim_ew_op npusim_ew_mul = OP("mul", 2, 0, false, false, NULL, mul_i64, mul_u64, mul_f32, mul_f64, mul_c128);
+const npusim_ew_op npusim_ew_div = OP("div", 2, 0, false, false, NULL, NULL, NULL, div_f32, div_f64, div_c128);
+const npusim_ew_op npusim_ew_truncdiv = OP("trunc_div", 2, 0, false, false, NULL, truncdiv_i64, floordiv_u64, truncdiv_f32, truncdiv_f64, NULL);
+const npusim_ew_op npusim_ew_floordiv = OP("floor_div", 2, 0, false, false, NULL, floordiv_i64, floordiv_u64, floordiv_f32, floordiv_f64, NULL);
+const npusim_ew_op npusim_ew_remainder = OP("remainder", 2, 0, false, false, NULL, rem_i64k, rem_u64k, rem_f32k, rem_f64k, NULL);
+const npusim_ew_op npusim_ew_pow = OP("pow", 2, 0, false, false, NULL, pow_i64k, pow_u64k, pow_f32, pow_f64, pow_c128k);
+const npusim_ew_op npusim_ew_maximum = OP("maximum", 2, 0, false, false, NULL, max_i64, max_u64, max_f32, max_f64, NULL);
+const npusim_ew_op npusim_ew_minimum = OP("minimum", 2, 0, false, false, NULL, min_i64, min_u64, min_f32, min_f64, NULL);
+const npusim_ew_op npusim_ew_eq = OP("eq", 2, 0, true, false, eq_b, eq_i64, eq_u64, eq_f32, eq_f64, eq_c128);
+const npusim_ew_op npusim_ew_ne = OP("ne", 2, 0, true, false, ne_b, ne_i64, ne_u64, ne_f32, ne_f64, ne_c128);
+const npusim_ew_op npusim_ew_gt = OP("gt", 2, 0, true, false, gt_b, gt_i64, gt_u64, gt_f32, gt_f64, NULL);
+const npusim_ew_op npusim_ew_ge = OP("ge", 2, 0, true, false, ge_b, ge_i64, ge_u64, ge_f32, ge_f64, NULL);
+const npusim_ew_op npusim_ew_lt = OP("lt", 2, 0, true, false, lt_b, lt_i64, lt_u64, lt_f32, lt_f64, NULL);
+const npusim_ew_op npusim_ew_le = OP("le", 2, 0, true, false, le_b, le_i64, le_u64, le_f32, le_f64, NULL);
+const npusim_ew_op npusim_ew_and = OP("logical_and", 2, 0, true, false, and_b, NULL, NULL, NULL, NULL, NULL);
+const npusim_ew_op npusim_ew_or = OP("logical_or", 2, 0, true, false, or_b, NULL, NULL, NULL, NULL, NULL);
+const npusim_ew_op npusim_ew_not = OP("logical_not", 1, 0, true, false, not_b, NULL, NULL, NULL, NULL, NULL);
+const npusim_ew_op npusim_ew_neg = OP("neg", 1, 0, false, false, NULL, neg_i64, neg_u64, neg_f32, neg_f64, neg_c128);
+const npusim_ew_op npusim_ew_abs = OP("abs", 1, 0, false, true, id_1, abs_i64, id_8, abs_f32, abs_f64, abs_c128);
+const npusim_ew_op npusim_ew_exp = OP("exp", 1, 0, false, false, NULL, NULL, NULL, exp_f32, exp_f64, exp_c128);
+const npusim_ew_op npusim_ew_log = OP("log", 1, 0, false, false, NULL, NULL, NULL, log_f32, log_f64, log_c128);
+const npusim_ew_op npusim_ew_sqrt = OP("sqrt", 1, 0, false, false, NULL, NULL, NULL, sqrt_f32, sqrt_f64, sqrt_c128);
+const npusim_ew_op npusim_ew_identity = OP("copy", 1, 0, false, false, id_1, id_8, id_8, id_4, id_8, id_16);
+const npusim_ew_op npusim_ew_where = OP("where", 3, 1, false, false, where_b, where_i64, where_u64, where_f32, where_f64, where_c128);

@@ -1,0 +1,46 @@
+/* Private: how the element-wise aclnn operators are described and prepared (ew_prepare.c). */
+#ifndef NPUSIM_EW_OPS_H
+#define NPUSIM_EW_OPS_H
+
+#include "ops_internal.h"
+
+enum {
+    RULE_FLOAT_RESULT = 1,      /* integer inputs compute in floating point (div, exp, ...) */
+    RULE_NO_BOOL = 2,           /* bool inputs rejected (sub, like torch) */
+    RULE_CAST = 4,              /* one input cast to out's dtype (cast, copy, fill) */
+    RULE_BROADCAST_TO_OUT = 8,  /* inputs broadcast to out's shape (copy, masked fill) */
+};
+
+typedef struct {
+    npusim_opdef def;
+    const npusim_ew_op *op;
+    uint64_t in_dtypes;       /* documented dtypes of the tensor inputs */
+    uint64_t out_dtypes;
+    uint64_t promoted_dtypes; /* 0: any */
+    unsigned rules;
+} ew_spec;
+
+#define EW_SPEC(name, op, in, out, promoted, rules) \
+    { NPUSIM_OPDEF(name, npusim_ew_kernel), op, in, out, promoted, rules }
+
+/* An input in parameter order: a tensor or (is_scalar) a scalar. */
+typedef struct {
+    const aclTensor *t;
+    const aclScalar *s;
+    bool is_scalar;
+    const char *arg;
+} ew_operand;
+
+#define TENSOR_ARG(x, name) { (x), NULL, false, name }
+#define SCALAR_ARG(x, name) { NULL, (x), true, name }
+
+int npusim_ew_kernel(const npusim_exec *ex, npusim_view *views);
+npusim_kind npusim_cast_kind(aclDataType src, aclDataType dst);
+
+/* ins in parameter order; ew_order[i] = which of ins is the op's input i (NULL: same order);
+ * alpha optional; out_arg names out in messages (NULL: "out"; "selfRef" for in-place ones). */
+aclnnStatus npusim_ew_prepare(const ew_spec *spec, const ew_operand *ins, int nin, const int *ew_order,
+                              const aclScalar *alpha, aclTensor *out, const char *out_arg,
+                              uint64_t *workspaceSize, aclOpExecutor **executor);
+
+#endif /* NPUSIM_EW_OPS_H */

@@ -1,0 +1,363 @@
+/* aclOpExecutor: what the first phase of an operator builds and the second phase runs.
+ *
+ * Life cycle (CANN's rules, reference §6): a normal executor is consumed by its second phase;
+ * a repeatable one (aclSetAclOpExecutorRepeatable right after the first phase) may be launched
+ * any number of times and is freed by aclDestroyAclOpExecutor. Live executors are kept in a
+ * registry, so a consumed, destroyed or foreign pointer is reported instead of dereferenced.
+ * A launched task holds a reference; the executor is freed when the last one lets go. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops_internal.h"
+
+#define EXEC_MAGIC 0x4578656375746f72ull
+
+/* ---------------------------------------------------------------------------------------------
+ * Registry of live executors: an open-addressing hash set of pointers. */
+
+#define TOMBSTONE ((npusim_exec *)1)
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static npusim_exec **registry;
+static size_t registry_cap, registry_used; /* used counts live entries and tombstones */
+
+static size_t slot_of(const void *p, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+static npusim_exec **registry_find(const void *p)
+{
+    if (!registry_cap) return NULL;
+    for (size_t i = slot_of(p, registry_cap);; i = (i + 1) & (registry_cap - 1)) {
+        if (registry[i] == p) return &registry[i];
+        if (!registry[i]) return NULL;
+    }
+}
+
+static bool registry_grow(void)
+{
+    size_t cap = registry_cap ? registry_cap * 2 : 256;
+    npusim_exec **fresh = calloc(cap, sizeof *fresh);
+    if (!fresh) return false;
+    size_t used = 0;
+    for (size_t i = 0; i < registry_cap; i++) {
+        npusim_exec *e = registry[i];
+        if (!e || e == TOMBSTONE) continue;
+        size_t j = slot_of(e, cap);
+        while (fresh[j]) j = (j + 1) & (cap - 1);
+        fresh[j] = e;
+        used++;
+    }
+    free(registry);
+    registry = fresh;
+    registry_cap = cap;
+    registry_used = used;
+    return true;
+}
+
+static bool registry_add(npusim_exec *e)
+{
+    if ((registry_used + 1) * 2 > registry_cap && !registry_grow()) return false;
+    size_t i = slot_of(e, registry_cap);
+    while (registry[i] && registry[i] != TOMBSTONE) i = (i + 1) & (registry_cap - 1);
+    if (!registry[i]) registry_used++;
+    registry[i] = e;
+    return true;
+}
+
+static void registry_remove(npusim_exec **slot) { *slot = TOMBSTONE; }
+
+/* ---------------------------------------------------------------------------------------------
+ * Creation and release */
+
+static void exec_free(npusim_exec *ex)
+{
+    if (ex->shape_out) npusim_tensor_release(ex->shape_out);
+    ex->magic = 0;
+    free(ex);
+}
+
+static void exec_unref(npusim_exec *ex)
+{
+    if (atomic_fetch_sub(&ex->refs, 1) == 1) exec_free(ex);
+}
+
+/* A launch of a repeatable executor: the addresses at launch time (they may be rebound later). */
+typedef struct {
+    npusim_exec *ex;
+    void *data[NPUSIM_MAX_OPERANDS];
+} repeat_launch;
+
+static int run_with(npusim_exec *ex, void *const *data)
+{
+    npusim_view views[NPUSIM_MAX_OPERANDS];
+    for (int i = 0; i < ex->n_tensors; i++)
+        if (ex->present[i]) npusim_make_view(&views[i], &ex->t[i], data[i]);
+    return ex->def->run(ex, views);
+}
+
+int npusim_exec_run_single(void *payload)
+{
+    npusim_exec *ex = payload;
+    void *data[NPUSIM_MAX_OPERANDS];
+    for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
+    return run_with(ex, data);
+}
+
+void npusim_exec_release_single(void *payload) { exec_unref(payload); }
+
+int npusim_exec_run_repeat(void *payload)
+{
+    repeat_launch *l = payload;
+    return run_with(l->ex, l->data);
+}
+
+void npusim_exec_release_repeat(void *payload)
+{
+    repeat_launch *l = payload;
+    exec_unref(l->ex);
+    free(l);
+}
+
+void npusim_make_view(npusim_view *v, const aclTensor *t, void *data)
+{
+    v->dtype = t->dtype;
+    v->ndim = t->ndim;
+    for (int i = 0; i < t->ndim; i++) {
+        v->shape[i] = t->shape[i];
+        v->strides[i] = t->strides[i];
+    }
+    v->base = (char *)data + t->offset * (int64_t)npusim_dtype_size(t->dtype);
+}
+
+npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const *inputs, int n_inputs,
+                                const aclTensor *const *outputs, int n_outputs)
+{
+    npusim_exec *ex = malloc(sizeof *ex);
+    if (!ex) {
+        npusim_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of host memory for the executor", def->name);
+        return NULL;
+    }
+    /* Only the header is cleared: the tensor snapshots are written below. */
+    memset(ex, 0, offsetof(npusim_exec, t));
+    ex->magic = EXEC_MAGIC;
+    ex->def = def;
+    atomic_init(&ex->refs, 1);
+    ex->n_inputs = n_inputs;
+    ex->n_tensors = n_inputs + n_outputs;
+    for (int i = 0; i < ex->n_tensors; i++) {
+        const aclTensor *t = i < n_inputs ? inputs[i] : outputs[i - n_inputs];
+        ex->present[i] = t != NULL;
+        if (t) ex->t[i] = *t;
+    }
+    return ex;
+}
+
+void npusim_exec_discard(npusim_exec *ex)
+{
+    if (ex) exec_free(ex);
+}
+
+aclnnStatus npusim_exec_finish(npusim_exec *ex, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    pthread_mutex_lock(&registry_lock);
+    bool ok = registry_add(ex);
+    pthread_mutex_unlock(&registry_lock);
+    if (!ok) {
+        const char *name = ex->def->name;
+        exec_free(ex);
+        return npusim_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of host memory for the executor", name);
+    }
+    *workspaceSize = 0;
+    *executor = ex;
+    return ACLNN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Second phase */
+
+/* Takes the registry's hold on a live executor for one launch (consuming a single-use one). */
+static int acquire_for_launch(const char *opname, aclOpExecutor *executor)
+{
+    if (!executor) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", opname);
+    pthread_mutex_lock(&registry_lock);
+    npusim_exec **slot = registry_find(executor);
+    int rc = 0;
+    if (!slot) {
+        rc = npusim_error(ACLNN_ERR_PARAM_INVALID,
+                          "%s: executor %p is not live: it was already used by a second-phase call "
+                          "(executors are single use unless aclSetAclOpExecutorRepeatable is called), "
+                          "destroyed, or never created", opname, (void *)executor);
+    } else if (strcmp(executor->def->name, opname) != 0) {
+        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p was created by %sGetWorkspaceSize",
+                          opname, (void *)executor, executor->def->name);
+    } else if (executor->repeatable) {
+        atomic_fetch_add(&executor->refs, 1);
+    } else {
+        registry_remove(slot);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return rc;
+}
+
+static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device)
+{
+    for (int i = 0; i < ex->n_tensors; i++) {
+        if (!ex->present[i]) continue;
+        const aclTensor *t = &ex->t[i];
+        int64_t n = npusim_numel(t);
+        if (n == 0) continue;
+        int64_t last = t->offset;
+        for (int d = 0; d < t->ndim; d++) last += (t->shape[d] - 1) * t->strides[d];
+        size_t isz = npusim_dtype_size(t->dtype);
+        const char *first = (const char *)data[i] + t->offset * (int64_t)isz;
+        size_t bytes = (size_t)(last - t->offset + 1) * isz;
+        if (npusim_check_device_range(first, bytes, device, ex->def->name) == ACL_SUCCESS) continue;
+        /* Failed: check again naming the tensor, for the message. */
+        char what[96];
+        snprintf(what, sizeof what, "%s %s %d", ex->def->name, i < ex->n_inputs ? "input" : "output",
+                 i < ex->n_inputs ? i : i - ex->n_inputs);
+        return npusim_check_device_range(first, bytes, device, what);
+    }
+    return 0;
+}
+
+aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t workspaceSize,
+                               aclOpExecutor *executor, aclrtStream stream)
+{
+    (void)workspace; /* every npusim operator asks for 0 bytes of workspace */
+    (void)workspaceSize;
+    int rc = acquire_for_launch(opname, executor);
+    if (rc) return rc;
+    npusim_exec *ex = executor;
+    void *data[NPUSIM_MAX_OPERANDS];
+    for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
+
+    int32_t device = npusim_stream_device(stream);
+    if (device < 0) rc = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+    if (device < 0 && rc == 0) rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: invalid stream", opname);
+    if (!rc) rc = check_ranges(ex, data, device);
+    if (rc) {
+        exec_unref(ex);
+        return rc;
+    }
+    if (!ex->repeatable) return npusim_launch(stream, &ex->def->single_use, ex);
+    repeat_launch *l = malloc(sizeof *l);
+    if (!l) {
+        exec_unref(ex);
+        return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory", opname);
+    }
+    l->ex = ex;
+    memcpy(l->data, data, sizeof(void *) * (size_t)ex->n_tensors);
+    return npusim_launch(stream, &ex->def->repeatable, l);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Public executor API */
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
+{
+    if (!executor) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclSetAclOpExecutorRepeatable: executor is NULL");
+    pthread_mutex_lock(&registry_lock);
+    npusim_exec **slot = registry_find(executor);
+    if (slot) executor->repeatable = true;
+    pthread_mutex_unlock(&registry_lock);
+    if (!slot)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "aclSetAclOpExecutorRepeatable: executor %p is not live (already consumed by "
+                            "its second phase, or destroyed); call it right after GetWorkspaceSize",
+                            (void *)executor);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
+{
+    if (!executor) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclDestroyAclOpExecutor: executor is NULL");
+    pthread_mutex_lock(&registry_lock);
+    npusim_exec **slot = registry_find(executor);
+    if (slot) registry_remove(slot);
+    pthread_mutex_unlock(&registry_lock);
+    if (!slot)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "aclDestroyAclOpExecutor: executor %p is not live (a single-use executor is "
+                            "released by its second phase; or it was already destroyed)", (void *)executor);
+    exec_unref(executor);
+    return ACLNN_SUCCESS;
+}
+
+enum addr_group { GROUP_INPUTS, GROUP_OUTPUTS, GROUP_ALL };
+
+/* Rebinds the device address of tensor `index` of a group of a live executor's tensors. */
+static aclnnStatus set_addr(const char *api, aclOpExecutor *executor, size_t index, enum addr_group group,
+                            aclTensor *tensor, void *addr)
+{
+    if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "%s: executor is NULL", api);
+    if (!tensor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "%s: tensor is NULL", api);
+    pthread_mutex_lock(&registry_lock);
+    int rc = 0;
+    if (!registry_find(executor)) {
+        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live", api, (void *)executor);
+        pthread_mutex_unlock(&registry_lock);
+        return rc;
+    }
+    int first = group == GROUP_OUTPUTS ? executor->n_inputs : 0;
+    int count = group == GROUP_INPUTS ? executor->n_inputs
+                : group == GROUP_OUTPUTS ? executor->n_tensors - executor->n_inputs : executor->n_tensors;
+    if (index >= (size_t)count) {
+        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: %s has %d such tensors",
+                          api, index, executor->def->name, count);
+    } else if (!executor->present[first + (int)index]) {
+        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: tensor %zu of %s was NULL at the first phase", api,
+                          index, executor->def->name);
+    } else {
+        executor->t[first + (int)index].data = addr;
+        if (npusim_is_tensor(tensor)) tensor->data = addr;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return rc;
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return set_addr("aclSetInputTensorAddr", executor, index, GROUP_INPUTS, tensor, addr);
+}
+
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return set_addr("aclSetOutputTensorAddr", executor, index, GROUP_OUTPUTS, tensor, addr);
+}
+
+aclnnStatus aclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return set_addr("aclSetTensorAddr", executor, index, GROUP_ALL, tensor, addr);
+}
+
+aclnnStatus AclSetInputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return aclSetInputTensorAddr(executor, index, tensor, addr);
+}
+
+aclnnStatus AclSetOutputTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return aclSetOutputTensorAddr(executor, index, tensor, addr);
+}
+
+aclnnStatus AclSetTensorAddr(aclOpExecutor *executor, const size_t index, aclTensor *tensor, void *addr)
+{
+    return aclSetTensorAddr(executor, index, tensor, addr);
+}
+
+aclnnStatus aclnnInit(const char *configPath)
+{
+    if (!configPath) return ACLNN_SUCCESS;
+    FILE *f = fopen(configPath, "r");
+    if (!f) return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnInit: cannot read configPath \"%s\"", configPath);
+    fclose(f);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnFinalize(void) { return ACLNN_SUCCESS; }

@@ -1,0 +1,326 @@
+/* aclnnMatmul (reference §7.2 "Linear algebra"): torch.matmul rules. 1-D x 1-D is a dot product
+ * (0-d out), a 1-D left operand is a row vector and a 1-D right one a column vector (the added
+ * dim is removed from out), 2-D is a matrix product, and more dims are batches broadcast against
+ * each other.
+ *
+ * float32 / float64 run on OpenBLAS (scipy_cblas_sgemm / scipy_cblas_dgemm, resolved with dlopen
+ * from the library named by NPUSIM_BLAS_LIBRARY); float16 / bfloat16 are converted to float32,
+ * multiplied there and rounded on store. Integer dtypes (an npusim extension: CANN documents
+ * FLOAT, FLOAT16 and BFLOAT16) use int64 loops that wrap. cubeMathType is checked (0..4) but
+ * npusim always computes at full precision. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aclnnop/aclnn_matmul.h"
+#include "ew_ops.h"
+
+#define M_MATMUL (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16) | DT(ACL_DOUBLE) | M_SINTS | DT(ACL_UINT8))
+
+/* ---------------------------------------------------------------------------------------------
+ * OpenBLAS */
+
+enum { CBLAS_ROW_MAJOR = 101, CBLAS_NO_TRANS = 111, CBLAS_TRANS = 112 };
+typedef void (*sgemm_fn)(int, int, int, int32_t, int32_t, int32_t, float, const float *, int32_t, const float *,
+                         int32_t, float, float *, int32_t);
+typedef void (*dgemm_fn)(int, int, int, int32_t, int32_t, int32_t, double, const double *, int32_t,
+                         const double *, int32_t, double, double *, int32_t);
+
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+static sgemm_fn blas_sgemm;
+static dgemm_fn blas_dgemm;
+static char blas_problem[512];
+
+static void blas_load(void)
+{
+    const char *path = getenv("NPUSIM_BLAS_LIBRARY");
+    if (!path || !*path) {
+        snprintf(blas_problem, sizeof blas_problem,
+                 "the environment variable NPUSIM_BLAS_LIBRARY (path of scipy-openblas32's "
+                 "libscipy_openblas.so) is not set");
+        return;
+    }
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(blas_problem, sizeof blas_problem, "cannot load NPUSIM_BLAS_LIBRARY=%s: %s", path, dlerror());
+        return;
+    }
+    blas_sgemm = (sgemm_fn)dlsym(lib, "scipy_cblas_sgemm");
+    blas_dgemm = (dgemm_fn)dlsym(lib, "scipy_cblas_dgemm");
+    if (!blas_sgemm || !blas_dgemm)
+        snprintf(blas_problem, sizeof blas_problem, "%s has no scipy_cblas_sgemm / scipy_cblas_dgemm", path);
+}
+
+static int blas_ready(void)
+{
+    pthread_once(&blas_once, blas_load);
+    if (blas_sgemm && blas_dgemm) return 0;
+    return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMatmulGetWorkspaceSize: OpenBLAS is unavailable: %s",
+                        blas_problem);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * One matrix product C[M,N] = A[M,K] B[K,N] with element strides */
+
+typedef struct {
+    const char *base;
+    aclDataType dtype;
+    int64_t rows, cols;
+    int64_t rs, cs; /* element strides */
+} matrix;
+
+/* A BLAS-compatible layout: row-major with a leading dimension, possibly transposed. */
+static bool blas_layout(const matrix *m, int *trans, int32_t *ld)
+{
+    int64_t rs = m->rows > 1 ? m->rs : m->cols, cs = m->cols > 1 ? m->cs : 1;
+    if (cs == 1 && rs >= (m->cols > 1 ? m->cols : 1) && rs <= INT32_MAX) {
+        *trans = CBLAS_NO_TRANS;
+        *ld = (int32_t)(rs > 0 ? rs : 1);
+        return true;
+    }
+    rs = m->rows > 1 ? m->rs : 1;
+    cs = m->cols > 1 ? m->cs : m->rows;
+    if (rs == 1 && cs >= (m->rows > 1 ? m->rows : 1) && cs <= INT32_MAX) {
+        *trans = CBLAS_TRANS;
+        *ld = (int32_t)(cs > 0 ? cs : 1);
+        return true;
+    }
+    return false;
+}
+
+/* Copies a matrix into a contiguous row-major buffer of `kind`. */
+static void pack(const matrix *m, npusim_kind kind, void *dst)
+{
+    size_t isz = npusim_dtype_size(m->dtype), ksz = npusim_kind_size(kind);
+    for (int64_t r = 0; r < m->rows; r++)
+        npusim_load(kind, (char *)dst + (size_t)(r * m->cols) * ksz, m->base + r * m->rs * (int64_t)isz,
+                    m->cs * (int64_t)isz, m->dtype, (size_t)m->cols);
+}
+
+static void unpack(const void *src, npusim_kind kind, const matrix *c)
+{
+    size_t isz = npusim_dtype_size(c->dtype), ksz = npusim_kind_size(kind);
+    for (int64_t r = 0; r < c->rows; r++)
+        npusim_store(kind, (const char *)src + (size_t)(r * c->cols) * ksz, (char *)c->base + r * c->rs * (int64_t)isz,
+                     c->cs * (int64_t)isz, c->dtype, (size_t)c->cols);
+}
+
+static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int tb, int32_t ldb, const void *b,
+                      void *c, int32_t ldc, int64_t M, int64_t N, int64_t K)
+{
+    if (kind == KIND_F32)
+        blas_sgemm(CBLAS_ROW_MAJOR, ta, tb, (int32_t)M, (int32_t)N, (int32_t)K, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+    else
+        blas_dgemm(CBLAS_ROW_MAJOR, ta, tb, (int32_t)M, (int32_t)N, (int32_t)K, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+}
+
+static void gemm_int(const int64_t *a, const int64_t *b, int64_t *c, int64_t M, int64_t N, int64_t K)
+{
+    memset(c, 0, sizeof(int64_t) * (size_t)(M * N));
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t k = 0; k < K; k++) {
+            uint64_t av = (uint64_t)a[m * K + k];
+            const int64_t *brow = b + k * N;
+            int64_t *crow = c + m * N;
+            for (int64_t n = 0; n < N; n++) crow[n] = (int64_t)((uint64_t)crow[n] + av * (uint64_t)brow[n]);
+        }
+}
+
+static int matmul_one(npusim_kind kind, const matrix *A, const matrix *B, const matrix *C, int64_t K)
+{
+    int64_t M = C->rows, N = C->cols;
+    if (M == 0 || N == 0) return 0;
+    size_t ksz = npusim_kind_size(kind);
+    aclDataType kdt = npusim_kind_dtype(kind);
+    int ta = 0, tb = 0, tc = 0;
+    int32_t lda = 0, ldb = 0, ldc = 0;
+    bool blas = kind == KIND_F32 || kind == KIND_F64;
+    bool a_direct = blas && A->dtype == kdt && blas_layout(A, &ta, &lda);
+    bool b_direct = blas && B->dtype == kdt && blas_layout(B, &tb, &ldb);
+    bool c_direct = blas && C->dtype == kdt && blas_layout(C, &tc, &ldc) && tc == CBLAS_NO_TRANS && K > 0;
+    size_t bytes = (a_direct ? 0 : (size_t)(M * K)) + (b_direct ? 0 : (size_t)(K * N)) + (c_direct ? 0 : (size_t)(M * N));
+    char *tmp = bytes ? malloc(bytes * ksz) : NULL;
+    if (bytes && !tmp) return npusim_error(ACLNN_ERR_INNER, "aclnnMatmul: out of host memory");
+    char *next = tmp;
+    const void *a = A->base, *b = B->base;
+    void *c = (void *)C->base;
+    if (!a_direct) {
+        pack(A, kind, next);
+        a = next;
+        ta = CBLAS_NO_TRANS;
+        lda = (int32_t)(K > 0 ? K : 1);
+        next += (size_t)(M * K) * ksz;
+    }
+    if (!b_direct) {
+        pack(B, kind, next);
+        b = next;
+        tb = CBLAS_NO_TRANS;
+        ldb = (int32_t)(N > 0 ? N : 1);
+        next += (size_t)(K * N) * ksz;
+    }
+    if (!c_direct) {
+        c = next;
+        ldc = (int32_t)N;
+    }
+    if (K == 0)
+        memset(c, 0, (size_t)(M * N) * ksz);
+    else if (blas)
+        gemm_blas(kind, ta, lda, a, tb, ldb, b, c, ldc, M, N, K);
+    else
+        gemm_int(a, b, c, M, N, K);
+    if (!c_direct) unpack(c, kind, C);
+    free(tmp);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Batches */
+
+/* The matrix of a view: its last two dims (a 1-D vector becomes a row or a column). */
+static matrix matrix_of(const npusim_view *v, bool vector_is_row, int64_t batch_offset)
+{
+    matrix m = { v->base + batch_offset * (int64_t)npusim_dtype_size(v->dtype), v->dtype, 1, 1, 0, 0 };
+    if (v->ndim == 1) {
+        int64_t n = v->shape[0], s = v->strides[0];
+        if (vector_is_row) { m.cols = n; m.cs = s; } else { m.rows = n; m.rs = s; }
+        return m;
+    }
+    m.rows = v->shape[v->ndim - 2];
+    m.cols = v->shape[v->ndim - 1];
+    m.rs = v->strides[v->ndim - 2];
+    m.cs = v->strides[v->ndim - 1];
+    return m;
+}
+
+static int matmul_batches(const npusim_exec *ex, const npusim_view *a, const npusim_view *b, const npusim_view *c);
+
+/* Inputs sharing memory with out are read from copies (BLAS writes C while reading A and B). */
+static int matmul_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    npusim_view copies[2];
+    void *buffers[2] = { NULL, NULL };
+    const npusim_view *in[2] = { &views[0], &views[1] };
+    int rc = 0;
+    for (int i = 0; i < 2 && !rc; i++)
+        if (npusim_views_overlap(in[i], &views[2])) {
+            rc = npusim_view_copy(in[i], &copies[i], &buffers[i]);
+            in[i] = &copies[i];
+        }
+    if (!rc) rc = matmul_batches(ex, in[0], in[1], &views[2]);
+    free(buffers[0]);
+    free(buffers[1]);
+    return rc;
+}
+
+static int matmul_batches(const npusim_exec *ex, const npusim_view *a, const npusim_view *b, const npusim_view *c)
+{
+    int nb = ex->n_dims; /* batch dims */
+    int64_t batch = 1;
+    for (int d = 0; d < nb; d++) batch *= ex->dims[d];
+    int64_t K = a->shape[a->ndim - 1];
+    for (int64_t i = 0; i < batch; i++) {
+        int64_t rest = i, oa = 0, ob = 0, oc = 0;
+        for (int d = nb - 1; d >= 0; d--) {
+            int64_t idx = rest % ex->dims[d];
+            rest /= ex->dims[d];
+            int da = a->ndim - 2 - (nb - d), db = b->ndim - 2 - (nb - d);
+            if (da >= 0 && a->shape[da] != 1) oa += idx * a->strides[da];
+            if (db >= 0 && b->shape[db] != 1) ob += idx * b->strides[db];
+            oc += idx * c->strides[d];
+        }
+        matrix A = matrix_of(a, true, oa), B = matrix_of(b, false, ob);
+        matrix C = { c->base + oc * (int64_t)npusim_dtype_size(c->dtype), c->dtype, A.rows, B.cols, 0, 0 };
+        int tail = c->ndim - nb; /* 0, 1 or 2 dims of out belong to the matrix */
+        if (tail == 2) {
+            C.rs = c->strides[c->ndim - 2];
+            C.cs = c->strides[c->ndim - 1];
+        } else if (tail == 1) {
+            if (A.rows == 1 && a->ndim == 1) C.cs = c->strides[c->ndim - 1];
+            else C.rs = c->strides[c->ndim - 1];
+        }
+        int rc = matmul_one(ex->kind, &A, &B, &C, K);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static const npusim_opdef def_matmul = NPUSIM_OPDEF("aclnnMatmul", matmul_kernel);
+
+/* Out shape of torch.matmul, and the broadcast batch shape. */
+static int matmul_shapes(const aclTensor *a, const aclTensor *b, int *ndim, int64_t *shape, int *nb, int64_t *batch)
+{
+    const char *name = "aclnnMatmul";
+    if (a->ndim == 0 || b->ndim == 0)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: self and mat2 need at least 1 dim "
+                            "(got %d and %d)", name, a->ndim, b->ndim);
+    int64_t K = a->shape[a->ndim - 1];
+    int64_t Kb = b->ndim == 1 ? b->shape[0] : b->shape[b->ndim - 2];
+    if (K != Kb)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: self's last dim (%lld) differs from "
+                            "mat2's %s dim (%lld)", name, (long long)K, b->ndim == 1 ? "only" : "second-to-last",
+                            (long long)Kb);
+    int ba = a->ndim > 2 ? a->ndim - 2 : 0, bb = b->ndim > 2 ? b->ndim - 2 : 0;
+    *nb = ba > bb ? ba : bb;
+    for (int d = 0; d < *nb; d++) {
+        int da = d - (*nb - ba), db = d - (*nb - bb);
+        int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: batch dims %lld and %lld cannot be "
+                                "broadcast", name, (long long)sa, (long long)sb);
+        batch[d] = sa == 1 ? sb : sa;
+    }
+    *ndim = 0;
+    for (int d = 0; d < *nb; d++) shape[(*ndim)++] = batch[d];
+    if (a->ndim >= 2) shape[(*ndim)++] = a->shape[a->ndim - 2];
+    if (b->ndim >= 2) shape[(*ndim)++] = b->shape[b->ndim - 1];
+    return 0;
+}
+
+aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2, aclTensor *out,
+                                        int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = "aclnnMatmul";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "mat2", mat2)) ||
+        (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_MATMUL)) ||
+        (rc = npusim_check_dtype(name, "mat2", mat2->dtype, M_MATMUL)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, M_MATMUL)))
+        return rc;
+    if (cubeMathType < 0 || cubeMathType > 4)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: cubeMathType %d is not one of 0 "
+                            "(KEEP_DTYPE) .. 4 (USE_FP32_ADD)", name, (int)cubeMathType);
+    if (self->dtype != mat2->dtype)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: self (%s) and mat2 (%s) must have the "
+                            "same dtype", name, npusim_dtype_name(self->dtype), npusim_dtype_name(mat2->dtype));
+    if (npusim_dtype_category(out->dtype) < npusim_dtype_category(self->dtype))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out dtype %s cannot hold %s results",
+                            name, npusim_dtype_name(out->dtype), npusim_dtype_name(self->dtype));
+    int ndim = 0, nb = 0;
+    int64_t shape[NPUSIM_MAX_DIMS], batch[NPUSIM_MAX_DIMS];
+    if ((rc = matmul_shapes(self, mat2, &ndim, shape, &nb, batch)) ||
+        (rc = npusim_check_shape_equal(name, "out", out, ndim, shape)))
+        return rc;
+    npusim_kind kind = npusim_kind_of(self->dtype) == KIND_F64 ? KIND_F64
+                       : npusim_is_float(self->dtype) ? KIND_F32 : KIND_I64;
+    if (kind != KIND_I64 && (rc = blas_ready())) return rc;
+    int64_t K = self->shape[self->ndim - 1];
+    if (K > INT32_MAX || npusim_numel(out) > INT32_MAX)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dimensions beyond 2^31 are not "
+                            "supported", name);
+    const aclTensor *ins[2] = { self, mat2 };
+    const aclTensor *outs[1] = { out };
+    npusim_exec *ex = npusim_exec_create(&def_matmul, ins, 2, outs, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->kind = kind;
+    ex->n_dims = nb;
+    for (int d = 0; d < nb; d++) ex->dims[d] = batch[d];
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMatmul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnMatmul", workspace, workspaceSize, executor, stream);
+}

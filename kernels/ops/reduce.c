@@ -1,0 +1,631 @@
+/* Reductions (reference §7.2 "Reductions"): aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin over a
+ * set of dims, aclnnArgMax / aclnnArgMin along one dim.
+ *
+ * Conventions: a NULL or empty dims array reduces every dimension; keepDims keeps reduced dims as
+ * size 1. Sums of float16/bfloat16/float are accumulated in float blocks combined in double (as
+ * accurate as NumPy's pairwise sum); integer sums wrap in int64. Mean computes in floating point
+ * (integers too); the mean of nothing is NaN. Amax/Amin/ArgMax/ArgMin propagate NaN as NumPy does
+ * (the first NaN wins) and refuse empty reductions; ArgMax/ArgMin return the first occurrence.
+ *
+ * The engine walks the input once with an accumulator operand (stride 0 along reduced dims), in
+ * the input's memory order, so reducing rows or columns are both streaming passes. Work is split
+ * across threads over independent output elements, or, for a full reduction, over input chunks
+ * whose partial results are combined in a fixed order (deterministic). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_argmin.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "ew_ops.h"
+
+typedef enum { RED_SUM, RED_MEAN, RED_MAX, RED_MIN } red_op;
+
+typedef struct {
+    red_op op;
+    npusim_kind kind;     /* the input is loaded as this */
+    npusim_kind acc_kind; /* accumulators */
+    aclDataType in_dtype;
+} red_ctx;
+
+/* ---------------------------------------------------------------------------------------------
+ * Folding a contiguous block of the input (kind) into accumulators (acc_kind) */
+
+static double sum_f32(const float *x, size_t n)
+{
+    float lanes[16] = { 0 };
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++) lanes[k] += x[i + k];
+    double s = 0;
+    for (int k = 0; k < 16; k++) s += lanes[k];
+    for (; i < n; i++) s += x[i];
+    return s;
+}
+
+static double sum_f64(const double *x, size_t n)
+{
+    double lanes[8] = { 0 };
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; k++) lanes[k] += x[i + k];
+    double s = 0;
+    for (int k = 0; k < 8; k++) s += lanes[k];
+    for (; i < n; i++) s += x[i];
+    return s;
+}
+
+#define MAXMIN_FOLD(T, CMP)                                                                    \
+    do {                                                                                       \
+        const T *x = block;                                                                    \
+        T a = *(T *)acc;                                                                       \
+        for (size_t i = 0; i < n; i++)                                                         \
+            if (x[i] CMP a || x[i] != x[i]) {                                                  \
+                a = x[i];                                                                      \
+                if (a != a) break;                                                             \
+            }                                                                                  \
+        *(T *)acc = a;                                                                         \
+    } while (0)
+
+/* *acc = op(*acc, x[0..n)) */
+static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
+{
+    bool max = c->op == RED_MAX;
+    switch (c->op == RED_MEAN ? RED_SUM : c->op) {
+    case RED_SUM:
+        switch (c->kind) {
+        case KIND_F32: *(double *)acc += sum_f32(block, n); return;
+        case KIND_F64: *(double *)acc += sum_f64(block, n); return;
+        case KIND_C128: {
+            const double *x = block;
+            double *a = (double *)acc;
+            for (size_t i = 0; i < n; i++) {
+                a[0] += x[2 * i];
+                a[1] += x[2 * i + 1];
+            }
+            return;
+        }
+        default: { /* I64 / U64: wrapping */
+            const uint64_t *x = block;
+            uint64_t s = 0;
+            for (size_t i = 0; i < n; i++) s += x[i];
+            *(uint64_t *)acc += s;
+            return;
+        }
+        }
+    default:
+        switch (c->kind) {
+        case KIND_F32: if (max) MAXMIN_FOLD(float, >); else MAXMIN_FOLD(float, <); return;
+        case KIND_F64: if (max) MAXMIN_FOLD(double, >); else MAXMIN_FOLD(double, <); return;
+        case KIND_U64: if (max) MAXMIN_FOLD(uint64_t, >); else MAXMIN_FOLD(uint64_t, <); return;
+        default: if (max) MAXMIN_FOLD(int64_t, >); else MAXMIN_FOLD(int64_t, <); return;
+        }
+    }
+}
+
+#define COMBINE(TA, TX, EXPR)                                                                  \
+    do {                                                                                       \
+        const TX *x = block;                                                                   \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            TA *a = (TA *)(acc + (int64_t)i * stride);                                         \
+            const TX v = x[i];                                                                 \
+            EXPR;                                                                              \
+        }                                                                                      \
+    } while (0)
+
+/* acc[i] = op(acc[i], x[i]) for i < n, accumulators `stride` bytes apart. */
+static void combine(const red_ctx *c, const void *block, size_t n, char *acc, int64_t stride)
+{
+    bool max = c->op == RED_MAX;
+    switch (c->op == RED_MEAN ? RED_SUM : c->op) {
+    case RED_SUM:
+        switch (c->kind) {
+        case KIND_F32: COMBINE(double, float, *a += v); return;
+        case KIND_F64: COMBINE(double, double, *a += v); return;
+        case KIND_C128: {
+            const double *x = block;
+            for (size_t i = 0; i < n; i++) {
+                double *a = (double *)(acc + (int64_t)i * stride);
+                a[0] += x[2 * i];
+                a[1] += x[2 * i + 1];
+            }
+            return;
+        }
+        default: COMBINE(uint64_t, uint64_t, *a += v); return;
+        }
+    default:
+        switch (c->kind) {
+        case KIND_F32:
+            if (max) COMBINE(float, float, if (v > *a || v != v) *a = (*a != *a) ? *a : v);
+            else COMBINE(float, float, if (v < *a || v != v) *a = (*a != *a) ? *a : v);
+            return;
+        case KIND_F64:
+            if (max) COMBINE(double, double, if (v > *a || v != v) *a = (*a != *a) ? *a : v);
+            else COMBINE(double, double, if (v < *a || v != v) *a = (*a != *a) ? *a : v);
+            return;
+        case KIND_U64:
+            if (max) COMBINE(uint64_t, uint64_t, if (v > *a) *a = v);
+            else COMBINE(uint64_t, uint64_t, if (v < *a) *a = v);
+            return;
+        default:
+            if (max) COMBINE(int64_t, int64_t, if (v > *a) *a = v);
+            else COMBINE(int64_t, int64_t, if (v < *a) *a = v);
+            return;
+        }
+    }
+}
+
+static void acc_init(const red_ctx *c, char *acc, int64_t count)
+{
+    size_t size = npusim_kind_size(c->acc_kind);
+    if (c->op == RED_SUM || c->op == RED_MEAN) {
+        memset(acc, 0, size * (size_t)count);
+        return;
+    }
+    bool max = c->op == RED_MAX;
+    for (int64_t i = 0; i < count; i++) {
+        char *a = acc + i * (int64_t)size;
+        switch (c->acc_kind) {
+        case KIND_F32: *(float *)a = max ? -INFINITY : INFINITY; break;
+        case KIND_F64: *(double *)a = max ? -INFINITY : INFINITY; break;
+        case KIND_U64: *(uint64_t *)a = max ? 0 : UINT64_MAX; break;
+        default: *(int64_t *)a = max ? INT64_MIN : INT64_MAX; break;
+        }
+    }
+}
+
+/* Inner run of the pass: operand 0 the input, operand 1 the accumulators. */
+static void reduce_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
+{
+    const red_ctx *c = vctx;
+    size_t ksize = npusim_kind_size(c->kind);
+    bool native = c->in_dtype == npusim_kind_dtype(c->kind) && strides[0] == (int64_t)ksize;
+    _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 16];
+    size_t block = native ? 8192 : NPUSIM_BLOCK;
+    for (size_t off = 0; off < n; off += block) {
+        size_t m = n - off < block ? n - off : block;
+        const char *src = ptrs[0] + (int64_t)off * strides[0];
+        const void *x = src;
+        if (!native) {
+            npusim_load(c->kind, buf, src, strides[0], c->in_dtype, m);
+            x = buf;
+        }
+        if (strides[1] == 0)
+            fold(c, x, m, ptrs[1]);
+        else
+            combine(c, x, m, ptrs[1] + (int64_t)off * strides[1], strides[1]);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The pass over the input, split across threads */
+
+typedef struct {
+    const npusim_nditer *it;
+    const red_ctx *c;
+    int split_dim;       /* dimension of `it` whose indices own disjoint accumulators */
+    char *partials;      /* full reductions: one accumulator per chunk */
+    int64_t nchunks;
+} pass_ctx;
+
+static void pass_split(size_t begin, size_t end, void *vctx)
+{
+    const pass_ctx *p = vctx;
+    npusim_nditer sub = *p->it;
+    int d = p->split_dim;
+    sub.shape[d] = (int64_t)(end - begin);
+    for (int k = 0; k < sub.nop; k++) sub.base[k] += (int64_t)begin * sub.strides[k][d];
+    npusim_nditer_range(&sub, 0, npusim_nditer_size(&sub), reduce_run, (void *)p->c);
+}
+
+static void pass_partial(size_t begin, size_t end, void *vctx)
+{
+    const pass_ctx *p = vctx;
+    int64_t total = npusim_nditer_size(p->it);
+    size_t asize = npusim_kind_size(p->c->acc_kind);
+    for (size_t k = begin; k < end; k++) {
+        npusim_nditer sub = *p->it;
+        sub.base[1] = p->partials + k * asize;
+        int64_t lo = total * (int64_t)k / p->nchunks, hi = total * (int64_t)(k + 1) / p->nchunks;
+        npusim_nditer_range(&sub, lo, hi, reduce_run, (void *)p->c);
+    }
+}
+
+static void reduce_pass(const npusim_nditer *it, const red_ctx *c, char *acc, int64_t outputs)
+{
+    int64_t total = npusim_nditer_size(it);
+    if (total < NPUSIM_PARALLEL_MIN) {
+        npusim_nditer_range(it, 0, total, reduce_run, (void *)c);
+        return;
+    }
+    pass_ctx p = { it, c, -1, NULL, 0 };
+    for (int d = 0; d < it->ndim && p.split_dim < 0; d++)
+        if (it->strides[1][d] != 0) p.split_dim = d;
+    if (outputs > 1 && p.split_dim >= 0) {
+        npusim_parallel_for((size_t)it->shape[p.split_dim], 1, pass_split, &p);
+        return;
+    }
+    /* A full reduction: fixed chunks, combined in order. */
+    size_t asize = npusim_kind_size(c->acc_kind);
+    p.nchunks = total / (NPUSIM_PARALLEL_MIN / 2);
+    if (p.nchunks > 64) p.nchunks = 64;
+    _Alignas(16) unsigned char partials[64 * 16];
+    p.partials = (char *)partials;
+    acc_init(c, p.partials, p.nchunks);
+    npusim_parallel_for((size_t)p.nchunks, 1, pass_partial, &p);
+    for (int64_t k = 0; k < p.nchunks; k++) {
+        if (c->acc_kind == c->kind) {
+            fold(c, p.partials + k * (int64_t)asize, 1, acc);
+        } else { /* sums of F32 accumulate in F64 */
+            red_ctx f = *c;
+            f.kind = c->acc_kind;
+            fold(&f, p.partials + k * (int64_t)asize, 1, acc);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Kernel and first phase of the dims reductions */
+
+static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = s;
+        s *= shape[d] > 1 ? shape[d] : 1;
+    }
+}
+
+static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    npusim_view *in = &views[0], *out = &views[1];
+    red_ctx c = { (red_op)ex->mode, ex->kind, KIND_F64, in->dtype };
+    c.acc_kind = (c.op == RED_SUM || c.op == RED_MEAN) && c.kind == KIND_F32 ? KIND_F64 : c.kind;
+    int64_t outputs = 1, reduced = 1;
+    bool is_reduced[NPUSIM_MAX_DIMS] = { false };
+    for (int i = 0; i < ex->n_dims; i++) is_reduced[ex->dims[i]] = true;
+    for (int d = 0; d < in->ndim; d++) {
+        if (is_reduced[d]) reduced *= in->shape[d];
+        else outputs *= in->shape[d];
+    }
+    if (outputs == 0) return 0;
+    size_t asize = npusim_kind_size(c.acc_kind);
+    char *acc = malloc(asize * (size_t)outputs);
+    if (!acc) return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory for %lld accumulators",
+                                  ex->def->name, (long long)outputs);
+    acc_init(&c, acc, outputs);
+
+    /* The accumulators as a view over the input's dims: contiguous over kept dims, broadcast over
+     * reduced ones. */
+    npusim_view accv = { npusim_kind_dtype(c.acc_kind), in->ndim, { 0 }, { 0 }, acc };
+    for (int d = 0; d < in->ndim; d++) accv.shape[d] = is_reduced[d] ? 1 : in->shape[d];
+    contiguous_strides(in->ndim, accv.shape, accv.strides);
+    if (reduced > 0) {
+        npusim_view *ops[2] = { in, &accv };
+        npusim_nditer it;
+        npusim_nditer_init(&it, in->ndim, in->shape, ops, 2);
+        reduce_pass(&it, &c, acc, outputs);
+    }
+    if (c.op == RED_MEAN) {
+        double scale = 1.0 / (double)reduced;
+        for (int64_t i = 0; i < outputs; i++) {
+            double *a = (double *)(acc + i * (int64_t)asize);
+            a[0] = reduced ? a[0] * scale : NAN;
+            if (c.acc_kind == KIND_C128) a[1] = reduced ? a[1] * scale : NAN;
+        }
+    }
+    /* acc (C order over out's shape) -> out, cast to out's dtype. */
+    npusim_view accout = { accv.dtype, out->ndim, { 0 }, { 0 }, acc };
+    for (int d = 0; d < out->ndim; d++) accout.shape[d] = out->shape[d];
+    contiguous_strides(out->ndim, accout.shape, accout.strides);
+    npusim_view *src[1] = { &accout };
+    npusim_ew_run(ex, &npusim_ew_identity, c.acc_kind, out, src);
+    free(acc);
+    return 0;
+}
+
+static const npusim_opdef def_reduce_sum = NPUSIM_OPDEF("aclnnReduceSum", reduce_kernel);
+static const npusim_opdef def_mean = NPUSIM_OPDEF("aclnnMean", reduce_kernel);
+static const npusim_opdef def_amax = NPUSIM_OPDEF("aclnnAmax", reduce_kernel);
+static const npusim_opdef def_amin = NPUSIM_OPDEF("aclnnAmin", reduce_kernel);
+
+#define M_REDUCE_SUM M_ARITH
+#define M_MEAN (M_ARITH & ~M_BOOL)
+#define M_AMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
+#define M_ARGMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8))
+
+/* Normalises dims (negative -> from the end; empty -> all), rejecting repeats and out-of-range. */
+static int normalise_dims(const char *name, const aclIntArray *dims, int ndim, int64_t *out, int *n_out)
+{
+    if (dims && !npusim_is_int_array(dims))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dims is not a live aclIntArray", name);
+    if (!dims || dims->size == 0) {
+        for (int d = 0; d < ndim; d++) out[d] = d;
+        *n_out = ndim;
+        return 0;
+    }
+    if (dims->size > NPUSIM_MAX_DIMS)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dims has %llu entries", name,
+                            (unsigned long long)dims->size);
+    bool seen[NPUSIM_MAX_DIMS] = { false };
+    int bound = ndim > 0 ? ndim : 1; /* a 0-d tensor accepts dim 0 / -1, as torch does */
+    *n_out = 0;
+    for (uint64_t i = 0; i < dims->size; i++) {
+        int64_t d = dims->values[i];
+        if (d < -bound || d >= bound)
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a "
+                                "%d-D tensor", name, (long long)d, ndim);
+        if (d < 0) d += bound;
+        if (ndim == 0) continue;
+        if (seen[d])
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld appears twice", name,
+                                (long long)dims->values[i]);
+        seen[d] = true;
+        out[(*n_out)++] = d;
+    }
+    return 0;
+}
+
+static void reduced_shape(const aclTensor *self, const int64_t *dims, int n_dims, bool keep, int *ndim,
+                          int64_t *shape)
+{
+    bool is_reduced[NPUSIM_MAX_DIMS] = { false };
+    for (int i = 0; i < n_dims; i++) is_reduced[dims[i]] = true;
+    *ndim = 0;
+    for (int d = 0; d < self->ndim; d++) {
+        if (!is_reduced[d]) shape[(*ndim)++] = self->shape[d];
+        else if (keep) shape[(*ndim)++] = 1;
+    }
+}
+
+static npusim_kind reduce_kind(red_op op, aclDataType self, aclDataType out)
+{
+    switch (op) {
+    case RED_SUM: {
+        npusim_kind k = npusim_kind_of(out);
+        return k == KIND_BOOL ? KIND_I64 : k;
+    }
+    case RED_MEAN:
+        if (npusim_is_complex(out) || npusim_is_complex(self)) return KIND_C128;
+        return npusim_kind_of(out) == KIND_F32 && npusim_dtype_category(self) >= 2 ? KIND_F32 : KIND_F64;
+    default: {
+        npusim_kind k = npusim_kind_of(self);
+        return k == KIND_BOOL ? KIND_I64 : k;
+    }
+    }
+}
+
+static aclnnStatus reduce_prepare(const npusim_opdef *def, red_op op, uint64_t self_dtypes, const aclTensor *self,
+                                  const aclIntArray *dims, bool keep, aclTensor *out, uint64_t *workspaceSize,
+                                  aclOpExecutor **executor)
+{
+    const char *name = def->name;
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, self_dtypes)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, op == RED_SUM ? M_REDUCE_SUM : self_dtypes)))
+        return rc;
+    int64_t nd[NPUSIM_MAX_DIMS];
+    int n_dims = 0, ndim;
+    int64_t shape[NPUSIM_MAX_DIMS];
+    if ((rc = normalise_dims(name, dims, self->ndim, nd, &n_dims))) return rc;
+    reduced_shape(self, nd, n_dims, keep, &ndim, shape);
+    if ((rc = npusim_check_shape_equal(name, "out", out, ndim, shape))) return rc;
+    if (op == RED_MAX || op == RED_MIN) {
+        for (int i = 0; i < n_dims; i++)
+            if (self->shape[nd[i]] == 0 && npusim_numel(out) > 0)
+                return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld has size 0: the "
+                                    "reduction has no identity", name, (long long)nd[i]);
+        if (npusim_dtype_category(out->dtype) < npusim_dtype_category(self->dtype))
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out dtype %s cannot hold self's %s",
+                                name, npusim_dtype_name(out->dtype), npusim_dtype_name(self->dtype));
+    }
+    const aclTensor *outs[1] = { out };
+    npusim_exec *ex = npusim_exec_create(def, &self, 1, outs, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->mode = op;
+    ex->kind = reduce_kind(op, self->dtype, out->dtype);
+    ex->n_dims = n_dims;
+    for (int i = 0; i < n_dims; i++) ex->dims[i] = nd[i];
+    ex->flag = keep;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, bool keepDims,
+                                           aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
+                                           aclOpExecutor **executor)
+{
+    if (npusim_is_tensor(out) && dtype != out->dtype)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "aclnnReduceSumGetWorkspaceSize: dtype %s must equal out's dtype %s",
+                            npusim_dtype_name(dtype), npusim_dtype_name(out->dtype));
+    return reduce_prepare(&def_reduce_sum, RED_SUM, M_REDUCE_SUM, self, dims, keepDims, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnReduceSum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnReduceSum", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype,
+                                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (npusim_is_tensor(out) && npusim_dtype_size(dtype) == 0)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMeanGetWorkspaceSize: dtype %d is not supported",
+                            (int)dtype);
+    if (npusim_is_tensor(out) && !npusim_is_float(out->dtype) && !npusim_is_complex(out->dtype))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "aclnnMeanGetWorkspaceSize: out has dtype %s; a mean needs a floating or complex out",
+                            npusim_dtype_name(out->dtype));
+    return reduce_prepare(&def_mean, RED_MEAN, M_MEAN, self, dim, keepDim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMean(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnMean", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return reduce_prepare(&def_amax, RED_MAX, M_AMAX, self, dim, keepDim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnAmax", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return reduce_prepare(&def_amin, RED_MIN, M_AMAX, self, dim, keepDim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAmin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnAmin", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * ArgMax / ArgMin */
+
+typedef struct {
+    bool max;
+    npusim_kind kind;
+    aclDataType in_dtype;
+    aclDataType out_dtype;
+    int64_t length;      /* size of the reduced dim */
+    int64_t dim_stride;  /* bytes */
+} arg_ctx;
+
+#define ARG_SCAN(T)                                                                            \
+    do {                                                                                       \
+        const T *x = (const T *)buf;                                                           \
+        T b = *(T *)best;                                                                      \
+        for (size_t i = 0; i < m; i++) {                                                       \
+            T v = x[i];                                                                        \
+            if (b != b) break;                                                                 \
+            if (v != v || (c->max ? v > b : v < b)) {                                          \
+                b = v;                                                                         \
+                *index = (int64_t)(off + i);                                                   \
+            }                                                                                  \
+        }                                                                                      \
+        *(T *)best = b;                                                                        \
+    } while (0)
+
+static int64_t arg_scan(const arg_ctx *c, const char *x)
+{
+    _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 8];
+    _Alignas(8) unsigned char best[8];
+    int64_t result = 0, *index = &result;
+    npusim_load(c->kind, best, x, 0, c->in_dtype, 1);
+    for (int64_t off = 0; off < c->length; off += NPUSIM_BLOCK) {
+        size_t m = (size_t)(c->length - off < NPUSIM_BLOCK ? c->length - off : NPUSIM_BLOCK);
+        npusim_load(c->kind, buf, x + off * c->dim_stride, c->dim_stride, c->in_dtype, m);
+        switch (c->kind) {
+        case KIND_F32: ARG_SCAN(float); break;
+        case KIND_F64: ARG_SCAN(double); break;
+        default: ARG_SCAN(int64_t); break;
+        }
+    }
+    return result;
+}
+
+/* Operand 0: out, operand 1: self at index 0 of the reduced dim. */
+static void arg_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
+{
+    const arg_ctx *c = vctx;
+    for (size_t i = 0; i < n; i++) {
+        int64_t r = arg_scan(c, ptrs[1] + (int64_t)i * strides[1]);
+        npusim_store(KIND_I64, &r, ptrs[0] + (int64_t)i * strides[0], 0, c->out_dtype, 1);
+    }
+}
+
+static int arg_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    npusim_view self = views[0], *out = &views[1];
+    arg_ctx c = { ex->mode == RED_MAX, ex->kind, self.dtype, out->dtype, 1, 0 };
+    int d = (int)ex->dim;
+    if (self.ndim > 0) {
+        c.length = self.shape[d];
+        c.dim_stride = self.strides[d] * (int64_t)npusim_dtype_size(self.dtype);
+        self.shape[d] = 1; /* the kept view: the reduced dim broadcast away */
+    }
+    npusim_view outv = *out;
+    if (ex->flag == false && self.ndim > 0) { /* out lacks dim d: insert it as size 1 */
+        for (int k = out->ndim; k > d; k--) {
+            outv.shape[k] = out->shape[k - 1];
+            outv.strides[k] = out->strides[k - 1];
+        }
+        outv.shape[d] = 1;
+        outv.strides[d] = 0;
+        outv.ndim = out->ndim + 1;
+    }
+    npusim_view *ops[2] = { &outv, &self };
+    npusim_nditer it;
+    npusim_nditer_init(&it, self.ndim, self.shape, ops, 2);
+    npusim_nditer_parallel(&it, arg_run, &c);
+    return 0;
+}
+
+static const npusim_opdef def_argmax = NPUSIM_OPDEF("aclnnArgMax", arg_kernel);
+static const npusim_opdef def_argmin = NPUSIM_OPDEF("aclnnArgMin", arg_kernel);
+
+static aclnnStatus arg_prepare(const npusim_opdef *def, bool max, const aclTensor *self, int64_t dim, bool keepdim,
+                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = def->name;
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_ARGMAX)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT32) | DT(ACL_INT64))))
+        return rc;
+    int bound = self->ndim > 0 ? self->ndim : 1;
+    if (dim < -bound || dim >= bound)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D tensor",
+                            name, (long long)dim, self->ndim);
+    if (dim < 0) dim += bound;
+    if (self->ndim > 0 && self->shape[dim] == 0)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld has size 0", name, (long long)dim);
+    int ndim;
+    int64_t shape[NPUSIM_MAX_DIMS];
+    reduced_shape(self, &dim, self->ndim > 0 ? 1 : 0, keepdim, &ndim, shape);
+    if ((rc = npusim_check_shape_equal(name, "out", out, ndim, shape))) return rc;
+    const aclTensor *outs[1] = { out };
+    npusim_exec *ex = npusim_exec_create(def, &self, 1, outs, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->mode = max ? RED_MAX : RED_MIN;
+    ex->kind = npusim_kind_of(self->dtype) == KIND_F64 ? KIND_F64
+               : npusim_kind_of(self->dtype) == KIND_F32 ? KIND_F32 : KIND_I64;
+    ex->dim = dim;
+    ex->flag = keepdim;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return arg_prepare(&def_argmax, true, self, dim, keepdim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnArgMax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnArgMax", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnArgMinGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return arg_prepare(&def_argmin, false, self, dim, keepdim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnArgMin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnArgMin", workspace, workspaceSize, executor, stream);
+}

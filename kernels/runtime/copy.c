@@ -1,0 +1,296 @@
+/* aclrtMemcpy*, aclrtMemset*: every copy is checked against where its pointers live (kind,
+ * live block, range, device / peer access, pinned host memory for asynchronous copies) before
+ * anything is moved. Asynchronous copies re-check their device ranges when they run, so memory
+ * freed before the stream reached the copy is reported instead of silently written. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#define PARALLEL_COPY_BYTES (4u << 20)
+#define COPY_GRAIN (1u << 20)
+#define MEMCPY2D_MAX_WIDTH 5000000u
+#define MEMCPY2D_MAX_HEIGHT 5242880u
+
+typedef struct { char *dst; const char *src; } copy_ctx;
+
+static void copy_chunk(size_t begin, size_t end, void *p)
+{
+    copy_ctx *c = p;
+    memcpy(c->dst + begin, c->src + begin, end - begin);
+}
+
+void rt_copy_bytes(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    bool overlap = d < s + n && s < d + n;
+    if (overlap || n < PARALLEL_COPY_BYTES) {
+        memmove(dst, src, n);
+        return;
+    }
+    copy_ctx c = {d, s};
+    npusim_parallel_for(n, COPY_GRAIN, copy_chunk, &c);
+}
+
+static const char *kind_name(aclrtMemcpyKind kind)
+{
+    static const char *names[] = {"ACL_MEMCPY_HOST_TO_HOST", "ACL_MEMCPY_HOST_TO_DEVICE",
+                                  "ACL_MEMCPY_DEVICE_TO_HOST", "ACL_MEMCPY_DEVICE_TO_DEVICE",
+                                  "ACL_MEMCPY_DEFAULT", "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
+                                  "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
+                                  "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE"};
+    return (unsigned)kind < 8 ? names[kind] : "invalid kind";
+}
+
+static const char *mem_name(rt_mem_kind k)
+{
+    return k == RT_MEM_DEVICE ? "device memory" : k == RT_MEM_PINNED ? "pinned host memory"
+                                                                      : "pageable host memory";
+}
+
+/* One side of a copy: where it lives, checked. */
+typedef struct { const void *ptr; rt_mem_kind kind; int32_t device; } endpoint;
+
+/* Checks one endpoint of a transfer of n bytes executed on `exec_device` (-1: no context). */
+static aclError check_endpoint(const char *api, const char *what, const endpoint *ep, size_t n,
+                               int32_t exec_device, bool async)
+{
+    if (ep->kind == RT_MEM_DEVICE) {
+        if (exec_device < 0)
+            return npusim_error(ACL_ERROR_RT_CONTEXT_NULL,
+                                "%s: %s is device memory but the calling thread has no current "
+                                "context (aclrtSetDevice)", api, what);
+        if (ep->device != exec_device && !rt_peer_enabled(exec_device, ep->device))
+            return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                                "%s: %s is memory of device %d but the copy runs on device %d, which "
+                                "has not enabled peer access to it (aclrtDeviceEnablePeerAccess)",
+                                api, what, (int)ep->device, (int)exec_device);
+    } else if (async && ep->kind == RT_MEM_PAGEABLE) {
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: %s %p is pageable host memory; asynchronous copies need host memory "
+                            "from aclrtMallocHost (CANN would corrupt data silently here)", api, what,
+                            ep->ptr);
+    }
+    return rt_mem_check_live(ep->ptr, n, api, what);
+}
+
+/* Whether the kind matches where src and dst live; DEFAULT matches anything. */
+static bool kind_matches(aclrtMemcpyKind kind, const endpoint *dst, const endpoint *src)
+{
+    bool dd = dst->kind == RT_MEM_DEVICE, sd = src->kind == RT_MEM_DEVICE;
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: return !dd && !sd;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return dd && !sd;
+    case ACL_MEMCPY_DEVICE_TO_HOST: return !dd && sd;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return dd && sd;
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: return dd && sd && dst->device == src->device;
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return dd && sd && dst->device != src->device;
+    default: return true;
+    }
+}
+
+/* Validates a copy of `count` bytes (rows of `width` bytes for 2-D copies: pass the spans)
+ * between dst and src. */
+static aclError check_copy(const char *api, void *dst, size_t dst_span, const void *src,
+                           size_t src_span, aclrtMemcpyKind kind, int32_t exec_device, bool async)
+{
+    endpoint d = {dst, rt_mem_classify(dst, NULL), -1}, s = {src, rt_mem_classify(src, NULL), -1};
+    rt_mem_classify(dst, &d.device);
+    rt_mem_classify(src, &s.device);
+    if (async && (kind == ACL_MEMCPY_HOST_TO_HOST ||
+                  (kind == ACL_MEMCPY_DEFAULT && d.kind != RT_MEM_DEVICE && s.kind != RT_MEM_DEVICE)))
+        return npusim_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: host-to-host copies cannot be asynchronous; use aclrtMemcpy", api);
+    if (!kind_matches(kind, &d, &s))
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: kind %s does not match the pointers: dst %p is %s, src %p is %s", api,
+                            kind_name(kind), dst, mem_name(d.kind), src, mem_name(s.kind));
+    aclError rc = check_endpoint(api, "dst", &d, dst_span, exec_device, async);
+    if (!rc) rc = check_endpoint(api, "src", &s, src_span, exec_device, async);
+    return rc;
+}
+
+static aclError check_common(const char *api, const void *dst, size_t destMax, const void *src,
+                             size_t count, aclrtMemcpyKind kind)
+{
+    if (!dst || !src)
+        return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, dst ? "src" : "dst");
+    if ((unsigned)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+        return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: kind %d is not an aclrtMemcpyKind", api, (int)kind);
+    if (count > destMax)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: count %zu is larger than destMax %zu; count must be in (0, destMax]",
+                            api, count, destMax);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
+{
+    const char *api = "aclrtMemcpy";
+    aclError rc = check_common(api, dst, destMax, src, count, kind);
+    if (rc || count == 0) return rc;
+    if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
+    if ((rc = check_copy(api, dst, count, src, count, kind, rt_current_device_or_none(), false))) return rc;
+    rt_copy_bytes(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+/* ---- asynchronous copies ---------------------------------------------------------------- */
+
+typedef struct {
+    char *dst;
+    const char *src;
+    size_t width, height, dpitch, spitch;
+    size_t dst_span, src_span; /* bytes touched, re-checked at run time */
+} copy_task;
+
+static int copy_run(void *p)
+{
+    copy_task *t = p;
+    int rc = rt_mem_check_live(t->dst, t->dst_span, "aclrtMemcpyAsync (when run)", "dst");
+    if (!rc) rc = rt_mem_check_live(t->src, t->src_span, "aclrtMemcpyAsync (when run)", "src");
+    if (rc) return rc;
+    if (t->height == 1) {
+        rt_copy_bytes(t->dst, t->src, t->width);
+    } else {
+        for (size_t r = 0; r < t->height; r++)
+            memmove(t->dst + r * t->dpitch, t->src + r * t->spitch, t->width);
+    }
+    return 0;
+}
+
+static const npusim_task_ops copy_ops = {"aclrtMemcpyAsync", copy_run, NULL};
+static const npusim_task_ops copy2d_ops = {"aclrtMemcpy2dAsync", copy_run, NULL};
+
+static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t count,
+                             aclrtMemcpyKind kind, aclrtStream stream, const char *api)
+{
+    aclError rc = check_common(api, dst, destMax, src, count, kind);
+    if (rc) return rc;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s) return rc;
+    if (count == 0 || dst == src) return ACL_SUCCESS; /* documented no-ops */
+    if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true))) return rc;
+    copy_task t = {dst, src, count, 1, count, count, count, count};
+    return rt_submit_inline(s, &copy_ops, &t, sizeof t, api);
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream)
+{
+    return memcpy_async(dst, destMax, src, count, kind, stream, "aclrtMemcpyAsync");
+}
+
+aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
+                                       aclrtMemcpyKind kind, aclrtStream stream)
+{
+    return memcpy_async(dst, destMax, src, count, kind, stream, "aclrtMemcpyAsyncWithCondition");
+}
+
+/* ---- 2-D copies --------------------------------------------------------------------------- */
+
+static aclError check_2d(const char *api, const void *dst, size_t dpitch, const void *src, size_t spitch,
+                         size_t width, size_t height, aclrtMemcpyKind kind)
+{
+    if (!dst || !src) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: %s is NULL", api, dst ? "src" : "dst");
+    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
+        kind != ACL_MEMCPY_DEVICE_TO_DEVICE)
+        return npusim_error(ACL_ERROR_INVALID_PARAM,
+                            "%s: kind %s is not supported; use H2D, D2H or D2D", api, kind_name(kind));
+    if (width > dpitch || width > spitch)
+        return npusim_error(ACL_ERROR_INVALID_PARAM,
+                            "%s: width %zu must not exceed dpitch %zu or spitch %zu", api, width, dpitch, spitch);
+    if (width > MEMCPY2D_MAX_WIDTH || height > MEMCPY2D_MAX_HEIGHT)
+        return npusim_error(ACL_ERROR_INVALID_PARAM,
+                            "%s: width %zu (max %u) or height %zu (max %u) too large", api, width,
+                            MEMCPY2D_MAX_WIDTH, height, MEMCPY2D_MAX_HEIGHT);
+    return ACL_SUCCESS;
+}
+
+static size_t span_2d(size_t pitch, size_t width, size_t height)
+{
+    return height == 0 || width == 0 ? 0 : pitch * (height - 1) + width;
+}
+
+aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                       size_t height, aclrtMemcpyKind kind)
+{
+    const char *api = "aclrtMemcpy2d";
+    aclError rc = check_2d(api, dst, dpitch, src, spitch, width, height, kind);
+    if (rc || width == 0 || height == 0) return rc;
+    if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
+    size_t ds = span_2d(dpitch, width, height), ss = span_2d(spitch, width, height);
+    if ((rc = check_copy(api, dst, ds, src, ss, kind, rt_current_device_or_none(), false))) return rc;
+    copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
+    return copy_run(&t);
+}
+
+aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                            size_t height, aclrtMemcpyKind kind, aclrtStream stream)
+{
+    const char *api = "aclrtMemcpy2dAsync";
+    aclError rc = check_2d(api, dst, dpitch, src, spitch, width, height, kind);
+    if (rc) return rc;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s || width == 0 || height == 0) return rc;
+    size_t ds = span_2d(dpitch, width, height), ss = span_2d(spitch, width, height);
+    if ((rc = check_copy(api, dst, ds, src, ss, kind, s->device, true))) return rc;
+    copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
+    return rt_submit_inline(s, &copy2d_ops, &t, sizeof t, api);
+}
+
+/* ---- memset ----------------------------------------------------------------------------- */
+
+typedef struct { unsigned char *ptr; size_t count; int value; } memset_task;
+
+static int memset_run(void *p)
+{
+    memset_task *t = p;
+    int rc = rt_mem_check_live(t->ptr, t->count, "aclrtMemsetAsync (when run)", "devPtr");
+    if (rc) return rc;
+    memset(t->ptr, t->value, t->count);
+    return 0;
+}
+
+static const npusim_task_ops memset_ops = {"aclrtMemsetAsync", memset_run, NULL};
+
+/* Checks a memset target: device memory of `exec_device` (or a peer) or pinned host memory. */
+static aclError check_memset(const char *api, void *devPtr, size_t maxCount, size_t count,
+                             int32_t exec_device)
+{
+    if (!devPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    if (count > maxCount)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID, "%s: count %zu is larger than maxCount %zu",
+                            api, count, maxCount);
+    if (count == 0) return ACL_SUCCESS;
+    endpoint ep = {devPtr, rt_mem_classify(devPtr, NULL), -1};
+    rt_mem_classify(devPtr, &ep.device);
+    if (ep.kind == RT_MEM_PAGEABLE)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: devPtr %p is pageable host memory; memset needs memory from "
+                            "aclrtMalloc or aclrtMallocHost", api, devPtr);
+    return check_endpoint(api, "devPtr", &ep, count, exec_device, false);
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    const char *api = "aclrtMemset";
+    aclError rc = check_memset(api, devPtr, maxCount, count, rt_current_device_or_none());
+    if (rc || count == 0) return rc;
+    if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
+    memset(devPtr, value & 0xff, count);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)
+{
+    const char *api = "aclrtMemsetAsync";
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s) return rc;
+    if ((rc = check_memset(api, devPtr, maxCount, count, s->device)) || count == 0) return rc;
+    memset_task t = {devPtr, count, value & 0xff};
+    return rt_submit_inline(s, &memset_ops, &t, sizeof t, api);
+}

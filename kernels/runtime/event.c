@@ -1,0 +1,332 @@
+/* Events as record sequence numbers: each aclrtRecordEvent call takes the next number on the
+ * host, and the record task marks it completed when the stream reaches it. A wait or a
+ * synchronisation captures the number current at call time, so waiting on an event that is
+ * re-recorded later never deadlocks, and waiting on a never-recorded event is a no-op. */
+#include <stdlib.h>
+
+#include "rt_internal.h"
+
+#define KNOWN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | \
+                     ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
+
+static const char *kind_creator(const rt_event *e)
+{
+    return e->kind == RT_EVENT_PLAIN ? "aclrtCreateEvent"
+           : e->kind == RT_EVENT_FLAG ? "aclrtCreateEventWithFlag" : "aclrtCreateEventExWithFlag";
+}
+
+rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err)
+{
+    if (!handle) {
+        *err = npusim_error(ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
+        return NULL;
+    }
+    if (!rt_handle_is(handle, RT_HANDLE_EVENT)) {
+        *err = npusim_error(ACL_ERROR_RT_INVALID_HANDLE,
+                            "%s: event %p is not a live event (destroyed, or never created)", api, handle);
+        return NULL;
+    }
+    return handle;
+}
+
+void rt_event_retain(rt_event *e) { atomic_fetch_add(&e->refs, 1); }
+
+void rt_event_release(rt_event *e)
+{
+    if (atomic_fetch_sub(&e->refs, 1) != 1) return;
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->cv);
+    free(e);
+}
+
+void rt_event_complete(rt_event *e, uint64_t seq)
+{
+    uint64_t now = rt_now_ns();
+    pthread_mutex_lock(&e->mu);
+    if (seq > e->completed) {
+        e->completed = seq;
+        e->timestamp_ns = now;
+        e->has_timestamp = true;
+    }
+    if (e->waiters) pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static int record_run(void *p)
+{
+    rt_event_task *t = p;
+    rt_event_complete(t->event, t->seq);
+    return 0;
+}
+
+static int wait_run(void *p)
+{
+    rt_event_task *t = p;
+    rt_event *e = t->event;
+    pthread_mutex_lock(&e->mu);
+    e->waiters++;
+    while (e->completed < t->seq) pthread_cond_wait(&e->cv, &e->mu);
+    e->waiters--;
+    pthread_mutex_unlock(&e->mu);
+    return 0;
+}
+
+static void event_task_release(void *p) { rt_event_release(((rt_event_task *)p)->event); }
+
+const npusim_task_ops rt_event_record_ops = {"aclrtRecordEvent", record_run, event_task_release};
+const npusim_task_ops rt_event_wait_ops = {"aclrtStreamWaitEvent", wait_run, event_task_release};
+
+static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t flag, const char *api)
+{
+    if (!event) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
+    if (flag & ~KNOWN_FLAGS)
+        return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: unknown flag bits 0x%x", api, flag & ~KNOWN_FLAGS);
+    if (kind == RT_EVENT_EX && (flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC)
+        return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_IPC cannot be combined with other flags",
+                            api);
+    rt_context *ctx = rt_current_context(api);
+    if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
+    rt_event *e = calloc(1, sizeof *e);
+    if (!e) return npusim_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: out of host memory", api);
+    e->kind = kind;
+    e->flags = flag;
+    e->device = ctx->device;
+    atomic_init(&e->refs, 1);
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&e->cv, &attr);
+    pthread_condattr_destroy(&attr);
+    rt_handle_add(e, RT_HANDLE_EVENT);
+    *event = e;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateEvent(aclrtEvent *event)
+{
+    return create_event(event, RT_EVENT_PLAIN, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, "aclrtCreateEvent");
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    return create_event(event, RT_EVENT_FLAG, flag, "aclrtCreateEventWithFlag");
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    return create_event(event, RT_EVENT_EX, flag, "aclrtCreateEventExWithFlag");
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event)
+{
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = rt_event_resolve(event, "aclrtDestroyEvent", &rc);
+    if (!e) return rc;
+    rt_handle_remove(e);
+    rt_event_release(e); /* pending record/wait tasks and graphs keep their own reference */
+    return ACL_SUCCESS;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+    const char *api = "aclrtRecordEvent";
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
+    if (!s) return rc;
+    if (rt_capture_event_record(s, e, api, &rc) >= 0) return rc;
+    pthread_mutex_lock(&e->mu);
+    rt_event_task t = {e, ++e->recorded};
+    pthread_mutex_unlock(&e->mu);
+    rt_event_retain(e);
+    return rt_submit_inline(s, &rt_event_record_ops, &t, sizeof t, api);
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+    const char *api = "aclrtStreamWaitEvent";
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
+    if (!s) return rc;
+    if (e->kind != RT_EVENT_PLAIN && !(e->flags & ACL_EVENT_SYNC))
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: the event was created by %s without ACL_EVENT_SYNC and cannot be "
+                            "waited on", api, kind_creator(e));
+    if (rt_capture_stream_wait(s, e, api, &rc) >= 0) return rc;
+    pthread_mutex_lock(&e->mu);
+    rt_event_task t = {e, e->recorded};
+    pthread_mutex_unlock(&e->mu);
+    if (t.seq == 0) return ACL_SUCCESS; /* never recorded: nothing to wait for */
+    rt_event_retain(e);
+    return rt_submit_inline(s, &rt_event_wait_ops, &t, sizeof t, api);
+}
+
+static int reset_run(void *p)
+{
+    rt_event *e = ((rt_event_task *)p)->event;
+    pthread_mutex_lock(&e->mu);
+    e->has_timestamp = false;
+    pthread_mutex_unlock(&e->mu);
+    return 0;
+}
+
+static const npusim_task_ops reset_ops = {"aclrtResetEvent", reset_run, event_task_release};
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+    const char *api = "aclrtResetEvent";
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
+    if (!s) return rc;
+    if (e->kind != RT_EVENT_FLAG || !(e->flags & ACL_EVENT_SYNC))
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: only events from aclrtCreateEventWithFlag with ACL_EVENT_SYNC can be "
+                            "reset; this one comes from %s%s", api, kind_creator(e),
+                            e->kind == RT_EVENT_FLAG ? " without ACL_EVENT_SYNC" : "");
+    rt_event_task t = {e, 0};
+    rt_event_retain(e);
+    return rt_submit_inline(s, &reset_ops, &t, sizeof t, api);
+}
+
+/* Completed count and record count of e, read together. */
+static void event_state(rt_event *e, uint64_t *recorded, uint64_t *completed)
+{
+    pthread_mutex_lock(&e->mu);
+    *recorded = e->recorded;
+    *completed = e->completed;
+    pthread_mutex_unlock(&e->mu);
+}
+
+static rt_event *query_target(aclrtEvent event, const void *status, const char *api, aclError *rc)
+{
+    if (!status) {
+        *rc = npusim_error(ACL_ERROR_INVALID_PARAM, "%s: status is NULL", api);
+        return NULL;
+    }
+    rt_event *e = rt_event_resolve(event, api, rc);
+    if (e && (*rc = rt_capture_check_event(e, api))) return NULL;
+    return e;
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+    const char *api = "aclrtQueryEvent";
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = query_target(event, status, api, &rc);
+    if (!e) return rc;
+    if (e->kind == RT_EVENT_EX)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: events from aclrtCreateEventExWithFlag cannot be queried with this "
+                            "API; use aclrtQueryEventStatus", api);
+    uint64_t recorded, completed;
+    event_state(e, &recorded, &completed);
+    *status = completed >= recorded ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+/* COMPLETE once the latest record has run; an event never recorded is NOT_READY. */
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+{
+    const char *api = "aclrtQueryEventStatus";
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = query_target(event, status, api, &rc);
+    if (!e) return rc;
+    uint64_t recorded, completed;
+    event_state(e, &recorded, &completed);
+    *status = recorded > 0 && completed >= recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                                    : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+/* COMPLETE when a stream waiting on the event now would not block. */
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
+{
+    const char *api = "aclrtQueryEventWaitStatus";
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = query_target(event, status, api, &rc);
+    if (!e) return rc;
+    if (e->kind == RT_EVENT_EX)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: not supported for events from aclrtCreateEventExWithFlag", api);
+    uint64_t recorded, completed;
+    event_state(e, &recorded, &completed);
+    *status = completed >= recorded ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
+{
+    if (timeout == 0 || timeout < -1)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: timeout %d must be -1 (wait forever) or > 0 ms", api, (int)timeout);
+    aclError rc = ACL_SUCCESS;
+    rt_event *e = rt_event_resolve(event, api, &rc);
+    if (!e) return rc;
+    if ((rc = rt_capture_check_event(e, api))) return rc;
+    struct timespec deadline;
+    if (timeout > 0) rt_deadline(&deadline, timeout);
+    pthread_mutex_lock(&e->mu);
+    uint64_t target = e->recorded;
+    e->waiters++;
+    while (e->completed < target && !rc)
+        if (timeout > 0 && pthread_cond_timedwait(&e->cv, &e->mu, &deadline) != 0 && e->completed < target)
+            rc = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+        else if (timeout <= 0)
+            pthread_cond_wait(&e->cv, &e->mu);
+    e->waiters--;
+    pthread_mutex_unlock(&e->mu);
+    if (rc) return npusim_error(rc, "%s: the event did not complete within %d ms", api, (int)timeout);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) { return sync_event(event, -1, "aclrtSynchronizeEvent"); }
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
+{
+    return sync_event(event, timeout, "aclrtSynchronizeEventWithTimeout");
+}
+
+/* The completion time of e's latest record, or an error saying why there is none. */
+static aclError event_time(rt_event *e, const char *which, uint64_t *ns)
+{
+    const char *api = "aclrtEventElapsedTime";
+    aclError rc = rt_capture_check_event(e, api);
+    if (rc) return rc;
+    if (e->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
+        return npusim_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: %s is an external/IPC event and has no timestamp", api, which);
+    if (e->kind != RT_EVENT_PLAIN && !(e->flags & ACL_EVENT_TIME_LINE))
+        return npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                            "%s: %s was created by %s without ACL_EVENT_TIME_LINE (no timing)", api,
+                            which, kind_creator(e));
+    pthread_mutex_lock(&e->mu);
+    bool recorded = e->recorded > 0, done = e->completed >= e->recorded && e->has_timestamp;
+    *ns = e->timestamp_ns;
+    pthread_mutex_unlock(&e->mu);
+    if (!recorded)
+        return npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: %s was never recorded", api, which);
+    if (!done)
+        return npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                            "%s: %s has not completed yet; synchronise first", api, which);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+{
+    const char *api = "aclrtEventElapsedTime";
+    if (!ms) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: ms is NULL", api);
+    aclError rc = ACL_SUCCESS;
+    rt_event *start = rt_event_resolve(startEvent, api, &rc);
+    rt_event *end = start ? rt_event_resolve(endEvent, api, &rc) : NULL;
+    if (!end) return rc;
+    uint64_t t0, t1;
+    if ((rc = event_time(start, "startEvent", &t0)) || (rc = event_time(end, "endEvent", &t1))) return rc;
+    if (t1 < t0)
+        return npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
+                            "%s: endEvent completed before startEvent", api);
+    *ms = (float)((double)(t1 - t0) / 1e6);
+    return ACL_SUCCESS;
+}

@@ -1,0 +1,99 @@
+/* Registry of live handles, so that a destroyed or foreign stream / event / context / model
+ * handle is reported as such instead of being dereferenced. Open addressing on the pointer. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "rt_internal.h"
+
+typedef struct { const void *key; int kind; } slot; /* kind 0 empty, -1 tombstone */
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static slot *g_slots;
+static size_t g_cap, g_used; /* used counts live + tombstones */
+
+static size_t hash_ptr(const void *p, size_t cap)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x & (cap - 1);
+}
+
+static void insert_slot(slot *slots, size_t cap, const void *key, int kind)
+{
+    size_t i = hash_ptr(key, cap);
+    while (slots[i].kind > 0) i = (i + 1) & (cap - 1);
+    slots[i].key = key;
+    slots[i].kind = kind;
+}
+
+static void grow(void)
+{
+    size_t cap = g_cap ? g_cap * 2 : 256;
+    slot *slots = calloc(cap, sizeof *slots);
+    if (!slots) abort(); /* registry bookkeeping is tiny; no way to report from here */
+    size_t live = 0;
+    for (size_t i = 0; i < g_cap; i++)
+        if (g_slots[i].kind > 0) { insert_slot(slots, cap, g_slots[i].key, g_slots[i].kind); live++; }
+    free(g_slots);
+    g_slots = slots;
+    g_cap = cap;
+    g_used = live;
+}
+
+void rt_handle_add(const void *h, rt_handle_kind kind)
+{
+    pthread_mutex_lock(&g_mu);
+    if ((g_used + 1) * 2 > g_cap) grow();
+    size_t i = hash_ptr(h, g_cap);
+    while (g_slots[i].kind > 0) i = (i + 1) & (g_cap - 1);
+    if (g_slots[i].kind == 0) g_used++;
+    g_slots[i].key = h;
+    g_slots[i].kind = (int)kind;
+    pthread_mutex_unlock(&g_mu);
+}
+
+static slot *find(const void *h)
+{
+    if (!g_cap) return NULL;
+    size_t i = hash_ptr(h, g_cap);
+    while (g_slots[i].kind != 0) {
+        if (g_slots[i].kind > 0 && g_slots[i].key == h) return &g_slots[i];
+        i = (i + 1) & (g_cap - 1);
+    }
+    return NULL;
+}
+
+void rt_handle_remove(const void *h)
+{
+    pthread_mutex_lock(&g_mu);
+    slot *s = find(h);
+    if (s) { s->kind = -1; s->key = NULL; }
+    pthread_mutex_unlock(&g_mu);
+}
+
+bool rt_handle_is(const void *h, rt_handle_kind kind)
+{
+    if (!h) return false;
+    pthread_mutex_lock(&g_mu);
+    slot *s = find(h);
+    bool ok = s && s->kind == (int)kind;
+    pthread_mutex_unlock(&g_mu);
+    return ok;
+}
+
+uint64_t rt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void rt_deadline(struct timespec *ts, int32_t ms)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) { ts->tv_sec++; ts->tv_nsec -= 1000000000L; }
+}

@@ -1,0 +1,401 @@
+/* Device and pinned host memory. Each device owns one virtual region (reserved lazily with
+ * MAP_NORESERVE, capacity NPUSIM_DEVICE_MEMORY) and pinned host memory has its own, so where a
+ * pointer lives is known from its address; inside a region a first-fit allocator with
+ * coalescing keeps the live blocks sorted, which makes every check (freed, overrun, other
+ * device) exact. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rt_internal.h"
+
+#define PINNED_REGION RT_MAX_DEVICES
+#define PINNED_CAPACITY (64ULL << 30)
+#define BLOCK_ALIGN 64
+#define HUGE_PAGE (2u << 20)
+#define RELEASE_THRESHOLD (1u << 20)
+
+typedef struct { uintptr_t start; size_t size; size_t req; uint32_t page; } block;
+typedef struct { uintptr_t start; size_t size; } span;
+
+typedef struct region {
+    pthread_mutex_t mu;
+    _Atomic uintptr_t base;    /* 0 until reserved */
+    size_t reserved;           /* bytes of address space */
+    size_t limit, used;        /* accounting: capacity and bytes in live blocks */
+    block *live;
+    size_t nlive, live_cap;
+    span *free;
+    size_t nfree, free_cap;
+} region;
+
+static region g_regions[RT_MAX_DEVICES + 1];
+static pthread_once_t g_regions_once = PTHREAD_ONCE_INIT;
+
+static void regions_init(void)
+{
+    for (int i = 0; i <= RT_MAX_DEVICES; i++) pthread_mutex_init(&g_regions[i].mu, NULL);
+}
+
+static size_t region_capacity(int index)
+{
+    return index == PINNED_REGION ? (size_t)PINNED_CAPACITY : g_rt_config.device_memory;
+}
+
+void rt_mem_reset_config(void)
+{
+    pthread_once(&g_regions_once, regions_init);
+    for (int i = 0; i < RT_MAX_DEVICES; i++) {
+        region *r = &g_regions[i];
+        pthread_mutex_lock(&r->mu);
+        uintptr_t base = atomic_load(&r->base);
+        if (base && r->nlive == 0 && r->reserved != region_capacity(i)) {
+            munmap((void *)base, r->reserved);
+            atomic_store(&r->base, 0);
+            free(r->live); free(r->free);
+            r->live = NULL; r->free = NULL;
+            r->nlive = r->live_cap = r->nfree = r->free_cap = 0;
+            r->used = 0;
+        }
+        pthread_mutex_unlock(&r->mu);
+    }
+}
+
+/* Reserves the region's address space on first use. Caller holds r->mu. */
+static bool region_reserve(region *r, int index)
+{
+    if (atomic_load_explicit(&r->base, memory_order_relaxed)) return true;
+    size_t cap = region_capacity(index);
+    void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) return false;
+    r->free = malloc(16 * sizeof *r->free);
+    r->live = malloc(64 * sizeof *r->live);
+    if (!r->free || !r->live) { munmap(p, cap); free(r->free); free(r->live); r->free = NULL; r->live = NULL; return false; }
+    r->free_cap = 16;
+    r->live_cap = 64;
+    r->free[0] = (span){(uintptr_t)p, cap};
+    r->nfree = 1;
+    r->nlive = 0;
+    r->reserved = r->limit = cap;
+    r->used = 0;
+    atomic_store_explicit(&r->base, (uintptr_t)p, memory_order_release);
+    return true;
+}
+
+static bool grow_array(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t ncap = *cap * 2;
+    while (ncap < need) ncap *= 2;
+    void *p = realloc(*arr, ncap * elem);
+    if (!p) return false;
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+/* Index of the first live block with start > addr. */
+static size_t upper_bound(const region *r, uintptr_t addr)
+{
+    size_t lo = 0, hi = r->nlive;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->live[mid].start <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The live block containing addr (within its allocated size), or NULL. Caller holds r->mu. */
+static block *find_block(region *r, uintptr_t addr)
+{
+    size_t i = upper_bound(r, addr);
+    if (i == 0) return NULL;
+    block *b = &r->live[i - 1];
+    return addr < b->start + b->size ? b : NULL;
+}
+
+static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page, void **out,
+                             const char *api)
+{
+    pthread_once(&g_regions_once, regions_init);
+    region *r = &g_regions[index];
+    size_t size = (padded + BLOCK_ALIGN - 1) & ~(size_t)(BLOCK_ALIGN - 1);
+    pthread_mutex_lock(&r->mu);
+    aclError rc = ACL_SUCCESS;
+    if (!region_reserve(r, index)) {
+        rc = npusim_error(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: cannot reserve %zu bytes of address space",
+                          api, region_capacity(index));
+        goto out;
+    }
+    size_t i = 0;
+    while (i < r->nfree && r->free[i].size < size) i++;
+    if (padded < req || i == r->nfree) {
+        rc = npusim_error(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                          "%s: out of memory: %zu bytes requested, %zu of %zu bytes in use on %s %d",
+                          api, req, r->used, r->limit, index == PINNED_REGION ? "pinned host memory" : "device",
+                          index == PINNED_REGION ? 0 : index);
+        goto out;
+    }
+    if (!grow_array((void **)&r->live, &r->live_cap, r->nlive + 1, sizeof *r->live)) {
+        rc = npusim_error(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for bookkeeping", api);
+        goto out;
+    }
+    uintptr_t start = r->free[i].start;
+    r->free[i].start += size;
+    r->free[i].size -= size;
+    if (r->free[i].size == 0) {
+        memmove(&r->free[i], &r->free[i + 1], (r->nfree - i - 1) * sizeof *r->free);
+        r->nfree--;
+    }
+    size_t at = upper_bound(r, start);
+    memmove(&r->live[at + 1], &r->live[at], (r->nlive - at) * sizeof *r->live);
+    r->live[at] = (block){start, size, req, page};
+    r->nlive++;
+    r->used += size;
+    *out = (void *)start;
+out:
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+/* Returns [start, start+size) to the free list, merging with its neighbours. */
+static bool add_free_span(region *r, uintptr_t start, size_t size)
+{
+    size_t lo = 0, hi = r->nfree;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (r->free[mid].start < start) lo = mid + 1;
+        else hi = mid;
+    }
+    bool merge_prev = lo > 0 && r->free[lo - 1].start + r->free[lo - 1].size == start;
+    bool merge_next = lo < r->nfree && start + size == r->free[lo].start;
+    if (merge_prev && merge_next) {
+        r->free[lo - 1].size += size + r->free[lo].size;
+        memmove(&r->free[lo], &r->free[lo + 1], (r->nfree - lo - 1) * sizeof *r->free);
+        r->nfree--;
+    } else if (merge_prev) {
+        r->free[lo - 1].size += size;
+    } else if (merge_next) {
+        r->free[lo].start = start;
+        r->free[lo].size += size;
+    } else {
+        if (!grow_array((void **)&r->free, &r->free_cap, r->nfree + 1, sizeof *r->free)) return false;
+        memmove(&r->free[lo + 1], &r->free[lo], (r->nfree - lo) * sizeof *r->free);
+        r->free[lo] = (span){start, size};
+        r->nfree++;
+    }
+    return true;
+}
+
+static aclError region_free(int index, void *ptr, const char *api)
+{
+    pthread_once(&g_regions_once, regions_init);
+    region *r = &g_regions[index];
+    uintptr_t addr = (uintptr_t)ptr;
+    pthread_mutex_lock(&r->mu);
+    aclError rc = ACL_SUCCESS;
+    size_t i = upper_bound(r, addr);
+    if (i == 0 || r->live[i - 1].start != addr) {
+        block *inside = find_block(r, addr);
+        rc = inside ? npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                                   "%s: %p is %zu bytes inside the allocation at %p, not its start", api,
+                                   ptr, (size_t)(addr - inside->start), (void *)inside->start)
+                    : npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                                   "%s: %p was already freed or never allocated", api, ptr);
+        goto out;
+    }
+    block b = r->live[i - 1];
+    if (!add_free_span(r, b.start, b.size)) {
+        rc = npusim_error(ACL_ERROR_RT_MEMORY_FREE, "%s: out of host memory for bookkeeping", api);
+        goto out;
+    }
+    memmove(&r->live[i - 1], &r->live[i], (r->nlive - i) * sizeof *r->live);
+    r->nlive--;
+    r->used -= b.size;
+    /* Give big ranges' pages back to the system, as freeing device memory would. */
+    uintptr_t lo = (b.start + 4095) & ~(uintptr_t)4095, hi = (b.start + b.size) & ~(uintptr_t)4095;
+    if (hi > lo && hi - lo >= RELEASE_THRESHOLD) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+out:
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+static bool in_region(const region *r, uintptr_t addr)
+{
+    uintptr_t base = atomic_load_explicit(&r->base, memory_order_acquire);
+    return base && addr >= base && addr - base < r->reserved;
+}
+
+rt_mem_kind rt_mem_classify(const void *p, int32_t *device)
+{
+    uintptr_t addr = (uintptr_t)p;
+    pthread_once(&g_regions_once, regions_init);
+    for (int32_t i = 0; i < g_rt_config.device_count; i++)
+        if (in_region(&g_regions[i], addr)) {
+            if (device) *device = i;
+            return RT_MEM_DEVICE;
+        }
+    if (device) *device = -1;
+    return in_region(&g_regions[PINNED_REGION], addr) ? RT_MEM_PINNED : RT_MEM_PAGEABLE;
+}
+
+aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char *what)
+{
+    int32_t device;
+    rt_mem_kind kind = rt_mem_classify(p, &device);
+    if (kind == RT_MEM_PAGEABLE || n == 0) return ACL_SUCCESS;
+    region *r = &g_regions[kind == RT_MEM_PINNED ? PINNED_REGION : device];
+    char where[48];
+    if (kind == RT_MEM_PINNED) snprintf(where, sizeof where, "pinned host memory");
+    else snprintf(where, sizeof where, "device memory of device %d", (int)device);
+    uintptr_t addr = (uintptr_t)p;
+    pthread_mutex_lock(&r->mu);
+    block *b = find_block(r, addr);
+    aclError rc = ACL_SUCCESS;
+    if (!b)
+        rc = npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                          "%s: %s %p is %s that was freed or never allocated (use after free?)", api,
+                          what, p, where);
+    else if (addr - b->start > b->req || n > b->req - (addr - b->start))
+        rc = npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                          "%s: %s range [%p, %p + %zu) overruns its allocation of %zu bytes at %p (%s)",
+                          api, what, p, p, n, b->req, (void *)b->start, where);
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device, const char *what)
+{
+    if (!ptr) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s is NULL", what);
+    int32_t owner;
+    if (rt_mem_classify(ptr, &owner) != RT_MEM_DEVICE)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s (%p) is host memory, not device memory from aclrtMalloc", what, ptr);
+    if (owner != device && !rt_peer_enabled(device, owner))
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s (%p) is memory of device %d, used on device %d without peer access "
+                            "(aclrtDeviceEnablePeerAccess)", what, ptr, (int)owner, (int)device);
+    return rt_mem_check_live(ptr, nbytes, "npusim", what);
+}
+
+/* ---- AscendCL API ---------------------------------------------------------------------- */
+
+static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad32,
+                              const char *api)
+{
+    if (!devPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: size must be > 0", api);
+    rt_context *ctx = rt_current_context(api);
+    if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
+    /* CANN rounds the size up to a multiple of 32 and, for aclrtMalloc, adds 32 bytes. */
+    size_t rounded = (size + 31) & ~(size_t)31;
+    size_t padded = pad32 ? rounded + 32 : rounded;
+    if (rounded < size) padded = 0; /* overflow: reported as out of memory */
+    uint32_t page = 4096;
+    int base_policy = (int)policy & 0xff;
+    if (size > (1u << 20) && base_policy != ACL_MEM_MALLOC_NORMAL_ONLY &&
+        base_policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
+        page = HUGE_PAGE;
+    return region_alloc(ctx->device, size, padded, page, devPtr, api);
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return device_malloc(devPtr, size, policy, true, "aclrtMalloc");
+}
+
+aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return device_malloc(devPtr, size, policy, true, "aclrtMallocCached");
+}
+
+aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return device_malloc(devPtr, size, policy, false, "aclrtMallocAlign32");
+}
+
+aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    if (!hostPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is NULL");
+    if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be > 0");
+    aclError rc = rt_require_init("aclrtMallocHost");
+    if (rc) return rc;
+    size_t padded = (size + 63) & ~(size_t)63;
+    return region_alloc(PINNED_REGION, size, padded < size ? 0 : padded, 4096, hostPtr,
+                        "aclrtMallocHost");
+}
+
+aclError aclrtFree(void *devPtr)
+{
+    if (!devPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is NULL");
+    int32_t device;
+    rt_mem_kind kind = rt_mem_classify(devPtr, &device);
+    if (kind != RT_MEM_DEVICE)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtFree: %p is %s, not device memory%s",
+                            devPtr, kind == RT_MEM_PINNED ? "pinned host memory" : "host memory",
+                            kind == RT_MEM_PINNED ? " (free it with aclrtFreeHost)" : "");
+    return region_free(device, devPtr, "aclrtFree");
+}
+
+aclError aclrtFreeHost(void *hostPtr)
+{
+    if (!hostPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is NULL");
+    rt_mem_kind kind = rt_mem_classify(hostPtr, NULL);
+    if (kind != RT_MEM_PINNED)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "aclrtFreeHost: %p is %s, not memory from aclrtMallocHost%s", hostPtr,
+                            kind == RT_MEM_DEVICE ? "device memory" : "pageable host memory",
+                            kind == RT_MEM_DEVICE ? " (free it with aclrtFree)" : "");
+    return region_free(PINNED_REGION, hostPtr, "aclrtFreeHost");
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t *total)
+{
+    if (!free_bytes || !total)
+        return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free or total is NULL");
+    rt_context *ctx = rt_current_context("aclrtGetMemInfo");
+    if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
+    if ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G) { /* unsupported: both 0 */
+        *free_bytes = *total = 0;
+        return ACL_SUCCESS;
+    }
+    pthread_once(&g_regions_once, regions_init);
+    region *r = &g_regions[ctx->device];
+    pthread_mutex_lock(&r->mu);
+    size_t limit = atomic_load(&r->base) ? r->limit : g_rt_config.device_memory;
+    *total = limit;
+    *free_bytes = limit - r->used;
+    pthread_mutex_unlock(&r->mu);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+{
+    if (!ptr || !attributes)
+        return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtPointerGetAttributes: %s is NULL",
+                            ptr ? "attributes" : "ptr");
+    memset(attributes, 0, sizeof *attributes);
+    int32_t device;
+    rt_mem_kind kind = rt_mem_classify(ptr, &device);
+    attributes->pageSize = 4096;
+    if (kind == RT_MEM_PAGEABLE) {
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+        return ACL_SUCCESS;
+    }
+    region *r = &g_regions[kind == RT_MEM_DEVICE ? device : PINNED_REGION];
+    pthread_mutex_lock(&r->mu);
+    block *b = find_block(r, (uintptr_t)ptr);
+    if (b) attributes->pageSize = b->page;
+    pthread_mutex_unlock(&r->mu);
+    if (kind == RT_MEM_DEVICE) {
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        attributes->location.id = (uint32_t)device;
+    } else {
+        attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    }
+    return ACL_SUCCESS;
+}

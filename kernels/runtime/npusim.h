@@ -1,0 +1,54 @@
+/* npusim's internal contract: what runtime/ provides to ops/ (aclnn) and to capture.
+ * Not installed and not part of the CANN ABI; user programs include acl/acl.h only. */
+#ifndef NPUSIM_H
+#define NPUSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Errors. Records `code` and the formatted message for the calling thread (read back by
+ * aclGetRecentErrMsg / aclrtGetLastError / aclrtPeekAtLastError) and returns `code`, so
+ * callers write `return npusim_error(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");`.
+ * Messages name the API, the argument and what was wrong with it. */
+int npusim_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Device work. A task is what a stream runs. run() executes on the stream's worker thread
+ * and may execute many times (a captured task runs at every graph replay); release() frees
+ * the payload once no stream queue and no graph holds it any more. A non-zero return from
+ * run() becomes the stream's sticky error, returned by the next synchronisation of it. */
+typedef struct npusim_task_ops {
+    const char *name;              /* e.g. "aclnnAdd"; shown by aclmdlRIDebugPrint and errors */
+    int (*run)(void *payload);
+    void (*release)(void *payload);
+} npusim_task_ops;
+
+/* Enqueues a task on `stream` (NULL: the current context's default stream). Validates the
+ * stream; on a capturing stream the task is recorded into the capture, not run.
+ * Takes ownership of `payload`: when it fails, release() has already been called. */
+aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload);
+
+/* The device id a stream belongs to (NULL: the current context's), or -1 with the error set. */
+int32_t npusim_stream_device(aclrtStream stream);
+
+/* ACL_SUCCESS when [ptr, ptr + nbytes) lies inside one live device allocation of `device`
+ * (or of a device that `device` has enabled peer access to); otherwise an error with a
+ * message naming `what` and saying why: NULL, freed, host memory, other device, overrun. */
+aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device,
+                                   const char *what);
+
+/* CPU threads shared by kernels and large copies: calls fn on disjoint chunks covering
+ * [0, n), each at least `grain` items, on the pool's threads (NPUSIM_NUM_THREADS, default:
+ * the number of online CPUs) and on the caller, and returns when all chunks are done. */
+typedef void (*npusim_range_fn)(size_t begin, size_t end, void *ctx);
+void npusim_parallel_for(size_t n, size_t grain, npusim_range_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NPUSIM_H */

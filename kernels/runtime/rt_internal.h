@@ -1,0 +1,204 @@
+/* Private to kernels/runtime: the objects behind the AscendCL handles and the helpers the
+ * runtime's modules share. ops/ sees only npusim.h. */
+#ifndef NPUSIM_RT_INTERNAL_H
+#define NPUSIM_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "npusim.h"
+
+#define RT_MAX_DEVICES 64
+#define RT_TASK_INLINE_BYTES 64
+#define RT_MSG_BYTES 512
+
+/* ---- configuration and life cycle (init.c) ---------------------------------------------- */
+
+typedef struct rt_config {
+    int32_t device_count;              /* visible devices */
+    int32_t physical[RT_MAX_DEVICES];  /* logical id -> physical id */
+    size_t device_memory;              /* bytes per device */
+    int32_t switch_size;               /* devices per simulated PCIe switch */
+} rt_config;
+
+extern rt_config g_rt_config;
+bool rt_is_initialized(void);
+aclError rt_require_init(const char *api);
+/* ACL_SUCCESS when 0 <= id < device_count, else 107001 naming `api`. */
+aclError rt_check_device_id(int32_t id, const char *api);
+
+/* ---- errors (error.c) ------------------------------------------------------------------- */
+
+/* The calling thread's latest message (not cleared); used to carry a task's failure. */
+const char *rt_thread_message(void);
+
+/* ---- handles (handle.c): validation of pointers given back by the user -------------------- */
+
+typedef enum { RT_HANDLE_STREAM = 1, RT_HANDLE_EVENT, RT_HANDLE_CONTEXT, RT_HANDLE_MODEL } rt_handle_kind;
+void rt_handle_add(const void *h, rt_handle_kind kind);
+void rt_handle_remove(const void *h);
+bool rt_handle_is(const void *h, rt_handle_kind kind);
+
+/* ---- time ------------------------------------------------------------------------------ */
+
+uint64_t rt_now_ns(void);
+/* Absolute CLOCK_MONOTONIC deadline `ms` from now (for pthread_cond_timedwait). */
+void rt_deadline(struct timespec *ts, int32_t ms);
+
+/* ---- tasks and streams (stream.c) ------------------------------------------------------- */
+
+typedef struct rt_task {
+    const npusim_task_ops *ops;
+    void *payload;            /* the caller's payload, unless is_inline */
+    bool is_inline;           /* payload stored in inline_data (runtime's own small tasks) */
+    _Alignas(16) unsigned char inline_data[RT_TASK_INLINE_BYTES];
+} rt_task;
+
+static inline void *rt_task_payload(rt_task *t) { return t->is_inline ? t->inline_data : t->payload; }
+
+struct rt_context;
+struct rt_capture;
+struct rt_subscriber;
+
+typedef struct rt_stream {
+    int32_t device;
+    int32_t id;
+    uint32_t flags;
+    uint32_t priority;
+    bool is_default;
+    struct rt_context *context;
+
+    pthread_mutex_t mu;
+    pthread_cond_t work_cv;     /* worker waits for tasks */
+    pthread_cond_t done_cv;     /* synchronisers wait for completion */
+    rt_task *ring;
+    size_t ring_cap, ring_head, ring_count;
+    uint64_t submitted, completed;
+    int done_waiters;
+    bool stop, discard;
+    aclError sticky;
+    char sticky_msg[RT_MSG_BYTES];
+    uint64_t failure_mode;
+    pthread_t worker;
+
+    /* Capture (capture.c); guarded by the capture lock. */
+    struct rt_capture *_Atomic capture; /* capture this stream records into, or NULL */
+    bool capture_is_origin;
+    /* Callbacks (callback.c). */
+    struct rt_subscriber *_Atomic subscriber;
+
+    struct rt_stream *next_on_device; /* device's stream list, guarded by the device lock */
+} rt_stream;
+
+/* Resolves a user stream handle (NULL: current context's default stream). On failure returns
+ * NULL with the error set (*err receives the code). */
+rt_stream *rt_stream_resolve(aclrtStream handle, const char *api, aclError *err);
+/* Appends a task to the stream's queue (not captured). Never fails. */
+void rt_stream_enqueue(rt_stream *s, const rt_task *task);
+/* The submission path every API uses: records into the capture when the stream captures,
+ * else enqueues. On failure the task's payload has been released. */
+aclError rt_submit(rt_stream *s, rt_task *task, const char *api);
+/* Same with an inline payload copied from `data` (size <= RT_TASK_INLINE_BYTES). */
+aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                          const char *api);
+/* Waits for every task submitted before the call; returns and clears the sticky error.
+ * timeout_ms -1: forever. */
+aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api);
+rt_stream *rt_stream_new(int32_t device, struct rt_context *ctx, bool is_default, uint32_t priority,
+                         uint32_t flags, aclError *err);
+/* Waits (wait=true) or discards pending tasks, stops the worker and frees the stream. */
+void rt_stream_free(rt_stream *s, bool wait);
+bool rt_stream_on_worker(const rt_stream *s);
+
+/* ---- devices and contexts (device.c) ---------------------------------------------------- */
+
+typedef struct rt_context {
+    int32_t device;
+    bool is_default;
+    rt_stream *default_stream;
+} rt_context;
+
+/* Current context of the calling thread, validated; NULL with 107002 set when none. */
+rt_context *rt_current_context(const char *api);
+/* Device of the current context or -1 (no error set). */
+int32_t rt_current_device_or_none(void);
+/* Whether `from` has enabled peer access to `to` (true when from == to). */
+bool rt_peer_enabled(int32_t from, int32_t to);
+void rt_device_link_stream(rt_stream *s);
+void rt_device_unlink_stream(rt_stream *s);
+/* Destroys every default context (aclFinalize). */
+void rt_devices_shutdown(void);
+/* Waits for every stream of `device`; 107027 when one of them is capturing. */
+aclError rt_device_synchronize(int32_t device, int32_t timeout_ms, const char *api);
+
+/* ---- memory (memory.c) ------------------------------------------------------------------ */
+
+typedef enum { RT_MEM_PAGEABLE = 0, RT_MEM_PINNED = 1, RT_MEM_DEVICE = 2 } rt_mem_kind;
+
+/* Where a pointer lives, by address alone: pageable host, the pinned region or a device
+ * region (*device set). */
+rt_mem_kind rt_mem_classify(const void *p, int32_t *device);
+/* ACL_SUCCESS when [p, p+n) lies in one live block of the region p belongs to (pinned or
+ * device). Errors name `api` and `what` (freed, never allocated, overrun). */
+aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char *what);
+void rt_mem_reset_config(void);
+
+/* ---- copies (copy.c) -------------------------------------------------------------------- */
+
+/* Copies n bytes, using the thread pool for large sizes. Ranges may overlap. */
+void rt_copy_bytes(void *dst, const void *src, size_t n);
+
+/* ---- events (event.c) ------------------------------------------------------------------- */
+
+typedef enum { RT_EVENT_PLAIN, RT_EVENT_FLAG, RT_EVENT_EX } rt_event_kind;
+
+typedef struct rt_event {
+    rt_event_kind kind;
+    uint32_t flags;
+    int32_t device;
+    atomic_int refs;             /* the user's handle + pending record tasks + graphs */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t recorded;           /* record calls issued (host side) */
+    uint64_t completed;          /* highest record that has run */
+    uint64_t timestamp_ns;       /* completion time of `completed` */
+    bool has_timestamp;
+    int waiters;
+    /* Capture: the capture and node of the latest record issued on a capturing stream. */
+    struct rt_capture *capture;
+    int64_t capture_node;
+} rt_event;
+
+rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err);
+void rt_event_retain(rt_event *e);
+void rt_event_release(rt_event *e);
+/* Task bodies for record and wait, shared with capture replay. */
+extern const npusim_task_ops rt_event_record_ops;
+extern const npusim_task_ops rt_event_wait_ops;
+typedef struct rt_event_task { rt_event *event; uint64_t seq; } rt_event_task;
+/* Marks record `seq` of e as done now (used by replay). */
+void rt_event_complete(rt_event *e, uint64_t seq);
+
+/* ---- capture (capture.c) ---------------------------------------------------------------- */
+
+/* Called by rt_submit for a stream with s->capture set: records the task. */
+aclError rt_capture_record_task(rt_stream *s, rt_task *task, const char *api);
+/* Event record / wait on a stream that captures or is joining a capture. Return
+ * -1 when the call is not a capture operation (caller proceeds normally). */
+int rt_capture_event_record(rt_stream *s, rt_event *e, const char *api, aclError *err);
+int rt_capture_stream_wait(rt_stream *s, rt_event *e, const char *api, aclError *err);
+/* Whether the calling thread may call an unsafe (synchronous) function now. */
+aclError rt_capture_check_unsafe(const char *api, aclError code);
+bool rt_stream_is_capturing(const rt_stream *s);
+/* 107028 when the event belongs to an active capture. */
+aclError rt_capture_check_event(const rt_event *e, const char *api);
+
+/* ---- thread pool (pool.c) ---------------------------------------------------------------- */
+
+int rt_pool_threads(void);
+void rt_pool_reset_config(void);
+
+#endif /* NPUSIM_RT_INTERNAL_H */

@@ -1,0 +1,363 @@
+/* Streams: an in-order task queue run by the stream's own worker thread. Every API that puts
+ * work on a stream goes through rt_submit, which records into a graph instead when the stream
+ * is capturing. Completion is counted (submitted / completed) so synchronising waits on a
+ * condition variable for a target count, never spinning. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_internal.h"
+
+#define RING_INITIAL 64
+
+static void init_monotonic_cond(pthread_cond_t *cv)
+{
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(cv, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
+static void release_task(rt_task *t)
+{
+    if (t->ops->release) t->ops->release(rt_task_payload(t));
+}
+
+/* Runs one task outside the lock and records its failure as the stream's sticky error. */
+static void run_task(rt_stream *s, rt_task *t, bool skip)
+{
+    int rc = skip ? 0 : t->ops->run(rt_task_payload(t));
+    release_task(t);
+    pthread_mutex_lock(&s->mu);
+    if (rc != 0 && s->sticky == 0) {
+        s->sticky = rc;
+        snprintf(s->sticky_msg, sizeof s->sticky_msg, "%s: %s", t->ops->name, rt_thread_message());
+    }
+    s->completed++;
+    if (s->done_waiters) pthread_cond_broadcast(&s->done_cv);
+}
+
+static void *worker_main(void *arg)
+{
+    rt_stream *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (s->ring_count == 0 && !s->stop) pthread_cond_wait(&s->work_cv, &s->mu);
+        if (s->ring_count == 0) break;
+        rt_task t = s->ring[s->ring_head];
+        s->ring_head = (s->ring_head + 1) % s->ring_cap;
+        s->ring_count--;
+        bool skip = s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
+        pthread_mutex_unlock(&s->mu);
+        run_task(s, &t, skip); /* returns with s->mu held */
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+rt_stream *rt_stream_new(int32_t device, rt_context *ctx, bool is_default, uint32_t priority,
+                         uint32_t flags, aclError *err)
+{
+    rt_stream *s = calloc(1, sizeof *s);
+    rt_task *ring = malloc(RING_INITIAL * sizeof *ring);
+    if (!s || !ring) {
+        free(s);
+        free(ring);
+        *err = npusim_error(ACL_ERROR_RT_NO_STREAM_RESOURCE, "out of host memory for a stream");
+        return NULL;
+    }
+    s->device = device;
+    s->context = ctx;
+    s->is_default = is_default;
+    s->priority = priority;
+    s->flags = flags;
+    s->ring = ring;
+    s->ring_cap = RING_INITIAL;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->work_cv, NULL);
+    init_monotonic_cond(&s->done_cv);
+    if (pthread_create(&s->worker, NULL, worker_main, s) != 0) {
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->work_cv);
+        pthread_cond_destroy(&s->done_cv);
+        free(ring);
+        free(s);
+        *err = npusim_error(ACL_ERROR_RT_NO_STREAM_RESOURCE, "cannot start a stream worker thread");
+        return NULL;
+    }
+    rt_device_link_stream(s);
+    rt_handle_add(s, RT_HANDLE_STREAM);
+    return s;
+}
+
+bool rt_stream_on_worker(const rt_stream *s) { return pthread_equal(s->worker, pthread_self()); }
+
+void rt_stream_free(rt_stream *s, bool wait)
+{
+    rt_handle_remove(s);
+    rt_device_unlink_stream(s);
+    pthread_mutex_lock(&s->mu);
+    s->stop = true;
+    s->discard = !wait;
+    pthread_cond_signal(&s->work_cv);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->worker, NULL);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->work_cv);
+    pthread_cond_destroy(&s->done_cv);
+    free(s->ring);
+    free(s);
+}
+
+rt_stream *rt_stream_resolve(aclrtStream handle, const char *api, aclError *err)
+{
+    if (!handle) {
+        rt_context *ctx = rt_current_context(api);
+        if (!ctx) { *err = ACL_ERROR_RT_CONTEXT_NULL; return NULL; }
+        return ctx->default_stream;
+    }
+    if (!rt_handle_is(handle, RT_HANDLE_STREAM)) {
+        *err = npusim_error(ACL_ERROR_RT_INVALID_HANDLE,
+                            "%s: stream %p is not a live stream (destroyed, or never created)", api,
+                            handle);
+        return NULL;
+    }
+    return handle;
+}
+
+static void ring_grow(rt_stream *s)
+{
+    size_t cap = s->ring_cap * 2;
+    rt_task *ring = malloc(cap * sizeof *ring);
+    if (!ring) abort(); /* a few KiB; the queue cannot drop work */
+    for (size_t i = 0; i < s->ring_count; i++) ring[i] = s->ring[(s->ring_head + i) % s->ring_cap];
+    free(s->ring);
+    s->ring = ring;
+    s->ring_cap = cap;
+    s->ring_head = 0;
+}
+
+void rt_stream_enqueue(rt_stream *s, const rt_task *task)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->ring_count == s->ring_cap) ring_grow(s);
+    s->ring[(s->ring_head + s->ring_count) % s->ring_cap] = *task;
+    s->ring_count++;
+    s->submitted++;
+    pthread_cond_signal(&s->work_cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+aclError rt_submit(rt_stream *s, rt_task *task, const char *api)
+{
+    if (atomic_load_explicit(&s->capture, memory_order_acquire))
+        return rt_capture_record_task(s, task, api);
+    rt_stream_enqueue(s, task);
+    return ACL_SUCCESS;
+}
+
+aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                          const char *api)
+{
+    rt_task t;
+    t.ops = ops;
+    t.payload = NULL;
+    t.is_inline = true;
+    memcpy(t.inline_data, data, size);
+    return rt_submit(s, &t, api);
+}
+
+aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)
+{
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
+    if (!s) {
+        if (!rc) rc = npusim_error(ACL_ERROR_INVALID_PARAM, "npusim_launch: ops or ops->run is NULL");
+        if (ops && ops->release) ops->release(payload);
+        return rc;
+    }
+    rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
+    return rt_submit(s, &t, ops->name);
+}
+
+int32_t npusim_stream_device(aclrtStream stream)
+{
+    aclError rc;
+    rt_stream *s = rt_stream_resolve(stream, "npusim_stream_device", &rc);
+    return s ? s->device : -1;
+}
+
+aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
+{
+    if (rt_stream_on_worker(s))
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: called from a task running on the same stream (it would wait for "
+                            "itself)", api);
+    struct timespec deadline;
+    if (timeout_ms > 0) rt_deadline(&deadline, timeout_ms);
+    aclError rc = ACL_SUCCESS;
+    pthread_mutex_lock(&s->mu);
+    uint64_t target = s->submitted;
+    s->done_waiters++;
+    while (s->completed < target && !rc)
+        if (timeout_ms > 0 && pthread_cond_timedwait(&s->done_cv, &s->mu, &deadline) != 0 &&
+            s->completed < target)
+            rc = ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+        else if (timeout_ms <= 0)
+            pthread_cond_wait(&s->done_cv, &s->mu);
+    s->done_waiters--;
+    char msg[RT_MSG_BYTES];
+    aclError sticky = rc ? ACL_SUCCESS : s->sticky;
+    if (sticky) {
+        memcpy(msg, s->sticky_msg, sizeof msg);
+        s->sticky = ACL_SUCCESS;
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (rc)
+        return npusim_error(rc, "%s: stream %d did not finish within %d ms", api, (int)s->id,
+                            (int)timeout_ms);
+    if (sticky)
+        return npusim_error(sticky, "%s: a task on stream %d failed: %s", api, (int)s->id, msg);
+    return ACL_SUCCESS;
+}
+
+/* ---- AscendCL API ---------------------------------------------------------------------- */
+
+static aclError create_stream(aclrtStream *stream, uint32_t priority, uint32_t flag, const char *api)
+{
+    if (!stream) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
+    if (priority > 7)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID, "%s: priority %u is outside [0, 7]", api, priority);
+    rt_context *ctx = rt_current_context(api);
+    if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_new(ctx->device, ctx, false, priority, flag, &rc);
+    if (!s) return rc;
+    *stream = s;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStream(aclrtStream *stream) { return create_stream(stream, 0, 0, "aclrtCreateStream"); }
+
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+    return create_stream(stream, priority, flag, "aclrtCreateStreamWithConfig");
+}
+
+static aclError destroy_stream(aclrtStream stream, bool wait, const char *api)
+{
+    if (!stream)
+        return npusim_error(ACL_ERROR_INVALID_PARAM,
+                            "%s: stream is NULL (the default stream cannot be destroyed)", api);
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s) return rc;
+    if (s->is_default)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: %p is a context's default stream; it cannot be destroyed", api, stream);
+    if (rt_stream_is_capturing(s))
+        return npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
+                            "%s: stream %d is capturing; end the capture first", api, (int)s->id);
+    if (rt_stream_on_worker(s))
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: called from a task running on the stream itself", api);
+    rt_stream_free(s, wait);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) { return destroy_stream(stream, true, "aclrtDestroyStream"); }
+
+aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+    return destroy_stream(stream, false, "aclrtDestroyStreamForce");
+}
+
+static aclError sync_stream(aclrtStream stream, int32_t timeout, const char *api)
+{
+    if (timeout == 0 || timeout < -1)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: timeout %d must be -1 (wait forever) or > 0 ms", api, (int)timeout);
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s) return rc;
+    if (rt_stream_is_capturing(s))
+        return npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
+                            "%s: stream %d is capturing; synchronisation is not allowed during "
+                            "capture", api, (int)s->id);
+    return rt_stream_wait_idle(s, timeout, api);
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) { return sync_stream(stream, -1, "aclrtSynchronizeStream"); }
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+    return sync_stream(stream, timeout, "aclrtSynchronizeStreamWithTimeout");
+}
+
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+    const char *api = "aclrtStreamQuery";
+    if (!status) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: status is NULL", api);
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s) return rc;
+    if (rt_stream_is_capturing(s))
+        return npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
+                            "%s: stream %d is capturing; queries are not allowed during capture",
+                            api, (int)s->id);
+    pthread_mutex_lock(&s->mu);
+    *status = s->completed == s->submitted ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    pthread_mutex_unlock(&s->mu);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+    if (!streamId) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtStreamGetId: streamId is NULL");
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, "aclrtStreamGetId", &rc);
+    if (!s) return rc;
+    *streamId = s->id;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+    const char *api = "aclrtSetStreamFailureMode";
+    if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE)
+        return npusim_error(ACL_ERROR_INVALID_PARAM,
+                            "%s: mode %llu is neither ACL_CONTINUE_ON_FAILURE nor ACL_STOP_ON_FAILURE",
+                            api, (unsigned long long)mode);
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s) return rc;
+    pthread_mutex_lock(&s->mu);
+    s->failure_mode = mode;
+    pthread_mutex_unlock(&s->mu);
+    return ACL_SUCCESS;
+}
+
+/* ---- host functions -------------------------------------------------------------------- */
+
+typedef struct { aclrtHostFunc fn; void *args; } host_func_task;
+
+static int host_func_run(void *p)
+{
+    host_func_task *t = p;
+    t->fn(t->args);
+    return 0;
+}
+
+static const npusim_task_ops host_func_ops = {"aclrtLaunchHostFunc", host_func_run, NULL};
+
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
+{
+    const char *api = "aclrtLaunchHostFunc";
+    if (!fn) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: fn is NULL", api);
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, api, &rc);
+    if (!s) return rc;
+    host_func_task t = {fn, args};
+    return rt_submit_inline(s, &host_func_ops, &t, sizeof t, api);
+}

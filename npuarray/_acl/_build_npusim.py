@@ -1,0 +1,194 @@
+"""Builds npusim, the CPU implementation of the AscendCL ABI, into the extension npuarray._npusim.
+
+cffi API mode: the extension compiles every ``kernels/runtime/*.c`` and
+``kernels/ops/*.c`` together with the cdef of ``_cdef_runtime`` and
+``_cdef_aclnn``. Two ways in:
+
+* ``setup.py`` (``pip install .`` / ``pip install -e .``) imports ``ffibuilder``;
+* ``python npuarray/_acl/_build_npusim.py`` builds in place, next to the package,
+  recompiling only the kernel sources that changed, so ``import npuarray`` works
+  from the repository without pip.
+
+A function declared in the cdef but not (yet) defined by any kernel source is
+left out of the extension (an API-mode module with a missing symbol would fail
+at import); the loader reports it as NotSupportedError when called.
+"""
+import glob
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+from cffi import FFI
+
+ACL_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(ACL_DIR))
+KERNELS = os.path.join(ROOT, "kernels")
+INCLUDE_DIRS = [os.path.join(KERNELS, "include"), os.path.join(KERNELS, "runtime")]
+MODULE_NAME = "npuarray._npusim"
+LIBRARIES = ["dl", "m", "pthread"]
+COMPILE_ARGS = ["-O3", "-pthread", "-D_GNU_SOURCE"]  # as kernels/Makefile
+
+
+def load_cdef(filename):
+    """The CDEF string of a sibling module (by path: the package may not be importable yet)."""
+    path = os.path.join(ACL_DIR, filename)
+    if not os.path.exists(path):
+        return ""
+    spec = importlib.util.spec_from_file_location("_npuarray_cdef_" + filename[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, "CDEF", "") or ""
+
+
+def full_cdef():
+    """The declarations shared by both providers: runtime first, then aclnn."""
+    return load_cdef("_cdef_runtime.py") + "\n" + load_cdef("_cdef_aclnn.py")
+
+
+def declared_functions(cdef):
+    """Names of the functions a cdef declares (cffi's own parser, so typedefs are skipped)."""
+    ffi = FFI()
+    ffi.cdef(cdef)
+    return sorted(key.split(" ", 1)[1] for key in ffi._parser._declarations
+                  if key.startswith("function "))
+
+
+def kernel_sources():
+    return sorted(glob.glob(os.path.join(KERNELS, "runtime", "*.c"))
+                  + glob.glob(os.path.join(KERNELS, "ops", "*.c")))
+
+
+def kernel_headers():
+    return sorted(glob.glob(os.path.join(KERNELS, "include", "**", "*.h"), recursive=True)
+                  + glob.glob(os.path.join(KERNELS, "runtime", "*.h"))
+                  + glob.glob(os.path.join(KERNELS, "ops", "*.h")))
+
+
+def defined_functions(sources):
+    """Names of the functions defined (with a body, at file scope) in the C sources."""
+    pattern = re.compile(r"^(?:[A-Za-z_][\w \t*]*[\s*])?([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{",
+                         re.MULTILINE)
+    names = set()
+    for path in sources:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            names.update(pattern.findall(f.read()))
+    return names
+
+
+def without_functions(cdef, names):
+    """The cdef with the declarations of `names` removed."""
+    for name in names:
+        cdef = re.sub(r"^[^;{}]*\b%s\s*\([^;]*\);" % re.escape(name), "", cdef,
+                      flags=re.MULTILINE)
+    return cdef
+
+
+def preamble():
+    """#includes of the ABI headers: the runtime, the aclnn meta API and every operator."""
+    headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h"]
+    headers = [h for h in headers if os.path.exists(os.path.join(KERNELS, "include", h))]
+    ops = sorted(glob.glob(os.path.join(KERNELS, "include", "aclnnop", "*.h")))
+    headers += ["aclnnop/" + os.path.basename(h) for h in ops]
+    return "".join('#include "%s"\n' % h for h in headers)
+
+
+def missing_functions(cdef, sources):
+    return sorted(set(declared_functions(cdef)) - defined_functions(sources))
+
+
+def make_ffibuilder(sources, extra_objects=()):
+    cdef = full_cdef()
+    ffi = FFI()
+    ffi.cdef(without_functions(cdef, missing_functions(cdef, kernel_sources())))
+    ffi.set_source(MODULE_NAME, preamble(), sources=sources, include_dirs=INCLUDE_DIRS,
+                   extra_compile_args=COMPILE_ARGS, extra_objects=list(extra_objects),
+                   libraries=LIBRARIES)
+    return ffi
+
+
+def _relative_to_cwd(path):
+    """setuptools wants source paths relative to setup.py's directory when it can have them."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+# Used by setup.py (cffi_modules): compiles every kernel source with the module.
+ffibuilder = make_ffibuilder([_relative_to_cwd(s) for s in kernel_sources()])
+
+
+# ----------------------------------------------------------------------------------------
+# In-place development build with incremental compilation of the kernel sources.
+
+BUILD_DIR = os.path.join(ROOT, "build", "npusim-inplace")
+
+
+def _object_path(source):
+    rel = os.path.relpath(source, KERNELS).replace(os.sep, "_")
+    return os.path.join(BUILD_DIR, "obj", rel[:-2] + ".o")
+
+
+def _stale(source, obj, newest_header):
+    if not os.path.exists(obj):
+        return True
+    built = os.path.getmtime(obj)
+    return built < os.path.getmtime(source) or built < newest_header
+
+
+def compile_objects(jobs=2):
+    """Compiles the changed kernel sources (at most `jobs` at a time); returns all object paths."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"
+    headers = kernel_headers()
+    newest_header = max((os.path.getmtime(h) for h in headers), default=0.0)
+    sources = kernel_sources()
+    objects = [_object_path(s) for s in sources]
+    todo = [(s, o) for s, o in zip(sources, objects) if _stale(s, o, newest_header)]
+    os.makedirs(os.path.join(BUILD_DIR, "obj"), exist_ok=True)
+    flags = ["-std=c11", "-fPIC"] + COMPILE_ARGS + ["-I" + d for d in INCLUDE_DIRS]
+    running = []
+    for source, obj in todo:
+        while len(running) >= jobs:
+            _finish(running.pop(0))
+        print("compiling", os.path.relpath(source, ROOT), flush=True)
+        running.append((subprocess.Popen([cc, *flags, "-c", source, "-o", obj + ".tmp"]), obj))
+    for item in running:
+        _finish(item)
+    return objects
+
+
+def _finish(item):
+    process, obj = item
+    if process.wait() != 0:
+        raise SystemExit("npusim build failed compiling %s" % obj)
+    os.replace(obj + ".tmp", obj)
+
+
+def build_inplace():
+    """Builds npuarray/_npusim*.so from the current kernels/ tree; returns its path."""
+    objects = compile_objects()
+    ffi = make_ffibuilder([], extra_objects=objects)
+    missing = missing_functions(full_cdef(), kernel_sources())
+    if missing:
+        runtime = [name for name in missing if not name.startswith("aclnn")]
+        print("npusim: %d declared functions not implemented yet (left out; NotSupportedError "
+              "when called): %d aclnn operator entry points and %s"
+              % (len(missing), len(missing) - len(runtime), ", ".join(runtime) or "none"),
+              flush=True)
+    built = ffi.compile(tmpdir=BUILD_DIR, verbose=False)
+    target = os.path.join(ROOT, "npuarray", os.path.basename(built))
+    # Atomic replace: other processes may be importing the extension right now.
+    shutil.copyfile(built, target + ".tmp")
+    os.replace(target + ".tmp", target)
+    # Another build flavour (pip install -e . makes _npusim.abi3.so) must not shadow this one.
+    for other in glob.glob(os.path.join(ROOT, "npuarray", "_npusim.*.so")):
+        if other != target:
+            os.remove(other)
+    return target
+
+
+if __name__ == "__main__":
+    print("built", build_inplace())
+    sys.exit(0)

@@ -1,0 +1,229 @@
+"""Chooses and loads the provider of the AscendCL ABI: the CANN toolkit or npusim.
+
+``NPUARRAY_BACKEND`` = ``auto`` (default) | ``cann`` | ``npusim``. ``auto`` loads
+CANN when a toolkit is found (``ASCEND_HOME_PATH``, ``ASCEND_TOOLKIT_HOME``,
+``/usr/local/Ascend/ascend-toolkit/latest``, ``/usr/local/Ascend/cann``) and a
+device initialises, else npusim. CANN is opened in cffi ABI mode
+(``libascendcl.so``, ``libnnopbase.so``, then ``libopapi.so`` or the per-domain
+``libopapi_*.so``) and each function is looked up on first use; npusim is the
+API-mode extension ``npuarray._npusim`` built from ``kernels/``. Both expose the
+same ``lib`` functions; one missing in the loaded provider raises
+NotSupportedError when called.
+"""
+import os
+import re
+from dataclasses import dataclass, field
+
+from ._errors import NotSupportedError
+
+CANN_ROOTS_ENV = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
+CANN_ROOTS_DEFAULT = ("/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/cann")
+CANN_RUNTIME_LIBS = ("libascendcl.so", "libnnopbase.so")
+CANN_OPAPI_LIB = "libopapi.so"
+CANN_OPAPI_DOMAIN_LIBS = ("libopapi_math.so", "libopapi_nn.so", "libopapi_cv.so",
+                          "libopapi_transformer.so", "libopapi_legacy.so")
+ACL_ERROR_REPEAT_INITIALIZE = 100002
+ACL_ERROR_API_NOT_SUPPORT = 200001
+
+
+class BackendError(RuntimeError):
+    """The provider asked for with NPUARRAY_BACKEND cannot be loaded."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Which provider of the AscendCL ABI is loaded.
+
+    ``name`` is "npusim" or "cann"; ``library`` the paths of the shared objects
+    loaded; ``version`` the (major, minor, patch) of aclrtGetVersion; ``reason``
+    why this provider was chosen.
+    """
+    name: str
+    library: tuple
+    version: tuple
+    reason: str
+    missing: tuple = field(default=(), repr=False)
+
+
+def _unavailable(name, where):
+    def call(*args, **kwargs):
+        raise NotSupportedError(ACL_ERROR_API_NOT_SUPPORT, name,
+                                "%s is not available in %s" % (name, where))
+    call.__name__ = name
+    call.npuarray_unavailable = True
+    return call
+
+
+class _NpusimLib:
+    """npusim's functions as plain attributes (fast lookup), plus stubs for the ones not built."""
+
+    def __init__(self, lib, declared):
+        self.__dict__.update((name, getattr(lib, name)) for name in dir(lib))
+        missing = [name for name in declared if name not in self.__dict__]
+        for name in missing:
+            setattr(self, name, _unavailable(name, "npusim (not implemented yet)"))
+        self.missing = tuple(missing)
+
+
+class _CannLib:
+    """CANN functions looked up across the opened libraries on first use, then cached."""
+
+    def __init__(self, libs, paths):
+        self._libs = libs
+        self._paths = paths
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        for lib in self._libs:
+            try:
+                value = getattr(lib, name)
+            except (AttributeError, NotImplementedError):
+                continue
+            setattr(self, name, value)
+            return value
+        value = _unavailable(name, "this CANN version (looked in %s)" % ", ".join(self._paths))
+        setattr(self, name, value)
+        return value
+
+
+def _full_cdef():
+    from . import _cdef_runtime
+    try:
+        from . import _cdef_aclnn
+        aclnn = getattr(_cdef_aclnn, "CDEF", "") or ""
+    except ImportError:
+        aclnn = ""
+    return _cdef_runtime.CDEF + "\n" + aclnn
+
+
+def _declared_functions(cdef):
+    """Names of the functions a cdef declares (a light scan: pycparser costs 0.2 s at import)."""
+    text = re.sub(r"/\*.*?\*/", "", cdef, flags=re.DOTALL)
+    names = []
+    for statement in text.split(";"):
+        if "typedef" in statement or "{" in statement or "}" in statement:
+            continue
+        match = re.search(r"\b([A-Za-z_]\w*)\s*\(", statement)
+        if match:
+            names.append(match.group(1))
+    return names
+
+
+def _set_blas_library():
+    """npusim's matmul dlopens OpenBLAS from NPUSIM_BLAS_LIBRARY (scipy-openblas32's by default)."""
+    if os.environ.get("NPUSIM_BLAS_LIBRARY"):
+        return
+    try:
+        import scipy_openblas32
+    except ImportError:
+        return  # matmul then reports a clear error from npusim itself
+    os.environ["NPUSIM_BLAS_LIBRARY"] = os.path.join(scipy_openblas32.get_lib_dir(),
+                                                     "libscipy_openblas.so")
+
+
+def _version(lib, ffi):
+    v = ffi.new("int32_t[3]")
+    try:
+        if lib.aclrtGetVersion(v, v + 1, v + 2) != 0:
+            return (0, 0, 0)
+    except NotSupportedError:
+        return (0, 0, 0)
+    return (v[0], v[1], v[2])
+
+
+def _init(lib, ffi):
+    """aclInit once per process; a repeated initialisation (someone else did it) is fine."""
+    try:
+        ret = lib.aclInit(ffi.NULL)
+    except NotSupportedError:
+        return  # a partial npusim build: the calls that need it will say so
+    if ret not in (0, ACL_ERROR_REPEAT_INITIALIZE):
+        from ._errors import make_error
+        raise make_error(ret, "aclInit")
+
+
+def load_npusim(reason):
+    _set_blas_library()
+    try:
+        from .. import _npusim
+    except ImportError as exc:
+        raise BackendError(
+            "npusim is not built (%s). Build it in place with "
+            "`python npuarray/_acl/_build_npusim.py`, or install with `pip install .`" % exc
+        ) from exc
+    lib = _NpusimLib(_npusim.lib, _declared_functions(_full_cdef()))
+    _init(lib, _npusim.ffi)
+    backend = Backend("npusim", (os.path.abspath(_npusim.__file__),), _version(lib, _npusim.ffi),
+                      reason, lib.missing)
+    return backend, _npusim.ffi, lib
+
+
+def cann_roots():
+    """Candidate toolkit roots, in the order the loader tries them."""
+    roots = [os.environ[v] for v in CANN_ROOTS_ENV if os.environ.get(v)]
+    return roots + list(CANN_ROOTS_DEFAULT)
+
+
+def find_cann():
+    """(root, [library paths]) of the first toolkit with libascendcl.so, or None."""
+    for root in cann_roots():
+        libdir = os.path.join(root, "lib64")
+        if not os.path.exists(os.path.join(libdir, "libascendcl.so")):
+            continue
+        paths = [os.path.join(libdir, name) for name in CANN_RUNTIME_LIBS]
+        opapi = os.path.join(libdir, CANN_OPAPI_LIB)
+        if os.path.exists(opapi):
+            paths.append(opapi)
+        else:
+            paths += [os.path.join(libdir, n) for n in CANN_OPAPI_DOMAIN_LIBS
+                      if os.path.exists(os.path.join(libdir, n))]
+        return root, [p for p in paths if os.path.exists(p)]
+    return None
+
+
+def load_cann(found):
+    """Opens the toolkit's libraries and initialises a device; raises BackendError if it cannot."""
+    from cffi import FFI
+    root, paths = found
+    ffi = FFI()
+    ffi.cdef(_full_cdef())
+    try:
+        # RTLD_LAZY as torch_npu does: CANN libraries resolve some symbols only when used.
+        libs = [ffi.dlopen(path, ffi.RTLD_LAZY | ffi.RTLD_GLOBAL) for path in paths]
+    except OSError as exc:
+        raise BackendError("cannot open the CANN libraries in %s (was the toolkit's set_env.sh "
+                           "sourced, for LD_LIBRARY_PATH?): %s" % (root, exc)) from exc
+    lib = _CannLib(libs, [os.path.basename(p) for p in paths])
+    _init(lib, ffi)
+    count = ffi.new("uint32_t *")
+    if lib.aclrtGetDeviceCount(count) != 0 or count[0] == 0:
+        raise BackendError("CANN at %s found no NPU device" % root)
+    ret = lib.aclrtSetDevice(0)
+    if ret != 0:
+        raise BackendError("CANN at %s cannot initialise device 0 (aclError %d)" % (root, ret))
+    reason = "CANN toolkit found at %s with %d device(s)" % (root, count[0])
+    return Backend("cann", tuple(paths), _version(lib, ffi), reason), ffi, lib
+
+
+def load():
+    """(Backend, ffi, lib) of the provider chosen by NPUARRAY_BACKEND."""
+    choice = os.environ.get("NPUARRAY_BACKEND", "auto").strip().lower() or "auto"
+    if choice not in ("auto", "cann", "npusim"):
+        raise BackendError("NPUARRAY_BACKEND=%r: expected 'auto', 'cann' or 'npusim'" % choice)
+    if choice == "npusim":
+        return load_npusim("NPUARRAY_BACKEND=npusim")
+    found = find_cann()
+    if choice == "cann":
+        if found is None:
+            raise BackendError(
+                "NPUARRAY_BACKEND=cann but no CANN toolkit was found (looked for "
+                "lib64/libascendcl.so under %s); source the toolkit's set_env.sh or set "
+                "ASCEND_HOME_PATH" % ", ".join(cann_roots()))
+        return load_cann(found)
+    if found is None:
+        return load_npusim("no CANN toolkit found (looked in %s)" % ", ".join(cann_roots()))
+    try:
+        return load_cann(found)
+    except BackendError as exc:
+        return load_npusim("CANN unusable: %s" % exc)

@@ -1,0 +1,431 @@
+"""NPUArray: an n-dimensional array in device memory.
+
+An NPUArray is a view: a ``DeviceBuffer`` from the memory pool (shared by all
+views of it) plus shape, strides (in elements), offset (elements from the
+buffer start) and dtype. Slicing makes views; operators return new arrays;
+nothing is copied to the host unless asked (``to_host``, ``asnumpy``) or
+implied by a Python protocol (``__array__``, ``__bool__``, ``__float__``, ...),
+which ``npuarray.transfer_guard`` can forbid.
+
+Operators delegate by array API name to the operator modules (``x + y`` is
+``npuarray.add(x, y)``), which launch aclnn operators on the current stream.
+"""
+__all__ = ["NPUArray"]
+
+
+class NPUArray:
+    """An array on an NPU (CuPy's ``ndarray`` / the array API's array object).
+
+    Create arrays with ``npuarray.asarray``, ``zeros``, ``empty``, ``arange``...,
+    not with the constructor. Attributes follow NumPy: ``shape``, ``ndim``,
+    ``size``, ``dtype`` (a NumPy dtype; bfloat16 from ml_dtypes), ``device``,
+    ``nbytes``, ``itemsize``, ``strides`` (bytes), ``T``, ``mT``.
+    """
+    __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_acl_tensor",
+                 "__weakref__")
+    # NumPy ufuncs and binary operators defer to NPUArray's reflected methods.
+    __array_ufunc__ = None
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("NPUArray is not created directly; use npuarray.asarray, "
+                        "npuarray.empty, npuarray.zeros, ...")
+
+    @classmethod
+    def _from_buffer(cls, buffer, shape, strides, offset, dtype):
+        """A view of ``buffer``: ``shape`` and ``strides`` (elements) tuples,
+        ``offset`` in elements from ``buffer.ptr``, NumPy ``dtype``."""
+        self = object.__new__(cls)
+        self._buffer = buffer
+        self._shape = shape
+        self._strides = strides
+        self._offset = offset
+        self._dtype = dtype
+        self._acl_tensor = None
+        return self
+
+    def _view(self, shape, strides, offset):
+        """Another view of the same buffer and dtype."""
+        return NPUArray._from_buffer(self._buffer, tuple(shape), tuple(strides),
+                                     offset, self._dtype)
+
+    # -- attributes ------------------------------------------------------------------
+    @property
+    def shape(self):
+        """Tuple of dimension sizes."""
+        return self._shape
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return len(self._shape)
+
+    @property
+    def size(self):
+        """Number of elements."""
+        size = 1
+        for n in self._shape:
+            size *= n
+        return size
+
+    @property
+    def dtype(self):
+        """The element type (a ``numpy.dtype``)."""
+        return self._dtype
+
+    @property
+    def device(self):
+        """The ``npuarray.Device`` holding the data."""
+        return self._buffer.device
+
+    @property
+    def itemsize(self):
+        """Bytes per element."""
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self):
+        """Bytes of the elements of this view (``size * itemsize``)."""
+        return self.size * self._dtype.itemsize
+
+    @property
+    def strides(self):
+        """Bytes to step in each dimension (as ``numpy.ndarray.strides``)."""
+        itemsize = self._dtype.itemsize
+        return tuple(s * itemsize for s in self._strides)
+
+    @property
+    def data_ptr(self):
+        """Device address (int) of the first element of this view."""
+        return self._buffer.ptr + self._offset * self._dtype.itemsize
+
+    @property
+    def T(self):
+        """The view with the axes reversed (``numpy.ndarray.T``)."""
+        return self._view(self._shape[::-1], self._strides[::-1], self._offset)
+
+    @property
+    def mT(self):
+        """The view with the last two axes swapped (array API ``mT``); ValueError
+        for fewer than two dimensions."""
+        if self.ndim < 2:
+            raise ValueError(f"mT needs an array of at least 2 dimensions, got shape "
+                             f"{self._shape}")
+        shape, strides = list(self._shape), list(self._strides)
+        shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+        return self._view(shape, strides, self._offset)
+
+    def is_c_contiguous(self):
+        """True when the view's elements are adjacent in C order."""
+        expected = 1
+        for n, s in zip(reversed(self._shape), reversed(self._strides)):
+            if n == 0:
+                return True
+            if n != 1 and s != expected:
+                return False
+            expected *= n
+        return True
+
+    # -- transfers ---------------------------------------------------------------------
+    def to_host(self, *, stream=None, out=None, blocking=True):
+        """Copy to a ``numpy.ndarray`` (explicit; always allowed by the transfer
+        guard). See ``npuarray.asnumpy``."""
+        return _transfer.to_host(self, stream=stream, out=out, blocking=blocking)
+
+    def to_device(self, device, /, *, stream=None):
+        """This array on ``device`` (array API ``to_device``). See
+        ``npuarray._transfer.to_device``."""
+        return _transfer.to_device(self, device, stream=stream)
+
+    def get(self, *, stream=None, out=None, blocking=True):
+        """CuPy's name for ``to_host``."""
+        return self.to_host(stream=stream, out=out, blocking=blocking)
+
+    def item(self, *args):
+        """The element as a Python scalar (explicit read; ``numpy.ndarray.item``).
+        With no argument the array must have one element (ValueError otherwise);
+        an int or tuple argument selects the element."""
+        if args:
+            return self[args[0] if len(args) == 1 else args].item()
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return _transfer.to_host(self).item()
+
+    def tolist(self):
+        """The values as nested Python lists (explicit read; ``ndarray.tolist``)."""
+        return _transfer.to_host(self).tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        """NumPy 2 protocol: a host copy (implicit transfer, subject to
+        ``transfer_guard``). ``copy=False`` raises ValueError: device memory
+        cannot be viewed from the host."""
+        if copy is False:
+            raise ValueError("an NPUArray cannot be viewed as a NumPy array without a "
+                             "copy (copy=False); use x.to_host() to copy it")
+        host = _transfer.implicit_to_host(self, "numpy.asarray(x) / __array__",
+                                          "x.to_host() or npuarray.asnumpy(x)")
+        return host if dtype is None else host.astype(dtype, copy=False)
+
+    def __array_namespace__(self, /, *, api_version=None):
+        """The ``npuarray`` module (array API standard 2023.12)."""
+        if api_version not in (None, "2021.12", "2022.12", "2023.12"):
+            raise ValueError(f"unsupported array API version {api_version!r}")
+        import npuarray
+        return npuarray
+
+    def __dlpack_device__(self):
+        """``(kDLExtDev, device id)``, as torch_npu exports NPU tensors."""
+        return (_transfer.KDL_EXT_DEV, self.device.id)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack capsule of the device memory (kDLExtDev), or of a host copy
+        with ``dl_device=(1, 0)`` (``numpy.from_dlpack(x, device="cpu")``)."""
+        return _transfer.dlpack(self, stream=stream, max_version=max_version,
+                                dl_device=dl_device, copy=copy)
+
+    def __reduce__(self):
+        return (_transfer.rebuild_pickled, (_transfer.to_host(self), self.device.id))
+
+    # -- Python scalars and protocols ---------------------------------------------------------
+    def _scalar(self, protocol):
+        if self.size != 1:
+            raise TypeError(f"only arrays with one element can be converted by "
+                            f"{protocol}(), got shape {self._shape}")
+        return _transfer.implicit_to_host(
+            self, f"{protocol}(x)", f"{protocol}(x.item()) or x.to_host()").item()
+
+    def __bool__(self):
+        """Truth of a one-element array (implicit transfer). ValueError otherwise."""
+        if self.size != 1:
+            raise ValueError("the truth value of an array with more than one element "
+                             "is ambiguous; use npuarray.any() or npuarray.all()"
+                             if self.size else
+                             "the truth value of an empty array is ambiguous")
+        return bool(self._scalar("bool"))
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __complex__(self):
+        return complex(self._scalar("complex"))
+
+    def __index__(self):
+        if self._dtype.kind not in "iu" or self.ndim != 0:
+            raise TypeError("only 0-d integer arrays can be used as an index, got "
+                            f"{self._dtype} array of shape {self._shape}")
+        return int(self._scalar("operator.index"))
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of a 0-d array")
+        return self._shape[0]
+
+    def __iter__(self):
+        """Rows as device views; a 1-D array yields NumPy scalars read from the
+        host in one transfer (implicit transfer, like ``numpy.ndarray``)."""
+        if not self._shape:
+            raise TypeError("iteration over a 0-d array")
+        if self.ndim == 1:
+            return iter(_transfer.implicit_to_host(
+                self, "iter(x)", "iter(x.to_host())"))
+        return (self[i] for i in range(self._shape[0]))
+
+    def __format__(self, spec):
+        if self.ndim == 0 and spec:
+            return format(self._scalar("format"), spec)
+        return format(str(self), spec)
+
+    def __repr__(self):
+        return _transfer.array_repr(self)
+
+    def __str__(self):
+        return _transfer.array_str(self)
+
+    # -- indexing ----------------------------------------------------------------------------
+    def __getitem__(self, key):
+        return _indexing.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        _indexing.setitem(self, key, value)
+
+    # -- arithmetic (aclnn operators, see npuarray._elementwise) -----------------------------------
+    def __add__(self, other):
+        return _elementwise.add(self, other)
+
+    def __radd__(self, other):
+        return _elementwise.add(other, self)
+
+    def __iadd__(self, other):
+        _elementwise.inplace("add", self, other)
+        return self
+
+    def __sub__(self, other):
+        return _elementwise.subtract(self, other)
+
+    def __rsub__(self, other):
+        return _elementwise.subtract(other, self)
+
+    def __isub__(self, other):
+        _elementwise.inplace("subtract", self, other)
+        return self
+
+    def __mul__(self, other):
+        return _elementwise.multiply(self, other)
+
+    def __rmul__(self, other):
+        return _elementwise.multiply(other, self)
+
+    def __imul__(self, other):
+        _elementwise.inplace("multiply", self, other)
+        return self
+
+    def __truediv__(self, other):
+        return _elementwise.divide(self, other)
+
+    def __rtruediv__(self, other):
+        return _elementwise.divide(other, self)
+
+    def __itruediv__(self, other):
+        _elementwise.inplace("divide", self, other)
+        return self
+
+    def __floordiv__(self, other):
+        return _elementwise.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _elementwise.floor_divide(other, self)
+
+    def __ifloordiv__(self, other):
+        _elementwise.inplace("floor_divide", self, other)
+        return self
+
+    def __mod__(self, other):
+        return _elementwise.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _elementwise.remainder(other, self)
+
+    def __imod__(self, other):
+        _elementwise.inplace("remainder", self, other)
+        return self
+
+    def __pow__(self, other):
+        return _elementwise.pow(self, other)
+
+    def __rpow__(self, other):
+        return _elementwise.pow(other, self)
+
+    def __ipow__(self, other):
+        _elementwise.inplace("pow", self, other)
+        return self
+
+    def __matmul__(self, other):
+        return _linalg_funcs.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _linalg_funcs.matmul(other, self)
+
+    def __imatmul__(self, other):
+        _elementwise.inplace("matmul", self, other)
+        return self
+
+    def __neg__(self):
+        return _elementwise.negative(self)
+
+    def __pos__(self):
+        return _elementwise.positive(self)
+
+    def __abs__(self):
+        return _elementwise.abs(self)
+
+    # Comparisons return bool arrays, so arrays are unhashable (as in NumPy).
+    __hash__ = None
+
+    def __eq__(self, other):
+        return _elementwise.equal(self, other)
+
+    def __ne__(self, other):
+        return _elementwise.not_equal(self, other)
+
+    def __lt__(self, other):
+        return _elementwise.less(self, other)
+
+    def __le__(self, other):
+        return _elementwise.less_equal(self, other)
+
+    def __gt__(self, other):
+        return _elementwise.greater(self, other)
+
+    def __ge__(self, other):
+        return _elementwise.greater_equal(self, other)
+
+    # -- NumPy-style methods -------------------------------------------------------------------
+    def astype(self, dtype, /, *, copy=True, device=None):
+        """``npuarray.astype(self, dtype, copy=copy, device=device)`` (aclnnCast)."""
+        return _manipulation.astype(self, dtype, copy=copy, device=device)
+
+    def reshape(self, *shape, copy=None):
+        """``npuarray.reshape``; accepts ``reshape(2, 3)`` and ``reshape((2, 3))``."""
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = shape[0]
+        return _manipulation.reshape(self, shape, copy=copy)
+
+    def transpose(self, *axes):
+        """``npuarray.permute_dims``; no axes reverses them (``ndarray.transpose``)."""
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        if not axes:
+            return self.T
+        return _manipulation.permute_dims(self, tuple(axes))
+
+    def ravel(self):
+        """The elements as a 1-D array: a view when possible, else a copy."""
+        return _manipulation.reshape(self, (-1,))
+
+    def flatten(self):
+        """A 1-D copy of the elements (``ndarray.flatten``)."""
+        return _manipulation.reshape(self, (-1,), copy=True)
+
+    def squeeze(self, axis=None):
+        """``npuarray.squeeze`` (all size-1 axes when ``axis`` is None)."""
+        return _manipulation.squeeze(self, axis)
+
+    def copy(self):
+        """A C-contiguous copy on the same device (aclnnInplaceCopy)."""
+        return _manipulation.copy_array(self)
+
+    def fill(self, value):
+        """Set every element to the scalar ``value`` (aclnnInplaceFillScalar)."""
+        self[...] = value
+
+    def sum(self, axis=None, dtype=None, keepdims=False):
+        """``npuarray.sum`` (aclnnReduceSum)."""
+        return _statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        """``npuarray.mean`` (aclnnMean)."""
+        return _statistical.mean(self, axis=axis, keepdims=keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        """``npuarray.max`` (aclnnAmax)."""
+        return _statistical.max(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        """``npuarray.min`` (aclnnAmin)."""
+        return _statistical.min(self, axis=axis, keepdims=keepdims)
+
+    def argmax(self, axis=None, keepdims=False):
+        """``npuarray.argmax`` (aclnnArgMax)."""
+        return _searching.argmax(self, axis=axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        """``npuarray.argmin`` (aclnnArgMin)."""
+        return _searching.argmin(self, axis=axis, keepdims=keepdims)
+
+
+# The operator modules import NPUArray from here; they are bound after the class
+# exists so that either import order works.
+from . import _indexing, _manipulation, _transfer  # noqa: E402
+from . import _elementwise, _linalg_funcs, _searching, _statistical  # noqa: E402

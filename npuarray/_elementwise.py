@@ -1,0 +1,592 @@
+"""Element-wise functions of the array API, computed on the device by aclnn operators.
+
+Each function mirrors the array API / NumPy function of the same name and runs
+on the current stream of its operands' device. Arguments are NPUArrays or
+Python scalars (and NumPy scalars, which keep their dtype); at least one must
+be an NPUArray. Type promotion follows ``npuarray._dtypes`` (array API rules;
+Python scalars are weak), shapes broadcast as in NumPy.
+
+Where CANN's operator lacks the promoted dtype, the inputs are cast on the
+device (aclnnCast) to the nearest wider dtype it supports and the result is
+cast back, which gives NumPy's wrap-around for integers; where no wider dtype
+exists the function raises TypeError naming the dtype. Nothing is computed on
+the host.
+
+Errors: TypeError (unsupported dtype or operand type), ValueError (shapes that
+do not broadcast, arrays on different devices), OverflowError (a Python int
+that does not fit the integer dtype of an arithmetic operation, as NumPy 2).
+"""
+import builtins
+import functools
+
+import numpy as np
+
+from . import _dtypes, _ops
+from ._dtypes import BFLOAT16, BOOL
+
+__all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
+           "negative", "positive", "abs", "exp", "log", "sqrt", "equal", "not_equal",
+           "greater", "greater_equal", "less", "less_equal", "maximum", "minimum",
+           "logical_and", "logical_or", "logical_not", "where"]
+
+
+# ---------------------------------------------------------------------------
+# Dtypes
+
+def _dtypes_of(*names):
+    return frozenset(np.dtype(BFLOAT16 if n == "bfloat16" else n) for n in names)
+
+
+_INT_FLOAT = ("float32", "float16", "float64", "bfloat16", "int8", "int16", "int32",
+              "int64", "uint8")
+# Dtypes CANN documents for each operator (reference section 7.2).
+_ARITH = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+_RSUB = _dtypes_of(*_INT_FLOAT, "complex64", "complex128")
+_FLOOR_DIVIDE = _dtypes_of("float32", "float16", "float64", "int8", "int16", "int32",
+                           "int64", "uint8", "bool")
+_REMAINDER = _dtypes_of("int32", "int64", "float16", "float32", "float64", "bfloat16")
+_POW = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+_NEG = _dtypes_of("int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+                  "complex64", "complex128")
+_ABS = _dtypes_of(*_INT_FLOAT, "bool", "complex64")
+_EXP = _dtypes_of("float32", "float16", "float64", "bfloat16", "complex64", "complex128")
+_EQ = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint32", "uint64")
+_NE = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint64")
+_ORDER = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
+_LE = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint64")
+_MAXIMUM = _dtypes_of(*_INT_FLOAT, "bool")
+_LOGICAL = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+_LOGICAL_NOT = _dtypes_of(*_INT_FLOAT, "bool")
+_WHERE = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64", "complex64",
+                    "complex128")
+
+# The next wider dtype that holds every value (integers: modulo the narrower
+# width once cast back), tried when an operator lacks a dtype.
+_WIDER = {np.dtype(a): np.dtype(b) for a, b in [
+    ("bool", "uint8"), ("int8", "int16"), ("uint8", "int16"), ("int16", "int32"),
+    ("uint16", "int32"), ("int32", "int64"), ("uint32", "int64"), ("float16", "float32"),
+    ("float32", "float64"), ("complex64", "complex128")]}
+_WIDER[BFLOAT16] = np.dtype("float32")
+
+# numpy's float result for integer and bool inputs of exp, log, sqrt.
+_FLOAT_OF = {np.dtype(a): np.dtype(b) for a, b in [
+    ("bool", "float16"), ("int8", "float16"), ("uint8", "float16"), ("int16", "float32"),
+    ("uint16", "float32"), ("int32", "float64"), ("uint32", "float64"),
+    ("int64", "float64"), ("uint64", "float64")]}
+
+
+def _kind(dtype):
+    """'b' bool, 'i' signed, 'u' unsigned, 'f' real floating, 'c' complex."""
+    return "f" if dtype == BFLOAT16 else dtype.kind
+
+
+_UINT64, _INT64 = np.dtype(np.uint64), np.dtype(np.int64)
+
+
+def _supported(dtype, supported, name, *, modular=False):
+    """``dtype`` or the nearest wider dtype in ``supported``; TypeError if none.
+
+    ``modular`` operations (+, -, *, negation: their low bits depend only on the
+    operands' low bits) may compute uint64 in int64, which has the same bits.
+    """
+    if modular and dtype == _UINT64 and _INT64 in supported:
+        return _INT64
+    compute = dtype
+    while compute not in supported:
+        compute = _WIDER.get(compute)
+        if compute is None:
+            raise TypeError(f"{name}() does not support dtype {dtype}: the aclnn "
+                            f"operator has no {dtype} kernel nor a wider one")
+    return compute
+
+
+@functools.lru_cache(maxsize=None)
+def _promote(a, b):
+    return _dtypes.promote_types(a, b)
+
+
+@functools.lru_cache(maxsize=4096)
+def broadcast_shapes(*shapes):
+    """The NumPy broadcast of ``shapes`` (tuples); ValueError if they do not broadcast."""
+    ndim = builtins.max(len(s) for s in shapes)
+    result = []
+    for axis in range(-ndim, 0):
+        size = 1
+        for shape in shapes:
+            n = shape[axis] if -axis <= len(shape) else 1
+            if n != 1:
+                if size not in (1, n):
+                    raise ValueError("operands could not be broadcast together with shapes "
+                                     + " ".join(str(s) for s in shapes))
+                size = n
+        result.append(size)
+    return tuple(result)
+
+
+def _is_array(x):
+    return isinstance(x, _ops._array_type or _ops._npuarray_type())
+
+
+def same_device(name, *arrays):
+    """The device shared by ``arrays``; ValueError naming both when they differ."""
+    device = arrays[0]._buffer.device
+    for x in arrays[1:]:
+        if x._buffer.device != device:
+            raise ValueError(f"{name}(): arrays are on different devices: {device} and "
+                             f"{x._buffer.device}; move one with to_device()")
+    return device
+
+
+def _scalar_operand(name, value):
+    """(Python value, dtype or None) of a scalar operand: NumPy scalars keep their
+    dtype (strong), Python scalars have none (weak). TypeError otherwise."""
+    if isinstance(value, np.generic):
+        return value.item(), _dtypes.normalize_dtype(value.dtype)
+    if isinstance(value, (builtins.bool, int, float, complex)):
+        return value, None
+    raise TypeError(f"{name}() operands must be NPUArrays or Python scalars, got "
+                    f"{type(value).__name__} (upload host data with npuarray.asarray)")
+
+
+def _as_dtype(x, dtype, stream):
+    return x if x._dtype == dtype else _ops.cast(x, dtype, stream=stream)
+
+
+def _full(value, dtype, device, stream):
+    """A 0-d array holding ``value``, for operators without a scalar variant."""
+    out = _ops.empty((), dtype, device, stream)
+    _ops.fill_(out, value, stream=stream)
+    return out
+
+
+def _is_empty(shape):
+    return 0 in shape
+
+
+# ---------------------------------------------------------------------------
+# Binary functions
+
+class _Binary:
+    """How one binary function maps onto aclnn operators.
+
+    ``op`` takes two tensors; ``scalar_op`` computes ``x op scalar`` and
+    ``reflected_op`` ``scalar op x`` (``scalar_first``: it takes the scalar as
+    its first argument). ``kinds`` are the dtype kinds accepted; ``result`` is
+    "same", "bool" (comparisons, logical) or "float" (true division).
+    """
+
+    def __init__(self, name, op, supported, kinds, *, scalar_op=None, reflected_op=None,
+                 scalar_supported=None, scalar_first=False, alpha=False, result="same",
+                 modular=False):
+        self.name, self.op, self.supported, self.kinds = name, op, supported, kinds
+        self.modular = modular
+        self.scalar_op, self.reflected_op = scalar_op, reflected_op
+        self.scalar_supported = scalar_supported or supported
+        self.scalar_first, self.alpha, self.result = scalar_first, alpha, result
+        self._plans = {}
+
+    def plan(self, dtype):
+        """(computation dtype, result dtype) for operands promoted to ``dtype``."""
+        plan = self._plans.get(dtype)
+        if plan is None:
+            if _kind(dtype) not in self.kinds:
+                raise TypeError(f"{self.name}() does not support dtype {dtype}")
+            out = dtype
+            if self.result == "float" and _kind(dtype) in "biu":
+                out = _dtypes.default_float
+            compute = _supported(out, self.supported, self.name, modular=self.modular)
+            plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
+        return plan
+
+    def __call__(self, x1, x2):
+        if _is_array(x1):
+            if _is_array(x2):
+                return self.arrays(x1, x2)
+            return self.with_scalar(x1, x2, reflected=False)
+        if _is_array(x2):
+            return self.with_scalar(x2, x1, reflected=True)
+        raise TypeError(f"{self.name}() needs an NPUArray operand, got "
+                        f"{type(x1).__name__} and {type(x2).__name__}")
+
+    def arrays(self, x1, x2):
+        device = x1._buffer.device
+        if x2._buffer.device is not device:
+            device = same_device(self.name, x1, x2)
+        dtype = x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
+        compute, out_dtype = self.plan(dtype)
+        shape = x1._shape if x1._shape == x2._shape else broadcast_shapes(x1._shape, x2._shape)
+        stream = _ops.get_current_stream(device)
+        out = _ops.empty(shape, out_dtype, device, stream)
+        if _is_empty(shape):
+            return out
+        a, b = _as_dtype(x1, compute, stream), _as_dtype(x2, compute, stream)
+        return self._run(self.op, (a, b), compute, out, stream)
+
+    def with_scalar(self, x, value, *, reflected):
+        value, strong = _scalar_operand(self.name, value)
+        if strong is not None:
+            dtype = _promote(x._dtype, strong)
+        else:
+            dtype = _dtypes.scalar_result_type(x._dtype, value)
+        compute, out_dtype = self.plan(dtype)
+        if self.name == "pow" and not reflected and _kind(dtype) in "iu" and value < 0:
+            raise ValueError("Integers to negative integer powers are not allowed.")
+        compute = self._fit_scalar(value, dtype, compute)
+        if compute == _INT64 and dtype == _UINT64 and value >= 2**63:
+            value -= 2**64  # a modular operation on uint64 computed in int64: same bits
+        device = x._buffer.device
+        stream = _ops.get_current_stream(device)
+        out = _ops.empty(x._shape, out_dtype, device, stream)
+        if _is_empty(x._shape):
+            return out
+        op = self.reflected_op if reflected else self.scalar_op
+        if op is None or compute not in self.scalar_supported:
+            other = _full(value, compute, device, stream)
+            operands = (other, _as_dtype(x, compute, stream)) if reflected else \
+                (_as_dtype(x, compute, stream), other)
+            return self._run(self.op, operands, compute, out, stream)
+        scalar = _ops.acl_scalar(value, compute)
+        xc = _as_dtype(x, compute, stream)
+        operands = (scalar, xc) if reflected and self.scalar_first else (xc, scalar)
+        return self._run(op, operands, compute, out, stream)
+
+    def _fit_scalar(self, value, dtype, compute):
+        """The computation dtype for a Python int ``value`` with an array of
+        ``dtype``: comparisons widen to int64 (or float64) when ``value`` does
+        not fit, as NumPy 2 does; arithmetic raises OverflowError."""
+        if not isinstance(value, int) or isinstance(value, builtins.bool) \
+                or _kind(dtype) not in "iu":
+            return compute
+        info = np.iinfo(dtype)
+        if info.min <= value <= info.max:
+            return compute
+        if self.result != "bool":
+            _dtypes.check_scalar_fits(value, dtype)
+        fits_int64 = -2**63 <= value < 2**63 and dtype != np.uint64
+        return _supported(np.dtype(np.int64 if fits_int64 else np.float64), self.supported,
+                          self.name)
+
+    def _run(self, op, operands, compute, out, stream):
+        target = out
+        if self.result != "bool" and out._dtype != compute:
+            target = _ops.empty(out._shape, compute, out._buffer.device, stream)
+        if self.alpha:
+            _ops.launch(op, *operands, _ops.acl_scalar(1, compute), target, stream=stream)
+        else:
+            _ops.launch(op, *operands, target, stream=stream)
+        if target is not out:
+            _ops.copy_(out, target, stream=stream)
+        return out
+
+
+_NUMERIC = "biufc"
+_BINARY = {spec.name: spec for spec in [
+    _Binary("add", "aclnnAdd", _ARITH, _NUMERIC, scalar_op="aclnnAdds",
+            reflected_op="aclnnAdds", alpha=True, modular=True),
+    _Binary("subtract", "aclnnSub", _ARITH, "iufc", scalar_op="aclnnSubs",
+            reflected_op="aclnnRsubs", scalar_supported=_RSUB, alpha=True, modular=True),
+    _Binary("multiply", "aclnnMul", _ARITH, _NUMERIC, scalar_op="aclnnMuls",
+            reflected_op="aclnnMuls", modular=True),
+    _Binary("divide", "aclnnDiv", _ARITH, _NUMERIC, scalar_op="aclnnDivs", result="float"),
+    _Binary("floor_divide", "aclnnFloorDivide", _FLOOR_DIVIDE, "iuf",
+            scalar_op="aclnnFloorDivides"),
+    _Binary("remainder", "aclnnRemainderTensorTensor", _REMAINDER, "iuf",
+            scalar_op="aclnnRemainderTensorScalar",
+            reflected_op="aclnnRemainderScalarTensor", scalar_first=True),
+    _Binary("pow", "aclnnPowTensorTensor", _POW, "iufc", scalar_op="aclnnPowTensorScalar",
+            reflected_op="aclnnPowScalarTensor", scalar_first=True),
+    _Binary("equal", "aclnnEqTensor", _EQ, _NUMERIC, scalar_op="aclnnEqScalar",
+            reflected_op="aclnnEqScalar", result="bool"),
+    _Binary("not_equal", "aclnnNeTensor", _NE, _NUMERIC, scalar_op="aclnnNeScalar",
+            reflected_op="aclnnNeScalar", result="bool"),
+    _Binary("greater", "aclnnGtTensor", _ORDER, "biuf", scalar_op="aclnnGtScalar",
+            reflected_op="aclnnLtScalar", result="bool"),
+    _Binary("greater_equal", "aclnnGeTensor", _ORDER, "biuf", scalar_op="aclnnGeScalar",
+            reflected_op="aclnnLeScalar", scalar_supported=_LE, result="bool"),
+    _Binary("less", "aclnnLtTensor", _ORDER, "biuf", scalar_op="aclnnLtScalar",
+            reflected_op="aclnnGtScalar", result="bool"),
+    _Binary("less_equal", "aclnnLeTensor", _LE, "biuf", scalar_op="aclnnLeScalar",
+            reflected_op="aclnnGeScalar", result="bool"),
+    _Binary("maximum", "aclnnMaximum", _MAXIMUM, "biuf"),
+    _Binary("minimum", "aclnnMinimum", _MAXIMUM, "biuf"),
+    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool"),
+    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool"),
+]}
+
+
+def add(x1, x2, /):
+    """Element-wise ``x1 + x2`` (array API ``add``, ``numpy.add``).
+
+    aclnnAdd (two arrays) or aclnnAdds (an array and a scalar), alpha = 1, on the
+    current stream. Returns a new array of the broadcast shape and promoted dtype.
+    """
+    return _BINARY["add"](x1, x2)
+
+
+def subtract(x1, x2, /):
+    """Element-wise ``x1 - x2`` (array API ``subtract``, ``numpy.subtract``).
+
+    aclnnSub, aclnnSubs (array - scalar) or aclnnRsubs (scalar - array), alpha = 1.
+    bool operands raise TypeError, as in NumPy.
+    """
+    return _BINARY["subtract"](x1, x2)
+
+
+def multiply(x1, x2, /):
+    """Element-wise ``x1 * x2`` (array API ``multiply``): aclnnMul / aclnnMuls."""
+    return _BINARY["multiply"](x1, x2)
+
+
+def divide(x1, x2, /):
+    """Element-wise true division ``x1 / x2`` (array API ``divide``): aclnnDiv /
+    aclnnDivs. Integer and bool operands give the default float dtype (float64);
+    division by zero gives ±inf / nan (IEEE), as NumPy."""
+    return _BINARY["divide"](x1, x2)
+
+
+def floor_divide(x1, x2, /):
+    """Element-wise ``x1 // x2`` rounded towards -inf (array API ``floor_divide``,
+    NumPy signs): aclnnFloorDivide / aclnnFloorDivides. Real dtypes only."""
+    return _BINARY["floor_divide"](x1, x2)
+
+
+def remainder(x1, x2, /):
+    """Element-wise ``x1 % x2`` with the sign of ``x2`` (array API ``remainder``,
+    ``numpy.remainder``): aclnnRemainderTensorTensor / TensorScalar / ScalarTensor.
+    Real dtypes only."""
+    return _BINARY["remainder"](x1, x2)
+
+
+def pow(x1, x2, /):  # noqa: A001  the array API name
+    """Element-wise ``x1 ** x2`` (array API ``pow``, ``numpy.power``):
+    aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor."""
+    return _BINARY["pow"](x1, x2)
+
+
+def equal(x1, x2, /):
+    """Element-wise ``x1 == x2`` → bool array (array API ``equal``): aclnnEqTensor /
+    aclnnEqScalar, compared in the promoted dtype."""
+    return _BINARY["equal"](x1, x2)
+
+
+def not_equal(x1, x2, /):
+    """Element-wise ``x1 != x2`` → bool array (array API ``not_equal``):
+    aclnnNeTensor / aclnnNeScalar."""
+    return _BINARY["not_equal"](x1, x2)
+
+
+def greater(x1, x2, /):
+    """Element-wise ``x1 > x2`` → bool array (array API ``greater``): aclnnGtTensor /
+    aclnnGtScalar (aclnnLtScalar for ``scalar > x``). Complex raises TypeError."""
+    return _BINARY["greater"](x1, x2)
+
+
+def greater_equal(x1, x2, /):
+    """Element-wise ``x1 >= x2`` → bool array (array API ``greater_equal``):
+    aclnnGeTensor / aclnnGeScalar (aclnnLeScalar for ``scalar >= x``)."""
+    return _BINARY["greater_equal"](x1, x2)
+
+
+def less(x1, x2, /):
+    """Element-wise ``x1 < x2`` → bool array (array API ``less``): aclnnLtTensor /
+    aclnnLtScalar (aclnnGtScalar for ``scalar < x``)."""
+    return _BINARY["less"](x1, x2)
+
+
+def less_equal(x1, x2, /):
+    """Element-wise ``x1 <= x2`` → bool array (array API ``less_equal``):
+    aclnnLeTensor / aclnnLeScalar (aclnnGeScalar for ``scalar <= x``)."""
+    return _BINARY["less_equal"](x1, x2)
+
+
+def maximum(x1, x2, /):
+    """Element-wise maximum, NaN propagating (array API ``maximum``,
+    ``numpy.maximum``): aclnnMaximum; a scalar operand becomes a 0-d array."""
+    return _BINARY["maximum"](x1, x2)
+
+
+def minimum(x1, x2, /):
+    """Element-wise minimum, NaN propagating (array API ``minimum``,
+    ``numpy.minimum``): aclnnMinimum; a scalar operand becomes a 0-d array."""
+    return _BINARY["minimum"](x1, x2)
+
+
+def logical_and(x1, x2, /):
+    """Element-wise truth ``x1 and x2`` → bool array (array API ``logical_and``;
+    any dtype, non-zero is true, as NumPy): aclnnLogicalAnd."""
+    return _BINARY["logical_and"](x1, x2)
+
+
+def logical_or(x1, x2, /):
+    """Element-wise truth ``x1 or x2`` → bool array (array API ``logical_or``):
+    aclnnLogicalOr."""
+    return _BINARY["logical_or"](x1, x2)
+
+
+# ---------------------------------------------------------------------------
+# Unary functions
+
+def _unary_array(name, x):
+    if not _is_array(x):
+        raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
+    return x
+
+
+def _unary(name, op, x, supported, out_dtype, *, modular=False):
+    """``op(x)`` into a new array of ``out_dtype``, computed in ``x``'s dtype or
+    the nearest wider one ``supported`` by the operator (the result cast back).
+    Operators whose result kind differs from the input's (bool results, the
+    real abs of complex input) write ``out_dtype`` directly."""
+    compute = _supported(x._dtype, supported, name, modular=modular)
+    device = x._buffer.device
+    stream = _ops.get_current_stream(device)
+    out = _ops.empty(x._shape, out_dtype, device, stream)
+    if _is_empty(x._shape):
+        return out
+    writes_out = out_dtype in (compute, BOOL) or _kind(compute) == "c" != _kind(out_dtype)
+    target = out if writes_out else _ops.empty(x._shape, compute, device, stream)
+    _ops.launch(op, _as_dtype(x, compute, stream), target, stream=stream)
+    if target is not out:
+        _ops.copy_(out, target, stream=stream)
+    return out
+
+
+def _copy(x):
+    stream = _ops.get_current_stream(x._buffer.device)
+    out = _ops.empty(x._shape, x._dtype, x._buffer.device, stream)
+    if not _is_empty(x._shape):
+        _ops.copy_(out, x, stream=stream)
+    return out
+
+
+def negative(x, /):
+    """Element-wise ``-x`` (array API ``negative``): aclnnNeg. Unsigned integers
+    wrap around as in NumPy (computed in a signed dtype); bool raises TypeError."""
+    _unary_array("negative", x)
+    if x._dtype == BOOL:
+        raise TypeError("negative() does not support bool; use logical_not()")
+    return _unary("negative", "aclnnNeg", x, _NEG, x._dtype, modular=True)
+
+
+def positive(x, /):
+    """Element-wise ``+x``: a copy of ``x`` (array API ``positive``,
+    ``numpy.positive``) made with aclnnInplaceCopy. bool raises TypeError."""
+    _unary_array("positive", x)
+    if x._dtype == BOOL:
+        raise TypeError("positive() does not support bool")
+    return _copy(x)
+
+
+def abs(x, /):  # noqa: A001  the array API name
+    """Element-wise absolute value (array API ``abs``, ``numpy.absolute``):
+    aclnnAbs. Unsigned integers and bool are returned as a copy; complex input
+    gives the real dtype of the same precision."""
+    _unary_array("abs", x)
+    kind = _kind(x._dtype)
+    if kind in "bu":
+        return _copy(x)
+    out_dtype = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64) \
+        if kind == "c" else x._dtype
+    return _unary("abs", "aclnnAbs", x, _ABS, out_dtype)
+
+
+def _float_unary(name, op, x, supported):
+    _unary_array(name, x)
+    out_dtype = _FLOAT_OF.get(x._dtype, x._dtype)
+    if x._dtype != out_dtype:
+        x = _ops.cast(x, out_dtype, stream=_ops.stream_of(x))
+    return _unary(name, op, x, supported, out_dtype)
+
+
+def exp(x, /):
+    """Element-wise ``e**x`` (array API ``exp``): aclnnExp. Integer and bool input
+    gives NumPy's float dtype (int8/uint8/bool → float16, int16/uint16 → float32,
+    wider → float64)."""
+    return _float_unary("exp", "aclnnExp", x, _EXP)
+
+
+def log(x, /):
+    """Element-wise natural logarithm (array API ``log``): aclnnLog; -inf at 0,
+    nan below. Integer input gives NumPy's float dtype (see ``exp``)."""
+    return _float_unary("log", "aclnnLog", x, _EXP)
+
+
+def sqrt(x, /):
+    """Element-wise square root (array API ``sqrt``): aclnnSqrt; nan for negative
+    reals. Integer input gives NumPy's float dtype (see ``exp``)."""
+    return _float_unary("sqrt", "aclnnSqrt", x, _EXP)
+
+
+def logical_not(x, /):
+    """Element-wise ``not x`` → bool array (array API ``logical_not``; any real
+    dtype, zero is false): aclnnLogicalNot."""
+    _unary_array("logical_not", x)
+    return _unary("logical_not", "aclnnLogicalNot", x, _LOGICAL_NOT, BOOL)
+
+
+# ---------------------------------------------------------------------------
+# where and in-place operators
+
+def where(condition, x1, x2, /):
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (array API
+    ``where``, ``numpy.where`` with three arguments): aclnnSWhere.
+
+    ``condition`` is an NPUArray (non-bool dtypes are tested against zero with
+    aclnnNeScalar); ``x1``/``x2`` are NPUArrays or Python scalars. The result
+    has the broadcast shape of the three and the promoted dtype of ``x1``, ``x2``.
+    """
+    if not _is_array(condition):
+        raise TypeError(f"where() needs an NPUArray condition, got {type(condition).__name__}")
+    arrays = [a for a in (condition, x1, x2) if _is_array(a)]
+    device = same_device("where", *arrays)
+    stream = _ops.get_current_stream(device)
+    dtype = _dtypes.result_type(*[a if _is_array(a) else _scalar_operand("where", a)[0]
+                                  for a in (x1, x2)])
+    compute = _supported(dtype, _WHERE, "where")
+    operands = []
+    for a in (x1, x2):
+        operands.append(_as_dtype(a, compute, stream) if _is_array(a)
+                        else _full(_scalar_operand("where", a)[0], compute, device, stream))
+    if condition._dtype != BOOL:
+        condition = not_equal(condition, 0)
+    shape = broadcast_shapes(condition._shape, operands[0]._shape, operands[1]._shape)
+    out = _ops.empty(shape, dtype, device, stream)
+    if _is_empty(shape):
+        return out
+    target = out if compute == dtype else _ops.empty(shape, compute, device, stream)
+    _ops.launch("aclnnSWhere", condition, operands[0], operands[1], target, stream=stream)
+    if target is not out:
+        _ops.copy_(out, target, stream=stream)
+    return out
+
+
+def _can_cast_same_kind(src, dst):
+    return src == dst or _dtypes.can_cast(src, dst) or _kind(src) == _kind(dst)
+
+
+def inplace(name, x, other):
+    """``x <op>= other`` for the binary function ``name`` (``"add"`` for ``+=``,
+    ...; also ``"matmul"``): computes ``name(x, other)`` and copies the result
+    into ``x`` with aclnnInplaceCopy, then returns ``x``.
+
+    Array API / NumPy in-place rules: the broadcast result must have ``x``'s
+    shape (else ValueError) and its dtype must cast to ``x.dtype`` within the
+    same kind (else TypeError); ``x`` is unchanged when an error is raised.
+    """
+    if name == "matmul":
+        from ._linalg_funcs import matmul as function
+    else:
+        try:
+            function = _BINARY[name]
+        except KeyError:
+            raise ValueError(f"no in-place form of {name!r}") from None
+    result = function(x, other)
+    if result._shape != x._shape:
+        raise ValueError(f"non-broadcastable output operand with shape {x._shape} "
+                         f"doesn't match the broadcast shape {result._shape}")
+    if not _can_cast_same_kind(result._dtype, x._dtype):
+        raise TypeError(f"cannot cast {name} output from {result._dtype} to {x._dtype} "
+                        f"with casting rule 'same_kind'")
+    if not _is_empty(x._shape):
+        _ops.copy_(x, result, stream=_ops.stream_of(x))
+    return x

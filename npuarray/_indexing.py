@@ -1,0 +1,453 @@
+"""Indexing NPUArrays with NumPy's rules.
+
+Basic indices (integers, slices with any step, ``...``, ``None``) make views:
+offset and strides are computed on the host, the buffer is shared, nothing
+runs on the device. Out-of-range integers raise IndexError.
+
+Advanced indices (integer arrays, boolean masks; integers next to them count
+as advanced, as in NumPy) make copies on the device with aclnn operators:
+
+* ``x[mask]`` alone: aclnnMaskedSelect. Its result size depends on the data:
+  the stream is synchronised and the size read back with aclGetViewShape.
+* integer arrays: aclnnIndex over the indexed axes moved to the front; the
+  result axes are then placed where NumPy places them.
+* a mask combined with other advanced indices becomes integer arrays (its
+  true positions: aclnnMaskedSelect of an aclnnArange, unravelled).
+* ``x[mask] = scalar``: aclnnInplaceMaskedFillScalar (no synchronisation);
+  other advanced assignments: aclnnIndexPutImpl; basic ones fill or copy the
+  view (aclnnInplaceFillScalar / aclnnInplaceCopy, broadcasting the value).
+
+Index arrays are bounds-checked before use: host arrays (lists, NumPy) on the
+host before upload, device arrays with aclnnAmin / aclnnAmax and a read of the
+two values (a synchronisation), so an out-of-range index is an IndexError as
+in NumPy instead of a device fault. Negative indices count from the end.
+"""
+import operator
+
+import numpy as np
+
+from . import _acl, _ops, runtime
+from ._dtypes import BOOL, check_scalar_fits, default_index, to_acl_dtype
+
+__all__ = []
+
+_INT64 = default_index
+
+
+# -- parsing the key --------------------------------------------------------------------------
+
+class _Index:
+    """One advanced index: device int64 ``array`` selecting along one axis."""
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+
+class _Mask:
+    """A boolean mask (device bool array) over ``array.ndim`` axes."""
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+
+def _is_integer(k):
+    if isinstance(k, (bool, np.bool_)):
+        return False
+    try:
+        operator.index(k)
+    except TypeError:
+        return False
+    return not isinstance(k, NPUArray)
+
+
+def _classify(k, device):
+    """None, Ellipsis, a slice, an int, a bool, a _Mask or an _Index (host
+    sequences uploaded to ``device``)."""
+    if k is None or k is Ellipsis or isinstance(k, slice):
+        return k
+    if isinstance(k, (bool, np.bool_)):
+        return bool(k)
+    if _is_integer(k):
+        return operator.index(k)
+    if isinstance(k, NPUArray):
+        if k.device != device:
+            raise ValueError(f"the index array is on npu:{k.device.id} and the indexed "
+                             f"array on npu:{device.id}; move one with to_device()")
+        if k.dtype == BOOL:
+            if k.ndim == 0:
+                raise IndexError("a 0-d boolean array is not supported as an index; "
+                                 "use a Python bool")
+            return _Mask(k)
+        if k.dtype.kind not in "iu":
+            raise IndexError(f"arrays used as indices must be of integer or boolean "
+                             f"type, got {k.dtype}")
+        return _Index(k)
+    if isinstance(k, (list, tuple, np.ndarray)):
+        host = np.asarray(k)
+        if host.dtype == np.bool_:
+            if host.ndim == 0:
+                return bool(host)
+            return _Mask(_upload(host, device))
+        if host.size == 0 and host.dtype.kind == "f":
+            host = host.astype(_INT64)  # [] indexes like an empty integer array
+        if host.dtype.kind not in "iu":
+            raise IndexError(f"arrays used as indices must be of integer or boolean "
+                             f"type, got {host.dtype}")
+        return _Index(host)  # uploaded once its axis length is known (bounds check)
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and integer or "
+                     f"boolean arrays are valid indices, got {type(k).__name__}")
+
+
+def _consumed(k):
+    if isinstance(k, _Mask):
+        return k.array.ndim
+    return 0 if k is None or k is Ellipsis or isinstance(k, bool) else 1
+
+
+def _parse(x, key):
+    """The key as a list of classified entries, the ellipsis expanded."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    entries = [_classify(k, x.device) for k in key]
+    if sum(1 for k in entries if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(_consumed(k) for k in entries)
+    if consumed > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, "
+                         f"but {consumed} were indexed")
+    fill = [slice(None)] * (x.ndim - consumed)
+    if Ellipsis in entries:
+        at = next(i for i, k in enumerate(entries) if k is Ellipsis)
+        return entries[:at] + fill + entries[at + 1:]
+    return entries + fill
+
+
+def _is_advanced(entries):
+    return any(isinstance(k, (_Index, _Mask)) for k in entries)
+
+
+# -- basic indexing: views --------------------------------------------------------------------
+
+def _check_int(i, n, axis):
+    if not -n <= i < n:
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+    return i % n
+
+
+def _basic_view(x, entries):
+    """The view selected by ints, slices, None and bools (a bool adds an axis
+    of length 1 for True, 0 for False, as NumPy does)."""
+    shape, strides, offset, axis = [], [], x._offset, 0
+    for k in entries:
+        if k is None or isinstance(k, bool):
+            shape.append(1 if k is None or k else 0)
+            strides.append(0)
+            continue
+        n, s = x._shape[axis], x._strides[axis]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            shape.append(length)
+            strides.append(s * step)
+            if length:
+                offset += start * s
+        else:
+            offset += _check_int(k, n, axis) * s
+        axis += 1
+    shape.extend(x._shape[axis:])  # axes not named by the key are kept whole
+    strides.extend(x._strides[axis:])
+    return x._view(shape, strides, offset)
+
+
+# -- advanced indexing ----------------------------------------------------------------------------
+
+def _split(x, entries):
+    """Apply the basic entries, keeping the axes of advanced ones (ints among
+    advanced indices count as advanced). Returns the view, the advanced
+    (view axis, entry) pairs, and whether they are adjacent in the key."""
+    basic, advanced, positions, axis = [], [], [], 0
+    for position, k in enumerate(entries):
+        if isinstance(k, (_Index, _Mask)) or (isinstance(k, int) and not isinstance(k, bool)):
+            width = _consumed(k)
+            advanced.append((axis, k))
+            positions.append(position)
+            basic.extend([slice(None)] * width)
+            axis += width
+        else:
+            basic.append(k)
+            axis += 1
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    return _basic_view(x, basic), advanced, adjacent
+
+
+def _upload(host, device):
+    return _transfer.upload(np.asarray(host, order="C"), device,
+                            runtime.get_current_stream(device))
+
+
+def _device_index(entry, n, axis, device):
+    """Device int64 index array for ``entry`` along an axis of length ``n``,
+    checked to lie in [-n, n) and made non-negative."""
+    if isinstance(entry, int):
+        return _upload(np.array(_check_int(entry, n, axis), dtype=_INT64), device)
+    index = entry.array
+    if isinstance(index, np.ndarray):
+        if index.size and (index.min() < -n or index.max() >= n):
+            bad = index[(index < -n) | (index >= n)].flat[0]
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+        return _upload(np.where(index < 0, index + n, index).astype(_INT64), device)
+    if index.dtype != _INT64:
+        index = _ops.cast(index, _INT64)
+    if index.size:
+        low, high = (int(r.to_host()) for r in (_statistical.min(index),
+                                                _statistical.max(index)))
+        if low < -n or high >= n:
+            raise IndexError(f"index {low if low < -n else high} is out of bounds for "
+                             f"axis {axis} with size {n}")
+        if low < 0:
+            index = _elementwise.remainder(index, n)
+    return index
+
+
+def _nonzero(mask):
+    """The true positions of a device bool mask as one int64 index array per
+    mask axis (aclnnArange, aclnnMaskedSelect, then unravelled on the device)."""
+    flat_positions = _ops.empty((mask.size,), _INT64, mask.device, _ops.stream_of(mask))
+    _ops.arange_(flat_positions, 0, mask.size, 1)
+    flat = _masked_select(flat_positions.reshape(mask.shape), mask)
+    indices, step = [], mask.size
+    for n in mask.shape:
+        step //= n
+        indices.append(_elementwise.remainder(_elementwise.floor_divide(flat, step), n)
+                       if step > 1 else _elementwise.remainder(flat, n))
+    return indices
+
+
+def _check_mask(mask, shape, first_axis):
+    for i, (m, n) in enumerate(zip(mask.shape, shape)):
+        if m != n:
+            raise IndexError(f"boolean index did not match indexed array along axis "
+                             f"{first_axis + i}; size of axis is {n} but size of "
+                             f"corresponding boolean axis is {m}")
+
+
+def _masked_select(x, mask):
+    """1-D array of the elements of ``x`` where the same-shaped ``mask`` is
+    true, in C order (aclnnMaskedSelect; synchronises the stream to read the
+    data-dependent length with aclGetViewShape)."""
+    for hook in _transfer.host_read_hooks:
+        hook("boolean mask indexing (a data-dependent shape)")
+    stream = _ops.stream_of(x)
+    out = _ops.empty((x.size,), x.dtype, x.device, stream)
+    if x.size == 0:
+        return out
+    _ops.launch("aclnnMaskedSelect", x, mask, out, stream=stream)
+    stream.synchronize()
+    dims, ndims = _acl.ffi.new("int64_t **"), _acl.ffi.new("uint64_t *")
+    _acl.check(_acl.lib.aclGetViewShape(_ops.acl_tensor(out), dims, ndims),
+               "aclGetViewShape")
+    length = int(dims[0][0]) if ndims[0] else 1
+    return out._view((length,), (1,), 0)
+
+
+def _front(view, axes):
+    """``view`` with ``axes`` moved to the front, the other axes after in order."""
+    rest = [a for a in range(view.ndim) if a not in axes]
+    return _manipulation.permute_dims(view, list(axes) + rest), rest
+
+
+def _place(result, count, at):
+    """Move the ``count`` leading axes of ``result`` to position ``at``."""
+    if not at:
+        return result
+    order = list(range(count, count + at)) + list(range(count)) + \
+        list(range(count + at, result.ndim))
+    return _manipulation.permute_dims(result, order)
+
+
+def _index_arrays(view, advanced):
+    """(axes, int64 index arrays broadcast to one shape) for the advanced entries."""
+    axes, arrays = [], []
+    for axis, entry in advanced:
+        if isinstance(entry, _Mask):
+            mask = entry.array
+            _check_mask(mask, view.shape[axis:axis + mask.ndim], axis)
+            axes.extend(range(axis, axis + mask.ndim))
+            arrays.extend(_nonzero(mask))
+        else:
+            axes.append(axis)
+            arrays.append(_device_index(entry, view.shape[axis], axis, view.device))
+    try:
+        shape = _manipulation.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         f"with shapes {' '.join(str(a.shape) for a in arrays)}") from None
+    return axes, [_ops.copy(_manipulation.broadcast_to(a, shape)) for a in arrays], shape
+
+
+def _tensor_list(arrays, stream):
+    """An aclTensorList of fresh aclTensors for ``arrays`` (the list owns and
+    destroys them), their buffers prepared for ``stream``."""
+    tensors = []
+    for a in arrays:
+        a._buffer.prepare(stream)
+        handle = _acl.lib.aclCreateTensor(
+            a._shape, a.ndim, to_acl_dtype(a.dtype), a._strides, a._offset, _ops.ACL_FORMAT_ND,
+            (a._buffer.nbytes // a.itemsize,), 1, _acl.ffi.cast("void *", a._buffer.ptr))
+        if handle == _acl.ffi.NULL:
+            _acl.check(_ops.ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
+        tensors.append(handle)
+    handle = _acl.lib.aclCreateTensorList(tensors, len(tensors))
+    if handle == _acl.ffi.NULL:
+        _acl.check(_ops.ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList")
+    return _acl.ffi.gc(handle, _acl.lib.aclDestroyTensorList)
+
+
+def _advanced_get(x, entries):
+    view, advanced, adjacent = _split(x, entries)
+    if len(advanced) == 1 and isinstance(advanced[0][1], _Mask):
+        axis, mask = advanced[0][0], advanced[0][1].array
+        _check_mask(mask, view.shape[axis:axis + mask.ndim], axis)
+        moved, rest = _front(view, range(axis, axis + mask.ndim))
+        rest_shape = tuple(view.shape[a] for a in rest)
+        full_mask = _manipulation.broadcast_to(
+            mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
+        if moved.size == 0:
+            count = int(_statistical.sum(mask).to_host()) if mask.size else 0
+            selected = _ops.empty((count,) + rest_shape, x.dtype, x.device,
+                                  _ops.stream_of(x))
+        else:
+            flat = _masked_select(moved, full_mask)
+            selected = flat.reshape((-1,) + rest_shape) if rest_shape else flat
+        return _place(selected, 1, axis)
+    axes, arrays, shape = _index_arrays(view, advanced)
+    moved, rest = _front(view, axes)
+    out_shape = tuple(shape) + tuple(view.shape[a] for a in rest)
+    stream = _ops.stream_of(x)
+    out = _ops.empty(out_shape, x.dtype, x.device, stream)
+    if out.size:
+        _ops.launch("aclnnIndex", moved, _tensor_list(arrays, stream), out, stream=stream)
+    return _place(out, len(shape), axes[0]) if adjacent else out
+
+
+_SIMPLE = (int, slice)  # key entries of the fast path (exact types: bool is excluded)
+
+
+def getitem(x, key):
+    """``x[key]`` with NumPy semantics (see the module docstring): a view for
+    basic keys, a device copy for advanced ones. IndexError for out-of-range
+    or malformed indices."""
+    if type(key) in _SIMPLE and x._shape:
+        return _basic_view(x, (key,))
+    if type(key) is tuple and len(key) <= len(x._shape) and \
+            all(type(k) in _SIMPLE for k in key):
+        return _basic_view(x, key)
+    entries = _parse(x, key)
+    if not _is_advanced(entries):
+        return _basic_view(x, entries)
+    return _advanced_get(x, entries)
+
+
+# -- assignment ---------------------------------------------------------------------------------------
+
+def _is_scalar(value):
+    return isinstance(value, (bool, int, float, complex, np.generic))
+
+
+def _as_device_value(value, dtype, device):
+    """``value`` as an NPUArray on ``device`` (host data uploaded as ``dtype``)."""
+    if isinstance(value, NPUArray):
+        if value.device != device:
+            raise ValueError(f"cannot assign an array on npu:{value.device.id} to an "
+                             f"array on npu:{device.id}; move it with to_device()")
+        return value
+    return _upload(np.asarray(value, dtype=dtype), device)
+
+
+def _assign(view, value):
+    """Write ``value`` (scalar, NPUArray, host array) into ``view``, broadcast."""
+    if _is_scalar(value):
+        check_scalar_fits(value, view.dtype)
+        value = value.item() if isinstance(value, np.generic) else value
+        np.array(value, dtype=view.dtype)  # refuse what NumPy refuses (NaN to int)
+        _ops.fill_(view, value)
+        return
+    _ops.copy_(view, _as_device_value(value, view.dtype, view.device))
+
+
+def _advanced_set(x, entries, value):
+    view, advanced, adjacent = _split(x, entries)
+    if any(s < 0 for s in view._strides):
+        # In-place operators need non-negative strides: work on a copy.
+        scratch = _manipulation.copy_array(view)
+        _advanced_set(scratch, _rebase(advanced, view.ndim), value)
+        _ops.copy_(view, scratch)
+        return
+    if len(advanced) == 1 and isinstance(advanced[0][1], _Mask) and _is_scalar(value):
+        axis, mask = advanced[0][0], advanced[0][1].array
+        _check_mask(mask, view.shape[axis:axis + mask.ndim], axis)
+        check_scalar_fits(value, view.dtype)
+        value = value.item() if isinstance(value, np.generic) else value
+        moved, rest = _front(view, range(axis, axis + mask.ndim))
+        full_mask = _manipulation.broadcast_to(
+            mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
+        if moved.size:
+            _ops.launch("aclnnInplaceMaskedFillScalar", moved, full_mask,
+                        _ops.acl_scalar(value, view.dtype))
+        return
+    axes, arrays, shape = _index_arrays(view, advanced)
+    moved, rest = _front(view, axes)
+    result_shape = tuple(shape) + tuple(view.shape[a] for a in rest)
+    if adjacent and axes[0]:  # NumPy's layout of x[key]: the index axes at axes[0]
+        numpy_shape = result_shape[len(shape):len(shape) + axes[0]] + tuple(shape) + \
+            result_shape[len(shape) + axes[0]:]
+    else:
+        numpy_shape = result_shape
+    values = _as_device_value(value, view.dtype, view.device)
+    if values.dtype != view.dtype:
+        values = _ops.cast(values, view.dtype)
+    try:
+        values = _manipulation.broadcast_to(values, numpy_shape)
+    except ValueError:
+        raise ValueError(f"shape mismatch: value array of shape {values.shape} could not "
+                         f"be broadcast to indexing result of shape {numpy_shape}") from None
+    if adjacent and axes[0]:
+        count = len(shape)
+        order = list(range(axes[0], axes[0] + count)) + list(range(axes[0])) + \
+            list(range(axes[0] + count, values.ndim))
+        values = _manipulation.permute_dims(values, order)
+    if not moved.size or not values.size:
+        return
+    stream = _ops.stream_of(x)
+    _ops.launch("aclnnIndexPutImpl", moved, _tensor_list(arrays, stream),
+                _ops.copy(values), False, False, stream=stream)
+
+
+def _rebase(advanced, ndim):
+    """Entries indexing a copy of the split view as ``advanced`` indexed it."""
+    starts = dict(advanced)
+    entries, axis = [], 0
+    while axis < ndim:
+        entry = starts.get(axis)
+        entries.append(slice(None) if entry is None else entry)
+        axis += 1 if entry is None else _consumed(entry)
+    return entries
+
+
+def setitem(x, key, value):
+    """``x[key] = value`` with NumPy semantics: ``value`` (a scalar, NPUArray,
+    NumPy array or nested list) is broadcast to ``x[key]``'s shape and cast to
+    ``x.dtype``. Runs on the current stream. ValueError for shapes that do not
+    broadcast or arrays on another device; IndexError for bad indices;
+    OverflowError for Python ints that do not fit the dtype."""
+    entries = _parse(x, key)
+    if not _is_advanced(entries):
+        _assign(_basic_view(x, entries), value)
+        return
+    _advanced_set(x, entries, value)
+
+
+from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)
+from . import _elementwise, _manipulation, _statistical, _transfer  # noqa: E402

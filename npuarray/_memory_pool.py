@@ -1,0 +1,398 @@
+"""The caching, stream-ordered device memory pool (one per device).
+
+Device memory comes from ``aclrtMalloc`` once and is recycled: when the last
+array (or view) using a block dies, the block goes back to the pool, filed
+under the stream that used it last. A later allocation on that same stream may
+take it at once (stream order makes the reuse safe); another stream may take
+it only after that stream has finished all the work queued so far, so a block
+freed while a stream may still read it is never handed out early.
+
+Sizes are rounded to 512-byte multiples up to 1 MiB and to eight classes per
+power of two above (at most 12.5 % slack), so freed blocks are found again.
+Statistics and control follow CuPy's ``MemoryPool``: ``used_bytes``,
+``total_bytes``, ``free_all_blocks``, ``set_limit`` / ``NPUARRAY_MEMORY_LIMIT``.
+Before raising ``OutOfMemoryError`` the pool frees its cached blocks and retries.
+"""
+import contextlib
+import os
+import re
+import sys
+import threading
+
+from . import _acl
+from . import runtime
+from .runtime._device import _tls as _device_state
+from .runtime._device import activate, as_device_id, release_later_if_needed
+
+__all__ = ["MemoryPool", "get_default_memory_pool", "using_pool"]
+
+_ACL_MEM_MALLOC_HUGE_FIRST = 0  # aclrtMemMallocPolicy (reference section 2.4)
+_ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
+_SMALL_LIMIT = 1 << 20
+_GRANULE = 512
+_ANY_STREAM = None  # free-list key of blocks whose last stream has gone idle
+
+
+def round_size(nbytes):
+    """The pool's size class for a request of ``nbytes`` bytes (>= 512)."""
+    if nbytes <= _SMALL_LIMIT:
+        return ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE
+    step = 1 << (nbytes.bit_length() - 4)
+    return -(-nbytes // step) * step
+
+
+def _parse_limit(text, device_bytes):
+    """Bytes from NPUARRAY_MEMORY_LIMIT: an integer with an optional unit (K,
+    M, G, T; KB/MB/.. and KiB/MiB/.. are all powers of 1024), or a percentage
+    of ``device_bytes`` (a callable giving the device's total memory)."""
+    percent = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*%\s*", text)
+    if percent:
+        return int(device_bytes() * float(percent.group(1)) / 100)
+    match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)(i?b)?\s*", text, re.IGNORECASE)
+    if not match:
+        raise ValueError(f"NPUARRAY_MEMORY_LIMIT={text!r} is not a size in bytes "
+                         "(examples: 1073741824, 512M, 2GiB, 50%)")
+    scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
+    return int(match.group(1)) * scale
+
+
+def _finished(stream, *, wait):
+    """Whether all work queued so far on ``stream`` (None: no stream) is done;
+    with ``wait``, synchronise it first. False when the runtime refuses (a
+    capturing stream may be neither queried nor synchronised)."""
+    if stream is None:
+        return True
+    try:
+        if wait:
+            stream.synchronize()
+            return True
+        return stream.query()
+    except _acl.AclError:
+        return False
+
+
+class PoolOutOfMemoryError(_acl.OutOfMemoryError):
+    """The pool could not supply ``requested`` bytes within ``limit`` (bytes,
+    0: no pool limit, the device ran out). An ``npuarray.OutOfMemoryError`` with
+    the code ACL_ERROR_RT_MEMORY_ALLOCATION; picklable."""
+
+    def __init__(self, requested, limit, message):
+        self.requested = requested
+        self.limit = limit
+        super().__init__(_ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc", message)
+
+    def __reduce__(self):
+        return (type(self), (self.requested, self.limit, self.message))
+
+
+class DeviceBuffer:
+    """A block of device memory from the pool, shared by an array and its views.
+
+    ``ptr`` (int) is the device address of the storage start, ``nbytes`` the
+    requested size in bytes, ``device`` the ``npuarray.Device`` it lives on. The
+    block returns to its pool when the buffer is garbage collected.
+    """
+    __slots__ = ("ptr", "nbytes", "device", "_pool", "_size", "_stream", "__weakref__")
+
+    def __init__(self, pool, ptr, nbytes, size, stream):
+        self.ptr = ptr
+        self.nbytes = nbytes
+        self.device = pool.device
+        self._pool = pool
+        self._size = size
+        self._stream = stream
+
+    def prepare(self, stream):
+        """Make ``stream`` safe to use this buffer: when another stream used it
+        last, ``stream`` waits (through an event) for that stream's queued work.
+        ``stream`` then becomes the last user. Called before every launch."""
+        last = self._stream
+        if last is not stream:
+            if last is not None and last != stream:
+                # The event must belong to the recording stream's device (a fresh
+                # Device object: a shared one is not a thread-safe context manager).
+                with runtime.Device(last.device.id):
+                    event = last.record()
+                stream.wait_event(event)
+            self._stream = stream
+
+    def host_wait(self):
+        """Block the host until the work queued so far on the stream that used
+        this buffer last is done (that stream only, not the device)."""
+        if self._stream is not None:
+            self._stream.synchronize()
+
+    @property
+    def stream(self):
+        """The stream that used the buffer last (its work on it may be pending)."""
+        return self._stream
+
+    def __del__(self):
+        if sys.is_finalizing():
+            return
+        if vars(_device_state).get("in_host_func"):  # runtime.in_host_function(), cheaper
+            # A host function dropped the last reference: the pool's lock is not
+            # taken on that runtime thread (a synchronising holder would deadlock).
+            pool, size, ptr, stream = self._pool, self._size, self.ptr, self._stream
+            release_later_if_needed(lambda: pool._release(size, ptr, stream))
+        else:
+            self._pool._release(self._size, self.ptr, self._stream)
+
+    def __repr__(self):
+        return (f"<DeviceBuffer ptr=0x{self.ptr:x} nbytes={self.nbytes} "
+                f"device={self.device!r}>")
+
+
+class MemoryPool:
+    """Caching, stream-ordered allocator of one device's memory (CuPy's API).
+
+    ``limit`` (bytes, 0 = none) caps ``total_bytes()``; the default pool of each
+    device reads it from ``NPUARRAY_MEMORY_LIMIT``. Thread-safe.
+    """
+
+    def __init__(self, device=None, *, limit=0):
+        self.device = runtime.Device(as_device_id(device))
+        # Re-entrant: a garbage collection inside allocate() may free buffers.
+        self._lock = threading.RLock()
+        self._free = {}       # stream key -> {size: [ptr, ...]}
+        self._streams = {}    # stream key -> the stream object (kept alive)
+        self._used = 0
+        self._total = 0
+        self._releases = 0     # counts returns to the pool
+        self._released_at = {}  # ptr -> the count when it was last returned
+        self._limit = int(limit)
+
+    # -- statistics and control -------------------------------------------------
+    def used_bytes(self):
+        """Bytes in blocks held by live arrays (rounded to size classes)."""
+        return self._used
+
+    def total_bytes(self):
+        """Bytes obtained from the device: used plus cached free blocks."""
+        return self._total
+
+    def free_bytes(self):
+        """Bytes in cached free blocks."""
+        return self._total - self._used
+
+    def n_free_blocks(self):
+        """Number of cached free blocks."""
+        with self._lock:
+            return sum(len(ptrs) for bins in self._free.values() for ptrs in bins.values())
+
+    def get_limit(self):
+        """The limit on ``total_bytes()`` in bytes (0: none)."""
+        return self._limit
+
+    def set_limit(self, size=None, *, fraction=None):
+        """Cap the pool at ``size`` bytes, or ``fraction`` of the device memory
+        (``Device.mem_info`` total); 0 or None removes the cap. Raises ValueError
+        for negative sizes or a fraction outside [0, 1]."""
+        if fraction is not None:
+            if size is not None or not 0 <= fraction <= 1:
+                raise ValueError("give either size or a fraction in [0, 1]")
+            size = int(self.device.mem_info()[1] * fraction)
+        size = 0 if size is None else int(size)
+        if size < 0:
+            raise ValueError(f"memory limit must be >= 0 bytes, got {size}")
+        self._limit = size
+
+    def free_all_blocks(self, stream=None):
+        """Return cached free blocks to the device (``aclrtFree``); with
+        ``stream``, only the blocks last used on it. Streams with pending work
+        on those blocks are synchronised first (without holding the pool's
+        lock); blocks of a stream that cannot be synchronised now (e.g. during
+        graph capture) stay cached."""
+        with self._lock:
+            keys = list(self._free) if stream is None else [id(stream)]
+            snapshot = {key: (self._stamped(key), self._streams.get(key))
+                        for key in keys if key in self._free}
+        for key, (bins, owner) in snapshot.items():
+            if _finished(owner, wait=True):
+                self._release_blocks(key, bins)
+
+    def _stamped(self, key):
+        """{size: {ptr: release count}} of the free list ``key``."""
+        return {size: {ptr: self._released_at.get(ptr) for ptr in ptrs}
+                for size, ptrs in self._free[key].items()}
+
+    def _release_blocks(self, key, bins):
+        """Free the blocks of ``bins`` ({size: {ptr: release count}}) that are
+        still cached since that release (another thread may have reused one
+        and returned it with new pending work meanwhile)."""
+        with self._lock:
+            cached = self._free.get(key, {})
+            activate(self.device.id)
+            for size, stamps in bins.items():
+                for ptr, stamp in stamps.items():
+                    if self._released_at.get(ptr) == stamp and ptr in cached.get(size, ()):
+                        cached[size].remove(ptr)
+                        del self._released_at[ptr]
+                        _acl.check(_acl.lib.aclrtFree(_acl.ffi.cast("void *", ptr)),
+                                   "aclrtFree")
+                        self._total -= size
+            if key in self._free and not any(self._free[key].values()):
+                del self._free[key]
+                self._streams.pop(key, None)
+
+    # -- allocation ----------------------------------------------------------------
+    def allocate(self, nbytes, stream):
+        """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
+        ``stream``. Raises OutOfMemoryError (a MemoryError) when neither the
+        cache nor the device (within the limit) can supply it, after freeing
+        the cached blocks (idle ones first, then after synchronising)."""
+        size = round_size(nbytes)
+        with self._lock:  # the common case: a block freed on this stream, reused in order
+            bins = self._free.get(id(stream))
+            ptrs = bins.get(size) if bins else None
+            if ptrs:
+                self._used += size
+                return DeviceBuffer(self, ptrs.pop(), nbytes, size, stream)
+        for attempt in range(3):
+            with self._lock:
+                ptr = self._take_cached(size, stream)
+                if ptr is None:
+                    ptr = self._malloc(size)
+                if ptr is not None:
+                    self._used += size
+                    return DeviceBuffer(self, ptr, nbytes, size, stream)
+            if attempt == 0:
+                self._free_idle_blocks()
+            else:
+                self.free_all_blocks()
+        raise self._out_of_memory(nbytes)
+
+    def _take_cached(self, size, stream):
+        for key in (id(stream), _ANY_STREAM):
+            ptrs = self._free.get(key, {}).get(size)
+            if ptrs:
+                return ptrs.pop()
+        for key in [k for k in self._free if k not in (id(stream), _ANY_STREAM)]:
+            if size in self._free[key] and _finished(self._streams.get(key), wait=False):
+                self._retire_stream(key)
+                return self._take_cached(size, stream)
+        return None
+
+    def _retire_stream(self, key):
+        """Move the blocks of an idle stream to the any-stream free list."""
+        shared = self._free.setdefault(_ANY_STREAM, {})
+        for size, ptrs in self._free.pop(key).items():
+            shared.setdefault(size, []).extend(ptrs)
+        self._streams.pop(key, None)
+
+    def _free_idle_blocks(self):
+        """Free the cached blocks no stream can still be using (no waiting)."""
+        with self._lock:
+            idle = [key for key in self._free
+                    if _finished(self._streams.get(key), wait=False)]
+            snapshot = {key: self._stamped(key) for key in idle}
+        for key, bins in snapshot.items():
+            self._release_blocks(key, bins)
+
+    def _malloc(self, size):
+        """A new device block, or None when the limit or the device refuses."""
+        if self._limit and self._total + size > self._limit:
+            return None
+        out = _acl.ffi.new("void **")
+        activate(self.device.id)
+        ret = _acl.lib.aclrtMalloc(out, size, _ACL_MEM_MALLOC_HUGE_FIRST)
+        if ret:
+            try:
+                _acl.check(ret, "aclrtMalloc")
+            except _acl.OutOfMemoryError:
+                return None
+        self._total += size
+        return int(_acl.ffi.cast("uintptr_t", out[0]))
+
+    def _out_of_memory(self, requested):
+        limit = f"the pool limit of {self._limit} bytes" if self._limit else \
+            "the device memory"
+        return PoolOutOfMemoryError(
+            requested, self._limit,
+            f"out of memory allocating {requested} bytes on {self.device!r}: "
+            f"{self._used} bytes in use and {self._total} held by the pool; the "
+            f"request exceeds {limit} even after freeing the cached blocks")
+
+    def _release(self, size, ptr, stream):
+        key = _ANY_STREAM if stream is None else id(stream)
+        with self._lock:
+            self._used -= size
+            self._releases += 1
+            self._released_at[ptr] = self._releases
+            bins = self._free.get(key)
+            if bins is None:
+                bins = self._free[key] = {}
+                if stream is not None:
+                    self._streams[key] = stream
+            ptrs = bins.get(size)
+            if ptrs is None:
+                bins[size] = [ptr]
+            else:
+                ptrs.append(ptr)
+
+    def __repr__(self):
+        return (f"<MemoryPool {self.device!r} used={self._used} total={self._total} "
+                f"limit={self._limit}>")
+
+
+_default_pools = {}
+_default_pools_lock = threading.Lock()
+_local = threading.local()
+
+
+def get_default_memory_pool(device=None):
+    """The default ``MemoryPool`` of ``device`` (an ``npuarray.Device`` or id;
+    default: the current device), created on first use with the limit from
+    ``NPUARRAY_MEMORY_LIMIT`` (bytes, units K/M/G/T accepted, or a percentage
+    of the device memory such as "50%")."""
+    device_id = as_device_id(device)
+    pool = _default_pools.get(device_id)
+    if pool is None:
+        with _default_pools_lock:
+            pool = _default_pools.get(device_id)
+            if pool is None:
+                pool = MemoryPool(device_id)
+                pool.set_limit(_parse_limit(os.environ.get("NPUARRAY_MEMORY_LIMIT", "0"),
+                                            lambda: pool.device.mem_info()[1]))
+                _default_pools[device_id] = pool
+    return pool
+
+
+@contextlib.contextmanager
+def using_pool(pool):
+    """Route this thread's allocations on ``pool.device`` to ``pool`` inside the
+    block (graph capture gives each graph a private pool this way)."""
+    overrides = getattr(_local, "overrides", None)
+    if overrides is None:
+        overrides = _local.overrides = {}
+    device_id = pool.device.id
+    previous = overrides.get(device_id)
+    overrides[device_id] = pool
+    try:
+        yield pool
+    finally:
+        if previous is None:
+            del overrides[device_id]
+        else:
+            overrides[device_id] = previous
+
+
+def current_pool(device=None):
+    """The pool allocations of this thread on ``device`` go to."""
+    device_id = device.id if type(device) is runtime.Device else as_device_id(device)
+    overrides = _local.__dict__.get("overrides")
+    if overrides:
+        pool = overrides.get(device_id)
+        if pool is not None:
+            return pool
+    return _default_pools.get(device_id) or get_default_memory_pool(device_id)
+
+
+def allocate(nbytes, device=None, stream=None):
+    """A ``DeviceBuffer`` of ``nbytes`` bytes on ``device`` (default: current)
+    for use on ``stream`` (default: the device's current stream), from the
+    thread's current pool. Raises OutOfMemoryError."""
+    pool = current_pool(device)
+    if stream is None:
+        stream = runtime.get_current_stream(pool.device)
+    return pool.allocate(nbytes, stream)

@@ -1,0 +1,380 @@
+"""The one place that launches aclnn operators.
+
+Every device computation of npuarray goes through :func:`launch`, which runs
+CANN's two-phase convention (reference section 7.1) on the current stream:
+``aclnn<Op>GetWorkspaceSize(args..., &size, &executor)`` validates and builds
+the executor, a workspace comes from the stream-ordered pool, and
+``aclnn<Op>(workspace, size, executor, stream)`` enqueues the work.
+
+The launch path is kept lean because small operations are dominated by host
+overhead: the aclTensor describing an array view is created once and cached on
+the array (destroyed with it), common scalars are cached, operator entry points
+are looked up once, and the two out-parameters are reused per thread.
+"""
+import threading
+
+import numpy as np
+
+from . import _acl
+from ._acl import ffi, lib
+from ._dtypes import to_acl_dtype
+from ._memory_pool import allocate
+from .runtime import get_current_stream
+
+__all__ = []  # internal: used by the array layer and the operator modules
+
+ACL_FORMAT_ND = 2               # aclFormat (reference section 2.3)
+ACLNN_ERR_PARAM_INVALID = 161002  # aclnn status (reference section 3.3)
+
+_NULL = ffi.NULL
+_phases = {}                     # op name -> (first phase, second phase)
+_out_params = threading.local()  # per thread: (uint64_t* size, aclOpExecutor** executor)
+_array_type = None               # NPUArray, bound on first use (import order)
+
+
+def _npuarray_type():
+    global _array_type
+    if _array_type is None:
+        from ._array import NPUArray
+        _array_type = NPUArray
+    return _array_type
+
+
+# ---------------------------------------------------------------------------
+# aclTensor, aclScalar, aclIntArray handles
+
+def acl_tensor(x):
+    """The ``aclTensor*`` describing the view ``x`` (shape, strides in elements,
+    offset from the storage start, 1-D storage of the whole buffer, format ND),
+    created on first use and cached in ``x._acl_tensor``; destroyed with
+    ``aclDestroyTensor`` when ``x`` dies."""
+    handle = x._acl_tensor
+    if handle is None:
+        handle = x._acl_tensor = _create_tensor(x)
+    return handle
+
+
+def _create_tensor(x):
+    buffer = x._buffer
+    shape = x._shape
+    storage = (buffer.nbytes // x._dtype.itemsize,)
+    handle = lib.aclCreateTensor(shape, len(shape), to_acl_dtype(x._dtype), x._strides,
+                                 x._offset, ACL_FORMAT_ND, storage, 1,
+                                 ffi.cast("void *", buffer.ptr))
+    if handle == _NULL:
+        _acl.check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
+    return ffi.gc(handle, lib.aclDestroyTensor)
+
+
+_scalars = {}
+_SCALAR_CACHE_SIZE = 1024
+
+
+def acl_scalar(value, dtype):
+    """An ``aclScalar*`` holding the Python number ``value`` converted to
+    ``dtype`` (a NumPy dtype; ``aclCreateScalar`` copies it). Cached: the same
+    (value, dtype) returns the same handle. Raises OverflowError when an int
+    does not fit an integer dtype."""
+    kind = type(value)
+    if kind is float and not value:  # 0.0 and -0.0 compare equal but differ
+        return _create_scalar(value, dtype)
+    key = (kind, value, dtype)
+    handle = _scalars.get(key)
+    if handle is None:
+        handle = _create_scalar(value, dtype)
+        if kind is not complex and value == value:  # NaN never compares equal
+            if len(_scalars) >= _SCALAR_CACHE_SIZE:
+                _scalars.clear()
+            _scalars[key] = handle
+    return handle
+
+
+def _create_scalar(value, dtype):
+    host = np.array(value, dtype=dtype)
+    handle = lib.aclCreateScalar(ffi.cast("void *", host.ctypes.data), to_acl_dtype(dtype))
+    if handle == _NULL:
+        _acl.check(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar")
+    return ffi.gc(handle, lib.aclDestroyScalar)
+
+
+def acl_int_array(values):
+    """An ``aclIntArray*`` of the ints ``values`` (e.g. reduction dims)."""
+    values = tuple(values)
+    handle = lib.aclCreateIntArray(values, len(values))
+    if handle == _NULL:
+        _acl.check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
+    return ffi.gc(handle, lib.aclDestroyIntArray)
+
+
+# ---------------------------------------------------------------------------
+# Launching
+
+def _lookup(op_name):
+    try:
+        phases = (getattr(lib, op_name + "GetWorkspaceSize"), getattr(lib, op_name))
+    except AttributeError:
+        raise _acl.NotSupportedError(
+            0, op_name, f"{op_name} is not available in the loaded provider "
+            f"({_acl.backend()})") from None
+    _phases[op_name] = phases
+    return phases
+
+
+def _params():
+    try:
+        return _out_params.value
+    except AttributeError:
+        value = _out_params.value = (ffi.new("uint64_t *"), ffi.new("aclOpExecutor **"))
+        return value
+
+
+def launch(op_name, *args, stream=None):
+    """Runs aclnn operator ``op_name`` (e.g. ``"aclnnAdd"``) on ``stream``
+    (default: the current stream of the first array argument's device).
+
+    ``args`` are the first-phase arguments without the two trailing
+    out-parameters: NPUArrays become their cached aclTensors (and their
+    buffers are prepared for the stream, so cross-stream use is ordered by
+    events; a view with negative strides, which an aclTensor cannot describe,
+    is first copied to a contiguous array), ``None`` becomes NULL, anything
+    else (cdata handles, ints, bools) is passed as is. The workspace comes
+    from the memory pool and goes back to it (stream-ordered) after the
+    launch. Errors raise ``AclError`` subclasses with the operator's message."""
+    first, second = _phases.get(op_name) or _lookup(op_name)
+    array_type = _array_type or _npuarray_type()
+    if stream is None:
+        stream = _stream_of_first_array(args, array_type)
+    converted = []
+    copies = []  # materialised views: their memory must outlive the enqueue
+    for arg in args:
+        if isinstance(arg, array_type):
+            handle = arg._acl_tensor
+            if handle is None:
+                if arg._strides and min(arg._strides) < 0:
+                    arg = _without_negative_strides(arg, stream)
+                    copies.append(arg)
+                handle = acl_tensor(arg)
+            arg._buffer.prepare(stream)
+            arg = handle
+        elif arg is None:
+            arg = _NULL
+        converted.append(arg)
+    size_out, executor_out = _params()
+    ret = first(*converted, size_out, executor_out)
+    if ret:
+        _acl.check(ret, op_name + "GetWorkspaceSize")
+    size = size_out[0]
+    executor = executor_out[0]
+    if size:
+        workspace = allocate(size, stream.device, stream)
+        ret = second(ffi.cast("void *", workspace.ptr), size, executor, stream.handle)
+    else:
+        ret = second(_NULL, 0, executor, stream.handle)
+    if ret:
+        _acl.check(ret, op_name)
+
+
+def _stream_of_first_array(args, array_type):
+    for arg in args:
+        if isinstance(arg, array_type):
+            return get_current_stream(arg._buffer.device)
+    raise TypeError("launch() needs an NPUArray argument or an explicit stream")
+
+
+# ---------------------------------------------------------------------------
+# Views with negative strides (x[::-1]): CANN's aclTensor strides are
+# non-negative, so such a view is the flip of a view that aclTensor can
+# describe; inputs are materialised with aclnnIndexSelect and a reversed
+# index, destinations are written through the flipped view.
+
+def _flip_view(x, axes):
+    """The view of x's elements reversed along ``axes`` (no copy)."""
+    strides = list(x._strides)
+    offset = x._offset
+    for axis in axes:
+        offset += (x._shape[axis] - 1) * strides[axis]
+        strides[axis] = -strides[axis]
+    return type(x)._from_buffer(x._buffer, x._shape, tuple(strides), offset, x._dtype)
+
+
+def _negative_axes(x):
+    return tuple(i for i, s in enumerate(x._strides) if s < 0 and x._shape[i] > 1)
+
+
+def _nonnegative_view(x):
+    """``x`` with the negative strides of its length-0/1 axes (which never
+    step) replaced by 0; ``x`` itself when it has none."""
+    if not x._strides or min(x._strides) >= 0:
+        return x
+    strides = tuple(0 if s < 0 else s for s in x._strides)
+    return type(x)._from_buffer(x._buffer, x._shape, strides, x._offset, x._dtype)
+
+
+def _without_negative_strides(x, stream):
+    """``x`` itself, written with non-negative strides when possible, else a
+    contiguous copy made on the device."""
+    axes = _negative_axes(x)
+    if not axes:
+        return _nonnegative_view(x)
+    view = _nonnegative_view(_flip_view(x, axes))
+    for axis in axes:
+        n = x._shape[axis]
+        index = empty((n,), np.dtype(np.int64), stream.device, stream)
+        arange_(index, n - 1, -1, -1, stream=stream)
+        out = empty(view._shape, view._dtype, stream.device, stream)
+        launch("aclnnIndexSelect", view, axis, index, out, stream=stream)
+        view = out
+    return view
+
+
+def broadcast_view(x, shape):
+    """The view of ``x`` broadcast to ``shape`` (zero strides; no copy). The
+    caller has checked that the shapes broadcast."""
+    lead = len(shape) - len(x._shape)
+    strides = (0,) * lead + tuple(
+        0 if n == 1 and m != 1 else s
+        for n, m, s in zip(x._shape, shape[lead:], x._strides))
+    return type(x)._from_buffer(x._buffer, tuple(shape), strides, x._offset, x._dtype)
+
+
+# ---------------------------------------------------------------------------
+# Arrays made by operators
+
+_contiguous_strides = {}
+
+
+def contiguous_strides(shape):
+    """C-order strides, in elements, of an array of ``shape``."""
+    strides = _contiguous_strides.get(shape)
+    if strides is None:
+        strides, step = [], 1
+        for n in reversed(shape):
+            strides.append(step)
+            step *= max(n, 1)
+        strides = _contiguous_strides[shape] = tuple(reversed(strides))
+    return strides
+
+
+def is_c_contiguous(x):
+    """Whether the view ``x`` is C-contiguous (strides of length-1 axes ignored)."""
+    step = 1
+    for n, s in zip(reversed(x._shape), reversed(x._strides)):
+        if n != 1 and s != step:
+            return False
+        step *= n
+    return True
+
+
+def empty(shape, dtype, device, stream):
+    """A new C-contiguous NPUArray of ``shape`` and NumPy ``dtype`` on ``device``,
+    its memory taken from the pool for use on ``stream`` (uninitialised)."""
+    size = 1
+    for n in shape:
+        size *= n
+    buffer = allocate(size * dtype.itemsize, device, stream)
+    return (_array_type or _npuarray_type())._from_buffer(
+        buffer, shape, contiguous_strides(shape), 0, dtype)
+
+
+def stream_of(x):
+    """The current stream of ``x``'s device: where operations on ``x`` run."""
+    return get_current_stream(x._buffer.device)
+
+
+# ---------------------------------------------------------------------------
+# Copies, fills, casts (used by the array layer and the operator modules)
+
+def _check_same_device(name, a, b):
+    if a._buffer.device != b._buffer.device:
+        raise ValueError(f"{name}: arrays are on different devices: {a._buffer.device} "
+                         f"and {b._buffer.device}; move one with to_device()")
+
+
+def _overlaps(a, b):
+    """Whether two views may touch the same bytes (conservative: same buffer and
+    intersecting element ranges)."""
+    if a._buffer is not b._buffer:
+        return False
+    return _extent(a)[0] < _extent(b)[1] and _extent(b)[0] < _extent(a)[1]
+
+
+def _extent(x):
+    low = high = x._offset
+    for n, s in zip(x._shape, x._strides):
+        if n > 1:
+            if s > 0:
+                high += (n - 1) * s
+            else:
+                low += (n - 1) * s
+    return low, high + 1
+
+
+def copy_(dst, src, *, stream=None):
+    """Copies ``src`` into the view ``dst`` in place with aclnnInplaceCopy: any
+    strides on both sides, ``src`` broadcast to ``dst.shape``, dtype converted
+    (NumPy ``copyto(dst, src, casting="unsafe")``). Overlapping views copy
+    through a temporary. Runs on ``stream`` (default: the current stream).
+    Raises ValueError when the shapes do not broadcast or the devices differ."""
+    _check_same_device("copy", dst, src)
+    from ._elementwise import broadcast_shapes
+    if broadcast_shapes(dst._shape, src._shape) != dst._shape:
+        raise ValueError(f"could not broadcast input array from shape {src._shape} "
+                         f"into shape {dst._shape}")
+    if 0 in dst._shape:
+        return dst
+    stream = stream or get_current_stream(dst._buffer.device)
+    if _overlaps(dst, src):
+        src = copy(src, stream=stream)
+    axes = _negative_axes(dst)
+    if axes:  # write through the flipped view, reading src flipped alike
+        src = _flip_view(broadcast_view(src, dst._shape), axes)
+        launch("aclnnInplaceCopy", _nonnegative_view(_flip_view(dst, axes)), src,
+               stream=stream)
+    else:
+        launch("aclnnInplaceCopy", _nonnegative_view(dst), src, stream=stream)
+    return dst
+
+
+def copy(x, *, stream=None):
+    """A new C-contiguous copy of ``x`` (aclnnInplaceCopy)."""
+    stream = stream or get_current_stream(x._buffer.device)
+    out = empty(x._shape, x._dtype, x._buffer.device, stream)
+    if 0 not in x._shape:
+        launch("aclnnInplaceCopy", out, x, stream=stream)
+    return out
+
+
+def fill_(dst, value, *, stream=None):
+    """Sets every element of the view ``dst`` to the Python scalar ``value``
+    converted to ``dst.dtype`` (aclnnInplaceFillScalar). OverflowError when an
+    int does not fit an integer dtype."""
+    if 0 in dst._shape:
+        return dst
+    axes = _negative_axes(dst)
+    target = _nonnegative_view(_flip_view(dst, axes) if axes else dst)  # same elements
+    launch("aclnnInplaceFillScalar", target, acl_scalar(value, dst._dtype), stream=stream)
+    return dst
+
+
+def arange_(out, start, stop, step, *, stream=None):
+    """Fills the 1-D array ``out`` with ``start, start + step, ...`` (stopping
+    before ``stop``) with aclnnArange; ``out`` must have the length of that
+    sequence. The scalars are float64 for floating ``out``, int64 otherwise."""
+    if out._shape[0] == 0:
+        return out
+    kind = out._dtype.kind
+    scalar_dtype = np.dtype(np.int64 if kind in "biu" else np.float64)
+    launch("aclnnArange", acl_scalar(start, scalar_dtype), acl_scalar(stop, scalar_dtype),
+           acl_scalar(step, scalar_dtype), out, stream=stream)
+    return out
+
+
+def cast(x, dtype, *, stream=None):
+    """A new C-contiguous array with ``x``'s values converted to the NumPy
+    ``dtype`` (aclnnCast; NumPy ``astype`` semantics: floats to integers
+    truncate, out-of-range values wrap as the C conversion does)."""
+    stream = stream or get_current_stream(x._buffer.device)
+    out = empty(x._shape, dtype, x._buffer.device, stream)
+    if 0 not in x._shape:
+        launch("aclnnCast", x, to_acl_dtype(dtype), out, stream=stream)
+    return out

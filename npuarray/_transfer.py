@@ -1,0 +1,551 @@
+"""Moving NPUArrays between the host and devices, and the transfer guard.
+
+Uploads (``asarray``) and downloads (``to_host`` / ``asnumpy``) run on the
+current stream of the array's device (or the ``stream=`` given): synchronous on
+a default stream, asynchronous on another stream, pageable host memory staged
+through the pinned pool by the runtime's copy primitives
+(``npuarray.runtime._transfer``). A blocking read waits, through an event, for
+the work queued on the array's buffer, not for the whole device.
+
+Every read of device data by the host goes through ``_read_to_host``, which
+first runs ``host_read_hooks`` (graph capture registers one that raises
+CaptureError before the runtime is touched). Implicit reads (``__array__``,
+``__bool__``, ``__int__``, ``__float__``, ``__complex__``, ``__index__``,
+``iter()`` of a 1-D array, ``format(x, spec)`` of a 0-d array) additionally
+obey the transfer guard; explicit ones (``to_host``, ``asnumpy``, ``item``,
+``tolist``) always work. ``repr``/``str`` are allowed under every guard level,
+as in JAX and CuPy: printing is an explicit request to see the values, and a
+failing ``repr`` would break debuggers and error messages.
+"""
+import contextlib
+import ctypes
+import logging
+import os
+import threading
+
+import numpy as np
+
+from . import _acl, _ops, runtime
+from ._dtypes import BFLOAT16, normalize_dtype
+from .runtime._device import as_device_id
+from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
+                                copy_host_to_device)
+
+__all__ = ["asarray", "asnumpy", "from_dlpack", "transfer_guard", "ImplicitTransferError"]
+
+_GUARD_LEVELS = ("allow", "log", "disallow")
+_guard_state = threading.local()
+_logger = logging.getLogger("npuarray")
+# Span reads (download the memory a strided view covers, select on the host)
+# are used while they move at most this many times the view's own bytes.
+_SPAN_READ_FACTOR = 4
+
+host_read_hooks = []
+"""Callables ``hook(what)`` run before any host read of device data; a hook
+raises (e.g. CaptureError during graph capture) to forbid the read."""
+
+
+class ImplicitTransferError(TypeError):
+    """An implicit device-to-host transfer was attempted while
+    ``npuarray.transfer_guard("disallow")`` (or NPUARRAY_TRANSFER_GUARD=disallow)
+    is in effect. The message names the explicit call to use instead."""
+
+
+# -- the transfer guard ------------------------------------------------------------------------
+
+def _check_level(level):
+    if level not in _GUARD_LEVELS:
+        raise ValueError(f"transfer guard level must be one of {', '.join(_GUARD_LEVELS)}; "
+                         f"got {level!r}")
+    return level
+
+
+def guard_level():
+    """The transfer guard level of this thread: the innermost ``transfer_guard``
+    block, else NPUARRAY_TRANSFER_GUARD, else "allow"."""
+    stack = getattr(_guard_state, "stack", None)
+    if stack:
+        return stack[-1]
+    return _check_level(os.environ.get("NPUARRAY_TRANSFER_GUARD", "allow").strip().lower()
+                        or "allow")
+
+
+@contextlib.contextmanager
+def transfer_guard(level):
+    """Control implicit device-to-host transfers in this thread inside the block.
+
+    ``level``: "allow" (default), "log" (each implicit transfer logs a warning on
+    the "npuarray" logger) or "disallow" (it raises ImplicitTransferError, a
+    TypeError naming the explicit call). Implicit: ``numpy.asarray(x)``,
+    ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)``, ``operator.index(x)``,
+    ``iter(x)`` of a 1-D array. Explicit and always allowed: ``x.to_host()``,
+    ``npuarray.asnumpy(x)``, ``x.item()``, ``x.tolist()``, ``repr(x)``.
+    Thread-local; nested blocks restore the outer level. The process default
+    comes from NPUARRAY_TRANSFER_GUARD. ValueError for an unknown level.
+    """
+    _check_level(level)
+    stack = getattr(_guard_state, "stack", None)
+    if stack is None:
+        stack = _guard_state.stack = []
+    stack.append(level)
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def implicit_to_host(x, what, explicit):
+    """``x`` as a NumPy array for an implicit transfer ``what`` (e.g. "bool(x)"),
+    after the transfer guard allowed it; ``explicit`` names the call to use."""
+    level = guard_level()
+    if level != "allow":
+        message = (f"{what} copies an array of shape {x.shape} from {_device_name(x)} to "
+                   f"the host implicitly; use {explicit} to transfer explicitly")
+        if level == "disallow":
+            raise ImplicitTransferError(message + " (transfer_guard is 'disallow')")
+        _logger.warning(message)
+    return _read_to_host(x, what)
+
+
+# -- device to host ------------------------------------------------------------------------------
+
+def to_host(x, *, stream=None, out=None, blocking=True):
+    """Copy ``x`` to a host ``numpy.ndarray`` of the same shape and dtype.
+
+    ``stream``: where the copy runs (default: the current stream of x's device).
+    ``out``: a C-contiguous, writeable ndarray of x's shape and dtype to fill
+    (ValueError / TypeError otherwise). ``blocking=False`` on a non-default
+    stream: the copy is enqueued (into ``out`` or a new pinned array, which is
+    returned) and the result is valid once that stream has been synchronised;
+    on a default stream copies are always synchronous. Explicit: never refused
+    by the transfer guard. Uses aclrtMemcpy(Async) (D2H); non-contiguous views
+    are compacted first on the device (aclnnInplaceCopy) or read as the memory
+    span they cover. Mirrors ``cupy.ndarray.get``.
+    """
+    return _read_to_host(x, "to_host()", stream=stream, out=out, blocking=blocking)
+
+
+def asnumpy(x, *, stream=None, out=None, blocking=True):
+    """``x`` as a ``numpy.ndarray``: ``x.to_host(stream=, out=, blocking=)`` for
+    an NPUArray, ``numpy.asarray(x)`` (copied into ``out`` when given) for
+    anything else. Mirrors ``cupy.asnumpy``."""
+    if isinstance(x, NPUArray):
+        return to_host(x, stream=stream, out=out, blocking=blocking)
+    host = np.asarray(x)
+    if out is None:
+        return host
+    np.copyto(out, host)
+    return out
+
+
+def _read_to_host(x, what, *, stream=None, out=None, blocking=True):
+    """The one path by which the host reads device data."""
+    for hook in host_read_hooks:
+        hook(what)
+    device = x._buffer.device
+    if stream is None:
+        stream = runtime.get_current_stream(device)
+    elif stream.device != device:
+        raise ValueError(f"the stream is on npu:{stream.device.id} but the array is on "
+                         f"npu:{device.id}")
+    if out is not None:
+        _check_out(x, out)
+    if x.size == 0:
+        return np.empty(x.shape, x.dtype) if out is None else out
+    if x.is_c_contiguous():
+        return _download(x, stream, out, blocking)
+    if blocking and _span_elements(x)[1] <= _SPAN_READ_FACTOR * x.size:
+        return _read_span(x, stream, out)
+    compact = _ops.empty(x.shape, x.dtype, device, stream)
+    _ops.copy_(compact, x)
+    return _download(compact, stream, out, blocking)
+
+
+def _check_out(x, out):
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
+    if out.shape != x.shape:
+        raise ValueError(f"out has shape {out.shape}, the array has shape {x.shape}")
+    if out.dtype != x.dtype:
+        raise TypeError(f"out has dtype {out.dtype}, the array has dtype {x.dtype}")
+    if not (out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError("out must be a C-contiguous, writeable numpy.ndarray")
+
+
+def _new_host(shape, dtype, blocking):
+    return np.empty(shape, dtype) if blocking else runtime.empty_pinned(shape, dtype)
+
+
+def _download(x, stream, out, blocking):
+    """Copy the C-contiguous view ``x`` into ``out`` (or a new array)."""
+    if out is None:
+        out = _new_host(x.shape, x.dtype, blocking)
+    _order_read(x._buffer, stream, blocking)
+    copy_device_to_host(out, x.data_ptr, stream, blocking=blocking)
+    return out
+
+
+def _order_read(buffer, stream, blocking):
+    """Order a read of ``buffer`` on ``stream`` after the work that produced it.
+    A blocking copy synchronises ``stream`` itself, so the host waits for the
+    buffer's last stream only when that is another one."""
+    if blocking:
+        if buffer.stream is not stream:
+            buffer.host_wait()
+    else:
+        buffer.prepare(stream)
+
+
+def _span_elements(x):
+    """(first element offset, element count) of the memory the view covers."""
+    low = high = x._offset
+    for n, s in zip(x._shape, x._strides):
+        if s < 0:
+            low += (n - 1) * s
+        else:
+            high += (n - 1) * s
+    return low, high - low + 1
+
+
+def _read_span(x, stream, out):
+    """Blocking read of the memory span the view covers, then the view's
+    elements selected on the host (cheaper than a device copy for dense views)."""
+    low, count = _span_elements(x)
+    span = np.empty(count, x.dtype)
+    _order_read(x._buffer, stream, blocking=True)
+    copy_device_to_host(span, x._buffer.ptr + low * x.dtype.itemsize, stream, blocking=True)
+    view = np.lib.stride_tricks.as_strided(span[x._offset - low:], x.shape, x.strides)
+    if out is None:
+        return view.copy()
+    np.copyto(out, view)
+    return out
+
+
+# -- host to device ---------------------------------------------------------------------------------
+
+def _host_array(obj, dtype):
+    """``obj`` as a C-contiguous NumPy array of a supported dtype."""
+    host = np.asarray(obj, dtype=dtype)
+    native = normalize_dtype(host.dtype)  # TypeError for object, str, float128, ...
+    if native != host.dtype or host.dtype.byteorder == ">" or not host.flags.c_contiguous:
+        host = np.asarray(host, dtype=native, order="C")
+    return host
+
+
+def upload(host, device, stream):
+    """A new NPUArray on ``device`` holding the C-contiguous ``host`` array,
+    copied on ``stream`` (aclrtMemcpy(Async), H2D)."""
+    x = _ops.empty(host.shape, host.dtype, device, stream)
+    if host.size:
+        copy_host_to_device(x._buffer.ptr, host, stream, blocking=False)
+    return x
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """Convert ``obj`` to an NPUArray (array API ``asarray``).
+
+    ``obj``: an NPUArray, a NumPy array, a nested sequence, a Python scalar, or
+    an object with ``__array__`` or the buffer protocol. ``dtype``: the result
+    dtype (default: ``obj``'s; Python bool/int/float/complex become bool,
+    int64, float64, complex128). ``device``: an ``npuarray.Device`` or id
+    (default: ``obj``'s device for NPUArrays, else the current device).
+    ``copy``: True always copies; False never does (ValueError when a copy is
+    needed, e.g. for any host object); None copies only when needed.
+    Host data is uploaded on the current stream of the device (synchronous on
+    the default stream, asynchronous on another; aclrtMemcpy(Async)); a dtype
+    change on the device runs aclnnCast. Raises TypeError for unsupported
+    dtypes, OverflowError for Python ints out of the dtype's range.
+    """
+    if dtype is not None:
+        dtype = normalize_dtype(dtype)
+    if isinstance(obj, NPUArray):
+        return _from_array(obj, dtype, device, copy)
+    if _holds_arrays(obj):
+        return _stack_sequence(obj, dtype, device, copy)
+    if copy is False:
+        raise ValueError("asarray(copy=False) cannot upload host data without a copy")
+    host = _host_array(obj, dtype)
+    device = runtime.Device(as_device_id(device))
+    return upload(host, device, runtime.get_current_stream(device))
+
+
+def _holds_arrays(obj):
+    """Whether ``obj`` is a (nested) list or tuple with an NPUArray inside."""
+    return isinstance(obj, (list, tuple)) and any(
+        isinstance(e, NPUArray) or _holds_arrays(e) for e in obj)
+
+
+def _first_array(obj):
+    return obj if isinstance(obj, NPUArray) else next(
+        _first_array(e) for e in obj if isinstance(e, NPUArray) or _holds_arrays(e))
+
+
+def _stack_sequence(items, dtype, device, copy):
+    """A sequence holding NPUArrays: the items stacked on the device
+    (aclnnInplaceCopy into the result), with no host round trip."""
+    if copy is False:
+        raise ValueError("asarray(copy=False) cannot stack a sequence without a copy")
+    if device is None:
+        device = _first_array(items).device
+    arrays = [asarray(e, device=device) for e in items]
+    stacked = _manipulation.stack(arrays)
+    return stacked if dtype is None else _manipulation.astype(stacked, dtype, copy=False)
+
+
+def _from_array(x, dtype, device, copy):
+    target = x.device if device is None else runtime.Device(as_device_id(device))
+    cast = dtype is not None and dtype != x.dtype
+    moved = target != x.device
+    if copy is False and (cast or moved):
+        raise ValueError(f"asarray(copy=False) would need a copy "
+                         f"({'dtype ' + str(dtype) if cast else 'device ' + repr(target)})")
+    if moved:
+        x = to_device(x, target)
+    if cast:
+        return _manipulation.astype(x, dtype)
+    if copy and not moved:
+        return _manipulation.copy_array(x)
+    return x
+
+
+# -- device to device ------------------------------------------------------------------------------
+
+def to_device(x, device, /, *, stream=None):
+    """``x`` on ``device`` (an ``npuarray.Device`` or id; array API
+    ``to_device``): ``x`` itself when it is there already, else a C-contiguous
+    copy. The copy runs on ``stream``, a stream of the target device (default:
+    its current stream), after the host has waited for the work queued on
+    ``x``'s buffer: a peer copy (aclrtMemcpyAsync, D2D) when the target device
+    has enabled peer access to the source, else staged through pinned host
+    memory. Synchronous when ``stream`` is a default stream."""
+    target = runtime.Device(as_device_id(device))
+    source = x.device
+    if target == source:
+        return x
+    stream = runtime.get_current_stream(target) if stream is None else stream
+    if stream.device != target:
+        raise ValueError(f"to_device: the stream is on npu:{stream.device.id}, the "
+                         f"target device is npu:{target.id}")
+    if not x.is_c_contiguous():
+        x = _manipulation.copy_array(x)
+    y = _ops.empty(x.shape, x.dtype, target, stream)
+    if x.size:
+        x._buffer.host_wait()
+        copy_device_to_device(y._buffer.ptr, target, x.data_ptr, source, x.nbytes, stream)
+        if not stream.is_default:  # keep the source block until the copy has run
+            stream.launch_host_func(_keep_alive(x))
+    return y
+
+
+def _keep_alive(x):
+    return lambda: x
+
+
+# -- printing and pickling ----------------------------------------------------------------------------
+
+def _device_name(x):
+    return f"npu:{x.device.id}"
+
+
+def _values_for_display(x):
+    try:
+        return _read_to_host(x, "repr(x)")
+    except _acl.CaptureError:
+        return None
+
+
+def array_repr(x):
+    """``NPUArray([...], dtype=..., device='npu:N')``: NumPy's layout of the
+    values, then the dtype and the device (reads the values explicitly)."""
+    host = _values_for_display(x)
+    prefix = "NPUArray("
+    tail = f"dtype={x.dtype}, device='{_device_name(x)}')"
+    if host is None:
+        return f"{prefix}<not readable during graph capture>, shape={x.shape}, {tail}"
+    body = np.array2string(host, separator=", ", prefix=prefix)
+    if host.size == 0 and host.ndim != 1:
+        tail = f"shape={x.shape}, " + tail
+    return f"{prefix}{body}, {tail}"
+
+
+def array_str(x):
+    """NumPy's ``str`` of the values followed by the device, e.g.
+    ``[1. 2.] on npu:0``."""
+    host = _values_for_display(x)
+    values = "<not readable during graph capture>" if host is None else str(host)
+    return f"{values} on {_device_name(x)}"
+
+
+# -- DLPack ---------------------------------------------------------------------------------------------
+# Legacy (unversioned) DLManagedTensor, dlpack.h 1.x; exported the way torch_npu
+# exports NPU tensors: kDLExtDev (12), data at the first element, strides in
+# elements, byte_offset 0.
+
+KDL_CPU, KDL_EXT_DEV = 1, 12
+_DL_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}  # kDLBool, kDLInt, kDLUInt, kDLFloat, kDLComplex
+_DL_BFLOAT = 4
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    pass
+
+
+_DL_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
+_DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
+                             ("deleter", _DL_DELETER)]
+_exported = {}  # address of a DLManagedTensor -> what keeps its memory alive
+
+
+@_DL_DELETER
+def _dl_deleter(managed):
+    _exported.pop(ctypes.addressof(managed.contents), None)
+
+
+_CAPSULE_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+def _python_api(name, restype, *argtypes):
+    """A private binding of a C API function (ctypes.pythonapi's are shared and mutable)."""
+    return ctypes.PYFUNCTYPE(restype, *argtypes)((name, ctypes.pythonapi))
+
+
+_capsule_new = _python_api("PyCapsule_New", ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p,
+                           _CAPSULE_DESTRUCTOR)
+_capsule_is_valid = _python_api("PyCapsule_IsValid", ctypes.c_int, ctypes.c_void_p,
+                                ctypes.c_char_p)
+_capsule_pointer = _python_api("PyCapsule_GetPointer", ctypes.c_void_p, ctypes.c_void_p,
+                               ctypes.c_char_p)
+
+
+@_CAPSULE_DESTRUCTOR
+def _capsule_destructor(capsule):
+    if _capsule_is_valid(capsule, b"dltensor"):  # never consumed: release it here
+        address = _capsule_pointer(capsule, b"dltensor")
+        _exported.pop(address, None)
+
+
+_DL_DTYPES = {(code, dtype.itemsize * 8): dtype for dtype, code in (
+    (np.dtype(np.bool_), 6), (np.dtype(np.int8), 0), (np.dtype(np.int16), 0),
+    (np.dtype(np.int32), 0), (np.dtype(np.int64), 0), (np.dtype(np.uint8), 1),
+    (np.dtype(np.uint16), 1), (np.dtype(np.uint32), 1), (np.dtype(np.uint64), 1),
+    (np.dtype(np.float16), 2), (np.dtype(np.float32), 2), (np.dtype(np.float64), 2),
+    (BFLOAT16, _DL_BFLOAT), (np.dtype(np.complex64), 5), (np.dtype(np.complex128), 5))}
+
+
+def _dl_dtype(dtype):
+    code = _DL_BFLOAT if dtype == BFLOAT16 else _DL_CODES[dtype.kind]
+    return _DLDataType(code, dtype.itemsize * 8, 1)
+
+
+def dlpack(x, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """DLPack export (array API ``__dlpack__``): a "dltensor" capsule.
+
+    On the array's device (``dl_device`` None or ``(12, id)``): the device
+    memory itself as kDLExtDev (12), as torch_npu does; a view with negative
+    strides is copied first (BufferError with ``copy=False``); ``copy=True``
+    always exports a copy. The host waits for the work queued on the buffer
+    unless ``stream == -1``. ``dl_device=(1, 0)`` (kDLCPU): a host copy
+    (BufferError with ``copy=False``). Other devices: BufferError."""
+    if dl_device is not None and tuple(dl_device) == (KDL_CPU, 0):
+        if copy is False:
+            raise BufferError("exporting an NPUArray to the CPU needs a copy (copy=False)")
+        return to_host(x).__dlpack__()
+    if dl_device is not None and tuple(dl_device) != (KDL_EXT_DEV, x.device.id):
+        raise BufferError(f"cannot export an array on npu:{x.device.id} to DLPack device "
+                          f"{tuple(dl_device)}")
+    needs_copy = any(st < 0 for st in x._strides)
+    if needs_copy and copy is False:
+        raise BufferError("a view with negative strides cannot be exported without a copy")
+    if copy or needs_copy:
+        x = _manipulation.copy_array(x)
+    if stream != -1:
+        x._buffer.host_wait()
+    shape = (ctypes.c_int64 * max(x.ndim, 1))(*x.shape)
+    strides = (ctypes.c_int64 * max(x.ndim, 1))(*x._strides)
+    managed = _DLManagedTensor()
+    managed.dl_tensor = _DLTensor(x.data_ptr, _DLDevice(KDL_EXT_DEV, x.device.id), x.ndim,
+                                  _dl_dtype(x.dtype), shape, strides, 0)
+    managed.deleter = _dl_deleter
+    address = ctypes.addressof(managed)
+    _exported[address] = (managed, shape, strides, x)
+    return _capsule_new(address, b"dltensor", _capsule_destructor)
+
+
+_capsule_rename = _python_api("PyCapsule_SetName", ctypes.c_int, ctypes.py_object,
+                              ctypes.c_char_p)
+_capsule_pointer_of = _python_api("PyCapsule_GetPointer", ctypes.c_void_p, ctypes.py_object,
+                                  ctypes.c_char_p)
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An NPUArray from any DLPack producer (array API ``from_dlpack``).
+
+    NPUArrays go through ``asarray``. Host producers (kDLCPU: NumPy, PyTorch
+    CPU, ...) are uploaded. Device producers (kDLExtDev, e.g. torch_npu) are
+    copied on the device (aclrtMemcpyAsync D2D) into pool memory, so
+    ``copy=False`` raises BufferError for them and for host data. TypeError for
+    objects without ``__dlpack__``; BufferError for other device types."""
+    if isinstance(x, NPUArray):
+        return asarray(x, device=device, copy=copy)
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"{type(x).__name__} does not implement the DLPack protocol")
+    device_type, device_id = x.__dlpack_device__()
+    if copy is False:
+        raise BufferError("npuarray cannot share memory with another DLPack producer "
+                          "(copy=False)")
+    if device_type == KDL_CPU:
+        return asarray(np.from_dlpack(x), device=device)
+    if device_type != KDL_EXT_DEV:
+        raise BufferError(f"cannot import DLPack device type {device_type}")
+    capsule = x.__dlpack__()
+    managed = _DLManagedTensor.from_address(_capsule_pointer_of(capsule, b"dltensor"))
+    _capsule_rename(capsule, b"used_dltensor")
+    try:
+        return _import_device_tensor(managed.dl_tensor, device)
+    finally:
+        if managed.deleter:
+            managed.deleter(ctypes.pointer(managed))
+
+
+def _import_device_tensor(tensor, device):
+    """Copy a kDLExtDev DLTensor (compact strides only) into a new NPUArray."""
+    dtype = _DL_DTYPES.get((tensor.dtype.code, tensor.dtype.bits))
+    if dtype is None or tensor.dtype.lanes != 1:
+        raise BufferError(f"unsupported DLPack dtype (code {tensor.dtype.code}, "
+                          f"{tensor.dtype.bits} bits, {tensor.dtype.lanes} lanes)")
+    shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
+    if tensor.strides and tuple(tensor.strides[i] for i in range(tensor.ndim)) != \
+            _ops.contiguous_strides(shape):
+        raise BufferError("only C-contiguous DLPack device tensors can be imported")
+    source = runtime.Device(tensor.device.device_id)
+    target = source if device is None else runtime.Device(as_device_id(device))
+    stream = runtime.get_current_stream(target)
+    y = _ops.empty(shape, dtype, target, stream)
+    if y.size:
+        runtime.get_current_stream(source).synchronize()  # the producer's pending work
+        copy_device_to_device(y._buffer.ptr, target, tensor.data + tensor.byte_offset,
+                              source, y.nbytes, stream)
+        stream.synchronize()  # the producer may free its memory once we return
+    return y
+
+
+def rebuild_pickled(host, device_id):
+    """Unpickling: upload ``host`` to device ``device_id``."""
+    return asarray(host, device=device_id)
+
+
+from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)
+from . import _manipulation  # noqa: E402

@@ -1,0 +1,317 @@
+"""Graph capture and replay: ``npuarray.Graph`` (aclmdlRI) and ``npuarray.capture_mode``.
+
+Between ``aclmdlRICaptureBegin`` and ``aclmdlRICaptureEnd`` the work npuarray
+issues on a stream is recorded into a model running instance (aclmdlRI) instead
+of being run; ``aclmdlRIExecuteAsync`` replays it, in stream order, at the cost
+of one launch for the whole graph (reference/acl-abi.md section 5).
+
+Memory: arrays created inside the capture take their memory from a pool
+private to the graph (``Graph.memory_pool``), kept while the graph lives and
+rewritten by every replay. Arrays made before the capture and used by it are
+the graph's inputs: the graph keeps them alive, and a replay reads their
+current contents. Destroying the graph returns its pool to the device.
+"""
+import contextlib
+import weakref
+
+from .._acl import AclError, CaptureError, check, ffi, lib
+from . import _capture_guard
+from ._device import activate, current_device_id, release_later_if_needed
+from ._event import Event
+from ._stream import as_stream
+
+__all__ = ["Graph", "capture_mode"]
+
+CAPTURE_MODES = {"global": 0, "thread_local": 1, "relaxed": 2}  # aclmdlRICaptureMode
+ACL_ERROR_RT_MODEL_CAPTURED = 107026
+ACL_ERROR_RT_STREAM_CAPTURED = 107027
+ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT = 107031
+
+
+def _mode_value(mode):
+    if not isinstance(mode, str):
+        raise TypeError(f"capture mode must be a str, one of {', '.join(CAPTURE_MODES)}; "
+                        f"got {type(mode).__name__}")
+    try:
+        return CAPTURE_MODES[mode.lower()]
+    except KeyError:
+        raise ValueError(f"unknown capture mode {mode!r}; expected one of "
+                         f"{', '.join(map(repr, CAPTURE_MODES))}") from None
+
+
+def _graph_pool_type():
+    from .._memory_pool import MemoryPool  # the array layer imports the runtime: import late
+
+    class GraphMemoryPool(MemoryPool):
+        """The private pool of one graph. Once the graph is destroyed (``closed``) a block
+        released by a surviving output array goes straight back to the device."""
+        closed = False
+
+        def _release(self, size, ptr, stream):
+            super()._release(size, ptr, stream)
+            if self.closed:
+                self.free_all_blocks()
+
+    return GraphMemoryPool
+
+
+class Graph:
+    """A recorded sequence of device work, replayable on any stream of its device.
+
+    Usage::
+
+        x = npx.asarray(data)                     # inputs: made before the capture
+        with npx.Stream() as s:
+            g = npx.Graph()
+            with g.capture():                     # record, do not run
+                y = npx.sum(x * x, axis=1)        # outputs: made inside the capture
+            for batch in batches:
+                x[...] = batch                    # update inputs in place
+                g.replay()                        # y is recomputed from the new x
+                use(y.to_host())
+
+    A Graph holds one capture. It is released by ``destroy()``, by leaving a
+    ``with Graph() as g:`` block, or when garbage collected. ``memory_pool`` is
+    its private ``MemoryPool`` (``used_bytes()``, ``total_bytes()``).
+    """
+
+    def __init__(self):
+        self._handle = None        # aclmdlRI after a successful capture
+        self._capture = None       # _capture_guard.Capture while capturing
+        self._device = None
+        self._pool = None
+        self._inputs = ()          # buffers made outside the capture (kept alive)
+        self._outputs = ()         # WeakSet of the graph's own buffers still referenced
+        self._done = None          # Event recorded after the latest replay
+        self._replay_stream = None
+        self._destroyed = False
+        self._finalizer = None
+
+    # -- capture -----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def capture(self, stream=None, mode="global"):
+        """Records the work npuarray issues on `stream` inside the block instead of running it
+        (aclmdlRICaptureBegin / aclmdlRICaptureEnd).
+
+        `stream`: an ``npuarray.Stream`` (default: the current stream), which must not be
+        a default stream (CaptureError 107031: use ``npuarray.Stream()``); it is the
+        current stream of this thread inside the block (as in PyTorch). Work other
+        streams do after waiting on an event recorded on a captured stream is captured
+        too; they must rejoin (an event recorded on them and waited on by a captured
+        stream) before the block ends, else CaptureError 107025. `mode`: "global"
+        (default; no thread may make synchronous copies during the capture),
+        "thread_local" (only this thread may not) or "relaxed" (no restriction)
+        (ACL_MODEL_RI_CAPTURE_MODE_*). Inside the block nothing may wait for captured
+        work or read arrays on the host (CaptureError before the runtime is called).
+        Arrays created in the block get memory from the graph's pool. When the block
+        raises, the capture is ended and discarded and the exception propagates.
+        Raises ValueError when the graph already holds a capture or was destroyed,
+        TypeError / ValueError for a bad `mode`.
+        """
+        capture = self._begin(stream, mode)
+        from .._memory_pool import using_pool
+        try:
+            with capture.origin, using_pool(capture.pool):
+                yield self
+        except BaseException:
+            self._abort(capture)
+            raise
+        self._end(capture)
+
+    def _begin(self, stream, mode):
+        value = _mode_value(mode)
+        stream = as_stream(stream)
+        if self._destroyed:
+            raise ValueError("this Graph was destroyed; create a new npuarray.Graph()")
+        if self._handle is not None or self._capture is not None:
+            raise ValueError("this Graph already holds a capture; create a new "
+                             "npuarray.Graph() for another one")
+        _check_capturable(stream)
+        _install_host_read_hook()
+        pool = _graph_pool_type()(stream.device)
+        capture = _capture_guard.Capture(stream, pool)
+        activate(stream.device.id)
+        check(lib.aclmdlRICaptureBegin(stream.handle, value), "aclmdlRICaptureBegin")
+        self._capture = capture
+        _capture_guard.begin(capture)
+        return capture
+
+    def _end(self, capture):
+        model = ffi.new("aclmdlRI *")
+        _capture_guard.end(capture)
+        self._capture = None
+        activate(capture.origin.device.id)
+        ret = lib.aclmdlRICaptureEnd(capture.origin.handle, model)
+        if ret:
+            capture.pool.closed = True
+            capture.pool.free_all_blocks()
+            check(ret, "aclmdlRICaptureEnd")  # the stream is out of capture; nothing kept
+        self._handle = model[0]
+        self._device = capture.origin.device
+        self._pool = capture.pool
+        self._inputs = tuple(capture.inputs)
+        self._outputs = capture.outputs
+        self._done = Event()
+        self._replay_stream = capture.origin
+        self._finalizer = weakref.finalize(self, _release_later, self._handle, self._device.id,
+                                           self._pool, self._done)
+
+    def _abort(self, capture):
+        """Ends a capture whose block raised and drops what it recorded; the graph is empty
+        again. Errors of the runtime here are secondary to the block's own exception."""
+        try:
+            self._end(capture)
+        except AclError:
+            return
+        self._finalizer()
+        self._handle = self._device = self._pool = self._done = self._finalizer = None
+        self._inputs = self._outputs = ()
+
+    # -- replay ------------------------------------------------------------------------------
+
+    def replay(self, stream=None):
+        """Runs the captured work again on `stream` (default: the current stream)
+        (aclmdlRIExecuteAsync), after the work queued there so far and after the work that
+        last wrote the graph's inputs on other streams; asynchronous to the host. The
+        graph's outputs are rewritten in place; reading them waits for this replay.
+        `stream` must belong to the graph's device (ValueError). Raises ValueError when
+        nothing was captured or the graph was destroyed, CaptureError 107026 while the
+        graph is still being captured."""
+        stream = as_stream(stream)
+        handle = self._ready_handle("replay")
+        if stream.device != self._device:
+            raise ValueError(f"this graph was captured on {self._device!r}; it cannot be "
+                             f"replayed on {stream!r}")
+        self._order_before_replay(stream)
+        activate(stream.device.id)
+        check(lib.aclmdlRIExecuteAsync(handle, stream.handle), "aclmdlRIExecuteAsync")
+        self._done.record(stream)
+        self._replay_stream = stream
+
+    def _order_before_replay(self, stream):
+        # Inputs may have been written, and outputs read, on other streams since the last
+        # replay: the replay stream waits for them (no host synchronisation).
+        for buffer in self._inputs:
+            buffer.prepare(stream)
+        for buffer in list(self._outputs):
+            buffer.prepare(stream)
+        if self._replay_stream != stream:
+            stream.wait_event(self._done)
+
+    def _ready_handle(self, what):
+        if self._capture is not None:
+            raise CaptureError(ACL_ERROR_RT_MODEL_CAPTURED, f"Graph.{what}",
+                               "the graph is still being captured; leave the "
+                               "`with graph.capture():` block first")
+        if self._destroyed:
+            raise ValueError(f"cannot {what} a destroyed Graph")
+        if self._handle is None:
+            raise ValueError(f"cannot {what} a Graph before capturing into it "
+                             "(use `with graph.capture():`)")
+        return self._handle
+
+    # -- inspection and release --------------------------------------------------------------
+
+    def debug_print(self):
+        """Prints the captured graph's device, streams and tasks (aclmdlRIDebugPrint; the
+        runtime writes it to its log / standard output). ValueError before a capture."""
+        handle = self._ready_handle("debug_print")
+        activate(self._device.id)
+        check(lib.aclmdlRIDebugPrint(handle), "aclmdlRIDebugPrint")
+
+    @property
+    def memory_pool(self):
+        """The graph's private MemoryPool (None before a capture)."""
+        return self._pool if self._pool is not None else (
+            self._capture.pool if self._capture is not None else None)
+
+    @property
+    def is_captured(self):
+        """True once a capture has completed and until the graph is destroyed."""
+        return self._handle is not None and not self._destroyed
+
+    def destroy(self):
+        """Releases the graph (aclmdlRIDestroy) after its latest replay has finished (the host
+        waits for that replay only), its hold on the input arrays, and its memory pool:
+        the cached blocks go back to the device at once, the blocks of output arrays
+        still referenced when those arrays die. Idempotent. CaptureError 107026 while
+        the graph is being captured."""
+        if self._capture is not None:
+            raise CaptureError(ACL_ERROR_RT_MODEL_CAPTURED, "Graph.destroy",
+                               "the graph is still being captured; leave the "
+                               "`with graph.capture():` block first")
+        if self._destroyed:
+            return
+        self._destroyed = True
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            _release(self._handle, self._device.id, self._pool, self._done)
+        self._inputs = ()
+        self._outputs = ()
+        self._done = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._capture is None:
+            self.destroy()
+        return False
+
+    def __repr__(self):
+        state = ("destroyed" if self._destroyed else "capturing" if self._capture is not None
+                 else "captured" if self._handle is not None else "empty")
+        where = f" on {self._device!r}" if self._device is not None else ""
+        return f"<npuarray.Graph {state}{where}>"
+
+
+def _install_host_read_hook():
+    # The array layer runs these hooks first in every host read of device data; the
+    # runtime cannot import the array layer at load time (the array layer imports it).
+    from .. import _transfer
+    if _capture_guard.check_host_read not in _transfer.host_read_hooks:
+        _transfer.host_read_hooks.append(_capture_guard.check_host_read)
+
+
+def _check_capturable(stream):
+    if stream.is_default:
+        raise CaptureError(
+            ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "Graph.capture",
+            f"{stream!r} is a default stream, which cannot be captured: capture on a "
+            "stream you create, e.g. `with npuarray.Stream(): with graph.capture(): ...`")
+    if _capture_guard.capture_of(stream) is not None:
+        raise CaptureError(
+            ACL_ERROR_RT_STREAM_CAPTURED, "Graph.capture",
+            f"{stream!r} is already being captured into another graph; end that capture "
+            "first or capture on another stream")
+
+
+def _release(handle, device_id, pool, done):
+    """Destroys the aclmdlRI and frees the pool, after the latest replay (`done`) ran."""
+    done.synchronize()
+    activate(device_id)
+    check(lib.aclmdlRIDestroy(handle), "aclmdlRIDestroy")
+    pool.closed = True
+    pool.free_all_blocks()
+
+
+def _release_later(*resources):
+    # A graph may be garbage collected on a host-function thread, where ACL calls are banned.
+    release_later_if_needed(lambda: _release(*resources))
+
+
+@contextlib.contextmanager
+def capture_mode(mode):
+    """Sets this thread's capture mode inside the block and restores the previous one after
+    (aclmdlRICaptureThreadExchangeMode). "relaxed" lets this thread make synchronous
+    copies (e.g. ``to_host()`` on a default stream) while another thread captures in
+    "global" mode; "thread_local" makes only this thread's own captures restrict it.
+    TypeError / ValueError for a bad `mode`."""
+    value = ffi.new("aclmdlRICaptureMode *", _mode_value(mode))
+    activate(current_device_id())
+    check(lib.aclmdlRICaptureThreadExchangeMode(value), "aclmdlRICaptureThreadExchangeMode")
+    try:
+        yield
+    finally:
+        check(lib.aclmdlRICaptureThreadExchangeMode(value), "aclmdlRICaptureThreadExchangeMode")

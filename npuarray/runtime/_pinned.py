@@ -1,0 +1,191 @@
+"""Pinned (page-locked) host memory: NumPy arrays on aclrtMallocHost, and the staging pool.
+
+Asynchronous copies need pinned host memory (CANN silently corrupts data with
+pageable memory; npusim refuses it). ``empty_pinned`` gives NumPy arrays on
+pinned memory, freed (aclrtFreeHost) when the last view dies; ``is_pinned``
+recognises them. ``staging_pool()`` lends pinned blocks to stage pageable
+buffers, each returned with the event after which the device no longer reads or
+writes it, so a block is never reused early.
+"""
+import bisect
+import math
+import os
+import sys
+import threading
+
+import numpy as np
+
+from .._acl import AclError, check, ffi, lib
+from . import _device
+
+_registry_lock = threading.Lock()
+_starts = []      # sorted start addresses of live pinned allocations
+_ends = {}        # start -> end (exclusive)
+
+
+def _register(start, nbytes):
+    with _registry_lock:
+        bisect.insort(_starts, start)
+        _ends[start] = start + nbytes
+
+
+def _unregister(start):
+    with _registry_lock:
+        index = bisect.bisect_left(_starts, start)
+        if index < len(_starts) and _starts[index] == start:
+            del _starts[index]
+            del _ends[start]
+
+
+def _is_pinned_range(begin, end):
+    with _registry_lock:
+        index = bisect.bisect_right(_starts, begin) - 1
+        return index >= 0 and end <= _ends[_starts[index]]
+
+
+def _free_host(cdata, _is_finalizing=sys.is_finalizing):
+    if _is_finalizing():
+        return  # the interpreter is tearing down its modules; the process returns the memory
+    start = int(ffi.cast("uintptr_t", cdata))
+    _unregister(start)
+    _device.release_later_if_needed(lambda: lib.aclrtFreeHost(cdata))
+
+
+def allocate_pinned(nbytes):
+    """A uint8 NumPy array of `nbytes` on new pinned memory (aclrtMallocHost, 64-byte aligned);
+    freed when the array and all its views are gone. OutOfMemoryError when it cannot."""
+    _device.activate(_device.current_device_id())
+    ptr = ffi.new("void **")
+    check(lib.aclrtMallocHost(ptr, max(nbytes, 1)), "aclrtMallocHost")
+    start = int(ffi.cast("uintptr_t", ptr[0]))
+    _register(start, max(nbytes, 1))
+    owner = ffi.gc(ffi.cast("char *", ptr[0]), _free_host)
+    # The buffer keeps `owner` alive; NumPy keeps the buffer alive as the array's base.
+    return np.frombuffer(ffi.buffer(owner, max(nbytes, 1)), dtype=np.uint8)[:nbytes]
+
+
+def _shape_tuple(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(n) for n in shape)
+
+
+def empty_pinned(shape, dtype=np.float64, order="C"):
+    """A new numpy.ndarray of `shape` and `dtype` on pinned host memory (aclrtMallocHost),
+    uninitialised; mirrors numpy.empty. Freed (aclrtFreeHost) when garbage collected.
+    Pinned memory makes host<->device copies direct and truly asynchronous."""
+    shape = _shape_tuple(shape)
+    if any(n < 0 for n in shape):
+        raise ValueError("negative dimensions are not allowed: %r" % (shape,))
+    if order not in ("C", "F"):
+        raise ValueError("order must be 'C' or 'F', got %r" % (order,))
+    dtype = np.dtype(dtype)
+    raw = allocate_pinned(math.prod(shape) * dtype.itemsize)
+    return np.ndarray(shape, dtype=dtype, buffer=raw, order=order)
+
+
+def zeros_pinned(shape, dtype=np.float64, order="C"):
+    """Like empty_pinned, filled with zeros (mirrors numpy.zeros)."""
+    array = empty_pinned(shape, dtype, order)
+    array.fill(0)
+    return array
+
+
+def is_pinned(array):
+    """True when all of the numpy.ndarray `array`'s bytes lie in one pinned allocation
+    made by npuarray (empty_pinned, zeros_pinned, the staging pool)."""
+    if not isinstance(array, np.ndarray):
+        return False
+    if array.nbytes == 0:
+        return False
+    begin, end = np.lib.array_utils.byte_bounds(array)
+    return _is_pinned_range(begin, end)
+
+
+def host_address(array):
+    """The address of the first byte of the ndarray `array`'s data."""
+    return array.__array_interface__["data"][0]
+
+
+def _done(event):
+    """Whether the device is finished with a block released with `event`. An event that
+    cannot be queried (recorded inside a graph capture: the graph reads the block at every
+    replay) never completes, so such a block is never reused."""
+    if event is None:
+        return True
+    try:
+        return event.query()
+    except AclError:
+        return False
+
+
+class PinnedPool:
+    """Pinned staging blocks by power-of-two size class, reused once their event completed.
+
+    ``acquire(nbytes)`` lends a uint8 array of at least `nbytes`; ``release(block,
+    event)`` returns it, reusable after `event` (None: at once). Cached blocks beyond
+    ``limit`` bytes (NPUARRAY_PINNED_POOL_LIMIT, default 1 GiB) are freed. Thread-safe.
+    """
+    MIN_BLOCK = 64 * 1024
+
+    def __init__(self, limit=None):
+        if limit is None:
+            limit = int(os.environ.get("NPUARRAY_PINNED_POOL_LIMIT", 1 << 30))
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._free = {}            # size class -> [(block, event or None)]
+        self._cached_bytes = 0
+
+    @classmethod
+    def size_class(cls, nbytes):
+        return max(cls.MIN_BLOCK, 1 << max(nbytes - 1, 0).bit_length())
+
+    def acquire(self, nbytes):
+        size = self.size_class(nbytes)
+        with self._lock:
+            entries = self._free.get(size, ())
+            for index, (block, event) in enumerate(entries):
+                if _done(event):
+                    del entries[index]
+                    self._cached_bytes -= size
+                    return block
+        return allocate_pinned(size)
+
+    def release(self, block, event=None):
+        size = block.nbytes
+        with self._lock:
+            self._free.setdefault(size, []).append((block, event))
+            self._cached_bytes += size
+            # Trimming queries events: not allowed inside a stream host function.
+            if self._cached_bytes > self.limit and not _device.in_host_function():
+                self._trim()
+
+    def _trim(self):
+        for size in sorted(self._free, reverse=True):
+            entries = self._free[size]
+            keep = []
+            for block, event in entries:
+                if self._cached_bytes > self.limit and _done(event):
+                    self._cached_bytes -= size  # dropping the array frees the memory
+                else:
+                    keep.append((block, event))
+            self._free[size] = keep
+
+    def cached_bytes(self):
+        """Bytes of pinned memory held by the pool for reuse."""
+        return self._cached_bytes
+
+    def free_all_blocks(self):
+        """Frees every cached block whose copy has completed."""
+        with self._lock:
+            limit, self.limit = self.limit, 0
+            self._trim()
+            self.limit = limit
+
+
+_staging_pool = PinnedPool()
+
+
+def staging_pool():
+    """The process-wide pinned staging pool used by host<->device transfers."""
+    return _staging_pool

@@ -1,0 +1,230 @@
+"""Streams: in-order device work queues, the thread's current stream, and host functions.
+
+The current stream is thread-local and per device: ``with s:`` makes ``s`` current
+for its device (and makes that device current) in this thread, and restores what
+was current before on exit, as PyTorch does. When no stream is current, a
+device's default stream is one npuarray creates (never ACL's NULL stream, which
+some products reject and capture cannot use).
+"""
+import itertools
+import threading
+import weakref
+
+from .._acl import InvalidValueError, check, ffi, lib
+from . import _capture_guard as _capture, _device
+from ._device import Device, activate, as_device_id, keep_at_exit
+
+ACL_ERROR_RT_PARAM_INVALID = 107000
+
+_default_streams = {}                  # device id -> Stream
+_default_lock = threading.Lock()
+_streams_by_device = {}                # device id -> WeakSet of its Streams
+_tls = threading.local()
+
+
+class Stream:
+    """An ACL stream (aclrtCreateStream) on `device` (default: the current device).
+
+    ``.handle`` is the aclrtStream cdata to pass to ACL / aclnn calls, ``.device``
+    the Device. Work enqueued on a stream runs in order, asynchronously to the
+    host. The stream is destroyed (after its work finishes) when garbage collected.
+    """
+    __slots__ = ("device", "handle", "_errors", "_finalizer", "__weakref__")
+
+    def __init__(self, device=None):
+        device_id = as_device_id(device)
+        activate(device_id)
+        handle = ffi.new("aclrtStream *")
+        check(lib.aclrtCreateStream(handle), "aclrtCreateStream")
+        self.device = Device(device_id)
+        self.handle = handle[0]
+        self._errors = []
+        self._finalizer = keep_at_exit(
+            weakref.finalize(self, _destroy_stream, device_id, self.handle))
+        _streams_by_device.setdefault(device_id, weakref.WeakSet()).add(self)
+
+    # -- the current stream ------------------------------------------------------------
+
+    def __enter__(self):
+        device_id = self.device.id
+        current = _current_streams()
+        saved = (_device.current_device_id(), device_id, current.get(device_id))
+        _tls.__dict__.setdefault("stack", []).append(saved)
+        current[device_id] = self
+        _device._set_current_device_id(device_id)
+        return self
+
+    def __exit__(self, *exc):
+        previous_device, device_id, previous_stream = _tls.stack.pop()
+        current = _current_streams()
+        if previous_stream is None:
+            current.pop(device_id, None)
+        else:
+            current[device_id] = previous_stream
+        _device._set_current_device_id(previous_device)
+        return False
+
+    # -- work and synchronisation ------------------------------------------------------
+
+    @property
+    def is_default(self):
+        """Whether this is the default stream npuarray created for its device."""
+        return _default_streams.get(self.device.id) is self
+
+    def synchronize(self):
+        """Blocks the host until all work queued on this stream is done
+        (aclrtSynchronizeStream); then re-raises the first exception raised by a
+        host function of this stream since the last synchronisation."""
+        if _capture.active:
+            _capture.check_stream_sync("Stream.synchronize", self)
+        activate(self.device.id)
+        check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+        self._raise_errors()
+
+    def query(self):
+        """True when all work queued on this stream is done (aclrtStreamQuery); never blocks."""
+        if _capture.active:
+            _capture.check_stream_sync("Stream.query", self)
+        status = ffi.new("aclrtStreamStatus *")
+        activate(self.device.id)
+        check(lib.aclrtStreamQuery(self.handle, status), "aclrtStreamQuery")
+        return status[0] == lib.ACL_STREAM_STATUS_COMPLETE
+
+    def wait_event(self, event):
+        """Makes later work on this stream wait until `event` completes (aclrtStreamWaitEvent);
+        the host does not block. An event recorded on this same stream is fine; one
+        never recorded is a no-op (as in CUDA)."""
+        if event.handle is None:
+            return
+        activate(self.device.id)
+        check(lib.aclrtStreamWaitEvent(self.handle, event.handle), "aclrtStreamWaitEvent")
+
+    def wait_stream(self, other):
+        """Makes later work on this stream wait for the work queued so far on `other`."""
+        self.wait_event(other.record())
+
+    def record(self, event=None):
+        """Records `event` (a new Event when None) at this point of the stream; returns it."""
+        from ._event import Event
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def launch_host_func(self, fn):
+        """Runs the Python callable `fn()` in stream order on a runtime thread
+        (aclrtLaunchHostFunc): after the work queued before it, and before the work
+        queued after it. `fn` must not call ACL / npuarray functions. An exception
+        it raises is kept and re-raised by this stream's next ``synchronize()``
+        (or its device's) instead of crashing the runtime thread."""
+        if not callable(fn):
+            raise TypeError("launch_host_func needs a callable, got %r" % (fn,))
+        key = next(_host_keys)
+        _pending_host_funcs[key] = (fn, self._errors)
+        activate(self.device.id)
+        try:
+            check(lib.aclrtLaunchHostFunc(self.handle, _host_trampoline, ffi.cast("void *", key)),
+                  "aclrtLaunchHostFunc")
+        except BaseException:
+            _pending_host_funcs.pop(key, None)
+            raise
+
+    def _raise_errors(self):
+        if self._errors:
+            error = self._errors.pop(0)
+            self._errors.clear()
+            raise error
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and other.handle == self.handle
+
+    def __hash__(self):
+        return hash(int(ffi.cast("uintptr_t", self.handle)))
+
+    def __repr__(self):
+        kind = "default stream" if self.is_default else "Stream"
+        return "<npuarray.%s 0x%x on device %d>" % (
+            kind, int(ffi.cast("uintptr_t", self.handle)), self.device.id)
+
+
+def _destroy_stream(device_id, handle):
+    def release():
+        activate(device_id)
+        lib.aclrtDestroyStream(handle)  # waits for queued work; nothing to report in a finalizer
+    _device.release_later_if_needed(release)
+
+
+# -- host functions ---------------------------------------------------------------------
+
+_host_keys = itertools.count(1)
+_pending_host_funcs = {}   # key -> (callable, error list of its stream); kept alive until run
+
+
+@ffi.callback("void(void *)")
+def _host_trampoline(args):
+    key = int(ffi.cast("uintptr_t", args))
+    fn, errors = _pending_host_funcs.pop(key, (None, None))
+    if fn is None:
+        return
+    _device.set_in_host_function(True)
+    try:
+        fn()
+    except BaseException as exc:  # never let an exception escape into the runtime thread
+        errors.append(exc)
+    finally:
+        _device.set_in_host_function(False)
+
+
+def raise_host_function_errors(device_id):
+    """Re-raises the first pending host-function exception of any stream of `device_id`."""
+    for stream in list(_streams_by_device.get(device_id, ())):
+        stream._raise_errors()
+
+
+# -- current and default streams --------------------------------------------------------
+
+def _current_streams():
+    try:
+        return _tls.current
+    except AttributeError:
+        _tls.current = {}
+        return _tls.current
+
+
+def default_stream(device=None):
+    """The default stream of `device` (default: current device): a Stream npuarray
+    creates once per device and process (never ACL's NULL stream)."""
+    device_id = as_device_id(device)
+    stream = _default_streams.get(device_id)
+    if stream is None:
+        with _default_lock:
+            stream = _default_streams.get(device_id)
+            if stream is None:
+                stream = Stream(device_id)
+                _default_streams[device_id] = stream
+    return stream
+
+
+def get_current_stream(device=None):
+    """This thread's current stream of `device` (default: the current device): the one of
+    the innermost ``with stream:`` block, else the device's default stream."""
+    device_id = as_device_id(device)
+    stream = _current_streams().get(device_id)
+    return stream if stream is not None else default_stream(device_id)
+
+
+def as_stream(stream):
+    """`stream`, or the current stream when None; TypeError for anything else."""
+    if stream is None:
+        return get_current_stream()
+    if not isinstance(stream, Stream):
+        raise TypeError("expected an npuarray.Stream, got %s" % type(stream).__name__)
+    return stream
+
+
+def check_stream_device(stream, device_id, what):
+    """InvalidValueError (107000) unless `stream` belongs to device `device_id`."""
+    if stream.device.id != device_id:
+        raise InvalidValueError(ACL_ERROR_RT_PARAM_INVALID, what,
+                                "the stream is on device %d but the memory is on device %d"
+                                % (stream.device.id, device_id))

@@ -1,0 +1,76 @@
+"""Shared pytest fixtures: fresh random data, raw-binding threads, subprocesses with env vars."""
+import os
+import subprocess
+import sys
+import threading
+import zlib
+
+import numpy as np
+import pytest
+
+import npuarray
+
+
+def pytest_report_header(config):
+    info = npuarray.backend()
+    return ["npuarray %s (backend %s %s)" % (os.path.dirname(npuarray.__file__), info.name,
+                                             ".".join(map(str, info.version)))]
+
+
+@pytest.fixture
+def rng(request):
+    """A NumPy Generator seeded from the test's name: fresh, non-trivial, reproducible data."""
+    return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
+
+
+@pytest.fixture
+def random_bytes(rng):
+    """random_bytes(n): n random uint8 values with no zero byte (an unwritten buffer never matches)."""
+    return lambda nbytes: rng.integers(1, 256, size=nbytes, dtype=np.uint8)
+
+
+@pytest.fixture
+def in_fresh_thread():
+    """Runs fn(*args) in a new thread and returns its result, re-raising its exception.
+
+    Raw ACL calls (aclrtSetDevice, contexts) change the calling thread's ACL state;
+    doing them on a fresh thread keeps the test process's own threads consistent."""
+    def run(fn, *args):
+        outcome = {}
+
+        def target():
+            try:
+                outcome["value"] = fn(*args)
+            except BaseException as exc:  # handed back to the test thread
+                outcome["error"] = exc
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join(timeout=120)
+        assert not thread.is_alive(), "the thread did not finish in 120 s"
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome.get("value")
+    return run
+
+
+def package_env(**overrides):
+    """os.environ plus `overrides`, with PYTHONPATH reaching the npuarray under test."""
+    env = dict(os.environ)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(npuarray.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    for key, value in overrides.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = str(value)
+    return env
+
+
+@pytest.fixture
+def run_python(tmp_path):
+    """Runs Python `code` in a subprocess with environment `overrides` (None removes a
+    variable) and the npuarray under test importable; returns the CompletedProcess."""
+    def run(code, timeout=120, **overrides):
+        return subprocess.run([sys.executable, "-c", code], env=package_env(**overrides),
+                              cwd=tmp_path, capture_output=True, text=True, timeout=timeout)
+    return run

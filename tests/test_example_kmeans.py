@@ -1,0 +1,45 @@
+"""Runs the README's main example, examples/digits_kmeans.py, as a user would and
+checks its verdict and its report."""
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("sklearn", reason="the example needs scikit-learn (the examples extra)")
+
+ROOT = pathlib.Path(os.path.abspath(__file__)).parents[1]
+EXAMPLE = ROOT / "examples" / "digits_kmeans.py"
+
+
+def run_example(*args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True,
+                          text=True, timeout=240, env=env, cwd=ROOT)
+
+
+@pytest.mark.timeout(300)
+def test_digits_kmeans_agrees_with_numpy():
+    result = run_example()
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "OK: NPU and NumPy agree" in out
+    agreement = float(re.search(r"identical labels\s+([\d.]+)%", out).group(1))
+    assert agreement >= 99.9
+    npu, numpy_ = map(float, re.search(r"inertia\s+NPU\s+([\d.]+)\s+NumPy\s+([\d.]+)",
+                                        out).groups())
+    assert abs(npu - numpy_) <= 1e-4 * numpy_
+    purities = [float(p) for p in re.findall(r"(?:NPU|NumPy) ([\d.]+)%", out)]
+    assert len(purities) == 2 and all(50 < p <= 100 for p in purities)  # digits cluster well
+    iterations = re.search(r"iterations\s+NPU\s+(\d+)\s+NumPy\s+(\d+)", out).groups()
+    assert 1 <= int(iterations[0]) <= 100
+    assert "wall time" in out
+
+
+@pytest.mark.timeout(300)
+def test_digits_kmeans_other_seed_and_cluster_count():
+    result = run_example("--clusters", "6", "--seed", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "k = 6" in result.stdout
