@@ -52,6 +52,13 @@ static const char *mem_name(rt_mem_kind k)
 /* One side of a copy: where it lives, checked. */
 typedef struct { const void *ptr; rt_mem_kind kind; int32_t device; } endpoint;
 
+static endpoint locate(const void *p)
+{
+    endpoint ep = {p, RT_MEM_PAGEABLE, -1};
+    ep.kind = rt_mem_classify(p, &ep.device);
+    return ep;
+}
+
 /* Checks one endpoint of a transfer of n bytes executed on `exec_device` (-1: no context). */
 static aclError check_endpoint(const char *api, const char *what, const endpoint *ep, size_t n,
                                int32_t exec_device, bool async)
@@ -96,9 +103,7 @@ static bool kind_matches(aclrtMemcpyKind kind, const endpoint *dst, const endpoi
 static aclError check_copy(const char *api, void *dst, size_t dst_span, const void *src,
                            size_t src_span, aclrtMemcpyKind kind, int32_t exec_device, bool async)
 {
-    endpoint d = {dst, rt_mem_classify(dst, NULL), -1}, s = {src, rt_mem_classify(src, NULL), -1};
-    rt_mem_classify(dst, &d.device);
-    rt_mem_classify(src, &s.device);
+    endpoint d = locate(dst), s = locate(src);
     if (async && (kind == ACL_MEMCPY_HOST_TO_HOST ||
                   (kind == ACL_MEMCPY_DEFAULT && d.kind != RT_MEM_DEVICE && s.kind != RT_MEM_DEVICE)))
         return npusim_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -265,8 +270,7 @@ static aclError check_memset(const char *api, void *devPtr, size_t maxCount, siz
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID, "%s: count %zu is larger than maxCount %zu",
                             api, count, maxCount);
     if (count == 0) return ACL_SUCCESS;
-    endpoint ep = {devPtr, rt_mem_classify(devPtr, NULL), -1};
-    rt_mem_classify(devPtr, &ep.device);
+    endpoint ep = locate(devPtr);
     if (ep.kind == RT_MEM_PAGEABLE)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: devPtr %p is pageable host memory; memset needs memory from "

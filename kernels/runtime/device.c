@@ -10,6 +10,7 @@ typedef struct rt_device {
     rt_context *default_ctx;
     _Atomic uint64_t peer_mask;   /* bit j: this device may access device j's memory */
     rt_stream *streams;           /* every stream of the device */
+    pthread_cond_t unpinned;      /* a device synchronisation released its streams */
     int32_t next_stream_id;
 } rt_device;
 
@@ -19,7 +20,10 @@ static _Thread_local rt_context *tls_ctx;
 
 static void devices_init(void)
 {
-    for (int i = 0; i < RT_MAX_DEVICES; i++) pthread_mutex_init(&g_devices[i].mu, NULL);
+    for (int i = 0; i < RT_MAX_DEVICES; i++) {
+        pthread_mutex_init(&g_devices[i].mu, NULL);
+        pthread_cond_init(&g_devices[i].unpinned, NULL);
+    }
 }
 
 static rt_device *device_at(int32_t id)
@@ -54,9 +58,14 @@ static rt_context *context_new(int32_t device, bool is_default, aclError *err)
     }
     ctx->device = device;
     ctx->is_default = is_default;
-    ctx->default_stream = rt_stream_new(device, ctx, true, 0, 0, err);
+    ctx->default_stream = rt_stream_new(device, true, 0, 0, err);
     if (!ctx->default_stream) { free(ctx); return NULL; }
-    rt_handle_add(ctx, RT_HANDLE_CONTEXT);
+    if (!rt_handle_add(ctx, RT_HANDLE_CONTEXT)) {
+        rt_stream_free(ctx->default_stream, false);
+        free(ctx);
+        *err = npusim_error(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of host memory for a context");
+        return NULL;
+    }
     return ctx;
 }
 
@@ -213,28 +222,43 @@ void rt_device_unlink_stream(rt_stream *s)
     pthread_mutex_lock(&d->mu);
     for (rt_stream **p = &d->streams; *p; p = &(*p)->next_on_device)
         if (*p == s) { *p = s->next_on_device; break; }
+    while (s->device_pins > 0) pthread_cond_wait(&d->unpinned, &d->mu);
     pthread_mutex_unlock(&d->mu);
 }
 
-/* Waits for every stream of the device. The device lock is held so no stream disappears
- * meanwhile; stream workers never take it. */
+/* Waits for every stream of the device. The streams are pinned (a concurrent destroy waits)
+ * and waited for without the device lock, so other threads keep creating streams meanwhile. */
 aclError rt_device_synchronize(int32_t device, int32_t timeout_ms, const char *api)
 {
     rt_device *d = device_at(device);
     aclError first = ACL_SUCCESS;
     pthread_mutex_lock(&d->mu);
-    for (rt_stream *s = d->streams; s; s = s->next_on_device)
-        if (rt_stream_is_capturing(s)) {
+    size_t n = 0;
+    for (rt_stream *s = d->streams; s; s = s->next_on_device) {
+        n++;
+        if (!first && rt_stream_is_capturing(s))
             first = npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
                                  "%s: stream %d of device %d is capturing; synchronisation is "
                                  "not allowed during capture", api, (int)s->id, (int)device);
-            break;
-        }
-    for (rt_stream *s = d->streams; s && !first; s = s->next_on_device) {
-        aclError rc = rt_stream_wait_idle(s, timeout_ms, api);
-        if (rc && !first) first = rc;
+    }
+    rt_stream **pinned = first ? NULL : malloc((n ? n : 1) * sizeof *pinned);
+    if (!first && !pinned)
+        first = npusim_error(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "%s: out of host memory", api);
+    n = 0;
+    for (rt_stream *s = d->streams; s && pinned; s = s->next_on_device) {
+        s->device_pins++;
+        pinned[n++] = s;
     }
     pthread_mutex_unlock(&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        aclError rc = rt_stream_wait_idle(pinned[i], timeout_ms, api);
+        if (rc && !first) first = rc;
+    }
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < n; i++) pinned[i]->device_pins--;
+    pthread_cond_broadcast(&d->unpinned);
+    pthread_mutex_unlock(&d->mu);
+    free(pinned);
     return first;
 }
 

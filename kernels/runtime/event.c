@@ -39,7 +39,10 @@ void rt_event_release(rt_event *e)
     free(e);
 }
 
-void rt_event_complete(rt_event *e, uint64_t seq)
+typedef struct { rt_event *event; uint64_t seq; } rt_event_task;
+
+/* Marks record `seq` of e as done now. */
+static void event_complete(rt_event *e, uint64_t seq)
 {
     uint64_t now = rt_now_ns();
     pthread_mutex_lock(&e->mu);
@@ -55,7 +58,7 @@ void rt_event_complete(rt_event *e, uint64_t seq)
 static int record_run(void *p)
 {
     rt_event_task *t = p;
-    rt_event_complete(t->event, t->seq);
+    event_complete(t->event, t->seq);
     return 0;
 }
 
@@ -73,8 +76,8 @@ static int wait_run(void *p)
 
 static void event_task_release(void *p) { rt_event_release(((rt_event_task *)p)->event); }
 
-const npusim_task_ops rt_event_record_ops = {"aclrtRecordEvent", record_run, event_task_release};
-const npusim_task_ops rt_event_wait_ops = {"aclrtStreamWaitEvent", wait_run, event_task_release};
+static const npusim_task_ops record_ops = {"aclrtRecordEvent", record_run, event_task_release};
+static const npusim_task_ops wait_ops = {"aclrtStreamWaitEvent", wait_run, event_task_release};
 
 static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t flag, const char *api)
 {
@@ -90,7 +93,6 @@ static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t fla
     if (!e) return npusim_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: out of host memory", api);
     e->kind = kind;
     e->flags = flag;
-    e->device = ctx->device;
     atomic_init(&e->refs, 1);
     pthread_mutex_init(&e->mu, NULL);
     pthread_condattr_t attr;
@@ -98,7 +100,10 @@ static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t fla
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&e->cv, &attr);
     pthread_condattr_destroy(&attr);
-    rt_handle_add(e, RT_HANDLE_EVENT);
+    if (!rt_handle_add(e, RT_HANDLE_EVENT)) {
+        rt_event_release(e);
+        return npusim_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: out of host memory", api);
+    }
     *event = e;
     return ACL_SUCCESS;
 }
@@ -140,7 +145,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     rt_event_task t = {e, ++e->recorded};
     pthread_mutex_unlock(&e->mu);
     rt_event_retain(e);
-    return rt_submit_inline(s, &rt_event_record_ops, &t, sizeof t, api);
+    return rt_submit_inline(s, &record_ops, &t, sizeof t, api);
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
@@ -160,7 +165,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
     pthread_mutex_unlock(&e->mu);
     if (t.seq == 0) return ACL_SUCCESS; /* never recorded: nothing to wait for */
     rt_event_retain(e);
-    return rt_submit_inline(s, &rt_event_wait_ops, &t, sizeof t, api);
+    return rt_submit_inline(s, &wait_ops, &t, sizeof t, api);
 }
 
 static int reset_run(void *p)
@@ -227,7 +232,8 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
     return ACL_SUCCESS;
 }
 
-/* COMPLETE once the latest record has run; an event never recorded is NOT_READY. */
+/* COMPLETE when every task the event captured (those before its latest record) has run; an
+ * event never recorded captured nothing and is COMPLETE (hicann/runtime aclrtQueryEventStatus). */
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
     const char *api = "aclrtQueryEventStatus";
@@ -236,8 +242,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     if (!e) return rc;
     uint64_t recorded, completed;
     event_state(e, &recorded, &completed);
-    *status = recorded > 0 && completed >= recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE
-                                                    : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    *status = completed >= recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     return ACL_SUCCESS;
 }
 

@@ -28,11 +28,11 @@ static void insert_slot(slot *slots, size_t cap, const void *key, int kind)
     slots[i].kind = kind;
 }
 
-static void grow(void)
+static bool grow(void)
 {
     size_t cap = g_cap ? g_cap * 2 : 256;
     slot *slots = calloc(cap, sizeof *slots);
-    if (!slots) abort(); /* registry bookkeeping is tiny; no way to report from here */
+    if (!slots) return false;
     size_t live = 0;
     for (size_t i = 0; i < g_cap; i++)
         if (g_slots[i].kind > 0) { insert_slot(slots, cap, g_slots[i].key, g_slots[i].kind); live++; }
@@ -40,18 +40,23 @@ static void grow(void)
     g_slots = slots;
     g_cap = cap;
     g_used = live;
+    return true;
 }
 
-void rt_handle_add(const void *h, rt_handle_kind kind)
+bool rt_handle_add(const void *h, rt_handle_kind kind)
 {
     pthread_mutex_lock(&g_mu);
-    if ((g_used + 1) * 2 > g_cap) grow();
+    if ((g_used + 1) * 2 > g_cap && !grow()) {
+        pthread_mutex_unlock(&g_mu);
+        return false;
+    }
     size_t i = hash_ptr(h, g_cap);
     while (g_slots[i].kind > 0) i = (i + 1) & (g_cap - 1);
     if (g_slots[i].kind == 0) g_used++;
     g_slots[i].key = h;
     g_slots[i].kind = (int)kind;
     pthread_mutex_unlock(&g_mu);
+    return true;
 }
 
 static slot *find(const void *h)

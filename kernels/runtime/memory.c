@@ -134,10 +134,12 @@ static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page
     size_t i = 0;
     while (i < r->nfree && r->free[i].size < size) i++;
     if (padded < req || i == r->nfree) {
+        char where[40];
+        if (index == PINNED_REGION) snprintf(where, sizeof where, "pinned host memory");
+        else snprintf(where, sizeof where, "device %d (NPUSIM_DEVICE_MEMORY)", index);
         rc = npusim_error(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                          "%s: out of memory: %zu bytes requested, %zu of %zu bytes in use on %s %d",
-                          api, req, r->used, r->limit, index == PINNED_REGION ? "pinned host memory" : "device",
-                          index == PINNED_REGION ? 0 : index);
+                          "%s: out of memory: %zu bytes requested, %zu of %zu bytes in use on %s", api,
+                          req, r->used, r->limit, where);
         goto out;
     }
     if (!grow_array((void **)&r->live, &r->live_cap, r->nlive + 1, sizeof *r->live)) {

@@ -43,14 +43,6 @@ static int wanted_threads(void)
     return g_wanted;
 }
 
-int rt_pool_threads(void)
-{
-    pthread_mutex_lock(&g_mu);
-    int n = wanted_threads();
-    pthread_mutex_unlock(&g_mu);
-    return n;
-}
-
 static void run_chunks(job *j)
 {
     size_t finished = 0;

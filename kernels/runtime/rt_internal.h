@@ -38,7 +38,8 @@ const char *rt_thread_message(void);
 /* ---- handles (handle.c): validation of pointers given back by the user -------------------- */
 
 typedef enum { RT_HANDLE_STREAM = 1, RT_HANDLE_EVENT, RT_HANDLE_CONTEXT, RT_HANDLE_MODEL } rt_handle_kind;
-void rt_handle_add(const void *h, rt_handle_kind kind);
+/* false when out of host memory (the handle is then not registered) */
+bool rt_handle_add(const void *h, rt_handle_kind kind);
 void rt_handle_remove(const void *h);
 bool rt_handle_is(const void *h, rt_handle_kind kind);
 
@@ -69,7 +70,6 @@ typedef struct rt_stream {
     uint32_t flags;
     uint32_t priority;
     bool is_default;
-    struct rt_context *context;
 
     pthread_mutex_t mu;
     pthread_cond_t work_cv;     /* worker waits for tasks */
@@ -84,20 +84,21 @@ typedef struct rt_stream {
     uint64_t failure_mode;
     pthread_t worker;
 
-    /* Capture (capture.c); guarded by the capture lock. */
-    struct rt_capture *_Atomic capture; /* capture this stream records into, or NULL */
-    bool capture_is_origin;
+    /* Capture this stream records into, or NULL (written by capture.c under its lock). */
+    struct rt_capture *_Atomic capture;
     /* Callbacks (callback.c). */
     struct rt_subscriber *_Atomic subscriber;
 
     struct rt_stream *next_on_device; /* device's stream list, guarded by the device lock */
+    int device_pins;                  /* device synchronisations using it; device lock */
 } rt_stream;
 
 /* Resolves a user stream handle (NULL: current context's default stream). On failure returns
  * NULL with the error set (*err receives the code). */
 rt_stream *rt_stream_resolve(aclrtStream handle, const char *api, aclError *err);
-/* Appends a task to the stream's queue (not captured). Never fails. */
-void rt_stream_enqueue(rt_stream *s, const rt_task *task);
+/* Appends a task to the stream's queue (not captured). On failure (out of host memory) the
+ * task's payload has been released. */
+aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api);
 /* The submission path every API uses: records into the capture when the stream captures,
  * else enqueues. On failure the task's payload has been released. */
 aclError rt_submit(rt_stream *s, rt_task *task, const char *api);
@@ -107,8 +108,8 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
 /* Waits for every task submitted before the call; returns and clears the sticky error.
  * timeout_ms -1: forever. */
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api);
-rt_stream *rt_stream_new(int32_t device, struct rt_context *ctx, bool is_default, uint32_t priority,
-                         uint32_t flags, aclError *err);
+rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uint32_t flags,
+                         aclError *err);
 /* Waits (wait=true) or discards pending tasks, stops the worker and frees the stream. */
 void rt_stream_free(rt_stream *s, bool wait);
 bool rt_stream_on_worker(const rt_stream *s);
@@ -158,7 +159,6 @@ typedef enum { RT_EVENT_PLAIN, RT_EVENT_FLAG, RT_EVENT_EX } rt_event_kind;
 typedef struct rt_event {
     rt_event_kind kind;
     uint32_t flags;
-    int32_t device;
     atomic_int refs;             /* the user's handle + pending record tasks + graphs */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -167,20 +167,15 @@ typedef struct rt_event {
     uint64_t timestamp_ns;       /* completion time of `completed` */
     bool has_timestamp;
     int waiters;
-    /* Capture: the capture and node of the latest record issued on a capturing stream. */
+    /* Capture (guarded by capture.c's lock): the active capture the latest record was issued
+     * in, and the index of that record in the capture. */
     struct rt_capture *capture;
-    int64_t capture_node;
+    int capture_record;
 } rt_event;
 
 rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err);
 void rt_event_retain(rt_event *e);
 void rt_event_release(rt_event *e);
-/* Task bodies for record and wait, shared with capture replay. */
-extern const npusim_task_ops rt_event_record_ops;
-extern const npusim_task_ops rt_event_wait_ops;
-typedef struct rt_event_task { rt_event *event; uint64_t seq; } rt_event_task;
-/* Marks record `seq` of e as done now (used by replay). */
-void rt_event_complete(rt_event *e, uint64_t seq);
 
 /* ---- capture (capture.c) ---------------------------------------------------------------- */
 
@@ -198,7 +193,6 @@ aclError rt_capture_check_event(const rt_event *e, const char *api);
 
 /* ---- thread pool (pool.c) ---------------------------------------------------------------- */
 
-int rt_pool_threads(void);
 void rt_pool_reset_config(void);
 
 #endif /* NPUSIM_RT_INTERNAL_H */

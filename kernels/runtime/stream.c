@@ -56,8 +56,8 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-rt_stream *rt_stream_new(int32_t device, rt_context *ctx, bool is_default, uint32_t priority,
-                         uint32_t flags, aclError *err)
+rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uint32_t flags,
+                         aclError *err)
 {
     rt_stream *s = calloc(1, sizeof *s);
     rt_task *ring = malloc(RING_INITIAL * sizeof *ring);
@@ -68,7 +68,6 @@ rt_stream *rt_stream_new(int32_t device, rt_context *ctx, bool is_default, uint3
         return NULL;
     }
     s->device = device;
-    s->context = ctx;
     s->is_default = is_default;
     s->priority = priority;
     s->flags = flags;
@@ -87,7 +86,11 @@ rt_stream *rt_stream_new(int32_t device, rt_context *ctx, bool is_default, uint3
         return NULL;
     }
     rt_device_link_stream(s);
-    rt_handle_add(s, RT_HANDLE_STREAM);
+    if (!rt_handle_add(s, RT_HANDLE_STREAM)) {
+        rt_stream_free(s, false);
+        *err = npusim_error(ACL_ERROR_RT_NO_STREAM_RESOURCE, "out of host memory for a stream");
+        return NULL;
+    }
     return s;
 }
 
@@ -126,35 +129,40 @@ rt_stream *rt_stream_resolve(aclrtStream handle, const char *api, aclError *err)
     return handle;
 }
 
-static void ring_grow(rt_stream *s)
+static bool ring_grow(rt_stream *s)
 {
     size_t cap = s->ring_cap * 2;
     rt_task *ring = malloc(cap * sizeof *ring);
-    if (!ring) abort(); /* a few KiB; the queue cannot drop work */
+    if (!ring) return false;
     for (size_t i = 0; i < s->ring_count; i++) ring[i] = s->ring[(s->ring_head + i) % s->ring_cap];
     free(s->ring);
     s->ring = ring;
     s->ring_cap = cap;
     s->ring_head = 0;
+    return true;
 }
 
-void rt_stream_enqueue(rt_stream *s, const rt_task *task)
+aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
 {
     pthread_mutex_lock(&s->mu);
-    if (s->ring_count == s->ring_cap) ring_grow(s);
+    if (s->ring_count == s->ring_cap && !ring_grow(s)) {
+        pthread_mutex_unlock(&s->mu);
+        release_task(task);
+        return npusim_error(ACL_ERROR_RT_STREAM_TASK_FULL, "%s: out of host memory for the stream's queue", api);
+    }
     s->ring[(s->ring_head + s->ring_count) % s->ring_cap] = *task;
     s->ring_count++;
     s->submitted++;
     pthread_cond_signal(&s->work_cv);
     pthread_mutex_unlock(&s->mu);
+    return ACL_SUCCESS;
 }
 
 aclError rt_submit(rt_stream *s, rt_task *task, const char *api)
 {
     if (atomic_load_explicit(&s->capture, memory_order_acquire))
         return rt_capture_record_task(s, task, api);
-    rt_stream_enqueue(s, task);
-    return ACL_SUCCESS;
+    return rt_stream_enqueue(s, task, api);
 }
 
 aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
@@ -232,7 +240,7 @@ static aclError create_stream(aclrtStream *stream, uint32_t priority, uint32_t f
     rt_context *ctx = rt_current_context(api);
     if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
     aclError rc = ACL_SUCCESS;
-    rt_stream *s = rt_stream_new(ctx->device, ctx, false, priority, flag, &rc);
+    rt_stream *s = rt_stream_new(ctx->device, false, priority, flag, &rc);
     if (!s) return rc;
     *stream = s;
     return ACL_SUCCESS;
@@ -319,6 +327,26 @@ aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
     rt_stream *s = rt_stream_resolve(stream, "aclrtStreamGetId", &rc);
     if (!s) return rc;
     *streamId = s->id;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+    if (!priority) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtStreamGetPriority: priority is NULL");
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, "aclrtStreamGetPriority", &rc);
+    if (!s) return rc;
+    *priority = s->priority;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+    if (!flags) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtStreamGetFlags: flags is NULL");
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = rt_stream_resolve(stream, "aclrtStreamGetFlags", &rc);
+    if (!s) return rc;
+    *flags = s->flags;
     return ACL_SUCCESS;
 }
 

@@ -44,9 +44,94 @@ static void *round_trips(void *arg)
     return NULL;
 }
 
+/* Large copies go through the shared CPU thread pool; several streams at once must still
+ * deliver every byte (one uses the pool, the others copy inline). */
+enum { BIG = 8 << 20 };
+
+static void *big_copies(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    aclrtStream s;
+    unsigned char *h_in, *h_out;
+    void *d;
+    if (aclrtSetDevice(0) || aclrtCreateStream(&s) || aclrtMallocHost((void **)&h_in, BIG) ||
+        aclrtMallocHost((void **)&h_out, BIG) || aclrtMalloc(&d, BIG, ACL_MEM_MALLOC_HUGE_FIRST)) {
+        atomic_fetch_add(&g_bad, 1);
+        return NULL;
+    }
+    for (int r = 0; r < 3; r++) {
+        for (size_t i = 0; i < BIG; i++) h_in[i] = (unsigned char)(i * 31u + (unsigned)id * 7u + (unsigned)r);
+        memset(h_out, 0, BIG);
+        if (aclrtMemcpyAsync(d, BIG, h_in, BIG, ACL_MEMCPY_HOST_TO_DEVICE, s) ||
+            aclrtMemcpyAsync(h_out, BIG, d, BIG, ACL_MEMCPY_DEVICE_TO_HOST, s) ||
+            aclrtSynchronizeStream(s) || memcmp(h_in, h_out, BIG) != 0 ||
+            aclrtMemcpy(h_out, BIG, d, BIG, ACL_MEMCPY_DEVICE_TO_HOST) || memcmp(h_in, h_out, BIG) != 0) {
+            atomic_fetch_add(&g_bad, 1);
+            break;
+        }
+    }
+    aclrtDestroyStream(s);
+    aclrtFree(d);
+    aclrtFreeHost(h_in);
+    aclrtFreeHost(h_out);
+    aclrtResetDevice(0);
+    return NULL;
+}
+
+/* Resident memory of this process in bytes (Linux /proc/self/statm). */
+static size_t resident_bytes(void)
+{
+    unsigned long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu %lu", &size, &resident) != 2) resident = 0;
+        fclose(f);
+    }
+    return (size_t)resident * 4096u;
+}
+
+/* Freeing a large device block gives its pages back to the system, as freeing device memory
+ * would: resident memory drops by (nearly) the block's size. */
+static void memory_given_back(void)
+{
+    enum { BLOCK = 256 << 20 };
+    void *d;
+    EXPECT_OK(aclrtSetDevice(0));
+    EXPECT_OK(aclrtMalloc(&d, BLOCK, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMemset(d, BLOCK, 1, BLOCK));
+    size_t touched = resident_bytes();
+    EXPECT_OK(aclrtFree(d));
+    size_t after = resident_bytes();
+    EXPECT(touched > after && touched - after > (size_t)BLOCK * 9 / 10,
+           "resident %zu MiB with the block, %zu MiB after freeing it", touched >> 20, after >> 20);
+    EXPECT_OK(aclrtResetDevice(0));
+}
+
+/* The current context is per thread: a new thread has none until it sets one. */
+static void *context_thread(void *arg)
+{
+    aclrtContext ctx = arg;
+    int32_t dev = -1;
+    if (aclrtGetDevice(&dev) != ACL_ERROR_RT_CONTEXT_NULL) atomic_fetch_add(&g_bad, 1);
+    if (aclrtSetCurrentContext(ctx) || aclrtGetDevice(&dev) || dev != 1) atomic_fetch_add(&g_bad, 1);
+    return NULL;
+}
+
 int main(void)
 {
     EXPECT_OK(aclInit(NULL));
+    memory_given_back();
+    aclrtContext ctx;
+    pthread_t ct;
+    EXPECT_OK(aclrtCreateContext(&ctx, 1));
+    pthread_create(&ct, NULL, context_thread, ctx);
+    pthread_join(ct, NULL);
+    EXPECT(atomic_load(&g_bad) == 0, "thread-local current context");
+    EXPECT_OK(aclrtDestroyContext(ctx));
+    pthread_t big[3];
+    for (int i = 0; i < 3; i++) pthread_create(&big[i], NULL, big_copies, (void *)(intptr_t)i);
+    for (int i = 0; i < 3; i++) pthread_join(big[i], NULL);
+    EXPECT(atomic_load(&g_bad) == 0, "large copies lost bytes");
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, round_trips, (void *)(intptr_t)i);
     for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);

@@ -96,6 +96,17 @@ static void memory_errors(void)
         for (int c = 0; c < 100; c++)
             bad += back[r * 100 + c] != (c < 30 ? (unsigned char)(r * 50 + c) : 0);
     EXPECT(bad == 0, "%d bytes wrong after aclrtMemcpy2d", bad);
+    /* Asynchronous 2-D copy back: 10 rows of 30 from pitch 100 into pitch 40 (pinned). */
+    memset(h, 0xEE, 1000);
+    EXPECT_CODE(aclrtMemcpy2dAsync(back, 40, d, 100, 30, 10, ACL_MEMCPY_DEVICE_TO_HOST, s), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_CODE(aclrtMemcpy2dAsync(h, 40, d, 100, 30, 11, ACL_MEMCPY_DEVICE_TO_HOST, s), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_OK(aclrtMemcpy2dAsync(h, 40, d, 100, 30, 10, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    EXPECT_OK(aclrtSynchronizeStream(s));
+    bad = 0;
+    for (int r = 0; r < 10; r++)
+        for (int c = 0; c < 40; c++)
+            bad += ((unsigned char *)h)[r * 40 + c] != (c < 30 ? (unsigned char)(r * 50 + c) : 0xEE);
+    EXPECT(bad == 0, "%d bytes wrong after aclrtMemcpy2dAsync", bad);
 
     /* Use after free: synchronous and asynchronous copies, and a free racing a queued copy. */
     void *d2;
@@ -154,6 +165,13 @@ static void stream_event_errors(void)
     aclrtEvent e, ex, flagged;
     EXPECT_CODE(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(aclrtCreateStreamWithConfig(&s, 8, 0), ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_OK(aclrtCreateStreamWithConfig(&s, 3, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC));
+    uint32_t prio = 0, flags = 0;
+    EXPECT_OK(aclrtStreamGetPriority(s, &prio));
+    EXPECT_OK(aclrtStreamGetFlags(s, &flags));
+    EXPECT(prio == 3 && flags == (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC), "priority %u flags %u", prio, flags);
+    EXPECT_CODE(aclrtStreamGetFlags(s, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_OK(aclrtDestroyStream(s));
     EXPECT_OK(aclrtCreateStream(&s));
     EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(s, -2), ACL_ERROR_RT_PARAM_INVALID);

@@ -3,6 +3,7 @@
  * events, waits on the same stream, elapsed time, device synchronisation, report threads. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -51,11 +52,13 @@ static void cross_stream_order(void)
     aclrtEvent t0, t1;
     EXPECT_OK(aclrtCreateEvent(&t0));
     EXPECT_OK(aclrtCreateEventWithFlag(&t1, ACL_EVENT_TIME_LINE | ACL_EVENT_SYNC));
+    aclrtEventRecordedStatus status;
+    EXPECT_OK(aclrtQueryEventStatus(t1, &status));
+    EXPECT(status == ACL_EVENT_RECORDED_STATUS_COMPLETE, "a never-recorded event captured no work");
     EXPECT_OK(aclrtRecordEvent(t0, producer));
     EXPECT_OK(aclrtLaunchHostFunc(producer, sleep_ms, (void *)(intptr_t)50));
     EXPECT_OK(aclrtRecordEvent(t1, producer));
     float ms = -1;
-    aclrtEventRecordedStatus status;
     EXPECT_OK(aclrtQueryEventStatus(t1, &status));
     EXPECT(status == ACL_EVENT_RECORDED_STATUS_NOT_READY, "event complete before its stream got there");
     EXPECT_CODE(aclrtEventElapsedTime(&ms, t0, t1), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
@@ -90,7 +93,7 @@ static void cross_stream_order(void)
 
 static int g_order[8], g_norder;
 static pthread_mutex_t g_order_mu = PTHREAD_MUTEX_INITIALIZER;
-static volatile int g_report_stop;
+static atomic_int g_report_stop, g_report_failed;
 
 static void note(void *arg)
 {
@@ -102,11 +105,11 @@ static void note(void *arg)
 static void *report_thread(void *arg)
 {
     (void)arg;
-    while (!g_report_stop) {
+    while (!atomic_load(&g_report_stop)) {
         aclError rc = aclrtProcessReport(50);
         if (rc != ACL_SUCCESS && rc != ACL_ERROR_WAIT_CALLBACK_TIMEOUT && rc != ACL_ERROR_THREAD_NOT_SUBSCRIBE) {
             fprintf(stderr, "FAIL: aclrtProcessReport returned %d\n", rc);
-            g_check_failures++;
+            atomic_store(&g_report_failed, 1);
             break;
         }
     }
@@ -140,12 +143,15 @@ static void callbacks(void)
         if (n == 5) break;
         sleep_ms((void *)(intptr_t)10);
     }
+    pthread_mutex_lock(&g_order_mu);
     EXPECT(g_norder == 5 && g_order[4] == 5, "non-blocking callback not processed (%d)", g_norder);
+    pthread_mutex_unlock(&g_order_mu);
     EXPECT_CODE(aclrtUnSubscribeReport((uint64_t)tid + 1, s), ACL_ERROR_THREAD_NOT_SUBSCRIBE);
     EXPECT_OK(aclrtUnSubscribeReport((uint64_t)tid, s));
     EXPECT_CODE(aclrtUnSubscribeReport((uint64_t)tid, s), ACL_ERROR_STREAM_NOT_SUBSCRIBE);
-    g_report_stop = 1;
+    atomic_store(&g_report_stop, 1);
     pthread_join(tid, NULL);
+    EXPECT(!atomic_load(&g_report_failed), "the report thread saw an unexpected error");
     EXPECT_OK(aclrtDestroyStream(s));
 }
 
