@@ -34,16 +34,21 @@ def test_program(source, cxx):
     assert "%s ok" % Path(source).stem.split("_device")[0] in out
 
 
+SANITIZED = [(source, variant) for variant in ("asan", "tsan")
+             for source in ("aclnn_meta.c", "aclnn_executor.c", "aclnn_kernels.c")]
+
+
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("source", ["aclnn_meta.c", "aclnn_executor.c", "aclnn_kernels.c"])
-def test_program_under_asan(source):
-    """No leak, use after free or overrun in the meta API, executors and kernels."""
+@pytest.mark.parametrize("source,variant", SANITIZED, ids=["%s-%s" % s for s in SANITIZED])
+def test_program_under_sanitizer(source, variant):
+    """No leak, use after free, overrun (asan) or data race (tsan) in the meta API, executors,
+    kernels and the worker threads that run them."""
     try:
-        run_program(source, variant="asan", timeout=300)
+        run_program(source, variant=variant, timeout=300)
     except BuildError as exc:
         text = str(exc)
         if "No rule to make target" in text:
-            pytest.skip("kernels/Makefile cannot build the asan variant of libnpusim: %s" % text[-200:])
-        if "cannot find" in text and "asan" in text:
-            pytest.skip("the AddressSanitizer runtime (libasan) is not installed: %s" % text[-200:])
+            pytest.skip("kernels/Makefile cannot build the %s variant of libnpusim: %s" % (variant, text[-200:]))
+        if "cannot find" in text and variant in text:
+            pytest.skip("the %s sanitizer runtime library is not installed: %s" % (variant, text[-200:]))
         raise

@@ -60,14 +60,14 @@ bool npusim_is_integral(aclDataType dt)
 
 size_t npusim_kind_size(npusim_kind k)
 {
-    static const size_t sizes[KIND_COUNT] = { 1, 8, 8, 4, 8, 16 };
+    static const size_t sizes[KIND_COUNT] = { 1, 8, 8, 4, 8, 16, 4 };
     return sizes[k];
 }
 
 aclDataType npusim_kind_dtype(npusim_kind k)
 {
     static const aclDataType dts[KIND_COUNT] = { ACL_BOOL, ACL_INT64, ACL_UINT64, ACL_FLOAT, ACL_DOUBLE,
-                                                 ACL_COMPLEX128 };
+                                                 ACL_COMPLEX128, ACL_INT32 };
     return dts[k];
 }
 
@@ -75,6 +75,7 @@ npusim_kind npusim_kind_of(aclDataType dt)
 {
     switch (dt) {
     case ACL_BOOL: return KIND_BOOL;
+    case ACL_INT32: return KIND_I32;
     case ACL_UINT64: return KIND_U64;
     case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: return KIND_F32;
     case ACL_DOUBLE: return KIND_F64;
@@ -367,9 +368,22 @@ static void load_i64(int64_t *d, const char *src, int64_t stride, aclDataType dt
     }
 }
 
+static void load_i32(int32_t *d, const char *src, int64_t stride, aclDataType dt, size_t n)
+{
+    switch (dt) {
+    LOAD_LOOP(ACL_INT32, int32_t, x)
+    LOAD_LOOP(ACL_INT8, int8_t, (int32_t)x)
+    LOAD_LOOP(ACL_UINT8, uint8_t, (int32_t)x)
+    LOAD_LOOP(ACL_INT16, int16_t, (int32_t)x)
+    default:
+        for (size_t i = 0; i < n; i++) d[i] = (int32_t)(uint32_t)rd_i64(src + (int64_t)i * stride, dt);
+    }
+}
+
 void npusim_load(npusim_kind k, void *dst, const char *src, int64_t stride, aclDataType dt, size_t n)
 {
     switch (k) {
+    case KIND_I32: load_i32(dst, src, stride, dt, n); return;
     case KIND_F32: load_f32(dst, src, stride, dt, n); return;
     case KIND_F64: load_f64(dst, src, stride, dt, n); return;
     case KIND_I64: load_i64(dst, src, stride, dt, n); return;
@@ -502,9 +516,23 @@ static void store_bool(const uint8_t *s, char *dst, int64_t stride, aclDataType 
     }
 }
 
+static void store_i32(const int32_t *s, char *dst, int64_t stride, aclDataType dt, size_t n)
+{
+    typedef int32_t S;
+    switch (dt) {
+    STORE_LOOP(ACL_INT32, int32_t, x)
+    STORE_LOOP(ACL_INT64, int64_t, (int64_t)x)
+    STORE_LOOP(ACL_FLOAT, float, (float)x)
+    STORE_LOOP(ACL_DOUBLE, double, (double)x)
+    default:
+        for (size_t i = 0; i < n; i++) wr_i64(dst + (int64_t)i * stride, dt, s[i]);
+    }
+}
+
 void npusim_store(npusim_kind k, const void *src, char *dst, int64_t stride, aclDataType dt, size_t n)
 {
     switch (k) {
+    case KIND_I32: store_i32(src, dst, stride, dt, n); return;
     case KIND_F32: store_f32(src, dst, stride, dt, n); return;
     case KIND_F64: store_f64(src, dst, stride, dt, n); return;
     case KIND_I64: store_i64(src, dst, stride, dt, n); return;

@@ -235,6 +235,71 @@ UNARY(sqrt_f32, float, float, sqrtf(x))
 UNARY(sqrt_f64, double, double, sqrt(x))
 UNARY(sqrt_c128, cplx, cplx, csqrt(x))
 
+/* More math: float kinds (integer inputs arrive as F64), complex where C99 has the function. */
+#define FLOAT_UNARY(NAME, FEXPR, DEXPR)                                                        \
+    UNARY(NAME##_f32, float, float, FEXPR)                                                     \
+    UNARY(NAME##_f64, double, double, DEXPR)
+FLOAT_UNARY(sin, sinf(x), sin(x))
+FLOAT_UNARY(cos, cosf(x), cos(x))
+FLOAT_UNARY(tan, tanf(x), tan(x))
+FLOAT_UNARY(tanh, tanhf(x), tanh(x))
+FLOAT_UNARY(sinh, sinhf(x), sinh(x))
+FLOAT_UNARY(cosh, coshf(x), cosh(x))
+FLOAT_UNARY(asin, asinf(x), asin(x))
+FLOAT_UNARY(acos, acosf(x), acos(x))
+FLOAT_UNARY(atan, atanf(x), atan(x))
+FLOAT_UNARY(log2, log2f(x), log2(x))
+FLOAT_UNARY(log10, log10f(x), log10(x))
+FLOAT_UNARY(log1p, log1pf(x), log1p(x))
+FLOAT_UNARY(exp2, exp2f(x), exp2(x))
+FLOAT_UNARY(expm1, expm1f(x), expm1(x))
+FLOAT_UNARY(rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))
+FLOAT_UNARY(reciprocal, 1.0f / x, 1.0 / x)
+FLOAT_UNARY(floor, floorf(x), floor(x))
+FLOAT_UNARY(ceil, ceilf(x), ceil(x))
+FLOAT_UNARY(trunc, truncf(x), trunc(x))
+FLOAT_UNARY(round, nearbyintf(x), nearbyint(x)) /* half to even, like NumPy and torch */
+FLOAT_UNARY(sign, x != x ? x : (float)((x > 0) - (x < 0)), x != x ? x : (double)((x > 0) - (x < 0)))
+UNARY(sin_c128, cplx, cplx, csin(x))
+UNARY(cos_c128, cplx, cplx, ccos(x))
+UNARY(tan_c128, cplx, cplx, ctan(x))
+UNARY(tanh_c128, cplx, cplx, ctanh(x))
+UNARY(sinh_c128, cplx, cplx, csinh(x))
+UNARY(log2_c128, cplx, cplx, clog(x) / 0.693147180559945309417232121458176568)
+UNARY(log10_c128, cplx, cplx, clog(x) / 2.30258509299404568401799145468436421)
+UNARY(rsqrt_c128, cplx, cplx, 1.0 / csqrt(x))
+UNARY(reciprocal_c128, cplx, cplx, 1.0 / x)
+UNARY(sign_c128, cplx, cplx, x == 0 ? 0 : x / cabs(x))
+UNARY(sign_i64, int64_t, int64_t, (x > 0) - (x < 0))
+UNARY(sign_i32, int32_t, int32_t, (x > 0) - (x < 0))
+UNARY(isfinite_f32, float, uint8_t, isfinite(x) != 0)
+UNARY(isfinite_f64, double, uint8_t, isfinite(x) != 0)
+BINARY(atan2_f32, float, float, atan2f(x, y))
+BINARY(atan2_f64, double, double, atan2(x, y))
+
+/* clamp: bounds in ex->scalars[0] (min) and [1] (max); ex->mode bit 0 / 1 says which exist.
+ * NaN stays NaN; a min above the max gives the max, as torch.clamp does. */
+#define CLAMP(NAME, T)                                                                         \
+    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    {                                                                                          \
+        T *o = out_, lo, hi;                                                                   \
+        const T *a = in[0];                                                                    \
+        memcpy(&lo, &ex->scalars[0], sizeof lo);                                               \
+        memcpy(&hi, &ex->scalars[1], sizeof hi);                                               \
+        bool has_lo = ex->mode & 1, has_hi = ex->mode & 2;                                     \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            T x = a[i];                                                                        \
+            if (has_lo && x < lo) x = lo;                                                      \
+            if (has_hi && x > hi) x = hi;                                                      \
+            o[i] = x;                                                                          \
+        }                                                                                      \
+    }
+CLAMP(clamp_i64, int64_t)
+CLAMP(clamp_u64, uint64_t)
+CLAMP(clamp_f32, float)
+CLAMP(clamp_f64, double)
+CLAMP(clamp_i32, int32_t)
+
 static void copy_kind(size_t size, void *out, const void *const *in, size_t n)
 {
     memmove(out, in[0], size * n);
@@ -268,34 +333,110 @@ SELECT(where_f64, double)
 SELECT(where_c128, cplx)
 
 /* ---------------------------------------------------------------------------------------------
- * Tables (indexed by kind: BOOL, I64, U64, F32, F64, C128) */
+ * int32, computed natively (same results as int64 arithmetic truncated to 32 bits) */
 
-#define OP(name, nin, boolin, boolout, realout, b, i, u, f, d, c)                              \
-    { name, nin, boolin, boolout, realout, { b, i, u, f, d, c } }
+#define U32(x) ((uint32_t)(x))
+#define WRAP32(x) ((int32_t)(x))
 
-const npusim_ew_op npusim_ew_add = OP("add", 2, 0, false, false, NULL, add_i64, add_u64, add_f32, add_f64, add_c128);
-const npusim_ew_op npusim_ew_sub = OP("sub", 2, 0, false, false, NULL, sub_i64, sub_u64, sub_f32, sub_f64, sub_c128);
-const npusim_ew_op npusim_ew_mul = OP("mul", 2, 0, false, false, NULL, mul_i64, mul_u64, mul_f32, mul_f64, mul_c128);
-const npusim_ew_op npusim_ew_div = OP("div", 2, 0, false, false, NULL, NULL, NULL, div_f32, div_f64, div_c128);
-const npusim_ew_op npusim_ew_truncdiv = OP("trunc_div", 2, 0, false, false, NULL, truncdiv_i64, floordiv_u64, truncdiv_f32, truncdiv_f64, NULL);
-const npusim_ew_op npusim_ew_floordiv = OP("floor_div", 2, 0, false, false, NULL, floordiv_i64, floordiv_u64, floordiv_f32, floordiv_f64, NULL);
-const npusim_ew_op npusim_ew_remainder = OP("remainder", 2, 0, false, false, NULL, rem_i64k, rem_u64k, rem_f32k, rem_f64k, NULL);
-const npusim_ew_op npusim_ew_pow = OP("pow", 2, 0, false, false, NULL, pow_i64k, pow_u64k, pow_f32, pow_f64, pow_c128k);
-const npusim_ew_op npusim_ew_maximum = OP("maximum", 2, 0, false, false, NULL, max_i64, max_u64, max_f32, max_f64, NULL);
-const npusim_ew_op npusim_ew_minimum = OP("minimum", 2, 0, false, false, NULL, min_i64, min_u64, min_f32, min_f64, NULL);
-const npusim_ew_op npusim_ew_eq = OP("eq", 2, 0, true, false, eq_b, eq_i64, eq_u64, eq_f32, eq_f64, eq_c128);
-const npusim_ew_op npusim_ew_ne = OP("ne", 2, 0, true, false, ne_b, ne_i64, ne_u64, ne_f32, ne_f64, ne_c128);
-const npusim_ew_op npusim_ew_gt = OP("gt", 2, 0, true, false, gt_b, gt_i64, gt_u64, gt_f32, gt_f64, NULL);
-const npusim_ew_op npusim_ew_ge = OP("ge", 2, 0, true, false, ge_b, ge_i64, ge_u64, ge_f32, ge_f64, NULL);
-const npusim_ew_op npusim_ew_lt = OP("lt", 2, 0, true, false, lt_b, lt_i64, lt_u64, lt_f32, lt_f64, NULL);
-const npusim_ew_op npusim_ew_le = OP("le", 2, 0, true, false, le_b, le_i64, le_u64, le_f32, le_f64, NULL);
-const npusim_ew_op npusim_ew_and = OP("logical_and", 2, 0, true, false, and_b, NULL, NULL, NULL, NULL, NULL);
-const npusim_ew_op npusim_ew_or = OP("logical_or", 2, 0, true, false, or_b, NULL, NULL, NULL, NULL, NULL);
-const npusim_ew_op npusim_ew_not = OP("logical_not", 1, 0, true, false, not_b, NULL, NULL, NULL, NULL, NULL);
-const npusim_ew_op npusim_ew_neg = OP("neg", 1, 0, false, false, NULL, neg_i64, neg_u64, neg_f32, neg_f64, neg_c128);
-const npusim_ew_op npusim_ew_abs = OP("abs", 1, 0, false, true, id_1, abs_i64, id_8, abs_f32, abs_f64, abs_c128);
-const npusim_ew_op npusim_ew_exp = OP("exp", 1, 0, false, false, NULL, NULL, NULL, exp_f32, exp_f64, exp_c128);
-const npusim_ew_op npusim_ew_log = OP("log", 1, 0, false, false, NULL, NULL, NULL, log_f32, log_f64, log_c128);
-const npusim_ew_op npusim_ew_sqrt = OP("sqrt", 1, 0, false, false, NULL, NULL, NULL, sqrt_f32, sqrt_f64, sqrt_c128);
-const npusim_ew_op npusim_ew_identity = OP("copy", 1, 0, false, false, id_1, id_8, id_8, id_4, id_8, id_16);
-const npusim_ew_op npusim_ew_where = OP("where", 3, 1, false, false, where_b, where_i64, where_u64, where_f32, where_f64, where_c128);
+static inline int32_t floor_div_i32(int32_t x, int32_t y)
+{
+    if (y == 0) return 0;
+    if (y == -1) return WRAP32(0u - U32(x));
+    int32_t q = x / y;
+    if (x % y != 0 && ((x < 0) != (y < 0))) q--;
+    return q;
+}
+
+static inline int32_t trunc_div_i32(int32_t x, int32_t y)
+{
+    if (y == 0) return 0;
+    if (y == -1) return WRAP32(0u - U32(x));
+    return x / y;
+}
+
+static inline int32_t rem_i32(int32_t x, int32_t y)
+{
+    if (y == 0 || y == -1) return 0;
+    int32_t r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+}
+
+BINARY_ALPHA(add_i32, int32_t, WRAP32(U32(x) + U32(y)), WRAP32(U32(x) + U32(alpha) * U32(y)))
+BINARY_ALPHA(sub_i32, int32_t, WRAP32(U32(x) - U32(y)), WRAP32(U32(x) - U32(alpha) * U32(y)))
+BINARY(mul_i32, int32_t, int32_t, WRAP32(U32(x) * U32(y)))
+BINARY(floordiv_i32, int32_t, int32_t, floor_div_i32(x, y))
+BINARY(truncdiv_i32, int32_t, int32_t, trunc_div_i32(x, y))
+BINARY(rem_i32k, int32_t, int32_t, rem_i32(x, y))
+BINARY(pow_i32k, int32_t, int32_t, WRAP32(pow_i64(x, y)))
+BINARY(max_i32, int32_t, int32_t, x > y ? x : y)
+BINARY(min_i32, int32_t, int32_t, x < y ? x : y)
+BINARY(eq_i32, int32_t, uint8_t, x == y)
+BINARY(ne_i32, int32_t, uint8_t, x != y)
+BINARY(gt_i32, int32_t, uint8_t, x > y)
+BINARY(ge_i32, int32_t, uint8_t, x >= y)
+BINARY(lt_i32, int32_t, uint8_t, x < y)
+BINARY(le_i32, int32_t, uint8_t, x <= y)
+UNARY(neg_i32, int32_t, int32_t, WRAP32(0u - U32(x)))
+UNARY(abs_i32, int32_t, int32_t, x < 0 ? WRAP32(0u - U32(x)) : x)
+SELECT(where_i32, int32_t)
+
+/* ---------------------------------------------------------------------------------------------
+ * Tables (indexed by kind: BOOL, I64, U64, F32, F64, C128, I32) */
+
+#define OP(name, nin, boolin, boolout, realout, b, i, u, f, d, c, i32)                         \
+    { name, nin, boolin, boolout, realout, { b, i, u, f, d, c, i32 } }
+
+const npusim_ew_op npusim_ew_add = OP("add", 2, 0, false, false, NULL, add_i64, add_u64, add_f32, add_f64, add_c128, add_i32);
+const npusim_ew_op npusim_ew_sub = OP("sub", 2, 0, false, false, NULL, sub_i64, sub_u64, sub_f32, sub_f64, sub_c128, sub_i32);
+const npusim_ew_op npusim_ew_mul = OP("mul", 2, 0, false, false, NULL, mul_i64, mul_u64, mul_f32, mul_f64, mul_c128, mul_i32);
+const npusim_ew_op npusim_ew_div = OP("div", 2, 0, false, false, NULL, NULL, NULL, div_f32, div_f64, div_c128, NULL);
+const npusim_ew_op npusim_ew_truncdiv = OP("trunc_div", 2, 0, false, false, NULL, truncdiv_i64, floordiv_u64, truncdiv_f32, truncdiv_f64, NULL, truncdiv_i32);
+const npusim_ew_op npusim_ew_floordiv = OP("floor_div", 2, 0, false, false, NULL, floordiv_i64, floordiv_u64, floordiv_f32, floordiv_f64, NULL, floordiv_i32);
+const npusim_ew_op npusim_ew_remainder = OP("remainder", 2, 0, false, false, NULL, rem_i64k, rem_u64k, rem_f32k, rem_f64k, NULL, rem_i32k);
+const npusim_ew_op npusim_ew_pow = OP("pow", 2, 0, false, false, NULL, pow_i64k, pow_u64k, pow_f32, pow_f64, pow_c128k, pow_i32k);
+const npusim_ew_op npusim_ew_maximum = OP("maximum", 2, 0, false, false, NULL, max_i64, max_u64, max_f32, max_f64, NULL, max_i32);
+const npusim_ew_op npusim_ew_minimum = OP("minimum", 2, 0, false, false, NULL, min_i64, min_u64, min_f32, min_f64, NULL, min_i32);
+const npusim_ew_op npusim_ew_eq = OP("eq", 2, 0, true, false, eq_b, eq_i64, eq_u64, eq_f32, eq_f64, eq_c128, eq_i32);
+const npusim_ew_op npusim_ew_ne = OP("ne", 2, 0, true, false, ne_b, ne_i64, ne_u64, ne_f32, ne_f64, ne_c128, ne_i32);
+const npusim_ew_op npusim_ew_gt = OP("gt", 2, 0, true, false, gt_b, gt_i64, gt_u64, gt_f32, gt_f64, NULL, gt_i32);
+const npusim_ew_op npusim_ew_ge = OP("ge", 2, 0, true, false, ge_b, ge_i64, ge_u64, ge_f32, ge_f64, NULL, ge_i32);
+const npusim_ew_op npusim_ew_lt = OP("lt", 2, 0, true, false, lt_b, lt_i64, lt_u64, lt_f32, lt_f64, NULL, lt_i32);
+const npusim_ew_op npusim_ew_le = OP("le", 2, 0, true, false, le_b, le_i64, le_u64, le_f32, le_f64, NULL, le_i32);
+const npusim_ew_op npusim_ew_and = OP("logical_and", 2, 0, true, false, and_b, NULL, NULL, NULL, NULL, NULL, NULL);
+const npusim_ew_op npusim_ew_or = OP("logical_or", 2, 0, true, false, or_b, NULL, NULL, NULL, NULL, NULL, NULL);
+const npusim_ew_op npusim_ew_not = OP("logical_not", 1, 0, true, false, not_b, NULL, NULL, NULL, NULL, NULL, NULL);
+const npusim_ew_op npusim_ew_neg = OP("neg", 1, 0, false, false, NULL, neg_i64, neg_u64, neg_f32, neg_f64, neg_c128, neg_i32);
+const npusim_ew_op npusim_ew_abs = OP("abs", 1, 0, false, true, id_1, abs_i64, id_8, abs_f32, abs_f64, abs_c128, abs_i32);
+const npusim_ew_op npusim_ew_exp = OP("exp", 1, 0, false, false, NULL, NULL, NULL, exp_f32, exp_f64, exp_c128, NULL);
+const npusim_ew_op npusim_ew_log = OP("log", 1, 0, false, false, NULL, NULL, NULL, log_f32, log_f64, log_c128, NULL);
+const npusim_ew_op npusim_ew_sqrt = OP("sqrt", 1, 0, false, false, NULL, NULL, NULL, sqrt_f32, sqrt_f64, sqrt_c128, NULL);
+const npusim_ew_op npusim_ew_identity = OP("copy", 1, 0, false, false, id_1, id_8, id_8, id_4, id_8, id_16, id_4);
+const npusim_ew_op npusim_ew_where = OP("where", 3, 1, false, false, where_b, where_i64, where_u64, where_f32, where_f64, where_c128, where_i32);
+
+/* Rounding of integers is the identity. */
+#define MATH(name, f, d, c) OP(#name, 1, 0, false, false, NULL, NULL, NULL, f, d, c, NULL)
+const npusim_ew_op npusim_ew_sin = MATH(sin, sin_f32, sin_f64, sin_c128);
+const npusim_ew_op npusim_ew_cos = MATH(cos, cos_f32, cos_f64, cos_c128);
+const npusim_ew_op npusim_ew_tan = MATH(tan, tan_f32, tan_f64, tan_c128);
+const npusim_ew_op npusim_ew_tanh = MATH(tanh, tanh_f32, tanh_f64, tanh_c128);
+const npusim_ew_op npusim_ew_sinh = MATH(sinh, sinh_f32, sinh_f64, sinh_c128);
+const npusim_ew_op npusim_ew_cosh = MATH(cosh, cosh_f32, cosh_f64, NULL);
+const npusim_ew_op npusim_ew_asin = MATH(asin, asin_f32, asin_f64, NULL);
+const npusim_ew_op npusim_ew_acos = MATH(acos, acos_f32, acos_f64, NULL);
+const npusim_ew_op npusim_ew_atan = MATH(atan, atan_f32, atan_f64, NULL);
+const npusim_ew_op npusim_ew_log2 = MATH(log2, log2_f32, log2_f64, log2_c128);
+const npusim_ew_op npusim_ew_log10 = MATH(log10, log10_f32, log10_f64, log10_c128);
+const npusim_ew_op npusim_ew_log1p = MATH(log1p, log1p_f32, log1p_f64, NULL);
+const npusim_ew_op npusim_ew_exp2 = MATH(exp2, exp2_f32, exp2_f64, NULL);
+const npusim_ew_op npusim_ew_expm1 = MATH(expm1, expm1_f32, expm1_f64, NULL);
+const npusim_ew_op npusim_ew_rsqrt = MATH(rsqrt, rsqrt_f32, rsqrt_f64, rsqrt_c128);
+const npusim_ew_op npusim_ew_reciprocal = MATH(reciprocal, reciprocal_f32, reciprocal_f64, reciprocal_c128);
+const npusim_ew_op npusim_ew_atan2 = OP("atan2", 2, 0, false, false, NULL, NULL, NULL, atan2_f32, atan2_f64, NULL, NULL);
+const npusim_ew_op npusim_ew_floor = OP("floor", 1, 0, false, false, NULL, id_8, id_8, floor_f32, floor_f64, NULL, id_4);
+const npusim_ew_op npusim_ew_ceil = OP("ceil", 1, 0, false, false, NULL, id_8, id_8, ceil_f32, ceil_f64, NULL, id_4);
+const npusim_ew_op npusim_ew_trunc = OP("trunc", 1, 0, false, false, NULL, id_8, id_8, trunc_f32, trunc_f64, NULL, id_4);
+const npusim_ew_op npusim_ew_round = OP("round", 1, 0, false, false, NULL, id_8, id_8, round_f32, round_f64, NULL, id_4);
+const npusim_ew_op npusim_ew_sign = OP("sign", 1, 0, false, false, id_1, sign_i64, NULL, sign_f32, sign_f64, sign_c128, sign_i32);
+const npusim_ew_op npusim_ew_isfinite = OP("isfinite", 1, 0, true, false, NULL, NULL, NULL, isfinite_f32, isfinite_f64, NULL, NULL);
+const npusim_ew_op npusim_ew_clamp = OP("clamp", 1, 0, false, false, NULL, clamp_i64, clamp_u64, clamp_f32, clamp_f64, NULL, clamp_i32);

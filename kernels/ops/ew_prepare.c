@@ -82,7 +82,7 @@ static npusim_kind compute_kind(const ew_spec *spec, aclDataType p, const ew_ope
     else
         k = npusim_kind_of(p);
     if (k == KIND_F32 && has_wide_integer(ins, nin)) k = KIND_F64;
-    if (k == KIND_BOOL && !op->fn[KIND_BOOL]) k = KIND_I64;
+    if ((k == KIND_BOOL || k == KIND_I32) && !op->fn[k]) k = KIND_I64;
     return op->fn[k] ? k : KIND_COUNT;
 }
 

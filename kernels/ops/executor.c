@@ -4,7 +4,10 @@
  * a repeatable one (aclSetAclOpExecutorRepeatable right after the first phase) may be launched
  * any number of times and is freed by aclDestroyAclOpExecutor. Live executors are kept in a
  * registry, so a consumed, destroyed or foreign pointer is reported instead of dereferenced.
- * A launched task holds a reference; the executor is freed when the last one lets go. */
+ * A launched task holds a reference; the executor is freed when the last one lets go.
+ * Codes as in CANN's nnopbase: a NULL executor is 561103 (ACLNN_ERR_INNER_NULLPTR) for
+ * aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor / aclSet*TensorAddr, a pointer that is
+ * not a live executor 561000 (ACLNN_ERR_INNER) there and 161002 in a second phase. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,11 +160,6 @@ npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const 
     return ex;
 }
 
-void npusim_exec_discard(npusim_exec *ex)
-{
-    if (ex) exec_free(ex);
-}
-
 aclnnStatus npusim_exec_finish(npusim_exec *ex, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     pthread_mutex_lock(&registry_lock);
@@ -261,13 +259,13 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 {
-    if (!executor) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclSetAclOpExecutorRepeatable: executor is NULL");
+    if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "aclSetAclOpExecutorRepeatable: executor is NULL");
     pthread_mutex_lock(&registry_lock);
     npusim_exec **slot = registry_find(executor);
     if (slot) executor->repeatable = true;
     pthread_mutex_unlock(&registry_lock);
     if (!slot)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+        return npusim_error(ACLNN_ERR_INNER,
                             "aclSetAclOpExecutorRepeatable: executor %p is not live (already consumed by "
                             "its second phase, or destroyed); call it right after GetWorkspaceSize",
                             (void *)executor);
@@ -276,13 +274,13 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
 {
-    if (!executor) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclDestroyAclOpExecutor: executor is NULL");
+    if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "aclDestroyAclOpExecutor: executor is NULL");
     pthread_mutex_lock(&registry_lock);
     npusim_exec **slot = registry_find(executor);
     if (slot) registry_remove(slot);
     pthread_mutex_unlock(&registry_lock);
     if (!slot)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+        return npusim_error(ACLNN_ERR_INNER,
                             "aclDestroyAclOpExecutor: executor %p is not live (a single-use executor is "
                             "released by its second phase; or it was already destroyed)", (void *)executor);
     exec_unref(executor);

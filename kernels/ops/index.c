@@ -393,7 +393,7 @@ static int index_put_kernel(const npusim_exec *ex, npusim_view *views)
     c.accumulate = ex->flag;
     c.dtype = views[0].dtype;
     c.value_dtype = values->dtype;
-    c.kind = npusim_kind_of(c.dtype);
+    c.kind = npusim_kind_of(c.dtype) == KIND_I32 ? KIND_I64 : npusim_kind_of(c.dtype);
     /* values broadcast to the result space */
     int n_idx = 0;
     for (int i = 1; i <= ex->n_dims; i++)

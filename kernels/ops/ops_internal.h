@@ -74,6 +74,7 @@ typedef enum {
     KIND_F32,
     KIND_F64,
     KIND_C128, /* double[2] */
+    KIND_I32,  /* int32 computed natively (wrapping like int64 then truncated would) */
     KIND_COUNT
 } npusim_kind;
 
@@ -84,7 +85,8 @@ bool npusim_is_complex(aclDataType dt);
 bool npusim_is_integral(aclDataType dt);       /* signed and unsigned integers, not bool */
 size_t npusim_kind_size(npusim_kind k);
 aclDataType npusim_kind_dtype(npusim_kind k);  /* the dtype stored exactly like the kind */
-/* The kind a dtype is computed in: float16/bfloat16/float -> F32, integers -> I64 (uint64 -> U64). */
+/* The kind a dtype is computed in: float16/bfloat16/float -> F32, int32 -> I32, other integers
+ * -> I64 (uint64 -> U64). */
 npusim_kind npusim_kind_of(aclDataType dt);
 /* Promotion of two tensor dtypes (torch / array API rules); ACL_DT_UNDEFINED if there is none. */
 aclDataType npusim_promote(aclDataType a, aclDataType b);
@@ -151,27 +153,26 @@ struct aclOpExecutor {
     int n_tensors;
     bool present[NPUSIM_MAX_OPERANDS]; /* false: optional tensor passed as NULL */
     aclTensor *shape_out;    /* user tensor whose view shape the kernel sets (MaskedSelect) */
-    /* Operator parameters. */
-    const npusim_ew_op *ew;
+    /* Operator parameters (each operator file says which it uses). */
+    const npusim_ew_op *ew;  /* element-wise operators: the operation */
     npusim_kind kind;        /* computation kind */
-    npusim_value scalars[3]; /* scalar operands (0, 1) and alpha (2), in `kind` */
+    npusim_value scalars[3]; /* scalar operands (0, 1) and alpha (2), in `kind`; arange: start, step */
     int ew_src[4];           /* element-wise input i: tensor index if >= 0, else scalar -1 - v */
-    int64_t dims[NPUSIM_MAX_DIMS];
+    int64_t dims[NPUSIM_MAX_DIMS]; /* reduced / flipped dims; matmul and masked select: shapes */
     int n_dims;
-    bool flag;               /* keepDims / accumulate */
-    int64_t dim;
-    int mode;
+    bool flag;               /* keepdim (ArgMax/ArgMin) / accumulate (IndexPutImpl) */
+    int64_t dim;             /* ArgMax/ArgMin/IndexSelect dim; Index: position of the index dims;
+                              * Arange: length */
+    int mode;                /* reduction kind; Index: rank of the broadcast index shape */
     aclTensor t[NPUSIM_MAX_OPERANDS]; /* snapshots of the tensors at the first phase */
 };
 
-/* Checks `out` for NULL (161001) and returns a new executor holding snapshots of the tensors
- * (inputs first; NULL entries allowed for optional inputs), or NULL with the error set. */
+/* A new executor holding snapshots of the tensors (inputs first; NULL entries allowed for
+ * optional inputs), or NULL with the error set. The caller has validated them. */
 npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const *inputs, int n_inputs,
                                 const aclTensor *const *outputs, int n_outputs);
 /* Finishes the first phase: registers ex and hands it out. */
 aclnnStatus npusim_exec_finish(npusim_exec *ex, uint64_t *workspaceSize, aclOpExecutor **executor);
-/* Frees an executor that was never handed out (first phase failed after creation). */
-void npusim_exec_discard(npusim_exec *ex);
 /* The second phase shared by every operator: validates, checks device ranges, enqueues. */
 aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t workspaceSize,
                                aclOpExecutor *executor, aclrtStream stream);
@@ -244,7 +245,10 @@ extern const npusim_ew_op npusim_ew_add, npusim_ew_sub, npusim_ew_mul, npusim_ew
     npusim_ew_floordiv, npusim_ew_remainder, npusim_ew_pow, npusim_ew_maximum, npusim_ew_minimum, npusim_ew_eq,
     npusim_ew_ne, npusim_ew_gt, npusim_ew_ge, npusim_ew_lt, npusim_ew_le, npusim_ew_and, npusim_ew_or,
     npusim_ew_not, npusim_ew_neg, npusim_ew_abs, npusim_ew_exp, npusim_ew_log, npusim_ew_sqrt,
-    npusim_ew_identity, npusim_ew_where;
+    npusim_ew_identity, npusim_ew_where, npusim_ew_sin, npusim_ew_cos, npusim_ew_tan, npusim_ew_tanh, npusim_ew_sinh,
+    npusim_ew_cosh, npusim_ew_asin, npusim_ew_acos, npusim_ew_atan, npusim_ew_log2, npusim_ew_log10, npusim_ew_log1p,
+    npusim_ew_exp2, npusim_ew_expm1, npusim_ew_rsqrt, npusim_ew_reciprocal, npusim_ew_atan2, npusim_ew_floor,
+    npusim_ew_ceil, npusim_ew_trunc, npusim_ew_round, npusim_ew_sign, npusim_ew_isfinite, npusim_ew_clamp;
 
 /* Dtype sets, as bit masks over aclDataType values (all supported ones are < 64). */
 #define DT(x) (1ull << (x))

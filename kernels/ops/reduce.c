@@ -1,11 +1,14 @@
-/* Reductions (reference §7.2 "Reductions"): aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin over a
- * set of dims, aclnnArgMax / aclnnArgMin along one dim.
+/* Reductions (reference §7.2 "Reductions"): aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin,
+ * aclnnAll, aclnnAny, aclnnVar, aclnnStd over a set of dims, aclnnProd over all of them, aclnnProdDim / aclnnArgMax /
+ * aclnnArgMin / aclnnCumsum along one dim.
  *
  * Conventions: a NULL or empty dims array reduces every dimension; keepDims keeps reduced dims as
  * size 1. Sums of float16/bfloat16/float are accumulated in float blocks combined in double (as
  * accurate as NumPy's pairwise sum); integer sums wrap in int64. Mean computes in floating point
  * (integers too); the mean of nothing is NaN. Amax/Amin/ArgMax/ArgMin propagate NaN as NumPy does
  * (the first NaN wins) and refuse empty reductions; ArgMax/ArgMin return the first occurrence.
+ * All/Any test x != 0 (NaN is true) into a BOOL or UINT8 out; over nothing they give true/false.
+ * Var/Std divide by N - correction (Var: unbiased -> 1) and give inf/NaN when that is <= 0.
  *
  * The engine walks the input once with an accumulator operand (stride 0 along reduced dims), in
  * the input's memory order, so reducing rows or columns are both streaming passes. Work is split
@@ -16,15 +19,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argmin.h"
+#include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_std.h"
+#include "aclnnop/aclnn_var.h"
 #include "ew_ops.h"
 
-typedef enum { RED_SUM, RED_MEAN, RED_MAX, RED_MIN } red_op;
+/* RED_SQDEV: accumulators are {mean, sum of squared deviations} pairs of doubles (Var/Std). */
+typedef enum { RED_SUM, RED_MEAN, RED_MAX, RED_MIN, RED_ALL, RED_ANY, RED_PROD, RED_SQDEV } red_op;
 
 typedef struct {
     red_op op;
@@ -72,10 +82,54 @@ static double sum_f64(const double *x, size_t n)
         *(T *)acc = a;                                                                         \
     } while (0)
 
+/* Products: inputs are loaded as the accumulator kind (F64, I64/U64 wrapping, C128). */
+static void prod_into(npusim_kind kind, const void *block, size_t n, char *acc, int64_t stride)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *a = acc + (int64_t)i * stride;
+        if (kind == KIND_F64) {
+            *(double *)a *= ((const double *)block)[i];
+        } else if (kind == KIND_C128) {
+            const double *x = (const double *)block + 2 * i;
+            double *p = (double *)a, re = p[0] * x[0] - p[1] * x[1], im = p[0] * x[1] + p[1] * x[0];
+            p[0] = re;
+            p[1] = im;
+        } else {
+            *(uint64_t *)a *= ((const uint64_t *)block)[i];
+        }
+    }
+}
+
+static void sqdev_into(const double *x, size_t n, char *acc, int64_t stride)
+{
+    for (size_t i = 0; i < n; i++) {
+        double *a = (double *)(acc + (int64_t)i * stride), d = x[i] - a[0];
+        a[1] += d * d;
+    }
+}
+
 /* *acc = op(*acc, x[0..n)) */
 static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
 {
-    bool max = c->op == RED_MAX;
+    bool max = c->op == RED_MAX || c->op == RED_ANY;
+    if (c->op == RED_SQDEV) {
+        const double *x = block, mean = ((double *)acc)[0];
+        double m2 = 0;
+        for (size_t i = 0; i < n; i++) m2 += (x[i] - mean) * (x[i] - mean);
+        ((double *)acc)[1] += m2;
+        return;
+    }
+    if (c->op == RED_PROD) {
+        if (c->kind == KIND_F64) { /* one running product, then one multiply into acc */
+            double p = 1;
+            for (size_t i = 0; i < n; i++) p *= ((const double *)block)[i];
+            *(double *)acc *= p;
+            return;
+        }
+        for (size_t i = 0; i < n; i++)
+            prod_into(c->kind, (const char *)block + i * npusim_kind_size(c->kind), 1, acc, 0);
+        return;
+    }
     switch (c->op == RED_MEAN ? RED_SUM : c->op) {
     case RED_SUM:
         switch (c->kind) {
@@ -103,6 +157,7 @@ static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
         case KIND_F32: if (max) MAXMIN_FOLD(float, >); else MAXMIN_FOLD(float, <); return;
         case KIND_F64: if (max) MAXMIN_FOLD(double, >); else MAXMIN_FOLD(double, <); return;
         case KIND_U64: if (max) MAXMIN_FOLD(uint64_t, >); else MAXMIN_FOLD(uint64_t, <); return;
+        case KIND_BOOL: if (max) MAXMIN_FOLD(uint8_t, >); else MAXMIN_FOLD(uint8_t, <); return;
         default: if (max) MAXMIN_FOLD(int64_t, >); else MAXMIN_FOLD(int64_t, <); return;
         }
     }
@@ -121,7 +176,15 @@ static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
 /* acc[i] = op(acc[i], x[i]) for i < n, accumulators `stride` bytes apart. */
 static void combine(const red_ctx *c, const void *block, size_t n, char *acc, int64_t stride)
 {
-    bool max = c->op == RED_MAX;
+    bool max = c->op == RED_MAX || c->op == RED_ANY;
+    if (c->op == RED_PROD) {
+        prod_into(c->kind, block, n, acc, stride);
+        return;
+    }
+    if (c->op == RED_SQDEV) {
+        sqdev_into(block, n, acc, stride);
+        return;
+    }
     switch (c->op == RED_MEAN ? RED_SUM : c->op) {
     case RED_SUM:
         switch (c->kind) {
@@ -152,6 +215,10 @@ static void combine(const red_ctx *c, const void *block, size_t n, char *acc, in
             if (max) COMBINE(uint64_t, uint64_t, if (v > *a) *a = v);
             else COMBINE(uint64_t, uint64_t, if (v < *a) *a = v);
             return;
+        case KIND_BOOL:
+            if (max) COMBINE(uint8_t, uint8_t, *a |= v);
+            else COMBINE(uint8_t, uint8_t, *a &= v);
+            return;
         default:
             if (max) COMBINE(int64_t, int64_t, if (v > *a) *a = v);
             else COMBINE(int64_t, int64_t, if (v < *a) *a = v);
@@ -163,14 +230,21 @@ static void combine(const red_ctx *c, const void *block, size_t n, char *acc, in
 static void acc_init(const red_ctx *c, char *acc, int64_t count)
 {
     size_t size = npusim_kind_size(c->acc_kind);
-    if (c->op == RED_SUM || c->op == RED_MEAN) {
+    if (c->op == RED_SUM || c->op == RED_MEAN || c->op == RED_PROD || c->op == RED_SQDEV) {
         memset(acc, 0, size * (size_t)count);
+        if (c->op == RED_PROD)
+            for (int64_t i = 0; i < count; i++) {
+                char *a = acc + i * (int64_t)size;
+                if (c->acc_kind == KIND_F64 || c->acc_kind == KIND_C128) *(double *)a = 1.0;
+                else *(uint64_t *)a = 1;
+            }
         return;
     }
-    bool max = c->op == RED_MAX;
+    bool max = c->op == RED_MAX || c->op == RED_ANY;
     for (int64_t i = 0; i < count; i++) {
         char *a = acc + i * (int64_t)size;
         switch (c->acc_kind) {
+        case KIND_BOOL: *(uint8_t *)a = !max; break;
         case KIND_F32: *(float *)a = max ? -INFINITY : INFINITY; break;
         case KIND_F64: *(double *)a = max ? -INFINITY : INFINITY; break;
         case KIND_U64: *(uint64_t *)a = max ? 0 : UINT64_MAX; break;
@@ -257,9 +331,13 @@ static void reduce_pass(const npusim_nditer *it, const red_ctx *c, char *acc, in
     _Alignas(16) unsigned char partials[64 * 16];
     p.partials = (char *)partials;
     acc_init(c, p.partials, p.nchunks);
+    for (int64_t k = 0; c->op == RED_SQDEV && k < p.nchunks; k++) /* every chunk needs the mean */
+        ((double *)(p.partials + k * (int64_t)asize))[0] = ((double *)acc)[0];
     npusim_parallel_for((size_t)p.nchunks, 1, pass_partial, &p);
     for (int64_t k = 0; k < p.nchunks; k++) {
-        if (c->acc_kind == c->kind) {
+        if (c->op == RED_SQDEV) {
+            ((double *)acc)[1] += ((double *)(p.partials + k * (int64_t)asize))[1];
+        } else if (c->acc_kind == c->kind) {
             fold(c, p.partials + k * (int64_t)asize, 1, acc);
         } else { /* sums of F32 accumulate in F64 */
             red_ctx f = *c;
@@ -329,15 +407,66 @@ static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
     return 0;
 }
 
+/* Var / Std: a pass for the means, a pass for the squared deviations from them (two-pass, as
+ * accurate as NumPy's), then m2 / (N - correction), square-rooted for Std. ex->dim holds the
+ * correction and ex->flag asks for the square root. */
+static int var_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    npusim_view *in = &views[0], *out = &views[1];
+    bool is_reduced[NPUSIM_MAX_DIMS] = { false };
+    int64_t outputs = 1, reduced = 1;
+    for (int i = 0; i < ex->n_dims; i++) is_reduced[ex->dims[i]] = true;
+    for (int d = 0; d < in->ndim; d++) {
+        if (is_reduced[d]) reduced *= in->shape[d];
+        else outputs *= in->shape[d];
+    }
+    if (outputs == 0) return 0;
+    double *acc = calloc((size_t)outputs, 2 * sizeof(double));
+    if (!acc) return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory", ex->def->name);
+    npusim_view accv = { ACL_COMPLEX128, in->ndim, { 0 }, { 0 }, (char *)acc }; /* {mean, m2} pairs */
+    for (int d = 0; d < in->ndim; d++) accv.shape[d] = is_reduced[d] ? 1 : in->shape[d];
+    contiguous_strides(in->ndim, accv.shape, accv.strides);
+    if (reduced > 0) {
+        npusim_view *ops[2] = { in, &accv };
+        npusim_nditer it;
+        npusim_nditer_init(&it, in->ndim, in->shape, ops, 2);
+        red_ctx sum = { RED_SUM, KIND_F64, KIND_F64, in->dtype };
+        reduce_pass(&it, &sum, (char *)acc, outputs);
+        for (int64_t i = 0; i < outputs; i++) acc[2 * i] /= (double)reduced;
+        red_ctx dev = { RED_SQDEV, KIND_F64, KIND_C128, in->dtype };
+        reduce_pass(&it, &dev, (char *)acc, outputs);
+    }
+    double divisor = (double)reduced - (double)ex->dim;
+    for (int64_t i = 0; i < outputs; i++) { /* results packed into the first half of acc */
+        double v = acc[2 * i + 1] / (divisor > 0 ? divisor : 0.0);
+        if (reduced == 0) v = NAN;
+        acc[i] = ex->flag ? sqrt(v) : v;
+    }
+    npusim_view result = { ACL_DOUBLE, out->ndim, { 0 }, { 0 }, (char *)acc };
+    for (int d = 0; d < out->ndim; d++) result.shape[d] = out->shape[d];
+    contiguous_strides(out->ndim, result.shape, result.strides);
+    npusim_view *src[1] = { &result };
+    npusim_ew_run(ex, &npusim_ew_identity, KIND_F64, out, src);
+    free(acc);
+    return 0;
+}
+
 static const npusim_opdef def_reduce_sum = NPUSIM_OPDEF("aclnnReduceSum", reduce_kernel);
+static const npusim_opdef def_var = NPUSIM_OPDEF("aclnnVar", var_kernel);
+static const npusim_opdef def_std = NPUSIM_OPDEF("aclnnStd", var_kernel);
 static const npusim_opdef def_mean = NPUSIM_OPDEF("aclnnMean", reduce_kernel);
 static const npusim_opdef def_amax = NPUSIM_OPDEF("aclnnAmax", reduce_kernel);
 static const npusim_opdef def_amin = NPUSIM_OPDEF("aclnnAmin", reduce_kernel);
+static const npusim_opdef def_all = NPUSIM_OPDEF("aclnnAll", reduce_kernel);
+static const npusim_opdef def_prod = NPUSIM_OPDEF("aclnnProd", reduce_kernel);
+static const npusim_opdef def_prod_dim = NPUSIM_OPDEF("aclnnProdDim", reduce_kernel);
+static const npusim_opdef def_any = NPUSIM_OPDEF("aclnnAny", reduce_kernel);
 
 #define M_REDUCE_SUM M_ARITH
 #define M_MEAN (M_ARITH & ~M_BOOL)
 #define M_AMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 #define M_ARGMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8))
+#define M_ALL_ANY (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 
 /* Normalises dims (negative -> from the end; empty -> all), rejecting repeats and out-of-range. */
 static int normalise_dims(const char *name, const aclIntArray *dims, int ndim, int64_t *out, int *n_out)
@@ -383,20 +512,22 @@ static void reduced_shape(const aclTensor *self, const int64_t *dims, int n_dims
     }
 }
 
+/* Integer reductions accumulate in int64 (wrapping), int32 included. */
+static npusim_kind wide(npusim_kind k) { return k == KIND_BOOL || k == KIND_I32 ? KIND_I64 : k; }
+
 static npusim_kind reduce_kind(red_op op, aclDataType self, aclDataType out)
 {
     switch (op) {
-    case RED_SUM: {
-        npusim_kind k = npusim_kind_of(out);
-        return k == KIND_BOOL ? KIND_I64 : k;
+    case RED_ALL: case RED_ANY: return KIND_BOOL; /* the input is loaded as x != 0 */
+    case RED_SUM: return wide(npusim_kind_of(out));
+    case RED_PROD: {
+        npusim_kind k = wide(npusim_kind_of(out));
+        return k == KIND_F32 ? KIND_F64 : k;
     }
     case RED_MEAN:
         if (npusim_is_complex(out) || npusim_is_complex(self)) return KIND_C128;
         return npusim_kind_of(out) == KIND_F32 && npusim_dtype_category(self) >= 2 ? KIND_F32 : KIND_F64;
-    default: {
-        npusim_kind k = npusim_kind_of(self);
-        return k == KIND_BOOL ? KIND_I64 : k;
-    }
+    default: return wide(npusim_kind_of(self));
     }
 }
 
@@ -408,7 +539,9 @@ static aclnnStatus reduce_prepare(const npusim_opdef *def, red_op op, uint64_t s
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
         (rc = npusim_check_dtype(name, "self", self->dtype, self_dtypes)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, op == RED_SUM ? M_REDUCE_SUM : self_dtypes)))
+        (rc = npusim_check_dtype(name, "out", out->dtype,
+                                 op == RED_SUM || op == RED_PROD ? M_ARITH
+                                 : op == RED_ALL || op == RED_ANY ? DT(ACL_BOOL) | DT(ACL_UINT8) : self_dtypes)))
         return rc;
     int64_t nd[NPUSIM_MAX_DIMS];
     int n_dims = 0, ndim;
@@ -432,7 +565,6 @@ static aclnnStatus reduce_prepare(const npusim_opdef *def, red_op op, uint64_t s
     ex->kind = reduce_kind(op, self->dtype, out->dtype);
     ex->n_dims = n_dims;
     for (int i = 0; i < n_dims; i++) ex->dims[i] = nd[i];
-    ex->flag = keep;
     return npusim_exec_finish(ex, workspaceSize, executor);
 }
 
@@ -490,6 +622,101 @@ aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor *self, const aclIntArray *
 aclnnStatus aclnnAmin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
     return npusim_exec_launch("aclnnAmin", workspace, workspaceSize, executor, stream);
+}
+
+/* aclnnProd multiplies every element, aclnnProdDim along one dim; dtype must equal out's. */
+static int check_out_dtype(const char *name, aclDataType dtype, const aclTensor *out)
+{
+    if (!npusim_is_tensor(out) || dtype == out->dtype) return 0;
+    return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dtype %s must equal out's dtype %s", name,
+                        npusim_dtype_name(dtype), npusim_dtype_name(out->dtype));
+}
+
+aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    int rc = check_out_dtype("aclnnProd", dtype, out);
+    if (rc) return rc;
+    return reduce_prepare(&def_prod, RED_PROD, M_ARITH, self, NULL, false, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnProd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnProd", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepDim, const aclDataType dtype,
+                                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    int rc = check_out_dtype("aclnnProdDim", dtype, out);
+    if (rc) return rc;
+    aclIntArray *dims = aclCreateIntArray(&dim, 1);
+    if (!dims) return ACLNN_ERR_INNER;
+    rc = reduce_prepare(&def_prod_dim, RED_PROD, M_ARITH, self, dims, keepDim, out, workspaceSize, executor);
+    aclDestroyIntArray(dims);
+    return rc;
+}
+
+aclnnStatus aclnnProdDim(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnProdDim", workspace, workspaceSize, executor, stream);
+}
+
+#define M_VAR (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
+
+static aclnnStatus var_prepare(const npusim_opdef *def, const aclTensor *self, const aclIntArray *dim,
+                               int64_t correction, bool keepdim, bool root, aclTensor *out, uint64_t *workspaceSize,
+                               aclOpExecutor **executor)
+{
+    int rc = reduce_prepare(def, RED_SQDEV, M_VAR, self, dim, keepdim, out, workspaceSize, executor);
+    if (rc) return rc;
+    (*executor)->dim = correction; /* not launched yet: still ours to finish describing */
+    (*executor)->flag = root;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnVarGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool unbiased, bool keepdim,
+                                     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return var_prepare(&def_var, self, dim, unbiased ? 1 : 0, keepdim, false, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnVar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnVar", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnStdGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, const int64_t correction,
+                                     bool keepdim, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return var_prepare(&def_std, self, dim, correction, keepdim, true, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnStd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnStd", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return reduce_prepare(&def_all, RED_ALL, M_ALL_ANY, self, dim, keepdim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAll(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnAll", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return reduce_prepare(&def_any, RED_ANY, M_ALL_ANY, self, dim, keepdim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAny(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnAny", workspace, workspaceSize, executor, stream);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -628,4 +855,103 @@ aclnnStatus aclnnArgMinGetWorkspaceSize(const aclTensor *self, int64_t dim, bool
 aclnnStatus aclnnArgMin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
     return npusim_exec_launch("aclnnArgMin", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnCumsum: running sums along one dim, accumulated in double (floating types), int64
+ * (integers, wrapping) or complex double, then cast to out's dtype, which `dtype` must equal. */
+
+#define M_CUMSUM (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_INT32) | DT(ACL_DOUBLE) | DT(ACL_UINT8) | DT(ACL_INT8) | \
+                  DT(ACL_INT16) | DT(ACL_INT64) | M_COMPLEX | DT(ACL_BF16))
+
+typedef struct {
+    npusim_kind kind;
+    aclDataType in_dtype, out_dtype;
+    int64_t length, in_stride, out_stride; /* along the dim; strides in bytes */
+} scan_ctx;
+
+static void scan_line(const scan_ctx *c, const char *in, char *out)
+{
+    _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 16];
+    npusim_value run = { 0 };
+    for (int64_t off = 0; off < c->length; off += NPUSIM_BLOCK) {
+        size_t m = (size_t)(c->length - off < NPUSIM_BLOCK ? c->length - off : NPUSIM_BLOCK);
+        npusim_load(c->kind, buf, in + off * c->in_stride, c->in_stride, c->in_dtype, m);
+        if (c->kind == KIND_F64) {
+            double *v = (double *)buf;
+            for (size_t i = 0; i < m; i++) v[i] = run.d += v[i];
+        } else if (c->kind == KIND_C128) {
+            double *v = (double *)buf;
+            for (size_t i = 0; i < m; i++) {
+                v[2 * i] = run.c[0] += v[2 * i];
+                v[2 * i + 1] = run.c[1] += v[2 * i + 1];
+            }
+        } else { /* I64 / U64, wrapping */
+            uint64_t *v = (uint64_t *)buf;
+            for (size_t i = 0; i < m; i++) v[i] = run.u += v[i];
+        }
+        npusim_store(c->kind, buf, out + off * c->out_stride, c->out_stride, c->out_dtype, m);
+    }
+}
+
+/* Operand 0: out, operand 1: self, both at index 0 of the scanned dim. */
+static void scan_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
+{
+    for (size_t i = 0; i < n; i++)
+        scan_line(vctx, ptrs[1] + (int64_t)i * strides[1], ptrs[0] + (int64_t)i * strides[0]);
+}
+
+static int cumsum_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    npusim_view self = views[0], out = views[1];
+    scan_ctx c = { ex->kind, self.dtype, out.dtype, 1, 0, 0 };
+    if (self.ndim > 0) {
+        int d = (int)ex->dim;
+        c.length = self.shape[d];
+        c.in_stride = self.strides[d] * (int64_t)npusim_dtype_size(self.dtype);
+        c.out_stride = out.strides[d] * (int64_t)npusim_dtype_size(out.dtype);
+        self.shape[d] = out.shape[d] = 1;
+    }
+    npusim_view *ops[2] = { &out, &self };
+    npusim_nditer it;
+    npusim_nditer_init(&it, out.ndim, out.shape, ops, 2);
+    if (c.length > 0) npusim_nditer_parallel(&it, scan_run, &c);
+    return 0;
+}
+
+static const npusim_opdef def_cumsum = NPUSIM_OPDEF("aclnnCumsum", cumsum_kernel);
+
+aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclDataType dtype, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = "aclnnCumsum";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_CUMSUM)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, M_CUMSUM)))
+        return rc;
+    if (dtype != out->dtype)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dtype %s must equal out's dtype %s", name,
+                            npusim_dtype_name(dtype), npusim_dtype_name(out->dtype));
+    if (npusim_dtype_category(out->dtype) < npusim_dtype_category(self->dtype))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out dtype %s cannot hold self's %s", name,
+                            npusim_dtype_name(out->dtype), npusim_dtype_name(self->dtype));
+    int bound = self->ndim > 0 ? self->ndim : 1;
+    if (dim < -bound || dim >= bound)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D self",
+                            name, (long long)dim, self->ndim);
+    if (dim < 0) dim += bound;
+    if ((rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape))) return rc;
+    const aclTensor *outs[1] = { out };
+    npusim_exec *ex = npusim_exec_create(&def_cumsum, &self, 1, outs, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    npusim_kind k = npusim_kind_of(out->dtype);
+    ex->kind = k == KIND_F32 || k == KIND_F64 ? KIND_F64 : k == KIND_C128 ? KIND_C128 : k == KIND_U64 ? KIND_U64 : KIND_I64;
+    ex->dim = dim;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnCumsum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnCumsum", workspace, workspaceSize, executor, stream);
 }

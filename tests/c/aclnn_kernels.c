@@ -8,15 +8,24 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_masked_select.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_sort.h"
+#include "aclnnop/aclnn_var.h"
 
 static int failures;
 static aclrtStream stream;
@@ -244,6 +253,193 @@ static void test_masked_select_and_index_errors(void)
     aclrtFree(di);
 }
 
+/* Rounding half to even, sign keeping NaN, and All/Any including an empty reduction. */
+static void test_round_sign_all_any(void)
+{
+    float x[6] = { 0.5f, 1.5f, 2.5f, -0.5f, -1.7f, NAN }, r[6], sg[6];
+    void *dx = dev_from(x, sizeof x), *dr = dev_from(x, sizeof x), *ds = dev_from(x, sizeof x);
+    int64_t n6[1] = { 6 }, s1[1] = { 1 };
+    aclTensor *tx = view(dx, ACL_FLOAT, 1, n6, s1, 0, 6), *tr = view(dr, ACL_FLOAT, 1, n6, s1, 0, 6);
+    aclTensor *ts = view(ds, ACL_FLOAT, 1, n6, s1, 0, 6);
+    RUN(aclnnRound, tx, tr);
+    RUN(aclnnSign, tx, ts);
+    to_host(r, dr, sizeof r);
+    to_host(sg, ds, sizeof sg);
+    const float wr[5] = { 0, 2, 2, -0.0f, -2 }, ws[5] = { 1, 1, 1, -1, -1 };
+    for (int i = 0; i < 5; i++) {
+        EXPECT(r[i] == wr[i], "round(%g) = %g, want %g", x[i], r[i], wr[i]);
+        EXPECT(sg[i] == ws[i], "sign(%g) = %g, want %g", x[i], sg[i], ws[i]);
+    }
+    EXPECT(isnan(r[5]) && isnan(sg[5]), "round/sign of NaN: %g %g", r[5], sg[5]);
+
+    /* x as 2x3: [[0.5, 1.5, 2.5], [-0.5, -1.7, NaN]] is all non-zero; a 0x3 view is empty. */
+    uint8_t all = 0, any = 1, cols[3] = { 0, 0, 0 };
+    void *da = dev_from(&all, 1), *dn = dev_from(&any, 1), *dc = dev_from(cols, 3);
+    int64_t sh[2] = { 2, 3 }, st[2] = { 3, 1 }, empty[2] = { 0, 3 }, n3[1] = { 3 };
+    aclTensor *t2 = view(dx, ACL_FLOAT, 2, sh, st, 0, 6), *te = view(dx, ACL_FLOAT, 2, empty, st, 0, 6);
+    aclTensor *ta = view(da, ACL_BOOL, 0, NULL, NULL, 0, 1), *tn = view(dn, ACL_BOOL, 0, NULL, NULL, 0, 1);
+    aclTensor *tc = view(dc, ACL_BOOL, 1, n3, s1, 0, 3);
+    aclIntArray *every = aclCreateIntArray(NULL, 0);
+    int64_t d0[1] = { 0 };
+    aclIntArray *dim0 = aclCreateIntArray(d0, 1);
+    RUN(aclnnAll, t2, every, false, ta);
+    RUN(aclnnAny, te, every, false, tn);
+    RUN(aclnnAll, te, dim0, false, tc);
+    to_host(&all, da, 1);
+    to_host(&any, dn, 1);
+    to_host(cols, dc, 3);
+    EXPECT(all == 1, "all of non-zero values");
+    EXPECT(any == 0, "any of nothing is false");
+    EXPECT(cols[0] == 1 && cols[1] == 1 && cols[2] == 1, "all over an empty dim is true");
+    aclDestroyIntArray(every);
+    aclDestroyIntArray(dim0);
+    aclTensor *ts_[] = { tx, tr, ts, t2, te, ta, tn, tc };
+    for (int i = 0; i < 8; i++) aclDestroyTensor(ts_[i]);
+    void *ds_[] = { dx, dr, ds, da, dn, dc };
+    for (int i = 0; i < 6; i++) aclrtFree(ds_[i]);
+}
+
+/* Clamp of int32 with int bounds, and running sums of int8 along the columns of a 2x3 into int64. */
+static void test_clamp_cumsum(void)
+{
+    int32_t x[6] = { -9, -1, 0, 3, 8, 5 }, c[6];
+    void *dx = dev_from(x, sizeof x), *dc = dev_from(x, sizeof x);
+    int64_t n6[1] = { 6 }, s1[1] = { 1 }, lo = -2, hi = 4;
+    aclTensor *tx = view(dx, ACL_INT32, 1, n6, s1, 0, 6), *tc = view(dc, ACL_INT32, 1, n6, s1, 0, 6);
+    aclScalar *slo = aclCreateScalar(&lo, ACL_INT64), *shi = aclCreateScalar(&hi, ACL_INT64);
+    RUN(aclnnClamp, tx, slo, shi, tc);
+    to_host(c, dc, sizeof c);
+    const int32_t wc[6] = { -2, -1, 0, 3, 4, 4 };
+    for (int i = 0; i < 6; i++) EXPECT(c[i] == wc[i], "clamp[%d] = %d, want %d", i, c[i], wc[i]);
+
+    int8_t m[6] = { 100, 100, -3, 100, 27, 4 }; /* [[100, 100, -3], [100, 27, 4]] */
+    int64_t cs[6];
+    void *dm = dev_from(m, sizeof m), *dcs = dev_from(cs, sizeof cs);
+    int64_t sh[2] = { 2, 3 }, st[2] = { 3, 1 };
+    aclTensor *tm = view(dm, ACL_INT8, 2, sh, st, 0, 6), *tcs = view(dcs, ACL_INT64, 2, sh, st, 0, 6);
+    RUN(aclnnCumsum, tm, 0, ACL_INT64, tcs);
+    to_host(cs, dcs, sizeof cs);
+    const int64_t wcs[6] = { 100, 100, -3, 200, 127, 1 }; /* no int8 overflow: summed in int64 */
+    for (int i = 0; i < 6; i++) EXPECT(cs[i] == wcs[i], "cumsum[%d] = %lld, want %lld", i, (long long)cs[i], (long long)wcs[i]);
+    aclDestroyScalar(slo);
+    aclDestroyScalar(shi);
+    aclTensor *ts[] = { tx, tc, tm, tcs };
+    for (int i = 0; i < 4; i++) aclDestroyTensor(ts[i]);
+    void *ds[] = { dx, dc, dm, dcs };
+    for (int i = 0; i < 4; i++) aclrtFree(ds[i]);
+}
+
+/* Stable descending sort with NaN first (NaN is the largest value, as in torch). */
+static void test_sort(void)
+{
+    float x[6] = { 2, NAN, -1, 2, 7, -1 }, v[6];
+    int64_t idx[6];
+    void *dx = dev_from(x, sizeof x), *dv = dev_from(x, sizeof x), *di = dev_from(idx, sizeof idx);
+    int64_t n6[1] = { 6 }, s1[1] = { 1 };
+    aclTensor *tx = view(dx, ACL_FLOAT, 1, n6, s1, 0, 6), *tv = view(dv, ACL_FLOAT, 1, n6, s1, 0, 6);
+    aclTensor *ti = view(di, ACL_INT64, 1, n6, s1, 0, 6);
+    RUN(aclnnSort, tx, true, 0, true, tv, ti);
+    to_host(v, dv, sizeof v);
+    to_host(idx, di, sizeof idx);
+    const int64_t want[6] = { 1, 4, 0, 3, 2, 5 };
+    for (int i = 0; i < 6; i++) EXPECT(idx[i] == want[i], "sort index[%d] = %lld, want %lld", i, (long long)idx[i],
+                                       (long long)want[i]);
+    EXPECT(isnan(v[0]) && v[1] == 7 && v[2] == 2 && v[5] == -1, "sorted values %g %g %g %g", v[0], v[1], v[2], v[5]);
+    aclDestroyTensor(tx);
+    aclDestroyTensor(tv);
+    aclDestroyTensor(ti);
+    aclrtFree(dx);
+    aclrtFree(dv);
+    aclrtFree(di);
+}
+
+/* x = [1, 2, 3, 4]: product 24, unbiased variance 5/3. */
+static void test_prod_var(void)
+{
+    float x[4] = { 1, 2, 3, 4 }, prod = 0, var = 0;
+    void *dx = dev_from(x, sizeof x), *dp = dev_from(&prod, 4), *dv = dev_from(&var, 4);
+    int64_t n4[1] = { 4 }, s1[1] = { 1 };
+    aclTensor *tx = view(dx, ACL_FLOAT, 1, n4, s1, 0, 4);
+    aclTensor *tp = view(dp, ACL_FLOAT, 0, NULL, NULL, 0, 1), *tv = view(dv, ACL_FLOAT, 0, NULL, NULL, 0, 1);
+    aclIntArray *all = aclCreateIntArray(NULL, 0);
+    RUN(aclnnProd, tx, ACL_FLOAT, tp);
+    RUN(aclnnVar, tx, all, true, false, tv);
+    to_host(&prod, dp, 4);
+    to_host(&var, dv, 4);
+    EXPECT(prod == 24.0f, "prod %g", prod);
+    EXPECT(fabsf(var - 5.0f / 3.0f) < 1e-6f, "var %g", var);
+    aclDestroyIntArray(all);
+    aclDestroyTensor(tx);
+    aclDestroyTensor(tp);
+    aclDestroyTensor(tv);
+    aclrtFree(dx);
+    aclrtFree(dp);
+    aclrtFree(dv);
+}
+
+/* Inputs large enough to be split across the CPU pool (and, under TSan, checked for races):
+ * x[i] = i % 7 as a 600 x 1000 matrix. Row sums, column sums and x + x have closed forms. */
+static void test_parallel_paths(void)
+{
+    enum { R = 600, C = 1000 };
+    float *x = malloc(sizeof(float) * R * C), *y = malloc(sizeof(float) * R * C);
+    float *rows = malloc(sizeof(float) * R), *cols = malloc(sizeof(float) * C), total = 0;
+    for (int i = 0; i < R * C; i++) x[i] = (float)(i % 7);
+    void *dx = dev_from(x, sizeof(float) * R * C), *dy = dev_from(y, sizeof(float) * R * C);
+    void *dr = dev_from(rows, sizeof(float) * R), *dc = dev_from(cols, sizeof(float) * C);
+    void *dt = dev_from(&total, sizeof total);
+    int64_t sh[2] = { R, C }, st[2] = { C, 1 }, nr[1] = { R }, nc[1] = { C }, s1[1] = { 1 };
+    aclTensor *tx = view(dx, ACL_FLOAT, 2, sh, st, 0, R * C), *ty = view(dy, ACL_FLOAT, 2, sh, st, 0, R * C);
+    aclTensor *tr = view(dr, ACL_FLOAT, 1, nr, s1, 0, R), *tc = view(dc, ACL_FLOAT, 1, nc, s1, 0, C);
+    aclTensor *tt = view(dt, ACL_FLOAT, 0, NULL, NULL, 0, 1);
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    int64_t d0[1] = { 0 }, d1[1] = { 1 };
+    aclIntArray *dim0 = aclCreateIntArray(d0, 1), *dim1 = aclCreateIntArray(d1, 1), *all = aclCreateIntArray(NULL, 0);
+    RUN(aclnnAdd, tx, tx, alpha, ty);
+    RUN(aclnnReduceSum, tx, dim1, false, ACL_FLOAT, tr);
+    RUN(aclnnReduceSum, tx, dim0, false, ACL_FLOAT, tc);
+    RUN(aclnnReduceSum, tx, all, false, ACL_FLOAT, tt);
+    to_host(y, dy, sizeof(float) * R * C);
+    to_host(rows, dr, sizeof(float) * R);
+    to_host(cols, dc, sizeof(float) * C);
+    to_host(&total, dt, sizeof total);
+    int bad = 0;
+    for (int i = 0; i < R * C && !bad; i++) bad = y[i] != 2.0f * (float)(i % 7);
+    EXPECT(!bad, "x + x wrong");
+    for (int r = 0; r < R; r++) {
+        double want = 0;
+        for (int c = 0; c < C; c++) want += (r * C + c) % 7;
+        if (rows[r] != (float)want) {
+            EXPECT(rows[r] == (float)want, "row %d sum %g, want %g", r, rows[r], want);
+            break;
+        }
+    }
+    for (int c = 0; c < C; c++) {
+        double want = 0;
+        for (int r = 0; r < R; r++) want += (r * C + c) % 7;
+        if (cols[c] != (float)want) {
+            EXPECT(cols[c] == (float)want, "column %d sum %g, want %g", c, cols[c], want);
+            break;
+        }
+    }
+    double want_total = 0;
+    for (int i = 0; i < R * C; i++) want_total += i % 7;
+    EXPECT(total == (float)want_total, "total %g, want %g", total, want_total);
+    aclDestroyIntArray(dim0);
+    aclDestroyIntArray(dim1);
+    aclDestroyIntArray(all);
+    aclDestroyScalar(alpha);
+    aclTensor *ts[] = { tx, ty, tr, tc, tt };
+    for (int i = 0; i < 5; i++) aclDestroyTensor(ts[i]);
+    void *ds[] = { dx, dy, dr, dc, dt };
+    for (int i = 0; i < 5; i++) aclrtFree(ds[i]);
+    free(x);
+    free(y);
+    free(rows);
+    free(cols);
+}
+
 int main(void)
 {
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
@@ -256,6 +452,11 @@ int main(void)
     test_reductions();
     test_matmul();
     test_masked_select_and_index_errors();
+    test_parallel_paths();
+    test_round_sign_all_any();
+    test_clamp_cumsum();
+    test_sort();
+    test_prod_var();
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     aclFinalize();

@@ -10,7 +10,9 @@
  *   aclGetRecentErrMsg().
  * - Executors are single use: the second phase consumes them unless
  *   aclSetAclOpExecutorRepeatable() was called right after the first phase. Using a consumed or
- *   destroyed executor returns ACLNN_ERR_PARAM_INVALID, it never crashes. */
+ *   destroyed executor is an error, never a crash: ACLNN_ERR_PARAM_INVALID from a second phase or
+ *   aclSet*TensorAddr, ACLNN_ERR_INNER from aclSetAclOpExecutorRepeatable/aclDestroyAclOpExecutor
+ *   (whose NULL executor is ACLNN_ERR_INNER_NULLPTR, as in CANN). */
 #ifndef NPUSIM_ACLNN_ACL_META_H
 #define NPUSIM_ACLNN_ACL_META_H
 
