@@ -9,6 +9,9 @@ which ``npuarray.transfer_guard`` can forbid.
 
 Operators delegate by array API name to the operator modules (``x + y`` is
 ``npuarray.add(x, y)``), which launch aclnn operators on the current stream.
+NumPy calls on NPUArrays (``numpy.exp(x)``, ``numpy.sum(x)``) run on the device
+where npuarray implements them; other NumPy functions read the arrays through
+``__array__`` (an implicit transfer) and return NumPy results.
 """
 __all__ = ["NPUArray"]
 
@@ -23,8 +26,6 @@ class NPUArray:
     """
     __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_acl_tensor",
                  "__weakref__")
-    # NumPy ufuncs and binary operators defer to NPUArray's reflected methods.
-    __array_ufunc__ = None
 
     def __init__(self, *args, **kwargs):
         raise TypeError("NPUArray is not created directly; use npuarray.asarray, "
@@ -48,7 +49,7 @@ class NPUArray:
         return NPUArray._from_buffer(self._buffer, tuple(shape), tuple(strides),
                                      offset, self._dtype)
 
-    # -- attributes ------------------------------------------------------------------
+    # -- attributes ----------------------------------------------------------------------------
     @property
     def shape(self):
         """Tuple of dimension sizes."""
@@ -125,7 +126,7 @@ class NPUArray:
             expected *= n
         return True
 
-    # -- transfers ---------------------------------------------------------------------
+    # -- transfers -----------------------------------------------------------------------------
     def to_host(self, *, stream=None, out=None, blocking=True):
         """Copy to a ``numpy.ndarray`` (explicit; always allowed by the transfer
         guard). See ``npuarray.asnumpy``."""
@@ -165,6 +166,23 @@ class NPUArray:
                                           "x.to_host() or npuarray.asnumpy(x)")
         return host if dtype is None else host.astype(dtype, copy=False)
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NEP 13: NumPy ufuncs with NPUArray operands run on the device when
+        npuarray implements them (see ``npuarray._numpy_dispatch``); others
+        raise TypeError rather than copy device data to the host."""
+        return _numpy_dispatch.array_ufunc(self, ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NEP 18: NumPy functions run on the device when npuarray implements
+        them (``numpy.sum``, ``numpy.where``, ...; ``npuarray._numpy_dispatch``).
+        Any other NumPy function runs NumPy's own implementation, which reads
+        NPUArrays through ``__array__``: an implicit transfer, so
+        ``transfer_guard("disallow")`` turns it into ImplicitTransferError."""
+        result = _numpy_dispatch.array_function(self, func, types, args, kwargs)
+        if result is NotImplemented:
+            return func._implementation(*args, **kwargs)
+        return result
+
     def __array_namespace__(self, /, *, api_version=None):
         """The ``npuarray`` module (array API standard 2023.12)."""
         if api_version not in (None, "2021.12", "2022.12", "2023.12"):
@@ -185,7 +203,7 @@ class NPUArray:
     def __reduce__(self):
         return (_transfer.rebuild_pickled, (_transfer.to_host(self), self.device.id))
 
-    # -- Python scalars and protocols ---------------------------------------------------------
+    # -- Python scalars and protocols ----------------------------------------------------------
     def _scalar(self, protocol):
         if self.size != 1:
             raise TypeError(f"only arrays with one element can be converted by "
@@ -197,7 +215,7 @@ class NPUArray:
         """Truth of a one-element array (implicit transfer). ValueError otherwise."""
         if self.size != 1:
             raise ValueError("the truth value of an array with more than one element "
-                             "is ambiguous; use npuarray.any() or npuarray.all()"
+                             "is ambiguous; reduce it first (e.g. npuarray.max(x))"
                              if self.size else
                              "the truth value of an empty array is ambiguous")
         return bool(self._scalar("bool"))
@@ -243,14 +261,14 @@ class NPUArray:
     def __str__(self):
         return _transfer.array_str(self)
 
-    # -- indexing ----------------------------------------------------------------------------
+    # -- indexing ------------------------------------------------------------------------------
     def __getitem__(self, key):
         return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value):
         _indexing.setitem(self, key, value)
 
-    # -- arithmetic (aclnn operators, see npuarray._elementwise) -----------------------------------
+    # -- arithmetic (aclnn operators, see npuarray._elementwise) -------------------------------
     def __add__(self, other):
         return _elementwise.add(self, other)
 
@@ -400,32 +418,47 @@ class NPUArray:
         """Set every element to the scalar ``value`` (aclnnInplaceFillScalar)."""
         self[...] = value
 
-    def sum(self, axis=None, dtype=None, keepdims=False):
-        """``npuarray.sum`` (aclnnReduceSum)."""
-        return _statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        """``npuarray.sum`` (aclnnReduceSum); ``out``: an NPUArray to write to."""
+        return _into(_statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
 
-    def mean(self, axis=None, keepdims=False):
-        """``npuarray.mean`` (aclnnMean)."""
-        return _statistical.mean(self, axis=axis, keepdims=keepdims)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        """``npuarray.mean`` (aclnnMean), then cast to ``dtype`` when given."""
+        result = _statistical.mean(self, axis=axis, keepdims=keepdims)
+        return _into(result if dtype is None else result.astype(dtype), out)
 
-    def max(self, axis=None, keepdims=False):
+    def max(self, axis=None, out=None, keepdims=False):
         """``npuarray.max`` (aclnnAmax)."""
-        return _statistical.max(self, axis=axis, keepdims=keepdims)
+        return _into(_statistical.max(self, axis=axis, keepdims=keepdims), out)
 
-    def min(self, axis=None, keepdims=False):
+    def min(self, axis=None, out=None, keepdims=False):
         """``npuarray.min`` (aclnnAmin)."""
-        return _statistical.min(self, axis=axis, keepdims=keepdims)
+        return _into(_statistical.min(self, axis=axis, keepdims=keepdims), out)
 
-    def argmax(self, axis=None, keepdims=False):
+    def argmax(self, axis=None, out=None, *, keepdims=False):
         """``npuarray.argmax`` (aclnnArgMax)."""
-        return _searching.argmax(self, axis=axis, keepdims=keepdims)
+        return _into(_searching.argmax(self, axis=axis, keepdims=keepdims), out)
 
-    def argmin(self, axis=None, keepdims=False):
+    def argmin(self, axis=None, out=None, *, keepdims=False):
         """``npuarray.argmin`` (aclnnArgMin)."""
-        return _searching.argmin(self, axis=axis, keepdims=keepdims)
+        return _into(_searching.argmin(self, axis=axis, keepdims=keepdims), out)
+
+
+def _into(result, out):
+    """``result``, or the NPUArray ``out`` after ``out[...] = result`` (NumPy's
+    ``out=``; ValueError when the shapes differ, TypeError for host arrays)."""
+    if out is None:
+        return result
+    if not isinstance(out, NPUArray):
+        raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ValueError(f"out has shape {out.shape}, the result has shape {result.shape}")
+    out[...] = result
+    return out
 
 
 # The operator modules import NPUArray from here; they are bound after the class
 # exists so that either import order works.
 from . import _indexing, _manipulation, _transfer  # noqa: E402
-from . import _elementwise, _linalg_funcs, _searching, _statistical  # noqa: E402
+from . import _elementwise, _linalg_funcs, _numpy_dispatch  # noqa: E402
+from . import _searching, _statistical  # noqa: E402

@@ -92,12 +92,14 @@ def full(shape, fill_value, *, dtype=None, device=None):
 
 
 def zeros(shape, *, dtype=None, device=None):
-    """Array of zeros (default float64); aclnnInplaceFillScalar."""
+    """Array of zeros of ``shape`` (default float64) on ``device``
+    (aclnnInplaceFillScalar on the current stream; ``numpy.zeros``)."""
     return full(shape, 0, dtype=default_float if dtype is None else dtype, device=device)
 
 
 def ones(shape, *, dtype=None, device=None):
-    """Array of ones (default float64); aclnnInplaceFillScalar."""
+    """Array of ones of ``shape`` (default float64) on ``device``
+    (aclnnInplaceFillScalar on the current stream; ``numpy.ones``)."""
     return full(shape, 1, dtype=default_float if dtype is None else dtype, device=device)
 
 
@@ -109,24 +111,29 @@ def _like(x, dtype, device):
 
 
 def empty_like(x, /, *, dtype=None, device=None):
-    """Uninitialised array of ``x``'s shape (C order), dtype and device unless given."""
+    """Uninitialised C-order array of ``x``'s shape, with ``x``'s dtype and
+    device unless given (memory from the pool for the current stream).
+    TypeError when ``x`` is not an NPUArray or the dtype is unsupported."""
     dtype, device = _like(x, dtype, device)
     return _new(x.shape, dtype, device)
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
-    """``full(x.shape, fill_value)`` with ``x``'s dtype and device unless given."""
+    """``full(x.shape, fill_value)`` with ``x``'s dtype and device unless
+    given (aclnnInplaceFillScalar on the current stream)."""
     dtype, device = _like(x, dtype, device)
     return _fill(_new(x.shape, dtype, device), fill_value)
 
 
 def zeros_like(x, /, *, dtype=None, device=None):
-    """Zeros of ``x``'s shape, dtype and device unless given (aclnnInplaceFillScalar)."""
+    """Zeros of ``x``'s shape, dtype and device unless given
+    (aclnnInplaceFillScalar on the current stream)."""
     return full_like(x, 0, dtype=dtype, device=device)
 
 
 def ones_like(x, /, *, dtype=None, device=None):
-    """Ones of ``x``'s shape, dtype and device unless given (aclnnInplaceFillScalar)."""
+    """Ones of ``x``'s shape, dtype and device unless given
+    (aclnnInplaceFillScalar on the current stream)."""
     return full_like(x, 1, dtype=dtype, device=device)
 
 
@@ -154,8 +161,18 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     else:
         dtype = normalize_dtype(dtype)
     out = _new(_arange_length(start, stop, step), dtype, device)
-    if out.size:
-        _ops.arange_(out, start, stop, step)
+    if not out.size:
+        return out
+    if dtype.kind in "iu" and not integral:
+        # NumPy's rule for integer dtypes: the step is the difference of the
+        # first two values after conversion (arange(0.5, 5, 1.5, int) is 0, 2, 4).
+        first, second = int(start), int(start + step)
+        start, step = first, second - first
+        if step == 0:
+            _ops.fill_(out, first)
+            return out
+        stop = first + out.size * step
+    _ops.arange_(out, start, stop, step)
     return out
 
 

@@ -20,7 +20,8 @@ import numpy as np
 
 __all__ = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
            "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
-           "complex128", "result_type", "can_cast", "finfo", "iinfo", "isdtype"]
+           "complex128", "result_type", "can_cast", "finfo", "iinfo", "isdtype",
+           "__array_namespace_info__"]
 
 # Scalar types, exported as the public dtype names (array API data types; they
 # compare equal to the NumPy dtypes that arrays carry and construct scalars).
@@ -245,3 +246,37 @@ def isdtype(dtype, kind):
                              f"{', '.join(_KIND_NAMES)}")
         return _kind(dtype) in _KIND_NAMES[kind]
     return dtype == normalize_dtype(kind)
+
+
+class _NamespaceInfo:
+    """Array API inspection object (``__array_namespace_info__()``)."""
+
+    def capabilities(self):
+        """Boolean indexing yes (data-dependent shapes via aclnnMaskedSelect);
+        data-dependent-shape functions beyond indexing: no."""
+        return {"boolean indexing": True, "data-dependent shapes": False}
+
+    def default_device(self):
+        """The current ``npuarray.Device``."""
+        from .runtime import get_device
+        return get_device()
+
+    def devices(self):
+        """Every visible ``npuarray.Device``."""
+        from .runtime import Device, device_count
+        return [Device(i) for i in range(device_count())]
+
+    def default_dtypes(self, *, device=None):
+        """float64, complex128, int64 and int64 for indexing (as NumPy)."""
+        return {"real floating": default_float, "complex floating": default_complex,
+                "integral": default_int, "indexing": default_index}
+
+    def dtypes(self, *, device=None, kind=None):
+        """{name: dtype} of the supported dtypes, optionally of one ``kind``
+        (an ``isdtype`` kind or a tuple of them)."""
+        return {str(d): d for d in SUPPORTED_DTYPES if kind is None or isdtype(d, kind)}
+
+
+def __array_namespace_info__():
+    """The array API inspection namespace of npuarray."""
+    return _NamespaceInfo()

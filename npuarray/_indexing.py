@@ -34,7 +34,7 @@ __all__ = []
 _INT64 = default_index
 
 
-# -- parsing the key --------------------------------------------------------------------------
+# -- parsing the key ---------------------------------------------------------------------------
 
 class _Index:
     """One advanced index: device int64 ``array`` selecting along one axis."""
@@ -128,7 +128,7 @@ def _is_advanced(entries):
     return any(isinstance(k, (_Index, _Mask)) for k in entries)
 
 
-# -- basic indexing: views --------------------------------------------------------------------
+# -- basic indexing: views ---------------------------------------------------------------------
 
 def _check_int(i, n, axis):
     if not -n <= i < n:
@@ -161,7 +161,7 @@ def _basic_view(x, entries):
     return x._view(shape, strides, offset)
 
 
-# -- advanced indexing ----------------------------------------------------------------------------
+# -- advanced indexing -------------------------------------------------------------------------
 
 def _split(x, entries):
     """Apply the basic entries, keeping the axes of advanced ones (ints among
@@ -201,8 +201,8 @@ def _device_index(entry, n, axis, device):
     if index.dtype != _INT64:
         index = _ops.cast(index, _INT64)
     if index.size:
-        low, high = (int(r.to_host()) for r in (_statistical.min(index),
-                                                _statistical.max(index)))
+        bounds = _manipulation.stack([_statistical.min(index), _statistical.max(index)])
+        low, high = (int(v) for v in bounds.to_host())  # one read: one synchronisation
         if low < -n or high >= n:
             raise IndexError(f"index {low if low < -n else high} is out of bounds for "
                              f"axis {axis} with size {n}")
@@ -214,7 +214,10 @@ def _device_index(entry, n, axis, device):
 def _nonzero(mask):
     """The true positions of a device bool mask as one int64 index array per
     mask axis (aclnnArange, aclnnMaskedSelect, then unravelled on the device)."""
-    flat_positions = _ops.empty((mask.size,), _INT64, mask.device, _ops.stream_of(mask))
+    stream = _ops.stream_of(mask)
+    if mask.size == 0:
+        return [_ops.empty((0,), _INT64, mask.device, stream) for _ in mask.shape]
+    flat_positions = _ops.empty((mask.size,), _INT64, mask.device, stream)
     _ops.arange_(flat_positions, 0, mask.size, 1)
     flat = _masked_select(flat_positions.reshape(mask.shape), mask)
     indices, step = [], mask.size
@@ -350,20 +353,21 @@ def getitem(x, key):
     return _advanced_get(x, entries)
 
 
-# -- assignment ---------------------------------------------------------------------------------------
+# -- assignment --------------------------------------------------------------------------------
 
 def _is_scalar(value):
     return isinstance(value, (bool, int, float, complex, np.generic))
 
 
 def _as_device_value(value, dtype, device):
-    """``value`` as an NPUArray on ``device`` (host data uploaded as ``dtype``)."""
+    """``value`` as an NPUArray on ``device`` (host data uploaded as ``dtype``;
+    sequences of NPUArrays stacked on the device)."""
     if isinstance(value, NPUArray):
         if value.device != device:
             raise ValueError(f"cannot assign an array on npu:{value.device.id} to an "
                              f"array on npu:{device.id}; move it with to_device()")
         return value
-    return _upload(np.asarray(value, dtype=dtype), device)
+    return _transfer.asarray(value, dtype=dtype, device=device)
 
 
 def _assign(view, value):

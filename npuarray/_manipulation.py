@@ -72,7 +72,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     return result if device is None else result.to_device(device)
 
 
-# -- reshape -------------------------------------------------------------------------------------
+# -- reshape -----------------------------------------------------------------------------------
 
 def _resolve_shape(shape, size):
     if isinstance(shape, (int, np.integer)) or hasattr(shape, "__index__"):
@@ -146,7 +146,7 @@ def reshape(x, /, shape, *, copy=None):
     shape = _resolve_shape(shape, x.size)
     if copy:
         x = copy_array(x)
-    if x.size == 0:
+    if x.size == 0 or x._strides == _ops.contiguous_strides(x._shape):
         return x._view(shape, _ops.contiguous_strides(shape), x._offset)
     strides = _view_strides(x._shape, x._strides, shape)
     if strides is None:
@@ -158,7 +158,7 @@ def reshape(x, /, shape, *, copy=None):
     return x._view(shape, strides, x._offset)
 
 
-# -- axes ------------------------------------------------------------------------------------------
+# -- axes --------------------------------------------------------------------------------------
 
 def permute_dims(x, /, axes):
     """View of ``x`` with its axes reordered: axis ``i`` of the result is axis
@@ -230,7 +230,7 @@ def squeeze(x, /, axis=None):
     return x._view([x._shape[i] for i in keep], [x._strides[i] for i in keep], x._offset)
 
 
-# -- broadcasting -------------------------------------------------------------------------------------
+# -- broadcasting ------------------------------------------------------------------------------
 
 def broadcast_shapes(*shapes):
     """The broadcast of ``shapes`` (NumPy rules); ValueError when incompatible."""
@@ -273,7 +273,7 @@ def broadcast_arrays(*arrays):
     return [broadcast_to(a, shape) for a in arrays]
 
 
-# -- joining (device copies into slices of the result) ---------------------------------------------------
+# -- joining (device copies into slices of the result) -----------------------------------------
 
 def _joined(arrays, what):
     arrays = list(arrays)

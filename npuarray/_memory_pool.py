@@ -12,6 +12,11 @@ power of two above (at most 12.5 % slack), so freed blocks are found again.
 Statistics and control follow CuPy's ``MemoryPool``: ``used_bytes``,
 ``total_bytes``, ``free_all_blocks``, ``set_limit`` / ``NPUARRAY_MEMORY_LIMIT``.
 Before raising ``OutOfMemoryError`` the pool frees its cached blocks and retries.
+
+Graph capture: ``using_pool`` routes a thread's allocations to a graph's
+private pool, ``allocate`` sends work on a captured stream to its graph's pool,
+and ``DeviceBuffer.prepare`` lets the capture guard order captured uses
+(``npuarray.runtime._capture_guard``).
 """
 import contextlib
 import os
@@ -21,6 +26,7 @@ import threading
 
 from . import _acl
 from . import runtime
+from .runtime import _capture_guard
 from .runtime._device import _tls as _device_state
 from .runtime._device import activate, as_device_id, release_later_if_needed
 
@@ -28,6 +34,7 @@ __all__ = ["MemoryPool", "get_default_memory_pool", "using_pool"]
 
 _ACL_MEM_MALLOC_HUGE_FIRST = 0  # aclrtMemMallocPolicy (reference section 2.4)
 _ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
+_ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1  # aclmdlRICaptureStatus (reference section 2.4)
 _SMALL_LIMIT = 1 << 20
 _GRANULE = 512
 _ANY_STREAM = None  # free-list key of blocks whose last stream has gone idle
@@ -71,6 +78,33 @@ def _finished(stream, *, wait):
         return False
 
 
+def capturing(stream):
+    """Whether ``stream`` is being captured into a graph (aclmdlRICaptureGetInfo;
+    False where the provider lacks it)."""
+    status, model = _acl.ffi.new("aclmdlRICaptureStatus *"), _acl.ffi.new("aclmdlRI *")
+    try:
+        ret = _acl.lib.aclmdlRICaptureGetInfo(stream.handle, status, model)
+    except _acl.NotSupportedError:
+        return False
+    return ret == 0 and status[0] == _ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE
+
+
+def _order_after(stream, last):
+    """Make work queued next on ``stream`` run after the work queued so far on
+    ``last``: an event recorded on ``last`` and waited for by ``stream``. When
+    ``stream`` is being captured and ``last`` is not, the host waits for
+    ``last`` instead: a captured wait needs a captured record (else CANN fails
+    with 107024), and work done before the capture is done before any replay."""
+    if capturing(stream) and not capturing(last):
+        last.synchronize()
+        return
+    # The event must belong to the recording stream's device (a fresh Device
+    # object: a shared one is not a thread-safe context manager).
+    with runtime.Device(last.device.id):
+        event = last.record()
+    stream.wait_event(event)
+
+
 class PoolOutOfMemoryError(_acl.OutOfMemoryError):
     """The pool could not supply ``requested`` bytes within ``limit`` (bytes,
     0: no pool limit, the device ran out). An ``npuarray.OutOfMemoryError`` with
@@ -105,16 +139,19 @@ class DeviceBuffer:
     def prepare(self, stream):
         """Make ``stream`` safe to use this buffer: when another stream used it
         last, ``stream`` waits (through an event) for that stream's queued work.
-        ``stream`` then becomes the last user. Called before every launch."""
+        ``stream`` then becomes the last user. Called before every launch.
+        During a graph capture the capture guard orders captured uses
+        (``runtime._capture_guard.prepare_captured``)."""
+        if _capture_guard.active and _capture_guard.prepare_captured(self, stream):
+            return  # a graph capture ordered this use (inputs are ordered at replay)
         last = self._stream
         if last is not stream:
             if last is not None and last != stream:
-                # The event must belong to the recording stream's device (a fresh
-                # Device object: a shared one is not a thread-safe context manager).
-                with runtime.Device(last.device.id):
-                    event = last.record()
-                stream.wait_event(event)
+                _order_after(stream, last)
             self._stream = stream
+
+    # Tells npuarray.runtime._graph that prepare() consults the capture guard itself.
+    prepare.graph_hook = True
 
     def host_wait(self):
         """Block the host until the work queued so far on the stream that used
@@ -162,7 +199,7 @@ class MemoryPool:
         self._released_at = {}  # ptr -> the count when it was last returned
         self._limit = int(limit)
 
-    # -- statistics and control -------------------------------------------------
+    # -- statistics and control ----------------------------------------------------------------
     def used_bytes(self):
         """Bytes in blocks held by live arrays (rounded to size classes)."""
         return self._used
@@ -235,13 +272,14 @@ class MemoryPool:
                 del self._free[key]
                 self._streams.pop(key, None)
 
-    # -- allocation ----------------------------------------------------------------
+    # -- allocation ----------------------------------------------------------------------------
     def allocate(self, nbytes, stream):
         """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
         ``stream``. Raises OutOfMemoryError (a MemoryError) when neither the
         cache nor the device (within the limit) can supply it, after freeing
         the cached blocks (idle ones first, then after synchronising)."""
-        size = round_size(nbytes)
+        size = ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE \
+            if nbytes <= _SMALL_LIMIT else round_size(nbytes)
         with self._lock:  # the common case: a block freed on this stream, reused in order
             bins = self._free.get(id(stream))
             ptrs = bins.get(size) if bins else None
@@ -335,6 +373,7 @@ class MemoryPool:
                 f"limit={self._limit}>")
 
 
+_Device = runtime.Device
 _default_pools = {}
 _default_pools_lock = threading.Lock()
 _local = threading.local()
@@ -379,8 +418,8 @@ def using_pool(pool):
 
 def current_pool(device=None):
     """The pool allocations of this thread on ``device`` go to."""
-    device_id = device.id if type(device) is runtime.Device else as_device_id(device)
-    overrides = _local.__dict__.get("overrides")
+    device_id = device.id if type(device) is _Device else as_device_id(device)
+    overrides = vars(_local).get("overrides")
     if overrides:
         pool = overrides.get(device_id)
         if pool is not None:
@@ -395,4 +434,6 @@ def allocate(nbytes, device=None, stream=None):
     pool = current_pool(device)
     if stream is None:
         stream = runtime.get_current_stream(pool.device)
+    if _capture_guard.active:  # work on a captured stream uses its graph's pool
+        pool = _capture_guard.capture_pool(stream, pool)
     return pool.allocate(nbytes, stream)

@@ -4,18 +4,23 @@ Uploads (``asarray``) and downloads (``to_host`` / ``asnumpy``) run on the
 current stream of the array's device (or the ``stream=`` given): synchronous on
 a default stream, asynchronous on another stream, pageable host memory staged
 through the pinned pool by the runtime's copy primitives
-(``npuarray.runtime._transfer``). A blocking read waits, through an event, for
-the work queued on the array's buffer, not for the whole device.
+(``npuarray.runtime._transfer``). A blocking read waits for the stream that
+used the array's buffer last, not for the whole device.
 
 Every read of device data by the host goes through ``_read_to_host``, which
 first runs ``host_read_hooks`` (graph capture registers one that raises
 CaptureError before the runtime is touched). Implicit reads (``__array__``,
 ``__bool__``, ``__int__``, ``__float__``, ``__complex__``, ``__index__``,
-``iter()`` of a 1-D array, ``format(x, spec)`` of a 0-d array) additionally
+``iter()`` of a 1-D array, ``format(x, spec)`` of a 0-d array, NumPy functions
+without a device implementation) additionally
 obey the transfer guard; explicit ones (``to_host``, ``asnumpy``, ``item``,
 ``tolist``) always work. ``repr``/``str`` are allowed under every guard level,
 as in JAX and CuPy: printing is an explicit request to see the values, and a
 failing ``repr`` would break debuggers and error messages.
+
+DLPack: ``__dlpack__`` exports device memory as kDLExtDev (12), as torch_npu
+does, or a host copy for ``dl_device=(kDLCPU, 0)``; ``from_dlpack`` imports
+host producers (upload) and device producers (device copy).
 """
 import contextlib
 import ctypes
@@ -25,7 +30,7 @@ import threading
 
 import numpy as np
 
-from . import _acl, _ops, runtime
+from . import _acl, _memory_pool, _ops, runtime
 from ._dtypes import BFLOAT16, normalize_dtype
 from .runtime._device import as_device_id
 from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
@@ -34,6 +39,7 @@ from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
 __all__ = ["asarray", "asnumpy", "from_dlpack", "transfer_guard", "ImplicitTransferError"]
 
 _GUARD_LEVELS = ("allow", "log", "disallow")
+_ACL_ERROR_RT_STREAM_CAPTURED = 107027
 _guard_state = threading.local()
 _logger = logging.getLogger("npuarray")
 # Span reads (download the memory a strided view covers, select on the host)
@@ -60,14 +66,16 @@ def _check_level(level):
     return level
 
 
+# The process default, read once when npuarray is imported.
+_DEFAULT_GUARD = os.environ.get("NPUARRAY_TRANSFER_GUARD", "").strip().lower() or "allow"
+
+
 def guard_level():
     """The transfer guard level of this thread: the innermost ``transfer_guard``
-    block, else NPUARRAY_TRANSFER_GUARD, else "allow"."""
-    stack = getattr(_guard_state, "stack", None)
-    if stack:
-        return stack[-1]
-    return _check_level(os.environ.get("NPUARRAY_TRANSFER_GUARD", "allow").strip().lower()
-                        or "allow")
+    block, else NPUARRAY_TRANSFER_GUARD (as set when npuarray was imported),
+    else "allow". ValueError when the variable holds an unknown level."""
+    stack = vars(_guard_state).get("stack")
+    return stack[-1] if stack else _check_level(_DEFAULT_GUARD)
 
 
 @contextlib.contextmanager
@@ -81,12 +89,11 @@ def transfer_guard(level):
     ``iter(x)`` of a 1-D array. Explicit and always allowed: ``x.to_host()``,
     ``npuarray.asnumpy(x)``, ``x.item()``, ``x.tolist()``, ``repr(x)``.
     Thread-local; nested blocks restore the outer level. The process default
-    comes from NPUARRAY_TRANSFER_GUARD. ValueError for an unknown level.
+    comes from NPUARRAY_TRANSFER_GUARD (read at import). ValueError for an
+    unknown level.
     """
     _check_level(level)
-    stack = getattr(_guard_state, "stack", None)
-    if stack is None:
-        stack = _guard_state.stack = []
+    stack = vars(_guard_state).setdefault("stack", [])
     stack.append(level)
     try:
         yield
@@ -107,7 +114,7 @@ def implicit_to_host(x, what, explicit):
     return _read_to_host(x, what)
 
 
-# -- device to host ------------------------------------------------------------------------------
+# -- device to host ----------------------------------------------------------------------------
 
 def to_host(x, *, stream=None, out=None, blocking=True):
     """Copy ``x`` to a host ``numpy.ndarray`` of the same shape and dtype.
@@ -148,6 +155,7 @@ def _read_to_host(x, what, *, stream=None, out=None, blocking=True):
     elif stream.device != device:
         raise ValueError(f"the stream is on npu:{stream.device.id} but the array is on "
                          f"npu:{device.id}")
+    _refuse_during_capture(what, stream, x._buffer.stream)
     if out is not None:
         _check_out(x, out)
     if x.size == 0:
@@ -159,6 +167,17 @@ def _read_to_host(x, what, *, stream=None, out=None, blocking=True):
     compact = _ops.empty(x.shape, x.dtype, device, stream)
     _ops.copy_(compact, x)
     return _download(compact, stream, out, blocking)
+
+
+def _refuse_during_capture(what, *streams):
+    """CaptureError (ACL_ERROR_RT_STREAM_CAPTURED) before a read would
+    synchronise a stream that is being captured (which CANN refuses, 107027)."""
+    for stream in streams:
+        if stream is not None and _memory_pool.capturing(stream):
+            raise _acl.CaptureError(
+                _ACL_ERROR_RT_STREAM_CAPTURED, what,
+                f"{what} reads device data on the host, which waits for a stream that "
+                "is being captured into a graph; read it after the capture ends")
 
 
 def _check_out(x, out):
@@ -221,7 +240,7 @@ def _read_span(x, stream, out):
     return out
 
 
-# -- host to device ---------------------------------------------------------------------------------
+# -- host to device ----------------------------------------------------------------------------
 
 def _host_array(obj, dtype):
     """``obj`` as a C-contiguous NumPy array of a supported dtype."""
@@ -308,7 +327,7 @@ def _from_array(x, dtype, device, copy):
     return x
 
 
-# -- device to device ------------------------------------------------------------------------------
+# -- device to device --------------------------------------------------------------------------
 
 def to_device(x, device, /, *, stream=None):
     """``x`` on ``device`` (an ``npuarray.Device`` or id; array API
@@ -341,28 +360,42 @@ def _keep_alive(x):
     return lambda: x
 
 
-# -- printing and pickling ----------------------------------------------------------------------------
+# -- printing and pickling ---------------------------------------------------------------------
 
 def _device_name(x):
     return f"npu:{x.device.id}"
 
 
 def _values_for_display(x):
+    """(host values to print, array2string options), or (None, {}) during a
+    capture. An array NumPy would summarise (more than the print threshold's
+    elements) is cut on the device to the edge items of each long axis plus
+    one hidden filler element, so printing a huge array reads only a few
+    elements; printed with threshold 0 it shows exactly NumPy's summary."""
+    options = np.get_printoptions()
+    edge = options["edgeitems"]
+    cut = x
+    if x.size > options["threshold"]:
+        for axis, n in enumerate(x.shape):
+            if n > 2 * edge + 1:
+                keep = np.r_[0:edge + 1, n - edge:n]  # element `edge` is never shown
+                cut = cut[(slice(None),) * axis + (keep,)]
     try:
-        return _read_to_host(x, "repr(x)")
+        host = _read_to_host(cut, "repr(x)")
     except _acl.CaptureError:
-        return None
+        return None, {}
+    return host, ({"threshold": 0} if cut is not x else {})
 
 
 def array_repr(x):
     """``NPUArray([...], dtype=..., device='npu:N')``: NumPy's layout of the
-    values, then the dtype and the device (reads the values explicitly)."""
-    host = _values_for_display(x)
+    values (summarised as NumPy does), then the dtype and the device."""
+    host, options = _values_for_display(x)
     prefix = "NPUArray("
     tail = f"dtype={x.dtype}, device='{_device_name(x)}')"
     if host is None:
         return f"{prefix}<not readable during graph capture>, shape={x.shape}, {tail}"
-    body = np.array2string(host, separator=", ", prefix=prefix)
+    body = np.array2string(host, separator=", ", prefix=prefix, **options)
     if host.size == 0 and host.ndim != 1:
         tail = f"shape={x.shape}, " + tail
     return f"{prefix}{body}, {tail}"
@@ -371,18 +404,20 @@ def array_repr(x):
 def array_str(x):
     """NumPy's ``str`` of the values followed by the device, e.g.
     ``[1. 2.] on npu:0``."""
-    host = _values_for_display(x)
-    values = "<not readable during graph capture>" if host is None else str(host)
-    return f"{values} on {_device_name(x)}"
+    host, options = _values_for_display(x)
+    if host is None:
+        return f"<not readable during graph capture> on {_device_name(x)}"
+    return f"{np.array2string(host, separator=' ', **options)} on {_device_name(x)}"
 
 
-# -- DLPack ---------------------------------------------------------------------------------------------
+# -- DLPack ------------------------------------------------------------------------------------
 # Legacy (unversioned) DLManagedTensor, dlpack.h 1.x; exported the way torch_npu
 # exports NPU tensors: kDLExtDev (12), data at the first element, strides in
 # elements, byte_offset 0.
 
 KDL_CPU, KDL_EXT_DEV = 1, 12
-_DL_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}  # kDLBool, kDLInt, kDLUInt, kDLFloat, kDLComplex
+# DLDataTypeCode by NumPy kind: kDLBool, kDLInt, kDLUInt, kDLFloat, kDLComplex.
+_DL_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
 _DL_BFLOAT = 4
 
 
@@ -416,6 +451,7 @@ def _dl_deleter(managed):
 
 
 _CAPSULE_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
 
 def _python_api(name, restype, *argtypes):
     """A private binding of a C API function (ctypes.pythonapi's are shared and mutable)."""

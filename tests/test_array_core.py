@@ -334,3 +334,40 @@ def test_random_round_trips(shape, dtype, data, on_stream):
         stream.synchronize()
     assert x.shape == host.shape and x.dtype == dtype
     np.testing.assert_array_equal(back, host)
+
+
+def test_numpy_functions_on_device_arrays(rng):
+    host = random_array(rng, (3, 4), np.float32)
+    x = npx.asarray(host)
+    total = np.sum(x, axis=0)  # a device implementation: stays on the device
+    assert isinstance(total, npx.NPUArray)
+    np.testing.assert_allclose(total.to_host(), host.sum(axis=0), rtol=1e-5)
+    exp = np.exp(x)
+    assert isinstance(exp, npx.NPUArray)
+    np.testing.assert_allclose(exp.to_host(), np.exp(host), rtol=1e-5)
+    # No device implementation: NumPy's own, reading x through __array__.
+    assert np.allclose(x, host)
+    np.testing.assert_array_equal(np.concatenate([x, x]), np.concatenate([host, host]))
+    np.testing.assert_array_equal(np.cumsum(x, axis=1), np.cumsum(host, axis=1))
+    assert np.shape(x) == (3, 4)
+    with npx.transfer_guard("disallow"):
+        with pytest.raises(npx.ImplicitTransferError):
+            np.cumsum(x)
+        assert isinstance(np.max(x), npx.NPUArray)  # device work is not a transfer
+    out = npx.empty((4,), dtype=npx.float32)
+    assert x.max(axis=0, out=out) is out
+    np.testing.assert_array_equal(out.to_host(), host.max(axis=0))
+    with pytest.raises(ValueError):
+        x.sum(axis=1, out=out)
+
+
+@pytest.mark.parametrize("shape", [(5000,), (50, 60), (3, 400, 5), (8, 8, 8, 8), (1001,)])
+def test_large_arrays_print_like_numpy(rng, shape):
+    host = random_array(rng, shape, np.float32)
+    x = npx.asarray(host)
+    prefix = "NPUArray("
+    assert repr(x) == (prefix + np.array2string(host, separator=", ", prefix=prefix)
+                       + ", dtype=float32, device='npu:0')")
+    assert str(x) == str(host) + " on npu:0"
+    view = x[::-1, ...]
+    assert str(view) == str(host[::-1, ...]) + " on npu:0"

@@ -80,7 +80,10 @@ def test_like_functions(dtype):
 @pytest.mark.parametrize("args, kwargs", [
     ((10,), {}), ((2, 11, 3), {}), ((5, -7, -2), {}), ((0.5, 3.0, 0.25), {}),
     ((3,), {"dtype": "float32"}), ((-3.0, 3.0, 0.7), {}), ((1, 1), {}), ((5, 1), {}),
-    ((0, 10, 3), {"dtype": "int8"}), ((0.0, 1.0, 0.1), {"dtype": "float64"}), ((4,), {"dtype": "float16"}),
+    ((0, 10, 3), {"dtype": "int8"}), ((0.0, 1.0, 0.1), {"dtype": "float64"}),
+    ((4,), {"dtype": "float16"}),
+    ((0.5, 5, 1.5), {"dtype": "int64"}), ((0, -1, -0.5), {"dtype": "int32"}),
+    ((-2.7, 3, 0.9), {"dtype": "int64"}), ((3.0,), {"dtype": "uint8"}),
 ])
 def test_arange_matches_numpy(args, kwargs):
     x = npx.arange(*args, **kwargs)

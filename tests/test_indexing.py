@@ -325,3 +325,16 @@ def test_random_mixed_keys_match_numpy(data, shape):
     ambiguous[positions[counts > 1]] = True
     keep = ~ambiguous.reshape(host.shape)
     np.testing.assert_array_equal(target.to_host()[keep], written[keep])
+
+
+def test_empty_masks_and_index_arrays(rng):
+    host = _host(rng, (2, 0))
+    x = npx.asarray(host)
+    mask = np.zeros((2, 0), bool)
+    assert x[mask].shape == host[mask].shape == (0,)
+    x[mask] = 1.0
+    x[npx.asarray(mask)] = npx.asarray(np.zeros(0, np.float32))
+    y = npx.asarray(_host(rng, (3, 2)))
+    assert y[[]].shape == (0, 2)
+    y[[]] = 5.0
+    assert y[np.zeros(3, bool)].shape == (0, 2)

@@ -206,3 +206,57 @@ def test_memory_limit_from_environment(run_python):
             "    raise SystemExit('no OutOfMemoryError')\n")
     result = run_python(code, NPUARRAY_MEMORY_LIMIT="1M")
     assert result.returncode == 0, result.stderr
+
+
+def test_arrays_made_before_a_capture_can_be_used_in_it(rng):
+    """A captured wait needs a captured record (CANN: 107024), so an array last
+    used on another stream is ordered by the host before the captured work."""
+    from npuarray._acl import check, ffi, lib
+    host = rng.standard_normal(1000).astype(np.float32)
+    x = npx.asarray(host) * 2  # pending work on the default stream
+    stream = npx.Stream()
+    graph = ffi.new("aclmdlRI *")
+    with stream:
+        check(lib.aclmdlRICaptureBegin(stream.handle, 0), "aclmdlRICaptureBegin")
+        try:
+            y = x + 1
+        finally:
+            check(lib.aclmdlRICaptureEnd(stream.handle, graph), "aclmdlRICaptureEnd")
+        for _ in range(2):
+            check(lib.aclmdlRIExecuteAsync(graph[0], stream.handle), "aclmdlRIExecuteAsync")
+        stream.synchronize()
+    check(lib.aclmdlRIDestroy(graph[0]), "aclmdlRIDestroy")
+    np.testing.assert_allclose(y.to_host(), host * 2 + 1, rtol=1e-6)
+
+
+def test_host_reads_are_refused_while_the_stream_is_captured(rng):
+    from npuarray._acl import check, ffi, lib
+    host = rng.standard_normal(10).astype(np.float32)
+    stream = npx.Stream()
+    with stream:
+        x = npx.asarray(npx.empty_pinned(10, np.float32))  # pinned: allowed in capture
+        check(lib.aclmdlRICaptureBegin(stream.handle, 0), "aclmdlRICaptureBegin")
+        try:
+            y = x + 1
+            for read in (y.to_host, lambda: float(y[0]), lambda: np.asarray(y)):
+                with pytest.raises(npx.CaptureError):
+                    read()
+            assert "not readable" in repr(y)
+        finally:
+            graph = ffi.new("aclmdlRI *")
+            check(lib.aclmdlRICaptureEnd(stream.handle, graph), "aclmdlRICaptureEnd")
+        x[...] = npx.asarray(host)  # new inputs, then replay
+        check(lib.aclmdlRIExecuteAsync(graph[0], stream.handle), "aclmdlRIExecuteAsync")
+        np.testing.assert_allclose(y.to_host(), host + 1, rtol=1e-6)
+    check(lib.aclmdlRIDestroy(graph[0]), "aclmdlRIDestroy")
+
+
+def test_free_all_blocks_of_one_stream(pool):
+    s1, s2 = npx.Stream(3), npx.Stream(3)
+    a, b = pool.allocate(4096, s1), pool.allocate(8192, s2)
+    del a, b
+    assert pool.total_bytes() == 4096 + 8192
+    pool.free_all_blocks(stream=s1)
+    assert pool.total_bytes() == 8192 and pool.n_free_blocks() == 1
+    pool.free_all_blocks()
+    assert pool.total_bytes() == 0
