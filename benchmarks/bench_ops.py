@@ -78,6 +78,25 @@ def _overhead(harness, stream, torch):
     times = harness.compare("per-op overhead: 1000 x (16-elt +)", impls, repeat=7)
     per_op = times["npuarray"] / CHAIN * 1e6
     print("    host overhead per dependent operation: %.2f us (target <= 10 us)" % per_op)
+    _python_share(harness, x, one)
+
+
+def _python_share(harness, x, one):
+    """Diagnostic: the same chain with aclnnAdd's two phases replaced by no-ops,
+    i.e. the Python layers alone (array, pool, stream, launch path)."""
+    from npuarray import _ops
+    real = _ops._phases.get("aclnnAdd") or _ops._lookup("aclnnAdd")
+    _ops._phases["aclnnAdd"] = (lambda *args: 0, lambda *args: 0)
+    try:
+        def chain():
+            y = x
+            for _ in range(CHAIN):
+                y = y + one
+        seconds = harness.measure("  of which Python layers (aclnnAdd stubbed)", chain,
+                                  per_call=CHAIN)
+        print("    Python share per operation: %.2f us" % (seconds * 1e6))
+    finally:
+        _ops._phases["aclnnAdd"] = real
 
 
 def _sum(harness, stream, torch):

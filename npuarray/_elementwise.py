@@ -184,6 +184,14 @@ class _Binary:
         self.scalar_supported = scalar_supported or supported
         self.scalar_first, self.alpha, self.result = scalar_first, alpha, result
         self._plans = {}
+        self._alphas = {}
+
+    def _alpha(self, dtype):
+        """The aclScalar 1 of ``dtype`` (alpha of Add / Sub), made once."""
+        alpha = self._alphas.get(dtype)
+        if alpha is None:
+            alpha = self._alphas[dtype] = _ops.acl_scalar(1, dtype)
+        return alpha
 
     def plan(self, dtype):
         """(computation dtype, result dtype) for operands promoted to ``dtype``."""
@@ -213,11 +221,18 @@ class _Binary:
         if x2._buffer.device is not device:
             device = same_device(self.name, x1, x2)
         dtype = x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
-        compute, out_dtype = self.plan(dtype)
+        compute, out_dtype = self._plans.get(dtype) or self.plan(dtype)
         shape = x1._shape if x1._shape == x2._shape else broadcast_shapes(x1._shape, x2._shape)
         stream = _ops.get_current_stream(device)
         out = _ops.empty(shape, out_dtype, device, stream)
-        if _is_empty(shape):
+        if 0 in shape:
+            return out
+        if compute is out_dtype and x1._dtype is compute and x2._dtype is compute:
+            # The common case, kept short: host overhead dominates small arrays.
+            if self.alpha:
+                _ops.launch(self.op, x1, x2, self._alpha(compute), out, stream=stream)
+            else:
+                _ops.launch(self.op, x1, x2, out, stream=stream)
             return out
         a, b = _as_dtype(x1, compute, stream), _as_dtype(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
@@ -271,7 +286,7 @@ class _Binary:
         if self.result != "bool" and out._dtype != compute:
             target = _ops.empty(out._shape, compute, out._buffer.device, stream)
         if self.alpha:
-            _ops.launch(op, *operands, _ops.acl_scalar(1, compute), target, stream=stream)
+            _ops.launch(op, *operands, self._alpha(compute), target, stream=stream)
         else:
             _ops.launch(op, *operands, target, stream=stream)
         if target is not out:

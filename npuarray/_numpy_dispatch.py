@@ -15,6 +15,7 @@ The array class binds these as ``__array_ufunc__ = array_ufunc`` and
 ``__array_function__ = array_function``.
 """
 import builtins
+import inspect
 
 import numpy as np
 
@@ -120,5 +121,9 @@ def array_function(self, func, types, args, kwargs):
         return NotImplemented
     array_type = _ops._array_type or _ops._npuarray_type()
     if not builtins.all(issubclass(t, array_type) for t in types):
+        return NotImplemented
+    try:  # arguments the device version lacks (initial=, where=, ...): not ours
+        inspect.signature(implementation).bind(*args, **kwargs)
+    except TypeError:
         return NotImplemented
     return implementation(*args, **kwargs)

@@ -20,11 +20,13 @@ from ._acl import ffi, lib
 from ._dtypes import to_acl_dtype
 from ._memory_pool import allocate
 from .runtime import get_current_stream
+from .runtime._device import activate
 
 __all__ = []  # internal: used by the array layer and the operator modules
 
 ACL_FORMAT_ND = 2               # aclFormat (reference section 2.3)
 ACLNN_ERR_PARAM_INVALID = 161002  # aclnn status (reference section 3.3)
+ACL_ERROR_API_NOT_SUPPORT = 200001  # aclError (reference section 3.1)
 
 _NULL = ffi.NULL
 _phases = {}                     # op name -> (first phase, second phase)
@@ -114,18 +116,15 @@ def _lookup(op_name):
         phases = (getattr(lib, op_name + "GetWorkspaceSize"), getattr(lib, op_name))
     except AttributeError:
         raise _acl.NotSupportedError(
-            0, op_name, f"{op_name} is not available in the loaded provider "
+            ACL_ERROR_API_NOT_SUPPORT, op_name, f"{op_name} is not available in the loaded provider "
             f"({_acl.backend()})") from None
     _phases[op_name] = phases
     return phases
 
 
-def _params():
-    try:
-        return _out_params.value
-    except AttributeError:
-        value = _out_params.value = (ffi.new("uint64_t *"), ffi.new("aclOpExecutor **"))
-        return value
+def _new_out_params():
+    value = _out_params.value = (ffi.new("uint64_t *"), ffi.new("aclOpExecutor **"))
+    return value
 
 
 def launch(op_name, *args, stream=None):
@@ -159,7 +158,11 @@ def launch(op_name, *args, stream=None):
         elif arg is None:
             arg = _NULL
         converted.append(arg)
-    size_out, executor_out = _params()
+    try:
+        size_out, executor_out = _out_params.value
+    except AttributeError:
+        size_out, executor_out = _new_out_params()
+    activate(stream.device.id)  # CANN launches in the context of the stream's device
     ret = first(*converted, size_out, executor_out)
     if ret:
         _acl.check(ret, op_name + "GetWorkspaceSize")

@@ -8,16 +8,20 @@ import sys
 
 import pytest
 
+import npuarray
+
 pytest.importorskip("sklearn", reason="the example needs scikit-learn (the examples extra)")
 
-ROOT = pathlib.Path(os.path.abspath(__file__)).parents[1]
-EXAMPLE = ROOT / "examples" / "digits_kmeans.py"
+EXAMPLE = pathlib.Path(os.path.abspath(__file__)).parents[1] / "examples" / "digits_kmeans.py"
+# The npuarray under test (installed or in a source tree) must be the one the example imports.
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(npuarray.__file__)))
 
 
 def run_example(*args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [PACKAGE_PARENT, os.environ.get("PYTHONPATH")])))
     return subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True,
-                          text=True, timeout=240, env=env, cwd=ROOT)
+                          text=True, timeout=240, env=env, cwd=EXAMPLE.parent)
 
 
 @pytest.mark.timeout(300)

@@ -170,3 +170,17 @@ def test_every_declared_aclnn_function_exists_in_npusim():
     names = re.findall(r"\b(acl\w+)\(", CDEF)
     assert len(names) > 100
     assert [n for n in names if not hasattr(_npusim.lib, n)] == []
+
+
+def test_copy_between_devices_raises_and_explicit_stream_works(rng):
+    a = random_array(rng, (6,), "float32")
+    x = up(a)
+    if npx.device_count() >= 2:
+        with npx.Device(1):
+            y = npx.asarray(np.zeros(6, np.float32))
+        with pytest.raises(ValueError, match="different devices"):
+            _ops.copy_(y, x)
+    stream = npx.Stream()
+    out = _ops.copy(x, stream=stream)             # work queued on an explicit stream
+    stream.synchronize()
+    assert_matches(out, a)
