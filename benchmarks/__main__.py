@@ -3,7 +3,7 @@
 Runs every ``benchmarks/bench_<name>.py`` (or only the named ones), each exposing
 ``run(harness)``, prints one table of npuarray against NumPy and PyTorch CPU (when
 installed) measured in the same run, and writes the results to
-``benchmarks/results.json``.
+``benchmarks/results.json`` (keeping there the results of the benchmarks not run).
 """
 import argparse
 import glob

@@ -13,6 +13,11 @@ import statistics
 import time
 
 
+# PyTorch's OpenMP threads must sleep when idle: spinning after each torch call would steal
+# the CPUs from the npuarray and NumPy runs measured next. Set before any benchmark imports torch.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def torch_or_none():
     """The torch module when PyTorch is installed (the `bench` extra), else None."""
     try:
@@ -86,14 +91,25 @@ class Harness:
             "%.2f" % rate if rate else "-")
 
     def write_json(self, path):
+        """Writes the rows to `path`, keeping the rows of benchmarks this run did not repeat."""
         import npuarray
         info = npuarray.backend()
+        rows = self._previous_rows(path) + self.rows
         payload = {
             "backend": {"name": info.name, "version": list(info.version)},
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                         "python": platform.python_version()},
             "repeat": self.repeat, "warmup": self.warmup,
-            "rows": self.rows,
+            "rows": rows,
         }
         with open(path, "w") as f:
             json.dump(payload, f, indent=1)
+
+    def _previous_rows(self, path):
+        try:
+            with open(path) as f:
+                previous = json.load(f).get("rows", [])
+        except (OSError, ValueError):
+            return []
+        measured = {row["benchmark"] for row in self.rows}
+        return [row for row in previous if row.get("benchmark") not in measured]

@@ -147,3 +147,64 @@ def test_missing_functions_raise_not_supported():
         stub()
     assert "aclrtFutureCall is not available in this CANN version" in str(info.value)
     assert info.value.code == 200001
+
+
+def test_cann_loader_on_a_toolkit_layout(run_python, tmp_path):
+    """The CANN path (ffi.dlopen, per-symbol lookup, ABI-mode cdef) against a toolkit tree
+    whose libascendcl.so is npusim's standalone library: same ABI, so the runtime works."""
+    from cbuild import build_library
+    library = build_library()
+    (tmp_path / "lib64").mkdir()
+    (tmp_path / "lib64" / "libascendcl.so").symlink_to(library)
+    code = """
+import numpy as np
+import npuarray as npx
+from npuarray._acl import lib
+info = npx.backend()
+assert info.name == "cann" and info.library[0].endswith("libascendcl.so"), info
+memory = npx.DeviceMemory(1 << 16)
+data = np.arange(1 << 14, dtype=np.float32)
+with npx.Stream() as s:
+    memory.copy_from_host(data, blocking=False)
+    out = memory.copy_to_host(np.zeros_like(data), blocking=False)
+    s.synchronize()
+assert (out == data).all()
+assert npx._acl.available("aclrtMemcpyAsync")
+print("ok", info.version)
+"""
+    result = run_python(code, NPUARRAY_BACKEND="cann", ASCEND_HOME_PATH=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("ok (1, ")
+
+
+def test_cann_lookup_of_missing_and_undeclared_functions():
+    """Per-symbol lookup: a declared function the libraries lack raises NotSupportedError
+    when called (naming the libraries searched); an undeclared name is an AttributeError."""
+    from cffi import FFI
+    from npuarray._acl._loader import _CannLib
+    ffi = FFI()
+    ffi.cdef("int aclrtMalloc(void **devPtr, size_t size, int policy); size_t strlen(const char *);")
+    libc = ffi.dlopen(None)
+    lib = _CannLib([libc], ["libc"], ["aclrtMalloc", "strlen"])
+    assert lib.strlen(b"abc") == 3                      # found, then cached
+    assert lib.__dict__["strlen"] is lib.strlen
+    with pytest.raises(npx.NotSupportedError) as info:
+        lib.aclrtMalloc(ffi.NULL, 1, 0)
+    assert "aclrtMalloc is not available in this CANN version (looked in libc)" in str(info.value)
+    with pytest.raises(AttributeError):
+        lib.aclrtMaloc
+
+
+def test_library_without_the_runtime_falls_back(run_python, tmp_path):
+    """A libascendcl.so that is a shared library but not AscendCL: a clear BackendError for
+    NPUARRAY_BACKEND=cann, and npusim (with the reason) for auto."""
+    import _cffi_backend  # any shared object that is not AscendCL will do
+    (tmp_path / "lib64").mkdir()
+    (tmp_path / "lib64" / "libascendcl.so").symlink_to(_cffi_backend.__file__)
+    strict = run_python("import npuarray", NPUARRAY_BACKEND="cann", ASCEND_HOME_PATH=str(tmp_path))
+    assert strict.returncode != 0
+    assert "not a usable AscendCL runtime" in strict.stderr
+    auto = run_python("import npuarray as npx; print(npx.backend().name, npx.backend().reason)",
+                      NPUARRAY_BACKEND="auto", ASCEND_HOME_PATH=str(tmp_path))
+    assert auto.returncode == 0, auto.stderr
+    assert auto.stdout.startswith("npusim CANN unusable")

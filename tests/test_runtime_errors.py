@@ -151,9 +151,9 @@ def test_destroying_twice(device0):
         acl("aclrtCreateEvent", event)
         acl("aclrtDestroyStream", stream[0])
         acl("aclrtDestroyEvent", event[0])
-        with pytest.raises(npx.InvalidValueError):
+        with raises_code(npx.InvalidValueError, 107017):  # ACL_ERROR_RT_INVALID_HANDLE
             acl("aclrtDestroyStream", stream[0])
-        with pytest.raises(npx.InvalidValueError):
+        with raises_code(npx.InvalidValueError, 107017):
             acl("aclrtDestroyEvent", event[0])
     device0(body)
 

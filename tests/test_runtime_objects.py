@@ -374,3 +374,98 @@ def test_host_function_error_is_raised_by_device_synchronize():
     with pytest.raises(ZeroDivisionError):
         npx.Device(7).synchronize()
     npx.Device(7).synchronize()
+
+
+def test_finalizers_leave_the_threads_acl_device_alone():
+    """Releasing memory or a stream of another device (garbage collection can do it between
+    any activate() and the ACL call after it) restores the thread's ACL device."""
+    from npuarray._acl import ffi, lib
+    from npuarray.runtime._device import activate
+    memory, stream = npx.DeviceMemory(4096, device=3), npx.Stream(device=3)
+    activate(0)
+    del memory, stream
+    device = ffi.new("int32_t *")
+    lib.aclrtGetDevice(device)
+    assert device[0] == 0
+
+
+def test_host_functions_through_callbacks_when_the_runtime_lacks_host_funcs(monkeypatch,
+                                                                             random_bytes):
+    """CANN 8.1 has no aclrtLaunchHostFunc: host functions then go through
+    aclrtLaunchCallback and a report thread, with the same ordering and error rules."""
+    from npuarray.runtime import _stream
+    monkeypatch.setattr(_stream, "_launch_host_function", _stream._launch_with_callback)
+    stream = npx.Stream()
+    order = []
+    for index in range(10):
+        stream.launch_host_func(lambda i=index: order.append(i))
+    stream.launch_host_func(lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        stream.synchronize()
+    assert order == list(range(10))
+    data = random_bytes(9 << 20)      # a staged D2H unstages through host functions
+    memory = npx.DeviceMemory(data.nbytes)
+    memory.copy_from_host(data, stream=stream)
+    out = np.zeros_like(data)
+    memory.copy_to_host(out, stream=stream, blocking=False)
+    stream.synchronize()
+    np.testing.assert_array_equal(out, data)
+    del stream                        # unsubscribed, then destroyed
+    import gc
+    gc.collect()
+    again = npx.Stream()
+    again.launch_host_func(lambda: order.append("again"))
+    again.synchronize()
+    assert order[-1] == "again"
+
+
+def test_runtime_calls_inside_a_host_function_are_refused_not_hung():
+    stream = npx.Stream()
+    stream.launch_host_func(lambda: stream.synchronize())   # would wait for itself forever
+    with pytest.raises(RuntimeError, match="not allowed inside a stream host function"):
+        stream.synchronize()
+    stream.launch_host_func(lambda: npx.DeviceMemory(16))
+    with pytest.raises(RuntimeError, match="host function"):
+        stream.synchronize()
+
+
+def test_zero_sized_memory_and_copies():
+    empty = npx.DeviceMemory(0)
+    assert empty.ptr == 0 and empty.nbytes == 0
+    empty.copy_from_host(np.empty(0, np.uint8))
+    assert empty.copy_to_host().shape == (0,)
+    empty.memset(1)
+    memory = npx.DeviceMemory(64)
+    memory.copy_from_host(np.empty(0, np.float32), stream=npx.Stream(), blocking=False)
+
+
+def test_an_event_can_be_recorded_again():
+    stream = npx.Stream()
+    event = npx.Event()
+    memory = npx.DeviceMemory(SIZE)
+    for value in (1, 2, 3):
+        memory.memset(value, stream=stream)
+        event.record(stream)
+        event.synchronize()
+        assert event.query()
+        np.testing.assert_array_equal(memory.copy_to_host(stream=stream),
+                                      np.full(SIZE, value, np.uint8))
+
+
+def test_an_event_stays_on_its_device():
+    event = npx.Event()
+    event.record(npx.Stream(device=0))
+    with pytest.raises(ValueError, match="belongs to device 0"):
+        event.record(npx.Stream(device=1))
+
+
+def test_devices_and_streams_accept_device_objects():
+    device = npx.Device(2)
+    stream = npx.Stream(device)
+    assert stream.device == device
+    assert npx.default_stream(device) is npx.default_stream(2)
+    assert npx.get_current_stream(device) is npx.default_stream(2)
+    memory = npx.DeviceMemory(16, device=device)
+    assert memory.device == device
+    with pytest.raises(TypeError):
+        npx.Stream(device="2")

@@ -13,6 +13,7 @@ A function declared in the cdef but not (yet) defined by any kernel source is
 left out of the extension (an API-mode module with a missing symbol would fail
 at import); the loader reports it as NotSupportedError when called.
 """
+import fcntl
 import glob
 import importlib.util
 import os
@@ -167,7 +168,15 @@ def _finish(item):
 
 
 def build_inplace():
-    """Builds npuarray/_npusim*.so from the current kernels/ tree; returns its path."""
+    """Builds npuarray/_npusim*.so from the current kernels/ tree; returns its path.
+    Concurrent builds (several shells, test sessions) take turns on a file lock."""
+    os.makedirs(BUILD_DIR, exist_ok=True)
+    with open(os.path.join(BUILD_DIR, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_inplace_locked()
+
+
+def _build_inplace_locked():
     objects = compile_objects()
     ffi = make_ffibuilder([], extra_objects=objects)
     missing = missing_functions(full_cdef(), kernel_sources())

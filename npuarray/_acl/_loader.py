@@ -66,11 +66,13 @@ class _NpusimLib:
 
 
 class _CannLib:
-    """CANN functions looked up across the opened libraries on first use, then cached."""
+    """CANN functions looked up across the opened libraries on first use, then cached; a
+    declared function none of them exports becomes a NotSupportedError stub."""
 
-    def __init__(self, libs, paths):
+    def __init__(self, libs, paths, declared):
         self._libs = libs
         self._paths = paths
+        self._declared = frozenset(declared)
 
     def __getattr__(self, name):
         if name.startswith("__"):
@@ -82,6 +84,8 @@ class _CannLib:
                 continue
             setattr(self, name, value)
             return value
+        if name not in self._declared:
+            raise AttributeError("%r is not declared in npuarray's ACL cdef" % name)
         value = _unavailable(name, "this CANN version (looked in %s)" % ", ".join(self._paths))
         setattr(self, name, value)
         return value
@@ -186,20 +190,25 @@ def load_cann(found):
     """Opens the toolkit's libraries and initialises a device; raises BackendError if it cannot."""
     from cffi import FFI
     root, paths = found
+    cdef = _full_cdef()
     ffi = FFI()
-    ffi.cdef(_full_cdef())
+    ffi.cdef(cdef)
     try:
         # RTLD_LAZY as torch_npu does: CANN libraries resolve some symbols only when used.
         libs = [ffi.dlopen(path, ffi.RTLD_LAZY | ffi.RTLD_GLOBAL) for path in paths]
     except OSError as exc:
         raise BackendError("cannot open the CANN libraries in %s (was the toolkit's set_env.sh "
                            "sourced, for LD_LIBRARY_PATH?): %s" % (root, exc)) from exc
-    lib = _CannLib(libs, [os.path.basename(p) for p in paths])
-    _init(lib, ffi)
-    count = ffi.new("uint32_t *")
-    if lib.aclrtGetDeviceCount(count) != 0 or count[0] == 0:
-        raise BackendError("CANN at %s found no NPU device" % root)
-    ret = lib.aclrtSetDevice(0)
+    lib = _CannLib(libs, [os.path.basename(p) for p in paths], _declared_functions(cdef))
+    try:
+        _init(lib, ffi)
+        count = ffi.new("uint32_t *")
+        if lib.aclrtGetDeviceCount(count) != 0 or count[0] == 0:
+            raise BackendError("CANN at %s found no NPU device" % root)
+        ret = lib.aclrtSetDevice(0)
+    except NotSupportedError as exc:
+        raise BackendError("the library at %s is not a usable AscendCL runtime: %s"
+                           % (paths[0], exc)) from exc
     if ret != 0:
         raise BackendError("CANN at %s cannot initialise device 0 (aclError %d)" % (root, ret))
     reason = "CANN toolkit found at %s with %d device(s)" % (root, count[0])

@@ -58,6 +58,12 @@ def activate(device_id):
         if _deferred:
             _run_deferred()
         return
+    if in_host_function():  # (host-function threads never reach the fast path above)
+        raise RuntimeError(
+            "npuarray and ACL runtime calls are not allowed inside a stream host function "
+            "(Stream.launch_host_func): the runtime forbids them there, and waiting on a stream "
+            "from its own host function would never return. Do the work after the host "
+            "function, on the stream")
     bound = _tls.__dict__.setdefault("bound", set())
     if device_id in bound:
         check(lib.aclrtSetCurrentContext(_contexts[device_id]), "aclrtSetCurrentContext")
@@ -93,7 +99,18 @@ def release_later_if_needed(release):
     if in_host_function():
         _deferred.append(release)
     else:
+        _release_keeping_device(release)
+
+
+def _release_keeping_device(release):
+    """Runs `release()` and makes the thread's ACL device what it was before: finalizers run
+    at arbitrary points, possibly between another caller's activate() and its ACL call."""
+    previous = getattr(_tls, "acl_device", None)
+    try:
         release()
+    finally:
+        if previous is not None:
+            activate(previous)
 
 
 def _run_deferred():
@@ -104,7 +121,7 @@ def _run_deferred():
             release = _deferred.popleft()
         except IndexError:
             return
-        release()
+        _release_keeping_device(release)
 
 
 def keep_at_exit(finalizer):

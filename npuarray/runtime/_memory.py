@@ -54,10 +54,14 @@ class DeviceMemory:
             self._finalizer()
             self._finalizer = None
 
-    def _stream_for(self, stream, api):
+    def _check_alive(self, api):
         if self.ptr and self._finalizer is None:
             raise InvalidValueError(ACL_ERROR_RT_PARAM_INVALID, api,
                                     "this DeviceMemory was freed")
+
+    def _stream_for(self, stream, api):
+        """The stream a copy of this memory runs on, remembered so that freeing waits for it."""
+        self._check_alive(api)
         stream = get_current_stream(self.device.id) if stream is None else as_stream(stream)
         check_stream_device(stream, self.device.id, api)
         self._last_stream[0] = stream
@@ -89,8 +93,9 @@ class DeviceMemory:
         if not isinstance(src_mem, DeviceMemory):
             raise TypeError("copy_from_device needs a DeviceMemory, got %s"
                             % type(src_mem).__name__)
-        src_mem._stream_for(None, "aclrtMemcpyAsync")
+        src_mem._check_alive("aclrtMemcpyAsync")
         stream = self._stream_for(stream, "aclrtMemcpyAsync")
+        src_mem._last_stream[0] = stream  # the copy reads it there
         check_fits(src_mem.nbytes, self.nbytes, "aclrtMemcpyAsync")
         copy_device_to_device(self.ptr, self.device.id, src_mem.ptr, src_mem.device.id,
                               src_mem.nbytes, stream)

@@ -108,15 +108,15 @@ def host_address(array):
 
 
 def _done(event):
-    """Whether the device is finished with a block released with `event`. An event that
-    cannot be queried (recorded inside a graph capture: the graph reads the block at every
-    replay) never completes, so such a block is never reused."""
+    """Whether the device is finished with a block released with `event`; None when the
+    event cannot be queried (recorded inside a graph capture: the graph reads the block at
+    every replay, so it must never be reused)."""
     if event is None:
         return True
     try:
         return event.query()
     except AclError:
-        return False
+        return None
 
 
 class PinnedPool:
@@ -133,7 +133,8 @@ class PinnedPool:
             limit = int(os.environ.get("NPUARRAY_PINNED_POOL_LIMIT", 1 << 30))
         self.limit = limit
         self._lock = threading.Lock()
-        self._free = {}            # size class -> [(block, event or None)]
+        self._free = {}            # size class -> [(block, event or None)], oldest first
+        self._held = []            # (block, event) of captured copies, kept for good
         self._cached_bytes = 0
 
     @classmethod
@@ -143,12 +144,22 @@ class PinnedPool:
     def acquire(self, nbytes):
         size = self.size_class(nbytes)
         with self._lock:
-            entries = self._free.get(size, ())
-            for index, (block, event) in enumerate(entries):
-                if _done(event):
-                    del entries[index]
+            # Oldest first, and only while they are done: blocks are released in stream
+            # order, so once one is still in use the younger ones almost always are too
+            # (one event query per acquire instead of one per cached block).
+            entries = self._free.get(size, [])
+            while entries:
+                block, event = entries[0]
+                done = _done(event)
+                if done is None:          # read by a captured graph: never reused
+                    self._held.append(entries.pop(0))
                     self._cached_bytes -= size
-                    return block
+                    continue
+                if not done:
+                    break
+                del entries[0]
+                self._cached_bytes -= size
+                return block
         return allocate_pinned(size)
 
     def release(self, block, event=None):

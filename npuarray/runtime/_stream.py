@@ -8,9 +8,10 @@ some products reject and capture cannot use).
 """
 import itertools
 import threading
+import time
 import weakref
 
-from .._acl import InvalidValueError, check, ffi, lib
+from .._acl import InvalidValueError, available, check, ffi, lib
 from . import _capture_guard as _capture, _device
 from ._device import Device, activate, as_device_id, keep_at_exit
 
@@ -29,7 +30,7 @@ class Stream:
     the Device. Work enqueued on a stream runs in order, asynchronously to the
     host. The stream is destroyed (after its work finishes) when garbage collected.
     """
-    __slots__ = ("device", "handle", "_errors", "_finalizer", "__weakref__")
+    __slots__ = ("device", "handle", "_errors", "_finalizer", "_companion", "__weakref__")
 
     def __init__(self, device=None):
         device_id = as_device_id(device)
@@ -39,6 +40,7 @@ class Stream:
         self.device = Device(device_id)
         self.handle = handle[0]
         self._errors = []
+        self._companion = None
         self._finalizer = keep_at_exit(
             weakref.finalize(self, _destroy_stream, device_id, self.handle))
         _streams_by_device.setdefault(device_id, weakref.WeakSet()).add(self)
@@ -113,8 +115,8 @@ class Stream:
 
     def launch_host_func(self, fn):
         """Runs the Python callable `fn()` in stream order on a runtime thread
-        (aclrtLaunchHostFunc): after the work queued before it, and before the work
-        queued after it. `fn` must not call ACL / npuarray functions. An exception
+        (aclrtLaunchHostFunc; on CANN 8.1, aclrtLaunchCallback served by a report
+        thread): after the work queued before it, and before the work queued after it. `fn` must not call ACL / npuarray functions. An exception
         it raises is kept and re-raised by this stream's next ``synchronize()``
         (or its device's) instead of crashing the runtime thread."""
         if not callable(fn):
@@ -123,11 +125,20 @@ class Stream:
         _pending_host_funcs[key] = (fn, self._errors)
         activate(self.device.id)
         try:
-            check(lib.aclrtLaunchHostFunc(self.handle, _host_trampoline, ffi.cast("void *", key)),
-                  "aclrtLaunchHostFunc")
+            _launch_host_function(self, ffi.cast("void *", key))
         except BaseException:
             _pending_host_funcs.pop(key, None)
             raise
+
+    def companion(self):
+        """A helper stream of this stream's own (same device, created on first use) for
+        host-side work that should overlap this stream's device work, e.g. unstaging
+        chunks of a copy. Errors of its host functions are reported by this stream."""
+        if self._companion is None:
+            companion = Stream(self.device.id)
+            companion._errors = self._errors
+            self._companion = companion
+        return self._companion
 
     def _raise_errors(self):
         if self._errors:
@@ -150,6 +161,8 @@ class Stream:
 def _destroy_stream(device_id, handle):
     def release():
         activate(device_id)
+        if _reporter is not None:
+            _reporter.forget(handle)
         lib.aclrtDestroyStream(handle)  # waits for queued work; nothing to report in a finalizer
     _device.release_later_if_needed(release)
 
@@ -173,6 +186,96 @@ def _host_trampoline(args):
         errors.append(exc)
     finally:
         _device.set_in_host_function(False)
+
+
+def host_functions_available():
+    """Whether the runtime can run host functions in stream order (either mechanism)."""
+    return available("aclrtLaunchHostFunc") or available("aclrtLaunchCallback")
+
+
+def _launch_with_host_func(stream, args):
+    check(lib.aclrtLaunchHostFunc(stream.handle, _host_trampoline, args), "aclrtLaunchHostFunc")
+
+
+def _launch_with_callback(stream, args):
+    global _reporter
+    if _reporter is None:
+        with _reporter_lock:
+            if _reporter is None:
+                _reporter = _ReportThread()
+    _reporter.launch(stream, args)
+
+
+def _launch_host_function(stream, args):
+    """aclrtLaunchHostFunc where the runtime has it (npusim, CANN >= 8.2), else
+    aclrtLaunchCallback served by a report thread (CANN 8.1)."""
+    global _launch_host_function
+    _launch_host_function = (_launch_with_host_func if available("aclrtLaunchHostFunc")
+                             else _launch_with_callback)
+    _launch_host_function(stream, args)
+
+
+class _ReportThread:
+    """Runs aclrtLaunchCallback callbacks: a daemon thread subscribed (aclrtSubscribeReport)
+    to every stream that launches one, looping on aclrtProcessReport. The callbacks block
+    their stream until they return (ACL_CALLBACK_BLOCK), like host functions."""
+    POLL_SECONDS = 0.1
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._subscribed = set()         # stream handles as ints
+        self._device = None              # the serving thread's context: the first stream's
+        self._started = threading.Event()
+        self._has_streams = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="npuarray-host-callbacks",
+                                        daemon=True)
+        self._thread.start()
+        self._started.wait()
+
+    def _serve(self):
+        self.ident = threading.get_ident()   # the pthread id aclrtSubscribeReport wants
+        self._started.set()
+        self._has_streams.wait()
+        # A raw call, so that this thread's callbacks stay refused by activate().
+        lib.aclrtSetDevice(self._device)
+        timeout_ms = int(self.POLL_SECONDS * 1000)
+        while True:
+            ret = lib.aclrtProcessReport(timeout_ms)
+            if ret == ACL_ERROR_THREAD_NOT_SUBSCRIBE:
+                with self._lock:             # cleared only while nothing is subscribed
+                    if not self._subscribed:
+                        self._has_streams.clear()
+                self._has_streams.wait(self.POLL_SECONDS)
+            elif ret not in (0, ACL_ERROR_WAIT_CALLBACK_TIMEOUT):
+                time.sleep(self.POLL_SECONDS)  # unexpected: retry later, never spin
+
+    def launch(self, stream, args):
+        with self._lock:
+            key = int(ffi.cast("uintptr_t", stream.handle))
+            if key not in self._subscribed:
+                check(lib.aclrtSubscribeReport(self.ident, stream.handle), "aclrtSubscribeReport")
+                self._subscribed.add(key)
+                if self._device is None:
+                    self._device = stream.device.id
+                self._has_streams.set()
+        check(lib.aclrtLaunchCallback(_host_trampoline, args, lib.ACL_CALLBACK_BLOCK,
+                                      stream.handle), "aclrtLaunchCallback")
+
+    def forget(self, handle):
+        """Before a stream is destroyed: lets its callbacks run, then unsubscribes it."""
+        key = int(ffi.cast("uintptr_t", handle))
+        with self._lock:
+            if key not in self._subscribed:
+                return
+            self._subscribed.discard(key)
+        lib.aclrtSynchronizeStream(handle)
+        lib.aclrtUnSubscribeReport(self.ident, handle)
+
+
+_reporter = None
+_reporter_lock = threading.Lock()
+ACL_ERROR_THREAD_NOT_SUBSCRIBE = 100035
+ACL_ERROR_WAIT_CALLBACK_TIMEOUT = 100036
 
 
 def raise_host_function_errors(device_id):

@@ -12,19 +12,21 @@ Rules (the same for every caller):
     host-side copy of one chunk overlaps the device copy of the previous one); a
     block returns to the pool with an event recorded after its copy;
   - for device-to-host into pageable memory the final host copy of each chunk is a
-    host function queued behind the device copy, so ``dst`` holds the data once
-    the stream has been synchronised (or an event recorded after it completed).
+    host function queued, after that chunk's device copy, on the stream's companion
+    stream (so it overlaps the next chunk's device copy), and the stream then waits
+    for the companion: ``dst`` holds the data once the stream has been synchronised
+    (or an event recorded on it afterwards has completed).
 """
 import collections
 import threading
 
 import numpy as np
 
-from .._acl import AclError, InvalidValueError, available, check, ffi, lib
+from .._acl import AclError, InvalidValueError, check, ffi, lib
 from . import _capture_guard as _capture
 from ._device import activate, peer_access_enabled
 from ._pinned import host_address, is_pinned, staging_pool
-from ._stream import as_stream, get_current_stream
+from ._stream import as_stream, get_current_stream, host_functions_available
 
 STAGING_CHUNK = 4 << 20   # bytes per staged piece: large enough to stream, small enough to overlap
 ACL_ERROR_RT_PARAM_INVALID = 107000
@@ -139,16 +141,20 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         check(lib.aclrtMemcpyAsync(_ptr(dst), nbytes, src, nbytes, kind, stream.handle),
               "aclrtMemcpyAsync")
         _retain(dst, stream)
-    elif _is_synchronous(stream, blocking) or not available("aclrtLaunchHostFunc"):
-        # Without host functions (CANN < 8.2) an asynchronous copy into pageable memory
-        # cannot be completed in stream order, so it is done synchronously.
+    elif _is_synchronous(stream, blocking) or not host_functions_available():
+        # Without host functions an asynchronous copy into pageable memory cannot be
+        # completed in stream order, so it is done synchronously.
         _copy_after_stream(_ptr(dst), src, nbytes, kind, stream)
     else:
         _staged_device_to_host(data, src_ptr, stream)
 
 
 def _staged_device_to_host(data, src_ptr, stream):
+    """Device copies into pinned blocks on `stream`; the host copies out of them run on the
+    stream's companion, each after its block's device copy, so the two overlap. `stream`
+    then waits for the companion: its later work and its synchronisation cover the data."""
     pool = staging_pool()
+    companion = stream.companion()
     for offset in range(0, data.nbytes, STAGING_CHUNK):
         piece = data[offset:offset + STAGING_CHUNK]
         block = pool.acquire(piece.nbytes)
@@ -156,11 +162,13 @@ def _staged_device_to_host(data, src_ptr, stream):
                                    ffi.cast("void *", src_ptr + offset), piece.nbytes,
                                    lib.ACL_MEMCPY_DEVICE_TO_HOST, stream.handle),
               "aclrtMemcpyAsync")
-        stream.launch_host_func(_unstage(piece, block, pool))
+        companion.wait_event(stream.record())
+        companion.launch_host_func(_unstage(piece, block, pool))
+    stream.wait_event(companion.record())
 
 
 def _unstage(piece, block, pool):
-    def finish():  # runs in stream order, after the device copy into `block`
+    def finish():  # runs after the device copy into `block`
         piece[:] = block[:piece.nbytes]
         pool.release(block)
     return finish
