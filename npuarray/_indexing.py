@@ -252,6 +252,7 @@ def _masked_select(x, mask):
     _acl.check(_acl.lib.aclGetViewShape(_ops.acl_tensor(out), dims, ndims),
                "aclGetViewShape")
     length = int(dims[0][0]) if ndims[0] else 1
+    _acl.lib.free(dims[0])  # the caller owns aclGetViewShape's array
     return out._view((length,), (1,), 0)
 
 

@@ -9,9 +9,9 @@ cffi API mode: the extension compiles every ``kernels/runtime/*.c`` and
   recompiling only the kernel sources that changed, so ``import npuarray`` works
   from the repository without pip.
 
-A function declared in the cdef but not (yet) defined by any kernel source is
-left out of the extension (an API-mode module with a missing symbol would fail
-at import); the loader reports it as NotSupportedError when called.
+Every function the cdef declares must be defined by a kernel source: the build
+stops with the list of missing ones (an API-mode module with a missing symbol
+would otherwise only fail at import).
 """
 import fcntl
 import glob
@@ -80,14 +80,6 @@ def defined_functions(sources):
     return names
 
 
-def without_functions(cdef, names):
-    """The cdef with the declarations of `names` removed."""
-    for name in names:
-        cdef = re.sub(r"^[^;{}]*\b%s\s*\([^;]*\);" % re.escape(name), "", cdef,
-                      flags=re.MULTILINE)
-    return cdef
-
-
 def preamble():
     """#includes of the ABI headers: the runtime, the aclnn meta API and every operator."""
     headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h"]
@@ -97,14 +89,22 @@ def preamble():
     return "".join('#include "%s"\n' % h for h in headers)
 
 
+# Declared for callers that must release what the ABI hands back; defined by libc.
+LIBC_FUNCTIONS = {"free"}
+
+
 def missing_functions(cdef, sources):
-    return sorted(set(declared_functions(cdef)) - defined_functions(sources))
+    return sorted(set(declared_functions(cdef)) - defined_functions(sources) - LIBC_FUNCTIONS)
 
 
 def make_ffibuilder(sources, extra_objects=()):
     cdef = full_cdef()
+    missing = missing_functions(cdef, kernel_sources())
+    if missing:
+        raise SystemExit("npusim build: declared in the cdef but defined by no kernel source: "
+                         + ", ".join(missing))
     ffi = FFI()
-    ffi.cdef(without_functions(cdef, missing_functions(cdef, kernel_sources())))
+    ffi.cdef(cdef)
     ffi.set_source(MODULE_NAME, preamble(), sources=sources, include_dirs=INCLUDE_DIRS,
                    extra_compile_args=COMPILE_ARGS, extra_objects=list(extra_objects),
                    libraries=LIBRARIES)
@@ -179,13 +179,6 @@ def build_inplace():
 def _build_inplace_locked():
     objects = compile_objects()
     ffi = make_ffibuilder([], extra_objects=objects)
-    missing = missing_functions(full_cdef(), kernel_sources())
-    if missing:
-        runtime = [name for name in missing if not name.startswith("aclnn")]
-        print("npusim: %d declared functions not implemented yet (left out; NotSupportedError "
-              "when called): %d aclnn operator entry points and %s"
-              % (len(missing), len(missing) - len(runtime), ", ".join(runtime) or "none"),
-              flush=True)
     built = ffi.compile(tmpdir=BUILD_DIR, verbose=False)
     target = os.path.join(ROOT, "npuarray", os.path.basename(built))
     # Atomic replace: other processes may be importing the extension right now.

@@ -6,8 +6,10 @@ same names, parameter types and order. The opaque handle types and
 ``aclnnStatus`` are declared here; ``aclDataType``, ``aclFormat`` and
 ``aclrtStream`` come from the runtime declarations this string is appended to.
 
-``CDEF`` is what the binding feeds to cffi (the npusim build leaves out what
-``kernels/`` does not define yet).
+``CDEF`` is what the binding feeds to cffi. It ends with the C library's
+``free``: aclGetViewShape and aclGetViewStrides hand back arrays the caller
+owns (npusim allocates them with malloc; CANN with ``new[]`` of a trivial type,
+which is malloc underneath).
 """
 import re
 
@@ -116,4 +118,5 @@ def _with_second_phases(functions):
     return "\n".join(lines) + "\n"
 
 
-CDEF = _META + _with_second_phases(_FUNCTIONS)
+LIBC_FUNCTIONS = ("free",)
+CDEF = _META + _with_second_phases(_FUNCTIONS) + "void free(void *ptr);\n"

@@ -242,4 +242,14 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
 aclError aclmdlRIDestroy(aclmdlRI modelRI);
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
+
+/* newer runtime calls (not in CANN 8.1: NotSupportedError there when called) */
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtResetDeviceForce(int32_t deviceId);
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
 """

@@ -12,7 +12,7 @@ NotSupportedError when called.
 """
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ._errors import NotSupportedError
 
@@ -42,7 +42,6 @@ class Backend:
     library: tuple
     version: tuple
     reason: str
-    missing: tuple = field(default=(), repr=False)
 
 
 def _unavailable(name, where):
@@ -55,14 +54,12 @@ def _unavailable(name, where):
 
 
 class _NpusimLib:
-    """npusim's functions as plain attributes (fast lookup), plus stubs for the ones not built."""
+    """npusim's functions as plain attributes: an instance-dict lookup is the fastest
+    attribute access for the hot launch path. The build guarantees every declared
+    function exists."""
 
-    def __init__(self, lib, declared):
+    def __init__(self, lib):
         self.__dict__.update((name, getattr(lib, name)) for name in dir(lib))
-        missing = [name for name in declared if name not in self.__dict__]
-        for name in missing:
-            setattr(self, name, _unavailable(name, "npusim (not implemented yet)"))
-        self.missing = tuple(missing)
 
 
 class _CannLib:
@@ -138,10 +135,7 @@ def _version(lib, ffi):
 
 def _init(lib, ffi):
     """aclInit once per process; a repeated initialisation (someone else did it) is fine."""
-    try:
-        ret = lib.aclInit(ffi.NULL)
-    except NotSupportedError:
-        return  # a partial npusim build: the calls that need it will say so
+    ret = lib.aclInit(ffi.NULL)
     if ret not in (0, ACL_ERROR_REPEAT_INITIALIZE):
         from ._errors import make_error
         raise make_error(ret, "aclInit")
@@ -156,10 +150,10 @@ def load_npusim(reason):
             "npusim is not built (%s). Build it in place with "
             "`python npuarray/_acl/_build_npusim.py`, or install with `pip install .`" % exc
         ) from exc
-    lib = _NpusimLib(_npusim.lib, _declared_functions(_full_cdef()))
+    lib = _NpusimLib(_npusim.lib)
     _init(lib, _npusim.ffi)
     backend = Backend("npusim", (os.path.abspath(_npusim.__file__),), _version(lib, _npusim.ffi),
-                      reason, lib.missing)
+                      reason)
     return backend, _npusim.ffi, lib
 
 

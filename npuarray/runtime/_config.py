@@ -14,8 +14,6 @@ def show_config(file=None):
     print("  reason: %s" % info.reason, file=file)
     for path in info.library:
         print("  library: %s" % path, file=file)
-    if info.missing:
-        print("  not implemented by this provider: %s" % ", ".join(info.missing), file=file)
     count = device_count()
     print("devices: %d" % count, file=file)
     for index in range(count):
