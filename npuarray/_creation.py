@@ -172,8 +172,21 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
             _ops.fill_(out, first)
             return out
         stop = first + out.size * step
-    _ops.arange_(out, start, stop, step)
+    working = _ARANGE_WORKING_DTYPE.get(dtype)
+    if working is None:
+        _ops.arange_(out, start, stop, step)
+    else:
+        values = _new(out.size, working, device)
+        _ops.arange_(values, start, stop, step)
+        _ops.copy_(out, values)
     return out
+
+
+# aclnnArange lacks these dtypes (reference section 7.2): the values are made in a wider
+# dtype it has, then cast by aclnnInplaceCopy.
+_ARANGE_WORKING_DTYPE = {np.dtype(t): np.dtype(w) for t, w in (
+    (np.uint16, np.int64), (np.uint32, np.int64), (np.uint64, np.int64),
+    (np.complex64, np.float64), (np.complex128, np.float64))}
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):

@@ -13,7 +13,8 @@ as advanced, as in NumPy) make copies on the device with aclnn operators:
   result axes are then placed where NumPy places them.
 * a mask combined with other advanced indices becomes integer arrays (its
   true positions: aclnnMaskedSelect of an aclnnArange, unravelled).
-* ``x[mask] = scalar``: aclnnInplaceMaskedFillScalar (no synchronisation);
+* ``x[mask] = scalar``: aclnnInplaceMaskedFillScalar, or aclnnSWhere for the
+  dtypes it lacks (no synchronisation);
   other advanced assignments: aclnnIndexPutImpl; basic ones fill or copy the
   view (aclnnInplaceFillScalar / aclnnInplaceCopy, broadcasting the value).
 
@@ -27,7 +28,7 @@ import operator
 import numpy as np
 
 from . import _acl, _ops, runtime
-from ._dtypes import BOOL, check_scalar_fits, default_index, to_acl_dtype
+from ._dtypes import BOOL, bfloat16, check_scalar_fits, default_index, to_acl_dtype
 
 __all__ = []
 
@@ -399,8 +400,7 @@ def _advanced_set(x, entries, value):
         full_mask = _manipulation.broadcast_to(
             mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
         if moved.size:
-            _ops.launch("aclnnInplaceMaskedFillScalar", moved, full_mask,
-                        _ops.acl_scalar(value, view.dtype))
+            _masked_fill(moved, full_mask, value)
         return
     axes, arrays, shape = _index_arrays(view, advanced)
     moved, rest = _front(view, axes)
@@ -426,8 +426,46 @@ def _advanced_set(x, entries, value):
     if not moved.size or not values.size:
         return
     stream = _ops.stream_of(x)
-    _ops.launch("aclnnIndexPutImpl", moved, _tensor_list(arrays, stream),
-                _ops.copy(values), False, False, stream=stream)
+    values = _ops.copy(values)
+    if moved.dtype not in _INDEX_PUT_DTYPES:
+        moved, values = _same_bits(moved), _same_bits(values)
+    _ops.launch("aclnnIndexPutImpl", moved, _tensor_list(arrays, stream), values, False, False,
+                stream=stream)
+
+
+# The dtypes of aclnnInplaceMaskedFillScalar and aclnnIndexPutImpl (reference section 7.2).
+_MASKED_FILL_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.int32, np.int64, np.float16, np.float32, bfloat16)))
+_INDEX_PUT_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
+    np.float64, bfloat16)))
+# aclnnIndexPutImpl only moves values, so the dtypes it lacks go through a view of the same
+# bytes: unsigned as signed of the same width, complex as trailing (real, imag) pairs.
+_SAME_WIDTH_SIGNED = {np.dtype(np.uint16): np.dtype(np.int16),
+                      np.dtype(np.uint32): np.dtype(np.int32),
+                      np.dtype(np.uint64): np.dtype(np.int64)}
+_COMPLEX_PART = {np.dtype(np.complex64): np.dtype(np.float32),
+                 np.dtype(np.complex128): np.dtype(np.float64)}
+
+
+def _same_bits(a):
+    """A view of ``a``'s bytes as a dtype aclnnIndexPutImpl supports."""
+    if a.dtype in _SAME_WIDTH_SIGNED:
+        return NPUArray._from_buffer(a._buffer, a.shape, a._strides, a._offset,
+                                     _SAME_WIDTH_SIGNED[a.dtype])
+    return NPUArray._from_buffer(a._buffer, a.shape + (2,), tuple(2 * s for s in a._strides) + (1,),
+                                 2 * a._offset, _COMPLEX_PART[a.dtype])
+
+
+def _masked_fill(target, mask, value):
+    """``target[mask] = value`` for a same-shaped bool ``mask``: aclnnInplaceMaskedFillScalar,
+    or aclnnSWhere(mask, value, target) into ``target`` for the dtypes the former lacks."""
+    if target.dtype in _MASKED_FILL_DTYPES:
+        _ops.launch("aclnnInplaceMaskedFillScalar", target, mask,
+                    _ops.acl_scalar(value, target.dtype))
+        return
+    filler = _creation.full((), value, dtype=target.dtype, device=target.device)
+    _ops.launch("aclnnSWhere", mask, filler, target, target)
 
 
 def _rebase(advanced, ndim):
@@ -455,4 +493,4 @@ def setitem(x, key, value):
 
 
 from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)
-from . import _elementwise, _manipulation, _statistical, _transfer  # noqa: E402
+from . import _creation, _elementwise, _manipulation, _statistical, _transfer  # noqa: E402

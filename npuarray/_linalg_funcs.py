@@ -1,5 +1,7 @@
 """Linear algebra functions of the array API main namespace on the device: matmul."""
 
+import numpy as np
+
 from . import _ops
 from ._elementwise import _is_array, _kind, _promote, broadcast_shapes, same_device
 
@@ -9,6 +11,11 @@ __all__ = ["matmul"]
 # input dtype, so float32 stays exact float32 (A2/A3; on Atlas training series
 # CANN refuses it for float32 with 161002 rather than lose precision silently).
 _KEEP_DTYPE = 0
+
+# aclnnMatmul has no uint16/32/64. Products and sums modulo 2**64 are the same in int64,
+# so these run there and wrap back to the unsigned dtype exactly as NumPy's do.
+_INT64 = np.dtype(np.int64)
+_VIA_INT64 = frozenset(map(np.dtype, (np.uint16, np.uint32, np.uint64)))
 
 
 def _matmul_shape(shape1, shape2):
@@ -42,7 +49,7 @@ def matmul(x1, x2, /):
     dimension removed); leading batch dimensions broadcast. Shapes ``(..., M, K)``
     and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. CANN
     documents float16, bfloat16 and float32; npusim also computes float64
-    (OpenBLAS) and integers. Raises ValueError for 0-d operands, mismatched
+    (OpenBLAS) and integers (uint16/32/64 through int64, wrapping as NumPy). Raises ValueError for 0-d operands, mismatched
     contracted dimensions, non-broadcasting batch dimensions or arrays on
     different devices; TypeError for bool, complex or non-array operands.
     """
@@ -60,7 +67,13 @@ def matmul(x1, x2, /):
         return out
     if k == 0:  # an empty sum: zeros, as NumPy
         return _ops.fill_(out, 0, stream=stream)
-    a = x1 if x1._dtype == dtype else _ops.cast(x1, dtype, stream=stream)
-    b = x2 if x2._dtype == dtype else _ops.cast(x2, dtype, stream=stream)
-    _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
+    work = _INT64 if dtype in _VIA_INT64 else dtype
+    a = x1 if x1._dtype == work else _ops.cast(x1, work, stream=stream)
+    b = x2 if x2._dtype == work else _ops.cast(x2, work, stream=stream)
+    if work == dtype:
+        _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
+    else:
+        product = _ops.empty(shape, work, device, stream)
+        _ops.launch("aclnnMatmul", a, b, product, _KEEP_DTYPE, stream=stream)
+        _ops.copy_(out, product, stream=stream)
     return out

@@ -125,6 +125,8 @@ class PinnedPool:
     ``acquire(nbytes)`` lends a uint8 array of at least `nbytes`; ``release(block,
     event)`` returns it, reusable after `event` (None: at once). Cached blocks beyond
     ``limit`` bytes (NPUARRAY_PINNED_POOL_LIMIT, default 1 GiB) are freed. Thread-safe.
+    Statistics as the device memory pool's: ``used_bytes()`` (lent out now),
+    ``total_bytes()`` (lent plus cached), ``free_all_blocks()``, ``set_limit(bytes)``.
     """
     MIN_BLOCK = 64 * 1024
 
@@ -136,6 +138,7 @@ class PinnedPool:
         self._free = {}            # size class -> [(block, event or None)], oldest first
         self._held = []            # (block, event) of captured copies, kept for good
         self._cached_bytes = 0
+        self._used_bytes = 0
 
     @classmethod
     def size_class(cls, nbytes):
@@ -159,14 +162,19 @@ class PinnedPool:
                     break
                 del entries[0]
                 self._cached_bytes -= size
+                self._used_bytes += size
                 return block
-        return allocate_pinned(size)
+        block = allocate_pinned(size)
+        with self._lock:
+            self._used_bytes += size
+        return block
 
     def release(self, block, event=None):
         size = block.nbytes
         with self._lock:
             self._free.setdefault(size, []).append((block, event))
             self._cached_bytes += size
+            self._used_bytes -= size
             # Trimming queries events: not allowed inside a stream host function.
             if self._cached_bytes > self.limit and not _device.in_host_function():
                 self._trim()
@@ -186,6 +194,22 @@ class PinnedPool:
         """Bytes of pinned memory held by the pool for reuse."""
         return self._cached_bytes
 
+    def used_bytes(self):
+        """Bytes of pinned blocks lent out to transfers now."""
+        return self._used_bytes
+
+    def total_bytes(self):
+        """Bytes of pinned memory the pool holds: lent out plus cached."""
+        return self._used_bytes + self._cached_bytes
+
+    def set_limit(self, nbytes):
+        """Caps the cached bytes kept for reuse (blocks beyond it are freed once done)."""
+        if nbytes < 0:
+            raise ValueError(f"the pinned pool limit must be >= 0 bytes, got {nbytes}")
+        with self._lock:
+            self.limit = int(nbytes)
+            self._trim()
+
     def free_all_blocks(self):
         """Frees every cached block whose copy has completed."""
         with self._lock:
@@ -199,4 +223,10 @@ _staging_pool = PinnedPool()
 
 def staging_pool():
     """The process-wide pinned staging pool used by host<->device transfers."""
+    return _staging_pool
+
+
+def get_default_pinned_memory_pool():
+    """The pinned host memory pool (aclrtMallocHost blocks) that stages pageable
+    host buffers for asynchronous transfers (CuPy's name)."""
     return _staging_pool

@@ -95,7 +95,10 @@ class Stream:
     def wait_event(self, event):
         """Makes later work on this stream wait until `event` completes (aclrtStreamWaitEvent);
         the host does not block. An event recorded on this same stream is fine; one
-        never recorded is a no-op (as in CUDA)."""
+        never recorded is a no-op (as in CUDA). TypeError when `event` is not an Event."""
+        from ._event import Event
+        if not isinstance(event, Event):
+            raise TypeError(f"wait_event() needs an npuarray.Event, got {type(event).__name__}")
         if event.handle is None:
             return
         activate(self.device.id)
