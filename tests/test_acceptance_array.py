@@ -1,9 +1,9 @@
 """Black-box acceptance tests of NPUArray (issue 3), written from the issue text and DESIGN.md:
 only the public `npuarray.*` API, every result compared with NumPy."""
-import os
 import pickle
 import subprocess
 import sys
+import tempfile
 
 import ml_dtypes
 import numpy as np
@@ -11,7 +11,12 @@ import pytest
 
 import npuarray as npx
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Subprocesses import the npuarray under test (installed or built in place), never the
+# checkout by accident: package_env puts its folder on PYTHONPATH, and they run in a
+# temporary folder so the current directory adds nothing to sys.path.
+from conftest import package_env  # noqa: E402
+
+NEUTRAL_CWD = tempfile.gettempdir()
 ALL_DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
               np.uint64, np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.complex64,
               np.complex128]
@@ -275,8 +280,8 @@ def test_transfer_guard_env_var():
             "try:\n    np.asarray(x)\nexcept npx.ImplicitTransferError:\n    print('raised')\n"
             "print(x.to_host()[0])\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ, PYTHONPATH=REPO,
-                                               NPUARRAY_TRANSFER_GUARD="disallow"))
+                          timeout=60, cwd=NEUTRAL_CWD,
+                          env=package_env(NPUARRAY_TRANSFER_GUARD="disallow"))
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["raised", "1.0"]
 
@@ -904,8 +909,8 @@ def test_memory_limit_env_var():
             "except npx.OutOfMemoryError:\n    print('oom')\n"
             "print(int(npx.sum(npx.ones(1000, dtype=np.uint8))))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ, PYTHONPATH=REPO,
-                                               NPUARRAY_MEMORY_LIMIT=str(1 << 20)))
+                          timeout=60, cwd=NEUTRAL_CWD,
+                          env=package_env(NPUARRAY_MEMORY_LIMIT=str(1 << 20)))
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["oom", "1000"]
 
@@ -976,7 +981,7 @@ def test_kmeans_style_pipeline(rng):
 def run_fresh(code):
     """Runs `code` in a fresh interpreter (a deterministic pool and caches); returns stdout."""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ, PYTHONPATH=REPO))
+                          timeout=60, cwd=NEUTRAL_CWD, env=package_env())
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
@@ -1399,7 +1404,7 @@ def test_pool_used_bytes_on_non_default_stream():
 
 def run_fresh_env(code, **env):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ, PYTHONPATH=REPO, **env))
+                          timeout=60, cwd=NEUTRAL_CWD, env=package_env(**env))
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

@@ -1,10 +1,10 @@
 """Black-box acceptance tests of the runtime layer (issue 2), written from the issue text and
 the vendor documents: only the public `npuarray.*` API, compared with hand-derived values."""
 import gc
-import os
 import pickle
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -13,13 +13,19 @@ import pytest
 
 import npuarray as npx
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Subprocesses import the npuarray under test (installed or built in place), never the
+# checkout by accident: package_env puts its folder on PYTHONPATH, and they run in a
+# temporary folder so the current directory adds nothing to sys.path.
+from conftest import package_env  # noqa: E402
+
+NEUTRAL_CWD = tempfile.gettempdir()
 
 
 def run_python(code, **env):
     """Runs `code` in a fresh interpreter with extra environment variables; returns stdout."""
-    full_env = dict(os.environ, PYTHONPATH=REPO, **env)
-    done = subprocess.run([sys.executable, "-c", code], env=full_env, capture_output=True,
+    full_env = package_env(**env)
+    done = subprocess.run([sys.executable, "-c", code], env=full_env, cwd=NEUTRAL_CWD,
+                          capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from npuarray._acl import check, ffi, lib
+from npuarray.runtime import _device
 
 SIZE = 1 << 20  # the documents' 1 MiB
 
@@ -138,6 +139,7 @@ def test_intra_device_sync_and_async(in_fresh_thread, random_bytes):
 def test_inter_device_copy_after_enabling_peer_access(in_fresh_thread, random_bytes):
     """Seed 000 "Inter-Device Data Transfer": query, enable both ways, copy device 0 -> 1."""
     data = random_bytes(10)
+    peer_access_before = set(_device._peer_access)
 
     def body():
         can = ffi.new("int32_t *")
@@ -160,10 +162,12 @@ def test_inter_device_copy_after_enabling_peer_access(in_fresh_thread, random_by
         ok(lib.aclrtSetDevice(0))
         ok(lib.aclrtFree(dev0))
         ok(lib.aclrtFreeHost(host))
-        # Peer access is process-wide: leave devices 0 and 1 as other tests expect them.
-        ok(lib.aclrtDeviceDisablePeerAccess(1), "aclrtDeviceDisablePeerAccess")
-        ok(lib.aclrtSetDevice(1))
-        ok(lib.aclrtDeviceDisablePeerAccess(0), "aclrtDeviceDisablePeerAccess")
+        # Peer access is process-wide: disable only what npuarray.Device had not enabled
+        # before, so the Python layer's record of it stays true for later tests.
+        for device, peer in ((0, 1), (1, 0)):
+            if (device, peer) not in peer_access_before:
+                ok(lib.aclrtSetDevice(device))
+                ok(lib.aclrtDeviceDisablePeerAccess(peer), "aclrtDeviceDisablePeerAccess")
     in_fresh_thread(body)
 
 
