@@ -207,11 +207,12 @@ class _Binary:
         return plan
 
     def __call__(self, x1, x2):
-        if _is_array(x1):
-            if _is_array(x2):
+        array_type = _ops._array_type or _ops._npuarray_type()
+        if isinstance(x1, array_type):
+            if isinstance(x2, array_type):
                 return self.arrays(x1, x2)
             return self.with_scalar(x1, x2, reflected=False)
-        if _is_array(x2):
+        if isinstance(x2, array_type):
             return self.with_scalar(x2, x1, reflected=True)
         raise TypeError(f"{self.name}() needs an NPUArray operand, got "
                         f"{type(x1).__name__} and {type(x2).__name__}")
@@ -223,16 +224,14 @@ class _Binary:
         dtype = x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
         compute, out_dtype = self._plans.get(dtype) or self.plan(dtype)
         shape = x1._shape if x1._shape == x2._shape else broadcast_shapes(x1._shape, x2._shape)
-        stream = _ops.get_current_stream(device)
+        stream = _ops.current_stream(device)
         out = _ops.empty(shape, out_dtype, device, stream)
         if 0 in shape:
             return out
         if compute is out_dtype and x1._dtype is compute and x2._dtype is compute:
             # The common case, kept short: host overhead dominates small arrays.
-            if self.alpha:
-                _ops.launch(self.op, x1, x2, self._alpha(compute), out, stream=stream)
-            else:
-                _ops.launch(self.op, x1, x2, out, stream=stream)
+            alpha = (self._alphas.get(compute) or self._alpha(compute)) if self.alpha else None
+            _ops.launch_binary(self.op, x1, x2, alpha, out, stream)
             return out
         a, b = _as_dtype(x1, compute, stream), _as_dtype(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
@@ -250,7 +249,7 @@ class _Binary:
         if compute == _INT64 and dtype == _UINT64 and value >= 2**63:
             value -= 2**64  # a modular operation on uint64 computed in int64: same bits
         device = x._buffer.device
-        stream = _ops.get_current_stream(device)
+        stream = _ops.current_stream(device)
         out = _ops.empty(x._shape, out_dtype, device, stream)
         if _is_empty(x._shape):
             return out
@@ -454,7 +453,7 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
     real abs of complex input) write ``out_dtype`` directly."""
     compute = _supported(x._dtype, supported, name, modular=modular)
     device = x._buffer.device
-    stream = _ops.get_current_stream(device)
+    stream = _ops.current_stream(device)
     out = _ops.empty(x._shape, out_dtype, device, stream)
     if _is_empty(x._shape):
         return out
@@ -467,7 +466,7 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
 
 
 def _copy(x):
-    stream = _ops.get_current_stream(x._buffer.device)
+    stream = _ops.current_stream(x._buffer.device)
     out = _ops.empty(x._shape, x._dtype, x._buffer.device, stream)
     if not _is_empty(x._shape):
         _ops.copy_(out, x, stream=stream)
@@ -554,7 +553,7 @@ def where(condition, x1, x2, /):
         raise TypeError(f"where() needs an NPUArray condition, got {type(condition).__name__}")
     arrays = [a for a in (condition, x1, x2) if _is_array(a)]
     device = same_device("where", *arrays)
-    stream = _ops.get_current_stream(device)
+    stream = _ops.current_stream(device)
     dtype = _dtypes.result_type(*[a if _is_array(a) else _scalar_operand("where", a)[0]
                                   for a in (x1, x2)])
     compute = _supported(dtype, _WHERE, "where")

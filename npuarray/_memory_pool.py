@@ -355,18 +355,21 @@ class MemoryPool:
         key = _ANY_STREAM if stream is None else id(stream)
         with self._lock:
             self._used -= size
-            self._releases += 1
-            self._released_at[ptr] = self._releases
-            bins = self._free.get(key)
-            if bins is None:
-                bins = self._free[key] = {}
-                if stream is not None:
-                    self._streams[key] = stream
-            ptrs = bins.get(size)
-            if ptrs is None:
-                bins[size] = [ptr]
-            else:
-                ptrs.append(ptr)
+            stamp = self._releases = self._releases + 1
+            self._released_at[ptr] = stamp
+            try:  # the common case: a block of a size this stream has used before
+                self._free[key][size].append(ptr)
+            except KeyError:
+                self._file_first(key, size, ptr, stream)
+
+    def _file_first(self, key, size, ptr, stream):
+        """Files ``ptr`` in a free list (stream key, size) that does not exist yet."""
+        bins = self._free.get(key)
+        if bins is None:
+            bins = self._free[key] = {}
+            if stream is not None:
+                self._streams[key] = stream
+        bins[size] = [ptr]
 
     def __repr__(self):
         return (f"<MemoryPool {self.device!r} used={self._used} total={self._total} "
@@ -431,7 +434,11 @@ def allocate(nbytes, device=None, stream=None):
     """A ``DeviceBuffer`` of ``nbytes`` bytes on ``device`` (default: current)
     for use on ``stream`` (default: the device's current stream), from the
     thread's current pool. Raises OutOfMemoryError."""
-    pool = current_pool(device)
+    # The common case inline (a Device, no pool override): allocation is on the path
+    # of every operation.
+    pool = _default_pools.get(device.id) if type(device) is _Device else None
+    if pool is None or vars(_local).get("overrides"):
+        pool = current_pool(device)
     if stream is None:
         stream = runtime.get_current_stream(pool.device)
     if _capture_guard.active:  # work on a captured stream uses its graph's pool

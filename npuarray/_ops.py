@@ -8,8 +8,11 @@ the executor, a workspace comes from the stream-ordered pool, and
 
 The launch path is kept lean because small operations are dominated by host
 overhead: the aclTensor describing an array view is created once and cached on
-the array (destroyed with it), common scalars are cached, operator entry points
-are looked up once, and the two out-parameters are reused per thread.
+the array (destroyed with it), the aclTensors of operator results are memoised
+by (address, shape, dtype) so a recycled pool block reuses its descriptor,
+common scalars are cached, operator entry points are looked up once, the two
+out-parameters are reused per thread, and binary element-wise operators take a
+shorter path (``launch_binary``).
 """
 import threading
 
@@ -20,6 +23,8 @@ from ._acl import ffi, lib
 from ._dtypes import to_acl_dtype
 from ._memory_pool import allocate
 from .runtime import get_current_stream
+from .runtime import _capture_guard
+from .runtime import _stream as _streams
 from .runtime._device import activate
 
 __all__ = []  # internal: used by the array layer and the operator modules
@@ -143,17 +148,26 @@ def launch(op_name, *args, stream=None):
     array_type = _array_type or _npuarray_type()
     if stream is None:
         stream = _stream_of_first_array(args, array_type)
+    if op_name in _SHAPE_WRITING_OPS:
+        out = args[-1]
+        out._acl_tensor = _create_tensor(out)
+    capturing = _capture_guard.active
     converted = []
-    copies = []  # materialised views: their memory must outlive the enqueue
+    copies = None  # materialised views: their memory must outlive the enqueue
     for arg in args:
         if isinstance(arg, array_type):
             handle = arg._acl_tensor
             if handle is None:
                 if arg._strides and min(arg._strides) < 0:
                     arg = _without_negative_strides(arg, stream)
+                    copies = copies or []
                     copies.append(arg)
                 handle = acl_tensor(arg)
-            arg._buffer.prepare(stream)
+            buffer = arg._buffer
+            # prepare() has nothing to do for a buffer last used on this stream outside
+            # a capture; skipping the call matters for small operations.
+            if capturing or buffer._stream is not stream:
+                buffer.prepare(stream)
             arg = handle
         elif arg is None:
             arg = _NULL
@@ -166,6 +180,41 @@ def launch(op_name, *args, stream=None):
     ret = first(*converted, size_out, executor_out)
     if ret:
         _acl.check(ret, op_name + "GetWorkspaceSize")
+    _second_phase(op_name, second, size_out, executor_out, stream)
+
+
+def launch_binary(op_name, x1, x2, alpha, out, stream):
+    """``launch(op_name, x1, x2, [alpha,] out, stream=stream)`` for NPUArrays
+    ``x1``, ``x2``, ``out`` (``alpha``: an aclScalar or None for operators
+    without one): the hot path of binary element-wise operators. When the three
+    aclTensors already exist and no graph capture is active it skips launch()'s
+    per-argument conversion, which is a large part of a small operation's cost;
+    otherwise it is launch()."""
+    t1, t2, t3 = x1._acl_tensor, x2._acl_tensor, out._acl_tensor
+    if t1 is None or t2 is None or t3 is None or _capture_guard.active:
+        args = (x1, x2, out) if alpha is None else (x1, x2, alpha, out)
+        return launch(op_name, *args, stream=stream)
+    for buffer in (x1._buffer, x2._buffer, out._buffer):
+        if buffer._stream is not stream:
+            buffer.prepare(stream)
+    first, second = _phases.get(op_name) or _lookup(op_name)
+    try:
+        size_out, executor_out = _out_params.value
+    except AttributeError:
+        size_out, executor_out = _new_out_params()
+    activate(stream.device.id)
+    if alpha is None:
+        ret = first(t1, t2, t3, size_out, executor_out)
+    else:
+        ret = first(t1, t2, alpha, t3, size_out, executor_out)
+    if ret:
+        _acl.check(ret, op_name + "GetWorkspaceSize")
+    _second_phase(op_name, second, size_out, executor_out, stream)
+
+
+def _second_phase(op_name, second, size_out, executor_out, stream):
+    """``aclnn<Op>(workspace, size, executor, stream)`` after a successful first
+    phase, with a workspace from the pool when the operator asks for one."""
     size = size_out[0]
     executor = executor_out[0]
     if size:
@@ -180,7 +229,7 @@ def launch(op_name, *args, stream=None):
 def _stream_of_first_array(args, array_type):
     for arg in args:
         if isinstance(arg, array_type):
-            return get_current_stream(arg._buffer.device)
+            return current_stream(arg._buffer.device)
     raise TypeError("launch() needs an NPUArray argument or an explicit stream")
 
 
@@ -268,6 +317,30 @@ def is_c_contiguous(x):
     return True
 
 
+# aclTensors of whole C-contiguous arrays, memoised by (address, shape, dtype): such a
+# descriptor depends on nothing else, so an operator result that gets a recycled pool block
+# with the same shape and dtype (every iteration of a loop) reuses the aclTensor instead of
+# paying aclCreateTensor + aclDestroyTensor (~3 us from Python). Handles are refcounted
+# cdata: one evicted from the cache lives on while an array still uses it.
+_whole_tensors = {}
+_WHOLE_TENSOR_CACHE_SIZE = 4096
+# Operators that rewrite the shape of their output aclTensor when they run (a data-dependent
+# length, read back with aclGetViewShape): launch() gives their output a private aclTensor,
+# so that a memoised one is never changed.
+_SHAPE_WRITING_OPS = frozenset({"aclnnMaskedSelect"})
+
+
+def _whole_tensor(x):
+    key = (x._buffer.ptr, x._shape, x._dtype)
+    handle = _whole_tensors.get(key)
+    if handle is None:
+        handle = _create_tensor(x)
+        if len(_whole_tensors) >= _WHOLE_TENSOR_CACHE_SIZE:
+            _whole_tensors.clear()
+        _whole_tensors[key] = handle
+    return handle
+
+
 def empty(shape, dtype, device, stream):
     """A new C-contiguous NPUArray of ``shape`` and NumPy ``dtype`` on ``device``,
     its memory taken from the pool for use on ``stream`` (uninitialised)."""
@@ -275,13 +348,29 @@ def empty(shape, dtype, device, stream):
     for n in shape:
         size *= n
     buffer = allocate(size * dtype.itemsize, device, stream)
-    return (_array_type or _npuarray_type())._from_buffer(
-        buffer, shape, contiguous_strides(shape), 0, dtype)
+    x = (_array_type or _npuarray_type())._from_buffer(
+        buffer, shape, _contiguous_strides.get(shape) or contiguous_strides(shape), 0, dtype)
+    if size:
+        x._acl_tensor = _whole_tensors.get((buffer.ptr, shape, dtype)) or _whole_tensor(x)
+    return x
+
+
+def current_stream(device):
+    """``get_current_stream(device)`` for an ``npuarray.Device``: this thread's stream
+    of the innermost ``with stream:`` block, else the device's default stream. Every
+    operation looks it up, so the argument normalisation of the public function is
+    skipped and the common case is two dict lookups."""
+    device_id = device.id
+    current = _streams._tls.__dict__.get("current")
+    stream = current.get(device_id) if current else None
+    if stream is None:
+        stream = _streams._default_streams.get(device_id) or get_current_stream(device)
+    return stream
 
 
 def stream_of(x):
     """The current stream of ``x``'s device: where operations on ``x`` run."""
-    return get_current_stream(x._buffer.device)
+    return current_stream(x._buffer.device)
 
 
 # ---------------------------------------------------------------------------

@@ -59,7 +59,7 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg):
     """Launches ``op`` reducing ``x`` (cast to ``compute``) over ``axes`` into a
     new array of ``out_dtype`` (through a ``compute`` temporary when they differ)."""
     device = x._buffer.device
-    stream = _ops.get_current_stream(device)
+    stream = _ops.current_stream(device)
     shape = _reduced_shape(x._shape, axes, keepdims)
     out = _ops.empty(shape, out_dtype, device, stream)
     if 0 in shape:
@@ -82,7 +82,7 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg):
 def _fill_reduction(x, axes, keepdims, dtype, value):
     """The result of reducing over zero elements: ``value`` everywhere."""
     device = x._buffer.device
-    stream = _ops.get_current_stream(device)
+    stream = _ops.current_stream(device)
     out = _ops.empty(_reduced_shape(x._shape, axes, keepdims), dtype, device, stream)
     return _ops.fill_(out, value, stream=stream)
 

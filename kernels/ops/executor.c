@@ -77,11 +77,31 @@ static void registry_remove(npusim_exec **slot) { *slot = TOMBSTONE; }
 /* ---------------------------------------------------------------------------------------------
  * Creation and release */
 
+/* Freed executors kept for reuse. An executor is a few KB, beyond malloc's per-thread caches,
+ * and is freed on the stream's worker thread: a malloc/free per operation would contend with
+ * the launching thread for the heap's lock. */
+#define SPARE_EXECUTORS 32
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static npusim_exec *spare[SPARE_EXECUTORS];
+static int n_spare;
+
+static npusim_exec *exec_alloc(void)
+{
+    pthread_mutex_lock(&spare_lock);
+    npusim_exec *ex = n_spare ? spare[--n_spare] : NULL;
+    pthread_mutex_unlock(&spare_lock);
+    return ex ? ex : malloc(sizeof *ex);
+}
+
 static void exec_free(npusim_exec *ex)
 {
     if (ex->shape_out) npusim_tensor_release(ex->shape_out);
     ex->magic = 0;
-    free(ex);
+    pthread_mutex_lock(&spare_lock);
+    bool kept = n_spare < SPARE_EXECUTORS;
+    if (kept) spare[n_spare++] = ex;
+    pthread_mutex_unlock(&spare_lock);
+    if (!kept) free(ex);
 }
 
 static void exec_unref(npusim_exec *ex)
@@ -140,7 +160,7 @@ void npusim_make_view(npusim_view *v, const aclTensor *t, void *data)
 npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const *inputs, int n_inputs,
                                 const aclTensor *const *outputs, int n_outputs)
 {
-    npusim_exec *ex = malloc(sizeof *ex);
+    npusim_exec *ex = exec_alloc();
     if (!ex) {
         npusim_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of host memory for the executor", def->name);
         return NULL;

@@ -251,23 +251,25 @@ aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char 
     rt_mem_kind kind = rt_mem_classify(p, &device);
     if (kind == RT_MEM_PAGEABLE || n == 0) return ACL_SUCCESS;
     region *r = &g_regions[kind == RT_MEM_PINNED ? PINNED_REGION : device];
-    char where[48];
-    if (kind == RT_MEM_PINNED) snprintf(where, sizeof where, "pinned host memory");
-    else snprintf(where, sizeof where, "device memory of device %d", (int)device);
     uintptr_t addr = (uintptr_t)p;
     pthread_mutex_lock(&r->mu);
     block *b = find_block(r, addr);
-    aclError rc = ACL_SUCCESS;
-    if (!b)
-        rc = npusim_error(ACL_ERROR_RT_PARAM_INVALID,
-                          "%s: %s %p is %s that was freed or never allocated (use after free?)", api,
-                          what, p, where);
-    else if (addr - b->start > b->req || n > b->req - (addr - b->start))
-        rc = npusim_error(ACL_ERROR_RT_PARAM_INVALID,
-                          "%s: %s range [%p, %p + %zu) overruns its allocation of %zu bytes at %p (%s)",
-                          api, what, p, p, n, b->req, (void *)b->start, where);
+    bool freed = !b;
+    bool overrun = b && (addr - b->start > b->req || n > b->req - (addr - b->start));
+    size_t req = b ? b->req : 0;
+    uintptr_t start = b ? b->start : 0;
     pthread_mutex_unlock(&r->mu);
-    return rc;
+    if (!freed && !overrun) return ACL_SUCCESS; /* every launch checks each operand: keep it cheap */
+    char where[48];
+    if (kind == RT_MEM_PINNED) snprintf(where, sizeof where, "pinned host memory");
+    else snprintf(where, sizeof where, "device memory of device %d", (int)device);
+    if (freed)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: %s %p is %s that was freed or never allocated (use after free?)",
+                            api, what, p, where);
+    return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                        "%s: %s range [%p, %p + %zu) overruns its allocation of %zu bytes at %p (%s)",
+                        api, what, p, p, n, req, (void *)start, where);
 }
 
 aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device, const char *what)

@@ -79,6 +79,10 @@ typedef struct rt_stream {
     uint64_t submitted, completed;
     int done_waiters;
     bool stop, discard;
+    bool worker_sleeping;       /* worker blocked on work_cv: the producer must signal */
+    /* Counts enqueued tasks like `submitted` but is bumped after the lock is released; the
+     * worker polls it without the lock while it spins for the next task. */
+    _Atomic uint64_t posted;
     aclError sticky;
     char sticky_msg[RT_MSG_BYTES];
     uint64_t failure_mode;

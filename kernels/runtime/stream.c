@@ -4,6 +4,7 @@
  * condition variable for a target count, never spinning. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 
 #include "rt_internal.h"
@@ -38,12 +39,59 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
     if (s->done_waiters) pthread_cond_broadcast(&s->done_cv);
 }
 
+/* How long an idle worker polls for the next task before it sleeps. A chain of small
+ * operations submits a task every few microseconds; waking a sleeping thread costs more
+ * than that (futex wake-up plus scheduling), so the worker stays awake briefly instead and
+ * the producer skips the signal. Bounded so that an idle stream costs no CPU. */
+#define WORKER_SPIN_NS 50000u
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Polls (without the lock) until a task is posted after `seen` or the spin time is up. After
+ * a short busy phase it yields the CPU between polls: on a machine with more runnable
+ * threads than cores the producer may be waiting for this very core. */
+static void spin_for_work(rt_stream *s, uint64_t seen)
+{
+    uint64_t start = rt_now_ns();
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&s->posted, memory_order_acquire) != seen) return;
+        if (i < 256) {
+            cpu_relax();
+            continue;
+        }
+        sched_yield();
+        if (rt_now_ns() - start > WORKER_SPIN_NS) return;
+    }
+}
+
+/* Called with s->mu held and the queue empty; returns with s->mu held once there is a task
+ * or the stream stops. */
+static void wait_for_work(rt_stream *s)
+{
+    uint64_t seen = atomic_load_explicit(&s->posted, memory_order_relaxed);
+    pthread_mutex_unlock(&s->mu);
+    spin_for_work(s, seen);
+    pthread_mutex_lock(&s->mu);
+    while (s->ring_count == 0 && !s->stop) {
+        s->worker_sleeping = true;
+        pthread_cond_wait(&s->work_cv, &s->mu);
+        s->worker_sleeping = false;
+    }
+}
+
 static void *worker_main(void *arg)
 {
     rt_stream *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while (s->ring_count == 0 && !s->stop) pthread_cond_wait(&s->work_cv, &s->mu);
+        if (s->ring_count == 0 && !s->stop) wait_for_work(s);
         if (s->ring_count == 0) break;
         rt_task t = s->ring[s->ring_head];
         s->ring_head = (s->ring_head + 1) % s->ring_cap;
@@ -153,8 +201,12 @@ aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
     s->ring[(s->ring_head + s->ring_count) % s->ring_cap] = *task;
     s->ring_count++;
     s->submitted++;
-    pthread_cond_signal(&s->work_cv);
+    /* Only a sleeping worker needs the (costly) wake-up; a spinning one sees `posted` change,
+     * bumped after the unlock so that it does not then block on the lock still held here. */
+    bool wake = s->worker_sleeping;
     pthread_mutex_unlock(&s->mu);
+    atomic_fetch_add_explicit(&s->posted, 1, memory_order_release);
+    if (wake) pthread_cond_signal(&s->work_cv);
     return ACL_SUCCESS;
 }
 
