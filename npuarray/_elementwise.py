@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from . import _dtypes, _ops
+from . import _dtypes, _manipulation, _ops
 from ._dtypes import BFLOAT16, BOOL
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
@@ -499,9 +499,22 @@ def abs(x, /):  # noqa: A001  the array API name
     kind = _kind(x._dtype)
     if kind in "bu":
         return _copy(x)
-    out_dtype = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64) \
-        if kind == "c" else x._dtype
+    if x._dtype == np.complex128:
+        return _complex_abs(x)
+    out_dtype = np.dtype(np.float32) if kind == "c" else x._dtype
     return _unary("abs", "aclnnAbs", x, _ABS, out_dtype)
+
+
+def _complex_abs(x):
+    """|z| for complex128, which aclnnAbs lacks: from the (real, imag) pairs of z's bytes,
+    scaled by the larger part so the squares neither overflow nor underflow (as hypot)."""
+    from ._statistical import max as amax, sum as asum
+    parts = _manipulation.complex_parts(x)                 # (..., 2) float64, same bytes
+    scale = amax(abs(parts), axis=-1)
+    safe = where(scale > 0, scale, 1.0)
+    ratio = parts / _manipulation.expand_dims(safe, axis=-1)
+    magnitude = safe * sqrt(asum(ratio * ratio, axis=-1))
+    return where(scale == np.inf, scale, magnitude)        # inf / inf would give nan
 
 
 def _float_unary(name, op, x, supported):
@@ -585,8 +598,10 @@ def inplace(name, x, other):
 
     Array API / NumPy in-place rules: the broadcast result must have ``x``'s
     shape (else ValueError) and its dtype must cast to ``x.dtype`` within the
-    same kind (else TypeError); ``x`` is unchanged when an error is raised.
+    same kind (else TypeError); a read-only (broadcast) ``x`` raises ValueError;
+    ``x`` is unchanged when an error is raised.
     """
+    _manipulation.check_writable(x)
     if name == "matmul":
         from ._linalg_funcs import matmul as function
     else:

@@ -349,6 +349,7 @@ def getitem(x, key):
     if type(key) is tuple and len(key) <= len(x._shape) and \
             all(type(k) in _SIMPLE for k in key):
         return _basic_view(x, key)
+    _manipulation.check_writable(x)
     entries = _parse(x, key)
     if not _is_advanced(entries):
         return _basic_view(x, entries)
@@ -444,8 +445,6 @@ _INDEX_PUT_DTYPES = frozenset(map(np.dtype, (
 _SAME_WIDTH_SIGNED = {np.dtype(np.uint16): np.dtype(np.int16),
                       np.dtype(np.uint32): np.dtype(np.int32),
                       np.dtype(np.uint64): np.dtype(np.int64)}
-_COMPLEX_PART = {np.dtype(np.complex64): np.dtype(np.float32),
-                 np.dtype(np.complex128): np.dtype(np.float64)}
 
 
 def _same_bits(a):
@@ -453,8 +452,7 @@ def _same_bits(a):
     if a.dtype in _SAME_WIDTH_SIGNED:
         return NPUArray._from_buffer(a._buffer, a.shape, a._strides, a._offset,
                                      _SAME_WIDTH_SIGNED[a.dtype])
-    return NPUArray._from_buffer(a._buffer, a.shape + (2,), tuple(2 * s for s in a._strides) + (1,),
-                                 2 * a._offset, _COMPLEX_PART[a.dtype])
+    return _manipulation.complex_parts(a)
 
 
 def _masked_fill(target, mask, value):
@@ -483,8 +481,10 @@ def setitem(x, key, value):
     """``x[key] = value`` with NumPy semantics: ``value`` (a scalar, NPUArray,
     NumPy array or nested list) is broadcast to ``x[key]``'s shape and cast to
     ``x.dtype``. Runs on the current stream. ValueError for shapes that do not
-    broadcast or arrays on another device; IndexError for bad indices;
-    OverflowError for Python ints that do not fit the dtype."""
+    broadcast, arrays on another device or a read-only (broadcast) ``x``;
+    IndexError for bad indices; OverflowError for Python ints that do not fit
+    the dtype."""
+    _manipulation.check_writable(x)
     entries = _parse(x, key)
     if not _is_advanced(entries):
         _assign(_basic_view(x, entries), value)

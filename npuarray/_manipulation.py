@@ -246,10 +246,27 @@ def broadcast_shapes(*shapes):
     return tuple(result)
 
 
+def complex_parts(x):
+    """A view of complex ``x``'s bytes as real numbers of shape ``x.shape + (2,)``: the
+    real parts at ``[..., 0]``, the imaginary parts at ``[..., 1]``."""
+    part = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64)
+    return NPUArray._from_buffer(x._buffer, x._shape + (2,), tuple(2 * s for s in x._strides)
+                                 + (1,), 2 * x._offset, part)
+
+
+def check_writable(x):
+    """ValueError when ``x`` repeats elements (a zero stride on an axis longer than 1, as
+    broadcast_to makes): NumPy makes such views read-only, since a write through one
+    element would change all its repeats."""
+    if any(s == 0 and n > 1 for n, s in zip(x._shape, x._strides)):
+        raise ValueError("assignment destination is read-only (a broadcast view repeats "
+                         "its elements; copy it first)")
+
+
 def broadcast_to(x, /, shape):
-    """Read-only-by-convention view of ``x`` broadcast to ``shape`` (stride 0
-    on the repeated axes; array API ``broadcast_to``). ValueError when ``x``'s
-    shape is not compatible with ``shape``."""
+    """Read-only view of ``x`` broadcast to ``shape`` (stride 0 on the repeated axes;
+    array API ``broadcast_to``): assigning to it raises ValueError, as in NumPy.
+    ValueError when ``x``'s shape is not compatible with ``shape``."""
     _check_array(x)
     shape = tuple(operator_index(n) for n in (shape if isinstance(shape, (tuple, list))
                                                else (shape,)))
