@@ -112,7 +112,14 @@ def _declared_functions(cdef):
 
 
 def _set_blas_library():
-    """npusim's matmul dlopens OpenBLAS from NPUSIM_BLAS_LIBRARY (scipy-openblas32's by default)."""
+    """npusim's matmul dlopens OpenBLAS from NPUSIM_BLAS_LIBRARY (scipy-openblas32's by default).
+
+    OpenBLAS's threads spin for about 2**28 cycles after each call before they sleep,
+    holding the cores npusim's other kernels and stream workers need (a k-means step
+    went from 1.7 ms to 9 ms, with 60 ms outliers); OPENBLAS_THREAD_TIMEOUT=4 (its
+    minimum) lets them sleep at once. NumPy's own OpenBLAS, loaded before, keeps its
+    setting."""
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
     if os.environ.get("NPUSIM_BLAS_LIBRARY"):
         return
     try:
