@@ -146,11 +146,11 @@ def compile_objects(jobs=2):
     newest_header = max((os.path.getmtime(h) for h in headers), default=0.0)
     sources = kernel_sources()
     objects = [_object_path(s) for s in sources]
-    todo = [(s, o) for s, o in zip(sources, objects) if _stale(s, o, newest_header)]
+    stale = [(s, o) for s, o in zip(sources, objects) if _stale(s, o, newest_header)]
     os.makedirs(os.path.join(BUILD_DIR, "obj"), exist_ok=True)
     flags = ["-std=c11", "-fPIC"] + COMPILE_ARGS + ["-I" + d for d in INCLUDE_DIRS]
     running = []
-    for source, obj in todo:
+    for source, obj in stale:
         while len(running) >= jobs:
             _finish(running.pop(0))
         print("compiling", os.path.relpath(source, ROOT), flush=True)
