@@ -150,9 +150,6 @@ class DeviceBuffer:
                 _order_after(stream, last)
             self._stream = stream
 
-    # Tells npuarray.runtime._graph that prepare() consults the capture guard itself.
-    prepare.graph_hook = True
-
     def host_wait(self):
         """Block the host until the work queued so far on the stream that used
         this buffer last is done (that stream only, not the device)."""

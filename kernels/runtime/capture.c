@@ -24,9 +24,14 @@ typedef struct {
     rt_stream *stream;
     node_set frontier;     /* nodes the stream's next task depends on */
     node_set nodes;        /* this lane's nodes in order (built at End) */
+    int last_record;       /* the record (index in records) the stream's last operation was, or -1 */
 } cap_lane;
 
-typedef struct { rt_event *event; node_set frontier; } cap_record;
+typedef struct {
+    rt_event *event;
+    node_set frontier;
+    bool waited;           /* a stream of the capture waited for this record */
+} cap_record;
 
 typedef struct rt_capture {
     /* Capture phase (guarded by g_mu). */
@@ -110,7 +115,7 @@ static int lane_of(rt_capture *c, const rt_stream *s)
 static int add_lane(rt_capture *c, rt_stream *s)
 {
     if (!grow((void **)&c->lanes, &c->cap_lanes, c->nlanes + 1, sizeof *c->lanes)) return -1;
-    c->lanes[c->nlanes] = (cap_lane){.stream = s};
+    c->lanes[c->nlanes] = (cap_lane){.stream = s, .last_record = -1};
     atomic_store(&s->capture, c);
     return c->nlanes++;
 }
@@ -209,6 +214,7 @@ aclError rt_capture_record_task(rt_stream *s, rt_task *task, const char *api)
         cap_lane *l = &c->lanes[lane];
         bool ok = set_copy(&n->deps, &l->frontier);
         l->frontier.n = 0;
+        l->last_record = -1;
         ok = ok && set_add(&l->frontier, id);
         c->nnodes++;
         if (!ok) {
@@ -244,14 +250,15 @@ int rt_capture_event_record(rt_stream *s, rt_event *e, const char *api, aclError
         *err = npusim_error(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "%s: out of host memory", api);
     } else {
         cap_record *r = &c->records[c->nrecords];
+        cap_lane *l = &c->lanes[lane_of(c, s)];
         *r = (cap_record){.event = e};
-        if (!set_copy(&r->frontier, &c->lanes[lane_of(c, s)].frontier)) {
+        if (!set_copy(&r->frontier, &l->frontier)) {
             set_free(&r->frontier);
             *err = npusim_error(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "%s: out of host memory", api);
         } else {
             rt_event_retain(e);
             e->capture = c;
-            e->capture_record = c->nrecords++;
+            l->last_record = e->capture_record = c->nrecords++;
         }
     }
     pthread_mutex_unlock(&g_mu);
@@ -286,7 +293,10 @@ int rt_capture_stream_wait(rt_stream *s, rt_event *e, const char *api, aclError 
         bool ok = lane >= 0;
         node_set *from = &ec->records[e->capture_record].frontier;
         for (int i = 0; ok && i < from->n; i++) ok = set_add(&ec->lanes[lane].frontier, from->ids[i]);
-        if (!ok) {
+        if (ok) {
+            ec->records[e->capture_record].waited = true;
+            ec->lanes[lane].last_record = -1;
+        } else {
             invalidate(ec, "out of host memory while recording");
             *err = npusim_error(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: out of host memory", api);
         }
@@ -386,9 +396,10 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 #define ALL_JOINED (-1)
 #define NO_MEMORY (-2)
 
-/* The first joined lane whose frontier does not lead back into the origin's (every node a
- * joined stream ends with must be an ancestor of the origin's last nodes), ALL_JOINED, or
- * NO_MEMORY. Caller holds g_mu. */
+/* The first joined lane that does not return to the origin, ALL_JOINED, or NO_MEMORY. As in
+ * CANN, a joined stream's last operation must be an event record that the capture waits for,
+ * and every node it ends with must be an ancestor of the origin's last nodes. Caller holds
+ * g_mu. */
 static int first_unjoined_lane(rt_capture *c)
 {
     bool *reach = calloc((size_t)c->nnodes + 1, sizeof *reach);
@@ -407,9 +418,12 @@ static int first_unjoined_lane(rt_capture *c)
             if (!reach[dep]) { reach[dep] = true; stack[top++] = dep; }
         }
     }
-    for (int l = 1; bad == ALL_JOINED && l < c->nlanes; l++)
-        for (int i = 0; i < c->lanes[l].frontier.n; i++)
-            if (!reach[c->lanes[l].frontier.ids[i]]) { bad = l; break; }
+    for (int l = 1; bad == ALL_JOINED && l < c->nlanes; l++) {
+        int last = c->lanes[l].last_record;
+        if (last < 0 || !c->records[last].waited) bad = l;
+        for (int i = 0; bad == ALL_JOINED && i < c->lanes[l].frontier.n; i++)
+            if (!reach[c->lanes[l].frontier.ids[i]]) bad = l;
+    }
     free(reach);
     free(stack);
     return bad;
@@ -484,14 +498,18 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status, aclmdlRI *modelRI)
 {
     const char *api = "aclmdlRICaptureGetInfo";
-    if (!status) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: status is NULL", api);
+    if (!stream) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: stream is NULL", api);
+    if (!status && !modelRI)
+        return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: status and modelRI are both NULL", api);
     aclError rc = ACL_SUCCESS;
     rt_stream *s = rt_stream_resolve(stream, api, &rc);
     if (!s) return rc;
     pthread_mutex_lock(&g_mu);
     rt_capture *c = atomic_load(&s->capture);
-    *status = !c ? ACL_MODEL_RI_CAPTURE_STATUS_NONE
-              : c->invalidated ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    if (status)
+        *status = !c ? ACL_MODEL_RI_CAPTURE_STATUS_NONE
+                  : c->invalidated ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
+                                   : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
     if (modelRI) *modelRI = c;
     pthread_mutex_unlock(&g_mu);
     return ACL_SUCCESS;

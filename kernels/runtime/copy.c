@@ -169,6 +169,17 @@ static int copy_run(void *p)
 static const npusim_task_ops copy_ops = {"aclrtMemcpyAsync", copy_run, NULL};
 static const npusim_task_ops copy2d_ops = {"aclrtMemcpy2dAsync", copy_run, NULL};
 
+/* CANN turns an asynchronous copy with pageable host memory into a synchronous one, which an
+ * active capture's mode may forbid (107041, as for aclrtMemcpy). On a capturing stream it is
+ * refused by check_copy instead, as it is everywhere else in npusim. */
+static aclError check_pageable_under_capture(const char *api, const void *dst, const void *src,
+                                             const rt_stream *s)
+{
+    if (rt_stream_is_capturing(s)) return ACL_SUCCESS;
+    if (locate(dst).kind != RT_MEM_PAGEABLE && locate(src).kind != RT_MEM_PAGEABLE) return ACL_SUCCESS;
+    return rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+}
+
 static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t count,
                              aclrtMemcpyKind kind, aclrtStream stream, const char *api)
 {
@@ -177,6 +188,7 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
     rt_stream *s = rt_stream_resolve(stream, api, &rc);
     if (!s) return rc;
     if (count == 0 || dst == src) return ACL_SUCCESS; /* documented no-ops */
+    if ((rc = check_pageable_under_capture(api, dst, src, s))) return rc;
     if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true))) return rc;
     copy_task t = {dst, src, count, 1, count, count, count, count};
     return rt_submit_inline(s, &copy_ops, &t, sizeof t, api);

@@ -21,7 +21,7 @@ from .._acl import CaptureError, available, ffi, lib
 ACL_ERROR_RT_STREAM_CAPTURED = 107027
 ACL_ERROR_RT_EVENT_CAPTURED = 107028
 ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT = 107030
-ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1
+ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0
 
 active = {}           # Stream -> its Capture, for the origin and every joined stream
 _lock = threading.Lock()
@@ -32,17 +32,19 @@ class Capture:
     """The bookkeeping of one capture in progress (owned by a Graph).
 
     ``streams``: the origin stream and the streams joined to it through events.
-    ``inputs``: DeviceBuffer -> the stream that used it last before the capture,
-    for every buffer the captured work used that the capture did not allocate
-    (kept alive by the graph; replays are ordered after their writers).
+    ``before``: an Event recorded on the origin stream just before the capture began.
+    ``inputs``: DeviceBuffer -> the captured stream that used it last, for every
+    buffer the captured work used that the capture did not allocate (kept alive
+    by the graph; each replay is ordered after the work that last used them).
     ``outputs``: the live buffers of the graph's own pool the captured work used.
     ``events``: the events recorded on captured streams (they cannot be waited
     for on the host until the capture ends).
     """
 
-    def __init__(self, stream, pool):
+    def __init__(self, stream, pool, before):
         self.origin = stream
         self.pool = pool
+        self.before = before
         self.model = None
         self.streams = {stream}
         self.inputs = {}
@@ -62,8 +64,7 @@ def begin(capture):
 
 
 def end(capture):
-    """Forgets `capture` (before aclmdlRICaptureEnd): its streams are no longer captured and
-    its inputs get back the last-user streams they had before the capture."""
+    """Forgets `capture` (before aclmdlRICaptureEnd): its streams are no longer captured."""
     with _lock:
         for stream in capture.streams:
             if active.get(stream) is capture:
@@ -71,10 +72,6 @@ def end(capture):
     stack = _thread_captures()
     if capture in stack:
         stack.remove(capture)
-    for buffer, last in capture.inputs.items():
-        # Captured work did not run: the buffer's real last user is still the stream
-        # that used it before the capture, and replays must be ordered after that one.
-        buffer._stream = last
 
 
 def _thread_captures():
@@ -91,7 +88,8 @@ def thread_capture():
 
 
 def _capture_model(stream):
-    """The aclmdlRI being built by a capture of `stream` (aclmdlRICaptureGetInfo), or None."""
+    """The aclmdlRI being built by a capture of `stream` (aclmdlRICaptureGetInfo), or None.
+    An invalidated capture still counts: its stream stays captured until the capture ends."""
     if not available("aclmdlRICaptureGetInfo"):
         return None
     status = ffi.new("aclmdlRICaptureStatus *")
@@ -99,7 +97,7 @@ def _capture_model(stream):
     if lib.aclmdlRICaptureGetInfo(stream.handle, status, model) != 0:
         lib.aclGetRecentErrMsg()  # a refused query is not an error of the caller
         return None
-    if status[0] != ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE:
+    if status[0] == ACL_MODEL_RI_CAPTURE_STATUS_NONE:
         return None
     return int(ffi.cast("uintptr_t", model[0]))
 
@@ -124,27 +122,58 @@ def capture_of(stream):
 
 # -- hooks of the runtime and array layers -------------------------------------------------------
 
+def capture_pool(stream, pool):
+    """The pool memory for work on `stream` must come from: the graph's own pool when
+    `stream` is captured (the graph references that memory at every replay, so no eager
+    work may reuse it), else `pool`. Called by the memory pool's ``allocate``."""
+    capture = capture_of(stream)
+    return pool if capture is None else capture.pool
+
+
 def prepare_captured(buffer, stream):
     """Called by ``DeviceBuffer.prepare(stream)`` while any capture is active. Returns True
-    when it has handled the call (`stream` is captured and `buffer` came from outside).
+    when it has ordered the use itself (the caller then does nothing), False for the
+    usual event-based ordering.
 
-    A buffer the capture did not allocate is an input: the graph keeps it alive and
-    remembers its last stream before the capture. When that stream is not part of the
-    capture, the usual event wait would be a captured wait on an uncaptured record
-    (107024); instead the ordering is done outside the graph, at every replay."""
+    Captured work does not run, so the buffer's last-user stream (``buffer.stream``)
+    is left alone for buffers made outside the capture (the graph's inputs): their
+    order within the graph is tracked in ``Capture.inputs``, their order after earlier
+    work is established by every replay. An uncaptured use of a buffer last used on a
+    captured stream waits for what ran there before the capture; a buffer of the
+    graph's own pool has no values before a replay (CaptureError)."""
     capture = capture_of(stream)
+    last = buffer.stream
+    if capture is None:
+        return _prepare_uncaptured(buffer, stream, last)
+    if buffer._pool is capture.pool:  # DeviceBuffer internals: this module is its friend
+        capture.outputs.add(buffer)
+        return False
+    previous = capture.inputs.get(buffer)
+    if previous is not None and previous is not stream:
+        with previous.device:
+            stream.wait_event(previous.record())   # both captured: a dependency in the graph
+    capture.inputs[buffer] = stream
+    return True
+
+
+def _prepare_uncaptured(buffer, stream, last):
+    capture = capture_of(last) if last is not None else None
     if capture is None:
         return False
-    if buffer._pool is not capture.pool:  # DeviceBuffer internals: this module is its friend
-        if buffer not in capture.inputs:
-            capture.inputs[buffer] = buffer.stream
-        last = buffer.stream
-        if last is not None and last is not stream and last not in capture.streams:
-            buffer._stream = stream
-            return True
-    else:
-        capture.outputs.add(buffer)
-    return False
+    if buffer._pool is capture.pool:
+        raise CaptureError(
+            ACL_ERROR_RT_STREAM_CAPTURED, "an operation on " + repr(stream),
+            f"the array is produced by the graph being captured on {capture.origin!r} and "
+            "has no values before a replay; to capture work on another stream, fork it "
+            "from a captured stream first (other.wait_event(captured.record()))")
+    if last is not capture.origin:
+        raise CaptureError(
+            ACL_ERROR_RT_STREAM_CAPTURED, "an operation on " + repr(stream),
+            f"the array was last used on {last!r}, which has joined a graph capture; its "
+            "earlier work cannot be waited for until that capture ends")
+    stream.wait_event(capture.before)   # the origin's work from before the capture
+    buffer._stream = stream
+    return True
 
 
 def note_event_record(event, stream):
@@ -213,6 +242,7 @@ def check_host_copy(what, stream):
     if active and capture_of(stream) is not None:
         raise CaptureError(
             ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, what,
-            f"{what} copies host memory on {stream!r}, which is being captured into a "
-            "graph. Create the arrays before the capture (npuarray.asarray) and update "
-            "them in place between replays (x[...] = new_values)")
+            f"{what} on {stream!r}, which is being captured into a graph, would touch host "
+            "memory again at every replay; create the arrays before the capture "
+            "(npuarray.asarray) and update them in place between replays "
+            "(x[...] = new_values)")

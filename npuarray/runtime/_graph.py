@@ -12,12 +12,13 @@ the graph's inputs: the graph keeps them alive, and a replay reads their
 current contents. Destroying the graph returns its pool to the device.
 """
 import contextlib
+import functools
+import threading
 import weakref
 
 from .._acl import AclError, CaptureError, check, ffi, lib
 from . import _capture_guard
-from ._device import activate, current_device_id, release_later_if_needed
-from ._event import Event
+from ._device import activate, current_device_id, keep_at_exit, release_later_if_needed
 from ._stream import as_stream
 
 __all__ = ["Graph", "capture_mode"]
@@ -39,6 +40,7 @@ def _mode_value(mode):
                          f"{', '.join(map(repr, CAPTURE_MODES))}") from None
 
 
+@functools.cache
 def _graph_pool_type():
     from .._memory_pool import MemoryPool  # the array layer imports the runtime: import late
 
@@ -81,11 +83,11 @@ class Graph:
         self._device = None
         self._pool = None
         self._inputs = ()          # buffers made outside the capture (kept alive)
-        self._outputs = ()         # WeakSet of the graph's own buffers still referenced
-        self._done = None          # Event recorded after the latest replay
-        self._replay_stream = None
+        self._outputs = ()         # weak references to the graph's own buffers
+        self._resources = None     # _Resources: what destroy() releases
         self._destroyed = False
         self._finalizer = None
+        self._replay_lock = threading.Lock()
 
     # -- capture -----------------------------------------------------------------------------
 
@@ -100,19 +102,22 @@ class Graph:
         streams do after waiting on an event recorded on a captured stream is captured
         too; they must rejoin (an event recorded on them and waited on by a captured
         stream) before the block ends, else CaptureError 107025. `mode`: "global"
-        (default; no thread may make synchronous copies during the capture),
-        "thread_local" (only this thread may not) or "relaxed" (no restriction)
-        (ACL_MODEL_RI_CAPTURE_MODE_*). Inside the block nothing may wait for captured
-        work or read arrays on the host (CaptureError before the runtime is called).
-        Arrays created in the block get memory from the graph's pool. When the block
-        raises, the capture is ended and discarded and the exception propagates.
+        (default; synchronous copies are refused on this thread and on the threads
+        still in global mode, see ``capture_mode``), "thread_local" (refused on this
+        thread only) or "relaxed" (no restriction) (ACL_MODEL_RI_CAPTURE_MODE_*).
+
+        Inside the block nothing may wait for captured work or read arrays on the host,
+        nor copy host data in (CaptureError before the runtime is called; the capture
+        goes on). Arrays created in the block (outputs) get memory from the graph's
+        pool; arrays made before it and used in it (inputs) are read at each replay.
+        Using an output on a stream outside the capture raises CaptureError. When the
+        block raises, the capture is ended and discarded and the exception propagates.
         Raises ValueError when the graph already holds a capture or was destroyed,
         TypeError / ValueError for a bad `mode`.
         """
         capture = self._begin(stream, mode)
-        from .._memory_pool import using_pool
         try:
-            with capture.origin, using_pool(capture.pool):
+            with capture.origin:
                 yield self
         except BaseException:
             self._abort(capture)
@@ -130,7 +135,7 @@ class Graph:
         _check_capturable(stream)
         _install_host_read_hook()
         pool = _graph_pool_type()(stream.device)
-        capture = _capture_guard.Capture(stream, pool)
+        capture = _capture_guard.Capture(stream, pool, stream.record())
         activate(stream.device.id)
         check(lib.aclmdlRICaptureBegin(stream.handle, value), "aclmdlRICaptureBegin")
         self._capture = capture
@@ -151,11 +156,9 @@ class Graph:
         self._device = capture.origin.device
         self._pool = capture.pool
         self._inputs = tuple(capture.inputs)
-        self._outputs = capture.outputs
-        self._done = Event()
-        self._replay_stream = capture.origin
-        self._finalizer = weakref.finalize(self, _release_later, self._handle, self._device.id,
-                                           self._pool, self._done)
+        self._outputs = tuple(weakref.ref(buffer) for buffer in capture.outputs)
+        self._resources = _Resources(self._handle, self._device.id, self._pool)
+        self._finalizer = keep_at_exit(weakref.finalize(self, _release_later, self._resources))
 
     def _abort(self, capture):
         """Ends a capture whose block raised and drops what it recorded; the graph is empty
@@ -165,7 +168,7 @@ class Graph:
         except AclError:
             return
         self._finalizer()
-        self._handle = self._device = self._pool = self._done = self._finalizer = None
+        self._handle = self._device = self._pool = self._resources = self._finalizer = None
         self._inputs = self._outputs = ()
 
     # -- replay ------------------------------------------------------------------------------
@@ -177,27 +180,37 @@ class Graph:
         graph's outputs are rewritten in place; reading them waits for this replay.
         `stream` must belong to the graph's device (ValueError). Raises ValueError when
         nothing was captured or the graph was destroyed, CaptureError 107026 while the
-        graph is still being captured."""
+        graph is still being captured, CaptureError 107027 when `stream` is being
+        captured (a replay inside another capture would outlive this graph's memory)."""
         stream = as_stream(stream)
         handle = self._ready_handle("replay")
         if stream.device != self._device:
             raise ValueError(f"this graph was captured on {self._device!r}; it cannot be "
                              f"replayed on {stream!r}")
-        self._order_before_replay(stream)
-        activate(stream.device.id)
-        check(lib.aclmdlRIExecuteAsync(handle, stream.handle), "aclmdlRIExecuteAsync")
-        self._done.record(stream)
-        self._replay_stream = stream
+        if _capture_guard.active and _capture_guard.capture_of(stream) is not None:
+            raise CaptureError(ACL_ERROR_RT_STREAM_CAPTURED, "Graph.replay",
+                               f"{stream!r} is being captured into another graph; a graph "
+                               "cannot be replayed inside a capture (capture its work "
+                               "directly instead)")
+        with self._replay_lock:   # replays from several threads queue one after another
+            self._order_before_replay(stream)
+            activate(stream.device.id)
+            check(lib.aclmdlRIExecuteAsync(handle, stream.handle), "aclmdlRIExecuteAsync")
+            self._resources.last_stream = stream
 
     def _order_before_replay(self, stream):
         # Inputs may have been written, and outputs read, on other streams since the last
-        # replay: the replay stream waits for them (no host synchronisation).
+        # replay, and the previous replay may run on another stream (it shares the
+        # graph's memory): the replay stream waits for them, the host does not.
         for buffer in self._inputs:
             buffer.prepare(stream)
-        for buffer in list(self._outputs):
-            buffer.prepare(stream)
-        if self._replay_stream != stream:
-            stream.wait_event(self._done)
+        for ref in self._outputs:
+            buffer = ref()
+            if buffer is not None:
+                buffer.prepare(stream)
+        last = self._resources.last_stream
+        if last is not None and last is not stream:
+            stream.wait_event(last.record())
 
     def _ready_handle(self, what):
         if self._capture is not None:
@@ -246,10 +259,8 @@ class Graph:
         self._destroyed = True
         if self._finalizer is not None:
             self._finalizer.detach()
-            _release(self._handle, self._device.id, self._pool, self._done)
-        self._inputs = ()
-        self._outputs = ()
-        self._done = None
+            self._resources.release()
+        self._inputs = self._outputs = ()
 
     def __enter__(self):
         return self
@@ -287,27 +298,46 @@ def _check_capturable(stream):
             "first or capture on another stream")
 
 
-def _release(handle, device_id, pool, done):
-    """Destroys the aclmdlRI and frees the pool, after the latest replay (`done`) ran."""
-    done.synchronize()
-    activate(device_id)
-    check(lib.aclmdlRIDestroy(handle), "aclmdlRIDestroy")
-    pool.closed = True
-    pool.free_all_blocks()
+class _Resources:
+    """What a captured graph owns: its aclmdlRI, device and pool, and the stream of its
+    latest replay (None before the first one)."""
+    __slots__ = ("handle", "device_id", "pool", "last_stream")
+
+    def __init__(self, handle, device_id, pool):
+        self.handle = handle
+        self.device_id = device_id
+        self.pool = pool
+        self.last_stream = None
+
+    def release(self):
+        """Destroys the aclmdlRI and frees the pool once the latest replay has run."""
+        if self.last_stream is not None:
+            self.last_stream.record().synchronize()
+        activate(self.device_id)
+        check(lib.aclmdlRIDestroy(self.handle), "aclmdlRIDestroy")
+        self.pool.closed = True
+        self.pool.free_all_blocks()
 
 
-def _release_later(*resources):
+def _release_later(resources):
     # A graph may be garbage collected on a host-function thread, where ACL calls are banned.
-    release_later_if_needed(lambda: _release(*resources))
+    release_later_if_needed(resources.release)
 
 
 @contextlib.contextmanager
 def capture_mode(mode):
     """Sets this thread's capture mode inside the block and restores the previous one after
-    (aclmdlRICaptureThreadExchangeMode). "relaxed" lets this thread make synchronous
-    copies (e.g. ``to_host()`` on a default stream) while another thread captures in
-    "global" mode; "thread_local" makes only this thread's own captures restrict it.
-    TypeError / ValueError for a bad `mode`."""
+    (aclmdlRICaptureThreadExchangeMode; modes "global" (the default), "thread_local",
+    "relaxed").
+
+    While a capture runs, synchronous copies and memsets (e.g.
+    ``DeviceMemory.copy_from_host(..., stream=npuarray.default_stream())`` or
+    ``x.to_host()`` on a default stream) raise CaptureError 107030 on a thread whose
+    mode forbids them: a "global" capture forbids them on its own thread and on every
+    thread whose mode is "global"; a "thread_local" capture only on its own thread;
+    "relaxed" lifts the restriction for this thread. Reading arrays on the host stays
+    refused in a thread that is capturing, whatever its mode. TypeError / ValueError
+    for a bad `mode`."""
     value = ffi.new("aclmdlRICaptureMode *", _mode_value(mode))
     activate(current_device_id())
     check(lib.aclmdlRICaptureThreadExchangeMode(value), "aclmdlRICaptureThreadExchangeMode")
