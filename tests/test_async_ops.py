@@ -11,7 +11,7 @@ from npuarray import _elementwise as ew
 from npuarray._linalg_funcs import matmul
 from npuarray._searching import argmax
 from npuarray._statistical import sum as npx_sum
-from test_elementwise import assert_matches, random_array, rng  # noqa: F401
+from test_elementwise import assert_matches, random_array
 
 
 def chain(x, w):

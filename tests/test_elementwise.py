@@ -2,7 +2,6 @@
 dtypes each supports, broadcasting, Python scalars on either side, 0-d and empty
 arrays, non-contiguous views, in-place operators and bad input."""
 import operator
-import secrets
 
 import ml_dtypes
 import numpy as np
@@ -21,13 +20,6 @@ ALL = ["bool"] + INTS + FLOATS + COMPLEX
 
 def dt(name):
     return BF16 if name == "bfloat16" else np.dtype(name)
-
-
-@pytest.fixture
-def rng():
-    seed = secrets.randbits(32)
-    print("random seed", seed)  # shown by pytest when the test fails
-    return np.random.default_rng(seed)
 
 
 def random_array(rng, shape, dtype, *, low=None, high=None, nonzero=False):

@@ -8,7 +8,7 @@ import pytest
 
 import npuarray as npx
 from npuarray import _ops
-from test_elementwise import BF16, assert_matches, random_array, rng  # noqa: F401
+from test_elementwise import BF16, assert_matches, random_array
 
 
 def up(a):

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
 from npuarray import _searching, _statistical
-from test_elementwise import BF16, assert_matches, dt, random_array, rng  # noqa: F401
+from test_elementwise import BF16, assert_matches, dt, random_array
 
 AXES = [None, 0, 1, -1, (0, 2), (2, 0), (0, 1, 2), ()]
 
