@@ -340,10 +340,10 @@ class NPUArray:
         return self
 
     def __matmul__(self, other):
-        return _linalg_funcs.matmul(self, other)
+        return _linear_algebra.matmul(self, other)
 
     def __rmatmul__(self, other):
-        return _linalg_funcs.matmul(other, self)
+        return _linear_algebra.matmul(other, self)
 
     def __imatmul__(self, other):
         _elementwise.inplace("matmul", self, other)
@@ -460,5 +460,5 @@ def _into(result, out):
 # The operator modules import NPUArray from here; they are bound after the class
 # exists so that either import order works.
 from . import _indexing, _manipulation, _transfer  # noqa: E402
-from . import _elementwise, _linalg_funcs, _numpy_dispatch  # noqa: E402
+from . import _elementwise, _linear_algebra, _numpy_dispatch  # noqa: E402
 from . import _searching, _statistical  # noqa: E402

@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from . import _ops, runtime
-from ._dtypes import (BOOL, check_scalar_fits, default_complex, default_float, default_int,
+from ._data_type import (BOOL, check_scalar_fits, default_complex, default_float, default_int,
                       is_floating, normalize_dtype)
 from ._manipulation import broadcast_to, copy_array, operator_index
 from .runtime._device import as_device_id

@@ -3,7 +3,7 @@
 Each function mirrors the array API / NumPy function of the same name and runs
 on the current stream of its operands' device. Arguments are NPUArrays or
 Python scalars (and NumPy scalars, which keep their dtype); at least one must
-be an NPUArray. Type promotion follows ``npuarray._dtypes`` (array API rules;
+be an NPUArray. Type promotion follows ``npuarray._data_type`` (array API rules;
 Python scalars are weak), shapes broadcast as in NumPy.
 
 Where CANN's operator lacks the promoted dtype, the inputs are cast on the
@@ -21,8 +21,8 @@ import functools
 
 import numpy as np
 
-from . import _dtypes, _manipulation, _ops
-from ._dtypes import BFLOAT16, BOOL
+from . import _data_type, _manipulation, _ops
+from ._data_type import BFLOAT16, BOOL
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
            "negative", "positive", "abs", "exp", "log", "sqrt", "equal", "not_equal",
@@ -102,7 +102,7 @@ def _supported(dtype, supported, name, *, modular=False):
 
 @functools.lru_cache(maxsize=None)
 def _promote(a, b):
-    return _dtypes.promote_types(a, b)
+    return _data_type.promote_types(a, b)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -141,7 +141,7 @@ def _scalar_operand(name, value):
     """(Python value, dtype or None) of a scalar operand: NumPy scalars keep their
     dtype (strong), Python scalars have none (weak). TypeError otherwise."""
     if isinstance(value, np.generic):
-        return value.item(), _dtypes.normalize_dtype(value.dtype)
+        return value.item(), _data_type.normalize_dtype(value.dtype)
     if isinstance(value, (builtins.bool, int, float, complex)):
         return value, None
     raise TypeError(f"{name}() operands must be NPUArrays or Python scalars, got "
@@ -201,7 +201,7 @@ class _Binary:
                 raise TypeError(f"{self.name}() does not support dtype {dtype}")
             out = dtype
             if self.result == "float" and _kind(dtype) in "biu":
-                out = _dtypes.default_float
+                out = _data_type.default_float
             compute = _supported(out, self.supported, self.name, modular=self.modular)
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
@@ -241,7 +241,7 @@ class _Binary:
         if strong is not None:
             dtype = _promote(x._dtype, strong)
         else:
-            dtype = _dtypes.scalar_result_type(x._dtype, value)
+            dtype = _data_type.scalar_result_type(x._dtype, value)
         compute, out_dtype = self.plan(dtype)
         if self.name == "pow" and not reflected and _kind(dtype) in "iu" and value < 0:
             raise ValueError("Integers to negative integer powers are not allowed.")
@@ -275,7 +275,7 @@ class _Binary:
         if info.min <= value <= info.max:
             return compute
         if self.result != "bool":
-            _dtypes.check_scalar_fits(value, dtype)
+            _data_type.check_scalar_fits(value, dtype)
         fits_int64 = -2**63 <= value < 2**63 and dtype != np.uint64
         return _supported(np.dtype(np.int64 if fits_int64 else np.float64), self.supported,
                           self.name)
@@ -567,7 +567,7 @@ def where(condition, x1, x2, /):
     arrays = [a for a in (condition, x1, x2) if _is_array(a)]
     device = same_device("where", *arrays)
     stream = _ops.current_stream(device)
-    dtype = _dtypes.result_type(*[a if _is_array(a) else _scalar_operand("where", a)[0]
+    dtype = _data_type.result_type(*[a if _is_array(a) else _scalar_operand("where", a)[0]
                                   for a in (x1, x2)])
     compute = _supported(dtype, _WHERE, "where")
     operands = []
@@ -588,7 +588,7 @@ def where(condition, x1, x2, /):
 
 
 def _can_cast_same_kind(src, dst):
-    return src == dst or _dtypes.can_cast(src, dst) or _kind(src) == _kind(dst)
+    return src == dst or _data_type.can_cast(src, dst) or _kind(src) == _kind(dst)
 
 
 def inplace(name, x, other):
@@ -603,7 +603,7 @@ def inplace(name, x, other):
     """
     _manipulation.check_writable(x)
     if name == "matmul":
-        from ._linalg_funcs import matmul as function
+        from ._linear_algebra import matmul as function
     else:
         try:
             function = _BINARY[name]

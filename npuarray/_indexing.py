@@ -28,7 +28,7 @@ import operator
 import numpy as np
 
 from . import _acl, _ops, runtime
-from ._dtypes import BOOL, bfloat16, check_scalar_fits, default_index, to_acl_dtype
+from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index, to_acl_dtype
 
 __all__ = []
 

@@ -9,7 +9,7 @@ aclnnCast. All work runs on the current stream of the array's device.
 import numpy as np
 
 from . import _ops
-from ._dtypes import normalize_dtype, result_type
+from ._data_type import normalize_dtype, result_type
 
 __all__ = ["reshape", "permute_dims", "expand_dims", "squeeze", "broadcast_to",
            "broadcast_arrays", "broadcast_shapes", "astype", "matrix_transpose",

@@ -19,7 +19,7 @@ import inspect
 
 import numpy as np
 
-from . import _elementwise, _linalg_funcs, _ops, _searching, _statistical
+from . import _elementwise, _linear_algebra, _ops, _searching, _statistical
 
 __all__ = []
 
@@ -35,7 +35,7 @@ _UFUNCS = {
     np.less: _elementwise.less, np.less_equal: _elementwise.less_equal,
     np.maximum: _elementwise.maximum, np.minimum: _elementwise.minimum,
     np.logical_and: _elementwise.logical_and, np.logical_or: _elementwise.logical_or,
-    np.logical_not: _elementwise.logical_not, np.matmul: _linalg_funcs.matmul,
+    np.logical_not: _elementwise.logical_not, np.matmul: _linear_algebra.matmul,
 }
 # ufunc.reduce with a device reduction behind it.
 _REDUCTIONS = {np.add: _statistical.sum, np.maximum: _statistical.max,
@@ -70,7 +70,7 @@ _FUNCTIONS = {
     np.mean: _mean,
     np.argmax: _search(_searching.argmax), np.argmin: _search(_searching.argmin),
     np.where: lambda condition, x, y: _elementwise.where(condition, x, y),
-    np.matmul: lambda x1, x2: _linalg_funcs.matmul(x1, x2),
+    np.matmul: lambda x1, x2: _linear_algebra.matmul(x1, x2),
 }
 
 

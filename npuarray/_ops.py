@@ -20,8 +20,8 @@ import numpy as np
 
 from . import _acl
 from ._acl import ffi, lib
-from ._dtypes import to_acl_dtype
-from ._memory_pool import allocate
+from ._data_type import to_acl_dtype
+from .runtime._memory_pool import allocate
 from .runtime import get_current_stream
 from .runtime import _capture_guard
 from .runtime import _stream as _streams

@@ -6,7 +6,7 @@ aclnnArgMax / aclnnArgMin reduce one dimension and return int64 indices; with
 import numpy as np
 
 from . import _ops
-from ._dtypes import BOOL
+from ._data_type import BOOL
 from ._elementwise import _kind, _supported, _dtypes_of
 from ._statistical import normalize_axes
 

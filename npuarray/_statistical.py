@@ -9,7 +9,7 @@ IndexError), repeated axes ValueError, unsupported dtypes TypeError.
 """
 import numpy as np
 
-from . import _dtypes, _ops
+from . import _data_type, _ops
 from ._elementwise import _kind, _supported, _dtypes_of
 
 __all__ = ["sum", "mean", "max", "min"]
@@ -70,7 +70,7 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg):
     target = out if out_dtype == compute else _ops.empty(shape, compute, device, stream)
     dims = _ops.acl_int_array(axes)
     if acl_dtype_arg:
-        _ops.launch(op, source, dims, keepdims, _dtypes.to_acl_dtype(compute), target,
+        _ops.launch(op, source, dims, keepdims, _data_type.to_acl_dtype(compute), target,
                     stream=stream)
     else:
         _ops.launch(op, source, dims, keepdims, target, stream=stream)
@@ -108,7 +108,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001  array AP
     """
     _check_array("sum", x)
     axes = normalize_axes(axis, len(x._shape), "sum")
-    out_dtype = _sum_dtype(x._dtype) if dtype is None else _dtypes.normalize_dtype(dtype)
+    out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
     if 0 in x._shape:
         return _fill_reduction(x, axes, keepdims, out_dtype, 0)
     compute = out_dtype if out_dtype in _REDUCE_SUM else \

@@ -30,8 +30,9 @@ import threading
 
 import numpy as np
 
-from . import _acl, _memory_pool, _ops, runtime
-from ._dtypes import BFLOAT16, normalize_dtype
+from . import _acl, _ops, runtime
+from .runtime import _memory_pool
+from ._data_type import BFLOAT16, normalize_dtype
 from .runtime._device import as_device_id
 from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
                                 copy_host_to_device)

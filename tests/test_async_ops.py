@@ -8,7 +8,7 @@ import pytest
 
 import npuarray as npx
 from npuarray import _elementwise as ew
-from npuarray._linalg_funcs import matmul
+from npuarray._linear_algebra import matmul
 from npuarray._searching import argmax
 from npuarray._statistical import sum as npx_sum
 from test_elementwise import assert_matches, random_array

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray import _memory_pool as mp
+from npuarray.runtime import _memory_pool as mp
 
 
 def test_size_classes():

@@ -19,6 +19,7 @@ import weakref
 from .._acl import AclError, CaptureError, check, ffi, lib
 from . import _capture_guard
 from ._device import activate, current_device_id, keep_at_exit, release_later_if_needed
+from ._memory_pool import MemoryPool
 from ._stream import as_stream
 
 __all__ = ["Graph", "capture_mode"]
@@ -42,8 +43,6 @@ def _mode_value(mode):
 
 @functools.cache
 def _graph_pool_type():
-    from .._memory_pool import MemoryPool  # the array layer imports the runtime: import late
-
     class GraphMemoryPool(MemoryPool):
         """The private pool of one graph. Once the graph is destroyed (``closed``) a block
         released by a surviving output array goes straight back to the device."""

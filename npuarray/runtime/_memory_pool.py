@@ -24,11 +24,11 @@ import re
 import sys
 import threading
 
-from . import _acl
-from . import runtime
-from .runtime import _capture_guard
-from .runtime._device import _tls as _device_state
-from .runtime._device import activate, as_device_id, release_later_if_needed
+from .. import _acl
+from . import _capture_guard
+from ._device import Device, activate, as_device_id, release_later_if_needed
+from ._device import _tls as _device_state
+from ._stream import get_current_stream
 
 __all__ = ["MemoryPool", "get_default_memory_pool", "using_pool"]
 
@@ -100,7 +100,7 @@ def _order_after(stream, last):
         return
     # The event must belong to the recording stream's device (a fresh Device
     # object: a shared one is not a thread-safe context manager).
-    with runtime.Device(last.device.id):
+    with Device(last.device.id):
         event = last.record()
     stream.wait_event(event)
 
@@ -141,7 +141,7 @@ class DeviceBuffer:
         last, ``stream`` waits (through an event) for that stream's queued work.
         ``stream`` then becomes the last user. Called before every launch.
         During a graph capture the capture guard orders captured uses
-        (``runtime._capture_guard.prepare_captured``)."""
+        (``_capture_guard.prepare_captured``)."""
         if _capture_guard.active and _capture_guard.prepare_captured(self, stream):
             return  # a graph capture ordered this use (inputs are ordered at replay)
         last = self._stream
@@ -185,7 +185,7 @@ class MemoryPool:
     """
 
     def __init__(self, device=None, *, limit=0):
-        self.device = runtime.Device(as_device_id(device))
+        self.device = Device(as_device_id(device))
         # Re-entrant: a garbage collection inside allocate() may free buffers.
         self._lock = threading.RLock()
         self._free = {}       # stream key -> {size: [ptr, ...]}
@@ -373,7 +373,7 @@ class MemoryPool:
                 f"limit={self._limit}>")
 
 
-_Device = runtime.Device
+_Device = Device
 _default_pools = {}
 _default_pools_lock = threading.Lock()
 _local = threading.local()
@@ -437,7 +437,7 @@ def allocate(nbytes, device=None, stream=None):
     if pool is None or vars(_local).get("overrides"):
         pool = current_pool(device)
     if stream is None:
-        stream = runtime.get_current_stream(pool.device)
+        stream = get_current_stream(pool.device)
     if _capture_guard.active:  # work on a captured stream uses its graph's pool
         pool = _capture_guard.capture_pool(stream, pool)
     return pool.allocate(nbytes, stream)

@@ -1,0 +1,3 @@
+"""Constants of the array API standard: e, inf, nan, newaxis, pi."""
+
+__all__ = []
