@@ -285,9 +285,13 @@ def broadcast_to(x, /, shape):
 
 
 def broadcast_arrays(*arrays):
-    """Views of ``arrays`` broadcast to their common shape (array API)."""
+    """Read-only views of ``arrays`` broadcast to their common shape, as a tuple
+    (array API ``broadcast_arrays``; no device work). ValueError when the
+    shapes do not broadcast."""
+    for a in arrays:
+        _check_array(a, "every array")
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return [broadcast_to(a, shape) for a in arrays]
+    return tuple(broadcast_to(a, shape) for a in arrays)
 
 
 # -- joining (device copies into slices of the result) -----------------------------------------
