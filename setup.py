@@ -4,6 +4,7 @@ The extension is also copied next to the sources (``npuarray/`` of the checkout)
 from the checkout imports the source tree before the installed package, and that tree must
 then be complete too (``python -m benchmarks``, ``python examples/...`` as the README says).
 """
+import glob
 import os
 import shutil
 
@@ -23,9 +24,14 @@ class BuildExtAlsoInPlace(build_ext):
                 in_place = self.get_ext_fullpath(ext.name)
             finally:
                 self.inplace = False
-            if os.path.abspath(in_place) != os.path.abspath(built) \
-                    and os.access(os.path.dirname(in_place), os.W_OK):
-                shutil.copyfile(built, in_place)
+            folder = os.path.dirname(in_place)
+            if os.path.abspath(in_place) == os.path.abspath(built) or not os.access(folder, os.W_OK):
+                continue
+            # An older in-place build under another ABI tag would shadow this one.
+            stem = ext.name.rsplit(".", 1)[-1]
+            for stale in glob.glob(os.path.join(folder, stem + ".*.so")):
+                os.remove(stale)
+            shutil.copyfile(built, in_place)
 
 
 setup(cffi_modules=["npuarray/_acl/_build_npusim.py:ffibuilder"],
