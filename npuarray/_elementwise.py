@@ -519,7 +519,7 @@ def _complex_abs(x):
     safe = where(scale > 0, scale, 1.0)
     ratio = parts / _manipulation.expand_dims(safe, axis=-1)
     magnitude = safe * sqrt(asum(ratio * ratio, axis=-1))
-    return where(scale == np.inf, scale, magnitude)        # inf / inf would give nan
+    return where(isinf(x), np.inf, magnitude)  # an infinite part wins over NaN (as hypot)
 
 
 def _float_unary(name, op, x, supported):
@@ -678,8 +678,14 @@ def _cosh_composed(z):
 
 def _tanh_composed(x):
     if _kind(x._dtype) == "c":
-        # ctan(w) = -i ctanh(iw) (C99 Annex G), so tanh(z) = i tan(-iz).
-        return _times_i(tan(_times_minus_i(x)))
+        # ctan(w) = -i ctanh(iw) (C99 Annex G), so tanh(z) = i tan(-iz) ...
+        re, im = _parts(_times_i(tan(_times_minus_i(x))))
+        # ... except that the standard wants tanh(+-inf + bj) = +-1 + 0j with the zero
+        # signed as b for finite b, where C gives the sign of sin(2b).
+        x_re, x_im = _parts(x)
+        signed_zero = multiply(x_im, 0.0)
+        im = where(logical_and(isinf(x_re), isfinite(x_im)), signed_zero, im)
+        return _complex_from(re, im, x._dtype)
     # float64: sinh / cosh, which overflow to inf / inf beyond |x| ~ 710; tanh(x)
     # rounds to +-1 in float64 from |x| > 19.1.
     return where(greater(abs(x), 20.0), sign(x), divide(sinh(x), cosh(x)))
