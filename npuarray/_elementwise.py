@@ -709,41 +709,151 @@ def _log1p_composed(z):
     return log(add(z, 1.0))
 
 
+# Complex inverse trigonometric and hyperbolic functions, which no CANN operator
+# computes on Atlas A2 (aclnnAsin/Acos/Atan have no complex kernel; the complex
+# aclnnAcosh/Asinh/Atanh are documented for Atlas A3 only). They are composed on the
+# device in complex128 (complex64 input is widened, so intermediate squares neither
+# overflow nor lose digits) from Kahan's formulas ("Branch Cuts for Complex
+# Elementary Functions", 1987), which are accurate everywhere, including near 0,
+# with complex aclnnSqrt, real aclnnAsinh / aclnnLog1p, and atan2(y, x) taken as the
+# angle of log(x + iy) (aclnnLog); the standard's special cases for infinite and NaN
+# parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
+# and acos by the identities C99 Annex G defines them with.
+
+_C128 = np.dtype(np.complex128)
+_PI = float(np.pi)
+
+
+def _widened(z):
+    return z if z._dtype == _C128 else _ops.cast(z, _C128, stream=_ops.stream_of(z))
+
+
+def _narrowed(z, dtype):
+    return z if z._dtype == dtype else _ops.cast(z, dtype, stream=_ops.stream_of(z))
+
+
+def _sqrt_parts(re, im):
+    """(real, imaginary) parts of sqrt(re + i im)."""
+    return _parts(sqrt(_complex_from(re, im, _C128)))
+
+
+def _atan2(y, x):
+    """atan2(y, x) for float64 arrays: the angle of x + iy, from log's imaginary part."""
+    return _parts(log(_complex_from(x, y, _C128)))[1]
+
+
+def _copysign(magnitude, sign_of):
+    magnitude = abs(magnitude)
+    return where(signbit(sign_of), negative(magnitude), magnitude)
+
+
+def _asinh_complex(z):
+    a, b = _parts(_widened(z))
+    x, y = abs(a), abs(b)   # first quadrant; asinh is odd and commutes with conj
+    # asinh(z) = -i asin(iz); Kahan: asin(w) = atan2(Re w, Re(s1 s2)) + i asinh(Im(conj(s1) s2))
+    # with s1 = sqrt(1 - w), s2 = sqrt(1 + w), here for w = iz = -y + ix.
+    s1r, s1i = _sqrt_parts(add(y, 1.0), negative(x))
+    s2r, s2i = _sqrt_parts(subtract(1.0, y), x)
+    re = asinh(subtract(multiply(s1r, s2i), multiply(s1i, s2r)))
+    im = _atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
+    im = where(equal(y, 0.0), y, im)                     # asinh(NaN + 0j) = NaN + 0j
+    angle = where(isinf(x), where(isinf(y), _PI / 4, 0.0), _PI / 2)
+    angle = where(logical_or(isnan(x), isnan(y)), np.nan, angle)
+    infinite = logical_or(isinf(x), isinf(y))
+    re, im = where(infinite, np.inf, re), where(infinite, angle, im)
+    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+
+
+def _atanh_complex(z):
+    a, b = _parts(_widened(z))
+    x, y = abs(a), abs(b)   # first quadrant; atanh is odd and commutes with conj
+    # Kahan: atanh(x + iy) = log1p(4x / ((1-x)^2 + y^2)) / 4 + i atan2(2y, (1-x)(1+x) - y^2) / 2
+    one_minus_x = subtract(1.0, x)
+    denominator = add(multiply(one_minus_x, one_minus_x), multiply(y, y))
+    re = multiply(log1p(divide(multiply(x, 4.0), denominator)), 0.25)
+    im = multiply(_atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
+                                                    multiply(y, y))), 0.5)
+    re = where(equal(x, 0.0), x, re)                     # atanh(+0 + NaN j) = +0 + NaN j
+    # Far from the origin (and at infinity) atanh(z) = 1/z + i pi/2 to double precision.
+    far = logical_or(greater(x, 1e150), greater(y, 1e150))
+    re = where(far, _parts(reciprocal(_complex_from(x, y, _C128)))[0], re)
+    im = where(far, where(isnan(y), np.nan, _PI / 2), im)
+    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+
+
+def _acos_complex(z):
+    a, b = _parts(_widened(z))
+    y = abs(b)              # upper half plane; acos(conj z) = conj(acos(z))
+    # Kahan: acos(z) = 2 atan2(Re s1, Re s2) + i asinh(Im(conj(s2) s1)),
+    # s1 = sqrt(1 - z), s2 = sqrt(1 + z).
+    s1r, s1i = _sqrt_parts(subtract(1.0, a), negative(y))
+    s2r, s2i = _sqrt_parts(add(a, 1.0), y)
+    re = multiply(_atan2(s1r, s2r), 2.0)
+    im = asinh(subtract(multiply(s2r, s1i), multiply(s2i, s1r)))
+    re = where(logical_and(equal(a, 0.0), isnan(y)), _PI / 2, re)
+    re = where(logical_and(isinf(a), isinf(y)), where(less(a, 0.0), 3 * _PI / 4, _PI / 4), re)
+    nan_and_inf = logical_or(logical_and(isinf(a), isnan(y)), logical_and(isnan(a), isinf(y)))
+    re, im = where(nan_and_inf, np.nan, re), where(nan_and_inf, -np.inf, im)
+    im = where(signbit(b), negative(im), im)
+    return _narrowed(_complex_from(re, im, _C128), z._dtype)
+
+
+def _asin_complex(z):
+    return _times_minus_i(_asinh_complex(_times_i(z)))   # asin(z) = -i asinh(iz)
+
+
+def _atan_complex(z):
+    return _times_minus_i(_atanh_complex(_times_i(z)))   # atan(z) = -i atanh(iz)
+
+
+def _acosh_complex(z):
+    # acosh(z) = i acos(z) in the upper half plane (sign bit of Im z clear), else -i acos(z)
+    re, im = _parts(_acos_complex(z))
+    lower = signbit(_parts(z)[1])
+    return _complex_from(where(lower, im, negative(im)), where(lower, negative(re), re),
+                         z._dtype)
+
+
 def acos(x, /):
-    """Element-wise inverse cosine in [0, pi] (array API ``acos``, ``numpy.arccos``):
-    aclnnAcos. Real floating dtypes (bfloat16 computed in float32); complex raises
-    TypeError (CANN's aclnnAcos has no complex kernel on Atlas A2)."""
-    return _math("acos", "aclnnAcos", x, _NO_BF16)
+    """Element-wise inverse cosine, real part in [0, pi] (array API ``acos``,
+    ``numpy.arccos``): aclnnAcos for real floating dtypes (bfloat16 computed in
+    float32); complex input is composed on the device (see above)."""
+    return _math("acos", "aclnnAcos", x, _NO_BF16, _acos_complex)
 
 
 def acosh(x, /):
     """Element-wise inverse hyperbolic cosine (array API ``acosh``, ``numpy.arccosh``):
-    aclnnAcosh. Real floating dtypes; complex raises TypeError."""
-    return _math("acosh", "aclnnAcosh", x, _NO_BF16)
+    aclnnAcosh for real floating dtypes; complex input as ``+-1j * acos(x)``
+    (composed on the device, see above)."""
+    return _math("acosh", "aclnnAcosh", x, _NO_BF16, _acosh_complex)
 
 
 def asin(x, /):
-    """Element-wise inverse sine (array API ``asin``, ``numpy.arcsin``): aclnnAsin.
-    Real floating dtypes; complex raises TypeError."""
-    return _math("asin", "aclnnAsin", x, _NO_BF16)
+    """Element-wise inverse sine (array API ``asin``, ``numpy.arcsin``): aclnnAsin for
+    real floating dtypes; complex input as ``-1j * asinh(1j * x)`` (composed on the
+    device, see above)."""
+    return _math("asin", "aclnnAsin", x, _NO_BF16, _asin_complex)
 
 
 def asinh(x, /):
     """Element-wise inverse hyperbolic sine (array API ``asinh``, ``numpy.arcsinh``):
-    aclnnAsinh. Real floating dtypes; complex raises TypeError."""
-    return _math("asinh", "aclnnAsinh", x, _NO_BF16)
+    aclnnAsinh for real floating dtypes; complex input is composed on the device
+    (see above)."""
+    return _math("asinh", "aclnnAsinh", x, _NO_BF16, _asinh_complex)
 
 
 def atan(x, /):
-    """Element-wise inverse tangent in [-pi/2, pi/2] (array API ``atan``,
-    ``numpy.arctan``): aclnnAtan. Real floating dtypes; complex raises TypeError."""
-    return _math("atan", "aclnnAtan", x, _ALL_FLOATING)
+    """Element-wise inverse tangent, real part in [-pi/2, pi/2] (array API ``atan``,
+    ``numpy.arctan``): aclnnAtan for real floating dtypes; complex input as
+    ``-1j * atanh(1j * x)`` (composed on the device, see above)."""
+    return _math("atan", "aclnnAtan", x, _ALL_FLOATING, _atan_complex)
 
 
 def atanh(x, /):
     """Element-wise inverse hyperbolic tangent (array API ``atanh``, ``numpy.arctanh``):
-    aclnnAtanh. Real floating dtypes; complex raises TypeError."""
-    return _math("atanh", "aclnnAtanh", x, _NO_BF16)
+    aclnnAtanh for real floating dtypes; complex input is composed on the device
+    (see above)."""
+    return _math("atanh", "aclnnAtanh", x, _NO_BF16, _atanh_complex)
 
 
 def cos(x, /):
