@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
+from npuarray import _ops
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 FLOATS = ["float16", "bfloat16", "float32", "float64"]
@@ -357,3 +358,52 @@ def test_unsupported_dtype_raises_type_error(name, dtype):
     with pytest.raises(TypeError, match=name):
         getattr(npx, name)(x)
     np.testing.assert_array_equal(npx.floor(npx.asarray([1.5])).to_host(), [1.0])
+
+
+# ---------------------------------------------------------------------------
+# npusim's new operators accept exactly the dtypes of CANN's documents
+
+NEW_OPERATORS = {   # operator -> (accepted input dtypes, refused input dtypes, out dtype or None)
+    "aclnnAcosh": (["float16", "float32", "float64"], ["bfloat16", "int32", "complex64"], None),
+    "aclnnAsinh": (["float32", "float64", "int8", "uint8", "bool"], ["bfloat16", "complex128",
+                                                                     "uint16"], "float32"),
+    "aclnnAtanh": (["float16", "float64", "int64"], ["bfloat16", "complex64"], "float64"),
+    "aclnnSignbit": (["float32", "bfloat16", "int8", "uint64", "bool"], ["complex64"], "bool"),
+    "aclnnIsPosInf": (["float16", "bfloat16", "float32", "float64"], ["int32", "complex64"],
+                      "bool"),
+    "aclnnIsNegInf": (["float32", "float64"], ["int64", "bool", "complex128"], "bool"),
+    "aclnnReal": (["complex64", "float32", "float16"], ["float64", "int32", "bfloat16"], None),
+}
+
+
+def _out_dtype(op, dtype, fixed):
+    if fixed:
+        return dt(fixed)
+    return {"complex64": np.dtype("float32")}.get(dtype, dt(dtype))
+
+
+@pytest.mark.parametrize("op", sorted(NEW_OPERATORS))
+def test_new_operators_dtype_tables(op):
+    accepted, refused, fixed = NEW_OPERATORS[op]
+    for dtype in accepted + refused:
+        host = np.array([0.5, -0.0, 2.0]).astype(dt(dtype)) if dtype != "bool" \
+            else np.array([True, False, True])
+        x = npx.asarray(host)
+        out = _ops.empty(x.shape, _out_dtype(op, dtype, fixed), x._buffer.device,
+                         _ops.stream_of(x))
+        if dtype in refused:
+            with pytest.raises(npx.InvalidValueError) as info:
+                _ops.launch(op, x, out)
+            assert info.value.code == 161002
+        else:
+            _ops.launch(op, x, out)
+            assert out.to_host().shape == (3,)
+
+
+def test_isneginf_and_isposinf_operators():
+    host = np.array([-np.inf, np.inf, np.nan, -0.0, 1e308])
+    x = npx.asarray(host)
+    for op, want in [("aclnnIsPosInf", np.isposinf(host)), ("aclnnIsNegInf", np.isneginf(host))]:
+        out = _ops.empty(x.shape, np.dtype(bool), x._buffer.device, _ops.stream_of(x))
+        _ops.launch(op, x, out)
+        np.testing.assert_array_equal(out.to_host(), want)
