@@ -174,11 +174,12 @@ def cross(x1, x2, /, *, axis=-1):
     range for the broadcast shape; TypeError for bool operands."""
     check_array("cross", x1)
     check_array("cross", x2)
-    from .._elementwise import broadcast_shapes
-    shape = broadcast_shapes(x1._shape, x2._shape)
-    if not -len(shape) <= axis < len(shape) or axis >= 0:
-        if not -len(shape) <= axis < 0:
-            raise ValueError(f"linalg.cross(): axis {axis} is out of range for shape {shape}")
+    n = min(x1.ndim, x2.ndim)
+    if axis >= 0 and x1.ndim == x2.ndim:
+        axis -= x1.ndim  # NumPy's reading of a non-negative axis
+    if not -n <= axis < 0:
+        raise ValueError(f"linalg.cross(): axis {axis} is out of range [-{n}, -1] for shapes "
+                         f"{x1.shape} and {x2.shape}")
     if x1._shape[axis] != 3 or x2._shape[axis] != 3:
         raise ValueError(f"linalg.cross(): the axis {axis} dimension must be 3 in both "
                          f"operands (shapes {x1.shape} and {x2.shape})")

@@ -52,5 +52,5 @@ def on_host(name, compute, *arrays):
     hosts = [to_host(a, stream=stream) for a in arrays]
     result = compute(*hosts)
     if isinstance(result, tuple):
-        return tuple(upload(np.ascontiguousarray(r), device, stream) for r in result)
-    return upload(np.ascontiguousarray(result), device, stream)
+        return tuple(upload(np.asarray(r, order="C"), device, stream) for r in result)
+    return upload(np.asarray(result, order="C"), device, stream)
