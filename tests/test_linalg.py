@@ -373,6 +373,20 @@ def test_tensordot_vecdot(rng, dtype):
         la.tensordot(npx.asarray(a), npx.asarray(b), axes=((0,), (1,)))
 
 
+def test_complex_products_use_the_host(rng):
+    a = rand(rng, (3, 3), np.complex64)
+    close(la.matrix_power(npx.asarray(a), 3), np.linalg.matrix_power(a, 3), np.complex64, 100)
+    b = rand(rng, (3, 2), np.complex128)
+    close(la.tensordot(npx.asarray(b), npx.asarray(b), axes=((0,), (0,))),
+          np.tensordot(b, b, axes=((0,), (0,))), np.complex128)
+    u = (rng.integers(0, 9, (4, 3))).astype(np.uint8)
+    got = la.vecdot(npx.asarray(u), npx.asarray(u))
+    assert got.dtype == np.uint8
+    np.testing.assert_array_equal(got.to_host(), np.vecdot(u, u))
+    with pytest.raises(TypeError):
+        la.vecdot(npx.asarray(u > 3), npx.asarray(u > 3))
+
+
 def test_vecdot_complex_conjugates(rng):
     a, b = rand(rng, (3, 4), np.complex128), rand(rng, (4,), np.complex128)
     close(la.vecdot(npx.asarray(a), npx.asarray(b)), np.vecdot(a, b), np.complex128)

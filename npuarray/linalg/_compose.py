@@ -11,7 +11,6 @@ import numpy as np
 
 from .. import _ops
 from .._creation import eye
-from .._data_type import normalize_dtype
 from .._elementwise import (_is_array, _promote, abs as _abs, divide, greater, multiply,
                             not_equal, pow as _pow, sqrt, subtract, where)
 from .._linear_algebra import matmul
@@ -146,11 +145,15 @@ def matrix_power(x, n, /):
     """``x`` (square matrices ``(..., M, M)``) raised to the integer power ``n``
     (array API ``linalg.matrix_power``, ``numpy.linalg.matrix_power``): repeated
     squaring with aclnnMatmul; ``n = 0`` gives identities, ``n < 0`` powers of
-    ``inv(x)``. TypeError for a non-integer ``n``, LinAlgError for non-square
+    ``inv(x)``. Complex input uses the host fallback (aclnnMatmul has no complex
+    kernel). TypeError for a non-integer ``n``, LinAlgError for non-square
     input (and for a singular matrix with ``n < 0``)."""
     check_array("matrix_power", x)
     check_matrices("matrix_power", x, square=True)
     n = operator.index(n)
+    if x._dtype.kind == "c":  # aclnnMatmul has no complex kernel
+        from ._host import on_host
+        return on_host("linalg.matrix_power", lambda a: np.linalg.matrix_power(a, n), x)
     if n == 0:
         identity = eye(x._shape[-1], dtype=x._dtype, device=x.device)
         return _ops.copy_(new(x._shape, x._dtype, x), identity)
@@ -239,7 +242,8 @@ def tensordot(x1, x2, /, *, axes=2):
     ``axes`` of x1 with the first of x2; or two sequences of axes) (array API
     ``tensordot``): the contracted axes are moved together (views, then a copy
     if needed), and one aclnnMatmul multiplies the two reshaped operands on the
-    current stream. ValueError when contracted sizes differ."""
+    current stream (complex operands: host fallback, aclnnMatmul has no complex
+    kernel). ValueError when contracted sizes differ."""
     check_array("tensordot", x1)
     check_array("tensordot", x2)
     if isinstance(axes, int):
@@ -252,6 +256,9 @@ def tensordot(x1, x2, /, *, axes=2):
     if len(a1) != len(a2) or any(x1._shape[i] != x2._shape[j] for i, j in zip(a1, a2)):
         raise ValueError(f"tensordot(): contracted axes {a1} of {x1.shape} and {a2} of "
                          f"{x2.shape} do not match")
+    if _promote(x1._dtype, x2._dtype).kind == "c":  # aclnnMatmul has no complex kernel
+        from ._host import on_host
+        return on_host("tensordot", lambda a, b: np.tensordot(a, b, axes=(a1, a2)), x1, x2)
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [i for i in range(x2.ndim) if i not in a2]
     k = int(np.prod([x1._shape[i] for i in a1], dtype=np.int64))
@@ -281,4 +288,6 @@ def vecdot(x1, x2, /, *, axis=-1):
     if dtype.kind == "c":
         from ._host import on_host
         return on_host("vecdot", lambda a, b: np.sum(np.conj(a) * b, axis=ax).astype(dtype), x1, x2)
-    return _sum(multiply(x1, x2), axis=ax, dtype=normalize_dtype(dtype) if dtype.kind == "f" else None)
+    if dtype.kind == "b":
+        raise TypeError("vecdot() needs numeric operands, got bool")
+    return _sum(multiply(x1, x2), axis=ax, dtype=dtype)
