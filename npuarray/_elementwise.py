@@ -163,6 +163,18 @@ def _is_empty(shape):
     return 0 in shape
 
 
+# The signed integer dtype of each unsigned one's width, for operations on bits.
+_SIGNED_OF = {np.dtype(u): np.dtype(i) for u, i in [
+    ("uint8", "int8"), ("uint16", "int16"), ("uint32", "int32"), ("uint64", "int64")]}
+_UNSIGNED_OF = {i: u for u, i in _SIGNED_OF.items()}
+
+
+def bits_as(x, dtype):
+    """The view of ``x``'s memory as ``dtype`` of the same item size (the same
+    bits read as another type, like ``ndarray.view``): no copy, no launch."""
+    return type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, dtype)
+
+
 # ---------------------------------------------------------------------------
 # Binary functions
 
@@ -173,13 +185,16 @@ class _Binary:
     ``reflected_op`` ``scalar op x`` (``scalar_first``: it takes the scalar as
     its first argument). ``kinds`` are the dtype kinds accepted; ``result`` is
     "same", "bool" (comparisons, logical) or "float" (true division).
+    ``same_bits`` operations (bitwise, logical) depend only on the operands'
+    bits: an unsigned dtype the operator lacks is computed as the signed dtype
+    of the same width by reinterpreting the memory, with no cast.
     """
 
     def __init__(self, name, op, supported, kinds, *, scalar_op=None, reflected_op=None,
                  scalar_supported=None, scalar_first=False, alpha=False, result="same",
-                 modular=False):
+                 modular=False, same_bits=False):
         self.name, self.op, self.supported, self.kinds = name, op, supported, kinds
-        self.modular = modular
+        self.modular, self.same_bits = modular, same_bits
         self.scalar_op, self.reflected_op = scalar_op, reflected_op
         self.scalar_supported = scalar_supported or supported
         self.scalar_first, self.alpha, self.result = scalar_first, alpha, result
@@ -202,7 +217,11 @@ class _Binary:
             out = dtype
             if self.result == "float" and _kind(dtype) in "biu":
                 out = _data_type.default_float
-            compute = _supported(out, self.supported, self.name, modular=self.modular)
+            signed = _SIGNED_OF.get(out) if self.same_bits else None
+            if out not in self.supported and signed in self.supported:
+                compute = signed
+            else:
+                compute = _supported(out, self.supported, self.name, modular=self.modular)
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
 
@@ -233,8 +252,15 @@ class _Binary:
             alpha = (self._alphas.get(compute) or self._alpha(compute)) if self.alpha else None
             _ops.launch_binary(self.op, x1, x2, alpha, out, stream)
             return out
-        a, b = _as_dtype(x1, compute, stream), _as_dtype(x2, compute, stream)
+        a, b = self._convert(x1, compute, stream), self._convert(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
+
+    def _convert(self, x, compute, stream):
+        """``x`` in the computation dtype: its bits reinterpreted for ``same_bits``
+        operations on same-width integers, else cast (aclnnCast)."""
+        if self.same_bits and x._dtype.itemsize == compute.itemsize and x._dtype.kind in "iu":
+            return bits_as(x, compute)
+        return _as_dtype(x, compute, stream)
 
     def with_scalar(self, x, value, *, reflected):
         value, strong = _scalar_operand(self.name, value)
@@ -246,8 +272,9 @@ class _Binary:
         if self.name == "pow" and not reflected and _kind(dtype) in "iu" and value < 0:
             raise ValueError("Integers to negative integer powers are not allowed.")
         compute = self._fit_scalar(value, dtype, compute)
-        if compute == _INT64 and dtype == _UINT64 and value >= 2**63:
-            value -= 2**64  # a modular operation on uint64 computed in int64: same bits
+        if _kind(dtype) == "u" and _kind(compute) == "i" and compute.itemsize == dtype.itemsize \
+                and value >= 1 << (8 * compute.itemsize - 1):
+            value -= 1 << (8 * compute.itemsize)  # unsigned computed as same-width signed: same bits
         device = x._buffer.device
         stream = _ops.current_stream(device)
         out = _ops.empty(x._shape, out_dtype, device, stream)
@@ -256,11 +283,11 @@ class _Binary:
         op = self.reflected_op if reflected else self.scalar_op
         if op is None or compute not in self.scalar_supported:
             other = _full(value, compute, device, stream)
-            operands = (other, _as_dtype(x, compute, stream)) if reflected else \
-                (_as_dtype(x, compute, stream), other)
+            operands = (other, self._convert(x, compute, stream)) if reflected else \
+                (self._convert(x, compute, stream), other)
             return self._run(self.op, operands, compute, out, stream)
         scalar = _ops.acl_scalar(value, compute)
-        xc = _as_dtype(x, compute, stream)
+        xc = self._convert(x, compute, stream)
         operands = (scalar, xc) if reflected and self.scalar_first else (xc, scalar)
         return self._run(op, operands, compute, out, stream)
 
@@ -283,12 +310,15 @@ class _Binary:
     def _run(self, op, operands, compute, out, stream):
         target = out
         if self.result != "bool" and out._dtype != compute:
-            target = _ops.empty(out._shape, compute, out._buffer.device, stream)
+            if self.same_bits and out._dtype.itemsize == compute.itemsize:
+                target = bits_as(out, compute)
+            else:
+                target = _ops.empty(out._shape, compute, out._buffer.device, stream)
         if self.alpha:
             _ops.launch(op, *operands, self._alpha(compute), target, stream=stream)
         else:
             _ops.launch(op, *operands, target, stream=stream)
-        if target is not out:
+        if target._buffer is not out._buffer:
             _ops.copy_(out, target, stream=stream)
         return out
 
@@ -435,6 +465,146 @@ def logical_or(x1, x2, /):
     """Element-wise truth ``x1 or x2`` → bool array (array API ``logical_or``):
     aclnnLogicalOr."""
     return _BINARY["logical_or"](x1, x2)
+
+
+# ---------------------------------------------------------------------------
+# Binary functions (issue 7): bitwise operations and shifts, logical_xor
+
+__all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
+            "bitwise_left_shift", "bitwise_right_shift", "logical_xor"]
+
+_INTEGER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+# math/bitwise_and/docs/aclnnBitwiseAndTensor.md, aclnnBitwiseAndScalar.md (ops-math)
+_BITWISE_AND = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "uint16")
+# math/bitwise_or/docs/aclnnBitwiseOr{Tensor,Scalar}&aclnnInplaceBitwiseOr{Tensor,Scalar}.md,
+# math/bitwise_xor/docs/aclnnBitwiseXor{Tensor,Scalar}&aclnnInplaceBitwiseXor{Tensor,Scalar}.md
+_BITWISE_OR_XOR = _dtypes_of("bool", *_INTEGER)
+# math/bitwise_not/docs/aclnnBitwiseNot.md
+_BITWISE_NOT = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
+# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md, math/right_shift/docs/aclnnRightShift.md
+_SHIFT = _dtypes_of(*_INTEGER)
+# math/not_equal/docs/aclnnLogicalXor.md
+_LOGICAL_XOR = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+
+_BINARY.update((spec.name, spec) for spec in [
+    _Binary("bitwise_and", "aclnnBitwiseAndTensor", _BITWISE_AND, "biu",
+            scalar_op="aclnnBitwiseAndScalar", reflected_op="aclnnBitwiseAndScalar",
+            same_bits=True),
+    _Binary("bitwise_or", "aclnnBitwiseOrTensor", _BITWISE_OR_XOR, "biu",
+            scalar_op="aclnnBitwiseOrScalar", reflected_op="aclnnBitwiseOrScalar",
+            same_bits=True),
+    _Binary("bitwise_xor", "aclnnBitwiseXorTensor", _BITWISE_OR_XOR, "biu",
+            scalar_op="aclnnBitwiseXorScalar", reflected_op="aclnnBitwiseXorScalar",
+            same_bits=True),
+    _Binary("bitwise_left_shift", "aclnnLeftShift", _SHIFT, "iu", scalar_op="aclnnLeftShifts"),
+    _Binary("bitwise_right_shift", "aclnnRightShift", _SHIFT, "iu"),
+    _Binary("logical_xor", "aclnnLogicalXor", _LOGICAL_XOR, _NUMERIC, result="bool",
+            same_bits=True),
+])
+
+
+def bitwise_and(x1, x2, /):
+    """Element-wise ``x1 & x2`` of integer or bool operands (array API
+    ``bitwise_and``, ``numpy.bitwise_and``): aclnnBitwiseAndTensor /
+    aclnnBitwiseAndScalar on the current stream (uint32 / uint64 run as the
+    int32 / int64 with the same bits). Floating operands raise TypeError."""
+    return _BINARY["bitwise_and"](x1, x2)
+
+
+def bitwise_or(x1, x2, /):
+    """Element-wise ``x1 | x2`` of integer or bool operands (array API
+    ``bitwise_or``): aclnnBitwiseOrTensor / aclnnBitwiseOrScalar."""
+    return _BINARY["bitwise_or"](x1, x2)
+
+
+def bitwise_xor(x1, x2, /):
+    """Element-wise ``x1 ^ x2`` of integer or bool operands (array API
+    ``bitwise_xor``): aclnnBitwiseXorTensor / aclnnBitwiseXorScalar."""
+    return _BINARY["bitwise_xor"](x1, x2)
+
+
+def logical_xor(x1, x2, /):
+    """Element-wise truth ``bool(x1) != bool(x2)`` → bool array (array API
+    ``logical_xor``; any dtype, non-zero is true, as NumPy): aclnnLogicalXor."""
+    return _BINARY["logical_xor"](x1, x2)
+
+
+def bitwise_invert(x, /):
+    """Element-wise ``~x`` of an integer or bool array (array API
+    ``bitwise_invert``, ``numpy.invert``; ``not`` for bool): aclnnBitwiseNot on
+    the current stream, unsigned dtypes it lacks computed on the same bits read
+    as the signed dtype of their width. Other dtypes raise TypeError."""
+    _unary_array("bitwise_invert", x)
+    dtype = x._dtype
+    if _kind(dtype) not in "biu":
+        raise TypeError(f"bitwise_invert() needs an integer or bool array, got {dtype}")
+    compute = dtype if dtype in _BITWISE_NOT else _SIGNED_OF[dtype]
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    out = _ops.empty(x._shape, dtype, device, stream)
+    if not _is_empty(x._shape):
+        _ops.launch("aclnnBitwiseNot", bits_as(x, compute), bits_as(out, compute), stream=stream)
+    return out
+
+
+def _shift(name, x1, x2):
+    """``name`` (a shift) with NumPy's result for counts that are negative or
+    not below the bit width (0, or -1 for negative values shifted right): CANN
+    documents neither, so such counts are masked out on the device."""
+    if not _is_array(x2):
+        if not _is_array(x1):
+            return _BINARY[name](x1, x2)  # raises TypeError: no array operand
+        return _shift_by_scalar(name, x1, x2)
+    shifted = _BINARY[name](x1, x2)
+    width = 8 * shifted._dtype.itemsize
+    # One comparison finds both bad counts: read as unsigned, a negative count is >= 2**7.
+    counts = bits_as(x2, _UNSIGNED_OF[x2._dtype]) if _kind(x2._dtype) == "i" else x2
+    valid = less(counts, width)
+    if name == "bitwise_right_shift" and _kind(shifted._dtype) == "i":
+        # The sign in every bit: x1 >> (width - 1), the count typed like x2 to keep the dtype.
+        sign = _BINARY[name](x1, x2._dtype.type(width - 1)) if _is_array(x1) \
+            else int(x1) >> (width - 1)
+        return where(valid, shifted, sign)
+    return where(valid, shifted, 0)
+
+
+def _shift_by_scalar(name, x, count):
+    value, strong = _scalar_operand(name, count)
+    if not isinstance(value, int):
+        raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
+    dtype = _promote(x._dtype, strong) if strong is not None else \
+        _data_type.scalar_result_type(x._dtype, value)
+    _data_type.check_scalar_fits(value, dtype)
+    width = 8 * dtype.itemsize
+    if 0 <= value < width:
+        return _BINARY[name](x, count)
+    if name == "bitwise_right_shift" and _kind(dtype) == "i":
+        return _BINARY[name](x, type(count)(width - 1))  # the sign in every bit
+    out = _BINARY[name](x, type(count)(0))   # the result's dtype and shape, then zeros
+    _ops.fill_(out, 0, stream=_ops.stream_of(out))
+    return out
+
+
+def bitwise_left_shift(x1, x2, /):
+    """Element-wise ``x1 << x2`` of integer operands (array API
+    ``bitwise_left_shift``, ``numpy.left_shift``): aclnnLeftShift /
+    aclnnLeftShifts on the current stream. Counts that are negative or not
+    below the bit width of the result give 0, as in NumPy (masked on the device
+    with aclnnLtScalar and aclnnSWhere). bool and floating operands raise TypeError."""
+    return _shift("bitwise_left_shift", x1, x2)
+
+
+def bitwise_right_shift(x1, x2, /):
+    """Element-wise arithmetic ``x1 >> x2`` of integer operands (array API
+    ``bitwise_right_shift``, ``numpy.right_shift``): aclnnRightShift on the
+    current stream. Counts that are negative or not below the bit width give 0,
+    or -1 for negative ``x1``, as in NumPy."""
+    return _shift("bitwise_right_shift", x1, x2)
+
+
+# Binary functions that are not a single _Binary plan, by name, for the in-place operators.
+_INPLACE_FUNCTIONS = {"bitwise_left_shift": bitwise_left_shift,
+                      "bitwise_right_shift": bitwise_right_shift}
 
 
 # ---------------------------------------------------------------------------
@@ -605,10 +775,9 @@ def inplace(name, x, other):
     if name == "matmul":
         from ._linear_algebra import matmul as function
     else:
-        try:
-            function = _BINARY[name]
-        except KeyError:
-            raise ValueError(f"no in-place form of {name!r}") from None
+        function = _INPLACE_FUNCTIONS.get(name) or _BINARY.get(name)
+        if function is None:
+            raise ValueError(f"no in-place form of {name!r}")
     result = function(x, other)
     if result._shape != x._shape:
         raise ValueError(f"non-broadcastable output operand with shape {x._shape} "
