@@ -445,14 +445,38 @@ def less_equal(x1, x2, /):
 
 def maximum(x1, x2, /):
     """Element-wise maximum, NaN propagating (array API ``maximum``,
-    ``numpy.maximum``): aclnnMaximum; a scalar operand becomes a 0-d array."""
+    ``numpy.maximum``): aclnnMaximum; a scalar operand becomes a 0-d array.
+    uint64, which aclnnMaximum lacks, selects with aclnnGeTensor and aclnnSWhere."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return where(greater_equal(x1, x2), x1, x2)
     return _BINARY["maximum"](x1, x2)
 
 
 def minimum(x1, x2, /):
     """Element-wise minimum, NaN propagating (array API ``minimum``,
-    ``numpy.minimum``): aclnnMinimum; a scalar operand becomes a 0-d array."""
+    ``numpy.minimum``): aclnnMinimum; a scalar operand becomes a 0-d array.
+    uint64 selects with aclnnLeTensor and aclnnSWhere."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return where(less_equal(x1, x2), x1, x2)
     return _BINARY["minimum"](x1, x2)
+
+
+def _operands_dtype(x1, x2):
+    """The promoted dtype of two operands (None when neither is an NPUArray; the
+    binary function then raises)."""
+    if _is_array(x1):
+        if _is_array(x2):
+            return x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
+        array, scalar = x1, x2
+    elif _is_array(x2):
+        array, scalar = x2, x1
+    else:
+        return None
+    if isinstance(scalar, np.generic):
+        return _promote(array._dtype, _data_type.normalize_dtype(scalar.dtype))
+    if isinstance(scalar, (builtins.bool, int, float, complex)):
+        return _data_type.scalar_result_type(array._dtype, scalar)
+    return None
 
 
 def logical_and(x1, x2, /):
@@ -605,6 +629,109 @@ def bitwise_right_shift(x1, x2, /):
 # Binary functions that are not a single _Binary plan, by name, for the in-place operators.
 _INPLACE_FUNCTIONS = {"bitwise_left_shift": bitwise_left_shift,
                       "bitwise_right_shift": bitwise_right_shift}
+
+
+# ---------------------------------------------------------------------------
+# clip
+
+__all__ += ["clip"]
+
+# conversion/clip_by_value_v2/docs/aclnnClamp.md (aclnnClampMin.md, aclnnClampMax&aclnnInplaceClampMax.md)
+_CLAMP = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
+                    "int32", "int64", "bool")
+
+
+def _clip_bound(name, bound, dtype):
+    """A scalar bound as a Python number in ``x``'s ``dtype``: integer bounds
+    outside the dtype's range are moved to its edge (the standard leaves them
+    unspecified; the result is the same), float bounds of integer arrays raise
+    TypeError."""
+    value, _ = _scalar_operand("clip", bound)
+    if _kind(dtype) in "iu":
+        if not isinstance(value, int):
+            raise TypeError(f"clip(): {name}={bound!r} is not an integer, but x has dtype {dtype}")
+        info = np.iinfo(dtype)
+        return builtins.min(builtins.max(value, int(info.min)), int(info.max))
+    if isinstance(value, complex):
+        raise TypeError(f"clip(): {name} must be real, got {bound!r}")
+    return float(value)
+
+
+def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
+    """Clamps each element of ``x`` to ``[min, max]`` (array API ``clip``,
+    ``numpy.clip``). ``min`` / ``max``: None (no bound), a Python or NumPy
+    scalar, or an NPUArray broadcast against ``x`` (cast to ``x.dtype``).
+
+    Returns an array of ``x``'s dtype and the broadcast shape, on the current
+    stream of ``x``'s device: scalar bounds run aclnnClamp / aclnnClampMin /
+    aclnnClampMax, array bounds aclnnMaximum then aclnnMinimum; uint64, which
+    those operators lack, compares and selects (aclnnGe/LeScalar, aclnnSWhere).
+    A NaN bound gives NaN (the standard's special cases); where ``min > max``
+    the result is ``max``, as NumPy. Raises TypeError for bool or complex ``x``
+    and for float bounds of an integer ``x``; ValueError for shapes that do not
+    broadcast."""
+    _unary_array("clip", x)
+    dtype = x._dtype
+    if _kind(dtype) not in "iuf":
+        raise TypeError(f"clip() needs a real numeric array, got {dtype}")
+    if min is None and max is None:
+        return _copy(x)
+    if _is_array(min) or _is_array(max):
+        return _clip_arrays(x, min, max)
+    lo = None if min is None else _clip_bound("min", min, dtype)
+    hi = None if max is None else _clip_bound("max", max, dtype)
+    if lo != lo or hi != hi:  # a NaN bound: every element is NaN
+        out = _copy(x)
+        _ops.fill_(out, np.nan, stream=_ops.stream_of(out))
+        return out
+    if dtype == _UINT64:
+        return _clip_by_selection(x, lo, hi)
+    compute = _supported(dtype, _CLAMP, "clip")
+    stream = _ops.stream_of(x)
+    out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
+    if _is_empty(x._shape):
+        return out
+    target = out if compute == dtype else _ops.empty(x._shape, compute, x._buffer.device, stream)
+    xc = _as_dtype(x, compute, stream)
+    if lo is not None and hi is not None:
+        _ops.launch("aclnnClamp", xc, _ops.acl_scalar(lo, compute), _ops.acl_scalar(hi, compute),
+                    target, stream=stream)
+    elif lo is not None:
+        _ops.launch("aclnnClampMin", xc, _ops.acl_scalar(lo, compute), target, stream=stream)
+    else:
+        _ops.launch("aclnnClampMax", xc, _ops.acl_scalar(hi, compute), target, stream=stream)
+    if target is not out:
+        _ops.copy_(out, target, stream=stream)
+    return out
+
+
+def _clip_by_selection(x, lo, hi):
+    """clip for dtypes without a clamp operator: compare and select."""
+    if lo is not None:
+        x = where(less(x, lo), lo, x)
+    if hi is not None:
+        x = where(greater(x, hi), hi, x)
+    return x
+
+
+def _clip_arrays(x, lo, hi):
+    """clip with array bounds: NaN-propagating maximum then minimum, in ``x``'s dtype."""
+    dtype = x._dtype
+    bounds = []
+    for name, bound in (("min", lo), ("max", hi)):
+        if _is_array(bound):
+            same_device("clip", x, bound)
+            if _kind(bound._dtype) not in "biuf":
+                raise TypeError(f"clip(): {name} must be real, got dtype {bound._dtype}")
+            bound = _as_dtype(bound, dtype, _ops.stream_of(x))
+        elif bound is not None:
+            bound = _clip_bound(name, bound, dtype)
+        bounds.append(bound)
+    if bounds[0] is not None:
+        x = maximum(x, bounds[0])
+    if bounds[1] is not None:
+        x = minimum(x, bounds[1])
+    return x
 
 
 # ---------------------------------------------------------------------------
