@@ -736,6 +736,128 @@ def _clip_arrays(x, lo, hi):
 
 
 # ---------------------------------------------------------------------------
+# Binary floating-point functions: atan2, logaddexp, and the ones CANN has no
+# operator for (copysign, hypot, nextafter), composed on the device
+
+__all__ += ["atan2", "logaddexp", "copysign", "hypot", "nextafter"]
+
+# The signed integer dtype with each floating dtype's bits.
+_BITS_OF = {np.dtype(f): np.dtype(i) for f, i in [
+    ("float16", "int16"), ("float32", "int32"), ("float64", "int64")]}
+_BITS_OF[BFLOAT16] = np.dtype(np.int16)
+# math/log_add_exp/docs/aclnnLogAddExp.md: out is FLOAT, FLOAT16 or BFLOAT16
+_LOG_ADD_EXP_OUT = _dtypes_of("float32", "float16", "bfloat16")
+_LN2 = 0.6931471805599453
+
+
+def _float_operands(name, x1, x2):
+    """(a, b, dtype): the operands as NPUArrays of their floating result dtype
+    (integers and bool give NumPy's float dtype, e.g. int8 → float16; Python
+    scalars become 0-d arrays). TypeError for complex or non-numeric operands."""
+    arrays = [x for x in (x1, x2) if _is_array(x)]
+    if not arrays:
+        raise TypeError(f"{name}() needs an NPUArray operand, got {type(x1).__name__} and "
+                        f"{type(x2).__name__}")
+    for x in (x1, x2):
+        if not _is_array(x):
+            _scalar_operand(name, x)
+    dtype = _operands_dtype(x1, x2)
+    if _kind(dtype) not in "biuf":
+        raise TypeError(f"{name}() needs real operands, got dtype {dtype}")
+    dtype = _FLOAT_OF.get(dtype, dtype)
+    device = same_device(name, *arrays)
+    stream = _ops.current_stream(device)
+    a, b = (_as_dtype(x, dtype, stream) if _is_array(x)
+            else _full(_scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
+    return a, b, dtype
+
+
+def _launch_binary_op(op, a, b, dtype):
+    device = a._buffer.device
+    stream = _ops.current_stream(device)
+    out = _ops.empty(broadcast_shapes(a._shape, b._shape), dtype, device, stream)
+    if not _is_empty(out._shape):
+        _ops.launch(op, a, b, out, stream=stream)
+    return out
+
+
+def atan2(x1, x2, /):
+    """Element-wise angle of the point ``(x2, x1)``, in ``[-pi, pi]``, with the
+    signs of both (array API ``atan2``, ``numpy.arctan2``): aclnnAtan2 on the
+    current stream. Integer and bool operands give NumPy's float dtype; complex
+    raises TypeError. IEEE special cases (signed zeros, infinities) as C99 atan2."""
+    a, b, dtype = _float_operands("atan2", x1, x2)
+    return _launch_binary_op("aclnnAtan2", a, b, dtype)
+
+
+def logaddexp(x1, x2, /):
+    """Element-wise ``log(exp(x1) + exp(x2))`` without overflow (array API
+    ``logaddexp``): aclnnLogAddExp for float32 / float16 / bfloat16; float64,
+    which that operator cannot write, is composed on the device as
+    ``max + log1p(exp(-|x1 - x2|))`` (equal inputs, infinities included, give
+    ``x1 + log(2)``). NaN propagates; an infinity of either sign dominates."""
+    a, b, dtype = _float_operands("logaddexp", x1, x2)
+    if dtype in _LOG_ADD_EXP_OUT:
+        return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
+    larger = maximum(a, b)
+    tail = _log1p(exp(negative(abs(subtract(a, b)))))
+    return where(equal(a, b), add(a, _LN2), add(larger, tail))
+
+
+def _log1p(t):
+    """log(1 + t) accurate for small t (Kahan's formula with aclnnLog): where
+    ``u = 1 + t`` rounds, ``log(u) * t / (u - 1)`` cancels the rounding error."""
+    u = add(t, 1.0)
+    denominator = subtract(u, 1.0)
+    rounded = multiply(log(u), divide(t, where(equal(denominator, 0.0), 1.0, denominator)))
+    return where(equal(denominator, 0.0), t, rounded)
+
+
+def copysign(x1, x2, /):
+    """Element-wise ``|x1|`` with the sign bit of ``x2`` (array API ``copysign``,
+    ``numpy.copysign``): no CANN operator; on the device the floats' bits are
+    combined with aclnnBitwiseAndScalar and aclnnBitwiseOrTensor, so NaNs and
+    signed zeros keep their payload and sign exactly."""
+    a, b, dtype = _float_operands("copysign", x1, x2)
+    bits = _BITS_OF[dtype]
+    sign = -(1 << (8 * bits.itemsize - 1))
+    magnitude = bitwise_and(bits_as(a, bits), ~sign)
+    return bits_as(bitwise_or(magnitude, bitwise_and(bits_as(b, bits), sign)), dtype)
+
+
+def hypot(x1, x2, /):
+    """Element-wise ``sqrt(x1**2 + x2**2)`` without overflow or underflow (array
+    API ``hypot``): no CANN operator; on the device as ``m * sqrt(1 + (n/m)**2)``
+    with ``m``, ``n`` the larger and smaller of ``|x1|``, ``|x2|``. An infinite
+    operand gives +inf even beside NaN (the standard's special case)."""
+    a, b, _ = _float_operands("hypot", x1, x2)
+    a, b = abs(a), abs(b)
+    larger, smaller = maximum(a, b), minimum(a, b)
+    ratio = divide(smaller, where(equal(larger, 0.0), 1.0, larger))
+    result = multiply(larger, sqrt(add(multiply(ratio, ratio), 1.0)))
+    return where(logical_or(equal(a, np.inf), equal(b, np.inf)), np.inf, result)
+
+
+def nextafter(x1, x2, /):
+    """Element-wise next representable value after ``x1`` towards ``x2`` (array
+    API ``nextafter``, ``numpy.nextafter``): no CANN operator; on the device
+    ``x1``'s bits, read as an integer, step by one (aclnnAdds / aclnnSubs and
+    aclnnSWhere). From ±0 the result is the smallest subnormal with ``x2``'s
+    sign; equal operands give ``x2``; NaN operands give NaN."""
+    a, b, dtype = _float_operands("nextafter", x1, x2)
+    bits = _BITS_OF[dtype]
+    a_bits = bits_as(a, bits)
+    # Away from zero the magnitude (the bits) grows: up from a positive, down from a negative.
+    grows = equal(greater(b, a), greater(a, 0.0))
+    stepped = bits_as(where(grows, add(a_bits, 1), subtract(a_bits, 1)), dtype)
+    sign = -(1 << (8 * bits.itemsize - 1))
+    tiniest = bits_as(bitwise_or(bitwise_and(bits_as(b, bits), sign), 1), dtype)
+    result = where(equal(a, 0.0), tiniest, stepped)
+    result = where(equal(a, b), b, result)
+    return where(logical_or(not_equal(a, a), not_equal(b, b)), np.nan, result)
+
+
+# ---------------------------------------------------------------------------
 # Unary functions
 
 def _unary_array(name, x):
