@@ -391,20 +391,42 @@ def divide(x1, x2, /):
 
 def floor_divide(x1, x2, /):
     """Element-wise ``x1 // x2`` rounded towards -inf (array API ``floor_divide``,
-    NumPy signs): aclnnFloorDivide / aclnnFloorDivides. Real dtypes only."""
-    return _BINARY["floor_divide"](x1, x2)
+    NumPy signs): aclnnFloorDivide / aclnnFloorDivides. Real dtypes only.
+
+    Floating infinities follow the standard's special cases (not Python's):
+    ``±inf // finite`` is ±inf and ``finite // ±inf`` a signed zero, taken from
+    the true quotient (aclnnDiv) where the floor division gives NaN or the
+    divisor is infinite. uint64, which aclnnFloorDivide lacks, is computed
+    exactly from int64 operations (see ``_uint64_floor_divide``)."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return _uint64_floor_divide(*_uint64_operands("floor_divide", x1, x2))
+    result = _BINARY["floor_divide"](x1, x2)
+    if _kind(result._dtype) != "f" or _is_empty(result._shape):
+        return result
+    divisor_infinite = equal(abs(x2), np.inf) if _is_array(x2) else builtins.abs(x2) == np.inf
+    take_quotient = logical_or(not_equal(result, result), divisor_infinite) \
+        if _is_array(x2) or divisor_infinite else not_equal(result, result)
+    return where(take_quotient, divide(x1, x2), result)
 
 
 def remainder(x1, x2, /):
     """Element-wise ``x1 % x2`` with the sign of ``x2`` (array API ``remainder``,
     ``numpy.remainder``): aclnnRemainderTensorTensor / TensorScalar / ScalarTensor.
-    Real dtypes only."""
+    Real dtypes only. uint64 is ``x1 - (x1 // x2) * x2`` on the device (0 where
+    ``x2`` is 0, as NumPy)."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        a, b = _uint64_operands("remainder", x1, x2)
+        return _uint64_remainder(a, b)
     return _BINARY["remainder"](x1, x2)
 
 
 def pow(x1, x2, /):  # noqa: A001  the array API name
     """Element-wise ``x1 ** x2`` (array API ``pow``, ``numpy.power``):
-    aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor."""
+    aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor.
+    uint64, which they lack, is the int64 power of the same bits (modulo 2**64,
+    as NumPy) with exponents >= 2**62 reduced on the device."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return _uint64_pow(*_uint64_operands("pow", x1, x2))
     return _BINARY["pow"](x1, x2)
 
 
@@ -855,6 +877,66 @@ def nextafter(x1, x2, /):
     result = where(equal(a, 0.0), tiniest, stepped)
     result = where(equal(a, b), b, result)
     return where(logical_or(not_equal(a, a), not_equal(b, b)), np.nan, result)
+
+
+# ---------------------------------------------------------------------------
+# uint64 arithmetic that CANN has no operator for (floor_divide, remainder,
+# pow), composed exactly from int64 operators on the same bits
+
+def _uint64_operands(name, x1, x2):
+    """Both operands as uint64 NPUArrays (Python ints must fit: OverflowError)."""
+    device = same_device(name, *[x for x in (x1, x2) if _is_array(x)])
+    stream = _ops.current_stream(device)
+    operands = []
+    for x in (x1, x2):
+        if _is_array(x):
+            operands.append(_as_dtype(x, _UINT64, stream))
+        else:
+            value, _ = _scalar_operand(name, x)
+            _data_type.check_scalar_fits(value, _UINT64)
+            operands.append(_full(value, _UINT64, device, stream))
+    return operands
+
+
+def _uint64_floor_divide(a, b):
+    """Exact ``a // b`` of uint64 arrays (0 where ``b`` is 0, as NumPy). A
+    divisor >= 2**63 gives ``a >= b``; else ``q0 = 2 * ((a >> 1) // b)`` is a
+    non-negative int64 division, short of the quotient by at most one, which
+    the remainder ``a - q0 * b`` (< 2b, compared unsigned) corrects."""
+    a_bits, b_bits = bits_as(a, _INT64), bits_as(b, _INT64)
+    large = less(b_bits, 0)
+    zero = equal(b_bits, 0)
+    safe_b = where(logical_or(large, zero), 1, b_bits)
+    half = bits_as(_BINARY["bitwise_right_shift"](a, 1), _INT64)
+    q0 = multiply(floor_divide(half, safe_b), 2)
+    rest = bits_as(subtract(a_bits, multiply(q0, b_bits)), _UINT64)
+    q = add(q0, astype_int64(greater_equal(rest, b)))
+    q = where(large, astype_int64(greater_equal(a, b)), q)
+    return bits_as(where(zero, 0, q), _UINT64)
+
+
+def astype_int64(x):
+    return _ops.cast(x, _INT64, stream=_ops.stream_of(x))
+
+
+def _uint64_remainder(a, b):
+    quotient = bits_as(_uint64_floor_divide(a, b), _INT64)
+    a_bits, b_bits = bits_as(a, _INT64), bits_as(b, _INT64)
+    rest = subtract(a_bits, multiply(quotient, b_bits))
+    return bits_as(where(equal(b_bits, 0), 0, rest), _UINT64)
+
+
+_EXPONENT_PERIOD = 1 << 62  # odd x: x ** (2**62) == 1 modulo 2**64; even x: x ** 64 == 0
+
+
+def _uint64_pow(a, e):
+    """``a ** e`` modulo 2**64 as the int64 power of the same bits; an exponent
+    >= 2**62 (negative as int64) is replaced by ``2**62 + e % 2**62``, which
+    gives the same power modulo 2**64 for every base."""
+    e_bits = bits_as(e, _INT64)
+    reduced = bitwise_or(bitwise_and(e_bits, _EXPONENT_PERIOD - 1), _EXPONENT_PERIOD)
+    exponent = where(greater_equal(e, _EXPONENT_PERIOD), reduced, e_bits)
+    return bits_as(_BINARY["pow"](bits_as(a, _INT64), exponent), _UINT64)
 
 
 # ---------------------------------------------------------------------------
