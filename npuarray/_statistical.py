@@ -290,27 +290,44 @@ def _extremum(name, op, x, axis, keepdims):
     axes = normalize_axes(axis, len(x._shape), name)
     if _kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
-    if x._dtype == _UINT64:
-        raise TypeError(f"{name}() does not support dtype uint64: {op} has no uint64 "
-                        f"kernel and no wider integer dtype exists")
     if any(x._shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no "
                          f"identity")
+    if x._dtype == _UINT64:
+        keys = _reduce(op, uint64_order_keys(x), axes, keepdims, _INT64, _INT64,
+                       acl_dtype_arg=False)
+        return _reinterpret(_elementwise.add(keys, _UINT64_SHIFT), _UINT64)
     compute = _supported(x._dtype, _AMAX, name)
     return _reduce(op, x, axes, keepdims, x._dtype, compute, acl_dtype_arg=False)
 
 
+# Adding -2**63 to uint64 bits read as int64 maps 0..2**64-1 onto -2**63..2**63-1 in order
+# (it flips the top bit); adding it again maps back.
+_UINT64_SHIFT = -2**63
+
+
+def _reinterpret(x, dtype):
+    """The view of ``x``'s bytes as ``dtype`` of the same item size (no copy)."""
+    return type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, dtype)
+
+
+def uint64_order_keys(x):
+    """int64 keys ordered as the uint64 values of ``x`` (aclnnAdds on the bits):
+    how operators without a uint64 kernel order, compare or search uint64."""
+    return _elementwise.add(_reinterpret(x, _INT64), _UINT64_SHIFT)
+
+
 def max(x, /, *, axis=None, keepdims=False):  # noqa: A001  array API name
     """Maximum of ``x`` over ``axis`` (array API ``max``, ``numpy.max``), NaN
-    propagating: aclnnAmax. Real dtypes except uint64; reducing over a
-    zero-length axis raises ValueError, as NumPy."""
+    propagating: aclnnAmax. Real dtypes (uint64 through order-preserving int64
+    keys); reducing over a zero-length axis raises ValueError, as NumPy."""
     return _extremum("max", "aclnnAmax", x, axis, keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):  # noqa: A001  array API name
     """Minimum of ``x`` over ``axis`` (array API ``min``, ``numpy.min``), NaN
-    propagating: aclnnAmin. Real dtypes except uint64; reducing over a
-    zero-length axis raises ValueError, as NumPy."""
+    propagating: aclnnAmin. Real dtypes (uint64 through order-preserving int64
+    keys); reducing over a zero-length axis raises ValueError, as NumPy."""
     return _extremum("min", "aclnnAmin", x, axis, keepdims)
 
 
