@@ -27,7 +27,8 @@ from ._data_type import BFLOAT16, BOOL
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
            "negative", "positive", "abs", "exp", "log", "sqrt", "equal", "not_equal",
            "greater", "greater_equal", "less", "less_equal", "maximum", "minimum",
-           "logical_and", "logical_or", "logical_not", "where"]
+           "logical_and", "logical_or", "logical_not", "where",
+           "isnan", "isfinite"]
 
 
 # ---------------------------------------------------------------------------
@@ -619,3 +620,41 @@ def inplace(name, x, other):
     if not _is_empty(x._shape):
         _ops.copy_(x, result, stream=_ops.stream_of(x))
     return x
+
+
+# ---------------------------------------------------------------------------
+# Classification: isnan, isfinite
+
+# hicann/ops-math math/is_finite/docs/aclnnIsFinite.md
+_ISFINITE = _dtypes_of("float32", "float16", "float64", "bfloat16")
+
+
+def isnan(x, /):
+    """Element-wise test for NaN → bool array of ``x``'s shape (array API
+    ``isnan``, ``numpy.isnan``): ``x != x`` with aclnnNeTensor, true for a
+    complex element when either part is NaN; all false for bool and integers."""
+    _unary_array("isnan", x)
+    if _kind(x._dtype) in "biu":
+        return _filled_bool(x, False)
+    return not_equal(x, x)
+
+
+def isfinite(x, /):
+    """Element-wise test for finite values → bool array of ``x``'s shape (array
+    API ``isfinite``, ``numpy.isfinite``): aclnnIsFinite for real floating dtypes;
+    complex elements are finite when both parts are, tested as ``x - x == 0``
+    (aclnnSub, aclnnEqScalar: inf - inf and NaN give NaN); all true for bool and
+    integers."""
+    _unary_array("isfinite", x)
+    kind = _kind(x._dtype)
+    if kind in "biu":
+        return _filled_bool(x, True)
+    if kind == "c":
+        return equal(subtract(x, x), 0)
+    return _unary("isfinite", "aclnnIsFinite", x, _ISFINITE, BOOL)
+
+
+def _filled_bool(x, value):
+    stream = _ops.stream_of(x)
+    out = _ops.empty(x._shape, BOOL, x._buffer.device, stream)
+    return _ops.fill_(out, value, stream=stream)
