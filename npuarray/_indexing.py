@@ -78,11 +78,13 @@ def _classify(k, device):
                              f"array on npu:{device.id}; move one with to_device()")
         if k.dtype == BOOL:
             if k.ndim == 0:  # NumPy: a 0-d mask indexes like the Python bool it holds
-                return _read_bool(k)
+                return _read_scalar(k, "a 0-d boolean index")
             return _Mask(k)
         if k.dtype.kind not in "iu":
             raise IndexError(f"arrays used as indices must be of integer or boolean "
                              f"type, got {k.dtype}")
+        if k.ndim == 0:  # NumPy: a 0-d integer array indexes like the int it holds
+            return _read_scalar(k, "a 0-d integer index")
         return _Index(k)
     if isinstance(k, (list, tuple, np.ndarray)):
         host = np.asarray(k)
@@ -100,12 +102,13 @@ def _classify(k, device):
                      f"boolean arrays are valid indices, got {type(k).__name__}")
 
 
-def _read_bool(mask):
-    """The value of a 0-d device bool mask: the key's shape depends on it, so it is
-    read (one synchronisation, as for any data-dependent shape)."""
+def _read_scalar(k, what):
+    """The value of a 0-d device index as a Python bool or int: the key's shape or
+    offset depends on it, so it is read (one synchronisation, as for any
+    data-dependent shape)."""
     for hook in _transfer.host_read_hooks:
-        hook("a 0-d boolean index (a data-dependent shape)")
-    return bool(mask.to_host())
+        hook(f"{what} (a data-dependent shape)")
+    return k.to_host().item()
 
 
 def _consumed(k):

@@ -153,10 +153,21 @@ def _search_dtype(x1, x2):
                         f"numbers have no order")
     if dtype == BOOL:
         return np.dtype(np.uint8)
-    if dtype == np.uint64:
-        raise TypeError("searchsorted() does not support dtype uint64: aclnnSearchSorted has "
-                        "no uint64 kernel and no wider integer dtype exists")
+    if dtype == _UINT64:
+        return dtype  # searched as order-preserving int64 keys (_uint64_keys)
     return _supported(dtype, _SEARCHSORTED, "searchsorted")
+
+
+_UINT64 = np.dtype(np.uint64)
+_INT64_MIN = -(1 << 63)
+
+
+def _uint64_keys(x):
+    """int64 keys in the order of the uint64 values of ``x``: the same bits minus
+    2**63 (aclnnAdds wraps modulo 2**64), since aclnnSearchSorted has no uint64
+    kernel."""
+    bits = type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, _INDEX)
+    return _elementwise.add(bits, _INT64_MIN)
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
@@ -167,7 +178,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     ``x2`` is an NPUArray or a Python int/float (a 0-d result). ``side="left"``
     gives the first suitable index, ``"right"`` the last; ``sorter`` (integer
     indices, the shape of ``x1``) sorts an unsorted ``x1``. NaN sorts last, as in
-    ``sort``. TypeError for non-arrays, complex and uint64; ValueError for a bad
+    ``sort``. TypeError for non-arrays and complex; ValueError for a bad
     ``side``, an ``x1`` that is not 1-D or a ``sorter`` of the wrong shape.
     """
     _check_array("searchsorted", x1)
@@ -185,6 +196,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if not is_array:
         _data_type.check_scalar_fits(x2, compute)
         x2 = _elementwise._full(x2, compute, device, stream)
+    if compute == _UINT64:
+        x1, x2, compute = _uint64_keys(x1), _uint64_keys(x2), _INDEX
     out = _ops.empty(x2._shape, _INDEX, device, stream)
     if 0 in x2._shape:
         return out

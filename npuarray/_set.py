@@ -52,6 +52,9 @@ def _unique(name, x, want_inverse, want_counts):
     """(values, inverse indices with x's shape or None, counts or None) by aclnnUnique2,
     with one synchronisation of the current stream."""
     _check_array(name, x)
+    if _kind(x._dtype) == "c":
+        values, inverse, counts, _ = _unique_complex(name, x)
+        return values, inverse if want_inverse else None, counts if want_counts else None
     if x._dtype not in _UNIQUE2:
         raise TypeError(f"{name}() does not support dtype {x._dtype}: aclnnUnique2 has no "
                         f"{x._dtype} kernel")
@@ -74,6 +77,39 @@ def _unique(name, x, want_inverse, want_counts):
             _prefix(counts, length) if want_counts else None)
 
 
+def _ranks(part):
+    """For each element of the real 1-D ``part``, the index of its value among the
+    sorted distinct values (the inverse of aclnnUnique2; the distinct values
+    themselves, and so their number, are not needed: no synchronisation)."""
+    stream = _ops.stream_of(part)
+    scratch = _ops.empty(part._shape, part._dtype, part.device, stream)
+    ranks = _ops.empty(part._shape, default_index, part.device, stream)
+    _ops.launch("aclnnUnique2", part, True, True, False, scratch, ranks, None, stream=stream)
+    return ranks
+
+
+def _unique_complex(name, x):
+    """(values, inverse indices with x's shape, counts, first-occurrence indices) of
+    complex ``x`` in NumPy's lexicographic (real, imag) order: aclnnUnique2 has no
+    complex kernel, so the distinct pairs (rank of the real part, rank of the
+    imaginary part) are found as int64 keys (one synchronisation), and the values
+    taken at their first occurrences (aclnnIndexSelect)."""
+    flat = x.reshape((x.size,))
+    device, stream = x._buffer.device, _ops.stream_of(x)
+    if not flat.size:
+        nothing = _ops.empty((0,), default_index, device, stream)
+        return (_ops.empty((0,), x._dtype, device, stream),
+                _ops.empty(x._shape, default_index, device, stream), nothing, nothing)
+    parts = _manipulation.complex_parts(flat)
+    keys = _elementwise.add(_elementwise.multiply(_ranks(parts[:, 0]), flat.size),
+                            _ranks(parts[:, 1]))
+    _, inverse, counts = _unique(name, keys, True, True)
+    first = _first_indices(inverse, counts._shape[0])
+    values = _ops.empty(first._shape, x._dtype, device, stream)
+    _ops.launch("aclnnIndexSelect", flat, 0, first, values, stream=stream)
+    return values, inverse.reshape(x._shape), counts, first
+
+
 def _first_indices(inverse, length):
     """Index of the first occurrence of each unique value, from the flat inverse
     indices: the keys ``inverse * n + position`` are distinct, so aclnnUnique2 sorts
@@ -81,6 +117,8 @@ def _first_indices(inverse, length):
     the run starts, whose count is the known ``length``: no synchronisation)."""
     n = inverse.size
     stream = _ops.stream_of(inverse)
+    if not n:
+        return _ops.empty((0,), default_index, inverse.device, stream)
     positions = _ops.arange_(_ops.empty((n,), default_index, inverse.device, stream), 0, n, 1)
     keys = _elementwise.add(_elementwise.multiply(inverse.reshape((n,)), n), positions)
     ordered = _ops.empty((n,), default_index, inverse.device, stream)
@@ -128,9 +166,12 @@ def unique_all(x, /):
     index (int64, into the flattened ``x``) of each value's first occurrence.
     aclnnUnique2 (twice), aclnnMaskedSelect and element-wise operators; one
     synchronisation; rules of ``unique_values``."""
+    _check_array("unique_all", x)
+    if _kind(x._dtype) == "c":
+        values, inverse, counts, indices = _unique_complex("unique_all", x)
+        return UniqueAllResult(values, indices, inverse, counts)
     values, inverse, counts = _unique("unique_all", x, True, True)
-    indices = _first_indices(inverse, values._shape[0]) if values._shape[0] else \
-        _ops.empty((0,), default_index, x._buffer.device, _ops.stream_of(x))
+    indices = _first_indices(inverse, values._shape[0])
     return UniqueAllResult(values, indices, inverse, counts)
 
 
