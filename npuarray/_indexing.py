@@ -240,8 +240,10 @@ def _nonzero(mask):
 
 
 def _check_mask(mask, shape, first_axis):
+    """IndexError unless each mask axis has the length of its array axis or, as NumPy
+    allows, 0 (an empty mask selects nothing)."""
     for i, (m, n) in enumerate(zip(mask.shape, shape)):
-        if m != n:
+        if m != n and m != 0:
             raise IndexError(f"boolean index did not match indexed array along axis "
                              f"{first_axis + i}; size of axis is {n} but size of "
                              f"corresponding boolean axis is {m}")
@@ -327,13 +329,13 @@ def _advanced_get(x, entries):
         _check_mask(mask, view.shape[axis:axis + mask.ndim], axis)
         moved, rest = _front(view, range(axis, axis + mask.ndim))
         rest_shape = tuple(view.shape[a] for a in rest)
-        full_mask = _manipulation.broadcast_to(
-            mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
-        if moved.size == 0:
+        if moved.size == 0 or mask.size == 0:
             count = int(_statistical.sum(mask).to_host()) if mask.size else 0
             selected = _ops.empty((count,) + rest_shape, x.dtype, x.device,
                                   _ops.stream_of(x))
         else:
+            full_mask = _manipulation.broadcast_to(
+                mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
             flat = _masked_select(moved, full_mask)
             selected = flat.reshape((-1,) + rest_shape) if rest_shape else flat
         return _place(selected, 1, axis)
@@ -408,9 +410,9 @@ def _advanced_set(x, entries, value):
         check_scalar_fits(value, view.dtype)
         value = value.item() if isinstance(value, np.generic) else value
         moved, rest = _front(view, range(axis, axis + mask.ndim))
-        full_mask = _manipulation.broadcast_to(
-            mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
-        if moved.size:
+        if moved.size and mask.size:
+            full_mask = _manipulation.broadcast_to(
+                mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
             _masked_fill(moved, full_mask, value)
         return
     axes, arrays, shape = _index_arrays(view, advanced)
