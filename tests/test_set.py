@@ -194,3 +194,45 @@ def test_isin_bad_operands_then_next_call_works():
     with pytest.raises(TypeError):
         npx.isin(npx.ones(3), "a")
     _equal(npx.isin(npx.asarray(np.array([1, 5])), npx.asarray(np.array([5]))), [False, True])
+
+
+# -- npusim accepts exactly the dtypes CANN documents --------------------------------------------
+
+def _launch_fails(op, *args):
+    from npuarray import _ops
+    with pytest.raises(npx.InvalidValueError) as info:
+        _ops.launch(op, *args)
+    assert info.value.code == 161002 and op in str(info.value)
+
+
+def test_npusim_rejects_undocumented_dtypes():
+    c = npx.ones((4,), dtype=npx.complex64)
+    i64 = npx.zeros((4,), dtype=npx.int64)
+    # aclnnNonzero and aclnnUnique2 have no complex kernel (ops-nn index/non_zero,
+    # index/unique_consecutive docs)
+    _launch_fails("aclnnNonzero", c, npx.zeros((4, 1), dtype=npx.int64))
+    _launch_fails("aclnnUnique2", c, True, False, False, npx.ones((4,), dtype=npx.complex64),
+                  None, None)
+    # aclnnSearchSorted: no bool, uint16 (ops-math math/search_sorted docs)
+    for dtype in (npx.bool, npx.uint16):
+        seq = npx.zeros((4,), dtype=dtype)
+        _launch_fails("aclnnSearchSorted", seq, seq, False, False, None, i64)
+    # aclnnGather: no complex (ops-nn index/gather_elements_v2 docs)
+    _launch_fails("aclnnGather", c, 0, i64, npx.ones((4,), dtype=npx.complex64))
+    # wrong output shapes or dtypes
+    _launch_fails("aclnnNonzero", npx.ones((4,)), npx.zeros((3, 1), dtype=npx.int64))
+    _launch_fails("aclnnUnique2", npx.ones((4,)), True, True, False, npx.ones((4,)),
+                  npx.zeros((4,), dtype=npx.int32), None)
+    # the next operation still works
+    _equal(npx.unique_values(npx.asarray(np.array([3, 1, 3]))), [1, 3])
+
+
+def test_npusim_reports_a_bad_sorter_on_the_stream():
+    from npuarray import _ops
+    seq = npx.asarray(np.array([1.0, 2.0, 3.0]))
+    out = npx.zeros((2,), dtype=npx.int64)
+    _ops.launch("aclnnSearchSorted", seq, npx.asarray(np.array([1.5, 2.5])), False, False,
+                npx.asarray(np.array([0, 7, 1])), out)
+    with pytest.raises(npx.AclError):
+        out.to_host()
+    _equal(npx.searchsorted(seq, 2.5), 2)
