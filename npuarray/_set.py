@@ -63,9 +63,9 @@ def _unique(name, x, want_inverse, want_counts):
     device = x._buffer.device
     stream = _ops.current_stream(device)
     size = x.size
-    source = x if x._shape else x.reshape((1,))
+    source = x.reshape((size,))  # 1-D: the kernel's fast path (a copy only for odd views)
     values = _ops.empty((size,), x._dtype, device, stream)
-    inverse = _ops.empty(source._shape, default_index, device, stream) if want_inverse else None
+    inverse = _ops.empty((size,), default_index, device, stream) if want_inverse else None
     counts = _ops.empty((size,), default_index, device, stream) if want_counts else None
     length = 0
     if size:

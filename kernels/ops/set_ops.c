@@ -10,6 +10,7 @@
  * Equality is value equality: -0.0 equals 0.0 (the value kept is the first occurrence's), and
  * NaN equals nothing, so every NaN is a distinct value of its own, placed last (NaN sorts as the
  * largest value, as in aclnnSort). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,42 +20,19 @@
 /* hicann/ops-nn index/unique_consecutive/docs/aclnnUnique2.md (self and valueOut) */
 #define M_UNIQUE2 (M_BOOL | M_FLOATS | M_SINTS | M_UINTS)
 
-typedef struct {
-    union {
-        double d;
-        int64_t i;
-        uint64_t u;
-    } key;
-    int64_t index; /* position in the flattened self: ties keep it ascending (a stable order) */
-} unique_item;
+/* Sort keys: unsigned integers whose order is the value order. A NaN gets the largest key (all
+ * ones, which no other value reaches), -0.0 the key of 0.0. */
+#define NAN_KEY UINT64_MAX
 
-static int cmp_f64(const void *pa, const void *pb)
+static uint64_t order_key(npusim_kind kind, uint64_t raw)
 {
-    const unique_item *a = pa, *b = pb;
-    bool an = a->key.d != a->key.d, bn = b->key.d != b->key.d;
-    if (an != bn) return an ? 1 : -1;
-    if (!an && a->key.d != b->key.d) return a->key.d < b->key.d ? -1 : 1;
-    return (a->index > b->index) - (a->index < b->index);
-}
-
-static int cmp_i64(const void *pa, const void *pb)
-{
-    const unique_item *a = pa, *b = pb;
-    if (a->key.i != b->key.i) return a->key.i < b->key.i ? -1 : 1;
-    return (a->index > b->index) - (a->index < b->index);
-}
-
-static int cmp_u64(const void *pa, const void *pb)
-{
-    const unique_item *a = pa, *b = pb;
-    if (a->key.u != b->key.u) return a->key.u < b->key.u ? -1 : 1;
-    return (a->index > b->index) - (a->index < b->index);
-}
-
-static bool same_value(npusim_kind kind, const unique_item *a, const unique_item *b)
-{
-    if (kind == KIND_F64) return a->key.d == b->key.d; /* NaN != NaN: each NaN stands alone */
-    return a->key.i == b->key.i;
+    if (kind == KIND_U64) return raw;
+    if (kind == KIND_I64) return raw ^ (1ull << 63);
+    double d;
+    memcpy(&d, &raw, sizeof d);
+    if (d != d) return NAN_KEY;
+    if (d == 0) return 1ull << 63; /* both zeros */
+    return raw >> 63 ? ~raw : raw | (1ull << 63);
 }
 
 /* The address of element i (C order) of view v. */
@@ -69,29 +47,77 @@ static const char *element_at(const npusim_view *v, int64_t i, size_t isz)
     return p;
 }
 
+/* The order keys of self's elements in C order, loaded row by row along the last dim. */
+static void load_keys(const npusim_view *self, npusim_kind kind, int64_t n, uint64_t *keys)
+{
+    size_t isz = npusim_dtype_size(self->dtype);
+    int last = self->ndim - 1;
+    int64_t row = self->shape[last], stride = self->strides[last] * (int64_t)isz;
+    for (int64_t start = 0; start < n; start += row)
+        npusim_load(kind, keys + start, element_at(self, start, isz), stride, self->dtype, (size_t)row);
+    for (int64_t i = 0; i < n; i++) keys[i] = order_key(kind, keys[i]);
+}
+
+/* Stable LSD radix sort of (keys, index) by key, RADIX_BITS at a time (few enough buckets to stay
+ * in cache); digits that every key shares are skipped. The result is in keys/index
+ * (tmp_keys/tmp_index are scratch of the same size). */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1 << RADIX_BITS)
+static void radix_sort(uint64_t *keys, int64_t *index, uint64_t *tmp_keys, int64_t *tmp_index, int64_t n,
+                       int64_t *count)
+{
+    const uint64_t mask = RADIX_SIZE - 1;
+    for (int shift = 0; shift < 64; shift += RADIX_BITS) {
+        memset(count, 0, sizeof *count * RADIX_SIZE);
+        for (int64_t i = 0; i < n; i++) count[(keys[i] >> shift) & mask]++;
+        if (count[(keys[0] >> shift) & mask] == n) continue;
+        int64_t sum = 0;
+        for (int d = 0; d < RADIX_SIZE; d++) {
+            int64_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            int64_t at = count[(keys[i] >> shift) & mask]++;
+            tmp_keys[at] = keys[i];
+            tmp_index[at] = index[i];
+        }
+        memcpy(keys, tmp_keys, sizeof *keys * (size_t)n);
+        memcpy(index, tmp_index, sizeof *index * (size_t)n);
+    }
+}
+
 static int unique2_kernel(const npusim_exec *ex, npusim_view *views)
 {
     const npusim_view *self = &views[0], *values = &views[1], *inverse = &views[2], *counts = &views[3];
-    int64_t n = 1;
-    for (int d = 0; d < self->ndim; d++) n *= self->shape[d];
-    size_t isz = npusim_dtype_size(self->dtype);
-    unique_item *items = malloc(sizeof *items * (size_t)(n ? n : 1));
-    if (!items) return npusim_error(ACLNN_ERR_INNER, "aclnnUnique2: out of host memory for %lld elements", (long long)n);
-    npusim_kind kind = ex->kind;
-    for (int64_t i = 0; i < n; i++) {
-        npusim_load(kind, &items[i].key, element_at(self, i, isz), 0, self->dtype, 1);
-        items[i].index = i;
+    int64_t n = npusim_numel(&ex->t[0]);
+    size_t isz = npusim_dtype_size(self->dtype), cells = (size_t)(n ? n : 1);
+    uint64_t *keys = malloc(sizeof *keys * cells * 2);
+    int64_t *index = malloc(sizeof *index * cells * 2), *count = malloc(sizeof *count * RADIX_SIZE);
+    if (!keys || !index || !count) {
+        free(keys);
+        free(index);
+        free(count);
+        return npusim_error(ACLNN_ERR_INNER, "aclnnUnique2: out of host memory for %lld elements", (long long)n);
     }
-    qsort(items, (size_t)n, sizeof *items, kind == KIND_F64 ? cmp_f64 : kind == KIND_U64 ? cmp_u64 : cmp_i64);
+    if (n) {
+        load_keys(self, ex->kind, n, keys);
+        for (int64_t i = 0; i < n; i++) index[i] = i;
+        radix_sort(keys, index, keys + n, index + n, n, count);
+    }
+    bool nan_alone = ex->kind == KIND_F64; /* NaN equals nothing; for integers all ones is a value */
     int64_t groups = 0;
     for (int64_t i = 0, j; i < n; i = j, groups++) { /* the group of equal values [i, j) */
-        for (j = i + 1; j < n && same_value(kind, &items[i], &items[j]); j++) {}
-        memcpy(values->base + groups * values->strides[0] * (int64_t)isz, element_at(self, items[i].index, isz), isz);
+        j = i + 1;
+        if (!(nan_alone && keys[i] == NAN_KEY))
+            while (j < n && keys[j] == keys[i]) j++;
+        memcpy(values->base + groups * values->strides[0] * (int64_t)isz, element_at(self, index[i], isz), isz);
         if (ex->present[3]) *((int64_t *)counts->base + groups * counts->strides[0]) = j - i;
-        for (int64_t k = i; ex->present[2] && k < j; k++)
-            *(int64_t *)element_at(inverse, items[k].index, 8) = groups;
+        for (int64_t k = i; ex->present[2] && k < j; k++) *(int64_t *)element_at(inverse, index[k], 8) = groups;
     }
-    free(items);
+    free(keys);
+    free(index);
+    free(count);
     ex->shape_out->shape[0] = groups;
     if (ex->shape_out2) ex->shape_out2->shape[0] = groups;
     return 0;
