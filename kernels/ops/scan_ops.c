@@ -87,7 +87,7 @@ static aclnnStatus cumprod_prepare(const npusim_opdef *def, const aclTensor *inp
                                    aclTensor *out, bool inplace, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const char *name = def->name;
-    int64_t d;
+    int64_t d = 0;
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "input", input)) || (rc = npusim_check_tensor(name, "out", out)) ||
         (rc = npusim_check_dtype(name, "input", input->dtype, M_CUMPROD)) ||
