@@ -363,6 +363,60 @@ class NPUArray:
     def __abs__(self):
         return _elementwise.abs(self)
 
+    # -- bitwise (aclnnBitwise*, aclnnLeftShift / aclnnRightShift, see npuarray._elementwise) ----
+    def __and__(self, other):
+        return _elementwise.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return _elementwise.bitwise_and(other, self)
+
+    def __iand__(self, other):
+        _elementwise.inplace("bitwise_and", self, other)
+        return self
+
+    def __or__(self, other):
+        return _elementwise.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return _elementwise.bitwise_or(other, self)
+
+    def __ior__(self, other):
+        _elementwise.inplace("bitwise_or", self, other)
+        return self
+
+    def __xor__(self, other):
+        return _elementwise.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return _elementwise.bitwise_xor(other, self)
+
+    def __ixor__(self, other):
+        _elementwise.inplace("bitwise_xor", self, other)
+        return self
+
+    def __lshift__(self, other):
+        return _elementwise.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return _elementwise.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other):
+        _elementwise.inplace("bitwise_left_shift", self, other)
+        return self
+
+    def __rshift__(self, other):
+        return _elementwise.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return _elementwise.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other):
+        _elementwise.inplace("bitwise_right_shift", self, other)
+        return self
+
+    def __invert__(self):
+        return _elementwise.bitwise_invert(self)
+
     # Comparisons return bool arrays, so arrays are unhashable (as in NumPy).
     __hash__ = None
 

@@ -179,8 +179,10 @@ def launch(op_name, *args, stream=None):
     if stream is None:
         stream = _stream_of_first_array(args, array_type)
     if op_name in _SHAPE_WRITING_OPS:
-        out = args[-1]
-        out._acl_tensor = _create_tensor(out)
+        for position in _SHAPE_WRITING_OPS[op_name]:
+            out = args[position]
+            if out is not None:
+                out._acl_tensor = _create_tensor(out)
     capturing = _capture_guard.active
     converted = []
     copies = None  # materialised views: their memory must outlive the enqueue
@@ -354,10 +356,21 @@ def is_c_contiguous(x):
 # cdata: one evicted from the cache lives on while an array still uses it.
 _whole_tensors = {}
 _WHOLE_TENSOR_CACHE_SIZE = 4096
-# Operators that rewrite the shape of their output aclTensor when they run (a data-dependent
-# length, read back with aclGetViewShape): launch() gives their output a private aclTensor,
-# so that a memoised one is never changed.
-_SHAPE_WRITING_OPS = frozenset({"aclnnMaskedSelect"})
+# Operators that rewrite the shape of output aclTensors when they run (a data-dependent
+# length, read back with aclGetViewShape), with the positions of those outputs in the
+# launch arguments: launch() gives them private aclTensors, so that a memoised one is never
+# changed.
+_SHAPE_WRITING_OPS = {"aclnnMaskedSelect": (-1,), "aclnnNonzero": (-1,), "aclnnUnique2": (-3, -1)}
+
+
+def view_shape(x):
+    """The view shape an operator of ``_SHAPE_WRITING_OPS`` wrote into the aclTensor of
+    its output ``x`` (aclGetViewShape); read it after synchronising the stream."""
+    dims, ndims = ffi.new("int64_t **"), ffi.new("uint64_t *")
+    _acl.check(lib.aclGetViewShape(acl_tensor(x), dims, ndims), "aclGetViewShape")
+    shape = tuple(int(dims[0][i]) for i in range(ndims[0]))
+    lib.free(dims[0])  # the caller owns aclGetViewShape's array
+    return shape
 
 
 def _whole_tensor(x):

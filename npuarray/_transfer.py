@@ -33,7 +33,7 @@ import numpy as np
 from . import _acl, _ops, runtime
 from .runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
-from .runtime._device import as_device_id
+from .runtime._device import as_device_id, peer_access_enabled
 from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
                                 copy_host_to_device)
 
@@ -335,10 +335,11 @@ def to_device(x, device, /, *, stream=None):
     """``x`` on ``device`` (an ``npuarray.Device`` or id; array API
     ``to_device``): ``x`` itself when it is there already, else a C-contiguous
     copy. The copy runs on ``stream``, a stream of the target device (default:
-    its current stream), after the host has waited for the work queued on
-    ``x``'s buffer: a peer copy (aclrtMemcpyAsync, D2D) when the target device
-    has enabled peer access to the source, else staged through pinned host
-    memory. Synchronous when ``stream`` is a default stream."""
+    its current stream): a peer copy (aclrtMemcpyAsync, D2D) when the target
+    device has enabled peer access to the source, ordered by events after the
+    work queued on ``x`` (and later work on ``x`` waits for the copy); else
+    staged through pinned host memory after the host has waited for that work.
+    Synchronous when ``stream`` is a default stream."""
     target = runtime.Device(as_device_id(device))
     source = x.device
     if target == source:
@@ -351,15 +352,14 @@ def to_device(x, device, /, *, stream=None):
         x = _manipulation.copy_array(x)
     y = _ops.empty(x.shape, x.dtype, target, stream)
     if x.size:
-        x._buffer.host_wait()
+        if peer_access_enabled(target.id, source.id):
+            # The copy reads x on `stream`: it waits for x's pending writes, and x's
+            # next use (and the reuse of its block) waits for the copy.
+            x._buffer.prepare(stream)
+        else:
+            x._buffer.host_wait()  # the staged copy reads x synchronously
         copy_device_to_device(y._buffer.ptr, target, x.data_ptr, source, x.nbytes, stream)
-        if not stream.is_default:  # keep the source block until the copy has run
-            stream.launch_host_func(_keep_alive(x))
     return y
-
-
-def _keep_alive(x):
-    return lambda: x
 
 
 # -- printing and pickling ---------------------------------------------------------------------
