@@ -693,7 +693,7 @@ def _tanh_composed(x):
 
 def _expm1_composed(x):
     if _kind(x._dtype) == "c":
-        return subtract(exp(x), 1.0)
+        return _expm1_complex(x)
     # float64: Kahan's method, accurate to a few ulp near 0 where exp(x) - 1 is not:
     # u = e**x, expm1 = (u - 1) * x / log(u); u == 1 gives x itself (so +-0 and tiny
     # x are exact), u - 1 == -1 gives -1, an infinite u gives +inf.
@@ -705,8 +705,26 @@ def _expm1_composed(x):
     return where(equal(u, np.inf), u, result)
 
 
+def _expm1_complex(z):
+    """expm1(a + ib) = expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b): no cancellation
+    near 0, where exp(z) - 1 loses every digit; non-finite z takes exp(z) - 1, whose
+    special cases (C99 cexp's) are the standard's."""
+    a, b = _parts(z)
+    half_sine = sin(multiply(b, 0.5))
+    re = subtract(multiply(expm1(a), cos(b)), multiply(multiply(half_sine, half_sine), 2.0))
+    re = add(re, 0.0)   # expm1(-0 + 0j) = +0 + 0j, as exp(z) - 1 gives (-0 - 0 is -0)
+    im = where(equal(b, 0.0), b, multiply(exp(a), sin(b)))   # inf * sin(0) would be NaN
+    return where(isfinite(z), _complex_from(re, im, z._dtype), subtract(exp(z), 1.0))
+
+
 def _log1p_composed(z):
-    return log(add(z, 1.0))
+    """log(1 + z) (aclnnAdds, aclnnLog), its real part near 0 as
+    log1p(a (2 + a) + b**2) / 2 (aclnnLog1p), which keeps the digits log(|1 + z|) loses."""
+    w_re, w_im = _parts(log(add(z, 1.0)))
+    a, b = _parts(z)
+    near_zero = logical_and(less(abs(a), 0.5), less(abs(b), 0.5))
+    small_re = multiply(log1p(add(multiply(a, add(a, 2.0)), multiply(b, b))), 0.5)
+    return _complex_from(where(near_zero, small_re, w_re), w_im, z._dtype)
 
 
 # Complex inverse trigonometric and hyperbolic functions, which no CANN operator
@@ -898,14 +916,15 @@ def expm1(x, /):
     """Element-wise ``exp(x) - 1``, accurate near 0 (array API ``expm1``,
     ``numpy.expm1``): aclnnExpm1 for float16/bfloat16/float32. aclnnExpm1 takes no
     float64 input: float64 uses Kahan's ``(u - 1) * x / log(u)`` with ``u = exp(x)``
-    (aclnnExp, aclnnLog, ...; a few ulp); complex is ``exp(x) - 1``."""
+    (aclnnExp, aclnnLog, ...; a few ulp); complex is composed from real expm1, exp,
+    sin and cos of its parts (see ``_expm1_complex``)."""
     return _math("expm1", "aclnnExpm1", x, _HALF_SINGLE, _expm1_composed)
 
 
 def log1p(x, /):
     """Element-wise ``log(1 + x)``, accurate near 0 (array API ``log1p``,
-    ``numpy.log1p``): aclnnLog1p; complex input as ``log(1 + x)`` with aclnnAdds
-    and aclnnLog (aclnnLog1p has no complex kernel)."""
+    ``numpy.log1p``): aclnnLog1p; complex input, which aclnnLog1p lacks, as
+    ``log(1 + x)`` with aclnnAdds and aclnnLog, its real part near 0 from aclnnLog1p."""
     return _math("log1p", "aclnnLog1p", x, _ALL_FLOATING, _log1p_composed)
 
 

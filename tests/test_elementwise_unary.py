@@ -407,3 +407,25 @@ def test_isneginf_and_isposinf_operators():
         out = _ops.empty(x.shape, np.dtype(bool), x._buffer.device, _ops.stream_of(x))
         _ops.launch(op, x, out)
         np.testing.assert_array_equal(out.to_host(), want)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("name", ["expm1", "log1p"])
+def test_complex_expm1_log1p_keep_digits_near_zero(rng, name, dtype):
+    """Near 0, where exp(z) - 1 and log(1 + z) would cancel, the compositions stay
+    within a few ulp in both parts. The reference for expm1 is NumPy's (accurate there);
+    NumPy's complex log1p is log(1 + z) itself, so log1p's reference is the exact
+    identity log1p(a + ib) = log1p(2a + a**2 + b**2) / 2 + i atan2(b, 1 + a) evaluated
+    in long double."""
+    z = (rng.uniform(-1, 1, 200) * 10.0 ** rng.uniform(-12, -1, 200)
+         + 1j * rng.uniform(-1, 1, 200) * 10.0 ** rng.uniform(-12, -1, 200)).astype(dtype)
+    got = getattr(npx, name)(npx.asarray(z)).to_host()
+    if name == "expm1":
+        want = np.expm1(z.astype(np.complex128))
+    else:
+        a, b = z.real.astype(np.longdouble), z.imag.astype(np.longdouble)
+        want = (np.log1p(2 * a + a * a + b * b) / 2).astype(np.float64) \
+            + 1j * np.arctan2(b, 1 + a).astype(np.float64)
+    rtol = 2e-6 if dtype == "complex64" else 1e-14
+    np.testing.assert_allclose(got.real, want.real, rtol=rtol, atol=0)
+    np.testing.assert_allclose(got.imag, want.imag, rtol=rtol, atol=0)
