@@ -1075,6 +1075,18 @@ def conj(x, /):
     return _complex_from(re, negative(im), x._dtype)
 
 
+_UNARY_NOTE = """
+
+    Returns a new array of ``x``'s shape, computed on the current stream of ``x``'s
+    device. Raises TypeError for a non-NPUArray ``x`` or a dtype the function does not
+    take."""
+for _function in (acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan, tanh,
+                  expm1, log1p, log2, log10, reciprocal, ceil, floor, round, trunc, sign,
+                  signbit, square, isinf, real, imag, conj):
+    _function.__doc__ += _UNARY_NOTE
+del _function
+
+
 # ---------------------------------------------------------------------------
 # where and in-place operators
 
