@@ -433,3 +433,29 @@ def test_complex_expm1_log1p_keep_digits_near_zero(rng, name, dtype):
     rtol = 2e-6 if dtype == "complex64" else 1e-14
     np.testing.assert_allclose(got.real, want.real, rtol=rtol, atol=0)
     np.testing.assert_allclose(got.imag, want.imag, rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("name,dtype", [("tanh", "float64"), ("expm1", "float64"),
+                                        ("trunc", "float64"), ("acos", "complex64"),
+                                        ("atanh", "complex128"), ("isinf", "complex64")])
+def test_compositions_never_touch_the_host(rng, name, dtype):
+    """The device compositions neither transfer nor synchronise: they run under
+    transfer_guard("disallow") and are recorded by a graph capture and replayed."""
+    host = rng.uniform(-0.9, 0.9, (4, 5)).astype(dtype)
+    if dtype.startswith("complex"):
+        host = host + 1j * rng.uniform(-0.9, 0.9, (4, 5)).astype(dtype)
+    stream = npx.Stream()
+    with stream:
+        x = npx.asarray(host)
+        out = npx.asarray(np.zeros(host.shape, dtype=bool if name == "isinf" else dtype))
+    expected = reference(numpy_of(name), host)
+    with npx.transfer_guard("disallow"):
+        result = getattr(npx, name)(x)
+    assert_close(result, expected)
+    graph = npx.Graph()
+    with stream:
+        with graph.capture():
+            out[...] = getattr(npx, name)(x)
+        graph.replay()
+        assert_close(out, expected)
+    graph.destroy()
