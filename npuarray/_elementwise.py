@@ -168,6 +168,18 @@ def _is_empty(shape):
     return 0 in shape
 
 
+# The signed integer dtype of each unsigned one's width, for operations on bits.
+_SIGNED_OF = {np.dtype(u): np.dtype(i) for u, i in [
+    ("uint8", "int8"), ("uint16", "int16"), ("uint32", "int32"), ("uint64", "int64")]}
+_UNSIGNED_OF = {i: u for u, i in _SIGNED_OF.items()}
+
+
+def bits_as(x, dtype):
+    """The view of ``x``'s memory as ``dtype`` of the same item size (the same
+    bits read as another type, like ``ndarray.view``): no copy, no launch."""
+    return type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, dtype)
+
+
 # ---------------------------------------------------------------------------
 # Binary functions
 
@@ -178,13 +190,16 @@ class _Binary:
     ``reflected_op`` ``scalar op x`` (``scalar_first``: it takes the scalar as
     its first argument). ``kinds`` are the dtype kinds accepted; ``result`` is
     "same", "bool" (comparisons, logical) or "float" (true division).
+    ``same_bits`` operations (bitwise, logical) depend only on the operands'
+    bits: an unsigned dtype the operator lacks is computed as the signed dtype
+    of the same width by reinterpreting the memory, with no cast.
     """
 
     def __init__(self, name, op, supported, kinds, *, scalar_op=None, reflected_op=None,
                  scalar_supported=None, scalar_first=False, alpha=False, result="same",
-                 modular=False):
+                 modular=False, same_bits=False):
         self.name, self.op, self.supported, self.kinds = name, op, supported, kinds
-        self.modular = modular
+        self.modular, self.same_bits = modular, same_bits
         self.scalar_op, self.reflected_op = scalar_op, reflected_op
         self.scalar_supported = scalar_supported or supported
         self.scalar_first, self.alpha, self.result = scalar_first, alpha, result
@@ -207,7 +222,11 @@ class _Binary:
             out = dtype
             if self.result == "float" and _kind(dtype) in "biu":
                 out = _data_type.default_float
-            compute = _supported(out, self.supported, self.name, modular=self.modular)
+            signed = _SIGNED_OF.get(out) if self.same_bits else None
+            if out not in self.supported and signed in self.supported:
+                compute = signed
+            else:
+                compute = _supported(out, self.supported, self.name, modular=self.modular)
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
 
@@ -238,8 +257,15 @@ class _Binary:
             alpha = (self._alphas.get(compute) or self._alpha(compute)) if self.alpha else None
             _ops.launch_binary(self.op, x1, x2, alpha, out, stream)
             return out
-        a, b = _as_dtype(x1, compute, stream), _as_dtype(x2, compute, stream)
+        a, b = self._convert(x1, compute, stream), self._convert(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
+
+    def _convert(self, x, compute, stream):
+        """``x`` in the computation dtype: its bits reinterpreted for ``same_bits``
+        operations on same-width integers, else cast (aclnnCast)."""
+        if self.same_bits and x._dtype.itemsize == compute.itemsize and x._dtype.kind in "iu":
+            return bits_as(x, compute)
+        return _as_dtype(x, compute, stream)
 
     def with_scalar(self, x, value, *, reflected):
         value, strong = _scalar_operand(self.name, value)
@@ -251,8 +277,9 @@ class _Binary:
         if self.name == "pow" and not reflected and _kind(dtype) in "iu" and value < 0:
             raise ValueError("Integers to negative integer powers are not allowed.")
         compute = self._fit_scalar(value, dtype, compute)
-        if compute == _INT64 and dtype == _UINT64 and value >= 2**63:
-            value -= 2**64  # a modular operation on uint64 computed in int64: same bits
+        if _kind(dtype) == "u" and _kind(compute) == "i" and compute.itemsize == dtype.itemsize \
+                and value >= 1 << (8 * compute.itemsize - 1):
+            value -= 1 << (8 * compute.itemsize)  # unsigned computed as same-width signed: same bits
         device = x._buffer.device
         stream = _ops.current_stream(device)
         out = _ops.empty(x._shape, out_dtype, device, stream)
@@ -261,11 +288,11 @@ class _Binary:
         op = self.reflected_op if reflected else self.scalar_op
         if op is None or compute not in self.scalar_supported:
             other = _full(value, compute, device, stream)
-            operands = (other, _as_dtype(x, compute, stream)) if reflected else \
-                (_as_dtype(x, compute, stream), other)
+            operands = (other, self._convert(x, compute, stream)) if reflected else \
+                (self._convert(x, compute, stream), other)
             return self._run(self.op, operands, compute, out, stream)
         scalar = _ops.acl_scalar(value, compute)
-        xc = _as_dtype(x, compute, stream)
+        xc = self._convert(x, compute, stream)
         operands = (scalar, xc) if reflected and self.scalar_first else (xc, scalar)
         return self._run(op, operands, compute, out, stream)
 
@@ -288,12 +315,15 @@ class _Binary:
     def _run(self, op, operands, compute, out, stream):
         target = out
         if self.result != "bool" and out._dtype != compute:
-            target = _ops.empty(out._shape, compute, out._buffer.device, stream)
+            if self.same_bits and out._dtype.itemsize == compute.itemsize:
+                target = bits_as(out, compute)
+            else:
+                target = _ops.empty(out._shape, compute, out._buffer.device, stream)
         if self.alpha:
             _ops.launch(op, *operands, self._alpha(compute), target, stream=stream)
         else:
             _ops.launch(op, *operands, target, stream=stream)
-        if target is not out:
+        if target._buffer is not out._buffer:
             _ops.copy_(out, target, stream=stream)
         return out
 
@@ -365,20 +395,42 @@ def divide(x1, x2, /):
 
 def floor_divide(x1, x2, /):
     """Element-wise ``x1 // x2`` rounded towards -inf (array API ``floor_divide``,
-    NumPy signs): aclnnFloorDivide / aclnnFloorDivides. Real dtypes only."""
-    return _BINARY["floor_divide"](x1, x2)
+    NumPy signs): aclnnFloorDivide / aclnnFloorDivides. Real dtypes only.
+
+    Floating infinities follow the standard's special cases (not Python's):
+    ``±inf // finite`` is ±inf and ``finite // ±inf`` a signed zero, taken from
+    the true quotient (aclnnDiv) where the floor division gives NaN or the
+    divisor is infinite. uint64, which aclnnFloorDivide lacks, is computed
+    exactly from int64 operations (see ``_uint64_floor_divide``)."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return _uint64_floor_divide(*_uint64_operands("floor_divide", x1, x2))
+    result = _BINARY["floor_divide"](x1, x2)
+    if _kind(result._dtype) != "f" or _is_empty(result._shape):
+        return result
+    divisor_infinite = equal(abs(x2), np.inf) if _is_array(x2) else builtins.abs(x2) == np.inf
+    take_quotient = logical_or(not_equal(result, result), divisor_infinite) \
+        if _is_array(x2) or divisor_infinite else not_equal(result, result)
+    return where(take_quotient, divide(x1, x2), result)
 
 
 def remainder(x1, x2, /):
     """Element-wise ``x1 % x2`` with the sign of ``x2`` (array API ``remainder``,
     ``numpy.remainder``): aclnnRemainderTensorTensor / TensorScalar / ScalarTensor.
-    Real dtypes only."""
+    Real dtypes only. uint64 is ``x1 - (x1 // x2) * x2`` on the device (0 where
+    ``x2`` is 0, as NumPy)."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        a, b = _uint64_operands("remainder", x1, x2)
+        return _uint64_remainder(a, b)
     return _BINARY["remainder"](x1, x2)
 
 
 def pow(x1, x2, /):  # noqa: A001  the array API name
     """Element-wise ``x1 ** x2`` (array API ``pow``, ``numpy.power``):
-    aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor."""
+    aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor.
+    uint64, which they lack, is the int64 power of the same bits (modulo 2**64,
+    as NumPy) with exponents >= 2**62 reduced on the device."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return _uint64_pow(*_uint64_operands("pow", x1, x2))
     return _BINARY["pow"](x1, x2)
 
 
@@ -420,14 +472,38 @@ def less_equal(x1, x2, /):
 
 def maximum(x1, x2, /):
     """Element-wise maximum, NaN propagating (array API ``maximum``,
-    ``numpy.maximum``): aclnnMaximum; a scalar operand becomes a 0-d array."""
+    ``numpy.maximum``): aclnnMaximum; a scalar operand becomes a 0-d array.
+    uint64, which aclnnMaximum lacks, selects with aclnnGeTensor and aclnnSWhere."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return where(greater_equal(x1, x2), x1, x2)
     return _BINARY["maximum"](x1, x2)
 
 
 def minimum(x1, x2, /):
     """Element-wise minimum, NaN propagating (array API ``minimum``,
-    ``numpy.minimum``): aclnnMinimum; a scalar operand becomes a 0-d array."""
+    ``numpy.minimum``): aclnnMinimum; a scalar operand becomes a 0-d array.
+    uint64 selects with aclnnLeTensor and aclnnSWhere."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return where(less_equal(x1, x2), x1, x2)
     return _BINARY["minimum"](x1, x2)
+
+
+def _operands_dtype(x1, x2):
+    """The promoted dtype of two operands (None when neither is an NPUArray; the
+    binary function then raises)."""
+    if _is_array(x1):
+        if _is_array(x2):
+            return x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
+        array, scalar = x1, x2
+    elif _is_array(x2):
+        array, scalar = x2, x1
+    else:
+        return None
+    if isinstance(scalar, np.generic):
+        return _promote(array._dtype, _data_type.normalize_dtype(scalar.dtype))
+    if isinstance(scalar, (builtins.bool, int, float, complex)):
+        return _data_type.scalar_result_type(array._dtype, scalar)
+    return None
 
 
 def logical_and(x1, x2, /):
@@ -440,6 +516,431 @@ def logical_or(x1, x2, /):
     """Element-wise truth ``x1 or x2`` → bool array (array API ``logical_or``):
     aclnnLogicalOr."""
     return _BINARY["logical_or"](x1, x2)
+
+
+# ---------------------------------------------------------------------------
+# Binary functions (issue 7): bitwise operations and shifts, logical_xor
+
+__all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
+            "bitwise_left_shift", "bitwise_right_shift", "logical_xor"]
+
+_INTEGER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+# math/bitwise_and/docs/aclnnBitwiseAndTensor.md, aclnnBitwiseAndScalar.md (ops-math)
+_BITWISE_AND = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "uint16")
+# math/bitwise_or/docs/aclnnBitwiseOr{Tensor,Scalar}&aclnnInplaceBitwiseOr{Tensor,Scalar}.md,
+# math/bitwise_xor/docs/aclnnBitwiseXor{Tensor,Scalar}&aclnnInplaceBitwiseXor{Tensor,Scalar}.md
+_BITWISE_OR_XOR = _dtypes_of("bool", *_INTEGER)
+# math/bitwise_not/docs/aclnnBitwiseNot.md
+_BITWISE_NOT = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
+# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md, math/right_shift/docs/aclnnRightShift.md
+_SHIFT = _dtypes_of(*_INTEGER)
+# math/not_equal/docs/aclnnLogicalXor.md
+_LOGICAL_XOR = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+
+_BINARY.update((spec.name, spec) for spec in [
+    _Binary("bitwise_and", "aclnnBitwiseAndTensor", _BITWISE_AND, "biu",
+            scalar_op="aclnnBitwiseAndScalar", reflected_op="aclnnBitwiseAndScalar",
+            same_bits=True),
+    _Binary("bitwise_or", "aclnnBitwiseOrTensor", _BITWISE_OR_XOR, "biu",
+            scalar_op="aclnnBitwiseOrScalar", reflected_op="aclnnBitwiseOrScalar",
+            same_bits=True),
+    _Binary("bitwise_xor", "aclnnBitwiseXorTensor", _BITWISE_OR_XOR, "biu",
+            scalar_op="aclnnBitwiseXorScalar", reflected_op="aclnnBitwiseXorScalar",
+            same_bits=True),
+    _Binary("bitwise_left_shift", "aclnnLeftShift", _SHIFT, "iu", scalar_op="aclnnLeftShifts"),
+    _Binary("bitwise_right_shift", "aclnnRightShift", _SHIFT, "iu"),
+    _Binary("logical_xor", "aclnnLogicalXor", _LOGICAL_XOR, _NUMERIC, result="bool",
+            same_bits=True),
+])
+
+
+def bitwise_and(x1, x2, /):
+    """Element-wise ``x1 & x2`` of integer or bool operands (array API
+    ``bitwise_and``, ``numpy.bitwise_and``): aclnnBitwiseAndTensor /
+    aclnnBitwiseAndScalar on the current stream (uint32 / uint64 run as the
+    int32 / int64 with the same bits). Floating operands raise TypeError."""
+    return _BINARY["bitwise_and"](x1, x2)
+
+
+def bitwise_or(x1, x2, /):
+    """Element-wise ``x1 | x2`` of integer or bool operands (array API
+    ``bitwise_or``): aclnnBitwiseOrTensor / aclnnBitwiseOrScalar."""
+    return _BINARY["bitwise_or"](x1, x2)
+
+
+def bitwise_xor(x1, x2, /):
+    """Element-wise ``x1 ^ x2`` of integer or bool operands (array API
+    ``bitwise_xor``): aclnnBitwiseXorTensor / aclnnBitwiseXorScalar."""
+    return _BINARY["bitwise_xor"](x1, x2)
+
+
+def logical_xor(x1, x2, /):
+    """Element-wise truth ``bool(x1) != bool(x2)`` → bool array (array API
+    ``logical_xor``; any dtype, non-zero is true, as NumPy): aclnnLogicalXor."""
+    return _BINARY["logical_xor"](x1, x2)
+
+
+def bitwise_invert(x, /):
+    """Element-wise ``~x`` of an integer or bool array (array API
+    ``bitwise_invert``, ``numpy.invert``; ``not`` for bool): aclnnBitwiseNot on
+    the current stream, unsigned dtypes it lacks computed on the same bits read
+    as the signed dtype of their width. Other dtypes raise TypeError."""
+    _unary_array("bitwise_invert", x)
+    dtype = x._dtype
+    if _kind(dtype) not in "biu":
+        raise TypeError(f"bitwise_invert() needs an integer or bool array, got {dtype}")
+    compute = dtype if dtype in _BITWISE_NOT else _SIGNED_OF[dtype]
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    out = _ops.empty(x._shape, dtype, device, stream)
+    if not _is_empty(x._shape):
+        _ops.launch("aclnnBitwiseNot", bits_as(x, compute), bits_as(out, compute), stream=stream)
+    return out
+
+
+def _shift(name, x1, x2):
+    """``name`` (a shift) with NumPy's result for counts that are negative or
+    not below the bit width (0, or -1 for negative values shifted right): CANN
+    documents neither, so such counts are masked out on the device."""
+    if not _is_array(x2):
+        if not _is_array(x1):
+            return _BINARY[name](x1, x2)  # raises TypeError: no array operand
+        return _shift_by_scalar(name, x1, x2)
+    shifted = _BINARY[name](x1, x2)
+    width = 8 * shifted._dtype.itemsize
+    # One comparison finds both bad counts: read as unsigned, a negative count is >= 2**7.
+    counts = bits_as(x2, _UNSIGNED_OF[x2._dtype]) if _kind(x2._dtype) == "i" else x2
+    valid = less(counts, width)
+    if name == "bitwise_right_shift" and _kind(shifted._dtype) == "i":
+        # The sign in every bit: x1 >> (width - 1), the count typed like x2 to keep the dtype.
+        sign = _BINARY[name](x1, x2._dtype.type(width - 1)) if _is_array(x1) \
+            else int(x1) >> (width - 1)
+        return where(valid, shifted, sign)
+    return where(valid, shifted, 0)
+
+
+def _shift_by_scalar(name, x, count):
+    value, strong = _scalar_operand(name, count)
+    if not isinstance(value, int):
+        raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
+    dtype = _promote(x._dtype, strong) if strong is not None else \
+        _data_type.scalar_result_type(x._dtype, value)
+    _data_type.check_scalar_fits(value, dtype)
+    width = 8 * dtype.itemsize
+    if 0 <= value < width:
+        return _BINARY[name](x, count)
+    if name == "bitwise_right_shift" and _kind(dtype) == "i":
+        return _BINARY[name](x, type(count)(width - 1))  # the sign in every bit
+    out = _BINARY[name](x, type(count)(0))   # the result's dtype and shape, then zeros
+    _ops.fill_(out, 0, stream=_ops.stream_of(out))
+    return out
+
+
+def bitwise_left_shift(x1, x2, /):
+    """Element-wise ``x1 << x2`` of integer operands (array API
+    ``bitwise_left_shift``, ``numpy.left_shift``): aclnnLeftShift /
+    aclnnLeftShifts on the current stream. Counts that are negative or not
+    below the bit width of the result give 0, as in NumPy (masked on the device
+    with aclnnLtScalar and aclnnSWhere). bool and floating operands raise TypeError."""
+    return _shift("bitwise_left_shift", x1, x2)
+
+
+def bitwise_right_shift(x1, x2, /):
+    """Element-wise arithmetic ``x1 >> x2`` of integer operands (array API
+    ``bitwise_right_shift``, ``numpy.right_shift``): aclnnRightShift on the
+    current stream. Counts that are negative or not below the bit width give 0,
+    or -1 for negative ``x1``, as in NumPy."""
+    return _shift("bitwise_right_shift", x1, x2)
+
+
+# Binary functions that are not a single _Binary plan, by name, for the in-place operators.
+_INPLACE_FUNCTIONS = {"bitwise_left_shift": bitwise_left_shift,
+                      "bitwise_right_shift": bitwise_right_shift}
+
+
+# ---------------------------------------------------------------------------
+# clip
+
+__all__ += ["clip"]
+
+# conversion/clip_by_value_v2/docs/aclnnClamp.md (aclnnClampMin.md, aclnnClampMax&aclnnInplaceClampMax.md)
+_CLAMP = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
+                    "int32", "int64", "bool")
+
+
+def _clip_bound(name, bound, dtype):
+    """A scalar bound as a Python number in ``x``'s ``dtype``: integer bounds
+    outside the dtype's range are moved to its edge (the standard leaves them
+    unspecified; the result is the same), float bounds of integer arrays raise
+    TypeError."""
+    value, _ = _scalar_operand("clip", bound)
+    if _kind(dtype) in "iu":
+        if not isinstance(value, int):
+            raise TypeError(f"clip(): {name}={bound!r} is not an integer, but x has dtype {dtype}")
+        info = np.iinfo(dtype)
+        return builtins.min(builtins.max(value, int(info.min)), int(info.max))
+    if isinstance(value, complex):
+        raise TypeError(f"clip(): {name} must be real, got {bound!r}")
+    return float(value)
+
+
+def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
+    """Clamps each element of ``x`` to ``[min, max]`` (array API ``clip``,
+    ``numpy.clip``). ``min`` / ``max``: None (no bound), a Python or NumPy
+    scalar, or an NPUArray broadcast against ``x`` (cast to ``x.dtype``).
+
+    Returns an array of ``x``'s dtype and the broadcast shape, on the current
+    stream of ``x``'s device: scalar bounds run aclnnClamp / aclnnClampMin /
+    aclnnClampMax, array bounds aclnnMaximum then aclnnMinimum; uint64, which
+    those operators lack, compares and selects (aclnnGe/LeScalar, aclnnSWhere).
+    A NaN bound gives NaN (the standard's special cases); where ``min > max``
+    the result is ``max``, as NumPy. Raises TypeError for bool or complex ``x``
+    and for float bounds of an integer ``x``; ValueError for shapes that do not
+    broadcast."""
+    _unary_array("clip", x)
+    dtype = x._dtype
+    if _kind(dtype) not in "iuf":
+        raise TypeError(f"clip() needs a real numeric array, got {dtype}")
+    if min is None and max is None:
+        return _copy(x)
+    if _is_array(min) or _is_array(max):
+        return _clip_arrays(x, min, max)
+    lo = None if min is None else _clip_bound("min", min, dtype)
+    hi = None if max is None else _clip_bound("max", max, dtype)
+    if lo != lo or hi != hi:  # a NaN bound: every element is NaN
+        out = _copy(x)
+        _ops.fill_(out, np.nan, stream=_ops.stream_of(out))
+        return out
+    if dtype == _UINT64:
+        return _clip_by_selection(x, lo, hi)
+    compute = _supported(dtype, _CLAMP, "clip")
+    stream = _ops.stream_of(x)
+    out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
+    if _is_empty(x._shape):
+        return out
+    target = out if compute == dtype else _ops.empty(x._shape, compute, x._buffer.device, stream)
+    xc = _as_dtype(x, compute, stream)
+    if lo is not None and hi is not None:
+        _ops.launch("aclnnClamp", xc, _ops.acl_scalar(lo, compute), _ops.acl_scalar(hi, compute),
+                    target, stream=stream)
+    elif lo is not None:
+        _ops.launch("aclnnClampMin", xc, _ops.acl_scalar(lo, compute), target, stream=stream)
+    else:
+        _ops.launch("aclnnClampMax", xc, _ops.acl_scalar(hi, compute), target, stream=stream)
+    if target is not out:
+        _ops.copy_(out, target, stream=stream)
+    return out
+
+
+def _clip_by_selection(x, lo, hi):
+    """clip for dtypes without a clamp operator: compare and select."""
+    if lo is not None:
+        x = where(less(x, lo), lo, x)
+    if hi is not None:
+        x = where(greater(x, hi), hi, x)
+    return x
+
+
+def _clip_arrays(x, lo, hi):
+    """clip with array bounds: NaN-propagating maximum then minimum, in ``x``'s dtype."""
+    dtype = x._dtype
+    bounds = []
+    for name, bound in (("min", lo), ("max", hi)):
+        if _is_array(bound):
+            same_device("clip", x, bound)
+            if _kind(bound._dtype) not in "biuf":
+                raise TypeError(f"clip(): {name} must be real, got dtype {bound._dtype}")
+            bound = _as_dtype(bound, dtype, _ops.stream_of(x))
+        elif bound is not None:
+            bound = _clip_bound(name, bound, dtype)
+        bounds.append(bound)
+    if bounds[0] is not None:
+        x = maximum(x, bounds[0])
+    if bounds[1] is not None:
+        x = minimum(x, bounds[1])
+    return x
+
+
+# ---------------------------------------------------------------------------
+# Binary floating-point functions: atan2, logaddexp, and the ones CANN has no
+# operator for (copysign, hypot, nextafter), composed on the device
+
+__all__ += ["atan2", "logaddexp", "copysign", "hypot", "nextafter"]
+
+# The signed integer dtype with each floating dtype's bits.
+_BITS_OF = {np.dtype(f): np.dtype(i) for f, i in [
+    ("float16", "int16"), ("float32", "int32"), ("float64", "int64")]}
+_BITS_OF[BFLOAT16] = np.dtype(np.int16)
+# math/log_add_exp/docs/aclnnLogAddExp.md: out is FLOAT, FLOAT16 or BFLOAT16
+_LOG_ADD_EXP_OUT = _dtypes_of("float32", "float16", "bfloat16")
+_LN2 = 0.6931471805599453
+
+
+def _float_operands(name, x1, x2):
+    """(a, b, dtype): the operands as NPUArrays of their floating result dtype
+    (integers and bool give NumPy's float dtype, e.g. int8 → float16; Python
+    scalars become 0-d arrays). TypeError for complex or non-numeric operands."""
+    arrays = [x for x in (x1, x2) if _is_array(x)]
+    if not arrays:
+        raise TypeError(f"{name}() needs an NPUArray operand, got {type(x1).__name__} and "
+                        f"{type(x2).__name__}")
+    for x in (x1, x2):
+        if not _is_array(x):
+            _scalar_operand(name, x)
+    dtype = _operands_dtype(x1, x2)
+    if _kind(dtype) not in "biuf":
+        raise TypeError(f"{name}() needs real operands, got dtype {dtype}")
+    dtype = _FLOAT_OF.get(dtype, dtype)
+    device = same_device(name, *arrays)
+    stream = _ops.current_stream(device)
+    a, b = (_as_dtype(x, dtype, stream) if _is_array(x)
+            else _full(_scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
+    return a, b, dtype
+
+
+def _launch_binary_op(op, a, b, dtype):
+    device = a._buffer.device
+    stream = _ops.current_stream(device)
+    out = _ops.empty(broadcast_shapes(a._shape, b._shape), dtype, device, stream)
+    if not _is_empty(out._shape):
+        _ops.launch(op, a, b, out, stream=stream)
+    return out
+
+
+def atan2(x1, x2, /):
+    """Element-wise angle of the point ``(x2, x1)``, in ``[-pi, pi]``, with the
+    signs of both (array API ``atan2``, ``numpy.arctan2``): aclnnAtan2 on the
+    current stream. Integer and bool operands give NumPy's float dtype; complex
+    raises TypeError. IEEE special cases (signed zeros, infinities) as C99 atan2."""
+    a, b, dtype = _float_operands("atan2", x1, x2)
+    return _launch_binary_op("aclnnAtan2", a, b, dtype)
+
+
+def logaddexp(x1, x2, /):
+    """Element-wise ``log(exp(x1) + exp(x2))`` without overflow (array API
+    ``logaddexp``): aclnnLogAddExp for float32 / float16 / bfloat16; float64,
+    which that operator cannot write, is composed on the device as
+    ``max + log1p(exp(-|x1 - x2|))`` (equal inputs, infinities included, give
+    ``x1 + log(2)``). NaN propagates; an infinity of either sign dominates."""
+    a, b, dtype = _float_operands("logaddexp", x1, x2)
+    if dtype in _LOG_ADD_EXP_OUT:
+        return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
+    larger = maximum(a, b)
+    tail = _log1p(exp(negative(abs(subtract(a, b)))))
+    return where(equal(a, b), add(a, _LN2), add(larger, tail))
+
+
+def _log1p(t):
+    """log(1 + t) accurate for small t (Kahan's formula with aclnnLog): where
+    ``u = 1 + t`` rounds, ``log(u) * t / (u - 1)`` cancels the rounding error."""
+    u = add(t, 1.0)
+    denominator = subtract(u, 1.0)
+    rounded = multiply(log(u), divide(t, where(equal(denominator, 0.0), 1.0, denominator)))
+    return where(equal(denominator, 0.0), t, rounded)
+
+
+def copysign(x1, x2, /):
+    """Element-wise ``|x1|`` with the sign bit of ``x2`` (array API ``copysign``,
+    ``numpy.copysign``): no CANN operator; on the device the floats' bits are
+    combined with aclnnBitwiseAndScalar and aclnnBitwiseOrTensor, so NaNs and
+    signed zeros keep their payload and sign exactly."""
+    a, b, dtype = _float_operands("copysign", x1, x2)
+    bits = _BITS_OF[dtype]
+    sign = -(1 << (8 * bits.itemsize - 1))
+    magnitude = bitwise_and(bits_as(a, bits), ~sign)
+    return bits_as(bitwise_or(magnitude, bitwise_and(bits_as(b, bits), sign)), dtype)
+
+
+def hypot(x1, x2, /):
+    """Element-wise ``sqrt(x1**2 + x2**2)`` without overflow or underflow (array
+    API ``hypot``): no CANN operator; on the device as ``m * sqrt(1 + (n/m)**2)``
+    with ``m``, ``n`` the larger and smaller of ``|x1|``, ``|x2|``. An infinite
+    operand gives +inf even beside NaN (the standard's special case)."""
+    a, b, _ = _float_operands("hypot", x1, x2)
+    a, b = abs(a), abs(b)
+    larger, smaller = maximum(a, b), minimum(a, b)
+    ratio = divide(smaller, where(equal(larger, 0.0), 1.0, larger))
+    result = multiply(larger, sqrt(add(multiply(ratio, ratio), 1.0)))
+    return where(logical_or(equal(a, np.inf), equal(b, np.inf)), np.inf, result)
+
+
+def nextafter(x1, x2, /):
+    """Element-wise next representable value after ``x1`` towards ``x2`` (array
+    API ``nextafter``, ``numpy.nextafter``): no CANN operator; on the device
+    ``x1``'s bits, read as an integer, step by one (aclnnAdds / aclnnSubs and
+    aclnnSWhere). From ±0 the result is the smallest subnormal with ``x2``'s
+    sign; equal operands give ``x2``; NaN operands give NaN."""
+    a, b, dtype = _float_operands("nextafter", x1, x2)
+    bits = _BITS_OF[dtype]
+    a_bits = bits_as(a, bits)
+    # Away from zero the magnitude (the bits) grows: up from a positive, down from a negative.
+    grows = equal(greater(b, a), greater(a, 0.0))
+    stepped = bits_as(where(grows, add(a_bits, 1), subtract(a_bits, 1)), dtype)
+    sign = -(1 << (8 * bits.itemsize - 1))
+    tiniest = bits_as(bitwise_or(bitwise_and(bits_as(b, bits), sign), 1), dtype)
+    result = where(equal(a, 0.0), tiniest, stepped)
+    result = where(equal(a, b), b, result)
+    return where(logical_or(not_equal(a, a), not_equal(b, b)), np.nan, result)
+
+
+# ---------------------------------------------------------------------------
+# uint64 arithmetic that CANN has no operator for (floor_divide, remainder,
+# pow), composed exactly from int64 operators on the same bits
+
+def _uint64_operands(name, x1, x2):
+    """Both operands as uint64 NPUArrays (Python ints must fit: OverflowError)."""
+    device = same_device(name, *[x for x in (x1, x2) if _is_array(x)])
+    stream = _ops.current_stream(device)
+    operands = []
+    for x in (x1, x2):
+        if _is_array(x):
+            operands.append(_as_dtype(x, _UINT64, stream))
+        else:
+            value, _ = _scalar_operand(name, x)
+            _data_type.check_scalar_fits(value, _UINT64)
+            operands.append(_full(value, _UINT64, device, stream))
+    return operands
+
+
+def _uint64_floor_divide(a, b):
+    """Exact ``a // b`` of uint64 arrays (0 where ``b`` is 0, as NumPy). A
+    divisor >= 2**63 gives ``a >= b``; else ``q0 = 2 * ((a >> 1) // b)`` is a
+    non-negative int64 division, short of the quotient by at most one, which
+    the remainder ``a - q0 * b`` (< 2b, compared unsigned) corrects."""
+    a_bits, b_bits = bits_as(a, _INT64), bits_as(b, _INT64)
+    large = less(b_bits, 0)
+    zero = equal(b_bits, 0)
+    safe_b = where(logical_or(large, zero), 1, b_bits)
+    half = bits_as(_BINARY["bitwise_right_shift"](a, 1), _INT64)
+    q0 = multiply(floor_divide(half, safe_b), 2)
+    rest = bits_as(subtract(a_bits, multiply(q0, b_bits)), _UINT64)
+    q = add(q0, astype_int64(greater_equal(rest, b)))
+    q = where(large, astype_int64(greater_equal(a, b)), q)
+    return bits_as(where(zero, 0, q), _UINT64)
+
+
+def astype_int64(x):
+    return _ops.cast(x, _INT64, stream=_ops.stream_of(x))
+
+
+def _uint64_remainder(a, b):
+    quotient = bits_as(_uint64_floor_divide(a, b), _INT64)
+    a_bits, b_bits = bits_as(a, _INT64), bits_as(b, _INT64)
+    rest = subtract(a_bits, multiply(quotient, b_bits))
+    return bits_as(where(equal(b_bits, 0), 0, rest), _UINT64)
+
+
+_EXPONENT_PERIOD = 1 << 62  # odd x: x ** (2**62) == 1 modulo 2**64; even x: x ** 64 == 0
+
+
+def _uint64_pow(a, e):
+    """``a ** e`` modulo 2**64 as the int64 power of the same bits; an exponent
+    >= 2**62 (negative as int64) is replaced by ``2**62 + e % 2**62``, which
+    gives the same power modulo 2**64 for every base."""
+    e_bits = bits_as(e, _INT64)
+    reduced = bitwise_or(bitwise_and(e_bits, _EXPONENT_PERIOD - 1), _EXPONENT_PERIOD)
+    exponent = where(greater_equal(e, _EXPONENT_PERIOD), reduced, e_bits)
+    return bits_as(_BINARY["pow"](bits_as(a, _INT64), exponent), _UINT64)
 
 
 # ---------------------------------------------------------------------------
@@ -1141,10 +1642,9 @@ def inplace(name, x, other):
     if name == "matmul":
         from ._linear_algebra import matmul as function
     else:
-        try:
-            function = _BINARY[name]
-        except KeyError:
-            raise ValueError(f"no in-place form of {name!r}") from None
+        function = _INPLACE_FUNCTIONS.get(name) or _BINARY.get(name)
+        if function is None:
+            raise ValueError(f"no in-place form of {name!r}")
     result = function(x, other)
     if result._shape != x._shape:
         raise ValueError(f"non-broadcastable output operand with shape {x._shape} "
