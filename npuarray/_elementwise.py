@@ -1234,9 +1234,8 @@ def _log1p_composed(z):
 # device in complex128 (complex64 input is widened, so intermediate squares neither
 # overflow nor lose digits) from Kahan's formulas ("Branch Cuts for Complex
 # Elementary Functions", 1987), which are accurate everywhere, including near 0,
-# with complex aclnnSqrt, real aclnnAsinh / aclnnLog1p, and atan2(y, x) taken as the
-# angle of log(x + iy) (aclnnLog); the standard's special cases for infinite and NaN
-# parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
+# with complex aclnnSqrt and real aclnnAsinh / aclnnLog1p / aclnnAtan2; the
+# standard's special cases for infinite and NaN parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
 # and acos by the identities C99 Annex G defines them with.
 
 _C128 = np.dtype(np.complex128)
@@ -1256,16 +1255,6 @@ def _sqrt_parts(re, im):
     return _parts(sqrt(_complex_from(re, im, _C128)))
 
 
-def _atan2(y, x):
-    """atan2(y, x) for float64 arrays: the angle of x + iy, from log's imaginary part."""
-    return _parts(log(_complex_from(x, y, _C128)))[1]
-
-
-def _copysign(magnitude, sign_of):
-    magnitude = abs(magnitude)
-    return where(signbit(sign_of), negative(magnitude), magnitude)
-
-
 def _asinh_complex(z):
     a, b = _parts(_widened(z))
     x, y = abs(a), abs(b)   # first quadrant; asinh is odd and commutes with conj
@@ -1274,13 +1263,13 @@ def _asinh_complex(z):
     s1r, s1i = _sqrt_parts(add(y, 1.0), negative(x))
     s2r, s2i = _sqrt_parts(subtract(1.0, y), x)
     re = asinh(subtract(multiply(s1r, s2i), multiply(s1i, s2r)))
-    im = _atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
+    im = atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
     im = where(equal(y, 0.0), y, im)                     # asinh(NaN + 0j) = NaN + 0j
     angle = where(isinf(x), where(isinf(y), _PI / 4, 0.0), _PI / 2)
     angle = where(logical_or(isnan(x), isnan(y)), np.nan, angle)
     infinite = logical_or(isinf(x), isinf(y))
     re, im = where(infinite, np.inf, re), where(infinite, angle, im)
-    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
 
 
 def _atanh_complex(z):
@@ -1290,14 +1279,14 @@ def _atanh_complex(z):
     one_minus_x = subtract(1.0, x)
     denominator = add(multiply(one_minus_x, one_minus_x), multiply(y, y))
     re = multiply(log1p(divide(multiply(x, 4.0), denominator)), 0.25)
-    im = multiply(_atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
+    im = multiply(atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
                                                     multiply(y, y))), 0.5)
     re = where(equal(x, 0.0), x, re)                     # atanh(+0 + NaN j) = +0 + NaN j
     # Far from the origin (and at infinity) atanh(z) = 1/z + i pi/2 to double precision.
     far = logical_or(greater(x, 1e150), greater(y, 1e150))
     re = where(far, _parts(reciprocal(_complex_from(x, y, _C128)))[0], re)
     im = where(far, where(isnan(y), np.nan, _PI / 2), im)
-    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
 
 
 def _acos_complex(z):
@@ -1307,7 +1296,7 @@ def _acos_complex(z):
     # s1 = sqrt(1 - z), s2 = sqrt(1 + z).
     s1r, s1i = _sqrt_parts(subtract(1.0, a), negative(y))
     s2r, s2i = _sqrt_parts(add(a, 1.0), y)
-    re = multiply(_atan2(s1r, s2r), 2.0)
+    re = multiply(atan2(s1r, s2r), 2.0)
     im = asinh(subtract(multiply(s2r, s1i), multiply(s2i, s1r)))
     re = where(logical_and(equal(a, 0.0), isnan(y)), _PI / 2, re)
     re = where(logical_and(isinf(a), isinf(y)), where(less(a, 0.0), 3 * _PI / 4, _PI / 4), re)
