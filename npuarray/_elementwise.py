@@ -1194,7 +1194,7 @@ def _tanh_composed(x):
 
 def _expm1_composed(x):
     if _kind(x._dtype) == "c":
-        return subtract(exp(x), 1.0)
+        return _expm1_complex(x)
     # float64: Kahan's method, accurate to a few ulp near 0 where exp(x) - 1 is not:
     # u = e**x, expm1 = (u - 1) * x / log(u); u == 1 gives x itself (so +-0 and tiny
     # x are exact), u - 1 == -1 gives -1, an infinite u gives +inf.
@@ -1206,8 +1206,26 @@ def _expm1_composed(x):
     return where(equal(u, np.inf), u, result)
 
 
+def _expm1_complex(z):
+    """expm1(a + ib) = expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b): no cancellation
+    near 0, where exp(z) - 1 loses every digit; non-finite z takes exp(z) - 1, whose
+    special cases (C99 cexp's) are the standard's."""
+    a, b = _parts(z)
+    half_sine = sin(multiply(b, 0.5))
+    re = subtract(multiply(expm1(a), cos(b)), multiply(multiply(half_sine, half_sine), 2.0))
+    re = add(re, 0.0)   # expm1(-0 + 0j) = +0 + 0j, as exp(z) - 1 gives (-0 - 0 is -0)
+    im = where(equal(b, 0.0), b, multiply(exp(a), sin(b)))   # inf * sin(0) would be NaN
+    return where(isfinite(z), _complex_from(re, im, z._dtype), subtract(exp(z), 1.0))
+
+
 def _log1p_composed(z):
-    return log(add(z, 1.0))
+    """log(1 + z) (aclnnAdds, aclnnLog), its real part near 0 as
+    log1p(a (2 + a) + b**2) / 2 (aclnnLog1p), which keeps the digits log(|1 + z|) loses."""
+    w_re, w_im = _parts(log(add(z, 1.0)))
+    a, b = _parts(z)
+    near_zero = logical_and(less(abs(a), 0.5), less(abs(b), 0.5))
+    small_re = multiply(log1p(add(multiply(a, add(a, 2.0)), multiply(b, b))), 0.5)
+    return _complex_from(where(near_zero, small_re, w_re), w_im, z._dtype)
 
 
 # Complex inverse trigonometric and hyperbolic functions, which no CANN operator
@@ -1216,9 +1234,8 @@ def _log1p_composed(z):
 # device in complex128 (complex64 input is widened, so intermediate squares neither
 # overflow nor lose digits) from Kahan's formulas ("Branch Cuts for Complex
 # Elementary Functions", 1987), which are accurate everywhere, including near 0,
-# with complex aclnnSqrt, real aclnnAsinh / aclnnLog1p, and atan2(y, x) taken as the
-# angle of log(x + iy) (aclnnLog); the standard's special cases for infinite and NaN
-# parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
+# with complex aclnnSqrt and real aclnnAsinh / aclnnLog1p / aclnnAtan2; the
+# standard's special cases for infinite and NaN parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
 # and acos by the identities C99 Annex G defines them with.
 
 _C128 = np.dtype(np.complex128)
@@ -1238,16 +1255,6 @@ def _sqrt_parts(re, im):
     return _parts(sqrt(_complex_from(re, im, _C128)))
 
 
-def _atan2(y, x):
-    """atan2(y, x) for float64 arrays: the angle of x + iy, from log's imaginary part."""
-    return _parts(log(_complex_from(x, y, _C128)))[1]
-
-
-def _copysign(magnitude, sign_of):
-    magnitude = abs(magnitude)
-    return where(signbit(sign_of), negative(magnitude), magnitude)
-
-
 def _asinh_complex(z):
     a, b = _parts(_widened(z))
     x, y = abs(a), abs(b)   # first quadrant; asinh is odd and commutes with conj
@@ -1256,13 +1263,13 @@ def _asinh_complex(z):
     s1r, s1i = _sqrt_parts(add(y, 1.0), negative(x))
     s2r, s2i = _sqrt_parts(subtract(1.0, y), x)
     re = asinh(subtract(multiply(s1r, s2i), multiply(s1i, s2r)))
-    im = _atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
+    im = atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
     im = where(equal(y, 0.0), y, im)                     # asinh(NaN + 0j) = NaN + 0j
     angle = where(isinf(x), where(isinf(y), _PI / 4, 0.0), _PI / 2)
     angle = where(logical_or(isnan(x), isnan(y)), np.nan, angle)
     infinite = logical_or(isinf(x), isinf(y))
     re, im = where(infinite, np.inf, re), where(infinite, angle, im)
-    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
 
 
 def _atanh_complex(z):
@@ -1272,14 +1279,14 @@ def _atanh_complex(z):
     one_minus_x = subtract(1.0, x)
     denominator = add(multiply(one_minus_x, one_minus_x), multiply(y, y))
     re = multiply(log1p(divide(multiply(x, 4.0), denominator)), 0.25)
-    im = multiply(_atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
+    im = multiply(atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
                                                     multiply(y, y))), 0.5)
     re = where(equal(x, 0.0), x, re)                     # atanh(+0 + NaN j) = +0 + NaN j
     # Far from the origin (and at infinity) atanh(z) = 1/z + i pi/2 to double precision.
     far = logical_or(greater(x, 1e150), greater(y, 1e150))
     re = where(far, _parts(reciprocal(_complex_from(x, y, _C128)))[0], re)
     im = where(far, where(isnan(y), np.nan, _PI / 2), im)
-    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
 
 
 def _acos_complex(z):
@@ -1289,7 +1296,7 @@ def _acos_complex(z):
     # s1 = sqrt(1 - z), s2 = sqrt(1 + z).
     s1r, s1i = _sqrt_parts(subtract(1.0, a), negative(y))
     s2r, s2i = _sqrt_parts(add(a, 1.0), y)
-    re = multiply(_atan2(s1r, s2r), 2.0)
+    re = multiply(atan2(s1r, s2r), 2.0)
     im = asinh(subtract(multiply(s2r, s1i), multiply(s2i, s1r)))
     re = where(logical_and(equal(a, 0.0), isnan(y)), _PI / 2, re)
     re = where(logical_and(isinf(a), isinf(y)), where(less(a, 0.0), 3 * _PI / 4, _PI / 4), re)
@@ -1399,14 +1406,15 @@ def expm1(x, /):
     """Element-wise ``exp(x) - 1``, accurate near 0 (array API ``expm1``,
     ``numpy.expm1``): aclnnExpm1 for float16/bfloat16/float32. aclnnExpm1 takes no
     float64 input: float64 uses Kahan's ``(u - 1) * x / log(u)`` with ``u = exp(x)``
-    (aclnnExp, aclnnLog, ...; a few ulp); complex is ``exp(x) - 1``."""
+    (aclnnExp, aclnnLog, ...; a few ulp); complex is composed from real expm1, exp,
+    sin and cos of its parts (see ``_expm1_complex``)."""
     return _math("expm1", "aclnnExpm1", x, _HALF_SINGLE, _expm1_composed)
 
 
 def log1p(x, /):
     """Element-wise ``log(1 + x)``, accurate near 0 (array API ``log1p``,
-    ``numpy.log1p``): aclnnLog1p; complex input as ``log(1 + x)`` with aclnnAdds
-    and aclnnLog (aclnnLog1p has no complex kernel)."""
+    ``numpy.log1p``): aclnnLog1p; complex input, which aclnnLog1p lacks, as
+    ``log(1 + x)`` with aclnnAdds and aclnnLog, its real part near 0 from aclnnLog1p."""
     return _math("log1p", "aclnnLog1p", x, _ALL_FLOATING, _log1p_composed)
 
 
@@ -1555,6 +1563,18 @@ def conj(x, /):
         return _copy(x)
     re, im = _parts(x)
     return _complex_from(re, negative(im), x._dtype)
+
+
+_UNARY_NOTE = """
+
+    Returns a new array of ``x``'s shape, computed on the current stream of ``x``'s
+    device. Raises TypeError for a non-NPUArray ``x`` or a dtype the function does not
+    take."""
+for _function in (acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan, tanh,
+                  expm1, log1p, log2, log10, reciprocal, ceil, floor, round, trunc, sign,
+                  signbit, square, isinf, real, imag, conj):
+    _function.__doc__ += _UNARY_NOTE
+del _function
 
 
 # ---------------------------------------------------------------------------
