@@ -649,10 +649,6 @@ def bitwise_right_shift(x1, x2, /):
     return _shift("bitwise_right_shift", x1, x2)
 
 
-# Binary functions that are not a single _Binary plan, by name, for the in-place operators.
-_INPLACE_FUNCTIONS = {"bitwise_left_shift": bitwise_left_shift,
-                      "bitwise_right_shift": bitwise_right_shift}
-
 
 # ---------------------------------------------------------------------------
 # clip
@@ -1107,7 +1103,7 @@ def inplace(name, x, other):
     if name == "matmul":
         from ._linear_algebra import matmul as function
     else:
-        function = _INPLACE_FUNCTIONS.get(name) or _BINARY.get(name)
+        function = globals().get(name) if name in _BINARY else None
         if function is None:
             raise ValueError(f"no in-place form of {name!r}")
     result = function(x, other)
