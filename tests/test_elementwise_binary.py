@@ -379,3 +379,16 @@ def test_floor_divide_infinities_with_float32_arrays_and_scalars(rng):
     check(npx.floor_divide(x, -INF), np.where(a > 0, -0.0, 0.0).astype(np.float32), exact=True)
     check(npx.floor_divide(INF, x), np.where(a > 0, INF, -INF).astype(np.float32), exact=True)
     check(npx.floor_divide(x, 2.0), np.floor_divide(a, np.float32(2.0)), exact=True)
+
+
+def test_npusim_log_add_exp_writes_no_double():
+    """aclnnLogAddExp's documented out dtypes are FLOAT, FLOAT16, BFLOAT16 (float64
+    logaddexp is therefore composed); npusim refuses a DOUBLE out as CANN would."""
+    from npuarray import _ops
+    x = npx.asarray(np.array([1.0, 2.0]))
+    with pytest.raises(npx.InvalidValueError) as info:
+        _ops.launch("aclnnLogAddExp", x, x, npx.asarray(np.zeros(2)))
+    assert info.value.code == 161002
+    out = npx.asarray(np.zeros(2, np.float32))
+    _ops.launch("aclnnLogAddExp", x, x, out)
+    check(out, np.logaddexp(np.array([1.0, 2.0]), np.array([1.0, 2.0])).astype(np.float32))
