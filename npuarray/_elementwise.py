@@ -703,6 +703,8 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
         out = _copy(x)
         _ops.fill_(out, np.nan, stream=_ops.stream_of(out))
         return out
+    if lo is not None and hi is not None and lo > hi:
+        lo = hi  # NumPy's max; CANN documents max(min(x, max), min), which would give min
     if dtype == _UINT64:
         return _clip_by_selection(x, lo, hi)
     compute = _supported(dtype, _CLAMP, "clip")
