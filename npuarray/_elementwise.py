@@ -354,8 +354,8 @@ _BINARY = {spec.name: spec for spec in [
             reflected_op="aclnnGeScalar", result="bool"),
     _Binary("maximum", "aclnnMaximum", _MAXIMUM, "biuf"),
     _Binary("minimum", "aclnnMinimum", _MAXIMUM, "biuf"),
-    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool"),
-    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool"),
+    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
+    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
 ]}
 
 

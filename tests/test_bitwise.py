@@ -335,3 +335,13 @@ def test_npusim_scalar_operand_dtype_is_checked():
     out = raw(np.int32)
     _ops.launch("aclnnBitwiseAndScalar", x, _ops.acl_scalar(6, np.dtype(np.int32)), out)
     check(out, np.arange(3, dtype=np.int32) & 6)
+
+
+def test_logical_and_or_on_uint64_bits():
+    """aclnnLogicalAnd/Or lack uint64: the same bits, read as int64, have the same truth."""
+    a = np.array([0, 2**63, 1, 2**64 - 1, 0], np.uint64)
+    b = np.array([0, 0, 2**63, 1, 2**63], np.uint64)
+    x, y = npx.asarray(a), npx.asarray(b)
+    check(npx.logical_and(x, y), np.logical_and(a, b))
+    check(npx.logical_or(x, y), np.logical_or(a, b))
+    check(npx.logical_or(x, 0), np.logical_or(a, 0))
