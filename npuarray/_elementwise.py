@@ -403,9 +403,11 @@ def floor_divide(x1, x2, /):
     result = _BINARY["floor_divide"](x1, x2)
     if _kind(result._dtype) != "f" or _is_empty(result._shape):
         return result
-    divisor_infinite = equal(abs(x2), np.inf) if _is_array(x2) else builtins.abs(x2) == np.inf
-    take_quotient = logical_or(not_equal(result, result), divisor_infinite) \
-        if _is_array(x2) or divisor_infinite else not_equal(result, result)
+    if not _is_array(x2) and builtins.abs(x2) == np.inf:
+        return divide(x1, x2)   # the quotient is the answer for every x1
+    take_quotient = not_equal(result, result)
+    if _is_array(x2):
+        take_quotient = logical_or(take_quotient, equal(abs(x2), np.inf))
     return where(take_quotient, divide(x1, x2), result)
 
 
@@ -908,12 +910,12 @@ def _uint64_floor_divide(a, b):
     half = bits_as(_BINARY["bitwise_right_shift"](a, 1), _INT64)
     q0 = multiply(floor_divide(half, safe_b), 2)
     rest = bits_as(subtract(a_bits, multiply(q0, b_bits)), _UINT64)
-    q = add(q0, astype_int64(greater_equal(rest, b)))
-    q = where(large, astype_int64(greater_equal(a, b)), q)
+    q = add(q0, _as_int64(greater_equal(rest, b)))
+    q = where(large, _as_int64(greater_equal(a, b)), q)
     return bits_as(where(zero, 0, q), _UINT64)
 
 
-def astype_int64(x):
+def _as_int64(x):
     return _ops.cast(x, _INT64, stream=_ops.stream_of(x))
 
 
