@@ -275,7 +275,7 @@ class _Binary:
         compute = self._fit_scalar(value, dtype, compute)
         if _kind(dtype) == "u" and _kind(compute) == "i" and compute.itemsize == dtype.itemsize \
                 and value >= 1 << (8 * compute.itemsize - 1):
-            value -= 1 << (8 * compute.itemsize)  # unsigned computed as same-width signed: same bits
+            value -= 1 << (8 * compute.itemsize)  # unsigned as same-width signed: same bits
         device = x._buffer.device
         stream = _ops.current_stream(device)
         out = _ops.empty(x._shape, out_dtype, device, stream)
@@ -530,7 +530,8 @@ _BITWISE_AND = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "u
 _BITWISE_OR_XOR = _dtypes_of("bool", *_INTEGER)
 # math/bitwise_not/docs/aclnnBitwiseNot.md
 _BITWISE_NOT = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
-# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md, math/right_shift/docs/aclnnRightShift.md
+# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md,
+# math/right_shift/docs/aclnnRightShift.md
 _SHIFT = _dtypes_of(*_INTEGER)
 # math/not_equal/docs/aclnnLogicalXor.md
 _LOGICAL_XOR = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
@@ -657,7 +658,8 @@ def bitwise_right_shift(x1, x2, /):
 
 __all__ += ["clip"]
 
-# conversion/clip_by_value_v2/docs/aclnnClamp.md (aclnnClampMin.md, aclnnClampMax&aclnnInplaceClampMax.md)
+# conversion/clip_by_value_v2/docs/aclnnClamp.md (and aclnnClampMin.md,
+# aclnnClampMax&aclnnInplaceClampMax.md)
 _CLAMP = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
                     "int32", "int64", "bool")
 

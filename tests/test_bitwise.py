@@ -179,7 +179,8 @@ def test_non_contiguous_inputs(rng, name):
     check(getattr(npx, name)(x.T, y), fn(a.T, b))                    # transposed
     check(getattr(npx, name)(x[::2, 1::3], y[1::3, ::2].T),          # strided
           fn(a[::2, 1::3], b[1::3, ::2].T))
-    check(getattr(npx, name)(x[::-1, ::-2], y.T[:, ::-2]), fn(a[::-1, ::-2], b.T[:, ::-2]))  # negative
+    check(getattr(npx, name)(x[::-1, ::-2], y.T[:, ::-2]),          # negative steps
+          fn(a[::-1, ::-2], b.T[:, ::-2]))
     check(npx.bitwise_invert(x[::-1, ::2]), ~a[::-1, ::2])
 
 

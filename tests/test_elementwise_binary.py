@@ -267,7 +267,8 @@ def test_clip_array_bounds_broadcast(rng, dtype):
     d = dt(dtype)
     if d.kind in "iu":
         a = rng.integers(0, 100, size=(4, 5)).astype(d)
-        lo, hi = rng.integers(0, 50, size=(5,)).astype(d), rng.integers(50, 100, size=(4, 1)).astype(d)
+        lo = rng.integers(0, 50, size=(5,)).astype(d)
+        hi = rng.integers(50, 100, size=(4, 1)).astype(d)
     else:
         a, lo, hi = normal(rng, (4, 5), dtype), normal(rng, (5,), dtype) - 1, \
             normal(rng, (4, 1), dtype) + 1
