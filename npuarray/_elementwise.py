@@ -619,6 +619,8 @@ def _shift(name, x1, x2):
 
 
 def _shift_by_scalar(name, x, count):
+    if type(count) is int and 0 <= count < 8 * x._dtype.itemsize:
+        return _BINARY[name](x, count)  # the common case: a count valid for x's dtype
     value, strong = _scalar_operand(name, count)
     if not isinstance(value, int):
         raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
