@@ -406,3 +406,18 @@ def test_npusim_log_add_exp_writes_no_double():
     out = npx.asarray(np.zeros(2, np.float32))
     _ops.launch("aclnnLogAddExp", x, x, out)
     check(out, np.logaddexp(np.array([1.0, 2.0]), np.array([1.0, 2.0])).astype(np.float32))
+
+
+def test_composed_functions_run_on_the_current_stream(rng):
+    a, b = normal(rng, (64,), "float64"), normal(rng, (64,), "float64")
+    u, v = full_uint64(rng, 64), full_uint64(rng, 64) >> np.uint64(40)
+    with npx.Stream() as stream:
+        x, y = npx.asarray(a), npx.asarray(b)
+        results = [npx.hypot(x, y), npx.nextafter(x, y), npx.logaddexp(x, y),
+                   npx.copysign(x, y), npx.clip(x, y, 3.0),
+                   npx.floor_divide(npx.asarray(u), npx.asarray(v) + 1)]
+        hosts = [r.to_host(stream=stream) for r in results]
+    expected = [np.hypot(a, b), np.nextafter(a, b), np.logaddexp(a, b), np.copysign(a, b),
+                np.clip(a, b, 3.0), u // (v + np.uint64(1))]
+    for got, want in zip(hosts, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-13)
