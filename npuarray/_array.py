@@ -15,6 +15,9 @@ where npuarray implements them; other NumPy functions read the arrays through
 """
 __all__ = ["NPUArray"]
 
+# Published versions of the array API standard that __array_namespace__ accepts.
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
 
 class NPUArray:
     """An array on an NPU (CuPy's ``ndarray`` / the array API's array object).
@@ -184,9 +187,11 @@ class NPUArray:
         return result
 
     def __array_namespace__(self, /, *, api_version=None):
-        """The ``npuarray`` module (array API standard 2023.12)."""
-        if api_version not in (None, "2021.12", "2022.12", "2023.12"):
-            raise ValueError(f"unsupported array API version {api_version!r}")
+        """The ``npuarray`` module (array API standard 2025.12; every published
+        ``api_version`` is accepted). ValueError for any other version."""
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(f"unsupported array API version {api_version!r}; npuarray "
+                             f"supports {', '.join(_API_VERSIONS)}")
         import npuarray
         return npuarray
 

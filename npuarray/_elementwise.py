@@ -29,6 +29,10 @@ __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "rema
            "greater", "greater_equal", "less", "less_equal", "maximum", "minimum",
            "logical_and", "logical_or", "logical_not", "where",
            "isnan", "isfinite"]
+# Unary functions of the array API 2025.12 (section "Unary functions" below).
+__all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh",
+            "tan", "tanh", "expm1", "log1p", "log2", "log10", "reciprocal", "ceil", "floor",
+            "round", "trunc", "sign", "signbit", "square", "isinf", "conj", "real", "imag"]
 
 
 # ---------------------------------------------------------------------------
@@ -1020,7 +1024,7 @@ def _complex_abs(x):
     safe = where(scale > 0, scale, 1.0)
     ratio = parts / _manipulation.expand_dims(safe, axis=-1)
     magnitude = safe * sqrt(asum(ratio * ratio, axis=-1))
-    return where(scale == np.inf, scale, magnitude)        # inf / inf would give nan
+    return where(isinf(x), np.inf, magnitude)  # an infinite part wins over NaN (as hypot)
 
 
 def _float_unary(name, op, x, supported):
@@ -1055,6 +1059,506 @@ def logical_not(x, /):
     dtype, zero is false): aclnnLogicalNot."""
     _unary_array("logical_not", x)
     return _unary("logical_not", "aclnnLogicalNot", x, _LOGICAL_NOT, BOOL)
+
+
+# ---------------------------------------------------------------------------
+# Unary functions of the array API 2025.12: trigonometric, hyperbolic,
+# logarithmic, rounding, sign and complex-part functions.
+#
+# Each runs the aclnn operator of its name with the dtypes of the base table of
+# the operator's document in hicann/ops-math (those every Atlas A2/A3 product
+# supports; the document is named beside each set). A dtype the operator lacks is
+# widened (float16/bfloat16 -> float32, complex64 -> complex128, narrow integers
+# -> int32); where no wider dtype exists either, the function is composed from
+# other operators on the device, as its docstring says. Integer and bool input of
+# the floating-point functions gives NumPy's float dtype, as exp, log and sqrt do.
+# Every function returns a new array of x's shape on the current stream of x's
+# device and raises TypeError for a non-NPUArray or an unsupported dtype.
+
+_FLOATING = ("float16", "float32", "float64", "bfloat16")
+_COMPLEX_NAMES = ("complex64", "complex128")
+# math/{sin,cos,tan,sinh}/docs/aclnn<Op>&aclnnInplace<Op>.md,
+# math/log/docs/aclnnLog2&aclnnInplaceLog2.md, aclnnLog10&aclnnInplaceLog10.md,
+# math/reciprocal/docs/aclnnReciprocal&aclnnInplaceReciprocal.md
+_FLOAT_COMPLEX = _dtypes_of(*_FLOATING, *_COMPLEX_NAMES)
+# math/tanh/docs/aclnnTanh&aclnnInplaceTanh.md, math/trunc/docs/aclnnTrunc&aclnnInplaceTrunc.md,
+# math/expm1/docs/aclnnExpm1&aclnnInplaceExpm1.md (no float64 input)
+_HALF_SINGLE = _dtypes_of("float16", "float32", "bfloat16")
+# math/{cosh,asin,acos,acosh,asinh,atanh}/docs/aclnn<Op>&aclnnInplace<Op>.md (base table)
+_NO_BF16 = _dtypes_of("float16", "float32", "float64")
+# math/atan/docs/aclnnAtan&aclnnInplaceAtan.md, math/log1p/docs/aclnnLog1p&aclnnInplaceLog1p.md,
+# math/ceil/docs/aclnnCeil&aclnnInplaceCeil.md, math/round/docs/aclnnRound&aclnnInplaceRound.md,
+# math/is_pos_inf/docs/aclnnIsPosInf.md
+_ALL_FLOATING = _dtypes_of(*_FLOATING)
+# math/floor/docs/aclnnFloor&aclnnInplaceFloor.md (floating dtypes; integers are copied)
+_FLOOR = _NO_BF16
+# math/sign/docs/aclnnSign.md
+_SIGN = _dtypes_of(*_FLOATING, "int32", "int64", "bool", *_COMPLEX_NAMES)
+# math/signbit/docs/aclnnSignbit.md
+_SIGNBIT = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
+# math/real/docs/aclnnReal.md (complex input; real input is copied)
+_REAL = _dtypes_of("float16", "float32", *_COMPLEX_NAMES)
+
+
+def _numeric(name, x, kinds):
+    """``x`` after checking it is an NPUArray whose dtype kind is in ``kinds``."""
+    _unary_array(name, x)
+    if _kind(x._dtype) not in kinds:
+        what = {"b": "bool", "c": "complex"}.get(_kind(x._dtype), str(x._dtype))
+        raise TypeError(f"{name}() does not support dtype {x._dtype} ({what} input is not "
+                        f"defined for it by the array API standard)")
+    return x
+
+
+def _floating(name, x):
+    """``x`` as a floating-point array: integer and bool input cast (aclnnCast) to
+    NumPy's float dtype for it, as ``exp`` does."""
+    _unary_array(name, x)
+    float_dtype = _FLOAT_OF.get(x._dtype)
+    if float_dtype is None:
+        return x
+    return _ops.cast(x, float_dtype, stream=_ops.stream_of(x))
+
+
+def _has_kernel(dtype, supported):
+    """Whether ``supported`` holds ``dtype`` or a wider dtype that holds its values."""
+    while dtype is not None and dtype not in supported:
+        dtype = _WIDER.get(dtype)
+    return dtype is not None
+
+
+def _math(name, op, x, supported, composed=None):
+    """``op(x)`` for a floating-point function; ``composed(x)`` computes it for the
+    dtypes the operator lacks (else TypeError)."""
+    x = _floating(name, x)
+    if composed is not None and not _has_kernel(x._dtype, supported):
+        return composed(x)
+    return _unary(name, op, x, supported, x._dtype)
+
+
+# Complex numbers as pairs of reals: a complex array's bytes viewed as its real
+# and imaginary parts (strided views, no copy), and a complex array assembled from
+# two real arrays by aclnnInplaceCopy into those views of a new array.
+
+def _parts(z):
+    pairs = _manipulation.complex_parts(z)
+    return pairs[..., 0], pairs[..., 1]
+
+
+def _complex_from(re, im, dtype):
+    stream = _ops.stream_of(re)
+    out = _ops.empty(re._shape, dtype, re._buffer.device, stream)
+    if not _is_empty(re._shape):
+        out_re, out_im = _parts(out)
+        _ops.copy_(out_re, re, stream=stream)
+        _ops.copy_(out_im, im, stream=stream)
+    return out
+
+
+def _complex_from_pairs(pairs, dtype):
+    """The complex array whose (real, imaginary) pairs are the last axis of ``pairs``."""
+    stream = _ops.stream_of(pairs)
+    out = _ops.empty(pairs._shape[:-1], dtype, pairs._buffer.device, stream)
+    if not _is_empty(pairs._shape):
+        _ops.copy_(_manipulation.complex_parts(out), pairs, stream=stream)
+    return out
+
+
+def _times_i(z):
+    """``1j * z`` exactly: (re, im) -> (-im, re)."""
+    re, im = _parts(z)
+    return _complex_from(negative(im), re, z._dtype)
+
+
+def _times_minus_i(z):
+    """``-1j * z`` exactly: (re, im) -> (im, -re)."""
+    re, im = _parts(z)
+    return _complex_from(im, negative(re), z._dtype)
+
+
+def _cosh_composed(z):
+    # C99 Annex G defines ccos(z) = ccosh(iz), so this keeps every special case.
+    return cos(_times_i(z))
+
+
+def _tanh_composed(x):
+    if _kind(x._dtype) == "c":
+        # ctan(w) = -i ctanh(iw) (C99 Annex G), so tanh(z) = i tan(-iz) ...
+        re, im = _parts(_times_i(tan(_times_minus_i(x))))
+        # ... except that the standard wants tanh(+-inf + bj) = +-1 + 0j with the zero
+        # signed as b for finite b, where C gives the sign of sin(2b).
+        x_re, x_im = _parts(x)
+        signed_zero = multiply(x_im, 0.0)
+        im = where(logical_and(isinf(x_re), isfinite(x_im)), signed_zero, im)
+        return _complex_from(re, im, x._dtype)
+    # float64: sinh / cosh, which overflow to inf / inf beyond |x| ~ 710; tanh(x)
+    # rounds to +-1 in float64 from |x| > 19.1.
+    return where(greater(abs(x), 20.0), sign(x), divide(sinh(x), cosh(x)))
+
+
+def _expm1_composed(x):
+    if _kind(x._dtype) == "c":
+        return subtract(exp(x), 1.0)
+    # float64: Kahan's method, accurate to a few ulp near 0 where exp(x) - 1 is not:
+    # u = e**x, expm1 = (u - 1) * x / log(u); u == 1 gives x itself (so +-0 and tiny
+    # x are exact), u - 1 == -1 gives -1, an infinite u gives +inf.
+    u = exp(x)
+    u_minus_1 = subtract(u, 1.0)
+    kahan = divide(multiply(u_minus_1, x), log(u))
+    result = where(equal(u, 1.0), x, kahan)
+    result = where(equal(u_minus_1, -1.0), -1.0, result)
+    return where(equal(u, np.inf), u, result)
+
+
+def _log1p_composed(z):
+    return log(add(z, 1.0))
+
+
+# Complex inverse trigonometric and hyperbolic functions, which no CANN operator
+# computes on Atlas A2 (aclnnAsin/Acos/Atan have no complex kernel; the complex
+# aclnnAcosh/Asinh/Atanh are documented for Atlas A3 only). They are composed on the
+# device in complex128 (complex64 input is widened, so intermediate squares neither
+# overflow nor lose digits) from Kahan's formulas ("Branch Cuts for Complex
+# Elementary Functions", 1987), which are accurate everywhere, including near 0,
+# with complex aclnnSqrt, real aclnnAsinh / aclnnLog1p, and atan2(y, x) taken as the
+# angle of log(x + iy) (aclnnLog); the standard's special cases for infinite and NaN
+# parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
+# and acos by the identities C99 Annex G defines them with.
+
+_C128 = np.dtype(np.complex128)
+_PI = float(np.pi)
+
+
+def _widened(z):
+    return z if z._dtype == _C128 else _ops.cast(z, _C128, stream=_ops.stream_of(z))
+
+
+def _narrowed(z, dtype):
+    return z if z._dtype == dtype else _ops.cast(z, dtype, stream=_ops.stream_of(z))
+
+
+def _sqrt_parts(re, im):
+    """(real, imaginary) parts of sqrt(re + i im)."""
+    return _parts(sqrt(_complex_from(re, im, _C128)))
+
+
+def _atan2(y, x):
+    """atan2(y, x) for float64 arrays: the angle of x + iy, from log's imaginary part."""
+    return _parts(log(_complex_from(x, y, _C128)))[1]
+
+
+def _copysign(magnitude, sign_of):
+    magnitude = abs(magnitude)
+    return where(signbit(sign_of), negative(magnitude), magnitude)
+
+
+def _asinh_complex(z):
+    a, b = _parts(_widened(z))
+    x, y = abs(a), abs(b)   # first quadrant; asinh is odd and commutes with conj
+    # asinh(z) = -i asin(iz); Kahan: asin(w) = atan2(Re w, Re(s1 s2)) + i asinh(Im(conj(s1) s2))
+    # with s1 = sqrt(1 - w), s2 = sqrt(1 + w), here for w = iz = -y + ix.
+    s1r, s1i = _sqrt_parts(add(y, 1.0), negative(x))
+    s2r, s2i = _sqrt_parts(subtract(1.0, y), x)
+    re = asinh(subtract(multiply(s1r, s2i), multiply(s1i, s2r)))
+    im = _atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
+    im = where(equal(y, 0.0), y, im)                     # asinh(NaN + 0j) = NaN + 0j
+    angle = where(isinf(x), where(isinf(y), _PI / 4, 0.0), _PI / 2)
+    angle = where(logical_or(isnan(x), isnan(y)), np.nan, angle)
+    infinite = logical_or(isinf(x), isinf(y))
+    re, im = where(infinite, np.inf, re), where(infinite, angle, im)
+    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+
+
+def _atanh_complex(z):
+    a, b = _parts(_widened(z))
+    x, y = abs(a), abs(b)   # first quadrant; atanh is odd and commutes with conj
+    # Kahan: atanh(x + iy) = log1p(4x / ((1-x)^2 + y^2)) / 4 + i atan2(2y, (1-x)(1+x) - y^2) / 2
+    one_minus_x = subtract(1.0, x)
+    denominator = add(multiply(one_minus_x, one_minus_x), multiply(y, y))
+    re = multiply(log1p(divide(multiply(x, 4.0), denominator)), 0.25)
+    im = multiply(_atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
+                                                    multiply(y, y))), 0.5)
+    re = where(equal(x, 0.0), x, re)                     # atanh(+0 + NaN j) = +0 + NaN j
+    # Far from the origin (and at infinity) atanh(z) = 1/z + i pi/2 to double precision.
+    far = logical_or(greater(x, 1e150), greater(y, 1e150))
+    re = where(far, _parts(reciprocal(_complex_from(x, y, _C128)))[0], re)
+    im = where(far, where(isnan(y), np.nan, _PI / 2), im)
+    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+
+
+def _acos_complex(z):
+    a, b = _parts(_widened(z))
+    y = abs(b)              # upper half plane; acos(conj z) = conj(acos(z))
+    # Kahan: acos(z) = 2 atan2(Re s1, Re s2) + i asinh(Im(conj(s2) s1)),
+    # s1 = sqrt(1 - z), s2 = sqrt(1 + z).
+    s1r, s1i = _sqrt_parts(subtract(1.0, a), negative(y))
+    s2r, s2i = _sqrt_parts(add(a, 1.0), y)
+    re = multiply(_atan2(s1r, s2r), 2.0)
+    im = asinh(subtract(multiply(s2r, s1i), multiply(s2i, s1r)))
+    re = where(logical_and(equal(a, 0.0), isnan(y)), _PI / 2, re)
+    re = where(logical_and(isinf(a), isinf(y)), where(less(a, 0.0), 3 * _PI / 4, _PI / 4), re)
+    nan_and_inf = logical_or(logical_and(isinf(a), isnan(y)), logical_and(isnan(a), isinf(y)))
+    re, im = where(nan_and_inf, np.nan, re), where(nan_and_inf, -np.inf, im)
+    im = where(signbit(b), negative(im), im)
+    return _narrowed(_complex_from(re, im, _C128), z._dtype)
+
+
+def _asin_complex(z):
+    return _times_minus_i(_asinh_complex(_times_i(z)))   # asin(z) = -i asinh(iz)
+
+
+def _atan_complex(z):
+    return _times_minus_i(_atanh_complex(_times_i(z)))   # atan(z) = -i atanh(iz)
+
+
+def _acosh_complex(z):
+    # acosh(z) = i acos(z) in the upper half plane (sign bit of Im z clear), else -i acos(z)
+    re, im = _parts(_acos_complex(z))
+    lower = signbit(_parts(z)[1])
+    return _complex_from(where(lower, im, negative(im)), where(lower, negative(re), re),
+                         z._dtype)
+
+
+def acos(x, /):
+    """Element-wise inverse cosine, real part in [0, pi] (array API ``acos``,
+    ``numpy.arccos``): aclnnAcos for real floating dtypes (bfloat16 computed in
+    float32); complex input is composed on the device (see above)."""
+    return _math("acos", "aclnnAcos", x, _NO_BF16, _acos_complex)
+
+
+def acosh(x, /):
+    """Element-wise inverse hyperbolic cosine (array API ``acosh``, ``numpy.arccosh``):
+    aclnnAcosh for real floating dtypes; complex input as ``+-1j * acos(x)``
+    (composed on the device, see above)."""
+    return _math("acosh", "aclnnAcosh", x, _NO_BF16, _acosh_complex)
+
+
+def asin(x, /):
+    """Element-wise inverse sine (array API ``asin``, ``numpy.arcsin``): aclnnAsin for
+    real floating dtypes; complex input as ``-1j * asinh(1j * x)`` (composed on the
+    device, see above)."""
+    return _math("asin", "aclnnAsin", x, _NO_BF16, _asin_complex)
+
+
+def asinh(x, /):
+    """Element-wise inverse hyperbolic sine (array API ``asinh``, ``numpy.arcsinh``):
+    aclnnAsinh for real floating dtypes; complex input is composed on the device
+    (see above)."""
+    return _math("asinh", "aclnnAsinh", x, _NO_BF16, _asinh_complex)
+
+
+def atan(x, /):
+    """Element-wise inverse tangent, real part in [-pi/2, pi/2] (array API ``atan``,
+    ``numpy.arctan``): aclnnAtan for real floating dtypes; complex input as
+    ``-1j * atanh(1j * x)`` (composed on the device, see above)."""
+    return _math("atan", "aclnnAtan", x, _ALL_FLOATING, _atan_complex)
+
+
+def atanh(x, /):
+    """Element-wise inverse hyperbolic tangent (array API ``atanh``, ``numpy.arctanh``):
+    aclnnAtanh for real floating dtypes; complex input is composed on the device
+    (see above)."""
+    return _math("atanh", "aclnnAtanh", x, _NO_BF16, _atanh_complex)
+
+
+def cos(x, /):
+    """Element-wise cosine of radians (array API ``cos``, ``numpy.cos``): aclnnCos.
+    Floating and complex dtypes."""
+    return _math("cos", "aclnnCos", x, _FLOAT_COMPLEX)
+
+
+def cosh(x, /):
+    """Element-wise hyperbolic cosine (array API ``cosh``, ``numpy.cosh``): aclnnCosh;
+    complex input as ``cos(1j * x)`` with aclnnCos (exact identity of C99 Annex G)."""
+    return _math("cosh", "aclnnCosh", x, _NO_BF16, _cosh_composed)
+
+
+def sin(x, /):
+    """Element-wise sine of radians (array API ``sin``, ``numpy.sin``): aclnnSin.
+    Floating and complex dtypes."""
+    return _math("sin", "aclnnSin", x, _FLOAT_COMPLEX)
+
+
+def sinh(x, /):
+    """Element-wise hyperbolic sine (array API ``sinh``, ``numpy.sinh``): aclnnSinh.
+    Floating and complex dtypes."""
+    return _math("sinh", "aclnnSinh", x, _FLOAT_COMPLEX)
+
+
+def tan(x, /):
+    """Element-wise tangent of radians (array API ``tan``, ``numpy.tan``): aclnnTan.
+    Floating and complex dtypes."""
+    return _math("tan", "aclnnTan", x, _FLOAT_COMPLEX)
+
+
+def tanh(x, /):
+    """Element-wise hyperbolic tangent (array API ``tanh``, ``numpy.tanh``): aclnnTanh
+    for float16/bfloat16/float32. aclnnTanh has no float64 or complex kernel:
+    float64 is ``sinh(x) / cosh(x)`` (``sign(x)`` beyond |x| > 20) and complex is
+    ``1j * tan(-1j * x)`` with aclnnTan (exact identity of C99 Annex G)."""
+    return _math("tanh", "aclnnTanh", x, _HALF_SINGLE, _tanh_composed)
+
+
+def expm1(x, /):
+    """Element-wise ``exp(x) - 1``, accurate near 0 (array API ``expm1``,
+    ``numpy.expm1``): aclnnExpm1 for float16/bfloat16/float32. aclnnExpm1 takes no
+    float64 input: float64 uses Kahan's ``(u - 1) * x / log(u)`` with ``u = exp(x)``
+    (aclnnExp, aclnnLog, ...; a few ulp); complex is ``exp(x) - 1``."""
+    return _math("expm1", "aclnnExpm1", x, _HALF_SINGLE, _expm1_composed)
+
+
+def log1p(x, /):
+    """Element-wise ``log(1 + x)``, accurate near 0 (array API ``log1p``,
+    ``numpy.log1p``): aclnnLog1p; complex input as ``log(1 + x)`` with aclnnAdds
+    and aclnnLog (aclnnLog1p has no complex kernel)."""
+    return _math("log1p", "aclnnLog1p", x, _ALL_FLOATING, _log1p_composed)
+
+
+def log2(x, /):
+    """Element-wise base-2 logarithm (array API ``log2``, ``numpy.log2``): aclnnLog2.
+    Floating and complex dtypes."""
+    return _math("log2", "aclnnLog2", x, _FLOAT_COMPLEX)
+
+
+def log10(x, /):
+    """Element-wise base-10 logarithm (array API ``log10``, ``numpy.log10``):
+    aclnnLog10. Floating and complex dtypes."""
+    return _math("log10", "aclnnLog10", x, _FLOAT_COMPLEX)
+
+
+def reciprocal(x, /):
+    """Element-wise ``1 / x`` (array API ``reciprocal``): aclnnReciprocal. Floating
+    and complex dtypes only; integer and bool input raise TypeError (NumPy's integer
+    reciprocal is not the standard's)."""
+    _numeric("reciprocal", x, "fc")
+    return _unary("reciprocal", "aclnnReciprocal", x, _FLOAT_COMPLEX, x._dtype)
+
+
+def _rounding(name, op, x, supported, composed=None):
+    """A rounding function: the identity (a copy) on integers, ``op`` on floats."""
+    _numeric(name, x, "iuf")
+    if _kind(x._dtype) in "iu":
+        return _copy(x)
+    if composed is not None and not _has_kernel(x._dtype, supported):
+        return composed(x)
+    return _unary(name, op, x, supported, x._dtype)
+
+
+def ceil(x, /):
+    """Element-wise smallest integer-valued number >= x, in x's dtype (array API
+    ``ceil``, ``numpy.ceil``): aclnnCeil; integer input is copied. Real dtypes; bool
+    and complex raise TypeError."""
+    return _rounding("ceil", "aclnnCeil", x, _ALL_FLOATING)
+
+
+def floor(x, /):
+    """Element-wise largest integer-valued number <= x, in x's dtype (array API
+    ``floor``, ``numpy.floor``): aclnnFloor; integer input is copied. Real dtypes;
+    bool and complex raise TypeError."""
+    return _rounding("floor", "aclnnFloor", x, _FLOOR)
+
+
+def _trunc_composed(x):
+    return where(less(x, 0.0), ceil(x), floor(x))
+
+
+def trunc(x, /):
+    """Element-wise rounding towards zero, in x's dtype (array API ``trunc``,
+    ``numpy.trunc``): aclnnTrunc for float16/bfloat16/float32; float64, which
+    aclnnTrunc lacks, is ``where(x < 0, ceil(x), floor(x))``. Integer input is
+    copied; bool and complex raise TypeError."""
+    return _rounding("trunc", "aclnnTrunc", x, _HALF_SINGLE, _trunc_composed)
+
+
+def round(x, /):  # noqa: A001  the array API name
+    """Element-wise rounding to the nearest integer-valued number, halves to even, in
+    x's dtype (array API ``round``, ``numpy.round``): aclnnRound; complex input
+    rounds its real and imaginary parts (aclnnRound on their float view); integer
+    input is copied. bool raises TypeError."""
+    _numeric("round", x, "iufc")
+    if _kind(x._dtype) == "c":
+        return _complex_from_pairs(round(_manipulation.complex_parts(x)), x._dtype)
+    return _rounding("round", "aclnnRound", x, _ALL_FLOATING)
+
+
+def sign(x, /):
+    """Element-wise sign: -1, 0 or 1 for real x (NaN stays NaN, both zeros give +0),
+    ``x / |x|`` for complex x (0 at 0) (array API ``sign``, ``numpy.sign``):
+    aclnnSign, int8/int16/uint8/uint16/uint32 computed in int32 or int64; unsigned
+    input is ``x != 0``. Numeric dtypes; bool raises TypeError."""
+    _numeric("sign", x, "iufc")
+    if _kind(x._dtype) == "u":
+        return _ops.cast(not_equal(x, 0), x._dtype, stream=_ops.stream_of(x))
+    return _unary("sign", "aclnnSign", x, _SIGN, x._dtype)
+
+
+def signbit(x, /):
+    """Element-wise whether the sign bit is set -> bool array (array API ``signbit``,
+    ``numpy.signbit``): true for -0.0 and for NaNs with the bit set; ``x < 0`` for
+    integers. aclnnSignbit. Real dtypes; bool and complex raise TypeError."""
+    _numeric("signbit", x, "iuf")
+    return _unary("signbit", "aclnnSignbit", x, _SIGNBIT, BOOL)
+
+
+def square(x, /):
+    """Element-wise ``x * x`` in x's dtype (array API ``square``, ``numpy.square``):
+    aclnnMul (CANN's aclnnSquare exists on Ascend 950 only). Numeric dtypes; bool
+    raises TypeError."""
+    _numeric("square", x, "iufc")
+    return multiply(x, x)
+
+
+def _full_like(x, value, dtype):
+    stream = _ops.stream_of(x)
+    out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
+    return _ops.fill_(out, value, stream=stream)
+
+
+def isinf(x, /):
+    """Element-wise whether x is +inf or -inf -> bool array (array API ``isinf``,
+    ``numpy.isinf``): aclnnIsPosInf of aclnnAbs(x) for floats; complex x is infinite
+    when either part is; integer and bool input gives False. Any numeric dtype."""
+    _unary_array("isinf", x)
+    kind = _kind(x._dtype)
+    if kind in "biu":
+        return _filled_bool(x, False)
+    if kind == "c":
+        infinite = isinf(_manipulation.complex_parts(x))
+        return logical_or(infinite[..., 0], infinite[..., 1])
+    return _unary("isinf", "aclnnIsPosInf", abs(x), _ALL_FLOATING, BOOL)
+
+
+def real(x, /):
+    """Element-wise real part (array API ``real``, ``numpy.real``): aclnnReal for
+    complex input (complex64 -> float32, complex128 -> float64); real input is
+    copied, keeping its dtype."""
+    _unary_array("real", x)
+    if _kind(x._dtype) != "c":
+        return _copy(x)
+    part = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64)
+    return _unary("real", "aclnnReal", x, _REAL, part)
+
+
+def imag(x, /):
+    """Element-wise imaginary part (array API ``imag``, ``numpy.imag``): a copy
+    (aclnnInplaceCopy) of the imaginary parts' strided view of complex x
+    (complex64 -> float32, complex128 -> float64); real input gives zeros of its
+    dtype (aclnnInplaceFillScalar)."""
+    _unary_array("imag", x)
+    if _kind(x._dtype) != "c":
+        return _full_like(x, 0, x._dtype)
+    return _ops.copy(_parts(x)[1])
+
+
+def conj(x, /):
+    """Element-wise complex conjugate (array API ``conj``, ``numpy.conj``): the real
+    parts copied and the imaginary parts negated (aclnnNeg) into a new array; real
+    input is copied."""
+    _unary_array("conj", x)
+    if _kind(x._dtype) != "c":
+        return _copy(x)
+    re, im = _parts(x)
+    return _complex_from(re, negative(im), x._dtype)
 
 
 # ---------------------------------------------------------------------------
