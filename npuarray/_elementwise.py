@@ -824,23 +824,14 @@ def logaddexp(x1, x2, /):
     """Element-wise ``log(exp(x1) + exp(x2))`` without overflow (array API
     ``logaddexp``): aclnnLogAddExp for float32 / float16 / bfloat16; float64,
     which that operator cannot write, is composed on the device as
-    ``max + log1p(exp(-|x1 - x2|))`` (equal inputs, infinities included, give
-    ``x1 + log(2)``). NaN propagates; an infinity of either sign dominates."""
+    ``max + log1p(exp(-|x1 - x2|))`` with aclnnLog1p (equal inputs, infinities
+    included, give ``x1 + log(2)``). NaN propagates; +inf dominates."""
     a, b, dtype = _float_operands("logaddexp", x1, x2)
     if dtype in _LOG_ADD_EXP_OUT:
         return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
     larger = maximum(a, b)
-    tail = _log1p(exp(negative(abs(subtract(a, b)))))
+    tail = log1p(exp(negative(abs(subtract(a, b)))))
     return where(equal(a, b), add(a, _LN2), add(larger, tail))
-
-
-def _log1p(t):
-    """log(1 + t) accurate for small t (Kahan's formula with aclnnLog): where
-    ``u = 1 + t`` rounds, ``log(u) * t / (u - 1)`` cancels the rounding error."""
-    u = add(t, 1.0)
-    denominator = subtract(u, 1.0)
-    rounded = multiply(log(u), divide(t, where(equal(denominator, 0.0), 1.0, denominator)))
-    return where(equal(denominator, 0.0), t, rounded)
 
 
 def copysign(x1, x2, /):
