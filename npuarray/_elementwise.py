@@ -279,7 +279,7 @@ class _Binary:
         compute = self._fit_scalar(value, dtype, compute)
         if _kind(dtype) == "u" and _kind(compute) == "i" and compute.itemsize == dtype.itemsize \
                 and value >= 1 << (8 * compute.itemsize - 1):
-            value -= 1 << (8 * compute.itemsize)  # unsigned computed as same-width signed: same bits
+            value -= 1 << (8 * compute.itemsize)  # unsigned as same-width signed: same bits
         device = x._buffer.device
         stream = _ops.current_stream(device)
         out = _ops.empty(x._shape, out_dtype, device, stream)
@@ -358,8 +358,8 @@ _BINARY = {spec.name: spec for spec in [
             reflected_op="aclnnGeScalar", result="bool"),
     _Binary("maximum", "aclnnMaximum", _MAXIMUM, "biuf"),
     _Binary("minimum", "aclnnMinimum", _MAXIMUM, "biuf"),
-    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool"),
-    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool"),
+    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
+    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
 ]}
 
 
@@ -407,9 +407,11 @@ def floor_divide(x1, x2, /):
     result = _BINARY["floor_divide"](x1, x2)
     if _kind(result._dtype) != "f" or _is_empty(result._shape):
         return result
-    divisor_infinite = equal(abs(x2), np.inf) if _is_array(x2) else builtins.abs(x2) == np.inf
-    take_quotient = logical_or(not_equal(result, result), divisor_infinite) \
-        if _is_array(x2) or divisor_infinite else not_equal(result, result)
+    if not _is_array(x2) and builtins.abs(x2) == np.inf:
+        return divide(x1, x2)   # the quotient is the answer for every x1
+    take_quotient = not_equal(result, result)
+    if _is_array(x2):
+        take_quotient = logical_or(take_quotient, equal(abs(x2), np.inf))
     return where(take_quotient, divide(x1, x2), result)
 
 
@@ -532,7 +534,8 @@ _BITWISE_AND = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "u
 _BITWISE_OR_XOR = _dtypes_of("bool", *_INTEGER)
 # math/bitwise_not/docs/aclnnBitwiseNot.md
 _BITWISE_NOT = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
-# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md, math/right_shift/docs/aclnnRightShift.md
+# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md,
+# math/right_shift/docs/aclnnRightShift.md
 _SHIFT = _dtypes_of(*_INTEGER)
 # math/not_equal/docs/aclnnLogicalXor.md
 _LOGICAL_XOR = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
@@ -620,6 +623,8 @@ def _shift(name, x1, x2):
 
 
 def _shift_by_scalar(name, x, count):
+    if type(count) is int and 0 <= count < 8 * x._dtype.itemsize:
+        return _BINARY[name](x, count)  # the common case: a count valid for x's dtype
     value, strong = _scalar_operand(name, count)
     if not isinstance(value, int):
         raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
@@ -653,17 +658,14 @@ def bitwise_right_shift(x1, x2, /):
     return _shift("bitwise_right_shift", x1, x2)
 
 
-# Binary functions that are not a single _Binary plan, by name, for the in-place operators.
-_INPLACE_FUNCTIONS = {"bitwise_left_shift": bitwise_left_shift,
-                      "bitwise_right_shift": bitwise_right_shift}
-
 
 # ---------------------------------------------------------------------------
 # clip
 
 __all__ += ["clip"]
 
-# conversion/clip_by_value_v2/docs/aclnnClamp.md (aclnnClampMin.md, aclnnClampMax&aclnnInplaceClampMax.md)
+# conversion/clip_by_value_v2/docs/aclnnClamp.md (and aclnnClampMin.md,
+# aclnnClampMax&aclnnInplaceClampMax.md)
 _CLAMP = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
                     "int32", "int64", "bool")
 
@@ -711,6 +713,8 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
         out = _copy(x)
         _ops.fill_(out, np.nan, stream=_ops.stream_of(out))
         return out
+    if lo is not None and hi is not None and lo > hi:
+        lo = hi  # NumPy's max; CANN documents max(min(x, max), min), which would give min
     if dtype == _UINT64:
         return _clip_by_selection(x, lo, hi)
     compute = _supported(dtype, _CLAMP, "clip")
@@ -820,23 +824,14 @@ def logaddexp(x1, x2, /):
     """Element-wise ``log(exp(x1) + exp(x2))`` without overflow (array API
     ``logaddexp``): aclnnLogAddExp for float32 / float16 / bfloat16; float64,
     which that operator cannot write, is composed on the device as
-    ``max + log1p(exp(-|x1 - x2|))`` (equal inputs, infinities included, give
-    ``x1 + log(2)``). NaN propagates; an infinity of either sign dominates."""
+    ``max + log1p(exp(-|x1 - x2|))`` with aclnnLog1p (equal inputs, infinities
+    included, give ``x1 + log(2)``). NaN propagates; +inf dominates."""
     a, b, dtype = _float_operands("logaddexp", x1, x2)
     if dtype in _LOG_ADD_EXP_OUT:
         return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
     larger = maximum(a, b)
-    tail = _log1p(exp(negative(abs(subtract(a, b)))))
+    tail = log1p(exp(negative(abs(subtract(a, b)))))
     return where(equal(a, b), add(a, _LN2), add(larger, tail))
-
-
-def _log1p(t):
-    """log(1 + t) accurate for small t (Kahan's formula with aclnnLog): where
-    ``u = 1 + t`` rounds, ``log(u) * t / (u - 1)`` cancels the rounding error."""
-    u = add(t, 1.0)
-    denominator = subtract(u, 1.0)
-    rounded = multiply(log(u), divide(t, where(equal(denominator, 0.0), 1.0, denominator)))
-    return where(equal(denominator, 0.0), t, rounded)
 
 
 def copysign(x1, x2, /):
@@ -914,12 +909,12 @@ def _uint64_floor_divide(a, b):
     half = bits_as(_BINARY["bitwise_right_shift"](a, 1), _INT64)
     q0 = multiply(floor_divide(half, safe_b), 2)
     rest = bits_as(subtract(a_bits, multiply(q0, b_bits)), _UINT64)
-    q = add(q0, astype_int64(greater_equal(rest, b)))
-    q = where(large, astype_int64(greater_equal(a, b)), q)
+    q = add(q0, _as_int64(greater_equal(rest, b)))
+    q = where(large, _as_int64(greater_equal(a, b)), q)
     return bits_as(where(zero, 0, q), _UINT64)
 
 
-def astype_int64(x):
+def _as_int64(x):
     return _ops.cast(x, _INT64, stream=_ops.stream_of(x))
 
 
@@ -1631,7 +1626,7 @@ def inplace(name, x, other):
     if name == "matmul":
         from ._linear_algebra import matmul as function
     else:
-        function = _INPLACE_FUNCTIONS.get(name) or _BINARY.get(name)
+        function = globals().get(name) if name in _BINARY else None
         if function is None:
             raise ValueError(f"no in-place form of {name!r}")
     result = function(x, other)
