@@ -73,7 +73,7 @@ static int cumprod_dim(const char *name, const aclTensor *input, const aclScalar
 {
     int rc = npusim_check_scalar(name, "dim", dim);
     if (rc || (rc = npusim_check_dtype(name, "dim", dim->dtype, M_CUMPROD_DIM))) return rc;
-    int64_t d;
+    int64_t d = 0;
     npusim_scalar_value(dim, KIND_I64, &d);
     int bound = input->ndim > 0 ? input->ndim : 1;
     if (d < -bound || d >= bound)
@@ -87,7 +87,7 @@ static aclnnStatus cumprod_prepare(const npusim_opdef *def, const aclTensor *inp
                                    aclTensor *out, bool inplace, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const char *name = def->name;
-    int64_t d;
+    int64_t d = 0;
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "input", input)) || (rc = npusim_check_tensor(name, "out", out)) ||
         (rc = npusim_check_dtype(name, "input", input->dtype, M_CUMPROD)) ||
