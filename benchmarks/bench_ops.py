@@ -5,7 +5,8 @@
   arrays, synchronised at the end (target <= 10 us per operation);
 * ``sum`` over 16 M float32 (target >= 1.0x NumPy);
 * ``matmul`` 1024 x 1024 float32 (target >= 0.8x NumPy);
-* ``sort``, ``cumulative_sum``, ``std`` over 16 M float32 (issue 7; no target yet).
+* ``sort``, ``cumulative_sum``, ``std`` over 16 M float32 (issue 7; no target yet);
+* ``unique_values`` over 16 M float32 with repeats (aclnnUnique2; issue 7).
 
 Every npuarray timing ends with a synchronisation of the stream, so it covers
 the work, not only its submission.
@@ -146,6 +147,18 @@ def _statistics_and_sorting(harness, stream, torch):
         harness.compare("%s float32 16 M" % name, impls, nbytes=4 * STATS_N, repeat=5)
 
 
+def _unique_values(harness, stream, torch):
+    n = 1 << 24
+    a = np.random.default_rng(3).integers(0, 1 << 20, size=n).astype(np.float32)
+    x = npx.asarray(a)
+    impls = {"npuarray": _synchronized(stream, lambda: npx.unique_values(x)),
+             "numpy": lambda: np.unique(a)}
+    if torch is not None:
+        ta = torch.from_numpy(a)
+        impls["torch"] = lambda: torch.unique(ta)
+    harness.compare("unique_values float32 16 M", impls, nbytes=4 * n, repeat=3)
+
+
 def run(harness):
     torch = torch_or_none()
     stream = npx.get_current_stream()
@@ -154,3 +167,4 @@ def run(harness):
     _sum(harness, stream, torch)
     _matmul(harness, stream, torch)
     _statistics_and_sorting(harness, stream, torch)
+    _unique_values(harness, stream, torch)
