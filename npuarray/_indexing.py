@@ -253,6 +253,8 @@ def _masked_select(x, mask):
     """1-D array of the elements of ``x`` where the same-shaped ``mask`` is
     true, in C order (aclnnMaskedSelect; synchronises the stream to read the
     data-dependent length with aclGetViewShape)."""
+    if x.dtype not in _MASKED_SELECT_DTYPES:
+        return _masked_select_bits(x, mask)
     for hook in _transfer.host_read_hooks:
         hook("boolean mask indexing (a data-dependent shape)")
     stream = _ops.stream_of(x)
@@ -267,6 +269,25 @@ def _masked_select(x, mask):
     length = int(dims[0][0]) if ndims[0] else 1
     _acl.lib.free(dims[0])  # the caller owns aclGetViewShape's array
     return out._view((length,), (1,), 0)
+
+
+# hicann/ops-math aclnnMaskedSelect docs (reference section 7.2)
+_MASKED_SELECT_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16, np.float32,
+    np.float64, bfloat16)))
+
+
+def _masked_select_bits(x, mask):
+    """``_masked_select`` for the dtypes aclnnMaskedSelect lacks, which it only has to
+    move: unsigned ones as the signed dtype of the same width, complex ones as
+    (real, imag) pairs selected by the mask repeated over the pair."""
+    if x.dtype.kind == "c":
+        parts = _manipulation.complex_parts(x)
+        pairs = _manipulation.broadcast_to(mask.reshape(mask.shape + (1,)), parts.shape)
+        flat = _masked_select(parts, pairs)
+        return NPUArray._from_buffer(flat._buffer, (flat.size // 2,), (1,), 0, x.dtype)
+    flat = _masked_select(_same_bits(x), mask)
+    return NPUArray._from_buffer(flat._buffer, flat.shape, (1,), 0, x.dtype)
 
 
 def _front(view, axes):

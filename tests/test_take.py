@@ -230,3 +230,16 @@ def test_empty_mask_axis_matches_any_length(rng):
         x[npx.asarray(np.zeros((2, 2), dtype=bool))]
     x[npx.asarray(mask)] = 1.0
     np.testing.assert_array_equal(x.to_host(), host)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_mask_getitem_every_dtype(rng, dtype):
+    # aclnnMaskedSelect lacks uint16/32/64 and complex: they are selected as same-width bits
+    host = _values(rng, (4, 5), dtype)
+    x = npx.asarray(host)
+    mask = rng.random((4, 5)) < 0.5
+    _same(x[npx.asarray(mask)], host[mask])
+    _same(x[npx.asarray(mask[:, 1])], host[mask[:, 1]])
+    _same(x[:, npx.asarray(mask[0])], host[:, mask[0]])
+    _same(x.T[npx.asarray(mask.T)], host.T[mask.T])
+    _same(x[::-1][npx.asarray(mask)], host[::-1][mask])
