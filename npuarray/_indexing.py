@@ -366,7 +366,9 @@ def _advanced_get(x, entries):
     stream = _ops.stream_of(x)
     out = _ops.empty(out_shape, x.dtype, x.device, stream)
     if out.size:
-        _ops.launch("aclnnIndex", moved, _tensor_list(arrays, stream), out, stream=stream)
+        source, target = (moved, out) if x.dtype in _INDEX_DTYPES else \
+            (_same_bits(moved), _same_bits(out))  # aclnnIndex only moves the bits
+        _ops.launch("aclnnIndex", source, _tensor_list(arrays, stream), target, stream=stream)
     return _place(out, len(shape), axes[0]) if adjacent else out
 
 
@@ -467,6 +469,10 @@ def _advanced_set(x, entries, value):
                 stream=stream)
 
 
+# The dtypes of aclnnIndex (reference section 7.2).
+_INDEX_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
+    np.float64, bfloat16, np.complex64)))
 # The dtypes of aclnnInplaceMaskedFillScalar and aclnnIndexPutImpl (reference section 7.2).
 _MASKED_FILL_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.int32, np.int64, np.float16, np.float32, bfloat16)))
