@@ -256,4 +256,4 @@ def test_integer_array_getitem_every_dtype(rng, dtype):
                 (i[:, :1], np.array([True, False, True, True]))]:
         device_key = tuple(npx.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
         _same(x[device_key], host[key])
-    _same(x.T[npx.asarray(i)], host.T[i])
+    _same(x.T[npx.asarray(i % 2)], host.T[i % 2])
