@@ -88,6 +88,25 @@ def _ranks(part):
     return ranks
 
 
+def _complex_keys(flat):
+    """int64 keys of the complex 1-D ``flat`` whose order is NumPy's complex order,
+    equal exactly for equal values: (real, imag) lexicographic, then R + nan j by
+    real part, nan + R j by imaginary part, nan + nan j last (a class term of n**2;
+    ranks below n). NaN parts have distinct ranks, so such values stay distinct."""
+    n = flat.size
+    parts = _manipulation.complex_parts(flat)
+    real, imag = _ranks(parts[:, 0]), _ranks(parts[:, 1])
+    nan_real = _elementwise.not_equal(parts[:, 0], parts[:, 0])
+    nan_imag = _elementwise.not_equal(parts[:, 1], parts[:, 1])
+    real_first = _elementwise.add(_elementwise.multiply(real, n), imag)
+    imag_first = _elementwise.add(_elementwise.multiply(imag, n), real)
+    by_imag = _elementwise.logical_and(nan_real, _elementwise.logical_not(nan_imag))
+    order = _elementwise.where(by_imag, imag_first, real_first)
+    classes = _elementwise.add(_elementwise.multiply(_ops.cast(nan_real, default_index), 2),
+                               _ops.cast(nan_imag, default_index))
+    return _elementwise.add(_elementwise.multiply(classes, n * n), order)
+
+
 def _unique_complex(name, x):
     """(values, inverse indices with x's shape, counts, first-occurrence indices) of
     complex ``x`` in NumPy's lexicographic (real, imag) order: aclnnUnique2 has no
@@ -100,10 +119,7 @@ def _unique_complex(name, x):
         nothing = _ops.empty((0,), default_index, device, stream)
         return (_ops.empty((0,), x._dtype, device, stream),
                 _ops.empty(x._shape, default_index, device, stream), nothing, nothing)
-    parts = _manipulation.complex_parts(flat)
-    keys = _elementwise.add(_elementwise.multiply(_ranks(parts[:, 0]), flat.size),
-                            _ranks(parts[:, 1]))
-    _, inverse, counts = _unique(name, keys, True, True)
+    _, inverse, counts = _unique(name, _complex_keys(flat), True, True)
     first = _first_indices(inverse, counts._shape[0])
     values = _ops.empty(first._shape, x._dtype, device, stream)
     _ops.launch("aclnnIndexSelect", flat, 0, first, values, stream=stream)
