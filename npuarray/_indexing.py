@@ -27,8 +27,8 @@ import operator
 
 import numpy as np
 
-from . import _acl, _ops, runtime
-from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index, to_acl_dtype
+from . import _ops, runtime
+from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index
 
 __all__ = ["take", "take_along_axis"]
 
@@ -263,12 +263,8 @@ def _masked_select(x, mask):
         return out
     _ops.launch("aclnnMaskedSelect", x, mask, out, stream=stream)
     stream.synchronize()
-    dims, ndims = _acl.ffi.new("int64_t **"), _acl.ffi.new("uint64_t *")
-    _acl.check(_acl.lib.aclGetViewShape(_ops.acl_tensor(out), dims, ndims),
-               "aclGetViewShape")
-    length = int(dims[0][0]) if ndims[0] else 1
-    _acl.lib.free(dims[0])  # the caller owns aclGetViewShape's array
-    return out._view((length,), (1,), 0)
+    shape = _ops.view_shape(out)
+    return out._view((shape[0] if shape else 1,), (1,), 0)
 
 
 # hicann/ops-math aclnnMaskedSelect docs (reference section 7.2)
@@ -325,24 +321,6 @@ def _index_arrays(view, advanced):
     return axes, [_ops.copy(_manipulation.broadcast_to(a, shape)) for a in arrays], shape
 
 
-def _tensor_list(arrays, stream):
-    """An aclTensorList of fresh aclTensors for ``arrays`` (the list owns and
-    destroys them), their buffers prepared for ``stream``."""
-    tensors = []
-    for a in arrays:
-        a._buffer.prepare(stream)
-        handle = _acl.lib.aclCreateTensor(
-            a._shape, a.ndim, to_acl_dtype(a.dtype), a._strides, a._offset, _ops.ACL_FORMAT_ND,
-            (a._buffer.nbytes // a.itemsize,), 1, _acl.ffi.cast("void *", a._buffer.ptr))
-        if handle == _acl.ffi.NULL:
-            _acl.check(_ops.ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
-        tensors.append(handle)
-    handle = _acl.lib.aclCreateTensorList(tensors, len(tensors))
-    if handle == _acl.ffi.NULL:
-        _acl.check(_ops.ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList")
-    return _acl.ffi.gc(handle, _acl.lib.aclDestroyTensorList)
-
-
 def _advanced_get(x, entries):
     view, advanced, adjacent = _split(x, entries)
     if len(advanced) == 1 and isinstance(advanced[0][1], _Mask):
@@ -368,7 +346,8 @@ def _advanced_get(x, entries):
     if out.size:
         source, target = (moved, out) if x.dtype in _INDEX_DTYPES else \
             (_same_bits(moved), _same_bits(out))  # aclnnIndex only moves the bits
-        _ops.launch("aclnnIndex", source, _tensor_list(arrays, stream), target, stream=stream)
+        indices = _ops.acl_tensor_list(arrays, stream)
+        _ops.launch("aclnnIndex", source, indices, target, stream=stream)
     return _place(out, len(shape), axes[0]) if adjacent else out
 
 
@@ -465,8 +444,8 @@ def _advanced_set(x, entries, value):
     values = _ops.copy(values)
     if moved.dtype not in _INDEX_PUT_DTYPES:
         moved, values = _same_bits(moved), _same_bits(values)
-    _ops.launch("aclnnIndexPutImpl", moved, _tensor_list(arrays, stream), values, False, False,
-                stream=stream)
+    indices = _ops.acl_tensor_list(arrays, stream)
+    _ops.launch("aclnnIndexPutImpl", moved, indices, values, False, False, stream=stream)
 
 
 # The dtypes of aclnnIndex (reference section 7.2).

@@ -11,12 +11,13 @@ import numpy as np
 from . import _ops
 from ._data_type import BOOL
 from ._elementwise import _kind, _supported, _dtypes_of
-from ._statistical import normalize_axes
+from ._statistical import normalize_axes, uint64_order_keys
 
 __all__ = ["argmax", "argmin", "nonzero", "count_nonzero", "searchsorted"]
 
 _INDEX = np.dtype(np.int64)
-# Dtypes CANN documents for aclnnArgMax / aclnnArgMin (reference section 7.2).
+# Dtypes CANN documents for aclnnArgMax / aclnnArgMin: hicann/ops-math
+# math/arg_max_v2/docs/aclnnArgMax.md, math/arg_min/docs/aclnnArgMin.md.
 _ARG = _dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
                   "int64", "uint8")
 
@@ -36,9 +37,8 @@ def _arg_extremum(name, op, x, axis, keepdims):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     if _kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
-    if x._dtype == np.uint64:
-        raise TypeError(f"{name}() does not support dtype uint64: {op} has no uint64 "
-                        f"kernel and no wider integer dtype exists")
+    if x._dtype == np.uint64:  # no uint64 kernel: int64 keys in the same order
+        x = uint64_order_keys(x)
     ndim = len(x._shape)
     if axis is not None and not isinstance(axis, (int, np.integer)):
         raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}")
@@ -73,8 +73,8 @@ def _arg_extremum(name, op, x, axis, keepdims):
 def argmax(x, /, *, axis=None, keepdims=False):
     """Indices (int64) of the maxima of ``x`` along ``axis`` (array API ``argmax``,
     ``numpy.argmax``): aclnnArgMax. ``axis=None`` searches the flattened array;
-    the first occurrence wins. Empty input raises ValueError, complex and uint64
-    TypeError."""
+    the first occurrence wins; uint64 is searched through order-preserving int64
+    keys (aclnnAdds). Empty input raises ValueError, complex TypeError."""
     return _arg_extremum("argmax", "aclnnArgMax", x, axis, keepdims)
 
 

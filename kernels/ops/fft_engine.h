@@ -1,0 +1,30 @@
+/* Private to kernels/ops: npusim's FFT engine, the simulated device's kernel behind aclfft.
+ * Complex transforms of any length in double precision: iterative radix-2 for powers of two,
+ * Bluestein's chirp-z algorithm (on a power-of-two convolution) for every other length. */
+#ifndef NPUSIM_FFT_ENGINE_H
+#define NPUSIM_FFT_ENGINE_H
+
+#include <stdint.h>
+
+typedef struct {
+    double re, im;
+} fft_cplx;
+
+/* Tables of one transform length; immutable once made, shared by plans and queued launches. */
+typedef struct {
+    int64_t n;        /* transform length */
+    int64_t m;        /* power-of-two length transformed: n itself, or the Bluestein convolution */
+    fft_cplx *twiddle; /* m/2 values exp(-2 pi i k / m) */
+    fft_cplx *chirp;   /* Bluestein only: n values exp(-i pi k^2 / n) */
+    fft_cplx *filter;  /* Bluestein only: forward transform of the conjugate chirp, m values */
+} fft_tables;
+
+/* Tables for length n >= 1, or NULL when out of host memory. */
+fft_tables *fft_tables_make(int64_t n);
+void fft_tables_free(fft_tables *t);
+/* Scratch elements fft_run needs for these tables. */
+int64_t fft_work_size(const fft_tables *t);
+/* In-place unnormalised transform of data[n]; sign -1 forward, +1 backward. */
+void fft_run(const fft_tables *t, fft_cplx *data, int sign, fft_cplx *work);
+
+#endif /* NPUSIM_FFT_ENGINE_H */
