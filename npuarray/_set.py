@@ -28,11 +28,14 @@ _UNIQUE2 = _dtypes_of("bool", "float32", "float16", "float64", "uint8", "int8", 
 # hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md
 _SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
                            "int64")
+# hicann/ops-math math/sort/docs/aclnnSort.md
+_SORT = _dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64", "uint8",
+                   "uint16", "uint32", "uint64", "bool")
 # Equality-preserving casts into the dtypes aclnnUnique2 and aclnnSearchSorted share.
 _SEARCHABLE = {BOOL: np.dtype(np.uint8), BFLOAT16: np.dtype(np.float32),
                np.dtype(np.uint16): np.dtype(np.int32), np.dtype(np.uint32): np.dtype(np.int64)}
-# isin compares every pair (no synchronisation) up to this many comparisons, and sorts
-# x2 (one synchronisation) beyond; pairs are compared in blocks of at most this size.
+# isin compares every pair up to this many comparisons, and sorts x2 beyond; pairs are
+# compared in blocks of at most this size.
 _PAIRWISE_LIMIT = 1 << 22
 
 
@@ -213,11 +216,25 @@ def _isin_pairwise(x1, x2):
     return blocks[0] if len(blocks) == 1 else _manipulation.concat(blocks)
 
 
+def _sorted_table(x2):
+    """The values of ``x2`` in ascending order: aclnnSort of the flattened values (no
+    synchronisation), or for the dtypes it lacks (float64) the distinct values by
+    aclnnUnique2 (one synchronisation for their number)."""
+    if x2._dtype not in _SORT:
+        return _unique("isin", x2, False, False)[0]
+    stream = _ops.stream_of(x2)
+    flat = x2.reshape((x2.size,))
+    table = _ops.empty(flat._shape, flat._dtype, flat.device, stream)
+    order = _ops.empty(flat._shape, default_index, flat.device, stream)
+    _ops.launch("aclnnSort", flat, False, 0, False, table, order, stream=stream)
+    return table
+
+
 def _isin_sorted(x1, x2):
-    """Whether each element of ``x1`` equals one of ``x2``: the sorted distinct values
-    of ``x2`` (aclnnUnique2, one synchronisation), aclnnSearchSorted of ``x1`` in them,
-    aclnnIndexSelect of the value found and aclnnEqTensor."""
-    table = _unique("isin", x2, False, False)[0]
+    """Whether each element of ``x1`` equals one of ``x2``: aclnnSearchSorted of ``x1``
+    in the sorted values of ``x2``, aclnnIndexSelect of the value found there and
+    aclnnEqTensor."""
+    table = _sorted_table(x2)
     stream = _ops.stream_of(x1)
     positions = _ops.empty(x1._shape, default_index, x1.device, stream)
     _ops.launch("aclnnSearchSorted", table, x1, False, False, None, positions, stream=stream)
@@ -235,9 +252,10 @@ def isin(x1, x2, /, *, invert=False):
     promoted dtype (NaN matches nothing).
 
     Runs on the current stream: small inputs compare every pair (aclnnEqTensor,
-    aclnnAmax; no synchronisation), larger ones search the sorted distinct values
-    of ``x2`` (aclnnUnique2, aclnnSearchSorted, aclnnIndexSelect, aclnnEqTensor;
-    one synchronisation). One of ``x1``, ``x2`` may be a Python scalar. TypeError
+    aclnnAmax), larger ones search the sorted values of ``x2`` (aclnnSort,
+    aclnnSearchSorted, aclnnIndexSelect, aclnnEqTensor); neither synchronises,
+    except large float64 ``x2``, sorted as its distinct values by aclnnUnique2
+    (one synchronisation). One of ``x1``, ``x2`` may be a Python scalar. TypeError
     when neither is an NPUArray or a scalar is of an unsupported type."""
     arrays = [a for a in (x1, x2) if isinstance(a, _ops._array_type or _ops._npuarray_type())]
     if not arrays:

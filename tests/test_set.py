@@ -256,3 +256,36 @@ def test_c_program_search_set(variant):
             pytest.skip(f"the {variant} sanitizer runtime library is not installed")
         raise
     assert "aclnn_search_set ok" in out
+
+
+# -- synchronisation: isin has none (it can be captured), unique_* exactly one ------------------
+
+def test_isin_needs_no_synchronisation_so_it_can_be_captured(rng):
+    stream = npx.Stream()
+    with stream:
+        x1 = npx.asarray(rng.integers(0, 3000, size=4000).astype(np.float32))
+        x2 = npx.asarray(rng.integers(0, 3000, size=2000).astype(np.float32))
+        stream.synchronize()
+        graph = npx.Graph()
+        with graph.capture():
+            found = npx.isin(x1, x2)  # sorted path: aclnnSort + aclnnSearchSorted
+            small = npx.isin(x1, x2[:3])  # pairwise path
+        for _ in range(2):
+            fresh = rng.integers(0, 3000, size=4000).astype(np.float32)
+            x1[...] = npx.asarray(fresh)
+            graph.replay()
+            _equal(found, np.isin(fresh, x2.to_host()))
+            _equal(small, np.isin(fresh, x2.to_host()[:3]))
+        graph.destroy()
+
+
+def test_unique_refuses_capture_with_a_clear_error(rng):
+    stream = npx.Stream()
+    with stream:
+        x = npx.asarray(rng.integers(0, 5, size=10))
+        stream.synchronize()
+        graph = npx.Graph()
+        with pytest.raises(npx.CaptureError):
+            with graph.capture():
+                npx.unique_values(x)
+    _equal(npx.unique_values(x), np.unique(x.to_host()))
