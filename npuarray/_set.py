@@ -5,8 +5,10 @@ The unique functions run aclnnUnique2 on the flattened input. Its result length
 depends on the data, so the current stream is synchronised once and the length
 read with aclGetViewShape. Values come out in ascending order (NumPy's order);
 equality is the standard's value equality: every NaN is distinct, -0.0 equals
-0.0. The first-occurrence indices of ``unique_all`` are composed on the device
-from the inverse indices, without a second synchronisation.
+0.0. aclnnUnique2 has no complex kernel: complex values are made int64 keys in
+NumPy's complex order first. The first-occurrence indices of ``unique_all`` are
+composed on the device from the inverse indices, without a second
+synchronisation. isin sorts or compares on the device without synchronising.
 """
 from collections import namedtuple
 
@@ -22,18 +24,19 @@ UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_i
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
-# hicann/ops-nn index/unique_consecutive/docs/aclnnUnique2.md (self and valueOut)
-_UNIQUE2 = _dtypes_of("bool", "float32", "float16", "float64", "uint8", "int8", "uint16",
-                      "int16", "int32", "uint32", "uint64", "int64", "bfloat16")
+# aclnnUnique2 takes every real dtype (hicann/ops-nn index/unique_consecutive/docs/
+# aclnnUnique2.md); complex ones go through int64 keys (_complex_keys).
 # hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md
 _SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
                            "int64")
 # hicann/ops-math math/sort/docs/aclnnSort.md
 _SORT = _dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64", "uint8",
                    "uint16", "uint32", "uint64", "bool")
-# Equality-preserving casts into the dtypes aclnnUnique2 and aclnnSearchSorted share.
+# Equality-preserving casts into the dtypes aclnnSearchSorted takes (uint64 to int64
+# wraps modulo 2**64: one-to-one, which is all that equality needs).
 _SEARCHABLE = {BOOL: np.dtype(np.uint8), BFLOAT16: np.dtype(np.float32),
-               np.dtype(np.uint16): np.dtype(np.int32), np.dtype(np.uint32): np.dtype(np.int64)}
+               np.dtype(np.uint16): np.dtype(np.int32), np.dtype(np.uint32): np.dtype(np.int64),
+               np.dtype(np.uint64): np.dtype(np.int64)}
 # isin compares every pair up to this many comparisons, and sorts x2 beyond; pairs are
 # compared in blocks of at most this size.
 _PAIRWISE_LIMIT = 1 << 22
@@ -58,9 +61,6 @@ def _unique(name, x, want_inverse, want_counts):
     if _kind(x._dtype) == "c":
         values, inverse, counts, _ = _unique_complex(name, x)
         return values, inverse if want_inverse else None, counts if want_counts else None
-    if x._dtype not in _UNIQUE2:
-        raise TypeError(f"{name}() does not support dtype {x._dtype}: aclnnUnique2 has no "
-                        f"{x._dtype} kernel")
     for hook in _transfer.host_read_hooks:
         hook(f"{name} (a data-dependent shape)")
     device = x._buffer.device
@@ -156,8 +156,10 @@ def unique_values(x, /):
     """The distinct values of the flattened ``x``, ascending (array API
     ``unique_values``, ``numpy.unique_values``): aclnnUnique2 on the current
     stream, synchronised once for the data-dependent length. NaNs are distinct
-    and come last; -0.0 and 0.0 are one value. TypeError for non-arrays and
-    complex dtypes (aclnnUnique2 has no complex kernel)."""
+    and come last; -0.0 and 0.0 are one value. Complex values come in NumPy's
+    order (by real, then imaginary part; those with a NaN part last), through
+    int64 keys (aclnnUnique2 has no complex kernel; more device work, still one
+    synchronisation). TypeError for non-arrays."""
     return _unique("unique_values", x, False, False)[0]
 
 
@@ -197,7 +199,7 @@ def unique_all(x, /):
 # ---------------------------------------------------------------------------
 # isin
 
-def _operand(name, value, dtype, device, stream):
+def _operand(value, dtype, device, stream):
     """An array operand of isin as an NPUArray of ``dtype`` (scalars become 0-d)."""
     if isinstance(value, _ops._array_type):
         return _elementwise._as_dtype(value, dtype, stream)
@@ -267,8 +269,8 @@ def isin(x1, x2, /, *, invert=False):
     stream = _ops.current_stream(device)
     dtype = _data_type.result_type(x1, x2)
     shape = x1._shape if isinstance(x1, _ops._array_type) else ()
-    a = _operand("isin", x1, dtype, device, stream)
-    b = _operand("isin", x2, dtype, device, stream)
+    a = _operand(x1, dtype, device, stream)
+    b = _operand(x2, dtype, device, stream)
     if not a.size or not b.size:
         return _ops.fill_(_ops.empty(shape, BOOL, device, stream), bool(invert) and a.size > 0)
     compute = _SEARCHABLE.get(dtype, dtype)
