@@ -94,11 +94,11 @@ def acl_tensor_list(arrays, stream):
 
 def view_shape(x):
     """The shape recorded in ``x``'s aclTensor (aclGetViewShape): for the output
-    of an operator with a data-dependent length (aclnnMaskedSelect), the shape it
-    wrote, once its stream has run it."""
+    of an operator with a data-dependent length (``_SHAPE_WRITING_OPS``), the shape
+    it wrote, once its stream has run it."""
     dims, ndims = ffi.new("int64_t **"), ffi.new("uint64_t *")
     _acl.check(lib.aclGetViewShape(acl_tensor(x), dims, ndims), "aclGetViewShape")
-    shape = tuple(dims[0][i] for i in range(ndims[0]))
+    shape = tuple(int(dims[0][i]) for i in range(ndims[0]))
     lib.free(dims[0])  # the caller owns aclGetViewShape's array
     return shape
 
@@ -361,16 +361,6 @@ _WHOLE_TENSOR_CACHE_SIZE = 4096
 # launch arguments: launch() gives them private aclTensors, so that a memoised one is never
 # changed.
 _SHAPE_WRITING_OPS = {"aclnnMaskedSelect": (-1,), "aclnnNonzero": (-1,), "aclnnUnique2": (-3, -1)}
-
-
-def view_shape(x):
-    """The view shape an operator of ``_SHAPE_WRITING_OPS`` wrote into the aclTensor of
-    its output ``x`` (aclGetViewShape); read it after synchronising the stream."""
-    dims, ndims = ffi.new("int64_t **"), ffi.new("uint64_t *")
-    _acl.check(lib.aclGetViewShape(acl_tensor(x), dims, ndims), "aclGetViewShape")
-    shape = tuple(int(dims[0][i]) for i in range(ndims[0]))
-    lib.free(dims[0])  # the caller owns aclGetViewShape's array
-    return shape
 
 
 def _whole_tensor(x):
