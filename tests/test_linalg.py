@@ -416,3 +416,43 @@ def test_operator_refuses_undocumented_dtype(op, dtype):
     with pytest.raises(npx.InvalidValueError, match="161002|dtype|not supported"):
         _ops.launch(op, *args)
     close(la.inv(npx.asarray(np.eye(2))), np.eye(2), np.float64)
+
+
+# ---------------------------------------------------------------------------
+# ops-blas LU (float32 solve)
+
+def test_float32_solve_runs_on_the_device(rng):
+    a = rand(rng, (2, 6, 6), np.float32) + 6 * np.eye(6, dtype=np.float32)
+    b = rand(rng, (2, 6, 300), np.float32)  # more than aclblasSgetrsBatched's 256 columns
+    with npx.transfer_guard("disallow"):
+        x = la.solve(npx.asarray(a), npx.asarray(b))
+    close(x, np.linalg.solve(a, b), np.float32, 10)
+    with npx.Stream():
+        x = la.solve(npx.asarray(a).mT, npx.asarray(b[..., 0]))
+        got = x.to_host()
+    close(got, np.linalg.solve(np.swapaxes(a, -1, -2), b[..., :1])[..., 0], np.float32, 10)
+
+
+def test_aclblas_refusals():
+    from npuarray._acl import ffi, lib
+    assert lib.aclblasSetStream(ffi.NULL, ffi.NULL) == lib.ACLBLAS_STATUS_HANDLE_IS_NULLPTR
+    out = ffi.new("aclblasHandle_t *")
+    assert lib.aclblasCreate(out) == 0
+    handle = out[0]
+    info = ffi.new("int *")
+    null = ffi.cast("float **", 0)
+    assert lib.aclblasSgetrsBatched(handle, lib.ACLBLAS_OP_N, 4, 257, null, 4, ffi.NULL, null,
+                                    4, info, 1) == lib.ACLBLAS_STATUS_INVALID_VALUE
+    assert info[0] == -4  # nrhs above 256
+    assert lib.aclblasSgetrfBatched(handle, 4, null, 2, ffi.NULL, ffi.NULL, 1) == \
+        lib.ACLBLAS_STATUS_INVALID_VALUE  # lda < n
+    host = np.zeros(4, np.uint64)  # a host array is not a device pointer array
+    pivots = npx.zeros((4,), dtype=np.int32)
+    assert lib.aclblasSgetrfBatched(handle, 2, ffi.cast("float **", host.ctypes.data), 2,
+                                    ffi.cast("int *", pivots.data_ptr),
+                                    ffi.cast("int *", pivots.data_ptr), 1) == \
+        lib.ACLBLAS_STATUS_INVALID_VALUE
+    assert lib.aclblasDestroy(handle) == 0
+    assert lib.aclblasDestroy(handle) == lib.ACLBLAS_STATUS_NOT_INITIALIZED
+    close(la.solve(npx.asarray(np.eye(2, dtype=np.float32)), npx.asarray(np.ones(2, np.float32))),
+          np.ones(2), np.float32)

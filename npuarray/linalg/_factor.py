@@ -16,6 +16,7 @@ from .._elementwise import exp, multiply
 from .._manipulation import matrix_transpose
 from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, check_floating,
                       check_matrices, new, raise_if_nan)
+from . import _lu
 from ._host import on_host
 
 __all__ = ["cholesky", "qr", "svd", "svdvals", "inv", "slogdet", "det", "solve", "eigh",
@@ -195,9 +196,10 @@ def solve(x1, x2, /):
     is a vector, otherwise ``(..., M, K)`` matrices; batch dimensions broadcast.
     Result dtype: the promoted floating dtype.
 
-    Host fallback (downloads on the current stream, LAPACK ``gesv``, uploads on
-    it): CANN's LU (aclblasSgetrfBatched / aclblasSgetrsBatched) is float32 only
-    and not wired yet. Raises TypeError for non-floating input, LinAlgError for
+    float32: CANN's ops-blas LU, aclblasSgetrfBatched and aclblasSgetrsBatched, on
+    the current stream (reading the factorisation's info back waits for it).
+    Other dtypes: host fallback (downloads on the current stream, LAPACK
+    ``gesv``, uploads on it), since that LU is float32 only. Raises TypeError for non-floating input, LinAlgError for
     non-square or singular ``x1``, ValueError for shapes that do not match.
     """
     _square("solve", x1)
@@ -215,6 +217,8 @@ def solve(x1, x2, /):
     except ValueError:
         raise ValueError(f"linalg.solve(): batch dimensions of {x1.shape} and {x2.shape} do "
                          f"not broadcast") from None
+    if dtype == FLOAT32 and _lu.available():
+        return _lu.solve_float32(x1, x2, vector)
     return on_host("linalg.solve", lambda a, b: _np_solve(a, b, dtype), x1, x2)
 
 
