@@ -4,9 +4,9 @@ matrices, device arrays of device pointers). The one place npuarray calls
 ops-blas.
 
 The operands are copied into column-major work arrays (the transposed views of
-C-contiguous arrays, aclnnInplaceCopy), the pointer arrays are uploaded, the
+C-contiguous arrays, aclnnInplaceCopy), the pointer arrays are made on the device (aclnnArange), the
 factorisation's info is read back to raise LinAlgError for a singular matrix
-(this waits for the stream), and the solve overwrites the right-hand sides,
+(this waits for the stream; not during a graph capture), and the solve overwrites the right-hand sides,
 at most 256 columns per call as aclblasSgetrsBatched requires.
 """
 import threading
@@ -17,15 +17,15 @@ from .. import _acl, _ops
 from .._acl import ffi, lib
 from .._elementwise import broadcast_shapes
 from .._manipulation import broadcast_to, expand_dims
-from .._transfer import upload
 from ..runtime._device import activate
-from ._common import LinAlgError
+from ._common import LinAlgError, checks_allowed
 
 __all__ = []
 
 ACLBLAS_OP_N = 111
 MAX_NRHS = 256  # aclblasSgetrsBatched (hicann/ops-blas blas/getrs_batched/README.md)
 _INT32 = np.dtype(np.int32)
+_INT64 = np.dtype(np.int64)
 _FLOAT32 = np.dtype(np.float32)
 
 _handles = {}  # device id -> aclblasHandle_t (one per device, like CuPy's cuBLAS handles)
@@ -66,12 +66,11 @@ def _column_major(x, shape, stream):
     return work
 
 
-def _pointers(x, stream):
-    """Device array of the addresses of x's matrices (x C-contiguous, >= 2-D)."""
-    count = x.size // (x._shape[-1] * x._shape[-2])
-    step = x._shape[-1] * x._shape[-2] * x.dtype.itemsize
-    host = x.data_ptr + step * np.arange(count, dtype=np.uint64)
-    return upload(host, x._buffer.device, stream), count
+def _pointers(first, step, count, device, stream):
+    """Device array of the ``count`` addresses ``first + i * step``, made on the device
+    with aclnnArange (int64), so that it works inside a graph capture too."""
+    out = _ops.empty((count,), _INT64, device, stream)
+    return _ops.arange_(out, first, first + step * count, step, stream=stream)
 
 
 def solve_float32(a, b, vector):
@@ -91,7 +90,8 @@ def solve_float32(a, b, vector):
     if lu.size == 0 or x.size == 0:
         return result
     handle = _handle(device)
-    a_ptrs, count = _pointers(lu, stream)
+    count = lu.size // (n * n)
+    a_ptrs = _pointers(lu.data_ptr, n * n * lu.dtype.itemsize, count, device, stream)
     pivots = _ops.empty((count, n), _INT32, device, stream)
     info = _ops.empty((count,), _INT32, device, stream)
     for buffer in (lu._buffer, x._buffer, a_ptrs._buffer, pivots._buffer, info._buffer):
@@ -102,14 +102,13 @@ def solve_float32(a, b, vector):
                                     ffi.cast("int *", pivots.data_ptr),
                                     ffi.cast("int *", info.data_ptr), count),
            "aclblasSgetrfBatched")
-    if np.any(info.to_host(stream=stream) > 0):
+    if checks_allowed(info) and np.any(info.to_host(stream=stream) > 0):
         raise LinAlgError("Singular matrix")
     host_info = ffi.new("int *")
     for start in range(0, k, MAX_NRHS):
         nrhs = min(MAX_NRHS, k - start)  # columns start.. of each B: rows of x's matrices
-        first = x.data_ptr + start * n * x.dtype.itemsize
-        b_ptrs = upload(first + n * k * x.dtype.itemsize * np.arange(count, dtype=np.uint64),
-                        device, stream)
+        b_ptrs = _pointers(x.data_ptr + start * n * x.dtype.itemsize,
+                           n * k * x.dtype.itemsize, count, device, stream)
         b_ptrs._buffer.prepare(stream)
         _check(lib.aclblasSgetrsBatched(
             handle, ACLBLAS_OP_N, n, nrhs, ffi.cast("float **", a_ptrs.data_ptr), n,
