@@ -481,3 +481,14 @@ def test_graph_capture_and_replay(rng):
         close(inverse, np.linalg.inv(fresh), np.float32, 10)
         close(solution, np.linalg.solve(fresh, b), np.float32, 10)
     graph.destroy()
+
+
+def test_another_device(rng):
+    a = rand(rng, (2, 4, 4), np.float32) + 4 * np.eye(4, dtype=np.float32)
+    x = npx.asarray(a, device=npx.Device(1))
+    for got, want in [(la.inv(x), np.linalg.inv(a)),
+                      (la.solve(x, npx.asarray(a[0, :, 0], device=npx.Device(1))),
+                       np.linalg.solve(a, a[0, :, :1])[..., 0]),
+                      (la.eigvalsh(x + x.mT), np.linalg.eigvalsh(a + np.swapaxes(a, -1, -2)))]:
+        assert got.device == npx.Device(1)
+        close(got, want, np.float32, 10)
