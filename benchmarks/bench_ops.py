@@ -4,7 +4,8 @@
 * host overhead per operation: a chain of 1000 dependent ``+`` on 16-element
   arrays, synchronised at the end (target <= 10 us per operation);
 * ``sum`` over 16 M float32 (target >= 1.0x NumPy);
-* ``matmul`` 1024 x 1024 float32 (target >= 0.8x NumPy).
+* ``matmul`` 1024 x 1024 float32 (target >= 0.8x NumPy);
+* ``unique_values`` over 16 M float32 with repeats (aclnnUnique2; issue 7).
 
 Every npuarray timing ends with a synchronisation of the stream, so it covers
 the work, not only its submission.
@@ -124,6 +125,18 @@ def _matmul(harness, stream, torch):
     print("    npuarray matmul: %.1f GFLOP/s" % (2 * n ** 3 / times["npuarray"] / 1e9))
 
 
+def _unique_values(harness, stream, torch):
+    n = 1 << 24
+    a = np.random.default_rng(3).integers(0, 1 << 20, size=n).astype(np.float32)
+    x = npx.asarray(a)
+    impls = {"npuarray": _synchronized(stream, lambda: npx.unique_values(x)),
+             "numpy": lambda: np.unique(a)}
+    if torch is not None:
+        ta = torch.from_numpy(a)
+        impls["torch"] = lambda: torch.unique(ta)
+    harness.compare("unique_values float32 16 M", impls, nbytes=4 * n, repeat=3)
+
+
 def run(harness):
     torch = torch_or_none()
     stream = npx.get_current_stream()
@@ -131,3 +144,4 @@ def run(harness):
     _overhead(harness, stream, torch)
     _sum(harness, stream, torch)
     _matmul(harness, stream, torch)
+    _unique_values(harness, stream, torch)

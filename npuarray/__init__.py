@@ -3,6 +3,8 @@
 Runs on the vendor's CANN toolkit when an NPU is present and on npusim, the
 embedded CPU implementation of the same AscendCL ABI, everywhere else.
 """
+__array_api_version__ = "2025.12"  # the array API standard this namespace follows
+
 from ._acl import (AclError, CaptureError, InvalidValueError, NotSupportedError,
                    OutOfMemoryError, backend)
 from .runtime import *  # noqa: F401,F403  Device, Stream, Event, pinned memory, DeviceMemory

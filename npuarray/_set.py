@@ -1,3 +1,246 @@
-"""Set functions of the array API standard (unique_all, unique_counts, unique_inverse, unique_values, isin) on aclnn operators."""
+"""Set functions of the array API standard on the device: unique_all, unique_counts,
+unique_inverse, unique_values, isin.
 
-__all__ = []
+The unique functions run aclnnUnique2 on the flattened input. Its result length
+depends on the data, so the current stream is synchronised once and the length
+read with aclGetViewShape. Values come out in ascending order (NumPy's order);
+equality is the standard's value equality: every NaN is distinct, -0.0 equals
+0.0. The first-occurrence indices of ``unique_all`` are composed on the device
+from the inverse indices, without a second synchronisation.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from . import _data_type, _elementwise, _manipulation, _ops, _statistical, _transfer
+from ._data_type import BFLOAT16, BOOL, default_index
+from ._elementwise import _dtypes_of, _kind
+
+__all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]
+
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+# hicann/ops-nn index/unique_consecutive/docs/aclnnUnique2.md (self and valueOut)
+_UNIQUE2 = _dtypes_of("bool", "float32", "float16", "float64", "uint8", "int8", "uint16",
+                      "int16", "int32", "uint32", "uint64", "int64", "bfloat16")
+# hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md
+_SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
+                           "int64")
+# Equality-preserving casts into the dtypes aclnnUnique2 and aclnnSearchSorted share.
+_SEARCHABLE = {BOOL: np.dtype(np.uint8), BFLOAT16: np.dtype(np.float32),
+               np.dtype(np.uint16): np.dtype(np.int32), np.dtype(np.uint32): np.dtype(np.int64)}
+# isin compares every pair (no synchronisation) up to this many comparisons, and sorts
+# x2 (one synchronisation) beyond; pairs are compared in blocks of at most this size.
+_PAIRWISE_LIMIT = 1 << 22
+
+
+def _check_array(name, x):
+    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+        raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
+
+
+def _prefix(x, length):
+    """The first ``length`` elements of the 1-D result ``x`` of a data-dependent
+    operator: a view, or a compact copy when most of ``x`` is unused."""
+    view = type(x)._from_buffer(x._buffer, (length,), (1,), x._offset, x._dtype)
+    return _ops.copy(view) if 2 * length < x._shape[0] else view
+
+
+def _unique(name, x, want_inverse, want_counts):
+    """(values, inverse indices with x's shape or None, counts or None) by aclnnUnique2,
+    with one synchronisation of the current stream."""
+    _check_array(name, x)
+    if _kind(x._dtype) == "c":
+        values, inverse, counts, _ = _unique_complex(name, x)
+        return values, inverse if want_inverse else None, counts if want_counts else None
+    if x._dtype not in _UNIQUE2:
+        raise TypeError(f"{name}() does not support dtype {x._dtype}: aclnnUnique2 has no "
+                        f"{x._dtype} kernel")
+    for hook in _transfer.host_read_hooks:
+        hook(f"{name} (a data-dependent shape)")
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    size = x.size
+    source = x.reshape((size,))  # 1-D: the kernel's fast path (a copy only for odd views)
+    values = _ops.empty((size,), x._dtype, device, stream)
+    inverse = _ops.empty((size,), default_index, device, stream) if want_inverse else None
+    counts = _ops.empty((size,), default_index, device, stream) if want_counts else None
+    length = 0
+    if size:
+        _ops.launch("aclnnUnique2", source, True, want_inverse, want_counts, values, inverse,
+                    counts, stream=stream)
+        stream.synchronize()
+        length = _ops.view_shape(values)[0]
+    return (_prefix(values, length), inverse.reshape(x._shape) if want_inverse else None,
+            _prefix(counts, length) if want_counts else None)
+
+
+def _ranks(part):
+    """For each element of the real 1-D ``part``, the index of its value among the
+    sorted distinct values (the inverse of aclnnUnique2; the distinct values
+    themselves, and so their number, are not needed: no synchronisation)."""
+    stream = _ops.stream_of(part)
+    scratch = _ops.empty(part._shape, part._dtype, part.device, stream)
+    ranks = _ops.empty(part._shape, default_index, part.device, stream)
+    _ops.launch("aclnnUnique2", part, True, True, False, scratch, ranks, None, stream=stream)
+    return ranks
+
+
+def _unique_complex(name, x):
+    """(values, inverse indices with x's shape, counts, first-occurrence indices) of
+    complex ``x`` in NumPy's lexicographic (real, imag) order: aclnnUnique2 has no
+    complex kernel, so the distinct pairs (rank of the real part, rank of the
+    imaginary part) are found as int64 keys (one synchronisation), and the values
+    taken at their first occurrences (aclnnIndexSelect)."""
+    flat = x.reshape((x.size,))
+    device, stream = x._buffer.device, _ops.stream_of(x)
+    if not flat.size:
+        nothing = _ops.empty((0,), default_index, device, stream)
+        return (_ops.empty((0,), x._dtype, device, stream),
+                _ops.empty(x._shape, default_index, device, stream), nothing, nothing)
+    parts = _manipulation.complex_parts(flat)
+    keys = _elementwise.add(_elementwise.multiply(_ranks(parts[:, 0]), flat.size),
+                            _ranks(parts[:, 1]))
+    _, inverse, counts = _unique(name, keys, True, True)
+    first = _first_indices(inverse, counts._shape[0])
+    values = _ops.empty(first._shape, x._dtype, device, stream)
+    _ops.launch("aclnnIndexSelect", flat, 0, first, values, stream=stream)
+    return values, inverse.reshape(x._shape), counts, first
+
+
+def _first_indices(inverse, length):
+    """Index of the first occurrence of each unique value, from the flat inverse
+    indices: the keys ``inverse * n + position`` are distinct, so aclnnUnique2 sorts
+    them; the first key of each value's run gives its position (aclnnMaskedSelect of
+    the run starts, whose count is the known ``length``: no synchronisation)."""
+    n = inverse.size
+    stream = _ops.stream_of(inverse)
+    if not n:
+        return _ops.empty((0,), default_index, inverse.device, stream)
+    positions = _ops.arange_(_ops.empty((n,), default_index, inverse.device, stream), 0, n, 1)
+    keys = _elementwise.add(_elementwise.multiply(inverse.reshape((n,)), n), positions)
+    ordered = _ops.empty((n,), default_index, inverse.device, stream)
+    _ops.launch("aclnnUnique2", keys, True, False, False, ordered, None, None, stream=stream)
+    groups = _elementwise.floor_divide(ordered, n)
+    starts = _manipulation.concat([
+        _ops.fill_(_ops.empty((1,), BOOL, inverse.device, stream), True),
+        _elementwise.not_equal(groups[1:], groups[:-1])])
+    first = _ops.empty((n,), default_index, inverse.device, stream)
+    _ops.launch("aclnnMaskedSelect", _elementwise.remainder(ordered, n), starts, first,
+                stream=stream)
+    return _prefix(first, length)
+
+
+def unique_values(x, /):
+    """The distinct values of the flattened ``x``, ascending (array API
+    ``unique_values``, ``numpy.unique_values``): aclnnUnique2 on the current
+    stream, synchronised once for the data-dependent length. NaNs are distinct
+    and come last; -0.0 and 0.0 are one value. TypeError for non-arrays and
+    complex dtypes (aclnnUnique2 has no complex kernel)."""
+    return _unique("unique_values", x, False, False)[0]
+
+
+def unique_counts(x, /):
+    """``(values, counts)`` of the flattened ``x`` (array API ``unique_counts``,
+    ``numpy.unique_counts``): the ascending distinct values and how often each
+    occurs (int64). aclnnUnique2, one synchronisation; rules of
+    ``unique_values``."""
+    values, _, counts = _unique("unique_counts", x, False, True)
+    return UniqueCountsResult(values, counts)
+
+
+def unique_inverse(x, /):
+    """``(values, inverse_indices)`` (array API ``unique_inverse``,
+    ``numpy.unique_inverse``): the ascending distinct values and, with ``x``'s
+    shape, the int64 index into ``values`` of each element. aclnnUnique2, one
+    synchronisation; rules of ``unique_values``."""
+    values, inverse, _ = _unique("unique_inverse", x, True, False)
+    return UniqueInverseResult(values, inverse)
+
+
+def unique_all(x, /):
+    """``(values, indices, inverse_indices, counts)`` (array API ``unique_all``,
+    ``numpy.unique_all``): ``unique_inverse`` and ``unique_counts`` plus the
+    index (int64, into the flattened ``x``) of each value's first occurrence.
+    aclnnUnique2 (twice), aclnnMaskedSelect and element-wise operators; one
+    synchronisation; rules of ``unique_values``."""
+    _check_array("unique_all", x)
+    if _kind(x._dtype) == "c":
+        values, inverse, counts, indices = _unique_complex("unique_all", x)
+        return UniqueAllResult(values, indices, inverse, counts)
+    values, inverse, counts = _unique("unique_all", x, True, True)
+    indices = _first_indices(inverse, values._shape[0])
+    return UniqueAllResult(values, indices, inverse, counts)
+
+
+# ---------------------------------------------------------------------------
+# isin
+
+def _operand(name, value, dtype, device, stream):
+    """An array operand of isin as an NPUArray of ``dtype`` (scalars become 0-d)."""
+    if isinstance(value, _ops._array_type):
+        return _elementwise._as_dtype(value, dtype, stream)
+    _data_type.check_scalar_fits(value, dtype)
+    return _elementwise._full(value, dtype, device, stream)
+
+
+def _isin_pairwise(x1, x2):
+    """Whether each element of 1-D ``x1`` equals one of 1-D ``x2``: aclnnEqTensor of
+    every pair (in blocks) and aclnnAmax over each row."""
+    rows = max(1, _PAIRWISE_LIMIT // x2.size)
+    other = x2.reshape((1, x2.size))
+    column = x1.reshape((x1.size, 1))
+    blocks = [_statistical.max(_elementwise.equal(column[start:start + rows], other), axis=1)
+              for start in range(0, x1.size, rows)]
+    return blocks[0] if len(blocks) == 1 else _manipulation.concat(blocks)
+
+
+def _isin_sorted(x1, x2):
+    """Whether each element of ``x1`` equals one of ``x2``: the sorted distinct values
+    of ``x2`` (aclnnUnique2, one synchronisation), aclnnSearchSorted of ``x1`` in them,
+    aclnnIndexSelect of the value found and aclnnEqTensor."""
+    table = _unique("isin", x2, False, False)[0]
+    stream = _ops.stream_of(x1)
+    positions = _ops.empty(x1._shape, default_index, x1.device, stream)
+    _ops.launch("aclnnSearchSorted", table, x1, False, False, None, positions, stream=stream)
+    positions = _elementwise.minimum(positions, table.size - 1)
+    found = _ops.empty((x1.size,), x1._dtype, x1.device, stream)
+    _ops.launch("aclnnIndexSelect", table, 0, positions.reshape((x1.size,)), found,
+                stream=stream)
+    return _elementwise.equal(found.reshape(x1._shape), x1)
+
+
+def isin(x1, x2, /, *, invert=False):
+    """Whether each element of ``x1`` equals some element of ``x2`` (array API
+    ``isin``, ``numpy.isin``; ``invert=True`` negates): a bool array of ``x1``'s
+    shape (0-d for a scalar ``x1``). Elements compare by value equality in the
+    promoted dtype (NaN matches nothing).
+
+    Runs on the current stream: small inputs compare every pair (aclnnEqTensor,
+    aclnnAmax; no synchronisation), larger ones search the sorted distinct values
+    of ``x2`` (aclnnUnique2, aclnnSearchSorted, aclnnIndexSelect, aclnnEqTensor;
+    one synchronisation). One of ``x1``, ``x2`` may be a Python scalar. TypeError
+    when neither is an NPUArray or a scalar is of an unsupported type."""
+    arrays = [a for a in (x1, x2) if isinstance(a, _ops._array_type or _ops._npuarray_type())]
+    if not arrays:
+        raise TypeError("isin() needs at least one NPUArray operand")
+    for value in (x1, x2):
+        if not isinstance(value, _ops._array_type):
+            _elementwise._scalar_operand("isin", value)
+    device = _elementwise.same_device("isin", *arrays)
+    stream = _ops.current_stream(device)
+    dtype = _data_type.result_type(x1, x2)
+    shape = x1._shape if isinstance(x1, _ops._array_type) else ()
+    a = _operand("isin", x1, dtype, device, stream)
+    b = _operand("isin", x2, dtype, device, stream)
+    if not a.size or not b.size:
+        return _ops.fill_(_ops.empty(shape, BOOL, device, stream), bool(invert) and a.size > 0)
+    compute = _SEARCHABLE.get(dtype, dtype)
+    if a.size * b.size <= _PAIRWISE_LIMIT or compute not in _SEARCHSORTED or _kind(dtype) == "c":
+        found = _isin_pairwise(a.reshape((a.size,)), b.reshape((b.size,))).reshape(shape)
+    else:
+        found = _isin_sorted(_elementwise._as_dtype(a, compute, stream),
+                             _elementwise._as_dtype(b, compute, stream))
+    return _elementwise.logical_not(found) if invert else found

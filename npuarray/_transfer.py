@@ -8,7 +8,7 @@ through the pinned pool by the runtime's copy primitives
 used the array's buffer last, not for the whole device.
 
 Every read of device data by the host goes through ``_read_to_host``, which
-first runs ``host_read_hooks`` (graph capture registers one that raises
+first runs ``host_read_hooks`` (the runtime's capture guard is one: it raises
 CaptureError before the runtime is touched). Implicit reads (``__array__``,
 ``__bool__``, ``__int__``, ``__float__``, ``__complex__``, ``__index__``,
 ``iter()`` of a 1-D array, ``format(x, spec)`` of a 0-d array, NumPy functions
@@ -31,9 +31,9 @@ import threading
 import numpy as np
 
 from . import _acl, _ops, runtime
-from .runtime import _memory_pool
+from .runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
-from .runtime._device import as_device_id
+from .runtime._device import as_device_id, peer_access_enabled
 from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
                                 copy_host_to_device)
 
@@ -47,9 +47,10 @@ _logger = logging.getLogger("npuarray")
 # are used while they move at most this many times the view's own bytes.
 _SPAN_READ_FACTOR = 4
 
-host_read_hooks = []
+host_read_hooks = [_capture_guard.check_host_read]
 """Callables ``hook(what)`` run before any host read of device data; a hook
-raises (e.g. CaptureError during graph capture) to forbid the read."""
+raises to forbid the read. The runtime's capture guard is one: CaptureError in
+a thread that is capturing a graph (the runtime never imports this layer)."""
 
 
 class ImplicitTransferError(TypeError):
@@ -334,10 +335,11 @@ def to_device(x, device, /, *, stream=None):
     """``x`` on ``device`` (an ``npuarray.Device`` or id; array API
     ``to_device``): ``x`` itself when it is there already, else a C-contiguous
     copy. The copy runs on ``stream``, a stream of the target device (default:
-    its current stream), after the host has waited for the work queued on
-    ``x``'s buffer: a peer copy (aclrtMemcpyAsync, D2D) when the target device
-    has enabled peer access to the source, else staged through pinned host
-    memory. Synchronous when ``stream`` is a default stream."""
+    its current stream): a peer copy (aclrtMemcpyAsync, D2D) when the target
+    device has enabled peer access to the source, ordered by events after the
+    work queued on ``x`` (and later work on ``x`` waits for the copy); else
+    staged through pinned host memory after the host has waited for that work.
+    Synchronous when ``stream`` is a default stream."""
     target = runtime.Device(as_device_id(device))
     source = x.device
     if target == source:
@@ -350,15 +352,14 @@ def to_device(x, device, /, *, stream=None):
         x = _manipulation.copy_array(x)
     y = _ops.empty(x.shape, x.dtype, target, stream)
     if x.size:
-        x._buffer.host_wait()
+        if peer_access_enabled(target.id, source.id):
+            # The copy reads x on `stream`: it waits for x's pending writes, and x's
+            # next use (and the reuse of its block) waits for the copy.
+            x._buffer.prepare(stream)
+        else:
+            x._buffer.host_wait()  # the staged copy reads x synchronously
         copy_device_to_device(y._buffer.ptr, target, x.data_ptr, source, x.nbytes, stream)
-        if not stream.is_default:  # keep the source block until the copy has run
-            stream.launch_host_func(_keep_alive(x))
     return y
-
-
-def _keep_alive(x):
-    return lambda: x
 
 
 # -- printing and pickling ---------------------------------------------------------------------

