@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import _ops
-from .._elementwise import exp, multiply
+from .._elementwise import conj, exp, multiply, real
 from .._manipulation import matrix_transpose
 from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, check_floating,
                       check_matrices, new, raise_if_nan)
@@ -113,31 +113,34 @@ def svd(x, /, *, full_matrices=True):
     ``(..., M, M)`` and ``Vh`` ``(..., N, N)`` (``K = min(M, N)`` columns / rows
     when not ``full_matrices``), ``S`` ``(..., K)`` descending, real.
 
-    float32 / float64: aclnnSvd on the current stream (its ``v`` is V; ``Vh``
-    is returned as its transposed view). Complex and empty input: host
-    fallback. Raises TypeError for non-floating input, LinAlgError for fewer
+    aclnnSvd on the current stream (its ``v`` is V: ``Vh`` is its transposed
+    view, conjugated with aclnnNeg for complex input, and complex ``sigma`` is
+    made real with aclnnReal). Empty input: host fallback (nothing to move). Raises TypeError for non-floating input, LinAlgError for fewer
     than two dimensions or when the decomposition does not converge.
     """
     check_floating("svd", x)
     check_matrices("svd", x)
-    if x._dtype not in REAL_FLOATING or not x.size:
+    if not x.size:
         return SVDResult(*on_host("linalg.svd", lambda a: tuple(
             np.linalg.svd(a, full_matrices=full_matrices)), x))
     u, s, v = _svd_launch(x, full_matrices, True)
+    if x._dtype.kind == "c":  # aclnnSvd's sigma has the input's dtype and v is V: Vh = V^H
+        return SVDResult(u, real(s), conj(matrix_transpose(v)))
     return SVDResult(u, s, matrix_transpose(v))
 
 
 def svdvals(x, /):
     """Singular values of ``x`` (shape ``(..., M, N)``) in descending order,
     shape ``(..., min(M, N))``, real dtype (array API ``linalg.svdvals``,
-    ``numpy.linalg.svdvals``). float32 / float64: aclnnSvd with computeUV false on
-    the current stream; complex and empty input: host fallback. TypeError for
+    ``numpy.linalg.svdvals``). aclnnSvd with computeUV false (and aclnnReal for
+    complex input) on the current stream; empty input: host fallback. TypeError for
     non-floating input, LinAlgError below two dimensions."""
     check_floating("svdvals", x)
     check_matrices("svdvals", x)
-    if x._dtype not in REAL_FLOATING or not x.size:
+    if not x.size:
         return on_host("linalg.svdvals", lambda a: np.linalg.svd(a, compute_uv=False), x)
-    return _svd_launch(x, False, False)[1]
+    s = _svd_launch(x, False, False)[1]
+    return real(s) if x._dtype.kind == "c" else s
 
 
 def inv(x, /):
@@ -161,12 +164,11 @@ def slogdet(x, /):
     """Sign and natural log of the absolute determinant of the square matrices
     ``x`` (array API ``linalg.slogdet``, ``numpy.linalg.slogdet``):
     ``SlogdetResult(sign, logabsdet)``, each of shape ``x.shape[:-2]``; a singular
-    matrix gives sign 0 and logabsdet -inf. float32 / float64: aclnnSlogdet on the
-    current stream; complex: host fallback. TypeError for non-floating input,
-    LinAlgError for non-square input."""
+    matrix gives sign 0 and logabsdet -inf; ``sign`` has ``x``'s dtype (a unit
+    complex number for complex input), ``logabsdet`` is real. aclnnSlogdet (and
+    aclnnReal for complex input) on the current stream. TypeError for
+    non-floating input, LinAlgError for non-square input."""
     _square("slogdet", x)
-    if x._dtype not in REAL_FLOATING:
-        return SlogdetResult(*on_host("linalg.slogdet", lambda a: tuple(np.linalg.slogdet(a)), x))
     batch = x._shape[:-2]
     sign, logabs = new(batch, x._dtype, x), new(batch, x._dtype, x)
     if x._shape[-1] == 0:  # the empty product: det = 1
@@ -174,6 +176,8 @@ def slogdet(x, /):
         _ops.fill_(logabs, 0.0)
     elif sign.size:
         _ops.launch("aclnnSlogdet", x, sign, logabs)
+    if x._dtype.kind == "c":  # aclnnSlogdet's logOut is complex for complex input
+        logabs = real(logabs)
     return SlogdetResult(sign, logabs)
 
 
@@ -181,11 +185,8 @@ def det(x, /):
     """Determinant of the square matrices ``x``, shape ``x.shape[:-2]`` (array API
     ``linalg.det``, ``numpy.linalg.det``): ``sign * exp(logabsdet)`` of
     aclnnSlogdet (there is no aclnnDet), aclnnExp and aclnnMul on the current
-    stream; complex: host fallback. TypeError for non-floating input, LinAlgError
-    for non-square input."""
+    stream. TypeError for non-floating input, LinAlgError for non-square input."""
     _square("det", x)
-    if x._dtype not in REAL_FLOATING:
-        return on_host("linalg.det", np.linalg.det, x)
     sign, logabs = slogdet(x)
     return multiply(sign, exp(logabs))
 
