@@ -405,6 +405,7 @@ def test_namespace():
 
 @pytest.mark.parametrize("op, dtype", [
     ("aclnnLinalgCholesky", np.float64), ("aclnnInverse", np.complex64),
+    ("aclnnInverse", np.complex128),
     ("aclnnSlogdet", np.int32), ("aclnnLinalgQr", np.int64), ("aclnnSvd", np.float16)])
 def test_operator_refuses_undocumented_dtype(op, dtype):
     from npuarray import _ops
@@ -504,6 +505,8 @@ def test_complex_runs_on_the_device(rng, dtype):
         p = la.pinv(npx.asarray(a))
         q, r = la.qr(npx.asarray(a))
         determinant = la.det(npx.asarray(square))
+        inverse = la.inv(npx.asarray(square))
+    close(inverse, np.linalg.inv(square), dtype, 10)
     u, s, vh = host(u), host(s), host(vh)
     close((u * s[..., None, :]) @ vh, a, dtype, 10)
     wsign, wlog = np.linalg.slogdet(square)
@@ -512,3 +515,12 @@ def test_complex_runs_on_the_device(rng, dtype):
     close(p, np.linalg.pinv(a), dtype, 100)
     close(host(q) @ host(r), a, dtype, 10)
     close(determinant, np.linalg.det(square), dtype, 10)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_singular(dtype):
+    a = np.array([[1 + 1j, 2 + 2j], [2 + 2j, 4 + 4j]], dtype)
+    with pytest.raises(la.LinAlgError, match="Singular"):
+        la.inv(npx.asarray(a))
+    sign, logabs = la.slogdet(npx.asarray(a))
+    assert host(sign) == 0 and host(logabs) == -np.inf

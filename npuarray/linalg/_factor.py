@@ -12,9 +12,9 @@ from collections import namedtuple
 import numpy as np
 
 from .. import _ops
-from .._elementwise import conj, exp, multiply, real
+from .._elementwise import conj, exp, imag, multiply, negative, real
 from .._manipulation import matrix_transpose
-from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, check_floating,
+from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, REAL_OF, check_floating,
                       check_matrices, new, raise_if_nan)
 from . import _lu
 from ._host import on_host
@@ -145,18 +145,39 @@ def svdvals(x, /):
 
 def inv(x, /):
     """Inverse of the square matrices ``x`` (shape ``(..., M, M)``, same dtype;
-    array API ``linalg.inv``, ``numpy.linalg.inv``). float32 / float64: aclnnInverse
-    on the current stream; complex: host fallback. Raises TypeError for
+    array API ``linalg.inv``, ``numpy.linalg.inv``). aclnnInverse on the current
+    stream; complex input is inverted as the real block matrix
+    ``[[Ar, -Ai], [Ai, Ar]]`` (aclnnInverse has no complex kernel). Raises TypeError for
     non-floating input, LinAlgError (a ValueError) for non-square or singular
     matrices (singularity is read back from the NaN the operator leaves, which
     waits for the stream)."""
     _square("inv", x)
     if x._dtype not in REAL_FLOATING:
-        return on_host("linalg.inv", np.linalg.inv, x)
+        return _complex_inv(x)
     out = new(x._shape, x._dtype, x)
     if x.size:
         _ops.launch("aclnnInverse", x, out)
         raise_if_nan(out, "Singular matrix")
+    return out
+
+
+def _complex_inv(x):
+    """The inverse of A = Ar + i Ai from that of the real [[Ar, -Ai], [Ai, Ar]], which is
+    [[Xr, -Xi], [Xi, Xr]] for A^-1 = Xr + i Xi (aclnnInverse has no complex kernel)."""
+    *batch, n, _ = x._shape
+    real_dtype = REAL_OF[x._dtype]
+    block = new((*batch, 2 * n, 2 * n), real_dtype, x)
+    ar, ai = real(x), imag(x)
+    for rows, cols, part in ((slice(0, n), slice(0, n), ar), (slice(n, None), slice(n, None), ar),
+                             (slice(n, None), slice(0, n), ai),
+                             (slice(0, n), slice(n, None), negative(ai))):
+        _ops.copy_(block[..., rows, cols], part)
+    inverse = inv(block)
+    out = new(x._shape, x._dtype, x)
+    parts = type(out)._from_buffer(out._buffer, out._shape + (2,),
+                                   tuple(2 * s for s in out._strides) + (1,), 0, real_dtype)
+    _ops.copy_(parts[..., 0], inverse[..., :n, :n])
+    _ops.copy_(parts[..., 1], inverse[..., n:, :n])
     return out
 
 

@@ -28,7 +28,6 @@ HOST_FUNCTIONS = {
     "linalg.eigvals": "no eigensolver in CANN",
     "linalg.solve": "float64 and complex: CANN's LU (aclblasSgetrfBatched/SgetrsBatched) is float32 only",
     "linalg.cholesky": "float64 and complex: aclnnLinalgCholesky is FLOAT and BFLOAT16 only",
-    "linalg.inv": "complex: aclnnInverse is FLOAT, FLOAT16 and DOUBLE only",
 }
 _config.host_fallbacks.update(HOST_FUNCTIONS)
 
