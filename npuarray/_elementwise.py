@@ -1278,9 +1278,13 @@ def _atanh_complex(z):
                                                     multiply(y, y))), 0.5)
     re = where(equal(x, 0.0), x, re)                     # atanh(+0 + NaN j) = +0 + NaN j
     # Far from the origin (and at infinity) atanh(z) = 1/z + i pi/2 to double precision.
-    far = logical_or(greater(x, 1e150), greater(y, 1e150))
+    far = logical_and(logical_or(greater(x, 1e150), greater(y, 1e150)),
+                      logical_not(isnan(add(x, y))))
     re = where(far, _parts(reciprocal(_complex_from(x, y, _C128)))[0], re)
-    im = where(far, where(isnan(y), np.nan, _PI / 2), im)
+    im = where(far, _PI / 2, im)
+    # NaN beside an infinity: atanh(inf + NaN j) = +0 + NaN j, atanh(NaN + inf j) = +0 + i pi/2.
+    re = where(logical_or(isinf(x), isinf(y)), 0.0, re)
+    im = where(logical_and(isnan(x), isinf(y)), _PI / 2, im)
     return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
 
 

@@ -404,6 +404,17 @@ def test_new_operators_dtype_tables(op):
             assert out.to_host().shape == (3,)
 
 
+def test_real_operator_pairs_each_input_dtype_with_one_out_dtype():
+    x = npx.asarray(np.array([1 + 2j], np.complex64))
+    for out_dtype in ("float16", "float64"):
+        out = _ops.empty((1,), np.dtype(out_dtype), x._buffer.device, _ops.stream_of(x))
+        with pytest.raises(npx.InvalidValueError, match="needs out of dtype FLOAT"):
+            _ops.launch("aclnnReal", x, out)
+    out = _ops.empty((1,), np.dtype("float32"), x._buffer.device, _ops.stream_of(x))
+    _ops.launch("aclnnReal", x, out)
+    assert out.to_host().tolist() == [1.0]
+
+
 def test_isneginf_and_isposinf_operators():
     host = np.array([-np.inf, np.inf, np.nan, -0.0, 1e308])
     x = npx.asarray(host)

@@ -167,7 +167,9 @@ COMPLEX_CASES = [
     ("atanh", c(2.0, NAN), c(NAN, NAN)), ("atanh", c(INF, 2.0), c(0.0, PI / 2)),
     ("atanh", c(INF, INF), c(0.0, PI / 2)), ("atanh", c(INF, NAN), c(0.0, NAN)),
     ("atanh", c(NAN, 2.0), c(NAN, NAN)), ("atanh", c(NAN, NAN), c(NAN, NAN)),
-    ("atanh", c(-1.0, -0.0), c(-INF, -0.0)),
+    ("atanh", c(-1.0, -0.0), c(-INF, -0.0)), ("atanh", c(NAN, 1e300), c(NAN, NAN)),
+    ("atanh", c(1e300, NAN), c(NAN, NAN)), ("atanh", c(NAN, -INF), c(0.0, -PI / 2)),
+    ("atanh", c(-INF, NAN), c(-0.0, NAN)),
     ("sign", c(0.0, -0.0), c(0.0, 0.0)), ("sign", c(NAN, 1.0), c(NAN, NAN)),
     ("sign", c(3.0, -4.0), c(0.6, -0.8)),
     ("abs", c(-INF, NAN), INF), ("abs", c(NAN, 2.0), NAN), ("abs", c(-0.0, 0.0), 0.0),
@@ -190,6 +192,9 @@ def same_complex(got, want):
 @pytest.mark.parametrize("name,value,expected", COMPLEX_CASES)
 def test_complex_special_case(name, value, expected, dtype):
     host = np.array([value, c(0.5, -0.25)], dtype)
+    if np.isinf(host[0].real) != math.isinf(value.real) or \
+            np.isinf(host[0].imag) != math.isinf(value.imag):
+        pytest.skip(f"{value} overflows {dtype}")
     got = getattr(npx, name)(npx.asarray(host)).to_host()[0].item()
     if isinstance(expected, complex):  # pi and friends rounded to the dtype
         expected = complex(np.array(expected, dtype))

@@ -171,10 +171,26 @@ aclnnStatus aclnnIsNegInf(void *workspace, uint64_t workspaceSize, aclOpExecutor
     return npusim_exec_launch("aclnnIsNegInf", workspace, workspaceSize, executor, stream);
 }
 
+/* aclnnReal's document pairs each input dtype with one out dtype. */
+static aclDataType real_out_dtype(aclDataType self)
+{
+    switch (self) {
+    case ACL_COMPLEX64: return ACL_FLOAT;
+    case ACL_COMPLEX128: return ACL_DOUBLE;
+    default: return self;
+    }
+}
+
 aclnnStatus aclnnRealGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
                                       aclOpExecutor **executor)
 {
-    return prepare(&spec_real, self, "self", out, workspaceSize, executor);
+    int rc = prepare(&spec_real, self, "self", out, workspaceSize, executor);
+    if (rc || out->dtype == real_out_dtype(self->dtype)) return rc;
+    aclDestroyAclOpExecutor(*executor);
+    *executor = NULL;
+    return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnRealGetWorkspaceSize: self of dtype %s needs out of dtype %s, "
+                        "got %s", npusim_dtype_name(self->dtype), npusim_dtype_name(real_out_dtype(self->dtype)),
+                        npusim_dtype_name(out->dtype));
 }
 
 aclnnStatus aclnnReal(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
