@@ -289,3 +289,20 @@ def test_unique_refuses_capture_with_a_clear_error(rng):
             with graph.capture():
                 npx.unique_values(x)
     _equal(npx.unique_values(x), np.unique(x.to_host()))
+
+
+@pytest.mark.parametrize("name", ["unique_values", "unique_counts", "unique_inverse", "unique_all"])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_unique_synchronises_exactly_once(rng, monkeypatch, name, dtype):
+    x = npx.asarray(_values(rng, (40, 3), np.dtype(dtype)))
+    stream = npx.get_current_stream()
+    stream.synchronize()
+    calls = []
+    original = type(stream).synchronize
+    monkeypatch.setattr(type(stream), "synchronize",
+                        lambda self: calls.append(self) or original(self))
+    result = getattr(npx, name)(x)
+    monkeypatch.undo()
+    assert calls == [stream]
+    values = result if name == "unique_values" else result.values
+    _equal(values, np.unique(x.to_host()))
