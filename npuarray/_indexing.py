@@ -458,15 +458,20 @@ _MASKED_FILL_DTYPES = frozenset(map(np.dtype, (
 _INDEX_PUT_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
     np.float64, bfloat16)))
-# aclnnIndexPutImpl only moves values, so the dtypes it lacks go through a view of the same
-# bytes: unsigned as signed of the same width, complex as trailing (real, imag) pairs.
+# The dtypes of aclnnIndex (reference section 7.2: no uint16/32/64, no complex128).
+_INDEX_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
+    np.float64, bfloat16, np.complex64)))
+# aclnnIndex and aclnnIndexPutImpl only move values, so the dtypes they lack go through a
+# view of the same bytes: unsigned as signed of the same width, complex as trailing
+# (real, imag) pairs.
 _SAME_WIDTH_SIGNED = {np.dtype(np.uint16): np.dtype(np.int16),
                       np.dtype(np.uint32): np.dtype(np.int32),
                       np.dtype(np.uint64): np.dtype(np.int64)}
 
 
 def _same_bits(a):
-    """A view of ``a``'s bytes as a dtype aclnnIndexPutImpl supports."""
+    """A view of ``a``'s bytes as a dtype aclnnIndex and aclnnIndexPutImpl support."""
     if a.dtype in _SAME_WIDTH_SIGNED:
         return NPUArray._from_buffer(a._buffer, a.shape, a._strides, a._offset,
                                      _SAME_WIDTH_SIGNED[a.dtype])

@@ -261,7 +261,7 @@ def _second_phase(op_name, second, size_out, executor_out, stream):
 def _stream_of_first_array(args, array_type):
     for arg in args:
         if isinstance(arg, array_type):
-            return current_stream_of(arg._buffer.device.id)
+            return current_stream_of(arg._buffer.device)
     raise TypeError("launch() needs an NPUArray argument or an explicit stream")
 
 
@@ -388,16 +388,14 @@ def empty(shape, dtype, device, stream):
     return x
 
 
-def current_stream(device):
-    """``get_current_stream(device)`` for an ``npuarray.Device``: this thread's stream
-    of the innermost ``with stream:`` block, else the device's default stream (the
-    runtime's fast accessor; no argument normalisation)."""
-    return current_stream_of(device.id)
+# current_stream(device): this thread's stream of the innermost ``with stream:`` block
+# of an npuarray.Device, else the device's default stream (the runtime's fast accessor).
+current_stream = current_stream_of
 
 
 def stream_of(x):
     """The current stream of ``x``'s device: where operations on ``x`` run."""
-    return current_stream_of(x._buffer.device.id)
+    return current_stream_of(x._buffer.device)
 
 
 # ---------------------------------------------------------------------------
