@@ -164,11 +164,12 @@ aclnnStatus aclnnCumprodGetWorkspaceSize(const aclTensor* input, const aclScalar
 aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor* self, bool stable, int64_t dim, bool descending, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnArgsortGetWorkspaceSize(const aclTensor* self, int64_t dim, bool descending, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 // Searching, set and indexing functions (issue 7): hicann/ops-nn index/non_zero, index/unique_consecutive,
-// index/gather_elements_v2; hicann/ops-math math/search_sorted
+// index/gather_elements_v2; hicann/ops-math math/search_sorted, math/equal
 aclnnStatus aclnnNonzeroGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnSearchSortedGetWorkspaceSize(const aclTensor* sortedSequence, const aclTensor* self, bool outInt32, bool right, const aclTensor* sorter, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor* self, const int64_t dim, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus aclnnIsInTensorScalarGetWorkspaceSize(const aclTensor* element, const aclScalar* testElement, bool assumeUnique, bool invert, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 """
 
 _SECOND_PHASE = ("aclnnStatus {op}(void* workspace, uint64_t workspaceSize, "
