@@ -330,3 +330,12 @@ def test_fft_error_type():
         nfft._plan._Plan(1009, 0x29, 1)
     assert info.value.code == 14 and info.value.name == "ACLFFT_NOT_IMPLEMENTED"
     assert isinstance(info.value, npx.AclError)
+
+
+def test_another_device(rng):
+    a = rand(rng, (3, 16), np.complex64)
+    x = npx.asarray(a, device=npx.Device(1))
+    got = nfft.fft(x)
+    assert got.device == npx.Device(1)
+    close(got, np.fft.fft(a), np.complex64)
+    assert (16, 0x29, 3, 1) in nfft.plan_cache_info()["keys"]

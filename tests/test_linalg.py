@@ -373,7 +373,7 @@ def test_tensordot_vecdot(rng, dtype):
         la.tensordot(npx.asarray(a), npx.asarray(b), axes=((0,), (1,)))
 
 
-def test_complex_products_use_the_host(rng):
+def test_complex_products(rng):
     a = rand(rng, (3, 3), np.complex64)
     close(la.matrix_power(npx.asarray(a), 3), np.linalg.matrix_power(a, 3), np.complex64, 100)
     b = rand(rng, (3, 2), np.complex128)
@@ -405,6 +405,7 @@ def test_namespace():
 
 @pytest.mark.parametrize("op, dtype", [
     ("aclnnLinalgCholesky", np.float64), ("aclnnInverse", np.complex64),
+    ("aclnnInverse", np.complex128),
     ("aclnnSlogdet", np.int32), ("aclnnLinalgQr", np.int64), ("aclnnSvd", np.float16)])
 def test_operator_refuses_undocumented_dtype(op, dtype):
     from npuarray import _ops
@@ -416,3 +417,110 @@ def test_operator_refuses_undocumented_dtype(op, dtype):
     with pytest.raises(npx.InvalidValueError, match="161002|dtype|not supported"):
         _ops.launch(op, *args)
     close(la.inv(npx.asarray(np.eye(2))), np.eye(2), np.float64)
+
+
+# ---------------------------------------------------------------------------
+# ops-blas LU (float32 solve)
+
+def test_float32_solve_runs_on_the_device(rng):
+    a = rand(rng, (2, 6, 6), np.float32) + 6 * np.eye(6, dtype=np.float32)
+    b = rand(rng, (2, 6, 300), np.float32)  # more than aclblasSgetrsBatched's 256 columns
+    with npx.transfer_guard("disallow"):
+        x = la.solve(npx.asarray(a), npx.asarray(b))
+    close(x, np.linalg.solve(a, b), np.float32, 10)
+    with npx.Stream():
+        x = la.solve(npx.asarray(a).mT, npx.asarray(b[0, :, 0]))
+        got = x.to_host()
+    close(got, np.linalg.solve(np.swapaxes(a, -1, -2), b[0, :, :1])[..., 0], np.float32, 10)
+
+
+def test_aclblas_refusals():
+    from npuarray._acl import ffi, lib
+    assert lib.aclblasSetStream(ffi.NULL, ffi.NULL) == lib.ACLBLAS_STATUS_HANDLE_IS_NULLPTR
+    out = ffi.new("aclblasHandle_t *")
+    assert lib.aclblasCreate(out) == 0
+    handle = out[0]
+    info = ffi.new("int *")
+    null = ffi.cast("float **", 0)
+    assert lib.aclblasSgetrsBatched(handle, lib.ACLBLAS_OP_N, 4, 257, null, 4, ffi.NULL, null,
+                                    4, info, 1) == lib.ACLBLAS_STATUS_INVALID_VALUE
+    assert info[0] == -4  # nrhs above 256
+    assert lib.aclblasSgetrfBatched(handle, 4, null, 2, ffi.NULL, ffi.NULL, 1) == \
+        lib.ACLBLAS_STATUS_INVALID_VALUE  # lda < n
+    host = np.zeros(4, np.uint64)  # a host array is not a device pointer array
+    pivots = npx.zeros((4,), dtype=np.int32)
+    assert lib.aclblasSgetrfBatched(handle, 2, ffi.cast("float **", host.ctypes.data), 2,
+                                    ffi.cast("int *", pivots.data_ptr),
+                                    ffi.cast("int *", pivots.data_ptr), 1) == \
+        lib.ACLBLAS_STATUS_INVALID_VALUE
+    assert lib.aclblasDestroy(handle) == 0
+    assert lib.aclblasDestroy(handle) == lib.ACLBLAS_STATUS_NOT_INITIALIZED
+    close(la.solve(npx.asarray(np.eye(2, dtype=np.float32)), npx.asarray(np.ones(2, np.float32))),
+          np.ones(2), np.float32)
+
+
+def test_graph_capture_and_replay(rng):
+    """Inside a capture the singularity checks (which would synchronise) are skipped;
+    replays recompute inv, solve and fft on new data in the same buffers."""
+    stream = npx.Stream()
+    a = rand(rng, (3, 4, 4), np.float32) + 4 * np.eye(4, dtype=np.float32)
+    b = rand(rng, (3, 4, 2), np.float32)
+    with stream:
+        x, y = npx.asarray(a), npx.asarray(b)
+        graph = npx.Graph()
+        with graph.capture():
+            inverse = la.inv(x)
+            solution = la.solve(x, y)
+            spectrum = npx.fft.fft(npx.astype(y, np.complex64), axis=1)
+        graph.replay()
+        close(inverse, np.linalg.inv(a), np.float32, 10)
+        close(solution, np.linalg.solve(a, b), np.float32, 10)
+        close(spectrum, np.fft.fft(b, axis=1), np.float32, 10)
+        fresh = rand(rng, (3, 4, 4), np.float32) + 4 * np.eye(4, dtype=np.float32)
+        x[...] = npx.asarray(fresh)
+        graph.replay()
+        close(inverse, np.linalg.inv(fresh), np.float32, 10)
+        close(solution, np.linalg.solve(fresh, b), np.float32, 10)
+    graph.destroy()
+
+
+def test_another_device(rng):
+    a = rand(rng, (2, 4, 4), np.float32) + 4 * np.eye(4, dtype=np.float32)
+    x = npx.asarray(a, device=npx.Device(1))
+    for got, want in [(la.inv(x), np.linalg.inv(a)),
+                      (la.solve(x, npx.asarray(a[0, :, 0], device=npx.Device(1))),
+                       np.linalg.solve(a, a[0, :, :1])[..., 0]),
+                      (la.eigvalsh(x + x.mT), np.linalg.eigvalsh(a + np.swapaxes(a, -1, -2)))]:
+        assert got.device == npx.Device(1)
+        close(got, want, np.float32, 10)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_runs_on_the_device(rng, dtype):
+    a = rand(rng, (2, 4, 3), dtype)
+    square = rand(rng, (2, 3, 3), dtype) + 3 * np.eye(3, dtype=dtype)
+    with npx.transfer_guard("disallow"):
+        u, s, vh = la.svd(npx.asarray(a), full_matrices=False)
+        sign, logabs = la.slogdet(npx.asarray(square))
+        p = la.pinv(npx.asarray(a))
+        q, r = la.qr(npx.asarray(a))
+        determinant = la.det(npx.asarray(square))
+        inverse = la.inv(npx.asarray(square))
+    close(inverse, np.linalg.inv(square), dtype, 10)
+    u, s, vh = host(u), host(s), host(vh)
+    close((u * s[..., None, :]) @ vh, a, dtype, 10)
+    wsign, wlog = np.linalg.slogdet(square)
+    close(sign, wsign, dtype, 10)
+    close(logabs, wlog, dtype, 10)
+    close(p, np.linalg.pinv(a), dtype, 100)
+    close(host(q) @ host(r), a, dtype, 10)
+    close(determinant, np.linalg.det(square), dtype, 10)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_singular(dtype):
+    a = np.array([[1 + 1j, 2 + 2j], [2 + 2j, 4 + 4j]], dtype)
+    with pytest.raises(la.LinAlgError, match="Singular"):
+        la.inv(npx.asarray(a))
+    sign, logabs = la.slogdet(npx.asarray(a))
+    assert host(sign) == 0 and host(logabs) == -np.inf

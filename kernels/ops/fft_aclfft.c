@@ -15,7 +15,8 @@
  * Exec enqueues the transform on the plan's stream (aclfftSetStream; NULL: the default stream)
  * after checking that idata and odata lie in device memory of that stream's device. Plans and
  * queued transforms share the twiddle tables by reference count, so destroying a plan with work
- * still queued is safe. The transforms run on the CPU pool in double precision. */
+ * still queued is safe. The transforms run on the CPU pool in double precision (fft_engine.c);
+ * R2C and C2R of even length use a complex transform of half the length. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -134,11 +135,11 @@ static aclfftResult check_type(const char *api, aclfftType type, bool real_allow
     return npusim_error(ACLFFT_INVALID_TYPE, "%s: unknown aclfftType 0x%x", api, (unsigned)type);
 }
 
-static shared_tables *tables_for(int64_t n)
+static shared_tables *tables_for(int64_t n, bool real)
 {
     shared_tables *s = malloc(sizeof *s);
     if (!s) return NULL;
-    s->t = fft_tables_make(n);
+    s->t = fft_tables_make(n, real);
     if (!s->t) {
         free(s);
         return NULL;
@@ -164,7 +165,7 @@ static aclfftResult plan_setup(const char *api, aclfftHandle plan, aclfftType ty
         return npusim_error(ACLFFT_INVALID_SIZE, "%s: %lld elements exceed the supported 2^30", api,
                             (long long)elements);
     for (int d = 0; d < rank; d++) {
-        plan->tables[d] = tables_for(dims[d]);
+        plan->tables[d] = tables_for(dims[d], type != ACLFFT_C2C);
         if (!plan->tables[d]) {
             for (int e = 0; e < d; e++) tables_release(plan->tables[e]);
             return npusim_error(ACLFFT_ALLOC_FAILED, "%s: out of host memory", api);
@@ -304,15 +305,39 @@ typedef struct {
     int pass; /* 0: along the last dim, 1: along nx of a 2-D plan (in place on out) */
 } line_ctx;
 
+static void real_line(const fft_job *j, const fft_tables *t, int64_t row, fft_cplx *data, fft_cplx *work)
+{
+    int64_t n = t->n, half = n / 2 + 1;
+    if (j->type == ACLFFT_R2C) {
+        const float *src = j->in + row * n;
+        for (int64_t k = 0; k < n / 2; k++) data[k] = (fft_cplx){ src[2 * k], src[2 * k + 1] };
+        fft_real_forward(t, data, work);
+        float *dst = j->out + 2 * row * half;
+        for (int64_t k = 0; k < half; k++) {
+            dst[2 * k] = (float)data[k].re;
+            dst[2 * k + 1] = (float)data[k].im;
+        }
+        return;
+    }
+    const float *src = j->in + 2 * row * half;
+    for (int64_t k = 0; k < half; k++) data[k] = (fft_cplx){ src[2 * k], src[2 * k + 1] };
+    fft_real_backward(t, data, work);
+    float *dst = j->out + row * n;
+    for (int64_t k = 0; k < n / 2; k++) {
+        dst[2 * k] = (float)data[k].re;
+        dst[2 * k + 1] = (float)data[k].im;
+    }
+}
+
 static void transform_lines(size_t begin, size_t end, void *arg)
 {
     const line_ctx *c = arg;
     const fft_job *j = c->job;
     const fft_tables *t = c->t;
     int64_t n = t->n;
-    fft_cplx *data = malloc(sizeof(fft_cplx) * (size_t)(n + fft_work_size(t)));
+    fft_cplx *data = malloc(sizeof(fft_cplx) * (size_t)(n + 1 + fft_work_size(t)));
     if (!data) return; /* cannot happen in practice: lines are small; the result stays unwritten */
-    fft_cplx *work = data + n;
+    fft_cplx *work = data + n + 1;
     int64_t half = n / 2 + 1;
     for (size_t line = begin; line < end; line++) {
         if (c->pass == 1) { /* column `col` of matrix `b`: stride ny complex elements */
@@ -330,6 +355,10 @@ static void transform_lines(size_t begin, size_t end, void *arg)
             continue;
         }
         int64_t row = (int64_t)line;
+        if (t->half) { /* even-length real transform through one of half the length */
+            real_line(j, t, row, data, work);
+            continue;
+        }
         if (j->type == ACLFFT_R2C) {
             const float *src = j->in + row * n;
             for (int64_t k = 0; k < n; k++) data[k] = (fft_cplx){ src[k], 0 };

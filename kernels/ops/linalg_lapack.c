@@ -23,6 +23,7 @@
 #include "aclnnop/aclnn_linalg_qr.h"
 #include "aclnnop/aclnn_slogdet.h"
 #include "aclnnop/aclnn_svd.h"
+#include "linalg_lapack.h"
 #include "ops_internal.h"
 
 /* Documented dtypes (hicann/ops-math):
@@ -41,7 +42,6 @@
  * LAPACKE from OpenBLAS */
 
 enum { LA_S, LA_D, LA_C, LA_Z, LA_TYPES };
-enum { LAPACK_ROW_MAJOR = 101 };
 typedef int32_t la_int; /* scipy-openblas32: 32-bit LAPACK integers */
 typedef la_int (*getrf_fn)(int, la_int, la_int, void *, la_int, la_int *);
 typedef la_int (*getri_fn)(int, la_int, void *, la_int, const la_int *);
@@ -49,6 +49,7 @@ typedef la_int (*potrf_fn)(int, char, la_int, void *, la_int);
 typedef la_int (*geqrf_fn)(int, la_int, la_int, void *, la_int, void *);
 typedef la_int (*orgqr_fn)(int, la_int, la_int, la_int, void *, la_int, const void *);
 typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
+typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
 
 static struct {
     getrf_fn getrf[LA_TYPES];
@@ -57,6 +58,7 @@ static struct {
     geqrf_fn geqrf[LA_TYPES];
     orgqr_fn orgqr[LA_TYPES];
     gesdd_fn gesdd[LA_TYPES];
+    getrs_fn getrs[LA_TYPES];
 } la;
 static pthread_once_t la_once = PTHREAD_ONCE_INIT;
 static char la_problem[512];
@@ -90,14 +92,32 @@ static void la_load(void)
         la.geqrf[t] = (geqrf_fn)la_sym(lib, t, "geqrf");
         la.orgqr[t] = (orgqr_fn)la_sym(lib, t, t < LA_C ? "orgqr" : "ungqr");
         la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd");
+        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs");
     }
 }
 
 static int la_ready(const char *op)
 {
+    const char *problem = npusim_lapack_problem();
+    if (!problem) return 0;
+    return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: LAPACK is unavailable: %s", op, problem);
+}
+
+const char *npusim_lapack_problem(void)
+{
     pthread_once(&la_once, la_load);
-    if (!la_problem[0]) return 0;
-    return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: LAPACK is unavailable: %s", op, la_problem);
+    return la_problem[0] ? la_problem : NULL;
+}
+
+int32_t npusim_lapack_sgetrf(int layout, int32_t n, float *a, int32_t lda, int32_t *ipiv)
+{
+    return la.getrf[LA_S](layout, n, n, a, lda, ipiv);
+}
+
+int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
+                             const int32_t *ipiv, float *b, int32_t ldb)
+{
+    return la.getrs[LA_S](layout, trans, n, nrhs, a, lda, ipiv, b, ldb);
 }
 
 static int la_type(aclDataType dt)

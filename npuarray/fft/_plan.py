@@ -81,6 +81,7 @@ def _plan(n, kind, batch, device):
             _stats["hits"] += 1
             return plan
         _stats["misses"] += 1
+    activate(device.id)  # CANN makes a plan on the current device
     plan = _Plan(n, kind, batch)
     with _lock:
         _cache[key] = plan

@@ -7,7 +7,7 @@ is composed of device operators. Functions CANN has no device implementation for
 ``npuarray.show_config()``) compute on the host in stream order and raise
 ImplicitTransferError under ``transfer_guard("disallow")``.
 """
-from .._linear_algebra import matmul
+from .._linear_algebra import matmul, tensordot, vecdot
 from .._manipulation import matrix_transpose
 from ._common import LinAlgError
 from ._compose import *  # noqa: F401,F403
@@ -15,4 +15,5 @@ from ._compose import __all__ as _compose_all
 from ._factor import *  # noqa: F401,F403
 from ._factor import __all__ as _factor_all
 
-__all__ = ["LinAlgError", "matmul", "matrix_transpose", *_factor_all, *_compose_all]
+__all__ = ["LinAlgError", "matmul", "matrix_transpose", "tensordot", "vecdot", *_factor_all,
+           *_compose_all]

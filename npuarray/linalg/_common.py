@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import _ops
 from .._elementwise import _is_array, isnan
+from ..runtime import _capture_guard
 from .._utility import any as _any
 
 __all__ = []
@@ -48,9 +49,16 @@ def new(shape, dtype, like):
     return _ops.empty(tuple(shape), np.dtype(dtype), device, _ops.current_stream(device))
 
 
+def checks_allowed(x):
+    """Whether a result may be read back to check it: not while the stream of ``x``'s
+    device is being captured into a graph (a read would synchronise it, which CANN
+    refuses). Captured work is not checked, as CuPy does when it cannot synchronise."""
+    return _capture_guard.capture_of(_ops.stream_of(x)) is None
+
+
 def raise_if_nan(x, message):
     """LinAlgError(message) when ``x`` holds a NaN: how npusim and CANN's factorisations
     mark a matrix they could not factorise (their operators have no info output). Reads
-    one bool back, which waits for the current stream."""
-    if x.size and _any(isnan(x)).to_host():
+    one bool back, which waits for the current stream; skipped during a graph capture."""
+    if x.size and checks_allowed(x) and _any(isnan(x)).to_host():
         raise LinAlgError(message)

@@ -1,5 +1,5 @@
 """linalg functions composed of device operators: norms, pinv, matrix_rank,
-matrix_power, cross, outer, diagonal, trace, tensordot, vecdot.
+matrix_power, cross, outer, diagonal, trace.
 
 Each runs on the current stream of its operands' device, as the element-wise,
 reduction and matmul operators it is made of (aclnnAbs, aclnnMul, aclnnPow,
@@ -11,16 +11,16 @@ import numpy as np
 
 from .. import _ops
 from .._creation import eye
-from .._elementwise import (_is_array, _promote, abs as _abs, divide, greater, multiply,
-                            not_equal, pow as _pow, sqrt, subtract, where)
+from .._elementwise import (_is_array, abs as _abs, conj, divide, greater, multiply, not_equal,
+                            pow as _pow, sqrt, subtract, where)
 from .._linear_algebra import matmul
-from .._manipulation import (expand_dims, matrix_transpose, permute_dims, reshape, stack)
+from .._manipulation import expand_dims, matrix_transpose, reshape, stack
 from .._statistical import max as _max, min as _min, sum as _sum
-from ._common import (REAL_FLOATING, REAL_OF, check_array, check_floating, check_matrices, new)
+from ._common import REAL_OF, check_array, check_floating, check_matrices, new
 from ._factor import inv, svd, svdvals
 
 __all__ = ["vector_norm", "matrix_norm", "pinv", "matrix_rank", "matrix_power", "cross", "outer",
-           "diagonal", "trace", "tensordot", "vecdot"]
+           "diagonal", "trace"]
 
 
 def _axes(axis, ndim, name):
@@ -111,20 +111,19 @@ def pinv(x, /, *, rtol=None):
     (array API ``linalg.pinv``, ``numpy.linalg.pinv`` with ``rtol``): singular
     values at most ``rtol * max(S)`` (default ``max(M, N) * eps``) are treated as
     zero. aclnnSvd, then aclnnSWhere, aclnnDiv, aclnnMul and aclnnMatmul on the
-    current stream; complex input uses the host fallback. TypeError for
+    current stream. TypeError for
     non-floating input, ValueError below two dimensions."""
     check_floating("pinv", x)
     check_matrices("pinv", x)
-    if x._dtype not in REAL_FLOATING or not x.size:
-        from ._host import on_host
-        r = None if rtol is None else (rtol.to_host() if _is_array(rtol) else rtol)
-        return on_host("linalg.pinv", lambda a: np.linalg.pinv(
-            a, rtol=_default_rtol(x) if r is None else r), x)
+    if not x.size:
+        return reshape(new(x._shape[:-2] + x._shape[:-3:-1], x._dtype, x), x._shape[:-2] +
+                       x._shape[:-3:-1])
     u, s, vh = svd(x, full_matrices=False)
     keep = greater(s, _cutoff(s, rtol, x))
     s_inv = where(keep, divide(1.0, where(keep, s, 1.0)), 0.0)
-    scaled = multiply(matrix_transpose(vh), expand_dims(s_inv, axis=-2))
-    return matmul(scaled, matrix_transpose(u))
+    hermitian = (lambda m: conj(matrix_transpose(m))) if x._dtype.kind == "c" else matrix_transpose
+    scaled = multiply(hermitian(vh), expand_dims(s_inv, axis=-2))
+    return matmul(scaled, hermitian(u))
 
 
 def matrix_rank(x, /, *, rtol=None):
@@ -145,15 +144,11 @@ def matrix_power(x, n, /):
     """``x`` (square matrices ``(..., M, M)``) raised to the integer power ``n``
     (array API ``linalg.matrix_power``, ``numpy.linalg.matrix_power``): repeated
     squaring with aclnnMatmul; ``n = 0`` gives identities, ``n < 0`` powers of
-    ``inv(x)``. Complex input uses the host fallback (aclnnMatmul has no complex
-    kernel). TypeError for a non-integer ``n``, LinAlgError for non-square
+    ``inv(x)``. TypeError for a non-integer ``n``, LinAlgError for non-square
     input (and for a singular matrix with ``n < 0``)."""
     check_array("matrix_power", x)
     check_matrices("matrix_power", x, square=True)
     n = operator.index(n)
-    if x._dtype.kind == "c":  # aclnnMatmul has no complex kernel
-        from ._host import on_host
-        return on_host("linalg.matrix_power", lambda a: np.linalg.matrix_power(a, n), x)
     if n == 0:
         identity = eye(x._shape[-1], dtype=x._dtype, device=x.device)
         return _ops.copy_(new(x._shape, x._dtype, x), identity)
@@ -235,59 +230,3 @@ def trace(x, /, *, offset=0, dtype=None):
     current stream. ``dtype`` as ``sum`` (default: ``x.dtype`` for floating and
     complex, int64 / uint64 for integers). ValueError below two dimensions."""
     return _sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
-
-
-def tensordot(x1, x2, /, *, axes=2):
-    """Tensor contraction of ``x1`` and ``x2`` over ``axes`` (an int: the last
-    ``axes`` of x1 with the first of x2; or two sequences of axes) (array API
-    ``tensordot``): the contracted axes are moved together (views, then a copy
-    if needed), and one aclnnMatmul multiplies the two reshaped operands on the
-    current stream (complex operands: host fallback, aclnnMatmul has no complex
-    kernel). ValueError when contracted sizes differ."""
-    check_array("tensordot", x1)
-    check_array("tensordot", x2)
-    if isinstance(axes, int):
-        if axes < 0:
-            raise ValueError("tensordot(): axes must be non-negative")
-        a1, a2 = tuple(range(x1.ndim - axes, x1.ndim)), tuple(range(axes))
-    else:
-        a1, a2 = (tuple(a) if not isinstance(a, int) else (a,) for a in axes)
-    a1, a2 = _axes(a1, x1.ndim, "tensordot"), _axes(a2, x2.ndim, "tensordot")
-    if len(a1) != len(a2) or any(x1._shape[i] != x2._shape[j] for i, j in zip(a1, a2)):
-        raise ValueError(f"tensordot(): contracted axes {a1} of {x1.shape} and {a2} of "
-                         f"{x2.shape} do not match")
-    if _promote(x1._dtype, x2._dtype).kind == "c":  # aclnnMatmul has no complex kernel
-        from ._host import on_host
-        return on_host("tensordot", lambda a, b: np.tensordot(a, b, axes=(a1, a2)), x1, x2)
-    free1 = [i for i in range(x1.ndim) if i not in a1]
-    free2 = [i for i in range(x2.ndim) if i not in a2]
-    k = int(np.prod([x1._shape[i] for i in a1], dtype=np.int64))
-    left = reshape(permute_dims(x1, free1 + list(a1)),
-                   (int(np.prod([x1._shape[i] for i in free1], dtype=np.int64)), k))
-    right = reshape(permute_dims(x2, list(a2) + free2),
-                    (k, int(np.prod([x2._shape[i] for i in free2], dtype=np.int64))))
-    shape = tuple(x1._shape[i] for i in free1) + tuple(x2._shape[i] for i in free2)
-    return reshape(matmul(left, right), shape)
-
-
-def vecdot(x1, x2, /, *, axis=-1):
-    """Dot product of vectors along ``axis`` of the broadcast operands (array API
-    ``vecdot``: ``sum(conj(x1) * x2, axis)``): aclnnMul and aclnnReduceSum on the
-    current stream. Complex operands use the host fallback (no device conjugate
-    yet). ValueError when the ``axis`` sizes differ or ``axis`` is out of range."""
-    check_array("vecdot", x1)
-    check_array("vecdot", x2)
-    from .._elementwise import broadcast_shapes
-    shape = broadcast_shapes(x1._shape, x2._shape)
-    if not -len(shape) <= axis < len(shape):
-        raise ValueError(f"vecdot(): axis {axis} is out of range for shape {shape}")
-    ax = axis - len(shape) if axis >= 0 else axis
-    if -ax > x1.ndim or -ax > x2.ndim or x1._shape[ax] != x2._shape[ax]:
-        raise ValueError(f"vecdot(): the axis {axis} sizes of {x1.shape} and {x2.shape} differ")
-    dtype = _promote(x1._dtype, x2._dtype)
-    if dtype.kind == "c":
-        from ._host import on_host
-        return on_host("vecdot", lambda a, b: np.sum(np.conj(a) * b, axis=ax).astype(dtype), x1, x2)
-    if dtype.kind == "b":
-        raise TypeError("vecdot() needs numeric operands, got bool")
-    return _sum(multiply(x1, x2), axis=ax, dtype=dtype)

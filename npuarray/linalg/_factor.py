@@ -12,10 +12,11 @@ from collections import namedtuple
 import numpy as np
 
 from .. import _ops
-from .._elementwise import exp, multiply
+from .._elementwise import conj, exp, imag, multiply, negative, real
 from .._manipulation import matrix_transpose
-from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, check_floating,
+from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, REAL_OF, check_floating,
                       check_matrices, new, raise_if_nan)
+from . import _lu
 from ._host import on_host
 
 __all__ = ["cholesky", "qr", "svd", "svdvals", "inv", "slogdet", "det", "solve", "eigh",
@@ -112,43 +113,47 @@ def svd(x, /, *, full_matrices=True):
     ``(..., M, M)`` and ``Vh`` ``(..., N, N)`` (``K = min(M, N)`` columns / rows
     when not ``full_matrices``), ``S`` ``(..., K)`` descending, real.
 
-    float32 / float64: aclnnSvd on the current stream (its ``v`` is V; ``Vh``
-    is returned as its transposed view). Complex and empty input: host
-    fallback. Raises TypeError for non-floating input, LinAlgError for fewer
+    aclnnSvd on the current stream (its ``v`` is V: ``Vh`` is its transposed
+    view, conjugated with aclnnNeg for complex input, and complex ``sigma`` is
+    made real with aclnnReal). Empty input: host fallback (nothing to move). Raises TypeError for non-floating input, LinAlgError for fewer
     than two dimensions or when the decomposition does not converge.
     """
     check_floating("svd", x)
     check_matrices("svd", x)
-    if x._dtype not in REAL_FLOATING or not x.size:
+    if not x.size:
         return SVDResult(*on_host("linalg.svd", lambda a: tuple(
             np.linalg.svd(a, full_matrices=full_matrices)), x))
     u, s, v = _svd_launch(x, full_matrices, True)
+    if x._dtype.kind == "c":  # aclnnSvd's sigma has the input's dtype and v is V: Vh = V^H
+        return SVDResult(u, real(s), conj(matrix_transpose(v)))
     return SVDResult(u, s, matrix_transpose(v))
 
 
 def svdvals(x, /):
     """Singular values of ``x`` (shape ``(..., M, N)``) in descending order,
     shape ``(..., min(M, N))``, real dtype (array API ``linalg.svdvals``,
-    ``numpy.linalg.svdvals``). float32 / float64: aclnnSvd with computeUV false on
-    the current stream; complex and empty input: host fallback. TypeError for
+    ``numpy.linalg.svdvals``). aclnnSvd with computeUV false (and aclnnReal for
+    complex input) on the current stream; empty input: host fallback. TypeError for
     non-floating input, LinAlgError below two dimensions."""
     check_floating("svdvals", x)
     check_matrices("svdvals", x)
-    if x._dtype not in REAL_FLOATING or not x.size:
+    if not x.size:
         return on_host("linalg.svdvals", lambda a: np.linalg.svd(a, compute_uv=False), x)
-    return _svd_launch(x, False, False)[1]
+    s = _svd_launch(x, False, False)[1]
+    return real(s) if x._dtype.kind == "c" else s
 
 
 def inv(x, /):
     """Inverse of the square matrices ``x`` (shape ``(..., M, M)``, same dtype;
-    array API ``linalg.inv``, ``numpy.linalg.inv``). float32 / float64: aclnnInverse
-    on the current stream; complex: host fallback. Raises TypeError for
+    array API ``linalg.inv``, ``numpy.linalg.inv``). aclnnInverse on the current
+    stream; complex input is inverted as the real block matrix
+    ``[[Ar, -Ai], [Ai, Ar]]`` (aclnnInverse has no complex kernel). Raises TypeError for
     non-floating input, LinAlgError (a ValueError) for non-square or singular
     matrices (singularity is read back from the NaN the operator leaves, which
     waits for the stream)."""
     _square("inv", x)
     if x._dtype not in REAL_FLOATING:
-        return on_host("linalg.inv", np.linalg.inv, x)
+        return _complex_inv(x)
     out = new(x._shape, x._dtype, x)
     if x.size:
         _ops.launch("aclnnInverse", x, out)
@@ -156,16 +161,35 @@ def inv(x, /):
     return out
 
 
+def _complex_inv(x):
+    """The inverse of A = Ar + i Ai from that of the real [[Ar, -Ai], [Ai, Ar]], which is
+    [[Xr, -Xi], [Xi, Xr]] for A^-1 = Xr + i Xi (aclnnInverse has no complex kernel)."""
+    *batch, n, _ = x._shape
+    real_dtype = REAL_OF[x._dtype]
+    block = new((*batch, 2 * n, 2 * n), real_dtype, x)
+    ar, ai = real(x), imag(x)
+    for rows, cols, part in ((slice(0, n), slice(0, n), ar), (slice(n, None), slice(n, None), ar),
+                             (slice(n, None), slice(0, n), ai),
+                             (slice(0, n), slice(n, None), negative(ai))):
+        _ops.copy_(block[..., rows, cols], part)
+    inverse = inv(block)
+    out = new(x._shape, x._dtype, x)
+    parts = type(out)._from_buffer(out._buffer, out._shape + (2,),
+                                   tuple(2 * s for s in out._strides) + (1,), 0, real_dtype)
+    _ops.copy_(parts[..., 0], inverse[..., :n, :n])
+    _ops.copy_(parts[..., 1], inverse[..., n:, :n])
+    return out
+
+
 def slogdet(x, /):
     """Sign and natural log of the absolute determinant of the square matrices
     ``x`` (array API ``linalg.slogdet``, ``numpy.linalg.slogdet``):
     ``SlogdetResult(sign, logabsdet)``, each of shape ``x.shape[:-2]``; a singular
-    matrix gives sign 0 and logabsdet -inf. float32 / float64: aclnnSlogdet on the
-    current stream; complex: host fallback. TypeError for non-floating input,
-    LinAlgError for non-square input."""
+    matrix gives sign 0 and logabsdet -inf; ``sign`` has ``x``'s dtype (a unit
+    complex number for complex input), ``logabsdet`` is real. aclnnSlogdet (and
+    aclnnReal for complex input) on the current stream. TypeError for
+    non-floating input, LinAlgError for non-square input."""
     _square("slogdet", x)
-    if x._dtype not in REAL_FLOATING:
-        return SlogdetResult(*on_host("linalg.slogdet", lambda a: tuple(np.linalg.slogdet(a)), x))
     batch = x._shape[:-2]
     sign, logabs = new(batch, x._dtype, x), new(batch, x._dtype, x)
     if x._shape[-1] == 0:  # the empty product: det = 1
@@ -173,6 +197,8 @@ def slogdet(x, /):
         _ops.fill_(logabs, 0.0)
     elif sign.size:
         _ops.launch("aclnnSlogdet", x, sign, logabs)
+    if x._dtype.kind == "c":  # aclnnSlogdet's logOut is complex for complex input
+        logabs = real(logabs)
     return SlogdetResult(sign, logabs)
 
 
@@ -180,11 +206,8 @@ def det(x, /):
     """Determinant of the square matrices ``x``, shape ``x.shape[:-2]`` (array API
     ``linalg.det``, ``numpy.linalg.det``): ``sign * exp(logabsdet)`` of
     aclnnSlogdet (there is no aclnnDet), aclnnExp and aclnnMul on the current
-    stream; complex: host fallback. TypeError for non-floating input, LinAlgError
-    for non-square input."""
+    stream. TypeError for non-floating input, LinAlgError for non-square input."""
     _square("det", x)
-    if x._dtype not in REAL_FLOATING:
-        return on_host("linalg.det", np.linalg.det, x)
     sign, logabs = slogdet(x)
     return multiply(sign, exp(logabs))
 
@@ -195,9 +218,10 @@ def solve(x1, x2, /):
     is a vector, otherwise ``(..., M, K)`` matrices; batch dimensions broadcast.
     Result dtype: the promoted floating dtype.
 
-    Host fallback (downloads on the current stream, LAPACK ``gesv``, uploads on
-    it): CANN's LU (aclblasSgetrfBatched / aclblasSgetrsBatched) is float32 only
-    and not wired yet. Raises TypeError for non-floating input, LinAlgError for
+    float32: CANN's ops-blas LU, aclblasSgetrfBatched and aclblasSgetrsBatched, on
+    the current stream (reading the factorisation's info back waits for it).
+    Other dtypes: host fallback (downloads on the current stream, LAPACK
+    ``gesv``, uploads on it), since that LU is float32 only. Raises TypeError for non-floating input, LinAlgError for
     non-square or singular ``x1``, ValueError for shapes that do not match.
     """
     _square("solve", x1)
@@ -215,6 +239,8 @@ def solve(x1, x2, /):
     except ValueError:
         raise ValueError(f"linalg.solve(): batch dimensions of {x1.shape} and {x2.shape} do "
                          f"not broadcast") from None
+    if dtype == FLOAT32 and _lu.available():
+        return _lu.solve_float32(x1, x2, vector)
     return on_host("linalg.solve", lambda a, b: _np_solve(a, b, dtype), x1, x2)
 
 

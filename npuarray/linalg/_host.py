@@ -28,10 +28,6 @@ HOST_FUNCTIONS = {
     "linalg.eigvals": "no eigensolver in CANN",
     "linalg.solve": "float64 and complex: CANN's LU (aclblasSgetrfBatched/SgetrsBatched) is float32 only",
     "linalg.cholesky": "float64 and complex: aclnnLinalgCholesky is FLOAT and BFLOAT16 only",
-    "linalg.inv": "complex: aclnnInverse is FLOAT, FLOAT16 and DOUBLE only",
-    "linalg.det/slogdet": "complex: a complex log-determinant needs aclnnReal, not used yet",
-    "linalg.svd/pinv": "complex: V^H needs a complex conjugate, not available yet",
-    "linalg.matrix_power, tensordot, vecdot": "complex: aclnnMatmul has no complex kernel",
 }
 _config.host_fallbacks.update(HOST_FUNCTIONS)
 
