@@ -123,7 +123,9 @@ static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page
 {
     pthread_once(&g_regions_once, regions_init);
     region *r = &g_regions[index];
-    size_t size = (padded + BLOCK_ALIGN - 1) & ~(size_t)(BLOCK_ALIGN - 1);
+    /* 0 (reported as out of memory below) when rounding up would wrap past SIZE_MAX */
+    size_t size = padded > SIZE_MAX - (BLOCK_ALIGN - 1)
+                      ? 0 : (padded + BLOCK_ALIGN - 1) & ~(size_t)(BLOCK_ALIGN - 1);
     pthread_mutex_lock(&r->mu);
     aclError rc = ACL_SUCCESS;
     if (!region_reserve(r, index)) {
@@ -133,7 +135,7 @@ static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page
     }
     size_t i = 0;
     while (i < r->nfree && r->free[i].size < size) i++;
-    if (padded < req || i == r->nfree) {
+    if (padded < req || size < req || i == r->nfree) {
         char where[40];
         if (index == PINNED_REGION) snprintf(where, sizeof where, "pinned host memory");
         else snprintf(where, sizeof where, "device %d (NPUSIM_DEVICE_MEMORY)", index);
@@ -298,7 +300,7 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
     /* CANN rounds the size up to a multiple of 32 and, for aclrtMalloc, adds 32 bytes. */
     size_t rounded = (size + 31) & ~(size_t)31;
     size_t padded = pad32 ? rounded + 32 : rounded;
-    if (rounded < size) padded = 0; /* overflow: reported as out of memory */
+    if (rounded < size || padded < rounded) padded = 0; /* overflow: reported as out of memory */
     uint32_t page = 4096;
     int base_policy = (int)policy & 0xff;
     if (size > (1u << 20) && base_policy != ACL_MEM_MALLOC_NORMAL_ONLY &&

@@ -55,6 +55,7 @@ _ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
 _ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1  # aclmdlRICaptureStatus (reference section 2.4)
 _SMALL_LIMIT = 1 << 20
 _GRANULE = 512
+_MAX_BYTES = (1 << 63) - 1  # NumPy's largest array (intp); also fits aclrtMalloc's size_t
 _ANY_STREAM = None  # free-list key of blocks whose last stream has gone idle
 
 
@@ -325,7 +326,11 @@ class MemoryPool:
         """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
         ``stream``. Raises OutOfMemoryError (a MemoryError) when neither the
         cache nor the device (within the limit) can supply it, after freeing
-        the cached blocks (idle ones first, then after synchronising)."""
+        the cached blocks (idle ones first, then after synchronising), and
+        ValueError for sizes beyond 2**63 - 1 bytes (NumPy's limit)."""
+        if nbytes > _MAX_BYTES:
+            raise ValueError(f"array is too big: {nbytes} bytes is larger than the maximum "
+                             f"possible size ({_MAX_BYTES} bytes)")
         size = ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE \
             if nbytes <= _SMALL_LIMIT else round_size(nbytes)
         with self._lock:  # the common case: a block freed on this stream, reused in order
