@@ -276,6 +276,7 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
     if (device < 0) rc = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
     if (device < 0 && rc == 0) rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: invalid stream", opname);
     if (!rc) rc = check_ranges(ex, data, device);
+    if (!rc) rc = npusim_fault_launch(opname, ACLNN_ERR_RUNTIME_ERROR);
     if (rc) {
         exec_unref(ex);
         return rc;

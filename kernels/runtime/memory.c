@@ -297,6 +297,8 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
     if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: size must be > 0", api);
     rt_context *ctx = rt_current_context(api);
     if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
+    aclError rc = rt_fault(RT_FAULT_MALLOC, ACL_ERROR_RT_MEMORY_ALLOCATION, api);
+    if (rc) return rc;
     /* CANN rounds the size up to a multiple of 32 and, for aclrtMalloc, adds 32 bytes. */
     size_t rounded = (size + 31) & ~(size_t)31;
     size_t padded = pad32 ? rounded + 32 : rounded;
@@ -329,6 +331,7 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
     if (!hostPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is NULL");
     if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be > 0");
     aclError rc = rt_require_init("aclrtMallocHost");
+    if (!rc) rc = rt_fault(RT_FAULT_MALLOC, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost");
     if (rc) return rc;
     size_t padded = (size + 63) & ~(size_t)63;
     return region_alloc(PINNED_REGION, size, padded < size ? 0 : padded, 4096, hostPtr,

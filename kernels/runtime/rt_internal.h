@@ -37,6 +37,15 @@ void rt_fork_install_handlers(void);
 /* ACL_ERROR_UNINITIALIZE naming `api` in a child forked after aclInit, else ACL_SUCCESS. */
 aclError rt_check_not_forked(const char *api);
 
+/* ---- fault injection (fault.c) ------------------------------------------------------------ */
+
+typedef enum { RT_FAULT_MALLOC, RT_FAULT_LAUNCH, RT_FAULT_MEMCPY, RT_FAULT_KINDS } rt_fault_kind;
+/* Reads NPUSIM_FAULT_INJECT and resets the counters (aclInit). */
+aclError rt_fault_configure(void);
+/* Counts a call of `kind`; `code` with an "injected fault" message naming `api` when it is the
+ * one to fail, else ACL_SUCCESS. */
+aclError rt_fault(rt_fault_kind kind, aclError code, const char *api);
+
 /* ---- errors (error.c) ------------------------------------------------------------------- */
 
 /* The calling thread's latest message (not cleared); used to carry a task's failure. */

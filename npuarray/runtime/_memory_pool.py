@@ -67,17 +67,19 @@ def round_size(nbytes):
     return -(-nbytes // step) * step
 
 
-def _parse_limit(text, device_bytes):
-    """Bytes from NPUARRAY_MEMORY_LIMIT: an integer with an optional unit (K,
-    M, G, T; KB/MB/.. and KiB/MiB/.. are all powers of 1024), or a percentage
-    of ``device_bytes`` (a callable giving the device's total memory)."""
+def _parse_limit(text, device_bytes, variable="NPUARRAY_MEMORY_LIMIT"):
+    """Bytes from the environment variable ``variable`` holding ``text``: an
+    integer with an optional unit (K, M, G, T; KB/MB/.. and KiB/MiB/.. are all
+    powers of 1024), or a percentage of ``device_bytes`` (a callable giving the
+    device's total memory; None: percentages are refused). ValueError naming
+    the variable otherwise."""
     percent = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*%\s*", text)
-    if percent:
+    if percent and device_bytes is not None:
         return int(device_bytes() * float(percent.group(1)) / 100)
     match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)(i?b)?\s*", text, re.IGNORECASE)
     if not match:
-        raise ValueError(f"NPUARRAY_MEMORY_LIMIT={text!r} is not a size in bytes "
-                         "(examples: 1073741824, 512M, 2GiB, 50%)")
+        examples = "1073741824, 512M, 2GiB" + (", 50%" if device_bytes is not None else "")
+        raise ValueError(f"{variable}={text!r} is not a size in bytes (examples: {examples})")
     scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
     return int(match.group(1)) * scale
 
