@@ -249,10 +249,13 @@ class MemoryPool:
         self._released_at = {}  # ptr -> the count when it was last returned
         self._limit = int(limit)
         self._abandoned = []    # blocks whose users could not be joined (never reused)
+        self._late = []         # (size, ptr, stream) released inside a critical section
 
     # -- statistics and control ----------------------------------------------------------------
     def used_bytes(self):
         """Bytes in blocks held by live arrays (rounded to size classes)."""
+        if self._late and not self._lock._is_owned():
+            self._return_late()
         return self._used
 
     def total_bytes(self):
@@ -325,6 +328,14 @@ class MemoryPool:
 
     # -- allocation ----------------------------------------------------------------------------
     def allocate(self, nbytes, stream):
+        """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
+        ``stream`` (see ``_allocate`` for the errors)."""
+        buffer = self._allocate(nbytes, stream)
+        if self._late:
+            self._return_late()
+        return buffer
+
+    def _allocate(self, nbytes, stream):
         """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
         ``stream``. Raises OutOfMemoryError (a MemoryError) when neither the
         cache nor the device (within the limit) can supply it, after freeing
@@ -420,6 +431,12 @@ class MemoryPool:
                 self._abandoned.append(ptr)
 
     def _release(self, size, ptr, stream):
+        if self._lock._is_owned():
+            # A garbage collection ran inside this pool's own critical section (say in
+            # the middle of `self._used += size`): an update made now would be lost
+            # when that statement completes, so the block returns after the section.
+            self._late.append((size, ptr, stream))
+            return
         key = _ANY_STREAM if stream is None else id(stream)
         with self._lock:
             self._used -= size
@@ -429,6 +446,15 @@ class MemoryPool:
                 self._free[key][size].append(ptr)
             except KeyError:
                 self._file_first(key, size, ptr, stream)
+
+    def _return_late(self):
+        """Returns the blocks released during this pool's critical sections."""
+        while self._late:
+            try:
+                size, ptr, stream = self._late.pop()
+            except IndexError:  # another thread took the last one
+                return
+            self._release(size, ptr, stream)
 
     def _file_first(self, key, size, ptr, stream):
         """Files ``ptr`` in a free list (stream key, size) that does not exist yet."""
