@@ -3,6 +3,8 @@
 Runs on the vendor's CANN toolkit when an NPU is present and on npusim, the
 embedded CPU implementation of the same AscendCL ABI, everywhere else.
 """
+__array_api_version__ = "2025.12"  # the array API standard this namespace follows
+
 from ._acl import (AclError, CaptureError, InvalidValueError, NotSupportedError,
                    OutOfMemoryError, backend)
 from .runtime import *  # noqa: F401,F403  Device, Stream, Event, pinned memory, DeviceMemory
@@ -49,3 +51,4 @@ from ._constants import __all__ as _constants_all
 __all__ += [*_elementwise_all, *_statistical_all, *_searching_all, *_sorting_all, *_set_all,
             *_utility_all, *_indexing_all, *_linear_algebra_all, *_inspection_all,
             *_constants_all]
+from . import fft, linalg  # noqa: E402  the array API extensions

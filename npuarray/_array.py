@@ -15,6 +15,9 @@ where npuarray implements them; other NumPy functions read the arrays through
 """
 __all__ = ["NPUArray"]
 
+# Published versions of the array API standard that __array_namespace__ accepts.
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
 
 class NPUArray:
     """An array on an NPU (CuPy's ``ndarray`` / the array API's array object).
@@ -184,9 +187,11 @@ class NPUArray:
         return result
 
     def __array_namespace__(self, /, *, api_version=None):
-        """The ``npuarray`` module (array API standard 2023.12)."""
-        if api_version not in (None, "2021.12", "2022.12", "2023.12"):
-            raise ValueError(f"unsupported array API version {api_version!r}")
+        """The ``npuarray`` module (array API standard 2025.12; every published
+        ``api_version`` is accepted). ValueError for any other version."""
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(f"unsupported array API version {api_version!r}; npuarray "
+                             f"supports {', '.join(_API_VERSIONS)}")
         import npuarray
         return npuarray
 
@@ -357,6 +362,60 @@ class NPUArray:
 
     def __abs__(self):
         return _elementwise.abs(self)
+
+    # -- bitwise (aclnnBitwise*, aclnnLeftShift / aclnnRightShift, see npuarray._elementwise) ----
+    def __and__(self, other):
+        return _elementwise.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return _elementwise.bitwise_and(other, self)
+
+    def __iand__(self, other):
+        _elementwise.inplace("bitwise_and", self, other)
+        return self
+
+    def __or__(self, other):
+        return _elementwise.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return _elementwise.bitwise_or(other, self)
+
+    def __ior__(self, other):
+        _elementwise.inplace("bitwise_or", self, other)
+        return self
+
+    def __xor__(self, other):
+        return _elementwise.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return _elementwise.bitwise_xor(other, self)
+
+    def __ixor__(self, other):
+        _elementwise.inplace("bitwise_xor", self, other)
+        return self
+
+    def __lshift__(self, other):
+        return _elementwise.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return _elementwise.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other):
+        _elementwise.inplace("bitwise_left_shift", self, other)
+        return self
+
+    def __rshift__(self, other):
+        return _elementwise.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return _elementwise.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other):
+        _elementwise.inplace("bitwise_right_shift", self, other)
+        return self
+
+    def __invert__(self):
+        return _elementwise.bitwise_invert(self)
 
     # Comparisons return bool arrays, so arrays are unhashable (as in NumPy).
     __hash__ = None

@@ -1,3 +1,23 @@
-"""Constants of the array API standard: e, inf, nan, newaxis, pi."""
+"""Constants of the array API standard: e, inf, nan, newaxis, pi.
 
-__all__ = []
+Python floats (and ``None`` for ``newaxis``), as the standard's "Constants"
+chapter specifies; they mirror ``numpy.e``, ``numpy.inf``, ... .
+"""
+import math
+
+__all__ = ["e", "inf", "nan", "newaxis", "pi"]
+
+e = math.e
+"""Euler's constant, the base of natural logarithms (Python float)."""
+
+inf = math.inf
+"""IEEE 754 positive infinity (Python float)."""
+
+nan = math.nan
+"""IEEE 754 Not a Number (Python float)."""
+
+newaxis = None
+"""An alias for ``None``: in an index, inserts an axis of size 1."""
+
+pi = math.pi
+"""The ratio of a circle's circumference to its diameter (Python float)."""

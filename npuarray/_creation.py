@@ -227,9 +227,11 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
 
 
 def meshgrid(*arrays, indexing="xy"):
-    """Coordinate matrices from 1-D arrays (array API ``meshgrid``): each output
-    is a C-contiguous device copy (aclnnInplaceCopy) of a broadcast view.
-    ValueError for non-1-D inputs or an unknown ``indexing``."""
+    """Coordinate matrices from 1-D arrays, as a tuple (array API ``meshgrid``,
+    ``numpy.meshgrid``): each output is a C-contiguous device copy
+    (aclnnInplaceCopy on the current stream) of a broadcast view. ``"xy"``
+    indexing swaps the first two output axes; each output keeps its input's
+    dtype (as NumPy). ValueError for non-1-D inputs or an unknown ``indexing``."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     for a in arrays:
@@ -244,7 +246,7 @@ def meshgrid(*arrays, indexing="xy"):
         view_shape = [1] * len(arrays)
         view_shape[axis] = a.shape[0]
         grids.append(copy_array(broadcast_to(a.reshape(view_shape), tuple(shape))))
-    return grids
+    return tuple(grids)
 
 
 def _triangle(x, k, keep_lower):

@@ -20,8 +20,7 @@ import numpy as np
 
 __all__ = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
            "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
-           "complex128", "result_type", "can_cast", "finfo", "iinfo", "isdtype",
-           "__array_namespace_info__"]
+           "complex128", "result_type", "can_cast", "finfo", "iinfo", "isdtype"]
 
 # Scalar types, exported as the public dtype names (array API data types; they
 # compare equal to the NumPy dtypes that arrays carry and construct scalars).
@@ -209,21 +208,72 @@ def can_cast(from_, to, /):
     return src == dst or promote_types(src, dst) == dst
 
 
+class finfo_object:
+    """Machine limits of a floating dtype (array API ``finfo_object``): ``bits``
+    (int), ``eps``, ``max``, ``min``, ``smallest_normal`` (Python floats; ``tiny``
+    is NumPy's name for the last) and ``dtype``, the real floating dtype they
+    describe (float32 for complex64, as ``numpy.finfo``)."""
+
+    __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "dtype")
+
+    def __init__(self, limits, dtype):
+        self.bits = int(limits.bits)
+        self.eps = float(limits.eps)
+        self.max = float(limits.max)
+        self.min = float(limits.min)
+        self.smallest_normal = float(limits.smallest_normal)
+        self.dtype = dtype
+
+    @property
+    def tiny(self):
+        """``smallest_normal`` (NumPy's name)."""
+        return self.smallest_normal
+
+    def __repr__(self):
+        return (f"finfo(bits={self.bits}, eps={self.eps}, max={self.max}, min={self.min}, "
+                f"smallest_normal={self.smallest_normal}, dtype={self.dtype})")
+
+
+class iinfo_object:
+    """Machine limits of an integer dtype (array API ``iinfo_object``): ``bits``,
+    ``max`` and ``min`` (Python ints) and ``dtype``."""
+
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, limits, dtype):
+        self.bits = int(limits.bits)
+        self.max = int(limits.max)
+        self.min = int(limits.min)
+        self.dtype = dtype
+
+    def __repr__(self):
+        return f"iinfo(bits={self.bits}, max={self.max}, min={self.min}, dtype={self.dtype})"
+
+
+_REAL_OF_COMPLEX = {COMPLEX64: FLOAT32, COMPLEX128: FLOAT64}
+
+
 def finfo(type, /):  # noqa: A002  array API signature
-    """Machine limits of a floating dtype (``numpy.finfo``; ml_dtypes for bfloat16).
-    Raises TypeError for non-floating dtypes."""
+    """Machine limits of a floating dtype, or of an array's dtype (array API
+    ``finfo``; ``numpy.finfo``, ml_dtypes for bfloat16): a ``finfo_object`` of
+    Python numbers. A complex dtype gives the limits of its real parts. Computed
+    on the host. Raises TypeError for non-floating or unsupported dtypes."""
     dtype = _dtype_of(type)
     if _kind(dtype) not in "fc":
         raise TypeError(f"finfo needs a floating dtype, got {dtype}")
-    return ml_dtypes.finfo(dtype) if dtype == BFLOAT16 else np.finfo(dtype)
+    real = _REAL_OF_COMPLEX.get(dtype, dtype)
+    limits = ml_dtypes.finfo(real) if real == BFLOAT16 else np.finfo(real)
+    return finfo_object(limits, real)
 
 
 def iinfo(type, /):  # noqa: A002  array API signature
-    """Machine limits of an integer dtype (``numpy.iinfo``); TypeError otherwise."""
+    """Machine limits of an integer dtype, or of an array's dtype (array API
+    ``iinfo``; ``numpy.iinfo``): an ``iinfo_object`` of Python ints. Computed on
+    the host. Raises TypeError for non-integer or unsupported dtypes."""
     dtype = _dtype_of(type)
     if _kind(dtype) not in "iu":
         raise TypeError(f"iinfo needs an integer dtype, got {dtype}")
-    return np.iinfo(dtype)
+    return iinfo_object(np.iinfo(dtype), dtype)
 
 
 _KIND_NAMES = {
@@ -246,37 +296,3 @@ def isdtype(dtype, kind):
                              f"{', '.join(_KIND_NAMES)}")
         return _kind(dtype) in _KIND_NAMES[kind]
     return dtype == normalize_dtype(kind)
-
-
-class _NamespaceInfo:
-    """Array API inspection object (``__array_namespace_info__()``)."""
-
-    def capabilities(self):
-        """Boolean indexing yes (data-dependent shapes via aclnnMaskedSelect);
-        data-dependent-shape functions beyond indexing: no."""
-        return {"boolean indexing": True, "data-dependent shapes": False}
-
-    def default_device(self):
-        """The current ``npuarray.Device``."""
-        from .runtime import get_device
-        return get_device()
-
-    def devices(self):
-        """Every visible ``npuarray.Device``."""
-        from .runtime import Device, device_count
-        return [Device(i) for i in range(device_count())]
-
-    def default_dtypes(self, *, device=None):
-        """float64, complex128, int64 and int64 for indexing (as NumPy)."""
-        return {"real floating": default_float, "complex floating": default_complex,
-                "integral": default_int, "indexing": default_index}
-
-    def dtypes(self, *, device=None, kind=None):
-        """{name: dtype} of the supported dtypes, optionally of one ``kind``
-        (an ``isdtype`` kind or a tuple of them)."""
-        return {str(d): d for d in SUPPORTED_DTYPES if kind is None or isdtype(d, kind)}
-
-
-def __array_namespace_info__():
-    """The array API inspection namespace of npuarray."""
-    return _NamespaceInfo()

@@ -27,7 +27,12 @@ from ._data_type import BFLOAT16, BOOL
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
            "negative", "positive", "abs", "exp", "log", "sqrt", "equal", "not_equal",
            "greater", "greater_equal", "less", "less_equal", "maximum", "minimum",
-           "logical_and", "logical_or", "logical_not", "where"]
+           "logical_and", "logical_or", "logical_not", "where",
+           "isnan", "isfinite"]
+# Unary functions of the array API 2025.12 (section "Unary functions" below).
+__all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh",
+            "tan", "tanh", "expm1", "log1p", "log2", "log10", "reciprocal", "ceil", "floor",
+            "round", "trunc", "sign", "signbit", "square", "isinf", "conj", "real", "imag"]
 
 
 # ---------------------------------------------------------------------------
@@ -163,6 +168,18 @@ def _is_empty(shape):
     return 0 in shape
 
 
+# The signed integer dtype of each unsigned one's width, for operations on bits.
+_SIGNED_OF = {np.dtype(u): np.dtype(i) for u, i in [
+    ("uint8", "int8"), ("uint16", "int16"), ("uint32", "int32"), ("uint64", "int64")]}
+_UNSIGNED_OF = {i: u for u, i in _SIGNED_OF.items()}
+
+
+def bits_as(x, dtype):
+    """The view of ``x``'s memory as ``dtype`` of the same item size (the same
+    bits read as another type, like ``ndarray.view``): no copy, no launch."""
+    return type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, dtype)
+
+
 # ---------------------------------------------------------------------------
 # Binary functions
 
@@ -173,13 +190,16 @@ class _Binary:
     ``reflected_op`` ``scalar op x`` (``scalar_first``: it takes the scalar as
     its first argument). ``kinds`` are the dtype kinds accepted; ``result`` is
     "same", "bool" (comparisons, logical) or "float" (true division).
+    ``same_bits`` operations (bitwise, logical) depend only on the operands'
+    bits: an unsigned dtype the operator lacks is computed as the signed dtype
+    of the same width by reinterpreting the memory, with no cast.
     """
 
     def __init__(self, name, op, supported, kinds, *, scalar_op=None, reflected_op=None,
                  scalar_supported=None, scalar_first=False, alpha=False, result="same",
-                 modular=False):
+                 modular=False, same_bits=False):
         self.name, self.op, self.supported, self.kinds = name, op, supported, kinds
-        self.modular = modular
+        self.modular, self.same_bits = modular, same_bits
         self.scalar_op, self.reflected_op = scalar_op, reflected_op
         self.scalar_supported = scalar_supported or supported
         self.scalar_first, self.alpha, self.result = scalar_first, alpha, result
@@ -202,7 +222,11 @@ class _Binary:
             out = dtype
             if self.result == "float" and _kind(dtype) in "biu":
                 out = _data_type.default_float
-            compute = _supported(out, self.supported, self.name, modular=self.modular)
+            signed = _SIGNED_OF.get(out) if self.same_bits else None
+            if out not in self.supported and signed in self.supported:
+                compute = signed
+            else:
+                compute = _supported(out, self.supported, self.name, modular=self.modular)
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
 
@@ -233,8 +257,15 @@ class _Binary:
             alpha = (self._alphas.get(compute) or self._alpha(compute)) if self.alpha else None
             _ops.launch_binary(self.op, x1, x2, alpha, out, stream)
             return out
-        a, b = _as_dtype(x1, compute, stream), _as_dtype(x2, compute, stream)
+        a, b = self._convert(x1, compute, stream), self._convert(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
+
+    def _convert(self, x, compute, stream):
+        """``x`` in the computation dtype: its bits reinterpreted for ``same_bits``
+        operations on same-width integers, else cast (aclnnCast)."""
+        if self.same_bits and x._dtype.itemsize == compute.itemsize and x._dtype.kind in "iu":
+            return bits_as(x, compute)
+        return _as_dtype(x, compute, stream)
 
     def with_scalar(self, x, value, *, reflected):
         value, strong = _scalar_operand(self.name, value)
@@ -246,8 +277,9 @@ class _Binary:
         if self.name == "pow" and not reflected and _kind(dtype) in "iu" and value < 0:
             raise ValueError("Integers to negative integer powers are not allowed.")
         compute = self._fit_scalar(value, dtype, compute)
-        if compute == _INT64 and dtype == _UINT64 and value >= 2**63:
-            value -= 2**64  # a modular operation on uint64 computed in int64: same bits
+        if _kind(dtype) == "u" and _kind(compute) == "i" and compute.itemsize == dtype.itemsize \
+                and value >= 1 << (8 * compute.itemsize - 1):
+            value -= 1 << (8 * compute.itemsize)  # unsigned as same-width signed: same bits
         device = x._buffer.device
         stream = _ops.current_stream(device)
         out = _ops.empty(x._shape, out_dtype, device, stream)
@@ -256,11 +288,11 @@ class _Binary:
         op = self.reflected_op if reflected else self.scalar_op
         if op is None or compute not in self.scalar_supported:
             other = _full(value, compute, device, stream)
-            operands = (other, _as_dtype(x, compute, stream)) if reflected else \
-                (_as_dtype(x, compute, stream), other)
+            operands = (other, self._convert(x, compute, stream)) if reflected else \
+                (self._convert(x, compute, stream), other)
             return self._run(self.op, operands, compute, out, stream)
         scalar = _ops.acl_scalar(value, compute)
-        xc = _as_dtype(x, compute, stream)
+        xc = self._convert(x, compute, stream)
         operands = (scalar, xc) if reflected and self.scalar_first else (xc, scalar)
         return self._run(op, operands, compute, out, stream)
 
@@ -283,12 +315,15 @@ class _Binary:
     def _run(self, op, operands, compute, out, stream):
         target = out
         if self.result != "bool" and out._dtype != compute:
-            target = _ops.empty(out._shape, compute, out._buffer.device, stream)
+            if self.same_bits and out._dtype.itemsize == compute.itemsize:
+                target = bits_as(out, compute)
+            else:
+                target = _ops.empty(out._shape, compute, out._buffer.device, stream)
         if self.alpha:
             _ops.launch(op, *operands, self._alpha(compute), target, stream=stream)
         else:
             _ops.launch(op, *operands, target, stream=stream)
-        if target is not out:
+        if target._buffer is not out._buffer:
             _ops.copy_(out, target, stream=stream)
         return out
 
@@ -323,8 +358,8 @@ _BINARY = {spec.name: spec for spec in [
             reflected_op="aclnnGeScalar", result="bool"),
     _Binary("maximum", "aclnnMaximum", _MAXIMUM, "biuf"),
     _Binary("minimum", "aclnnMinimum", _MAXIMUM, "biuf"),
-    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool"),
-    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool"),
+    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
+    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
 ]}
 
 
@@ -360,20 +395,44 @@ def divide(x1, x2, /):
 
 def floor_divide(x1, x2, /):
     """Element-wise ``x1 // x2`` rounded towards -inf (array API ``floor_divide``,
-    NumPy signs): aclnnFloorDivide / aclnnFloorDivides. Real dtypes only."""
-    return _BINARY["floor_divide"](x1, x2)
+    NumPy signs): aclnnFloorDivide / aclnnFloorDivides. Real dtypes only.
+
+    Floating infinities follow the standard's special cases (not Python's):
+    ``±inf // finite`` is ±inf and ``finite // ±inf`` a signed zero, taken from
+    the true quotient (aclnnDiv) where the floor division gives NaN or the
+    divisor is infinite. uint64, which aclnnFloorDivide lacks, is computed
+    exactly from int64 operations (see ``_uint64_floor_divide``)."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return _uint64_floor_divide(*_uint64_operands("floor_divide", x1, x2))
+    result = _BINARY["floor_divide"](x1, x2)
+    if _kind(result._dtype) != "f" or _is_empty(result._shape):
+        return result
+    if not _is_array(x2) and builtins.abs(x2) == np.inf:
+        return divide(x1, x2)   # the quotient is the answer for every x1
+    take_quotient = not_equal(result, result)
+    if _is_array(x2):
+        take_quotient = logical_or(take_quotient, equal(abs(x2), np.inf))
+    return where(take_quotient, divide(x1, x2), result)
 
 
 def remainder(x1, x2, /):
     """Element-wise ``x1 % x2`` with the sign of ``x2`` (array API ``remainder``,
     ``numpy.remainder``): aclnnRemainderTensorTensor / TensorScalar / ScalarTensor.
-    Real dtypes only."""
+    Real dtypes only. uint64 is ``x1 - (x1 // x2) * x2`` on the device (0 where
+    ``x2`` is 0, as NumPy)."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        a, b = _uint64_operands("remainder", x1, x2)
+        return _uint64_remainder(a, b)
     return _BINARY["remainder"](x1, x2)
 
 
 def pow(x1, x2, /):  # noqa: A001  the array API name
     """Element-wise ``x1 ** x2`` (array API ``pow``, ``numpy.power``):
-    aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor."""
+    aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor.
+    uint64, which they lack, is the int64 power of the same bits (modulo 2**64,
+    as NumPy) with exponents >= 2**62 reduced on the device."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return _uint64_pow(*_uint64_operands("pow", x1, x2))
     return _BINARY["pow"](x1, x2)
 
 
@@ -415,14 +474,38 @@ def less_equal(x1, x2, /):
 
 def maximum(x1, x2, /):
     """Element-wise maximum, NaN propagating (array API ``maximum``,
-    ``numpy.maximum``): aclnnMaximum; a scalar operand becomes a 0-d array."""
+    ``numpy.maximum``): aclnnMaximum; a scalar operand becomes a 0-d array.
+    uint64, which aclnnMaximum lacks, selects with aclnnGeTensor and aclnnSWhere."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return where(greater_equal(x1, x2), x1, x2)
     return _BINARY["maximum"](x1, x2)
 
 
 def minimum(x1, x2, /):
     """Element-wise minimum, NaN propagating (array API ``minimum``,
-    ``numpy.minimum``): aclnnMinimum; a scalar operand becomes a 0-d array."""
+    ``numpy.minimum``): aclnnMinimum; a scalar operand becomes a 0-d array.
+    uint64 selects with aclnnLeTensor and aclnnSWhere."""
+    if _operands_dtype(x1, x2) == _UINT64:
+        return where(less_equal(x1, x2), x1, x2)
     return _BINARY["minimum"](x1, x2)
+
+
+def _operands_dtype(x1, x2):
+    """The promoted dtype of two operands (None when neither is an NPUArray; the
+    binary function then raises)."""
+    if _is_array(x1):
+        if _is_array(x2):
+            return x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
+        array, scalar = x1, x2
+    elif _is_array(x2):
+        array, scalar = x2, x1
+    else:
+        return None
+    if isinstance(scalar, np.generic):
+        return _promote(array._dtype, _data_type.normalize_dtype(scalar.dtype))
+    if isinstance(scalar, (builtins.bool, int, float, complex)):
+        return _data_type.scalar_result_type(array._dtype, scalar)
+    return None
 
 
 def logical_and(x1, x2, /):
@@ -435,6 +518,424 @@ def logical_or(x1, x2, /):
     """Element-wise truth ``x1 or x2`` → bool array (array API ``logical_or``):
     aclnnLogicalOr."""
     return _BINARY["logical_or"](x1, x2)
+
+
+# ---------------------------------------------------------------------------
+# Binary functions (issue 7): bitwise operations and shifts, logical_xor
+
+__all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
+            "bitwise_left_shift", "bitwise_right_shift", "logical_xor"]
+
+_INTEGER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+# math/bitwise_and/docs/aclnnBitwiseAndTensor.md, aclnnBitwiseAndScalar.md (ops-math)
+_BITWISE_AND = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "uint16")
+# math/bitwise_or/docs/aclnnBitwiseOr{Tensor,Scalar}&aclnnInplaceBitwiseOr{Tensor,Scalar}.md,
+# math/bitwise_xor/docs/aclnnBitwiseXor{Tensor,Scalar}&aclnnInplaceBitwiseXor{Tensor,Scalar}.md
+_BITWISE_OR_XOR = _dtypes_of("bool", *_INTEGER)
+# math/bitwise_not/docs/aclnnBitwiseNot.md
+_BITWISE_NOT = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
+# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md,
+# math/right_shift/docs/aclnnRightShift.md
+_SHIFT = _dtypes_of(*_INTEGER)
+# math/not_equal/docs/aclnnLogicalXor.md
+_LOGICAL_XOR = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+
+_BINARY.update((spec.name, spec) for spec in [
+    _Binary("bitwise_and", "aclnnBitwiseAndTensor", _BITWISE_AND, "biu",
+            scalar_op="aclnnBitwiseAndScalar", reflected_op="aclnnBitwiseAndScalar",
+            same_bits=True),
+    _Binary("bitwise_or", "aclnnBitwiseOrTensor", _BITWISE_OR_XOR, "biu",
+            scalar_op="aclnnBitwiseOrScalar", reflected_op="aclnnBitwiseOrScalar",
+            same_bits=True),
+    _Binary("bitwise_xor", "aclnnBitwiseXorTensor", _BITWISE_OR_XOR, "biu",
+            scalar_op="aclnnBitwiseXorScalar", reflected_op="aclnnBitwiseXorScalar",
+            same_bits=True),
+    _Binary("bitwise_left_shift", "aclnnLeftShift", _SHIFT, "iu", scalar_op="aclnnLeftShifts"),
+    _Binary("bitwise_right_shift", "aclnnRightShift", _SHIFT, "iu"),
+    _Binary("logical_xor", "aclnnLogicalXor", _LOGICAL_XOR, _NUMERIC, result="bool",
+            same_bits=True),
+])
+
+
+def bitwise_and(x1, x2, /):
+    """Element-wise ``x1 & x2`` of integer or bool operands (array API
+    ``bitwise_and``, ``numpy.bitwise_and``): aclnnBitwiseAndTensor /
+    aclnnBitwiseAndScalar on the current stream (uint32 / uint64 run as the
+    int32 / int64 with the same bits). Floating operands raise TypeError."""
+    return _BINARY["bitwise_and"](x1, x2)
+
+
+def bitwise_or(x1, x2, /):
+    """Element-wise ``x1 | x2`` of integer or bool operands (array API
+    ``bitwise_or``): aclnnBitwiseOrTensor / aclnnBitwiseOrScalar."""
+    return _BINARY["bitwise_or"](x1, x2)
+
+
+def bitwise_xor(x1, x2, /):
+    """Element-wise ``x1 ^ x2`` of integer or bool operands (array API
+    ``bitwise_xor``): aclnnBitwiseXorTensor / aclnnBitwiseXorScalar."""
+    return _BINARY["bitwise_xor"](x1, x2)
+
+
+def logical_xor(x1, x2, /):
+    """Element-wise truth ``bool(x1) != bool(x2)`` → bool array (array API
+    ``logical_xor``; any dtype, non-zero is true, as NumPy): aclnnLogicalXor."""
+    return _BINARY["logical_xor"](x1, x2)
+
+
+def bitwise_invert(x, /):
+    """Element-wise ``~x`` of an integer or bool array (array API
+    ``bitwise_invert``, ``numpy.invert``; ``not`` for bool): aclnnBitwiseNot on
+    the current stream, unsigned dtypes it lacks computed on the same bits read
+    as the signed dtype of their width. Other dtypes raise TypeError."""
+    _unary_array("bitwise_invert", x)
+    dtype = x._dtype
+    if _kind(dtype) not in "biu":
+        raise TypeError(f"bitwise_invert() needs an integer or bool array, got {dtype}")
+    compute = dtype if dtype in _BITWISE_NOT else _SIGNED_OF[dtype]
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    out = _ops.empty(x._shape, dtype, device, stream)
+    if not _is_empty(x._shape):
+        _ops.launch("aclnnBitwiseNot", bits_as(x, compute), bits_as(out, compute), stream=stream)
+    return out
+
+
+def _shift(name, x1, x2):
+    """``name`` (a shift) with NumPy's result for counts that are negative or
+    not below the bit width (0, or -1 for negative values shifted right): CANN
+    documents neither, so such counts are masked out on the device."""
+    if not _is_array(x2):
+        if not _is_array(x1):
+            return _BINARY[name](x1, x2)  # raises TypeError: no array operand
+        return _shift_by_scalar(name, x1, x2)
+    shifted = _BINARY[name](x1, x2)
+    width = 8 * shifted._dtype.itemsize
+    # One comparison finds both bad counts: read as unsigned, a negative count is >= 2**7.
+    counts = bits_as(x2, _UNSIGNED_OF[x2._dtype]) if _kind(x2._dtype) == "i" else x2
+    valid = less(counts, width)
+    if name == "bitwise_right_shift" and _kind(shifted._dtype) == "i":
+        # The sign in every bit: x1 >> (width - 1), the count typed like x2 to keep the dtype.
+        sign = _BINARY[name](x1, x2._dtype.type(width - 1)) if _is_array(x1) \
+            else int(x1) >> (width - 1)
+        return where(valid, shifted, sign)
+    return where(valid, shifted, 0)
+
+
+def _shift_by_scalar(name, x, count):
+    if type(count) is int and 0 <= count < 8 * x._dtype.itemsize:
+        return _BINARY[name](x, count)  # the common case: a count valid for x's dtype
+    value, strong = _scalar_operand(name, count)
+    if not isinstance(value, int):
+        raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
+    dtype = _promote(x._dtype, strong) if strong is not None else \
+        _data_type.scalar_result_type(x._dtype, value)
+    _data_type.check_scalar_fits(value, dtype)
+    width = 8 * dtype.itemsize
+    if 0 <= value < width:
+        return _BINARY[name](x, count)
+    if name == "bitwise_right_shift" and _kind(dtype) == "i":
+        return _BINARY[name](x, type(count)(width - 1))  # the sign in every bit
+    out = _BINARY[name](x, type(count)(0))   # the result's dtype and shape, then zeros
+    _ops.fill_(out, 0, stream=_ops.stream_of(out))
+    return out
+
+
+def bitwise_left_shift(x1, x2, /):
+    """Element-wise ``x1 << x2`` of integer operands (array API
+    ``bitwise_left_shift``, ``numpy.left_shift``): aclnnLeftShift /
+    aclnnLeftShifts on the current stream. Counts that are negative or not
+    below the bit width of the result give 0, as in NumPy (masked on the device
+    with aclnnLtScalar and aclnnSWhere). bool and floating operands raise TypeError."""
+    return _shift("bitwise_left_shift", x1, x2)
+
+
+def bitwise_right_shift(x1, x2, /):
+    """Element-wise arithmetic ``x1 >> x2`` of integer operands (array API
+    ``bitwise_right_shift``, ``numpy.right_shift``): aclnnRightShift on the
+    current stream. Counts that are negative or not below the bit width give 0,
+    or -1 for negative ``x1``, as in NumPy."""
+    return _shift("bitwise_right_shift", x1, x2)
+
+
+
+# ---------------------------------------------------------------------------
+# clip
+
+__all__ += ["clip"]
+
+# conversion/clip_by_value_v2/docs/aclnnClamp.md (and aclnnClampMin.md,
+# aclnnClampMax&aclnnInplaceClampMax.md)
+_CLAMP = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
+                    "int32", "int64", "bool")
+
+
+def _clip_bound(name, bound, dtype):
+    """A scalar bound as a Python number in ``x``'s ``dtype``: integer bounds
+    outside the dtype's range are moved to its edge (the standard leaves them
+    unspecified; the result is the same), float bounds of integer arrays raise
+    TypeError."""
+    value, _ = _scalar_operand("clip", bound)
+    if _kind(dtype) in "iu":
+        if not isinstance(value, int):
+            raise TypeError(f"clip(): {name}={bound!r} is not an integer, but x has dtype {dtype}")
+        info = np.iinfo(dtype)
+        return builtins.min(builtins.max(value, int(info.min)), int(info.max))
+    if isinstance(value, complex):
+        raise TypeError(f"clip(): {name} must be real, got {bound!r}")
+    return float(value)
+
+
+def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
+    """Clamps each element of ``x`` to ``[min, max]`` (array API ``clip``,
+    ``numpy.clip``). ``min`` / ``max``: None (no bound), a Python or NumPy
+    scalar, or an NPUArray broadcast against ``x`` (cast to ``x.dtype``).
+
+    Returns an array of ``x``'s dtype and the broadcast shape, on the current
+    stream of ``x``'s device: scalar bounds run aclnnClamp / aclnnClampMin /
+    aclnnClampMax, array bounds aclnnMaximum then aclnnMinimum; uint64, which
+    those operators lack, compares and selects (aclnnGe/LeScalar, aclnnSWhere).
+    A NaN bound gives NaN (the standard's special cases); where ``min > max``
+    the result is ``max``, as NumPy. Raises TypeError for bool or complex ``x``
+    and for float bounds of an integer ``x``; ValueError for shapes that do not
+    broadcast."""
+    _unary_array("clip", x)
+    dtype = x._dtype
+    if _kind(dtype) not in "iuf":
+        raise TypeError(f"clip() needs a real numeric array, got {dtype}")
+    if min is None and max is None:
+        return _copy(x)
+    if _is_array(min) or _is_array(max):
+        return _clip_arrays(x, min, max)
+    lo = None if min is None else _clip_bound("min", min, dtype)
+    hi = None if max is None else _clip_bound("max", max, dtype)
+    if lo != lo or hi != hi:  # a NaN bound: every element is NaN
+        out = _copy(x)
+        _ops.fill_(out, np.nan, stream=_ops.stream_of(out))
+        return out
+    if lo is not None and hi is not None and lo > hi:
+        lo = hi  # NumPy's max; CANN documents max(min(x, max), min), which would give min
+    if dtype == _UINT64:
+        return _clip_by_selection(x, lo, hi)
+    compute = _supported(dtype, _CLAMP, "clip")
+    stream = _ops.stream_of(x)
+    out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
+    if _is_empty(x._shape):
+        return out
+    target = out if compute == dtype else _ops.empty(x._shape, compute, x._buffer.device, stream)
+    xc = _as_dtype(x, compute, stream)
+    if lo is not None and hi is not None:
+        _ops.launch("aclnnClamp", xc, _ops.acl_scalar(lo, compute), _ops.acl_scalar(hi, compute),
+                    target, stream=stream)
+    elif lo is not None:
+        _ops.launch("aclnnClampMin", xc, _ops.acl_scalar(lo, compute), target, stream=stream)
+    else:
+        _ops.launch("aclnnClampMax", xc, _ops.acl_scalar(hi, compute), target, stream=stream)
+    if target is not out:
+        _ops.copy_(out, target, stream=stream)
+    return out
+
+
+def _clip_by_selection(x, lo, hi):
+    """clip for dtypes without a clamp operator: compare and select."""
+    if lo is not None:
+        x = where(less(x, lo), lo, x)
+    if hi is not None:
+        x = where(greater(x, hi), hi, x)
+    return x
+
+
+def _clip_arrays(x, lo, hi):
+    """clip with array bounds: NaN-propagating maximum then minimum, in ``x``'s dtype."""
+    dtype = x._dtype
+    bounds = []
+    for name, bound in (("min", lo), ("max", hi)):
+        if _is_array(bound):
+            same_device("clip", x, bound)
+            if _kind(bound._dtype) not in "biuf":
+                raise TypeError(f"clip(): {name} must be real, got dtype {bound._dtype}")
+            bound = _as_dtype(bound, dtype, _ops.stream_of(x))
+        elif bound is not None:
+            bound = _clip_bound(name, bound, dtype)
+        bounds.append(bound)
+    if bounds[0] is not None:
+        x = maximum(x, bounds[0])
+    if bounds[1] is not None:
+        x = minimum(x, bounds[1])
+    return x
+
+
+# ---------------------------------------------------------------------------
+# Binary floating-point functions: atan2, logaddexp, and the ones CANN has no
+# operator for (copysign, hypot, nextafter), composed on the device
+
+__all__ += ["atan2", "logaddexp", "copysign", "hypot", "nextafter"]
+
+# The signed integer dtype with each floating dtype's bits.
+_BITS_OF = {np.dtype(f): np.dtype(i) for f, i in [
+    ("float16", "int16"), ("float32", "int32"), ("float64", "int64")]}
+_BITS_OF[BFLOAT16] = np.dtype(np.int16)
+# math/log_add_exp/docs/aclnnLogAddExp.md: out is FLOAT, FLOAT16 or BFLOAT16
+_LOG_ADD_EXP_OUT = _dtypes_of("float32", "float16", "bfloat16")
+_LN2 = 0.6931471805599453
+
+
+def _float_operands(name, x1, x2):
+    """(a, b, dtype): the operands as NPUArrays of their floating result dtype
+    (integers and bool give NumPy's float dtype, e.g. int8 → float16; Python
+    scalars become 0-d arrays). TypeError for complex or non-numeric operands."""
+    arrays = [x for x in (x1, x2) if _is_array(x)]
+    if not arrays:
+        raise TypeError(f"{name}() needs an NPUArray operand, got {type(x1).__name__} and "
+                        f"{type(x2).__name__}")
+    for x in (x1, x2):
+        if not _is_array(x):
+            _scalar_operand(name, x)
+    dtype = _operands_dtype(x1, x2)
+    if _kind(dtype) not in "biuf":
+        raise TypeError(f"{name}() needs real operands, got dtype {dtype}")
+    dtype = _FLOAT_OF.get(dtype, dtype)
+    device = same_device(name, *arrays)
+    stream = _ops.current_stream(device)
+    a, b = (_as_dtype(x, dtype, stream) if _is_array(x)
+            else _full(_scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
+    return a, b, dtype
+
+
+def _launch_binary_op(op, a, b, dtype):
+    device = a._buffer.device
+    stream = _ops.current_stream(device)
+    out = _ops.empty(broadcast_shapes(a._shape, b._shape), dtype, device, stream)
+    if not _is_empty(out._shape):
+        _ops.launch(op, a, b, out, stream=stream)
+    return out
+
+
+def atan2(x1, x2, /):
+    """Element-wise angle of the point ``(x2, x1)``, in ``[-pi, pi]``, with the
+    signs of both (array API ``atan2``, ``numpy.arctan2``): aclnnAtan2 on the
+    current stream. Integer and bool operands give NumPy's float dtype; complex
+    raises TypeError. IEEE special cases (signed zeros, infinities) as C99 atan2."""
+    a, b, dtype = _float_operands("atan2", x1, x2)
+    return _launch_binary_op("aclnnAtan2", a, b, dtype)
+
+
+def logaddexp(x1, x2, /):
+    """Element-wise ``log(exp(x1) + exp(x2))`` without overflow (array API
+    ``logaddexp``): aclnnLogAddExp for float32 / float16 / bfloat16; float64,
+    which that operator cannot write, is composed on the device as
+    ``max + log1p(exp(-|x1 - x2|))`` with aclnnLog1p (equal inputs, infinities
+    included, give ``x1 + log(2)``). NaN propagates; +inf dominates."""
+    a, b, dtype = _float_operands("logaddexp", x1, x2)
+    if dtype in _LOG_ADD_EXP_OUT:
+        return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
+    larger = maximum(a, b)
+    tail = log1p(exp(negative(abs(subtract(a, b)))))
+    return where(equal(a, b), add(a, _LN2), add(larger, tail))
+
+
+def copysign(x1, x2, /):
+    """Element-wise ``|x1|`` with the sign bit of ``x2`` (array API ``copysign``,
+    ``numpy.copysign``): no CANN operator; on the device the floats' bits are
+    combined with aclnnBitwiseAndScalar and aclnnBitwiseOrTensor, so NaNs and
+    signed zeros keep their payload and sign exactly."""
+    a, b, dtype = _float_operands("copysign", x1, x2)
+    bits = _BITS_OF[dtype]
+    sign = -(1 << (8 * bits.itemsize - 1))
+    magnitude = bitwise_and(bits_as(a, bits), ~sign)
+    return bits_as(bitwise_or(magnitude, bitwise_and(bits_as(b, bits), sign)), dtype)
+
+
+def hypot(x1, x2, /):
+    """Element-wise ``sqrt(x1**2 + x2**2)`` without overflow or underflow (array
+    API ``hypot``): no CANN operator; on the device as ``m * sqrt(1 + (n/m)**2)``
+    with ``m``, ``n`` the larger and smaller of ``|x1|``, ``|x2|``. An infinite
+    operand gives +inf even beside NaN (the standard's special case)."""
+    a, b, _ = _float_operands("hypot", x1, x2)
+    a, b = abs(a), abs(b)
+    larger, smaller = maximum(a, b), minimum(a, b)
+    ratio = divide(smaller, where(equal(larger, 0.0), 1.0, larger))
+    result = multiply(larger, sqrt(add(multiply(ratio, ratio), 1.0)))
+    return where(logical_or(equal(a, np.inf), equal(b, np.inf)), np.inf, result)
+
+
+def nextafter(x1, x2, /):
+    """Element-wise next representable value after ``x1`` towards ``x2`` (array
+    API ``nextafter``, ``numpy.nextafter``): no CANN operator; on the device
+    ``x1``'s bits, read as an integer, step by one (aclnnAdds / aclnnSubs and
+    aclnnSWhere). From ±0 the result is the smallest subnormal with ``x2``'s
+    sign; equal operands give ``x2``; NaN operands give NaN."""
+    a, b, dtype = _float_operands("nextafter", x1, x2)
+    bits = _BITS_OF[dtype]
+    a_bits = bits_as(a, bits)
+    # Away from zero the magnitude (the bits) grows: up from a positive, down from a negative.
+    grows = equal(greater(b, a), greater(a, 0.0))
+    stepped = bits_as(where(grows, add(a_bits, 1), subtract(a_bits, 1)), dtype)
+    sign = -(1 << (8 * bits.itemsize - 1))
+    tiniest = bits_as(bitwise_or(bitwise_and(bits_as(b, bits), sign), 1), dtype)
+    result = where(equal(a, 0.0), tiniest, stepped)
+    result = where(equal(a, b), b, result)
+    return where(logical_or(not_equal(a, a), not_equal(b, b)), np.nan, result)
+
+
+# ---------------------------------------------------------------------------
+# uint64 arithmetic that CANN has no operator for (floor_divide, remainder,
+# pow), composed exactly from int64 operators on the same bits
+
+def _uint64_operands(name, x1, x2):
+    """Both operands as uint64 NPUArrays (Python ints must fit: OverflowError)."""
+    device = same_device(name, *[x for x in (x1, x2) if _is_array(x)])
+    stream = _ops.current_stream(device)
+    operands = []
+    for x in (x1, x2):
+        if _is_array(x):
+            operands.append(_as_dtype(x, _UINT64, stream))
+        else:
+            value, _ = _scalar_operand(name, x)
+            _data_type.check_scalar_fits(value, _UINT64)
+            operands.append(_full(value, _UINT64, device, stream))
+    return operands
+
+
+def _uint64_floor_divide(a, b):
+    """Exact ``a // b`` of uint64 arrays (0 where ``b`` is 0, as NumPy). A
+    divisor >= 2**63 gives ``a >= b``; else ``q0 = 2 * ((a >> 1) // b)`` is a
+    non-negative int64 division, short of the quotient by at most one, which
+    the remainder ``a - q0 * b`` (< 2b, compared unsigned) corrects."""
+    a_bits, b_bits = bits_as(a, _INT64), bits_as(b, _INT64)
+    large = less(b_bits, 0)
+    zero = equal(b_bits, 0)
+    safe_b = where(logical_or(large, zero), 1, b_bits)
+    half = bits_as(_BINARY["bitwise_right_shift"](a, 1), _INT64)
+    q0 = multiply(floor_divide(half, safe_b), 2)
+    rest = bits_as(subtract(a_bits, multiply(q0, b_bits)), _UINT64)
+    q = add(q0, _as_int64(greater_equal(rest, b)))
+    q = where(large, _as_int64(greater_equal(a, b)), q)
+    return bits_as(where(zero, 0, q), _UINT64)
+
+
+def _as_int64(x):
+    return _ops.cast(x, _INT64, stream=_ops.stream_of(x))
+
+
+def _uint64_remainder(a, b):
+    quotient = bits_as(_uint64_floor_divide(a, b), _INT64)
+    a_bits, b_bits = bits_as(a, _INT64), bits_as(b, _INT64)
+    rest = subtract(a_bits, multiply(quotient, b_bits))
+    return bits_as(where(equal(b_bits, 0), 0, rest), _UINT64)
+
+
+_EXPONENT_PERIOD = 1 << 62  # odd x: x ** (2**62) == 1 modulo 2**64; even x: x ** 64 == 0
+
+
+def _uint64_pow(a, e):
+    """``a ** e`` modulo 2**64 as the int64 power of the same bits; an exponent
+    >= 2**62 (negative as int64) is replaced by ``2**62 + e % 2**62``, which
+    gives the same power modulo 2**64 for every base."""
+    e_bits = bits_as(e, _INT64)
+    reduced = bitwise_or(bitwise_and(e_bits, _EXPONENT_PERIOD - 1), _EXPONENT_PERIOD)
+    exponent = where(greater_equal(e, _EXPONENT_PERIOD), reduced, e_bits)
+    return bits_as(_BINARY["pow"](bits_as(a, _INT64), exponent), _UINT64)
 
 
 # ---------------------------------------------------------------------------
@@ -514,7 +1015,7 @@ def _complex_abs(x):
     safe = where(scale > 0, scale, 1.0)
     ratio = parts / _manipulation.expand_dims(safe, axis=-1)
     magnitude = safe * sqrt(asum(ratio * ratio, axis=-1))
-    return where(scale == np.inf, scale, magnitude)        # inf / inf would give nan
+    return where(isinf(x), np.inf, magnitude)  # an infinite part wins over NaN (as hypot)
 
 
 def _float_unary(name, op, x, supported):
@@ -549,6 +1050,530 @@ def logical_not(x, /):
     dtype, zero is false): aclnnLogicalNot."""
     _unary_array("logical_not", x)
     return _unary("logical_not", "aclnnLogicalNot", x, _LOGICAL_NOT, BOOL)
+
+
+# ---------------------------------------------------------------------------
+# Unary functions of the array API 2025.12: trigonometric, hyperbolic,
+# logarithmic, rounding, sign and complex-part functions.
+#
+# Each runs the aclnn operator of its name with the dtypes of the base table of
+# the operator's document in hicann/ops-math (those every Atlas A2/A3 product
+# supports; the document is named beside each set). A dtype the operator lacks is
+# widened (float16/bfloat16 -> float32, complex64 -> complex128, narrow integers
+# -> int32); where no wider dtype exists either, the function is composed from
+# other operators on the device, as its docstring says. Integer and bool input of
+# the floating-point functions gives NumPy's float dtype, as exp, log and sqrt do.
+# Every function returns a new array of x's shape on the current stream of x's
+# device and raises TypeError for a non-NPUArray or an unsupported dtype.
+
+_FLOATING = ("float16", "float32", "float64", "bfloat16")
+_COMPLEX_NAMES = ("complex64", "complex128")
+# math/{sin,cos,tan,sinh}/docs/aclnn<Op>&aclnnInplace<Op>.md,
+# math/log/docs/aclnnLog2&aclnnInplaceLog2.md, aclnnLog10&aclnnInplaceLog10.md,
+# math/reciprocal/docs/aclnnReciprocal&aclnnInplaceReciprocal.md
+_FLOAT_COMPLEX = _dtypes_of(*_FLOATING, *_COMPLEX_NAMES)
+# math/tanh/docs/aclnnTanh&aclnnInplaceTanh.md, math/trunc/docs/aclnnTrunc&aclnnInplaceTrunc.md,
+# math/expm1/docs/aclnnExpm1&aclnnInplaceExpm1.md (no float64 input)
+_HALF_SINGLE = _dtypes_of("float16", "float32", "bfloat16")
+# math/{cosh,asin,acos,acosh,asinh,atanh}/docs/aclnn<Op>&aclnnInplace<Op>.md (base table)
+_NO_BF16 = _dtypes_of("float16", "float32", "float64")
+# math/atan/docs/aclnnAtan&aclnnInplaceAtan.md, math/log1p/docs/aclnnLog1p&aclnnInplaceLog1p.md,
+# math/ceil/docs/aclnnCeil&aclnnInplaceCeil.md, math/round/docs/aclnnRound&aclnnInplaceRound.md,
+# math/is_pos_inf/docs/aclnnIsPosInf.md
+_ALL_FLOATING = _dtypes_of(*_FLOATING)
+# math/floor/docs/aclnnFloor&aclnnInplaceFloor.md (floating dtypes; integers are copied)
+_FLOOR = _NO_BF16
+# math/sign/docs/aclnnSign.md
+_SIGN = _dtypes_of(*_FLOATING, "int32", "int64", "bool", *_COMPLEX_NAMES)
+# math/signbit/docs/aclnnSignbit.md
+_SIGNBIT = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
+# math/real/docs/aclnnReal.md (complex input; real input is copied)
+_REAL = _dtypes_of("float16", "float32", *_COMPLEX_NAMES)
+
+
+def _numeric(name, x, kinds):
+    """``x`` after checking it is an NPUArray whose dtype kind is in ``kinds``."""
+    _unary_array(name, x)
+    if _kind(x._dtype) not in kinds:
+        what = {"b": "bool", "c": "complex"}.get(_kind(x._dtype), str(x._dtype))
+        raise TypeError(f"{name}() does not support dtype {x._dtype} ({what} input is not "
+                        f"defined for it by the array API standard)")
+    return x
+
+
+def _floating(name, x):
+    """``x`` as a floating-point array: integer and bool input cast (aclnnCast) to
+    NumPy's float dtype for it, as ``exp`` does."""
+    _unary_array(name, x)
+    float_dtype = _FLOAT_OF.get(x._dtype)
+    if float_dtype is None:
+        return x
+    return _ops.cast(x, float_dtype, stream=_ops.stream_of(x))
+
+
+def _has_kernel(dtype, supported):
+    """Whether ``supported`` holds ``dtype`` or a wider dtype that holds its values."""
+    while dtype is not None and dtype not in supported:
+        dtype = _WIDER.get(dtype)
+    return dtype is not None
+
+
+def _math(name, op, x, supported, composed=None):
+    """``op(x)`` for a floating-point function; ``composed(x)`` computes it for the
+    dtypes the operator lacks (else TypeError)."""
+    x = _floating(name, x)
+    if composed is not None and not _has_kernel(x._dtype, supported):
+        return composed(x)
+    return _unary(name, op, x, supported, x._dtype)
+
+
+# Complex numbers as pairs of reals: a complex array's bytes viewed as its real
+# and imaginary parts (strided views, no copy), and a complex array assembled from
+# two real arrays by aclnnInplaceCopy into those views of a new array.
+
+def _parts(z):
+    pairs = _manipulation.complex_parts(z)
+    return pairs[..., 0], pairs[..., 1]
+
+
+def _complex_from(re, im, dtype):
+    stream = _ops.stream_of(re)
+    out = _ops.empty(re._shape, dtype, re._buffer.device, stream)
+    if not _is_empty(re._shape):
+        out_re, out_im = _parts(out)
+        _ops.copy_(out_re, re, stream=stream)
+        _ops.copy_(out_im, im, stream=stream)
+    return out
+
+
+def _complex_from_pairs(pairs, dtype):
+    """The complex array whose (real, imaginary) pairs are the last axis of ``pairs``."""
+    stream = _ops.stream_of(pairs)
+    out = _ops.empty(pairs._shape[:-1], dtype, pairs._buffer.device, stream)
+    if not _is_empty(pairs._shape):
+        _ops.copy_(_manipulation.complex_parts(out), pairs, stream=stream)
+    return out
+
+
+def _times_i(z):
+    """``1j * z`` exactly: (re, im) -> (-im, re)."""
+    re, im = _parts(z)
+    return _complex_from(negative(im), re, z._dtype)
+
+
+def _times_minus_i(z):
+    """``-1j * z`` exactly: (re, im) -> (im, -re)."""
+    re, im = _parts(z)
+    return _complex_from(im, negative(re), z._dtype)
+
+
+def _cosh_composed(z):
+    # C99 Annex G defines ccos(z) = ccosh(iz), so this keeps every special case.
+    return cos(_times_i(z))
+
+
+def _tanh_composed(x):
+    if _kind(x._dtype) == "c":
+        # ctan(w) = -i ctanh(iw) (C99 Annex G), so tanh(z) = i tan(-iz) ...
+        re, im = _parts(_times_i(tan(_times_minus_i(x))))
+        # ... except that the standard wants tanh(+-inf + bj) = +-1 + 0j with the zero
+        # signed as b for finite b, where C gives the sign of sin(2b).
+        x_re, x_im = _parts(x)
+        signed_zero = multiply(x_im, 0.0)
+        im = where(logical_and(isinf(x_re), isfinite(x_im)), signed_zero, im)
+        return _complex_from(re, im, x._dtype)
+    # float64: sinh / cosh, which overflow to inf / inf beyond |x| ~ 710; tanh(x)
+    # rounds to +-1 in float64 from |x| > 19.1.
+    return where(greater(abs(x), 20.0), sign(x), divide(sinh(x), cosh(x)))
+
+
+def _expm1_composed(x):
+    if _kind(x._dtype) == "c":
+        return _expm1_complex(x)
+    # float64: Kahan's method, accurate to a few ulp near 0 where exp(x) - 1 is not:
+    # u = e**x, expm1 = (u - 1) * x / log(u); u == 1 gives x itself (so +-0 and tiny
+    # x are exact), u - 1 == -1 gives -1, an infinite u gives +inf.
+    u = exp(x)
+    u_minus_1 = subtract(u, 1.0)
+    kahan = divide(multiply(u_minus_1, x), log(u))
+    result = where(equal(u, 1.0), x, kahan)
+    result = where(equal(u_minus_1, -1.0), -1.0, result)
+    return where(equal(u, np.inf), u, result)
+
+
+def _expm1_complex(z):
+    """expm1(a + ib) = expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b): no cancellation
+    near 0, where exp(z) - 1 loses every digit; non-finite z takes exp(z) - 1, whose
+    special cases (C99 cexp's) are the standard's."""
+    a, b = _parts(z)
+    half_sine = sin(multiply(b, 0.5))
+    re = subtract(multiply(expm1(a), cos(b)), multiply(multiply(half_sine, half_sine), 2.0))
+    re = add(re, 0.0)   # expm1(-0 + 0j) = +0 + 0j, as exp(z) - 1 gives (-0 - 0 is -0)
+    im = where(equal(b, 0.0), b, multiply(exp(a), sin(b)))   # inf * sin(0) would be NaN
+    return where(isfinite(z), _complex_from(re, im, z._dtype), subtract(exp(z), 1.0))
+
+
+def _log1p_composed(z):
+    """log(1 + z) (aclnnAdds, aclnnLog), its real part near 0 as
+    log1p(a (2 + a) + b**2) / 2 (aclnnLog1p), which keeps the digits log(|1 + z|) loses."""
+    w_re, w_im = _parts(log(add(z, 1.0)))
+    a, b = _parts(z)
+    near_zero = logical_and(less(abs(a), 0.5), less(abs(b), 0.5))
+    small_re = multiply(log1p(add(multiply(a, add(a, 2.0)), multiply(b, b))), 0.5)
+    return _complex_from(where(near_zero, small_re, w_re), w_im, z._dtype)
+
+
+# Complex inverse trigonometric and hyperbolic functions, which no CANN operator
+# computes on Atlas A2 (aclnnAsin/Acos/Atan have no complex kernel; the complex
+# aclnnAcosh/Asinh/Atanh are documented for Atlas A3 only). They are composed on the
+# device in complex128 (complex64 input is widened, so intermediate squares neither
+# overflow nor lose digits) from Kahan's formulas ("Branch Cuts for Complex
+# Elementary Functions", 1987), which are accurate everywhere, including near 0,
+# with complex aclnnSqrt and real aclnnAsinh / aclnnLog1p / aclnnAtan2; the
+# standard's special cases for infinite and NaN parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
+# and acos by the identities C99 Annex G defines them with.
+
+_C128 = np.dtype(np.complex128)
+_PI = float(np.pi)
+
+
+def _widened(z):
+    return z if z._dtype == _C128 else _ops.cast(z, _C128, stream=_ops.stream_of(z))
+
+
+def _narrowed(z, dtype):
+    return z if z._dtype == dtype else _ops.cast(z, dtype, stream=_ops.stream_of(z))
+
+
+def _sqrt_parts(re, im):
+    """(real, imaginary) parts of sqrt(re + i im)."""
+    return _parts(sqrt(_complex_from(re, im, _C128)))
+
+
+def _asinh_complex(z):
+    a, b = _parts(_widened(z))
+    x, y = abs(a), abs(b)   # first quadrant; asinh is odd and commutes with conj
+    # asinh(z) = -i asin(iz); Kahan: asin(w) = atan2(Re w, Re(s1 s2)) + i asinh(Im(conj(s1) s2))
+    # with s1 = sqrt(1 - w), s2 = sqrt(1 + w), here for w = iz = -y + ix.
+    s1r, s1i = _sqrt_parts(add(y, 1.0), negative(x))
+    s2r, s2i = _sqrt_parts(subtract(1.0, y), x)
+    re = asinh(subtract(multiply(s1r, s2i), multiply(s1i, s2r)))
+    im = atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
+    im = where(equal(y, 0.0), y, im)                     # asinh(NaN + 0j) = NaN + 0j
+    angle = where(isinf(x), where(isinf(y), _PI / 4, 0.0), _PI / 2)
+    angle = where(logical_or(isnan(x), isnan(y)), np.nan, angle)
+    infinite = logical_or(isinf(x), isinf(y))
+    re, im = where(infinite, np.inf, re), where(infinite, angle, im)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
+
+
+def _atanh_complex(z):
+    a, b = _parts(_widened(z))
+    x, y = abs(a), abs(b)   # first quadrant; atanh is odd and commutes with conj
+    # Kahan: atanh(x + iy) = log1p(4x / ((1-x)^2 + y^2)) / 4 + i atan2(2y, (1-x)(1+x) - y^2) / 2
+    one_minus_x = subtract(1.0, x)
+    denominator = add(multiply(one_minus_x, one_minus_x), multiply(y, y))
+    re = multiply(log1p(divide(multiply(x, 4.0), denominator)), 0.25)
+    im = multiply(atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
+                                                    multiply(y, y))), 0.5)
+    re = where(equal(x, 0.0), x, re)                     # atanh(+0 + NaN j) = +0 + NaN j
+    # Far from the origin (and at infinity) atanh(z) = 1/z + i pi/2 to double precision.
+    far = logical_and(logical_or(greater(x, 1e150), greater(y, 1e150)),
+                      logical_not(isnan(add(x, y))))
+    re = where(far, _parts(reciprocal(_complex_from(x, y, _C128)))[0], re)
+    im = where(far, _PI / 2, im)
+    # NaN beside an infinity: atanh(inf + NaN j) = +0 + NaN j, atanh(NaN + inf j) = +0 + i pi/2.
+    re = where(logical_or(isinf(x), isinf(y)), 0.0, re)
+    im = where(logical_and(isnan(x), isinf(y)), _PI / 2, im)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
+
+
+def _acos_complex(z):
+    a, b = _parts(_widened(z))
+    y = abs(b)              # upper half plane; acos(conj z) = conj(acos(z))
+    # Kahan: acos(z) = 2 atan2(Re s1, Re s2) + i asinh(Im(conj(s2) s1)),
+    # s1 = sqrt(1 - z), s2 = sqrt(1 + z).
+    s1r, s1i = _sqrt_parts(subtract(1.0, a), negative(y))
+    s2r, s2i = _sqrt_parts(add(a, 1.0), y)
+    re = multiply(atan2(s1r, s2r), 2.0)
+    im = asinh(subtract(multiply(s2r, s1i), multiply(s2i, s1r)))
+    re = where(logical_and(equal(a, 0.0), isnan(y)), _PI / 2, re)
+    re = where(logical_and(isinf(a), isinf(y)), where(less(a, 0.0), 3 * _PI / 4, _PI / 4), re)
+    nan_and_inf = logical_or(logical_and(isinf(a), isnan(y)), logical_and(isnan(a), isinf(y)))
+    re, im = where(nan_and_inf, np.nan, re), where(nan_and_inf, -np.inf, im)
+    im = where(signbit(b), negative(im), im)
+    return _narrowed(_complex_from(re, im, _C128), z._dtype)
+
+
+def _asin_complex(z):
+    return _times_minus_i(_asinh_complex(_times_i(z)))   # asin(z) = -i asinh(iz)
+
+
+def _atan_complex(z):
+    return _times_minus_i(_atanh_complex(_times_i(z)))   # atan(z) = -i atanh(iz)
+
+
+def _acosh_complex(z):
+    # acosh(z) = i acos(z) in the upper half plane (sign bit of Im z clear), else -i acos(z)
+    re, im = _parts(_acos_complex(z))
+    lower = signbit(_parts(z)[1])
+    return _complex_from(where(lower, im, negative(im)), where(lower, negative(re), re),
+                         z._dtype)
+
+
+def acos(x, /):
+    """Element-wise inverse cosine, real part in [0, pi] (array API ``acos``,
+    ``numpy.arccos``): aclnnAcos for real floating dtypes (bfloat16 computed in
+    float32); complex input is composed on the device (see above)."""
+    return _math("acos", "aclnnAcos", x, _NO_BF16, _acos_complex)
+
+
+def acosh(x, /):
+    """Element-wise inverse hyperbolic cosine (array API ``acosh``, ``numpy.arccosh``):
+    aclnnAcosh for real floating dtypes; complex input as ``+-1j * acos(x)``
+    (composed on the device, see above)."""
+    return _math("acosh", "aclnnAcosh", x, _NO_BF16, _acosh_complex)
+
+
+def asin(x, /):
+    """Element-wise inverse sine (array API ``asin``, ``numpy.arcsin``): aclnnAsin for
+    real floating dtypes; complex input as ``-1j * asinh(1j * x)`` (composed on the
+    device, see above)."""
+    return _math("asin", "aclnnAsin", x, _NO_BF16, _asin_complex)
+
+
+def asinh(x, /):
+    """Element-wise inverse hyperbolic sine (array API ``asinh``, ``numpy.arcsinh``):
+    aclnnAsinh for real floating dtypes; complex input is composed on the device
+    (see above)."""
+    return _math("asinh", "aclnnAsinh", x, _NO_BF16, _asinh_complex)
+
+
+def atan(x, /):
+    """Element-wise inverse tangent, real part in [-pi/2, pi/2] (array API ``atan``,
+    ``numpy.arctan``): aclnnAtan for real floating dtypes; complex input as
+    ``-1j * atanh(1j * x)`` (composed on the device, see above)."""
+    return _math("atan", "aclnnAtan", x, _ALL_FLOATING, _atan_complex)
+
+
+def atanh(x, /):
+    """Element-wise inverse hyperbolic tangent (array API ``atanh``, ``numpy.arctanh``):
+    aclnnAtanh for real floating dtypes; complex input is composed on the device
+    (see above)."""
+    return _math("atanh", "aclnnAtanh", x, _NO_BF16, _atanh_complex)
+
+
+def cos(x, /):
+    """Element-wise cosine of radians (array API ``cos``, ``numpy.cos``): aclnnCos.
+    Floating and complex dtypes."""
+    return _math("cos", "aclnnCos", x, _FLOAT_COMPLEX)
+
+
+def cosh(x, /):
+    """Element-wise hyperbolic cosine (array API ``cosh``, ``numpy.cosh``): aclnnCosh;
+    complex input as ``cos(1j * x)`` with aclnnCos (exact identity of C99 Annex G)."""
+    return _math("cosh", "aclnnCosh", x, _NO_BF16, _cosh_composed)
+
+
+def sin(x, /):
+    """Element-wise sine of radians (array API ``sin``, ``numpy.sin``): aclnnSin.
+    Floating and complex dtypes."""
+    return _math("sin", "aclnnSin", x, _FLOAT_COMPLEX)
+
+
+def sinh(x, /):
+    """Element-wise hyperbolic sine (array API ``sinh``, ``numpy.sinh``): aclnnSinh.
+    Floating and complex dtypes."""
+    return _math("sinh", "aclnnSinh", x, _FLOAT_COMPLEX)
+
+
+def tan(x, /):
+    """Element-wise tangent of radians (array API ``tan``, ``numpy.tan``): aclnnTan.
+    Floating and complex dtypes."""
+    return _math("tan", "aclnnTan", x, _FLOAT_COMPLEX)
+
+
+def tanh(x, /):
+    """Element-wise hyperbolic tangent (array API ``tanh``, ``numpy.tanh``): aclnnTanh
+    for float16/bfloat16/float32. aclnnTanh has no float64 or complex kernel:
+    float64 is ``sinh(x) / cosh(x)`` (``sign(x)`` beyond |x| > 20) and complex is
+    ``1j * tan(-1j * x)`` with aclnnTan (exact identity of C99 Annex G)."""
+    return _math("tanh", "aclnnTanh", x, _HALF_SINGLE, _tanh_composed)
+
+
+def expm1(x, /):
+    """Element-wise ``exp(x) - 1``, accurate near 0 (array API ``expm1``,
+    ``numpy.expm1``): aclnnExpm1 for float16/bfloat16/float32. aclnnExpm1 takes no
+    float64 input: float64 uses Kahan's ``(u - 1) * x / log(u)`` with ``u = exp(x)``
+    (aclnnExp, aclnnLog, ...; a few ulp); complex is composed from real expm1, exp,
+    sin and cos of its parts (see ``_expm1_complex``)."""
+    return _math("expm1", "aclnnExpm1", x, _HALF_SINGLE, _expm1_composed)
+
+
+def log1p(x, /):
+    """Element-wise ``log(1 + x)``, accurate near 0 (array API ``log1p``,
+    ``numpy.log1p``): aclnnLog1p; complex input, which aclnnLog1p lacks, as
+    ``log(1 + x)`` with aclnnAdds and aclnnLog, its real part near 0 from aclnnLog1p."""
+    return _math("log1p", "aclnnLog1p", x, _ALL_FLOATING, _log1p_composed)
+
+
+def log2(x, /):
+    """Element-wise base-2 logarithm (array API ``log2``, ``numpy.log2``): aclnnLog2.
+    Floating and complex dtypes."""
+    return _math("log2", "aclnnLog2", x, _FLOAT_COMPLEX)
+
+
+def log10(x, /):
+    """Element-wise base-10 logarithm (array API ``log10``, ``numpy.log10``):
+    aclnnLog10. Floating and complex dtypes."""
+    return _math("log10", "aclnnLog10", x, _FLOAT_COMPLEX)
+
+
+def reciprocal(x, /):
+    """Element-wise ``1 / x`` (array API ``reciprocal``): aclnnReciprocal. Floating
+    and complex dtypes only; integer and bool input raise TypeError (NumPy's integer
+    reciprocal is not the standard's)."""
+    _numeric("reciprocal", x, "fc")
+    return _unary("reciprocal", "aclnnReciprocal", x, _FLOAT_COMPLEX, x._dtype)
+
+
+def _rounding(name, op, x, supported, composed=None):
+    """A rounding function: the identity (a copy) on integers, ``op`` on floats."""
+    _numeric(name, x, "iuf")
+    if _kind(x._dtype) in "iu":
+        return _copy(x)
+    if composed is not None and not _has_kernel(x._dtype, supported):
+        return composed(x)
+    return _unary(name, op, x, supported, x._dtype)
+
+
+def ceil(x, /):
+    """Element-wise smallest integer-valued number >= x, in x's dtype (array API
+    ``ceil``, ``numpy.ceil``): aclnnCeil; integer input is copied. Real dtypes; bool
+    and complex raise TypeError."""
+    return _rounding("ceil", "aclnnCeil", x, _ALL_FLOATING)
+
+
+def floor(x, /):
+    """Element-wise largest integer-valued number <= x, in x's dtype (array API
+    ``floor``, ``numpy.floor``): aclnnFloor; integer input is copied. Real dtypes;
+    bool and complex raise TypeError."""
+    return _rounding("floor", "aclnnFloor", x, _FLOOR)
+
+
+def _trunc_composed(x):
+    return where(less(x, 0.0), ceil(x), floor(x))
+
+
+def trunc(x, /):
+    """Element-wise rounding towards zero, in x's dtype (array API ``trunc``,
+    ``numpy.trunc``): aclnnTrunc for float16/bfloat16/float32; float64, which
+    aclnnTrunc lacks, is ``where(x < 0, ceil(x), floor(x))``. Integer input is
+    copied; bool and complex raise TypeError."""
+    return _rounding("trunc", "aclnnTrunc", x, _HALF_SINGLE, _trunc_composed)
+
+
+def round(x, /):  # noqa: A001  the array API name
+    """Element-wise rounding to the nearest integer-valued number, halves to even, in
+    x's dtype (array API ``round``, ``numpy.round``): aclnnRound; complex input
+    rounds its real and imaginary parts (aclnnRound on their float view); integer
+    input is copied. bool raises TypeError."""
+    _numeric("round", x, "iufc")
+    if _kind(x._dtype) == "c":
+        return _complex_from_pairs(round(_manipulation.complex_parts(x)), x._dtype)
+    return _rounding("round", "aclnnRound", x, _ALL_FLOATING)
+
+
+def sign(x, /):
+    """Element-wise sign: -1, 0 or 1 for real x (NaN stays NaN, both zeros give +0),
+    ``x / |x|`` for complex x (0 at 0) (array API ``sign``, ``numpy.sign``):
+    aclnnSign, int8/int16/uint8/uint16/uint32 computed in int32 or int64; unsigned
+    input is ``x != 0``. Numeric dtypes; bool raises TypeError."""
+    _numeric("sign", x, "iufc")
+    if _kind(x._dtype) == "u":
+        return _ops.cast(not_equal(x, 0), x._dtype, stream=_ops.stream_of(x))
+    return _unary("sign", "aclnnSign", x, _SIGN, x._dtype)
+
+
+def signbit(x, /):
+    """Element-wise whether the sign bit is set -> bool array (array API ``signbit``,
+    ``numpy.signbit``): true for -0.0 and for NaNs with the bit set; ``x < 0`` for
+    integers. aclnnSignbit. Real dtypes; bool and complex raise TypeError."""
+    _numeric("signbit", x, "iuf")
+    return _unary("signbit", "aclnnSignbit", x, _SIGNBIT, BOOL)
+
+
+def square(x, /):
+    """Element-wise ``x * x`` in x's dtype (array API ``square``, ``numpy.square``):
+    aclnnMul (CANN's aclnnSquare exists on Ascend 950 only). Numeric dtypes; bool
+    raises TypeError."""
+    _numeric("square", x, "iufc")
+    return multiply(x, x)
+
+
+def _full_like(x, value, dtype):
+    stream = _ops.stream_of(x)
+    out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
+    return _ops.fill_(out, value, stream=stream)
+
+
+def isinf(x, /):
+    """Element-wise whether x is +inf or -inf -> bool array (array API ``isinf``,
+    ``numpy.isinf``): aclnnIsPosInf of aclnnAbs(x) for floats; complex x is infinite
+    when either part is; integer and bool input gives False. Any numeric dtype."""
+    _unary_array("isinf", x)
+    kind = _kind(x._dtype)
+    if kind in "biu":
+        return _filled_bool(x, False)
+    if kind == "c":
+        infinite = isinf(_manipulation.complex_parts(x))
+        return logical_or(infinite[..., 0], infinite[..., 1])
+    return _unary("isinf", "aclnnIsPosInf", abs(x), _ALL_FLOATING, BOOL)
+
+
+def real(x, /):
+    """Element-wise real part (array API ``real``, ``numpy.real``): aclnnReal for
+    complex input (complex64 -> float32, complex128 -> float64); real input is
+    copied, keeping its dtype."""
+    _unary_array("real", x)
+    if _kind(x._dtype) != "c":
+        return _copy(x)
+    part = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64)
+    return _unary("real", "aclnnReal", x, _REAL, part)
+
+
+def imag(x, /):
+    """Element-wise imaginary part (array API ``imag``, ``numpy.imag``): a copy
+    (aclnnInplaceCopy) of the imaginary parts' strided view of complex x
+    (complex64 -> float32, complex128 -> float64); real input gives zeros of its
+    dtype (aclnnInplaceFillScalar)."""
+    _unary_array("imag", x)
+    if _kind(x._dtype) != "c":
+        return _full_like(x, 0, x._dtype)
+    return _ops.copy(_parts(x)[1])
+
+
+def conj(x, /):
+    """Element-wise complex conjugate (array API ``conj``, ``numpy.conj``): the real
+    parts copied and the imaginary parts negated (aclnnNeg) into a new array; real
+    input is copied."""
+    _unary_array("conj", x)
+    if _kind(x._dtype) != "c":
+        return _copy(x)
+    re, im = _parts(x)
+    return _complex_from(re, negative(im), x._dtype)
+
+
+_UNARY_NOTE = """
+
+    Returns a new array of ``x``'s shape, computed on the current stream of ``x``'s
+    device. Raises TypeError for a non-NPUArray ``x`` or a dtype the function does not
+    take."""
+for _function in (acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan, tanh,
+                  expm1, log1p, log2, log10, reciprocal, ceil, floor, round, trunc, sign,
+                  signbit, square, isinf, real, imag, conj):
+    _function.__doc__ += _UNARY_NOTE
+del _function
 
 
 # ---------------------------------------------------------------------------
@@ -605,10 +1630,9 @@ def inplace(name, x, other):
     if name == "matmul":
         from ._linear_algebra import matmul as function
     else:
-        try:
-            function = _BINARY[name]
-        except KeyError:
-            raise ValueError(f"no in-place form of {name!r}") from None
+        function = globals().get(name) if name in _BINARY else None
+        if function is None:
+            raise ValueError(f"no in-place form of {name!r}")
     result = function(x, other)
     if result._shape != x._shape:
         raise ValueError(f"non-broadcastable output operand with shape {x._shape} "
@@ -619,3 +1643,41 @@ def inplace(name, x, other):
     if not _is_empty(x._shape):
         _ops.copy_(x, result, stream=_ops.stream_of(x))
     return x
+
+
+# ---------------------------------------------------------------------------
+# Classification: isnan, isfinite
+
+# hicann/ops-math math/is_finite/docs/aclnnIsFinite.md
+_ISFINITE = _dtypes_of("float32", "float16", "float64", "bfloat16")
+
+
+def isnan(x, /):
+    """Element-wise test for NaN → bool array of ``x``'s shape (array API
+    ``isnan``, ``numpy.isnan``): ``x != x`` with aclnnNeTensor, true for a
+    complex element when either part is NaN; all false for bool and integers."""
+    _unary_array("isnan", x)
+    if _kind(x._dtype) in "biu":
+        return _filled_bool(x, False)
+    return not_equal(x, x)
+
+
+def isfinite(x, /):
+    """Element-wise test for finite values → bool array of ``x``'s shape (array
+    API ``isfinite``, ``numpy.isfinite``): aclnnIsFinite for real floating dtypes;
+    complex elements are finite when both parts are, tested as ``x - x == 0``
+    (aclnnSub, aclnnEqScalar: inf - inf and NaN give NaN); all true for bool and
+    integers."""
+    _unary_array("isfinite", x)
+    kind = _kind(x._dtype)
+    if kind in "biu":
+        return _filled_bool(x, True)
+    if kind == "c":
+        return equal(subtract(x, x), 0)
+    return _unary("isfinite", "aclnnIsFinite", x, _ISFINITE, BOOL)
+
+
+def _filled_bool(x, value):
+    stream = _ops.stream_of(x)
+    out = _ops.empty(x._shape, BOOL, x._buffer.device, stream)
+    return _ops.fill_(out, value, stream=stream)

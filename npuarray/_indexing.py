@@ -27,10 +27,10 @@ import operator
 
 import numpy as np
 
-from . import _acl, _ops, runtime
-from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index, to_acl_dtype
+from . import _ops, runtime
+from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index
 
-__all__ = []
+__all__ = ["take", "take_along_axis"]
 
 _INT64 = default_index
 
@@ -77,13 +77,14 @@ def _classify(k, device):
             raise ValueError(f"the index array is on npu:{k.device.id} and the indexed "
                              f"array on npu:{device.id}; move one with to_device()")
         if k.dtype == BOOL:
-            if k.ndim == 0:
-                raise IndexError("a 0-d boolean array is not supported as an index; "
-                                 "use a Python bool")
+            if k.ndim == 0:  # NumPy: a 0-d mask indexes like the Python bool it holds
+                return _read_scalar(k, "a 0-d boolean index")
             return _Mask(k)
         if k.dtype.kind not in "iu":
             raise IndexError(f"arrays used as indices must be of integer or boolean "
                              f"type, got {k.dtype}")
+        if k.ndim == 0:  # NumPy: a 0-d integer array indexes like the int it holds
+            return _read_scalar(k, "a 0-d integer index")
         return _Index(k)
     if isinstance(k, (list, tuple, np.ndarray)):
         host = np.asarray(k)
@@ -99,6 +100,15 @@ def _classify(k, device):
         return _Index(host)  # uploaded once its axis length is known (bounds check)
     raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and integer or "
                      f"boolean arrays are valid indices, got {type(k).__name__}")
+
+
+def _read_scalar(k, what):
+    """The value of a 0-d device index as a Python bool or int: the key's shape or
+    offset depends on it, so it is read (one synchronisation, as for any
+    data-dependent shape)."""
+    for hook in _transfer.host_read_hooks:
+        hook(f"{what} (a data-dependent shape)")
+    return k.to_host().item()
 
 
 def _consumed(k):
@@ -230,8 +240,10 @@ def _nonzero(mask):
 
 
 def _check_mask(mask, shape, first_axis):
+    """IndexError unless each mask axis has the length of its array axis or, as NumPy
+    allows, 0 (an empty mask selects nothing)."""
     for i, (m, n) in enumerate(zip(mask.shape, shape)):
-        if m != n:
+        if m != n and m != 0:
             raise IndexError(f"boolean index did not match indexed array along axis "
                              f"{first_axis + i}; size of axis is {n} but size of "
                              f"corresponding boolean axis is {m}")
@@ -241,6 +253,8 @@ def _masked_select(x, mask):
     """1-D array of the elements of ``x`` where the same-shaped ``mask`` is
     true, in C order (aclnnMaskedSelect; synchronises the stream to read the
     data-dependent length with aclGetViewShape)."""
+    if x.dtype not in _MASKED_SELECT_DTYPES:
+        return _masked_select_bits(x, mask)
     for hook in _transfer.host_read_hooks:
         hook("boolean mask indexing (a data-dependent shape)")
     stream = _ops.stream_of(x)
@@ -249,12 +263,27 @@ def _masked_select(x, mask):
         return out
     _ops.launch("aclnnMaskedSelect", x, mask, out, stream=stream)
     stream.synchronize()
-    dims, ndims = _acl.ffi.new("int64_t **"), _acl.ffi.new("uint64_t *")
-    _acl.check(_acl.lib.aclGetViewShape(_ops.acl_tensor(out), dims, ndims),
-               "aclGetViewShape")
-    length = int(dims[0][0]) if ndims[0] else 1
-    _acl.lib.free(dims[0])  # the caller owns aclGetViewShape's array
-    return out._view((length,), (1,), 0)
+    shape = _ops.view_shape(out)
+    return out._view((shape[0] if shape else 1,), (1,), 0)
+
+
+# hicann/ops-math aclnnMaskedSelect docs (reference section 7.2)
+_MASKED_SELECT_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16, np.float32,
+    np.float64, bfloat16)))
+
+
+def _masked_select_bits(x, mask):
+    """``_masked_select`` for the dtypes aclnnMaskedSelect lacks, which it only has to
+    move: unsigned ones as the signed dtype of the same width, complex ones as
+    (real, imag) pairs selected by the mask repeated over the pair."""
+    if x.dtype.kind == "c":
+        parts = _manipulation.complex_parts(x)
+        pairs = _manipulation.broadcast_to(mask.reshape(mask.shape + (1,)), parts.shape)
+        flat = _masked_select(parts, pairs)
+        return NPUArray._from_buffer(flat._buffer, (flat.size // 2,), (1,), 0, x.dtype)
+    flat = _masked_select(_same_bits(x), mask)
+    return NPUArray._from_buffer(flat._buffer, flat.shape, (1,), 0, x.dtype)
 
 
 def _front(view, axes):
@@ -292,24 +321,6 @@ def _index_arrays(view, advanced):
     return axes, [_ops.copy(_manipulation.broadcast_to(a, shape)) for a in arrays], shape
 
 
-def _tensor_list(arrays, stream):
-    """An aclTensorList of fresh aclTensors for ``arrays`` (the list owns and
-    destroys them), their buffers prepared for ``stream``."""
-    tensors = []
-    for a in arrays:
-        a._buffer.prepare(stream)
-        handle = _acl.lib.aclCreateTensor(
-            a._shape, a.ndim, to_acl_dtype(a.dtype), a._strides, a._offset, _ops.ACL_FORMAT_ND,
-            (a._buffer.nbytes // a.itemsize,), 1, _acl.ffi.cast("void *", a._buffer.ptr))
-        if handle == _acl.ffi.NULL:
-            _acl.check(_ops.ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
-        tensors.append(handle)
-    handle = _acl.lib.aclCreateTensorList(tensors, len(tensors))
-    if handle == _acl.ffi.NULL:
-        _acl.check(_ops.ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList")
-    return _acl.ffi.gc(handle, _acl.lib.aclDestroyTensorList)
-
-
 def _advanced_get(x, entries):
     view, advanced, adjacent = _split(x, entries)
     if len(advanced) == 1 and isinstance(advanced[0][1], _Mask):
@@ -317,13 +328,13 @@ def _advanced_get(x, entries):
         _check_mask(mask, view.shape[axis:axis + mask.ndim], axis)
         moved, rest = _front(view, range(axis, axis + mask.ndim))
         rest_shape = tuple(view.shape[a] for a in rest)
-        full_mask = _manipulation.broadcast_to(
-            mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
-        if moved.size == 0:
+        if moved.size == 0 or mask.size == 0:
             count = int(_statistical.sum(mask).to_host()) if mask.size else 0
             selected = _ops.empty((count,) + rest_shape, x.dtype, x.device,
                                   _ops.stream_of(x))
         else:
+            full_mask = _manipulation.broadcast_to(
+                mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
             flat = _masked_select(moved, full_mask)
             selected = flat.reshape((-1,) + rest_shape) if rest_shape else flat
         return _place(selected, 1, axis)
@@ -333,7 +344,10 @@ def _advanced_get(x, entries):
     stream = _ops.stream_of(x)
     out = _ops.empty(out_shape, x.dtype, x.device, stream)
     if out.size:
-        _ops.launch("aclnnIndex", moved, _tensor_list(arrays, stream), out, stream=stream)
+        source, target = (moved, out) if x.dtype in _INDEX_DTYPES else \
+            (_same_bits(moved), _same_bits(out))  # aclnnIndex only moves the bits
+        indices = _ops.acl_tensor_list(arrays, stream)
+        _ops.launch("aclnnIndex", source, indices, target, stream=stream)
     return _place(out, len(shape), axes[0]) if adjacent else out
 
 
@@ -398,9 +412,9 @@ def _advanced_set(x, entries, value):
         check_scalar_fits(value, view.dtype)
         value = value.item() if isinstance(value, np.generic) else value
         moved, rest = _front(view, range(axis, axis + mask.ndim))
-        full_mask = _manipulation.broadcast_to(
-            mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
-        if moved.size:
+        if moved.size and mask.size:
+            full_mask = _manipulation.broadcast_to(
+                mask.reshape(mask.shape + (1,) * len(rest)), moved.shape)
             _masked_fill(moved, full_mask, value)
         return
     axes, arrays, shape = _index_arrays(view, advanced)
@@ -430,8 +444,8 @@ def _advanced_set(x, entries, value):
     values = _ops.copy(values)
     if moved.dtype not in _INDEX_PUT_DTYPES:
         moved, values = _same_bits(moved), _same_bits(values)
-    _ops.launch("aclnnIndexPutImpl", moved, _tensor_list(arrays, stream), values, False, False,
-                stream=stream)
+    indices = _ops.acl_tensor_list(arrays, stream)
+    _ops.launch("aclnnIndexPutImpl", moved, indices, values, False, False, stream=stream)
 
 
 # The dtypes of aclnnInplaceMaskedFillScalar and aclnnIndexPutImpl (reference section 7.2).
@@ -440,15 +454,20 @@ _MASKED_FILL_DTYPES = frozenset(map(np.dtype, (
 _INDEX_PUT_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
     np.float64, bfloat16)))
-# aclnnIndexPutImpl only moves values, so the dtypes it lacks go through a view of the same
-# bytes: unsigned as signed of the same width, complex as trailing (real, imag) pairs.
+# The dtypes of aclnnIndex (reference section 7.2: no uint16/32/64, no complex128).
+_INDEX_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
+    np.float64, bfloat16, np.complex64)))
+# aclnnIndex and aclnnIndexPutImpl only move values, so the dtypes they lack go through a
+# view of the same bytes: unsigned as signed of the same width, complex as trailing
+# (real, imag) pairs.
 _SAME_WIDTH_SIGNED = {np.dtype(np.uint16): np.dtype(np.int16),
                       np.dtype(np.uint32): np.dtype(np.int32),
                       np.dtype(np.uint64): np.dtype(np.int64)}
 
 
 def _same_bits(a):
-    """A view of ``a``'s bytes as a dtype aclnnIndexPutImpl supports."""
+    """A view of ``a``'s bytes as a dtype aclnnIndex and aclnnIndexPutImpl support."""
     if a.dtype in _SAME_WIDTH_SIGNED:
         return NPUArray._from_buffer(a._buffer, a.shape, a._strides, a._offset,
                                      _SAME_WIDTH_SIGNED[a.dtype])
@@ -490,6 +509,92 @@ def setitem(x, key, value):
         _assign(_basic_view(x, entries), value)
         return
     _advanced_set(x, entries, value)
+
+
+# -- take, take_along_axis (issue 7) -----------------------------------------------------------
+
+# hicann/ops-nn index/gather_elements_v2/docs/aclnnGather.md (self and out)
+_GATHER_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+    np.float16, np.float32, np.float64, bfloat16)))
+
+
+def _check_take_args(name, x, indices):
+    for arg in (x, indices):
+        if not isinstance(arg, NPUArray):
+            raise TypeError(f"{name}() needs NPUArrays, got {type(arg).__name__}")
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"{name}(): indices must have an integer dtype, got {indices.dtype}")
+    if indices.device != x.device:
+        raise ValueError(f"{name}(): indices are on npu:{indices.device.id} and x on "
+                         f"npu:{x.device.id}; move one with to_device()")
+
+
+def take(x, indices, /, *, axis=None):
+    """Elements of ``x`` at ``indices`` along ``axis`` (array API ``take``,
+    ``numpy.take``): aclnnIndexSelect on the current stream of ``x``'s device.
+
+    ``indices`` is an integer NPUArray (1-D in the standard; N-D as in NumPy gives
+    ``x.shape[:axis] + indices.shape + x.shape[axis + 1:]``); negative indices count
+    from the end. ``axis`` may be omitted only for 1-D (or 0-d) ``x``. The indices
+    are bounds-checked on the device (aclnnAmin / aclnnAmax, one synchronisation):
+    an index outside ``[-n, n)`` raises IndexError. TypeError for non-arrays or
+    non-integer indices; ValueError for a missing ``axis``; ``AxisError`` for a bad
+    one."""
+    _check_take_args("take", x, indices)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"take(): axis is required for a {x.ndim}-D array")
+        x, axis = x.reshape((x.size,)), 0
+    axis = _manipulation._normalize_axis(axis, x.ndim)
+    n = x.shape[axis]
+    index = _device_index(_Index(indices), n, axis, x.device)
+    flat = index.reshape((index.size,))
+    shape = x.shape[:axis] + (flat.size,) + x.shape[axis + 1:]
+    stream = _ops.stream_of(x)
+    out = _ops.empty(shape, x.dtype, x.device, stream)
+    if out.size:
+        _ops.launch("aclnnIndexSelect", x, axis, flat, out, stream=stream)
+    return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1:])
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    """Elements of ``x`` at the 1-D ``indices`` along ``axis`` (array API
+    ``take_along_axis``, ``numpy.take_along_axis``): aclnnGather on the current
+    stream of ``x``'s device.
+
+    ``indices`` is an integer NPUArray with ``x``'s number of axes; outside ``axis``
+    the two broadcast against each other, and the result has the broadcast shape
+    with ``indices.shape[axis]`` along ``axis``. Negative indices count from the
+    end; the indices are bounds-checked on the device (one synchronisation) and
+    one outside ``[-n, n)`` raises IndexError. Complex ``x`` is gathered as pairs
+    of real numbers (aclnnGather has no complex kernel). TypeError for non-arrays
+    or non-integer indices; ValueError when the numbers of axes differ or the
+    shapes do not broadcast; ``AxisError`` for a bad ``axis``."""
+    _check_take_args("take_along_axis", x, indices)
+    if indices.ndim != x.ndim:
+        raise ValueError(f"take_along_axis(): indices has {indices.ndim} axes, x {x.ndim}: "
+                         f"they must match")
+    if x.ndim == 0:
+        raise ValueError("take_along_axis() needs an array with at least one axis")
+    axis = _manipulation._normalize_axis(axis, x.ndim)
+    n = x.shape[axis]
+    index = _device_index(_Index(indices), n, axis, x.device)
+    outer = _manipulation.broadcast_shapes(x.shape[:axis] + (1,) + x.shape[axis + 1:],
+                                           index.shape[:axis] + (1,) + index.shape[axis + 1:])
+    source = _manipulation.broadcast_to(x, outer[:axis] + (n,) + outer[axis + 1:])
+    index = _manipulation.broadcast_to(index, outer[:axis] + (indices.shape[axis],) +
+                                       outer[axis + 1:])
+    stream = _ops.stream_of(x)
+    out = _ops.empty(index.shape, x.dtype, x.device, stream)
+    if not out.size:
+        return out
+    target = out
+    if x.dtype not in _GATHER_DTYPES:  # complex: gather (real, imag) pairs
+        source, target = _manipulation.complex_parts(source), _manipulation.complex_parts(out)
+        index = _manipulation.broadcast_to(index.reshape(index.shape + (1,)), target.shape)
+    _ops.launch("aclnnGather", source, axis, index, target, stream=stream)
+    return out
 
 
 from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)

@@ -1,11 +1,20 @@
-"""Linear algebra functions of the array API main namespace on the device: matmul."""
+"""Linear algebra functions of the array API main namespace on the device:
+matmul, tensordot and vecdot (``matrix_transpose``, a view, is in
+``npuarray._manipulation``).
+
+All three are aclnnMatmul products (torch.matmul shapes: 1-D promotion, batch
+broadcasting), composed with views (permute, reshape, expand) that cost no
+device work unless a reshape has to copy. aclnnMatmul has no complex dtype, so
+a complex product is one real product of interleaved parts (``_complex_product``).
+"""
+import operator
 
 import numpy as np
 
-from . import _ops
+from . import _elementwise, _manipulation, _ops
 from ._elementwise import _is_array, _kind, _promote, broadcast_shapes, same_device
 
-__all__ = ["matmul"]
+__all__ = ["matmul", "tensordot", "vecdot"]
 
 # cubeMathType of aclnnMatmul (reference section 7.2): KEEP_DTYPE computes in the
 # input dtype, so float32 stays exact float32 (A2/A3; on Atlas training series
@@ -41,39 +50,193 @@ def _matmul_shape(shape1, shape2):
     return shape, a[-1]
 
 
-def matmul(x1, x2, /):
-    """Matrix product of two arrays (array API ``matmul``, ``numpy.matmul``, the
-    ``@`` operator): aclnnMatmul (cubeMathType KEEP_DTYPE) on the current stream.
-
-    1-D operands are promoted to matrices as NumPy does (and the added
-    dimension removed); leading batch dimensions broadcast. Shapes ``(..., M, K)``
-    and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. CANN
-    documents float16, bfloat16 and float32; npusim also computes float64
-    (OpenBLAS) and integers (uint16/32/64 through int64, wrapping as NumPy). Raises ValueError for 0-d operands, mismatched
-    contracted dimensions, non-broadcasting batch dimensions or arrays on
-    different devices; TypeError for bool, complex or non-array operands.
-    """
+def _operands(name, x1, x2):
+    """(device, promoted dtype) of two NPUArrays; TypeError for other operands and
+    for bool, ValueError for arrays on different devices."""
     if not (_is_array(x1) and _is_array(x2)):
-        raise TypeError(f"matmul() needs two NPUArrays, got {type(x1).__name__} and "
+        raise TypeError(f"{name}() needs two NPUArrays, got {type(x1).__name__} and "
                         f"{type(x2).__name__}")
-    device = same_device("matmul", x1, x2)
+    device = same_device(name, x1, x2)
     dtype = _promote(x1._dtype, x2._dtype)
-    if _kind(dtype) in "bc":
-        raise TypeError(f"matmul() does not support dtype {dtype}")
-    shape, k = _matmul_shape(x1._shape, x2._shape)
-    stream = _ops.get_current_stream(device)
+    if _kind(dtype) == "b":
+        raise TypeError(f"{name}() needs numeric arrays, got dtype {dtype}")
+    return device, dtype
+
+
+def _product(a, b, shape, k, dtype, device, stream, *, conjugate_a=False):
+    """A new array of ``shape`` and ``dtype`` holding ``a @ b`` (``conj(a) @ b``
+    with ``conjugate_a``), contracted dimension ``k``, on ``stream``."""
     out = _ops.empty(shape, dtype, device, stream)
     if 0 in shape:
         return out
     if k == 0:  # an empty sum: zeros, as NumPy
         return _ops.fill_(out, 0, stream=stream)
-    work = _INT64 if dtype in _VIA_INT64 else dtype
-    a = x1 if x1._dtype == work else _ops.cast(x1, work, stream=stream)
-    b = x2 if x2._dtype == work else _ops.cast(x2, work, stream=stream)
-    if work == dtype:
-        _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
+    a = a if a._dtype == dtype else _ops.cast(a, dtype, stream=stream)
+    b = b if b._dtype == dtype else _ops.cast(b, dtype, stream=stream)
+    if _kind(dtype) == "c":
+        _complex_product(a, b, out, conjugate_a, stream)
     else:
-        product = _ops.empty(shape, work, device, stream)
-        _ops.launch("aclnnMatmul", a, b, product, _KEEP_DTYPE, stream=stream)
-        _ops.copy_(out, product, stream=stream)
+        _real_product(a, b, out, stream)
     return out
+
+
+def _real_product(a, b, out, stream):
+    """``out[...] = a @ b`` with aclnnMatmul for real ``a``, ``b`` of ``out``'s dtype."""
+    work = _INT64 if out._dtype in _VIA_INT64 else out._dtype
+    if work == out._dtype:
+        _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
+        return
+    a, b = _ops.cast(a, work, stream=stream), _ops.cast(b, work, stream=stream)
+    product = _ops.empty(out._shape, work, out._buffer.device, stream)
+    _ops.launch("aclnnMatmul", a, b, product, _KEEP_DTYPE, stream=stream)
+    _ops.copy_(out, product, stream=stream)
+
+
+def _complex_product(a, b, out, conjugate_a, stream):
+    """``out[...] = a @ b`` (or ``conj(a) @ b``) for complex arrays of ``out``'s
+    dtype and a C-contiguous ``out``, as one real aclnnMatmul.
+
+    Seen as real numbers, a row of ``a`` is (ar_0, ai_0, ar_1, ai_1, ...): ``a``'s
+    parts reshaped to (M, 2K). With B2 of shape (2K, 2N) whose row 2k holds the
+    parts of ``b[k]`` (br, bi) and row 2k+1 those of ``1j * b[k]`` (-bi, br), the
+    real product's columns 2n and 2n+1 are sum(ar br - ai bi) and sum(ar bi + ai br):
+    the parts of ``(a @ b)[:, n]``, which is ``out``'s memory read as (M, 2N).
+    ``-1j * b[k]`` (bi, -br) instead gives the parts of ``conj(a) @ b``."""
+    a = a if a.ndim > 1 else _manipulation.expand_dims(a, 0)
+    b = b if b.ndim > 1 else _manipulation.expand_dims(b, -1)
+    k, n = b._shape[-2:]
+    rotated = _elementwise.multiply(b, -1j if conjugate_a else 1j)
+    rows = _manipulation.complex_parts(_manipulation.stack([b, rotated], axis=-2))
+    b2 = _manipulation.reshape(rows, b._shape[:-2] + (2 * k, 2 * n))
+    a2 = _manipulation.reshape(_manipulation.complex_parts(a), a._shape[:-1] + (2 * k,))
+    shape2, _ = _matmul_shape(a._shape, b._shape)
+    out2 = _manipulation.complex_parts(_manipulation.reshape(out, shape2))
+    _real_product(a2, b2, _manipulation.reshape(out2, shape2[:-1] + (2 * n,)), stream)
+
+
+def matmul(x1, x2, /):
+    """Matrix product of two arrays (array API ``matmul``, ``numpy.matmul``, the
+    ``@`` operator): aclnnMatmul (cubeMathType KEEP_DTYPE) on the current stream
+    of the operands' device.
+
+    1-D operands are promoted to matrices as NumPy does (and the added
+    dimension removed); leading batch dimensions broadcast. Shapes ``(..., M, K)``
+    and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. CANN
+    documents float16, bfloat16 and float32; npusim also computes float64
+    (OpenBLAS) and integers (uint16/32/64 through int64, wrapping as NumPy);
+    complex dtypes are one real product of their parts (see
+    ``_complex_product``). Raises ValueError for 0-d operands, mismatched
+    contracted dimensions, non-broadcasting batch dimensions or arrays on
+    different devices; TypeError for bool or non-array operands.
+    """
+    device, dtype = _operands("matmul", x1, x2)
+    shape, k = _matmul_shape(x1._shape, x2._shape)
+    return _product(x1, x2, shape, k, dtype, device, _ops.current_stream(device))
+
+
+def _tensordot_axes(axes, ndim1, ndim2):
+    """The contracted axes of x1 and x2 (non-negative, in pairs) for ``axes``: an
+    int N (the last N of x1 with the first N of x2) or a pair of sequences (or
+    ints, as NumPy). ValueError for a negative or too large N, pairs of different
+    lengths or repeated axes; AxisError (a ValueError and IndexError) for axes
+    out of range; TypeError for anything else."""
+    if isinstance(axes, (tuple, list)):
+        if len(axes) != 2:
+            raise ValueError(f"tensordot: axes must be an int or a pair of sequences, "
+                             f"got {axes!r}")
+        first, second = (tuple(a) if isinstance(a, (tuple, list)) else (a,) for a in axes)
+        if len(first) != len(second):
+            raise ValueError(f"tensordot: the axes sequences differ in length: {axes!r}")
+        return (_manipulation.normalize_axis_tuple(first, ndim1),
+                _manipulation.normalize_axis_tuple(second, ndim2))
+    try:
+        count = operator.index(axes)
+    except TypeError:
+        raise TypeError(f"tensordot: axes must be an int or a pair of sequences, got "
+                        f"{type(axes).__name__}") from None
+    if count < 0 or count > min(ndim1, ndim2):
+        raise ValueError(f"tensordot: axes={count} must be in [0, {min(ndim1, ndim2)}] "
+                         f"for arrays of {ndim1} and {ndim2} dimensions")
+    return tuple(range(ndim1 - count, ndim1)), tuple(range(count))
+
+
+def _size(shape, axes):
+    size = 1
+    for axis in axes:
+        size *= shape[axis]
+    return size
+
+
+def _as_matrix(x, order, shape):
+    """``x`` with its axes in ``order``, reshaped to the 2-D ``shape``; ``x``
+    itself when it already is that matrix (the common 2-D case costs nothing)."""
+    if x._shape != shape or order != (0, 1):
+        x = _manipulation.reshape(_manipulation.permute_dims(x, order), shape)
+    return x
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    """Tensor contraction of ``x1`` and ``x2`` over ``axes`` (array API
+    ``tensordot``, ``numpy.tensordot``): an int N contracts the last N axes of
+    ``x1`` with the first N of ``x2`` (0: outer product); a pair of sequences
+    names the contracted axes of each (negative axes count from the end).
+
+    The result has the free axes of ``x1`` then those of ``x2``, in the promoted
+    dtype. Runs on the current stream of the operands' device as one aclnnMatmul
+    of ``x1`` permuted and reshaped to (free, contracted) and ``x2`` to
+    (contracted, free); the reshapes copy on the device (aclnnInplaceCopy) only
+    when the permuted view is not contiguous enough. Dtypes as ``matmul``
+    (complex: no conjugation). Raises ValueError when contracted sizes differ
+    (they are never broadcast), for bad ``axes`` or arrays on different
+    devices, AxisError (ValueError, IndexError) for axes out of range, TypeError
+    for bool or non-array operands.
+    """
+    device, dtype = _operands("tensordot", x1, x2)
+    axes1, axes2 = _tensordot_axes(axes, x1.ndim, x2.ndim)
+    for i, j in zip(axes1, axes2):
+        if x1._shape[i] != x2._shape[j]:
+            raise ValueError(f"tensordot: contracted axes differ in size: axis {i} of "
+                             f"shape {x1._shape} and axis {j} of shape {x2._shape}")
+    free1 = tuple(i for i in range(x1.ndim) if i not in axes1)
+    free2 = tuple(j for j in range(x2.ndim) if j not in axes2)
+    m, k, n = _size(x1._shape, free1), _size(x1._shape, axes1), _size(x2._shape, free2)
+    a = _as_matrix(x1, free1 + axes1, (m, k))
+    b = _as_matrix(x2, axes2 + free2, (k, n))
+    out = _product(a, b, (m, n), k, dtype, device, _ops.current_stream(device))
+    shape = tuple(x1._shape[i] for i in free1) + tuple(x2._shape[j] for j in free2)
+    return out if shape == (m, n) else _manipulation.reshape(out, shape)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot products of the vectors along ``axis``: ``sum(conj(x1) * x2, axis)``
+    (array API ``vecdot``, ``numpy.vecdot``). The other axes broadcast; the
+    result has them, in the promoted dtype (0-d for two vectors).
+
+    ``axis`` should be negative, in [-min(x1.ndim, x2.ndim), -1]; a non-negative
+    one is taken per operand, as NumPy does. Runs on the current stream of the
+    operands' device as one batched aclnnMatmul of (..., 1, K) by (..., K, 1)
+    views (complex: see ``matmul``; ``x1`` is conjugated). Raises ValueError
+    when the vectors differ in length (the contracted axis is never broadcast),
+    the other axes do not broadcast, an operand is 0-d or the arrays are on
+    different devices; AxisError (ValueError, IndexError) for ``axis`` out of
+    range; TypeError for bool or non-array operands.
+    """
+    device, dtype = _operands("vecdot", x1, x2)
+    if not x1._shape or not x2._shape:
+        raise ValueError("vecdot: 0-d arrays are not allowed")
+    a = _manipulation.moveaxis(x1, axis, -1)
+    b = _manipulation.moveaxis(x2, axis, -1)
+    k = a._shape[-1]
+    if b._shape[-1] != k:
+        raise ValueError(f"vecdot: the vectors along axis {axis} differ in length: shapes "
+                         f"{x1._shape} and {x2._shape}")
+    try:
+        batch = broadcast_shapes(a._shape[:-1], b._shape[:-1])
+    except ValueError:
+        raise ValueError(f"vecdot: shapes {x1._shape} and {x2._shape} do not broadcast "
+                         f"outside axis {axis}") from None
+    rows = _manipulation.expand_dims(a, -2)
+    columns = _manipulation.expand_dims(b, -1)
+    out = _product(rows, columns, batch + (1, 1), k, dtype, device,
+                   _ops.current_stream(device), conjugate_a=True)
+    return _manipulation.reshape(out, batch)

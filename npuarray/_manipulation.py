@@ -29,7 +29,10 @@ def _normalize_axis(axis, ndim):
     return axis % ndim
 
 
-def _normalize_axes(axes, ndim):
+def normalize_axis_tuple(axes, ndim):
+    """``axes`` (an int or a sequence of ints) as a tuple of non-negative axes, in
+    the given order (``numpy.lib.array_utils.normalize_axis_tuple``). AxisError
+    for an axis out of range, ValueError for a repeated axis."""
     if not isinstance(axes, (tuple, list)):
         axes = (axes,)
     normalized = tuple(_normalize_axis(a, ndim) for a in axes)
@@ -165,7 +168,7 @@ def permute_dims(x, /, axes):
     ``axes[i]`` of ``x`` (array API ``permute_dims``, ``numpy.transpose``).
     ValueError unless ``axes`` is a permutation of ``range(x.ndim)``."""
     _check_array(x)
-    axes = _normalize_axes(tuple(axes), x.ndim)
+    axes = normalize_axis_tuple(tuple(axes), x.ndim)
     if len(axes) != x.ndim:
         raise ValueError(f"axes {axes} do not match an array of {x.ndim} dimensions")
     return x._view([x._shape[a] for a in axes], [x._strides[a] for a in axes], x._offset)
@@ -189,8 +192,8 @@ def swapaxes(x, axis1, axis2, /):
 def moveaxis(x, source, destination, /):
     """View with axes moved to new positions (array API ``moveaxis``)."""
     _check_array(x)
-    source = _normalize_axes(source, x.ndim)
-    destination = _normalize_axes(destination, x.ndim)
+    source = normalize_axis_tuple(source, x.ndim)
+    destination = normalize_axis_tuple(destination, x.ndim)
     if len(source) != len(destination):
         raise ValueError("source and destination must have the same number of axes")
     order = [a for a in range(x.ndim) if a not in source]
@@ -204,7 +207,7 @@ def expand_dims(x, /, axis=0):
     positions in the result; array API ``expand_dims``). AxisError (a
     ValueError and IndexError) for out-of-range axes."""
     _check_array(x)
-    axes = sorted(_normalize_axes(axis, x.ndim + (len(axis) if isinstance(
+    axes = sorted(normalize_axis_tuple(axis, x.ndim + (len(axis) if isinstance(
         axis, (tuple, list)) else 1)))
     shape, strides = list(x._shape), list(x._strides)
     for a in axes:
@@ -221,7 +224,7 @@ def squeeze(x, /, axis=None):
     if axis is None:
         axes = tuple(i for i, n in enumerate(x._shape) if n == 1)
     else:
-        axes = _normalize_axes(axis, x.ndim)
+        axes = normalize_axis_tuple(axis, x.ndim)
     for a in axes:
         if x._shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a} of size {x._shape[a]} "
@@ -285,9 +288,13 @@ def broadcast_to(x, /, shape):
 
 
 def broadcast_arrays(*arrays):
-    """Views of ``arrays`` broadcast to their common shape (array API)."""
+    """Read-only views of ``arrays`` broadcast to their common shape, as a tuple
+    (array API ``broadcast_arrays``; no device work). ValueError when the
+    shapes do not broadcast."""
+    for a in arrays:
+        _check_array(a, "every array")
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return [broadcast_to(a, shape) for a in arrays]
+    return tuple(broadcast_to(a, shape) for a in arrays)
 
 
 # -- joining (device copies into slices of the result) -----------------------------------------
@@ -360,7 +367,7 @@ def flip(x, /, *, axis=None):
     int, a tuple, or None for all axes; array API ``flip``): negated strides,
     no copy."""
     _check_array(x)
-    axes = range(x.ndim) if axis is None else _normalize_axes(axis, x.ndim)
+    axes = range(x.ndim) if axis is None else normalize_axis_tuple(axis, x.ndim)
     strides, offset = list(x._strides), x._offset
     for a in axes:
         if x._shape[a] > 1:

@@ -24,7 +24,7 @@ from ._data_type import to_acl_dtype
 from .runtime._memory_pool import allocate
 from .runtime import get_current_stream
 from .runtime import _capture_guard
-from .runtime import _stream as _streams
+from .runtime._stream import current_stream_of
 from .runtime._device import activate
 
 __all__ = []  # internal: used by the array layer and the operator modules
@@ -62,6 +62,11 @@ def acl_tensor(x):
 
 
 def _create_tensor(x):
+    return ffi.gc(_new_tensor(x), lib.aclDestroyTensor)
+
+
+def _new_tensor(x):
+    """A new ``aclTensor*`` for the view ``x``, owned by the caller."""
     buffer = x._buffer
     shape = x._shape
     storage = (buffer.nbytes // x._dtype.itemsize,)
@@ -70,7 +75,32 @@ def _create_tensor(x):
                                  ffi.cast("void *", buffer.ptr))
     if handle == _NULL:
         _acl.check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
-    return ffi.gc(handle, lib.aclDestroyTensor)
+    return handle
+
+
+def acl_tensor_list(arrays, stream):
+    """An ``aclTensorList*`` of fresh aclTensors for the NPUArrays ``arrays`` (the
+    list owns and destroys them; aclDestroyTensorList when it dies), their
+    buffers prepared for ``stream``. Their strides must be non-negative."""
+    tensors = []
+    for a in arrays:
+        a._buffer.prepare(stream)
+        tensors.append(_new_tensor(a))
+    handle = lib.aclCreateTensorList(tensors, len(tensors))
+    if handle == _NULL:
+        _acl.check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList")
+    return ffi.gc(handle, lib.aclDestroyTensorList)
+
+
+def view_shape(x):
+    """The shape recorded in ``x``'s aclTensor (aclGetViewShape): for the output
+    of an operator with a data-dependent length (``_SHAPE_WRITING_OPS``), the shape
+    it wrote, once its stream has run it."""
+    dims, ndims = ffi.new("int64_t **"), ffi.new("uint64_t *")
+    _acl.check(lib.aclGetViewShape(acl_tensor(x), dims, ndims), "aclGetViewShape")
+    shape = tuple(int(dims[0][i]) for i in range(ndims[0]))
+    lib.free(dims[0])  # the caller owns aclGetViewShape's array
+    return shape
 
 
 _scalars = {}
@@ -149,8 +179,10 @@ def launch(op_name, *args, stream=None):
     if stream is None:
         stream = _stream_of_first_array(args, array_type)
     if op_name in _SHAPE_WRITING_OPS:
-        out = args[-1]
-        out._acl_tensor = _create_tensor(out)
+        for position in _SHAPE_WRITING_OPS[op_name]:
+            out = args[position]
+            if out is not None:
+                out._acl_tensor = _create_tensor(out)
     capturing = _capture_guard.active
     converted = []
     copies = None  # materialised views: their memory must outlive the enqueue
@@ -229,7 +261,7 @@ def _second_phase(op_name, second, size_out, executor_out, stream):
 def _stream_of_first_array(args, array_type):
     for arg in args:
         if isinstance(arg, array_type):
-            return current_stream(arg._buffer.device)
+            return current_stream_of(arg._buffer.device)
     raise TypeError("launch() needs an NPUArray argument or an explicit stream")
 
 
@@ -324,10 +356,11 @@ def is_c_contiguous(x):
 # cdata: one evicted from the cache lives on while an array still uses it.
 _whole_tensors = {}
 _WHOLE_TENSOR_CACHE_SIZE = 4096
-# Operators that rewrite the shape of their output aclTensor when they run (a data-dependent
-# length, read back with aclGetViewShape): launch() gives their output a private aclTensor,
-# so that a memoised one is never changed.
-_SHAPE_WRITING_OPS = frozenset({"aclnnMaskedSelect"})
+# Operators that rewrite the shape of output aclTensors when they run (a data-dependent
+# length, read back with aclGetViewShape), with the positions of those outputs in the
+# launch arguments: launch() gives them private aclTensors, so that a memoised one is never
+# changed.
+_SHAPE_WRITING_OPS = {"aclnnMaskedSelect": (-1,), "aclnnNonzero": (-1,), "aclnnUnique2": (-3, -1)}
 
 
 def _whole_tensor(x):
@@ -355,22 +388,14 @@ def empty(shape, dtype, device, stream):
     return x
 
 
-def current_stream(device):
-    """``get_current_stream(device)`` for an ``npuarray.Device``: this thread's stream
-    of the innermost ``with stream:`` block, else the device's default stream. Every
-    operation looks it up, so the argument normalisation of the public function is
-    skipped and the common case is two dict lookups."""
-    device_id = device.id
-    current = _streams._tls.__dict__.get("current")
-    stream = current.get(device_id) if current else None
-    if stream is None:
-        stream = _streams._default_streams.get(device_id) or get_current_stream(device)
-    return stream
+# current_stream(device): this thread's stream of the innermost ``with stream:`` block
+# of an npuarray.Device, else the device's default stream (the runtime's fast accessor).
+current_stream = current_stream_of
 
 
 def stream_of(x):
     """The current stream of ``x``'s device: where operations on ``x`` run."""
-    return current_stream(x._buffer.device)
+    return current_stream_of(x._buffer.device)
 
 
 # ---------------------------------------------------------------------------

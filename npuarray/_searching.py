@@ -1,19 +1,23 @@
-"""Searching functions of the array API on the device: argmax, argmin.
+"""Searching functions of the array API on the device: argmax, argmin, nonzero,
+count_nonzero, searchsorted (``where`` lives with the element-wise functions).
 
 aclnnArgMax / aclnnArgMin reduce one dimension and return int64 indices; with
 ``axis=None`` the array is searched flattened (C order), as NumPy does.
+nonzero runs aclnnNonzero, whose result length depends on the data: the
+current stream is synchronised once and the length read with aclGetViewShape.
 """
 import numpy as np
 
 from . import _ops
 from ._data_type import BOOL
 from ._elementwise import _kind, _supported, _dtypes_of
-from ._statistical import normalize_axes
+from ._statistical import normalize_axes, uint64_order_keys
 
-__all__ = ["argmax", "argmin"]
+__all__ = ["argmax", "argmin", "nonzero", "count_nonzero", "searchsorted"]
 
 _INDEX = np.dtype(np.int64)
-# Dtypes CANN documents for aclnnArgMax / aclnnArgMin (reference section 7.2).
+# Dtypes CANN documents for aclnnArgMax / aclnnArgMin: hicann/ops-math
+# math/arg_max_v2/docs/aclnnArgMax.md, math/arg_min/docs/aclnnArgMin.md.
 _ARG = _dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
                   "int64", "uint8")
 
@@ -33,9 +37,8 @@ def _arg_extremum(name, op, x, axis, keepdims):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     if _kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
-    if x._dtype == np.uint64:
-        raise TypeError(f"{name}() does not support dtype uint64: {op} has no uint64 "
-                        f"kernel and no wider integer dtype exists")
+    if x._dtype == np.uint64:  # no uint64 kernel: int64 keys in the same order
+        x = uint64_order_keys(x)
     ndim = len(x._shape)
     if axis is not None and not isinstance(axis, (int, np.integer)):
         raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}")
@@ -70,8 +73,8 @@ def _arg_extremum(name, op, x, axis, keepdims):
 def argmax(x, /, *, axis=None, keepdims=False):
     """Indices (int64) of the maxima of ``x`` along ``axis`` (array API ``argmax``,
     ``numpy.argmax``): aclnnArgMax. ``axis=None`` searches the flattened array;
-    the first occurrence wins. Empty input raises ValueError, complex and uint64
-    TypeError."""
+    the first occurrence wins; uint64 is searched through order-preserving int64
+    keys (aclnnAdds). Empty input raises ValueError, complex TypeError."""
     return _arg_extremum("argmax", "aclnnArgMax", x, axis, keepdims)
 
 
@@ -79,3 +82,144 @@ def argmin(x, /, *, axis=None, keepdims=False):
     """Indices (int64) of the minima of ``x`` along ``axis`` (array API ``argmin``,
     ``numpy.argmin``): aclnnArgMin. Same rules as ``argmax``."""
     return _arg_extremum("argmin", "aclnnArgMin", x, axis, keepdims)
+
+
+# ---------------------------------------------------------------------------
+# nonzero, count_nonzero, searchsorted (issue 7)
+
+# aclnnNonzero takes every real dtype (hicann/ops-nn index/non_zero/docs/aclnnNonzero.md);
+# complex inputs are tested against zero first.
+# hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md (sortedSequence and self)
+_SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
+                           "int64")
+
+
+def _check_array(name, x):
+    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+        raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
+
+
+def nonzero(x, /):
+    """Indices of the non-zero elements of ``x`` (array API ``nonzero``,
+    ``numpy.nonzero``): a tuple of ``x.ndim`` int64 arrays of shape ``(n,)``, in
+    C order. Complex elements are non-zero when either part is; bool ones when
+    True.
+
+    Runs aclnnNonzero (complex inputs first go through aclnnNeScalar) on the
+    current stream of ``x``'s device, which is then synchronised once to read
+    the data-dependent ``n`` (aclGetViewShape). A 0-d ``x`` raises ValueError;
+    a non-NPUArray TypeError.
+    """
+    _check_array("nonzero", x)
+    if not x._shape:
+        raise ValueError("nonzero() of a 0-d array is not defined; use x[None] or "
+                         "x.reshape(1) to get an explicit 1-d result")
+    for hook in _transfer.host_read_hooks:
+        hook("nonzero (a data-dependent shape)")
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    ndim, size = len(x._shape), x.size
+    if _kind(x._dtype) == "c":
+        x = _elementwise.not_equal(x, 0)
+    out = _ops.empty((size, ndim), _INDEX, device, stream)
+    count = 0
+    if size:
+        _ops.launch("aclnnNonzero", x, out, stream=stream)
+        stream.synchronize()
+        count = _ops.view_shape(out)[0]
+    rows = type(out)._from_buffer(out._buffer, (count, ndim), (ndim, 1), 0, _INDEX)
+    if 2 * count < size:  # release the unused bulk of the maximum-size buffer
+        rows = _ops.copy(rows, stream=stream)
+    return tuple(rows[:, axis] for axis in range(ndim))
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    """Number of non-zero elements of ``x`` over ``axis`` (array API
+    ``count_nonzero``, ``numpy.count_nonzero``) as int64 (the default index dtype):
+    aclnnNeScalar against 0 (bool inputs are used as they are), then aclnnReduceSum,
+    on the current stream. ``axis`` is None, an int or a tuple of ints; bad axes
+    raise ``numpy.exceptions.AxisError`` (a ValueError and IndexError)."""
+    _check_array("count_nonzero", x)
+    normalize_axes(axis, len(x._shape), "count_nonzero")  # bad axes fail before any work
+    mask = x if x._dtype == BOOL else _elementwise.not_equal(x, 0)
+    return _statistical.sum(mask, axis=axis, keepdims=keepdims, dtype=_INDEX)
+
+
+def _search_dtype(x1, x2):
+    """The dtype searchsorted compares in: the promoted dtype of ``x1`` and ``x2``,
+    widened to one aclnnSearchSorted supports (bool as uint8)."""
+    dtype = _data_type.result_type(x1, x2)
+    if _kind(dtype) == "c":
+        raise TypeError(f"searchsorted() does not support complex dtype {dtype}: complex "
+                        f"numbers have no order")
+    if dtype == BOOL:
+        return np.dtype(np.uint8)
+    if dtype == _UINT64:
+        return dtype  # searched as order-preserving int64 keys (_uint64_keys)
+    return _supported(dtype, _SEARCHSORTED, "searchsorted")
+
+
+_UINT64 = np.dtype(np.uint64)
+_INT64_MIN = -(1 << 63)
+
+
+def _uint64_keys(x):
+    """int64 keys in the order of the uint64 values of ``x``: the same bits minus
+    2**63 (aclnnAdds wraps modulo 2**64), since aclnnSearchSorted has no uint64
+    kernel."""
+    bits = type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, _INDEX)
+    return _elementwise.add(bits, _INT64_MIN)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    """Insertion indices (int64, the shape of ``x2``) that keep the 1-D ``x1``
+    sorted (array API ``searchsorted``, ``numpy.searchsorted``): aclnnSearchSorted
+    on the current stream, both operands in their promoted dtype.
+
+    ``x2`` is an NPUArray or a Python int/float (a 0-d result). ``side="left"``
+    gives the first suitable index, ``"right"`` the last; ``sorter`` (integer
+    indices, the shape of ``x1``) sorts an unsorted ``x1``. NaN sorts last, as in
+    ``sort``. TypeError for non-arrays and complex; ValueError for a bad
+    ``side``, an ``x1`` that is not 1-D or a ``sorter`` of the wrong shape.
+    """
+    _check_array("searchsorted", x1)
+    if len(x1._shape) != 1:
+        raise ValueError(f"searchsorted(): x1 must be 1-D, got shape {x1._shape}")
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted(): side must be 'left' or 'right', got {side!r}")
+    is_array = isinstance(x2, type(x1))
+    if not is_array and (isinstance(x2, bool) or not isinstance(x2, (int, float))):
+        raise TypeError(f"searchsorted(): x2 must be an NPUArray or a Python int or float, "
+                        f"got {type(x2).__name__}")
+    device = _elementwise.same_device("searchsorted", x1, x2) if is_array else x1._buffer.device
+    stream = _ops.current_stream(device)
+    compute = _search_dtype(x1, x2)
+    if not is_array:
+        _data_type.check_scalar_fits(x2, compute)
+        x2 = _elementwise._full(x2, compute, device, stream)
+    if compute == _UINT64:
+        x1, x2, compute = _uint64_keys(x1), _uint64_keys(x2), _INDEX
+    if sorter is not None:
+        sorter = _check_sorter(sorter, x1, stream)
+    out = _ops.empty(x2._shape, _INDEX, device, stream)
+    if 0 in x2._shape:
+        return out
+    _ops.launch("aclnnSearchSorted", _elementwise._as_dtype(x1, compute, stream),
+                _elementwise._as_dtype(x2, compute, stream), False, side == "right", sorter,
+                out, stream=stream)
+    return out
+
+
+def _check_sorter(sorter, x1, stream):
+    _check_array("searchsorted", sorter)
+    _elementwise.same_device("searchsorted", x1, sorter)
+    if _kind(sorter._dtype) not in "iu":
+        raise TypeError(f"searchsorted(): sorter must have an integer dtype, got "
+                        f"{sorter._dtype}")
+    if sorter._shape != x1._shape:
+        raise ValueError(f"searchsorted(): sorter has shape {sorter._shape}, x1 "
+                         f"{x1._shape}: they must match")
+    return _elementwise._as_dtype(sorter, _INDEX, stream)
+
+
+from . import _data_type, _elementwise, _statistical, _transfer  # noqa: E402

@@ -1,18 +1,21 @@
-"""Statistical reductions of the array API on the device: sum, mean, max, min.
+"""Statistical functions of the array API on the device: sum, prod, mean, std,
+var, max, min, cumulative_sum, cumulative_prod.
 
-Each runs one aclnn reduction (aclnnReduceSum, aclnnMean, aclnnAmax,
-aclnnAmin) over the given axes on the current stream of ``x``'s device and
-returns a new array. ``axis`` is None (all axes), an int or a tuple of ints
+Each runs aclnn operators (aclnnReduceSum, aclnnProd/aclnnProdDim, aclnnMean,
+aclnnStd, aclnnVar, aclnnAmax, aclnnAmin, aclnnCumsum, aclnnCumprod, composed
+with element-wise operators where CANN lacks a dtype) on the current stream of
+``x``'s device and returns a new array. ``axis`` is None (all axes), an int or a tuple of ints
 (negative values count from the end); ``keepdims`` keeps reduced axes as
 length 1. Bad axes raise ``numpy.exceptions.AxisError`` (a ValueError and
 IndexError), repeated axes ValueError, unsupported dtypes TypeError.
 """
 import numpy as np
 
-from . import _data_type, _ops
+from . import _data_type, _elementwise, _ops
 from ._elementwise import _kind, _supported, _dtypes_of
 
-__all__ = ["sum", "mean", "max", "min"]
+__all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "cumulative_sum",
+           "cumulative_prod"]
 
 _INT64 = np.dtype(np.int64)
 _UINT64 = np.dtype(np.uint64)
@@ -25,6 +28,18 @@ _MEAN = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16",
                    "int64", "uint8", "complex64", "complex128")
 _AMAX = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
                    "int64", "uint8", "bool")
+# hicann/ops-math math/reduce_prod/docs/aclnnProd.md and aclnnProdDim.md
+_PROD = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
+                   "int32", "int64", "bool", "complex64", "complex128")
+# hicann/ops-math math/reduce_std_v2/docs/aclnnStd.md, math/reduce_var/docs/aclnnVar.md
+_STD_VAR = _dtypes_of("float32", "float16", "bfloat16")
+# hicann/ops-math math/cumsum/docs/aclnnCumsum.md
+_CUMSUM = _dtypes_of("float32", "float16", "int32", "float64", "uint8", "int8", "int16",
+                     "int64", "complex64", "complex128", "bfloat16")
+# hicann/ops-math math/cumprod/docs/aclnnCumprod&aclnnInplaceCumprod.md
+_CUMPROD = _dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
+                      "int64", "uint8", "uint16", "uint32", "uint64")
+_INT32 = np.dtype(np.int32)
 
 
 def normalize_axes(axis, ndim, name):
@@ -111,10 +126,63 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001  array AP
     out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
     if 0 in x._shape:
         return _fill_reduction(x, axes, keepdims, out_dtype, 0)
-    compute = out_dtype if out_dtype in _REDUCE_SUM else \
-        _INT64 if _kind(out_dtype) == "u" else _supported(out_dtype, _REDUCE_SUM, "sum")
+    compute = _accumulation_compute(out_dtype, _REDUCE_SUM, "sum")
     return _reduce("aclnnReduceSum", x, axes, keepdims, out_dtype, compute,
                    acl_dtype_arg=True)
+
+
+def _accumulation_compute(out_dtype, supported, name):
+    """The dtype a sum or product into ``out_dtype`` is computed in: ``out_dtype``
+    itself when the operator has it; int64 for other integers (the low bits of
+    sums and products only depend on the operands' low bits, so casting the
+    int64 result to ``out_dtype`` is exact modulo its width); else the nearest
+    wider supported dtype."""
+    if out_dtype in supported:
+        return out_dtype
+    if _kind(out_dtype) in "iu":
+        return _INT64
+    return _supported(out_dtype, supported, name)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    """Product of the elements of ``x`` over ``axis`` (array API ``prod``,
+    ``numpy.prod``): aclnnProd when every axis is reduced, else aclnnProdDim once
+    per reduced axis.
+
+    ``dtype`` (default: int64 for bool and signed integers, uint64 for unsigned
+    integers, ``x.dtype`` for floating and complex) is the accumulation and
+    result dtype; integer products wrap modulo 2**bits as NumPy's. The product
+    over no elements is 1. Raises TypeError (non-array input or dtype),
+    AxisError (a ValueError and IndexError) for a bad axis."""
+    _check_array("prod", x)
+    axes = normalize_axes(axis, len(x._shape), "prod")
+    out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
+    if 0 in x._shape:
+        return _fill_reduction(x, axes, keepdims, out_dtype, 1)
+    compute = _accumulation_compute(out_dtype, _PROD, "prod")
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    shape = _reduced_shape(x._shape, axes, keepdims)
+    out = _ops.empty(shape, out_dtype, device, stream)
+    result = x if x._dtype == compute else _ops.cast(x, compute, stream=stream)
+    acl_dtype = _data_type.to_acl_dtype(compute)
+    if len(axes) == len(x._shape) and axes:
+        # aclnnProd writes a 0-d result; keepdims only changes the shape, not the data.
+        target = out if out_dtype == compute else _ops.empty(shape, compute, device, stream)
+        scalar_view = type(target)._from_buffer(target._buffer, (), (), 0, compute)
+        _ops.launch("aclnnProd", result, acl_dtype, scalar_view, stream=stream)
+        result = target
+    else:
+        # Highest axis first, so the lower axes keep their positions.
+        for axis_ in reversed(axes):
+            reduced = _reduced_shape(result._shape, (axis_,), keepdims)
+            target = _ops.empty(reduced, compute, device, stream)
+            _ops.launch("aclnnProdDim", result, axis_, keepdims, acl_dtype, target,
+                        stream=stream)
+            result = target
+    if result is not out:
+        _ops.copy_(out, result, stream=stream)
+    return out
 
 
 def mean(x, /, *, axis=None, keepdims=False):
@@ -131,30 +199,244 @@ def mean(x, /, *, axis=None, keepdims=False):
     return _reduce("aclnnMean", x, axes, keepdims, out_dtype, compute, acl_dtype_arg=True)
 
 
+def _correction_divisor(name, x, axes, correction):
+    """M - correction, M the number of elements reduced per result."""
+    if isinstance(correction, bool) or not isinstance(correction, (int, float, np.integer,
+                                                                   np.floating)):
+        raise TypeError(f"{name}(): correction must be an int or a float, got {correction!r}")
+    count = 1
+    for a in axes:
+        count *= x._shape[a]
+    return count, count - correction
+
+
+def _moment(name, x, axis, correction, keepdims, *, root):
+    """var (``root`` False) or std of ``x``; see ``var``."""
+    _check_array(name, x)
+    axes = normalize_axes(axis, len(x._shape), name)
+    kind = _kind(x._dtype)
+    if kind == "c":
+        raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
+    count, divisor = _correction_divisor(name, x, axes, correction)
+    out_dtype = _data_type.default_float if kind in "biu" else x._dtype
+    shape = _reduced_shape(x._shape, axes, keepdims)
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    if 0 in shape:
+        return _ops.empty(shape, out_dtype, device, stream)
+    if divisor <= 0:  # the standard's special case (NumPy would give inf or nan)
+        return _fill_reduction(x, axes, keepdims, out_dtype, float("nan"))
+    if out_dtype in _STD_VAR and axes:
+        return _native_moment(x, axes, correction, keepdims, root, count, divisor, stream)
+    return _composed_moment(x, axes, keepdims, out_dtype, root, divisor, stream)
+
+
+def _native_moment(x, axes, correction, keepdims, root, count, divisor, stream):
+    """aclnnStd (integer correction) or aclnnVar (correction 0 or 1); any other
+    correction scales the population moment by M / (M - correction)."""
+    out = _ops.empty(_reduced_shape(x._shape, axes, keepdims), x._dtype, x._buffer.device,
+                     stream)
+    dims = _ops.acl_int_array(axes)
+    integral = float(correction).is_integer()
+    if root and integral:
+        _ops.launch("aclnnStd", x, dims, int(correction), keepdims, out, stream=stream)
+        return out
+    if not root and correction in (0, 1):
+        _ops.launch("aclnnVar", x, dims, correction == 1, keepdims, out, stream=stream)
+        return out
+    if root:
+        _ops.launch("aclnnStd", x, dims, 0, keepdims, out, stream=stream)
+        return _elementwise.multiply(out, float(np.sqrt(count / divisor)))
+    _ops.launch("aclnnVar", x, dims, False, keepdims, out, stream=stream)
+    return _elementwise.multiply(out, count / divisor)
+
+
+def _composed_moment(x, axes, keepdims, dtype, root, divisor, stream):
+    """sum((x - mean(x))**2) / (M - correction) in ``dtype`` (two passes, as NumPy)
+    from aclnnMean, aclnnSub, aclnnMul, aclnnReduceSum and aclnnDivs: dtypes
+    aclnnStd / aclnnVar lack (float64, integers) and reductions over no axes."""
+    values = x if x._dtype == dtype else _ops.cast(x, dtype, stream=stream)
+    centered = _elementwise.subtract(values, mean(values, axis=axes, keepdims=True))
+    squares = sum(_elementwise.multiply(centered, centered), axis=axes, keepdims=keepdims)
+    result = _elementwise.divide(squares, float(divisor))
+    return _elementwise.sqrt(result) if root else result
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """Variance of ``x`` over ``axis`` (array API ``var``, ``numpy.var`` with
+    ``ddof=correction``): sum of squared deviations from the mean divided by
+    M - ``correction`` (M: the number of elements reduced).
+
+    float32, float16 and bfloat16 run aclnnVar (correction 0 or 1; other values
+    scale the population variance by M / (M - correction)); float64 and
+    integers (giving float64) are composed of aclnnMean, aclnnSub, aclnnMul,
+    aclnnReduceSum and aclnnDivs. NaN where M - correction <= 0, as the
+    standard says. Raises TypeError for complex input or a non-number
+    correction, AxisError for a bad axis."""
+    return _moment("var", x, axis, correction, keepdims, root=False)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    """Standard deviation of ``x`` over ``axis`` (array API ``std``, ``numpy.std``
+    with ``ddof=correction``): the square root of ``var``. float32, float16 and
+    bfloat16 run aclnnStd (its int64 correction; a fractional one scales the
+    result by sqrt(M / (M - correction))); float64 and integers are composed as
+    for ``var``, then aclnnSqrt. Same errors and special cases as ``var``."""
+    return _moment("std", x, axis, correction, keepdims, root=True)
+
+
 def _extremum(name, op, x, axis, keepdims):
     _check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
     if _kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
-    if x._dtype == _UINT64:
-        raise TypeError(f"{name}() does not support dtype uint64: {op} has no uint64 "
-                        f"kernel and no wider integer dtype exists")
     if any(x._shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no "
                          f"identity")
+    if x._dtype == _UINT64:
+        keys = _reduce(op, uint64_order_keys(x), axes, keepdims, _INT64, _INT64,
+                       acl_dtype_arg=False)
+        return _reinterpret(_elementwise.add(keys, _UINT64_SHIFT), _UINT64)
     compute = _supported(x._dtype, _AMAX, name)
     return _reduce(op, x, axes, keepdims, x._dtype, compute, acl_dtype_arg=False)
 
 
+# Adding -2**63 to uint64 bits read as int64 maps 0..2**64-1 onto -2**63..2**63-1 in order
+# (it flips the top bit); adding it again maps back.
+_UINT64_SHIFT = -2**63
+
+
+def _reinterpret(x, dtype):
+    """The view of ``x``'s bytes as ``dtype`` of the same item size (no copy)."""
+    return type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, dtype)
+
+
+def uint64_order_keys(x):
+    """int64 keys ordered as the uint64 values of ``x`` (aclnnAdds on the bits):
+    how operators without a uint64 kernel order, compare or search uint64."""
+    return _elementwise.add(_reinterpret(x, _INT64), _UINT64_SHIFT)
+
+
 def max(x, /, *, axis=None, keepdims=False):  # noqa: A001  array API name
     """Maximum of ``x`` over ``axis`` (array API ``max``, ``numpy.max``), NaN
-    propagating: aclnnAmax. Real dtypes except uint64; reducing over a
-    zero-length axis raises ValueError, as NumPy."""
+    propagating: aclnnAmax. Real dtypes (uint64 through order-preserving int64
+    keys); reducing over a zero-length axis raises ValueError, as NumPy."""
     return _extremum("max", "aclnnAmax", x, axis, keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):  # noqa: A001  array API name
     """Minimum of ``x`` over ``axis`` (array API ``min``, ``numpy.min``), NaN
-    propagating: aclnnAmin. Real dtypes except uint64; reducing over a
-    zero-length axis raises ValueError, as NumPy."""
+    propagating: aclnnAmin. Real dtypes (uint64 through order-preserving int64
+    keys); reducing over a zero-length axis raises ValueError, as NumPy."""
     return _extremum("min", "aclnnAmin", x, axis, keepdims)
+
+
+# ---------------------------------------------------------------------------
+# Cumulative sums and products
+
+def _axis_slice(x, dim, start, stop):
+    """The view ``x[..., start:stop, ...]`` with the slice on axis ``dim``."""
+    return x[(slice(None),) * dim + (slice(start, stop),)]
+
+
+def _scan_axis(name, x, axis):
+    """(x as at least 1-D, the scanned axis): ``axis`` may be omitted for 1-D input
+    only; 0-d input is scanned as a 1-element 1-D array, as NumPy does."""
+    if not x._shape:
+        x = type(x)._from_buffer(x._buffer, (1,), (1,), x._offset, x._dtype)
+    if axis is None:
+        if len(x._shape) > 1:
+            raise ValueError(f"{name}(): axis is required for arrays of more than one "
+                             f"dimension (got {len(x._shape)} dimensions)")
+        axis = 0
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}")
+    (dim,) = normalize_axes(int(axis), len(x._shape), name)
+    return x, dim
+
+
+def _scan(name, x, axis, dtype, include_initial, identity, launch_scan, supported):
+    """The shared frame of cumulative_sum / cumulative_prod: dtype rules, the
+    initial value, casting to an operator dtype and back."""
+    _check_array(name, x)
+    x, dim = _scan_axis(name, x, axis)
+    out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    shape = list(x._shape)
+    if include_initial:
+        shape[dim] += 1
+    out = _ops.empty(tuple(shape), out_dtype, device, stream)
+    body = out
+    if include_initial:
+        _ops.fill_(_axis_slice(out, dim, 0, 1), identity, stream=stream)
+        body = _axis_slice(out, dim, 1, shape[dim])
+    if 0 in x._shape:
+        return out
+    compute = _accumulation_compute(out_dtype, supported, name) if supported else out_dtype
+    source = x if x._dtype == compute else _ops.cast(x, compute, stream=stream)
+    if compute == out_dtype:
+        target = body
+    elif compute.itemsize == out_dtype.itemsize and _kind(compute) in "iu" \
+            and _kind(out_dtype) in "iu":  # int64 results are the bits of the uint64 ones
+        target = type(body)._from_buffer(body._buffer, body._shape, body._strides,
+                                         body._offset, compute)
+    else:
+        target = _ops.empty(x._shape, compute, device, stream)
+    launch_scan(source, dim, compute, target, stream)
+    if target._dtype != out_dtype:
+        _ops.copy_(body, target, stream=stream)
+    return out
+
+
+def _launch_cumsum(source, dim, compute, target, stream):
+    _ops.launch("aclnnCumsum", source, dim, _data_type.to_acl_dtype(compute), target,
+                stream=stream)
+
+
+def _launch_cumprod(source, dim, compute, target, stream):
+    if compute not in _CUMPROD:  # complex: CANN's aclnnCumprod has no complex kernel
+        return _cumprod_by_doubling(source, dim, target, stream)
+    _ops.launch("aclnnCumprod", source, _ops.acl_scalar(dim, _INT32),
+                _data_type.to_acl_dtype(compute), target, stream=stream)
+
+
+def _cumprod_by_doubling(source, dim, target, stream):
+    """Running products along ``dim`` from aclnnMul in ceil(log2 n) steps
+    (Hillis-Steele scan): after the step of width w, y[i] is the product of
+    x[i-2w+1 .. i]."""
+    n = source._shape[dim]
+    running = _ops.copy(source, stream=stream)
+    width = 1
+    while width < n:
+        upper = _axis_slice(running, dim, width, n)
+        products = _elementwise.multiply(upper, _axis_slice(running, dim, 0, n - width))
+        _ops.copy_(upper, products, stream=stream)
+        width *= 2
+    _ops.copy_(target, running, stream=stream)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Running sums of ``x`` along ``axis`` (array API ``cumulative_sum``,
+    ``numpy.cumulative_sum``): aclnnCumsum.
+
+    ``axis`` may be omitted for 1-D input only (else ValueError); 0-d input is
+    treated as 1-D, as NumPy. ``dtype`` (default: int64 for bool and signed
+    integers, uint64 for unsigned integers, ``x.dtype`` otherwise) is the
+    accumulation and result dtype (unsigned and narrow integer results are
+    accumulated in int64, the same bits modulo the result's width).
+    ``include_initial`` prepends the additive identity 0 along ``axis`` (the
+    result is one longer there). Raises TypeError for non-array input or a bad
+    dtype, AxisError for a bad axis."""
+    return _scan("cumulative_sum", x, axis, dtype, include_initial, 0, _launch_cumsum,
+                 _CUMSUM)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """Running products of ``x`` along ``axis`` (array API ``cumulative_prod``,
+    ``numpy.cumulative_prod``): aclnnCumprod; complex dtypes, which aclnnCumprod
+    lacks, are scanned with aclnnMul in log2(n) steps. Same ``axis``, ``dtype``
+    and error rules as ``cumulative_sum``; ``include_initial`` prepends the
+    multiplicative identity 1."""
+    return _scan("cumulative_prod", x, axis, dtype, include_initial, 1, _launch_cumprod,
+                 _CUMPROD | _dtypes_of("complex64", "complex128"))

@@ -8,7 +8,7 @@ through the pinned pool by the runtime's copy primitives
 used the array's buffer last, not for the whole device.
 
 Every read of device data by the host goes through ``_read_to_host``, which
-first runs ``host_read_hooks`` (graph capture registers one that raises
+first runs ``host_read_hooks`` (the runtime's capture guard is one: it raises
 CaptureError before the runtime is touched). Implicit reads (``__array__``,
 ``__bool__``, ``__int__``, ``__float__``, ``__complex__``, ``__index__``,
 ``iter()`` of a 1-D array, ``format(x, spec)`` of a 0-d array, NumPy functions
@@ -31,7 +31,7 @@ import threading
 import numpy as np
 
 from . import _acl, _ops, runtime
-from .runtime import _memory_pool
+from .runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
 from .runtime._device import as_device_id, peer_access_enabled
 from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
@@ -47,9 +47,10 @@ _logger = logging.getLogger("npuarray")
 # are used while they move at most this many times the view's own bytes.
 _SPAN_READ_FACTOR = 4
 
-host_read_hooks = []
+host_read_hooks = [_capture_guard.check_host_read]
 """Callables ``hook(what)`` run before any host read of device data; a hook
-raises (e.g. CaptureError during graph capture) to forbid the read."""
+raises to forbid the read. The runtime's capture guard is one: CaptureError in
+a thread that is capturing a graph (the runtime never imports this layer)."""
 
 
 class ImplicitTransferError(TypeError):

@@ -172,16 +172,3 @@ def test_isdtype(dtype, kind, expected):
 def test_isdtype_unknown_kind():
     with pytest.raises(ValueError):
         d.isdtype("float32", "floating")
-
-
-def test_namespace_info():
-    import npuarray as npx
-    info = npx.__array_namespace_info__()
-    assert info.default_dtypes()["real floating"] == np.float64
-    assert info.default_dtypes()["indexing"] == np.int64
-    assert set(info.dtypes(kind="signed integer")) == {"int8", "int16", "int32", "int64"}
-    assert "bfloat16" in info.dtypes(kind="real floating")
-    assert len(info.dtypes()) == 15
-    assert info.default_device() == npx.Device(0)
-    assert npx.Device(1) in info.devices()
-    assert info.capabilities()["boolean indexing"] is True

@@ -104,6 +104,7 @@ static npusim_exec *exec_alloc(void)
 static void exec_free(npusim_exec *ex)
 {
     if (ex->shape_out) npusim_tensor_release(ex->shape_out);
+    if (ex->shape_out2) npusim_tensor_release(ex->shape_out2);
     ex->magic = 0;
     npusim_exec *oldest = NULL;
     pthread_mutex_lock(&spare_lock);

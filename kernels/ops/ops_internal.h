@@ -153,6 +153,7 @@ struct aclOpExecutor {
     int n_tensors;
     bool present[NPUSIM_MAX_OPERANDS]; /* false: optional tensor passed as NULL */
     aclTensor *shape_out;    /* user tensor whose view shape the kernel sets (MaskedSelect) */
+    aclTensor *shape_out2;   /* a second one (Unique2's countsOut) */
     /* Operator parameters (each operator file says which it uses). */
     const npusim_ew_op *ew;  /* element-wise operators: the operation */
     npusim_kind kind;        /* computation kind */

@@ -46,8 +46,9 @@ def load_cdef(filename):
 
 
 def full_cdef():
-    """The declarations shared by both providers: runtime first, then aclnn."""
-    return load_cdef("_cdef_runtime.py") + "\n" + load_cdef("_cdef_aclnn.py")
+    """The declarations shared by both providers: runtime first, then aclnn, aclfft, aclblas."""
+    return (load_cdef("_cdef_runtime.py") + "\n" + load_cdef("_cdef_aclnn.py") + "\n"
+            + load_cdef("_cdef_fft.py") + "\n" + load_cdef("_cdef_blas.py"))
 
 
 def declared_functions(cdef):
@@ -82,7 +83,8 @@ def defined_functions(sources):
 
 def preamble():
     """#includes of the ABI headers: the runtime, the aclnn meta API and every operator."""
-    headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h"]
+    headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h", "cann_ops_fft.h",
+               "cann_ops_blas.h"]
     headers = [h for h in headers if os.path.exists(os.path.join(KERNELS, "include", h))]
     ops = sorted(glob.glob(os.path.join(KERNELS, "include", "aclnnop", "*.h")))
     headers += ["aclnnop/" + os.path.basename(h) for h in ops]

@@ -20,6 +20,8 @@ CANN_ROOTS_ENV = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
 CANN_ROOTS_DEFAULT = ("/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/cann")
 CANN_RUNTIME_LIBS = ("libascendcl.so", "libnnopbase.so")
 CANN_OPAPI_LIB = "libopapi.so"
+# CANN's FFT and BLAS libraries (hicann/ops-fft, hicann/ops-blas), when installed
+CANN_LIBRARY_LIBS = ("libcann_ops_fft.so", "libops_blas.so")
 CANN_OPAPI_DOMAIN_LIBS = ("libopapi_math.so", "libopapi_nn.so", "libopapi_cv.so",
                           "libopapi_transformer.so", "libopapi_legacy.so")
 ACL_ERROR_REPEAT_INITIALIZE = 100002
@@ -89,13 +91,13 @@ class _CannLib:
 
 
 def _full_cdef():
-    from . import _cdef_runtime
+    from . import _cdef_blas, _cdef_fft, _cdef_runtime
     try:
         from . import _cdef_aclnn
         aclnn = getattr(_cdef_aclnn, "CDEF", "") or ""
     except ImportError:
         aclnn = ""
-    return _cdef_runtime.CDEF + "\n" + aclnn
+    return _cdef_runtime.CDEF + "\n" + aclnn + "\n" + _cdef_fft.CDEF + "\n" + _cdef_blas.CDEF
 
 
 def _declared_functions(cdef):
@@ -186,6 +188,8 @@ def find_cann():
         else:
             paths += [os.path.join(libdir, n) for n in CANN_OPAPI_DOMAIN_LIBS
                       if os.path.exists(os.path.join(libdir, n))]
+        paths += [os.path.join(libdir, n) for n in CANN_LIBRARY_LIBS
+                  if os.path.exists(os.path.join(libdir, n))]
         return root, [p for p in paths if os.path.exists(p)]
     return None
 

@@ -146,7 +146,6 @@ class Graph:
             raise ValueError("this Graph already holds a capture; create a new "
                              "npuarray.Graph() for another one")
         _check_capturable(stream)
-        _install_host_read_hook()
         pool = _graph_pool_type()(stream.device)
         capture = _capture_guard.Capture(stream, pool, stream.record())
         activate(stream.device.id)
@@ -292,14 +291,6 @@ class Graph:
                  else "captured" if self._handle is not None else "empty")
         where = f" on {self._device!r}" if self._device is not None else ""
         return f"<npuarray.Graph {state}{where}>"
-
-
-def _install_host_read_hook():
-    # The array layer runs these hooks first in every host read of device data; the
-    # runtime cannot import the array layer at load time (the array layer imports it).
-    from .. import _transfer
-    if _capture_guard.check_host_read not in _transfer.host_read_hooks:
-        _transfer.host_read_hooks.append(_capture_guard.check_host_read)
 
 
 def _check_capturable(stream):

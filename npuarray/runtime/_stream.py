@@ -336,6 +336,18 @@ def default_stream(device=None):
     return stream
 
 
+def current_stream_of(device):
+    """``get_current_stream(device)`` for an ``npuarray.Device`` (not an id or None),
+    without the argument normalisation: every operation of the array layer looks
+    up its stream here, so the common case is two dict lookups."""
+    device_id = device.id
+    current = _tls.__dict__.get("current")
+    stream = current.get(device_id) if current else None
+    if stream is None:
+        stream = _default_streams.get(device_id) or default_stream(device_id)
+    return stream
+
+
 def get_current_stream(device=None):
     """This thread's current stream of `device` (default: the current device): the one of
     the innermost ``with stream:`` block, else the device's default stream."""

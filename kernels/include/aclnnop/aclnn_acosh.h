@@ -1,0 +1,18 @@
+/* aclnn_acosh.h: aclnn operators of CANN's aclnnop/aclnn_acosh.h, with the same names and prototypes
+ * (hicann/ops-math math/acosh/op_api/aclnn_acosh.h). Implemented by npusim in kernels/ops/unary_math_ops.c. */
+#ifndef NPUSIM_ACLNNOP_ACLNN_ACOSH_H
+#define NPUSIM_ACLNNOP_ACLNN_ACOSH_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAcoshGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAcosh(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NPUSIM_ACLNNOP_ACLNN_ACOSH_H */

@@ -1,0 +1,18 @@
+/* aclnn_bitwise_and_scalar.h: aclnn operators of CANN's aclnnop/aclnn_bitwise_and_scalar.h, with the same names and prototypes
+ * (shared/reference/acl-abi.md §7.2). Implemented by npusim in kernels/ops/. */
+#ifndef NPUSIM_ACLNNOP_ACLNN_BITWISE_AND_SCALAR_H
+#define NPUSIM_ACLNNOP_ACLNN_BITWISE_AND_SCALAR_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBitwiseAndScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBitwiseAndScalar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NPUSIM_ACLNNOP_ACLNN_BITWISE_AND_SCALAR_H */

@@ -1,0 +1,18 @@
+/* aclnn_isneginf.h: aclnn operators of CANN's aclnnop/aclnn_isneginf.h, with the same names and prototypes
+ * (hicann/ops-math math/is_neg_inf/op_api/aclnn_isneginf.h). Implemented by npusim in kernels/ops/unary_math_ops.c. */
+#ifndef NPUSIM_ACLNNOP_ACLNN_ISNEGINF_H
+#define NPUSIM_ACLNNOP_ACLNN_ISNEGINF_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnIsNegInfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnIsNegInf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NPUSIM_ACLNNOP_ACLNN_ISNEGINF_H */

@@ -1,0 +1,18 @@
+/* aclnn_real.h: aclnn operators of CANN's aclnnop/aclnn_real.h, with the same names and prototypes
+ * (hicann/ops-math math/real/op_api/aclnn_real.h). Implemented by npusim in kernels/ops/unary_math_ops.c. */
+#ifndef NPUSIM_ACLNNOP_ACLNN_REAL_H
+#define NPUSIM_ACLNNOP_ACLNN_REAL_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRealGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnReal(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NPUSIM_ACLNNOP_ACLNN_REAL_H */

@@ -1,0 +1,18 @@
+/* aclnn_right_shift.h: aclnn operators of CANN's aclnnop/aclnn_right_shift.h, with the same names and prototypes
+ * (shared/reference/acl-abi.md §7.2). Implemented by npusim in kernels/ops/. */
+#ifndef NPUSIM_ACLNNOP_ACLNN_RIGHT_SHIFT_H
+#define NPUSIM_ACLNNOP_ACLNN_RIGHT_SHIFT_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRightShiftGetWorkspaceSize(const aclTensor *input, const aclTensor *shiftBits, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRightShift(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NPUSIM_ACLNNOP_ACLNN_RIGHT_SHIFT_H */

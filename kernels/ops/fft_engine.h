@@ -1,0 +1,39 @@
+/* Private to kernels/ops: npusim's FFT engine, the simulated device's kernel behind aclfft.
+ * Complex transforms of any length in double precision: iterative radix-2 for powers of two,
+ * Bluestein's chirp-z algorithm (on a power-of-two convolution) for every other length. */
+#ifndef NPUSIM_FFT_ENGINE_H
+#define NPUSIM_FFT_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    double re, im;
+} fft_cplx;
+
+/* Tables of one transform length; immutable once made, shared by plans and queued launches. */
+typedef struct fft_tables {
+    int64_t n;        /* transform length */
+    int64_t m;        /* power-of-two length transformed: n itself, or the Bluestein convolution */
+    fft_cplx *stage;   /* m - 1 twiddles, stage by stage: [len/2 - 1 + k] = exp(-2 pi i k / len) */
+    fft_cplx *chirp;   /* Bluestein only: n values exp(-i pi k^2 / n) */
+    fft_cplx *filter;  /* Bluestein only: forward transform of the conjugate chirp, m values */
+    struct fft_tables *half; /* real transforms of even n: the tables of n/2, else NULL */
+    fft_cplx *real_twiddle;  /* with half: n/2 + 1 values exp(-2 pi i k / n) */
+} fft_tables;
+
+/* Tables for length n >= 1 (with `real`, also those of the half-length real algorithm when n
+ * is even), or NULL when out of host memory. */
+fft_tables *fft_tables_make(int64_t n, bool real);
+void fft_tables_free(fft_tables *t);
+/* Scratch elements fft_run needs for these tables. */
+int64_t fft_work_size(const fft_tables *t);
+/* In-place unnormalised transform of data[n]; sign -1 forward, +1 backward. */
+void fft_run(const fft_tables *t, fft_cplx *data, int sign, fft_cplx *work);
+/* Real transforms of even n through one complex transform of n/2 (tables made with `real`).
+ * Forward: data[k] = x[2k] + i x[2k+1] for k < n/2 in, the n/2 + 1 spectrum terms out.
+ * Backward: the n/2 + 1 terms of a Hermitian spectrum in, n * (x[2k] + i x[2k+1]) out. */
+void fft_real_forward(const fft_tables *t, fft_cplx *data, fft_cplx *work);
+void fft_real_backward(const fft_tables *t, fft_cplx *data, fft_cplx *work);
+
+#endif /* NPUSIM_FFT_ENGINE_H */

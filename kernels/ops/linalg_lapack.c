@@ -1,0 +1,624 @@
+/* aclnn linear-algebra operators of hicann/ops-math (reference §7.2 "Linear algebra"):
+ * aclnnLinalgCholesky, aclnnInverse, aclnnSlogdet, aclnnLinalgQr, aclnnSvd.
+ *
+ * npusim computes them with LAPACK (LAPACKE, row-major) from the OpenBLAS that matmul uses: the
+ * library named by NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every
+ * operator is batched over the leading dims and accepts any strides: each matrix is packed into
+ * a contiguous row-major buffer of LAPACK's type (float16/bfloat16 are computed in float, as the
+ * others in their own precision), factorised, and stored back.
+ *
+ * CANN's operators have no `info` output, so a failed factorisation cannot be reported by the
+ * launch: npusim writes NaN into the results of a matrix that is singular (Inverse) or not
+ * positive definite (LinalgCholesky), where CANN's kernels produce non-finite values too, and the
+ * caller checks. Slogdet of a singular matrix is sign 0 and log -inf, as documented. */
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aclnnop/aclnn_inverse.h"
+#include "aclnnop/aclnn_linalg_cholesky.h"
+#include "aclnnop/aclnn_linalg_qr.h"
+#include "aclnnop/aclnn_slogdet.h"
+#include "aclnnop/aclnn_svd.h"
+#include "linalg_lapack.h"
+#include "ops_internal.h"
+
+/* Documented dtypes (hicann/ops-math):
+ * math/cholesky/docs/aclnnLinalgCholesky.md: FLOAT, BFLOAT16
+ * (hicann/ops-nn) aclnnInverse: FLOAT, FLOAT16, DOUBLE (reference §7.2)
+ * math/slogdet/docs/aclnnSlogdet.md: FLOAT, DOUBLE, COMPLEX64, COMPLEX128
+ * math/qr/docs/aclnnLinalgQr.md: FLOAT, FLOAT16, DOUBLE, COMPLEX64, COMPLEX128
+ * math/svd/docs/aclnnSvd.md: FLOAT, DOUBLE, COMPLEX64, COMPLEX128 */
+#define M_CHOLESKY (DT(ACL_FLOAT) | DT(ACL_BF16))
+#define M_INVERSE (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE))
+#define M_SLOGDET (DT(ACL_FLOAT) | DT(ACL_DOUBLE) | M_COMPLEX)
+#define M_QR (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE) | M_COMPLEX)
+#define M_SVD (DT(ACL_FLOAT) | DT(ACL_DOUBLE) | M_COMPLEX)
+
+/* ---------------------------------------------------------------------------------------------
+ * LAPACKE from OpenBLAS */
+
+enum { LA_S, LA_D, LA_C, LA_Z, LA_TYPES };
+typedef int32_t la_int; /* scipy-openblas32: 32-bit LAPACK integers */
+typedef la_int (*getrf_fn)(int, la_int, la_int, void *, la_int, la_int *);
+typedef la_int (*getri_fn)(int, la_int, void *, la_int, const la_int *);
+typedef la_int (*potrf_fn)(int, char, la_int, void *, la_int);
+typedef la_int (*geqrf_fn)(int, la_int, la_int, void *, la_int, void *);
+typedef la_int (*orgqr_fn)(int, la_int, la_int, la_int, void *, la_int, const void *);
+typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
+typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
+
+static struct {
+    getrf_fn getrf[LA_TYPES];
+    getri_fn getri[LA_TYPES];
+    potrf_fn potrf[LA_TYPES];
+    geqrf_fn geqrf[LA_TYPES];
+    orgqr_fn orgqr[LA_TYPES];
+    gesdd_fn gesdd[LA_TYPES];
+    getrs_fn getrs[LA_TYPES];
+} la;
+static pthread_once_t la_once = PTHREAD_ONCE_INIT;
+static char la_problem[512];
+
+static void *la_sym(void *lib, int type, const char *name)
+{
+    char full[64];
+    snprintf(full, sizeof full, "scipy_LAPACKE_%c%s", "sdcz"[type], name);
+    void *f = dlsym(lib, full);
+    if (!f && !la_problem[0]) snprintf(la_problem, sizeof la_problem, "the library has no %s", full);
+    return f;
+}
+
+static void la_load(void)
+{
+    const char *path = getenv("NPUSIM_BLAS_LIBRARY");
+    if (!path || !*path) {
+        snprintf(la_problem, sizeof la_problem, "the environment variable NPUSIM_BLAS_LIBRARY (path of "
+                 "scipy-openblas32's libscipy_openblas.so) is not set");
+        return;
+    }
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(la_problem, sizeof la_problem, "cannot load NPUSIM_BLAS_LIBRARY=%s: %s", path, dlerror());
+        return;
+    }
+    for (int t = 0; t < LA_TYPES; t++) {
+        la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf");
+        la.getri[t] = (getri_fn)la_sym(lib, t, "getri");
+        la.potrf[t] = (potrf_fn)la_sym(lib, t, "potrf");
+        la.geqrf[t] = (geqrf_fn)la_sym(lib, t, "geqrf");
+        la.orgqr[t] = (orgqr_fn)la_sym(lib, t, t < LA_C ? "orgqr" : "ungqr");
+        la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd");
+        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs");
+    }
+}
+
+static int la_ready(const char *op)
+{
+    const char *problem = npusim_lapack_problem();
+    if (!problem) return 0;
+    return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: LAPACK is unavailable: %s", op, problem);
+}
+
+const char *npusim_lapack_problem(void)
+{
+    pthread_once(&la_once, la_load);
+    return la_problem[0] ? la_problem : NULL;
+}
+
+int32_t npusim_lapack_sgetrf(int layout, int32_t n, float *a, int32_t lda, int32_t *ipiv)
+{
+    return la.getrf[LA_S](layout, n, n, a, lda, ipiv);
+}
+
+int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
+                             const int32_t *ipiv, float *b, int32_t ldb)
+{
+    return la.getrs[LA_S](layout, trans, n, nrhs, a, lda, ipiv, b, ldb);
+}
+
+static int la_type(aclDataType dt)
+{
+    switch (dt) {
+    case ACL_DOUBLE: return LA_D;
+    case ACL_COMPLEX64: return LA_C;
+    case ACL_COMPLEX128: return LA_Z;
+    default: return LA_S; /* float, float16, bfloat16 */
+    }
+}
+
+static const size_t la_size[LA_TYPES] = { 4, 8, 8, 16 };
+static bool la_complex(int t) { return t >= LA_C; }
+
+/* ---------------------------------------------------------------------------------------------
+ * Matrices of a batch, packed to and from LAPACK buffers */
+
+typedef struct {
+    char *base;
+    aclDataType dtype;
+    int64_t rows, cols, rs, cs; /* element strides */
+} matrix;
+
+/* The address of batch element b of a view whose first `nb` dims are the batch dims. */
+static char *batch_base(const npusim_view *v, int nb, int64_t b)
+{
+    int64_t off = 0;
+    for (int d = nb - 1; d >= 0; d--) {
+        off += (b % v->shape[d]) * v->strides[d];
+        b /= v->shape[d];
+    }
+    return v->base + off * (int64_t)npusim_dtype_size(v->dtype);
+}
+
+static matrix matrix_at(const npusim_view *v, int64_t b)
+{
+    int nd = v->ndim;
+    matrix m = { batch_base(v, nd - 2, b), v->dtype, v->shape[nd - 2], v->shape[nd - 1], v->strides[nd - 2],
+                 v->strides[nd - 1] };
+    return m;
+}
+
+static int64_t batch_count(const npusim_view *v, int nb)
+{
+    int64_t n = 1;
+    for (int d = 0; d < nb; d++) n *= v->shape[d];
+    return n;
+}
+
+/* Copies m into dst, row-major with `ld` elements per row, in LAPACK type t. */
+static void pack(const matrix *m, int t, void *dst, int64_t ld)
+{
+    size_t isz = npusim_dtype_size(m->dtype), esz = la_size[t];
+    for (int64_t r = 0; r < m->rows; r++) {
+        char *row = (char *)dst + (size_t)(r * ld) * esz;
+        const char *src = m->base + r * m->rs * (int64_t)isz;
+        if (la_complex(t)) {
+            for (int64_t c = 0; c < m->cols; c++) memcpy(row + (size_t)c * esz, src + c * m->cs * (int64_t)isz, esz);
+        } else {
+            npusim_load(t == LA_S ? KIND_F32 : KIND_F64, row, src, m->cs * (int64_t)isz, m->dtype, (size_t)m->cols);
+        }
+    }
+}
+
+static void unpack(const void *src, int64_t ld, int t, const matrix *m)
+{
+    size_t isz = npusim_dtype_size(m->dtype), esz = la_size[t];
+    for (int64_t r = 0; r < m->rows; r++) {
+        const char *row = (const char *)src + (size_t)(r * ld) * esz;
+        char *dst = m->base + r * m->rs * (int64_t)isz;
+        if (la_complex(t)) {
+            for (int64_t c = 0; c < m->cols; c++) memcpy(dst + c * m->cs * (int64_t)isz, row + (size_t)c * esz, esz);
+        } else {
+            npusim_store(t == LA_S ? KIND_F32 : KIND_F64, row, dst, m->cs * (int64_t)isz, m->dtype, (size_t)m->cols);
+        }
+    }
+}
+
+/* Element i of a LAPACK buffer as (re, im) doubles, and back. */
+static void la_get(int t, const void *buf, size_t i, double *re, double *im)
+{
+    switch (t) {
+    case LA_S: *re = ((const float *)buf)[i]; *im = 0; break;
+    case LA_D: *re = ((const double *)buf)[i]; *im = 0; break;
+    case LA_C: *re = ((const float *)buf)[2 * i]; *im = ((const float *)buf)[2 * i + 1]; break;
+    default: *re = ((const double *)buf)[2 * i]; *im = ((const double *)buf)[2 * i + 1]; break;
+    }
+}
+
+static void la_set(int t, void *buf, size_t i, double re, double im)
+{
+    switch (t) {
+    case LA_S: ((float *)buf)[i] = (float)re; break;
+    case LA_D: ((double *)buf)[i] = re; break;
+    case LA_C: ((float *)buf)[2 * i] = (float)re; ((float *)buf)[2 * i + 1] = (float)im; break;
+    default: ((double *)buf)[2 * i] = re; ((double *)buf)[2 * i + 1] = im; break;
+    }
+}
+
+static void la_fill(int t, void *buf, size_t n, double value)
+{
+    for (size_t i = 0; i < n; i++) la_set(t, buf, i, value, la_complex(t) ? value : 0);
+}
+
+/* Zeroes the triangle of a rows x cols row-major buffer strictly below (lower = true) or above
+ * the diagonal. */
+static void zero_triangle(int t, void *buf, int64_t rows, int64_t cols, int64_t ld, bool lower)
+{
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++)
+            if (lower ? c < r : c > r) la_set(t, buf, (size_t)(r * ld + c), 0, 0);
+}
+
+static int out_of_memory(const char *op) { return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory", op); }
+
+/* ---------------------------------------------------------------------------------------------
+ * Shape checks shared by the first phases */
+
+static int check_matrix(const char *op, const char *arg, const aclTensor *t, bool square)
+{
+    if (t->ndim < 2 || t->ndim > NPUSIM_MAX_DIMS)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s must have 2 to 8 dims (got %d)", op,
+                            arg, t->ndim);
+    if (square && t->shape[t->ndim - 1] != t->shape[t->ndim - 2])
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s must be square in its last two dims "
+                            "(got %lld x %lld)", op, arg, (long long)t->shape[t->ndim - 2],
+                            (long long)t->shape[t->ndim - 1]);
+    if (t->shape[t->ndim - 1] > INT32_MAX || t->shape[t->ndim - 2] > INT32_MAX)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s has dims beyond 2^31", op, arg);
+    return 0;
+}
+
+static int check_same_dtype(const char *op, const char *arg, const aclTensor *t, const aclTensor *self)
+{
+    if (t->dtype == self->dtype) return 0;
+    return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s must have self's dtype %s (got %s)", op,
+                        arg, npusim_dtype_name(self->dtype), npusim_dtype_name(t->dtype));
+}
+
+/* Expected shape: self's batch dims followed by `n_tail` given dims. */
+static int check_batch_shape(const char *op, const char *arg, const aclTensor *t, const aclTensor *self, int n_tail,
+                             int64_t d0, int64_t d1)
+{
+    int64_t shape[NPUSIM_MAX_DIMS + 2];
+    int nb = self->ndim - 2;
+    for (int d = 0; d < nb; d++) shape[d] = self->shape[d];
+    if (n_tail > 0) shape[nb] = d0;
+    if (n_tail > 1) shape[nb + 1] = d1;
+    return npusim_check_shape_equal(op, arg, t, nb + n_tail, shape);
+}
+
+/* An executor of one input and n_outs outputs (NULL with the error set). */
+static npusim_exec *make_exec(const npusim_opdef *def, const aclTensor *self, const aclTensor *const *outs, int n_outs)
+{
+    const aclTensor *ins[1] = { self };
+    return npusim_exec_create(def, ins, 1, outs, n_outs);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnLinalgCholesky: self = L L^H (upper: U^H U) */
+
+static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
+{
+    int t = la_type(v[0].dtype);
+    int64_t n = v[0].shape[v[0].ndim - 1], batch = batch_count(&v[0], v[0].ndim - 2);
+    if (n == 0) return 0;
+    void *buf = malloc((size_t)(n * n) * la_size[t]);
+    if (!buf) return out_of_memory("aclnnLinalgCholesky");
+    bool upper = ex->flag;
+    for (int64_t b = 0; b < batch; b++) {
+        matrix a = matrix_at(&v[0], b), out = matrix_at(&v[1], b);
+        pack(&a, t, buf, n);
+        if (la.potrf[t](LAPACK_ROW_MAJOR, upper ? 'U' : 'L', (la_int)n, buf, (la_int)n) != 0)
+            la_fill(t, buf, (size_t)(n * n), NAN); /* not positive definite */
+        else
+            zero_triangle(t, buf, n, n, n, upper);
+        unpack(buf, n, t, &out);
+    }
+    free(buf);
+    return 0;
+}
+
+static const npusim_opdef def_cholesky = NPUSIM_OPDEF("aclnnLinalgCholesky", cholesky_kernel);
+
+aclnnStatus aclnnLinalgCholeskyGetWorkspaceSize(const aclTensor *self, bool upper, aclTensor *out,
+                                                uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = "aclnnLinalgCholesky";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_CHOLESKY)) ||
+        (rc = check_same_dtype(name, "out", out, self)) || (rc = check_matrix(name, "self", self, true)) ||
+        (rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape)) || (rc = la_ready(name)))
+        return rc;
+    const aclTensor *outs[1] = { out };
+    npusim_exec *ex = make_exec(&def_cholesky, self, outs, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->flag = upper;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLinalgCholesky(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnLinalgCholesky", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnInverse */
+
+static int inverse_kernel(const npusim_exec *ex, npusim_view *v)
+{
+    (void)ex;
+    int t = la_type(v[0].dtype);
+    int64_t n = v[0].shape[v[0].ndim - 1], batch = batch_count(&v[0], v[0].ndim - 2);
+    if (n == 0) return 0;
+    void *buf = malloc((size_t)(n * n) * la_size[t] + sizeof(la_int) * (size_t)n);
+    if (!buf) return out_of_memory("aclnnInverse");
+    la_int *ipiv = (la_int *)((char *)buf + (size_t)(n * n) * la_size[t]);
+    for (int64_t b = 0; b < batch; b++) {
+        matrix a = matrix_at(&v[0], b), out = matrix_at(&v[1], b);
+        pack(&a, t, buf, n);
+        if (la.getrf[t](LAPACK_ROW_MAJOR, (la_int)n, (la_int)n, buf, (la_int)n, ipiv) != 0 ||
+            la.getri[t](LAPACK_ROW_MAJOR, (la_int)n, buf, (la_int)n, ipiv) != 0)
+            la_fill(t, buf, (size_t)(n * n), NAN); /* singular */
+        unpack(buf, n, t, &out);
+    }
+    free(buf);
+    return 0;
+}
+
+static const npusim_opdef def_inverse = NPUSIM_OPDEF("aclnnInverse", inverse_kernel);
+
+aclnnStatus aclnnInverseGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                                         aclOpExecutor **executor)
+{
+    const char *name = "aclnnInverse";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_INVERSE)) ||
+        (rc = check_same_dtype(name, "out", out, self)) || (rc = check_matrix(name, "self", self, true)) ||
+        (rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape)) || (rc = la_ready(name)))
+        return rc;
+    const aclTensor *outs[1] = { out };
+    npusim_exec *ex = make_exec(&def_inverse, self, outs, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInverse(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInverse", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnSlogdet: sign and log|det| from an LU factorisation */
+
+static void store_at(char *dst, aclDataType dt, double re, double im)
+{
+    double value[2] = { re, im };
+    npusim_store(npusim_is_complex(dt) ? KIND_C128 : KIND_F64, value, dst, 0, dt, 1);
+}
+
+/* Element b of a view whose dims are all batch dims. */
+static void store_value(const npusim_view *v, int64_t b, double re, double im)
+{
+    store_at(batch_base(v, v->ndim, b), v->dtype, re, im);
+}
+
+static void slogdet_one(int t, const void *lu, const la_int *ipiv, int64_t n, double sign[2], double *logabs)
+{
+    double sr = 1, si = 0, sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double re, im;
+        la_get(t, lu, (size_t)(i * n + i), &re, &im);
+        double mag = hypot(re, im);
+        sum += log(mag);
+        double ur = re / mag, ui = im / mag, nr = sr * ur - si * ui;
+        si = sr * ui + si * ur;
+        sr = nr;
+        if (ipiv[i] != i + 1) { sr = -sr; si = -si; }
+    }
+    sign[0] = sr;
+    sign[1] = si;
+    *logabs = sum;
+}
+
+static int slogdet_kernel(const npusim_exec *ex, npusim_view *v)
+{
+    (void)ex;
+    int t = la_type(v[0].dtype);
+    int64_t n = v[0].shape[v[0].ndim - 1], batch = batch_count(&v[0], v[0].ndim - 2);
+    void *buf = malloc((size_t)(n * n) * la_size[t] + sizeof(la_int) * (size_t)n + 1);
+    if (!buf) return out_of_memory("aclnnSlogdet");
+    la_int *ipiv = (la_int *)((char *)buf + (size_t)(n * n) * la_size[t]);
+    for (int64_t b = 0; b < batch; b++) {
+        double sign[2] = { 1, 0 }, logabs = 0;
+        if (n > 0) {
+            matrix a = matrix_at(&v[0], b);
+            pack(&a, t, buf, n);
+            la_int info = la.getrf[t](LAPACK_ROW_MAJOR, (la_int)n, (la_int)n, buf, (la_int)n, ipiv);
+            if (info > 0) { /* exactly singular */
+                sign[0] = 0;
+                logabs = -INFINITY;
+            } else {
+                slogdet_one(t, buf, ipiv, n, sign, &logabs);
+            }
+        }
+        store_value(&v[1], b, sign[0], sign[1]);
+        store_value(&v[2], b, logabs, 0);
+    }
+    free(buf);
+    return 0;
+}
+
+static const npusim_opdef def_slogdet = NPUSIM_OPDEF("aclnnSlogdet", slogdet_kernel);
+
+aclnnStatus aclnnSlogdetGetWorkspaceSize(const aclTensor *self, aclTensor *signOut, aclTensor *logOut,
+                                         uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = "aclnnSlogdet";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "signOut", signOut)) ||
+        (rc = npusim_check_tensor(name, "logOut", logOut)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_SLOGDET)) ||
+        (rc = check_same_dtype(name, "signOut", signOut, self)) || (rc = check_same_dtype(name, "logOut", logOut, self)) ||
+        (rc = check_matrix(name, "self", self, true)) ||
+        (rc = check_batch_shape(name, "signOut", signOut, self, 0, 0, 0)) ||
+        (rc = check_batch_shape(name, "logOut", logOut, self, 0, 0, 0)) || (rc = la_ready(name)))
+        return rc;
+    const aclTensor *outs[2] = { signOut, logOut };
+    npusim_exec *ex = make_exec(&def_slogdet, self, outs, 2);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSlogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnSlogdet", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnLinalgQr: mode 0 reduced (Q m x k, R k x n), 1 complete (Q m x m, R m x n), 2 R only */
+
+enum { QR_REDUCED, QR_COMPLETE, QR_R };
+
+static int qr_kernel(const npusim_exec *ex, npusim_view *v)
+{
+    const npusim_view *self = &v[0], *q = &v[1], *r = &v[2];
+    int t = la_type(self->dtype);
+    int64_t m = self->shape[self->ndim - 2], n = self->shape[self->ndim - 1], k = m < n ? m : n;
+    int64_t qcols = ex->mode == QR_COMPLETE ? m : k, ld = n > qcols ? n : qcols;
+    int64_t batch = batch_count(self, self->ndim - 2);
+    if (m == 0 || ld == 0) return 0;
+    void *buf = malloc((size_t)(m * ld + (k > 0 ? k : 1)) * la_size[t]);
+    if (!buf) return out_of_memory("aclnnLinalgQr");
+    void *tau = (char *)buf + (size_t)(m * ld) * la_size[t];
+    for (int64_t b = 0; b < batch; b++) {
+        matrix a = matrix_at(self, b), rm = matrix_at(r, b);
+        pack(&a, t, buf, ld);
+        if (k > 0) la.geqrf[t](LAPACK_ROW_MAJOR, (la_int)m, (la_int)n, buf, (la_int)ld, tau);
+        /* R: the upper triangle of the first R.rows rows (rows past k are zero). */
+        void *rbuf = malloc((size_t)(rm.rows * n) * la_size[t] + 1);
+        if (!rbuf) { free(buf); return out_of_memory("aclnnLinalgQr"); }
+        for (int64_t i = 0; i < rm.rows; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double re = 0, im = 0;
+                if (j >= i && i < k) la_get(t, buf, (size_t)(i * ld + j), &re, &im);
+                la_set(t, rbuf, (size_t)(i * n + j), re, im);
+            }
+        unpack(rbuf, n, t, &rm);
+        free(rbuf);
+        if (ex->mode != QR_R) {
+            matrix qm = matrix_at(q, b);
+            la.orgqr[t](LAPACK_ROW_MAJOR, (la_int)m, (la_int)qcols, (la_int)k, buf, (la_int)ld, tau);
+            unpack(buf, ld, t, &qm);
+        }
+    }
+    free(buf);
+    return 0;
+}
+
+static const npusim_opdef def_qr = NPUSIM_OPDEF("aclnnLinalgQr", qr_kernel);
+
+aclnnStatus aclnnLinalgQrGetWorkspaceSize(const aclTensor *self, int64_t mode, aclTensor *Q, aclTensor *R,
+                                          uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = "aclnnLinalgQr";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "Q", Q)) ||
+        (rc = npusim_check_tensor(name, "R", R)) || (rc = npusim_check_dtype(name, "self", self->dtype, M_QR)) ||
+        (rc = check_same_dtype(name, "Q", Q, self)) || (rc = check_same_dtype(name, "R", R, self)) ||
+        (rc = check_matrix(name, "self", self, false)) || (rc = la_ready(name)))
+        return rc;
+    if (mode < QR_REDUCED || mode > QR_R)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: mode %lld is not 0 (reduced), 1 "
+                            "(complete) or 2 (r)", name, (long long)mode);
+    int64_t m = self->shape[self->ndim - 2], n = self->shape[self->ndim - 1], k = m < n ? m : n;
+    int64_t rrows = mode == QR_COMPLETE ? m : k;
+    if ((rc = check_batch_shape(name, "R", R, self, 2, rrows, n))) return rc;
+    if (mode == QR_R) {
+        if (npusim_numel(Q) != 0)
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: Q must be an empty tensor in mode 2",
+                                name);
+    } else if ((rc = check_batch_shape(name, "Q", Q, self, 2, m, mode == QR_COMPLETE ? m : k))) {
+        return rc;
+    }
+    const aclTensor *outs[2] = { Q, R };
+    npusim_exec *ex = make_exec(&def_qr, self, outs, 2);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->mode = (int)mode;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLinalgQr(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnLinalgQr", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnSvd: input = U diag(sigma) V^H; v is V (not V^H), sigma has input's dtype */
+
+static int svd_kernel(const npusim_exec *ex, npusim_view *v)
+{
+    const npusim_view *in = &v[0], *sigma = &v[1], *u = &v[2], *vv = &v[3];
+    int t = la_type(in->dtype), rt = t == LA_C ? LA_S : t == LA_Z ? LA_D : t;
+    bool full = ex->flag, uv = ex->mode != 0;
+    int64_t m = in->shape[in->ndim - 2], n = in->shape[in->ndim - 1], k = m < n ? m : n;
+    int64_t ucols = full ? m : k, vrows = full ? n : k, batch = batch_count(in, in->ndim - 2);
+    size_t esz = la_size[t];
+    size_t bytes = (size_t)(m * n + k) * esz + (uv ? (size_t)(m * ucols + vrows * n + n * vrows) * esz : 0);
+    char *buf = malloc(bytes + esz);
+    if (!buf) return out_of_memory("aclnnSvd");
+    char *a = buf, *s = a + (size_t)(m * n) * esz, *ub = s + (size_t)k * esz;
+    char *vt = ub + (uv ? (size_t)(m * ucols) * esz : 0), *vb = vt + (uv ? (size_t)(vrows * n) * esz : 0);
+    char jobz = !uv ? 'N' : full ? 'A' : 'S';
+    for (int64_t b = 0; b < batch; b++) {
+        matrix am = matrix_at(in, b);
+        pack(&am, t, a, n);
+        la_int info = la.gesdd[t](LAPACK_ROW_MAJOR, jobz, (la_int)m, (la_int)n, a, (la_int)n, s, uv ? ub : s,
+                                  (la_int)(uv ? ucols : 1), uv ? vt : s, (la_int)(uv ? n : 1));
+        /* sigma in the input's dtype (LAPACK returns it real) */
+        char *sdst = batch_base(sigma, sigma->ndim - 1, b);
+        int64_t sstride = sigma->strides[sigma->ndim - 1] * (int64_t)npusim_dtype_size(sigma->dtype);
+        for (int64_t i = 0; i < k; i++) {
+            double re, im;
+            la_get(rt, s, (size_t)i, &re, &im);
+            if (info != 0) re = NAN; /* did not converge */
+            store_at(sdst + i * sstride, sigma->dtype, re, 0);
+        }
+        if (!uv) continue;
+        if (info != 0) {
+            la_fill(t, ub, (size_t)(m * ucols), NAN);
+            la_fill(t, vt, (size_t)(vrows * n), NAN);
+        }
+        for (int64_t i = 0; i < n; i++) /* V = (V^H)^H */
+            for (int64_t j = 0; j < vrows; j++) {
+                double re, im;
+                la_get(t, vt, (size_t)(j * n + i), &re, &im);
+                la_set(t, vb, (size_t)(i * vrows + j), re, -im);
+            }
+        matrix um = matrix_at(u, b), vm = matrix_at(vv, b);
+        unpack(ub, ucols, t, &um);
+        unpack(vb, vrows, t, &vm);
+    }
+    free(buf);
+    return 0;
+}
+
+static const npusim_opdef def_svd = NPUSIM_OPDEF("aclnnSvd", svd_kernel);
+
+aclnnStatus aclnnSvdGetWorkspaceSize(const aclTensor *input, const bool fullMatrices, const bool computeUV,
+                                     aclTensor *sigma, aclTensor *u, aclTensor *v, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor)
+{
+    const char *name = "aclnnSvd";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "input", input)) || (rc = npusim_check_tensor(name, "sigma", sigma)) ||
+        (rc = npusim_check_tensor(name, "u", u)) || (rc = npusim_check_tensor(name, "v", v)) ||
+        (rc = npusim_check_dtype(name, "input", input->dtype, M_SVD)) ||
+        (rc = check_same_dtype(name, "sigma", sigma, input)) || (rc = check_matrix(name, "input", input, false)) ||
+        (rc = la_ready(name)))
+        return rc;
+    if (npusim_numel(input) == 0)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: input must not be empty", name);
+    int64_t m = input->shape[input->ndim - 2], n = input->shape[input->ndim - 1], k = m < n ? m : n;
+    if ((rc = check_batch_shape(name, "sigma", sigma, input, 1, k, 0))) return rc;
+    if (computeUV &&
+        ((rc = check_same_dtype(name, "u", u, input)) || (rc = check_same_dtype(name, "v", v, input)) ||
+         (rc = check_batch_shape(name, "u", u, input, 2, m, fullMatrices ? m : k)) ||
+         (rc = check_batch_shape(name, "v", v, input, 2, n, fullMatrices ? n : k))))
+        return rc;
+    const aclTensor *outs[3] = { sigma, u, v };
+    npusim_exec *ex = make_exec(&def_svd, input, outs, 3);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->flag = fullMatrices;
+    ex->mode = computeUV;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSvd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnSvd", workspace, workspaceSize, executor, stream);
+}

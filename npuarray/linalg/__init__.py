@@ -1,0 +1,19 @@
+"""npuarray.linalg: the array API 2025.12 linear-algebra extension on the device.
+
+Factorisations run as CANN's aclnn operators (aclnnLinalgCholesky, aclnnLinalgQr,
+aclnnSvd, aclnnInverse, aclnnSlogdet; npusim computes them with LAPACK), the rest
+is composed of device operators. Functions CANN has no device implementation for
+(eigh, eigvalsh, eig, eigvals; some dtypes of others, listed in
+``npuarray.show_config()``) compute on the host in stream order and raise
+ImplicitTransferError under ``transfer_guard("disallow")``.
+"""
+from .._linear_algebra import matmul, tensordot, vecdot
+from .._manipulation import matrix_transpose
+from ._common import LinAlgError
+from ._compose import *  # noqa: F401,F403
+from ._compose import __all__ as _compose_all
+from ._factor import *  # noqa: F401,F403
+from ._factor import __all__ as _factor_all
+
+__all__ = ["LinAlgError", "matmul", "matrix_transpose", "tensordot", "vecdot", *_factor_all,
+           *_compose_all]

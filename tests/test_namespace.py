@@ -1,0 +1,141 @@
+"""The namespace itself: __array_api_version__, __array_namespace__ and the constants."""
+import ast
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+import npuarray as npx
+
+PUBLISHED = ["2021.12", "2022.12", "2023.12", "2024.12", "2025.12"]
+
+
+def test_array_api_version():
+    assert npx.__array_api_version__ == "2025.12"
+
+
+@pytest.mark.parametrize("version", [None, *PUBLISHED])
+def test_array_namespace_accepts_every_published_version(version):
+    x = npx.ones(2)
+    assert x.__array_namespace__(api_version=version) is npx
+    assert npx.ones(()).__array_namespace__(api_version=version) is npx
+
+
+@pytest.mark.parametrize("version", ["2020.12", "2026.12", "2023", "", 2023.12])
+def test_array_namespace_refuses_other_versions(version):
+    x = npx.ones(2)
+    with pytest.raises(ValueError, match="unsupported array API version"):
+        x.__array_namespace__(api_version=version)
+    assert x.__array_namespace__() is npx
+
+
+def test_array_namespace_arguments_are_keyword_only():
+    with pytest.raises(TypeError):
+        npx.ones(2).__array_namespace__("2025.12")
+
+
+# The standard's "Constants" chapter (constants.rst): name -> value.
+CONSTANTS = {"e": math.e, "inf": math.inf, "pi": math.pi}
+
+
+@pytest.mark.parametrize("name", sorted(CONSTANTS))
+def test_float_constants(name):
+    value = getattr(npx, name)
+    assert type(value) is float
+    assert value == CONSTANTS[name] == getattr(np, name)
+    x = npx.asarray(value)
+    assert x.dtype == np.float64 and x.shape == ()
+    assert x.to_host() == value
+
+
+def test_nan():
+    assert type(npx.nan) is float and math.isnan(npx.nan)
+    assert math.isnan(npx.asarray(npx.nan).to_host())
+
+
+def test_newaxis_inserts_an_axis(rng):
+    host = rng.standard_normal((2, 3))
+    assert npx.newaxis is None
+    x = npx.asarray(host)
+    np.testing.assert_array_equal(x[:, npx.newaxis].to_host(), host[:, np.newaxis])
+    np.testing.assert_array_equal(x[npx.newaxis, ..., npx.newaxis].to_host(),
+                                  host[np.newaxis, ..., np.newaxis])
+
+
+def test_every_public_name_exists():
+    for name in npx.__all__:
+        assert hasattr(npx, name), name
+    for name in ("e", "inf", "nan", "newaxis", "pi", "__array_namespace_info__"):
+        assert name in npx.__all__
+
+
+# -- layering (DESIGN.md "One picture") ------------------------------------------------------
+
+PACKAGE = pathlib.Path(npx.__file__).parent
+
+
+def _imported_modules(path):
+    """The modules ``path`` imports, relative ones as ``..name`` / ``.name``."""
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            if node.module is None:
+                names.update(base + alias.name for alias in node.names)
+            else:
+                names.add(base)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "runtime").glob("*.py")), ids=lambda p: p.name)
+def test_runtime_never_imports_the_array_layer(path):
+    for name in _imported_modules(path):
+        if name.startswith(".."):
+            assert name == ".._acl", f"runtime/{path.name} imports {name}"
+        assert not name.startswith("npuarray") or name.startswith("npuarray.runtime"), name
+
+
+@pytest.mark.parametrize("path", sorted(p for p in PACKAGE.glob("*.py") if p.name != "_ops.py"),
+                         ids=lambda p: p.name)
+def test_only_ops_calls_the_aclnn_binding(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("lib", "ffi"):
+            assert not (isinstance(node.value, ast.Name) and node.value.id == "_acl"), \
+                f"{path.name} line {node.lineno} uses _acl.{node.attr}"
+        if isinstance(node, ast.ImportFrom) and node.module == "_acl":
+            assert not {a.name for a in node.names} & {"lib", "ffi"}, path.name
+
+
+def test_current_stream_accessor_matches_get_current_stream(in_fresh_thread):
+    from npuarray import _ops
+    from npuarray.runtime._stream import current_stream_of
+    for device in (npx.Device(0), npx.Device(1)):
+        assert current_stream_of(device) is npx.get_current_stream(device)
+        assert current_stream_of(device) is npx.default_stream(device)
+    one = npx.Device(1)
+    with npx.Stream(1) as stream:
+        assert current_stream_of(one) is stream is _ops.current_stream(one)
+        assert current_stream_of(npx.Device(0)) is npx.default_stream(0)
+        x = npx.ones(2, device=1)
+        assert _ops.stream_of(x) is stream
+        # thread-local: another thread sees the default stream
+        assert in_fresh_thread(current_stream_of, one) is npx.default_stream(1)
+    assert current_stream_of(one) is npx.default_stream(1)
+
+
+def test_host_reads_are_refused_during_capture_by_the_runtime_guard():
+    from npuarray import _transfer
+    from npuarray.runtime import _capture_guard
+    assert _capture_guard.check_host_read in _transfer.host_read_hooks
+    x = npx.ones(3)
+    with npx.Stream():
+        graph = npx.Graph()
+        with pytest.raises(npx.CaptureError):
+            with graph.capture():
+                x.to_host()
+    assert x.to_host().tolist() == [1.0, 1.0, 1.0]
