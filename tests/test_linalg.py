@@ -506,6 +506,11 @@ def test_complex_runs_on_the_device(rng, dtype):
         q, r = la.qr(npx.asarray(a))
         determinant = la.det(npx.asarray(square))
         inverse = la.inv(npx.asarray(square))
+        if dtype == np.complex64:
+            solution = la.solve(npx.asarray(square), npx.asarray(a[0, :3, 0]))
+            close(solution, np.linalg.solve(square, a[0, :3, :1])[..., 0], dtype, 10)
+            solution = la.solve(npx.asarray(square), npx.asarray(a[:, :3, :]))
+            close(solution, np.linalg.solve(square, a[:, :3, :]), dtype, 10)
     close(inverse, np.linalg.inv(square), dtype, 10)
     u, s, vh = host(u), host(s), host(vh)
     close((u * s[..., None, :]) @ vh, a, dtype, 10)
