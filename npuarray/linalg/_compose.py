@@ -78,8 +78,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002  array API na
     check_floating("matrix_norm", x)
     check_matrices("matrix_norm", x)
     if ord == "fro":
-        result = vector_norm(x, axis=(-2, -1), keepdims=keepdims)
-        return result
+        return vector_norm(x, axis=(-2, -1), keepdims=keepdims)
     if ord in ("nuc", 2, -2):
         s = svdvals(x)
         reduce = {"nuc": _sum, 2: _max, -2: _min}[ord]
