@@ -529,3 +529,21 @@ def test_complex_singular(dtype):
         la.inv(npx.asarray(a))
     sign, logabs = la.slogdet(npx.asarray(a))
     assert host(sign) == 0 and host(logabs) == -np.inf
+
+
+def test_vector_norm_operator(rng):
+    """float32 norms are one aclnnLinalgVectorNorm; NaN propagates through inf norms;
+    the operator refuses float64, as documented."""
+    from npuarray import _ops
+    from npuarray._data_type import to_acl_dtype
+    a = rand(rng, (3, 4), np.float32)
+    a[1, 2] = np.nan
+    got = la.vector_norm(npx.asarray(a), axis=1, ord=np.inf).to_host()
+    assert np.isnan(got[1]) and np.allclose(got[[0, 2]], np.abs(a[[0, 2]]).max(axis=1))
+    assert la.vector_norm(npx.asarray(np.float32(3.0)), ord=1).to_host() == 3
+    x = npx.asarray(a.astype(np.float64))
+    out = npx.empty((3,), dtype=np.float64)
+    with pytest.raises(npx.InvalidValueError, match="dtype|not supported|161002"):
+        _ops.launch("aclnnLinalgVectorNorm", x, _ops.acl_scalar(2.0, np.dtype(np.float32)),
+                    _ops.acl_int_array((1,)), False, to_acl_dtype(np.dtype(np.float64)), out)
+    close(la.vector_norm(x, axis=1, ord=1), np.abs(a).sum(axis=1), np.float64)

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _ops
 from .._creation import eye
+from .._data_type import to_acl_dtype
 from .._elementwise import (_is_array, abs as _abs, conj, divide, greater, multiply, not_equal,
                             pow as _pow, sqrt, subtract, where)
 from .._linear_algebra import matmul
@@ -18,6 +19,8 @@ from .._manipulation import expand_dims, matrix_transpose, reshape, stack
 from .._statistical import max as _max, min as _min, sum as _sum
 from ._common import REAL_OF, check_array, check_floating, check_matrices, new
 from ._factor import inv, svd, svdvals
+
+_FLOAT32 = np.dtype(np.float32)
 
 __all__ = ["vector_norm", "matrix_norm", "pinv", "matrix_rank", "matrix_power", "cross", "outer",
            "diagonal", "trace"]
@@ -43,12 +46,15 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  array
     array API ``linalg.vector_norm``, ``numpy.linalg.vector_norm``). ``ord``: any
     nonzero real p (``sum(|x|**p) ** (1/p)``), ``inf``, ``-inf``, or 0 (count of
     nonzero elements). Result: real floating dtype of ``x`` (float32 for
-    complex64). Composed of aclnnAbs, aclnnPow/aclnnMul, aclnnReduceSum,
-    aclnnAmax/aclnnAmin and aclnnSqrt on the current stream. TypeError for
+    complex64). float32: one aclnnLinalgVectorNorm on the current stream; other
+    dtypes (which that operator lacks): aclnnAbs, aclnnPow/aclnnMul,
+    aclnnReduceSum, aclnnAmax/aclnnAmin and aclnnSqrt. TypeError for
     non-floating input, AxisError (ValueError, IndexError) for a bad axis."""
     check_floating("vector_norm", x)
     axes = _axes(axis, x.ndim, "vector_norm")
     real = REAL_OF[x._dtype]
+    if x._dtype == _FLOAT32 and x.size:
+        return _device_vector_norm(x, axes, keepdims, float(ord))
     a = _abs(x)
     if ord == 2:
         return sqrt(_sum(multiply(a, a), axis=axes, keepdims=keepdims))
@@ -66,6 +72,16 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  array
     p = float(ord)
     powered = _sum(_pow(a, p), axis=axes, keepdims=keepdims)
     return _pow(powered, 1.0 / p)
+
+
+def _device_vector_norm(x, axes, keepdims, ord):
+    """One aclnnLinalgVectorNorm (FLOAT32, FLOAT16, BFLOAT16 only; hicann/ops-nn
+    norm/lp_norm_v2/docs/aclnnLinalgVectorNorm.md)."""
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x._shape) if keepdims or i not in axes)
+    out = new(shape, _FLOAT32, x)
+    _ops.launch("aclnnLinalgVectorNorm", x, _ops.acl_scalar(ord, _FLOAT32),
+                _ops.acl_int_array(axes), bool(keepdims), to_acl_dtype(_FLOAT32), out)
+    return out
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002  array API name
