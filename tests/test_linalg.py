@@ -546,4 +546,4 @@ def test_vector_norm_operator(rng):
     with pytest.raises(npx.InvalidValueError, match="dtype|not supported|161002"):
         _ops.launch("aclnnLinalgVectorNorm", x, _ops.acl_scalar(2.0, np.dtype(np.float32)),
                     _ops.acl_int_array((1,)), False, to_acl_dtype(np.dtype(np.float64)), out)
-    close(la.vector_norm(x, axis=1, ord=1), np.abs(a).sum(axis=1), np.float64)
+    close(la.vector_norm(x, axis=1, ord=1), np.abs(a.astype(np.float64)).sum(axis=1), np.float64)
