@@ -333,14 +333,19 @@ def test_matrix_power(rng, dtype, n):
         la.matrix_power(npx.asarray(a), 1.5)
 
 
-@pytest.mark.parametrize("dtype", REAL + [np.int64, np.int32])
+@pytest.mark.parametrize("dtype", FLOATING + [np.int64, np.int32, np.int8, np.uint8, np.uint16,
+                                   np.uint64])
 def test_cross(rng, dtype):
-    a = (rng.standard_normal((4, 3)) * 10).astype(dtype)
-    b = (rng.standard_normal((3,)) * 10).astype(dtype)
-    close(la.cross(npx.asarray(a), npx.asarray(b)), np.cross(a, b), np.float64)
-    c = (rng.standard_normal((3, 2)) * 10).astype(dtype)
+    a = rand(rng, (4, 3), np.complex128 if np.dtype(dtype).kind == "c" else np.float64) * 10
+    a = (np.abs(a) if np.dtype(dtype).kind == "u" else a).astype(dtype)
+    b = a[1] + a[2]
+    got = la.cross(npx.asarray(a), npx.asarray(b))
+    assert got.dtype == dtype
+    kind = dtype if np.dtype(dtype).kind in "fc" else np.float64
+    close(got, np.cross(a, b), kind, 1e3)
+    c = a[:3, :2].copy()
     close(la.cross(npx.asarray(c), npx.asarray(c[::-1]), axis=0),
-          np.cross(c, c[::-1], axis=0), np.float64)
+          np.cross(c, c[::-1], axis=0), kind, 1e3)
     with pytest.raises(ValueError):
         la.cross(npx.asarray(np.ones((2, 4))), npx.asarray(np.ones((2, 4))))
 
@@ -405,7 +410,7 @@ def test_namespace():
 
 @pytest.mark.parametrize("op, dtype", [
     ("aclnnLinalgCholesky", np.float64), ("aclnnInverse", np.complex64),
-    ("aclnnInverse", np.complex128),
+    ("aclnnInverse", np.complex128), ("aclnnLinalgCross", np.uint16), ("aclnnLinalgCross", np.bool_),
     ("aclnnSlogdet", np.int32), ("aclnnLinalgQr", np.int64), ("aclnnSvd", np.float16)])
 def test_operator_refuses_undocumented_dtype(op, dtype):
     from npuarray import _ops
@@ -413,7 +418,7 @@ def test_operator_refuses_undocumented_dtype(op, dtype):
     out = npx.asarray(np.eye(3).astype(dtype))
     args = {"aclnnLinalgCholesky": (x, False, out), "aclnnInverse": (x, out),
             "aclnnSlogdet": (x, out[0, 0], out[0, 0]), "aclnnLinalgQr": (x, 0, out, out),
-            "aclnnSvd": (x, False, False, out[0], out, out)}[op]
+            "aclnnSvd": (x, False, False, out[0], out, out), "aclnnLinalgCross": (x, x, -1, out)}[op]
     with pytest.raises(npx.InvalidValueError, match="161002|dtype|not supported"):
         _ops.launch(op, *args)
     close(la.inv(npx.asarray(np.eye(2))), np.eye(2), np.float64)

@@ -11,16 +11,20 @@ import numpy as np
 
 from .. import _ops
 from .._creation import eye
-from .._data_type import to_acl_dtype
-from .._elementwise import (_is_array, abs as _abs, conj, divide, greater, multiply, not_equal,
-                            pow as _pow, sqrt, subtract, where)
+from .._data_type import bfloat16, to_acl_dtype
+from .._elementwise import (_is_array, _promote, abs as _abs, broadcast_shapes, conj, divide,
+                            greater, multiply, not_equal, pow as _pow, sqrt, where)
 from .._linear_algebra import matmul
-from .._manipulation import expand_dims, matrix_transpose, reshape, stack
+from .._manipulation import expand_dims, matrix_transpose, reshape
 from .._statistical import max as _max, min as _min, sum as _sum
 from ._common import REAL_OF, check_array, check_floating, check_matrices, new
 from ._factor import inv, svd, svdvals
 
 _FLOAT32 = np.dtype(np.float32)
+_INT64 = np.dtype(np.int64)
+# aclnnLinalgCross's dtypes (hicann/ops-math math/cross/docs/aclnnLinalgCross.md)
+_CROSS = frozenset(map(np.dtype, (np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16,
+                                  bfloat16, np.float32, np.float64, np.complex64, np.complex128)))
 
 __all__ = ["vector_norm", "matrix_norm", "pinv", "matrix_rank", "matrix_power", "cross", "outer",
            "diagonal", "trace"]
@@ -182,9 +186,10 @@ def matrix_power(x, n, /):
 def cross(x1, x2, /, *, axis=-1):
     """Cross product of 3-element vectors along ``axis`` (array API
     ``linalg.cross``): operands broadcast, the ``axis`` dimension must be 3 in
-    both. Composed of aclnnMul and aclnnSub on the current stream (the standard's
-    numeric dtypes). ValueError when the axis size is not 3 or ``axis`` is out of
-    range for the broadcast shape; TypeError for bool operands."""
+    both; result in the promoted dtype. One aclnnLinalgCross on the current
+    stream (uint16/32/64, which it lacks, through int64 with the same wrapping).
+    ValueError when the axis size is not 3 or ``axis`` is out of range;
+    TypeError for bool operands."""
     check_array("cross", x1)
     check_array("cross", x2)
     n = min(x1.ndim, x2.ndim)
@@ -196,19 +201,16 @@ def cross(x1, x2, /, *, axis=-1):
     if x1._shape[axis] != 3 or x2._shape[axis] != 3:
         raise ValueError(f"linalg.cross(): the axis {axis} dimension must be 3 in both "
                          f"operands (shapes {x1.shape} and {x2.shape})")
-    if x1._dtype == np.bool_ or x2._dtype == np.bool_:
+    dtype = _promote(x1._dtype, x2._dtype)
+    if dtype == np.bool_:
         raise TypeError("linalg.cross() does not support bool operands")
-    a = [_component(x1, axis, i) for i in range(3)]
-    b = [_component(x2, axis, i) for i in range(3)]
-    parts = [subtract(multiply(a[(i + 1) % 3], b[(i + 2) % 3]),
-                      multiply(a[(i + 2) % 3], b[(i + 1) % 3])) for i in range(3)]
-    return stack(parts, axis=axis)
-
-
-def _component(x, axis, i):
-    index = [slice(None)] * x.ndim
-    index[axis] = i
-    return x[tuple(index)]
+    work = dtype if dtype in _CROSS else _INT64  # uint16/32/64: the same bits modulo 2**64
+    a = x1 if x1._dtype == work else _ops.cast(x1, work)
+    b = x2 if x2._dtype == work else _ops.cast(x2, work)
+    out = new(broadcast_shapes(x1._shape, x2._shape), work, x1)
+    if out.size:
+        _ops.launch("aclnnLinalgCross", a, b, axis, out)
+    return out if work == dtype else _ops.cast(out, dtype)
 
 
 def outer(x1, x2, /):
