@@ -1,6 +1,6 @@
 /* npusim's linear-algebra operators and libraries against hand-computed values: aclnnInverse,
  * aclnnSlogdet, aclnnLinalgCholesky, aclnnLinalgQr, aclnnSvd on small matrices (one of them a
- * transposed view), aclfft C2C / R2C / C2R / 2-D plans (a plan destroyed with its transform still
+ * transposed view), aclnnLinalgCross (broadcast) and aclnnLinalgVectorNorm, aclfft C2C / R2C / C2R / 2-D plans (a plan destroyed with its transform still
  * queued), and the ops-blas batched LU. Prints "linalg_fft ok" and exits 0 on success. */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +10,8 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_inverse.h"
 #include "aclnnop/aclnn_linalg_cholesky.h"
+#include "aclnnop/aclnn_linalg_cross.h"
+#include "aclnnop/aclnn_linalg_vector_norm.h"
 #include "aclnnop/aclnn_linalg_qr.h"
 #include "aclnnop/aclnn_slogdet.h"
 #include "aclnnop/aclnn_svd.h"
@@ -141,6 +143,40 @@ static void test_cholesky_qr_svd(void)
     for (int i = 0; i < 8; i++) aclrtFree(bufs[i]);
 }
 
+static void test_cross_and_norm(void)
+{
+    /* rows e1, e2 of int32 crossed with the broadcast e2: [0, 0, 1] and 0; the row norms of
+     * [[3, 4, 0], [0, 0, -2]] are 5 and 2 (ord 2), 4 and 2 (ord inf). */
+    int32_t a[6] = { 1, 0, 0, 0, 1, 0 }, e2[3] = { 0, 1, 0 }, c[6] = { 9, 9, 9, 9, 9, 9 };
+    float m[6] = { 3, 4, 0, 0, 0, -2 }, n[2] = { 0, 0 };
+    void *da = dev_from(a, sizeof a), *de = dev_from(e2, sizeof e2), *dc = dev_from(c, sizeof c);
+    void *dm = dev_from(m, sizeof m), *dn = dev_from(n, sizeof n);
+    int64_t three = 3, one = 1, two = 2;
+    aclTensor *ta = matrix(da, ACL_INT32, 2, 3, 3, 1, 6), *tc = matrix(dc, ACL_INT32, 2, 3, 3, 1, 6);
+    aclTensor *te = aclCreateTensor(&three, 1, ACL_INT32, &one, 0, ACL_FORMAT_ND, &three, 1, de);
+    RUN(aclnnLinalgCross, ta, te, -1, tc);
+    to_host(c, dc, sizeof c);
+    const int32_t want[6] = { 0, 0, 1, 0, 0, 0 };
+    for (int i = 0; i < 6; i++) EXPECT(c[i] == want[i], "cross[%d] = %d, want %d", i, c[i], want[i]);
+    aclTensor *tm = matrix(dm, ACL_FLOAT, 2, 3, 3, 1, 6);
+    aclTensor *tn = aclCreateTensor(&two, 1, ACL_FLOAT, &one, 0, ACL_FORMAT_ND, &two, 1, dn);
+    int64_t last = 1;
+    aclIntArray *dims = aclCreateIntArray(&last, 1);
+    float ords[2] = { 2.0f, INFINITY }, wants[2][2] = { { 5, 2 }, { 4, 2 } };
+    for (int k = 0; k < 2; k++) {
+        aclScalar *ord = aclCreateScalar(&ords[k], ACL_FLOAT);
+        RUN(aclnnLinalgVectorNorm, tm, ord, dims, false, ACL_FLOAT, tn);
+        to_host(n, dn, sizeof n);
+        EXPECT(NEAR(n[0], wants[k][0]) && NEAR(n[1], wants[k][1]), "norm ord %g: %g %g", ords[k], n[0], n[1]);
+        aclDestroyScalar(ord);
+    }
+    aclDestroyIntArray(dims);
+    aclTensor *all[] = { ta, tc, te, tm, tn };
+    for (int i = 0; i < 5; i++) aclDestroyTensor(all[i]);
+    void *bufs[] = { da, de, dc, dm, dn };
+    for (int i = 0; i < 5; i++) aclrtFree(bufs[i]);
+}
+
 static void test_fft(void)
 {
     /* x = [1, 2, 3, 4]: X = [10, -2+2i, -2, -2-2i]; 2-D transform of the 2x2 ones: [4, 0, 0, 0]. */
@@ -213,6 +249,7 @@ int main(void)
     }
     test_inverse_slogdet();
     test_cholesky_qr_svd();
+    test_cross_and_norm();
     test_fft();
     test_blas_lu();
     aclrtDestroyStream(stream);
