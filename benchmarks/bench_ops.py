@@ -5,6 +5,7 @@
   arrays, synchronised at the end (target <= 10 us per operation);
 * ``sum`` over 16 M float32 (target >= 1.0x NumPy);
 * ``matmul`` 1024 x 1024 float32 (target >= 0.8x NumPy);
+* ``sort``, ``cumulative_sum``, ``std`` over 16 M float32 (issue 7; no target yet);
 * ``unique_values`` over 16 M float32 with repeats (aclnnUnique2; issue 7).
 
 Every npuarray timing ends with a synchronisation of the stream, so it covers
@@ -125,6 +126,27 @@ def _matmul(harness, stream, torch):
     print("    npuarray matmul: %.1f GFLOP/s" % (2 * n ** 3 / times["npuarray"] / 1e9))
 
 
+# Statistics and sorting (issue 7): one 16 M float32 vector, NumPy and torch alike.
+STATS_N = 1 << 24
+
+
+def _statistics_and_sorting(harness, stream, torch):
+    a = np.random.default_rng(3).standard_normal(STATS_N, dtype=np.float32)
+    x = npx.asarray(a)
+    cases = [
+        ("sort", lambda: npx.sort(x), lambda: np.sort(a), lambda t: t.sort()),
+        ("cumulative_sum", lambda: npx.cumulative_sum(x), lambda: np.cumulative_sum(a),
+         lambda t: t.cumsum(0)),
+        ("std", lambda: npx.std(x), lambda: a.std(), lambda t: t.std(correction=0)),
+    ]
+    for name, ours, numpy_fn, torch_fn in cases:
+        impls = {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn}
+        if torch is not None:
+            ta = torch.from_numpy(a)
+            impls["torch"] = lambda fn=torch_fn, t=ta: fn(t)
+        harness.compare("%s float32 16 M" % name, impls, nbytes=4 * STATS_N, repeat=5)
+
+
 def _unique_values(harness, stream, torch):
     n = 1 << 24
     a = np.random.default_rng(3).integers(0, 1 << 20, size=n).astype(np.float32)
@@ -144,4 +166,5 @@ def run(harness):
     _overhead(harness, stream, torch)
     _sum(harness, stream, torch)
     _matmul(harness, stream, torch)
+    _statistics_and_sorting(harness, stream, torch)
     _unique_values(harness, stream, torch)

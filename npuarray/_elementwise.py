@@ -279,7 +279,7 @@ class _Binary:
         compute = self._fit_scalar(value, dtype, compute)
         if _kind(dtype) == "u" and _kind(compute) == "i" and compute.itemsize == dtype.itemsize \
                 and value >= 1 << (8 * compute.itemsize - 1):
-            value -= 1 << (8 * compute.itemsize)  # unsigned computed as same-width signed: same bits
+            value -= 1 << (8 * compute.itemsize)  # unsigned as same-width signed: same bits
         device = x._buffer.device
         stream = _ops.current_stream(device)
         out = _ops.empty(x._shape, out_dtype, device, stream)
@@ -358,8 +358,8 @@ _BINARY = {spec.name: spec for spec in [
             reflected_op="aclnnGeScalar", result="bool"),
     _Binary("maximum", "aclnnMaximum", _MAXIMUM, "biuf"),
     _Binary("minimum", "aclnnMinimum", _MAXIMUM, "biuf"),
-    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool"),
-    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool"),
+    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
+    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
 ]}
 
 
@@ -407,9 +407,11 @@ def floor_divide(x1, x2, /):
     result = _BINARY["floor_divide"](x1, x2)
     if _kind(result._dtype) != "f" or _is_empty(result._shape):
         return result
-    divisor_infinite = equal(abs(x2), np.inf) if _is_array(x2) else builtins.abs(x2) == np.inf
-    take_quotient = logical_or(not_equal(result, result), divisor_infinite) \
-        if _is_array(x2) or divisor_infinite else not_equal(result, result)
+    if not _is_array(x2) and builtins.abs(x2) == np.inf:
+        return divide(x1, x2)   # the quotient is the answer for every x1
+    take_quotient = not_equal(result, result)
+    if _is_array(x2):
+        take_quotient = logical_or(take_quotient, equal(abs(x2), np.inf))
     return where(take_quotient, divide(x1, x2), result)
 
 
@@ -532,7 +534,8 @@ _BITWISE_AND = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "u
 _BITWISE_OR_XOR = _dtypes_of("bool", *_INTEGER)
 # math/bitwise_not/docs/aclnnBitwiseNot.md
 _BITWISE_NOT = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
-# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md, math/right_shift/docs/aclnnRightShift.md
+# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md,
+# math/right_shift/docs/aclnnRightShift.md
 _SHIFT = _dtypes_of(*_INTEGER)
 # math/not_equal/docs/aclnnLogicalXor.md
 _LOGICAL_XOR = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
@@ -620,6 +623,8 @@ def _shift(name, x1, x2):
 
 
 def _shift_by_scalar(name, x, count):
+    if type(count) is int and 0 <= count < 8 * x._dtype.itemsize:
+        return _BINARY[name](x, count)  # the common case: a count valid for x's dtype
     value, strong = _scalar_operand(name, count)
     if not isinstance(value, int):
         raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
@@ -653,17 +658,14 @@ def bitwise_right_shift(x1, x2, /):
     return _shift("bitwise_right_shift", x1, x2)
 
 
-# Binary functions that are not a single _Binary plan, by name, for the in-place operators.
-_INPLACE_FUNCTIONS = {"bitwise_left_shift": bitwise_left_shift,
-                      "bitwise_right_shift": bitwise_right_shift}
-
 
 # ---------------------------------------------------------------------------
 # clip
 
 __all__ += ["clip"]
 
-# conversion/clip_by_value_v2/docs/aclnnClamp.md (aclnnClampMin.md, aclnnClampMax&aclnnInplaceClampMax.md)
+# conversion/clip_by_value_v2/docs/aclnnClamp.md (and aclnnClampMin.md,
+# aclnnClampMax&aclnnInplaceClampMax.md)
 _CLAMP = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
                     "int32", "int64", "bool")
 
@@ -711,6 +713,8 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
         out = _copy(x)
         _ops.fill_(out, np.nan, stream=_ops.stream_of(out))
         return out
+    if lo is not None and hi is not None and lo > hi:
+        lo = hi  # NumPy's max; CANN documents max(min(x, max), min), which would give min
     if dtype == _UINT64:
         return _clip_by_selection(x, lo, hi)
     compute = _supported(dtype, _CLAMP, "clip")
@@ -820,23 +824,14 @@ def logaddexp(x1, x2, /):
     """Element-wise ``log(exp(x1) + exp(x2))`` without overflow (array API
     ``logaddexp``): aclnnLogAddExp for float32 / float16 / bfloat16; float64,
     which that operator cannot write, is composed on the device as
-    ``max + log1p(exp(-|x1 - x2|))`` (equal inputs, infinities included, give
-    ``x1 + log(2)``). NaN propagates; an infinity of either sign dominates."""
+    ``max + log1p(exp(-|x1 - x2|))`` with aclnnLog1p (equal inputs, infinities
+    included, give ``x1 + log(2)``). NaN propagates; +inf dominates."""
     a, b, dtype = _float_operands("logaddexp", x1, x2)
     if dtype in _LOG_ADD_EXP_OUT:
         return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
     larger = maximum(a, b)
-    tail = _log1p(exp(negative(abs(subtract(a, b)))))
+    tail = log1p(exp(negative(abs(subtract(a, b)))))
     return where(equal(a, b), add(a, _LN2), add(larger, tail))
-
-
-def _log1p(t):
-    """log(1 + t) accurate for small t (Kahan's formula with aclnnLog): where
-    ``u = 1 + t`` rounds, ``log(u) * t / (u - 1)`` cancels the rounding error."""
-    u = add(t, 1.0)
-    denominator = subtract(u, 1.0)
-    rounded = multiply(log(u), divide(t, where(equal(denominator, 0.0), 1.0, denominator)))
-    return where(equal(denominator, 0.0), t, rounded)
 
 
 def copysign(x1, x2, /):
@@ -914,12 +909,12 @@ def _uint64_floor_divide(a, b):
     half = bits_as(_BINARY["bitwise_right_shift"](a, 1), _INT64)
     q0 = multiply(floor_divide(half, safe_b), 2)
     rest = bits_as(subtract(a_bits, multiply(q0, b_bits)), _UINT64)
-    q = add(q0, astype_int64(greater_equal(rest, b)))
-    q = where(large, astype_int64(greater_equal(a, b)), q)
+    q = add(q0, _as_int64(greater_equal(rest, b)))
+    q = where(large, _as_int64(greater_equal(a, b)), q)
     return bits_as(where(zero, 0, q), _UINT64)
 
 
-def astype_int64(x):
+def _as_int64(x):
     return _ops.cast(x, _INT64, stream=_ops.stream_of(x))
 
 
@@ -1194,7 +1189,7 @@ def _tanh_composed(x):
 
 def _expm1_composed(x):
     if _kind(x._dtype) == "c":
-        return subtract(exp(x), 1.0)
+        return _expm1_complex(x)
     # float64: Kahan's method, accurate to a few ulp near 0 where exp(x) - 1 is not:
     # u = e**x, expm1 = (u - 1) * x / log(u); u == 1 gives x itself (so +-0 and tiny
     # x are exact), u - 1 == -1 gives -1, an infinite u gives +inf.
@@ -1206,8 +1201,26 @@ def _expm1_composed(x):
     return where(equal(u, np.inf), u, result)
 
 
+def _expm1_complex(z):
+    """expm1(a + ib) = expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b): no cancellation
+    near 0, where exp(z) - 1 loses every digit; non-finite z takes exp(z) - 1, whose
+    special cases (C99 cexp's) are the standard's."""
+    a, b = _parts(z)
+    half_sine = sin(multiply(b, 0.5))
+    re = subtract(multiply(expm1(a), cos(b)), multiply(multiply(half_sine, half_sine), 2.0))
+    re = add(re, 0.0)   # expm1(-0 + 0j) = +0 + 0j, as exp(z) - 1 gives (-0 - 0 is -0)
+    im = where(equal(b, 0.0), b, multiply(exp(a), sin(b)))   # inf * sin(0) would be NaN
+    return where(isfinite(z), _complex_from(re, im, z._dtype), subtract(exp(z), 1.0))
+
+
 def _log1p_composed(z):
-    return log(add(z, 1.0))
+    """log(1 + z) (aclnnAdds, aclnnLog), its real part near 0 as
+    log1p(a (2 + a) + b**2) / 2 (aclnnLog1p), which keeps the digits log(|1 + z|) loses."""
+    w_re, w_im = _parts(log(add(z, 1.0)))
+    a, b = _parts(z)
+    near_zero = logical_and(less(abs(a), 0.5), less(abs(b), 0.5))
+    small_re = multiply(log1p(add(multiply(a, add(a, 2.0)), multiply(b, b))), 0.5)
+    return _complex_from(where(near_zero, small_re, w_re), w_im, z._dtype)
 
 
 # Complex inverse trigonometric and hyperbolic functions, which no CANN operator
@@ -1216,9 +1229,8 @@ def _log1p_composed(z):
 # device in complex128 (complex64 input is widened, so intermediate squares neither
 # overflow nor lose digits) from Kahan's formulas ("Branch Cuts for Complex
 # Elementary Functions", 1987), which are accurate everywhere, including near 0,
-# with complex aclnnSqrt, real aclnnAsinh / aclnnLog1p, and atan2(y, x) taken as the
-# angle of log(x + iy) (aclnnLog); the standard's special cases for infinite and NaN
-# parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
+# with complex aclnnSqrt and real aclnnAsinh / aclnnLog1p / aclnnAtan2; the
+# standard's special cases for infinite and NaN parts are then set with aclnnSWhere. asin, atan and acosh follow from asinh, atanh
 # and acos by the identities C99 Annex G defines them with.
 
 _C128 = np.dtype(np.complex128)
@@ -1238,16 +1250,6 @@ def _sqrt_parts(re, im):
     return _parts(sqrt(_complex_from(re, im, _C128)))
 
 
-def _atan2(y, x):
-    """atan2(y, x) for float64 arrays: the angle of x + iy, from log's imaginary part."""
-    return _parts(log(_complex_from(x, y, _C128)))[1]
-
-
-def _copysign(magnitude, sign_of):
-    magnitude = abs(magnitude)
-    return where(signbit(sign_of), negative(magnitude), magnitude)
-
-
 def _asinh_complex(z):
     a, b = _parts(_widened(z))
     x, y = abs(a), abs(b)   # first quadrant; asinh is odd and commutes with conj
@@ -1256,13 +1258,13 @@ def _asinh_complex(z):
     s1r, s1i = _sqrt_parts(add(y, 1.0), negative(x))
     s2r, s2i = _sqrt_parts(subtract(1.0, y), x)
     re = asinh(subtract(multiply(s1r, s2i), multiply(s1i, s2r)))
-    im = _atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
+    im = atan2(y, subtract(multiply(s1r, s2r), multiply(s1i, s2i)))
     im = where(equal(y, 0.0), y, im)                     # asinh(NaN + 0j) = NaN + 0j
     angle = where(isinf(x), where(isinf(y), _PI / 4, 0.0), _PI / 2)
     angle = where(logical_or(isnan(x), isnan(y)), np.nan, angle)
     infinite = logical_or(isinf(x), isinf(y))
     re, im = where(infinite, np.inf, re), where(infinite, angle, im)
-    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
 
 
 def _atanh_complex(z):
@@ -1272,14 +1274,14 @@ def _atanh_complex(z):
     one_minus_x = subtract(1.0, x)
     denominator = add(multiply(one_minus_x, one_minus_x), multiply(y, y))
     re = multiply(log1p(divide(multiply(x, 4.0), denominator)), 0.25)
-    im = multiply(_atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
+    im = multiply(atan2(multiply(y, 2.0), subtract(multiply(one_minus_x, add(x, 1.0)),
                                                     multiply(y, y))), 0.5)
     re = where(equal(x, 0.0), x, re)                     # atanh(+0 + NaN j) = +0 + NaN j
     # Far from the origin (and at infinity) atanh(z) = 1/z + i pi/2 to double precision.
     far = logical_or(greater(x, 1e150), greater(y, 1e150))
     re = where(far, _parts(reciprocal(_complex_from(x, y, _C128)))[0], re)
     im = where(far, where(isnan(y), np.nan, _PI / 2), im)
-    return _narrowed(_complex_from(_copysign(re, a), _copysign(im, b), _C128), z._dtype)
+    return _narrowed(_complex_from(copysign(re, a), copysign(im, b), _C128), z._dtype)
 
 
 def _acos_complex(z):
@@ -1289,7 +1291,7 @@ def _acos_complex(z):
     # s1 = sqrt(1 - z), s2 = sqrt(1 + z).
     s1r, s1i = _sqrt_parts(subtract(1.0, a), negative(y))
     s2r, s2i = _sqrt_parts(add(a, 1.0), y)
-    re = multiply(_atan2(s1r, s2r), 2.0)
+    re = multiply(atan2(s1r, s2r), 2.0)
     im = asinh(subtract(multiply(s2r, s1i), multiply(s2i, s1r)))
     re = where(logical_and(equal(a, 0.0), isnan(y)), _PI / 2, re)
     re = where(logical_and(isinf(a), isinf(y)), where(less(a, 0.0), 3 * _PI / 4, _PI / 4), re)
@@ -1399,14 +1401,15 @@ def expm1(x, /):
     """Element-wise ``exp(x) - 1``, accurate near 0 (array API ``expm1``,
     ``numpy.expm1``): aclnnExpm1 for float16/bfloat16/float32. aclnnExpm1 takes no
     float64 input: float64 uses Kahan's ``(u - 1) * x / log(u)`` with ``u = exp(x)``
-    (aclnnExp, aclnnLog, ...; a few ulp); complex is ``exp(x) - 1``."""
+    (aclnnExp, aclnnLog, ...; a few ulp); complex is composed from real expm1, exp,
+    sin and cos of its parts (see ``_expm1_complex``)."""
     return _math("expm1", "aclnnExpm1", x, _HALF_SINGLE, _expm1_composed)
 
 
 def log1p(x, /):
     """Element-wise ``log(1 + x)``, accurate near 0 (array API ``log1p``,
-    ``numpy.log1p``): aclnnLog1p; complex input as ``log(1 + x)`` with aclnnAdds
-    and aclnnLog (aclnnLog1p has no complex kernel)."""
+    ``numpy.log1p``): aclnnLog1p; complex input, which aclnnLog1p lacks, as
+    ``log(1 + x)`` with aclnnAdds and aclnnLog, its real part near 0 from aclnnLog1p."""
     return _math("log1p", "aclnnLog1p", x, _ALL_FLOATING, _log1p_composed)
 
 
@@ -1557,6 +1560,18 @@ def conj(x, /):
     return _complex_from(re, negative(im), x._dtype)
 
 
+_UNARY_NOTE = """
+
+    Returns a new array of ``x``'s shape, computed on the current stream of ``x``'s
+    device. Raises TypeError for a non-NPUArray ``x`` or a dtype the function does not
+    take."""
+for _function in (acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan, tanh,
+                  expm1, log1p, log2, log10, reciprocal, ceil, floor, round, trunc, sign,
+                  signbit, square, isinf, real, imag, conj):
+    _function.__doc__ += _UNARY_NOTE
+del _function
+
+
 # ---------------------------------------------------------------------------
 # where and in-place operators
 
@@ -1611,7 +1626,7 @@ def inplace(name, x, other):
     if name == "matmul":
         from ._linear_algebra import matmul as function
     else:
-        function = _INPLACE_FUNCTIONS.get(name) or _BINARY.get(name)
+        function = globals().get(name) if name in _BINARY else None
         if function is None:
             raise ValueError(f"no in-place form of {name!r}")
     result = function(x, other)

@@ -253,6 +253,8 @@ def _masked_select(x, mask):
     """1-D array of the elements of ``x`` where the same-shaped ``mask`` is
     true, in C order (aclnnMaskedSelect; synchronises the stream to read the
     data-dependent length with aclGetViewShape)."""
+    if x.dtype not in _MASKED_SELECT_DTYPES:
+        return _masked_select_bits(x, mask)
     for hook in _transfer.host_read_hooks:
         hook("boolean mask indexing (a data-dependent shape)")
     stream = _ops.stream_of(x)
@@ -263,6 +265,25 @@ def _masked_select(x, mask):
     stream.synchronize()
     shape = _ops.view_shape(out)
     return out._view((shape[0] if shape else 1,), (1,), 0)
+
+
+# hicann/ops-math aclnnMaskedSelect docs (reference section 7.2)
+_MASKED_SELECT_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16, np.float32,
+    np.float64, bfloat16)))
+
+
+def _masked_select_bits(x, mask):
+    """``_masked_select`` for the dtypes aclnnMaskedSelect lacks, which it only has to
+    move: unsigned ones as the signed dtype of the same width, complex ones as
+    (real, imag) pairs selected by the mask repeated over the pair."""
+    if x.dtype.kind == "c":
+        parts = _manipulation.complex_parts(x)
+        pairs = _manipulation.broadcast_to(mask.reshape(mask.shape + (1,)), parts.shape)
+        flat = _masked_select(parts, pairs)
+        return NPUArray._from_buffer(flat._buffer, (flat.size // 2,), (1,), 0, x.dtype)
+    flat = _masked_select(_same_bits(x), mask)
+    return NPUArray._from_buffer(flat._buffer, flat.shape, (1,), 0, x.dtype)
 
 
 def _front(view, axes):
@@ -323,8 +344,10 @@ def _advanced_get(x, entries):
     stream = _ops.stream_of(x)
     out = _ops.empty(out_shape, x.dtype, x.device, stream)
     if out.size:
+        source, target = (moved, out) if x.dtype in _INDEX_DTYPES else \
+            (_same_bits(moved), _same_bits(out))  # aclnnIndex only moves the bits
         indices = _ops.acl_tensor_list(arrays, stream)
-        _ops.launch("aclnnIndex", moved, indices, out, stream=stream)
+        _ops.launch("aclnnIndex", source, indices, target, stream=stream)
     return _place(out, len(shape), axes[0]) if adjacent else out
 
 
@@ -425,21 +448,30 @@ def _advanced_set(x, entries, value):
     _ops.launch("aclnnIndexPutImpl", moved, indices, values, False, False, stream=stream)
 
 
+# The dtypes of aclnnIndex (reference section 7.2).
+_INDEX_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
+    np.float64, bfloat16, np.complex64)))
 # The dtypes of aclnnInplaceMaskedFillScalar and aclnnIndexPutImpl (reference section 7.2).
 _MASKED_FILL_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.int32, np.int64, np.float16, np.float32, bfloat16)))
 _INDEX_PUT_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
     np.float64, bfloat16)))
-# aclnnIndexPutImpl only moves values, so the dtypes it lacks go through a view of the same
-# bytes: unsigned as signed of the same width, complex as trailing (real, imag) pairs.
+# The dtypes of aclnnIndex (reference section 7.2: no uint16/32/64, no complex128).
+_INDEX_DTYPES = frozenset(map(np.dtype, (
+    np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
+    np.float64, bfloat16, np.complex64)))
+# aclnnIndex and aclnnIndexPutImpl only move values, so the dtypes they lack go through a
+# view of the same bytes: unsigned as signed of the same width, complex as trailing
+# (real, imag) pairs.
 _SAME_WIDTH_SIGNED = {np.dtype(np.uint16): np.dtype(np.int16),
                       np.dtype(np.uint32): np.dtype(np.int32),
                       np.dtype(np.uint64): np.dtype(np.int64)}
 
 
 def _same_bits(a):
-    """A view of ``a``'s bytes as a dtype aclnnIndexPutImpl supports."""
+    """A view of ``a``'s bytes as a dtype aclnnIndex and aclnnIndexPutImpl support."""
     if a.dtype in _SAME_WIDTH_SIGNED:
         return NPUArray._from_buffer(a._buffer, a.shape, a._strides, a._offset,
                                      _SAME_WIDTH_SIGNED[a.dtype])

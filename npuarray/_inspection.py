@@ -25,7 +25,8 @@ MAX_DIMENSIONS = 8
 
 
 def _check_device(device):
-    """InvalidValueError / TypeError for anything that is not a visible device."""
+    """InvalidValueError for an id that is not a visible device, TypeError for
+    anything that is not a Device, an id or None."""
     if device is not None:
         as_device_id(device)
 
@@ -58,8 +59,9 @@ class _NamespaceInfo:
     def default_dtypes(self, *, device=None):
         """The default dtypes, the same on every device, as NumPy 2's: float64 for
         "real floating", complex128 for "complex floating", int64 for "integral"
-        and "indexing". ``device``: a Device, an id or None; InvalidValueError
-        for an id that is not visible."""
+        and "indexing". ``device``: a Device, an id or None (the current
+        device); InvalidValueError for an id that is not visible, TypeError for
+        anything else."""
         _check_device(device)
         return {"real floating": default_float, "complex floating": default_complex,
                 "integral": default_int, "indexing": default_index}
@@ -70,7 +72,8 @@ class _NamespaceInfo:
         "signed integer", "unsigned integer", "integral", "real floating",
         "complex floating", "numeric", or a tuple of those (their union).
         float16 and bfloat16 are supported too but are not array API dtypes,
-        so they are not listed. ValueError for an unknown kind."""
+        so they are not listed. ``device`` as in ``default_dtypes``. ValueError
+        for an unknown kind."""
         _check_device(device)
         return {dtype.name: dtype for dtype in _ARRAY_API_DTYPES
                 if kind is None or isdtype(dtype, kind)}

@@ -94,11 +94,11 @@ def acl_tensor_list(arrays, stream):
 
 def view_shape(x):
     """The shape recorded in ``x``'s aclTensor (aclGetViewShape): for the output
-    of an operator with a data-dependent length (aclnnMaskedSelect), the shape it
-    wrote, once its stream has run it."""
+    of an operator with a data-dependent length (``_SHAPE_WRITING_OPS``), the shape
+    it wrote, once its stream has run it."""
     dims, ndims = ffi.new("int64_t **"), ffi.new("uint64_t *")
     _acl.check(lib.aclGetViewShape(acl_tensor(x), dims, ndims), "aclGetViewShape")
-    shape = tuple(dims[0][i] for i in range(ndims[0]))
+    shape = tuple(int(dims[0][i]) for i in range(ndims[0]))
     lib.free(dims[0])  # the caller owns aclGetViewShape's array
     return shape
 
@@ -261,7 +261,7 @@ def _second_phase(op_name, second, size_out, executor_out, stream):
 def _stream_of_first_array(args, array_type):
     for arg in args:
         if isinstance(arg, array_type):
-            return current_stream_of(arg._buffer.device.id)
+            return current_stream_of(arg._buffer.device)
     raise TypeError("launch() needs an NPUArray argument or an explicit stream")
 
 
@@ -363,16 +363,6 @@ _WHOLE_TENSOR_CACHE_SIZE = 4096
 _SHAPE_WRITING_OPS = {"aclnnMaskedSelect": (-1,), "aclnnNonzero": (-1,), "aclnnUnique2": (-3, -1)}
 
 
-def view_shape(x):
-    """The view shape an operator of ``_SHAPE_WRITING_OPS`` wrote into the aclTensor of
-    its output ``x`` (aclGetViewShape); read it after synchronising the stream."""
-    dims, ndims = ffi.new("int64_t **"), ffi.new("uint64_t *")
-    _acl.check(lib.aclGetViewShape(acl_tensor(x), dims, ndims), "aclGetViewShape")
-    shape = tuple(int(dims[0][i]) for i in range(ndims[0]))
-    lib.free(dims[0])  # the caller owns aclGetViewShape's array
-    return shape
-
-
 def _whole_tensor(x):
     key = (x._buffer.ptr, x._shape, x._dtype)
     handle = _whole_tensors.get(key)
@@ -398,16 +388,14 @@ def empty(shape, dtype, device, stream):
     return x
 
 
-def current_stream(device):
-    """``get_current_stream(device)`` for an ``npuarray.Device``: this thread's stream
-    of the innermost ``with stream:`` block, else the device's default stream (the
-    runtime's fast accessor; no argument normalisation)."""
-    return current_stream_of(device.id)
+# current_stream(device): this thread's stream of the innermost ``with stream:`` block
+# of an npuarray.Device, else the device's default stream (the runtime's fast accessor).
+current_stream = current_stream_of
 
 
 def stream_of(x):
     """The current stream of ``x``'s device: where operations on ``x`` run."""
-    return current_stream_of(x._buffer.device.id)
+    return current_stream_of(x._buffer.device)
 
 
 # ---------------------------------------------------------------------------

@@ -128,8 +128,10 @@ def nonzero(x, /):
         _ops.launch("aclnnNonzero", x, out, stream=stream)
         stream.synchronize()
         count = _ops.view_shape(out)[0]
-    return tuple(type(out)._from_buffer(out._buffer, (count,), (ndim,), axis, _INDEX)
-                 for axis in range(ndim))
+    rows = type(out)._from_buffer(out._buffer, (count, ndim), (ndim, 1), 0, _INDEX)
+    if 2 * count < size:  # release the unused bulk of the maximum-size buffer
+        rows = _ops.copy(rows, stream=stream)
+    return tuple(rows[:, axis] for axis in range(ndim))
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False):

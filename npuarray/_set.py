@@ -5,8 +5,10 @@ The unique functions run aclnnUnique2 on the flattened input. Its result length
 depends on the data, so the current stream is synchronised once and the length
 read with aclGetViewShape. Values come out in ascending order (NumPy's order);
 equality is the standard's value equality: every NaN is distinct, -0.0 equals
-0.0. The first-occurrence indices of ``unique_all`` are composed on the device
-from the inverse indices, without a second synchronisation.
+0.0. aclnnUnique2 has no complex kernel: complex values are made int64 keys in
+NumPy's complex order first. The first-occurrence indices of ``unique_all`` are
+composed on the device from the inverse indices, without a second
+synchronisation. isin sorts or compares on the device without synchronising.
 """
 from collections import namedtuple
 
@@ -22,17 +24,21 @@ UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_i
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
-# hicann/ops-nn index/unique_consecutive/docs/aclnnUnique2.md (self and valueOut)
-_UNIQUE2 = _dtypes_of("bool", "float32", "float16", "float64", "uint8", "int8", "uint16",
-                      "int16", "int32", "uint32", "uint64", "int64", "bfloat16")
+# aclnnUnique2 takes every real dtype (hicann/ops-nn index/unique_consecutive/docs/
+# aclnnUnique2.md); complex ones go through int64 keys (_complex_keys).
 # hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md
 _SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
                            "int64")
-# Equality-preserving casts into the dtypes aclnnUnique2 and aclnnSearchSorted share.
+# hicann/ops-math math/sort/docs/aclnnSort.md
+_SORT = _dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64", "uint8",
+                   "uint16", "uint32", "uint64", "bool")
+# Equality-preserving casts into the dtypes aclnnSearchSorted takes (uint64 to int64
+# wraps modulo 2**64: one-to-one, which is all that equality needs).
 _SEARCHABLE = {BOOL: np.dtype(np.uint8), BFLOAT16: np.dtype(np.float32),
-               np.dtype(np.uint16): np.dtype(np.int32), np.dtype(np.uint32): np.dtype(np.int64)}
-# isin compares every pair (no synchronisation) up to this many comparisons, and sorts
-# x2 (one synchronisation) beyond; pairs are compared in blocks of at most this size.
+               np.dtype(np.uint16): np.dtype(np.int32), np.dtype(np.uint32): np.dtype(np.int64),
+               np.dtype(np.uint64): np.dtype(np.int64)}
+# isin compares every pair up to this many comparisons, and sorts x2 beyond; pairs are
+# compared in blocks of at most this size.
 _PAIRWISE_LIMIT = 1 << 22
 
 
@@ -55,9 +61,6 @@ def _unique(name, x, want_inverse, want_counts):
     if _kind(x._dtype) == "c":
         values, inverse, counts, _ = _unique_complex(name, x)
         return values, inverse if want_inverse else None, counts if want_counts else None
-    if x._dtype not in _UNIQUE2:
-        raise TypeError(f"{name}() does not support dtype {x._dtype}: aclnnUnique2 has no "
-                        f"{x._dtype} kernel")
     for hook in _transfer.host_read_hooks:
         hook(f"{name} (a data-dependent shape)")
     device = x._buffer.device
@@ -88,6 +91,25 @@ def _ranks(part):
     return ranks
 
 
+def _complex_keys(flat):
+    """int64 keys of the complex 1-D ``flat`` whose order is NumPy's complex order,
+    equal exactly for equal values: (real, imag) lexicographic, then R + nan j by
+    real part, nan + R j by imaginary part, nan + nan j last (a class term of n**2;
+    ranks below n). NaN parts have distinct ranks, so such values stay distinct."""
+    n = flat.size
+    parts = _manipulation.complex_parts(flat)
+    real, imag = _ranks(parts[:, 0]), _ranks(parts[:, 1])
+    nan_real = _elementwise.not_equal(parts[:, 0], parts[:, 0])
+    nan_imag = _elementwise.not_equal(parts[:, 1], parts[:, 1])
+    real_first = _elementwise.add(_elementwise.multiply(real, n), imag)
+    imag_first = _elementwise.add(_elementwise.multiply(imag, n), real)
+    by_imag = _elementwise.logical_and(nan_real, _elementwise.logical_not(nan_imag))
+    order = _elementwise.where(by_imag, imag_first, real_first)
+    classes = _elementwise.add(_elementwise.multiply(_ops.cast(nan_real, default_index), 2),
+                               _ops.cast(nan_imag, default_index))
+    return _elementwise.add(_elementwise.multiply(classes, n * n), order)
+
+
 def _unique_complex(name, x):
     """(values, inverse indices with x's shape, counts, first-occurrence indices) of
     complex ``x`` in NumPy's lexicographic (real, imag) order: aclnnUnique2 has no
@@ -100,10 +122,7 @@ def _unique_complex(name, x):
         nothing = _ops.empty((0,), default_index, device, stream)
         return (_ops.empty((0,), x._dtype, device, stream),
                 _ops.empty(x._shape, default_index, device, stream), nothing, nothing)
-    parts = _manipulation.complex_parts(flat)
-    keys = _elementwise.add(_elementwise.multiply(_ranks(parts[:, 0]), flat.size),
-                            _ranks(parts[:, 1]))
-    _, inverse, counts = _unique(name, keys, True, True)
+    _, inverse, counts = _unique(name, _complex_keys(flat), True, True)
     first = _first_indices(inverse, counts._shape[0])
     values = _ops.empty(first._shape, x._dtype, device, stream)
     _ops.launch("aclnnIndexSelect", flat, 0, first, values, stream=stream)
@@ -137,8 +156,10 @@ def unique_values(x, /):
     """The distinct values of the flattened ``x``, ascending (array API
     ``unique_values``, ``numpy.unique_values``): aclnnUnique2 on the current
     stream, synchronised once for the data-dependent length. NaNs are distinct
-    and come last; -0.0 and 0.0 are one value. TypeError for non-arrays and
-    complex dtypes (aclnnUnique2 has no complex kernel)."""
+    and come last; -0.0 and 0.0 are one value. Complex values come in NumPy's
+    order (by real, then imaginary part; those with a NaN part last), through
+    int64 keys (aclnnUnique2 has no complex kernel; more device work, still one
+    synchronisation). TypeError for non-arrays."""
     return _unique("unique_values", x, False, False)[0]
 
 
@@ -178,7 +199,7 @@ def unique_all(x, /):
 # ---------------------------------------------------------------------------
 # isin
 
-def _operand(name, value, dtype, device, stream):
+def _operand(value, dtype, device, stream):
     """An array operand of isin as an NPUArray of ``dtype`` (scalars become 0-d)."""
     if isinstance(value, _ops._array_type):
         return _elementwise._as_dtype(value, dtype, stream)
@@ -197,11 +218,25 @@ def _isin_pairwise(x1, x2):
     return blocks[0] if len(blocks) == 1 else _manipulation.concat(blocks)
 
 
+def _sorted_table(x2):
+    """The values of ``x2`` in ascending order: aclnnSort of the flattened values (no
+    synchronisation), or for the dtypes it lacks (float64) the distinct values by
+    aclnnUnique2 (one synchronisation for their number)."""
+    if x2._dtype not in _SORT:
+        return _unique("isin", x2, False, False)[0]
+    stream = _ops.stream_of(x2)
+    flat = x2.reshape((x2.size,))
+    table = _ops.empty(flat._shape, flat._dtype, flat.device, stream)
+    order = _ops.empty(flat._shape, default_index, flat.device, stream)
+    _ops.launch("aclnnSort", flat, False, 0, False, table, order, stream=stream)
+    return table
+
+
 def _isin_sorted(x1, x2):
-    """Whether each element of ``x1`` equals one of ``x2``: the sorted distinct values
-    of ``x2`` (aclnnUnique2, one synchronisation), aclnnSearchSorted of ``x1`` in them,
-    aclnnIndexSelect of the value found and aclnnEqTensor."""
-    table = _unique("isin", x2, False, False)[0]
+    """Whether each element of ``x1`` equals one of ``x2``: aclnnSearchSorted of ``x1``
+    in the sorted values of ``x2``, aclnnIndexSelect of the value found there and
+    aclnnEqTensor."""
+    table = _sorted_table(x2)
     stream = _ops.stream_of(x1)
     positions = _ops.empty(x1._shape, default_index, x1.device, stream)
     _ops.launch("aclnnSearchSorted", table, x1, False, False, None, positions, stream=stream)
@@ -219,9 +254,10 @@ def isin(x1, x2, /, *, invert=False):
     promoted dtype (NaN matches nothing).
 
     Runs on the current stream: small inputs compare every pair (aclnnEqTensor,
-    aclnnAmax; no synchronisation), larger ones search the sorted distinct values
-    of ``x2`` (aclnnUnique2, aclnnSearchSorted, aclnnIndexSelect, aclnnEqTensor;
-    one synchronisation). One of ``x1``, ``x2`` may be a Python scalar. TypeError
+    aclnnAmax), larger ones search the sorted values of ``x2`` (aclnnSort,
+    aclnnSearchSorted, aclnnIndexSelect, aclnnEqTensor); neither synchronises,
+    except large float64 ``x2``, sorted as its distinct values by aclnnUnique2
+    (one synchronisation). One of ``x1``, ``x2`` may be a Python scalar. TypeError
     when neither is an NPUArray or a scalar is of an unsupported type."""
     arrays = [a for a in (x1, x2) if isinstance(a, _ops._array_type or _ops._npuarray_type())]
     if not arrays:
@@ -233,8 +269,8 @@ def isin(x1, x2, /, *, invert=False):
     stream = _ops.current_stream(device)
     dtype = _data_type.result_type(x1, x2)
     shape = x1._shape if isinstance(x1, _ops._array_type) else ()
-    a = _operand("isin", x1, dtype, device, stream)
-    b = _operand("isin", x2, dtype, device, stream)
+    a = _operand(x1, dtype, device, stream)
+    b = _operand(x2, dtype, device, stream)
     if not a.size or not b.size:
         return _ops.fill_(_ops.empty(shape, BOOL, device, stream), bool(invert) and a.size > 0)
     compute = _SEARCHABLE.get(dtype, dtype)

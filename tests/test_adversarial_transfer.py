@@ -67,3 +67,79 @@ def test_to_device_waits_for_a_pending_write_of_the_source(rng, peer_devices):
         x[...] = x * 2              # pending behind the busy work on device 0
     y = x.to_device(1, stream=npx.Stream(1))
     np.testing.assert_array_equal(y.to_host(), data * 2)
+
+
+# -- Ctrl-C during a staged copy (item 4) ------------------------------------------------------
+
+from npuarray.runtime import _transfer as runtime_transfer  # noqa: E402
+
+
+def _interrupt_after_queueing(monkeypatch, api):
+    """Make the first successful call of ``api`` raise KeyboardInterrupt right after the
+    runtime queued it, as a Ctrl-C arriving at that moment would."""
+    real_check = runtime_transfer.check
+    state = {"fired": False}
+
+    def check(ret, name, *args):
+        real_check(ret, name, *args)
+        if name == api and not state["fired"]:
+            state["fired"] = True
+            raise KeyboardInterrupt
+    monkeypatch.setattr(runtime_transfer, "check", check)
+    return state
+
+
+def _pinned_pool_baseline():
+    pool = npx.get_default_pinned_memory_pool()
+    return pool, pool.used_bytes()
+
+
+@pytest.mark.parametrize("chunks", [1, 3])
+def test_ctrl_c_during_staged_upload_keeps_the_block_until_the_copy_ran(
+        rng, monkeypatch, chunks):
+    pool, used = _pinned_pool_baseline()
+    nbytes = chunks * runtime_transfer.STAGING_CHUNK - 1000
+    data = rng.integers(1, 256, nbytes, dtype=np.uint8)
+    stream = _busy_stream(0, rng)
+    memory = npx.DeviceMemory(nbytes)
+    state = _interrupt_after_queueing(monkeypatch, "aclrtMemcpyAsync")
+    with pytest.raises(KeyboardInterrupt):
+        memory.copy_from_host(data, stream=stream, blocking=False)
+    assert state["fired"]
+    monkeypatch.undo()
+    assert pool.used_bytes() == used          # the block went back to the pool ...
+    stream.synchronize()                      # ... and was not freed under the copy
+    head = memory.copy_to_host(stream=stream)[:runtime_transfer.STAGING_CHUNK]
+    np.testing.assert_array_equal(head, data[:runtime_transfer.STAGING_CHUNK])
+    np.testing.assert_array_equal(npx.asarray(data[:100]).to_host(), data[:100])  # next op
+
+
+def test_ctrl_c_during_staged_download_keeps_the_block_until_the_copy_ran(rng, monkeypatch):
+    pool, used = _pinned_pool_baseline()
+    data = rng.integers(1, 256, 100_000, dtype=np.uint8)
+    memory = npx.DeviceMemory(data.nbytes)
+    memory.copy_from_host(data)
+    stream = _busy_stream(0, rng)
+    out = np.zeros_like(data)
+    _interrupt_after_queueing(monkeypatch, "aclrtMemcpyAsync")
+    with pytest.raises(KeyboardInterrupt):
+        memory.copy_to_host(out, stream=stream, blocking=False)
+    monkeypatch.undo()
+    stream.synchronize()                      # no use after free reported by the copy
+    assert pool.used_bytes() == used
+    np.testing.assert_array_equal(memory.copy_to_host(), data)
+
+
+def test_ctrl_c_during_staged_device_to_device_copy(rng, monkeypatch):
+    pool, used = _pinned_pool_baseline()
+    data = rng.random(N, dtype=np.float32)
+    x = npx.asarray(data)
+    target = 4   # another simulated PCIe switch: staged through pinned memory
+    stream = _busy_stream(target, rng)
+    _interrupt_after_queueing(monkeypatch, "aclrtMemcpyAsync")
+    with pytest.raises(KeyboardInterrupt):
+        x.to_device(target, stream=stream)
+    monkeypatch.undo()
+    stream.synchronize()
+    assert pool.used_bytes() == used
+    np.testing.assert_array_equal(x.to_device(target).to_host(), data)

@@ -179,7 +179,8 @@ def test_non_contiguous_inputs(rng, name):
     check(getattr(npx, name)(x.T, y), fn(a.T, b))                    # transposed
     check(getattr(npx, name)(x[::2, 1::3], y[1::3, ::2].T),          # strided
           fn(a[::2, 1::3], b[1::3, ::2].T))
-    check(getattr(npx, name)(x[::-1, ::-2], y.T[:, ::-2]), fn(a[::-1, ::-2], b.T[:, ::-2]))  # negative
+    check(getattr(npx, name)(x[::-1, ::-2], y.T[:, ::-2]),          # negative steps
+          fn(a[::-1, ::-2], b.T[:, ::-2]))
     check(npx.bitwise_invert(x[::-1, ::2]), ~a[::-1, ::2])
 
 
@@ -296,3 +297,52 @@ def test_runs_on_the_current_stream(rng):
         x, y = npx.asarray(a), npx.asarray(b)
         r = (x ^ y) >> 3
         assert r.to_host(stream=stream).tolist() == ((a ^ b) >> 3).tolist()
+
+
+# -- npusim keeps CANN's documented dtype sets -----------------------------------------------
+
+from npuarray import _ops  # noqa: E402  (the raw operators, below the public API)
+
+
+def raw(dtype, shape=(3,)):
+    return npx.asarray(np.arange(int(np.prod(shape))).astype(dtype).reshape(shape))
+
+
+@pytest.mark.parametrize("op,dtype", [
+    ("aclnnBitwiseAndTensor", np.uint32), ("aclnnBitwiseAndTensor", np.uint64),
+    ("aclnnBitwiseAndTensor", np.float32), ("aclnnBitwiseOrTensor", np.float64),
+    ("aclnnBitwiseXorTensor", np.float16), ("aclnnLeftShift", np.bool_),
+    ("aclnnRightShift", np.float32), ("aclnnLogicalXor", np.uint16)])
+def test_npusim_rejects_undocumented_dtypes(op, dtype):
+    x = raw(dtype)
+    out = raw(np.bool_ if op == "aclnnLogicalXor" else dtype)
+    with pytest.raises(npx.InvalidValueError) as info:
+        _ops.launch(op, x, x, out)
+    assert info.value.code == 161002
+    assert info.value.api == op + "GetWorkspaceSize"
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.uint64])
+def test_npusim_bitwise_not_lacks_wide_unsigned(dtype):
+    with pytest.raises(npx.InvalidValueError):
+        _ops.launch("aclnnBitwiseNot", raw(dtype), raw(dtype))
+    check(npx.bitwise_invert(raw(dtype)), ~np.arange(3, dtype=dtype))
+
+
+def test_npusim_scalar_operand_dtype_is_checked():
+    x = raw(np.int32)
+    with pytest.raises(npx.InvalidValueError):
+        _ops.launch("aclnnBitwiseAndScalar", x, _ops.acl_scalar(1.0, np.dtype(np.float32)), x)
+    out = raw(np.int32)
+    _ops.launch("aclnnBitwiseAndScalar", x, _ops.acl_scalar(6, np.dtype(np.int32)), out)
+    check(out, np.arange(3, dtype=np.int32) & 6)
+
+
+def test_logical_and_or_on_uint64_bits():
+    """aclnnLogicalAnd/Or lack uint64: the same bits, read as int64, have the same truth."""
+    a = np.array([0, 2**63, 1, 2**64 - 1, 0], np.uint64)
+    b = np.array([0, 0, 2**63, 1, 2**63], np.uint64)
+    x, y = npx.asarray(a), npx.asarray(b)
+    check(npx.logical_and(x, y), np.logical_and(a, b))
+    check(npx.logical_or(x, y), np.logical_or(a, b))
+    check(npx.logical_or(x, 0), np.logical_or(a, 0))

@@ -189,6 +189,19 @@ def spec_cases():
         ("remainder", INF, 2.0, NAN), ("remainder", -INF, -2.0, NAN),
         ("remainder", 2.0, INF, 2.0), ("remainder", 2.0, -INF, -INF),
         ("remainder", -2.0, INF, INF), ("remainder", -2.0, -INF, -2.0),
+        # add, subtract, multiply, divide, pow
+        ("add", INF, -INF, NAN), ("add", INF, 1.0, INF), ("add", mz, mz, mz), ("add", mz, 0.0, 0.0),
+        ("add", 1.0, -1.0, 0.0), ("add", NAN, 1.0, NAN),
+        ("subtract", INF, INF, NAN), ("subtract", mz, 0.0, mz), ("subtract", 0.0, 0.0, 0.0),
+        ("multiply", INF, 0.0, NAN), ("multiply", -INF, 2.0, -INF), ("multiply", mz, 2.0, mz),
+        ("multiply", mz, -2.0, 0.0),
+        ("divide", INF, INF, NAN), ("divide", 0.0, 0.0, NAN), ("divide", 1.0, mz, -INF),
+        ("divide", -1.0, INF, mz), ("divide", -INF, 2.0, -INF),
+        ("pow", NAN, 0.0, 1.0), ("pow", 1.0, NAN, 1.0), ("pow", NAN, 1.0, NAN),
+        ("pow", mz, -1.0, -INF), ("pow", mz, -2.0, INF), ("pow", -INF, 3.0, -INF),
+        ("pow", -INF, 2.0, INF), ("pow", -1.0, INF, 1.0), ("pow", 2.0, INF, INF),
+        ("pow", 0.5, -INF, INF), ("pow", 0.5, INF, 0.0), ("pow", -8.0, 0.5, NAN),
+        ("pow", 0.0, 3.0, 0.0), ("pow", mz, 3.0, mz),
         # maximum / minimum propagate NaN
         ("maximum", NAN, 1.0, NAN), ("maximum", 1.0, NAN, NAN),
         ("minimum", NAN, 1.0, NAN), ("minimum", 1.0, NAN, NAN),
@@ -267,7 +280,8 @@ def test_clip_array_bounds_broadcast(rng, dtype):
     d = dt(dtype)
     if d.kind in "iu":
         a = rng.integers(0, 100, size=(4, 5)).astype(d)
-        lo, hi = rng.integers(0, 50, size=(5,)).astype(d), rng.integers(50, 100, size=(4, 1)).astype(d)
+        lo = rng.integers(0, 50, size=(5,)).astype(d)
+        hi = rng.integers(50, 100, size=(4, 1)).astype(d)
     else:
         a, lo, hi = normal(rng, (4, 5), dtype), normal(rng, (5,), dtype) - 1, \
             normal(rng, (4, 1), dtype) + 1
@@ -379,3 +393,31 @@ def test_floor_divide_infinities_with_float32_arrays_and_scalars(rng):
     check(npx.floor_divide(x, -INF), np.where(a > 0, -0.0, 0.0).astype(np.float32), exact=True)
     check(npx.floor_divide(INF, x), np.where(a > 0, INF, -INF).astype(np.float32), exact=True)
     check(npx.floor_divide(x, 2.0), np.floor_divide(a, np.float32(2.0)), exact=True)
+
+
+def test_npusim_log_add_exp_writes_no_double():
+    """aclnnLogAddExp's documented out dtypes are FLOAT, FLOAT16, BFLOAT16 (float64
+    logaddexp is therefore composed); npusim refuses a DOUBLE out as CANN would."""
+    from npuarray import _ops
+    x = npx.asarray(np.array([1.0, 2.0]))
+    with pytest.raises(npx.InvalidValueError) as info:
+        _ops.launch("aclnnLogAddExp", x, x, npx.asarray(np.zeros(2)))
+    assert info.value.code == 161002
+    out = npx.asarray(np.zeros(2, np.float32))
+    _ops.launch("aclnnLogAddExp", x, x, out)
+    check(out, np.logaddexp(np.array([1.0, 2.0]), np.array([1.0, 2.0])).astype(np.float32))
+
+
+def test_composed_functions_run_on_the_current_stream(rng):
+    a, b = normal(rng, (64,), "float64"), normal(rng, (64,), "float64")
+    u, v = full_uint64(rng, 64), full_uint64(rng, 64) >> np.uint64(40)
+    with npx.Stream() as stream:
+        x, y = npx.asarray(a), npx.asarray(b)
+        results = [npx.hypot(x, y), npx.nextafter(x, y), npx.logaddexp(x, y),
+                   npx.copysign(x, y), npx.clip(x, y, 3.0),
+                   npx.floor_divide(npx.asarray(u), npx.asarray(v) + 1)]
+        hosts = [r.to_host(stream=stream) for r in results]
+    expected = [np.hypot(a, b), np.nextafter(a, b), np.logaddexp(a, b), np.copysign(a, b),
+                np.clip(a, b, 3.0), u // (v + np.uint64(1))]
+    for got, want in zip(hosts, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-13)

@@ -276,6 +276,8 @@ ALL_FUNCTIONS = sorted(FLOATING) + sorted(ROUNDING) + ["sign", "signbit", "squar
 
 
 def numpy_of(name):
+    if name in INVERSE:
+        return INVERSE[name]
     if name in FLOATING:
         return FLOATING[name][0]
     return ROUNDING.get(name) or getattr(np, name)
@@ -309,7 +311,9 @@ def test_non_contiguous_views(rng, name):
 
 
 @pytest.mark.parametrize("dtype", COMPLEX)
-@pytest.mark.parametrize("name", ["tanh", "cosh", "round", "conj", "imag", "real", "isinf"])
+@pytest.mark.parametrize("name", ["tanh", "cosh", "round", "conj", "imag", "real", "isinf",
+                                  "expm1", "log1p", "acos", "acosh", "asin", "asinh", "atan",
+                                  "atanh"])
 def test_complex_compositions_on_views(rng, name, dtype):
     """The functions built from complex parts read strided and reversed views right."""
     a = (rng.uniform(-2, 2, (4, 6)) + 1j * rng.uniform(-2, 2, (4, 6))).astype(dtype)
@@ -407,3 +411,51 @@ def test_isneginf_and_isposinf_operators():
         out = _ops.empty(x.shape, np.dtype(bool), x._buffer.device, _ops.stream_of(x))
         _ops.launch(op, x, out)
         np.testing.assert_array_equal(out.to_host(), want)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("name", ["expm1", "log1p"])
+def test_complex_expm1_log1p_keep_digits_near_zero(rng, name, dtype):
+    """Near 0, where exp(z) - 1 and log(1 + z) would cancel, the compositions stay
+    within a few ulp in both parts. The reference for expm1 is NumPy's (accurate there);
+    NumPy's complex log1p is log(1 + z) itself, so log1p's reference is the exact
+    identity log1p(a + ib) = log1p(2a + a**2 + b**2) / 2 + i atan2(b, 1 + a) evaluated
+    in long double."""
+    z = (rng.uniform(-1, 1, 200) * 10.0 ** rng.uniform(-12, -1, 200)
+         + 1j * rng.uniform(-1, 1, 200) * 10.0 ** rng.uniform(-12, -1, 200)).astype(dtype)
+    got = getattr(npx, name)(npx.asarray(z)).to_host()
+    if name == "expm1":
+        want = np.expm1(z.astype(np.complex128))
+    else:
+        a, b = z.real.astype(np.longdouble), z.imag.astype(np.longdouble)
+        want = (np.log1p(2 * a + a * a + b * b) / 2).astype(np.float64) \
+            + 1j * np.arctan2(b, 1 + a).astype(np.float64)
+    rtol = 2e-6 if dtype == "complex64" else 1e-14
+    np.testing.assert_allclose(got.real, want.real, rtol=rtol, atol=0)
+    np.testing.assert_allclose(got.imag, want.imag, rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("name,dtype", [("tanh", "float64"), ("expm1", "float64"),
+                                        ("trunc", "float64"), ("acos", "complex64"),
+                                        ("atanh", "complex128"), ("isinf", "complex64")])
+def test_compositions_never_touch_the_host(rng, name, dtype):
+    """The device compositions neither transfer nor synchronise: they run under
+    transfer_guard("disallow") and are recorded by a graph capture and replayed."""
+    host = rng.uniform(-0.9, 0.9, (4, 5)).astype(dtype)
+    if dtype.startswith("complex"):
+        host = host + 1j * rng.uniform(-0.9, 0.9, (4, 5)).astype(dtype)
+    stream = npx.Stream()
+    with stream:
+        x = npx.asarray(host)
+        out = npx.asarray(np.zeros(host.shape, dtype=bool if name == "isinf" else dtype))
+    expected = reference(numpy_of(name), host)
+    with npx.transfer_guard("disallow"):
+        result = getattr(npx, name)(x)
+    assert_close(result, expected)
+    graph = npx.Graph()
+    with stream:
+        with graph.capture():
+            out[...] = getattr(npx, name)(x)
+        graph.replay()
+        assert_close(out, expected)
+    graph.destroy()

@@ -103,6 +103,8 @@ def test_bad_inspection_arguments(info):
         info.dtypes(device=npx.device_count())
     with pytest.raises(npx.AclError):
         info.default_dtypes(device=-1)
+    with pytest.raises(TypeError):
+        info.dtypes(device="cpu")
     assert list(info.dtypes(kind="bool")) == ["bool"]  # still works afterwards
 
 

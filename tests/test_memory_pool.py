@@ -64,11 +64,11 @@ def test_default_pool_counts_arrays():
     pool = npx.get_default_memory_pool()
     before = pool.used_bytes()
     x = npx.zeros((1024, 1024), dtype=npx.float32)
-    assert pool.used_bytes() >= before + 4 << 20
+    assert pool.used_bytes() >= before + (4 << 20)
     assert pool.total_bytes() >= pool.used_bytes()
     view = x[::2]
     del x
-    assert pool.used_bytes() >= before + 4 << 20  # the view keeps the block
+    assert pool.used_bytes() >= before + (4 << 20)  # the view keeps the block
     del view
     assert pool.used_bytes() == before
 

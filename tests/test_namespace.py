@@ -114,17 +114,18 @@ def test_only_ops_calls_the_aclnn_binding(path):
 def test_current_stream_accessor_matches_get_current_stream(in_fresh_thread):
     from npuarray import _ops
     from npuarray.runtime._stream import current_stream_of
-    for device_id in (0, 1):
-        assert current_stream_of(device_id) is npx.get_current_stream(device_id)
-        assert current_stream_of(device_id) is npx.default_stream(device_id)
+    for device in (npx.Device(0), npx.Device(1)):
+        assert current_stream_of(device) is npx.get_current_stream(device)
+        assert current_stream_of(device) is npx.default_stream(device)
+    one = npx.Device(1)
     with npx.Stream(1) as stream:
-        assert current_stream_of(1) is stream is _ops.current_stream(npx.Device(1))
-        assert current_stream_of(0) is npx.default_stream(0)
+        assert current_stream_of(one) is stream is _ops.current_stream(one)
+        assert current_stream_of(npx.Device(0)) is npx.default_stream(0)
         x = npx.ones(2, device=1)
         assert _ops.stream_of(x) is stream
         # thread-local: another thread sees the default stream
-        assert in_fresh_thread(current_stream_of, 1) is npx.default_stream(1)
-    assert current_stream_of(1) is npx.default_stream(1)
+        assert in_fresh_thread(current_stream_of, one) is npx.default_stream(1)
+    assert current_stream_of(one) is npx.default_stream(1)
 
 
 def test_host_reads_are_refused_during_capture_by_the_runtime_guard():

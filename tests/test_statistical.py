@@ -338,3 +338,37 @@ def test_on_a_non_default_stream(rng):
     assert_close(r[0], np.std(a.astype(np.float64), axis=0), np.float32, rtol=1e-5)
     assert_close(r[1], np.cumulative_sum(a.astype(np.float64), axis=1), np.float32, rtol=1e-5)
     assert_close(r[2], np.prod(a[:4].astype(np.float64), axis=0), np.float32, rtol=1e-5)
+
+
+# ---------------------------------------------------------------------------
+# npusim's aclnnCumprod keeps CANN's documented rules (dtypes, INT32 dim scalar)
+
+def _cumprod_launch(x, dim_value, dim_dtype, dtype, out):
+    from npuarray import _data_type, _ops
+    _ops.launch("aclnnCumprod", x, _ops.acl_scalar(dim_value, np.dtype(dim_dtype)),
+                -1 if dtype is None else _data_type.to_acl_dtype(np.dtype(dtype)), out)
+
+
+def test_npusim_cumprod_follows_cann_rules(rng):
+    a = random_array(rng, (3, 4), "float32", low=0.5, high=1.5)
+    x = up(a)
+    out = npx.empty((3, 4), dtype=npx.float32)
+    _cumprod_launch(x, 1, "int32", None, out)             # ACL_DT_UNDEFINED: input's dtype
+    assert_close(out, np.cumulative_prod(a, axis=1), np.float32)
+    wide = npx.empty((3, 4), dtype=npx.float64)
+    _cumprod_launch(x, -2, "int32", "float64", wide)      # converted to dtype first
+    assert_close(wide, np.cumulative_prod(a.astype(np.float64), axis=0), np.float64)
+    bad = [
+        (x, 1, "int64", None, out),                       # dim must be an INT32 scalar
+        (x, 2, "int32", None, out),                       # dim out of range
+        (x, 1, "int32", None, wide),                      # out dtype != input's
+        (x, 1, "int32", "float32", wide),                 # out dtype != dtype
+        (up(a.astype(np.complex64)), 1, "int32", None,
+         npx.empty((3, 4), dtype=npx.complex64)),        # complex: not documented
+        (up(a > 1), 0, "int32", None, npx.empty((3, 4), dtype=npx.bool)),  # nor bool
+    ]
+    for args in bad:
+        with pytest.raises(npx.AclError) as info:
+            _cumprod_launch(*args)
+        assert info.value.code == 161002
+    assert_close(npx.cumulative_prod(x, axis=1), np.cumulative_prod(a, axis=1), np.float32)

@@ -230,3 +230,30 @@ def test_empty_mask_axis_matches_any_length(rng):
         x[npx.asarray(np.zeros((2, 2), dtype=bool))]
     x[npx.asarray(mask)] = 1.0
     np.testing.assert_array_equal(x.to_host(), host)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_mask_getitem_every_dtype(rng, dtype):
+    # aclnnMaskedSelect lacks uint16/32/64 and complex: they are selected as same-width bits
+    host = _values(rng, (4, 5), dtype)
+    x = npx.asarray(host)
+    mask = rng.random((4, 5)) < 0.5
+    _same(x[npx.asarray(mask)], host[mask])
+    _same(x[npx.asarray(mask[:, 1])], host[mask[:, 1]])
+    _same(x[:, npx.asarray(mask[0])], host[:, mask[0]])
+    _same(x.T[npx.asarray(mask.T)], host.T[mask.T])
+    _same(x[::-1][npx.asarray(mask)], host[::-1][mask])
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_integer_array_getitem_every_dtype(rng, dtype):
+    # aclnnIndex lacks uint16/32/64 and complex128: their bits are gathered as same-width
+    # signed integers or (real, imag) pairs
+    host = _values(rng, (3, 4, 2), dtype)
+    x = npx.asarray(host)
+    i = np.array([[2, 0], [1, -1]])
+    for key in [(i,), (slice(None), i[0]), (i, slice(None), [1, 0]), (Ellipsis, [1]),
+                (i[:, :1], np.array([True, False, True, True]))]:
+        device_key = tuple(npx.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+        _same(x[device_key], host[key])
+    _same(x.T[npx.asarray(i % 2)], host.T[i % 2])

@@ -121,7 +121,10 @@ static int run_with(npusim_exec *ex, void *const *data)
     npusim_view views[NPUSIM_MAX_OPERANDS];
     for (int i = 0; i < ex->n_tensors; i++)
         if (ex->present[i]) npusim_make_view(&views[i], &ex->t[i], data[i]);
-    return ex->def->run(ex, views);
+    npusim_kernel_begin();
+    int rc = ex->def->run(ex, views);
+    npusim_kernel_end();
+    return rc;
 }
 
 int npusim_exec_run_single(void *payload)

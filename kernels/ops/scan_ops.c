@@ -73,7 +73,7 @@ static int cumprod_dim(const char *name, const aclTensor *input, const aclScalar
 {
     int rc = npusim_check_scalar(name, "dim", dim);
     if (rc || (rc = npusim_check_dtype(name, "dim", dim->dtype, M_CUMPROD_DIM))) return rc;
-    int64_t d;
+    int64_t d = 0;
     npusim_scalar_value(dim, KIND_I64, &d);
     int bound = input->ndim > 0 ? input->ndim : 1;
     if (d < -bound || d >= bound)

@@ -1,9 +1,12 @@
 /* Sorting aclnn operators (reference §7.2 "Sorting, searching, selection, indexing"): aclnnSort
  * (values and INT64 indices) and aclnnArgsort along one dim.
  *
- * npusim always sorts stably (a merge sort), so `stable=false` gives the stable order too, which
- * is one of the orders CANN may return. NaN sorts as the largest value, as in torch: last in
- * ascending order, first in descending order. Lines along the dim are sorted in parallel. */
+ * npusim always sorts stably, so `stable=false` gives the stable order too, which is one of the
+ * orders CANN may return. NaN sorts as the largest value, as in torch: last in ascending order,
+ * first in descending order; -0.0 and +0.0 compare equal. Each line is sorted by a least
+ * significant digit radix sort (stable by construction) of 64-bit keys that order like the
+ * values, and the values are then gathered from the input by the sorted indices, so their bits
+ * (signed zeros, NaN payloads) are kept. Lines along the dim are sorted in parallel. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,83 +17,114 @@
 #define M_SORT (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | M_SINTS | M_UINTS | M_BOOL)
 #define M_ARGSORT (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | M_SINTS | M_UINTS)
 
-typedef struct {
-    union {
-        double d;
-        int64_t i;
-        uint64_t u;
-    } key;
-    int64_t index;
-} sort_item;
+#define RADIX_BITS 8
+#define RADIX_BUCKETS (1 << RADIX_BITS)
+#define RADIX_PASSES (64 / RADIX_BITS)
+#define INSERTION_MAX 32 /* lines up to this length: insertion sort, cheaper than 8 histograms */
 
 typedef struct {
     npusim_kind kind;      /* F64 (floating), I64 or U64 */
     bool descending;
-    aclDataType in_dtype, values_dtype;
+    aclDataType in_dtype;
+    size_t item_size;      /* bytes of one self / values element */
     int64_t length;
     int64_t in_stride, values_stride, indices_stride; /* bytes along the dim */
     bool with_values;
     atomic_int failed;
 } sort_ctx;
 
-/* a strictly before b in ascending order (NaN largest). */
-static inline bool key_less(const sort_ctx *c, const sort_item *a, const sort_item *b)
+/* Unsigned keys in the order of the values loaded as c->kind: floats by their IEEE bits with the
+ * sign folded (NaN largest, -0.0 as +0.0), signed integers with the sign bit flipped; all
+ * complemented for a descending order, which keeps equal keys in their original order. */
+static void make_keys(const sort_ctx *c, uint64_t *keys, int64_t n)
 {
-    switch (c->kind) {
-    case KIND_F64: {
-        double x = a->key.d, y = b->key.d;
-        if (y != y) return x == x;
-        return x < y;
-    }
-    case KIND_U64: return a->key.u < b->key.u;
-    default: return a->key.i < b->key.i;
-    }
-}
-
-/* Whether b must come before a (a stable merge takes from the left unless this holds). */
-static inline bool right_first(const sort_ctx *c, const sort_item *left, const sort_item *right)
-{
-    return c->descending ? key_less(c, left, right) : key_less(c, right, left);
-}
-
-/* Bottom-up stable merge sort of items[0, n) using tmp of the same size. Returns the sorted array. */
-static sort_item *merge_sort(const sort_ctx *c, sort_item *items, sort_item *tmp, int64_t n)
-{
-    for (int64_t width = 1; width < n; width *= 2) {
-        for (int64_t lo = 0; lo < n; lo += 2 * width) {
-            int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int64_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) tmp[k++] = right_first(c, &items[i], &items[j]) ? items[j++] : items[i++];
-            while (i < mid) tmp[k++] = items[i++];
-            while (j < hi) tmp[k++] = items[j++];
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t bits = keys[i], key;
+        if (c->kind == KIND_F64) {
+            double d;
+            memcpy(&d, &bits, sizeof d);
+            if (d != d) {
+                key = UINT64_MAX;
+            } else {
+                if (d == 0) d = 0.0;
+                memcpy(&bits, &d, sizeof bits);
+                key = bits >> 63 ? ~bits : bits | (1ull << 63);
+            }
+        } else {
+            key = c->kind == KIND_I64 ? bits ^ (1ull << 63) : bits;
         }
-        sort_item *swap = items;
-        items = tmp;
-        tmp = swap;
+        keys[i] = c->descending ? ~key : key;
     }
-    return items;
+}
+
+static void insertion_sort(uint64_t *keys, int64_t *idx, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t k = keys[i];
+        int64_t v = idx[i], j = i;
+        for (; j > 0 && keys[j - 1] > k; j--) {
+            keys[j] = keys[j - 1];
+            idx[j] = idx[j - 1];
+        }
+        keys[j] = k;
+        idx[j] = v;
+    }
+}
+
+/* Stable LSD radix sort of (keys, idx)[0, n) using tmp buffers of the same size; the digits all
+ * keys share are skipped. Returns the buffer (idx or tmp_idx) that holds the sorted indices. */
+static int64_t *radix_sort(uint64_t *keys, int64_t *idx, uint64_t *tmp_keys, int64_t *tmp_idx, int64_t n)
+{
+    static _Thread_local int64_t counts[RADIX_PASSES][RADIX_BUCKETS];
+    memset(counts, 0, sizeof counts);
+    for (int64_t i = 0; i < n; i++)
+        for (int p = 0; p < RADIX_PASSES; p++) counts[p][(keys[i] >> (p * RADIX_BITS)) & (RADIX_BUCKETS - 1)]++;
+    for (int p = 0; p < RADIX_PASSES; p++) {
+        int shift = p * RADIX_BITS;
+        if (counts[p][(keys[0] >> shift) & (RADIX_BUCKETS - 1)] == n) continue; /* one digit for all */
+        int64_t offset = 0;
+        for (int b = 0; b < RADIX_BUCKETS; b++) {
+            int64_t count = counts[p][b];
+            counts[p][b] = offset;
+            offset += count;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            int64_t to = counts[p][(keys[i] >> shift) & (RADIX_BUCKETS - 1)]++;
+            tmp_keys[to] = keys[i];
+            tmp_idx[to] = idx[i];
+        }
+        uint64_t *sk = keys;
+        keys = tmp_keys;
+        tmp_keys = sk;
+        int64_t *si = idx;
+        idx = tmp_idx;
+        tmp_idx = si;
+    }
+    return idx;
 }
 
 static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
 {
     int64_t n = c->length;
-    sort_item *items = malloc(sizeof(sort_item) * (size_t)n * 2);
-    if (!items) {
+    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)n * 4); /* keys, tmp keys, idx, tmp idx */
+    if (!keys) {
         atomic_store(&c->failed, 1);
         return;
     }
-    sort_item *tmp = items + n;
-    for (int64_t i = 0; i < n; i++) {
-        npusim_load(c->kind, &items[i].key, in + i * c->in_stride, 0, c->in_dtype, 1);
-        items[i].index = i;
-    }
-    sort_item *sorted = merge_sort(c, items, tmp, n);
+    uint64_t *tmp_keys = keys + n;
+    int64_t *idx = (int64_t *)(keys + 2 * n), *tmp_idx = idx + n;
+    npusim_load(c->kind, keys, in, c->in_stride, c->in_dtype, (size_t)n);
+    make_keys(c, keys, n);
+    for (int64_t i = 0; i < n; i++) idx[i] = i;
+    int64_t *sorted = idx;
+    if (n <= INSERTION_MAX) insertion_sort(keys, idx, n);
+    else sorted = radix_sort(keys, idx, tmp_keys, tmp_idx, n);
     for (int64_t i = 0; i < n; i++) {
         if (c->with_values)
-            npusim_store(c->kind, &sorted[i].key, values + i * c->values_stride, 0, c->values_dtype, 1);
-        *(int64_t *)(indices + i * c->indices_stride) = sorted[i].index;
+            memcpy(values + i * c->values_stride, in + sorted[i] * c->in_stride, c->item_size);
+        *(int64_t *)(indices + i * c->indices_stride) = sorted[i];
     }
-    free(items);
+    free(keys);
 }
 
 /* Operands: 0 indices, 1 self, 2 values (when sorting values), all at index 0 of the dim. */
@@ -112,7 +146,7 @@ static int sort_kernel(const npusim_exec *ex, npusim_view *views)
     c.kind = ex->kind;
     c.descending = ex->flag;
     c.in_dtype = self.dtype;
-    c.values_dtype = values.dtype;
+    c.item_size = npusim_dtype_size(self.dtype);
     c.with_values = with_values;
     c.length = 1;
     if (self.ndim > 0) {

@@ -34,6 +34,7 @@ static rt_device *device_at(int32_t id)
 
 rt_context *rt_current_context(const char *api)
 {
+    if (rt_check_not_forked(api)) return NULL;
     rt_context *ctx = tls_ctx;
     if (ctx && rt_handle_is(ctx, RT_HANDLE_CONTEXT)) return ctx;
     tls_ctx = NULL;

@@ -17,6 +17,7 @@ static const char *kind_creator(const rt_event *e)
 
 rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err)
 {
+    if ((*err = rt_check_not_forked(api))) return NULL;
     if (!handle) {
         *err = npusim_error(ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
         return NULL;

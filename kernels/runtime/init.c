@@ -18,7 +18,7 @@ bool rt_is_initialized(void) { return atomic_load_explicit(&g_initialized, memor
 
 aclError rt_require_init(const char *api)
 {
-    if (rt_is_initialized()) return ACL_SUCCESS;
+    if (rt_is_initialized()) return rt_check_not_forked(api);
     return npusim_error(ACL_ERROR_UNINITIALIZE, "%s: AscendCL is not initialized; call aclInit first",
                         api);
 }
@@ -112,9 +112,10 @@ static aclError check_config_file(const char *path)
 
 aclError aclInit(const char *configPath)
 {
+    rt_fork_install_handlers();
     pthread_mutex_lock(&g_init_mu);
-    aclError rc = ACL_SUCCESS;
-    if (rt_is_initialized())
+    aclError rc = rt_check_not_forked("aclInit");
+    if (!rc && rt_is_initialized())
         rc = npusim_error(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: AscendCL is already initialized");
     if (!rc && configPath) rc = check_config_file(configPath);
     if (!rc) rc = read_config();

@@ -42,6 +42,10 @@ int32_t npusim_stream_device(aclrtStream stream);
 aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device,
                                    const char *what);
 
+/* Brackets the execution of a kernel (a read lock that fork() waits for: see fork.c). */
+void npusim_kernel_begin(void);
+void npusim_kernel_end(void);
+
 /* CPU threads shared by kernels and large copies: calls fn on disjoint chunks covering
  * [0, n), each at least `grain` items, on the pool's threads (NPUSIM_NUM_THREADS, default:
  * the number of online CPUs) and on the caller, and returns when all chunks are done. */

@@ -30,6 +30,13 @@ aclError rt_require_init(const char *api);
 /* ACL_SUCCESS when 0 <= id < device_count, else 107001 naming `api`. */
 aclError rt_check_device_id(int32_t id, const char *api);
 
+/* ---- fork (fork.c) ------------------------------------------------------------------------ */
+
+/* Registers the fork handlers (once; called by aclInit). */
+void rt_fork_install_handlers(void);
+/* ACL_ERROR_UNINITIALIZE naming `api` in a child forked after aclInit, else ACL_SUCCESS. */
+aclError rt_check_not_forked(const char *api);
+
 /* ---- errors (error.c) ------------------------------------------------------------------- */
 
 /* The calling thread's latest message (not cleared); used to carry a task's failure. */

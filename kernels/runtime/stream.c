@@ -163,6 +163,7 @@ void rt_stream_free(rt_stream *s, bool wait)
 
 rt_stream *rt_stream_resolve(aclrtStream handle, const char *api, aclError *err)
 {
+    if ((*err = rt_check_not_forked(api))) return NULL;
     if (!handle) {
         rt_context *ctx = rt_current_context(api);
         if (!ctx) { *err = ACL_ERROR_RT_CONTEXT_NULL; return NULL; }

@@ -15,6 +15,7 @@ Two notions of "current" are kept apart:
 import atexit
 import collections
 import operator
+import os
 import threading
 
 from .._acl import InvalidValueError, check, ffi, lib
@@ -29,6 +30,29 @@ _peer_access = set()      # (device, peer) pairs enabled through Device.enable_p
 _peer_lock = threading.Lock()
 _deferred = collections.deque()   # releases requested from host-function threads
 _device_count = None
+forked = False  # True in a child made by fork() after this process used a device
+
+
+def _after_fork_in_child():
+    """fork() copies the device runtime's memory but not its threads (stream workers,
+    kernel pool): any call that waits for them would hang for ever. Mark the child
+    so that using npuarray raises instead, and so that exit does not wait."""
+    global forked
+    if _contexts:
+        forked = True
+        _tls.__dict__.pop("acl_device", None)  # the forking thread's fast path
+        _deferred.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+FORK_MESSAGE = (
+    "npuarray cannot be used in a process created by fork() from a process that had "
+    "already used an NPU: the child has a copy of the device runtime's memory but none of "
+    "its threads, so its work would never run (CUDA, CuPy and PyTorch refuse this too). "
+    "Use the 'spawn' start method: multiprocessing.get_context('spawn'), or "
+    "multiprocessing.set_start_method('spawn') / concurrent.futures.ProcessPoolExecutor("
+    "mp_context=multiprocessing.get_context('spawn'))")
 
 
 def device_count():
@@ -58,6 +82,8 @@ def activate(device_id):
         if _deferred:
             _run_deferred()
         return
+    if forked:
+        raise RuntimeError(FORK_MESSAGE)
     if in_host_function():  # (host-function threads never reach the fast path above)
         raise RuntimeError(
             "npuarray and ACL runtime calls are not allowed inside a stream host function "
@@ -104,7 +130,10 @@ def release_later_if_needed(release):
 
 def _release_keeping_device(release):
     """Runs `release()` and makes the thread's ACL device what it was before: finalizers run
-    at arbitrary points, possibly between another caller's activate() and its ACL call."""
+    at arbitrary points, possibly between another caller's activate() and its ACL call.
+    In a forked child nothing is released: the resources are the parent's."""
+    if forked:
+        return
     previous = getattr(_tls, "acl_device", None)
     try:
         release()
@@ -133,7 +162,10 @@ def keep_at_exit(finalizer):
 
 @atexit.register
 def _drain_devices():
-    """At exit, wait for queued work: host functions must not call into a dying interpreter."""
+    """At exit, wait for queued work: host functions must not call into a dying interpreter.
+    A forked child has no work of its own (its copy of the parent's queues has no threads)."""
+    if forked:
+        return
     for device_id in list(_contexts):
         try:
             activate(device_id)

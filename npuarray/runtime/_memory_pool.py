@@ -43,7 +43,7 @@ import sys
 import threading
 
 from .. import _acl
-from . import _capture_guard
+from . import _capture_guard, _device
 from ._device import Device, activate, as_device_id, release_later_if_needed
 from ._device import _tls as _device_state
 from ._stream import get_current_stream
@@ -207,7 +207,7 @@ class DeviceBuffer:
         return self._stream
 
     def __del__(self):
-        if sys.is_finalizing():
+        if sys.is_finalizing() or _device.forked:  # (a forked child: the parent's block)
             return
         pool, size, ptr, stream, others = self._pool, self._size, self.ptr, self._stream, \
             self._others

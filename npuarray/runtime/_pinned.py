@@ -44,8 +44,8 @@ def _is_pinned_range(begin, end):
 
 
 def _free_host(cdata, _is_finalizing=sys.is_finalizing):
-    if _is_finalizing():
-        return  # the interpreter is tearing down its modules; the process returns the memory
+    if _is_finalizing() or _device.forked:
+        return  # the process returns the memory (a forked child's is the parent's)
     start = int(ffi.cast("uintptr_t", cdata))
     _unregister(start)
     _device.release_later_if_needed(lambda: lib.aclrtFreeHost(cdata))

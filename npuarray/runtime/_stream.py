@@ -311,10 +311,11 @@ def default_stream(device=None):
     return stream
 
 
-def current_stream_of(device_id):
-    """``get_current_stream(device_id)`` for the id of a valid device, without the
-    argument normalisation: every operation of the array layer looks up its stream
-    here, so the common case is two dict lookups."""
+def current_stream_of(device):
+    """``get_current_stream(device)`` for an ``npuarray.Device`` (not an id or None),
+    without the argument normalisation: every operation of the array layer looks
+    up its stream here, so the common case is two dict lookups."""
+    device_id = device.id
     current = _tls.__dict__.get("current")
     stream = current.get(device_id) if current else None
     if stream is None:

@@ -18,6 +18,7 @@ Rules (the same for every caller):
     (or an event recorded on it afterwards has completed).
 """
 import collections
+import contextlib
 import threading
 
 import numpy as np
@@ -112,12 +113,35 @@ def _staged_host_to_device(dst_ptr, data, stream):
     pool = staging_pool()
     for offset in range(0, data.nbytes, STAGING_CHUNK):
         piece = data[offset:offset + STAGING_CHUNK]
-        block = pool.acquire(piece.nbytes)
-        block[:piece.nbytes] = piece
-        check(lib.aclrtMemcpyAsync(ffi.cast("void *", dst_ptr + offset), piece.nbytes,
-                                   _ptr(block), piece.nbytes, lib.ACL_MEMCPY_HOST_TO_DEVICE,
-                                   stream.handle), "aclrtMemcpyAsync")
-        pool.release(block, stream.record())
+        with _staging_block(pool, piece.nbytes, stream) as block:
+            block[:piece.nbytes] = piece
+            check(lib.aclrtMemcpyAsync(ffi.cast("void *", dst_ptr + offset), piece.nbytes,
+                                       _ptr(block), piece.nbytes,
+                                       lib.ACL_MEMCPY_HOST_TO_DEVICE, stream.handle),
+                  "aclrtMemcpyAsync")
+
+
+@contextlib.contextmanager
+def _staging_block(pool, nbytes, stream):
+    """A pinned block of ``pool`` for a copy queued on ``stream`` inside the block;
+    it returns to the pool with an event recorded on ``stream`` on the way out,
+    also when an exception (Ctrl-C) arrives after the copy was queued: the
+    device may still be reading or writing it."""
+    block = pool.acquire(nbytes)
+    try:
+        yield block
+    finally:
+        pool.release(block, _event_after(stream))
+
+
+def _event_after(stream):
+    """An event recorded on ``stream`` now, or None after waiting for the stream
+    when it cannot be recorded (the block is then free at once)."""
+    try:
+        return stream.record()
+    except AclError:
+        lib.aclrtSynchronizeStream(stream.handle)
+        return None
 
 
 def copy_device_to_host(dst, src_ptr, stream, *, blocking):
@@ -158,12 +182,16 @@ def _staged_device_to_host(data, src_ptr, stream):
     for offset in range(0, data.nbytes, STAGING_CHUNK):
         piece = data[offset:offset + STAGING_CHUNK]
         block = pool.acquire(piece.nbytes)
-        check(lib.aclrtMemcpyAsync(_ptr(block), piece.nbytes,
-                                   ffi.cast("void *", src_ptr + offset), piece.nbytes,
-                                   lib.ACL_MEMCPY_DEVICE_TO_HOST, stream.handle),
-              "aclrtMemcpyAsync")
-        companion.wait_event(stream.record())
-        companion.launch_host_func(_unstage(piece, block, pool))
+        try:
+            check(lib.aclrtMemcpyAsync(_ptr(block), piece.nbytes,
+                                       ffi.cast("void *", src_ptr + offset), piece.nbytes,
+                                       lib.ACL_MEMCPY_DEVICE_TO_HOST, stream.handle),
+                  "aclrtMemcpyAsync")
+            companion.wait_event(stream.record())
+            companion.launch_host_func(_unstage(piece, block, pool))  # it releases the block
+        except BaseException:  # (Ctrl-C too) the queued copy may still write the block
+            pool.release(block, _event_after(stream))
+            raise
     stream.wait_event(companion.record())
 
 
@@ -196,13 +224,13 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
             check(lib.aclrtMemcpyAsync(dst, nbytes, src, nbytes, kind, stream.handle),
                   "aclrtMemcpyAsync")
         return
-    pool = staging_pool()
-    block = pool.acquire(nbytes)
-    copy_device_to_host(block[:nbytes], src_ptr, get_current_stream(src_device), blocking=True)
-    activate(stream.device.id)
-    check(lib.aclrtMemcpyAsync(ffi.cast("void *", dst_ptr), nbytes, _ptr(block), nbytes,
-                               lib.ACL_MEMCPY_HOST_TO_DEVICE, stream.handle), "aclrtMemcpyAsync")
-    pool.release(block, stream.record())
+    with _staging_block(staging_pool(), nbytes, stream) as block:
+        copy_device_to_host(block[:nbytes], src_ptr, get_current_stream(src_device),
+                            blocking=True)
+        activate(stream.device.id)
+        check(lib.aclrtMemcpyAsync(ffi.cast("void *", dst_ptr), nbytes, _ptr(block), nbytes,
+                                   lib.ACL_MEMCPY_HOST_TO_DEVICE, stream.handle),
+              "aclrtMemcpyAsync")
     if stream.is_default:
         check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
 
