@@ -134,9 +134,8 @@ def pinv(x, /, *, rtol=None):
     non-floating input, ValueError below two dimensions."""
     check_floating("pinv", x)
     check_matrices("pinv", x)
-    if not x.size:
-        return reshape(new(x._shape[:-2] + x._shape[:-3:-1], x._dtype, x), x._shape[:-2] +
-                       x._shape[:-3:-1])
+    if not x.size:  # nothing to invert: an empty (..., N, M) result
+        return new(x._shape[:-2] + x._shape[:-3:-1], x._dtype, x)
     u, s, vh = svd(x, full_matrices=False)
     keep = greater(s, _cutoff(s, rtol, x))
     s_inv = where(keep, divide(1.0, where(keep, s, 1.0)), 0.0)
