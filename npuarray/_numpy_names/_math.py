@@ -11,7 +11,7 @@ import numpy as np
 from .. import _elementwise as ew
 from .. import _creation, _manipulation, _utility
 from .._data_type import result_type
-from ._common import as_device, float_dtype
+from ._common import as_device, float_dtype, is_array
 
 __all__ = ["arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh", "arctanh",
            "absolute", "power", "around", "rint", "fix", "deg2rad", "rad2deg", "degrees",
@@ -124,14 +124,23 @@ def fabs(x):
     return ew.abs(_floating(x, "fabs"))
 
 
+def _ignoring_nan(combined, x1, x2):
+    """``combined`` with NaN operands replaced by the other operand (both NaN: NaN)."""
+    if is_array(x1):
+        combined = ew.where(ew.isnan(x1), x2, combined)
+    if is_array(x2):
+        combined = ew.where(ew.isnan(x2), x1, combined)
+    return combined
+
+
 def fmax(x1, x2):
     """Element-wise maximum ignoring NaNs: NaN only when both are NaN (``numpy.fmax``)."""
-    return ew.where(ew.isnan(x2), x1, ew.where(ew.isnan(x1), x2, ew.maximum(x1, x2)))
+    return _ignoring_nan(ew.maximum(x1, x2), x1, x2)
 
 
 def fmin(x1, x2):
     """Element-wise minimum ignoring NaNs (``numpy.fmin``)."""
-    return ew.where(ew.isnan(x2), x1, ew.where(ew.isnan(x1), x2, ew.minimum(x1, x2)))
+    return _ignoring_nan(ew.minimum(x1, x2), x1, x2)
 
 
 def isreal(x):
