@@ -27,10 +27,21 @@ absolute, power, true_divide, mod = ew.abs, ew.pow, ew.divide, ew.remainder
 
 
 def _floating(x, name):
-    """``x`` as a device array of the floating dtype NumPy computes in."""
+    """``x`` as a device array of the floating dtype NumPy's statistics and
+    non-ufunc functions compute in (float64 for bool and integers)."""
     x = as_device(x, name)
     dtype = float_dtype(x.dtype)
     return x if x.dtype == dtype else _manipulation.astype(x, dtype)
+
+
+def _ufunc_floating(x, name):
+    """``x`` as a device array of the floating dtype NumPy's unary ufunc loops
+    pick: the smallest that holds the integers exactly (int8 -> float16,
+    int16 -> float32, int32 and int64 -> float64)."""
+    x = as_device(x, name)
+    if x.dtype.kind in "fc":
+        return x
+    return _manipulation.astype(x, np.promote_types(x.dtype, np.float16))
 
 
 def around(a, decimals=0):
@@ -55,7 +66,7 @@ def around(a, decimals=0):
 def rint(x):
     """Round to the nearest integer, halves to even (``numpy.rint``; aclnnRound);
     integers give float64, as NumPy's loop does."""
-    return ew.round(_floating(x, "rint"))
+    return ew.round(_ufunc_floating(x, "rint"))
 
 
 def fix(x):
@@ -65,12 +76,12 @@ def fix(x):
 
 def deg2rad(x):
     """Degrees to radians: ``x * pi / 180`` (``numpy.deg2rad`` / ``radians``)."""
-    return ew.multiply(_floating(x, "deg2rad"), math.pi / 180)
+    return ew.multiply(_ufunc_floating(x, "deg2rad"), math.pi / 180)
 
 
 def rad2deg(x):
     """Radians to degrees: ``x * 180 / pi`` (``numpy.rad2deg`` / ``degrees``)."""
-    return ew.multiply(_floating(x, "rad2deg"), 180 / math.pi)
+    return ew.multiply(_ufunc_floating(x, "rad2deg"), 180 / math.pi)
 
 
 radians, degrees = deg2rad, rad2deg
@@ -86,12 +97,12 @@ def sinc(x):
 
 def exp2(x):
     """``2 ** x`` (``numpy.exp2``; aclnnPowScalarTensor)."""
-    return ew.pow(2.0, _floating(x, "exp2"))
+    return ew.pow(2.0, _ufunc_floating(x, "exp2"))
 
 
 def cbrt(x):
     """Real cube root ``sign(x) * |x| ** (1/3)`` (``numpy.cbrt``)."""
-    x = _floating(x, "cbrt")
+    x = _ufunc_floating(x, "cbrt")
     if x.dtype.kind == "c":
         raise TypeError("cbrt: complex input is not supported (as in NumPy)")
     return ew.multiply(ew.sign(x), ew.pow(ew.abs(x), 1.0 / 3.0))
@@ -121,7 +132,7 @@ def isneginf(x):
 
 def fabs(x):
     """Absolute value of real input, in a floating dtype (``numpy.fabs``)."""
-    return ew.abs(_floating(x, "fabs"))
+    return ew.abs(_ufunc_floating(x, "fabs"))
 
 
 def _ignoring_nan(combined, x1, x2):
@@ -160,8 +171,11 @@ def _replace_non_finite(x, nan, posinf, neginf):
     info = np.finfo(x.dtype)
     posinf = info.max if posinf is None else posinf
     neginf = info.min if neginf is None else neginf
+    infinite = ew.isinf(x)
+    positive = ew.greater(x, 0)
     x = ew.where(ew.isnan(x), nan, x)
-    return ew.where(ew.isinf(x), ew.where(ew.greater(x, 0), posinf, neginf), x)
+    x = ew.where(ew.logical_and(infinite, positive), posinf, x)
+    return ew.where(ew.logical_and(infinite, ew.logical_not(positive)), neginf, x)
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
