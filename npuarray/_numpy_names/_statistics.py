@@ -208,15 +208,17 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 
 def _nan_count(a, nan, axis, keepdims):
+    """Number of non-NaN elements over ``axis``, in a's (floating) dtype."""
     valid = ew.logical_not(nan) if nan is not None else ew.equal(a, a)
-    return st.sum(valid, axis=_axis(axis), dtype=np.int64, keepdims=keepdims)
+    return st.sum(valid, axis=_axis(axis), dtype=float_dtype(a.dtype), keepdims=keepdims)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Mean of the non-NaN elements; NaN for an all-NaN slice (``numpy.nanmean``)."""
     a = as_device(a, "nanmean")
     compute = np.dtype(dtype) if dtype is not None else float_dtype(a.dtype)
-    filled, nan = _nan_replaced(_manipulation.astype(a, compute, copy=False), 0, "nanmean")
+    a = _manipulation.astype(a, compute, copy=False)
+    filled, nan = _nan_replaced(a, 0, "nanmean")
     total = st.sum(filled, axis=_axis(axis), keepdims=keepdims)
     return into(ew.divide(total, _nan_count(a, nan, axis, keepdims)), out)
 
@@ -506,8 +508,8 @@ def _uniform_bin_index(a, edges, low, high, bins):
     """Bin of each element of ``a`` for ``bins`` equal bins between the edges
     ``low`` and ``high``, ``bins`` for elements outside: NumPy's computation
     (scaled position, then corrected against the actual edges)."""
-    scale = bins / (high - low)
-    index = _manipulation.astype(ew.multiply(ew.subtract(a, low), scale), np.int64)
+    scaled = ew.multiply(ew.divide(ew.subtract(a, low), high - low), bins)
+    index = _manipulation.astype(scaled, np.int64)
     inside = ew.logical_and(ew.greater_equal(a, low), ew.less_equal(a, high))
     index = ew.where(inside, ew.clip(index, 0, bins - 1), 0)
     index = ew.subtract(index, _manipulation.astype(ew.less(a, take(edges, index)), np.int64))
@@ -527,22 +529,30 @@ def _edge_bin_index(a, edges):
 
 def _histogram_edges(a, bins, range_, dtype):
     """(edges, low, high) of ``bins`` equal bins over ``range_`` or a's range (read
-    from the device: two scalars; NumPy computes them alike)."""
+    from the device: two scalars). As NumPy, the edges are computed in the
+    type of the range (a's floating dtype, or float64 for a given range or
+    integer data): ``arange * step + low`` on the device, the last edge set to
+    ``high``, then cast to ``dtype``."""
     if range_ is not None:
         low, high = (float(v) for v in range_)
         if low > high:
             raise ValueError("max must be larger than min in range parameter.")
+        compute = np.dtype(np.float64)
     elif a.size:
-        low, high = _manipulation.stack([_manipulation.astype(st.min(a), np.float64),
-                                         _manipulation.astype(st.max(a), np.float64)]).tolist()
+        compute = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
+        low, high = _manipulation.stack([st.min(a), st.max(a)]).tolist()
     else:
-        low, high = 0.0, 1.0
+        low, high, compute = 0.0, 1.0, np.dtype(np.float64)
     if not (np.isfinite(low) and np.isfinite(high)):
         raise ValueError(f"autodetected range of [{low}, {high}] is not finite")
+    low, high = compute.type(low), compute.type(high)
     if low == high:
-        low, high = low - 0.5, high + 0.5
-    edges = _creation.linspace(low, high, bins + 1, dtype=dtype, device=a.device)
-    return edges, low, high
+        low, high = low - compute.type(0.5), high + compute.type(0.5)
+    step = (high - low) / compute.type(bins)
+    edges = ew.add(ew.multiply(_creation.arange(bins + 1, dtype=compute, device=a.device),
+                               step), low)
+    edges[bins] = high
+    return _manipulation.astype(edges, dtype, copy=False), low, high
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  NumPy's name
