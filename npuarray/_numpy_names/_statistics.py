@@ -15,12 +15,12 @@ import operator
 
 import numpy as np
 
-from .. import _creation, _elementwise as ew, _manipulation, _searching, _sorting
+from .. import _creation, _elementwise as ew, _manipulation, _ops, _searching, _sorting
 from .. import _statistical as st, _utility
 from .._indexing import take, take_along_axis
 from .._linear_algebra import matmul
 from ._linalg import diagonal
-from ._common import as_device, axis_tuple, check_no_unsupported, float_dtype, into
+from ._common import as_device, axis_tuple, check_no_unsupported, float_dtype, into, is_array
 
 __all__ = ["amax", "amin", "cumsum", "cumprod", "ptp", "nansum", "nanprod", "nanmax",
            "nanmin", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin",
@@ -337,8 +337,70 @@ def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
     levels = _quantile_levels(q, name, a.device)
     dtype = float_dtype(a.dtype)
     axes = axis_tuple(axis, a.ndim)
-    rows = _sorting.sort(_reduced_last(_manipulation.reshape(a, (1,)) if a.ndim == 0 else a,
-                                       axes if a.ndim else (0,)), axis=-1)  # NaN last
+    rows = _reduced_last(_manipulation.reshape(a, (1,)) if a.ndim == 0 else a,
+                         axes if a.ndim else (0,))
+    if rows.dtype == np.bool_:
+        rows = _manipulation.astype(rows, np.uint8)
+    if not ignore_nan and rows.shape[-1] and rows.dtype in _KTHVALUE_DTYPES \
+            and not is_array(q):
+        result = _selected_quantiles(rows, np.asarray(q, dtype=np.float64).reshape(-1), method,
+                                     dtype)
+    else:
+        result = _sorted_quantiles(rows, levels, method, dtype, ignore_nan)
+    return into(_quantile_layout(result, levels.ndim, a.shape, axes, keepdims), out)
+
+
+# Dtypes of aclnnKthvalue (CANN's aclnnKthvalue.md, Atlas A2 / A3 column).
+_KTHVALUE_DTYPES = frozenset(map(np.dtype, (np.float16, np.float32, np.int8, np.int16, np.int32,
+                                            np.int64, np.uint8)))
+
+
+def _kth_smallest(rows, rank):
+    """The element of ``rank`` (from 0) of each row (last axis): aclnnKthvalue."""
+    stream = _ops.stream_of(rows)
+    values = _ops.empty(rows.shape[:-1], rows.dtype, rows.device, stream)
+    indices = _ops.empty(rows.shape[:-1], np.dtype(np.int64), rows.device, stream)
+    _ops.launch("aclnnKthvalue", rows, rank + 1, -1, False, values, indices, stream=stream)
+    return values
+
+
+def _selected_quantiles(rows, levels, method, dtype):
+    """Quantiles at the host ``levels`` from the order statistics they need, each
+    found by aclnnKthvalue in linear time (no sort): (kept..., nq)."""
+    last = rows.shape[-1] - 1
+    position = levels * last
+    low, high = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
+    if method == "nearest":
+        low = high = np.clip(np.around(position), 0, last).astype(np.int64)
+    needed = set(low.tolist()) | (set() if method in ("lower", "nearest") else
+                                  set(high.tolist()))
+    selected = {r: _manipulation.astype(_kth_smallest(rows, r), dtype, copy=False)
+                for r in sorted(needed)}
+
+    def gathered(ranks):
+        return _manipulation.stack([selected[r] for r in ranks.tolist()], axis=-1)
+
+    result = gathered(low) if method in ("lower", "nearest") else \
+        gathered(high) if method == "higher" else None
+    if result is None:
+        frac = position - low
+        if method == "midpoint":
+            frac = np.where(frac == 0, 0.0, 0.5)
+        result = _lerp(gathered(low), gathered(high), _to_device(frac.astype(dtype), rows))
+    if dtype.kind == "f" and rows.dtype.kind == "f":  # a NaN in the row gives NaN
+        result = ew.where(_utility.any(ew.isnan(rows), axis=-1, keepdims=True), np.nan, result)
+    return result
+
+
+def _to_device(values, like):
+    from .._transfer import asarray
+    return asarray(values, device=like.device)
+
+
+def _sorted_quantiles(rows, levels, method, dtype, ignore_nan):
+    """Quantiles at the device ``levels`` from the rows sorted with aclnnSort (NaN
+    last; ``ignore_nan``: each row uses its non-NaN prefix): (kept..., nq)."""
+    rows = _sorting.sort(rows, axis=-1)
     length = rows.shape[-1]
     kept = rows.shape[:-1]
     flat = _manipulation.reshape(levels, (-1,))
@@ -363,7 +425,7 @@ def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
         result = ew.where(empty, np.nan, result)
     elif dtype.kind == "f" and rows.dtype.kind == "f" and length:
         result = ew.where(ew.isnan(rows[..., -1:]), np.nan, result)  # NaN propagates
-    return into(_quantile_layout(result, levels.ndim, a.shape, axes, keepdims), out)
+    return result
 
 
 def _interpolate(rows, low_index, high_index, frac, method, dtype):
