@@ -519,18 +519,15 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 # -- counting ------------------------------------------------------------------------------
 
 def _counts_by_value(index, length, weights):
-    """For k in [0, length): how many elements of the int64 1-D ``index`` equal k
-    (or the sum of their ``weights``): aclnnSort of the indices, then
-    aclnnSearchSorted of 0..length in them; weights sum as differences of the
-    cumulative sum (aclnnCumsum) of the weights in sorted order."""
-    values = _creation.arange(length + 1, dtype=np.int64, device=index.device)
-    if weights is None:
-        edges = _searching.searchsorted(_sorting.sort(index), values)
-        return _utility.diff(edges)
-    order = _sorting.argsort(index, stable=True)
-    edges = _searching.searchsorted(take(index, order), values)
-    running = st.cumulative_sum(take(weights, order), include_initial=True)
-    return ew.subtract(take(running, edges[1:]), take(running, edges[:-1]))
+    """For k in [0, length): how many elements of the int64 1-D ``index`` (all in
+    [0, length)) equal k, as int64, or the sum of their ``weights`` (float32 or
+    float64, that dtype): aclnnBincount."""
+    stream = _ops.stream_of(index)
+    dtype = np.dtype(np.int64) if weights is None else weights.dtype
+    out = _ops.empty((length,), dtype, index.device, stream)
+    if length:
+        _ops.launch("aclnnBincount", index, weights, 0, out, stream=stream)
+    return out
 
 
 def bincount(x, weights=None, minlength=0):

@@ -1,5 +1,6 @@
-"""aclnnKthvalue (kernels/ops/numpy_select.c): CANN's prototype and dtype rules, against
-NumPy's partition / sort."""
+"""The aclnn operators added for NumPy's names, launched directly: aclnnKthvalue
+(kernels/ops/numpy_select.c) against NumPy's sort, aclnnBincount (kernels/ops/numpy_count.c)
+against numpy.bincount; CANN's prototypes and dtype rules (unsupported -> 161002)."""
 import numpy as np
 import pytest
 
@@ -72,3 +73,45 @@ def test_kthvalue_rejects_what_cann_rejects():
                     _ops.empty((), np.dtype(np.float16), x.device, stream),
                     _ops.empty((), np.dtype(np.int64), x.device, stream), stream=stream)
     np.testing.assert_array_equal(kthvalue(x, 1, 0)[0], 1.0)  # the next launch works
+
+
+def bincount(x, length, weights=None, out_dtype=np.int64, minlength=0):
+    stream = _ops.stream_of(x)
+    out = _ops.empty((length,), np.dtype(out_dtype), x.device, stream)
+    _ops.launch("aclnnBincount", x, weights, minlength, out, stream=stream)
+    return out.to_host()
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8"])
+@pytest.mark.parametrize("out_dtype", ["int32", "int64", "float32", "float64"])
+def test_bincount_matches_numpy(dtype, out_dtype, rng):
+    a = rng.integers(0, 12, 300).astype(dtype)
+    got = bincount(up(a), 15, out_dtype=out_dtype)
+    np.testing.assert_array_equal(got, np.bincount(a, minlength=15).astype(out_dtype))
+    w = rng.standard_normal(300)
+    got = bincount(up(a)[::-2], 12, weights=up(w)[::-2], out_dtype="float64")
+    np.testing.assert_allclose(got, np.bincount(a[::-2], weights=w[::-2], minlength=12))
+    for wdtype in ("float32", "int32", "bool"):
+        weights = w.astype(wdtype) if wdtype != "bool" else w > 0
+        got = bincount(up(a), 12, weights=up(weights), out_dtype="float64")
+        np.testing.assert_allclose(got, np.bincount(a, weights=weights.astype(np.float64),
+                                                    minlength=12), rtol=1e-6)
+
+
+def test_bincount_rejects_what_cann_rejects():
+    x = up(np.array([0, 1, 1], np.int64))
+    for bad in (up(np.array([0.0, 1.0])), up(np.array([[0, 1]], np.int64))):
+        with pytest.raises(npx.AclError) as info:
+            bincount(bad, 2)
+        assert info.value.code == 161002
+    with pytest.raises(npx.AclError):
+        bincount(x, 2, out_dtype=np.int16)
+    with pytest.raises(npx.AclError):
+        bincount(x, 2, minlength=3)
+    with pytest.raises(npx.AclError):
+        bincount(x, 2, weights=up(np.ones(2)), out_dtype=np.float64)
+    with pytest.raises(npx.AclError):  # a value beyond out: loud, not a silent overrun
+        bincount(up(np.array([0, 5], np.int64)), 3)
+    with pytest.raises(npx.AclError):
+        bincount(up(np.array([-1], np.int64)), 3)
+    np.testing.assert_array_equal(bincount(x, 3), [1, 2, 0])  # the next launch works
