@@ -229,3 +229,19 @@ def test_ufunc_accumulate_outer_at(data, guarded):
         np.multiply.at(rows, device_index, 2.0)
     with pytest.raises(TypeError, match="reduceat"):
         np.add.reduceat(x, device_index)
+
+
+def test_linalg_and_fft_functions_dispatch(rng, guarded):
+    a = rng.standard_normal((4, 4)).astype(np.float32)
+    a = a @ a.T + 4 * np.eye(4, dtype=np.float32)
+    with npx.transfer_guard("allow"):
+        x = npx.asarray(a)
+    check(np.linalg.cholesky(x), np.linalg.cholesky(a), rtol=1e-4, atol=1e-5)
+    check(np.linalg.solve(x, x[:, :1]), np.linalg.solve(a, a[:, :1]), rtol=1e-4, atol=1e-5)
+    check(np.linalg.det(x), np.linalg.det(a), rtol=1e-4)
+    check(np.linalg.norm(x, ord=1, axis=1), np.linalg.norm(a, ord=1, axis=1), rtol=1e-5)
+    check(np.linalg.norm(x, "fro", axis=(0, 1)), np.linalg.norm(a, "fro", axis=(0, 1)),
+          rtol=1e-5)
+    check(np.fft.rfft(x[0]), np.fft.rfft(a[0]).astype(np.complex64), rtol=1e-4, atol=1e-4)
+    with pytest.raises(TypeError, match="UPLO"):
+        np.linalg.eigh(x, UPLO="U")

@@ -12,6 +12,7 @@ import numpy as np
 from .. import _creation, _elementwise as ew, _indexing, _linear_algebra, _manipulation
 from .. import _searching, _set, _sorting, _utility
 from ._common import as_device, check_no_unsupported, into
+from ._math import around
 
 _NO_VALUE = np._NoValue  # NumPy's marker for "argument not given"
 
@@ -151,7 +152,6 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def round_(a, decimals=0, out=None):
-    from ._math import around
     return into(around(a, decimals), out)
 
 
