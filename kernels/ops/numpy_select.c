@@ -9,8 +9,9 @@
  *
  * NaN counts as the largest value and -0.0 equals +0.0 (the order of aclnnSort). Each line is
  * loaded as 64-bit keys that order like the values, then a quickselect (median of three, Hoare
- * partition) finds the k-th key in linear expected time; the value is copied from self at the
- * index found, keeping its bits. Lines are processed in parallel. */
+ * partition) finds the k-th key in linear expected time; the index is the first element with
+ * that key, and the value is copied from self there, keeping its bits. Lines are processed in
+ * parallel. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,11 +19,6 @@
 #include "ew_ops.h"
 
 #define M_KTHVALUE (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | M_SINTS | DT(ACL_UINT8))
-
-typedef struct {
-    uint64_t key;
-    int64_t index;
-} keyed;
 
 typedef struct {
     bool floating;
@@ -46,57 +42,58 @@ static uint64_t order_key(bool floating, uint64_t bits)
     return bits >> 63 ? ~bits : bits | (1ull << 63);
 }
 
-static void swap(keyed *a, keyed *b)
+static void swap(uint64_t *a, uint64_t *b)
 {
-    keyed t = *a;
+    uint64_t t = *a;
     *a = *b;
     *b = t;
 }
 
-/* Rearranges items[0, n) so that items[k] holds the element of rank k (from 0). */
-static void quickselect(keyed *items, int64_t n, int64_t k)
+/* The key of rank k (from 0) among keys[0, n), which it rearranges. */
+static uint64_t quickselect(uint64_t *keys, int64_t n, int64_t k)
 {
     int64_t low = 0, high = n - 1;
     while (high > low) {
         int64_t mid = low + (high - low) / 2;
-        if (items[mid].key < items[low].key) swap(&items[mid], &items[low]);
-        if (items[high].key < items[low].key) swap(&items[high], &items[low]);
-        if (items[high].key < items[mid].key) swap(&items[high], &items[mid]);
-        uint64_t pivot = items[mid].key;
+        if (keys[mid] < keys[low]) swap(&keys[mid], &keys[low]);
+        if (keys[high] < keys[low]) swap(&keys[high], &keys[low]);
+        if (keys[high] < keys[mid]) swap(&keys[high], &keys[mid]);
+        uint64_t pivot = keys[mid];
         int64_t i = low, j = high;
         while (i <= j) {
-            while (items[i].key < pivot) i++;
-            while (items[j].key > pivot) j--;
-            if (i <= j) swap(&items[i++], &items[j--]);
+            while (keys[i] < pivot) i++;
+            while (keys[j] > pivot) j--;
+            if (i <= j) swap(&keys[i++], &keys[j--]);
         }
         if (k <= j) high = j;
         else if (k >= i) low = i;
-        else return;
+        else break;
     }
+    return keys[k];
+}
+
+static void load_keys(const select_ctx *c, uint64_t *keys, const char *in)
+{
+    npusim_load(c->floating ? KIND_F64 : KIND_I64, keys, in, c->in_stride, c->in_dtype, (size_t)c->length);
+    for (int64_t i = 0; i < c->length; i++) keys[i] = order_key(c->floating, keys[i]);
 }
 
 static void select_line(select_ctx *c, const char *in, char *value, char *index)
 {
     int64_t n = c->length;
-    keyed *items = malloc(sizeof(keyed) * (size_t)n);
-    uint64_t *bits = malloc(sizeof(uint64_t) * (size_t)n);
-    if (!items || !bits) {
-        free(items);
-        free(bits);
+    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)n);
+    if (!keys) {
         atomic_store(&c->failed, 1);
         return;
     }
-    npusim_load(c->floating ? KIND_F64 : KIND_I64, bits, in, c->in_stride, c->in_dtype, (size_t)n);
-    for (int64_t i = 0; i < n; i++) {
-        items[i].key = order_key(c->floating, bits[i]);
-        items[i].index = i;
-    }
-    free(bits);
-    quickselect(items, n, c->k - 1);
-    int64_t found = items[c->k - 1].index;
+    load_keys(c, keys, in);
+    uint64_t wanted = quickselect(keys, n, c->k - 1);
+    load_keys(c, keys, in); /* the original order again, to find the first element with that key */
+    int64_t found = 0;
+    while (keys[found] != wanted) found++;
     memcpy(value, in + found * c->in_stride, c->item_size);
     *(int64_t *)index = found;
-    free(items);
+    free(keys);
 }
 
 /* Operands: 0 indicesOut, 1 self, 2 valuesOut, all at index 0 of the dim. */
