@@ -364,6 +364,18 @@ def _kth_smallest(rows, rank):
     return values
 
 
+def _next_order_statistic(rows, previous, rank):
+    """The element of ``rank`` of each row, given ``previous``, the one of
+    ``rank - 1``: ``previous`` again when more than ``rank`` elements are <= it
+    (ties), else the smallest element above it. Two linear reductions instead
+    of another selection (the two middle elements of an even-length median)."""
+    below = _manipulation.expand_dims(previous, axis=-1)
+    at_most = st.sum(ew.less_equal(rows, below), axis=-1, dtype=np.int64)
+    largest = np.inf if rows.dtype.kind == "f" else np.iinfo(rows.dtype).max
+    above = st.min(ew.where(ew.greater(rows, below), rows, largest), axis=-1)
+    return ew.where(ew.greater(at_most, rank), previous, above)
+
+
 def _selected_quantiles(rows, levels, method, dtype):
     """Quantiles at the host ``levels`` from the order statistics they need, each
     found by aclnnKthvalue in linear time (no sort): (kept..., nq)."""
@@ -374,8 +386,11 @@ def _selected_quantiles(rows, levels, method, dtype):
         low = high = np.clip(np.around(position), 0, last).astype(np.int64)
     needed = set(low.tolist()) | (set() if method in ("lower", "nearest") else
                                   set(high.tolist()))
-    selected = {r: _manipulation.astype(_kth_smallest(rows, r), dtype, copy=False)
-                for r in sorted(needed)}
+    raw = {}
+    for r in sorted(needed):
+        raw[r] = _next_order_statistic(rows, raw[r - 1], r) if r - 1 in raw else \
+            _kth_smallest(rows, r)
+    selected = {r: _manipulation.astype(v, dtype, copy=False) for r, v in raw.items()}
 
     def gathered(ranks):
         return _manipulation.stack([selected[r] for r in ranks.tolist()], axis=-1)
