@@ -52,3 +52,4 @@ __all__ += [*_elementwise_all, *_statistical_all, *_searching_all, *_sorting_all
             *_utility_all, *_indexing_all, *_linear_algebra_all, *_inspection_all,
             *_constants_all]
 from . import fft, linalg  # noqa: E402  the array API extensions
+from . import random  # noqa: E402  numpy.random on CANN's random operators
