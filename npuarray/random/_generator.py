@@ -17,6 +17,7 @@ silently replaying identical "random" numbers.
 """
 import math
 import numbers
+import operator
 import os
 import threading
 
@@ -86,7 +87,7 @@ def _shape(size):
 def _ops_index(n):
     if isinstance(n, (bool, np.bool_)):
         raise TypeError("bool is not a valid size")
-    return int(n.__index__())
+    return operator.index(n)
 
 
 def _float_dtype(dtype, method):
