@@ -47,7 +47,7 @@ _RANDOM_DIRECT = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np
                                                     np.int64, np.uint8))
 _INT64_MAX = 2**63 - 1
 _UNSIGNED_SEED = frozenset({"aclnnInplaceUniform"})  # uint64_t seed; the others take int64_t
-_POISSON_LAM_MAX = 1e10  # NumPy's limit: above it the result overflows int64
+_POISSON_LAM_MAX = 1e10  # the CDF table spans 24 sqrt(lam) values: 2.4 million at most
 
 
 def _seed_key(seed):
