@@ -2,11 +2,15 @@
  * aclnnInplaceNormal, aclnnInplaceRandom and aclnnRandperm, each with (seed, offset) as on the NPU.
  *
  * Generator: Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11),
- * the counter-based generator of CANN's and torch's random operators. Element i of a launch (in
- * C order over selfRef's logical shape) takes the Philox block at counter (offset + i) under the
- * key seed: four 32-bit words, enough for one value of every distribution here. So a launch of n
- * elements consumes the counters [offset, offset + n), the caller advances offset by n between
- * launches to get fresh numbers, and equal (seed, offset) give equal numbers on every run. Bitwise
+ * the counter-based generator of CANN's and torch's random operators, keyed by seed. Elements
+ * are numbered i = 0, 1, ... in C order over selfRef's logical shape; element i takes part i % k
+ * of the 128-bit block at counter offset + i / k, where k is what one block yields: 4 for
+ * float/float16/bfloat16 outputs (32-bit uniforms; normals as two Box-Muller pairs), 2 for
+ * double and integer outputs (53-bit uniforms, one Box-Muller pair; integer ranges up to 2^32,
+ * one 64-bit word each, bias below 2^-32), 1 for integer ranges above 2^32 (a 64-bit word and
+ * one retry, unbiased). A launch of n elements so uses at most n counters from offset on: the
+ * caller advances offset by n between launches to get fresh numbers, and equal (seed, offset)
+ * give equal numbers on every run. Bitwise
  * equality with the NPU's kernels is not promised (their counter layout is not documented); the
  * distributions, dtypes and argument checks are CANN's. */
 #include <math.h>
@@ -61,22 +65,65 @@ static inline void philox4x32_10(uint64_t seed, uint64_t counter, uint32_t out[4
     for (int i = 0; i < 4; i++) out[i] = c[i];
 }
 
+/* Blocks at counters counter, counter + 1, ... counter + n - 1 into out[n][4]: the same function
+ * computed lane-parallel (structure of arrays) so that the compiler vectorises the rounds. */
+#define PHILOX_LANES 16
+static void philox_blocks(uint64_t seed, uint64_t counter, size_t n, uint32_t (*out)[4])
+{
+    for (size_t first = 0; first < n; first += PHILOX_LANES) {
+        uint32_t c0[PHILOX_LANES], c1[PHILOX_LANES], c2[PHILOX_LANES] = { 0 }, c3[PHILOX_LANES] = { 0 };
+        for (int l = 0; l < PHILOX_LANES; l++) {
+            uint64_t c = counter + first + (uint64_t)l;
+            c0[l] = (uint32_t)c;
+            c1[l] = (uint32_t)(c >> 32);
+        }
+        uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+        for (int r = 0; r < 10; r++) {
+            for (int l = 0; l < PHILOX_LANES; l++) {
+                uint64_t p0 = (uint64_t)0xD2511F53u * c0[l], p1 = (uint64_t)0xCD9E8D57u * c2[l];
+                uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[l] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3[l] ^ k1;
+                c1[l] = (uint32_t)p1;
+                c3[l] = (uint32_t)p0;
+                c0[l] = n0;
+                c2[l] = n2;
+            }
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        size_t count = n - first < PHILOX_LANES ? n - first : PHILOX_LANES;
+        for (size_t l = 0; l < count; l++) {
+            out[first + l][0] = c0[l];
+            out[first + l][1] = c1[l];
+            out[first + l][2] = c2[l];
+            out[first + l][3] = c3[l];
+        }
+    }
+}
+
 static inline uint64_t word64(const uint32_t w[4], int i) { return (uint64_t)w[2 * i] << 32 | w[2 * i + 1]; }
 
-/* A uniform value in [0, 1) with `bits` random bits (the dtype's precision, so that rounding
+/* A uniform value in [0, 1) from the top `bits` bits of x (the dtype's precision, so that rounding
  * to the dtype cannot reach 1). */
-static inline double unit_interval(uint64_t x, int bits) { return (double)(x >> (64 - bits)) * ldexp(1.0, -bits); }
+static inline double unit53(uint64_t x) { return (double)(x >> 11) * 0x1p-53; }
+static inline float unit32(uint32_t x, int bits, float scale) { return (float)(x >> (32 - bits)) * scale; }
 
-/* A uniform integer in [0, range) without bias (Lemire's multiply-shift with rejection; the
- * second 64-bit word is the one retry, a second rejection has probability < 2^-64 * range). */
+/* x * range >> 64: an integer in [0, range), Lemire's multiply-shift. `rejected` tells whether
+ * x falls in the few values that make the mapping biased (exact rejection test). */
+static inline uint64_t multiply_shift(uint64_t x, uint64_t range, bool *rejected)
+{
+    unsigned __int128 m = (unsigned __int128)x * range;
+    uint64_t low = (uint64_t)m;
+    *rejected = low < range && low < (0 - range) % range;
+    return (uint64_t)(m >> 64);
+}
+
+/* A uniform integer in [0, range) from a whole block: the first 64-bit word, the second as the
+ * one retry (a second rejection has probability < (range / 2^64)^2 and keeps the last value). */
 static inline uint64_t bounded(const uint32_t w[4], uint64_t range)
 {
-    for (int i = 0; i < 2; i++) {
-        unsigned __int128 m = (unsigned __int128)word64(w, i) * range;
-        uint64_t low = (uint64_t)m;
-        if (i == 1 || low >= (0 - range) % range) return (uint64_t)(m >> 64);
-    }
-    return 0;
+    bool rejected;
+    uint64_t v = multiply_shift(word64(w, 0), range, &rejected);
+    return rejected ? multiply_shift(word64(w, 1), range, &rejected) : v;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -85,26 +132,51 @@ static inline uint64_t bounded(const uint32_t w[4], uint64_t range)
 typedef struct {
     const npusim_exec *ex;
     const npusim_view *out;
-    int bits; /* precision of the output dtype (uniform draws) */
+    int bits;     /* precision of the output dtype (32-bit uniform draws) */
+    float scale;  /* 2^-bits */
+    int k_log2;   /* log2 of the values one Philox block yields */
+    bool narrow;  /* float32 arithmetic and 32-bit uniforms (float, float16, bfloat16 outputs) */
 } draw_ctx;
 
-/* ex->scalars: [0] from / mean, [1] to - from / std (doubles; integers: from, range as int64/u64);
- * ex->mode the distribution; ex->dims[0] seed, ex->dims[1] offset. */
+/* Elements [first, first + m) into buf (int64 for integers, else double). ex->scalars: [0] from /
+ * mean, [1] to - from / std (integers: from, range); ex->mode the law; ex->dims[0..1] seed and
+ * offset. Element e uses part e % k of the block at counter offset + e / k. */
 static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
 {
     const npusim_exec *ex = c->ex;
-    uint64_t seed = (uint64_t)ex->dims[0], counter = (uint64_t)ex->dims[1] + first;
+    uint64_t seed = (uint64_t)ex->dims[0], offset = (uint64_t)ex->dims[1];
+    uint64_t k_mask = ((uint64_t)1 << c->k_log2) - 1, first_block = first >> c->k_log2;
+    uint32_t blocks[NPUSIM_BLOCK + 1][4];
+    philox_blocks(seed, offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1), blocks);
+    double pair[2] = { 0, 0 }; /* the Box-Muller pair of the current half block */
+    double a = ex->scalars[0].d, b = ex->scalars[1].d;
     for (size_t i = 0; i < m; i++) {
-        uint32_t w[4];
-        philox4x32_10(seed, counter + i, w);
+        uint64_t e = first + i, part = e & k_mask;
+        const uint32_t *w = blocks[(e >> c->k_log2) - first_block];
         if (ex->mode == DRAW_INTEGER) {
-            ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + bounded(w, ex->scalars[1].u));
+            bool rejected; /* k = 2: range <= 2^32, bias below 2^-32 when kept */
+            uint64_t v = c->k_log2 ? multiply_shift(word64(w, (int)part), ex->scalars[1].u, &rejected)
+                                   : bounded(w, ex->scalars[1].u);
+            ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + v);
         } else if (ex->mode == DRAW_UNIFORM) {
-            ((double *)buf)[i] = ex->scalars[0].d + ex->scalars[1].d * unit_interval(word64(w, 0), c->bits);
-        } else { /* Box-Muller: u1 in (0, 1] keeps the logarithm finite */
-            double u1 = 1.0 - unit_interval(word64(w, 0), 53), u2 = unit_interval(word64(w, 1), 53);
-            double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
-            ((double *)buf)[i] = ex->scalars[0].d + ex->scalars[1].d * z;
+            double u = c->narrow ? (double)unit32(w[part], c->bits, c->scale) : unit53(word64(w, (int)part));
+            ((double *)buf)[i] = a + b * u;
+        } else {
+            if ((part & 1) == 0 || i == 0) { /* Box-Muller: u1 in (0, 1] keeps the log finite */
+                if (c->narrow) {
+                    uint64_t h = part & ~(uint64_t)1;
+                    float u1 = 1.0f - (float)w[h] * 0x1p-32f, u2 = (float)w[h + 1] * 0x1p-32f;
+                    float r = sqrtf(-2.0f * logf(u1)), t = 6.2831853071795865f * u2;
+                    pair[0] = (double)(r * cosf(t));
+                    pair[1] = (double)(r * sinf(t));
+                } else {
+                    double u1 = 1.0 - unit53(word64(w, 0)), u2 = unit53(word64(w, 1));
+                    double r = sqrt(-2.0 * log(u1)), t = 2.0 * M_PI * u2;
+                    pair[0] = r * cos(t);
+                    pair[1] = r * sin(t);
+                }
+            }
+            ((double *)buf)[i] = a + b * pair[part & 1];
         }
     }
 }
@@ -136,20 +208,24 @@ static void draw_range(size_t begin, size_t end, void *vctx)
     }
 }
 
-static int precision_bits(aclDataType dt)
+/* How a draw spends the four words of a block, by law and output dtype. */
+static void draw_layout(const npusim_exec *ex, aclDataType dt, draw_ctx *c)
 {
-    switch (dt) {
-    case ACL_DOUBLE: return 53;
-    case ACL_FLOAT: return 24;
-    case ACL_FLOAT16: return 11;
-    case ACL_BF16: return 8;
-    default: return 53; /* integers: truncated from a double */
-    }
+    c->narrow = dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
+    c->bits = dt == ACL_FLOAT ? 24 : dt == ACL_FLOAT16 ? 11 : 8;
+    c->scale = ldexpf(1.0f, -c->bits);
+    if (ex->mode == DRAW_INTEGER)
+        c->k_log2 = ex->scalars[1].u <= ((uint64_t)1 << 32) ? 1 : 0;
+    else if (ex->mode == DRAW_UNIFORM)
+        c->k_log2 = c->narrow ? 2 : 1;
+    else /* normals: two pairs of 32-bit uniforms, or one pair of 53-bit ones (also for integers) */
+        c->k_log2 = c->narrow ? 2 : 1;
 }
 
 static int draw_kernel(const npusim_exec *ex, npusim_view *views)
 {
-    draw_ctx c = { ex, &views[0], precision_bits(views[0].dtype) };
+    draw_ctx c = { ex, &views[0], 0, 0, 0, false };
+    draw_layout(ex, views[0].dtype, &c);
     size_t n = 1;
     for (int d = 0; d < views[0].ndim; d++) n *= (size_t)views[0].shape[d];
     if (n < NPUSIM_PARALLEL_MIN / 8)
