@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "aclnnop/aclnn_multinomial.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
@@ -353,7 +354,7 @@ static int randperm_kernel(const npusim_exec *ex, npusim_view *views)
 {
     int64_t n = ex->dim;
     int64_t *perm = malloc((size_t)(n ? n : 1) * sizeof *perm);
-    if (!perm) return npusim_error(ACLNN_ERR_INNER, "aclnnRandperm: out of host memory for %lld elements",
+    if (!perm) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements",
                                    (long long)n);
     for (int64_t i = 0; i < n; i++) perm[i] = i;
     uint64_t seed = (uint64_t)ex->dims[0], offset = (uint64_t)ex->dims[1];
@@ -400,4 +401,157 @@ aclnnStatus aclnnRandpermGetWorkspaceSize(int64_t n, int64_t seed, int64_t offse
 aclnnStatus aclnnRandperm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
     return npusim_exec_launch("aclnnRandperm", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnMultinomial: out[r, j] = a category drawn with probability self[r, c] / sum(self[r])
+ * (random/stateless_sample_multinomial). With replacement, sample j of row r inverts the row's
+ * CDF at a 53-bit uniform from the block at counter offset + r * numsamples + j. Without, the
+ * categories are ranked by the Efraimidis-Spirakis keys log(u_c) / w_c (u_c from the block at
+ * offset + r * C + c) and the numsamples largest come out in order: the law of drawing one
+ * category after another without replacement. Weights must be finite and >= 0 with a positive
+ * sum (and, without replacement, at least numsamples positive): npusim fails the launch
+ * otherwise, where the NPU would return arbitrary categories. */
+
+#define M_MULTINOMIAL (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE))
+
+typedef struct {
+    double key;
+    int64_t category;
+} ranked;
+
+static int by_key_descending(const void *a, const void *b)
+{
+    double ka = ((const ranked *)a)->key, kb = ((const ranked *)b)->key;
+    if (ka != kb) return ka < kb ? 1 : -1;
+    int64_t ca = ((const ranked *)a)->category, cb = ((const ranked *)b)->category;
+    return (ca > cb) - (ca < cb);
+}
+
+/* Row r of the weights as doubles in w[C]; 0 or the error (with the message set). */
+static int multinomial_row(const npusim_view *self, int64_t r, int64_t categories, double *w, int64_t *positive)
+{
+    int64_t row_stride = self->ndim == 2 ? self->strides[0] : 0, col_stride = self->strides[self->ndim - 1];
+    size_t itemsize = npusim_dtype_size(self->dtype);
+    npusim_load(KIND_F64, w, self->base + r * row_stride * (int64_t)itemsize, col_stride * (int64_t)itemsize,
+                self->dtype, (size_t)categories);
+    double total = 0;
+    *positive = 0;
+    for (int64_t c = 0; c < categories; c++) {
+        if (!(w[c] >= 0) || !isfinite(w[c]))
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "self[%lld, %lld] = %g is not a finite "
+                                "weight >= 0", (long long)r, (long long)c, w[c]);
+        total += w[c];
+        *positive += w[c] > 0;
+    }
+    if (!(total > 0))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "row %lld of self sums to 0", (long long)r);
+    return 0;
+}
+
+static void multinomial_with_replacement(const npusim_exec *ex, int64_t r, double *cdf, int64_t categories,
+                                         int64_t samples, int64_t *dst)
+{
+    for (int64_t c = 1; c < categories; c++) cdf[c] += cdf[c - 1];
+    double total = cdf[categories - 1];
+    uint64_t seed = (uint64_t)ex->dims[0], counter = (uint64_t)ex->dims[1] + (uint64_t)(r * samples);
+    for (int64_t j = 0; j < samples; j++) {
+        uint32_t w[4];
+        philox4x32_10(seed, counter + (uint64_t)j, w);
+        double target = unit53(word64(w, 0)) * total;
+        int64_t lo = 0, hi = categories - 1; /* first c with cdf[c] > target */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (cdf[mid] > target) hi = mid; else lo = mid + 1;
+        }
+        dst[j] = lo;
+    }
+}
+
+static void multinomial_without_replacement(const npusim_exec *ex, int64_t r, const double *weights,
+                                            int64_t categories, int64_t samples, ranked *keys, int64_t *dst)
+{
+    uint64_t seed = (uint64_t)ex->dims[0], counter = (uint64_t)ex->dims[1] + (uint64_t)(r * categories);
+    for (int64_t c = 0; c < categories; c++) {
+        uint32_t w[4];
+        philox4x32_10(seed, counter + (uint64_t)c, w);
+        double u = 1.0 - unit53(word64(w, 0)); /* (0, 1] */
+        keys[c].key = weights[c] > 0 ? log(u) / weights[c] : -INFINITY;
+        keys[c].category = c;
+    }
+    qsort(keys, (size_t)categories, sizeof *keys, by_key_descending);
+    for (int64_t j = 0; j < samples; j++) dst[j] = keys[j].category;
+}
+
+static int multinomial_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    const npusim_view *self = &views[0], *out = &views[1];
+    int64_t categories = self->shape[self->ndim - 1], rows = self->ndim == 2 ? self->shape[0] : 1;
+    int64_t samples = ex->dim;
+    double *weights = malloc((size_t)categories * sizeof *weights);
+    ranked *keys = malloc((size_t)categories * sizeof *keys);
+    int64_t *row_out = malloc((size_t)samples * sizeof *row_out);
+    int rc = 0;
+    if (!weights || !keys || !row_out)
+        rc = npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld categories",
+                          (long long)categories);
+    for (int64_t r = 0; r < rows && !rc; r++) {
+        int64_t positive = 0;
+        if ((rc = multinomial_row(self, r, categories, weights, &positive))) break;
+        if (ex->flag) {
+            multinomial_with_replacement(ex, r, weights, categories, samples, row_out);
+        } else if (positive < samples) {
+            rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "row %lld has %lld positive weights, "
+                              "fewer than numsamples %lld without replacement", (long long)r, (long long)positive,
+                              (long long)samples);
+            break;
+        } else {
+            multinomial_without_replacement(ex, r, weights, categories, samples, keys, row_out);
+        }
+        int64_t row_stride = out->ndim == 2 ? out->strides[0] : 0;
+        npusim_store(KIND_I64, row_out, out->base + r * row_stride * 8, out->strides[out->ndim - 1] * 8, ACL_INT64,
+                     (size_t)samples);
+    }
+    free(weights);
+    free(keys);
+    free(row_out);
+    return rc;
+}
+
+static const npusim_opdef def_multinomial = NPUSIM_OPDEF("aclnnMultinomial", multinomial_kernel);
+
+aclnnStatus aclnnMultinomialGetWorkspaceSize(const aclTensor *self, int64_t numsamples, bool replacement, int64_t seed,
+                                             int64_t offset, aclTensor *out, uint64_t *workspaceSize,
+                                             aclOpExecutor **executor)
+{
+    const char *name = "aclnnMultinomial";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_MULTINOMIAL)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT64))))
+        return rc;
+    if ((self->ndim != 1 && self->ndim != 2) || self->shape[self->ndim - 1] < 1)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMultinomialGetWorkspaceSize: self must be (C) or (N, C) "
+                            "with C >= 1 (got %d-D)", self->ndim);
+    int64_t categories = self->shape[self->ndim - 1];
+    if (numsamples <= 0 || (!replacement && numsamples > categories))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMultinomialGetWorkspaceSize: numsamples (%lld) must be "
+                            "positive%s (C = %lld)", (long long)numsamples,
+                            replacement ? "" : " and <= C without replacement", (long long)categories);
+    int64_t shape[2] = { self->shape[0], numsamples };
+    if ((rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->ndim == 2 ? shape : shape + 1)))
+        return rc;
+    const aclTensor *ins[1] = { self };
+    npusim_exec *ex = npusim_exec_create(&def_multinomial, ins, 1, (const aclTensor *const *)&out, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->dim = numsamples;
+    ex->flag = replacement;
+    ex->dims[0] = seed;
+    ex->dims[1] = offset;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMultinomial(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnMultinomial", workspace, workspaceSize, executor, stream);
 }

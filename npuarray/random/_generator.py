@@ -27,12 +27,10 @@ from .. import _ops, runtime
 from .._acl import CaptureError
 from .._array import NPUArray
 from .._data_type import normalize_dtype
-from .._elementwise import add, log, log1p, minimum, multiply, negative, divide
+from .._elementwise import add, log1p, minimum, multiply, negative
 from .._indexing import take
 from .._manipulation import reshape
 from .._searching import searchsorted
-from .._sorting import argsort
-from .._statistical import cumulative_sum
 from .._transfer import asarray
 from ..runtime import _capture_guard
 from ..runtime._device import as_device_id
@@ -292,16 +290,16 @@ class Generator:
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
         """Random samples from ``a`` (an int n: ``arange(n)``; or an NPUArray, along
-        ``axis``) (``numpy.random.Generator.choice``). With replacement: uniform indices
-        from aclnnInplaceRandom, or with probabilities ``p`` the inversion
-        ``searchsorted(cumulative_sum(p), u * total)``. Without replacement: the first
-        items of aclnnRandperm, or with ``p`` the Efraimidis-Spirakis keys ``log(u) / p``
-        sorted descending (aclnnSort): the same law as NumPy's successive draws. The
-        result's order is always random (``shuffle`` is accepted for compatibility).
+        ``axis``; then aclnnIndexSelect) (``numpy.random.Generator.choice``). Uniform
+        indices come from aclnnInplaceRandom (with replacement) or the first items of
+        aclnnRandperm (without); with probabilities ``p`` from aclnnMultinomial (without
+        replacement: successive draws, NumPy's law). The result's order is always random
+        (``shuffle`` is accepted for compatibility).
         ValueError for an empty ``a`` with samples requested, more samples than items
         without replacement, or a ``p`` of the wrong length, with negative entries, not
-        summing to 1 or with too few non-zero entries (checked when ``p`` is host data;
-        an NPUArray ``p`` is used as given, normalised by its sum, without a transfer)."""
+        summing to 1 or with too few non-zero entries (checked when ``p`` is host data; an
+        NPUArray ``p`` is used as given, normalised by its sum, without a transfer: npusim
+        then fails the launch, reported at the next synchronisation, on bad weights)."""
         del shuffle  # the result is always in random order
         pool = None
         if isinstance(a, numbers.Integral) and not isinstance(a, (bool, np.bool_)):
@@ -334,12 +332,11 @@ class Generator:
             if replace:
                 return self.integers(0, max(n, 1), count, device=device)
             return self._randperm(n, device, "choice")[:count]
-        if replace:
-            cdf = cumulative_sum(p)
-            unit = self.random(count, device=p.device)
-            return minimum(searchsorted(cdf, multiply(unit, cdf[-1]), side="right"), n - 1)
-        keys = divide(log(self.random(n, device=p.device)), p)  # p == 0 gives -inf: never chosen while others remain
-        return argsort(keys, descending=True)[:count]
+        out, stream = self._empty((count,), np.dtype(np.int64), p.device, "choice")
+        if count:
+            _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._key),
+                        self._reserve(max(n, count)), out, stream=stream)
+        return out
 
 
 def _ops_integer(value, name):
