@@ -448,10 +448,6 @@ def _advanced_set(x, entries, value):
     _ops.launch("aclnnIndexPutImpl", moved, indices, values, False, False, stream=stream)
 
 
-# The dtypes of aclnnIndex (reference section 7.2).
-_INDEX_DTYPES = frozenset(map(np.dtype, (
-    np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
-    np.float64, bfloat16, np.complex64)))
 # The dtypes of aclnnInplaceMaskedFillScalar and aclnnIndexPutImpl (reference section 7.2).
 _MASKED_FILL_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.int32, np.int64, np.float16, np.float32, bfloat16)))

@@ -87,9 +87,8 @@ def argmin(x, /, *, axis=None, keepdims=False):
 # ---------------------------------------------------------------------------
 # nonzero, count_nonzero, searchsorted (issue 7)
 
-# hicann/ops-nn index/non_zero/docs/aclnnNonzero.md
-_NONZERO = _dtypes_of("float32", "float16", "float64", "bfloat16", "int8", "int16", "int32",
-                      "int64", "uint8", "uint16", "uint32", "uint64", "bool")
+# aclnnNonzero takes every real dtype (hicann/ops-nn index/non_zero/docs/aclnnNonzero.md);
+# complex inputs are tested against zero first.
 # hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md (sortedSequence and self)
 _SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
                            "int64")
@@ -200,18 +199,18 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         x2 = _elementwise._full(x2, compute, device, stream)
     if compute == _UINT64:
         x1, x2, compute = _uint64_keys(x1), _uint64_keys(x2), _INDEX
+    if sorter is not None:
+        sorter = _check_sorter(sorter, x1, stream)
     out = _ops.empty(x2._shape, _INDEX, device, stream)
     if 0 in x2._shape:
         return out
-    if sorter is not None:
-        sorter = _check_sorter(sorter, x1, device, stream)
     _ops.launch("aclnnSearchSorted", _elementwise._as_dtype(x1, compute, stream),
                 _elementwise._as_dtype(x2, compute, stream), False, side == "right", sorter,
                 out, stream=stream)
     return out
 
 
-def _check_sorter(sorter, x1, device, stream):
+def _check_sorter(sorter, x1, stream):
     _check_array("searchsorted", sorter)
     _elementwise.same_device("searchsorted", x1, sorter)
     if _kind(sorter._dtype) not in "iu":

@@ -32,6 +32,10 @@ _SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "in
 # hicann/ops-math math/sort/docs/aclnnSort.md
 _SORT = _dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64", "uint8",
                    "uint16", "uint32", "uint64", "bool")
+# hicann/ops-math math/equal/docs/aclnnIsInTensorScalar.md (element)
+_ISIN_TENSOR_SCALAR = _dtypes_of("float32", "float16", "float64", "bfloat16", "int8", "int16",
+                                 "int32", "int64", "uint8", "uint16", "bool", "complex64",
+                                 "complex128")
 # Equality-preserving casts into the dtypes aclnnSearchSorted takes (uint64 to int64
 # wraps modulo 2**64: one-to-one, which is all that equality needs).
 _SEARCHABLE = {BOOL: np.dtype(np.uint8), BFLOAT16: np.dtype(np.float32),
@@ -199,11 +203,18 @@ def unique_all(x, /):
 # ---------------------------------------------------------------------------
 # isin
 
+def _out_of_range(value, dtype):
+    try:
+        _data_type.check_scalar_fits(value, dtype)
+    except OverflowError:
+        return True
+    return False
+
+
 def _operand(value, dtype, device, stream):
     """An array operand of isin as an NPUArray of ``dtype`` (scalars become 0-d)."""
     if isinstance(value, _ops._array_type):
         return _elementwise._as_dtype(value, dtype, stream)
-    _data_type.check_scalar_fits(value, dtype)
     return _elementwise._full(value, dtype, device, stream)
 
 
@@ -247,13 +258,23 @@ def _isin_sorted(x1, x2):
     return _elementwise.equal(found.reshape(x1._shape), x1)
 
 
+def _isin_scalar(x1, value, invert, stream):
+    """isin against one Python scalar: aclnnIsInTensorScalar in ``x1``'s dtype."""
+    out = _ops.empty(x1._shape, BOOL, x1.device, stream)
+    if out.size:
+        _ops.launch("aclnnIsInTensorScalar", x1, _ops.acl_scalar(value, x1._dtype), False,
+                    bool(invert), out, stream=stream)
+    return out
+
+
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of ``x1`` equals some element of ``x2`` (array API
     ``isin``, ``numpy.isin``; ``invert=True`` negates): a bool array of ``x1``'s
     shape (0-d for a scalar ``x1``). Elements compare by value equality in the
     promoted dtype (NaN matches nothing).
 
-    Runs on the current stream: small inputs compare every pair (aclnnEqTensor,
+    Runs on the current stream: a Python scalar ``x2`` is one
+    aclnnIsInTensorScalar; small inputs compare every pair (aclnnEqTensor,
     aclnnAmax), larger ones search the sorted values of ``x2`` (aclnnSort,
     aclnnSearchSorted, aclnnIndexSelect, aclnnEqTensor); neither synchronises,
     except large float64 ``x2``, sorted as its distinct values by aclnnUnique2
@@ -268,7 +289,14 @@ def isin(x1, x2, /, *, invert=False):
     device = _elementwise.same_device("isin", *arrays)
     stream = _ops.current_stream(device)
     dtype = _data_type.result_type(x1, x2)
-    shape = x1._shape if isinstance(x1, _ops._array_type) else ()
+    x1_is_array = isinstance(x1, _ops._array_type)
+    shape = x1._shape if x1_is_array else ()
+    if any(_out_of_range(v, dtype) for v in (x1, x2) if not isinstance(v, _ops._array_type)):
+        # an int outside an integer dtype matches nothing, as in NumPy's comparisons
+        return _ops.fill_(_ops.empty(shape, BOOL, device, stream), bool(invert), stream=stream)
+    if x1_is_array and not isinstance(x2, _ops._array_type) \
+            and dtype in _ISIN_TENSOR_SCALAR:
+        return _isin_scalar(_elementwise._as_dtype(x1, dtype, stream), x2, invert, stream)
     a = _operand(x1, dtype, device, stream)
     b = _operand(x2, dtype, device, stream)
     if not a.size or not b.size:

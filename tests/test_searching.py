@@ -290,3 +290,19 @@ def test_where_zero_dim_empty_and_views(rng):
         npx.where(npx.asarray(cond), x, npx.ones((3,)))
     np.testing.assert_array_equal(npx.where(npx.asarray(cond), x, 0.0).to_host(),
                                   np.where(cond, host, 0.0))
+
+
+def test_nonzero_synchronises_exactly_once(rng, monkeypatch):
+    host = _sparse(rng, (30, 20), np.dtype(np.complex64))
+    x = npx.asarray(host)
+    stream = npx.get_current_stream()
+    stream.synchronize()
+    calls = []
+    original = type(stream).synchronize
+    monkeypatch.setattr(type(stream), "synchronize",
+                        lambda self: calls.append(self) or original(self))
+    got = npx.nonzero(x)
+    monkeypatch.undo()
+    assert calls == [stream]
+    for g, w in zip(got, np.nonzero(host)):
+        np.testing.assert_array_equal(g.to_host(), w)

@@ -178,6 +178,30 @@ def test_isin_promotion_and_scalars(rng):
     assert bool(npx.isin(7, npx.asarray(host), invert=True)) is True
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_scalar_test_element(rng, dtype, invert):
+    # a Python scalar x2: aclnnIsInTensorScalar (composed for uint32/uint64, which it lacks)
+    host = _values(rng, (3, 5), dtype)
+    value = {"b": True, "c": complex(host.flat[0])}.get(dtype.kind, host.flat[0].item())
+    if dtype == ml_dtypes.bfloat16:
+        value = float(value)
+    got = npx.isin(npx.asarray(host), value, invert=invert)
+    _equal(got, np.isin(_host(dtype, host), value, invert=invert))
+    got = npx.isin(npx.asarray(host).T[::-1], value, invert=invert)
+    _equal(got, np.isin(_host(dtype, host).T[::-1], value, invert=invert))
+
+
+def test_isin_out_of_range_int_scalar_matches_nothing():
+    host = np.array([0, 255, 7], dtype=np.uint8)
+    x = npx.asarray(host)
+    for x1, x2 in [(x, 300), (x, -1), (300, x)]:
+        for invert in (False, True):
+            want = np.isin(np.asarray(x1.to_host() if isinstance(x1, npx.NPUArray) else x1),
+                           x2.to_host() if isinstance(x2, npx.NPUArray) else x2, invert=invert)
+            _equal(npx.isin(x1, x2, invert=invert), want)
+
+
 def test_isin_special_values_views_and_empty(rng):
     host = np.array([np.nan, 0.0, -0.0, np.inf, 1.0])
     test = np.array([np.nan, 0.0, np.inf])
@@ -221,6 +245,13 @@ def test_npusim_rejects_undocumented_dtypes():
         _launch_fails("aclnnSearchSorted", seq, seq, False, False, None, i64)
     # aclnnGather: no complex (ops-nn index/gather_elements_v2 docs)
     _launch_fails("aclnnGather", c, 0, i64, npx.ones((4,), dtype=npx.complex64))
+    # aclnnIsInTensorScalar: no uint32 element; out must be BOOL
+    from npuarray import _ops
+    scalar = _ops.acl_scalar(1, np.dtype(np.int64))
+    _launch_fails("aclnnIsInTensorScalar", npx.ones((4,), dtype=npx.uint32), scalar, False, False,
+                  npx.zeros((4,), dtype=npx.bool))
+    _launch_fails("aclnnIsInTensorScalar", npx.ones((4,)), scalar, False, False,
+                  npx.zeros((4,), dtype=npx.int8))
     # wrong output shapes or dtypes
     _launch_fails("aclnnNonzero", npx.ones((4,)), npx.zeros((3, 1), dtype=npx.int64))
     _launch_fails("aclnnUnique2", npx.ones((4,)), True, True, False, npx.ones((4,)),
@@ -289,3 +320,20 @@ def test_unique_refuses_capture_with_a_clear_error(rng):
             with graph.capture():
                 npx.unique_values(x)
     _equal(npx.unique_values(x), np.unique(x.to_host()))
+
+
+@pytest.mark.parametrize("name", ["unique_values", "unique_counts", "unique_inverse", "unique_all"])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_unique_synchronises_exactly_once(rng, monkeypatch, name, dtype):
+    x = npx.asarray(_values(rng, (40, 3), np.dtype(dtype)))
+    stream = npx.get_current_stream()
+    stream.synchronize()
+    calls = []
+    original = type(stream).synchronize
+    monkeypatch.setattr(type(stream), "synchronize",
+                        lambda self: calls.append(self) or original(self))
+    result = getattr(npx, name)(x)
+    monkeypatch.undo()
+    assert calls == [stream]
+    values = result if name == "unique_values" else result.values
+    _equal(values, np.unique(x.to_host()))

@@ -1,4 +1,5 @@
-/* Set aclnn operators (reference §7.2 "Sorting, searching, selection, indexing"): aclnnUnique2.
+/* Set aclnn operators (reference §7.2 "Sorting, searching, selection, indexing"): aclnnUnique2 and
+ * aclnnIsInTensorScalar.
  *
  * aclnnUnique2(self, sorted, returnInverse, returnCounts, valueOut, inverseOut, countsOut) gives
  * the distinct values of the flattened self. valueOut and countsOut are allocated with numel(self)
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aclnnop/aclnn_isin_tensor_scalar.h"
 #include "aclnnop/aclnn_unique2.h"
 #include "ew_ops.h"
 
@@ -180,4 +182,29 @@ aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor *self, bool sorted, boo
 aclnnStatus aclnnUnique2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
     return npusim_exec_launch("aclnnUnique2", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnIsInTensorScalar: out = (element == testElement), negated with invert, in the promoted
+ * dtype (NaN equals nothing); out is BOOL with element's shape. assumeUnique changes nothing for
+ * a single test element. */
+
+/* hicann/ops-math math/equal/docs/aclnnIsInTensorScalar.md (element) */
+#define M_ISIN (M_FLOATS | M_COMPLEX | M_SINTS | DT(ACL_UINT8) | DT(ACL_UINT16) | M_BOOL)
+static const ew_spec spec_isin = EW_SPEC("aclnnIsInTensorScalar", &npusim_ew_eq, M_ISIN, DT(ACL_BOOL), 0, 0);
+static const ew_spec spec_isin_invert = EW_SPEC("aclnnIsInTensorScalar", &npusim_ew_ne, M_ISIN, DT(ACL_BOOL), 0, 0);
+
+aclnnStatus aclnnIsInTensorScalarGetWorkspaceSize(const aclTensor *element, const aclScalar *testElement,
+                                                  bool assumeUnique, bool invert, aclTensor *out,
+                                                  uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    (void)assumeUnique;
+    const ew_operand ins[] = { TENSOR_ARG(element, "element"), SCALAR_ARG(testElement, "testElement") };
+    return npusim_ew_prepare(invert ? &spec_isin_invert : &spec_isin, ins, 2, NULL, NULL, out, NULL, workspaceSize,
+                             executor);
+}
+
+aclnnStatus aclnnIsInTensorScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnIsInTensorScalar", workspace, workspaceSize, executor, stream);
 }

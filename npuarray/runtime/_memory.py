@@ -13,6 +13,7 @@ from ._transfer import (check_fits, copy_device_to_device, copy_device_to_host,
                         copy_host_to_device)
 
 ACL_ERROR_RT_PARAM_INVALID = 107000
+_SIZE_MAX = (1 << 64) - 1
 
 
 class DeviceMemory:
@@ -32,6 +33,9 @@ class DeviceMemory:
         nbytes = operator.index(nbytes)
         if nbytes < 0:
             raise ValueError("nbytes must be >= 0, got %d" % nbytes)
+        if nbytes > _SIZE_MAX:
+            raise ValueError("nbytes %d is too big: aclrtMalloc takes at most 2**64 - 1 bytes"
+                             % nbytes)
         device_id = as_device_id(device)
         self.device = Device(device_id)
         self.nbytes = nbytes

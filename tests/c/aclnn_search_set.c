@@ -1,7 +1,8 @@
 /* The searching, set and gathering aclnn operators against hand-computed values, through CANN's
  * C ABI: aclnnNonzero and aclnnUnique2 (data-dependent shapes read back with aclGetViewShape, a
  * repeatable executor launched twice), aclnnSearchSorted (sorter, N-D sequence, a bad sorter
- * reported by the stream), aclnnGather (negative and out-of-range indices), and the dtype checks.
+ * reported by the stream), aclnnGather (negative and out-of-range indices), aclnnIsInTensorScalar
+ * (NaN, invert), and the dtype checks.
  * Prints "aclnn_search_set ok" and exits 0 on success. */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_gather.h"
+#include "aclnnop/aclnn_isin_tensor_scalar.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_unique2.h"
@@ -225,6 +227,33 @@ static void test_gather(void)
     release_all();
 }
 
+static void test_isin_tensor_scalar(void)
+{
+    double x[4] = { 1.0, NAN, 2.0, 1.0 };
+    uint8_t out[4];
+    int64_t n4[1] = { 4 };
+    aclTensor *tx = tensor(dev_from(x, sizeof x), ACL_DOUBLE, 1, n4, 4);
+    void *dout = dev_from(NULL, sizeof out);
+    aclTensor *to = tensor(dout, ACL_BOOL, 1, n4, 4);
+    int64_t one = 1; /* an INT64 scalar: compared in the promoted DOUBLE */
+    double nan = NAN;
+    aclScalar *s1 = aclCreateScalar(&one, ACL_INT64), *snan = aclCreateScalar(&nan, ACL_DOUBLE);
+    RUN(aclnnIsInTensorScalar, tx, s1, false, false, to);
+    to_host(out, dout, sizeof out);
+    EXPECT(out[0] == 1 && out[1] == 0 && out[2] == 0 && out[3] == 1, "isin 1: %d %d %d %d", out[0], out[1], out[2],
+           out[3]);
+    RUN(aclnnIsInTensorScalar, tx, snan, true, true, to); /* NaN matches nothing: all true inverted */
+    to_host(out, dout, sizeof out);
+    EXPECT(out[0] == 1 && out[1] == 1 && out[2] == 1 && out[3] == 1, "isin NaN inverted");
+    uint64_t ws;
+    aclOpExecutor *ex;
+    EXPECT(aclnnIsInTensorScalarGetWorkspaceSize(tensor(dout, ACL_UINT32, 1, n4, 4), s1, false, false, to, &ws, &ex) ==
+               161002, "uint32 element");
+    aclDestroyScalar(s1);
+    aclDestroyScalar(snan);
+    release_all();
+}
+
 int main(void)
 {
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
@@ -235,6 +264,7 @@ int main(void)
     test_unique2();
     test_searchsorted();
     test_gather();
+    test_isin_tensor_scalar();
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     aclFinalize();
