@@ -199,7 +199,7 @@ def test_uniform_bounds_and_reversed_bounds():
     with pytest.raises(OverflowError):
         npx.random.default_rng(0).uniform(-1e308, 1e308, 3)
     with pytest.raises(TypeError):
-        npx.random.default_rng(0).uniform(npx.zeros(3), 1.0)
+        npx.random.default_rng(0).uniform("0", 1.0)
 
 
 def test_normal_and_exponential_parameters():
@@ -214,6 +214,34 @@ def test_normal_and_exponential_parameters():
         with pytest.raises(ValueError):
             bad()
     assert host(g.random(2)).shape == (2,)
+
+
+def test_array_parameters_broadcast(rng):
+    loc_host, scale_host = rng.standard_normal((3, 1)) * 10, rng.random(4) + 0.5
+    loc, scale = npx.asarray(loc_host), npx.asarray(scale_host)
+    z = host(npx.random.default_rng(40).standard_normal((3, 4)))
+    x = npx.random.default_rng(40).normal(loc, scale)
+    assert x.shape == (3, 4) and x.dtype == np.float64
+    np.testing.assert_allclose(host(x), z * scale_host + loc_host, rtol=1e-12)
+    y = npx.random.default_rng(40).normal(loc_host.tolist(), 2.0, size=(2, 3, 4))
+    assert y.shape == (2, 3, 4)
+    with pytest.raises(ValueError):
+        npx.random.default_rng(40).normal(loc, scale, size=(4,))
+    low, high = npx.asarray(np.array([0.0, 10.0])), npx.asarray(np.array([1.0, 5.0]))
+    u = host(npx.random.default_rng(41).uniform(low, high, size=(1000, 2), dtype=np.float32))
+    assert u.dtype == np.float32
+    assert u[:, 0].min() >= 0 and u[:, 0].max() < 1 and u[:, 1].min() > 5 and u[:, 1].max() <= 10
+    e = host(npx.random.default_rng(42).exponential(npx.asarray(np.array([1.0, 100.0])),
+                                                    size=(5000, 2)))
+    assert 0.9 < e[:, 0].mean() < 1.1 and 90 < e[:, 1].mean() < 110
+
+
+def test_negative_array_scale_gives_nan():
+    scale = npx.asarray(np.array([1.0, -1.0, 0.0]))
+    for x in (npx.random.default_rng(43).normal(0.0, scale),
+              npx.random.default_rng(43).exponential(scale)):
+        values = host(x)
+        assert np.isfinite(values[0]) and np.isnan(values[1]) and values[2] == 0.0
 
 
 # -- integers ------------------------------------------------------------------------------

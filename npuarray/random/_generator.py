@@ -27,7 +27,8 @@ from .. import _ops, runtime
 from .._acl import CaptureError
 from .._array import NPUArray
 from .._data_type import normalize_dtype
-from .._elementwise import add, log1p, minimum, multiply, negative
+from .._elementwise import (add, broadcast_shapes, greater_equal, log1p, minimum, multiply,
+                            negative, subtract, where)
 from .._indexing import take
 from .._manipulation import reshape
 from .._searching import searchsorted
@@ -168,21 +169,40 @@ class Generator:
         ValueError."""
         return self._uniform01(_shape(size), _float_dtype(dtype, "random"), device, "random")
 
+    def _broadcast(self, params, size, device):
+        """(shape, device) of a draw whose parameters are floats or NPUArrays: ``size``, or
+        the parameters' broadcast shape when it is None; the arrays' device by default.
+        ValueError when the parameters do not broadcast to ``size``."""
+        arrays = [p for p in params if isinstance(p, NPUArray)]
+        if not arrays:
+            return _shape(size), device
+        param_shape = broadcast_shapes(*(a.shape for a in arrays))
+        shape = param_shape if size is None else _shape(size)
+        if broadcast_shapes(shape, param_shape) != shape:
+            raise ValueError(f"parameters of shape {param_shape} do not broadcast to size {shape}")
+        return shape, arrays[0].device if device is None else device
+
     def uniform(self, low=0.0, high=1.0, size=None, *, dtype=np.float64, device=None):
-        """Floats uniform in [low, high) (``numpy.random.Generator.uniform``; scalar bounds):
-        aclnnInplaceUniform with from=low, to=high; low > high draws from (high, low] as
-        NumPy does (u * (high - low) + low on the device). Non-finite bounds or an infinite
-        range: OverflowError; dtype other than float32/float64: TypeError."""
+        """Floats uniform in [low, high) (``numpy.random.Generator.uniform``). Scalar bounds
+        with low <= high: aclnnInplaceUniform with from=low, to=high. Otherwise (low > high
+        draws from (high, low] as NumPy does; NPUArray or host array bounds broadcast
+        together, default ``size`` their shape): ``u * (high - low) + low`` on the device
+        (aclnnMul, aclnnAdd). Non-finite scalar bounds or range: OverflowError; dtype other
+        than float32/float64: TypeError; bounds not broadcasting to ``size``: ValueError."""
         dtype = _float_dtype(dtype, "uniform")
-        low, high = _scalar(low, "low"), _scalar(high, "high")
-        if not math.isfinite(high - low):
-            raise OverflowError(f"high - low range exceeds valid bounds (low={low}, high={high})")
-        shape = _shape(size)
-        if low <= high:
-            out, stream = self._empty(shape, dtype, device, "uniform")
-            return self._fill("aclnnInplaceUniform", out, stream, low, high)
+        low, high = _parameter(low, "low", device), _parameter(high, "high", device)
+        shape, device = self._broadcast((low, high), size, device)
+        scalars = isinstance(low, float) and isinstance(high, float)
+        if scalars:
+            if not math.isfinite(high - low):
+                raise OverflowError(f"high - low range exceeds valid bounds (low={low}, "
+                                    f"high={high})")
+            if low <= high:
+                out, stream = self._empty(shape, dtype, device, "uniform")
+                return self._fill("aclnnInplaceUniform", out, stream, low, high)
         unit = self._uniform01(shape, dtype, device, "uniform")
-        return add(multiply(unit, high - low), low)
+        span = high - low if scalars else subtract(high, low)
+        return _as_dtype(add(multiply(unit, span), low), dtype)
 
     def standard_normal(self, size=None, dtype=np.float64, *, device=None):
         """Standard normal floats (``numpy.random.Generator.standard_normal``):
@@ -192,28 +212,32 @@ class Generator:
         return self._fill("aclnnInplaceNormal", out, stream, 0.0, 1.0)
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=np.float64, device=None):
-        """Normal floats of mean ``loc`` and standard deviation ``scale`` (scalars;
-        ``numpy.random.Generator.normal``): aclnnInplaceNormal(0, 1), then ``z * scale +
+        """Normal floats of mean ``loc`` and standard deviation ``scale``
+        (``numpy.random.Generator.normal``): aclnnInplaceNormal(0, 1), then ``z * scale +
         loc`` on the device in the output dtype (the operator's float32 mean/std would
-        round float64 parameters). scale < 0: ValueError."""
-        loc, scale = _scalar(loc, "loc"), _scalar(scale, "scale")
-        if not scale >= 0:
-            raise ValueError(f"scale < 0 (got {scale})")
-        z = self.standard_normal(size, dtype, device=device)
-        if scale == 1.0 and loc == 0.0:
+        round float64 parameters). NPUArray or host array parameters broadcast together
+        (default ``size``: their shape). A scalar scale < 0: ValueError; negative entries
+        of an array scale give NaN there (checking them would need a transfer)."""
+        loc, scale = _parameter(loc, "loc", device), _parameter(scale, "scale", device)
+        _check_nonnegative(scale, "scale")
+        shape, device = self._broadcast((loc, scale), size, device)
+        z = self.standard_normal(shape, dtype, device=device)
+        if isinstance(loc, float) and isinstance(scale, float) and (loc, scale) == (0.0, 1.0):
             return z
-        return add(multiply(z, scale), loc)
+        return _as_dtype(_nan_where_negative(add(multiply(z, scale), loc), scale), dtype)
 
     def exponential(self, scale=1.0, size=None, *, dtype=np.float64, device=None):
-        """Exponential floats of mean ``scale`` (scalar; ``numpy.random.Generator.exponential``)
-        by inversion on the device: ``-log1p(-u) * scale`` with u from aclnnInplaceUniform
-        (aclnnLog1p, aclnnNeg, aclnnMul). scale < 0: ValueError."""
-        scale = _scalar(scale, "scale")
-        if not scale >= 0:
-            raise ValueError(f"scale < 0 (got {scale})")
-        unit = self._uniform01(_shape(size), _float_dtype(dtype, "exponential"), device,
-                               "exponential")
-        return multiply(negative(log1p(negative(unit))), scale)
+        """Exponential floats of mean ``scale`` (``numpy.random.Generator.exponential``) by
+        inversion on the device: ``-log1p(-u) * scale`` with u from aclnnInplaceUniform
+        (aclnnLog1p, aclnnNeg, aclnnMul). An NPUArray or host array scale sets the default
+        ``size``. A scalar scale < 0: ValueError; negative entries of an array scale give
+        NaN there."""
+        scale = _parameter(scale, "scale", device)
+        _check_nonnegative(scale, "scale")
+        shape, device = self._broadcast((scale,), size, device)
+        unit = self._uniform01(shape, _float_dtype(dtype, "exponential"), device, "exponential")
+        result = multiply(negative(log1p(negative(unit))), scale)
+        return _as_dtype(_nan_where_negative(result, scale), dtype)
 
     # -- discrete distributions -----------------------------------------------------------
 
@@ -337,6 +361,34 @@ class Generator:
             _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._key),
                         self._reserve(max(n, count)), out, stream=stream)
         return out
+
+
+def _parameter(value, name, device):
+    """A real scalar as a float, an NPUArray as a floating NPUArray, host array data uploaded
+    (float64) to ``device``; TypeError for anything else."""
+    if isinstance(value, NPUArray):
+        return value if value.dtype.kind == "f" else _ops.cast(value, np.dtype(np.float64))
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, (np.ndarray, list, tuple)):
+        return asarray(np.asarray(value, dtype=np.float64), device=device)
+    raise TypeError(f"{name} must be a real number or an array, got {type(value).__name__}")
+
+
+def _check_nonnegative(value, name):
+    if isinstance(value, float) and not value >= 0:
+        raise ValueError(f"{name} < 0 (got {value})")
+
+
+def _nan_where_negative(result, scale):
+    """``result`` with NaN where an array ``scale`` is negative (aclnnSWhere)."""
+    if not isinstance(scale, NPUArray):
+        return result
+    return where(greater_equal(scale, 0.0), result, math.nan)
+
+
+def _as_dtype(x, dtype):
+    return x if x.dtype == dtype else _ops.cast(x, dtype)
 
 
 def _ops_integer(value, name):
