@@ -350,7 +350,8 @@ def test_permutation_errors():
     with pytest.raises(ValueError):
         g.permutation(-1)
     with pytest.raises(TypeError):
-        g.permutation([1, 2, 3])
+        g.permutation("abc")
+    assert sorted(host(g.permutation([3, 1, 2])).tolist()) == [1, 2, 3]  # host data is uploaded
     assert host(g.permutation(3)).shape == (3,)
 
 
@@ -433,6 +434,7 @@ def test_choice_bad_axis_and_input():
         g.choice(npx.zeros((2, 2)), 1, axis=3)
     with pytest.raises(TypeError):
         g.choice("abc", 1)
+    assert set(host(g.choice([5, 7], 10)).tolist()) <= {5, 7}
     assert host(g.choice(3, 2)).shape == (2,)
 
 

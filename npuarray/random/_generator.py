@@ -75,7 +75,7 @@ def _shape(size):
     if isinstance(size, numbers.Integral) and not isinstance(size, (bool, np.bool_)):
         size = (size,)
     try:
-        shape = tuple(_ops_index(n) for n in size)
+        shape = tuple(_index(n) for n in size)
     except TypeError:
         raise TypeError(f"size must be None, an int or a tuple of ints, got {size!r}") from None
     if any(n < 0 for n in shape):
@@ -83,7 +83,7 @@ def _shape(size):
     return shape
 
 
-def _ops_index(n):
+def _index(n):
     if isinstance(n, (bool, np.bool_)):
         raise TypeError("bool is not a valid size")
     return operator.index(n)
@@ -254,7 +254,7 @@ class Generator:
                             "bool dtype)")
         if high is None:
             low, high = 0, low
-        low, high = _ops_integer(low, "low"), _ops_integer(high, "high")
+        low, high = _integer(low, "low"), _integer(high, "high")
         if endpoint:
             high += 1
         if low >= high:
@@ -291,14 +291,14 @@ class Generator:
 
     def permutation(self, x, axis=0, *, device=None):
         """A random permutation (``numpy.random.Generator.permutation``): of ``arange(x)``
-        for an int ``x`` (aclnnRandperm, int64), else of the NPUArray ``x`` along ``axis``
-        (aclnnRandperm, then aclnnIndexSelect). IndexError for a 0-d array or a bad axis,
+        for an int ``x`` (aclnnRandperm, int64), else of the array ``x`` (an NPUArray, or host
+        data uploaded to ``device``) along ``axis`` (aclnnRandperm, then aclnnIndexSelect). IndexError for a 0-d array or a bad axis,
         ValueError for a negative int, TypeError for other inputs."""
         if isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)):
             if x < 0:
                 raise ValueError(f"permutation of a negative length {x}")
             return self._randperm(int(x), device, "permutation")
-        x = _device_array(x, "permutation")
+        x = _device_array(x, "permutation", device)
         axis = _axis(x, axis, "permutation")
         return take(x, self._randperm(x.shape[axis], x.device, "permutation"), axis=axis)
 
@@ -313,7 +313,8 @@ class Generator:
         _ops.copy_(x, take(x, self._randperm(x.shape[axis], x.device, "shuffle"), axis=axis))
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
-        """Random samples from ``a`` (an int n: ``arange(n)``; or an NPUArray, along
+        """Random samples from ``a`` (an int n: ``arange(n)``; or an array, host data
+        uploaded to ``device``, along
         ``axis``; then aclnnIndexSelect) (``numpy.random.Generator.choice``). Uniform
         indices come from aclnnInplaceRandom (with replacement) or the first items of
         aclnnRandperm (without); with probabilities ``p`` from aclnnMultinomial (without
@@ -331,7 +332,7 @@ class Generator:
             if n < 0:
                 raise ValueError(f"a must be a positive integer or an array (got {n})")
         else:
-            pool = _device_array(a, "choice")
+            pool = _device_array(a, "choice", device)
             axis = _axis(pool, axis, "choice")
             n = pool.shape[axis]
             device = pool.device
@@ -391,24 +392,27 @@ def _as_dtype(x, dtype):
     return x if x.dtype == dtype else _ops.cast(x, dtype)
 
 
-def _ops_integer(value, name):
+def _integer(value, name):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     return int(value)
 
 
-def _device_array(x, method):
-    if isinstance(x, NPUArray):
-        if x.ndim == 0:
-            raise IndexError(f"Generator.{method}: x must be an integer or at least "
-                             "1-dimensional")
-        return x
-    raise TypeError(f"Generator.{method}: expected an int or an NPUArray, got "
-                    f"{type(x).__name__} (upload host data with npuarray.asarray)")
+def _device_array(x, method, device):
+    """``x`` as an NPUArray of at least one dimension: host arrays and lists are uploaded
+    (npuarray.asarray) to ``device``."""
+    if isinstance(x, (np.ndarray, list, tuple)):
+        x = asarray(x, device=device)
+    if not isinstance(x, NPUArray):
+        raise TypeError(f"Generator.{method}: expected an int or an array, got "
+                        f"{type(x).__name__}")
+    if x.ndim == 0:
+        raise IndexError(f"Generator.{method}: x must be an integer or at least 1-dimensional")
+    return x
 
 
 def _axis(x, axis, method):
-    axis = _ops_integer(axis, "axis")
+    axis = _integer(axis, "axis")
     if not -x.ndim <= axis < x.ndim:
         raise IndexError(f"Generator.{method}: axis {axis} is out of bounds for array of "
                          f"dimension {x.ndim}")
