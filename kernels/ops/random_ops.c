@@ -139,7 +139,8 @@ typedef struct {
     bool narrow;  /* float32 arithmetic and 32-bit uniforms (float, float16, bfloat16 outputs) */
 } draw_ctx;
 
-/* Elements [first, first + m) into buf (int64 for integers, else double). ex->scalars: [0] from /
+/* Elements [first, first + m) into buf (int64 for integers, float for narrow outputs, else
+ * double). ex->scalars: [0] from /
  * mean, [1] to - from / std (integers: from, range); ex->mode the law; ex->dims[0..1] seed and
  * offset. Element e uses part e % k of the block at counter offset + e / k. */
 static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
@@ -151,6 +152,7 @@ static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
     philox_blocks(seed, offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1), blocks);
     double pair[2] = { 0, 0 }; /* the Box-Muller pair of the current half block */
     double a = ex->scalars[0].d, b = ex->scalars[1].d;
+    float af = (float)a, bf = (float)b;
     for (size_t i = 0; i < m; i++) {
         uint64_t e = first + i, part = e & k_mask;
         const uint32_t *w = blocks[(e >> c->k_log2) - first_block];
@@ -160,13 +162,15 @@ static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
                                    : bounded(w, ex->scalars[1].u);
             ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + v);
         } else if (ex->mode == DRAW_UNIFORM) {
-            double u = c->narrow ? (double)unit32(w[part], c->bits, c->scale) : unit53(word64(w, (int)part));
-            ((double *)buf)[i] = a + b * u;
+            if (c->narrow)
+                ((float *)buf)[i] = af + bf * unit32(w[part], c->bits, c->scale);
+            else
+                ((double *)buf)[i] = a + b * unit53(word64(w, (int)part));
         } else {
             if ((part & 1) == 0 || i == 0) { /* Box-Muller: u1 in (0, 1] keeps the log finite */
                 if (c->narrow) {
-                    uint64_t h = part & ~(uint64_t)1;
-                    float u1 = 1.0f - (float)w[h] * 0x1p-32f, u2 = (float)w[h + 1] * 0x1p-32f;
+                    uint64_t h = part & ~(uint64_t)1; /* u1 = (2^32 - w) 2^-32 in (0, 1], never 0 */
+                    float u1 = (float)(((uint64_t)1 << 32) - w[h]) * 0x1p-32f, u2 = (float)w[h + 1] * 0x1p-32f;
                     float r = sqrtf(-2.0f * logf(u1)), t = 6.2831853071795865f * u2;
                     pair[0] = (double)(r * cosf(t));
                     pair[1] = (double)(r * sinf(t));
@@ -177,7 +181,10 @@ static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
                     pair[1] = r * sin(t);
                 }
             }
-            ((double *)buf)[i] = a + b * pair[part & 1];
+            if (c->narrow)
+                ((float *)buf)[i] = af + bf * (float)pair[part & 1];
+            else
+                ((double *)buf)[i] = a + b * pair[part & 1];
         }
     }
 }
@@ -187,7 +194,7 @@ static void draw_range(size_t begin, size_t end, void *vctx)
 {
     const draw_ctx *c = vctx;
     const npusim_view *v = c->out;
-    npusim_kind kind = c->ex->mode == DRAW_INTEGER ? KIND_I64 : KIND_F64;
+    npusim_kind kind = c->ex->mode == DRAW_INTEGER ? KIND_I64 : c->narrow ? KIND_F32 : KIND_F64;
     int64_t itemsize = (int64_t)npusim_dtype_size(v->dtype);
     int64_t inner = v->ndim ? v->shape[v->ndim - 1] : 1;
     int64_t inner_stride = v->ndim ? v->strides[v->ndim - 1] * itemsize : 0;
