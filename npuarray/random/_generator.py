@@ -2,10 +2,11 @@
 
 A generator is a Philox4x32-10 key (``seed``) and a counter (``offset``), exactly the two
 arguments CANN's random operators take (``aclnnInplaceUniform``, ``aclnnInplaceNormal``,
-``aclnnInplaceRandom``, ``aclnnRandperm``; hicann/ops-math ``random/``). A launch filling
-``n`` elements uses the counters ``[offset, offset + n)`` and the generator then advances
-its offset by ``n``: the same seed gives the same numbers on every run, consecutive calls
-give fresh numbers, and generators with different seeds are independent streams. Every
+``aclnnInplaceRandom``, ``aclnnRandperm``, ``aclnnMultinomial``; hicann/ops-math
+``random/``). A launch filling ``n`` elements uses at most the counters ``[offset, offset +
+n)`` (npusim's layout: kernels/ops/random_ops.c) and the generator then advances its offset
+by ``n``: the same seed gives the same numbers on every run, consecutive calls give fresh
+numbers, and generators with different seeds are independent streams. Every
 array is produced on the device, on the current stream of the target device; only the
 seed and offset (host integers) travel with the launch.
 
