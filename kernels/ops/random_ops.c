@@ -137,16 +137,16 @@ typedef struct {
     float scale;  /* 2^-bits */
     int k_log2;   /* log2 of the values one Philox block yields */
     bool narrow;  /* float32 arithmetic and 32-bit uniforms (float, float16, bfloat16 outputs) */
+    uint64_t seed, offset;
 } draw_ctx;
 
 /* Elements [first, first + m) into buf (int64 for integers, float for narrow outputs, else
- * double). ex->scalars: [0] from /
- * mean, [1] to - from / std (integers: from, range); ex->mode the law; ex->dims[0..1] seed and
- * offset. Element e uses part e % k of the block at counter offset + e / k. */
+ * double). ex->scalars: [0] from / mean, [1] to - from / std (integers: from, range); ex->mode
+ * the law. Element e uses part e % k of the block at counter c->offset + e / k. */
 static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
 {
     const npusim_exec *ex = c->ex;
-    uint64_t seed = (uint64_t)ex->dims[0], offset = (uint64_t)ex->dims[1];
+    uint64_t seed = c->seed, offset = c->offset;
     uint64_t k_mask = ((uint64_t)1 << c->k_log2) - 1, first_block = first >> c->k_log2;
     uint32_t blocks[NPUSIM_BLOCK + 1][4];
     philox_blocks(seed, offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1), blocks);
@@ -230,12 +230,19 @@ static void draw_layout(const npusim_exec *ex, aclDataType dt, draw_ctx *c)
         c->k_log2 = c->narrow ? 2 : 1;
 }
 
+/* ex->dims[0..1]: seed and offset; the Tensor variants read seedTensor[0] (views[0]) and add
+ * offsetTensor[0] (views[1]) to the offset when the launch runs. */
 static int draw_kernel(const npusim_exec *ex, npusim_view *views)
 {
-    draw_ctx c = { ex, &views[0], 0, 0, 0, false };
-    draw_layout(ex, views[0].dtype, &c);
+    const npusim_view *out = &views[ex->n_tensors - 1];
+    draw_ctx c = { ex, out, 0, 0, 0, false, (uint64_t)ex->dims[0], (uint64_t)ex->dims[1] };
+    if (ex->n_inputs == 2) {
+        c.seed = *(const uint64_t *)views[0].base;
+        c.offset += *(const uint64_t *)views[1].base;
+    }
+    draw_layout(ex, out->dtype, &c);
     size_t n = 1;
-    for (int d = 0; d < views[0].ndim; d++) n *= (size_t)views[0].shape[d];
+    for (int d = 0; d < out->ndim; d++) n *= (size_t)out->shape[d];
     if (n < NPUSIM_PARALLEL_MIN / 8)
         draw_range(0, n, &c);
     else
@@ -248,22 +255,45 @@ static const npusim_opdef def_normal = NPUSIM_OPDEF("aclnnInplaceNormal", draw_k
 static const npusim_opdef def_random = NPUSIM_OPDEF("aclnnInplaceRandom", draw_kernel);
 
 /* The first phase shared by the three in-place draws: checks, then an executor on selfRef. */
+/* A one-element seedTensor / offsetTensor of the documented dtype; 0 or the error. */
+static int check_state_tensor(const char *name, const char *arg, const aclTensor *t, aclDataType dtype)
+{
+    int rc = npusim_check_tensor(name, arg, t);
+    if (rc || (rc = npusim_check_dtype(name, arg, t->dtype, DT(dtype)))) return rc;
+    if (t->ndim != 1 || t->shape[0] != 1)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s must be 1-D with one element "
+                            "(got %d-D with %lld)", name, arg, t->ndim, (long long)npusim_numel(t));
+    return 0;
+}
+
+/* Where a draw's seed and offset come from: the scalars, or (Tensor variants: state != NULL)
+ * state[0] = seedTensor and state[1] = offsetTensor of dtype state_dtype read at run time,
+ * the scalar offset added to the latter. */
+typedef struct {
+    uint64_t seed, offset;
+    const aclTensor *const *state;
+    aclDataType state_dtype;
+} draw_source;
+
 static aclnnStatus draw_prepare(const npusim_opdef *def, uint64_t mask, const aclTensor *selfRef, int mode,
-                                npusim_value a, npusim_value b, uint64_t seed, uint64_t offset,
-                                uint64_t *workspaceSize, aclOpExecutor **executor)
+                                npusim_value a, npusim_value b, draw_source src, uint64_t *workspaceSize,
+                                aclOpExecutor **executor)
 {
     const char *name = def->name;
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "selfRef", selfRef)) ||
         (rc = npusim_check_dtype(name, "selfRef", selfRef->dtype, mask)))
         return rc;
-    npusim_exec *ex = npusim_exec_create(def, NULL, 0, (const aclTensor *const *)&selfRef, 1);
+    if (src.state && ((rc = check_state_tensor(name, "seedTensor", src.state[0], src.state_dtype)) ||
+                      (rc = check_state_tensor(name, "offsetTensor", src.state[1], src.state_dtype))))
+        return rc;
+    npusim_exec *ex = npusim_exec_create(def, src.state, src.state ? 2 : 0, (const aclTensor *const *)&selfRef, 1);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     ex->mode = mode;
     ex->scalars[0] = a;
     ex->scalars[1] = b;
-    ex->dims[0] = (int64_t)seed;
-    ex->dims[1] = (int64_t)offset;
+    ex->dims[0] = (int64_t)src.seed;
+    ex->dims[1] = (int64_t)src.offset;
     return npusim_exec_finish(ex, workspaceSize, executor);
 }
 
@@ -281,21 +311,29 @@ static bool fits_dtype(double v, aclDataType dt)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * aclnnInplaceUniform: selfRef = values uniform in [from, to) (random/dsa_random_uniform). */
+ * aclnnInplaceUniform(Tensor): selfRef = values uniform in [from, to) (random/dsa_random_uniform;
+ * docs/aclnnInplaceUniformTensor.md: seedTensor and offsetTensor UINT64). */
+
+static const npusim_opdef def_uniform_tensor = NPUSIM_OPDEF("aclnnInplaceUniformTensor", draw_kernel);
+
+static aclnnStatus uniform_prepare(const npusim_opdef *def, const aclTensor *selfRef, double from, double to,
+                                   draw_source src, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (!(from <= to) || !isfinite(from) || !isfinite(to))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: from (%g) must be finite and <= to (%g)",
+                            def->name, from, to);
+    if (npusim_is_tensor(selfRef) && (!fits_dtype(from, selfRef->dtype) || !fits_dtype(to, selfRef->dtype)))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: from (%g) and to (%g) must lie in the "
+                            "range of selfRef's dtype %s", def->name, from, to, npusim_dtype_name(selfRef->dtype));
+    npusim_value a = { .d = from }, b = { .d = to - from };
+    return draw_prepare(def, M_UNIFORM, selfRef, DRAW_UNIFORM, a, b, src, workspaceSize, executor);
+}
 
 aclnnStatus aclnnInplaceUniformGetWorkspaceSize(const aclTensor *selfRef, double from, double to, uint64_t seed,
                                                 uint64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    if (!(from <= to) || !isfinite(from) || !isfinite(to))
-        return npusim_error(ACLNN_ERR_PARAM_INVALID,
-                            "aclnnInplaceUniformGetWorkspaceSize: from (%g) must be finite and <= to (%g)", from, to);
-    if (npusim_is_tensor(selfRef) && (!fits_dtype(from, selfRef->dtype) || !fits_dtype(to, selfRef->dtype)))
-        return npusim_error(ACLNN_ERR_PARAM_INVALID,
-                            "aclnnInplaceUniformGetWorkspaceSize: from (%g) and to (%g) must lie in the range of "
-                            "selfRef's dtype %s", from, to, npusim_dtype_name(selfRef->dtype));
-    npusim_value a = { .d = from }, b = { .d = to - from };
-    return draw_prepare(&def_uniform, M_UNIFORM, selfRef, DRAW_UNIFORM, a, b, seed, offset, workspaceSize,
-                        executor);
+    draw_source src = { seed, offset, NULL, ACL_DT_UNDEFINED };
+    return uniform_prepare(&def_uniform, selfRef, from, to, src, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceUniform(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
@@ -304,19 +342,43 @@ aclnnStatus aclnnInplaceUniform(void *workspace, uint64_t workspaceSize, aclOpEx
     return npusim_exec_launch("aclnnInplaceUniform", workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnInplaceUniformTensorGetWorkspaceSize(const aclTensor *selfRef, double from, double to,
+                                                      const aclTensor *seedTensor, const aclTensor *offsetTensor,
+                                                      uint64_t offset, uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor)
+{
+    const aclTensor *state[2] = { seedTensor, offsetTensor };
+    draw_source src = { 0, offset, state, ACL_UINT64 };
+    return uniform_prepare(&def_uniform_tensor, selfRef, from, to, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceUniformTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                      const aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceUniformTensor", workspace, workspaceSize, executor, stream);
+}
+
 /* ---------------------------------------------------------------------------------------------
- * aclnnInplaceNormal: selfRef = mean + std * N(0, 1) (random/dsa_random_normal). */
+ * aclnnInplaceNormal(Tensor): selfRef = mean + std * N(0, 1) (random/dsa_random_normal;
+ * docs/aclnnInplaceNormalTensor.md: seedTensor and offsetTensor INT64). */
+
+static const npusim_opdef def_normal_tensor = NPUSIM_OPDEF("aclnnInplaceNormalTensor", draw_kernel);
+
+static aclnnStatus normal_prepare(const npusim_opdef *def, const aclTensor *selfRef, float mean, float std,
+                                  draw_source src, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (!(std >= 0) || !isfinite(mean) || !isfinite(std))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: mean (%g) must be finite and std (%g) "
+                            "finite and >= 0", def->name, mean, std);
+    npusim_value a = { .d = mean }, b = { .d = std };
+    return draw_prepare(def, M_NORMAL, selfRef, DRAW_NORMAL, a, b, src, workspaceSize, executor);
+}
 
 aclnnStatus aclnnInplaceNormalGetWorkspaceSize(const aclTensor *selfRef, float mean, float std, int64_t seed,
                                                int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    if (!(std >= 0) || !isfinite(mean) || !isfinite(std))
-        return npusim_error(ACLNN_ERR_PARAM_INVALID,
-                            "aclnnInplaceNormalGetWorkspaceSize: mean (%g) must be finite and std (%g) finite "
-                            "and >= 0", mean, std);
-    npusim_value a = { .d = mean }, b = { .d = std };
-    return draw_prepare(&def_normal, M_NORMAL, selfRef, DRAW_NORMAL, a, b, (uint64_t)seed, (uint64_t)offset,
-                        workspaceSize, executor);
+    draw_source src = { (uint64_t)seed, (uint64_t)offset, NULL, ACL_DT_UNDEFINED };
+    return normal_prepare(&def_normal, selfRef, mean, std, src, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceNormal(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
@@ -325,31 +387,70 @@ aclnnStatus aclnnInplaceNormal(void *workspace, uint64_t workspaceSize, aclOpExe
     return npusim_exec_launch("aclnnInplaceNormal", workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnInplaceNormalTensorGetWorkspaceSize(const aclTensor *selfRef, float mean, float std,
+                                                     const aclTensor *seedTensor, const aclTensor *offsetTensor,
+                                                     int64_t offset, uint64_t *workspaceSize,
+                                                     aclOpExecutor **executor)
+{
+    const aclTensor *state[2] = { seedTensor, offsetTensor };
+    draw_source src = { 0, (uint64_t)offset, state, ACL_INT64 };
+    return normal_prepare(&def_normal_tensor, selfRef, mean, std, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceNormalTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                     aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceNormalTensor", workspace, workspaceSize, executor, stream);
+}
+
 /* ---------------------------------------------------------------------------------------------
- * aclnnInplaceRandom: selfRef = integers uniform in [from, to - 1] (random/dsa_random_uniform). */
+ * aclnnInplaceRandom(Tensor): selfRef = integers uniform in [from, to - 1] (random/
+ * dsa_random_uniform; docs/aclnnInplaceRandomTensor.md: seedTensor and offsetTensor INT64). */
+
+static const npusim_opdef def_random_tensor = NPUSIM_OPDEF("aclnnInplaceRandomTensor", draw_kernel);
+
+static aclnnStatus random_prepare(const npusim_opdef *def, const aclTensor *selfRef, int64_t from, int64_t to,
+                                  draw_source src, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (from >= to)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: from (%lld) must be less than to (%lld)",
+                            def->name, (long long)from, (long long)to);
+    if (npusim_is_tensor(selfRef) && npusim_is_integral(selfRef->dtype) &&
+        (!fits_dtype((double)from, selfRef->dtype) || !fits_dtype((double)(to - 1), selfRef->dtype)))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: [from, to - 1] = [%lld, %lld] exceeds "
+                            "the range of selfRef's dtype %s", def->name, (long long)from, (long long)(to - 1),
+                            npusim_dtype_name(selfRef->dtype));
+    npusim_value a = { .i = from }, b = { .u = (uint64_t)to - (uint64_t)from };
+    return draw_prepare(def, M_RANDOM, selfRef, DRAW_INTEGER, a, b, src, workspaceSize, executor);
+}
 
 aclnnStatus aclnnInplaceRandomGetWorkspaceSize(const aclTensor *selfRef, int64_t from, int64_t to, int64_t seed,
                                                int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    if (from >= to)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID,
-                            "aclnnInplaceRandomGetWorkspaceSize: from (%lld) must be less than to (%lld)",
-                            (long long)from, (long long)to);
-    if (npusim_is_tensor(selfRef) && npusim_is_integral(selfRef->dtype) &&
-        (!fits_dtype((double)from, selfRef->dtype) || !fits_dtype((double)(to - 1), selfRef->dtype)))
-        return npusim_error(ACLNN_ERR_PARAM_INVALID,
-                            "aclnnInplaceRandomGetWorkspaceSize: [from, to - 1] = [%lld, %lld] exceeds the range "
-                            "of selfRef's dtype %s", (long long)from, (long long)(to - 1),
-                            npusim_dtype_name(selfRef->dtype));
-    npusim_value a = { .i = from }, b = { .u = (uint64_t)to - (uint64_t)from };
-    return draw_prepare(&def_random, M_RANDOM, selfRef, DRAW_INTEGER, a, b, (uint64_t)seed, (uint64_t)offset,
-                        workspaceSize, executor);
+    draw_source src = { (uint64_t)seed, (uint64_t)offset, NULL, ACL_DT_UNDEFINED };
+    return random_prepare(&def_random, selfRef, from, to, src, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceRandom(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                aclrtStream stream)
 {
     return npusim_exec_launch("aclnnInplaceRandom", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceRandomTensorGetWorkspaceSize(const aclTensor *selfRef, int64_t from, int64_t to,
+                                                     const aclTensor *seedTensor, const aclTensor *offsetTensor,
+                                                     int64_t offset, uint64_t *workspaceSize,
+                                                     aclOpExecutor **executor)
+{
+    const aclTensor *state[2] = { seedTensor, offsetTensor };
+    draw_source src = { 0, (uint64_t)offset, state, ACL_INT64 };
+    return random_prepare(&def_random_tensor, selfRef, from, to, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandomTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                     aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceRandomTensor", workspace, workspaceSize, executor, stream);
 }
 
 /* ---------------------------------------------------------------------------------------------
