@@ -126,16 +126,93 @@ def test_non_default_stream_and_device():
     np.testing.assert_array_equal(host(y), expected)
 
 
-def test_capture_is_refused_and_next_operation_works():
+def _capture_draws(seed, stream):
+    g = npx.random.default_rng(seed)
+    graph = npx.Graph()
+    with stream:
+        with graph.capture():
+            arrays = (g.random(1000, dtype=np.float32), g.standard_normal(1000),
+                      g.integers(0, 10**6, 1000), g.uniform(2.0, 3.0, 1000), g.normal(5.0, 2.0, 10))
+    return g, graph, arrays
+
+
+def test_captured_draws_give_fresh_numbers_on_every_replay():
+    stream = npx.Stream()
+    g, graph, arrays = _capture_draws(21, stream)
+    replays = []
+    with stream:
+        for _ in range(3):
+            graph.replay()
+            replays.append([host(a).copy() for a in arrays])
+    for first, second in zip(replays[0], replays[1]):
+        assert not np.array_equal(first, second)
+    u, z, k, w, _ = replays[2]
+    assert u.dtype == np.float32 and np.all((u >= 0) & (u < 1)) and abs(u.mean() - 0.5) < 0.05
+    assert abs(z.mean()) < 0.15 and abs(z.std() - 1) < 0.1
+    assert np.all((k >= 0) & (k < 10**6)) and np.all((w >= 2) & (w < 3))
+    # eager draws after the capture use their own counters: not a replayed block
+    eager = host(g.random(1000, dtype=np.float32))
+    assert all(not np.array_equal(eager, r[0]) for r in replays)
+    graph.destroy()
+
+
+def test_captured_draws_replay_the_same_sequence_for_the_same_seed():
+    stream = npx.Stream()
+    runs = []
+    for _ in range(2):
+        _, graph, arrays = _capture_draws(22, stream)
+        sequence = []
+        with stream:
+            for _ in range(2):
+                graph.replay()
+                sequence.append([host(a).copy() for a in arrays])
+        graph.destroy()
+        runs.append(sequence)
+    for replay_a, replay_b in zip(*runs):
+        for a, b in zip(replay_a, replay_b):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("draw", [lambda g: g.permutation(5), lambda g: g.choice(5, 3, replace=False),
+                                  lambda g: g.choice(3, 2, p=[0.2, 0.3, 0.5])])
+def test_capture_refuses_draws_without_device_counter_and_next_operation_works(draw):
     g = npx.random.default_rng(4)
     stream = npx.Stream()
     graph = npx.Graph()
     with stream:
         with pytest.raises(npx.CaptureError, match="captured"):
             with graph.capture():
-                g.random(10)
+                draw(g)
         x = g.random(10)  # the refused draw consumed nothing
     np.testing.assert_array_equal(host(x), host(npx.random.default_rng(4).random(10)))
+
+
+def test_generator_made_inside_a_capture_is_refused_there():
+    stream = npx.Stream()
+    graph = npx.Graph()
+    with stream:
+        with pytest.raises(npx.CaptureError, match="first draw"):
+            with graph.capture():
+                npx.random.default_rng(1).random(3)
+        assert host(npx.random.default_rng(1).random(3)).shape == (3,)
+
+
+@pytest.mark.parametrize("op, dtype, params", [
+    ("aclnnInplaceUniformTensor", np.uint64, (0.0, 1.0)), ("aclnnInplaceNormalTensor", np.int64, (0.0, 1.0)),
+    ("aclnnInplaceRandomTensor", np.int64, (0, 50))])
+def test_tensor_variants_read_seed_and_offset_from_device(op, dtype, params):
+    scalar_op = op[:-len("Tensor")]
+    seed = 1234 if dtype == np.int64 else 2**63 + 5
+    state = npx.asarray(np.array([seed, 40], dtype=dtype))
+    out = _device_empty((100,), np.float32)
+    _ops.launch(op, out, *params, state[0:1], state[1:2], 2)
+    expected = _device_empty((100,), np.float32)
+    _ops.launch(scalar_op, expected, *params, seed if dtype == np.uint64 else int(seed), 42)
+    np.testing.assert_array_equal(host(out), host(expected))
+    for bad in (npx.asarray(np.array([1, 2], dtype=dtype)), npx.asarray(np.array([1], dtype=np.int32))):
+        with pytest.raises(_acl.AclError) as info:
+            _ops.launch(op, out, *params, bad, state[1:2], 0)
+        assert info.value.code == 161002
 
 
 def test_no_host_transfer_while_drawing():

@@ -10,11 +10,16 @@ numbers, and generators with different seeds are independent streams. Every
 array is produced on the device, on the current stream of the target device; only the
 seed and offset (host integers) travel with the launch.
 
-Graph capture: an operator captured with a scalar offset would replay the same numbers
-forever, and a generator cannot advance an offset baked into a graph. torch_npu solves
-this with device-resident offsets (``aclnnInplaceUniformTensor``); npuarray does not yet,
-so a draw on a stream being captured raises ``CaptureError`` (107027) instead of
-silently replaying identical "random" numbers.
+Graph capture, as torch_npu does it: an operator captured with a scalar offset would
+replay the same numbers forever, so a draw on a stream being captured uses the Tensor
+variant of its operator (``aclnnInplaceUniformTensor``, ``aclnnInplaceNormalTensor``,
+``aclnnInplaceRandomTensor``), which reads the seed and offset from a small device
+buffer of the generator, and the graph itself adds the draw's size to that offset: every
+replay draws fresh numbers, and the same seed replays the same sequence. Captured and
+eager draws use separate counter ranges. Replays of graphs sharing a generator are
+ordered on its counter buffer like any other shared array. Draws without a Tensor variant
+(``permutation``, ``shuffle``, ``choice`` through aclnnRandperm / aclnnMultinomial) raise
+``CaptureError`` (107027) in a capture instead of replaying identical "random" numbers.
 """
 import math
 import numbers
@@ -120,6 +125,10 @@ class Generator:
         self._key = _seed_key(seed)
         self._offset = 0
         self._lock = threading.Lock()
+        self._states = {}  # device id -> _DeviceState: the counter captured draws read
+        stream = runtime.get_current_stream()
+        if not _capturing(stream):
+            self._states[stream.device.id] = _DeviceState(self._key, stream.device, stream)
 
     def __repr__(self):
         return f"Generator(Philox4x32-10, offset={self._offset})"
@@ -133,26 +142,42 @@ class Generator:
             self._offset += count
         return offset
 
-    def _empty(self, shape, dtype, device, method):
+    def _empty(self, shape, dtype, device, method, capturable=False):
+        """A new array for a draw and the stream it runs on. ``capturable``: the draw has a
+        Tensor variant; others are refused on a stream being captured."""
         device = runtime.Device(as_device_id(device))
         stream = runtime.get_current_stream(device)
-        if _capture_guard.active and _capture_guard.capture_of(stream) is not None:
+        if not _capturing(stream):
+            if device.id not in self._states:
+                self._states[device.id] = _DeviceState(self._key, device, stream)
+        elif not capturable or device.id not in self._states:
+            why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
+                   if not capturable else
+                   f"needs the generator's counter on {device!r}, which is made by its first "
+                   "draw there outside a capture (or by default_rng on the current device)")
             raise CaptureError(_ACL_ERROR_RT_STREAM_CAPTURED, f"Generator.{method}",
-                               f"{stream!r} is being captured into a graph: a captured draw "
-                               "would replay the same numbers on every replay; draw outside "
-                               "the capture (or into an input of the graph) instead")
+                               f"{stream!r} is being captured into a graph and this draw {why}; "
+                               "draw outside the capture instead")
         return _ops.empty(shape, dtype, device, stream), stream
 
     def _fill(self, op, out, stream, *params):
-        """Launch the in-place draw ``op``(out, *params, seed, offset)."""
+        """Launch the in-place draw ``op``(out, *params, seed, offset); inside a capture its
+        Tensor variant reading the device counter, which the graph then advances."""
         size = out.size
-        if size:
+        if not size:
+            return out
+        if _capturing(stream):
+            state = self._states[stream.device.id]
+            seed, offset = state.tensors(op)
+            _ops.launch(op + "Tensor", out, *params, seed, offset, 0, stream=stream)
+            state.advance(size, stream)
+        else:
             seed = self._key if op in _UNSIGNED_SEED else _signed64(self._key)
             _ops.launch(op, out, *params, seed, self._reserve(size), stream=stream)
         return out
 
     def _uniform01(self, shape, dtype, device, method):
-        out, stream = self._empty(shape, dtype, device, method)
+        out, stream = self._empty(shape, dtype, device, method, capturable=True)
         return self._fill("aclnnInplaceUniform", out, stream, 0.0, 1.0)
 
     def _randperm(self, n, device, method):
@@ -199,7 +224,7 @@ class Generator:
                 raise OverflowError(f"high - low range exceeds valid bounds (low={low}, "
                                     f"high={high})")
             if low <= high:
-                out, stream = self._empty(shape, dtype, device, "uniform")
+                out, stream = self._empty(shape, dtype, device, "uniform", capturable=True)
                 return self._fill("aclnnInplaceUniform", out, stream, low, high)
         unit = self._uniform01(shape, dtype, device, "uniform")
         span = high - low if scalars else subtract(high, low)
@@ -209,7 +234,8 @@ class Generator:
         """Standard normal floats (``numpy.random.Generator.standard_normal``):
         aclnnInplaceNormal with mean=0, std=1. ``dtype`` float32 or float64, else TypeError."""
         dtype = _float_dtype(dtype, "standard_normal")
-        out, stream = self._empty(_shape(size), dtype, device, "standard_normal")
+        out, stream = self._empty(_shape(size), dtype, device, "standard_normal",
+                                  capturable=True)
         return self._fill("aclnnInplaceNormal", out, stream, 0.0, 1.0)
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=np.float64, device=None):
@@ -268,7 +294,8 @@ class Generator:
         if high - 1 > min(highest, _INT64_MAX - 1):
             raise ValueError(f"high is out of bounds for {dtype}")
         draw_dtype = dtype if dtype in _RANDOM_DIRECT else np.dtype(np.int64)
-        out, stream = self._empty(_shape(size), draw_dtype, device, "integers")
+        out, stream = self._empty(_shape(size), draw_dtype, device, "integers",
+                                  capturable=True)
         self._fill("aclnnInplaceRandom", out, stream, low, high)
         return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
 
@@ -452,6 +479,38 @@ def _poisson_cdf(lam):
                                                                                  -np.inf)
     cdf = np.cumsum(np.exp(log_pmf))
     return first, cdf / cdf[-1]
+
+
+def _capturing(stream):
+    return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
+
+
+class _DeviceState:
+    """A generator's device-resident (seed, offset) on one device, for captured draws: the
+    Tensor variants of the operators read them when the graph runs, and the graph adds
+    each draw's size to the offset (aclnnAdds), so every replay continues the stream.
+    The offsets start at 2**62, apart from the host counter's, so captured and eager
+    draws never share counters."""
+
+    _FIRST_OFFSET = 2**62
+
+    def __init__(self, key, device, stream):
+        state = _ops.empty((2,), np.dtype(np.int64), device, stream)
+        _ops.fill_(state[0:1], _signed64(key), stream=stream)
+        _ops.fill_(state[1:2], self._FIRST_OFFSET, stream=stream)
+        self._int64 = state[0:1], state[1:2]
+        self._uint64 = tuple(NPUArray._from_buffer(state._buffer, (1,), (1,), state._offset + i,
+                                                   np.dtype(np.uint64)) for i in (0, 1))
+
+    def tensors(self, op):
+        """(seedTensor, offsetTensor) in the dtype ``op``'s Tensor variant documents."""
+        return self._uint64 if op in _UNSIGNED_SEED else self._int64
+
+    def advance(self, count, stream):
+        offset = self._int64[1]
+        one = _ops.acl_scalar(1, offset.dtype)
+        _ops.launch("aclnnAdds", offset, _ops.acl_scalar(count, offset.dtype), one, offset,
+                    stream=stream)
 
 
 def default_rng(seed=None):
