@@ -149,7 +149,9 @@ class Generator:
         stream = runtime.get_current_stream(device)
         if not _capturing(stream):
             if device.id not in self._states:
-                self._states[device.id] = _DeviceState(self._key, device, stream)
+                with self._lock:  # one counter buffer per device, even across threads
+                    if device.id not in self._states:
+                        self._states[device.id] = _DeviceState(self._key, device, stream)
         elif not capturable or device.id not in self._states:
             why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
                    if not capturable else
