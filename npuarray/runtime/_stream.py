@@ -109,22 +109,22 @@ class Stream:
         if event.handle is None:
             return
         activate(self.device.id)
+        self._forget_passed_waits()
         check(lib.aclrtStreamWaitEvent(self.handle, event.handle), "aclrtStreamWaitEvent")
-        self._keep_until_passed(event)
+        self._waited.append(event)
 
-    _WAITED_CHECK = 16   # waited events kept before the stream is asked whether it passed them
+    _WAITED_CHECK = 16   # every this many kept events, the stream is asked whether it is idle
 
-    def _keep_until_passed(self, event):
-        """Keeps `event` alive until this stream has passed its wait. Every few waits the
-        stream is queried (never during a capture, where a query is forbidden): once idle it
-        has passed them all and the events may be destroyed."""
+    def _forget_passed_waits(self):
+        """Releases the events this stream waited on once it has passed all the waits. Every
+        few waits the stream is queried (never during a capture, where a query is
+        forbidden): once idle it has passed them, and the events may be destroyed."""
         waited = self._waited
-        if len(waited) >= self._WAITED_CHECK and not _capture.active:
+        if waited and len(waited) % self._WAITED_CHECK == 0 and not _capture.active:
             status = ffi.new("aclrtStreamStatus *")
             if (lib.aclrtStreamQuery(self.handle, status) == 0
                     and status[0] == lib.ACL_STREAM_STATUS_COMPLETE):
                 waited.clear()
-        waited.append(event)
 
     def wait_stream(self, other):
         """Makes later work on this stream wait for the work queued so far on `other`."""
