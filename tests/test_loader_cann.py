@@ -75,7 +75,8 @@ def test_auto_without_opp_path_falls_back_to_npusim_and_says_why(tmp_path):
     _toolkit(tmp_path, ["libascendcl.so", "libnnopbase.so", "libopapi.so"])
     name, reason = _backend_in_child(_child_env(tmp_path))
     assert name == "npusim"
-    assert str(tmp_path) in reason and "ASCEND_OPP_PATH is not set" in reason
+    assert reason.startswith("CANN unusable: toolkit found at %s but ASCEND_OPP_PATH is not set"
+                             % tmp_path)
 
 
 def test_auto_with_unusable_toolkit_falls_back_to_npusim_and_says_why(tmp_path):
@@ -83,15 +84,6 @@ def test_auto_with_unusable_toolkit_falls_back_to_npusim_and_says_why(tmp_path):
     name, reason = _backend_in_child(_child_env(tmp_path, ASCEND_OPP_PATH=str(tmp_path)))
     assert name == "npusim"
     assert reason.startswith("CANN unusable: cannot open the CANN libraries")
-
-
-def test_explicit_cann_without_opp_path_is_refused(tmp_path):
-    _toolkit(tmp_path, ["libascendcl.so", "libnnopbase.so", "libopapi.so"])
-    env = _child_env(tmp_path, NPUARRAY_BACKEND="cann")
-    out = subprocess.run([sys.executable, "-c", "import npuarray"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=120)
-    assert out.returncode != 0
-    assert "BackendError" in out.stderr and "ASCEND_OPP_PATH is not set" in out.stderr
 
 
 def test_cxx_array_delete_releases_new_array_memory():

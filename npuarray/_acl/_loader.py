@@ -261,15 +261,12 @@ def load():
                 "NPUARRAY_BACKEND=cann but no CANN toolkit was found (looked for "
                 "lib64/libascendcl.so under %s); source the toolkit's set_env.sh or set "
                 "ASCEND_HOME_PATH" % ", ".join(cann_roots()))
-        problem = opp_path_problem()
-        if problem:
-            raise BackendError("NPUARRAY_BACKEND=cann: %s" % problem)
         return load_cann(found)
     if found is None:
         return load_npusim("no CANN toolkit found (looked in %s)" % ", ".join(cann_roots()))
     problem = opp_path_problem()
     if problem:
-        return load_npusim("CANN toolkit at %s not used: %s" % (found[0], problem))
+        return load_npusim("CANN unusable: toolkit found at %s but %s" % (found[0], problem))
     try:
         return load_cann(found)
     except BackendError as exc:
