@@ -11,7 +11,12 @@
 extern "C" {
 #endif
 
-/* ACL version implemented by npusim: the open-source CANN runtime's (hicann/runtime). */
+/* The release these headers mirror: CANN 9.1.0 (hicann/runtime tag v9.1.0, whose acl_rt.h
+ * says "Current version is 1.17.0"; hicann/opbase branch 9.1.0; hicann/ops-math and
+ * hicann/ops-nn tag v9.1.0). Every declaration, macro and enumerator here that those
+ * releases also have is identical to theirs (kernels/tools/compare_cann_release.py); the
+ * aclfft / aclblas headers (cann_ops_fft.h, cann_ops_blas.h) follow hicann/ops-fft and
+ * hicann/ops-blas, which have no numbered release. npusim's aclrtGetVersion reports this. */
 #define ACL_MAJOR_VERSION 1
 #define ACL_MINOR_VERSION 17
 #define ACL_PATCH_VERSION 0

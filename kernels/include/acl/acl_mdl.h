@@ -16,13 +16,13 @@ typedef void *aclmdlRI;
 #define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
 #define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
 
-typedef enum aclmdlRICaptureMode {
+typedef enum {
     ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
     ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
     ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2
 } aclmdlRICaptureMode;
 
-typedef enum aclmdlRICaptureStatus {
+typedef enum {
     ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
     ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1,
     ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2
