@@ -137,10 +137,13 @@ def ones_like(x, /, *, dtype=None, device=None):
     return full_like(x, 1, dtype=dtype, device=device)
 
 
-def _arange_length(start, stop, step):
-    if all(isinstance(v, numbers.Integral) for v in (start, stop, step)):
+def _arange_length(start, stop, step, exact):
+    """The length of ``arange(start, stop, step)`` as aclnnArange computes it (it
+    checks its output against that): exactly for int64 scalars (``exact``), else
+    ``ceil((stop - start) / step)`` in double precision, as NumPy does."""
+    if exact:
         return max(0, -(-(stop - start) // step))
-    return max(0, math.ceil((stop - start) / step))
+    return max(0, math.ceil((float(stop) - float(start)) / float(step)))
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
@@ -160,7 +163,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         dtype = default_int if integral else default_float
     else:
         dtype = normalize_dtype(dtype)
-    out = _new(_arange_length(start, stop, step), dtype, device)
+    exact = integral and dtype.kind in "biu"  # aclnnArange then runs on int64 scalars
+    out = _new(_arange_length(start, stop, step, exact), dtype, device)
     if not out.size:
         return out
     if dtype.kind in "iu" and not integral:

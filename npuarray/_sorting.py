@@ -14,7 +14,7 @@ standard does not order complex numbers: TypeError).
 """
 import numpy as np
 
-from . import _data_type, _elementwise, _ops
+from . import _elementwise, _ops
 from ._data_type import BOOL
 from ._elementwise import _kind, _dtypes_of
 from ._statistical import normalize_axes

@@ -441,18 +441,8 @@ class _DLManagedTensor(ctypes.Structure):
     pass
 
 
-_DL_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
 _DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
-                             ("deleter", _DL_DELETER)]
-_exported = {}  # address of a DLManagedTensor -> what keeps its memory alive
-
-
-@_DL_DELETER
-def _dl_deleter(managed):
-    _exported.pop(ctypes.addressof(managed.contents), None)
-
-
-_CAPSULE_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+                             ("deleter", ctypes.CFUNCTYPE(None, ctypes.c_void_p))]
 
 
 def _python_api(name, restype, *argtypes):
@@ -460,19 +450,12 @@ def _python_api(name, restype, *argtypes):
     return ctypes.PYFUNCTYPE(restype, *argtypes)((name, ctypes.pythonapi))
 
 
-_capsule_new = _python_api("PyCapsule_New", ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p,
-                           _CAPSULE_DESTRUCTOR)
-_capsule_is_valid = _python_api("PyCapsule_IsValid", ctypes.c_int, ctypes.c_void_p,
-                                ctypes.c_char_p)
-_capsule_pointer = _python_api("PyCapsule_GetPointer", ctypes.c_void_p, ctypes.c_void_p,
-                               ctypes.c_char_p)
-
-
-@_CAPSULE_DESTRUCTOR
-def _capsule_destructor(capsule):
-    if _capsule_is_valid(capsule, b"dltensor"):  # never consumed: release it here
-        address = _capsule_pointer(capsule, b"dltensor")
-        _exported.pop(address, None)
+_incref = _python_api("Py_IncRef", None, ctypes.py_object)
+_decref = _python_api("Py_DecRef", None, ctypes.c_void_p)
+_capsule_rename = _python_api("PyCapsule_SetName", ctypes.c_int, ctypes.py_object,
+                              ctypes.c_char_p)
+_capsule_pointer_of = _python_api("PyCapsule_GetPointer", ctypes.c_void_p, ctypes.py_object,
+                                  ctypes.c_char_p)
 
 
 _DL_DTYPES = {(code, dtype.itemsize * 8): dtype for dtype, code in (
@@ -511,21 +494,37 @@ def dlpack(x, *, stream=None, max_version=None, dl_device=None, copy=None):
         x = _manipulation.copy_array(x)
     if stream != -1:
         x._buffer.host_wait()
-    shape = (ctypes.c_int64 * max(x.ndim, 1))(*x.shape)
-    strides = (ctypes.c_int64 * max(x.ndim, 1))(*x._strides)
-    managed = _DLManagedTensor()
-    managed.dl_tensor = _DLTensor(x.data_ptr, _DLDevice(KDL_EXT_DEV, x.device.id), x.ndim,
-                                  _dl_dtype(x.dtype), shape, strides, 0)
-    managed.deleter = _dl_deleter
-    address = ctypes.addressof(managed)
-    _exported[address] = (managed, shape, strides, x)
-    return _capsule_new(address, b"dltensor", _capsule_destructor)
+    return _device_capsule(x)
 
 
-_capsule_rename = _python_api("PyCapsule_SetName", ctypes.c_int, ctypes.py_object,
-                              ctypes.c_char_p)
-_capsule_pointer_of = _python_api("PyCapsule_GetPointer", ctypes.c_void_p, ctypes.py_object,
-                                  ctypes.c_char_p)
+def _device_capsule(x):
+    """A "dltensor" capsule of the device memory of ``x`` (no negative strides).
+
+    The capsule, its DLManagedTensor and their C destructor and deleter are NumPy's
+    (those of an empty host array of the same rank), with the tensor's fields
+    rewritten to describe ``x`` and its owner swapped for ``x``. A destructor or
+    deleter written in Python cannot run while the consumer's exception is set: a
+    failing consumer (numpy.from_dlpack of a device array; torch at exit) then got
+    "SystemError ... returned NULL without setting an exception" and the export
+    leaked. NumPy's, in C, save that exception around the release."""
+    capsule = np.empty((0,) * x.ndim, np.uint8).__dlpack__()
+    managed = _DLManagedTensor.from_address(_capsule_pointer_of(capsule, b"dltensor"))
+    tensor = managed.dl_tensor
+    tensor.data = x.data_ptr
+    tensor.device = _DLDevice(KDL_EXT_DEV, x.device.id)
+    tensor.dtype = _dl_dtype(x.dtype)
+    tensor.byte_offset = 0
+    if x.ndim:  # NumPy allocated 2 * ndim int64 for shape then strides
+        dims = ctypes.cast(tensor.shape, ctypes.POINTER(ctypes.c_int64 * (2 * x.ndim)))[0]
+        dims[:] = (*x.shape, *x._strides)
+        tensor.strides = ctypes.cast(ctypes.addressof(dims) + 8 * x.ndim,
+                                     ctypes.POINTER(ctypes.c_int64))
+    _incref(x)  # the deleter releases the owner in manager_ctx: now x, not NumPy's array
+    previous, managed.manager_ctx = managed.manager_ctx, id(x)
+    _decref(previous)
+    return capsule
+
+
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
@@ -555,7 +554,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
         return _import_device_tensor(managed.dl_tensor, device)
     finally:
         if managed.deleter:
-            managed.deleter(ctypes.pointer(managed))
+            managed.deleter(ctypes.addressof(managed))
 
 
 def _import_device_tensor(tensor, device):

@@ -143,3 +143,66 @@ def test_ctrl_c_during_staged_device_to_device_copy(rng, monkeypatch):
     stream.synchronize()
     assert pool.used_bytes() == used
     np.testing.assert_array_equal(x.to_device(target).to_host(), data)
+
+
+# -- DLPack consumers that fail (item 7) -------------------------------------------------------
+
+def test_numpy_from_dlpack_of_a_device_array_raises_its_own_error_and_leaks_nothing(rng):
+    import sys
+    x = npx.asarray(rng.random((3, 4)))
+    references = sys.getrefcount(x)
+    for _ in range(3):
+        with pytest.raises(RuntimeError, match="Unsupported device"):
+            np.from_dlpack(x)      # was: SystemError "returned NULL without setting an exception"
+    assert sys.getrefcount(x) == references
+    np.testing.assert_array_equal(np.from_dlpack(x, device="cpu"), x.to_host())
+
+
+def test_unconsumed_capsule_releases_the_array_it_exports(rng):
+    import gc
+    import weakref
+    x = npx.asarray(rng.random(5))
+    alive = weakref.ref(x)
+    capsule = x.__dlpack__()
+    del x
+    gc.collect()
+    assert alive() is not None     # the export keeps it alive ...
+    del capsule
+    gc.collect()
+    assert alive() is None         # ... until the capsule is dropped
+
+
+def test_device_capsule_round_trips_through_from_dlpack(rng):
+    class Producer:  # a foreign producer of device memory (as torch_npu would be)
+        def __init__(self, array):
+            self.array = array
+
+        def __dlpack_device__(self):
+            return self.array.__dlpack_device__()
+
+        def __dlpack__(self, **kwargs):
+            return self.array.__dlpack__(**kwargs)
+
+    for shape in [(), (7,), (3, 4), (2, 3, 4)]:
+        host = rng.random(shape)
+        y = npx.from_dlpack(Producer(npx.asarray(host)))
+        np.testing.assert_array_equal(y.to_host(), host)
+
+
+# -- DeviceMemory.copy_to_host into a smaller array (item 8) -----------------------------------
+
+def test_copy_to_host_into_a_smaller_array_needs_an_explicit_nbytes(random_bytes):
+    data = random_bytes(4096)
+    memory = npx.DeviceMemory(data.nbytes)
+    memory.copy_from_host(data)
+    with pytest.raises(ValueError, match="nbytes=100"):
+        memory.copy_to_host(np.empty(100, np.uint8))        # was: a silent prefix
+    head = memory.copy_to_host(np.empty(100, np.uint8), nbytes=100)
+    np.testing.assert_array_equal(head, data[:100])
+    with pytest.raises(ValueError, match="dst has 100 bytes"):
+        memory.copy_to_host(np.empty(100, np.uint8), nbytes=200)
+    with pytest.raises(npx.InvalidValueError):
+        memory.copy_to_host(np.empty(8192, np.uint8))        # larger than the memory: 107000
+    with pytest.raises(TypeError):
+        memory.copy_to_host([0] * 4096)
+    np.testing.assert_array_equal(memory.copy_to_host(), data)

@@ -333,14 +333,19 @@ def test_matrix_power(rng, dtype, n):
         la.matrix_power(npx.asarray(a), 1.5)
 
 
-@pytest.mark.parametrize("dtype", REAL + [np.int64, np.int32])
+@pytest.mark.parametrize("dtype", FLOATING + [np.int64, np.int32, np.int8, np.uint8, np.uint16,
+                                   np.uint64])
 def test_cross(rng, dtype):
-    a = (rng.standard_normal((4, 3)) * 10).astype(dtype)
-    b = (rng.standard_normal((3,)) * 10).astype(dtype)
-    close(la.cross(npx.asarray(a), npx.asarray(b)), np.cross(a, b), np.float64)
-    c = (rng.standard_normal((3, 2)) * 10).astype(dtype)
+    a = rand(rng, (4, 3), np.complex128 if np.dtype(dtype).kind == "c" else np.float64) * 10
+    a = (np.abs(a) if np.dtype(dtype).kind == "u" else a).astype(dtype)
+    b = a[1] + a[2]
+    got = la.cross(npx.asarray(a), npx.asarray(b))
+    assert got.dtype == dtype
+    kind = dtype if np.dtype(dtype).kind in "fc" else np.float64
+    close(got, np.cross(a, b), kind, 1e3)
+    c = a[:3, :2].copy()
     close(la.cross(npx.asarray(c), npx.asarray(c[::-1]), axis=0),
-          np.cross(c, c[::-1], axis=0), np.float64)
+          np.cross(c, c[::-1], axis=0), kind, 1e3)
     with pytest.raises(ValueError):
         la.cross(npx.asarray(np.ones((2, 4))), npx.asarray(np.ones((2, 4))))
 
@@ -405,7 +410,7 @@ def test_namespace():
 
 @pytest.mark.parametrize("op, dtype", [
     ("aclnnLinalgCholesky", np.float64), ("aclnnInverse", np.complex64),
-    ("aclnnInverse", np.complex128),
+    ("aclnnInverse", np.complex128), ("aclnnLinalgCross", np.uint16), ("aclnnLinalgCross", np.bool_),
     ("aclnnSlogdet", np.int32), ("aclnnLinalgQr", np.int64), ("aclnnSvd", np.float16)])
 def test_operator_refuses_undocumented_dtype(op, dtype):
     from npuarray import _ops
@@ -413,7 +418,7 @@ def test_operator_refuses_undocumented_dtype(op, dtype):
     out = npx.asarray(np.eye(3).astype(dtype))
     args = {"aclnnLinalgCholesky": (x, False, out), "aclnnInverse": (x, out),
             "aclnnSlogdet": (x, out[0, 0], out[0, 0]), "aclnnLinalgQr": (x, 0, out, out),
-            "aclnnSvd": (x, False, False, out[0], out, out)}[op]
+            "aclnnSvd": (x, False, False, out[0], out, out), "aclnnLinalgCross": (x, x, -1, out)}[op]
     with pytest.raises(npx.InvalidValueError, match="161002|dtype|not supported"):
         _ops.launch(op, *args)
     close(la.inv(npx.asarray(np.eye(2))), np.eye(2), np.float64)
@@ -506,6 +511,11 @@ def test_complex_runs_on_the_device(rng, dtype):
         q, r = la.qr(npx.asarray(a))
         determinant = la.det(npx.asarray(square))
         inverse = la.inv(npx.asarray(square))
+        if dtype == np.complex64:
+            solution = la.solve(npx.asarray(square), npx.asarray(a[0, :3, 0]))
+            close(solution, np.linalg.solve(square, a[0, :3, :1])[..., 0], dtype, 10)
+            solution = la.solve(npx.asarray(square), npx.asarray(a[:, :3, :]))
+            close(solution, np.linalg.solve(square, a[:, :3, :]), dtype, 10)
     close(inverse, np.linalg.inv(square), dtype, 10)
     u, s, vh = host(u), host(s), host(vh)
     close((u * s[..., None, :]) @ vh, a, dtype, 10)
@@ -524,3 +534,21 @@ def test_complex_singular(dtype):
         la.inv(npx.asarray(a))
     sign, logabs = la.slogdet(npx.asarray(a))
     assert host(sign) == 0 and host(logabs) == -np.inf
+
+
+def test_vector_norm_operator(rng):
+    """float32 norms are one aclnnLinalgVectorNorm; NaN propagates through inf norms;
+    the operator refuses float64, as documented."""
+    from npuarray import _ops
+    from npuarray._data_type import to_acl_dtype
+    a = rand(rng, (3, 4), np.float32)
+    a[1, 2] = np.nan
+    got = la.vector_norm(npx.asarray(a), axis=1, ord=np.inf).to_host()
+    assert np.isnan(got[1]) and np.allclose(got[[0, 2]], np.abs(a[[0, 2]]).max(axis=1))
+    assert la.vector_norm(npx.asarray(np.float32(3.0)), ord=1).to_host() == 3
+    x = npx.asarray(a.astype(np.float64))
+    out = npx.empty((3,), dtype=np.float64)
+    with pytest.raises(npx.InvalidValueError, match="dtype|not supported|161002"):
+        _ops.launch("aclnnLinalgVectorNorm", x, _ops.acl_scalar(2.0, np.dtype(np.float32)),
+                    _ops.acl_int_array((1,)), False, to_acl_dtype(np.dtype(np.float64)), out)
+    close(la.vector_norm(x, axis=1, ord=1), np.abs(a.astype(np.float64)).sum(axis=1), np.float64)

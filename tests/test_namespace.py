@@ -111,6 +111,18 @@ def test_only_ops_calls_the_aclnn_binding(path):
             assert not {a.name for a in node.names} & {"lib", "ffi"}, path.name
 
 
+@pytest.mark.parametrize("path", sorted(
+    p for p in PACKAGE.rglob("*.py") if p.name != "_ops.py" and "_acl" not in p.parts),
+    ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_but_ops_launches_aclnn_operators(path):
+    # Subpackages may drive CANN's other libraries (aclfft, aclblas) through the binding,
+    # as CuPy drives cuFFT and cuBLAS; aclnn operators go through _ops.launch only.
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute):
+            assert not node.attr.startswith("aclnn"), \
+                f"{path.relative_to(PACKAGE)} line {node.lineno} uses {node.attr}"
+
+
 def test_current_stream_accessor_matches_get_current_stream(in_fresh_thread):
     from npuarray import _ops
     from npuarray.runtime._stream import current_stream_of

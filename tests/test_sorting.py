@@ -226,3 +226,20 @@ def test_argmax_bad_arguments(name):
     with pytest.raises(TypeError):
         fn(up(np.zeros(3, np.complex128)))
     assert fn(up(np.array([1, 5, 2], np.uint64))).to_host() == (1 if name == "argmax" else 0)
+
+
+# ---------------------------------------------------------------------------
+# The sort and scan kernels under the sanitizers (a C program against npusim)
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
+def test_sort_and_cumprod_kernels_in_c(variant):
+    from cbuild import BuildError
+    from test_c_aclnn import run_program
+    try:
+        out = run_program("aclnn_sort_scan.cpp", variant=variant, timeout=300)
+    except BuildError as exc:
+        if "cannot find" in str(exc) and variant in str(exc):
+            pytest.skip("the %s sanitizer runtime library is not installed" % variant)
+        raise
+    assert "aclnn_sort_scan ok" in out

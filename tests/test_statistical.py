@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from test_elementwise import ALL, BF16, COMPLEX, FLOATS, INTS, assert_matches, dt, \
-    random_array, up
+from test_elementwise import BF16, COMPLEX, FLOATS, INTS, dt, random_array, up
 
 NUMERIC = INTS + FLOATS + COMPLEX
 REAL = INTS + FLOATS

@@ -77,18 +77,26 @@ static void registry_remove(npusim_exec **slot) { *slot = TOMBSTONE; }
 /* ---------------------------------------------------------------------------------------------
  * Creation and release */
 
-/* Freed executors kept for reuse. An executor is a few KB, beyond malloc's per-thread caches,
- * and is freed on the stream's worker thread: a malloc/free per operation would contend with
- * the launching thread for the heap's lock. */
-#define SPARE_EXECUTORS 32
+/* Freed executors kept for reuse, oldest first. An executor is a few KB, beyond malloc's
+ * per-thread caches, and is freed on the stream's worker thread: a malloc/free per operation
+ * would contend with the launching thread for the heap's lock. Reuse is first in, first out
+ * and only once EXECUTOR_QUARANTINE younger ones wait: a stale handle (an executor consumed by
+ * its second phase, used again) then meets a dead executor, not the next operation's. */
+#define SPARE_EXECUTORS 64
+#define EXECUTOR_QUARANTINE 32
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
-static npusim_exec *spare[SPARE_EXECUTORS];
-static int n_spare;
+static npusim_exec *spare[SPARE_EXECUTORS]; /* a ring: n_spare entries from spare_head */
+static int spare_head, n_spare;
 
 static npusim_exec *exec_alloc(void)
 {
+    npusim_exec *ex = NULL;
     pthread_mutex_lock(&spare_lock);
-    npusim_exec *ex = n_spare ? spare[--n_spare] : NULL;
+    if (n_spare > EXECUTOR_QUARANTINE) {
+        ex = spare[spare_head];
+        spare_head = (spare_head + 1) % SPARE_EXECUTORS;
+        n_spare--;
+    }
     pthread_mutex_unlock(&spare_lock);
     return ex ? ex : malloc(sizeof *ex);
 }
@@ -98,11 +106,17 @@ static void exec_free(npusim_exec *ex)
     if (ex->shape_out) npusim_tensor_release(ex->shape_out);
     if (ex->shape_out2) npusim_tensor_release(ex->shape_out2);
     ex->magic = 0;
+    npusim_exec *oldest = NULL;
     pthread_mutex_lock(&spare_lock);
-    bool kept = n_spare < SPARE_EXECUTORS;
-    if (kept) spare[n_spare++] = ex;
+    if (n_spare == SPARE_EXECUTORS) { /* full: the oldest goes back to malloc */
+        oldest = spare[spare_head];
+        spare_head = (spare_head + 1) % SPARE_EXECUTORS;
+        n_spare--;
+    }
+    spare[(spare_head + n_spare) % SPARE_EXECUTORS] = ex;
+    n_spare++;
     pthread_mutex_unlock(&spare_lock);
-    if (!kept) free(ex);
+    free(oldest);
 }
 
 static void exec_unref(npusim_exec *ex)
@@ -263,6 +277,7 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
     if (device < 0) rc = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
     if (device < 0 && rc == 0) rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: invalid stream", opname);
     if (!rc) rc = check_ranges(ex, data, device);
+    if (!rc) rc = npusim_fault_launch(opname, ACLNN_ERR_RUNTIME_ERROR);
     if (rc) {
         exec_unref(ex);
         return rc;

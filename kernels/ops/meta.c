@@ -1,5 +1,6 @@
 /* The aclnn meta API: aclTensor, aclScalar, arrays and lists (CANN's aclnn/acl_meta.h, reference
  * §6). Objects carry a magic number so a NULL or foreign pointer gives an error, not a crash. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #define TENSORLIST_MAGIC 0x546c7374u
 #define SCALARLIST_MAGIC 0x536c7374u
 #define DEAD_MAGIC 0xdeadu
+#define RELEASED_MAGIC 0x52656c73u /* the user destroyed it; an executor still holds it */
 
 bool npusim_is_tensor(const aclTensor *t) { return t && t->magic == TENSOR_MAGIC; }
 
@@ -40,15 +42,32 @@ static int check_dims(const char *api, const char *what, const int64_t *dims, ui
     return 0;
 }
 
-/* Index one past the last element the view reaches, in elements from the storage start. */
-static int64_t view_extent(const aclTensor *t)
+/* Index one past the last element the view reaches, in elements from the storage start, in
+ * *end (0 for an empty view); false when it, the view's element count, or either in bytes (isz
+ * per element) does not fit in 64 bits. */
+static bool view_extent(const aclTensor *t, int64_t isz, int64_t *end)
 {
-    int64_t end = t->offset + 1;
+    int64_t e = t->offset + 1, numel = 1, step, bytes;
     for (int i = 0; i < t->ndim; i++) {
-        if (t->shape[i] == 0) return 0;
-        end += (t->shape[i] - 1) * t->strides[i];
+        if (t->shape[i] == 0) { *end = 0; return true; }
+        if (__builtin_mul_overflow(t->shape[i] - 1, t->strides[i], &step) ||
+            __builtin_add_overflow(e, step, &e) ||
+            __builtin_mul_overflow(numel, t->shape[i], &numel))
+            return false;
     }
-    return end;
+    *end = e;
+    return !__builtin_mul_overflow(e, isz, &bytes) && !__builtin_mul_overflow(numel, isz, &bytes);
+}
+
+/* The number of elements of the storage in *n; false when it, or its size in bytes, does not
+ * fit in 64 bits. */
+static bool storage_elements(const aclTensor *t, int64_t isz, int64_t *n)
+{
+    int64_t count = 1, bytes;
+    for (int i = 0; i < t->storage_ndim; i++)
+        if (__builtin_mul_overflow(count, t->storage_shape[i], &count)) return false;
+    *n = count;
+    return !__builtin_mul_overflow(count, isz, &bytes);
 }
 
 static int fill_tensor(const char *api, aclTensor *t, const int64_t *viewDims, uint64_t viewDimsNum,
@@ -76,12 +95,13 @@ static int fill_tensor(const char *api, aclTensor *t, const int64_t *viewDims, u
         t->shape[i] = viewDims[i];
         t->strides[i] = stride[i];
     }
-    int64_t storage = 1;
-    for (int i = 0; i < t->storage_ndim; i++) {
-        t->storage_shape[i] = storageDims[i];
-        storage *= storageDims[i];
-    }
-    int64_t extent = view_extent(t);
+    for (int i = 0; i < t->storage_ndim; i++) t->storage_shape[i] = storageDims[i];
+    int64_t storage, extent, isz = (int64_t)npusim_dtype_size(dataType);
+    /* Sizes that wrap past 2^64 bytes would pass every later check and crash a kernel. */
+    if (!storage_elements(t, isz, &storage) || !view_extent(t, isz, &extent))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "%s: the tensor is too large: its size in bytes does not fit in 64 bits",
+                            api);
     if (extent > storage)
         return npusim_error(ACLNN_ERR_PARAM_INVALID,
                             "%s: the view (offset %lld, reaching element %lld) does not fit in its storage "
@@ -124,19 +144,43 @@ aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t v
     return ACLNN_SUCCESS;
 }
 
+/* Freed tensors wait in a FIFO before their memory goes back to malloc, so that a handle
+ * destroyed again (or used) shortly after it died still finds a dead magic number instead of
+ * freed memory, or another tensor's. */
+#define TENSOR_QUARANTINE 256
+static pthread_mutex_t quarantine_lock = PTHREAD_MUTEX_INITIALIZER;
+static aclTensor *quarantine[TENSOR_QUARANTINE];
+static size_t quarantine_next;
+
+static void free_later(aclTensor *t)
+{
+    pthread_mutex_lock(&quarantine_lock);
+    aclTensor *oldest = quarantine[quarantine_next];
+    quarantine[quarantine_next] = t;
+    quarantine_next = (quarantine_next + 1) % TENSOR_QUARANTINE;
+    pthread_mutex_unlock(&quarantine_lock);
+    free(oldest);
+}
+
 static void tensor_unref(aclTensor *t)
 {
     if (atomic_fetch_sub(&t->refs, 1) == 1) {
         t->magic = DEAD_MAGIC;
-        free(t);
+        free_later(t);
     }
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor *tensor)
 {
     if (!tensor) return ACLNN_SUCCESS; /* CANN accepts NULL here */
-    if (!npusim_is_tensor(tensor))
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclDestroyTensor: not a live aclTensor");
+    /* The user's reference is released once: a second destroy would drop an executor's. */
+    uint32_t live = TENSOR_MAGIC;
+    if (!__atomic_compare_exchange_n(&((aclTensor *)tensor)->magic, &live, RELEASED_MAGIC, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "aclDestroyTensor: %p is not a live aclTensor (%s)", (const void *)tensor,
+                            live == RELEASED_MAGIC || live == DEAD_MAGIC ? "already destroyed"
+                                                                         : "never created");
     tensor_unref((aclTensor *)tensor);
     return ACLNN_SUCCESS;
 }

@@ -4,9 +4,10 @@
  * npusim always sorts stably, so `stable=false` gives the stable order too, which is one of the
  * orders CANN may return. NaN sorts as the largest value, as in torch: last in ascending order,
  * first in descending order; -0.0 and +0.0 compare equal. Each line is sorted by a least
- * significant digit radix sort (stable by construction) of 64-bit keys that order like the
- * values, and the values are then gathered from the input by the sorted indices, so their bits
- * (signed zeros, NaN payloads) are kept. Lines along the dim are sorted in parallel. */
+ * significant digit radix sort (stable by construction) of keys that order like the values
+ * (32-bit keys and indices for dtypes of up to 4 bytes, else 64-bit), and the values are then
+ * gathered from the input by the sorted indices, so their bits (signed zeros, NaN payloads) are
+ * kept. Lines along the dim are sorted in parallel. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,6 @@
 
 #define RADIX_BITS 8
 #define RADIX_BUCKETS (1 << RADIX_BITS)
-#define RADIX_PASSES (64 / RADIX_BITS)
 #define INSERTION_MAX 32 /* lines up to this length: insertion sort, cheaper than 8 histograms */
 
 typedef struct {
@@ -57,74 +57,120 @@ static void make_keys(const sort_ctx *c, uint64_t *keys, int64_t n)
     }
 }
 
-static void insertion_sort(uint64_t *keys, int64_t *idx, int64_t n)
+/* Keys of 32 bits for dtypes of at most 4 bytes (half the memory traffic of the radix passes):
+ * the float's own IEEE bits folded like make_keys', integers offset so that they order unsigned. */
+static void make_keys32(const sort_ctx *c, const uint64_t *values, uint32_t *keys, int64_t n)
 {
-    for (int64_t i = 1; i < n; i++) {
-        uint64_t k = keys[i];
-        int64_t v = idx[i], j = i;
-        for (; j > 0 && keys[j - 1] > k; j--) {
-            keys[j] = keys[j - 1];
-            idx[j] = idx[j - 1];
+    bool is_unsigned = c->in_dtype == ACL_UINT8 || c->in_dtype == ACL_UINT16 || c->in_dtype == ACL_UINT32;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t key;
+        if (c->kind == KIND_F64) {
+            double d;
+            memcpy(&d, &values[i], sizeof d);
+            float f = (float)d; /* exact: the value came from a float, float16 or bfloat16 */
+            uint32_t bits;
+            if (f != f) {
+                key = UINT32_MAX;
+            } else {
+                if (f == 0) f = 0.0f;
+                memcpy(&bits, &f, sizeof bits);
+                key = bits >> 31 ? ~bits : bits | (1u << 31);
+            }
+        } else {
+            key = is_unsigned ? (uint32_t)values[i] : (uint32_t)values[i] ^ (1u << 31);
         }
-        keys[j] = k;
-        idx[j] = v;
+        keys[i] = c->descending ? ~key : key;
     }
 }
 
-/* Stable LSD radix sort of (keys, idx)[0, n) using tmp buffers of the same size; the digits all
- * keys share are skipped. Returns the buffer (idx or tmp_idx) that holds the sorted indices. */
-static int64_t *radix_sort(uint64_t *keys, int64_t *idx, uint64_t *tmp_keys, int64_t *tmp_idx, int64_t n)
-{
-    static _Thread_local int64_t counts[RADIX_PASSES][RADIX_BUCKETS];
-    memset(counts, 0, sizeof counts);
-    for (int64_t i = 0; i < n; i++)
-        for (int p = 0; p < RADIX_PASSES; p++) counts[p][(keys[i] >> (p * RADIX_BITS)) & (RADIX_BUCKETS - 1)]++;
-    for (int p = 0; p < RADIX_PASSES; p++) {
-        int shift = p * RADIX_BITS;
-        if (counts[p][(keys[0] >> shift) & (RADIX_BUCKETS - 1)] == n) continue; /* one digit for all */
-        int64_t offset = 0;
-        for (int b = 0; b < RADIX_BUCKETS; b++) {
-            int64_t count = counts[p][b];
-            counts[p][b] = offset;
-            offset += count;
-        }
-        for (int64_t i = 0; i < n; i++) {
-            int64_t to = counts[p][(keys[i] >> shift) & (RADIX_BUCKETS - 1)]++;
-            tmp_keys[to] = keys[i];
-            tmp_idx[to] = idx[i];
-        }
-        uint64_t *sk = keys;
-        keys = tmp_keys;
-        tmp_keys = sk;
-        int64_t *si = idx;
-        idx = tmp_idx;
-        tmp_idx = si;
+/* Stable sorts of (keys, idx) pairs for key type K and index type I: insertion sort for short
+ * lines, else a least significant digit radix sort using tmp buffers of the same size, skipping the
+ * digits all keys share. Each returns the buffer (idx or tmp_idx) that holds the sorted indices. */
+#define DEFINE_SORTS(SUFFIX, K, I)                                                                         \
+    static void insertion_sort##SUFFIX(K *keys, I *idx, int64_t n)                                        \
+    {                                                                                                      \
+        for (int64_t i = 1; i < n; i++) {                                                                  \
+            K k = keys[i];                                                                                 \
+            I v = idx[i];                                                                                  \
+            int64_t j = i;                                                                                 \
+            for (; j > 0 && keys[j - 1] > k; j--) {                                                        \
+                keys[j] = keys[j - 1];                                                                     \
+                idx[j] = idx[j - 1];                                                                       \
+            }                                                                                              \
+            keys[j] = k;                                                                                   \
+            idx[j] = v;                                                                                    \
+        }                                                                                                  \
+    }                                                                                                      \
+                                                                                                           \
+    static I *radix_sort##SUFFIX(K *keys, I *idx, K *tmp_keys, I *tmp_idx, int64_t n)                     \
+    {                                                                                                      \
+        enum { PASSES = (int)sizeof(K) * 8 / RADIX_BITS };                                                 \
+        static _Thread_local int64_t counts[PASSES][RADIX_BUCKETS];                                        \
+        if (n <= INSERTION_MAX) {                                                                          \
+            insertion_sort##SUFFIX(keys, idx, n);                                                          \
+            return idx;                                                                                    \
+        }                                                                                                  \
+        memset(counts, 0, sizeof counts);                                                                  \
+        for (int64_t i = 0; i < n; i++)                                                                    \
+            for (int p = 0; p < PASSES; p++) counts[p][(keys[i] >> (p * RADIX_BITS)) & (RADIX_BUCKETS - 1)]++; \
+        for (int p = 0; p < PASSES; p++) {                                                                 \
+            int shift = p * RADIX_BITS;                                                                    \
+            if (counts[p][(keys[0] >> shift) & (RADIX_BUCKETS - 1)] == n) continue; /* one digit for all */ \
+            int64_t offset = 0;                                                                            \
+            for (int b = 0; b < RADIX_BUCKETS; b++) {                                                      \
+                int64_t count = counts[p][b];                                                              \
+                counts[p][b] = offset;                                                                     \
+                offset += count;                                                                           \
+            }                                                                                              \
+            for (int64_t i = 0; i < n; i++) {                                                              \
+                int64_t to = counts[p][(keys[i] >> shift) & (RADIX_BUCKETS - 1)]++;                        \
+                tmp_keys[to] = keys[i];                                                                    \
+                tmp_idx[to] = idx[i];                                                                      \
+            }                                                                                              \
+            K *sk = keys;                                                                                  \
+            keys = tmp_keys;                                                                               \
+            tmp_keys = sk;                                                                                 \
+            I *si = idx;                                                                                   \
+            idx = tmp_idx;                                                                                 \
+            tmp_idx = si;                                                                                  \
+        }                                                                                                  \
+        return idx;                                                                                        \
     }
-    return idx;
+
+DEFINE_SORTS(64, uint64_t, int64_t)
+DEFINE_SORTS(32, uint32_t, uint32_t)
+
+static void write_line(const sort_ctx *c, const char *in, char *values, char *indices, int64_t i, int64_t from)
+{
+    if (c->with_values) memcpy(values + i * c->values_stride, in + from * c->in_stride, c->item_size);
+    *(int64_t *)(indices + i * c->indices_stride) = from;
 }
 
 static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
 {
     int64_t n = c->length;
-    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)n * 4); /* keys, tmp keys, idx, tmp idx */
-    if (!keys) {
+    /* loaded values, then keys, tmp keys, idx, tmp idx (8 bytes each, or 4 on the narrow path) */
+    uint64_t *loaded = malloc(sizeof(uint64_t) * (size_t)n * 5);
+    if (!loaded) {
         atomic_store(&c->failed, 1);
         return;
     }
-    uint64_t *tmp_keys = keys + n;
-    int64_t *idx = (int64_t *)(keys + 2 * n), *tmp_idx = idx + n;
-    npusim_load(c->kind, keys, in, c->in_stride, c->in_dtype, (size_t)n);
-    make_keys(c, keys, n);
-    for (int64_t i = 0; i < n; i++) idx[i] = i;
-    int64_t *sorted = idx;
-    if (n <= INSERTION_MAX) insertion_sort(keys, idx, n);
-    else sorted = radix_sort(keys, idx, tmp_keys, tmp_idx, n);
-    for (int64_t i = 0; i < n; i++) {
-        if (c->with_values)
-            memcpy(values + i * c->values_stride, in + sorted[i] * c->in_stride, c->item_size);
-        *(int64_t *)(indices + i * c->indices_stride) = sorted[i];
+    npusim_load(c->kind, loaded, in, c->in_stride, c->in_dtype, (size_t)n);
+    if (c->item_size <= 4 && n <= (int64_t)UINT32_MAX) {
+        uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
+        make_keys32(c, loaded, keys, n);
+        for (int64_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
+        const uint32_t *sorted = radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
+        for (int64_t i = 0; i < n; i++) write_line(c, in, values, indices, i, sorted[i]);
+    } else {
+        uint64_t *keys = loaded, *tmp_keys = loaded + n;
+        int64_t *idx = (int64_t *)(loaded + 2 * n), *tmp_idx = idx + n;
+        make_keys(c, keys, n);
+        for (int64_t i = 0; i < n; i++) idx[i] = i;
+        const int64_t *sorted = radix_sort64(keys, idx, tmp_keys, tmp_idx, n);
+        for (int64_t i = 0; i < n; i++) write_line(c, in, values, indices, i, sorted[i]);
     }
-    free(keys);
+    free(loaded);
 }
 
 /* Operands: 0 indices, 1 self, 2 values (when sorting values), all at index 0 of the dim. */

@@ -137,6 +137,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     aclError rc = check_common(api, dst, destMax, src, count, kind);
     if (rc || count == 0) return rc;
     if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
+    if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
     if ((rc = check_copy(api, dst, count, src, count, kind, rt_current_device_or_none(), false))) return rc;
     rt_copy_bytes(dst, src, count);
     return ACL_SUCCESS;
@@ -190,6 +191,7 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
     if (count == 0 || dst == src) return ACL_SUCCESS; /* documented no-ops */
     if ((rc = check_pageable_under_capture(api, dst, src, s))) return rc;
     if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true))) return rc;
+    if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
     copy_task t = {dst, src, count, 1, count, count, count, count};
     return rt_submit_inline(s, &copy_ops, &t, sizeof t, api);
 }

@@ -32,6 +32,16 @@ rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err)
 
 void rt_event_retain(rt_event *e) { atomic_fetch_add(&e->refs, 1); }
 
+static void retain_object(void *e) { rt_event_retain(e); }
+
+rt_event *rt_event_acquire(aclrtEvent handle, const char *api, aclError *err)
+{
+    if (!rt_event_resolve(handle, api, err)) return NULL;
+    if (rt_handle_pin(handle, RT_HANDLE_EVENT, retain_object)) return handle;
+    *err = npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "%s: event %p was destroyed meanwhile", api, handle);
+    return NULL;
+}
+
 void rt_event_release(rt_event *e)
 {
     if (atomic_fetch_sub(&e->refs, 1) != 1) return;
@@ -146,8 +156,10 @@ aclError aclrtDestroyEvent(aclrtEvent event)
                             "aclrtDestroyEvent: %d stream wait(s) on this event (aclrtStreamWaitEvent) "
                             "have not completed; CANN requires them to complete before the event is "
                             "destroyed (synchronize the waiting stream first)", pending);
-    rt_handle_remove(e);
-    rt_event_release(e); /* pending record/wait tasks and graphs keep their own reference */
+    if (!rt_handle_take(e, RT_HANDLE_EVENT)) /* another thread destroyed it meanwhile */
+        return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyEvent: event %p is not a live "
+                            "event (destroyed, or never created)", event);
+    rt_event_release(e); /* pending record/wait tasks, graphs and synchronisers hold their own */
     return ACL_SUCCESS;
 }
 
@@ -287,9 +299,12 @@ static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: timeout %d must be -1 (wait forever) or > 0 ms", api, (int)timeout);
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_event *e = rt_event_acquire(event, api, &rc);
     if (!e) return rc;
-    if ((rc = rt_capture_check_event(e, api))) return rc;
+    if ((rc = rt_capture_check_event(e, api))) {
+        rt_event_release(e);
+        return rc;
+    }
     struct timespec deadline;
     if (timeout > 0) rt_deadline(&deadline, timeout);
     pthread_mutex_lock(&e->mu);
@@ -302,6 +317,7 @@ static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
             pthread_cond_wait(&e->cv, &e->mu);
     e->waiters--;
     pthread_mutex_unlock(&e->mu);
+    rt_event_release(e);
     if (rc) return npusim_error(rc, "%s: the event did not complete within %d ms", api, (int)timeout);
     return ACL_SUCCESS;
 }

@@ -78,6 +78,28 @@ void rt_handle_remove(const void *h)
     pthread_mutex_unlock(&g_mu);
 }
 
+bool rt_handle_pin(const void *h, rt_handle_kind kind, void (*pin)(void *object))
+{
+    if (!h) return false;
+    pthread_mutex_lock(&g_mu);
+    slot *s = find(h);
+    bool ok = s && s->kind == (int)kind;
+    if (ok) pin((void *)h);
+    pthread_mutex_unlock(&g_mu);
+    return ok;
+}
+
+bool rt_handle_take(const void *h, rt_handle_kind kind)
+{
+    if (!h) return false;
+    pthread_mutex_lock(&g_mu);
+    slot *s = find(h);
+    bool ok = s && s->kind == (int)kind;
+    if (ok) { s->kind = -1; s->key = NULL; }
+    pthread_mutex_unlock(&g_mu);
+    return ok;
+}
+
 bool rt_handle_is(const void *h, rt_handle_kind kind)
 {
     if (!h) return false;

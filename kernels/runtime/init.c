@@ -119,6 +119,7 @@ aclError aclInit(const char *configPath)
         rc = npusim_error(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: AscendCL is already initialized");
     if (!rc && configPath) rc = check_config_file(configPath);
     if (!rc) rc = read_config();
+    if (!rc) rc = rt_fault_configure();
     if (!rc) {
         rt_mem_reset_config();
         rt_pool_reset_config();

@@ -123,7 +123,9 @@ static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page
 {
     pthread_once(&g_regions_once, regions_init);
     region *r = &g_regions[index];
-    size_t size = (padded + BLOCK_ALIGN - 1) & ~(size_t)(BLOCK_ALIGN - 1);
+    /* 0 (reported as out of memory below) when rounding up would wrap past SIZE_MAX */
+    size_t size = padded > SIZE_MAX - (BLOCK_ALIGN - 1)
+                      ? 0 : (padded + BLOCK_ALIGN - 1) & ~(size_t)(BLOCK_ALIGN - 1);
     pthread_mutex_lock(&r->mu);
     aclError rc = ACL_SUCCESS;
     if (!region_reserve(r, index)) {
@@ -133,7 +135,7 @@ static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page
     }
     size_t i = 0;
     while (i < r->nfree && r->free[i].size < size) i++;
-    if (padded < req || i == r->nfree) {
+    if (padded < req || size < req || i == r->nfree) {
         char where[40];
         if (index == PINNED_REGION) snprintf(where, sizeof where, "pinned host memory");
         else snprintf(where, sizeof where, "device %d (NPUSIM_DEVICE_MEMORY)", index);
@@ -295,10 +297,12 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
     if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: size must be > 0", api);
     rt_context *ctx = rt_current_context(api);
     if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
+    aclError rc = rt_fault(RT_FAULT_MALLOC, ACL_ERROR_RT_MEMORY_ALLOCATION, api);
+    if (rc) return rc;
     /* CANN rounds the size up to a multiple of 32 and, for aclrtMalloc, adds 32 bytes. */
     size_t rounded = (size + 31) & ~(size_t)31;
     size_t padded = pad32 ? rounded + 32 : rounded;
-    if (rounded < size) padded = 0; /* overflow: reported as out of memory */
+    if (rounded < size || padded < rounded) padded = 0; /* overflow: reported as out of memory */
     uint32_t page = 4096;
     int base_policy = (int)policy & 0xff;
     if (size > (1u << 20) && base_policy != ACL_MEM_MALLOC_NORMAL_ONLY &&
@@ -327,6 +331,7 @@ aclError aclrtMallocHost(void **hostPtr, size_t size)
     if (!hostPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is NULL");
     if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be > 0");
     aclError rc = rt_require_init("aclrtMallocHost");
+    if (!rc) rc = rt_fault(RT_FAULT_MALLOC, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost");
     if (rc) return rc;
     size_t padded = (size + 63) & ~(size_t)63;
     return region_alloc(PINNED_REGION, size, padded < size ? 0 : padded, 4096, hostPtr,

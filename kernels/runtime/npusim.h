@@ -42,6 +42,10 @@ int32_t npusim_stream_device(aclrtStream stream);
 aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device,
                                    const char *what);
 
+/* Fault injection (NPUSIM_FAULT_INJECT, runtime/fault.c) for the second phase of operator
+ * `opname`: `code` (with a message) when this launch is the one to fail, else 0. */
+int npusim_fault_launch(const char *opname, int code);
+
 /* Brackets the execution of a kernel (a read lock that fork() waits for: see fork.c). */
 void npusim_kernel_begin(void);
 void npusim_kernel_end(void);

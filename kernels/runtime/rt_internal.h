@@ -37,6 +37,15 @@ void rt_fork_install_handlers(void);
 /* ACL_ERROR_UNINITIALIZE naming `api` in a child forked after aclInit, else ACL_SUCCESS. */
 aclError rt_check_not_forked(const char *api);
 
+/* ---- fault injection (fault.c) ------------------------------------------------------------ */
+
+typedef enum { RT_FAULT_MALLOC, RT_FAULT_LAUNCH, RT_FAULT_MEMCPY, RT_FAULT_KINDS } rt_fault_kind;
+/* Reads NPUSIM_FAULT_INJECT and resets the counters (aclInit). */
+aclError rt_fault_configure(void);
+/* Counts a call of `kind`; `code` with an "injected fault" message naming `api` when it is the
+ * one to fail, else ACL_SUCCESS. */
+aclError rt_fault(rt_fault_kind kind, aclError code, const char *api);
+
 /* ---- errors (error.c) ------------------------------------------------------------------- */
 
 /* The calling thread's latest message (not cleared); used to carry a task's failure. */
@@ -49,6 +58,11 @@ typedef enum { RT_HANDLE_STREAM = 1, RT_HANDLE_EVENT, RT_HANDLE_CONTEXT, RT_HAND
 bool rt_handle_add(const void *h, rt_handle_kind kind);
 void rt_handle_remove(const void *h);
 bool rt_handle_is(const void *h, rt_handle_kind kind);
+/* Calls pin(h) while `h` is known live (atomically with respect to rt_handle_take / remove), so
+ * that a concurrent destroy cannot free it under the caller; false when it is not live. */
+bool rt_handle_pin(const void *h, rt_handle_kind kind, void (*pin)(void *object));
+/* Removes `h` if it is live; false when it was not (a concurrent or second destroy lost). */
+bool rt_handle_take(const void *h, rt_handle_kind kind);
 
 /* ---- time ------------------------------------------------------------------------------ */
 
@@ -102,6 +116,7 @@ typedef struct rt_stream {
 
     struct rt_stream *next_on_device; /* device's stream list, guarded by the device lock */
     int device_pins;                  /* device synchronisations using it; device lock */
+    atomic_int pins;                  /* stream synchronisations using it (freeing waits) */
 } rt_stream;
 
 /* Resolves a user stream handle (NULL: current context's default stream). On failure returns
@@ -188,6 +203,9 @@ typedef struct rt_event {
 } rt_event;
 
 rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err);
+/* rt_event_resolve, also holding a reference (release with rt_event_release): a concurrent
+ * aclrtDestroyEvent cannot free it. */
+rt_event *rt_event_acquire(aclrtEvent handle, const char *api, aclError *err);
 void rt_event_retain(rt_event *e);
 void rt_event_release(rt_event *e);
 

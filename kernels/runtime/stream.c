@@ -154,6 +154,9 @@ void rt_stream_free(rt_stream *s, bool wait)
     pthread_cond_signal(&s->work_cv);
     pthread_mutex_unlock(&s->mu);
     pthread_join(s->worker, NULL);
+    /* Synchronisers pinned it before the handle was removed; every task has completed (or
+     * was discarded) now, so they are about to return. */
+    while (atomic_load_explicit(&s->pins, memory_order_acquire) > 0) sched_yield();
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->work_cv);
     pthread_cond_destroy(&s->done_cv);
@@ -323,6 +326,9 @@ static aclError destroy_stream(aclrtStream stream, bool wait, const char *api)
     if (rt_stream_on_worker(s))
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: called from a task running on the stream itself", api);
+    if (!rt_handle_take(s, RT_HANDLE_STREAM)) /* another thread destroyed it meanwhile */
+        return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %p is not a live stream "
+                            "(destroyed, or never created)", api, stream);
     rt_stream_free(s, wait);
     return ACL_SUCCESS;
 }
@@ -334,6 +340,8 @@ aclError aclrtDestroyStreamForce(aclrtStream stream)
     return destroy_stream(stream, false, "aclrtDestroyStreamForce");
 }
 
+static void pin_stream(void *s) { atomic_fetch_add_explicit(&((rt_stream *)s)->pins, 1, memory_order_relaxed); }
+
 static aclError sync_stream(aclrtStream stream, int32_t timeout, const char *api)
 {
     if (timeout == 0 || timeout < -1)
@@ -342,11 +350,18 @@ static aclError sync_stream(aclrtStream stream, int32_t timeout, const char *api
     aclError rc = ACL_SUCCESS;
     rt_stream *s = rt_stream_resolve(stream, api, &rc);
     if (!s) return rc;
+    /* Pinned so that a concurrent aclrtDestroyStream frees it only after this wait. */
+    if (stream && !rt_handle_pin(s, RT_HANDLE_STREAM, pin_stream))
+        return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %p was destroyed meanwhile",
+                            api, stream);
     if (rt_stream_is_capturing(s))
-        return npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
-                            "%s: stream %d is capturing; synchronisation is not allowed during "
-                            "capture", api, (int)s->id);
-    return rt_stream_wait_idle(s, timeout, api);
+        rc = npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
+                          "%s: stream %d is capturing; synchronisation is not allowed during "
+                          "capture", api, (int)s->id);
+    else
+        rc = rt_stream_wait_idle(s, timeout, api);
+    if (stream) atomic_fetch_sub_explicit(&s->pins, 1, memory_order_release);
+    return rc;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) { return sync_stream(stream, -1, "aclrtSynchronizeStream"); }

@@ -150,7 +150,10 @@ def _init(lib, ffi):
     ret = lib.aclInit(ffi.NULL)
     if ret not in (0, ACL_ERROR_REPEAT_INITIALIZE):
         from ._errors import make_error
-        raise make_error(ret, "aclInit")
+        # The runtime's message names the cause (e.g. the bad environment variable).
+        text = lib.aclGetRecentErrMsg()
+        raise make_error(ret, "aclInit", "" if text == ffi.NULL else
+                         ffi.string(text).decode("utf-8", "replace"))
 
 
 def load_npusim(reason):

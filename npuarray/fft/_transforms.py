@@ -28,6 +28,7 @@ __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "
 
 _FLOAT32, _COMPLEX64 = np.dtype(np.float32), np.dtype(np.complex64)
 _DEVICE_DTYPES = frozenset((_FLOAT32, _COMPLEX64))
+_ALL_FLOATING = frozenset(map(np.dtype, (np.float32, np.float64, np.complex64, np.complex128)))
 _NORMS = ("backward", "ortho", "forward")
 _config.host_fallbacks["fft.*"] = ("float64 and complex128 input, and lengths with a prime factor "
                                    "above 199: CANN's aclfft is single precision only")
@@ -39,13 +40,9 @@ _config.host_fallbacks["fft.*"] = ("float64 and complex128 input, and lengths wi
 def _check_input(name, x, *, real=False):
     if not _is_array(x):
         raise TypeError(f"fft.{name}() needs an NPUArray, got {type(x).__name__}")
-    kind = x._dtype.kind
-    if kind not in "fc" or (real and kind == "c") or x._dtype not in _ALL_FLOATING:
+    if x._dtype not in _ALL_FLOATING or (real and x._dtype.kind == "c"):
         wanted = "a real floating-point" if real else "a floating-point"
         raise TypeError(f"fft.{name}() needs {wanted} array, got {x._dtype}")
-
-
-_ALL_FLOATING = frozenset(map(np.dtype, (np.float32, np.float64, np.complex64, np.complex128)))
 
 
 def _check_norm(name, norm):

@@ -11,13 +11,20 @@ import numpy as np
 
 from .. import _ops
 from .._creation import eye
-from .._elementwise import (_is_array, abs as _abs, conj, divide, greater, multiply, not_equal,
-                            pow as _pow, sqrt, subtract, where)
+from .._data_type import bfloat16, to_acl_dtype
+from .._elementwise import (_is_array, _promote, abs as _abs, broadcast_shapes, conj, divide,
+                            greater, multiply, not_equal, pow as _pow, sqrt, where)
 from .._linear_algebra import matmul
-from .._manipulation import expand_dims, matrix_transpose, reshape, stack
+from .._manipulation import expand_dims, matrix_transpose, reshape
 from .._statistical import max as _max, min as _min, sum as _sum
 from ._common import REAL_OF, check_array, check_floating, check_matrices, new
 from ._factor import inv, svd, svdvals
+
+_FLOAT32 = np.dtype(np.float32)
+_INT64 = np.dtype(np.int64)
+# aclnnLinalgCross's dtypes (hicann/ops-math math/cross/docs/aclnnLinalgCross.md)
+_CROSS = frozenset(map(np.dtype, (np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16,
+                                  bfloat16, np.float32, np.float64, np.complex64, np.complex128)))
 
 __all__ = ["vector_norm", "matrix_norm", "pinv", "matrix_rank", "matrix_power", "cross", "outer",
            "diagonal", "trace"]
@@ -43,12 +50,15 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  array
     array API ``linalg.vector_norm``, ``numpy.linalg.vector_norm``). ``ord``: any
     nonzero real p (``sum(|x|**p) ** (1/p)``), ``inf``, ``-inf``, or 0 (count of
     nonzero elements). Result: real floating dtype of ``x`` (float32 for
-    complex64). Composed of aclnnAbs, aclnnPow/aclnnMul, aclnnReduceSum,
-    aclnnAmax/aclnnAmin and aclnnSqrt on the current stream. TypeError for
+    complex64). float32: one aclnnLinalgVectorNorm on the current stream; other
+    dtypes (which that operator lacks): aclnnAbs, aclnnPow/aclnnMul,
+    aclnnReduceSum, aclnnAmax/aclnnAmin and aclnnSqrt. TypeError for
     non-floating input, AxisError (ValueError, IndexError) for a bad axis."""
     check_floating("vector_norm", x)
     axes = _axes(axis, x.ndim, "vector_norm")
     real = REAL_OF[x._dtype]
+    if x._dtype == _FLOAT32 and x.size:
+        return _device_vector_norm(x, axes, keepdims, float(ord))
     a = _abs(x)
     if ord == 2:
         return sqrt(_sum(multiply(a, a), axis=axes, keepdims=keepdims))
@@ -68,6 +78,16 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  array
     return _pow(powered, 1.0 / p)
 
 
+def _device_vector_norm(x, axes, keepdims, ord):
+    """One aclnnLinalgVectorNorm (FLOAT32, FLOAT16, BFLOAT16 only; hicann/ops-nn
+    norm/lp_norm_v2/docs/aclnnLinalgVectorNorm.md)."""
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x._shape) if keepdims or i not in axes)
+    out = new(shape, _FLOAT32, x)
+    _ops.launch("aclnnLinalgVectorNorm", x, _ops.acl_scalar(ord, _FLOAT32),
+                _ops.acl_int_array(axes), bool(keepdims), to_acl_dtype(_FLOAT32), out)
+    return out
+
+
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002  array API name
     """Matrix norm of the matrices ``x`` ``(..., M, N)`` (array API
     ``linalg.matrix_norm``): ``ord`` "fro" (default), "nuc", 1, -1, 2, -2, inf,
@@ -78,8 +98,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002  array API na
     check_floating("matrix_norm", x)
     check_matrices("matrix_norm", x)
     if ord == "fro":
-        result = vector_norm(x, axis=(-2, -1), keepdims=keepdims)
-        return result
+        return vector_norm(x, axis=(-2, -1), keepdims=keepdims)
     if ord in ("nuc", 2, -2):
         s = svdvals(x)
         reduce = {"nuc": _sum, 2: _max, -2: _min}[ord]
@@ -115,9 +134,8 @@ def pinv(x, /, *, rtol=None):
     non-floating input, ValueError below two dimensions."""
     check_floating("pinv", x)
     check_matrices("pinv", x)
-    if not x.size:
-        return reshape(new(x._shape[:-2] + x._shape[:-3:-1], x._dtype, x), x._shape[:-2] +
-                       x._shape[:-3:-1])
+    if not x.size:  # nothing to invert: an empty (..., N, M) result
+        return new(x._shape[:-2] + x._shape[:-3:-1], x._dtype, x)
     u, s, vh = svd(x, full_matrices=False)
     keep = greater(s, _cutoff(s, rtol, x))
     s_inv = where(keep, divide(1.0, where(keep, s, 1.0)), 0.0)
@@ -167,9 +185,10 @@ def matrix_power(x, n, /):
 def cross(x1, x2, /, *, axis=-1):
     """Cross product of 3-element vectors along ``axis`` (array API
     ``linalg.cross``): operands broadcast, the ``axis`` dimension must be 3 in
-    both. Composed of aclnnMul and aclnnSub on the current stream (the standard's
-    numeric dtypes). ValueError when the axis size is not 3 or ``axis`` is out of
-    range for the broadcast shape; TypeError for bool operands."""
+    both; result in the promoted dtype. One aclnnLinalgCross on the current
+    stream (uint16/32/64, which it lacks, through int64 with the same wrapping).
+    ValueError when the axis size is not 3 or ``axis`` is out of range;
+    TypeError for bool operands."""
     check_array("cross", x1)
     check_array("cross", x2)
     n = min(x1.ndim, x2.ndim)
@@ -181,19 +200,16 @@ def cross(x1, x2, /, *, axis=-1):
     if x1._shape[axis] != 3 or x2._shape[axis] != 3:
         raise ValueError(f"linalg.cross(): the axis {axis} dimension must be 3 in both "
                          f"operands (shapes {x1.shape} and {x2.shape})")
-    if x1._dtype == np.bool_ or x2._dtype == np.bool_:
+    dtype = _promote(x1._dtype, x2._dtype)
+    if dtype == np.bool_:
         raise TypeError("linalg.cross() does not support bool operands")
-    a = [_component(x1, axis, i) for i in range(3)]
-    b = [_component(x2, axis, i) for i in range(3)]
-    parts = [subtract(multiply(a[(i + 1) % 3], b[(i + 2) % 3]),
-                      multiply(a[(i + 2) % 3], b[(i + 1) % 3])) for i in range(3)]
-    return stack(parts, axis=axis)
-
-
-def _component(x, axis, i):
-    index = [slice(None)] * x.ndim
-    index[axis] = i
-    return x[tuple(index)]
+    work = dtype if dtype in _CROSS else _INT64  # uint16/32/64: the same bits modulo 2**64
+    a = x1 if x1._dtype == work else _ops.cast(x1, work)
+    b = x2 if x2._dtype == work else _ops.cast(x2, work)
+    out = new(broadcast_shapes(x1._shape, x2._shape), work, x1)
+    if out.size:
+        _ops.launch("aclnnLinalgCross", a, b, axis, out)
+    return out if work == dtype else _ops.cast(out, dtype)
 
 
 def outer(x1, x2, /):

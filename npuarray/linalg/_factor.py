@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _ops
 from .._elementwise import conj, exp, imag, multiply, negative, real
-from .._manipulation import matrix_transpose
+from .._manipulation import concat, matrix_transpose
 from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, REAL_OF, check_floating,
                       check_matrices, new, raise_if_nan)
 from . import _lu
@@ -161,24 +161,35 @@ def inv(x, /):
     return out
 
 
-def _complex_inv(x):
-    """The inverse of A = Ar + i Ai from that of the real [[Ar, -Ai], [Ai, Ar]], which is
-    [[Xr, -Xi], [Xi, Xr]] for A^-1 = Xr + i Xi (aclnnInverse has no complex kernel)."""
+def _real_block(x):
+    """The real (..., 2n, 2n) matrices [[Ar, -Ai], [Ai, Ar]] of complex A = Ar + i Ai: they
+    act on [Re v; Im v] as A acts on v, so inverting or solving with them is A's."""
     *batch, n, _ = x._shape
-    real_dtype = REAL_OF[x._dtype]
-    block = new((*batch, 2 * n, 2 * n), real_dtype, x)
+    block = new((*batch, 2 * n, 2 * n), REAL_OF[x._dtype], x)
     ar, ai = real(x), imag(x)
     for rows, cols, part in ((slice(0, n), slice(0, n), ar), (slice(n, None), slice(n, None), ar),
                              (slice(n, None), slice(0, n), ai),
                              (slice(0, n), slice(n, None), negative(ai))):
         _ops.copy_(block[..., rows, cols], part)
-    inverse = inv(block)
-    out = new(x._shape, x._dtype, x)
+    return block
+
+
+def _from_parts(re, im, dtype):
+    """A new complex array of ``dtype`` with real parts ``re`` and imaginary parts ``im``."""
+    out = new(re._shape, dtype, re)
     parts = type(out)._from_buffer(out._buffer, out._shape + (2,),
-                                   tuple(2 * s for s in out._strides) + (1,), 0, real_dtype)
-    _ops.copy_(parts[..., 0], inverse[..., :n, :n])
-    _ops.copy_(parts[..., 1], inverse[..., n:, :n])
+                                   tuple(2 * s for s in out._strides) + (1,), 0, re._dtype)
+    _ops.copy_(parts[..., 0], re)
+    _ops.copy_(parts[..., 1], im)
     return out
+
+
+def _complex_inv(x):
+    """A^-1 = Xr + i Xi read from the inverse [[Xr, -Xi], [Xi, Xr]] of the real block
+    matrix (aclnnInverse has no complex kernel)."""
+    n = x._shape[-1]
+    inverse = inv(_real_block(x))
+    return _from_parts(inverse[..., :n, :n], inverse[..., n:, :n], x._dtype)
 
 
 def slogdet(x, /):
@@ -219,8 +230,9 @@ def solve(x1, x2, /):
     Result dtype: the promoted floating dtype.
 
     float32: CANN's ops-blas LU, aclblasSgetrfBatched and aclblasSgetrsBatched, on
-    the current stream (reading the factorisation's info back waits for it).
-    Other dtypes: host fallback (downloads on the current stream, LAPACK
+    the current stream (reading the factorisation's info back waits for it);
+    complex64: the same LU on the real block system ``[[Ar, -Ai], [Ai, Ar]]``.
+    float64 and complex128: host fallback (downloads on the current stream, LAPACK
     ``gesv``, uploads on it), since that LU is float32 only. Raises TypeError for non-floating input, LinAlgError for
     non-square or singular ``x1``, ValueError for shapes that do not match.
     """
@@ -241,7 +253,21 @@ def solve(x1, x2, /):
                          f"not broadcast") from None
     if dtype == FLOAT32 and _lu.available():
         return _lu.solve_float32(x1, x2, vector)
+    if dtype == COMPLEX64 and _lu.available():
+        return _complex_solve(x1, x2, vector)
     return on_host("linalg.solve", lambda a, b: _np_solve(a, b, dtype), x1, x2)
+
+
+def _complex_solve(a, b, vector):
+    """complex64 ``solve`` as the real float32 system [[Ar, -Ai], [Ai, Ar]] [xr; xi] =
+    [br; bi] on the ops-blas LU."""
+    n = a._shape[-1]
+    a = a if a._dtype == COMPLEX64 else _ops.cast(a, COMPLEX64)
+    b = b if b._dtype == COMPLEX64 else _ops.cast(b, COMPLEX64)
+    rhs = concat([real(b), imag(b)], axis=-1 if vector else -2)
+    x = _lu.solve_float32(_real_block(a), rhs, vector)
+    return _from_parts(x[..., :n], x[..., n:], COMPLEX64) if vector else \
+        _from_parts(x[..., :n, :], x[..., n:, :], COMPLEX64)
 
 
 def _np_solve(a, b, dtype):

@@ -26,7 +26,8 @@ HOST_FUNCTIONS = {
     "linalg.eigvalsh": "no eigensolver in CANN",
     "linalg.eig": "no eigensolver in CANN",
     "linalg.eigvals": "no eigensolver in CANN",
-    "linalg.solve": "float64 and complex: CANN's LU (aclblasSgetrfBatched/SgetrsBatched) is float32 only",
+    "linalg.solve": "float64 and complex128: CANN's LU (aclblasSgetrfBatched/SgetrsBatched) is "
+                    "float32 only",
     "linalg.cholesky": "float64 and complex: aclnnLinalgCholesky is FLOAT and BFLOAT16 only",
 }
 _config.host_fallbacks.update(HOST_FUNCTIONS)

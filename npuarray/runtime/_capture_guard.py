@@ -39,6 +39,8 @@ class Capture:
     ``outputs``: the live buffers of the graph's own pool the captured work used.
     ``events``: the events recorded on captured streams (they cannot be waited
     for on the host until the capture ends).
+    ``host_funcs``: the keys of the host functions captured (they run at every
+    replay, so they stay registered until the graph is released).
     """
 
     def __init__(self, stream, pool, before):
@@ -50,6 +52,7 @@ class Capture:
         self.inputs = {}
         self.outputs = weakref.WeakSet()
         self.events = weakref.WeakSet()
+        self.host_funcs = []
 
 
 # -- registration (Graph.capture) --------------------------------------------------------------

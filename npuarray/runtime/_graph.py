@@ -20,7 +20,7 @@ from .._acl import AclError, CaptureError, check, ffi, lib
 from . import _capture_guard
 from ._device import activate, current_device_id, keep_at_exit, release_later_if_needed
 from ._memory_pool import MemoryPool
-from ._stream import as_stream
+from ._stream import as_stream, forget_host_functions
 
 __all__ = ["Graph", "capture_mode"]
 
@@ -52,8 +52,22 @@ def _graph_pool_type():
             super()._release(size, ptr, stream)
             if self.closed:
                 self.free_all_blocks()
+                if self.n_free_blocks():  # its stream is being captured: free it later
+                    _closed_pools.add(self)
 
     return GraphMemoryPool
+
+
+_closed_pools = set()  # pools of released graphs still caching blocks (see free_closed_pools)
+
+
+def free_closed_pools():
+    """Frees the blocks of released graphs' pools that could not be freed when they were
+    returned (a block's stream was being captured then); called when a capture ends."""
+    for pool in list(_closed_pools):
+        pool.free_all_blocks()
+        if not pool.n_free_blocks():
+            _closed_pools.discard(pool)
 
 
 class Graph:
@@ -147,6 +161,7 @@ class Graph:
         activate(capture.origin.device.id)
         ret = lib.aclmdlRICaptureEnd(capture.origin.handle, model)
         if ret:
+            forget_host_functions(capture.host_funcs)
             capture.pool.closed = True
             capture.pool.free_all_blocks()
             check(ret, "aclmdlRICaptureEnd")  # the stream is out of capture; nothing kept
@@ -155,8 +170,11 @@ class Graph:
         self._pool = capture.pool
         self._inputs = tuple(capture.inputs)
         self._outputs = tuple(weakref.ref(buffer) for buffer in capture.outputs)
-        self._resources = _Resources(self._handle, self._device.id, self._pool)
+        self._resources = _Resources(self._handle, self._device.id, self._pool,
+                                     capture.host_funcs)
         self._finalizer = keep_at_exit(weakref.finalize(self, _release_later, self._resources))
+        if _closed_pools:
+            free_closed_pools()
 
     def _abort(self, capture):
         """Ends a capture whose block raised and drops what it recorded; the graph is empty
@@ -291,12 +309,13 @@ def _check_capturable(stream):
 class _Resources:
     """What a captured graph owns: its aclmdlRI, device and pool, and the stream of its
     latest replay (None before the first one)."""
-    __slots__ = ("handle", "device_id", "pool", "last_stream")
+    __slots__ = ("handle", "device_id", "pool", "host_funcs", "last_stream")
 
-    def __init__(self, handle, device_id, pool):
+    def __init__(self, handle, device_id, pool, host_funcs):
         self.handle = handle
         self.device_id = device_id
         self.pool = pool
+        self.host_funcs = host_funcs  # keys of the captured host functions
         self.last_stream = None
 
     def release(self):
@@ -305,6 +324,7 @@ class _Resources:
             self.last_stream.record().synchronize()
         activate(self.device_id)
         check(lib.aclmdlRIDestroy(self.handle), "aclmdlRIDestroy")
+        forget_host_functions(self.host_funcs)
         self.pool.closed = True
         self.pool.free_all_blocks()
 

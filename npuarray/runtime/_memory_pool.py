@@ -55,6 +55,7 @@ _ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
 _ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1  # aclmdlRICaptureStatus (reference section 2.4)
 _SMALL_LIMIT = 1 << 20
 _GRANULE = 512
+_MAX_BYTES = (1 << 63) - 1  # NumPy's largest array (intp); also fits aclrtMalloc's size_t
 _ANY_STREAM = None  # free-list key of blocks whose last stream has gone idle
 
 
@@ -66,17 +67,19 @@ def round_size(nbytes):
     return -(-nbytes // step) * step
 
 
-def _parse_limit(text, device_bytes):
-    """Bytes from NPUARRAY_MEMORY_LIMIT: an integer with an optional unit (K,
-    M, G, T; KB/MB/.. and KiB/MiB/.. are all powers of 1024), or a percentage
-    of ``device_bytes`` (a callable giving the device's total memory)."""
+def _parse_limit(text, device_bytes, variable="NPUARRAY_MEMORY_LIMIT"):
+    """Bytes from the environment variable ``variable`` holding ``text``: an
+    integer with an optional unit (K, M, G, T; KB/MB/.. and KiB/MiB/.. are all
+    powers of 1024), or a percentage of ``device_bytes`` (a callable giving the
+    device's total memory; None: percentages are refused). ValueError naming
+    the variable otherwise."""
     percent = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*%\s*", text)
-    if percent:
+    if percent and device_bytes is not None:
         return int(device_bytes() * float(percent.group(1)) / 100)
     match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)(i?b)?\s*", text, re.IGNORECASE)
     if not match:
-        raise ValueError(f"NPUARRAY_MEMORY_LIMIT={text!r} is not a size in bytes "
-                         "(examples: 1073741824, 512M, 2GiB, 50%)")
+        examples = "1073741824, 512M, 2GiB" + (", 50%" if device_bytes is not None else "")
+        raise ValueError(f"{variable}={text!r} is not a size in bytes (examples: {examples})")
     scale = 1024 ** " kmgt".index(match.group(2).lower() or " ")
     return int(match.group(1)) * scale
 
@@ -246,10 +249,13 @@ class MemoryPool:
         self._released_at = {}  # ptr -> the count when it was last returned
         self._limit = int(limit)
         self._abandoned = []    # blocks whose users could not be joined (never reused)
+        self._late = []         # (size, ptr, stream) released inside a critical section
 
     # -- statistics and control ----------------------------------------------------------------
     def used_bytes(self):
         """Bytes in blocks held by live arrays (rounded to size classes)."""
+        if self._late and not self._lock._is_owned():
+            self._return_late()
         return self._used
 
     def total_bytes(self):
@@ -323,9 +329,21 @@ class MemoryPool:
     # -- allocation ----------------------------------------------------------------------------
     def allocate(self, nbytes, stream):
         """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
+        ``stream`` (see ``_allocate`` for the errors)."""
+        buffer = self._allocate(nbytes, stream)
+        if self._late:
+            self._return_late()
+        return buffer
+
+    def _allocate(self, nbytes, stream):
+        """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
         ``stream``. Raises OutOfMemoryError (a MemoryError) when neither the
         cache nor the device (within the limit) can supply it, after freeing
-        the cached blocks (idle ones first, then after synchronising)."""
+        the cached blocks (idle ones first, then after synchronising), and
+        ValueError for sizes beyond 2**63 - 1 bytes (NumPy's limit)."""
+        if nbytes > _MAX_BYTES:
+            raise ValueError(f"array is too big: {nbytes} bytes is larger than the maximum "
+                             f"possible size ({_MAX_BYTES} bytes)")
         size = ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE \
             if nbytes <= _SMALL_LIMIT else round_size(nbytes)
         with self._lock:  # the common case: a block freed on this stream, reused in order
@@ -413,6 +431,12 @@ class MemoryPool:
                 self._abandoned.append(ptr)
 
     def _release(self, size, ptr, stream):
+        if self._lock._is_owned():
+            # A garbage collection ran inside this pool's own critical section (say in
+            # the middle of `self._used += size`): an update made now would be lost
+            # when that statement completes, so the block returns after the section.
+            self._late.append((size, ptr, stream))
+            return
         key = _ANY_STREAM if stream is None else id(stream)
         with self._lock:
             self._used -= size
@@ -422,6 +446,15 @@ class MemoryPool:
                 self._free[key][size].append(ptr)
             except KeyError:
                 self._file_first(key, size, ptr, stream)
+
+    def _return_late(self):
+        """Returns the blocks released during this pool's critical sections."""
+        while self._late:
+            try:
+                size, ptr, stream = self._late.pop()
+            except IndexError:  # another thread took the last one
+                return
+            self._release(size, ptr, stream)
 
     def _file_first(self, key, size, ptr, stream):
         """Files ``ptr`` in a free list (stream key, size) that does not exist yet."""

@@ -48,7 +48,8 @@ class Stream:
         # outlive the stream's final synchronisation.
         self._waited = []
         self._finalizer = keep_at_exit(
-            weakref.finalize(self, _destroy_stream, device_id, self.handle, self._waited))
+            weakref.finalize(self, _destroy_stream, device_id, self.handle, self._errors,
+                             self._waited))
         _streams_by_device.setdefault(device_id, weakref.WeakSet()).add(self)
 
     # -- the current stream ------------------------------------------------------------
@@ -141,13 +142,18 @@ class Stream:
     def launch_host_func(self, fn):
         """Runs the Python callable `fn()` in stream order on a runtime thread
         (aclrtLaunchHostFunc; on CANN 8.1, aclrtLaunchCallback served by a report
-        thread): after the work queued before it, and before the work queued after it. `fn` must not call ACL / npuarray functions. An exception
-        it raises is kept and re-raised by this stream's next ``synchronize()``
-        (or its device's) instead of crashing the runtime thread."""
+        thread): after the work queued before it, and before the work queued after it.
+        `fn` must not call ACL / npuarray functions. Captured into a graph, it runs at
+        every replay. An exception it raises is kept and re-raised by this stream's
+        next ``synchronize()`` (or its device's; also when the stream is garbage
+        collected first) instead of crashing the runtime thread."""
         if not callable(fn):
             raise TypeError("launch_host_func needs a callable, got %r" % (fn,))
         key = next(_host_keys)
-        _pending_host_funcs[key] = (fn, self._errors)
+        capture = _capture.capture_of(self) if _capture.active else None
+        _pending_host_funcs[key] = (fn, self._errors, capture is not None)
+        if capture is not None:  # it runs at every replay: the graph unregisters it
+            capture.host_funcs.append(key)
         activate(self.device.id)
         try:
             _launch_host_function(self, ffi.cast("void *", key))
@@ -183,7 +189,7 @@ class Stream:
             kind, int(ffi.cast("uintptr_t", self.handle)), self.device.id)
 
 
-def _destroy_stream(device_id, handle, waited):
+def _destroy_stream(device_id, handle, errors, waited):
     def release():
         activate(device_id)
         if _reporter is not None:
@@ -193,21 +199,35 @@ def _destroy_stream(device_id, handle, waited):
         lib.aclrtSynchronizeStream(handle)
         lib.aclrtDestroyStream(handle)
         waited.clear()
+        if errors:  # its host functions failed and nobody synchronised it: the device reports
+            _orphaned_errors.setdefault(device_id, []).append(errors[0])
     _device.release_later_if_needed(release)
+
+
+_orphaned_errors = {}  # device id -> host-function exceptions of streams collected unsynchronised
 
 
 # -- host functions ---------------------------------------------------------------------
 
 _host_keys = itertools.count(1)
-_pending_host_funcs = {}   # key -> (callable, error list of its stream); kept alive until run
+_pending_host_funcs = {}   # key -> (callable, error list of its stream, captured); kept until
+                           # run, or for a captured one until its graph is released
+
+
+def forget_host_functions(keys):
+    """Unregisters the host functions of a released graph (their keys)."""
+    for key in keys:
+        _pending_host_funcs.pop(key, None)
 
 
 @ffi.callback("void(void *)")
 def _host_trampoline(args):
     key = int(ffi.cast("uintptr_t", args))
-    fn, errors = _pending_host_funcs.pop(key, (None, None))
+    fn, errors, captured = _pending_host_funcs.get(key, (None, None, False))
     if fn is None:
         return
+    if not captured:
+        del _pending_host_funcs[key]
     _device.set_in_host_function(True)
     try:
         fn()
@@ -308,7 +328,13 @@ ACL_ERROR_WAIT_CALLBACK_TIMEOUT = 100036
 
 
 def raise_host_function_errors(device_id):
-    """Re-raises the first pending host-function exception of any stream of `device_id`."""
+    """Re-raises the first pending host-function exception of any stream of `device_id`
+    (also of streams garbage collected before anyone synchronised them)."""
+    orphaned = _orphaned_errors.get(device_id)
+    if orphaned:
+        error = orphaned.pop(0)
+        orphaned.clear()
+        raise error
     for stream in list(_streams_by_device.get(device_id, ())):
         stream._raise_errors()
 
