@@ -3,8 +3,8 @@
 #define NPUSIM_ACL_ACL_H
 
 #include "acl_base.h"
-#include "acl_mdl.h"
 #include "acl_rt.h"
+#include "acl_mdl.h"
 #include "error_codes/rt_error_codes.h"
 
 #ifdef __cplusplus
