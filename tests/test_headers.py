@@ -216,3 +216,15 @@ def test_the_check_sees_a_changed_parameter_or_value(header_declarations):
                    for name in mutated), new
     extra = _declarations(_parse(cdef_text + "\nint aclrtNoSuchFunction(int x);\n"))
     assert "aclrtNoSuchFunction" in extra and "aclrtNoSuchFunction" not in header_declarations
+
+
+def test_npusim_reports_the_release_the_headers_mirror():
+    """acl.h names CANN 9.1.0 (ACL 1.17.0); aclrtGetVersion reports the same numbers."""
+    import re as _re
+    import npuarray as npx
+    text = (INCLUDE / "acl" / "acl.h").read_text()
+    assert "CANN 9.1.0" in text
+    version = tuple(int(_re.search(r"#define ACL_%s_VERSION (\d+)" % part, text).group(1))
+                    for part in ("MAJOR", "MINOR", "PATCH"))
+    assert version == (1, 17, 0)
+    assert npx.backend().version == version

@@ -18,6 +18,9 @@ RELEASE = {   # repository -> (git ref, header directories inside it)
     "opbase": ("9.1.0", ["include/nnopbase"]),          # no v9.1.0 tag: the release branch
     "ops-math": ("v9.1.0", [""]),
     "ops-nn": ("v9.1.0", [""]),
+    # aclfft / aclblas (cann_ops_fft.h, cann_ops_blas.h): no numbered release yet
+    "ops-fft": ("HEAD", ["include/"]),
+    "ops-blas": ("HEAD", ["include/"]),
 }
 
 
@@ -28,7 +31,8 @@ def _release_headers(mirrors):
                                capture_output=True, text=True).stdout.split()
         for name in names:
             if name.endswith(".h") and any(name.startswith(d) for d in dirs) and (
-                    repo in ("runtime", "opbase") or "/op_api/aclnn_" in name):
+                    repo in ("runtime", "opbase", "ops-fft", "ops-blas")
+                    or "/op_api/aclnn_" in name):
                 yield name, subprocess.run(git + ["show", "%s:%s" % (ref, name)],
                                            capture_output=True, text=True).stdout
 
