@@ -99,7 +99,7 @@ def view_shape(x):
     dims, ndims = ffi.new("int64_t **"), ffi.new("uint64_t *")
     _acl.check(lib.aclGetViewShape(acl_tensor(x), dims, ndims), "aclGetViewShape")
     shape = tuple(int(dims[0][i]) for i in range(ndims[0]))
-    lib.free(dims[0])  # the caller owns aclGetViewShape's array
+    lib.npuarray_free_dims(dims[0])  # the caller owns the array (new[] on CANN, malloc on npusim)
     return shape
 
 

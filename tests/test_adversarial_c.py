@@ -1,4 +1,4 @@
-"""Adversarial misuse of the C ABI (issue 10 item 5), from C (tests/c/adv_abi.c, in the
+"""Adversarial misuse of the C ABI (issue 10 item 5), from C (tests/c/adv_abi.cpp, in the
 release, AddressSanitizer and ThreadSanitizer builds of npusim) and from Python."""
 import os
 
@@ -13,7 +13,7 @@ from test_c_runtime import run
 def test_c_abi_misuse_returns_errors(variant):
     if variant != "release" and os.environ.get("NPUSIM_SKIP_SANITIZERS") == "1":
         pytest.skip("NPUSIM_SKIP_SANITIZERS=1 set")
-    assert "checks passed" in run("adv_abi.c", variant=variant, timeout=300)
+    assert "checks passed" in run("adv_abi.cpp", variant=variant, timeout=300)
 
 
 def test_device_memory_near_two_to_the_64_is_out_of_memory_not_an_alias():

@@ -12,15 +12,18 @@ from cbuild import BuildError, build_c_program, program_env
 
 C_DIR = Path(__file__).parent / "c"
 
+# Programs using aclnn are C++, as CANN's aclnn headers require.
 PROGRAMS = [
-    ("aclnn_meta.c", False),
-    ("aclnn_executor.c", False),
-    ("aclnn_kernels.c", False),
+    ("aclnn_meta.cpp", True),
+    ("aclnn_executor.cpp", True),
+    ("aclnn_kernels.cpp", True),
     ("seed002_device_memory.cpp", True),
 ]
 
 
-def run_program(source, cxx=False, variant="release", timeout=120):
+def run_program(source, cxx=None, variant="release", timeout=120):
+    """Builds and runs tests/c/`source` (C++ when `cxx`, by default when it ends in .cpp)."""
+    cxx = source.endswith(".cpp") if cxx is None else cxx
     exe = build_c_program(C_DIR / source, cxx=cxx, variant=variant)
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout, env=program_env())
     assert proc.returncode == 0, "%s failed (%d):\n%s%s" % (source, proc.returncode, proc.stdout, proc.stderr)
@@ -35,7 +38,7 @@ def test_program(source, cxx):
 
 
 SANITIZED = [(source, variant) for variant in ("asan", "tsan")
-             for source in ("aclnn_meta.c", "aclnn_executor.c", "aclnn_kernels.c")]
+             for source in ("aclnn_meta.cpp", "aclnn_executor.cpp", "aclnn_kernels.cpp")]
 
 
 @pytest.mark.timeout(900)

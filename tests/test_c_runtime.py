@@ -18,7 +18,8 @@ C_DIR = Path(__file__).resolve().parent / "c"
 MIB16 = 1 << 24
 
 
-def run(name, *args, cxx=False, variant="release", timeout=120, **env):
+def run(name, *args, cxx=None, variant="release", timeout=120, **env):
+    cxx = name.endswith(".cpp") if cxx is None else cxx   # aclnn programs are C++
     exe = build_c_program(C_DIR / name, cxx=cxx, variant=variant)
     environment = program_env(**env)
     for key in ("ASCEND_RT_VISIBLE_DEVICES", "NPUSIM_DEVICE_COUNT", "NPUSIM_DEVICE_MEMORY",

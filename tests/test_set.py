@@ -276,12 +276,12 @@ def test_npusim_reports_a_bad_sorter_on_the_stream():
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
 def test_c_program_search_set(variant):
-    """tests/c/aclnn_search_set.c: aclnnNonzero, aclnnUnique2, aclnnSearchSorted, aclnnGather
+    """tests/c/aclnn_search_set.cpp: aclnnNonzero, aclnnUnique2, aclnnSearchSorted, aclnnGather
     against hand-computed values; no leak, overrun (asan) or data race (tsan)."""
     from test_c_aclnn import run_program
     from cbuild import BuildError
     try:
-        out = run_program("aclnn_search_set.c", variant=variant, timeout=300)
+        out = run_program("aclnn_search_set.cpp", variant=variant, timeout=300)
     except BuildError as exc:
         if variant != "release" and "cannot find" in str(exc) and variant in str(exc):
             pytest.skip(f"the {variant} sanitizer runtime library is not installed")

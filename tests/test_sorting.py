@@ -237,7 +237,7 @@ def test_sort_and_cumprod_kernels_in_c(variant):
     from cbuild import BuildError
     from test_c_aclnn import run_program
     try:
-        out = run_program("aclnn_sort_scan.c", variant=variant, timeout=300)
+        out = run_program("aclnn_sort_scan.cpp", variant=variant, timeout=300)
     except BuildError as exc:
         if "cannot find" in str(exc) and variant in str(exc):
             pytest.skip("the %s sanitizer runtime library is not installed" % variant)

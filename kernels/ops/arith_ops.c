@@ -147,7 +147,7 @@ aclnnStatus aclnnSubs(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return npusim_exec_launch("aclnnSubs", workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *other, const aclScalar *alpha, uint64_t *workspaceSize, aclOpExecutor **executor)
+aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other, const aclScalar *alpha, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const ew_operand ins[] = { TENSOR_ARG(selfRef, "selfRef"), TENSOR_ARG(other, "other") };
     return npusim_ew_prepare(&spec_inplace_sub, ins, 2, NULL, alpha, (aclTensor *)selfRef, "selfRef", workspaceSize, executor);
@@ -202,7 +202,7 @@ aclnnStatus aclnnMuls(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return npusim_exec_launch("aclnnMuls", workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnInplaceMulGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *other, uint64_t *workspaceSize, aclOpExecutor **executor)
+aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const ew_operand ins[] = { TENSOR_ARG(selfRef, "selfRef"), TENSOR_ARG(other, "other") };
     return npusim_ew_prepare(&spec_inplace_mul, ins, 2, NULL, NULL, (aclTensor *)selfRef, "selfRef", workspaceSize, executor);
@@ -235,7 +235,7 @@ aclnnStatus aclnnDivs(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return npusim_exec_launch("aclnnDivs", workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnInplaceDivGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *other, uint64_t *workspaceSize, aclOpExecutor **executor)
+aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor *selfRef, const aclTensor *other, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const ew_operand ins[] = { TENSOR_ARG(selfRef, "selfRef"), TENSOR_ARG(other, "other") };
     return npusim_ew_prepare(&spec_inplace_div, ins, 2, NULL, NULL, (aclTensor *)selfRef, "selfRef", workspaceSize, executor);

@@ -50,7 +50,7 @@ void rt_event_release(rt_event *e)
     free(e);
 }
 
-typedef struct { rt_event *event; uint64_t seq; } rt_event_task;
+typedef struct { rt_event *event; uint64_t seq; bool pending; } rt_event_task;
 
 /* Marks record `seq` of e as done now. */
 static void event_complete(rt_event *e, uint64_t seq)
@@ -82,13 +82,23 @@ static int wait_run(void *p)
     while (e->completed < t->seq) pthread_cond_wait(&e->cv, &e->mu);
     e->waiters--;
     pthread_mutex_unlock(&e->mu);
+    atomic_fetch_sub(&e->pending_waits, 1); /* the stream passed the wait */
+    t->pending = false;
     return 0;
 }
 
 static void event_task_release(void *p) { rt_event_release(((rt_event_task *)p)->event); }
 
+/* A wait task dropped without running (its stream failed) no longer holds the event. */
+static void wait_task_release(void *p)
+{
+    rt_event_task *t = p;
+    if (t->pending) atomic_fetch_sub(&t->event->pending_waits, 1);
+    rt_event_release(t->event);
+}
+
 static const npusim_task_ops record_ops = {"aclrtRecordEvent", record_run, event_task_release};
-static const npusim_task_ops wait_ops = {"aclrtStreamWaitEvent", wait_run, event_task_release};
+static const npusim_task_ops wait_ops = {"aclrtStreamWaitEvent", wait_run, wait_task_release};
 
 static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t flag, const char *api)
 {
@@ -105,6 +115,7 @@ static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t fla
     e->kind = kind;
     e->flags = flag;
     atomic_init(&e->refs, 1);
+    atomic_init(&e->pending_waits, 0);
     pthread_mutex_init(&e->mu, NULL);
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
@@ -139,6 +150,12 @@ aclError aclrtDestroyEvent(aclrtEvent event)
     aclError rc = ACL_SUCCESS;
     rt_event *e = rt_event_resolve(event, "aclrtDestroyEvent", &rc);
     if (!e) return rc;
+    int pending = atomic_load(&e->pending_waits);
+    if (pending > 0)
+        return npusim_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                            "aclrtDestroyEvent: %d stream wait(s) on this event (aclrtStreamWaitEvent) "
+                            "have not completed; CANN requires them to complete before the event is "
+                            "destroyed (synchronize the waiting stream first)", pending);
     if (!rt_handle_take(e, RT_HANDLE_EVENT)) /* another thread destroyed it meanwhile */
         return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyEvent: event %p is not a live "
                             "event (destroyed, or never created)", event);
@@ -155,7 +172,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     if (!s) return rc;
     if (rt_capture_event_record(s, e, api, &rc) >= 0) return rc;
     pthread_mutex_lock(&e->mu);
-    rt_event_task t = {e, ++e->recorded};
+    rt_event_task t = {e, ++e->recorded, false};
     pthread_mutex_unlock(&e->mu);
     rt_event_retain(e);
     return rt_submit_inline(s, &record_ops, &t, sizeof t, api);
@@ -174,10 +191,11 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
                             "waited on", api, kind_creator(e));
     if (rt_capture_stream_wait(s, e, api, &rc) >= 0) return rc;
     pthread_mutex_lock(&e->mu);
-    rt_event_task t = {e, e->recorded};
+    rt_event_task t = {e, e->recorded, true};
     pthread_mutex_unlock(&e->mu);
     if (t.seq == 0) return ACL_SUCCESS; /* never recorded: nothing to wait for */
     rt_event_retain(e);
+    atomic_fetch_add(&e->pending_waits, 1);
     return rt_submit_inline(s, &wait_ops, &t, sizeof t, api);
 }
 
@@ -204,7 +222,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
                             "%s: only events from aclrtCreateEventWithFlag with ACL_EVENT_SYNC can be "
                             "reset; this one comes from %s%s", api, kind_creator(e),
                             e->kind == RT_EVENT_FLAG ? " without ACL_EVENT_SYNC" : "");
-    rt_event_task t = {e, 0};
+    rt_event_task t = {e, 0, false};
     rt_event_retain(e);
     return rt_submit_inline(s, &reset_ops, &t, sizeof t, api);
 }

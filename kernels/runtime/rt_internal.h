@@ -193,6 +193,9 @@ typedef struct rt_event {
     uint64_t timestamp_ns;       /* completion time of `completed` */
     bool has_timestamp;
     int waiters;
+    /* Stream waits submitted (aclrtStreamWaitEvent) that their stream has not passed yet:
+     * CANN requires them to complete before aclrtDestroyEvent (acl_rt.h, every release). */
+    atomic_int pending_waits;
     /* Capture (guarded by capture.c's lock): the active capture the latest record was issued
      * in, and the index of that record in the capture. */
     struct rt_capture *capture;

@@ -31,7 +31,7 @@ KERNELS = os.path.join(ROOT, "kernels")
 INCLUDE_DIRS = [os.path.join(KERNELS, "include"), os.path.join(KERNELS, "runtime")]
 MODULE_NAME = "npuarray._npusim"
 LIBRARIES = ["dl", "m", "pthread"]
-COMPILE_ARGS = ["-O3", "-pthread", "-D_GNU_SOURCE"]  # as kernels/Makefile
+COMPILE_ARGS = ["-O3", "-pthread", "-D_GNU_SOURCE", "-DNPUSIM_IMPLEMENTATION"]  # as kernels/Makefile
 
 
 def load_cdef(filename):
@@ -83,7 +83,8 @@ def defined_functions(sources):
 
 def preamble():
     """#includes of the ABI headers: the runtime, the aclnn meta API and every operator."""
-    headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h", "cann_ops_fft.h",
+    headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h", "aclnn/opdev/op_errno.h",
+               "cann_ops_fft.h",
                "cann_ops_blas.h"]
     headers = [h for h in headers if os.path.exists(os.path.join(KERNELS, "include", h))]
     ops = sorted(glob.glob(os.path.join(KERNELS, "include", "aclnnop", "*.h")))

@@ -4,12 +4,16 @@
 CANN when a toolkit is found (``ASCEND_HOME_PATH``, ``ASCEND_TOOLKIT_HOME``,
 ``/usr/local/Ascend/ascend-toolkit/latest``, ``/usr/local/Ascend/cann``) and a
 device initialises, else npusim. CANN is opened in cffi ABI mode
-(``libascendcl.so``, ``libnnopbase.so``, then ``libopapi.so`` or the per-domain
-``libopapi_*.so``) and each function is looked up on first use; npusim is the
+(``libascendcl.so``, ``libnnopbase.so``, then every per-domain ``libopapi_*.so``
+present and ``libopapi.so``, in that order as torch_npu does) and each function is
+looked up on first use; ``auto`` refuses CANN when ``ASCEND_OPP_PATH`` (set by the
+toolkit's ``set_env.sh``) does not name the operator directory, since every aclnn
+operator would then fail with 561107; npusim is the
 API-mode extension ``npuarray._npusim`` built from ``kernels/``. Both expose the
 same ``lib`` functions; one missing in the loaded provider raises
 NotSupportedError when called.
 """
+import glob
 import os
 import re
 from dataclasses import dataclass
@@ -20,10 +24,9 @@ CANN_ROOTS_ENV = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
 CANN_ROOTS_DEFAULT = ("/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/cann")
 CANN_RUNTIME_LIBS = ("libascendcl.so", "libnnopbase.so")
 CANN_OPAPI_LIB = "libopapi.so"
+CANN_OPAPI_DOMAIN_GLOB = "libopapi_*.so"   # math, nn, cv, transformer, oam, legacy, ...
 # CANN's FFT and BLAS libraries (hicann/ops-fft, hicann/ops-blas), when installed
 CANN_LIBRARY_LIBS = ("libcann_ops_fft.so", "libops_blas.so")
-CANN_OPAPI_DOMAIN_LIBS = ("libopapi_math.so", "libopapi_nn.so", "libopapi_cv.so",
-                          "libopapi_transformer.so", "libopapi_legacy.so")
 ACL_ERROR_REPEAT_INITIALIZE = 100002
 ACL_ERROR_API_NOT_SUPPORT = 200001
 
@@ -163,6 +166,7 @@ def load_npusim(reason):
             "`python npuarray/_acl/_build_npusim.py`, or install with `pip install .`" % exc
         ) from exc
     lib = _NpusimLib(_npusim.lib)
+    lib.npuarray_free_dims = lib.free   # npusim's aclGetView* arrays come from malloc
     _init(lib, _npusim.ffi)
     backend = Backend("npusim", (os.path.abspath(_npusim.__file__),), _version(lib, _npusim.ffi),
                       reason)
@@ -182,16 +186,37 @@ def find_cann():
         if not os.path.exists(os.path.join(libdir, "libascendcl.so")):
             continue
         paths = [os.path.join(libdir, name) for name in CANN_RUNTIME_LIBS]
-        opapi = os.path.join(libdir, CANN_OPAPI_LIB)
-        if os.path.exists(opapi):
-            paths.append(opapi)
-        else:
-            paths += [os.path.join(libdir, n) for n in CANN_OPAPI_DOMAIN_LIBS
-                      if os.path.exists(os.path.join(libdir, n))]
+        # The split operator libraries first, then the monolithic one (deprecated since
+        # CANN 9.0.0): torch_npu's order, so an operator moved out of libopapi.so is found.
+        paths += sorted(glob.glob(os.path.join(libdir, CANN_OPAPI_DOMAIN_GLOB)))
+        paths.append(os.path.join(libdir, CANN_OPAPI_LIB))
         paths += [os.path.join(libdir, n) for n in CANN_LIBRARY_LIBS
                   if os.path.exists(os.path.join(libdir, n))]
         return root, [p for p in paths if os.path.exists(p)]
     return None
+
+
+def opp_path_problem():
+    """Why the CANN operators cannot be used from this environment, or None: without
+    ASCEND_OPP_PATH (set by set_env.sh) every aclnn call fails with 561107."""
+    opp = os.environ.get("ASCEND_OPP_PATH")
+    if not opp:
+        return ("ASCEND_OPP_PATH is not set (source the toolkit's set_env.sh); "
+                "every aclnn operator would fail with 561107")
+    if not os.path.isdir(opp):
+        return "ASCEND_OPP_PATH=%s is not a directory" % opp
+    return None
+
+
+def cxx_array_delete(ffi):
+    """A function releasing memory that CANN allocated with C++ ``new[]``: aclGetViewShape
+    and aclGetViewStrides allocate their result that way (hicann/opbase
+    src/nnopbase/common/api/acl_op_api.cpp), so free() must not release it."""
+    from cffi import FFI
+    cxx = FFI()
+    cxx.cdef("void _ZdaPv(void *);")   # operator delete[](void *), Itanium C++ ABI
+    delete = cxx.dlopen("libstdc++.so.6")._ZdaPv
+    return lambda ptr: delete(cxx.cast("void *", int(ffi.cast("uintptr_t", ptr))))
 
 
 def load_cann(found):
@@ -219,7 +244,9 @@ def load_cann(found):
                            % (paths[0], exc)) from exc
     if ret != 0:
         raise BackendError("CANN at %s cannot initialise device 0 (aclError %d)" % (root, ret))
-    reason = "CANN toolkit found at %s with %d device(s)" % (root, count[0])
+    reason = "CANN toolkit found at %s with %d device(s), ASCEND_OPP_PATH=%s" % (
+        root, count[0], os.environ.get("ASCEND_OPP_PATH"))
+    lib.npuarray_free_dims = cxx_array_delete(ffi)
     return Backend("cann", tuple(paths), _version(lib, ffi), reason), ffi, lib
 
 
@@ -240,6 +267,9 @@ def load():
         return load_cann(found)
     if found is None:
         return load_npusim("no CANN toolkit found (looked in %s)" % ", ".join(cann_roots()))
+    problem = opp_path_problem()
+    if problem:
+        return load_npusim("CANN unusable: toolkit found at %s but %s" % (found[0], problem))
     try:
         return load_cann(found)
     except BackendError as exc:

@@ -30,7 +30,8 @@ class Stream:
     the Device. Work enqueued on a stream runs in order, asynchronously to the
     host. The stream is destroyed (after its work finishes) when garbage collected.
     """
-    __slots__ = ("device", "handle", "_errors", "_finalizer", "_companion", "__weakref__")
+    __slots__ = ("device", "handle", "_errors", "_finalizer", "_companion", "_waited",
+                 "__weakref__")
 
     def __init__(self, device=None):
         device_id = as_device_id(device)
@@ -41,8 +42,14 @@ class Stream:
         self.handle = handle[0]
         self._errors = []
         self._companion = None
+        # Events this stream was told to wait on, kept alive until the stream has passed
+        # the waits: CANN requires a wait to complete before aclrtDestroyEvent (torch_npu
+        # defers the destroy likewise). The finalizer holds the list so that the events
+        # outlive the stream's final synchronisation.
+        self._waited = []
         self._finalizer = keep_at_exit(
-            weakref.finalize(self, _destroy_stream, device_id, self.handle, self._errors))
+            weakref.finalize(self, _destroy_stream, device_id, self.handle, self._errors,
+                             self._waited))
         _streams_by_device.setdefault(device_id, weakref.WeakSet()).add(self)
 
     # -- the current stream ------------------------------------------------------------
@@ -81,6 +88,7 @@ class Stream:
             _capture.check_stream_sync("Stream.synchronize", self)
         activate(self.device.id)
         check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+        self._waited.clear()
         self._raise_errors()
 
     def query(self):
@@ -102,7 +110,22 @@ class Stream:
         if event.handle is None:
             return
         activate(self.device.id)
+        self._forget_passed_waits()
         check(lib.aclrtStreamWaitEvent(self.handle, event.handle), "aclrtStreamWaitEvent")
+        self._waited.append(event)
+
+    _WAITED_CHECK = 16   # every this many kept events, the stream is asked whether it is idle
+
+    def _forget_passed_waits(self):
+        """Releases the events this stream waited on once it has passed all the waits. Every
+        few waits the stream is queried (never during a capture, where a query is
+        forbidden): once idle it has passed them, and the events may be destroyed."""
+        waited = self._waited
+        if waited and len(waited) % self._WAITED_CHECK == 0 and not _capture.active:
+            status = ffi.new("aclrtStreamStatus *")
+            if (lib.aclrtStreamQuery(self.handle, status) == 0
+                    and status[0] == lib.ACL_STREAM_STATUS_COMPLETE):
+                waited.clear()
 
     def wait_stream(self, other):
         """Makes later work on this stream wait for the work queued so far on `other`."""
@@ -166,12 +189,16 @@ class Stream:
             kind, int(ffi.cast("uintptr_t", self.handle)), self.device.id)
 
 
-def _destroy_stream(device_id, handle, errors):
+def _destroy_stream(device_id, handle, errors, waited):
     def release():
         activate(device_id)
         if _reporter is not None:
             _reporter.forget(handle)
-        lib.aclrtDestroyStream(handle)  # waits for queued work; nothing to report in a finalizer
+        # CANN (acl_rt.h) requires a stream's tasks to be complete before aclrtDestroyStream;
+        # then the events it waited on may go. Nothing to report from a finalizer.
+        lib.aclrtSynchronizeStream(handle)
+        lib.aclrtDestroyStream(handle)
+        waited.clear()
         if errors:  # its host functions failed and nobody synchronised it: the device reports
             _orphaned_errors.setdefault(device_id, []).append(errors[0])
     _device.release_later_if_needed(release)

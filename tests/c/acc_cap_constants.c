@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_add.h"
 
 #ifdef __cplusplus
 #define CHECK(cond) static_assert(cond, #cond)

@@ -16,13 +16,20 @@
 #ifndef NPUSIM_ACLNN_ACL_META_H
 #define NPUSIM_ACLNN_ACL_META_H
 
-#include <stddef.h>
-#include <stdint.h>
-#ifndef __cplusplus
+/* CANN's aclnn headers are C++ (<cstdint>, constexpr): a program using aclnn must be
+ * compiled as C++, here as on a real NPU. Only npusim's own C11 sources, which implement
+ * this API, are built with NPUSIM_IMPLEMENTATION and see a C-compatible view. */
+#if defined(__cplusplus)
+#include <cstdint>
+#include <cstdlib>
+#elif defined(NPUSIM_IMPLEMENTATION)
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#else
+#error "aclnn headers are C++ as CANN's are: compile this program as C++"
 #endif
-
-#include "acl/acl.h"
+#include "acl/acl_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,18 +56,6 @@ constexpr aclnnStatus OK = 0;
 #endif
 #endif
 
-/* aclnn status codes (CANN op_errno.h). */
-#define ACLNN_SUCCESS 0
-#define ACLNN_ERR_PARAM_NULLPTR 161001
-#define ACLNN_ERR_PARAM_INVALID 161002
-#define ACLNN_ERR_RUNTIME_ERROR 361001
-#define ACLNN_ERR_INNER 561000
-#define ACLNN_ERR_INNER_INFERSHAPE_ERROR 561001
-#define ACLNN_ERR_INNER_TILING_ERROR 561002
-#define ACLNN_ERR_INNER_FIND_KERNEL_ERROR 561003
-#define ACLNN_ERR_INNER_CREATE_EXECUTOR 561101
-#define ACLNN_ERR_INNER_NOT_TRANS_EXECUTOR 561102
-#define ACLNN_ERR_INNER_NULLPTR 561103
 
 ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
                                                const int64_t *stride, int64_t offset, aclFormat format,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aclnn/opdev/op_errno.h"
 #include "acl/acl.h"
 #include "aclnnop/aclnn_inverse.h"
 #include "aclnnop/aclnn_linalg_cholesky.h"
@@ -190,9 +191,9 @@ static void test_fft(void)
     EXPECT(aclfftPlan2d(&p2, 1, 2, 2, ACLFFT_C2C) == ACLFFT_SUCCESS, "plan 2d");
     aclfftHandle plans[4] = { c2c, r2c, c2r, p2 };
     for (int i = 0; i < 4; i++) aclfftSetStream(plans[i], stream);
-    EXPECT(aclfftExecC2C(c2c, dx, dX, ACLFFT_FORWARD) == 0, "exec c2c");
-    EXPECT(aclfftExecR2C(r2c, dr, dh) == 0, "exec r2c");
-    EXPECT(aclfftExecC2R(c2r, dh, db) == 0, "exec c2r");
+    EXPECT(aclfftExecC2C(c2c, (aclfftComplex*)dx, (aclfftComplex*)dX, ACLFFT_FORWARD) == 0, "exec c2c");
+    EXPECT(aclfftExecR2C(r2c, (aclfftReal*)dr, (aclfftComplex*)dh) == 0, "exec r2c");
+    EXPECT(aclfftExecC2R(c2r, (aclfftComplex*)dh, (aclfftReal*)db) == 0, "exec c2r");
     EXPECT(aclfftDestroy(c2r) == 0, "destroy with a queued transform");
     aclrtSynchronizeStream(stream);
     to_host(X, dX, sizeof X);
@@ -204,11 +205,11 @@ static void test_fft(void)
     for (int i = 0; i < 4; i++) EXPECT(NEAR(back[i], 4 * real[i]), "c2r[%d] = %g (unnormalised)", i, back[i]);
     float ones[8] = { 1, 0, 1, 0, 1, 0, 1, 0 }, o2[8];
     void *d1 = dev_from(ones, sizeof ones);
-    EXPECT(aclfftExecC2C(p2, d1, d1, ACLFFT_FORWARD) == 0, "exec 2d in place");
+    EXPECT(aclfftExecC2C(p2, (aclfftComplex*)d1, (aclfftComplex*)d1, ACLFFT_FORWARD) == 0, "exec 2d in place");
     aclrtSynchronizeStream(stream);
     to_host(o2, d1, sizeof o2);
     EXPECT(o2[0] == 4 && o2[2] == 0 && o2[4] == 0 && o2[6] == 0, "2d %g %g %g %g", o2[0], o2[2], o2[4], o2[6]);
-    EXPECT(aclfftExecC2C(c2c, (aclfftComplex *)x, dX, ACLFFT_FORWARD) == ACLFFT_INVALID_VALUE, "host pointer");
+    EXPECT(aclfftExecC2C(c2c, (aclfftComplex *)x, (aclfftComplex*)dX, ACLFFT_FORWARD) == ACLFFT_INVALID_VALUE, "host pointer");
     aclfftDestroy(c2c);
     aclfftDestroy(r2c);
     aclfftDestroy(p2);
@@ -228,8 +229,8 @@ static void test_blas_lu(void)
     aclblasHandle_t h = NULL;
     EXPECT(aclblasCreate(&h) == 0, "create");
     EXPECT(aclblasSetStream(h, stream) == 0, "set stream");
-    EXPECT(aclblasSgetrfBatched(h, 2, pa, 2, dpiv, dinfo, 1) == 0, "getrf: %s", aclGetRecentErrMsg());
-    EXPECT(aclblasSgetrsBatched(h, ACLBLAS_OP_N, 2, 1, pa, 2, dpiv, pb, 2, &info_host, 1) == 0, "getrs: %s",
+    EXPECT(aclblasSgetrfBatched(h, 2, (float* const*)pa, 2, (int*)dpiv, (int*)dinfo, 1) == 0, "getrf: %s", aclGetRecentErrMsg());
+    EXPECT(aclblasSgetrsBatched(h, ACLBLAS_OP_N, 2, 1, (const float* const*)pa, 2, (const int*)dpiv, (float* const*)pb, 2, &info_host, 1) == 0, "getrs: %s",
            aclGetRecentErrMsg());
     aclrtSynchronizeStream(stream);
     to_host(x, db, sizeof x);

@@ -43,16 +43,16 @@ int main(void)
     aclrtCreateStream(&s);
     int fails = 0;
     enum { R = 3, C = 5000 };
-    float *xf = malloc(sizeof(float) * R * C);
-    double *xd = malloc(sizeof(double) * R * C);
-    int64_t *xi = malloc(sizeof(int64_t) * R * C);
+    float *xf = (float*)malloc(sizeof(float) * R * C);
+    double *xd = (double*)malloc(sizeof(double) * R * C);
+    int64_t *xi = (int64_t*)malloc(sizeof(int64_t) * R * C);
     for (int i = 0; i < R * C; i++) { xf[i] = (float)((i * 7919) % 1000) - 500.0f; xd[i] = xf[i] / 100.0; xi[i] = (i * 31) % 97 - 40; }
     void *d1, *d2, *d3;
     aclTensor *in = tensor(&d1, ACL_FLOAT, 4, R, C, xf), *vals = tensor(&d2, ACL_FLOAT, 4, R, C, NULL),
               *idx = tensor(&d3, ACL_INT64, 8, R, C, NULL);
     fails += run("sort f32", aclnnSortGetWorkspaceSize(in, true, 1, true, vals, idx, &ws, &ex), s, aclnnSort);
     fails += run("argsort f32", aclnnArgsortGetWorkspaceSize(in, 0, false, idx, &ws, &ex), s, aclnnArgsort);
-    float *back = malloc(sizeof(float) * R * C);
+    float *back = (float*)malloc(sizeof(float) * R * C);
     aclrtMemcpy(back, sizeof(float) * R * C, d2, sizeof(float) * R * C, ACL_MEMCPY_DEVICE_TO_HOST);
     for (int r = 0; r < R; r++) for (int c = 1; c < C; c++) if (back[r * C + c - 1] < back[r * C + c]) { fails++; break; }
     void *e1, *e2, *e3;
@@ -64,7 +64,7 @@ int main(void)
     void *f1, *f2;
     aclTensor *cin = tensor(&f1, ACL_DOUBLE, 8, R, C, xd), *cout = tensor(&f2, ACL_DOUBLE, 8, R, C, NULL);
     fails += run("cumprod", aclnnCumprodGetWorkspaceSize(cin, dimS, ACL_DT_UNDEFINED, cout, &ws, &ex), s, aclnnCumprod);
-    double *prod = malloc(sizeof(double) * R * C);
+    double *prod = (double*)malloc(sizeof(double) * R * C);
     aclrtMemcpy(prod, sizeof(double) * R * C, f2, sizeof(double) * R * C, ACL_MEMCPY_DEVICE_TO_HOST);
     double running = 1.0;
     for (int c = 0; c < 50; c++) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "aclnn/opdev/op_errno.h"
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
 #include "rt_check.h"
@@ -53,7 +54,7 @@ typedef struct {
 
 static void *sync_stream_thread(void *p)
 {
-    sync_args *a = p;
+    sync_args *a = (sync_args*)p;
     aclrtSetCurrentContext(a->ctx);
     aclError rc = aclrtSynchronizeStream(a->stream);
     /* Either it waited (0) or the stream was gone already (107017): never a crash. */
@@ -62,7 +63,7 @@ static void *sync_stream_thread(void *p)
 
 static void *sync_event_thread(void *p)
 {
-    sync_args *a = p;
+    sync_args *a = (sync_args*)p;
     aclrtSetCurrentContext(a->ctx);
     aclError rc = aclrtSynchronizeEvent(a->event);
     return (void *)(intptr_t)(rc == ACL_SUCCESS || rc == ACL_ERROR_RT_INVALID_HANDLE ? 0 : rc);

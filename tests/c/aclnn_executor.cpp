@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
 #include "aclnn/aclnn_base.h"
 
 static int failures;

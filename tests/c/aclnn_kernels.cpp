@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_any.h"
@@ -382,8 +383,8 @@ static void test_prod_var(void)
 static void test_parallel_paths(void)
 {
     enum { R = 600, C = 1000 };
-    float *x = malloc(sizeof(float) * R * C), *y = malloc(sizeof(float) * R * C);
-    float *rows = malloc(sizeof(float) * R), *cols = malloc(sizeof(float) * C), total = 0;
+    float *x = (float *)malloc(sizeof(float) * R * C), *y = (float *)malloc(sizeof(float) * R * C);
+    float *rows = (float *)malloc(sizeof(float) * R), *cols = (float *)malloc(sizeof(float) * C), total = 0;
     for (int i = 0; i < R * C; i++) x[i] = (float)(i % 7);
     void *dx = dev_from(x, sizeof(float) * R * C), *dy = dev_from(y, sizeof(float) * R * C);
     void *dr = dev_from(rows, sizeof(float) * R), *dc = dev_from(cols, sizeof(float) * C);
