@@ -12,6 +12,7 @@ import operator
 import numpy as np
 
 from . import _elementwise, _manipulation, _ops
+from ._data_type import BFLOAT16
 from ._elementwise import _is_array, _kind, _promote, broadcast_shapes, same_device
 
 __all__ = ["matmul", "tensordot", "vecdot"]
@@ -21,10 +22,14 @@ __all__ = ["matmul", "tensordot", "vecdot"]
 # CANN refuses it for float32 with 161002 rather than lose precision silently).
 _KEEP_DTYPE = 0
 
-# aclnnMatmul has no uint16/32/64. Products and sums modulo 2**64 are the same in int64,
-# so these run there and wrap back to the unsigned dtype exactly as NumPy's do.
+# Dtypes CANN documents for aclnnMatmul (hicann/ops-nn matmul/mat_mul_v3/docs/aclnnMatmul.md).
+_MATMUL = frozenset(map(np.dtype, (np.float16, np.float32))) | {BFLOAT16}
+# Other real dtypes are composed on the device (``_composed_product``): float64 as itself,
+# integers in int64, whose products and sums modulo 2**64 wrap back to every integer dtype
+# exactly as NumPy's do.
 _INT64 = np.dtype(np.int64)
-_VIA_INT64 = frozenset(map(np.dtype, (np.uint16, np.uint32, np.uint64)))
+# Bytes of the (rows, K, columns) temporary of one step of a composed product.
+_COMPOSED_STEP_BYTES = 32 << 20
 
 
 def _matmul_shape(shape1, shape2):
@@ -81,15 +86,37 @@ def _product(a, b, shape, k, dtype, device, stream, *, conjugate_a=False):
 
 
 def _real_product(a, b, out, stream):
-    """``out[...] = a @ b`` with aclnnMatmul for real ``a``, ``b`` of ``out``'s dtype."""
-    work = _INT64 if out._dtype in _VIA_INT64 else out._dtype
-    if work == out._dtype:
+    """``out[...] = a @ b`` for real ``a``, ``b`` of ``out``'s dtype: aclnnMatmul for
+    the dtypes CANN documents for it, else ``_composed_product``."""
+    if out._dtype in _MATMUL:
         _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
         return
+    work = out._dtype if _kind(out._dtype) == "f" else _INT64
     a, b = _ops.cast(a, work, stream=stream), _ops.cast(b, work, stream=stream)
-    product = _ops.empty(out._shape, work, out._buffer.device, stream)
-    _ops.launch("aclnnMatmul", a, b, product, _KEEP_DTYPE, stream=stream)
-    _ops.copy_(out, product, stream=stream)
+    a = a if a.ndim > 1 else _manipulation.expand_dims(a, 0)
+    b = b if b.ndim > 1 else _manipulation.expand_dims(b, -1)
+    shape, _ = _matmul_shape(a._shape, b._shape)
+    _composed_product(a, b, _manipulation.reshape(out, shape), stream)
+
+
+def _composed_product(a, b, out, stream):
+    """``out[...] = a @ b`` for (..., M, K) ``a`` and (..., K, N) ``b`` of one dtype
+    that aclnnMatmul lacks (float64, int64), as sums over K of broadcast products
+    (aclnnMul, aclnnReduceSum), in blocks of rows and columns whose temporary stays
+    under ``_COMPOSED_STEP_BYTES``; each block is cast into the (C-contiguous
+    ``out``) view of its place with aclnnInplaceCopy."""
+    from ._statistical import sum as _sum  # it imports the element-wise layer, as we do
+    (m, k), n = a._shape[-2:], b._shape[-1]
+    batch = max(1, out.size // (m * n))
+    per_element = batch * k * a._dtype.itemsize
+    columns = max(1, min(n, _COMPOSED_STEP_BYTES // per_element))
+    rows = max(1, min(m, _COMPOSED_STEP_BYTES // (per_element * columns)))
+    for j in range(0, n, columns):
+        b_block = _manipulation.expand_dims(b[..., :, j:j + columns], -3)  # (..., 1, K, c)
+        for i in range(0, m, rows):
+            a_block = _manipulation.expand_dims(a[..., i:i + rows, :], -1)  # (..., r, K, 1)
+            block = _sum(_elementwise.multiply(a_block, b_block), axis=-2, dtype=a._dtype)
+            _ops.copy_(out[..., i:i + rows, j:j + columns], block, stream=stream)
 
 
 def _complex_product(a, b, out, conjugate_a, stream):
@@ -121,11 +148,11 @@ def matmul(x1, x2, /):
 
     1-D operands are promoted to matrices as NumPy does (and the added
     dimension removed); leading batch dimensions broadcast. Shapes ``(..., M, K)``
-    and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. CANN
-    documents float16, bfloat16 and float32; npusim also computes float64
-    (OpenBLAS) and integers (uint16/32/64 through int64, wrapping as NumPy);
-    complex dtypes are one real product of their parts (see
-    ``_complex_product``). Raises ValueError for 0-d operands, mismatched
+    and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. aclnnMatmul
+    computes float16, bfloat16 and float32 (the dtypes CANN documents); float64
+    and integers (in int64, wrapping as NumPy) are sums of broadcast products on
+    the device (aclnnMul, aclnnReduceSum: much slower than aclnnMatmul); complex
+    dtypes are one real product of their parts (see ``_complex_product``). Raises ValueError for 0-d operands, mismatched
     contracted dimensions, non-broadcasting batch dimensions or arrays on
     different devices; TypeError for bool or non-array operands.
     """

@@ -27,8 +27,7 @@ OUT_SHAPES = [(2, 3), (3,), (1, 3), ()]           # element-wise, reduced over d
 # Operators whose tensors need their own shapes: the shape of each tensor parameter in order.
 TENSOR_SHAPES = {"aclnnMatmul": [(2, 3), (3, 2), (2, 2)]}
 # Known violations, kept visible (strict: the test fails once they are fixed, to be removed).
-KNOWN = {"aclnnMatmul": "npusim's aclnnMatmul also takes int8/16/32/64, uint8, float64, and "
-                        "npuarray.matmul sends them (linalg branch: cast or compose instead)"}
+KNOWN = {}  # operator -> why npusim knowingly accepts more than CANN documents (none)
 
 
 def _table():

@@ -477,6 +477,9 @@ static int qr_kernel(const npusim_exec *ex, npusim_view *v)
     void *tau = (char *)buf + (size_t)(m * ld) * la_size[t];
     for (int64_t b = 0; b < batch; b++) {
         matrix a = matrix_at(self, b), rm = matrix_at(r, b);
+        /* Complete Q of a tall matrix has more columns than the input: zero them, not the
+         * previous batch's (or malloc's) leftovers, which orgqr may read (NaN * 0 is NaN). */
+        if (ld > n) memset(buf, 0, (size_t)(m * ld) * la_size[t]);
         pack(&a, t, buf, ld);
         if (k > 0) la.geqrf[t](LAPACK_ROW_MAJOR, (la_int)m, (la_int)n, buf, (la_int)ld, tau);
         /* R: the upper triangle of the first R.rows rows (rows past k are zero). */

@@ -17,7 +17,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "ew_ops.h"
 
-#define M_MATMUL (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16) | DT(ACL_DOUBLE) | M_SINTS | DT(ACL_UINT8))
+#define M_MATMUL (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
 
 /* ---------------------------------------------------------------------------------------------
  * OpenBLAS */
