@@ -14,19 +14,22 @@
 
 Needs ``pip install "npuarray[dask]"`` (``dask[array,distributed]``).
 """
+from dask.array.backends import array_creation_dispatch
+
+from ._backend import NPUArrayBackendEntrypoint
 from ._dispatch import register, register_lazily
 
 __all__ = ["LocalNPUCluster", "NPUArrayBackendEntrypoint", "register"]
 
 register_lazily()
+# The entry point finds the backend in an installed npuarray; this also serves a
+# source checkout.
+array_creation_dispatch.register_backend("npuarray", NPUArrayBackendEntrypoint())
 
 
 def __getattr__(name):
-    # dask.distributed and the backend's dask.array imports load on first use only.
+    # dask.distributed loads on first use only.
     if name == "LocalNPUCluster":
         from ._cluster import LocalNPUCluster
         return LocalNPUCluster
-    if name == "NPUArrayBackendEntrypoint":
-        from ._backend import NPUArrayBackendEntrypoint
-        return NPUArrayBackendEntrypoint
     raise AttributeError(f"module 'npuarray.dask' has no attribute {name!r}")
