@@ -1,5 +1,6 @@
 """``LocalNPUCluster``: one ``dask.distributed`` worker process per NPU (as dask-cuda's
 ``LocalCUDACluster`` does for GPUs)."""
+import logging
 import os
 
 import dask
@@ -54,19 +55,20 @@ class LocalNPUCluster(SpecCluster):
         self.devices = ids
         scheduler = {"cls": Scheduler, "options": {"port": scheduler_port,
                                                    "dashboard_address": dashboard_address}}
-        workers = {f"npu-{i}": self._worker_spec(i, threads_per_worker, memory_limit, env)
-                   for i in ids}
+        silence_logs = kwargs.setdefault("silence_logs", logging.WARNING)
+        workers = {f"npu-{i}": self._worker_spec(i, threads_per_worker, memory_limit, env,
+                                                 silence_logs) for i in ids}
         with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
             super().__init__(workers=workers, scheduler=scheduler, **kwargs)
 
     @staticmethod
-    def _worker_spec(device_id, threads, memory_limit, env):
+    def _worker_spec(device_id, threads, memory_limit, env, silence_logs):
         worker_env = {"ASCEND_RT_VISIBLE_DEVICES": str(device_id), **(env or {})}
         if memory_limit is not None:
             worker_env["NPUARRAY_MEMORY_LIMIT"] = str(memory_limit)
         return {"cls": Nanny, "options": {
             "nthreads": threads, "env": worker_env, "name": f"npu-{device_id}",
-            "preload": ["npuarray.dask._worker"],
+            "preload": ["npuarray.dask._worker"], "silence_logs": silence_logs,
             # Host memory is not what a worker manages: its chunks are on the device.
             "memory_limit": 0}}
 
