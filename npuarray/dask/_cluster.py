@@ -43,7 +43,7 @@ class LocalNPUCluster(SpecCluster):
     """
 
     def __init__(self, n_workers=None, *, devices=None, threads_per_worker=1,
-                 memory_limit=None, env=None, scheduler_port=0, dashboard_address=None,
+                 memory_limit=None, env=None, scheduler_port=0, dashboard_address=":0",
                  **kwargs):
         ids = _visible_devices(devices)
         if n_workers is not None:
