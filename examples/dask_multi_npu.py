@@ -20,9 +20,11 @@ fits split over devices or streamed chunk by chunk. Workers run with
 fail the run. On npusim the NPUs are simulated on this machine's CPU cores,
 shared by all workers: the timings are simulated-device timings, not NPU ones.
 
-Prints, per worker count: wall time, bytes moved host->device and
-device->host, each device's memory peak, and the largest difference from
-NumPy; exits with status 1 when a result differs by more than 1e-9 (relative).
+Prints, per worker count: wall time (cluster already started), bytes moved
+host->device (the input, once, and partial results arriving on a worker or
+the client) and device->host (partial results leaving a worker, counted by the
+chunk serialisers of every process, and the downloaded result), each device's memory peak (the pool in use,
+sampled every 2 ms), and the largest difference from NumPy; exits with status 1 when a result differs by more than 1e-9 (relative).
 """
 import argparse
 import sys
@@ -70,7 +72,7 @@ def covariance_on_cluster(client, rows, features, chunk_rows, seed):
     totals = client.compute(partials.sum(axis=0)).result()  # on the client's device
     gram, sums = totals[:features], totals[features:]
     centred = gram - npx.matmul(npx.matrix_transpose(sums), sums) / rows
-    return (centred / (rows - 1)).to_host(), totals.nbytes
+    return (centred / (rows - 1)).to_host()
 
 
 def covariance_numpy(rows, features, chunk_rows, seed):
@@ -83,32 +85,44 @@ def run(n_workers, args, expected):
     from distributed import Client
 
     from npuarray.dask import LocalNPUCluster
+    from npuarray.dask._serialize import transfer_stats
     env = {"NPUARRAY_TRANSFER_GUARD": "disallow"}
     with LocalNPUCluster(n_workers, memory_limit=args.memory_limit, env=env) as cluster, \
             Client(cluster) as client:
         client.run(lambda: None)  # every worker is up before the clock starts
+        client_before = transfer_stats()
         start = time.perf_counter()
-        covariance, result_bytes = covariance_on_cluster(
+        covariance = covariance_on_cluster(
             client, args.rows, args.features, args.chunk_rows, args.seed)
         seconds = time.perf_counter() - start
         reports = cluster.device_reports(client)
+        moved = [transfer_stats(), *reports.values()]  # the client's device, then the workers'
+        for direction in client_before:
+            moved[0][direction] -= client_before[direction]
     error = float(np.max(np.abs(covariance - expected)) / np.max(np.abs(expected)))
-    input_bytes = args.rows * args.features * 8
     return {"workers": n_workers, "seconds": seconds, "error": error, "reports": reports,
-            "h2d": input_bytes + sum(r["host_to_device"] for r in reports.values()),
-            "d2h": result_bytes + sum(r["device_to_host"] for r in reports.values())}
+            "input": args.rows * args.features * 8,  # each chunk is uploaded once
+            "h2d": sum(m["host_to_device"] for m in moved),
+            "d2h": sum(m["device_to_host"] for m in moved),
+            "result": covariance.nbytes}
 
 
 def mebibytes(n):
     return f"{n / 2**20:.2f} MiB"
 
 
+def kibibytes(n):
+    return f"{n / 2**10:.1f} KiB"
+
+
 def print_run(result):
     peaks = ", ".join(f"{name}: {mebibytes(r['peak_used_bytes'])} of {mebibytes(r['limit_bytes'])}"
                       for name, r in sorted(result["reports"].items()))
     print(f"{result['workers']} worker(s): {result['seconds']:.2f} s (simulated NPUs), "
-          f"host->device {mebibytes(result['h2d'])}, device->host {mebibytes(result['d2h'])}, "
           f"max relative error {result['error']:.1e}")
+    print(f"    host->device: {mebibytes(result['input'])} input + {kibibytes(result['h2d'])} "
+          f"chunk transfers; device->host: {kibibytes(result['d2h'])} chunk transfers + "
+          f"{kibibytes(result['result'])} result")
     print(f"    device memory peaks (pool in use, sampled): {peaks}")
 
 
