@@ -37,8 +37,8 @@ def _npuarray_to_npuarray(data, **kwargs):
 def _chunk(create):
     """``create(shape, dtype=)`` as Dask's chunk function; ``meta`` is Dask's
     and not the chunk's business."""
-    def make(shape, *args, dtype=None, meta=None, **kwargs):
-        return create(shape, *args, dtype=dtype, **kwargs)
+    def make(shape, dtype=None, meta=None, **kwargs):
+        return create(shape, dtype=dtype, **kwargs)
     make.__name__ = create.__name__
     return make
 
