@@ -80,13 +80,18 @@ def _percentile(a, q, method="linear"):
     """``percentile_lookup`` for a 1-D chunk: ``(percentiles, len(a))`` as
     NumPy's linear ``percentile``: aclnnSort then two aclnnIndexSelect and a
     linear interpolation on the device; only the positions (from ``q`` and the
-    chunk length) are computed on the host. Other methods raise ValueError."""
+    chunk length) are computed on the host. The ``len(q)`` percentiles are then
+    downloaded explicitly (``to_host``): Dask merges the chunks' percentiles
+    with NumPy on the host (``dask.array.percentile.merge_percentiles``), and
+    ``da.percentile`` returns a NumPy-backed array. Other methods raise ValueError."""
     import npuarray as npx
     n = a.shape[0]
     if n == 0:
         return None, n
     if method != "linear":
         raise ValueError(f"npuarray chunks support percentile method 'linear' only, got {method!r}")
+    if isinstance(q, npx.NPUArray):  # Dask makes q like the chunk; the positions need it here
+        q = q.to_host()
     position = np.asarray(list(q), dtype=np.float64) / 100.0 * (n - 1)
     low = np.floor(position).astype(np.int64)
     high = np.minimum(low + 1, n - 1)
@@ -96,7 +101,7 @@ def _percentile(a, q, method="linear"):
     below = npx.take(ordered, npx.asarray(low, device=device))
     above = npx.take(ordered, npx.asarray(high, device=device))
     weight = npx.asarray((position - low).astype(float_dtype), device=device)
-    return below + weight * (above - below), n
+    return (below + weight * (above - below)).to_host(), n
 
 
 def _to_numpy(data, **kwargs):
