@@ -110,26 +110,26 @@ def _to_numpy(data, **kwargs):
     return data.to_host(**kwargs)
 
 
+# Dask's lookup (in dask.array.dispatch) -> npuarray's implementation.
+_IMPLEMENTATIONS = {
+    "concatenate_lookup": _concatenate, "tensordot_lookup": _tensordot,
+    "take_lookup": _take, "empty_lookup": _empty, "numel_lookup": _numel,
+    "nannumel_lookup": _nannumel, "percentile_lookup": _percentile,
+    "to_numpy_dispatch": _to_numpy,
+}
+
+
 def register():
     """Register every dispatch above for NPUArray (Dask calls this lazily)."""
     from dask.array import dispatch
 
     from .._array import NPUArray
-    dispatch.concatenate_lookup.register(NPUArray, _concatenate)
-    dispatch.tensordot_lookup.register(NPUArray, _tensordot)
-    dispatch.take_lookup.register(NPUArray, _take)
-    dispatch.empty_lookup.register(NPUArray, _empty)
-    dispatch.numel_lookup.register(NPUArray, _numel)
-    dispatch.nannumel_lookup.register(NPUArray, _nannumel)
-    dispatch.percentile_lookup.register(NPUArray, _percentile)
-    dispatch.to_numpy_dispatch.register(NPUArray, _to_numpy)
+    for lookup, implementation in _IMPLEMENTATIONS.items():
+        getattr(dispatch, lookup).register(NPUArray, implementation)
 
 
 def register_lazily():
     """Ask Dask to call :func:`register` when one of its lookups meets an NPUArray."""
     from dask.array import dispatch
-    for lookup in (dispatch.concatenate_lookup, dispatch.tensordot_lookup,
-                   dispatch.take_lookup, dispatch.empty_lookup, dispatch.numel_lookup,
-                   dispatch.nannumel_lookup, dispatch.percentile_lookup,
-                   dispatch.to_numpy_dispatch):
-        lookup.register_lazy("npuarray", register)
+    for lookup in _IMPLEMENTATIONS:
+        getattr(dispatch, lookup).register_lazy("npuarray", register)
