@@ -1,0 +1,135 @@
+"""Dask's array dispatches for NPUArray chunks, as Dask registers CuPy's.
+
+Dask joins, contracts and counts chunks through ``dask.array.dispatch``
+lookups keyed by the chunk type; without these registrations it falls back to
+NumPy's functions, which download every chunk through ``__array__`` (and raise
+under ``transfer_guard("disallow")``). Each registration below calls
+npuarray's own array API function, so the work stays on the chunk's device, on
+the current stream of that device.
+
+:func:`register` is installed with ``register_lazy("npuarray", ...)``: Dask
+runs it the first time one of its lookups meets an NPUArray.
+"""
+import math
+
+import numpy as np
+
+__all__ = ["register"]
+
+
+def _concatenate(arrays, axis=0):
+    """``dask.array.dispatch.concatenate_lookup``: aclnnCat (``npuarray.concat``)."""
+    import npuarray as npx
+    return npx.concat(list(arrays), axis=axis)
+
+
+def _tensordot(a, b, axes=2):
+    """``tensordot_lookup``: ``npuarray.tensordot`` (aclnnMatmul on permuted views)."""
+    import npuarray as npx
+    return npx.tensordot(a, b, axes=axes)
+
+
+def _take(a, indices, axis=None):
+    """``take_lookup``: ``npuarray.take`` (aclnnIndexSelect); host indices are uploaded."""
+    import npuarray as npx
+    if not isinstance(indices, npx.NPUArray):
+        indices = npx.asarray(np.asarray(indices, dtype=np.int64), device=a.device)
+    return npx.take(a, indices, axis=axis)
+
+
+def _empty(shape, dtype=None, **kwargs):
+    """``empty_lookup`` (Dask's meta arrays): ``npuarray.empty``; NumPy's
+    ``order=`` is accepted for C order only, as npuarray arrays are C-contiguous."""
+    import npuarray as npx
+    order = kwargs.pop("order", "C")
+    if order != "C":
+        raise ValueError(f"npuarray creates C-ordered arrays only, got order={order!r}")
+    return npx.empty(shape, dtype=dtype, **kwargs)
+
+
+def _counted_shape(shape, axis, keepdims):
+    if axis is None:
+        axis = tuple(range(len(shape)))
+    elif not isinstance(axis, (tuple, list)):
+        axis = (axis,)
+    axis = {a % len(shape) for a in axis} if shape else set()
+    count = math.prod(shape[a] for a in axis)
+    kept = tuple(1 if a in axis else n for a, n in enumerate(shape) if keepdims or a not in axis)
+    return count, kept
+
+
+def _numel(x, **kwargs):
+    """``numel_lookup``: the element count along ``axis`` as a device array of
+    the reduced shape (``npuarray.full``), as Dask's ``_numel_arraylike``."""
+    import npuarray as npx
+    count, shape = _counted_shape(x.shape, kwargs.get("axis"), kwargs.get("keepdims", False))
+    return npx.full(shape, count, dtype=kwargs.get("dtype", np.float64), device=x.device)
+
+
+def _nannumel(x, **kwargs):
+    """``nannumel_lookup``: the count of non-NaN elements along ``axis``
+    (aclnnIsNan, aclnnLogicalNot, aclnnReduceSum on the device)."""
+    import npuarray as npx
+    dtype = kwargs.get("dtype", np.float64)
+    valid = npx.logical_not(npx.isnan(x))
+    return npx.sum(npx.astype(valid, dtype), axis=kwargs.get("axis"),
+                   keepdims=kwargs.get("keepdims", False))
+
+
+def _percentile(a, q, method="linear"):
+    """``percentile_lookup`` for a 1-D chunk: ``(percentiles, len(a))`` as
+    NumPy's linear ``percentile``: aclnnSort then two aclnnIndexSelect and a
+    linear interpolation on the device; only the positions (from ``q`` and the
+    chunk length) are computed on the host. The ``len(q)`` percentiles are then
+    downloaded explicitly (``to_host``): Dask merges the chunks' percentiles
+    with NumPy on the host (``dask.array.percentile.merge_percentiles``), and
+    ``da.percentile`` returns a NumPy-backed array. Other methods raise ValueError."""
+    import npuarray as npx
+    n = a.shape[0]
+    if n == 0:
+        return None, n
+    if method != "linear":
+        raise ValueError(f"npuarray chunks support percentile method 'linear' only, got {method!r}")
+    if isinstance(q, npx.NPUArray):  # Dask makes q like the chunk; the positions need it here
+        q = q.to_host()
+    position = np.asarray(list(q), dtype=np.float64) / 100.0 * (n - 1)
+    low = np.floor(position).astype(np.int64)
+    high = np.minimum(low + 1, n - 1)
+    float_dtype = a.dtype if npx.isdtype(a.dtype, "real floating") else npx.float64
+    ordered = npx.sort(npx.astype(a, float_dtype))
+    device = a.device
+    below = npx.take(ordered, npx.asarray(low, device=device))
+    above = npx.take(ordered, npx.asarray(high, device=device))
+    weight = npx.asarray((position - low).astype(float_dtype), device=device)
+    return (below + weight * (above - below)).to_host(), n
+
+
+def _to_numpy(data, **kwargs):
+    """``to_numpy_dispatch`` (``Array.to_backend("numpy")``): an explicit download,
+    ``NPUArray.to_host`` (aclrtMemcpy D2H)."""
+    return data.to_host(**kwargs)
+
+
+# Dask's lookup (in dask.array.dispatch) -> npuarray's implementation.
+_IMPLEMENTATIONS = {
+    "concatenate_lookup": _concatenate, "tensordot_lookup": _tensordot,
+    "take_lookup": _take, "empty_lookup": _empty, "numel_lookup": _numel,
+    "nannumel_lookup": _nannumel, "percentile_lookup": _percentile,
+    "to_numpy_dispatch": _to_numpy,
+}
+
+
+def register():
+    """Register every dispatch above for NPUArray (Dask calls this lazily)."""
+    from dask.array import dispatch
+
+    from .._array import NPUArray
+    for lookup, implementation in _IMPLEMENTATIONS.items():
+        getattr(dispatch, lookup).register(NPUArray, implementation)
+
+
+def register_lazily():
+    """Ask Dask to call :func:`register` when one of its lookups meets an NPUArray."""
+    from dask.array import dispatch
+    for lookup in _IMPLEMENTATIONS:
+        getattr(dispatch, lookup).register_lazy("npuarray", register)
