@@ -33,6 +33,13 @@ typedef struct npusim_task_ops {
  * Takes ownership of `payload`: when it fails, release() has already been called. */
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload);
 
+/* npusim_launch for a task the caller knows to be short (a few microseconds of work). When
+ * the stream is idle (nothing queued or running) and not capturing, it runs at once on the
+ * calling thread, as a fast device finishes it before the host looks, instead of handing it
+ * to the stream's worker and paying a thread wake-up; stream order, the sticky error and
+ * synchronisation behave as if the worker had run it. Otherwise it is npusim_launch. */
+aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload);
+
 /* The device id a stream belongs to (NULL: the current context's), or -1 with the error set. */
 int32_t npusim_stream_device(aclrtStream stream);
 
