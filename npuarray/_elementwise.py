@@ -430,10 +430,26 @@ def pow(x1, x2, /):  # noqa: A001  the array API name
     """Element-wise ``x1 ** x2`` (array API ``pow``, ``numpy.power``):
     aclnnPowTensorTensor / aclnnPowTensorScalar / aclnnPowScalarTensor.
     uint64, which they lack, is the int64 power of the same bits (modulo 2**64,
-    as NumPy) with exponents >= 2**62 reduced on the device."""
-    if _operands_dtype(x1, x2) == _UINT64:
+    as NumPy) with exponents >= 2**62 reduced on the device. A negative exponent
+    of a signed integer power raises ValueError, as NumPy: an array exponent is
+    checked with one device reduction read back (a synchronisation)."""
+    dtype = _operands_dtype(x1, x2)
+    if dtype == _UINT64:
         return _uint64_pow(*_uint64_operands("pow", x1, x2))
+    if dtype is not None and _kind(dtype) == "i" and _is_array(x2) and _kind(x2._dtype) == "i":
+        _refuse_negative_exponents(x2)
     return _BINARY["pow"](x1, x2)
+
+
+def _refuse_negative_exponents(exponent):
+    if _is_empty(exponent._shape):
+        return
+    from . import _statistical, _transfer  # they import this module
+    for hook in _transfer.host_read_hooks:
+        hook("pow() of integers with an integer array exponent (negative exponents are "
+             "checked on the host)")
+    if _statistical.min(exponent).to_host() < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
 
 
 def equal(x1, x2, /):

@@ -212,6 +212,8 @@ def _device_index(entry, n, axis, device):
     if index.dtype != _INT64:
         index = _ops.cast(index, _INT64)
     if index.size:
+        for hook in _transfer.host_read_hooks:
+            hook("indexing with a device integer array (its bounds are checked on the host)")
         bounds = _manipulation.stack([_statistical.min(index), _statistical.max(index)])
         low, high = (int(v) for v in bounds.to_host())  # one read: one synchronisation
         if low < -n or high >= n:
@@ -329,7 +331,8 @@ def _advanced_get(x, entries):
         moved, rest = _front(view, range(axis, axis + mask.ndim))
         rest_shape = tuple(view.shape[a] for a in rest)
         if moved.size == 0 or mask.size == 0:
-            count = int(_statistical.sum(mask).to_host()) if mask.size else 0
+            count = int(_read_scalar(_statistical.sum(mask), "boolean mask indexing")) \
+                if mask.size else 0
             selected = _ops.empty((count,) + rest_shape, x.dtype, x.device,
                                   _ops.stream_of(x))
         else:

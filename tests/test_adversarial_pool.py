@@ -4,6 +4,7 @@ Regression tests for issue 10 item 1: an array read by two threads, each on its 
 stream, then dropped, must not have its block handed out while one read is queued.
 """
 import threading
+import time
 
 import numpy as np
 
@@ -70,10 +71,19 @@ def test_two_threads_reading_then_dropping_never_see_overwritten_data(rng):
     assert wrong == 0
 
 
+def _idle_within(stream, seconds):
+    deadline = time.monotonic() + seconds
+    while not stream.query():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.0005)
+    return True
+
+
 def test_shared_block_is_joined_into_its_last_stream(rng):
     stream_a, stream_b = npx.Stream(), npx.Stream()
     pool = npx.get_default_memory_pool()
-    big = npx.asarray(rng.random((256, 256), dtype=np.float32))
+    big = npx.asarray(rng.random((1024, 1024), dtype=np.float32))  # ~0.1 s of products
     x = npx.asarray(rng.random(N, dtype=np.float32))
     x._buffer.prepare(stream_a)
     x._buffer.prepare(stream_b)
@@ -83,4 +93,6 @@ def test_shared_block_is_joined_into_its_last_stream(rng):
     del x
     assert pool.used_bytes() < used   # returned (filed under stream_b), not abandoned
     stream_b.synchronize()
-    assert stream_a.query()           # stream_b waited for stream_a's work
+    # stream_b waited for stream_a's work: stream_a is idle at once, not after the products
+    # (a short grace for its worker to finish the bookkeeping of its last task).
+    assert _idle_within(stream_a, seconds=0.01)

@@ -187,3 +187,22 @@ def test_device_capsule_round_trips_through_from_dlpack(rng):
         host = rng.random(shape)
         y = npx.from_dlpack(Producer(npx.asarray(host)))
         np.testing.assert_array_equal(y.to_host(), host)
+
+
+# -- DeviceMemory.copy_to_host into a smaller array (item 8) -----------------------------------
+
+def test_copy_to_host_into_a_smaller_array_needs_an_explicit_nbytes(random_bytes):
+    data = random_bytes(4096)
+    memory = npx.DeviceMemory(data.nbytes)
+    memory.copy_from_host(data)
+    with pytest.raises(ValueError, match="nbytes=100"):
+        memory.copy_to_host(np.empty(100, np.uint8))        # was: a silent prefix
+    head = memory.copy_to_host(np.empty(100, np.uint8), nbytes=100)
+    np.testing.assert_array_equal(head, data[:100])
+    with pytest.raises(ValueError, match="dst has 100 bytes"):
+        memory.copy_to_host(np.empty(100, np.uint8), nbytes=200)
+    with pytest.raises(npx.InvalidValueError):
+        memory.copy_to_host(np.empty(8192, np.uint8))        # larger than the memory: 107000
+    with pytest.raises(TypeError):
+        memory.copy_to_host([0] * 4096)
+    np.testing.assert_array_equal(memory.copy_to_host(), data)

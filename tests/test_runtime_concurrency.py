@@ -26,7 +26,7 @@ def test_threads_with_their_own_streams_round_trip_data():
                     data = rng.integers(0, 256, nbytes, dtype=np.uint8)
                     memory.copy_from_host(data, blocking=False)           # staged, async
                     out = pinned_out[:nbytes]
-                    memory.copy_to_host(out, blocking=(trip % 2 == 0))   # both paths
+                    memory.copy_to_host(out, nbytes=nbytes, blocking=(trip % 2 == 0))
                     if trip % 2:
                         stream.synchronize()
                     if not np.array_equal(out, data):

@@ -79,15 +79,29 @@ class DeviceMemory:
         check_fits(src.nbytes, self.nbytes, "aclrtMemcpyAsync")
         copy_host_to_device(self.ptr, src, stream, blocking=blocking)
 
-    def copy_to_host(self, dst=None, *, stream=None, blocking=True):
-        """Copies ``dst.nbytes`` bytes (all of it when `dst` is None: a new uint8 array, pinned
-        when the copy is asynchronous) into the writable C-contiguous ndarray `dst` (D2H);
-        returns `dst`. Asynchronous copies are valid once the stream is synchronised."""
+    def copy_to_host(self, dst=None, *, nbytes=None, stream=None, blocking=True):
+        """Copies the first `nbytes` bytes of this memory (default: ``dst.nbytes``, or all
+        of it when `dst` is None: a new uint8 array, pinned when the copy is asynchronous)
+        into the writable C-contiguous ndarray `dst` (D2H); returns `dst`.
+        InvalidValueError (107000) when the copy is larger than the memory; ValueError
+        when `dst` does not hold exactly `nbytes` bytes, or when it is smaller than the
+        memory and `nbytes` is not given (copying only the start must be asked for: it
+        used to happen silently). Asynchronous copies are valid once the stream is
+        synchronised."""
         stream = self._stream_for(stream, "aclrtMemcpyAsync")
         if dst is None:
             synchronous = blocking or stream.is_default
-            dst = (np.empty if synchronous else empty_pinned)(self.nbytes, np.uint8)
-        check_fits(dst.nbytes, self.nbytes, "aclrtMemcpyAsync")
+            count = self.nbytes if nbytes is None else operator.index(nbytes)
+            dst = (np.empty if synchronous else empty_pinned)(count, np.uint8)
+        if not isinstance(dst, np.ndarray):
+            raise TypeError("dst must be a numpy.ndarray, got %s" % type(dst).__name__)
+        count = dst.nbytes if nbytes is None else operator.index(nbytes)
+        check_fits(count, self.nbytes, "aclrtMemcpyAsync")
+        if nbytes is None and count < self.nbytes:
+            raise ValueError("dst has %d bytes, the memory %d; pass nbytes=%d to copy only "
+                             "its start" % (count, self.nbytes, count))
+        if dst.nbytes != count:
+            raise ValueError("dst has %d bytes, nbytes is %d" % (dst.nbytes, count))
         copy_device_to_host(dst, self.ptr, stream, blocking=blocking)
         return dst
 
