@@ -145,6 +145,10 @@ aclError rt_submit(rt_stream *s, rt_task *task, const char *api);
 /* Same with an inline payload copied from `data` (size <= RT_TASK_INLINE_BYTES). */
 aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                           const char *api);
+/* rt_submit_inline for a short task (a few microseconds of work): run at once on the calling
+ * thread when the stream is idle soon after a synchronisation (see npusim_launch_short). */
+aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                                const char *api);
 /* Waits for every task submitted before the call; returns and clears the sticky error.
  * timeout_ms -1: forever. */
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api);

@@ -259,15 +259,35 @@ aclError rt_submit(rt_stream *s, rt_task *task, const char *api)
     return rt_stream_enqueue(s, task, api);
 }
 
-aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
-                          const char *api)
+static rt_task inline_task(const npusim_task_ops *ops, const void *data, size_t size)
 {
     rt_task t;
     t.ops = ops;
     t.payload = NULL;
     t.is_inline = true;
     memcpy(t.inline_data, data, size);
+    return t;
+}
+
+aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                          const char *api)
+{
+    rt_task t = inline_task(ops, data, size);
     return rt_submit(s, &t, api);
+}
+
+/* rt_submit for a short task: run here when the stream allows it, else queued or captured. */
+static aclError submit_short(rt_stream *s, rt_task *task, const char *api)
+{
+    if (atomic_load_explicit(&s->capture, memory_order_acquire)) return rt_capture_record_task(s, task, api);
+    return run_here_if_idle(s, task) ? ACL_SUCCESS : rt_stream_enqueue(s, task, api);
+}
+
+aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                                const char *api)
+{
+    rt_task t = inline_task(ops, data, size);
+    return submit_short(s, &t, api);
 }
 
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)
@@ -287,10 +307,9 @@ aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, voi
 {
     aclError rc = ACL_SUCCESS;
     rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
-    if (!s || atomic_load_explicit(&s->capture, memory_order_acquire))
-        return npusim_launch(stream, ops, payload);
+    if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
     rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
-    return run_here_if_idle(s, &t) ? ACL_SUCCESS : rt_stream_enqueue(s, &t, ops->name);
+    return submit_short(s, &t, ops->name);
 }
 
 int32_t npusim_stream_device(aclrtStream stream)
