@@ -144,3 +144,39 @@ def test_bad_input_still_raises_and_next_operation_works():
     with pytest.raises(TypeError):
         npx.bitwise_and(x, x)
     np.testing.assert_array_equal((x + x).to_host(), np.full(8, 2, np.float32))
+
+
+def test_short_copy_after_queued_large_operation_keeps_stream_order(rng):
+    """An asynchronous copy of <= 1 MiB is a short task: queued behind a long operation it
+    must still wait for it; on an idle stream it completes at once, with its event."""
+    a = rng.standard_normal(1 << 22).astype(np.float32)
+    with npx.Stream() as stream:
+        x = npx.asarray(a)
+        stream.synchronize()
+        for _ in range(3):
+            big = x + 3.0                                   # long: goes to the worker
+            head = big[:4096].to_host(blocking=False)       # 16 KiB, async into pinned memory
+            stream.synchronize()
+            np.testing.assert_array_equal(head, a[:4096] + np.float32(3))
+        small = npx.asarray(a[:100])
+        stream.synchronize()
+        copy = small.to_host(blocking=False)
+        done = npx.Event()
+        done.record(stream)
+        done.synchronize()
+        np.testing.assert_array_equal(copy, a[:100])
+
+
+def test_event_timing_around_short_tasks(rng):
+    a = rng.standard_normal(256).astype(np.float32)
+    with npx.Stream() as stream:
+        x = npx.asarray(a)
+        stream.synchronize()
+        start, end = npx.Event(timing=True), npx.Event(timing=True)
+        start.record(stream)
+        y = npx.sqrt(npx.abs(x))
+        end.record(stream)
+        end.synchronize()
+        assert start.query() and end.query()
+        assert start.elapsed_time(end) >= 0
+        np.testing.assert_allclose(y.to_host(), np.sqrt(np.abs(a)), rtol=1e-6)
