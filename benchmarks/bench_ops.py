@@ -127,7 +127,7 @@ def _matmul(harness, stream, torch):
     print("    npuarray matmul: %.1f GFLOP/s" % (2 * n ** 3 / times["npuarray"] / 1e9))
 
 
-# Statistics and sorting (issue 7): one 16 M float32 vector, NumPy and torch alike.
+# sin, statistics and sorting (issue 7): one 16 M float32 vector, NumPy and torch alike.
 STATS_N = 1 << 24
 
 
@@ -135,6 +135,7 @@ def _statistics_and_sorting(harness, stream, torch):
     a = np.random.default_rng(3).standard_normal(STATS_N, dtype=np.float32)
     x = npx.asarray(a)
     cases = [
+        ("sin", lambda: npx.sin(x), lambda: np.sin(a), lambda t: t.sin()),
         ("sort", lambda: npx.sort(x), lambda: np.sort(a), lambda t: t.sort()),
         ("cumulative_sum", lambda: npx.cumulative_sum(x), lambda: np.cumulative_sum(a),
          lambda t: t.cumsum(0)),

@@ -51,4 +51,9 @@ from ._constants import __all__ as _constants_all
 __all__ += [*_elementwise_all, *_statistical_all, *_searching_all, *_sorting_all, *_set_all,
             *_utility_all, *_indexing_all, *_linear_algebra_all, *_inspection_all,
             *_constants_all]
+from ._numpy_names import *  # noqa: F401,F403  NumPy's names (concatenate, median, einsum, ...)
+from ._numpy_names import __all__ as _numpy_names_all
+__all__ += _numpy_names_all
+from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions
+from . import random  # noqa: E402  numpy.random on CANN's random operators

@@ -177,14 +177,10 @@ class NPUArray:
 
     def __array_function__(self, func, types, args, kwargs):
         """NEP 18: NumPy functions run on the device when npuarray implements
-        them (``numpy.sum``, ``numpy.where``, ...; ``npuarray._numpy_dispatch``).
-        Any other NumPy function runs NumPy's own implementation, which reads
-        NPUArrays through ``__array__``: an implicit transfer, so
-        ``transfer_guard("disallow")`` turns it into ImplicitTransferError."""
-        result = _numpy_dispatch.array_function(self, func, types, args, kwargs)
-        if result is NotImplemented:
-            return func._implementation(*args, **kwargs)
-        return result
+        them (``numpy.sum``, ``numpy.concatenate``, ``numpy.median``, ...;
+        ``npuarray._numpy_dispatch``); any other NumPy function raises
+        TypeError naming it rather than copy device data to the host."""
+        return _numpy_dispatch.array_function(self, func, types, args, kwargs)
 
     def __array_namespace__(self, /, *, api_version=None):
         """The ``npuarray`` module (array API standard 2025.12; every published

@@ -1,129 +1,350 @@
 """NumPy's dispatch protocols for NPUArray: NumPy calls on device arrays run on the device.
 
-``numpy.add(x, y)``, ``numpy.exp(x)``, ``numpy.add.reduce(x, axis=0)``,
-``numpy.sum(x, axis=1)``, ``numpy.where(c, x, y)``, ``numpy.matmul(x, y)``...
-with NPUArray operands call the npuarray function of the same meaning
-(NEP 13 ``__array_ufunc__``, NEP 18 ``__array_function__``) and return
-NPUArrays on the current stream. What has no device implementation (another
-ufunc or function, a ufunc method other than ``__call__`` / ``reduce``,
-unsupported keywords, NumPy arrays mixed with NPUArrays) returns
-``NotImplemented``, so NumPy raises TypeError instead of silently copying
-device data to the host (as CuPy does). ``out=`` takes one NPUArray, written
-in place with aclnnInplaceCopy.
+``numpy.add(x, y, dtype=..., out=..., where=..., casting=...)``,
+``numpy.add.reduce / accumulate / outer / at``, ``numpy.concatenate``,
+``numpy.median``, ``numpy.linalg.norm``... with NPUArray operands call the
+npuarray function of the same meaning (NEP 13 ``__array_ufunc__``, NEP 18
+``__array_function__``) and return NPUArrays computed on the current stream
+of the operands' device: nothing is copied to the host.
 
-The array class binds these as ``__array_ufunc__ = array_ufunc`` and
-``__array_function__ = array_function``.
+A NumPy function or ufunc npuarray does not implement raises TypeError naming
+it, instead of downloading the data silently (as CuPy does); the way to
+NumPy's own version is an explicit ``x.to_host()`` / ``npuarray.asnumpy(x)``.
+NumPy arrays mixed with NPUArrays are not uploaded either (NotImplemented:
+NumPy raises TypeError).
+
+The array class binds these as ``__array_ufunc__`` and ``__array_function__``.
 """
 import builtins
 import inspect
 
 import numpy as np
 
-from . import _elementwise, _linear_algebra, _ops, _searching, _statistical
+from . import _elementwise as ew
+from . import _linear_algebra, _manipulation, _ops, _statistical, _utility
+from ._numpy_names import _adapters, _creation, _indexing, _linalg, _manipulation as nm
+from ._numpy_names import _math, _statistics
 
 __all__ = []
 
+_SCALARS = (builtins.bool, int, float, complex, np.generic)
+
+
+def _array_type():
+    return _ops._array_type or _ops._npuarray_type()
+
+
+# ---------------------------------------------------------------------------
+# __array_ufunc__
+
 _UFUNCS = {
-    np.add: _elementwise.add, np.subtract: _elementwise.subtract,
-    np.multiply: _elementwise.multiply, np.divide: _elementwise.divide,
-    np.floor_divide: _elementwise.floor_divide, np.remainder: _elementwise.remainder,
-    np.power: _elementwise.pow, np.negative: _elementwise.negative,
-    np.positive: _elementwise.positive, np.absolute: _elementwise.abs,
-    np.exp: _elementwise.exp, np.log: _elementwise.log, np.sqrt: _elementwise.sqrt,
-    np.equal: _elementwise.equal, np.not_equal: _elementwise.not_equal,
-    np.greater: _elementwise.greater, np.greater_equal: _elementwise.greater_equal,
-    np.less: _elementwise.less, np.less_equal: _elementwise.less_equal,
-    np.maximum: _elementwise.maximum, np.minimum: _elementwise.minimum,
-    np.logical_and: _elementwise.logical_and, np.logical_or: _elementwise.logical_or,
-    np.logical_not: _elementwise.logical_not, np.matmul: _linear_algebra.matmul,
+    np.add: ew.add, np.subtract: ew.subtract, np.multiply: ew.multiply,
+    np.divide: ew.divide, np.floor_divide: ew.floor_divide, np.remainder: ew.remainder,
+    np.power: ew.pow, np.negative: ew.negative, np.positive: ew.positive,
+    np.absolute: ew.abs, np.fabs: _math.fabs, np.exp: ew.exp, np.exp2: _math.exp2,
+    np.expm1: ew.expm1, np.log: ew.log, np.log2: ew.log2, np.log10: ew.log10,
+    np.log1p: ew.log1p, np.sqrt: ew.sqrt, np.square: ew.square, np.cbrt: _math.cbrt,
+    np.reciprocal: ew.reciprocal, np.sin: ew.sin, np.cos: ew.cos, np.tan: ew.tan,
+    np.arcsin: ew.asin, np.arccos: ew.acos, np.arctan: ew.atan, np.arctan2: ew.atan2,
+    np.sinh: ew.sinh, np.cosh: ew.cosh, np.tanh: ew.tanh, np.arcsinh: ew.asinh,
+    np.arccosh: ew.acosh, np.arctanh: ew.atanh, np.hypot: ew.hypot,
+    np.logaddexp: ew.logaddexp, np.copysign: ew.copysign, np.nextafter: ew.nextafter,
+    np.equal: ew.equal, np.not_equal: ew.not_equal, np.greater: ew.greater,
+    np.greater_equal: ew.greater_equal, np.less: ew.less, np.less_equal: ew.less_equal,
+    np.maximum: ew.maximum, np.minimum: ew.minimum, np.fmax: _math.fmax,
+    np.fmin: _math.fmin, np.logical_and: ew.logical_and, np.logical_or: ew.logical_or,
+    np.logical_xor: ew.logical_xor, np.logical_not: ew.logical_not,
+    np.bitwise_and: ew.bitwise_and, np.bitwise_or: ew.bitwise_or,
+    np.bitwise_xor: ew.bitwise_xor, np.invert: ew.bitwise_invert,
+    np.left_shift: ew.bitwise_left_shift, np.right_shift: ew.bitwise_right_shift,
+    np.isnan: ew.isnan, np.isinf: ew.isinf, np.isfinite: ew.isfinite,
+    np.signbit: ew.signbit, np.sign: ew.sign, np.floor: ew.floor, np.ceil: ew.ceil,
+    np.trunc: ew.trunc, np.rint: _math.rint, np.conjugate: ew.conj,
+    np.deg2rad: _math.deg2rad, np.rad2deg: _math.rad2deg, np.heaviside: _math.heaviside,
+    np.matmul: _linear_algebra.matmul,
 }
-# ufunc.reduce with a device reduction behind it.
-_REDUCTIONS = {np.add: _statistical.sum, np.maximum: _statistical.max,
-               np.minimum: _statistical.min}
 
-
-def _reduction(function, *, with_dtype=False):
-    def call(a, axis=None, dtype=None, out=None, keepdims=False):
-        kwargs = {"dtype": dtype} if with_dtype else {}
-        if dtype is not None and not with_dtype:
-            return NotImplemented
-        return _into(function(a, axis=axis, keepdims=keepdims, **kwargs), out)
-    return call
-
-
-def _search(function):
-    def call(a, axis=None, out=None, *, keepdims=False):
-        return _into(function(a, axis=axis, keepdims=keepdims), out)
-    return call
-
-
-def _mean(a, axis=None, dtype=None, out=None, keepdims=False):
-    if dtype is not None:
-        return NotImplemented
-    return _into(_statistical.mean(a, axis=axis, keepdims=keepdims), out)
-
-
-_FUNCTIONS = {
-    np.sum: _reduction(_statistical.sum, with_dtype=True),
-    np.max: _reduction(_statistical.max), np.amax: _reduction(_statistical.max),
-    np.min: _reduction(_statistical.min), np.amin: _reduction(_statistical.min),
-    np.mean: _mean,
-    np.argmax: _search(_searching.argmax), np.argmin: _search(_searching.argmin),
-    np.where: lambda condition, x, y: _elementwise.where(condition, x, y),
-    np.matmul: lambda x1, x2: _linear_algebra.matmul(x1, x2),
+# ufunc.reduce: (device reduction, identity used for ``where=``).
+_REDUCTIONS = {
+    np.add: (_statistical.sum, 0), np.multiply: (_statistical.prod, 1),
+    np.maximum: (_statistical.max, None), np.minimum: (_statistical.min, None),
+    np.logical_and: (_utility.all, True), np.logical_or: (_utility.any, False),
+    np.fmax: (_statistics.nanmax, None), np.fmin: (_statistics.nanmin, None),
 }
+# ufunc.accumulate.
+_ACCUMULATIONS = {np.add: _statistical.cumulative_sum, np.multiply: _statistical.cumulative_prod}
 
 
 def _is_device_operand(value):
-    array_type = _ops._array_type or _ops._npuarray_type()
-    return isinstance(value, (array_type, builtins.bool, int, float, complex, np.generic))
+    return isinstance(value, (_array_type(), *_SCALARS))
 
 
-def _into(result, out):
-    """``result``, or ``out`` (an NPUArray of the result's shape) holding it."""
-    if result is NotImplemented or out is None:
-        return result
+def _not_implemented(what):
+    raise TypeError(f"{what} is not implemented for NPUArray by npuarray; copy the data "
+                    f"to the host explicitly (x.to_host() or npuarray.asnumpy(x)) to use "
+                    f"NumPy's version")
+
+
+def _out_array(out):
+    """The one output NPUArray of ``out=`` (None, an array or a 1-tuple)."""
     if isinstance(out, tuple):
         if len(out) != 1:
-            return NotImplemented
+            raise TypeError(f"npuarray ufuncs have one output, got out= of length {len(out)}")
         out = out[0]
-    if not isinstance(out, _ops._array_type or _ops._npuarray_type()):
-        return NotImplemented
+    if out is not None and not isinstance(out, _array_type()):
+        raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
+    return out
+
+
+def _check_cast(ufunc, source, target, casting, what):
+    if not np.can_cast(source, target, casting=casting):
+        raise TypeError(f"Cannot cast ufunc {ufunc.__name__!r} {what} from {source!r} to "
+                        f"{target!r} with casting rule {casting!r}")
+
+
+def _cast_inputs(ufunc, inputs, dtype, casting):
+    """The inputs converted to ``dtype`` (NumPy's ``dtype=``: the loop's type)."""
+    dtype = np.dtype(dtype)
+    converted = []
+    for value in inputs:
+        if isinstance(value, _array_type()):
+            _check_cast(ufunc, value.dtype, dtype, casting, "input")
+            value = _manipulation.astype(value, dtype, copy=False)
+        converted.append(value)
+    return converted
+
+
+def _store(ufunc, result, out, where, casting):
+    """``result`` written into ``out`` (cast by ``casting``) where ``where`` holds."""
+    if where is not True:
+        if out is not None:
+            result = ew.where(where, result, out)
+        # Without out=, NumPy leaves the masked-out elements uninitialised; they keep
+        # the computed values here.
+    if out is None:
+        return result
+    _check_cast(ufunc, result.dtype, out.dtype, casting, "output")
     if out.shape != result.shape:
-        raise ValueError(f"out has shape {out.shape}, the result has shape {result.shape}")
-    return _ops.copy_(out, result)
+        result = _manipulation.broadcast_to(result, out.shape)
+    _ops.copy_(out, result)
+    return out
+
+
+def _call(ufunc, inputs, out, kwargs):
+    function = _UFUNCS.get(ufunc)
+    if function is None:
+        _not_implemented(f"numpy.{ufunc.__name__}")
+    dtype = kwargs.pop("dtype", None)
+    where = kwargs.pop("where", True)
+    casting = kwargs.pop("casting", "same_kind")
+    kwargs.pop("subok", None)
+    if kwargs.pop("order", "K") not in ("K", "C", "A"):
+        raise TypeError(f"numpy.{ufunc.__name__}: only C order results are supported")
+    if kwargs:
+        raise TypeError(f"numpy.{ufunc.__name__}: the arguments {sorted(kwargs)} are not "
+                        f"supported on NPUArrays by npuarray")
+    if dtype is not None:
+        inputs = _cast_inputs(ufunc, inputs, dtype, casting)
+    return _store(ufunc, function(*inputs), out, where, casting)
+
+
+def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False,
+            initial=np._NoValue, where=True):
+    entry = _REDUCTIONS.get(ufunc)
+    if entry is None:
+        _not_implemented(f"numpy.{ufunc.__name__}.reduce")
+    function, identity = entry
+    if where is not True:
+        if identity is None:
+            raise TypeError(f"numpy.{ufunc.__name__}.reduce: where= is not supported")
+        array = ew.where(where, array, identity)
+    options = {"dtype": dtype} if function in (_statistical.sum, _statistical.prod) else {}
+    if dtype is not None and not options:
+        array = _manipulation.astype(array, dtype, copy=False)
+    result = function(array, axis=axis, keepdims=keepdims, **options)
+    if initial is not np._NoValue and initial is not None:
+        result = _UFUNCS[ufunc](result, initial)
+    return _store(ufunc, result, _out_array(out), True, "unsafe")
+
+
+def _accumulate(ufunc, array, axis=0, dtype=None, out=None):
+    function = _ACCUMULATIONS.get(ufunc)
+    if function is None:
+        _not_implemented(f"numpy.{ufunc.__name__}.accumulate")
+    if array.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    return _store(ufunc, function(array, axis=axis, dtype=dtype), _out_array(out), True,
+                  "unsafe")
+
+
+def _outer(ufunc, a, b, **kwargs):
+    a, b = (x if isinstance(x, _array_type()) else _creation.array(x) for x in (a, b))
+    expanded = _manipulation.reshape(a, a.shape + (1,) * b.ndim)
+    return _call(ufunc, [expanded, b], _out_array(kwargs.pop("out", None)), kwargs)
+
+
+def _at(ufunc, a, indices, b=None):
+    """``ufunc.at(a, indices, b)``: unbuffered in place. add / subtract scatter
+    with aclnnIndexPutImpl(accumulate=true), so repeated indices all count;
+    other ufuncs gather, compute and write back, which needs distinct indices
+    (checked: one read of their count)."""
+    if ufunc not in _UFUNCS:
+        _not_implemented(f"numpy.{ufunc.__name__}.at")
+    key = indices if isinstance(indices, tuple) else (indices,)
+    arrays = [_indexing._int_indices(i, "at") if not isinstance(i, slice) else i
+              for i in key]
+    if builtins.any(isinstance(i, slice) for i in arrays):
+        raise TypeError(f"numpy.{ufunc.__name__}.at: slices in the indices are not supported")
+    arrays = [ew.where(ew.less(i, 0), ew.add(i, n), i) for i, n in zip(arrays, a.shape)]
+    if ufunc in (np.add, np.subtract) and b is not None:
+        values = ew.negative(b) if ufunc is np.subtract and isinstance(b, _array_type()) \
+            else (-b if ufunc is np.subtract else b)
+        target_shape = arrays[0].shape + a.shape[len(arrays):]
+        values = _manipulation.astype(_manipulation.broadcast_to(
+            values if isinstance(values, _array_type()) else
+            _creation.array(values, dtype=a.dtype, device=a.device), target_shape), a.dtype)
+        stream = _ops.stream_of(a)
+        _ops.launch("aclnnIndexPutImpl", a, _ops.acl_tensor_list(arrays, stream),
+                    _ops.copy(values), True, False, stream=stream)
+        return None
+    flat = arrays[0] if len(arrays) == 1 else None
+    if flat is None or _indexing.unique(flat).shape[0] != flat.shape[0]:
+        raise TypeError(f"numpy.{ufunc.__name__}.at: repeated or multi-axis indices are "
+                        f"supported for add and subtract only")
+    current = a[flat]
+    a[flat] = _UFUNCS[ufunc](current) if b is None else _UFUNCS[ufunc](current, b)
+    return None
 
 
 def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
-    """NEP 13: ``ufunc(*inputs)`` (method ``"__call__"``) and ``ufunc.reduce``
-    for the ufuncs npuarray implements; NotImplemented otherwise."""
+    """NEP 13: ``ufunc(*inputs)``, ``ufunc.reduce``, ``ufunc.accumulate``,
+    ``ufunc.outer`` and ``ufunc.at`` on the device, with ``out=``, ``dtype=``,
+    ``where=`` and ``casting=``. TypeError naming the ufunc (and method) for
+    what npuarray does not implement; NotImplemented for host arrays mixed in."""
     if not builtins.all(_is_device_operand(v) for v in inputs):
         return NotImplemented
-    if method == "__call__" and ufunc in _UFUNCS and not kwargs:
-        return _into(_UFUNCS[ufunc](*inputs), out)
-    if method == "reduce" and ufunc in _REDUCTIONS and len(inputs) == 1:
-        axis = kwargs.pop("axis", 0)  # ufunc.reduce reduces the first axis by default
-        keepdims = kwargs.pop("keepdims", False)
-        dtype = kwargs.pop("dtype", None)
-        if kwargs or (dtype is not None and ufunc is not np.add):
-            return NotImplemented
-        extra = {"dtype": dtype} if ufunc is np.add else {}
-        return _into(_REDUCTIONS[ufunc](inputs[0], axis=axis, keepdims=keepdims, **extra),
-                     out)
-    return NotImplemented
+    if method == "__call__":
+        return _call(ufunc, inputs, _out_array(out), kwargs)
+    if method == "reduce":
+        return _reduce(ufunc, *inputs, out=out, **kwargs)
+    if method == "accumulate":
+        return _accumulate(ufunc, *inputs, out=out, **kwargs)
+    if method == "outer":
+        return _outer(ufunc, *inputs, out=out, **kwargs)
+    if method == "at":
+        return _at(ufunc, *inputs)
+    _not_implemented(f"numpy.{ufunc.__name__}.{method}")
+
+
+# ---------------------------------------------------------------------------
+# __array_function__
+
+def _function_table():
+    """NumPy function -> npuarray implementation with NumPy's signature."""
+    table = {}
+    for module in (_creation, _indexing, _linalg, nm, _math, _statistics):
+        for name in module.__all__:
+            target = getattr(np, name, None)
+            if target is not None and not isinstance(target, np.ufunc):
+                table[target] = getattr(module, name)
+    a = _adapters
+    table.update({
+        np.sum: _statistics.numpy_sum, np.prod: _statistics.numpy_prod,
+        np.mean: _statistics.numpy_mean, np.std: _statistics.numpy_std,
+        np.var: _statistics.numpy_var, np.max: _statistics.amax, np.min: _statistics.amin,
+        np.round: a.round_, np.around: a.round_, np.argmax: a.argmax, np.argmin: a.argmin,
+        np.sort: a.sort, np.argsort: a.argsort, np.where: a.where, np.clip: a.clip,
+        np.reshape: a.reshape, np.stack: a.stack, np.take: a.take,
+        np.searchsorted: a.searchsorted, np.count_nonzero: a.count_nonzero,
+        np.all: a.all_, np.any: a.any_, np.diff: a.diff, np.zeros_like: a.zeros_like,
+        np.ones_like: a.ones_like, np.empty_like: a.empty_like, np.full_like: a.full_like,
+        np.broadcast_to: a.broadcast_to, np.broadcast_arrays: a.broadcast_arrays,
+        np.meshgrid: a.meshgrid, np.isin: a.isin, np.astype: a.astype, np.copyto: a.copyto,
+        np.result_type: a.result_type, np.can_cast: a.can_cast, np.shape: a.shape,
+        np.ndim: a.ndim, np.size: a.size, np.iscomplexobj: a.iscomplexobj,
+        np.isrealobj: a.isrealobj, np.tensordot: a.tensordot, np.concat: nm.concatenate,
+        np.permute_dims: nm.transpose, np.matmul: _linear_algebra.matmul,
+        np.cumulative_sum: a.cumulative(_statistical.cumulative_sum, "cumulative_sum"),
+        np.cumulative_prod: a.cumulative(_statistical.cumulative_prod, "cumulative_prod"),
+    })
+    for numpy_function, function in _SAME_FUNCTIONS():
+        table[numpy_function] = _keyword_adapter(numpy_function, function)
+    from . import fft, linalg
+    for numpy_module, module in ((np.linalg, linalg), (np.fft, fft)):
+        for name in module.__all__:
+            numpy_function = getattr(numpy_module, name, None)
+            if callable(numpy_function) and not isinstance(numpy_function, (type, np.ufunc)):
+                table[numpy_function] = _keyword_adapter(numpy_function, getattr(module, name))
+    table[np.linalg.norm] = _adapters.norm
+    return table
+
+
+def _SAME_FUNCTIONS():
+    """NumPy functions whose array API namesake npuarray has: same meaning, the
+    standard's positional-only / keyword-only split."""
+    from . import _creation as cr, _searching as se, _set
+    m = _manipulation
+    return [(np.squeeze, m.squeeze), (np.expand_dims, m.expand_dims), (np.flip, m.flip),
+            (np.roll, m.roll), (np.tile, m.tile), (np.repeat, m.repeat),
+            (np.moveaxis, m.moveaxis), (np.swapaxes, m.swapaxes),
+            (np.matrix_transpose, m.matrix_transpose), (np.unstack, m.unstack),
+            (np.take_along_axis, _take_along_axis()), (np.nonzero, se.nonzero),
+            (np.tril, cr.tril), (np.triu, cr.triu), (np.real, ew.real), (np.imag, ew.imag),
+            (np.unique_all, _set.unique_all), (np.unique_counts, _set.unique_counts),
+            (np.unique_inverse, _set.unique_inverse),
+            (np.unique_values, _set.unique_values)]
+
+
+def _take_along_axis():
+    from ._indexing import take_along_axis
+    return take_along_axis
+
+
+def _keyword_adapter(numpy_function, function):
+    """``function`` called with NumPy's arguments: the leading ones it takes
+    positionally, the rest by NumPy's parameter names (an argument it lacks is
+    a TypeError naming it)."""
+    numpy_signature = inspect.signature(numpy_function)
+    positional = builtins.sum(
+        1 for p in inspect.signature(function).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL))
+    name = f"numpy.{numpy_function.__name__}"
+
+    def call(*args, **kwargs):
+        try:
+            arguments = list(numpy_signature.bind(*args, **kwargs).arguments.items())
+        except TypeError as error:
+            raise TypeError(f"{name}: {error}") from None
+        leading = [value for _, value in arguments[:positional]]
+        if arguments and numpy_signature.parameters[arguments[0][0]].kind == \
+                inspect.Parameter.VAR_POSITIONAL:
+            leading = list(arguments[0][1])
+            arguments = arguments[1:]
+        else:
+            arguments = arguments[positional:]
+        return function(*leading, **dict(arguments))
+    call.__name__ = numpy_function.__name__
+    call.__doc__ = f"{name} on NPUArrays: {function.__module__}.{function.__name__}."
+    return call
+
+
+_FUNCTIONS = None  # built on first use: the npuarray modules import this one
 
 
 def array_function(self, func, types, args, kwargs):
-    """NEP 18: the npuarray implementation of ``func`` when it has one and the
-    arguments are NPUArrays / scalars; NotImplemented otherwise."""
-    implementation = _FUNCTIONS.get(func)
-    if implementation is None:
-        return NotImplemented
-    array_type = _ops._array_type or _ops._npuarray_type()
+    """NEP 18: the npuarray implementation of ``func`` with NumPy's signature
+    when npuarray has one (the result stays on the device). TypeError naming
+    ``func`` when it has none; NotImplemented when non-NPUArray array types
+    take part (NumPy then raises TypeError)."""
+    global _FUNCTIONS
+    array_type = _array_type()
     if not builtins.all(issubclass(t, array_type) for t in types):
         return NotImplemented
-    try:  # arguments the device version lacks (initial=, where=, ...): not ours
-        inspect.signature(implementation).bind(*args, **kwargs)
-    except TypeError:
-        return NotImplemented
+    if _FUNCTIONS is None:
+        _FUNCTIONS = _function_table()
+    implementation = _FUNCTIONS.get(func)
+    if implementation is None:
+        module = getattr(func, "__module__", "numpy") or "numpy"
+        module = "numpy" if module.startswith("numpy._core") or module == "numpy" else module
+        _not_implemented(f"{module}.{func.__name__}")
     return implementation(*args, **kwargs)

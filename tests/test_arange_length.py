@@ -48,3 +48,12 @@ def test_arange_length_hypothesis(start, count, step, extra, dtype):
     assert got.shape == expected.shape
     if expected.size:
         assert got[0].to_host() == expected[0]
+
+
+def test_integer_arange_counts_exactly_even_when_stop_minus_start_overflows_int64():
+    # stop - start exceeds 2**63: aclnnArange must count in unsigned 64-bit arithmetic.
+    got = npx.arange(*HUGE, dtype=npx.int64)
+    assert got.shape == (len(range(*HUGE)),) == (33,)
+    np.testing.assert_array_equal(got.to_host(), np.array(range(*HUGE), dtype=np.int64))
+    down = npx.arange(2**62, -2**62, -2**61)
+    np.testing.assert_array_equal(down.to_host(), np.arange(2**62, -2**62, -2**61))

@@ -164,8 +164,15 @@ static int arange_length(const aclScalar *start, const aclScalar *end, const acl
         npusim_scalar_value(start, KIND_I64, &ia);
         npusim_scalar_value(end, KIND_I64, &ib);
         npusim_scalar_value(step, KIND_I64, &is);
-        int64_t span = ib - ia;
-        *length = is > 0 ? (span + is - 1) / is : (span + is + 1) / is;
+        /* |end - start| and |step| as uint64: the difference of two int64 may not fit an int64 */
+        uint64_t span = is > 0 ? (uint64_t)ib - (uint64_t)ia : (uint64_t)ia - (uint64_t)ib;
+        uint64_t magnitude = is > 0 ? (uint64_t)is : 0 - (uint64_t)is;
+        uint64_t count = span / magnitude + (span % magnitude != 0);
+        if (count > (uint64_t)INT64_MAX)
+            return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                                "aclnnArangeGetWorkspaceSize: %llu elements do not fit a tensor",
+                                (unsigned long long)count);
+        *length = (int64_t)count;
     } else {
         *length = (int64_t)ceil((b - a) / s);
     }

@@ -1,0 +1,48 @@
+"""npuarray.random against NumPy's and PyTorch CPU's generators (issue 12 "Measure").
+
+* ``standard_normal`` and ``random`` of 16 M float32 (aclnnInplaceNormal / aclnnInplaceUniform;
+  NumPy's ``Generator(PCG64)``, torch's ``randn`` / ``rand``);
+* ``integers`` of 16 M int64 in [0, 1000) (aclnnInplaceRandom);
+* ``permutation`` of 1 M (aclnnRandperm).
+
+Every npuarray timing ends with a synchronisation of the stream, so it covers the work,
+not only its submission.
+"""
+import numpy as np
+
+import npuarray as npx
+
+from ._harness import torch_or_none
+
+N = 1 << 24
+
+
+def _synchronized(stream, fn):
+    def run():
+        fn()
+        stream.synchronize()
+    return run
+
+
+def run(harness):
+    torch = torch_or_none()
+    stream = npx.get_current_stream()
+    g = npx.random.default_rng(0)
+    rng = np.random.default_rng(0)
+    cases = [
+        ("random.standard_normal float32 16 M", lambda: g.standard_normal(N, dtype=np.float32),
+         lambda: rng.standard_normal(N, dtype=np.float32),
+         torch and (lambda: torch.randn(N, dtype=torch.float32))),
+        ("random.random float32 16 M", lambda: g.random(N, dtype=np.float32),
+         lambda: rng.random(N, dtype=np.float32),
+         torch and (lambda: torch.rand(N, dtype=torch.float32))),
+        ("random.integers int64 16 M", lambda: g.integers(0, 1000, N),
+         lambda: rng.integers(0, 1000, N), torch and (lambda: torch.randint(0, 1000, (N,)))),
+        ("random.permutation 1 M", lambda: g.permutation(1 << 20),
+         lambda: rng.permutation(1 << 20), torch and (lambda: torch.randperm(1 << 20))),
+    ]
+    for case, device_fn, numpy_fn, torch_fn in cases:
+        impls = {"npuarray": _synchronized(stream, device_fn), "numpy": numpy_fn}
+        if torch_fn:
+            impls["torch"] = torch_fn
+        harness.compare(case, impls)

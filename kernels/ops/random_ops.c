@@ -1,0 +1,665 @@
+/* Random number operators of CANN's hicann/ops-math "random" folder: aclnnInplaceUniform,
+ * aclnnInplaceNormal, aclnnInplaceRandom and aclnnRandperm, each with (seed, offset) as on the NPU.
+ *
+ * Generator: Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11),
+ * the counter-based generator of CANN's and torch's random operators, keyed by seed. Elements
+ * are numbered i = 0, 1, ... in C order over selfRef's logical shape; element i takes part i % k
+ * of the 128-bit block at counter offset + i / k, where k is what one block yields: 4 for
+ * float/float16/bfloat16 outputs (32-bit uniforms; normals as two Box-Muller pairs), 2 for
+ * double and integer outputs (53-bit uniforms, one Box-Muller pair; integer ranges up to 2^32,
+ * one 64-bit word each, bias below 2^-32), 1 for integer ranges above 2^32 (a 64-bit word and
+ * one retry, unbiased). A launch of n elements so uses at most n counters from offset on: the
+ * caller advances offset by n between launches to get fresh numbers, and equal (seed, offset)
+ * give equal numbers on every run. Bitwise
+ * equality with the NPU's kernels is not promised (their counter layout is not documented); the
+ * distributions, dtypes and argument checks are CANN's. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "aclnnop/aclnn_multinomial.h"
+#include "aclnnop/aclnn_normal.h"
+#include "aclnnop/aclnn_random.h"
+#include "aclnnop/aclnn_randperm.h"
+#include "aclnnop/aclnn_uniform.h"
+#include "ops_internal.h"
+
+/* Dtypes of selfRef / out in the operators' documents (hicann/ops-math):
+ * random/dsa_random_uniform/docs/aclnnInplaceUniform.md */
+#define M_UNIFORM (DT(ACL_FLOAT) | DT(ACL_INT32) | DT(ACL_INT64) | DT(ACL_BF16) | DT(ACL_FLOAT16) | \
+                   DT(ACL_INT16) | DT(ACL_INT8) | DT(ACL_UINT8) | DT(ACL_DOUBLE))
+/* random/dsa_random_normal/docs/aclnnInplaceNormal.md */
+#define M_NORMAL (M_UNIFORM | M_BOOL)
+/* random/dsa_random_uniform/docs/aclnnInplaceRandom.md (COMPLEX64/128 are listed too; npusim's
+ * integer draws have no complex store, so it refuses them rather than guess their layout) */
+#define M_RANDOM (M_UNIFORM | M_BOOL)
+/* random/stateless_randperm/docs/aclnnRandperm.md */
+#define M_RANDPERM (DT(ACL_INT64) | DT(ACL_INT32) | DT(ACL_INT16) | DT(ACL_UINT8) | DT(ACL_INT8) | \
+                    DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE) | DT(ACL_BF16))
+
+enum { DRAW_UNIFORM, DRAW_NORMAL, DRAW_INTEGER };
+
+/* ---------------------------------------------------------------------------------------------
+ * Philox4x32-10 */
+
+static inline void philox_round(uint32_t c[4], const uint32_t k[2])
+{
+    uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+    uint32_t hi0 = (uint32_t)(p0 >> 32), lo0 = (uint32_t)p0, hi1 = (uint32_t)(p1 >> 32), lo1 = (uint32_t)p1;
+    uint32_t n0 = hi1 ^ c[1] ^ k[0], n2 = hi0 ^ c[3] ^ k[1];
+    c[0] = n0;
+    c[1] = lo1;
+    c[2] = n2;
+    c[3] = lo0;
+}
+
+/* The four words of the block at 64-bit counter `counter` under the 64-bit key `seed`. */
+static inline void philox4x32_10(uint64_t seed, uint64_t counter, uint32_t out[4])
+{
+    uint32_t c[4] = { (uint32_t)counter, (uint32_t)(counter >> 32), 0, 0 };
+    uint32_t k[2] = { (uint32_t)seed, (uint32_t)(seed >> 32) };
+    for (int r = 0; r < 9; r++) {
+        philox_round(c, k);
+        k[0] += 0x9E3779B9u;
+        k[1] += 0xBB67AE85u;
+    }
+    philox_round(c, k);
+    for (int i = 0; i < 4; i++) out[i] = c[i];
+}
+
+/* Blocks at counters counter, counter + 1, ... counter + n - 1 into out[n][4]: the same function
+ * computed lane-parallel (structure of arrays) so that the compiler vectorises the rounds. */
+#define PHILOX_LANES 16
+static void philox_blocks(uint64_t seed, uint64_t counter, size_t n, uint32_t (*out)[4])
+{
+    for (size_t first = 0; first < n; first += PHILOX_LANES) {
+        uint32_t c0[PHILOX_LANES], c1[PHILOX_LANES], c2[PHILOX_LANES] = { 0 }, c3[PHILOX_LANES] = { 0 };
+        for (int l = 0; l < PHILOX_LANES; l++) {
+            uint64_t c = counter + first + (uint64_t)l;
+            c0[l] = (uint32_t)c;
+            c1[l] = (uint32_t)(c >> 32);
+        }
+        uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+        for (int r = 0; r < 10; r++) {
+            for (int l = 0; l < PHILOX_LANES; l++) {
+                uint64_t p0 = (uint64_t)0xD2511F53u * c0[l], p1 = (uint64_t)0xCD9E8D57u * c2[l];
+                uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1[l] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3[l] ^ k1;
+                c1[l] = (uint32_t)p1;
+                c3[l] = (uint32_t)p0;
+                c0[l] = n0;
+                c2[l] = n2;
+            }
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        size_t count = n - first < PHILOX_LANES ? n - first : PHILOX_LANES;
+        for (size_t l = 0; l < count; l++) {
+            out[first + l][0] = c0[l];
+            out[first + l][1] = c1[l];
+            out[first + l][2] = c2[l];
+            out[first + l][3] = c3[l];
+        }
+    }
+}
+
+static inline uint64_t word64(const uint32_t w[4], int i) { return (uint64_t)w[2 * i] << 32 | w[2 * i + 1]; }
+
+/* A uniform value in [0, 1) from the top `bits` bits of x (the dtype's precision, so that rounding
+ * to the dtype cannot reach 1). */
+static inline double unit53(uint64_t x) { return (double)(x >> 11) * 0x1p-53; }
+static inline float unit32(uint32_t x, int bits, float scale) { return (float)(x >> (32 - bits)) * scale; }
+
+/* x * range >> 64: an integer in [0, range), Lemire's multiply-shift. `rejected` tells whether
+ * x falls in the few values that make the mapping biased (exact rejection test). */
+static inline uint64_t multiply_shift(uint64_t x, uint64_t range, bool *rejected)
+{
+    unsigned __int128 m = (unsigned __int128)x * range;
+    uint64_t low = (uint64_t)m;
+    *rejected = low < range && low < (0 - range) % range;
+    return (uint64_t)(m >> 64);
+}
+
+/* A uniform integer in [0, range) from a whole block: the first 64-bit word, the second as the
+ * one retry (a second rejection has probability < (range / 2^64)^2 and keeps the last value). */
+static inline uint64_t bounded(const uint32_t w[4], uint64_t range)
+{
+    bool rejected;
+    uint64_t v = multiply_shift(word64(w, 0), range, &rejected);
+    return rejected ? multiply_shift(word64(w, 1), range, &rejected) : v;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Kernel: fill selfRef element by element in C order */
+
+typedef struct {
+    const npusim_exec *ex;
+    const npusim_view *out;
+    int bits;     /* precision of the output dtype (32-bit uniform draws) */
+    float scale;  /* 2^-bits */
+    int k_log2;   /* log2 of the values one Philox block yields */
+    bool narrow;  /* float32 arithmetic and 32-bit uniforms (float, float16, bfloat16 outputs) */
+    uint64_t seed, offset;
+} draw_ctx;
+
+/* Elements [first, first + m) into buf (int64 for integers, float for narrow outputs, else
+ * double). ex->scalars: [0] from / mean, [1] to - from / std (integers: from, range); ex->mode
+ * the law. Element e uses part e % k of the block at counter c->offset + e / k. */
+static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
+{
+    const npusim_exec *ex = c->ex;
+    uint64_t seed = c->seed, offset = c->offset;
+    uint64_t k_mask = ((uint64_t)1 << c->k_log2) - 1, first_block = first >> c->k_log2;
+    uint32_t blocks[NPUSIM_BLOCK + 1][4];
+    philox_blocks(seed, offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1), blocks);
+    double pair[2] = { 0, 0 }; /* the Box-Muller pair of the current half block */
+    double a = ex->scalars[0].d, b = ex->scalars[1].d;
+    float af = (float)a, bf = (float)b;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t e = first + i, part = e & k_mask;
+        const uint32_t *w = blocks[(e >> c->k_log2) - first_block];
+        if (ex->mode == DRAW_INTEGER) {
+            bool rejected; /* k = 2: range <= 2^32, bias below 2^-32 when kept */
+            uint64_t v = c->k_log2 ? multiply_shift(word64(w, (int)part), ex->scalars[1].u, &rejected)
+                                   : bounded(w, ex->scalars[1].u);
+            ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + v);
+        } else if (ex->mode == DRAW_UNIFORM) {
+            if (c->narrow)
+                ((float *)buf)[i] = af + bf * unit32(w[part], c->bits, c->scale);
+            else
+                ((double *)buf)[i] = a + b * unit53(word64(w, (int)part));
+        } else {
+            if ((part & 1) == 0 || i == 0) { /* Box-Muller: u1 in (0, 1] keeps the log finite */
+                if (c->narrow) {
+                    uint64_t h = part & ~(uint64_t)1; /* u1 = (2^32 - w) 2^-32 in (0, 1], never 0 */
+                    float u1 = (float)(((uint64_t)1 << 32) - w[h]) * 0x1p-32f, u2 = (float)w[h + 1] * 0x1p-32f;
+                    float r = sqrtf(-2.0f * logf(u1)), t = 6.2831853071795865f * u2;
+                    pair[0] = (double)(r * cosf(t));
+                    pair[1] = (double)(r * sinf(t));
+                } else {
+                    double u1 = 1.0 - unit53(word64(w, 0)), u2 = unit53(word64(w, 1));
+                    double r = sqrt(-2.0 * log(u1)), t = 2.0 * M_PI * u2;
+                    pair[0] = r * cos(t);
+                    pair[1] = r * sin(t);
+                }
+            }
+            if (c->narrow)
+                ((float *)buf)[i] = af + bf * (float)pair[part & 1];
+            else
+                ((double *)buf)[i] = a + b * pair[part & 1];
+        }
+    }
+}
+
+/* Linear elements [begin, end) of the view, stored run by run along its last dim. */
+static void draw_range(size_t begin, size_t end, void *vctx)
+{
+    const draw_ctx *c = vctx;
+    const npusim_view *v = c->out;
+    npusim_kind kind = c->ex->mode == DRAW_INTEGER ? KIND_I64 : c->narrow ? KIND_F32 : KIND_F64;
+    int64_t itemsize = (int64_t)npusim_dtype_size(v->dtype);
+    int64_t inner = v->ndim ? v->shape[v->ndim - 1] : 1;
+    int64_t inner_stride = v->ndim ? v->strides[v->ndim - 1] * itemsize : 0;
+    _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 8];
+    size_t i = begin;
+    while (i < end) {
+        int64_t col = (int64_t)i % inner, row = (int64_t)i / inner;
+        char *p = v->base + col * inner_stride;
+        for (int d = v->ndim - 2; d >= 0; d--) {
+            p += (row % v->shape[d]) * v->strides[d] * itemsize;
+            row /= v->shape[d];
+        }
+        size_t m = (size_t)(inner - col);
+        if (m > end - i) m = end - i;
+        if (m > NPUSIM_BLOCK) m = NPUSIM_BLOCK;
+        draw_block(c, i, m, buf);
+        npusim_store(kind, buf, p, inner_stride, v->dtype, m);
+        i += m;
+    }
+}
+
+/* How a draw spends the four words of a block, by law and output dtype. */
+static void draw_layout(const npusim_exec *ex, aclDataType dt, draw_ctx *c)
+{
+    c->narrow = dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
+    c->bits = dt == ACL_FLOAT ? 24 : dt == ACL_FLOAT16 ? 11 : 8;
+    c->scale = ldexpf(1.0f, -c->bits);
+    if (ex->mode == DRAW_INTEGER)
+        c->k_log2 = ex->scalars[1].u <= ((uint64_t)1 << 32) ? 1 : 0;
+    else if (ex->mode == DRAW_UNIFORM)
+        c->k_log2 = c->narrow ? 2 : 1;
+    else /* normals: two pairs of 32-bit uniforms, or one pair of 53-bit ones (also for integers) */
+        c->k_log2 = c->narrow ? 2 : 1;
+}
+
+/* ex->dims[0..1]: seed and offset; the Tensor variants read seedTensor[0] (views[0]) and add
+ * offsetTensor[0] (views[1]) to the offset when the launch runs. */
+static int draw_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    const npusim_view *out = &views[ex->n_tensors - 1];
+    draw_ctx c = { ex, out, 0, 0, 0, false, (uint64_t)ex->dims[0], (uint64_t)ex->dims[1] };
+    if (ex->n_inputs == 2) {
+        c.seed = *(const uint64_t *)views[0].base;
+        c.offset += *(const uint64_t *)views[1].base;
+    }
+    draw_layout(ex, out->dtype, &c);
+    size_t n = 1;
+    for (int d = 0; d < out->ndim; d++) n *= (size_t)out->shape[d];
+    if (n < NPUSIM_PARALLEL_MIN / 8)
+        draw_range(0, n, &c);
+    else
+        npusim_parallel_for(n, NPUSIM_PARALLEL_MIN / 8, draw_range, &c);
+    return 0;
+}
+
+static const npusim_opdef def_uniform = NPUSIM_OPDEF("aclnnInplaceUniform", draw_kernel);
+static const npusim_opdef def_normal = NPUSIM_OPDEF("aclnnInplaceNormal", draw_kernel);
+static const npusim_opdef def_random = NPUSIM_OPDEF("aclnnInplaceRandom", draw_kernel);
+
+/* The first phase shared by the three in-place draws: checks, then an executor on selfRef. */
+/* A one-element seedTensor / offsetTensor of the documented dtype; 0 or the error. */
+static int check_state_tensor(const char *name, const char *arg, const aclTensor *t, aclDataType dtype)
+{
+    int rc = npusim_check_tensor(name, arg, t);
+    if (rc || (rc = npusim_check_dtype(name, arg, t->dtype, DT(dtype)))) return rc;
+    if (t->ndim != 1 || t->shape[0] != 1)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s must be 1-D with one element "
+                            "(got %d-D with %lld)", name, arg, t->ndim, (long long)npusim_numel(t));
+    return 0;
+}
+
+/* Where a draw's seed and offset come from: the scalars, or (Tensor variants: state != NULL)
+ * state[0] = seedTensor and state[1] = offsetTensor of dtype state_dtype read at run time,
+ * the scalar offset added to the latter. */
+typedef struct {
+    uint64_t seed, offset;
+    const aclTensor *const *state;
+    aclDataType state_dtype;
+} draw_source;
+
+static aclnnStatus draw_prepare(const npusim_opdef *def, uint64_t mask, const aclTensor *selfRef, int mode,
+                                npusim_value a, npusim_value b, draw_source src, uint64_t *workspaceSize,
+                                aclOpExecutor **executor)
+{
+    const char *name = def->name;
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "selfRef", selfRef)) ||
+        (rc = npusim_check_dtype(name, "selfRef", selfRef->dtype, mask)))
+        return rc;
+    if (src.state && ((rc = check_state_tensor(name, "seedTensor", src.state[0], src.state_dtype)) ||
+                      (rc = check_state_tensor(name, "offsetTensor", src.state[1], src.state_dtype))))
+        return rc;
+    npusim_exec *ex = npusim_exec_create(def, src.state, src.state ? 2 : 0, (const aclTensor *const *)&selfRef, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->mode = mode;
+    ex->scalars[0] = a;
+    ex->scalars[1] = b;
+    ex->dims[0] = (int64_t)src.seed;
+    ex->dims[1] = (int64_t)src.offset;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+/* Whether v lies within the range of integer dtype dt (floating dtypes: any finite value). */
+static bool fits_dtype(double v, aclDataType dt)
+{
+    switch (dt) {
+    case ACL_INT8: return v >= -128 && v <= 127;
+    case ACL_UINT8: return v >= 0 && v <= 255;
+    case ACL_INT16: return v >= -32768 && v <= 32767;
+    case ACL_INT32: return v >= -2147483648.0 && v <= 2147483647.0;
+    case ACL_BOOL: return v >= 0 && v <= 1;
+    default: return true;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnInplaceUniform(Tensor): selfRef = values uniform in [from, to) (random/dsa_random_uniform;
+ * docs/aclnnInplaceUniformTensor.md: seedTensor and offsetTensor UINT64). */
+
+static const npusim_opdef def_uniform_tensor = NPUSIM_OPDEF("aclnnInplaceUniformTensor", draw_kernel);
+
+static aclnnStatus uniform_prepare(const npusim_opdef *def, const aclTensor *selfRef, double from, double to,
+                                   draw_source src, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (!(from <= to) || !isfinite(from) || !isfinite(to))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: from (%g) must be finite and <= to (%g)",
+                            def->name, from, to);
+    if (npusim_is_tensor(selfRef) && (!fits_dtype(from, selfRef->dtype) || !fits_dtype(to, selfRef->dtype)))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: from (%g) and to (%g) must lie in the "
+                            "range of selfRef's dtype %s", def->name, from, to, npusim_dtype_name(selfRef->dtype));
+    npusim_value a = { .d = from }, b = { .d = to - from };
+    return draw_prepare(def, M_UNIFORM, selfRef, DRAW_UNIFORM, a, b, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceUniformGetWorkspaceSize(const aclTensor *selfRef, double from, double to, uint64_t seed,
+                                                uint64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    draw_source src = { seed, offset, NULL, ACL_DT_UNDEFINED };
+    return uniform_prepare(&def_uniform, selfRef, from, to, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceUniform(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                const aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceUniform", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceUniformTensorGetWorkspaceSize(const aclTensor *selfRef, double from, double to,
+                                                      const aclTensor *seedTensor, const aclTensor *offsetTensor,
+                                                      uint64_t offset, uint64_t *workspaceSize,
+                                                      aclOpExecutor **executor)
+{
+    const aclTensor *state[2] = { seedTensor, offsetTensor };
+    draw_source src = { 0, offset, state, ACL_UINT64 };
+    return uniform_prepare(&def_uniform_tensor, selfRef, from, to, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceUniformTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                      const aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceUniformTensor", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnInplaceNormal(Tensor): selfRef = mean + std * N(0, 1) (random/dsa_random_normal;
+ * docs/aclnnInplaceNormalTensor.md: seedTensor and offsetTensor INT64). */
+
+static const npusim_opdef def_normal_tensor = NPUSIM_OPDEF("aclnnInplaceNormalTensor", draw_kernel);
+
+static aclnnStatus normal_prepare(const npusim_opdef *def, const aclTensor *selfRef, float mean, float std,
+                                  draw_source src, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (!(std >= 0) || !isfinite(mean) || !isfinite(std))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: mean (%g) must be finite and std (%g) "
+                            "finite and >= 0", def->name, mean, std);
+    npusim_value a = { .d = mean }, b = { .d = std };
+    return draw_prepare(def, M_NORMAL, selfRef, DRAW_NORMAL, a, b, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceNormalGetWorkspaceSize(const aclTensor *selfRef, float mean, float std, int64_t seed,
+                                               int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    draw_source src = { (uint64_t)seed, (uint64_t)offset, NULL, ACL_DT_UNDEFINED };
+    return normal_prepare(&def_normal, selfRef, mean, std, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceNormal(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                               aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceNormal", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceNormalTensorGetWorkspaceSize(const aclTensor *selfRef, float mean, float std,
+                                                     const aclTensor *seedTensor, const aclTensor *offsetTensor,
+                                                     int64_t offset, uint64_t *workspaceSize,
+                                                     aclOpExecutor **executor)
+{
+    const aclTensor *state[2] = { seedTensor, offsetTensor };
+    draw_source src = { 0, (uint64_t)offset, state, ACL_INT64 };
+    return normal_prepare(&def_normal_tensor, selfRef, mean, std, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceNormalTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                     aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceNormalTensor", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnInplaceRandom(Tensor): selfRef = integers uniform in [from, to - 1] (random/
+ * dsa_random_uniform; docs/aclnnInplaceRandomTensor.md: seedTensor and offsetTensor INT64). */
+
+static const npusim_opdef def_random_tensor = NPUSIM_OPDEF("aclnnInplaceRandomTensor", draw_kernel);
+
+static aclnnStatus random_prepare(const npusim_opdef *def, const aclTensor *selfRef, int64_t from, int64_t to,
+                                  draw_source src, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (from >= to)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: from (%lld) must be less than to (%lld)",
+                            def->name, (long long)from, (long long)to);
+    if (npusim_is_tensor(selfRef) && npusim_is_integral(selfRef->dtype) &&
+        (!fits_dtype((double)from, selfRef->dtype) || !fits_dtype((double)(to - 1), selfRef->dtype)))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: [from, to - 1] = [%lld, %lld] exceeds "
+                            "the range of selfRef's dtype %s", def->name, (long long)from, (long long)(to - 1),
+                            npusim_dtype_name(selfRef->dtype));
+    npusim_value a = { .i = from }, b = { .u = (uint64_t)to - (uint64_t)from };
+    return draw_prepare(def, M_RANDOM, selfRef, DRAW_INTEGER, a, b, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandomGetWorkspaceSize(const aclTensor *selfRef, int64_t from, int64_t to, int64_t seed,
+                                               int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    draw_source src = { (uint64_t)seed, (uint64_t)offset, NULL, ACL_DT_UNDEFINED };
+    return random_prepare(&def_random, selfRef, from, to, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandom(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                               aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceRandom", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceRandomTensorGetWorkspaceSize(const aclTensor *selfRef, int64_t from, int64_t to,
+                                                     const aclTensor *seedTensor, const aclTensor *offsetTensor,
+                                                     int64_t offset, uint64_t *workspaceSize,
+                                                     aclOpExecutor **executor)
+{
+    const aclTensor *state[2] = { seedTensor, offsetTensor };
+    draw_source src = { 0, (uint64_t)offset, state, ACL_INT64 };
+    return random_prepare(&def_random_tensor, selfRef, from, to, src, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandomTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                     aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceRandomTensor", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnRandperm: out = a uniformly random permutation of 0 .. n-1 (random/stateless_randperm).
+ * Fisher-Yates from the top: step i (n-1 down to 1) swaps position i with a position uniform in
+ * [0, i], drawn from the Philox block at counter offset + i. */
+
+static int randperm_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    int64_t n = ex->dim;
+    int64_t *perm = malloc((size_t)(n ? n : 1) * sizeof *perm);
+    if (!perm) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements",
+                                   (long long)n);
+    for (int64_t i = 0; i < n; i++) perm[i] = i;
+    uint64_t seed = (uint64_t)ex->dims[0], offset = (uint64_t)ex->dims[1];
+    for (int64_t i = n - 1; i > 0; i--) {
+        uint32_t w[4];
+        philox4x32_10(seed, offset + (uint64_t)i, w);
+        int64_t j = (int64_t)bounded(w, (uint64_t)i + 1), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    npusim_view *out = &views[0];
+    int64_t stride = out->ndim ? out->strides[0] * (int64_t)npusim_dtype_size(out->dtype) : 0;
+    npusim_store(KIND_I64, perm, out->base, stride, out->dtype, (size_t)n);
+    free(perm);
+    return 0;
+}
+
+static const npusim_opdef def_randperm = NPUSIM_OPDEF("aclnnRandperm", randperm_kernel);
+
+aclnnStatus aclnnRandpermGetWorkspaceSize(int64_t n, int64_t seed, int64_t offset, aclTensor *out,
+                                          uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = "aclnnRandperm";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, M_RANDPERM)))
+        return rc;
+    if (n < 0 || out->ndim != 1 || out->shape[0] != n)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "aclnnRandpermGetWorkspaceSize: n (%lld) must be >= 0 and out 1-D of length n "
+                            "(got %d-D with %lld elements)", (long long)n, out->ndim, (long long)npusim_numel(out));
+    if (npusim_is_integral(out->dtype) && n > 0 && !fits_dtype((double)(n - 1), out->dtype))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "aclnnRandpermGetWorkspaceSize: n - 1 (%lld) does not fit out's dtype %s",
+                            (long long)(n - 1), npusim_dtype_name(out->dtype));
+    npusim_exec *ex = npusim_exec_create(&def_randperm, NULL, 0, (const aclTensor *const *)&out, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->dim = n;
+    ex->dims[0] = seed;
+    ex->dims[1] = offset;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRandperm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnRandperm", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnMultinomial: out[r, j] = a category drawn with probability self[r, c] / sum(self[r])
+ * (random/stateless_sample_multinomial). With replacement, sample j of row r inverts the row's
+ * CDF at a 53-bit uniform from the block at counter offset + r * numsamples + j. Without, the
+ * categories are ranked by the Efraimidis-Spirakis keys log(u_c) / w_c (u_c from the block at
+ * offset + r * C + c) and the numsamples largest come out in order: the law of drawing one
+ * category after another without replacement. Weights must be finite and >= 0 with a positive
+ * sum (and, without replacement, at least numsamples positive): npusim fails the launch
+ * otherwise, where the NPU would return arbitrary categories. */
+
+#define M_MULTINOMIAL (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE))
+
+typedef struct {
+    double key;
+    int64_t category;
+} ranked;
+
+static int by_key_descending(const void *a, const void *b)
+{
+    double ka = ((const ranked *)a)->key, kb = ((const ranked *)b)->key;
+    if (ka != kb) return ka < kb ? 1 : -1;
+    int64_t ca = ((const ranked *)a)->category, cb = ((const ranked *)b)->category;
+    return (ca > cb) - (ca < cb);
+}
+
+/* Row r of the weights as doubles in w[C]; 0 or the error (with the message set). */
+static int multinomial_row(const npusim_view *self, int64_t r, int64_t categories, double *w, int64_t *positive)
+{
+    int64_t row_stride = self->ndim == 2 ? self->strides[0] : 0, col_stride = self->strides[self->ndim - 1];
+    size_t itemsize = npusim_dtype_size(self->dtype);
+    npusim_load(KIND_F64, w, self->base + r * row_stride * (int64_t)itemsize, col_stride * (int64_t)itemsize,
+                self->dtype, (size_t)categories);
+    double total = 0;
+    *positive = 0;
+    for (int64_t c = 0; c < categories; c++) {
+        if (!(w[c] >= 0) || !isfinite(w[c]))
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "self[%lld, %lld] = %g is not a finite "
+                                "weight >= 0", (long long)r, (long long)c, w[c]);
+        total += w[c];
+        *positive += w[c] > 0;
+    }
+    if (!(total > 0))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "row %lld of self sums to 0", (long long)r);
+    return 0;
+}
+
+static void multinomial_with_replacement(const npusim_exec *ex, int64_t r, double *cdf, int64_t categories,
+                                         int64_t samples, int64_t *dst)
+{
+    for (int64_t c = 1; c < categories; c++) cdf[c] += cdf[c - 1];
+    double total = cdf[categories - 1];
+    uint64_t seed = (uint64_t)ex->dims[0], counter = (uint64_t)ex->dims[1] + (uint64_t)(r * samples);
+    for (int64_t j = 0; j < samples; j++) {
+        uint32_t w[4];
+        philox4x32_10(seed, counter + (uint64_t)j, w);
+        double target = unit53(word64(w, 0)) * total;
+        int64_t lo = 0, hi = categories - 1; /* first c with cdf[c] > target */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (cdf[mid] > target) hi = mid; else lo = mid + 1;
+        }
+        dst[j] = lo;
+    }
+}
+
+static void multinomial_without_replacement(const npusim_exec *ex, int64_t r, const double *weights,
+                                            int64_t categories, int64_t samples, ranked *keys, int64_t *dst)
+{
+    uint64_t seed = (uint64_t)ex->dims[0], counter = (uint64_t)ex->dims[1] + (uint64_t)(r * categories);
+    for (int64_t c = 0; c < categories; c++) {
+        uint32_t w[4];
+        philox4x32_10(seed, counter + (uint64_t)c, w);
+        double u = 1.0 - unit53(word64(w, 0)); /* (0, 1] */
+        keys[c].key = weights[c] > 0 ? log(u) / weights[c] : -INFINITY;
+        keys[c].category = c;
+    }
+    qsort(keys, (size_t)categories, sizeof *keys, by_key_descending);
+    for (int64_t j = 0; j < samples; j++) dst[j] = keys[j].category;
+}
+
+static int multinomial_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    const npusim_view *self = &views[0], *out = &views[1];
+    int64_t categories = self->shape[self->ndim - 1], rows = self->ndim == 2 ? self->shape[0] : 1;
+    int64_t samples = ex->dim;
+    double *weights = malloc((size_t)categories * sizeof *weights);
+    ranked *keys = malloc((size_t)categories * sizeof *keys);
+    int64_t *row_out = malloc((size_t)samples * sizeof *row_out);
+    int rc = 0;
+    if (!weights || !keys || !row_out)
+        rc = npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld categories",
+                          (long long)categories);
+    for (int64_t r = 0; r < rows && !rc; r++) {
+        int64_t positive = 0;
+        if ((rc = multinomial_row(self, r, categories, weights, &positive))) break;
+        if (ex->flag) {
+            multinomial_with_replacement(ex, r, weights, categories, samples, row_out);
+        } else if (positive < samples) {
+            rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "row %lld has %lld positive weights, "
+                              "fewer than numsamples %lld without replacement", (long long)r, (long long)positive,
+                              (long long)samples);
+            break;
+        } else {
+            multinomial_without_replacement(ex, r, weights, categories, samples, keys, row_out);
+        }
+        int64_t row_stride = out->ndim == 2 ? out->strides[0] : 0;
+        npusim_store(KIND_I64, row_out, out->base + r * row_stride * 8, out->strides[out->ndim - 1] * 8, ACL_INT64,
+                     (size_t)samples);
+    }
+    free(weights);
+    free(keys);
+    free(row_out);
+    return rc;
+}
+
+static const npusim_opdef def_multinomial = NPUSIM_OPDEF("aclnnMultinomial", multinomial_kernel);
+
+aclnnStatus aclnnMultinomialGetWorkspaceSize(const aclTensor *self, int64_t numsamples, bool replacement, int64_t seed,
+                                             int64_t offset, aclTensor *out, uint64_t *workspaceSize,
+                                             aclOpExecutor **executor)
+{
+    const char *name = "aclnnMultinomial";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, M_MULTINOMIAL)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT64))))
+        return rc;
+    if ((self->ndim != 1 && self->ndim != 2) || self->shape[self->ndim - 1] < 1)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMultinomialGetWorkspaceSize: self must be (C) or (N, C) "
+                            "with C >= 1 (got %d-D)", self->ndim);
+    int64_t categories = self->shape[self->ndim - 1];
+    if (numsamples <= 0 || (!replacement && numsamples > categories))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMultinomialGetWorkspaceSize: numsamples (%lld) must be "
+                            "positive%s (C = %lld)", (long long)numsamples,
+                            replacement ? "" : " and <= C without replacement", (long long)categories);
+    int64_t shape[2] = { self->shape[0], numsamples };
+    if ((rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->ndim == 2 ? shape : shape + 1)))
+        return rc;
+    const aclTensor *ins[1] = { self };
+    npusim_exec *ex = npusim_exec_create(&def_multinomial, ins, 1, (const aclTensor *const *)&out, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->dim = numsamples;
+    ex->flag = replacement;
+    ex->dims[0] = seed;
+    ex->dims[1] = offset;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMultinomial(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnMultinomial", workspace, workspaceSize, executor, stream);
+}

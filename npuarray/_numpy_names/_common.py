@@ -1,0 +1,64 @@
+"""Helpers shared by the NumPy-name modules: operands, ``out=``, axes."""
+import builtins
+
+import numpy as np
+
+from .. import _ops, _transfer
+from .._manipulation import normalize_axis_tuple
+
+_SCALARS = (builtins.bool, int, float, complex, np.generic)
+
+
+def array_type():
+    return _ops._array_type or _ops._npuarray_type()
+
+
+def as_device(x, name):
+    """``x`` as an NPUArray: NPUArrays as they are, Python and NumPy scalars as
+    0-d device arrays. Host arrays raise TypeError: uploading is explicit
+    (``npuarray.asarray``), as in CuPy."""
+    if isinstance(x, array_type()):
+        return x
+    if isinstance(x, _SCALARS):
+        return _transfer.asarray(x)
+    raise TypeError(f"{name}: expected an NPUArray or a scalar, got {type(x).__name__}; "
+                    f"upload host data with npuarray.asarray()")
+
+
+def is_array(x):
+    return isinstance(x, array_type())
+
+
+def into(result, out):
+    """``result``, or the NPUArray ``out`` holding it (NumPy's ``out=``)."""
+    if out is None:
+        return result
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if not is_array(out):
+        raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ValueError(f"out has shape {out.shape}, the result has shape {result.shape}")
+    _ops.copy_(out, result)
+    return out
+
+
+def axis_tuple(axis, ndim):
+    """NumPy's ``axis`` (None, int or tuple) as a tuple of non-negative axes;
+    AxisError (ValueError and IndexError) when out of range."""
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(normalize_axis_tuple(axis, ndim))
+
+
+def float_dtype(dtype):
+    """The floating dtype NumPy computes statistics of ``dtype`` in: the dtype
+    itself for floating and complex, float64 for bool and integers."""
+    return dtype if dtype.kind in "fc" else np.dtype(np.float64)
+
+
+def check_no_unsupported(name, **options):
+    """TypeError naming the first keyword given a value npuarray does not support."""
+    for key, value in options.items():
+        if value is not None and value is not False:
+            raise TypeError(f"{name}: the argument {key}= is not supported by npuarray")

@@ -1,0 +1,264 @@
+"""NumPy's products and diagonals (``numpy.dot``, ``numpy.vdot``,
+``numpy.inner``, ``numpy.outer``, ``numpy.kron``, ``numpy.einsum``,
+``numpy.trace``, ``numpy.diag``, ``numpy.diagonal``): views, and contractions
+reduced to aclnnMatmul (through ``npuarray.matmul`` / ``tensordot``) on the
+current stream of the operands' device.
+"""
+import builtins
+
+import numpy as np
+
+from .. import _creation, _elementwise as ew, _manipulation, _statistical as st
+from .._data_type import result_type
+from .._linear_algebra import matmul, tensordot
+from ._common import as_device, axis_tuple, into
+
+__all__ = ["dot", "vdot", "inner", "outer", "kron", "einsum", "trace", "diag", "diagonal"]
+
+
+def _same_dtype(a, b, name):
+    a, b = as_device(a, name), as_device(b, name)
+    dtype = result_type(a.dtype, b.dtype)
+    return (_manipulation.astype(a, dtype, copy=False),
+            _manipulation.astype(b, dtype, copy=False))
+
+
+def dot(a, b, out=None):
+    """Dot product (``numpy.dot``): a product with a 0-d operand, ``matmul`` for
+    1-D and 2-D operands, else a sum over the last axis of ``a`` and the
+    second-to-last of ``b`` (``tensordot``; aclnnMatmul). ValueError when the
+    contracted lengths differ."""
+    a, b = _same_dtype(a, b, "dot")
+    if a.ndim == 0 or b.ndim == 0:
+        result = ew.multiply(a, b)
+    elif a.ndim <= 2 and b.ndim <= 2:
+        if a.shape[-1] != b.shape[0]:
+            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: "
+                             f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[0]} (dim 0)")
+        result = matmul(a, b)
+    else:
+        result = tensordot(a, b, axes=((a.ndim - 1,), (builtins.max(b.ndim - 2, 0),)))
+    return into(result, out)
+
+
+def vdot(a, b):
+    """Dot product of the flattened arrays, the first conjugated (``numpy.vdot``);
+    a 0-d array. ValueError for different sizes."""
+    a, b = _same_dtype(a, b, "vdot")
+    if a.size != b.size:
+        raise ValueError("cannot reshape array: vdot needs arrays of the same size")
+    return matmul(ew.conj(_manipulation.reshape(a, (-1,))), _manipulation.reshape(b, (-1,)))
+
+
+def inner(a, b):
+    """Sum product over the last axes (``numpy.inner``); a product for 0-d operands."""
+    a, b = _same_dtype(a, b, "inner")
+    if a.ndim == 0 or b.ndim == 0:
+        return ew.multiply(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned in their last axes")
+    return tensordot(a, b, axes=((a.ndim - 1,), (b.ndim - 1,)))
+
+
+def outer(a, b, out=None):
+    """Outer product of the flattened arrays: (a.size, b.size) (``numpy.outer``)."""
+    a, b = _same_dtype(a, b, "outer")
+    return into(ew.multiply(_manipulation.reshape(a, (-1, 1)),
+                            _manipulation.reshape(b, (1, -1))), out)
+
+
+def kron(a, b):
+    """Kronecker product: blocks ``a[i, j] * b`` (``numpy.kron``), as a broadcast
+    product of interleaved reshapes."""
+    a, b = _same_dtype(a, b, "kron")
+    ndim = builtins.max(a.ndim, b.ndim)
+    a_shape = (1,) * (ndim - a.ndim) + a.shape
+    b_shape = (1,) * (ndim - b.ndim) + b.shape
+    a = _manipulation.reshape(a, tuple(v for n in a_shape for v in (n, 1)))
+    b = _manipulation.reshape(b, tuple(v for n in b_shape for v in (1, n)))
+    product = ew.multiply(a, b)
+    return _manipulation.reshape(product, tuple(m * n for m, n in zip(a_shape, b_shape)))
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """View of the diagonal ``offset`` of the planes ``axis1`` x ``axis2``, as a
+    last axis (``numpy.diagonal``; no copy, strides). ValueError for fewer
+    than 2 dimensions or equal axes."""
+    a = as_device(a, "diagonal")
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    axis1, axis2 = axis_tuple(axis1, a.ndim)[0], axis_tuple(axis2, a.ndim)[0]
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    rows, cols = a.shape[axis1], a.shape[axis2]
+    start = a._offset
+    if offset >= 0:
+        length = builtins.max(0, builtins.min(rows, cols - offset))
+        start += offset * a._strides[axis2] if length else 0
+    else:
+        length = builtins.max(0, builtins.min(rows + offset, cols))
+        start += -offset * a._strides[axis1] if length else 0
+    keep = [i for i in range(a.ndim) if i not in (axis1, axis2)]
+    shape = [a.shape[i] for i in keep] + [length]
+    strides = [a._strides[i] for i in keep] + [a._strides[axis1] + a._strides[axis2]]
+    return a._view(shape, strides, start)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """Sum along the diagonal (``numpy.trace``; aclnnReduceSum of the
+    ``diagonal`` view)."""
+    return into(st.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype), out)
+
+
+def diag(v, k=0):
+    """The ``k``-th diagonal of a 2-D ``v`` (a view), or a 2-D array with the 1-D
+    ``v`` on its ``k``-th diagonal (``numpy.diag``). ValueError otherwise."""
+    v = as_device(v, "diag")
+    if v.ndim == 1:
+        n = v.shape[0] + abs(k)
+        out = _creation.zeros((n, n), dtype=v.dtype, device=v.device)
+        diagonal(out, k)[...] = v
+        return out
+    if v.ndim == 2:
+        return diagonal(v, k)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+# -- einsum --------------------------------------------------------------------------------
+
+def _parse_einsum(subscripts, operands):
+    """(input label strings, output label string), ellipses replaced by capital
+    letters, implicit output made explicit (sorted labels seen once)."""
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum: subscripts must be a string (the sublist form is not "
+                        "supported by npuarray)")
+    subscripts = subscripts.replace(" ", "")
+    inputs, arrow, output = subscripts.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != len(operands):
+        raise ValueError("more operands provided to einstein sum function than specified "
+                         "in the subscripts string" if len(operands) > len(terms) else
+                         "fewer operands provided to einstein sum function than specified "
+                         "in the subscripts string")
+    broadcast = 0
+    for term, x in zip(terms, operands):
+        if "..." in term:
+            broadcast = builtins.max(broadcast, x.ndim - len(term.replace("...", "")))
+    spare = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:broadcast]
+    labels = []
+    for term, x in zip(terms, operands):
+        if "..." in term:
+            count = x.ndim - len(term.replace("...", ""))
+            term = term.replace("...", spare[broadcast - count:] if count else "")
+        if not builtins.all(c.isalpha() and c.islower() for c in term
+                            if c not in spare):
+            raise ValueError(f"einsum: invalid subscript in {subscripts!r}")
+        if len(term) != x.ndim:
+            raise ValueError(f"operand has more dimensions than subscripts given in "
+                             f"einstein sum, but no '...' ellipsis provided to broadcast "
+                             f"the extra dimensions." if x.ndim > len(term) else
+                             f"einstein sum subscripts string contains too many subscripts "
+                             f"for operand")
+        labels.append(term)
+    if arrow:
+        output = output.replace("...", spare)
+        for c in output:
+            if not builtins.any(c in term for term in labels):
+                raise ValueError(f"einstein sum subscripts string included output subscript "
+                                 f"'{c}' which never appeared in an input")
+    else:
+        counts = {}
+        for term in labels:
+            for c in term:
+                counts[c] = counts.get(c, 0) + 1
+        output = spare + "".join(sorted(c for c, n in counts.items()
+                                        if n == 1 and c not in spare))
+    return labels, output
+
+
+def _take_diagonals(x, labels):
+    """``x`` with repeated labels reduced to one axis (their diagonal view)."""
+    while len(set(labels)) != len(labels):
+        for i, c in enumerate(labels):
+            j = labels.find(c, i + 1)
+            if j >= 0:
+                if x.shape[i] != x.shape[j]:
+                    raise ValueError(f"dimensions in operand for collapsing index '{c}' "
+                                     f"don't match ({x.shape[i]} != {x.shape[j]})")
+                x = diagonal(x, 0, i, j)
+                labels = "".join(l for k, l in enumerate(labels) if k not in (i, j)) + c
+                break
+    return x, labels
+
+
+def _sum_labels(x, labels, drop):
+    axes = tuple(i for i, c in enumerate(labels) if c in drop)
+    if not axes:
+        return x, labels
+    return st.sum(x, axis=axes), "".join(c for c in labels if c not in drop)
+
+
+def _contract_pair(a, la, b, lb, keep):
+    """``a`` (labels ``la``) times ``b`` (``lb``) summed over the shared labels not
+    in ``keep``, as one batched aclnnMatmul: (batch, free a, free b)."""
+    a, la = _sum_labels(a, la, {c for c in la if c not in lb and c not in keep})
+    b, lb = _sum_labels(b, lb, {c for c in lb if c not in la and c not in keep})
+    batch = [c for c in la if c in lb and c in keep]
+    summed = [c for c in la if c in lb and c not in keep]
+    free_a = [c for c in la if c not in lb]
+    free_b = [c for c in lb if c not in la]
+    size = {}
+    for x, labels in ((a, la), (b, lb)):
+        for c, n in zip(labels, x.shape):
+            if size.setdefault(c, n) != n:
+                if 1 in (size[c], n):
+                    size[c] = builtins.max(size[c], n)
+                else:
+                    raise ValueError(f"operands could not be broadcast together: label "
+                                     f"'{c}' has lengths {size[c]} and {n}")
+
+    def arranged(x, labels, order, shape):
+        x = _manipulation.permute_dims(x, tuple(labels.index(c) for c in order))
+        x = _manipulation.broadcast_to(x, tuple(size[c] for c in order))
+        return _manipulation.reshape(x, shape)
+
+    def count(group):
+        n = 1
+        for c in group:
+            n *= size[c]
+        return n
+
+    nb, nm, nk, nn = count(batch), count(free_a), count(summed), count(free_b)
+    left = arranged(a, la, batch + free_a + summed, (nb, nm, nk))
+    right = arranged(b, lb, batch + summed + free_b, (nb, nk, nn))
+    product = matmul(left, right)
+    labels = batch + free_a + free_b
+    return _manipulation.reshape(product, tuple(size[c] for c in labels)), "".join(labels)
+
+
+def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
+           optimize=False):
+    """Einstein summation (``numpy.einsum``, string subscripts with ``->`` and
+    ``...``): repeated labels of one operand take its diagonal (a view),
+    labels absent from the rest are summed (aclnnReduceSum), and operands are
+    contracted pairwise from the left as batched matrix products
+    (aclnnMatmul). ``dtype`` casts the operands (checked by ``casting``).
+    ValueError for malformed subscripts or mismatched lengths."""
+    if not operands:
+        raise ValueError("No input operands")
+    arrays = [as_device(x, "einsum") for x in operands]
+    compute = result_type(*[x.dtype for x in arrays]) if dtype is None else np.dtype(dtype)
+    for x in arrays:
+        if dtype is not None and not np.can_cast(x.dtype, compute, casting=casting):
+            raise TypeError(f"einsum: cannot cast {x.dtype} to {compute} with casting "
+                            f"{casting!r}")
+    arrays = [_manipulation.astype(x, compute, copy=False) for x in arrays]
+    terms, output = _parse_einsum(subscripts, arrays)
+    result, labels = _take_diagonals(arrays[0], terms[0])
+    for index in range(1, len(arrays)):
+        other, other_labels = _take_diagonals(arrays[index], terms[index])
+        keep = set(output).union(*terms[index + 1:])
+        result, labels = _contract_pair(result, labels, other, other_labels, keep)
+    result, labels = _sum_labels(result, labels, set(labels) - set(output))
+    result = _manipulation.permute_dims(result, tuple(labels.index(c) for c in output))
+    return into(_manipulation.copy_array(result) if len(arrays) == 1 else result, out)

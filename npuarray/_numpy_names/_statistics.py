@@ -1,0 +1,755 @@
+"""NumPy's reductions and statistics (``numpy.amax``, ``numpy.cumsum``,
+``numpy.nansum``, ``numpy.average``, ``numpy.median``, ``numpy.quantile``,
+``numpy.histogram``, ``numpy.bincount``, ``numpy.cov`` ...) with NumPy's
+signatures, composed on the device from the array API reductions, aclnnSort,
+aclnnSearchSorted, aclnnGather and aclnnCumsum. Work runs on the current stream
+of the operands' device.
+
+The ``numpy_*`` functions are NumPy-signature forms of array API names
+(``numpy.sum(a, axis, dtype, out, keepdims)``); ``numpy.sum`` on an NPUArray
+reaches them through ``__array_function__``, while ``npuarray.sum`` keeps the
+standard's signature.
+"""
+import builtins
+import operator
+
+import numpy as np
+
+from .. import _creation, _elementwise as ew, _manipulation, _ops, _searching, _sorting
+from .. import _statistical as st, _utility
+from .._indexing import take, take_along_axis
+from .._linear_algebra import matmul
+from ._linalg import diagonal
+from ._common import as_device, axis_tuple, check_no_unsupported, float_dtype, into, is_array
+
+__all__ = ["amax", "amin", "cumsum", "cumprod", "ptp", "nansum", "nanprod", "nanmax",
+           "nanmin", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin",
+           "nancumsum", "nancumprod", "average", "median", "percentile", "quantile",
+           "nanmedian", "nanpercentile", "nanquantile", "histogram", "bincount", "cov",
+           "corrcoef"]
+
+
+# -- NumPy signatures of the array API reductions ------------------------------------------
+
+def numpy_sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """``numpy.sum`` (aclnnReduceSum); ``initial`` is added, ``where`` is not supported."""
+    check_no_unsupported("sum", where=where)
+    a = as_device(a, "sum")
+    result = st.sum(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims)
+    return into(result if initial is None else ew.add(result, initial), out)
+
+
+def numpy_prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """``numpy.prod`` (aclnnProd); ``initial`` multiplies the result."""
+    check_no_unsupported("prod", where=where)
+    a = as_device(a, "prod")
+    result = st.prod(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims)
+    return into(result if initial is None else ew.multiply(result, initial), out)
+
+
+def numpy_mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """``numpy.mean`` (aclnnMean), cast to ``dtype`` when given."""
+    check_no_unsupported("mean", where=where)
+    a = as_device(a, "mean")
+    if dtype is not None and np.dtype(dtype).kind in "fc":
+        a = _manipulation.astype(a, dtype, copy=False)
+    result = st.mean(a, axis=_axis(axis), keepdims=keepdims)
+    return into(result if dtype is None else _manipulation.astype(result, dtype, copy=False),
+                out)
+
+
+def _moment(function, a, axis, dtype, out, ddof, keepdims, correction, where):
+    check_no_unsupported(function.__name__, where=where)
+    a = as_device(a, function.__name__)
+    if correction is not None and ddof:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    if dtype is not None:
+        a = _manipulation.astype(a, dtype, copy=False)
+    result = function(a, axis=_axis(axis), correction=ddof if correction is None
+                      else correction, keepdims=keepdims)
+    return into(result, out)
+
+
+def numpy_var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+              mean=None, correction=None):
+    """``numpy.var`` (aclnnVar or composed; see ``npuarray.var``)."""
+    check_no_unsupported("var", mean=mean)
+    return _moment(st.var, a, axis, dtype, out, ddof, keepdims, correction, where)
+
+
+def numpy_std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+              mean=None, correction=None):
+    """``numpy.std`` (aclnnStd or composed; see ``npuarray.std``)."""
+    check_no_unsupported("std", mean=mean)
+    return _moment(st.std, a, axis, dtype, out, ddof, keepdims, correction, where)
+
+
+def _axis(axis):
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Largest element over ``axis`` (``numpy.amax`` / ``numpy.max``; aclnnAmax).
+    ``initial`` takes part in the maximum; ``where`` is not supported."""
+    check_no_unsupported("amax", where=where)
+    result = st.max(as_device(a, "amax"), axis=_axis(axis), keepdims=keepdims)
+    return into(result if initial is None else ew.maximum(result, initial), out)
+
+
+def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Smallest element over ``axis`` (``numpy.amin`` / ``numpy.min``; aclnnAmin)."""
+    check_no_unsupported("amin", where=where)
+    result = st.min(as_device(a, "amin"), axis=_axis(axis), keepdims=keepdims)
+    return into(result if initial is None else ew.minimum(result, initial), out)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """Range ``max - min`` over ``axis`` (``numpy.ptp``; aclnnAmax, aclnnAmin)."""
+    a = as_device(a, "ptp")
+    return into(ew.subtract(amax(a, axis, keepdims=keepdims), amin(a, axis, keepdims=keepdims)),
+                out)
+
+
+def _cumulative(function, a, axis, dtype, out, name):
+    a = as_device(a, name)
+    if axis is None:
+        a, axis = _manipulation.reshape(a, (-1,)), 0
+    if a.ndim == 0:
+        a = _manipulation.reshape(a, (1,))
+    return into(function(a, axis=axis, dtype=dtype), out)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum along ``axis`` (None: of the flattened array) (``numpy.cumsum``;
+    aclnnCumsum). Integers accumulate in int64 / uint64, as NumPy."""
+    return _cumulative(st.cumulative_sum, a, axis, dtype, out, "cumsum")
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product along ``axis`` (``numpy.cumprod``; aclnnCumprod)."""
+    return _cumulative(st.cumulative_prod, a, axis, dtype, out, "cumprod")
+
+
+# -- NaN-ignoring reductions ---------------------------------------------------------------
+
+def _nan_replaced(a, value, name):
+    a = as_device(a, name)
+    if a.dtype.kind in "biu":
+        return a, None
+    nan = ew.isnan(a)
+    return ew.where(nan, value, a), nan
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Sum treating NaN as zero (``numpy.nansum``; aclnnSWhere, aclnnReduceSum)."""
+    filled, _ = _nan_replaced(a, 0, "nansum")
+    return numpy_sum(filled, axis, dtype, out, keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Product treating NaN as one (``numpy.nanprod``)."""
+    filled, _ = _nan_replaced(a, 1, "nanprod")
+    return numpy_prod(filled, axis, dtype, out, keepdims)
+
+
+def _all_nan(nan, axis, keepdims):
+    return _utility.all(nan, axis=_axis(axis), keepdims=keepdims)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    """Maximum ignoring NaN; NaN for an all-NaN slice (``numpy.nanmax``)."""
+    filled, nan = _nan_replaced(a, -np.inf, "nanmax")
+    result = amax(filled, axis, keepdims=keepdims)
+    if nan is not None:
+        result = ew.where(_all_nan(nan, axis, keepdims), np.nan, result)
+    return into(result, out)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    """Minimum ignoring NaN; NaN for an all-NaN slice (``numpy.nanmin``)."""
+    filled, nan = _nan_replaced(a, np.inf, "nanmin")
+    result = amin(filled, axis, keepdims=keepdims)
+    if nan is not None:
+        result = ew.where(_all_nan(nan, axis, keepdims), np.nan, result)
+    return into(result, out)
+
+
+def _nan_arg(function, a, axis, value, name):
+    filled, nan = _nan_replaced(a, value, name)
+    if nan is not None and _all_nan(nan, axis, False).size and \
+            _utility.any(_all_nan(nan, axis, False)).item():
+        raise ValueError("All-NaN slice encountered")
+    return function(filled, axis=axis)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the maximum ignoring NaN (``numpy.nanargmax``). ValueError for an
+    all-NaN slice (checked with a one-byte read of the device)."""
+    result = _nan_arg(_searching.argmax, a, axis, -np.inf, "nanargmax")
+    return into(_manipulation.expand_dims(result, axis=axis) if keepdims and axis is not None
+                else result, out)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """Index of the minimum ignoring NaN (``numpy.nanargmin``)."""
+    result = _nan_arg(_searching.argmin, a, axis, np.inf, "nanargmin")
+    return into(_manipulation.expand_dims(result, axis=axis) if keepdims and axis is not None
+                else result, out)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum treating NaN as zero (``numpy.nancumsum``)."""
+    return cumsum(_nan_replaced(a, 0, "nancumsum")[0], axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product treating NaN as one (``numpy.nancumprod``)."""
+    return cumprod(_nan_replaced(a, 1, "nancumprod")[0], axis, dtype, out)
+
+
+def _nan_count(a, nan, axis, keepdims):
+    """Number of non-NaN elements over ``axis``, in a's (floating) dtype."""
+    valid = ew.logical_not(nan) if nan is not None else ew.equal(a, a)
+    return st.sum(valid, axis=_axis(axis), dtype=float_dtype(a.dtype), keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Mean of the non-NaN elements; NaN for an all-NaN slice (``numpy.nanmean``)."""
+    a = as_device(a, "nanmean")
+    compute = np.dtype(dtype) if dtype is not None else float_dtype(a.dtype)
+    a = _manipulation.astype(a, compute, copy=False)
+    filled, nan = _nan_replaced(a, 0, "nanmean")
+    total = st.sum(filled, axis=_axis(axis), keepdims=keepdims)
+    return into(ew.divide(total, _nan_count(a, nan, axis, keepdims)), out)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Variance of the non-NaN elements, divided by count - ``ddof``; NaN when
+    that is <= 0 (``numpy.nanvar``)."""
+    a = as_device(a, "nanvar")
+    compute = np.dtype(dtype) if dtype is not None else float_dtype(a.dtype)
+    a = _manipulation.astype(a, compute, copy=False)
+    filled, nan = _nan_replaced(a, 0, "nanvar")
+    count = _nan_count(a, nan, axis, True)
+    mean = ew.divide(st.sum(filled, axis=_axis(axis), keepdims=True), count)
+    deviation = ew.subtract(a, mean)
+    if nan is not None:
+        deviation = ew.where(nan, 0, deviation)
+    squares = ew.real(ew.multiply(deviation, ew.conj(deviation))) \
+        if compute.kind == "c" else ew.multiply(deviation, deviation)
+    divisor = ew.subtract(count, ddof)
+    result = ew.divide(st.sum(squares, axis=_axis(axis), keepdims=True),
+                       ew.where(ew.greater(divisor, 0), divisor, np.nan))
+    if not keepdims:
+        result = _manipulation.squeeze(result, axis=axis_tuple(axis, a.ndim)) \
+            if a.ndim else result
+    return into(result, out)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """Square root of ``nanvar`` (``numpy.nanstd``)."""
+    return into(ew.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims)), out)
+
+
+# -- weighted average ----------------------------------------------------------------------
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """Weighted mean over ``axis`` (``numpy.average``): ``sum(a * w) / sum(w)``;
+    ``weights`` has ``a``'s shape, or is 1-D along a single ``axis``.
+    ``returned``: also the sum of the weights, broadcast to the result.
+    ZeroDivisionError is not raised: a zero weight sum gives inf / NaN.
+    TypeError / ValueError for weights of the wrong shape."""
+    a = as_device(a, "average")
+    if weights is None:
+        avg = st.mean(a, axis=_axis(axis), keepdims=keepdims)
+        if not returned:
+            return avg
+        count = a.size // builtins.max(avg.size, 1)  # elements averaged per result
+        return avg, _creation.full(avg.shape, count, dtype=avg.dtype, device=a.device)
+    w = as_device(weights, "average")
+    dtype = float_dtype(np.result_type(a.dtype, w.dtype))
+    a, w = _manipulation.astype(a, dtype, copy=False), _manipulation.astype(w, dtype, copy=False)
+    if w.shape != a.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        axes = axis_tuple(axis, a.ndim)
+        if w.shape != tuple(a.shape[i] for i in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        shape = [1] * a.ndim
+        for i in axes:
+            shape[i] = a.shape[i]
+        w = _manipulation.reshape(w, tuple(shape))
+    total = st.sum(_manipulation.broadcast_to(w, a.shape), axis=_axis(axis), keepdims=keepdims)
+    avg = ew.divide(st.sum(ew.multiply(a, w), axis=_axis(axis), keepdims=keepdims), total)
+    return (avg, total) if returned else avg
+
+
+# -- order statistics ----------------------------------------------------------------------
+
+_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _quantile_levels(q, name, device):
+    """``q`` as a device float64 array (0-d or 1-D); ValueError outside [0, 1]."""
+    if isinstance(q, (list, tuple, int, float, np.ndarray, np.generic)):
+        levels = np.asarray(q, dtype=np.float64)
+        if levels.ndim > 1:
+            raise ValueError(f"{name}: q must be a scalar or 1-D")
+        if not ((levels >= 0) & (levels <= 1)).all():
+            raise ValueError("Quantiles must be in the range [0, 1]")
+        from .._transfer import asarray
+        return asarray(levels, device=device)
+    levels = _manipulation.astype(as_device(q, name), np.float64, copy=False)
+    if levels.ndim > 1:
+        raise ValueError(f"{name}: q must be a scalar or 1-D")
+    if levels.size and not _utility.all(ew.logical_and(ew.greater_equal(levels, 0),
+                                                       ew.less_equal(levels, 1))).item():
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    return levels
+
+
+def _lerp(low, high, t):
+    """NumPy's interpolation ``low + (high - low) * t``, from ``high`` when t >= 0.5
+    (exact at both ends)."""
+    diff = ew.subtract(high, low)
+    return ew.where(ew.greater_equal(t, 0.5), ew.subtract(high, ew.multiply(diff, 1 - t)),
+                    ew.add(low, ew.multiply(diff, t)))
+
+
+def _reduced_last(a, axes):
+    """``a`` with the ``axes`` moved to the end and merged into one: (kept..., N)."""
+    kept = [i for i in range(a.ndim) if i not in axes]
+    moved = _manipulation.permute_dims(a, tuple(kept + list(axes)))
+    count = 1
+    for i in axes:
+        count *= a.shape[i]
+    return _manipulation.reshape(moved, tuple(a.shape[i] for i in kept) + (count,))
+
+
+def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
+    a = as_device(a, name)
+    if a.dtype.kind == "c":
+        raise TypeError(f"{name}: complex input is not supported (as in NumPy)")
+    if method not in _QUANTILE_METHODS:
+        raise ValueError(f"{name}: method {method!r} is not supported by npuarray "
+                         f"(supported: {', '.join(_QUANTILE_METHODS)})")
+    levels = _quantile_levels(q, name, a.device)
+    dtype = float_dtype(a.dtype)
+    axes = axis_tuple(axis, a.ndim)
+    rows = _reduced_last(_manipulation.reshape(a, (1,)) if a.ndim == 0 else a,
+                         axes if a.ndim else (0,))
+    if rows.dtype == np.bool_:
+        rows = _manipulation.astype(rows, np.uint8)
+    if not ignore_nan and rows.shape[-1] and rows.dtype in _KTHVALUE_DTYPES \
+            and not is_array(q):
+        result = _selected_quantiles(rows, np.asarray(q, dtype=np.float64).reshape(-1), method,
+                                     dtype)
+    else:
+        result = _sorted_quantiles(rows, levels, method, dtype, ignore_nan)
+    return into(_quantile_layout(result, levels.ndim, a.shape, axes, keepdims), out)
+
+
+# Dtypes of aclnnKthvalue (CANN's aclnnKthvalue.md, Atlas A2 / A3 column).
+_KTHVALUE_DTYPES = frozenset(map(np.dtype, (np.float16, np.float32, np.int8, np.int16, np.int32,
+                                            np.int64, np.uint8)))
+
+
+def _kth_smallest(rows, rank):
+    """The element of ``rank`` (from 0) of each row (last axis): aclnnKthvalue."""
+    stream = _ops.stream_of(rows)
+    values = _ops.empty(rows.shape[:-1], rows.dtype, rows.device, stream)
+    indices = _ops.empty(rows.shape[:-1], np.dtype(np.int64), rows.device, stream)
+    _ops.launch("aclnnKthvalue", rows, rank + 1, -1, False, values, indices, stream=stream)
+    return values
+
+
+def _next_order_statistic(rows, previous, rank):
+    """The element of ``rank`` of each row, given ``previous``, the one of
+    ``rank - 1``: ``previous`` again when more than ``rank`` elements are <= it
+    (ties), else the smallest element above it. Two linear reductions instead
+    of another selection (the two middle elements of an even-length median)."""
+    below = _manipulation.expand_dims(previous, axis=-1)
+    at_most = st.sum(ew.less_equal(rows, below), axis=-1, dtype=np.int64)
+    largest = np.inf if rows.dtype.kind == "f" else np.iinfo(rows.dtype).max
+    above = st.min(ew.where(ew.greater(rows, below), rows, largest), axis=-1)
+    return ew.where(ew.greater(at_most, rank), previous, above)
+
+
+def _selected_quantiles(rows, levels, method, dtype):
+    """Quantiles at the host ``levels`` from the order statistics they need, each
+    found by aclnnKthvalue in linear time (no sort): (kept..., nq)."""
+    last = rows.shape[-1] - 1
+    position = levels * last
+    low, high = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
+    if method == "nearest":
+        low = high = np.clip(np.around(position), 0, last).astype(np.int64)
+    needed = set(low.tolist()) | (set() if method in ("lower", "nearest") else
+                                  set(high.tolist()))
+    raw = {}
+    for r in sorted(needed):
+        raw[r] = _next_order_statistic(rows, raw[r - 1], r) if r - 1 in raw else \
+            _kth_smallest(rows, r)
+    selected = {r: _manipulation.astype(v, dtype, copy=False) for r, v in raw.items()}
+
+    def gathered(ranks):
+        return _manipulation.stack([selected[r] for r in ranks.tolist()], axis=-1)
+
+    result = gathered(low) if method in ("lower", "nearest") else \
+        gathered(high) if method == "higher" else None
+    if result is None:
+        frac = position - low
+        if method == "midpoint":
+            frac = np.where(frac == 0, 0.0, 0.5)
+        result = _lerp(gathered(low), gathered(high), _to_device(frac.astype(dtype), rows))
+    if dtype.kind == "f" and rows.dtype.kind == "f":  # a NaN in the row gives NaN
+        result = ew.where(_utility.any(ew.isnan(rows), axis=-1, keepdims=True), np.nan, result)
+    return result
+
+
+def _to_device(values, like):
+    from .._transfer import asarray
+    return asarray(values, device=like.device)
+
+
+def _sorted_quantiles(rows, levels, method, dtype, ignore_nan):
+    """Quantiles at the device ``levels`` from the rows sorted with aclnnSort (NaN
+    last; ``ignore_nan``: each row uses its non-NaN prefix): (kept..., nq)."""
+    rows = _sorting.sort(rows, axis=-1)
+    length = rows.shape[-1]
+    kept = rows.shape[:-1]
+    flat = _manipulation.reshape(levels, (-1,))
+    if ignore_nan and dtype.kind == "f" and rows.dtype.kind == "f":
+        count = st.sum(ew.logical_not(ew.isnan(rows)), axis=-1, dtype=np.int64, keepdims=True)
+        position = ew.multiply(flat, _manipulation.astype(ew.subtract(count, 1), np.float64))
+        empty = ew.equal(count, 0)
+    else:
+        position = ew.multiply(flat, float(length - 1))
+        empty = None
+    position = _manipulation.broadcast_to(position, kept + flat.shape)
+    low = ew.floor(position)
+    frac = _manipulation.astype(ew.subtract(position, low), dtype)
+    last = builtins.max(length - 1, 0)
+    low_index = _manipulation.astype(ew.clip(low, 0, last), np.int64)
+    high_index = _manipulation.astype(ew.clip(ew.ceil(position), 0, last), np.int64)
+    if method == "nearest":
+        low_index = high_index = _manipulation.astype(ew.clip(ew.round(position), 0, last),
+                                                      np.int64)
+    result = _interpolate(rows, low_index, high_index, frac, method, dtype)
+    if empty is not None:
+        result = ew.where(empty, np.nan, result)
+    elif dtype.kind == "f" and rows.dtype.kind == "f" and length:
+        result = ew.where(ew.isnan(rows[..., -1:]), np.nan, result)  # NaN propagates
+    return result
+
+
+def _interpolate(rows, low_index, high_index, frac, method, dtype):
+    if rows.shape[-1] == 0:
+        return _creation.full(low_index.shape, np.nan, dtype=dtype, device=rows.device)
+    low = _manipulation.astype(_gather_last(rows, low_index), dtype, copy=False)
+    if method in ("lower", "nearest"):
+        return low
+    high = _manipulation.astype(_gather_last(rows, high_index), dtype, copy=False)
+    if method == "higher":
+        return high
+    if method == "midpoint":
+        frac = ew.where(ew.equal(frac, 0), frac, 0.5)
+    return _lerp(low, high, frac)
+
+
+def _gather_last(rows, index):
+    if rows.ndim == 1:
+        return take(rows, index)
+    return take_along_axis(rows, index, axis=-1)
+
+
+def _quantile_layout(result, q_ndim, shape, axes, keepdims):
+    """(kept..., nq) -> NumPy's layout: the q axis first (dropped for a scalar
+    q), then the kept axes, or ``shape`` with the reduced axes of length 1."""
+    result = _manipulation.moveaxis(result, -1, 0)
+    if keepdims:
+        kept_shape = tuple(1 if i in axes else n for i, n in enumerate(shape))
+        result = _manipulation.reshape(result, result.shape[:1] + kept_shape)
+    if q_ndim == 0:
+        result = _manipulation.reshape(result, result.shape[1:])
+    return result
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    """The ``q``-th quantiles (``q`` in [0, 1], scalar or 1-D) of ``a`` over
+    ``axis`` (``numpy.quantile``): aclnnSort along the reduced axes, then
+    aclnnGather of the neighbouring order statistics and NumPy's interpolation
+    for ``method`` "linear" (default), "lower", "higher", "nearest",
+    "midpoint". A slice holding NaN gives NaN. Floating input keeps its dtype,
+    integers give float64. ValueError for q outside [0, 1] or another method,
+    TypeError for complex input or ``weights``."""
+    check_no_unsupported("quantile", weights=weights, interpolation=interpolation)
+    return _quantile(a, q, axis, out, method, keepdims, "quantile", ignore_nan=False)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    """``quantile(a, q / 100, ...)`` (``numpy.percentile``)."""
+    check_no_unsupported("percentile", weights=weights, interpolation=interpolation)
+    return _quantile(a, _percent(q, "percentile"), axis, out, method, keepdims,
+                     "percentile", ignore_nan=False)
+
+
+def _percent(q, name):
+    if isinstance(q, (list, tuple, int, float, np.ndarray, np.generic)):
+        return np.true_divide(np.asarray(q, dtype=np.float64), 100)
+    return ew.divide(_manipulation.astype(as_device(q, name), np.float64), 100)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median over ``axis``: the middle element of the sorted slice, or the mean
+    of the two middle ones (``numpy.median``; aclnnSort, aclnnGather). NaN for
+    a slice holding NaN; floating input keeps its dtype, integers give float64."""
+    return _quantile(a, 0.5, axis, out, "midpoint", keepdims, "median", ignore_nan=False)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    """``quantile`` of the non-NaN elements; NaN for an all-NaN slice
+    (``numpy.nanquantile``): NaNs sort last, so each slice interpolates among
+    its first ``count(non-NaN)`` sorted elements."""
+    check_no_unsupported("nanquantile", weights=weights, interpolation=interpolation)
+    return _quantile(a, q, axis, out, method, keepdims, "nanquantile", ignore_nan=True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    """``nanquantile(a, q / 100, ...)`` (``numpy.nanpercentile``)."""
+    check_no_unsupported("nanpercentile", weights=weights, interpolation=interpolation)
+    return _quantile(a, _percent(q, "nanpercentile"), axis, out, method, keepdims,
+                     "nanpercentile", ignore_nan=True)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median of the non-NaN elements; NaN for an all-NaN slice (``numpy.nanmedian``)."""
+    return _quantile(a, 0.5, axis, out, "midpoint", keepdims, "nanmedian", ignore_nan=True)
+
+
+# -- counting ------------------------------------------------------------------------------
+
+def _counts_by_value(index, length, weights):
+    """For k in [0, length): how many elements of the int64 1-D ``index`` (all in
+    [0, length)) equal k, as int64, or the sum of their ``weights`` (float32 or
+    float64, that dtype): aclnnBincount."""
+    stream = _ops.stream_of(index)
+    dtype = np.dtype(np.int64) if weights is None else weights.dtype
+    out = _ops.empty((length,), dtype, index.device, stream)
+    if length:
+        _ops.launch("aclnnBincount", index, weights, 0, out, stream=stream)
+    return out
+
+
+def bincount(x, weights=None, minlength=0):
+    """Number of occurrences (or sum of ``weights``) of each value 0..max(x) of
+    the non-negative 1-D integer array ``x``, at least ``minlength`` long
+    (``numpy.bincount``). The length depends on the data: min(x) and max(x)
+    are read from the device (16 bytes) to size the result. TypeError for
+    non-integer ``x``, ValueError for negative values, ``x`` not 1-D or
+    ``weights`` of another shape."""
+    x = as_device(x, "bincount")
+    if x.dtype.kind not in "biu":
+        raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to "
+                        f"dtype('int64') according to the rule 'safe'")
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1
+                         else "object of too small depth for desired array")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    if weights is not None:
+        weights = _manipulation.astype(as_device(weights, "bincount"), np.float64)
+        if weights.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
+    length = minlength
+    if x.size:
+        low, high = _manipulation.stack([st.min(x), st.max(x)]).tolist()
+        if low < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        length = builtins.max(int(high) + 1, minlength)
+    if not x.size:
+        return _creation.zeros((length,), dtype=np.float64 if weights is not None
+                               else np.int64, device=x.device)
+    return _counts_by_value(_manipulation.astype(x, np.int64, copy=False), length, weights)
+
+
+def _uniform_bin_index(a, edges, low, high, bins):
+    """Bin of each element of ``a`` for ``bins`` equal bins between the edges
+    ``low`` and ``high``, ``bins`` for elements outside: NumPy's computation
+    (scaled position, then corrected against the actual edges)."""
+    scaled = ew.multiply(ew.divide(ew.subtract(a, low), high - low), bins)
+    index = _manipulation.astype(scaled, np.int64)
+    inside = ew.logical_and(ew.greater_equal(a, low), ew.less_equal(a, high))
+    index = ew.where(inside, ew.clip(index, 0, bins - 1), 0)
+    index = ew.subtract(index, _manipulation.astype(ew.less(a, take(edges, index)), np.int64))
+    above = ew.logical_and(ew.greater_equal(a, take(edges, ew.add(index, 1))),
+                           ew.not_equal(index, bins - 1))
+    index = ew.add(index, _manipulation.astype(above, np.int64))
+    return ew.where(inside, index, bins)
+
+
+def _edge_bin_index(a, edges):
+    bins = edges.shape[0] - 1
+    index = ew.subtract(_searching.searchsorted(edges, a, side="right"), 1)
+    index = ew.where(ew.equal(a, edges[-1]), bins - 1, index)
+    inside = ew.logical_and(ew.greater_equal(a, edges[0]), ew.less_equal(a, edges[-1]))
+    return ew.where(inside, index, bins)
+
+
+def _histogram_edges(a, bins, range_, dtype):
+    """(edges, low, high) of ``bins`` equal bins over ``range_`` or a's range (read
+    from the device: two scalars). As NumPy, the edges are computed in the
+    type of the range (a's floating dtype, or float64 for a given range or
+    integer data): ``arange * step + low`` on the device, the last edge set to
+    ``high``, then cast to ``dtype``."""
+    if range_ is not None:
+        low, high = (float(v) for v in range_)
+        if low > high:
+            raise ValueError("max must be larger than min in range parameter.")
+        compute = np.dtype(np.float64)
+    elif a.size:
+        compute = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
+        low, high = _manipulation.stack([st.min(a), st.max(a)]).tolist()
+    else:
+        low, high, compute = 0.0, 1.0, np.dtype(np.float64)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise ValueError(f"autodetected range of [{low}, {high}] is not finite")
+    low, high = compute.type(low), compute.type(high)
+    if low == high:
+        low, high = low - compute.type(0.5), high + compute.type(0.5)
+    step = (high - low) / compute.type(bins)
+    edges = ew.add(ew.multiply(_creation.arange(bins + 1, dtype=compute, device=a.device),
+                               step), low)
+    edges[bins] = high
+    return _manipulation.astype(edges, dtype, copy=False), low, high
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  NumPy's name
+    """Histogram of the flattened ``a`` (``numpy.histogram``): ``bins`` equal bins
+    over ``range`` (default: a's min and max, read from the device) or the given
+    monotonic edges; the last bin includes its right edge, values outside are
+    ignored. Bin numbers are computed on the device as NumPy does (aclnnSWhere,
+    aclnnGather, aclnnSearchSorted for explicit edges), then counted with
+    aclnnSort + aclnnSearchSorted (weighted: aclnnCumsum). Returns (hist,
+    bin_edges): int64 counts, or float64 sums of ``weights``, or a density.
+    ValueError for string bins, bins < 1, non-monotonic edges or a
+    non-finite range."""
+    a = _manipulation.reshape(as_device(a, "histogram"), (-1,))
+    dtype = float_dtype(a.dtype)
+    if isinstance(bins, str):
+        raise ValueError(f"histogram: bins={bins!r} estimators are not supported by npuarray")
+    if isinstance(bins, (int, np.integer)):
+        if bins < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        edges, low, high = _histogram_edges(a, int(bins), range, dtype)
+        index = _uniform_bin_index(a, edges, low, high, int(bins))
+    else:
+        edges = _manipulation.astype(as_device(bins, "histogram") if not
+                                     isinstance(bins, (list, tuple))
+                                     else _creation_asarray(bins, a.device), dtype)
+        if edges.ndim != 1 or edges.shape[0] < 2:
+            raise ValueError("`bins` must be 1d, when an array")
+        if _utility.any(ew.less(_utility.diff(edges), 0)).item():
+            raise ValueError("`bins` must increase monotonically, when an array")
+        index = _edge_bin_index(a, edges)
+    count = edges.shape[0] - 1
+    if weights is not None:
+        weights = _manipulation.reshape(as_device(weights, "histogram"), (-1,))
+        if weights.shape != a.shape:
+            raise ValueError("weights should have the same shape as a.")
+        weights = _manipulation.astype(weights, float_dtype(weights.dtype))
+    hist = _counts_by_value(index, count + 1, weights)[:count] if a.size else \
+        _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
+                        device=a.device)
+    if density:
+        widths = _utility.diff(edges)
+        hist = ew.divide(ew.divide(hist, widths), st.sum(hist))
+    return hist, edges
+
+
+def _creation_asarray(values, device):
+    from .._transfer import asarray
+    return asarray(np.asarray(values, dtype=np.float64), device=device)
+
+
+# -- covariance ----------------------------------------------------------------------------
+
+def _observations(m, y, rowvar, dtype, name):
+    x = as_device(m, name)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    compute = np.dtype(dtype) if dtype is not None else float_dtype(x.dtype)
+    if y is not None:
+        y = as_device(y, name)
+        if y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+        compute = np.result_type(compute, float_dtype(y.dtype)) if dtype is None else compute
+    x = _manipulation.astype(_at_least_2d(x), compute)
+    if not rowvar and x.shape[0] != 1:
+        x = _manipulation.permute_dims(x, (1, 0))
+    if y is not None:
+        y = _manipulation.astype(_at_least_2d(y), compute)
+        if not rowvar and y.shape[0] != 1:
+            y = _manipulation.permute_dims(y, (1, 0))
+        x = _manipulation.concat([x, y], axis=0)
+    return x
+
+
+def _at_least_2d(x):
+    return x if x.ndim == 2 else _manipulation.reshape(x, (1, -1))
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """Covariance matrix of the variables in the rows of ``m`` (columns when not
+    ``rowvar``), with ``y`` as extra variables (``numpy.cov``): the deviations
+    from the (weighted) means, multiplied by their conjugate transpose with
+    aclnnMatmul, divided by N - ddof (``bias``: N) or NumPy's weighted
+    normalisation for ``fweights`` / ``aweights``. ValueError for more than
+    2 dimensions or weights of another length."""
+    x = _observations(m, y, rowvar, dtype, "cov")
+    if ddof is None:
+        ddof = 0 if bias else 1
+    weights = None
+    if fweights is not None:
+        weights = _manipulation.astype(as_device(fweights, "cov"), np.float64)
+    if aweights is not None:
+        aw = _manipulation.astype(as_device(aweights, "cov"), np.float64)
+        weights = aw if weights is None else ew.multiply(weights, aw)
+    if weights is not None and weights.shape != (x.shape[1],):
+        raise ValueError("incompatible numbers of samples and weights")
+    avg, weight_sum = average(x, axis=1, weights=weights, returned=True)
+    weight_sum = weight_sum[0]
+    if weights is None:
+        factor = x.shape[1] - ddof
+    elif ddof == 0:
+        factor = weight_sum
+    elif aweights is None:
+        factor = ew.subtract(weight_sum, ddof)
+    else:
+        factor = ew.subtract(weight_sum, ew.divide(
+            ew.multiply(st.sum(ew.multiply(weights, aw)), ddof), weight_sum))
+    deviation = ew.subtract(x, _manipulation.expand_dims(avg, axis=1))
+    weighted = deviation if weights is None else ew.multiply(deviation, weights)
+    product = matmul(deviation, ew.conj(_manipulation.permute_dims(weighted, (1, 0))))
+    return _manipulation.squeeze(ew.divide(product, factor))
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Pearson correlation coefficients: ``cov`` normalised by the standard
+    deviations, real parts clipped to [-1, 1] (``numpy.corrcoef``)."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return ew.divide(c, c)
+    d = diagonal(c)
+    stddev = ew.sqrt(ew.real(d))
+    c = ew.divide(ew.divide(c, _manipulation.expand_dims(stddev, axis=1)),
+                  _manipulation.expand_dims(stddev, axis=0))
+    if c.dtype.kind == "c":
+        return ew.add(ew.clip(ew.real(c), -1, 1), ew.multiply(ew.clip(ew.imag(c), -1, 1), 1j))
+    return ew.clip(c, -1, 1)

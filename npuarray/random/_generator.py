@@ -1,0 +1,524 @@
+"""``Generator``: NumPy's random API on CANN's counter-based random operators.
+
+A generator is a Philox4x32-10 key (``seed``) and a counter (``offset``), exactly the two
+arguments CANN's random operators take (``aclnnInplaceUniform``, ``aclnnInplaceNormal``,
+``aclnnInplaceRandom``, ``aclnnRandperm``, ``aclnnMultinomial``; hicann/ops-math
+``random/``). A launch filling ``n`` elements uses at most the counters ``[offset, offset +
+n)`` (npusim's layout: kernels/ops/random_ops.c) and the generator then advances its offset
+by ``n``: the same seed gives the same numbers on every run, consecutive calls give fresh
+numbers, and generators with different seeds are independent streams. Every
+array is produced on the device, on the current stream of the target device; only the
+seed and offset (host integers) travel with the launch.
+
+Graph capture, as torch_npu does it: an operator captured with a scalar offset would
+replay the same numbers forever, so a draw on a stream being captured uses the Tensor
+variant of its operator (``aclnnInplaceUniformTensor``, ``aclnnInplaceNormalTensor``,
+``aclnnInplaceRandomTensor``), which reads the seed and offset from a small device
+buffer of the generator, and the graph itself adds the draw's size to that offset: every
+replay draws fresh numbers, and the same seed replays the same sequence. Captured and
+eager draws use separate counter ranges. Replays of graphs sharing a generator are
+ordered on its counter buffer like any other shared array. Draws without a Tensor variant
+(``permutation``, ``shuffle``, ``choice`` through aclnnRandperm / aclnnMultinomial) raise
+``CaptureError`` (107027) in a capture instead of replaying identical "random" numbers.
+"""
+import math
+import numbers
+import operator
+import os
+import threading
+
+import numpy as np
+
+from .. import _ops, runtime
+from .._acl import CaptureError
+from .._array import NPUArray
+from .._data_type import normalize_dtype
+from .._elementwise import (add, broadcast_shapes, greater_equal, log1p, minimum, multiply,
+                            negative, subtract, where)
+from .._indexing import take
+from .._manipulation import reshape
+from .._searching import searchsorted
+from .._transfer import asarray
+from ..runtime import _capture_guard
+from ..runtime._device import as_device_id
+
+__all__ = ["Generator", "default_rng"]
+
+_ACL_ERROR_RT_STREAM_CAPTURED = 107027
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+# Integer dtypes aclnnInplaceRandom fills directly (random/dsa_random_uniform/docs/
+# aclnnInplaceRandom.md); the other integer dtypes are drawn as int64 and cast.
+_RANDOM_DIRECT = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32,
+                                                    np.int64, np.uint8))
+_INT64_MAX = 2**63 - 1
+_UNSIGNED_SEED = frozenset({"aclnnInplaceUniform"})  # uint64_t seed; the others take int64_t
+_POISSON_LAM_MAX = 1e10  # the CDF table spans 24 sqrt(lam) values: 2.4 million at most
+
+
+def _seed_key(seed):
+    """The 64-bit Philox key of ``seed`` (None: fresh OS entropy). NumPy's SeedSequence
+    spreads the entropy so nearby seeds (0, 1, 2, ...) give unrelated keys."""
+    if seed is None:
+        seed = int.from_bytes(os.urandom(16), "little")
+    elif isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (numbers.Integral, list, tuple)):
+        raise TypeError(f"seed must be None, a non-negative int or a sequence of them, "
+                        f"got {type(seed).__name__}")
+    try:
+        state = np.random.SeedSequence(seed).generate_state(1, np.uint64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"invalid seed {seed!r}: {error}") from None
+    return int(state[0])
+
+
+def _signed64(value):
+    """``value`` (0 <= value < 2**64) as the int64 with the same bits (CANN's int64 seed)."""
+    return value - 2**64 if value > _INT64_MAX else value
+
+
+def _shape(size):
+    if size is None:
+        return ()
+    if isinstance(size, numbers.Integral) and not isinstance(size, (bool, np.bool_)):
+        size = (size,)
+    try:
+        shape = tuple(_index(n) for n in size)
+    except TypeError:
+        raise TypeError(f"size must be None, an int or a tuple of ints, got {size!r}") from None
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative dimensions are not allowed: {shape}")
+    return shape
+
+
+def _index(n):
+    if isinstance(n, (bool, np.bool_)):
+        raise TypeError("bool is not a valid size")
+    return operator.index(n)
+
+
+def _float_dtype(dtype, method):
+    dtype = normalize_dtype(dtype)
+    if dtype not in _FLOATS:
+        raise TypeError(f"Generator.{method}: unsupported dtype {dtype} (float32 or float64, "
+                        "as numpy.random.Generator)")
+    return dtype
+
+
+def _scalar(value, name):
+    if isinstance(value, NPUArray) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real Python or NumPy scalar, got "
+                        f"{type(value).__name__}")
+    return float(value)
+
+
+class Generator:
+    """A random number generator on the NPU: a Philox4x32-10 key and counter, as CANN's
+    random operators take them (``numpy.random.Generator``'s methods; mirrors
+    ``cupy.random.Generator``). Create one with :func:`default_rng`.
+
+    Every method returns a new NPUArray of shape ``size`` (``None``: a 0-d array, where
+    NumPy returns a Python scalar: reading it would synchronise) on ``device`` (default:
+    the current device), computed on the device's current stream. Calls from several
+    threads are safe: each call reserves its own counter range. Drawing on a stream being
+    captured into a Graph raises ``CaptureError`` (see the module docstring)."""
+
+    def __init__(self, seed=None):
+        self._key = _seed_key(seed)
+        self._offset = 0
+        self._lock = threading.Lock()
+        self._states = {}  # device id -> _DeviceState: the counter captured draws read
+        stream = runtime.get_current_stream()
+        if not _capturing(stream):
+            self._states[stream.device.id] = _DeviceState(self._key, stream.device, stream)
+
+    def __repr__(self):
+        return f"Generator(Philox4x32-10, offset={self._offset})"
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _reserve(self, count):
+        """The offset of a launch using ``count`` counters; the next launch starts after."""
+        with self._lock:
+            offset = self._offset
+            self._offset += count
+        return offset
+
+    def _empty(self, shape, dtype, device, method, capturable=False):
+        """A new array for a draw and the stream it runs on. ``capturable``: the draw has a
+        Tensor variant; others are refused on a stream being captured."""
+        device = runtime.Device(as_device_id(device))
+        stream = runtime.get_current_stream(device)
+        if not _capturing(stream):
+            if device.id not in self._states:
+                with self._lock:  # one counter buffer per device, even across threads
+                    if device.id not in self._states:
+                        self._states[device.id] = _DeviceState(self._key, device, stream)
+        elif not capturable or device.id not in self._states:
+            why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
+                   if not capturable else
+                   f"needs the generator's counter on {device!r}, which is made by its first "
+                   "draw there outside a capture (or by default_rng on the current device)")
+            raise CaptureError(_ACL_ERROR_RT_STREAM_CAPTURED, f"Generator.{method}",
+                               f"{stream!r} is being captured into a graph and this draw {why}; "
+                               "draw outside the capture instead")
+        return _ops.empty(shape, dtype, device, stream), stream
+
+    def _fill(self, op, out, stream, *params):
+        """Launch the in-place draw ``op``(out, *params, seed, offset); inside a capture its
+        Tensor variant reading the device counter, which the graph then advances."""
+        size = out.size
+        if not size:
+            return out
+        if _capturing(stream):
+            state = self._states[stream.device.id]
+            seed, offset = state.tensors(op)
+            _ops.launch(op + "Tensor", out, *params, seed, offset, 0, stream=stream)
+            state.advance(size, stream)
+        else:
+            seed = self._key if op in _UNSIGNED_SEED else _signed64(self._key)
+            _ops.launch(op, out, *params, seed, self._reserve(size), stream=stream)
+        return out
+
+    def _uniform01(self, shape, dtype, device, method):
+        out, stream = self._empty(shape, dtype, device, method, capturable=True)
+        return self._fill("aclnnInplaceUniform", out, stream, 0.0, 1.0)
+
+    def _randperm(self, n, device, method):
+        out, stream = self._empty((n,), np.dtype(np.int64), device, method)
+        if n:
+            _ops.launch("aclnnRandperm", n, _signed64(self._key), self._reserve(n), out,
+                        stream=stream)
+        return out
+
+    # -- floating distributions -----------------------------------------------------------
+
+    def random(self, size=None, dtype=np.float64, *, device=None):
+        """Floats uniform in [0, 1) (``numpy.random.Generator.random``): aclnnInplaceUniform
+        with from=0, to=1. ``dtype`` float32 or float64, else TypeError; negative sizes:
+        ValueError."""
+        return self._uniform01(_shape(size), _float_dtype(dtype, "random"), device, "random")
+
+    def _broadcast(self, params, size, device):
+        """(shape, device) of a draw whose parameters are floats or NPUArrays: ``size``, or
+        the parameters' broadcast shape when it is None; the arrays' device by default.
+        ValueError when the parameters do not broadcast to ``size``."""
+        arrays = [p for p in params if isinstance(p, NPUArray)]
+        if not arrays:
+            return _shape(size), device
+        param_shape = broadcast_shapes(*(a.shape for a in arrays))
+        shape = param_shape if size is None else _shape(size)
+        if broadcast_shapes(shape, param_shape) != shape:
+            raise ValueError(f"parameters of shape {param_shape} do not broadcast to size {shape}")
+        return shape, arrays[0].device if device is None else device
+
+    def uniform(self, low=0.0, high=1.0, size=None, *, dtype=np.float64, device=None):
+        """Floats uniform in [low, high) (``numpy.random.Generator.uniform``). Scalar bounds
+        with low <= high: aclnnInplaceUniform with from=low, to=high. Otherwise (low > high
+        draws from (high, low] as NumPy does; NPUArray or host array bounds broadcast
+        together, default ``size`` their shape): ``u * (high - low) + low`` on the device
+        (aclnnMul, aclnnAdd). Non-finite scalar bounds or range: OverflowError; dtype other
+        than float32/float64: TypeError; bounds not broadcasting to ``size``: ValueError."""
+        dtype = _float_dtype(dtype, "uniform")
+        low, high = _parameter(low, "low", device), _parameter(high, "high", device)
+        shape, device = self._broadcast((low, high), size, device)
+        scalars = isinstance(low, float) and isinstance(high, float)
+        if scalars:
+            if not math.isfinite(high - low):
+                raise OverflowError(f"high - low range exceeds valid bounds (low={low}, "
+                                    f"high={high})")
+            if low <= high:
+                out, stream = self._empty(shape, dtype, device, "uniform", capturable=True)
+                return self._fill("aclnnInplaceUniform", out, stream, low, high)
+        unit = self._uniform01(shape, dtype, device, "uniform")
+        span = high - low if scalars else subtract(high, low)
+        return _as_dtype(add(multiply(unit, span), low), dtype)
+
+    def standard_normal(self, size=None, dtype=np.float64, *, device=None):
+        """Standard normal floats (``numpy.random.Generator.standard_normal``):
+        aclnnInplaceNormal with mean=0, std=1. ``dtype`` float32 or float64, else TypeError."""
+        dtype = _float_dtype(dtype, "standard_normal")
+        out, stream = self._empty(_shape(size), dtype, device, "standard_normal",
+                                  capturable=True)
+        return self._fill("aclnnInplaceNormal", out, stream, 0.0, 1.0)
+
+    def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=np.float64, device=None):
+        """Normal floats of mean ``loc`` and standard deviation ``scale``
+        (``numpy.random.Generator.normal``): aclnnInplaceNormal(0, 1), then ``z * scale +
+        loc`` on the device in the output dtype (the operator's float32 mean/std would
+        round float64 parameters). NPUArray or host array parameters broadcast together
+        (default ``size``: their shape). A scalar scale < 0: ValueError; negative entries
+        of an array scale give NaN there (checking them would need a transfer)."""
+        loc, scale = _parameter(loc, "loc", device), _parameter(scale, "scale", device)
+        _check_nonnegative(scale, "scale")
+        shape, device = self._broadcast((loc, scale), size, device)
+        z = self.standard_normal(shape, dtype, device=device)
+        if isinstance(loc, float) and isinstance(scale, float) and (loc, scale) == (0.0, 1.0):
+            return z
+        return _as_dtype(_nan_where_negative(add(multiply(z, scale), loc), scale), dtype)
+
+    def exponential(self, scale=1.0, size=None, *, dtype=np.float64, device=None):
+        """Exponential floats of mean ``scale`` (``numpy.random.Generator.exponential``) by
+        inversion on the device: ``-log1p(-u) * scale`` with u from aclnnInplaceUniform
+        (aclnnLog1p, aclnnNeg, aclnnMul). An NPUArray or host array scale sets the default
+        ``size``. A scalar scale < 0: ValueError; negative entries of an array scale give
+        NaN there."""
+        scale = _parameter(scale, "scale", device)
+        _check_nonnegative(scale, "scale")
+        shape, device = self._broadcast((scale,), size, device)
+        unit = self._uniform01(shape, _float_dtype(dtype, "exponential"), device, "exponential")
+        result = multiply(negative(log1p(negative(unit))), scale)
+        return _as_dtype(_nan_where_negative(result, scale), dtype)
+
+    # -- discrete distributions -----------------------------------------------------------
+
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False, *,
+                 device=None):
+        """Integers uniform in [low, high) ([low, high] with ``endpoint=True``; ``high=None``:
+        [0, low)) (``numpy.random.Generator.integers``; scalar bounds): aclnnInplaceRandom
+        for bool, int8-64 and uint8, int64 draws cast with aclnnCast for uint16-64.
+        ValueError when the range is empty or leaves ``dtype``'s bounds (or, for uint64,
+        exceeds int64's, the operator's parameter type); TypeError for non-integer dtypes."""
+        dtype = normalize_dtype(dtype)
+        if dtype.kind not in "biu":
+            raise TypeError(f"Generator.integers: unsupported dtype {dtype} (an integer or "
+                            "bool dtype)")
+        if high is None:
+            low, high = 0, low
+        low, high = _integer(low, "low"), _integer(high, "high")
+        if endpoint:
+            high += 1
+        if low >= high:
+            raise ValueError(f"low >= high (low={low}, high={high - bool(endpoint)}"
+                             f"{', endpoint=True' if endpoint else ''})")
+        info = np.iinfo(dtype) if dtype.kind != "b" else None
+        lowest, highest = (0, 1) if info is None else (int(info.min), int(info.max))
+        if low < lowest:
+            raise ValueError(f"low is out of bounds for {dtype}")
+        if high - 1 > min(highest, _INT64_MAX - 1):
+            raise ValueError(f"high is out of bounds for {dtype}")
+        draw_dtype = dtype if dtype in _RANDOM_DIRECT else np.dtype(np.int64)
+        out, stream = self._empty(_shape(size), draw_dtype, device, "integers",
+                                  capturable=True)
+        self._fill("aclnnInplaceRandom", out, stream, low, high)
+        return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
+
+    def poisson(self, lam=1.0, size=None, *, device=None):
+        """Poisson counts (int64) of mean ``lam`` (scalar; ``numpy.random.Generator.poisson``)
+        by inversion on the device: ``searchsorted(cdf, u, side="right")`` (aclnnSearchSorted)
+        of float64 uniforms u in the distribution's CDF over lam +- 12 sqrt(lam) + 12 (the
+        mass left out is below 1e-30). The CDF table (O(sqrt(lam)) values of a
+        parameter, not of the result) is computed on the host and uploaded. lam < 0, NaN or
+        above 1e10: ValueError."""
+        lam = _scalar(lam, "lam")
+        if not 0 <= lam <= _POISSON_LAM_MAX:
+            raise ValueError(f"lam must be in [0, {_POISSON_LAM_MAX:g}] (got {lam})")
+        first, cdf = _poisson_cdf(lam)
+        unit = self._uniform01(_shape(size), np.dtype(np.float64), device, "poisson")
+        table = asarray(cdf, device=unit.device)
+        index = minimum(searchsorted(table, unit, side="right"), len(cdf) - 1)
+        return add(index, first) if first else index
+
+    # -- permutations and sampling --------------------------------------------------------
+
+    def permutation(self, x, axis=0, *, device=None):
+        """A random permutation (``numpy.random.Generator.permutation``): of ``arange(x)``
+        for an int ``x`` (aclnnRandperm, int64), else of the array ``x`` (an NPUArray, or host
+        data uploaded to ``device``) along ``axis`` (aclnnRandperm, then aclnnIndexSelect). IndexError for a 0-d array or a bad axis,
+        ValueError for a negative int, TypeError for other inputs."""
+        if isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)):
+            if x < 0:
+                raise ValueError(f"permutation of a negative length {x}")
+            return self._randperm(int(x), device, "permutation")
+        x = _device_array(x, "permutation", device)
+        axis = _axis(x, axis, "permutation")
+        return take(x, self._randperm(x.shape[axis], x.device, "permutation"), axis=axis)
+
+    def shuffle(self, x, axis=0):
+        """Shuffles the NPUArray ``x`` in place along ``axis``
+        (``numpy.random.Generator.shuffle``): aclnnRandperm, aclnnIndexSelect, then
+        aclnnInplaceCopy back into ``x``. Returns None. TypeError for non-NPUArrays,
+        IndexError for a 0-d array or a bad axis."""
+        if not isinstance(x, NPUArray):
+            raise TypeError(f"shuffle works in place on an NPUArray, got {type(x).__name__}")
+        axis = _axis(x, axis, "shuffle")
+        _ops.copy_(x, take(x, self._randperm(x.shape[axis], x.device, "shuffle"), axis=axis))
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
+        """Random samples from ``a`` (an int n: ``arange(n)``; or an array, host data
+        uploaded to ``device``, along
+        ``axis``; then aclnnIndexSelect) (``numpy.random.Generator.choice``). Uniform
+        indices come from aclnnInplaceRandom (with replacement) or the first items of
+        aclnnRandperm (without); with probabilities ``p`` from aclnnMultinomial (without
+        replacement: successive draws, NumPy's law). The result's order is always random
+        (``shuffle`` is accepted for compatibility).
+        ValueError for an empty ``a`` with samples requested, more samples than items
+        without replacement, or a ``p`` of the wrong length, with negative entries, not
+        summing to 1 or with too few non-zero entries (checked when ``p`` is host data; an
+        NPUArray ``p`` is used as given, normalised by its sum, without a transfer: npusim
+        then fails the launch, reported at the next synchronisation, on bad weights)."""
+        del shuffle  # the result is always in random order
+        pool = None
+        if isinstance(a, numbers.Integral) and not isinstance(a, (bool, np.bool_)):
+            n = int(a)
+            if n < 0:
+                raise ValueError(f"a must be a positive integer or an array (got {n})")
+        else:
+            pool = _device_array(a, "choice", device)
+            axis = _axis(pool, axis, "choice")
+            n = pool.shape[axis]
+            device = pool.device
+        shape = _shape(size)
+        count = math.prod(shape)
+        if n == 0 and count:
+            raise ValueError("a cannot be empty unless no samples are taken")
+        if not replace and count > n:
+            raise ValueError(f"cannot take a larger sample ({count}) than the population "
+                             f"({n}) when replace=False")
+        if p is not None:
+            p = _probabilities(p, n, count, replace, device)
+        index = self._choice_indices(n, count, replace, p, device)
+        if pool is None:
+            return reshape(index, shape)
+        picked = take(pool, index, axis=axis)
+        return reshape(picked, pool.shape[:axis] + shape + pool.shape[axis + 1:])
+
+    def _choice_indices(self, n, count, replace, p, device):
+        """``count`` int64 indices into ``range(n)`` (1-D)."""
+        if p is None:
+            if replace:
+                return self.integers(0, max(n, 1), count, device=device)
+            return self._randperm(n, device, "choice")[:count]
+        out, stream = self._empty((count,), np.dtype(np.int64), p.device, "choice")
+        if count:
+            _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._key),
+                        self._reserve(max(n, count)), out, stream=stream)
+        return out
+
+
+def _parameter(value, name, device):
+    """A real scalar as a float, an NPUArray as a floating NPUArray, host array data uploaded
+    (float64) to ``device``; TypeError for anything else."""
+    if isinstance(value, NPUArray):
+        return value if value.dtype.kind == "f" else _ops.cast(value, np.dtype(np.float64))
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, (np.ndarray, list, tuple)):
+        return asarray(np.asarray(value, dtype=np.float64), device=device)
+    raise TypeError(f"{name} must be a real number or an array, got {type(value).__name__}")
+
+
+def _check_nonnegative(value, name):
+    if isinstance(value, float) and not value >= 0:
+        raise ValueError(f"{name} < 0 (got {value})")
+
+
+def _nan_where_negative(result, scale):
+    """``result`` with NaN where an array ``scale`` is negative (aclnnSWhere)."""
+    if not isinstance(scale, NPUArray):
+        return result
+    return where(greater_equal(scale, 0.0), result, math.nan)
+
+
+def _as_dtype(x, dtype):
+    return x if x.dtype == dtype else _ops.cast(x, dtype)
+
+
+def _integer(value, name):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    return int(value)
+
+
+def _device_array(x, method, device):
+    """``x`` as an NPUArray of at least one dimension: host arrays and lists are uploaded
+    (npuarray.asarray) to ``device``."""
+    if isinstance(x, (np.ndarray, list, tuple)):
+        x = asarray(x, device=device)
+    if not isinstance(x, NPUArray):
+        raise TypeError(f"Generator.{method}: expected an int or an array, got "
+                        f"{type(x).__name__}")
+    if x.ndim == 0:
+        raise IndexError(f"Generator.{method}: x must be an integer or at least 1-dimensional")
+    return x
+
+
+def _axis(x, axis, method):
+    axis = _integer(axis, "axis")
+    if not -x.ndim <= axis < x.ndim:
+        raise IndexError(f"Generator.{method}: axis {axis} is out of bounds for array of "
+                         f"dimension {x.ndim}")
+    return axis % x.ndim
+
+
+def _probabilities(p, n, count, replace, device):
+    """``p`` as a float64 NPUArray of length n, validated as NumPy does when it is host data."""
+    if isinstance(p, NPUArray):
+        if p.shape != (n,):
+            raise ValueError(f"p must be 1-dimensional with the length of a ({n}), got shape "
+                             f"{p.shape}")
+        return p if p.dtype == np.float64 else _ops.cast(p, np.dtype(np.float64))
+    host = np.asarray(p, dtype=np.float64)
+    if host.shape != (n,):
+        raise ValueError(f"p must be 1-dimensional with the length of a ({n}), got shape "
+                         f"{host.shape}")
+    if not np.all(np.isfinite(host)) or np.any(host < 0):
+        raise ValueError("probabilities must be finite and non-negative")
+    if abs(host.sum() - 1.0) > math.sqrt(np.finfo(np.float64).eps):
+        raise ValueError("probabilities do not sum to 1")
+    if not replace and np.count_nonzero(host) < count:
+        raise ValueError("Fewer non-zero entries in p than size")
+    return asarray(host, device=device)
+
+
+def _poisson_cdf(lam):
+    """(first k, CDF of k = first, first + 1, ... normalised to end at 1) over the range
+    holding all but < 1e-30 of the Poisson(lam) mass."""
+    spread = 12.0 * math.sqrt(lam) + 12.0
+    first = max(0, int(lam - spread))
+    last = int(lam + spread) + 1
+    k = np.arange(first, last + 1, dtype=np.float64)
+    log_factorial = math.lgamma(first + 1) + np.concatenate(([0.0], np.cumsum(np.log(k[1:]))))
+    log_pmf = (k * math.log(lam) - lam - log_factorial) if lam > 0 else np.where(k == 0, 0.0,
+                                                                                 -np.inf)
+    cdf = np.cumsum(np.exp(log_pmf))
+    return first, cdf / cdf[-1]
+
+
+def _capturing(stream):
+    return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
+
+
+class _DeviceState:
+    """A generator's device-resident (seed, offset) on one device, for captured draws: the
+    Tensor variants of the operators read them when the graph runs, and the graph adds
+    each draw's size to the offset (aclnnAdds), so every replay continues the stream.
+    The offsets start at 2**62, apart from the host counter's, so captured and eager
+    draws never share counters."""
+
+    _FIRST_OFFSET = 2**62
+
+    def __init__(self, key, device, stream):
+        state = _ops.empty((2,), np.dtype(np.int64), device, stream)
+        _ops.fill_(state[0:1], _signed64(key), stream=stream)
+        _ops.fill_(state[1:2], self._FIRST_OFFSET, stream=stream)
+        self._int64 = state[0:1], state[1:2]
+        self._uint64 = tuple(NPUArray._from_buffer(state._buffer, (1,), (1,), state._offset + i,
+                                                   np.dtype(np.uint64)) for i in (0, 1))
+
+    def tensors(self, op):
+        """(seedTensor, offsetTensor) in the dtype ``op``'s Tensor variant documents."""
+        return self._uint64 if op in _UNSIGNED_SEED else self._int64
+
+    def advance(self, count, stream):
+        offset = self._int64[1]
+        one = _ops.acl_scalar(1, offset.dtype)
+        _ops.launch("aclnnAdds", offset, _ops.acl_scalar(count, offset.dtype), one, offset,
+                    stream=stream)
+
+
+def default_rng(seed=None):
+    """A new :class:`Generator` seeded with ``seed`` (None: OS entropy; an int >= 0 or a
+    sequence of them, spread by ``numpy.random.SeedSequence``); a Generator is returned
+    as is (``numpy.random.default_rng``). TypeError / ValueError for other seeds."""
+    if isinstance(seed, Generator):
+        return seed
+    return Generator(seed)
