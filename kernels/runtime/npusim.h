@@ -19,7 +19,8 @@ extern "C" {
 int npusim_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Device work. A task is what a stream runs. run() executes on the stream's worker thread
- * and may execute many times (a captured task runs at every graph replay); release() frees
+ * (a short task on an idle stream: on the launching thread, see npusim_launch_short), one
+ * task of a stream at a time and in order, and may execute many times (a captured task runs at every graph replay); release() frees
  * the payload once no stream queue and no graph holds it any more. A non-zero return from
  * run() becomes the stream's sticky error, returned by the next synchronisation of it. */
 typedef struct npusim_task_ops {
