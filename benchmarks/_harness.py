@@ -2,9 +2,12 @@
 
 A benchmark file calls ``harness.compare(case, {"npuarray": fn, "numpy": fn, "torch": fn})``
 (implementations it cannot run are simply left out) and ``harness.measure(case, fn,
-per_call=n)`` for single host-side costs. Every timing is the median of `repeat` runs
-after `warmup` runs, in seconds. Ratios are "NumPy time / npuarray time": above 1 means
-npuarray is faster, 0.9 means it reaches 90 % of NumPy's speed.
+per_call=n)`` for single host-side costs. Every case is run `warmup` times untimed, then
+`repeat` times timed; a row keeps the median ("seconds") and the best ("best") of those runs, in
+seconds. The median says what a user typically sees; the best is what the code costs when the
+machine (shared by the two libraries and other processes) does not interfere. Ratios are "NumPy
+time / npuarray time" for both: above 1 means npuarray is faster, 0.9 means it reaches 90 % of
+NumPy's speed. ``quick`` asks benchmarks for a short run (fewer repetitions, smaller cases).
 """
 import json
 import os
@@ -28,14 +31,17 @@ def torch_or_none():
 
 
 class Harness:
-    def __init__(self, repeat=7, warmup=2):
+    def __init__(self, repeat=7, warmup=2, quick=False):
         self.repeat = repeat
         self.warmup = warmup
+        self.quick = quick
         self.rows = []
         self.benchmark = None
 
-    def time(self, fn, repeat=None, warmup=None):
-        """Median wall time of fn() in seconds."""
+    def samples(self, fn, repeat=None, warmup=None):
+        """Wall times of `repeat` timed calls of fn() (after `warmup` untimed), in seconds."""
+        if self.quick:
+            repeat, warmup = min(repeat or self.repeat, 3), min(1, self.warmup)
         for _ in range(self.warmup if warmup is None else warmup):
             fn()
         samples = []
@@ -43,50 +49,62 @@ class Harness:
             start = time.perf_counter()
             fn()
             samples.append(time.perf_counter() - start)
-        return statistics.median(samples)
+        return samples
+
+    def time(self, fn, repeat=None, warmup=None):
+        """Median wall time of fn() in seconds."""
+        return statistics.median(self.samples(fn, repeat, warmup))
 
     def compare(self, case, implementations, nbytes=None, repeat=None):
-        """Times each implementation (name -> callable) of `case`; `nbytes` adds GB/s."""
-        times = {name: self.time(fn, repeat) for name, fn in implementations.items()}
-        self._add(case, times, nbytes)
+        """Times each implementation (name -> callable) of `case`; `nbytes` adds GB/s.
+        Returns the medians (name -> seconds)."""
+        samples = {name: self.samples(fn, repeat) for name, fn in implementations.items()}
+        times = {name: statistics.median(s) for name, s in samples.items()}
+        self._add(case, times, {name: min(s) for name, s in samples.items()}, nbytes)
         return times
 
     def measure(self, case, fn, per_call=1, repeat=None):
-        """Times fn(), which performs `per_call` operations; records seconds per operation."""
-        seconds = self.time(fn, repeat) / per_call
-        self._add(case, {"npuarray": seconds}, None)
+        """Times fn(), which performs `per_call` operations; records seconds per operation
+        and returns the median."""
+        samples = self.samples(fn, repeat)
+        seconds = statistics.median(samples) / per_call
+        self._add(case, {"npuarray": seconds}, {"npuarray": min(samples) / per_call}, None)
         return seconds
 
-    def _add(self, case, times, nbytes):
-        row = {"benchmark": self.benchmark, "case": case, "seconds": times}
+    def _add(self, case, times, best, nbytes):
+        row = {"benchmark": self.benchmark, "case": case, "seconds": times, "best": best}
         if nbytes:
             row["nbytes"] = nbytes
             row["GB/s"] = {name: nbytes / t / 1e9 for name, t in times.items() if t > 0}
-        if "numpy" in times and "npuarray" in times and times["npuarray"] > 0:
-            row["ratio_vs_numpy"] = times["numpy"] / times["npuarray"]
-        if "torch" in times and "npuarray" in times and times["npuarray"] > 0:
-            row["ratio_vs_torch"] = times["torch"] / times["npuarray"]
+        for other in ("numpy", "torch"):
+            if other in times and times.get("npuarray", 0) > 0:
+                row["ratio_vs_" + other] = times[other] / times["npuarray"]
+                row["best_ratio_vs_" + other] = best[other] / best["npuarray"]
         self.rows.append(row)
         print(self._format(row), flush=True)
 
     @staticmethod
     def header():
-        return "%-44s %12s %12s %12s %10s %10s %9s" % (
-            "case", "npuarray", "numpy", "torch", "np/npx", "torch/npx", "npx GB/s")
+        return "%-40s %21s %21s %12s %13s %10s %8s" % (
+            "case", "npuarray best/median", "numpy best/median", "torch", "np/npx b/m",
+            "torch/npx", "npx GB/s")
 
     @staticmethod
     def _format(row):
+        def duration(t):
+            return "%.3fms" % (t * 1e3) if t >= 1e-4 else "%.2fus" % (t * 1e6)
+
         def cell(name):
             t = row["seconds"].get(name)
-            if t is None:
-                return "-"
-            return "%.3f ms" % (t * 1e3) if t >= 1e-4 else "%.2f us" % (t * 1e6)
+            return "-" if t is None else "%s/%s" % (duration(row["best"][name]), duration(t))
+
         ratio_np = row.get("ratio_vs_numpy")
         ratio_torch = row.get("ratio_vs_torch")
         rate = row.get("GB/s", {}).get("npuarray")
-        return "%-44s %12s %12s %12s %10s %10s %9s" % (
-            row["case"][:44], cell("npuarray"), cell("numpy"), cell("torch"),
-            "%.2fx" % ratio_np if ratio_np else "-",
+        return "%-40s %21s %21s %12s %13s %10s %8s" % (
+            row["case"][:40], cell("npuarray"), cell("numpy"),
+            duration(row["seconds"]["torch"]) if "torch" in row["seconds"] else "-",
+            "%.2f/%.2fx" % (row["best_ratio_vs_numpy"], ratio_np) if ratio_np else "-",
             "%.2fx" % ratio_torch if ratio_torch else "-",
             "%.2f" % rate if rate else "-")
 
@@ -99,7 +117,7 @@ class Harness:
             "backend": {"name": info.name, "version": list(info.version)},
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                         "python": platform.python_version()},
-            "repeat": self.repeat, "warmup": self.warmup,
+            "repeat": self.repeat, "warmup": self.warmup, "quick": self.quick,
             "rows": rows,
         }
         with open(path, "w") as f:

@@ -240,6 +240,18 @@ static int acquire_for_launch(const char *opname, aclOpExecutor *executor)
     return rc;
 }
 
+/* Work on at most this many elements (all tensors together) takes a few microseconds: less
+ * than handing it to a stream worker, so npusim_launch_short may run it on the caller. */
+#define SHORT_TASK_ELEMENTS (1 << 14)
+
+static bool is_short(const npusim_exec *ex)
+{
+    int64_t elements = 0;
+    for (int i = 0; i < ex->n_tensors; i++)
+        if (ex->present[i]) elements += npusim_numel(&ex->t[i]);
+    return elements <= SHORT_TASK_ELEMENTS;
+}
+
 static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device)
 {
     for (int i = 0; i < ex->n_tensors; i++) {
@@ -282,7 +294,9 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
         exec_unref(ex);
         return rc;
     }
-    if (!ex->repeatable) return npusim_launch(stream, &ex->def->single_use, ex);
+    if (!ex->repeatable)
+        return is_short(ex) ? npusim_launch_short(stream, &ex->def->single_use, ex)
+                            : npusim_launch(stream, &ex->def->single_use, ex);
     repeat_launch *l = malloc(sizeof *l);
     if (!l) {
         exec_unref(ex);

@@ -107,13 +107,60 @@ static void unpack(const void *src, npusim_kind kind, const matrix *c)
                      c->cs * (int64_t)isz, c->dtype, (size_t)c->cols);
 }
 
+/* OpenBLAS computes a product of at most BLAS_ONE_THREAD_MNK multiply-adds (M*N*K) on the
+ * calling thread (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD) and splits a larger one
+ * across its own threads, which busy-wait for one another. For a product of a few milliseconds
+ * on a machine with more runnable threads than cores, waiting for a descheduled partner costs
+ * far more than the work (the k-means example ran 10 to 50 times slower, and its replayed
+ * graph, whose products follow each other with no pause, slower than eager). Products below
+ * BLAS_OWN_THREADS_MNK are therefore cut into row blocks under that threshold, run on
+ * npusim's pool, whose threads sleep when idle; larger ones amortise OpenBLAS's threads. */
+#define BLAS_ONE_THREAD_MNK 262144
+#define BLAS_OWN_THREADS_MNK (1LL << 27)
+
+typedef struct {
+    npusim_kind kind;
+    int ta, tb;
+    int32_t lda, ldb, ldc;
+    const char *a, *b;
+    char *c;
+    int64_t M, N, K, block_rows;
+} gemm_job;
+
+static void gemm_call(const gemm_job *j, int64_t row, int64_t rows)
+{
+    size_t ksz = npusim_kind_size(j->kind);
+    const char *a = j->a + (size_t)(j->ta == CBLAS_NO_TRANS ? row * j->lda : row) * ksz;
+    char *c = j->c + (size_t)(row * j->ldc) * ksz;
+    if (j->kind == KIND_F32)
+        blas_sgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)j->N, (int32_t)j->K, 1.0f,
+                   (const float *)a, j->lda, (const float *)j->b, j->ldb, 0.0f, (float *)c, j->ldc);
+    else
+        blas_dgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)j->N, (int32_t)j->K, 1.0,
+                   (const double *)a, j->lda, (const double *)j->b, j->ldb, 0.0, (double *)c, j->ldc);
+}
+
+static void gemm_blocks(size_t begin, size_t end, void *ctx)
+{
+    const gemm_job *j = ctx;
+    for (size_t block = begin; block < end; block++) {
+        int64_t row = (int64_t)block * j->block_rows;
+        int64_t rows = j->M - row < j->block_rows ? j->M - row : j->block_rows;
+        gemm_call(j, row, rows);
+    }
+}
+
 static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int tb, int32_t ldb, const void *b,
                       void *c, int32_t ldc, int64_t M, int64_t N, int64_t K)
 {
-    if (kind == KIND_F32)
-        blas_sgemm(CBLAS_ROW_MAJOR, ta, tb, (int32_t)M, (int32_t)N, (int32_t)K, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
-    else
-        blas_dgemm(CBLAS_ROW_MAJOR, ta, tb, (int32_t)M, (int32_t)N, (int32_t)K, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+    gemm_job j = {kind, ta, tb, lda, ldb, ldc, a, b, c, M, N, K, M};
+    int64_t mnk = M * N * K;
+    if (mnk <= BLAS_ONE_THREAD_MNK || mnk >= BLAS_OWN_THREADS_MNK || N * K > BLAS_ONE_THREAD_MNK) {
+        gemm_call(&j, 0, M);
+        return;
+    }
+    j.block_rows = BLAS_ONE_THREAD_MNK / (N * K);
+    npusim_parallel_for((size_t)((M + j.block_rows - 1) / j.block_rows), 1, gemm_blocks, &j);
 }
 
 static void gemm_int(const int64_t *a, const int64_t *b, int64_t *c, int64_t M, int64_t N, int64_t K)

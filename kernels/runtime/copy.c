@@ -181,6 +181,10 @@ static aclError check_pageable_under_capture(const char *api, const void *dst, c
     return rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
 }
 
+/* An asynchronous copy of at most this many bytes takes less time than waking the stream's
+ * worker: it may run on the calling thread (rt_submit_inline_short). */
+#define SHORT_COPY_BYTES (1u << 20)
+
 static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t count,
                              aclrtMemcpyKind kind, aclrtStream stream, const char *api)
 {
@@ -193,6 +197,7 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
     if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true))) return rc;
     if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
     copy_task t = {dst, src, count, 1, count, count, count, count};
+    if (count <= SHORT_COPY_BYTES) return rt_submit_inline_short(s, &copy_ops, &t, sizeof t, api);
     return rt_submit_inline(s, &copy_ops, &t, sizeof t, api);
 }
 

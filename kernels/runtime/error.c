@@ -23,6 +23,21 @@ int npusim_error(int code, const char *fmt, ...)
 
 const char *rt_thread_message(void) { return tls_has_message ? tls_message : ""; }
 
+void rt_error_save(rt_error_state *state)
+{
+    state->last_error = tls_last_error;
+    state->has_message = tls_has_message;
+    if (tls_has_message) memcpy(state->message, tls_message, sizeof state->message);
+}
+
+void rt_error_restore(const rt_error_state *state)
+{
+    tls_last_error = state->last_error;
+    tls_has_message = state->has_message;
+    if (state->has_message) memcpy(tls_message, state->message, sizeof tls_message);
+    else tls_message[0] = '\0';
+}
+
 /* Returns and clears this thread's latest message; NULL when there is none. The pointer stays
  * valid until the next call on this thread. */
 const char *aclGetRecentErrMsg(void)

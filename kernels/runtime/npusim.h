@@ -19,7 +19,8 @@ extern "C" {
 int npusim_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Device work. A task is what a stream runs. run() executes on the stream's worker thread
- * and may execute many times (a captured task runs at every graph replay); release() frees
+ * (a short task on an idle stream: on the launching thread, see npusim_launch_short), one
+ * task of a stream at a time and in order, and may execute many times (a captured task runs at every graph replay); release() frees
  * the payload once no stream queue and no graph holds it any more. A non-zero return from
  * run() becomes the stream's sticky error, returned by the next synchronisation of it. */
 typedef struct npusim_task_ops {
@@ -32,6 +33,13 @@ typedef struct npusim_task_ops {
  * stream; on a capturing stream the task is recorded into the capture, not run.
  * Takes ownership of `payload`: when it fails, release() has already been called. */
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload);
+
+/* npusim_launch for a task the caller knows to be short (a few microseconds of work). When
+ * the stream is idle (nothing queued or running) and not capturing, it runs at once on the
+ * calling thread, as a fast device finishes it before the host looks, instead of handing it
+ * to the stream's worker and paying a thread wake-up; stream order, the sticky error and
+ * synchronisation behave as if the worker had run it. Otherwise it is npusim_launch. */
+aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload);
 
 /* The device id a stream belongs to (NULL: the current context's), or -1 with the error set. */
 int32_t npusim_stream_device(aclrtStream stream);

@@ -50,6 +50,15 @@ aclError rt_fault(rt_fault_kind kind, aclError code, const char *api);
 
 /* The calling thread's latest message (not cleared); used to carry a task's failure. */
 const char *rt_thread_message(void);
+/* The calling thread's error state (code and message), saved around a task run on a user's
+ * thread so that the task's own failure does not become that thread's last error. */
+typedef struct {
+    aclError last_error;
+    bool has_message;
+    char message[RT_MSG_BYTES];
+} rt_error_state;
+void rt_error_save(rt_error_state *state);
+void rt_error_restore(const rt_error_state *state);
 
 /* ---- handles (handle.c): validation of pointers given back by the user -------------------- */
 
@@ -101,6 +110,11 @@ typedef struct rt_stream {
     int done_waiters;
     bool stop, discard;
     bool worker_sleeping;       /* worker blocked on work_cv: the producer must signal */
+    /* A task is running, on the worker or (npusim_launch_short) on a launching thread: tasks
+     * run one at a time, in order, whichever thread runs them. */
+    bool busy;
+    /* Short tasks launched since the last synchronisation of the stream (npusim_launch_short). */
+    uint32_t short_launches;
     /* Counts enqueued tasks like `submitted` but is bumped after the lock is released; the
      * worker polls it without the lock while it spins for the next task. */
     _Atomic uint64_t posted;
@@ -131,6 +145,10 @@ aclError rt_submit(rt_stream *s, rt_task *task, const char *api);
 /* Same with an inline payload copied from `data` (size <= RT_TASK_INLINE_BYTES). */
 aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                           const char *api);
+/* rt_submit_inline for a short task (a few microseconds of work): run at once on the calling
+ * thread when the stream is idle soon after a synchronisation (see npusim_launch_short). */
+aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                                const char *api);
 /* Waits for every task submitted before the call; returns and clears the sticky error.
  * timeout_ms -1: forever. */
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api);

@@ -1,6 +1,7 @@
 /* Streams: an in-order task queue run by the stream's own worker thread. Every API that puts
  * work on a stream goes through rt_submit, which records into a graph instead when the stream
- * is capturing. Completion is counted (submitted / completed) so synchronising waits on a
+ * is capturing; short tasks (submit_short) run on the launching thread instead when the
+ * stream is idle soon after a synchronisation, the `busy` flag keeping one task at a time. Completion is counted (submitted / completed) so synchronising waits on a
  * condition variable for a target count, never spinning. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,15 +72,19 @@ static void spin_for_work(rt_stream *s, uint64_t seen)
     }
 }
 
-/* Called with s->mu held and the queue empty; returns with s->mu held once there is a task
- * or the stream stops. */
+/* Whether the worker has nothing to run now: no task queued, or a launching thread is running
+ * one (npusim_launch_short), which must finish first. */
+static bool worker_idle(const rt_stream *s) { return s->ring_count == 0 || s->busy; }
+
+/* Called with s->mu held and nothing to run; returns with s->mu held once there is a task
+ * to run or the stream stops (and no launching thread still runs one of its tasks). */
 static void wait_for_work(rt_stream *s)
 {
     uint64_t seen = atomic_load_explicit(&s->posted, memory_order_relaxed);
     pthread_mutex_unlock(&s->mu);
     spin_for_work(s, seen);
     pthread_mutex_lock(&s->mu);
-    while (s->ring_count == 0 && !s->stop) {
+    while ((worker_idle(s) && !s->stop) || s->busy) {
         s->worker_sleeping = true;
         pthread_cond_wait(&s->work_cv, &s->mu);
         s->worker_sleeping = false;
@@ -91,14 +96,16 @@ static void *worker_main(void *arg)
     rt_stream *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        if (s->ring_count == 0 && !s->stop) wait_for_work(s);
+        if ((worker_idle(s) && !s->stop) || s->busy) wait_for_work(s);
         if (s->ring_count == 0) break;
         rt_task t = s->ring[s->ring_head];
         s->ring_head = (s->ring_head + 1) % s->ring_cap;
         s->ring_count--;
         bool skip = s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
+        s->busy = true;
         pthread_mutex_unlock(&s->mu);
         run_task(s, &t, skip); /* returns with s->mu held */
+        s->busy = false;
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -214,6 +221,38 @@ aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
     return ACL_SUCCESS;
 }
 
+/* How many short tasks after a synchronisation may run on the launching thread. A few
+ * operations and a read of their result (`if err < tol`, float(x)) then never wake the worker;
+ * a longer run of launches goes to the worker, which overlaps it with the launching. */
+#define RUN_HERE_AFTER_SYNC 4
+
+/* Runs `task` on the calling thread when the stream is idle, soon after a synchronisation;
+ * false (nothing done) otherwise. Marking the stream busy first keeps the worker, and any
+ * other launching thread, from running a later task before this one completes. */
+static bool run_here_if_idle(rt_stream *s, rt_task *task)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->ring_count || s->busy || s->stop || s->short_launches >= RUN_HERE_AFTER_SYNC) {
+        pthread_mutex_unlock(&s->mu);
+        return false;
+    }
+    s->short_launches++;
+    s->busy = true;
+    s->submitted++;
+    bool skip = s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
+    pthread_mutex_unlock(&s->mu);
+    rt_error_state caller_errors;
+    rt_error_save(&caller_errors);
+    run_task(s, task, skip); /* returns with s->mu held */
+    s->busy = false;
+    /* Tasks queued meanwhile (or a stop) are the worker's, which waited for this one. */
+    bool wake = s->worker_sleeping && (s->ring_count || s->stop);
+    pthread_mutex_unlock(&s->mu);
+    if (wake) pthread_cond_signal(&s->work_cv);
+    rt_error_restore(&caller_errors);
+    return true;
+}
+
 aclError rt_submit(rt_stream *s, rt_task *task, const char *api)
 {
     if (atomic_load_explicit(&s->capture, memory_order_acquire))
@@ -221,15 +260,35 @@ aclError rt_submit(rt_stream *s, rt_task *task, const char *api)
     return rt_stream_enqueue(s, task, api);
 }
 
-aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
-                          const char *api)
+static rt_task inline_task(const npusim_task_ops *ops, const void *data, size_t size)
 {
     rt_task t;
     t.ops = ops;
     t.payload = NULL;
     t.is_inline = true;
     memcpy(t.inline_data, data, size);
+    return t;
+}
+
+aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                          const char *api)
+{
+    rt_task t = inline_task(ops, data, size);
     return rt_submit(s, &t, api);
+}
+
+/* rt_submit for a short task: run here when the stream allows it, else queued or captured. */
+static aclError submit_short(rt_stream *s, rt_task *task, const char *api)
+{
+    if (atomic_load_explicit(&s->capture, memory_order_acquire)) return rt_capture_record_task(s, task, api);
+    return run_here_if_idle(s, task) ? ACL_SUCCESS : rt_stream_enqueue(s, task, api);
+}
+
+aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                                const char *api)
+{
+    rt_task t = inline_task(ops, data, size);
+    return submit_short(s, &t, api);
 }
 
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)
@@ -243,6 +302,15 @@ aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *pay
     }
     rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
     return rt_submit(s, &t, ops->name);
+}
+
+aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload)
+{
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
+    if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
+    rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
+    return submit_short(s, &t, ops->name);
 }
 
 int32_t npusim_stream_device(aclrtStream stream)
@@ -263,6 +331,7 @@ aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
     aclError rc = ACL_SUCCESS;
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->submitted;
+    s->short_launches = 0;
     s->done_waiters++;
     while (s->completed < target && !rc)
         if (timeout_ms > 0 && pthread_cond_timedwait(&s->done_cv, &s->mu, &deadline) != 0 &&
