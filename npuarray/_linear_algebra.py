@@ -14,6 +14,7 @@ import numpy as np
 from . import _elementwise, _manipulation, _ops
 from ._data_type import BFLOAT16
 from ._elementwise import _is_array, _kind, _promote, broadcast_shapes, same_device
+from .runtime._memory_pool import get_default_memory_pool
 
 __all__ = ["matmul", "tensordot", "vecdot"]
 
@@ -92,7 +93,8 @@ def _real_product(a, b, out, stream):
         _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
         return
     work = out._dtype if _kind(out._dtype) == "f" else _INT64
-    a, b = _ops.cast(a, work, stream=stream), _ops.cast(b, work, stream=stream)
+    a = a if a._dtype == work else _ops.cast(a, work, stream=stream)
+    b = b if b._dtype == work else _ops.cast(b, work, stream=stream)
     a = a if a.ndim > 1 else _manipulation.expand_dims(a, 0)
     b = b if b.ndim > 1 else _manipulation.expand_dims(b, -1)
     shape, _ = _matmul_shape(a._shape, b._shape)
@@ -103,14 +105,18 @@ def _composed_product(a, b, out, stream):
     """``out[...] = a @ b`` for (..., M, K) ``a`` and (..., K, N) ``b`` of one dtype
     that aclnnMatmul lacks (float64, int64), as sums over K of broadcast products
     (aclnnMul, aclnnReduceSum), in blocks of rows and columns whose temporary stays
-    under ``_COMPOSED_STEP_BYTES``; each block is cast into the (C-contiguous
+    under ``_COMPOSED_STEP_BYTES`` (an eighth of a capped pool's limit); each block is cast into the (C-contiguous
     ``out``) view of its place with aclnnInplaceCopy."""
     from ._statistical import sum as _sum  # it imports the element-wise layer, as we do
     (m, k), n = a._shape[-2:], b._shape[-1]
     batch = max(1, out.size // (m * n))
     per_element = batch * k * a._dtype.itemsize
-    columns = max(1, min(n, _COMPOSED_STEP_BYTES // per_element))
-    rows = max(1, min(m, _COMPOSED_STEP_BYTES // (per_element * columns)))
+    step = _COMPOSED_STEP_BYTES
+    limit = get_default_memory_pool(out.device).get_limit()
+    if limit:  # a capped pool (NPUARRAY_MEMORY_LIMIT): a small share of it
+        step = min(step, limit // 8)
+    columns = max(1, min(n, step // per_element))
+    rows = max(1, min(m, step // (per_element * columns)))
     for j in range(0, n, columns):
         b_block = _manipulation.expand_dims(b[..., :, j:j + columns], -3)  # (..., 1, K, c)
         for i in range(0, m, rows):
