@@ -52,7 +52,7 @@ def test_captured_host_function_error_is_raised_at_each_replay_sync(rng):
 
 @pytest.mark.parametrize("rounds", [6])
 def test_recapturing_into_new_graphs_in_a_loop_does_not_leak_device_memory(rng, rounds):
-    x = npx.asarray(rng.random((512, 512)))   # each output: 2 MiB
+    x = npx.asarray(rng.random((512, 512), dtype=np.float32))   # each output: 1 MiB
     device = npx.Device(0)
     free = []
     with npx.Stream() as stream:
@@ -63,7 +63,7 @@ def test_recapturing_into_new_graphs_in_a_loop_does_not_leak_device_memory(rng, 
             graph.replay()
             free.append(device.mem_info()[0])
         stream.synchronize()
-    np.testing.assert_allclose(y.to_host(), x.to_host() @ x.to_host())
+    np.testing.assert_allclose(y.to_host(), x.to_host() @ x.to_host(), rtol=1e-5)
     assert free[-1] == free[1]      # steady state after the first round
 
 
