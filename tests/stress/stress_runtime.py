@@ -72,8 +72,9 @@ def worker(seed, streams, shared, shared_lock, deadline, totals):
                     x, data = live.pop(rng.randrange(len(live)))
                     check(totals, x, data)
                 elif action < 0.86:
-                    with shared_lock:
-                        shared.append(rng.choice(live))
+                    with shared_lock:  # handed over: its owner no longer writes it (a
+                        # write racing another thread's read is the program's race, not ours)
+                        shared.append(live.pop(rng.randrange(len(live))))
                         other = shared.pop(rng.randrange(len(shared))) if len(shared) > 8 else None
                     if other is not None:                         # made by another thread
                         x, data = other
