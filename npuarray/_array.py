@@ -29,6 +29,9 @@ class NPUArray:
     """
     __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_acl_tensor",
                  "__weakref__")
+    # Above NumPy's 0 (and equal to CuPy's): mixed operations defer to NPUArray, and
+    # libraries that compare priorities (Dask's tensordot) find one.
+    __array_priority__ = 100.0
 
     def __init__(self, *args, **kwargs):
         raise TypeError("NPUArray is not created directly; use npuarray.asarray, "
