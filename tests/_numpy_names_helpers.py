@@ -13,7 +13,7 @@ def up(a):
     return npx.asarray(a)
 
 
-def check(result, expected, rtol=1e-12, atol=0.0, dtype=True):
+def assert_matches(result, expected, rtol=1e-12, atol=0.0, dtype=True):
     """``result`` is an NPUArray equal to ``expected`` (shape, dtype, values)."""
     assert isinstance(result, npx.NPUArray), type(result)
     host = result.to_host()

@@ -31,7 +31,7 @@ def counts(rng, shape, dtype, width):
                         endpoint=True).astype(dtype)
 
 
-def check(result, expected):
+def assert_matches(result, expected):
     expected = np.asarray(expected)
     assert isinstance(result, npx.NPUArray)
     assert (result.shape, result.dtype) == (expected.shape, expected.dtype)
@@ -42,7 +42,7 @@ def check(result, expected):
 @pytest.mark.parametrize("dtype", ["bool"] + INTS)
 def test_logic_every_dtype(rng, name, dtype):
     a, b = full_range(rng, (5, 7), dtype), full_range(rng, (5, 7), dtype)
-    check(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), LOGIC[name](a, b))
+    assert_matches(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), LOGIC[name](a, b))
 
 
 @pytest.mark.parametrize("name", sorted(LOGIC))
@@ -51,8 +51,8 @@ def test_logic_with_python_scalars(rng, name, dtype):
     a = full_range(rng, (9,), dtype)
     scalar = True if dtype == "bool" else int(full_range(rng, (), dtype))
     x = npx.asarray(a)
-    check(getattr(npx, name)(x, scalar), LOGIC[name](a, scalar))
-    check(getattr(npx, name)(scalar, x), LOGIC[name](scalar, a))
+    assert_matches(getattr(npx, name)(x, scalar), LOGIC[name](a, scalar))
+    assert_matches(getattr(npx, name)(scalar, x), LOGIC[name](scalar, a))
 
 
 @pytest.mark.parametrize("a_dtype,b_dtype", [("uint8", "int8"), ("int16", "uint16"),
@@ -61,14 +61,14 @@ def test_logic_with_python_scalars(rng, name, dtype):
 def test_logic_mixed_dtypes_promote(rng, a_dtype, b_dtype):
     a, b = full_range(rng, (4, 3), a_dtype), full_range(rng, (3,), b_dtype)
     for name, fn in LOGIC.items():
-        check(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), fn(a, b))
+        assert_matches(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), fn(a, b))
 
 
 def test_logic_numpy_scalars_are_strong(rng):
     a = full_range(rng, (6,), "int8")
     x = npx.asarray(a)
-    check(npx.bitwise_and(x, np.int16(0x1FF)), np.bitwise_and(a, np.int16(0x1FF)))
-    check(npx.bitwise_or(np.uint64(2**63), npx.asarray(a.astype(np.uint8))),
+    assert_matches(npx.bitwise_and(x, np.int16(0x1FF)), np.bitwise_and(a, np.int16(0x1FF)))
+    assert_matches(npx.bitwise_or(np.uint64(2**63), npx.asarray(a.astype(np.uint8))),
           np.bitwise_or(np.uint64(2**63), a.astype(np.uint8)))
 
 
@@ -77,18 +77,18 @@ def test_unsigned_64_bit_patterns_survive():
     b = np.array([2**63 + 1, 2**63, 7, 2**64 - 1, 3], np.uint64)
     x, y = npx.asarray(a), npx.asarray(b)
     for name, fn in LOGIC.items():
-        check(getattr(npx, name)(x, y), fn(a, b))
-        check(getattr(npx, name)(x, 2**64 - 2), fn(a, np.uint64(2**64 - 2)))
-    check(npx.bitwise_invert(x), ~a)
+        assert_matches(getattr(npx, name)(x, y), fn(a, b))
+        assert_matches(getattr(npx, name)(x, 2**64 - 2), fn(a, np.uint64(2**64 - 2)))
+    assert_matches(npx.bitwise_invert(x), ~a)
 
 
 @pytest.mark.parametrize("dtype", ["bool"] + INTS)
 def test_invert_every_dtype(rng, dtype):
     a = full_range(rng, (3, 4), dtype)
     x = npx.asarray(a)
-    check(npx.bitwise_invert(x), np.invert(a))
-    check(~x, ~a)
-    check(~x.T, ~a.T)
+    assert_matches(npx.bitwise_invert(x), np.invert(a))
+    assert_matches(~x, ~a)
+    assert_matches(~x.T, ~a.T)
 
 
 @pytest.mark.parametrize("name", sorted(SHIFTS))
@@ -97,7 +97,7 @@ def test_shift_every_dtype_with_bad_counts(rng, name, dtype):
     """Counts that are negative or >= the bit width give NumPy's results (0 / -1)."""
     width = 8 * np.dtype(dtype).itemsize
     a, b = full_range(rng, (6, 8), dtype), counts(rng, (6, 8), dtype, width)
-    check(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), SHIFTS[name](a, b))
+    assert_matches(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), SHIFTS[name](a, b))
 
 
 @pytest.mark.parametrize("name", sorted(SHIFTS))
@@ -107,11 +107,11 @@ def test_shift_by_python_int(rng, name, dtype):
     a = full_range(rng, (10,), dtype)
     x = npx.asarray(a)
     for count in (0, 1, width - 1, width, width + 5, 1000 if width > 8 else 100):
-        check(getattr(npx, name)(x, count), SHIFTS[name](a, np.array(count, a.dtype)))
+        assert_matches(getattr(npx, name)(x, count), SHIFTS[name](a, np.array(count, a.dtype)))
     if np.dtype(dtype).kind == "i":
-        check(getattr(npx, name)(x, -1), SHIFTS[name](a, np.array(-1, a.dtype)))
+        assert_matches(getattr(npx, name)(x, -1), SHIFTS[name](a, np.array(-1, a.dtype)))
     small = counts(rng, (10,), dtype, width)
-    check(getattr(npx, name)(1, npx.asarray(small)), SHIFTS[name](np.array(1, a.dtype), small))
+    assert_matches(getattr(npx, name)(1, npx.asarray(small)), SHIFTS[name](np.array(1, a.dtype), small))
 
 
 @pytest.mark.parametrize("a_dtype,b_dtype", [("int8", "uint8"), ("uint8", "int16"),
@@ -120,15 +120,15 @@ def test_shift_mixed_dtypes(rng, a_dtype, b_dtype):
     width = 8 * np.promote_types(a_dtype, b_dtype).itemsize
     a, b = full_range(rng, (3, 5), a_dtype), counts(rng, (5,), b_dtype, width)
     for name, fn in SHIFTS.items():
-        check(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), fn(a, b))
+        assert_matches(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), fn(a, b))
 
 
 def test_shift_reflected_scalar_base_right_shift_fills_sign(rng):
     b = counts(rng, (12,), "int32", 32)
     y = npx.asarray(b)
-    check(npx.bitwise_right_shift(-5, y), np.right_shift(np.int32(-5), b))
-    check(-5 >> y, np.right_shift(np.int32(-5), b))
-    check(3 << y, np.left_shift(np.int32(3), b))
+    assert_matches(npx.bitwise_right_shift(-5, y), np.right_shift(np.int32(-5), b))
+    assert_matches(-5 >> y, np.right_shift(np.int32(-5), b))
+    assert_matches(3 << y, np.left_shift(np.int32(3), b))
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8",
@@ -142,14 +142,14 @@ def test_logical_xor_every_dtype(rng, dtype):
     else:
         a, b = full_range(rng, (4, 5), dtype), full_range(rng, (5,), dtype)
         a[a.flat[:3].nonzero()] = 0 if dtype != "bool" else False
-    check(npx.logical_xor(npx.asarray(a), npx.asarray(b)), np.logical_xor(a, b))
-    check(npx.logical_xor(npx.asarray(a), 0), np.logical_xor(a, 0))
+    assert_matches(npx.logical_xor(npx.asarray(a), npx.asarray(b)), np.logical_xor(a, b))
+    assert_matches(npx.logical_xor(npx.asarray(a), 0), np.logical_xor(a, 0))
 
 
 def test_logical_xor_uint64_truthiness():
     a = np.array([0, 2**63, 1, 2**64 - 1], np.uint64)
     b = np.array([0, 0, 2**63, 2**64 - 1], np.uint64)
-    check(npx.logical_xor(npx.asarray(a), npx.asarray(b)), np.logical_xor(a, b))
+    assert_matches(npx.logical_xor(npx.asarray(a), npx.asarray(b)), np.logical_xor(a, b))
 
 
 # -- shapes ----------------------------------------------------------------------------------
@@ -162,12 +162,12 @@ def test_broadcast_zero_d_and_empty(rng, name):
     fn = ALL_BINARY[name]
     a = full_range(rng, (4, 1, 3), "int16")
     b = counts(rng, (5, 1), "int16", 16)
-    check(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), fn(a, b))
+    assert_matches(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), fn(a, b))
     zero_a, zero_b = np.array(-7, np.int16), np.array(3, np.int16)
-    check(getattr(npx, name)(npx.asarray(zero_a), npx.asarray(zero_b)), fn(zero_a, zero_b))
-    check(getattr(npx, name)(npx.asarray(zero_a), npx.asarray(b)), fn(zero_a, b))
+    assert_matches(getattr(npx, name)(npx.asarray(zero_a), npx.asarray(zero_b)), fn(zero_a, zero_b))
+    assert_matches(getattr(npx, name)(npx.asarray(zero_a), npx.asarray(b)), fn(zero_a, b))
     empty = np.zeros((0, 3), np.int16)
-    check(getattr(npx, name)(npx.asarray(empty), npx.asarray(a[0])), fn(empty, a[0]))
+    assert_matches(getattr(npx, name)(npx.asarray(empty), npx.asarray(a[0])), fn(empty, a[0]))
 
 
 @pytest.mark.parametrize("name", sorted(ALL_BINARY))
@@ -176,12 +176,12 @@ def test_non_contiguous_inputs(rng, name):
     a = full_range(rng, (6, 8), "int32")
     b = counts(rng, (8, 6), "int32", 32)
     x, y = npx.asarray(a), npx.asarray(b)
-    check(getattr(npx, name)(x.T, y), fn(a.T, b))                    # transposed
-    check(getattr(npx, name)(x[::2, 1::3], y[1::3, ::2].T),          # strided
+    assert_matches(getattr(npx, name)(x.T, y), fn(a.T, b))                    # transposed
+    assert_matches(getattr(npx, name)(x[::2, 1::3], y[1::3, ::2].T),          # strided
           fn(a[::2, 1::3], b[1::3, ::2].T))
-    check(getattr(npx, name)(x[::-1, ::-2], y.T[:, ::-2]),          # negative steps
+    assert_matches(getattr(npx, name)(x[::-1, ::-2], y.T[:, ::-2]),          # negative steps
           fn(a[::-1, ::-2], b.T[:, ::-2]))
-    check(npx.bitwise_invert(x[::-1, ::2]), ~a[::-1, ::2])
+    assert_matches(npx.bitwise_invert(x[::-1, ::2]), ~a[::-1, ::2])
 
 
 @settings(max_examples=25, deadline=None)
@@ -194,7 +194,7 @@ def test_hypothesis_shapes(shapes, dtype, name, seed):
     a = full_range(rng, shapes.input_shapes[0], dtype)
     b = counts(rng, shapes.input_shapes[1], dtype, width) if name in SHIFTS else \
         full_range(rng, shapes.input_shapes[1], dtype)
-    check(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), ALL_BINARY[name](a, b))
+    assert_matches(getattr(npx, name)(npx.asarray(a), npx.asarray(b)), ALL_BINARY[name](a, b))
 
 
 # -- operators -------------------------------------------------------------------------------
@@ -210,25 +210,25 @@ def test_operators_forward_reflected_in_place(rng, symbol, fn, dtype):
     a = full_range(rng, (3, 4), dtype)
     b = counts(rng, (4,), dtype, width)
     x, y = npx.asarray(a), npx.asarray(b)
-    check(eval(f"x {symbol} y"), fn(a, b))
-    check(eval(f"x {symbol} 2"), fn(a, np.array(2, a.dtype)))
-    check(eval(f"2 {symbol} y"), fn(np.array(2, a.dtype), b))
+    assert_matches(eval(f"x {symbol} y"), fn(a, b))
+    assert_matches(eval(f"x {symbol} 2"), fn(a, np.array(2, a.dtype)))
+    assert_matches(eval(f"2 {symbol} y"), fn(np.array(2, a.dtype), b))
     before = x
     namespace = {"x": x, "y": y}
     exec(f"x {symbol}= y", namespace)
     assert namespace["x"] is before
-    check(x, fn(a, b))
+    assert_matches(x, fn(a, b))
 
 
 def test_bool_operators(rng):
     a, b = full_range(rng, (7,), "bool"), full_range(rng, (7,), "bool")
     x, y = npx.asarray(a), npx.asarray(b)
-    check(x & y, a & b)
-    check(x | True, a | True)
-    check(False ^ y, False ^ b)
-    check(~x, ~a)
+    assert_matches(x & y, a & b)
+    assert_matches(x | True, a | True)
+    assert_matches(False ^ y, False ^ b)
+    assert_matches(~x, ~a)
     x &= y
-    check(x, a & b)
+    assert_matches(x, a & b)
 
 
 def test_in_place_keeps_left_operand_shape_and_dtype(rng):
@@ -239,9 +239,9 @@ def test_in_place_keeps_left_operand_shape_and_dtype(rng):
     with pytest.raises(TypeError):
         b = npx.asarray(full_range(rng, (3,), "bool"))
         b |= x                                                 # int8 result into bool
-    check(x, a)                                                # x unchanged by the errors
+    assert_matches(x, a)                                                # x unchanged by the errors
     x <<= 1
-    check(x, np.left_shift(a, np.int8(1)))
+    assert_matches(x, np.left_shift(a, np.int8(1)))
 
 
 # -- bad input -------------------------------------------------------------------------------
@@ -253,7 +253,7 @@ def test_non_integer_dtypes_raise_type_error(rng, name, dtype):
     with pytest.raises(TypeError):
         getattr(npx, name)(*([x] if name == "bitwise_invert" else [x, x]))
     i = npx.asarray(np.arange(4, dtype=np.int32))
-    check(npx.bitwise_xor(i, 1), np.arange(4, dtype=np.int32) ^ 1)   # the next call works
+    assert_matches(npx.bitwise_xor(i, 1), np.arange(4, dtype=np.int32) ^ 1)   # the next call works
 
 
 def test_shifts_reject_bool_and_float_counts():
@@ -276,7 +276,7 @@ def test_out_of_range_python_int_overflows():
             fn(x, 300)
     with pytest.raises(OverflowError):
         npx.bitwise_and(npx.asarray(np.arange(3, dtype=np.uint8)), -1)
-    check(x & 1, np.arange(3, dtype=np.int8) & 1)
+    assert_matches(x & 1, np.arange(3, dtype=np.int8) & 1)
 
 
 def test_mixed_signed_uint64_has_no_common_dtype():
@@ -326,7 +326,7 @@ def test_npusim_rejects_undocumented_dtypes(op, dtype):
 def test_npusim_bitwise_not_lacks_wide_unsigned(dtype):
     with pytest.raises(npx.InvalidValueError):
         _ops.launch("aclnnBitwiseNot", raw(dtype), raw(dtype))
-    check(npx.bitwise_invert(raw(dtype)), ~np.arange(3, dtype=dtype))
+    assert_matches(npx.bitwise_invert(raw(dtype)), ~np.arange(3, dtype=dtype))
 
 
 def test_npusim_scalar_operand_dtype_is_checked():
@@ -335,7 +335,7 @@ def test_npusim_scalar_operand_dtype_is_checked():
         _ops.launch("aclnnBitwiseAndScalar", x, _ops.acl_scalar(1.0, np.dtype(np.float32)), x)
     out = raw(np.int32)
     _ops.launch("aclnnBitwiseAndScalar", x, _ops.acl_scalar(6, np.dtype(np.int32)), out)
-    check(out, np.arange(3, dtype=np.int32) & 6)
+    assert_matches(out, np.arange(3, dtype=np.int32) & 6)
 
 
 def test_logical_and_or_on_uint64_bits():
@@ -343,6 +343,6 @@ def test_logical_and_or_on_uint64_bits():
     a = np.array([0, 2**63, 1, 2**64 - 1, 0], np.uint64)
     b = np.array([0, 0, 2**63, 1, 2**63], np.uint64)
     x, y = npx.asarray(a), npx.asarray(b)
-    check(npx.logical_and(x, y), np.logical_and(a, b))
-    check(npx.logical_or(x, y), np.logical_or(a, b))
-    check(npx.logical_or(x, 0), np.logical_or(a, 0))
+    assert_matches(npx.logical_and(x, y), np.logical_and(a, b))
+    assert_matches(npx.logical_or(x, y), np.logical_or(a, b))
+    assert_matches(npx.logical_or(x, 0), np.logical_or(a, 0))

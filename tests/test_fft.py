@@ -25,7 +25,7 @@ def rand(rng, shape, dtype):
     return a.astype(dtype)
 
 
-def close(got, want, dtype):
+def assert_close(got, want, dtype):
     """Relative to the largest magnitude of the expected result (FFT error is global)."""
     got = got.to_host()
     assert got.shape == want.shape, (got.shape, want.shape)
@@ -49,9 +49,9 @@ def test_fft_ifft(rng, n, dtype, norm):
     x = npx.asarray(a)
     got = nfft.fft(x, norm=norm)
     assert got.dtype == dtype
-    close(got, np.fft.fft(a, norm=norm), dtype)
-    close(nfft.ifft(x, norm=norm), np.fft.ifft(a, norm=norm), dtype)
-    close(nfft.ifft(nfft.fft(x, norm=norm), norm=norm), a, dtype)
+    assert_close(got, np.fft.fft(a, norm=norm), dtype)
+    assert_close(nfft.ifft(x, norm=norm), np.fft.ifft(a, norm=norm), dtype)
+    assert_close(nfft.ifft(nfft.fft(x, norm=norm), norm=norm), a, dtype)
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -62,14 +62,14 @@ def test_rfft_irfft_hfft_ihfft(rng, n, dtype, norm):
     x = npx.asarray(a)
     spectrum = nfft.rfft(x, norm=norm)
     assert spectrum.dtype == complex_of(dtype)
-    close(spectrum, np.fft.rfft(a, norm=norm), dtype)
-    close(nfft.irfft(spectrum, n=n, norm=norm), a, dtype)
+    assert_close(spectrum, np.fft.rfft(a, norm=norm), dtype)
+    assert_close(nfft.irfft(spectrum, n=n, norm=norm), a, dtype)
     c = rand(rng, (2, n // 2 + 1), complex_of(dtype))
-    close(nfft.irfft(npx.asarray(c), n=n, norm=norm), np.fft.irfft(c, n=n, norm=norm), dtype)
-    close(nfft.hfft(npx.asarray(c), n=n, norm=norm), np.fft.hfft(c, n=n, norm=norm), dtype)
+    assert_close(nfft.irfft(npx.asarray(c), n=n, norm=norm), np.fft.irfft(c, n=n, norm=norm), dtype)
+    assert_close(nfft.hfft(npx.asarray(c), n=n, norm=norm), np.fft.hfft(c, n=n, norm=norm), dtype)
     got = nfft.ihfft(x, norm=norm)
     assert got.dtype == complex_of(dtype)
-    close(got, np.fft.ihfft(a, norm=norm), dtype)
+    assert_close(got, np.fft.ihfft(a, norm=norm), dtype)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -77,7 +77,7 @@ def test_real_input_to_fft(rng, dtype):
     a = rand(rng, (5, 8), dtype)
     got = nfft.fft(npx.asarray(a), axis=0)
     assert got.dtype == complex_of(dtype)
-    close(got, np.fft.fft(a, axis=0), dtype)
+    assert_close(got, np.fft.fft(a, axis=0), dtype)
 
 
 @pytest.mark.parametrize("n", [3, 8, 13, 20])
@@ -85,11 +85,11 @@ def test_real_input_to_fft(rng, dtype):
 def test_n_and_axis(rng, n, axis):
     a = rand(rng, (6, 5, 4), np.complex64)
     x = npx.asarray(a)
-    close(nfft.fft(x, n=n, axis=axis), np.fft.fft(a, n=n, axis=axis), np.complex64)
-    close(nfft.ifft(x, n=n, axis=axis), np.fft.ifft(a, n=n, axis=axis), np.complex64)
+    assert_close(nfft.fft(x, n=n, axis=axis), np.fft.fft(a, n=n, axis=axis), np.complex64)
+    assert_close(nfft.ifft(x, n=n, axis=axis), np.fft.ifft(a, n=n, axis=axis), np.complex64)
     r = a.real.copy()
-    close(nfft.rfft(npx.asarray(r), n=n, axis=axis), np.fft.rfft(r, n=n, axis=axis), np.float32)
-    close(nfft.irfft(x, n=n, axis=axis), np.fft.irfft(a, n=n, axis=axis), np.float32)
+    assert_close(nfft.rfft(npx.asarray(r), n=n, axis=axis), np.fft.rfft(r, n=n, axis=axis), np.float32)
+    assert_close(nfft.irfft(x, n=n, axis=axis), np.fft.irfft(a, n=n, axis=axis), np.float32)
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
@@ -101,9 +101,9 @@ def test_fftn_ifftn(rng, dtype, s, axes, norm):
     x = npx.asarray(a)
     np_axes = default_axes(a, s, axes)
     ns = None if s is None else tuple(a.shape[ax] if v == -1 else v for v, ax in zip(s, np_axes))
-    close(nfft.fftn(x, s=s, axes=axes, norm=norm), np.fft.fftn(a, s=ns, axes=np_axes, norm=norm),
+    assert_close(nfft.fftn(x, s=s, axes=axes, norm=norm), np.fft.fftn(a, s=ns, axes=np_axes, norm=norm),
           dtype)
-    close(nfft.ifftn(x, s=s, axes=axes, norm=norm),
+    assert_close(nfft.ifftn(x, s=s, axes=axes, norm=norm),
           np.fft.ifftn(a, s=ns, axes=np_axes, norm=norm), dtype)
 
 
@@ -121,23 +121,23 @@ def test_rfftn_irfftn(rng, dtype, s, axes):
     a = rand(rng, (4, 5, 6), dtype)
     x = npx.asarray(a)
     np_axes = default_axes(a, s, axes)
-    close(nfft.rfftn(x, s=s, axes=axes), np.fft.rfftn(a, s=s, axes=np_axes), dtype)
+    assert_close(nfft.rfftn(x, s=s, axes=axes), np.fft.rfftn(a, s=s, axes=np_axes), dtype)
     c = np.fft.rfftn(a, axes=np_axes)
     got = nfft.irfftn(npx.asarray(c), s=s, axes=axes)
     assert got.dtype == real_of(dtype)
-    close(got, np.fft.irfftn(c, s=s, axes=np_axes), dtype)
+    assert_close(got, np.fft.irfftn(c, s=s, axes=np_axes), dtype)
 
 
 def test_fft2_large_batch(rng):
     a = rand(rng, (64, 256), np.complex64)
-    close(nfft.fftn(npx.asarray(a)), np.fft.fft2(a), np.complex64)
+    assert_close(nfft.fftn(npx.asarray(a)), np.fft.fft2(a), np.complex64)
 
 
 @pytest.mark.parametrize("n", [1009, 2 * 211])
 def test_lengths_aclfft_refuses_use_the_host(rng, n):
     """A prime factor above 199 is outside aclfft's sizes: the host computes it."""
     a = rand(rng, (2, n), np.complex64)
-    close(nfft.fft(npx.asarray(a)), np.fft.fft(a), np.complex64)
+    assert_close(nfft.fft(npx.asarray(a)), np.fft.fft(a), np.complex64)
     with npx.transfer_guard("disallow"):
         with pytest.raises(npx.ImplicitTransferError, match="fft.fft"):
             nfft.fft(npx.asarray(a))
@@ -155,11 +155,11 @@ def test_float64_uses_the_host_and_float32_the_device(rng):
 def test_non_contiguous_input(rng):
     a = rand(rng, (8, 12), np.complex64)
     x = npx.asarray(a)
-    close(nfft.fft(x[::2, 1::3]), np.fft.fft(a[::2, 1::3]), np.complex64)
-    close(nfft.fft(x.mT), np.fft.fft(a.T), np.complex64)
-    close(nfft.fft(x[:, ::-1]), np.fft.fft(a[:, ::-1]), np.complex64)
+    assert_close(nfft.fft(x[::2, 1::3]), np.fft.fft(a[::2, 1::3]), np.complex64)
+    assert_close(nfft.fft(x.mT), np.fft.fft(a.T), np.complex64)
+    assert_close(nfft.fft(x[:, ::-1]), np.fft.fft(a[:, ::-1]), np.complex64)
     r = a.real.copy()
-    close(nfft.rfft(npx.asarray(r)[::-1], axis=0), np.fft.rfft(r[::-1], axis=0), np.float32)
+    assert_close(nfft.rfft(npx.asarray(r)[::-1], axis=0), np.fft.rfft(r[::-1], axis=0), np.float32)
 
 
 def test_zero_dimensional_batch_and_empty(rng):
@@ -167,7 +167,7 @@ def test_zero_dimensional_batch_and_empty(rng):
     assert nfft.fft(npx.asarray(a)).shape == (0, 8)
     assert nfft.rfft(npx.asarray(np.zeros((3, 0, 8), np.float32))).shape == (3, 0, 5)
     v = rand(rng, (16,), np.complex64)
-    close(nfft.fft(npx.asarray(v)), np.fft.fft(v), np.complex64)
+    assert_close(nfft.fft(npx.asarray(v)), np.fft.fft(v), np.complex64)
 
 
 @pytest.mark.parametrize("call", [
@@ -177,7 +177,7 @@ def test_bad_values(call):
     x = npx.asarray(np.ones((4, 4), np.complex64))
     with pytest.raises(ValueError):
         call(x)
-    close(nfft.fft(x), np.fft.fft(np.ones((4, 4))), np.complex64)
+    assert_close(nfft.fft(x), np.fft.fft(np.ones((4, 4))), np.complex64)
 
 
 def test_bad_axis_and_dtype():
@@ -226,7 +226,7 @@ def test_shifts(rng, axes):
 def test_fft_hypothesis(shape, axis, norm):
     rng = np.random.default_rng(sum(shape))
     a = rand(rng, tuple(shape), np.complex64)
-    close(nfft.fft(npx.asarray(a), axis=axis, norm=norm), np.fft.fft(a, axis=axis, norm=norm),
+    assert_close(nfft.fft(npx.asarray(a), axis=axis, norm=norm), np.fft.fft(a, axis=axis, norm=norm),
           np.complex64)
 
 
@@ -251,7 +251,7 @@ def test_plans_are_cached_reused_and_freed(rng):
     nfft.clear_plan_cache()
     gc.collect()
     assert nfft.plan_cache_info()["size"] == 0
-    close(nfft.fft(a), np.fft.fft(a.to_host()), np.complex64)  # a new plan works
+    assert_close(nfft.fft(a), np.fft.fft(a.to_host()), np.complex64)  # a new plan works
     with pytest.raises(ValueError):
         nfft.set_plan_cache_size(-1)
 
@@ -320,7 +320,7 @@ def test_aclfft_plan2d_matches_fft2(rng):
     assert lib.aclfftExecC2C(handle[0], ffi.cast("aclfftComplex *", x.data_ptr),
                              ffi.cast("aclfftComplex *", out.data_ptr), -1) == 0
     assert lib.aclfftDestroy(handle[0]) == 0  # queued work keeps its tables
-    close(out, np.fft.fft2(a), np.complex64)
+    assert_close(out, np.fft.fft2(a), np.complex64)
     assert ffi.string(lib.aclfftGetErrorString(lib.ACLFFT_INVALID_PLAN)).startswith(
         b"ACLFFT_INVALID_PLAN")
 
@@ -337,5 +337,5 @@ def test_another_device(rng):
     x = npx.asarray(a, device=npx.Device(1))
     got = nfft.fft(x)
     assert got.device == npx.Device(1)
-    close(got, np.fft.fft(a), np.complex64)
+    assert_close(got, np.fft.fft(a), np.complex64)
     assert (16, 0x29, 3, 1) in nfft.plan_cache_info()["keys"]

@@ -34,7 +34,7 @@ def spd(rng, shape, dtype):
     return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
 
 
-def close(got, want, dtype, scale=1.0):
+def assert_close(got, want, dtype, scale=1.0):
     got = got.to_host() if isinstance(got, npx.NPUArray) else got
     assert got.shape == np.shape(want), (got.shape, np.shape(want))
     np.testing.assert_allclose(got, want, rtol=tol(dtype) * scale, atol=tol(dtype) * scale)
@@ -61,10 +61,10 @@ def test_cholesky(rng, dtype, batch, upper):
     a = spd(rng, batch + (5, 5), dtype)
     c = la.cholesky(npx.asarray(a), upper=upper)
     assert c.dtype == dtype and c.shape == a.shape
-    close(c, np.linalg.cholesky(a, upper=upper), dtype, 10)
+    assert_close(c, np.linalg.cholesky(a, upper=upper), dtype, 10)
     got = host(c)
     rebuilt = np.conj(mT(got)) @ got if upper else got @ np.conj(mT(got))
-    close(rebuilt, a, dtype, 50)
+    assert_close(rebuilt, a, dtype, 50)
 
 
 @pytest.mark.parametrize("dtype", REAL)
@@ -73,7 +73,7 @@ def test_cholesky_not_positive_definite(dtype):
     with pytest.raises(la.LinAlgError):
         la.cholesky(a)
     assert issubclass(la.LinAlgError, ValueError)
-    close(la.cholesky(npx.asarray(np.eye(2, dtype=dtype) * 4)), np.eye(2) * 2, dtype)
+    assert_close(la.cholesky(npx.asarray(np.eye(2, dtype=dtype) * 4)), np.eye(2) * 2, dtype)
 
 
 @pytest.mark.parametrize("dtype", FLOATING)
@@ -85,9 +85,9 @@ def test_qr_reconstructs(rng, dtype, shape, mode):
     wq, wr = np.linalg.qr(a, mode=mode)
     assert q.shape == wq.shape and r.shape == wr.shape and q.dtype == dtype == r.dtype
     q, r = host(q), host(r)
-    close(q @ r, a, dtype, 10)
+    assert_close(q @ r, a, dtype, 10)
     k = q.shape[-1]
-    close(np.conj(mT(q)) @ q, np.broadcast_to(np.eye(k), q.shape[:-2] + (k, k)), dtype, 10)
+    assert_close(np.conj(mT(q)) @ q, np.broadcast_to(np.eye(k), q.shape[:-2] + (k, k)), dtype, 10)
     assert np.allclose(np.tril(r, -1), 0)
 
 
@@ -102,9 +102,9 @@ def test_svd_reconstructs(rng, dtype, shape, full):
     assert s.dtype == np.finfo(dtype).dtype and u.dtype == dtype == vh.dtype
     u, s, vh = host(u), host(s), host(vh)
     k = s.shape[-1]
-    close(s, ws, dtype, 10)
-    close((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], a, dtype, 10)
-    close(la.svdvals(npx.asarray(a)), ws, dtype, 10)
+    assert_close(s, ws, dtype, 10)
+    assert_close((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], a, dtype, 10)
+    assert_close(la.svdvals(npx.asarray(a)), ws, dtype, 10)
 
 
 @pytest.mark.parametrize("dtype", FLOATING)
@@ -112,12 +112,12 @@ def test_svd_reconstructs(rng, dtype, shape, full):
 def test_inv_det_slogdet(rng, dtype, batch):
     a = rand(rng, batch + (4, 4), dtype) + 3 * np.eye(4, dtype=dtype)
     x = npx.asarray(a)
-    close(la.inv(x), np.linalg.inv(a), dtype, 10)
-    close(la.det(x), np.linalg.det(a), dtype, 10)
+    assert_close(la.inv(x), np.linalg.inv(a), dtype, 10)
+    assert_close(la.det(x), np.linalg.det(a), dtype, 10)
     sign, logabs = la.slogdet(x)
     wsign, wlog = np.linalg.slogdet(a)
-    close(sign, wsign, dtype)
-    close(logabs, wlog, dtype, 10)
+    assert_close(sign, wsign, dtype)
+    assert_close(logabs, wlog, dtype, 10)
     assert logabs.dtype == np.finfo(dtype).dtype
 
 
@@ -132,7 +132,7 @@ def test_singular(dtype):
     assert host(la.det(x)) == 0
     with pytest.raises(la.LinAlgError):
         la.solve(x, npx.asarray(np.ones(2, dtype)))
-    close(la.inv(npx.asarray(np.eye(2, dtype=dtype))), np.eye(2), dtype)  # still works
+    assert_close(la.inv(npx.asarray(np.eye(2, dtype=dtype))), np.eye(2), dtype)  # still works
 
 
 @pytest.mark.parametrize("name", ["inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh"])
@@ -151,7 +151,7 @@ def test_non_floating_refused(name, dtype):
     x = npx.asarray(np.eye(2).astype(dtype))
     with pytest.raises(TypeError):
         getattr(la, name)(x)
-    close(la.det(npx.asarray(np.eye(2))), 1.0, np.float64)
+    assert_close(la.det(npx.asarray(np.eye(2))), 1.0, np.float64)
 
 
 def test_not_an_array():
@@ -165,9 +165,9 @@ def test_empty_and_zero_size(dtype):
     assert la.inv(x).shape == (0, 3, 3)
     assert la.det(x).shape == (0,)
     e = npx.asarray(np.zeros((2, 0, 0), dtype))
-    close(la.det(e), np.ones(2), dtype)
+    assert_close(la.det(e), np.ones(2), dtype)
     q, r = la.qr(npx.asarray(np.zeros((3, 0), dtype)), mode="complete")
-    close(q, np.eye(3), dtype)
+    assert_close(q, np.eye(3), dtype)
     assert r.shape == (3, 0)
 
 
@@ -176,13 +176,13 @@ def test_non_contiguous_inputs(rng, dtype):
     a = rand(rng, (6, 6, 2), dtype)
     view = npx.asarray(a)[:, :, 0]  # strided
     base = a[:, :, 0]
-    close(la.inv(view + 0 * view), np.linalg.inv(base), dtype, 100)
+    assert_close(la.inv(view + 0 * view), np.linalg.inv(base), dtype, 100)
     tview = npx.asarray(a[:, :, 1]).mT
-    close(la.svdvals(tview), np.linalg.svd(a[:, :, 1].T, compute_uv=False), dtype, 10)
+    assert_close(la.svdvals(tview), np.linalg.svd(a[:, :, 1].T, compute_uv=False), dtype, 10)
     flipped = npx.asarray(a[:, :, 1])[::-1]
-    close(la.det(flipped), np.linalg.det(a[::-1, :, 1]), dtype, 100)
+    assert_close(la.det(flipped), np.linalg.det(a[::-1, :, 1]), dtype, 100)
     q, r = la.qr(flipped)
-    close(host(q) @ host(r), a[::-1, :, 1], dtype, 10)
+    assert_close(host(q) @ host(r), a[::-1, :, 1], dtype, 10)
 
 
 @settings(max_examples=25, deadline=None)
@@ -191,7 +191,7 @@ def test_non_contiguous_inputs(rng, dtype):
 def test_inv_hypothesis(batch, n, dtype):
     rng = np.random.default_rng(n + 10 * len(batch))
     a = rand(rng, tuple(batch) + (n, n), dtype) + 2 * n * np.eye(n, dtype=dtype)
-    close(la.inv(npx.asarray(a)), np.linalg.inv(a), dtype, 10)
+    assert_close(la.inv(npx.asarray(a)), np.linalg.inv(a), dtype, 10)
 
 
 # ---------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_solve(rng, dtype, shapes):
     x = la.solve(npx.asarray(a), npx.asarray(b))
     want = np.linalg.solve(a, b)
     assert x.dtype == dtype
-    close(x, want, dtype, 10)
+    assert_close(x, want, dtype, 10)
 
 
 def test_solve_shape_errors():
@@ -223,10 +223,10 @@ def test_solve_shape_errors():
 def test_eigh_reconstructs(rng, dtype, batch):
     a = spd(rng, batch + (5, 5), dtype)
     w, v = la.eigh(npx.asarray(a))
-    close(w, np.linalg.eigvalsh(a), dtype, 100)
+    assert_close(w, np.linalg.eigvalsh(a), dtype, 100)
     w, v = host(w), host(v)
-    close((v * w[..., None, :]) @ np.conj(mT(v)), a, dtype, 100)
-    close(la.eigvalsh(npx.asarray(a)), np.linalg.eigvalsh(a), dtype, 100)
+    assert_close((v * w[..., None, :]) @ np.conj(mT(v)), a, dtype, 100)
+    assert_close(la.eigvalsh(npx.asarray(a)), np.linalg.eigvalsh(a), dtype, 100)
 
 
 @pytest.mark.parametrize("dtype", FLOATING)
@@ -235,9 +235,9 @@ def test_eig(rng, dtype):
     w, v = la.eig(npx.asarray(a))
     assert w.dtype.kind == "c" and v.dtype.kind == "c"
     w, v = host(w), host(v)
-    close(a @ v, v * w[..., None, :], dtype, 100)
+    assert_close(a @ v, v * w[..., None, :], dtype, 100)
     got = np.sort_complex(host(la.eigvals(npx.asarray(a))).ravel())
-    close(got, np.sort_complex(np.linalg.eigvals(a).ravel()), dtype, 100)
+    assert_close(got, np.sort_complex(np.linalg.eigvals(a).ravel()), dtype, 100)
 
 
 def test_host_fallback_refused_under_guard():
@@ -246,7 +246,7 @@ def test_host_fallback_refused_under_guard():
         with pytest.raises(npx.ImplicitTransferError, match="linalg.eigh"):
             la.eigh(x)
         assert la.inv(npx.asarray(np.eye(3, dtype=np.float32))).shape == (3, 3)  # device path
-    close(la.eigvalsh(x), np.ones(3), np.float64)
+    assert_close(la.eigvalsh(x), np.ones(3), np.float64)
 
 
 def test_show_config_lists_host_fallbacks(capsys):
@@ -265,7 +265,7 @@ def test_host_fallback_on_a_non_default_stream(rng):
         doubled = w * 0.5
         got = doubled.to_host()
     stream.synchronize()
-    close(got, np.linalg.eigvalsh(a), np.float64, 100)
+    assert_close(got, np.linalg.eigvalsh(a), np.float64, 100)
 
 
 def test_device_ops_on_a_non_default_stream(rng):
@@ -274,7 +274,7 @@ def test_device_ops_on_a_non_default_stream(rng):
     with npx.Stream():
         inverse = la.inv(x + 0.0)
         product = x @ inverse
-    close(product, np.broadcast_to(np.eye(16), a.shape), np.float32, 10)
+    assert_close(product, np.broadcast_to(np.eye(16), a.shape), np.float32, 10)
 
 
 # ---------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_vector_norm(rng, dtype, ord, axis):
     got = la.vector_norm(npx.asarray(a), axis=axis, ord=ord)
     want = np.linalg.vector_norm(a, axis=axis, ord=ord)
     assert got.dtype == np.finfo(dtype).dtype
-    close(got, want, dtype, 10)
+    assert_close(got, want, dtype, 10)
     kept = la.vector_norm(npx.asarray(a), axis=axis, ord=ord, keepdims=True)
     assert kept.shape == np.linalg.vector_norm(a, axis=axis, ord=ord, keepdims=True).shape
 
@@ -306,7 +306,7 @@ def test_vector_norm_bad_axis():
 def test_matrix_norm(rng, dtype, ord):
     a = rand(rng, (2, 4, 3), dtype)
     got = la.matrix_norm(npx.asarray(a), ord=ord)
-    close(got, np.linalg.matrix_norm(a, ord=ord), dtype, 10)
+    assert_close(got, np.linalg.matrix_norm(a, ord=ord), dtype, 10)
     assert la.matrix_norm(npx.asarray(a), ord=ord, keepdims=True).shape == (2, 1, 1)
     with pytest.raises(ValueError):
         la.matrix_norm(npx.asarray(a), ord=3)
@@ -316,11 +316,11 @@ def test_matrix_norm(rng, dtype, ord):
 @pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 5, 5)])
 def test_pinv_and_rank(rng, dtype, shape):
     a = rand(rng, shape, dtype)
-    close(la.pinv(npx.asarray(a)), np.linalg.pinv(a), dtype, 100)
+    assert_close(la.pinv(npx.asarray(a)), np.linalg.pinv(a), dtype, 100)
     low = a.copy()
     low[..., -1] = low[..., 0]  # rank one less
     assert np.array_equal(host(la.matrix_rank(npx.asarray(low))), np.linalg.matrix_rank(low))
-    close(la.pinv(npx.asarray(a), rtol=0.5), np.linalg.pinv(a, rtol=0.5), dtype, 100)
+    assert_close(la.pinv(npx.asarray(a), rtol=0.5), np.linalg.pinv(a, rtol=0.5), dtype, 100)
 
 
 @pytest.mark.parametrize("dtype", REAL)
@@ -328,7 +328,7 @@ def test_pinv_and_rank(rng, dtype, shape):
 def test_matrix_power(rng, dtype, n):
     a = (rand(rng, (2, 3, 3), dtype) / 2 + np.eye(3, dtype=dtype)).astype(dtype)
     got = la.matrix_power(npx.asarray(a), n)
-    close(got, np.linalg.matrix_power(a, n), dtype, 100)
+    assert_close(got, np.linalg.matrix_power(a, n), dtype, 100)
     with pytest.raises(TypeError):
         la.matrix_power(npx.asarray(a), 1.5)
 
@@ -342,9 +342,9 @@ def test_cross(rng, dtype):
     got = la.cross(npx.asarray(a), npx.asarray(b))
     assert got.dtype == dtype
     kind = dtype if np.dtype(dtype).kind in "fc" else np.float64
-    close(got, np.cross(a, b), kind, 1e3)
+    assert_close(got, np.cross(a, b), kind, 1e3)
     c = a[:3, :2].copy()
-    close(la.cross(npx.asarray(c), npx.asarray(c[::-1]), axis=0),
+    assert_close(la.cross(npx.asarray(c), npx.asarray(c[::-1]), axis=0),
           np.cross(c, c[::-1], axis=0), kind, 1e3)
     with pytest.raises(ValueError):
         la.cross(npx.asarray(np.ones((2, 4))), npx.asarray(np.ones((2, 4))))
@@ -354,12 +354,12 @@ def test_cross(rng, dtype):
 def test_outer_trace_diagonal(rng, dtype):
     x = rand(rng, (4,), np.float64).astype(dtype)
     y = rand(rng, (3,), np.float64).astype(dtype)
-    close(la.outer(npx.asarray(x), npx.asarray(y)), np.outer(x, y), np.float64)
+    assert_close(la.outer(npx.asarray(x), npx.asarray(y)), np.outer(x, y), np.float64)
     m = (rng.standard_normal((2, 4, 5)) * 5).astype(dtype)
     for offset in (0, 1, -2, 7, -9):
-        close(la.diagonal(npx.asarray(m), offset=offset),
+        assert_close(la.diagonal(npx.asarray(m), offset=offset),
               np.diagonal(m, offset=offset, axis1=-2, axis2=-1), np.float64)
-        close(la.trace(npx.asarray(m), offset=offset),
+        assert_close(la.trace(npx.asarray(m), offset=offset),
               np.trace(m, offset=offset, axis1=-2, axis2=-1), np.float64, 1e4)
     with pytest.raises(ValueError):
         la.outer(npx.asarray(m), npx.asarray(x))
@@ -370,19 +370,19 @@ def test_tensordot_vecdot(rng, dtype):
     a = (rng.standard_normal((2, 3, 4)) * 5).astype(dtype)
     b = (rng.standard_normal((3, 4, 5)) * 5).astype(dtype)
     for axes in (2, 0, ((1, 2), (0, 1)), ([2], [1]), ((-1,), (-2,))):
-        close(la.tensordot(npx.asarray(a), npx.asarray(b), axes=axes),
+        assert_close(la.tensordot(npx.asarray(a), npx.asarray(b), axes=axes),
               np.tensordot(a, b, axes=axes), np.float64, 1e4)
     c = (rng.standard_normal((5, 4)) * 5).astype(dtype)
-    close(la.vecdot(npx.asarray(a), npx.asarray(c[0])), np.vecdot(a, c[0]), np.float64, 1e4)
+    assert_close(la.vecdot(npx.asarray(a), npx.asarray(c[0])), np.vecdot(a, c[0]), np.float64, 1e4)
     with pytest.raises(ValueError):
         la.tensordot(npx.asarray(a), npx.asarray(b), axes=((0,), (1,)))
 
 
 def test_complex_products(rng):
     a = rand(rng, (3, 3), np.complex64)
-    close(la.matrix_power(npx.asarray(a), 3), np.linalg.matrix_power(a, 3), np.complex64, 100)
+    assert_close(la.matrix_power(npx.asarray(a), 3), np.linalg.matrix_power(a, 3), np.complex64, 100)
     b = rand(rng, (3, 2), np.complex128)
-    close(la.tensordot(npx.asarray(b), npx.asarray(b), axes=((0,), (0,))),
+    assert_close(la.tensordot(npx.asarray(b), npx.asarray(b), axes=((0,), (0,))),
           np.tensordot(b, b, axes=((0,), (0,))), np.complex128)
     u = (rng.integers(0, 9, (4, 3))).astype(np.uint8)
     got = la.vecdot(npx.asarray(u), npx.asarray(u))
@@ -394,7 +394,7 @@ def test_complex_products(rng):
 
 def test_vecdot_complex_conjugates(rng):
     a, b = rand(rng, (3, 4), np.complex128), rand(rng, (4,), np.complex128)
-    close(la.vecdot(npx.asarray(a), npx.asarray(b)), np.vecdot(a, b), np.complex128)
+    assert_close(la.vecdot(npx.asarray(a), npx.asarray(b)), np.vecdot(a, b), np.complex128)
 
 
 def test_namespace():
@@ -421,7 +421,7 @@ def test_operator_refuses_undocumented_dtype(op, dtype):
             "aclnnSvd": (x, False, False, out[0], out, out), "aclnnLinalgCross": (x, x, -1, out)}[op]
     with pytest.raises(npx.InvalidValueError, match="161002|dtype|not supported"):
         _ops.launch(op, *args)
-    close(la.inv(npx.asarray(np.eye(2))), np.eye(2), np.float64)
+    assert_close(la.inv(npx.asarray(np.eye(2))), np.eye(2), np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -432,11 +432,11 @@ def test_float32_solve_runs_on_the_device(rng):
     b = rand(rng, (2, 6, 300), np.float32)  # more than aclblasSgetrsBatched's 256 columns
     with npx.transfer_guard("disallow"):
         x = la.solve(npx.asarray(a), npx.asarray(b))
-    close(x, np.linalg.solve(a, b), np.float32, 10)
+    assert_close(x, np.linalg.solve(a, b), np.float32, 10)
     with npx.Stream():
         x = la.solve(npx.asarray(a).mT, npx.asarray(b[0, :, 0]))
         got = x.to_host()
-    close(got, np.linalg.solve(np.swapaxes(a, -1, -2), b[0, :, :1])[..., 0], np.float32, 10)
+    assert_close(got, np.linalg.solve(np.swapaxes(a, -1, -2), b[0, :, :1])[..., 0], np.float32, 10)
 
 
 def test_aclblas_refusals():
@@ -460,7 +460,7 @@ def test_aclblas_refusals():
         lib.ACLBLAS_STATUS_INVALID_VALUE
     assert lib.aclblasDestroy(handle) == 0
     assert lib.aclblasDestroy(handle) == lib.ACLBLAS_STATUS_NOT_INITIALIZED
-    close(la.solve(npx.asarray(np.eye(2, dtype=np.float32)), npx.asarray(np.ones(2, np.float32))),
+    assert_close(la.solve(npx.asarray(np.eye(2, dtype=np.float32)), npx.asarray(np.ones(2, np.float32))),
           np.ones(2), np.float32)
 
 
@@ -478,14 +478,14 @@ def test_graph_capture_and_replay(rng):
             solution = la.solve(x, y)
             spectrum = npx.fft.fft(npx.astype(y, np.complex64), axis=1)
         graph.replay()
-        close(inverse, np.linalg.inv(a), np.float32, 10)
-        close(solution, np.linalg.solve(a, b), np.float32, 10)
-        close(spectrum, np.fft.fft(b, axis=1), np.float32, 10)
+        assert_close(inverse, np.linalg.inv(a), np.float32, 10)
+        assert_close(solution, np.linalg.solve(a, b), np.float32, 10)
+        assert_close(spectrum, np.fft.fft(b, axis=1), np.float32, 10)
         fresh = rand(rng, (3, 4, 4), np.float32) + 4 * np.eye(4, dtype=np.float32)
         x[...] = npx.asarray(fresh)
         graph.replay()
-        close(inverse, np.linalg.inv(fresh), np.float32, 10)
-        close(solution, np.linalg.solve(fresh, b), np.float32, 10)
+        assert_close(inverse, np.linalg.inv(fresh), np.float32, 10)
+        assert_close(solution, np.linalg.solve(fresh, b), np.float32, 10)
     graph.destroy()
 
 
@@ -497,7 +497,7 @@ def test_another_device(rng):
                        np.linalg.solve(a, a[0, :, :1])[..., 0]),
                       (la.eigvalsh(x + x.mT), np.linalg.eigvalsh(a + np.swapaxes(a, -1, -2)))]:
         assert got.device == npx.Device(1)
-        close(got, want, np.float32, 10)
+        assert_close(got, want, np.float32, 10)
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
@@ -513,18 +513,18 @@ def test_complex_runs_on_the_device(rng, dtype):
         inverse = la.inv(npx.asarray(square))
         if dtype == np.complex64:
             solution = la.solve(npx.asarray(square), npx.asarray(a[0, :3, 0]))
-            close(solution, np.linalg.solve(square, a[0, :3, :1])[..., 0], dtype, 10)
+            assert_close(solution, np.linalg.solve(square, a[0, :3, :1])[..., 0], dtype, 10)
             solution = la.solve(npx.asarray(square), npx.asarray(a[:, :3, :]))
-            close(solution, np.linalg.solve(square, a[:, :3, :]), dtype, 10)
-    close(inverse, np.linalg.inv(square), dtype, 10)
+            assert_close(solution, np.linalg.solve(square, a[:, :3, :]), dtype, 10)
+    assert_close(inverse, np.linalg.inv(square), dtype, 10)
     u, s, vh = host(u), host(s), host(vh)
-    close((u * s[..., None, :]) @ vh, a, dtype, 10)
+    assert_close((u * s[..., None, :]) @ vh, a, dtype, 10)
     wsign, wlog = np.linalg.slogdet(square)
-    close(sign, wsign, dtype, 10)
-    close(logabs, wlog, dtype, 10)
-    close(p, np.linalg.pinv(a), dtype, 100)
-    close(host(q) @ host(r), a, dtype, 10)
-    close(determinant, np.linalg.det(square), dtype, 10)
+    assert_close(sign, wsign, dtype, 10)
+    assert_close(logabs, wlog, dtype, 10)
+    assert_close(p, np.linalg.pinv(a), dtype, 100)
+    assert_close(host(q) @ host(r), a, dtype, 10)
+    assert_close(determinant, np.linalg.det(square), dtype, 10)
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
@@ -551,4 +551,4 @@ def test_vector_norm_operator(rng):
     with pytest.raises(npx.InvalidValueError, match="dtype|not supported|161002"):
         _ops.launch("aclnnLinalgVectorNorm", x, _ops.acl_scalar(2.0, np.dtype(np.float32)),
                     _ops.acl_int_array((1,)), False, to_acl_dtype(np.dtype(np.float64)), out)
-    close(la.vector_norm(x, axis=1, ord=1), np.abs(a.astype(np.float64)).sum(axis=1), np.float64)
+    assert_close(la.vector_norm(x, axis=1, ord=1), np.abs(a.astype(np.float64)).sum(axis=1), np.float64)

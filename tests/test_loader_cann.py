@@ -93,10 +93,15 @@ def test_cxx_array_delete_releases_new_array_memory():
     new_array = cxx.dlopen("libstdc++.so.6")._Znam
     ffi = FFI()
     delete = _loader.cxx_array_delete(ffi)
+    addresses = set()
     for _ in range(1000):
         ptr = new_array(64 * 8)
-        ffi.cast("int64_t *", int(cxx.cast("uintptr_t", ptr)))[63] = 7
-        delete(ffi.cast("void *", int(cxx.cast("uintptr_t", ptr))))
+        address = int(cxx.cast("uintptr_t", ptr))
+        addresses.add(address)
+        ffi.cast("int64_t *", address)[63] = 7
+        delete(ffi.cast("void *", address))
+    # Released blocks are handed out again: 1000 leaked blocks would have 1000 addresses.
+    assert len(addresses) < 10
 
 
 def test_npusim_view_shape_release_is_free():

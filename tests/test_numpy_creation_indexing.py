@@ -5,26 +5,26 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from _numpy_names_helpers import REAL_DTYPES, check, sample, up, views
+from _numpy_names_helpers import REAL_DTYPES, assert_matches, sample, up, views
 
 
 def test_array_copy_ascontiguousarray(rng):
     a = rng.standard_normal((3, 4))
     x = npx.array(a)
-    check(x, a)
+    assert_matches(x, a)
     y = npx.array(x)
     assert y is not x
-    check(y, a)
+    assert_matches(y, a)
     assert npx.array(x, copy=None) is x
-    check(npx.array([1, 2, 3], dtype=np.float32), np.array([1, 2, 3], dtype=np.float32))
-    check(npx.array(5, ndmin=2), np.array(5, ndmin=2))
-    check(npx.copy(x.T), a.T)
+    assert_matches(npx.array([1, 2, 3], dtype=np.float32), np.array([1, 2, 3], dtype=np.float32))
+    assert_matches(npx.array(5, ndmin=2), np.array(5, ndmin=2))
+    assert_matches(npx.copy(x.T), a.T)
     assert npx.ascontiguousarray(x) is x
     c = npx.ascontiguousarray(x.T)
-    check(c, np.ascontiguousarray(a.T))
-    check(npx.ascontiguousarray(x, dtype=np.float32), np.ascontiguousarray(a, np.float32))
-    check(npx.ascontiguousarray(up(np.float64(3))), np.ascontiguousarray(np.float64(3)))
-    check(npx.asanyarray(a), a)
+    assert_matches(c, np.ascontiguousarray(a.T))
+    assert_matches(npx.ascontiguousarray(x, dtype=np.float32), np.ascontiguousarray(a, np.float32))
+    assert_matches(npx.ascontiguousarray(up(np.float64(3))), np.ascontiguousarray(np.float64(3)))
+    assert_matches(npx.asanyarray(a), a)
     with pytest.raises(ValueError):
         npx.array(a, copy=False)
 
@@ -32,43 +32,43 @@ def test_array_copy_ascontiguousarray(rng):
 @pytest.mark.parametrize("base", [10.0, 2.0, np.e])
 @pytest.mark.parametrize("endpoint", [True, False])
 def test_logspace(base, endpoint):
-    check(npx.logspace(0, 3, 7, endpoint=endpoint, base=base),
+    assert_matches(npx.logspace(0, 3, 7, endpoint=endpoint, base=base),
           np.logspace(0, 3, 7, endpoint=endpoint, base=base))
-    check(npx.logspace(-1, 1, 4, dtype=np.float32), np.logspace(-1, 1, 4, dtype=np.float32),
+    assert_matches(npx.logspace(-1, 1, 4, dtype=np.float32), np.logspace(-1, 1, 4, dtype=np.float32),
           rtol=1e-6)
-    check(npx.logspace(1, 2, 0), np.logspace(1, 2, 0))
+    assert_matches(npx.logspace(1, 2, 0), np.logspace(1, 2, 0))
     with pytest.raises(TypeError):
         npx.logspace(up(np.zeros(2)), 1)
 
 
 @pytest.mark.parametrize("dimensions", [(2, 3), (4,), (2, 0, 3), ()])
 def test_indices_identity_tri(dimensions):
-    check(npx.indices(dimensions), np.indices(dimensions))
+    assert_matches(npx.indices(dimensions), np.indices(dimensions))
     for got, want in zip(npx.indices(dimensions, sparse=True),
                          np.indices(dimensions, sparse=True)):
-        check(got, want)
-    check(npx.indices(dimensions, dtype=np.int32), np.indices(dimensions, dtype=np.int32))
-    check(npx.identity(3), np.identity(3))
-    check(npx.identity(2, dtype=np.int8), np.identity(2, dtype=np.int8))
+        assert_matches(got, want)
+    assert_matches(npx.indices(dimensions, dtype=np.int32), np.indices(dimensions, dtype=np.int32))
+    assert_matches(npx.identity(3), np.identity(3))
+    assert_matches(npx.identity(2, dtype=np.int8), np.identity(2, dtype=np.int8))
     for k in (-1, 0, 2):
-        check(npx.tri(3, 4, k), np.tri(3, 4, k))
-    check(npx.tri(2, dtype=np.int32), np.tri(2, dtype=np.int32))
+        assert_matches(npx.tri(3, 4, k), np.tri(3, 4, k))
+    assert_matches(npx.tri(2, dtype=np.int32), np.tri(2, dtype=np.int32))
 
 
 @pytest.mark.parametrize("dtype", REAL_DTYPES)
 def test_argwhere_flatnonzero_extract_compress(dtype, rng):
     a = sample(rng, (3, 4), dtype)
     for host, x in views(a):
-        check(npx.argwhere(x), np.argwhere(host))
-        check(npx.flatnonzero(x), np.flatnonzero(host))
-        check(npx.extract(x > 3 if dtype != "bool" else x, x),
+        assert_matches(npx.argwhere(x), np.argwhere(host))
+        assert_matches(npx.flatnonzero(x), np.flatnonzero(host))
+        assert_matches(npx.extract(x > 3 if dtype != "bool" else x, x),
               np.extract(host > 3 if dtype != "bool" else host, host))
     condition = np.array([True, False, True])
-    check(npx.compress(up(condition), up(a), axis=0), np.compress(condition, a, axis=0))
-    check(npx.compress(up(condition[:2]), up(a), axis=1), np.compress(condition[:2], a, axis=1))
-    check(npx.compress(up(condition), up(a)), np.compress(condition, a))
-    check(npx.argwhere(up(np.array(1, dtype))), np.argwhere(np.array(1, dtype)))
-    check(npx.argwhere(up(np.zeros((0, 2), dtype))), np.argwhere(np.zeros((0, 2), dtype)))
+    assert_matches(npx.compress(up(condition), up(a), axis=0), np.compress(condition, a, axis=0))
+    assert_matches(npx.compress(up(condition[:2]), up(a), axis=1), np.compress(condition[:2], a, axis=1))
+    assert_matches(npx.compress(up(condition), up(a)), np.compress(condition, a))
+    assert_matches(npx.argwhere(up(np.array(1, dtype))), np.argwhere(np.array(1, dtype)))
+    assert_matches(npx.argwhere(up(np.zeros((0, 2), dtype))), np.argwhere(np.zeros((0, 2), dtype)))
 
 
 def test_compress_errors():
@@ -86,13 +86,13 @@ def test_put(mode, rng):
     x, expected = up(a), a.copy()
     assert npx.put(x, up(np.array(indices)), up(np.array(values)), mode=mode) is None
     np.put(expected, indices, values, mode=mode)
-    check(x, expected)
+    assert_matches(x, expected)
     npx.put(x, 3, 9.0)
     np.put(expected, 3, 9.0)
-    check(x, expected)
+    assert_matches(x, expected)
     npx.put(x, [1, 2], up(np.array([4.0, 5.0])))
     np.put(expected, [1, 2], [4.0, 5.0])
-    check(x, expected)
+    assert_matches(x, expected)
 
 
 def test_put_errors():
@@ -106,17 +106,17 @@ def test_put_errors():
     with pytest.raises(TypeError):
         npx.put(np.zeros(3), [0], 1.0)
     npx.put(x, [0], 1.0)
-    check(x, np.array([1.0, 0, 0, 0]))
+    assert_matches(x, np.array([1.0, 0, 0, 0]))
 
 
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
 def test_choose(mode, rng):
     choices = [rng.standard_normal((3, 4)) for _ in range(3)]
     index = rng.integers(0, 3, (3, 4)) if mode == "raise" else rng.integers(-4, 6, (3, 4))
-    check(npx.choose(up(index), [up(c) for c in choices], mode=mode),
+    assert_matches(npx.choose(up(index), [up(c) for c in choices], mode=mode),
           np.choose(index, choices, mode=mode))
     row = rng.integers(0, 3, 4) if mode == "raise" else rng.integers(-4, 6, 4)
-    check(npx.choose(up(row), [up(c) for c in choices], mode=mode),
+    assert_matches(npx.choose(up(row), [up(c) for c in choices], mode=mode),
           np.choose(row, choices, mode=mode))
     with pytest.raises(ValueError):
         npx.choose(up(np.array([3])), [up(c) for c in choices])
@@ -135,7 +135,7 @@ def test_partition(kth, axis, rng):
                                       np.take(want, k, axis=-1 if axis is None else axis))
     order = npx.argpartition(up(a), kth, axis=axis)
     flat = a.ravel() if axis is None else a
-    check(npx.take_along_axis(up(flat), order, axis=-1 if axis is None else axis),
+    assert_matches(npx.take_along_axis(up(flat), order, axis=-1 if axis is None else axis),
           np.take_along_axis(flat, order.to_host(), axis=-1 if axis is None else axis))
     with pytest.raises(ValueError):
         npx.partition(up(a), 10)
@@ -151,12 +151,12 @@ def test_unique_return_flags(dtype, rng):
         got = npx.unique(up(a), *flags)
         want = np.unique(a, *flags)
         if not any(flags):
-            check(got, want)
+            assert_matches(got, want)
             continue
         assert len(got) == len(want)
         for g, w in zip(got, want):
-            check(g, w)
-    check(npx.unique(up(a).T), np.unique(a.T))
+            assert_matches(g, w)
+    assert_matches(npx.unique(up(a).T), np.unique(a.T))
 
 
 def test_unique_nans_and_errors():
@@ -164,9 +164,9 @@ def test_unique_nans_and_errors():
     for equal_nan in (True, False):
         for g, w in zip(npx.unique(up(a), True, True, True, equal_nan=equal_nan),
                         np.unique(a, True, True, True, equal_nan=equal_nan)):
-            check(g, w)
-        check(npx.unique(up(a), equal_nan=equal_nan), np.unique(a, equal_nan=equal_nan))
-    check(npx.unique(up(np.zeros(0))), np.unique(np.zeros(0)))
+            assert_matches(g, w)
+        assert_matches(npx.unique(up(a), equal_nan=equal_nan), np.unique(a, equal_nan=equal_nan))
+    assert_matches(npx.unique(up(np.zeros(0))), np.unique(np.zeros(0)))
     with pytest.raises(ValueError):
         npx.unique(up(a), axis=0)
 
@@ -176,14 +176,14 @@ def test_interp(rng):
     fp = rng.standard_normal(8)
     x = rng.uniform(-4, 4, 30)
     x[:3] = [xp[0], xp[-1], xp[3]]
-    check(npx.interp(up(x), up(xp), up(fp)), np.interp(x, xp, fp), rtol=1e-12, atol=1e-14)
-    check(npx.interp(up(x), up(xp), up(fp), left=-9.0, right=9.0),
+    assert_matches(npx.interp(up(x), up(xp), up(fp)), np.interp(x, xp, fp), rtol=1e-12, atol=1e-14)
+    assert_matches(npx.interp(up(x), up(xp), up(fp), left=-9.0, right=9.0),
           np.interp(x, xp, fp, left=-9.0, right=9.0), atol=1e-14)
-    check(npx.interp(up(x.reshape(5, 6)), up(xp), up(fp)), np.interp(x.reshape(5, 6), xp, fp),
+    assert_matches(npx.interp(up(x.reshape(5, 6)), up(xp), up(fp)), np.interp(x.reshape(5, 6), xp, fp),
           atol=1e-14)
-    check(npx.interp(up(x), up(xp[:1]), up(fp[:1])), np.interp(x, xp[:1], fp[:1]))
-    check(npx.interp(up(x), up(xp), up(fp + 1j)), np.interp(x, xp, fp + 1j), atol=1e-14)
-    check(npx.interp(up(x.astype(np.float32)), up(xp), up(fp)),
+    assert_matches(npx.interp(up(x), up(xp[:1]), up(fp[:1])), np.interp(x, xp[:1], fp[:1]))
+    assert_matches(npx.interp(up(x), up(xp), up(fp + 1j)), np.interp(x, xp, fp + 1j), atol=1e-14)
+    assert_matches(npx.interp(up(x.astype(np.float32)), up(xp), up(fp)),
           np.interp(x.astype(np.float32), xp, fp), atol=1e-14)
     with pytest.raises(ValueError):
         npx.interp(up(x), up(xp), up(fp[:3]))
@@ -200,4 +200,4 @@ def test_unique_counts_match_numpy(values):
     for g, w in zip(npx.unique(up(a), return_index=True, return_inverse=True,
                                return_counts=True),
                     np.unique(a, return_index=True, return_inverse=True, return_counts=True)):
-        check(g, w)
+        assert_matches(g, w)

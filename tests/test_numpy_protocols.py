@@ -8,7 +8,7 @@ import pytest
 import npuarray as npx
 
 
-def check(result, expected, rtol=1e-12, atol=0.0, dtype=True):
+def assert_matches(result, expected, rtol=1e-12, atol=0.0, dtype=True):
     assert isinstance(result, npx.NPUArray), type(result)
     host = result.to_host()
     expected = np.asarray(expected)
@@ -89,23 +89,23 @@ def test_numpy_functions_run_on_the_device(function, arguments, kwargs, data, gu
     result = function(*arguments(x), **kwargs)
     with npx.transfer_guard("allow"):
         expected = function(*arguments(a), **kwargs)
-    check(result, expected, rtol=1e-10, atol=1e-12)
+    assert_matches(result, expected, rtol=1e-10, atol=1e-12)
 
 
 def test_functions_returning_tuples_and_host_values(data, guarded):
     a, x = data
     for got, want in zip(np.split(x, [1, 3], axis=1), np.split(a, [1, 3], axis=1)):
-        check(got, want)
+        assert_matches(got, want)
     values, counts = np.unique(npx.round(x), return_counts=True)
     want_values, want_counts = np.unique(np.round(a), return_counts=True)
-    check(values, want_values)
-    check(counts, want_counts)
+    assert_matches(values, want_values)
+    assert_matches(counts, want_counts)
     assert np.shape(x) == (4, 5) and np.ndim(x) == 2 and np.size(x) == 20
     assert np.result_type(x, np.float32) == np.float64
     assert np.can_cast(x, np.float32, casting="same_kind")
     rows, cols = np.nonzero(x > 0)
-    check(rows, np.nonzero(a > 0)[0])
-    check(cols, np.nonzero(a > 0)[1])
+    assert_matches(rows, np.nonzero(a > 0)[0])
+    assert_matches(cols, np.nonzero(a > 0)[1])
 
 
 def test_unimplemented_functions_raise_type_error_naming_them(data, guarded):
@@ -116,7 +116,7 @@ def test_unimplemented_functions_raise_type_error_naming_them(data, guarded):
         np.lexsort(x)
     with pytest.raises(TypeError):  # host arrays are not uploaded silently
         np.concatenate([x, np.zeros((4, 5))])
-    check(np.sum(x), np.sum(data[0]))  # the next call still works
+    assert_matches(np.sum(x), np.sum(data[0]))  # the next call still works
 
 
 def test_unsupported_keywords_raise_type_error(data, guarded):
@@ -140,8 +140,8 @@ def test_binary_ufuncs(ufunc, rng, guarded):
     a, b = rng.uniform(0.5, 2, (3, 4)), rng.uniform(0.5, 2, (4,))
     with npx.transfer_guard("allow"):
         x, y = npx.asarray(a), npx.asarray(b)
-    check(ufunc(x, y), ufunc(a, b), rtol=1e-12)
-    check(ufunc(x, 1.5), ufunc(a, 1.5), rtol=1e-12)
+    assert_matches(ufunc(x, y), ufunc(a, b), rtol=1e-12)
+    assert_matches(ufunc(x, 1.5), ufunc(a, 1.5), rtol=1e-12)
 
 
 @pytest.mark.parametrize("ufunc", UNARY, ids=lambda u: u.__name__)
@@ -149,26 +149,26 @@ def test_unary_ufuncs(ufunc, rng, guarded):
     a = rng.uniform(0.1, 2, (3, 4))
     with npx.transfer_guard("allow"):
         x = npx.asarray(a)
-    check(ufunc(x), ufunc(a), rtol=1e-12)
-    check(ufunc(x[:, ::-2]), ufunc(a[:, ::-2]), rtol=1e-12)
+    assert_matches(ufunc(x), ufunc(a), rtol=1e-12)
+    assert_matches(ufunc(x[:, ::-2]), ufunc(a[:, ::-2]), rtol=1e-12)
 
 
 def test_ufunc_dtype_out_where_casting(data, guarded):
     a, x = data
-    check(np.add(x, 1, dtype=np.float32), np.add(a, 1, dtype=np.float32), rtol=1e-6)
+    assert_matches(np.add(x, 1, dtype=np.float32), np.add(a, 1, dtype=np.float32), rtol=1e-6)
     out = npx.zeros((4, 5))
     assert np.multiply(x, 2, out=out) is out
-    check(out, a * 2)
+    assert_matches(out, a * 2)
     out = npx.full((4, 5), -1.0)
     np.add(x, 1, out=(out,), where=x > 0)
     expected = np.full((4, 5), -1.0)
     np.add(a, 1, out=expected, where=a > 0)
-    check(out, expected)
+    assert_matches(out, expected)
     integers = npx.zeros((4, 5), dtype=npx.int64)
     with pytest.raises(TypeError, match="same_kind"):
         np.add(x, 1, out=integers)
     np.add(x, 1, out=integers, casting="unsafe")
-    check(integers, (a + 1).astype(np.int64))
+    assert_matches(integers, (a + 1).astype(np.int64))
     with pytest.raises(TypeError, match="safe"):
         np.add(x, 1, dtype=np.float32, casting="safe")
     with pytest.raises(TypeError, match="numpy.gcd"):
@@ -177,31 +177,31 @@ def test_ufunc_dtype_out_where_casting(data, guarded):
 
 def test_ufunc_reduce(data, guarded):
     a, x = data
-    check(np.add.reduce(x), np.add.reduce(a))
-    check(np.add.reduce(x, axis=None), np.add.reduce(a, axis=None))
-    check(np.multiply.reduce(x, axis=1, keepdims=True), np.multiply.reduce(a, axis=1,
+    assert_matches(np.add.reduce(x), np.add.reduce(a))
+    assert_matches(np.add.reduce(x, axis=None), np.add.reduce(a, axis=None))
+    assert_matches(np.multiply.reduce(x, axis=1, keepdims=True), np.multiply.reduce(a, axis=1,
                                                                             keepdims=True))
-    check(np.maximum.reduce(x, axis=1), np.maximum.reduce(a, axis=1))
-    check(np.minimum.reduce(x, axis=0, initial=-0.5), np.minimum.reduce(a, axis=0,
+    assert_matches(np.maximum.reduce(x, axis=1), np.maximum.reduce(a, axis=1))
+    assert_matches(np.minimum.reduce(x, axis=0, initial=-0.5), np.minimum.reduce(a, axis=0,
                                                                         initial=-0.5))
-    check(np.add.reduce(x, axis=0, where=x > 0), np.add.reduce(a, axis=0, where=a > 0))
-    check(np.add.reduce(x, axis=1, dtype=np.float32), np.add.reduce(a, axis=1,
+    assert_matches(np.add.reduce(x, axis=0, where=x > 0), np.add.reduce(a, axis=0, where=a > 0))
+    assert_matches(np.add.reduce(x, axis=1, dtype=np.float32), np.add.reduce(a, axis=1,
                                                                     dtype=np.float32),
           rtol=1e-6)
     b = a > 0
     with npx.transfer_guard("allow"):
         y = npx.asarray(b)
-    check(np.logical_and.reduce(y, axis=1), np.logical_and.reduce(b, axis=1))
+    assert_matches(np.logical_and.reduce(y, axis=1), np.logical_and.reduce(b, axis=1))
     with pytest.raises(TypeError, match="subtract.reduce"):
         np.subtract.reduce(x)
 
 
 def test_ufunc_accumulate_outer_at(data, guarded):
     a, x = data
-    check(np.add.accumulate(x), np.add.accumulate(a))
-    check(np.multiply.accumulate(x, axis=1), np.multiply.accumulate(a, axis=1))
-    check(np.multiply.outer(x[0], x[:, 1]), np.multiply.outer(a[0], a[:, 1]))
-    check(np.subtract.outer(x, x[0]), np.subtract.outer(a, a[0]))
+    assert_matches(np.add.accumulate(x), np.add.accumulate(a))
+    assert_matches(np.multiply.accumulate(x, axis=1), np.multiply.accumulate(a, axis=1))
+    assert_matches(np.multiply.outer(x[0], x[:, 1]), np.multiply.outer(a[0], a[:, 1]))
+    assert_matches(np.subtract.outer(x, x[0]), np.subtract.outer(a, a[0]))
     with pytest.raises(TypeError, match="maximum.accumulate"):
         np.maximum.accumulate(x)
     index = np.array([0, 2, 0, 3, 0])
@@ -210,10 +210,10 @@ def test_ufunc_accumulate_outer_at(data, guarded):
     y, b = npx.zeros(5), np.zeros(5)
     np.add.at(y, device_index, 1.5)
     np.add.at(b, index, 1.5)
-    check(y, b)
+    assert_matches(y, b)
     np.subtract.at(y, device_index, x[0])
     np.subtract.at(b, index, a[0])
-    check(y, b)
+    assert_matches(y, b)
     rows = x.copy()
     expected = a.copy()
     unique_rows = np.array([1, 3])
@@ -221,10 +221,10 @@ def test_ufunc_accumulate_outer_at(data, guarded):
         device_rows = npx.asarray(unique_rows)
     np.multiply.at(rows, device_rows, 2.0)
     np.multiply.at(expected, unique_rows, 2.0)
-    check(rows, expected)
+    assert_matches(rows, expected)
     np.negative.at(rows, device_rows)
     np.negative.at(expected, unique_rows)
-    check(rows, expected)
+    assert_matches(rows, expected)
     with pytest.raises(TypeError, match="add and subtract only"):
         np.multiply.at(rows, device_index, 2.0)
     with pytest.raises(TypeError, match="reduceat"):
@@ -236,12 +236,12 @@ def test_linalg_and_fft_functions_dispatch(rng, guarded):
     a = a @ a.T + 4 * np.eye(4, dtype=np.float32)
     with npx.transfer_guard("allow"):
         x = npx.asarray(a)
-    check(np.linalg.cholesky(x), np.linalg.cholesky(a), rtol=1e-4, atol=1e-5)
-    check(np.linalg.solve(x, x[:, :1]), np.linalg.solve(a, a[:, :1]), rtol=1e-4, atol=1e-5)
-    check(np.linalg.det(x), np.linalg.det(a), rtol=1e-4)
-    check(np.linalg.norm(x, ord=1, axis=1), np.linalg.norm(a, ord=1, axis=1), rtol=1e-5)
-    check(np.linalg.norm(x, "fro", axis=(0, 1)), np.linalg.norm(a, "fro", axis=(0, 1)),
+    assert_matches(np.linalg.cholesky(x), np.linalg.cholesky(a), rtol=1e-4, atol=1e-5)
+    assert_matches(np.linalg.solve(x, x[:, :1]), np.linalg.solve(a, a[:, :1]), rtol=1e-4, atol=1e-5)
+    assert_matches(np.linalg.det(x), np.linalg.det(a), rtol=1e-4)
+    assert_matches(np.linalg.norm(x, ord=1, axis=1), np.linalg.norm(a, ord=1, axis=1), rtol=1e-5)
+    assert_matches(np.linalg.norm(x, "fro", axis=(0, 1)), np.linalg.norm(a, "fro", axis=(0, 1)),
           rtol=1e-5)
-    check(np.fft.rfft(x[0]), np.fft.rfft(a[0]).astype(np.complex64), rtol=1e-4, atol=1e-4)
+    assert_matches(np.fft.rfft(x[0]), np.fft.rfft(a[0]).astype(np.complex64), rtol=1e-4, atol=1e-4)
     with pytest.raises(TypeError, match="UPLO"):
         np.linalg.eigh(x, UPLO="U")

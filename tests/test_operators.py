@@ -32,7 +32,7 @@ def operands(rng, dtype, shape):
     return (rng.random(shape) * 4 + 0.5).astype(dtype)
 
 
-def check(result, expected):
+def assert_matches(result, expected):
     expected = np.asarray(expected)
     assert isinstance(result, npx.NPUArray)
     assert (result.shape, result.dtype) == (expected.shape, expected.dtype), \
@@ -48,10 +48,10 @@ def check(result, expected):
 def test_arithmetic_and_comparison_operators(rng, symbol, fn, dtype):
     a, b = operands(rng, dtype, (3, 4)), operands(rng, dtype, (4,))
     x, y = npx.asarray(a), npx.asarray(b)
-    check(fn(x, y), fn(a, b))
-    check(fn(x, 2), fn(a, np.array(2, a.dtype)))       # Python scalar: weak
-    check(fn(3, y), fn(np.array(3, b.dtype), b))       # reflected
-    check(fn(x.T, y[:3]), fn(a.T, b[:3]))             # non-contiguous
+    assert_matches(fn(x, y), fn(a, b))
+    assert_matches(fn(x, 2), fn(a, np.array(2, a.dtype)))       # Python scalar: weak
+    assert_matches(fn(3, y), fn(np.array(3, b.dtype), b))       # reflected
+    assert_matches(fn(x.T, y[:3]), fn(a.T, b[:3]))             # non-contiguous
 
 
 @pytest.mark.parametrize("symbol,fn", BITWISE)
@@ -59,20 +59,20 @@ def test_arithmetic_and_comparison_operators(rng, symbol, fn, dtype):
 def test_bitwise_operators(rng, symbol, fn, dtype):
     a, b = operands(rng, dtype, (2, 5)), operands(rng, dtype, (5,))
     x, y = npx.asarray(a), npx.asarray(b)
-    check(fn(x, y), fn(a, b))
-    check(fn(x, 1), fn(a, np.array(1, a.dtype)))
-    check(fn(1, y), fn(np.array(1, b.dtype), b))
+    assert_matches(fn(x, y), fn(a, b))
+    assert_matches(fn(x, 1), fn(a, np.array(1, a.dtype)))
+    assert_matches(fn(1, y), fn(np.array(1, b.dtype), b))
 
 
 def test_unary_operators(rng):
     a = operands(rng, "int16", (4,)) - 3
     x = npx.asarray(a)
-    check(-x, -a)
-    check(+x, +a)
-    check(abs(x), abs(a))
-    check(~x, ~a)
+    assert_matches(-x, -a)
+    assert_matches(+x, +a)
+    assert_matches(abs(x), abs(a))
+    assert_matches(~x, ~a)
     f = npx.asarray(a.astype(np.float32))
-    check(-f, -a.astype(np.float32))
+    assert_matches(-f, -a.astype(np.float32))
     with pytest.raises(TypeError):
         ~f
 
@@ -80,9 +80,9 @@ def test_unary_operators(rng):
 def test_numpy_scalars_are_strong(rng):
     a = operands(rng, "int8", (4,))
     x = npx.asarray(a)
-    check(x + np.int16(3), a + np.int16(3))
-    check(x * np.float32(2), a * np.float32(2))
-    check(x & np.int64(5), a & np.int64(5))
+    assert_matches(x + np.int16(3), a + np.int16(3))
+    assert_matches(x * np.float32(2), a * np.float32(2))
+    assert_matches(x & np.int64(5), a & np.int64(5))
 
 
 def test_python_int_out_of_range_overflows():
@@ -91,14 +91,14 @@ def test_python_int_out_of_range_overflows():
         with pytest.raises(OverflowError):
             fn(x, 1000)
     comparison = x < 1000    # comparisons widen instead, as NumPy 2
-    check(comparison, np.ones(3, bool))
+    assert_matches(comparison, np.ones(3, bool))
 
 
 def test_matmul_operators(rng):
     a, b = operands(rng, "float32", (3, 4)), operands(rng, "float32", (4, 2))
     x, y = npx.asarray(a), npx.asarray(b)
-    check(x @ y, a @ b)
-    check(operator.matmul(x, y), a @ b)
+    assert_matches(x @ y, a @ b)
+    assert_matches(operator.matmul(x, y), a @ b)
     s = npx.asarray(operands(rng, "float32", (3, 3)))
     before = s
     s @= npx.asarray(np.eye(3, dtype=np.float32))
@@ -116,11 +116,11 @@ def test_in_place_operators_mutate_the_left_operand(rng, symbol):
     result = IN_PLACE[symbol](x, npx.asarray(b))
     assert result is x
     expected = IN_PLACE[symbol](a.copy(), b)
-    check(x, expected)
-    check(view, expected[1:])            # the same memory was written
+    assert_matches(x, expected)
+    assert_matches(view, expected[1:])            # the same memory was written
     y = npx.asarray(a)
     IN_PLACE[symbol](y, 2)
-    check(y, IN_PLACE[symbol](a.copy(), np.array(2, a.dtype)))
+    assert_matches(y, IN_PLACE[symbol](a.copy(), np.array(2, a.dtype)))
 
 
 def test_in_place_keeps_dtype_and_shape():
@@ -134,12 +134,12 @@ def test_in_place_keeps_dtype_and_shape():
     b = npx.asarray(np.array([True, False]))
     with pytest.raises(TypeError):
         b += npx.asarray(np.array([1, 2], np.int8))
-    check(x, np.arange(4, dtype=np.int32))            # unchanged by the failures
+    assert_matches(x, np.arange(4, dtype=np.int32))            # unchanged by the failures
     f = npx.asarray(np.ones(3, np.float32))
     f += npx.asarray(np.ones(3, np.float64))          # same kind: kept float32
-    check(f, np.full(3, 2, np.float32))
+    assert_matches(f, np.full(3, 2, np.float32))
     x += 1
-    check(x, np.arange(1, 5, dtype=np.int32))
+    assert_matches(x, np.arange(1, 5, dtype=np.int32))
 
 
 def test_in_place_on_a_broadcast_view_raises():
@@ -147,7 +147,7 @@ def test_in_place_on_a_broadcast_view_raises():
     view = npx.broadcast_to(base, (2, 3))
     with pytest.raises(ValueError):
         view += 1
-    check(base, np.arange(3, dtype=np.int32))
+    assert_matches(base, np.arange(3, dtype=np.int32))
 
 
 def test_operators_with_unsupported_operands_raise_type_error():
@@ -159,4 +159,4 @@ def test_operators_with_unsupported_operands_raise_type_error():
         x & x
     with pytest.raises(TypeError):
         npx.asarray(np.array([True])) - npx.asarray(np.array([False]))
-    check(x + x, np.arange(3, dtype=np.float32) * 2)
+    assert_matches(x + x, np.arange(3, dtype=np.float32) * 2)

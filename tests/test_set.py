@@ -35,7 +35,7 @@ def _np_unique(h):
     return values, indices, inverse.reshape(np.shape(h)), counts
 
 
-def _equal(got, want, dtype=None):
+def _assert_equal(got, want, dtype=None):
     got_host = got.to_host()
     if dtype == ml_dtypes.bfloat16:
         got_host = got_host.astype(np.float32)
@@ -60,7 +60,7 @@ def test_unique_all_every_dtype_and_view(rng, dtype):
         for field in ("indices", "inverse_indices", "counts"):
             assert getattr(got, field).dtype == np.int64
         for g, w in zip(got, want):
-            _equal(g, w, dtype)
+            _assert_equal(g, w, dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
@@ -68,15 +68,15 @@ def test_unique_values_counts_inverse(rng, dtype):
     host = _values(rng, (4, 3, 5), dtype)
     x = npx.asarray(host)
     values, _, inverse_indices, counts = _np_unique(_host(dtype, host))
-    _equal(npx.unique_values(x), values, dtype)
+    _assert_equal(npx.unique_values(x), values, dtype)
     got = npx.unique_counts(x)
     assert got._fields == ("values", "counts")
-    _equal(got.values, values, dtype)
-    _equal(got.counts, counts)
+    _assert_equal(got.values, values, dtype)
+    _assert_equal(got.counts, counts)
     got = npx.unique_inverse(x)
     assert got._fields == ("values", "inverse_indices")
-    _equal(got.values, values, dtype)
-    _equal(got.inverse_indices, inverse_indices)  # x's shape
+    _assert_equal(got.values, values, dtype)
+    _assert_equal(got.inverse_indices, inverse_indices)  # x's shape
 
 
 # The standard's special cases (set_functions.rst): NaNs are distinct with a count of 1
@@ -103,7 +103,7 @@ def test_unique_complex_nan_components_are_distinct_in_numpy_order(dtype):
                     dtype=dtype)
     got = npx.unique_all(npx.asarray(host))
     for g, w in zip(got, _np_unique(host)):
-        _equal(g, w)
+        _assert_equal(g, w)
     assert len(got.values.to_host()) == 10  # 1 + 0j == 1 - 0j; the 5 with a NaN part stay apart
 
 
@@ -112,13 +112,13 @@ def test_unique_zero_dim_and_empty(rng, shape):
     host = _values(rng, shape, np.dtype(np.int32))
     got = npx.unique_all(npx.asarray(host))
     for g, w in zip(got, _np_unique(host)):
-        _equal(g, w)
+        _assert_equal(g, w)
 
 
 def test_unique_non_array_raises_and_next_call_works():
     with pytest.raises(TypeError):
         npx.unique_values([1, 2, 2])
-    _equal(npx.unique_values(npx.asarray(np.array([2, 1, 2]))), [1, 2])
+    _assert_equal(npx.unique_values(npx.asarray(np.array([2, 1, 2]))), [1, 2])
 
 
 def test_unique_on_a_non_default_stream(rng):
@@ -126,8 +126,8 @@ def test_unique_on_a_non_default_stream(rng):
     with npx.Stream():
         got = npx.unique_counts(npx.asarray(host))
         values, _, _, counts = _np_unique(host)
-        _equal(got.values, values)
-        _equal(got.counts, counts)
+        _assert_equal(got.values, values)
+        _assert_equal(got.counts, counts)
 
 
 @settings(max_examples=40, deadline=None)
@@ -136,7 +136,7 @@ def test_unique_all_random(shape, seed):
     host = np.random.default_rng(seed).integers(-3, 4, size=shape).astype(np.float32)
     got = npx.unique_all(npx.asarray(host))
     for g, w in zip(got, _np_unique(host)):
-        _equal(g, w)
+        _assert_equal(g, w)
 
 
 # -- isin ---------------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def test_isin_every_dtype(rng, dtype, invert):
     test = _values(rng, (4,), dtype)
     got = npx.isin(npx.asarray(host), npx.asarray(test), invert=invert)
     assert got.dtype == np.bool_
-    _equal(got, np.isin(_host(dtype, host), _host(dtype, test), invert=invert))
+    _assert_equal(got, np.isin(_host(dtype, host), _host(dtype, test), invert=invert))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
@@ -158,21 +158,21 @@ def test_isin_large_inputs_search_sorted_values(rng, dtype):
     test = _values(rng, (2000,), dtype)
     for invert in (False, True):
         got = npx.isin(npx.asarray(host), npx.asarray(test), invert=invert)
-        _equal(got, np.isin(_host(dtype, host), _host(dtype, test), invert=invert))
+        _assert_equal(got, np.isin(_host(dtype, host), _host(dtype, test), invert=invert))
 
 
 def test_isin_large_integers(rng):
     host = rng.integers(0, 10**6, size=5000)
     test = rng.integers(0, 10**6, size=5000)
     test[:100] = host[:100]
-    _equal(npx.isin(npx.asarray(host), npx.asarray(test)), np.isin(host, test))
+    _assert_equal(npx.isin(npx.asarray(host), npx.asarray(test)), np.isin(host, test))
 
 
 def test_isin_promotion_and_scalars(rng):
     host = np.array([1, 2, 3, 4], dtype=np.int8)
     test = np.array([2.0, 4.5], dtype=np.float32)
-    _equal(npx.isin(npx.asarray(host), npx.asarray(test)), np.isin(host, test))
-    _equal(npx.isin(npx.asarray(host), 3), np.isin(host, 3))
+    _assert_equal(npx.isin(npx.asarray(host), npx.asarray(test)), np.isin(host, test))
+    _assert_equal(npx.isin(npx.asarray(host), 3), np.isin(host, 3))
     got = npx.isin(3, npx.asarray(host))
     assert got.shape == () and bool(got) is True
     assert bool(npx.isin(7, npx.asarray(host), invert=True)) is True
@@ -187,9 +187,9 @@ def test_isin_scalar_test_element(rng, dtype, invert):
     if dtype == ml_dtypes.bfloat16:
         value = float(value)
     got = npx.isin(npx.asarray(host), value, invert=invert)
-    _equal(got, np.isin(_host(dtype, host), value, invert=invert))
+    _assert_equal(got, np.isin(_host(dtype, host), value, invert=invert))
     got = npx.isin(npx.asarray(host).T[::-1], value, invert=invert)
-    _equal(got, np.isin(_host(dtype, host).T[::-1], value, invert=invert))
+    _assert_equal(got, np.isin(_host(dtype, host).T[::-1], value, invert=invert))
 
 
 def test_isin_out_of_range_int_scalar_matches_nothing():
@@ -199,19 +199,19 @@ def test_isin_out_of_range_int_scalar_matches_nothing():
         for invert in (False, True):
             want = np.isin(np.asarray(x1.to_host() if isinstance(x1, npx.NPUArray) else x1),
                            x2.to_host() if isinstance(x2, npx.NPUArray) else x2, invert=invert)
-            _equal(npx.isin(x1, x2, invert=invert), want)
+            _assert_equal(npx.isin(x1, x2, invert=invert), want)
 
 
 def test_isin_special_values_views_and_empty(rng):
     host = np.array([np.nan, 0.0, -0.0, np.inf, 1.0])
     test = np.array([np.nan, 0.0, np.inf])
-    _equal(npx.isin(npx.asarray(host), npx.asarray(test)), [False, True, True, True, False])
+    _assert_equal(npx.isin(npx.asarray(host), npx.asarray(test)), [False, True, True, True, False])
     h2 = rng.integers(0, 5, size=(4, 6))
     x = npx.asarray(h2)
-    _equal(npx.isin(x.T, x[0, ::-2]), np.isin(h2.T, h2[0, ::-2]))
-    _equal(npx.isin(x[:, :0], x), np.isin(h2[:, :0], h2))
-    _equal(npx.isin(x, x[:0]), np.isin(h2, h2[:0]))
-    _equal(npx.isin(x, x[:0], invert=True), np.isin(h2, h2[:0], invert=True))
+    _assert_equal(npx.isin(x.T, x[0, ::-2]), np.isin(h2.T, h2[0, ::-2]))
+    _assert_equal(npx.isin(x[:, :0], x), np.isin(h2[:, :0], h2))
+    _assert_equal(npx.isin(x, x[:0]), np.isin(h2, h2[:0]))
+    _assert_equal(npx.isin(x, x[:0], invert=True), np.isin(h2, h2[:0], invert=True))
 
 
 def test_isin_bad_operands_then_next_call_works():
@@ -219,7 +219,7 @@ def test_isin_bad_operands_then_next_call_works():
         npx.isin(1, 2)
     with pytest.raises(TypeError):
         npx.isin(npx.ones(3), "a")
-    _equal(npx.isin(npx.asarray(np.array([1, 5])), npx.asarray(np.array([5]))), [False, True])
+    _assert_equal(npx.isin(npx.asarray(np.array([1, 5])), npx.asarray(np.array([5]))), [False, True])
 
 
 # -- npusim accepts exactly the dtypes CANN documents --------------------------------------------
@@ -257,7 +257,7 @@ def test_npusim_rejects_undocumented_dtypes():
     _launch_fails("aclnnUnique2", npx.ones((4,)), True, True, False, npx.ones((4,)),
                   npx.zeros((4,), dtype=npx.int32), None)
     # the next operation still works
-    _equal(npx.unique_values(npx.asarray(np.array([3, 1, 3]))), [1, 3])
+    _assert_equal(npx.unique_values(npx.asarray(np.array([3, 1, 3]))), [1, 3])
 
 
 def test_npusim_reports_a_bad_sorter_on_the_stream():
@@ -268,7 +268,7 @@ def test_npusim_reports_a_bad_sorter_on_the_stream():
                 npx.asarray(np.array([0, 7, 1])), out)
     with pytest.raises(npx.AclError):
         out.to_host()
-    _equal(npx.searchsorted(seq, 2.5), 2)
+    _assert_equal(npx.searchsorted(seq, 2.5), 2)
 
 
 # -- the operators through the C ABI, plain and under the sanitizers ----------------------------
@@ -305,8 +305,8 @@ def test_isin_needs_no_synchronisation_so_it_can_be_captured(rng):
             fresh = rng.integers(0, 3000, size=4000).astype(np.float32)
             x1[...] = npx.asarray(fresh)
             graph.replay()
-            _equal(found, np.isin(fresh, x2.to_host()))
-            _equal(small, np.isin(fresh, x2.to_host()[:3]))
+            _assert_equal(found, np.isin(fresh, x2.to_host()))
+            _assert_equal(small, np.isin(fresh, x2.to_host()[:3]))
         graph.destroy()
 
 
@@ -319,7 +319,7 @@ def test_unique_refuses_capture_with_a_clear_error(rng):
         with pytest.raises(npx.CaptureError):
             with graph.capture():
                 npx.unique_values(x)
-    _equal(npx.unique_values(x), np.unique(x.to_host()))
+    _assert_equal(npx.unique_values(x), np.unique(x.to_host()))
 
 
 @pytest.mark.parametrize("name", ["unique_values", "unique_counts", "unique_inverse", "unique_all"])
@@ -336,4 +336,4 @@ def test_unique_synchronises_exactly_once(rng, monkeypatch, name, dtype):
     monkeypatch.undo()
     assert calls == [stream]
     values = result if name == "unique_values" else result.values
-    _equal(values, np.unique(x.to_host()))
+    _assert_equal(values, np.unique(x.to_host()))

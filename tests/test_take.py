@@ -22,7 +22,7 @@ def _values(rng, shape, dtype):
     return values.astype(dtype)
 
 
-def _same(got, want):
+def _assert_same(got, want):
     want = np.asarray(want)
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_array_equal(got.to_host(), want)
@@ -36,7 +36,7 @@ def test_take_every_dtype(rng, dtype, axis):
     host = _values(rng, (3, 4, 5), dtype)
     n = host.shape[axis]
     indices = rng.integers(-n, n, size=7)
-    _same(npx.take(npx.asarray(host), npx.asarray(indices), axis=axis),
+    _assert_same(npx.take(npx.asarray(host), npx.asarray(indices), axis=axis),
           np.take(host, indices, axis=axis))
 
 
@@ -44,7 +44,7 @@ def test_take_every_dtype(rng, dtype, axis):
 def test_take_index_dtypes(rng, index_dtype):
     host = rng.standard_normal(6)
     indices = np.array([5, 0, 3, 3], dtype=index_dtype)
-    _same(npx.take(npx.asarray(host), npx.asarray(indices)), np.take(host, indices))
+    _assert_same(npx.take(npx.asarray(host), npx.asarray(indices)), np.take(host, indices))
 
 
 def test_take_views_and_axis_none(rng):
@@ -52,27 +52,27 @@ def test_take_views_and_axis_none(rng):
     x = npx.asarray(host)
     indices = np.array([-1, 0, 2])
     idx = npx.asarray(indices)
-    _same(npx.take(x.T, idx, axis=0), np.take(host.T, indices, axis=0))
-    _same(npx.take(x[::2, 1::3], idx, axis=1), np.take(host[::2, 1::3], indices, axis=1))
-    _same(npx.take(x[::-1, ::-1], idx, axis=1), np.take(host[::-1, ::-1], indices, axis=1))
-    _same(npx.take(x[1], npx.asarray(np.array([7, -8]))[::-1]), np.take(host[1], [-8, 7]))
-    _same(npx.take(x[2], idx), np.take(host[2], indices))  # axis optional for 1-D x
+    _assert_same(npx.take(x.T, idx, axis=0), np.take(host.T, indices, axis=0))
+    _assert_same(npx.take(x[::2, 1::3], idx, axis=1), np.take(host[::2, 1::3], indices, axis=1))
+    _assert_same(npx.take(x[::-1, ::-1], idx, axis=1), np.take(host[::-1, ::-1], indices, axis=1))
+    _assert_same(npx.take(x[1], npx.asarray(np.array([7, -8]))[::-1]), np.take(host[1], [-8, 7]))
+    _assert_same(npx.take(x[2], idx), np.take(host[2], indices))  # axis optional for 1-D x
 
 
 def test_take_empty_and_zero_dim(rng):
     host = rng.standard_normal((3, 4))
     x = npx.asarray(host)
     none = npx.zeros((0,), dtype=npx.int64)
-    _same(npx.take(x, none, axis=1), np.take(host, np.zeros(0, np.int64), axis=1))
-    _same(npx.take(x[:0], npx.asarray(np.array([1, 2])), axis=1),
+    _assert_same(npx.take(x, none, axis=1), np.take(host, np.zeros(0, np.int64), axis=1))
+    _assert_same(npx.take(x[:0], npx.asarray(np.array([1, 2])), axis=1),
           np.take(host[:0], [1, 2], axis=1))
-    _same(npx.take(npx.asarray(5.0), npx.asarray(np.array([0, -1]))), np.take(np.array(5.0), [0, -1]))
+    _assert_same(npx.take(npx.asarray(5.0), npx.asarray(np.array([0, -1]))), np.take(np.array(5.0), [0, -1]))
 
 
 def test_take_nd_indices_as_numpy(rng):
     host = rng.standard_normal((4, 5))
     indices = rng.integers(-5, 5, size=(2, 3))
-    _same(npx.take(npx.asarray(host), npx.asarray(indices), axis=1),
+    _assert_same(npx.take(npx.asarray(host), npx.asarray(indices), axis=1),
           np.take(host, indices, axis=1))
 
 
@@ -91,14 +91,14 @@ def test_take_out_of_bounds_raises_and_next_call_works(rng):
         npx.take(x, npx.asarray(np.array([0.0])), axis=0)
     with pytest.raises(TypeError):
         npx.take(x, [0], axis=0)
-    _same(npx.take(x, npx.asarray(np.array([3])), axis=1), np.take(x.to_host(), [3], axis=1))
+    _assert_same(npx.take(x, npx.asarray(np.array([3])), axis=1), np.take(x.to_host(), [3], axis=1))
 
 
 def test_take_on_a_non_default_stream(rng):
     host = rng.standard_normal((50, 3))
     indices = rng.integers(-50, 50, size=40)
     with npx.Stream():
-        _same(npx.take(npx.asarray(host), npx.asarray(indices), axis=0),
+        _assert_same(npx.take(npx.asarray(host), npx.asarray(indices), axis=0),
               np.take(host, indices, axis=0))
 
 
@@ -110,7 +110,7 @@ def test_take_random(shape, data):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     n = shape[axis]
     indices = rng.integers(-n, n, size=data.draw(st.integers(0, 6)))
-    _same(npx.take(npx.asarray(host), npx.asarray(indices), axis=axis),
+    _assert_same(npx.take(npx.asarray(host), npx.asarray(indices), axis=axis),
           np.take(host, indices, axis=axis))
 
 
@@ -124,20 +124,20 @@ def test_take_along_axis_every_dtype(rng, dtype, axis):
     shape = list(host.shape)
     shape[axis] = 6
     indices = rng.integers(-n, n, size=shape)
-    _same(npx.take_along_axis(npx.asarray(host), npx.asarray(indices), axis=axis),
+    _assert_same(npx.take_along_axis(npx.asarray(host), npx.asarray(indices), axis=axis),
           np.take_along_axis(host, indices, axis=axis))
 
 
 def test_take_along_axis_argsort_round_trip(rng):
     host = rng.standard_normal((4, 7))
     order = np.argsort(host, axis=1)
-    _same(npx.take_along_axis(npx.asarray(host), npx.asarray(order), axis=1), np.sort(host, axis=1))
+    _assert_same(npx.take_along_axis(npx.asarray(host), npx.asarray(order), axis=1), np.sort(host, axis=1))
 
 
 def test_take_along_axis_broadcasts_outside_axis(rng):
     host = rng.standard_normal((3, 1, 5))
     indices = rng.integers(0, 5, size=(1, 4, 2))
-    _same(npx.take_along_axis(npx.asarray(host), npx.asarray(indices), axis=2),
+    _assert_same(npx.take_along_axis(npx.asarray(host), npx.asarray(indices), axis=2),
           np.take_along_axis(host, indices, axis=2))
 
 
@@ -146,20 +146,20 @@ def test_take_along_axis_index_dtypes_and_views(rng, index_dtype):
     host = rng.standard_normal((5, 6))
     indices = rng.integers(0, 5, size=(3, 6)).astype(index_dtype)
     x = npx.asarray(host)
-    _same(npx.take_along_axis(x, npx.asarray(indices), axis=0),
+    _assert_same(npx.take_along_axis(x, npx.asarray(indices), axis=0),
           np.take_along_axis(host, indices, axis=0))
-    _same(npx.take_along_axis(x.T, npx.asarray(indices).T, axis=1),
+    _assert_same(npx.take_along_axis(x.T, npx.asarray(indices).T, axis=1),
           np.take_along_axis(host.T, indices.T, axis=1))
-    _same(npx.take_along_axis(x[::-1, ::2], npx.asarray(indices)[:, ::2], axis=0),
+    _assert_same(npx.take_along_axis(x[::-1, ::2], npx.asarray(indices)[:, ::2], axis=0),
           np.take_along_axis(host[::-1, ::2], indices[:, ::2], axis=0))
 
 
 def test_take_along_axis_empty(rng):
     host = rng.standard_normal((3, 4))
     indices = np.zeros((3, 0), dtype=np.int64)
-    _same(npx.take_along_axis(npx.asarray(host), npx.asarray(indices), axis=1),
+    _assert_same(npx.take_along_axis(npx.asarray(host), npx.asarray(indices), axis=1),
           np.take_along_axis(host, indices, axis=1))
-    _same(npx.take_along_axis(npx.asarray(host[:0]), npx.zeros((0, 2), dtype=npx.int64), axis=1),
+    _assert_same(npx.take_along_axis(npx.asarray(host[:0]), npx.zeros((0, 2), dtype=npx.int64), axis=1),
           np.take_along_axis(host[:0], np.zeros((0, 2), np.int64), axis=1))
 
 
@@ -177,7 +177,7 @@ def test_take_along_axis_errors_then_next_call_works(rng):
         npx.take_along_axis(x, npx.asarray(np.zeros((1, 1), np.int64)), axis=2)
     with pytest.raises(TypeError):
         npx.take_along_axis(x, npx.asarray(np.zeros((1, 1))), axis=1)
-    _same(npx.take_along_axis(x, npx.asarray(np.array([[3], [0], [1]])), axis=1),
+    _assert_same(npx.take_along_axis(x, npx.asarray(np.array([[3], [0], [1]])), axis=1),
           np.take_along_axis(x.to_host(), np.array([[3], [0], [1]]), axis=1))
 
 
@@ -191,8 +191,8 @@ def test_zero_dim_bool_mask_getitem(rng, value):
     for key in (npx.asarray(mask), (npx.asarray(mask), 1), (Ellipsis, npx.asarray(mask))):
         host_key = tuple(mask if isinstance(k, npx.NPUArray) else k for k in key) \
             if isinstance(key, tuple) else mask
-        _same(x[key], host[host_key])
-    _same(npx.asarray(np.array(7))[npx.asarray(mask)], np.array(7)[mask])
+        _assert_same(x[key], host[host_key])
+    _assert_same(npx.asarray(np.array(7))[npx.asarray(mask)], np.array(7)[mask])
 
 
 @pytest.mark.parametrize("value", [True, False])
@@ -212,8 +212,8 @@ def test_zero_dim_integer_index(rng):
     host = rng.integers(0, 100, size=(4, 5)).astype(np.uint16)
     x = npx.asarray(host)
     i = npx.asarray(np.array(-2))
-    _same(x[i], host[-2])
-    _same(x[1, i], host[1, -2])
+    _assert_same(x[i], host[-2])
+    _assert_same(x[1, i], host[1, -2])
     x[i] = 9
     host[-2] = 9
     np.testing.assert_array_equal(x.to_host(), host)
@@ -225,7 +225,7 @@ def test_empty_mask_axis_matches_any_length(rng):
     host = rng.standard_normal((2, 3, 4))
     x = npx.asarray(host)
     mask = np.zeros((2, 0), dtype=bool)
-    _same(x[npx.asarray(mask)], host[mask])
+    _assert_same(x[npx.asarray(mask)], host[mask])
     with pytest.raises(IndexError):
         x[npx.asarray(np.zeros((2, 2), dtype=bool))]
     x[npx.asarray(mask)] = 1.0
@@ -238,11 +238,11 @@ def test_mask_getitem_every_dtype(rng, dtype):
     host = _values(rng, (4, 5), dtype)
     x = npx.asarray(host)
     mask = rng.random((4, 5)) < 0.5
-    _same(x[npx.asarray(mask)], host[mask])
-    _same(x[npx.asarray(mask[:, 1])], host[mask[:, 1]])
-    _same(x[:, npx.asarray(mask[0])], host[:, mask[0]])
-    _same(x.T[npx.asarray(mask.T)], host.T[mask.T])
-    _same(x[::-1][npx.asarray(mask)], host[::-1][mask])
+    _assert_same(x[npx.asarray(mask)], host[mask])
+    _assert_same(x[npx.asarray(mask[:, 1])], host[mask[:, 1]])
+    _assert_same(x[:, npx.asarray(mask[0])], host[:, mask[0]])
+    _assert_same(x.T[npx.asarray(mask.T)], host.T[mask.T])
+    _assert_same(x[::-1][npx.asarray(mask)], host[::-1][mask])
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
@@ -255,5 +255,5 @@ def test_integer_array_getitem_every_dtype(rng, dtype):
     for key in [(i,), (slice(None), i[0]), (i, slice(None), [1, 0]), (Ellipsis, [1]),
                 (i[:, :1], np.array([True, False, True, True]))]:
         device_key = tuple(npx.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
-        _same(x[device_key], host[key])
-    _same(x.T[npx.asarray(i % 2)], host.T[i % 2])
+        _assert_same(x[device_key], host[key])
+    _assert_same(x.T[npx.asarray(i % 2)], host.T[i % 2])
