@@ -20,43 +20,19 @@
 #include "aclnnop/aclnn_right_shift.h"
 #include "ew_ops.h"
 
-#define LOOP2(NAME, T, RT, EXPR)                                                               \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
-    {                                                                                          \
-        (void)ex;                                                                              \
-        RT *o = out_;                                                                          \
-        const T *a = in[0], *b = in[1];                                                        \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T x = a[i], y = b[i];                                                        \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
-    }
-
-#define LOOP1(NAME, T, EXPR)                                                                   \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
-    {                                                                                          \
-        (void)ex;                                                                              \
-        T *o = out_;                                                                           \
-        const T *a = in[0];                                                                    \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T x = a[i];                                                                  \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
-    }
-
 #define BITWISE(NAME, OP)                                                                      \
-    LOOP2(NAME##_b, uint8_t, uint8_t, x OP y)                                                  \
-    LOOP2(NAME##_i64, int64_t, int64_t, x OP y)                                                \
-    LOOP2(NAME##_u64, uint64_t, uint64_t, x OP y)                                              \
-    LOOP2(NAME##_i32, int32_t, int32_t, x OP y)
+    BINARY(NAME##_b, uint8_t, uint8_t, x OP y)                                                  \
+    BINARY(NAME##_i64, int64_t, int64_t, x OP y)                                                \
+    BINARY(NAME##_u64, uint64_t, uint64_t, x OP y)                                              \
+    BINARY(NAME##_i32, int32_t, int32_t, x OP y)
 BITWISE(band, &)
 BITWISE(bor, |)
 BITWISE(bxor, ^)
-LOOP1(bnot_b, uint8_t, (uint8_t)!x)
-LOOP1(bnot_i64, int64_t, ~x)
-LOOP1(bnot_u64, uint64_t, ~x)
-LOOP1(bnot_i32, int32_t, ~x)
-LOOP2(lxor_b, uint8_t, uint8_t, (uint8_t)((x != 0) != (y != 0)))
+UNARY(bnot_b, uint8_t, uint8_t, (uint8_t)!x)
+UNARY(bnot_i64, int64_t, int64_t, ~x)
+UNARY(bnot_u64, uint64_t, uint64_t, ~x)
+UNARY(bnot_i32, int32_t, int32_t, ~x)
+BINARY(lxor_b, uint8_t, uint8_t, (uint8_t)((x != 0) != (y != 0)))
 
 /* Shift counts are read as signed (a uint64 count >= 2^63 is an over-wide shift either way). */
 static inline int64_t shl_i64(int64_t x, int64_t y)
@@ -69,10 +45,10 @@ static inline int64_t shr_i64(int64_t x, int64_t y)
 }
 static inline uint64_t shl_u64(uint64_t x, uint64_t y) { return y >= 64 ? 0 : x << y; }
 static inline uint64_t shr_u64(uint64_t x, uint64_t y) { return y >= 64 ? 0 : x >> y; }
-LOOP2(shl_i64k, int64_t, int64_t, shl_i64(x, y))
-LOOP2(shr_i64k, int64_t, int64_t, shr_i64(x, y))
-LOOP2(shl_u64k, uint64_t, uint64_t, shl_u64(x, y))
-LOOP2(shr_u64k, uint64_t, uint64_t, shr_u64(x, y))
+BINARY(shl_i64k, int64_t, int64_t, shl_i64(x, y))
+BINARY(shr_i64k, int64_t, int64_t, shr_i64(x, y))
+BINARY(shl_u64k, uint64_t, uint64_t, shl_u64(x, y))
+BINARY(shr_u64k, uint64_t, uint64_t, shr_u64(x, y))
 
 #define OP(name, nin, boolout, b, i, u, i32)                                                   \
     { name, nin, 0, boolout, false, { b, i, u, NULL, NULL, NULL, i32 } }

@@ -5,37 +5,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "ops_internal.h"
+#include "ew_ops.h"
 
 typedef double _Complex cplx;
 
-
-/* Loop bodies: x (and y, z) are the inputs, alpha the op's alpha in kind T. */
-#define UNARY(NAME, T, RT, EXPR)                                                               \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
-    {                                                                                          \
-        (void)ex;                                                                              \
-        RT *o = out_;                                                                          \
-        const T *a = in[0];                                                                    \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T x = a[i];                                                                  \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
-    }
-
-#define BINARY(NAME, T, RT, EXPR)                                                              \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
-    {                                                                                          \
-        (void)ex;                                                                              \
-        RT *o = out_;                                                                          \
-        const T *a = in[0], *b = in[1];                                                        \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T x = a[i], y = b[i];                                                        \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
-    }
-
-/* alpha == 1 takes the plain loop, which vectorises best. */
+/* Loop bodies (UNARY and BINARY are in ew_ops.h): x (and y, z) are the inputs, alpha the
+ * op's alpha in kind T; alpha == 1 takes the plain loop, which vectorises best. */
 #define BINARY_ALPHA(NAME, T, EXPR1, EXPR)                                                     \
     static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
     {                                                                                          \

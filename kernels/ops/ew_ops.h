@@ -34,6 +34,33 @@ typedef struct {
 #define TENSOR_ARG(x, name) { (x), NULL, false, name }
 #define SCALAR_ARG(x, name) { NULL, (x), true, name }
 
+/* Element-wise loops over contiguous buffers of n elements: x (and y) are the inputs of
+ * kind T, o[i] = EXPR is stored as RT. The kernels of ew_kernels.c and of the operator
+ * files share them. */
+#define UNARY(NAME, T, RT, EXPR)                                                               \
+    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        RT *o = out_;                                                                          \
+        const T *a = in[0];                                                                    \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T x = a[i];                                                                  \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+
+#define BINARY(NAME, T, RT, EXPR)                                                              \
+    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        RT *o = out_;                                                                          \
+        const T *a = in[0], *b = in[1];                                                        \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T x = a[i], y = b[i];                                                        \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+
 int npusim_ew_kernel(const npusim_exec *ex, npusim_view *views);
 npusim_kind npusim_cast_kind(aclDataType src, aclDataType dst);
 

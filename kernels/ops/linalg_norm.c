@@ -101,34 +101,6 @@ static int norm_kernel(const npusim_exec *ex, npusim_view *v)
 
 static const npusim_opdef def_norm = NPUSIM_OPDEF("aclnnLinalgVectorNorm", norm_kernel);
 
-/* dims normalised (negative from the end, NULL or empty: all), repeats and out-of-range refused. */
-static int norm_dims(const char *name, const aclIntArray *dims, int ndim, int64_t *out, int *n_out)
-{
-    if (dims && !npusim_is_int_array(dims))
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dims is not a live aclIntArray", name);
-    *n_out = 0;
-    if (!dims || dims->size == 0) {
-        for (int d = 0; d < ndim; d++) out[(*n_out)++] = d;
-        return 0;
-    }
-    bool seen[NPUSIM_MAX_DIMS] = { false };
-    for (uint64_t i = 0; i < dims->size; i++) {
-        int64_t d = dims->values[i];
-        int64_t lo = ndim ? -ndim : -1, hi = ndim ? ndim - 1 : 0;
-        if (d < lo || d > hi)
-            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range [%lld, %lld]",
-                                name, (long long)d, (long long)lo, (long long)hi);
-        if (d < 0) d += ndim ? ndim : 1;
-        if (ndim == 0) continue; /* a 0-d tensor: dim 0 / -1 means the tensor itself */
-        if (seen[d])
-            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld appears twice", name,
-                                (long long)dims->values[i]);
-        seen[d] = true;
-        out[(*n_out)++] = d;
-    }
-    return 0;
-}
-
 aclnnStatus aclnnLinalgVectorNormGetWorkspaceSize(const aclTensor *self, const aclScalar *ord, const aclIntArray *dims,
                                                   bool keepDims, const aclDataType dtype, aclTensor *out,
                                                   uint64_t *workspaceSize, aclOpExecutor **executor)
@@ -146,7 +118,7 @@ aclnnStatus aclnnLinalgVectorNormGetWorkspaceSize(const aclTensor *self, const a
                             npusim_dtype_name(dtype), npusim_dtype_name(out->dtype));
     int64_t reduce[NPUSIM_MAX_DIMS];
     int n_reduce = 0;
-    if ((rc = norm_dims(name, dims, self->ndim, reduce, &n_reduce))) return rc;
+    if ((rc = npusim_normalise_dims(name, dims, self->ndim, reduce, &n_reduce))) return rc;
     bool is_reduced[NPUSIM_MAX_DIMS] = { false };
     for (int i = 0; i < n_reduce; i++) is_reduced[reduce[i]] = true;
     int64_t shape[NPUSIM_MAX_DIMS];

@@ -468,8 +468,9 @@ static const npusim_opdef def_any = NPUSIM_OPDEF("aclnnAny", reduce_kernel);
 #define M_ARGMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8))
 #define M_ALL_ANY (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 
-/* Normalises dims (negative -> from the end; empty -> all), rejecting repeats and out-of-range. */
-static int normalise_dims(const char *name, const aclIntArray *dims, int ndim, int64_t *out, int *n_out)
+/* Normalises dims (negative -> from the end; empty -> all), rejecting repeats and out-of-range
+ * (declared in ops_internal.h: aclnnLinalgVectorNorm uses it too). */
+int npusim_normalise_dims(const char *name, const aclIntArray *dims, int ndim, int64_t *out, int *n_out)
 {
     if (dims && !npusim_is_int_array(dims))
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dims is not a live aclIntArray", name);
@@ -546,7 +547,7 @@ static aclnnStatus reduce_prepare(const npusim_opdef *def, red_op op, uint64_t s
     int64_t nd[NPUSIM_MAX_DIMS];
     int n_dims = 0, ndim;
     int64_t shape[NPUSIM_MAX_DIMS];
-    if ((rc = normalise_dims(name, dims, self->ndim, nd, &n_dims))) return rc;
+    if ((rc = npusim_normalise_dims(name, dims, self->ndim, nd, &n_dims))) return rc;
     reduced_shape(self, nd, n_dims, keep, &ndim, shape);
     if ((rc = npusim_check_shape_equal(name, "out", out, ndim, shape))) return rc;
     if (op == RED_MAX || op == RED_MIN) {

@@ -17,38 +17,26 @@
 /* ---------------------------------------------------------------------------------------------
  * Kernels: one loop per computation kind over contiguous buffers. */
 
-#define KERNEL(NAME, T, RT, EXPR)                                                              \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
-    {                                                                                          \
-        (void)ex;                                                                              \
-        RT *o = out_;                                                                          \
-        const T *a = in[0];                                                                    \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T x = a[i];                                                                  \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
-    }
-
-KERNEL(acosh_f32, float, float, acoshf(x))
-KERNEL(acosh_f64, double, double, acosh(x))
-KERNEL(asinh_f32, float, float, asinhf(x))
-KERNEL(asinh_f64, double, double, asinh(x))
-KERNEL(atanh_f32, float, float, atanhf(x))
-KERNEL(atanh_f64, double, double, atanh(x))
+UNARY(acosh_f32, float, float, acoshf(x))
+UNARY(acosh_f64, double, double, acosh(x))
+UNARY(asinh_f32, float, float, asinhf(x))
+UNARY(asinh_f64, double, double, asinh(x))
+UNARY(atanh_f32, float, float, atanhf(x))
+UNARY(atanh_f64, double, double, atanh(x))
 /* signbit: the sign bit of floats (so -0.0 and NaNs with the bit set count), x < 0 for integers
  * (bool inputs compute as I64). */
-KERNEL(signbit_i64, int64_t, uint8_t, x < 0)
-KERNEL(signbit_u64, uint64_t, uint8_t, 0 && x) /* unsigned: never */
-KERNEL(signbit_f32, float, uint8_t, signbit(x) != 0)
-KERNEL(signbit_f64, double, uint8_t, signbit(x) != 0)
-KERNEL(signbit_i32, int32_t, uint8_t, x < 0)
-KERNEL(isposinf_f32, float, uint8_t, x == INFINITY)
-KERNEL(isposinf_f64, double, uint8_t, x == INFINITY)
-KERNEL(isneginf_f32, float, uint8_t, x == -INFINITY)
-KERNEL(isneginf_f64, double, uint8_t, x == -INFINITY)
-KERNEL(real_f32, float, float, x)
-KERNEL(real_f64, double, double, x)
-KERNEL(real_c128, double _Complex, double, creal(x))
+UNARY(signbit_i64, int64_t, uint8_t, x < 0)
+UNARY(signbit_u64, uint64_t, uint8_t, 0 && x) /* unsigned: never */
+UNARY(signbit_f32, float, uint8_t, signbit(x) != 0)
+UNARY(signbit_f64, double, uint8_t, signbit(x) != 0)
+UNARY(signbit_i32, int32_t, uint8_t, x < 0)
+UNARY(isposinf_f32, float, uint8_t, x == INFINITY)
+UNARY(isposinf_f64, double, uint8_t, x == INFINITY)
+UNARY(isneginf_f32, float, uint8_t, x == -INFINITY)
+UNARY(isneginf_f64, double, uint8_t, x == -INFINITY)
+UNARY(real_f32, float, float, x)
+UNARY(real_f64, double, double, x)
+UNARY(real_c128, double _Complex, double, creal(x))
 
 /* Kinds: BOOL, I64, U64, F32, F64, C128, I32 (ops_internal.h). */
 #define FLOAT_OP(name, f, d) { #name, 1, 0, false, false, { NULL, NULL, NULL, f, d, NULL, NULL } }
