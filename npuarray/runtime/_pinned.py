@@ -103,9 +103,10 @@ def is_pinned(array):
     return _is_pinned_range(begin, end)
 
 
-def host_address(array):
-    """The address of the first byte of the ndarray `array`'s data."""
-    return array.__array_interface__["data"][0]
+def is_pinned_address(address, nbytes):
+    """True when the `nbytes` bytes from host address `address` lie in one pinned
+    allocation made by npuarray (is_pinned for a buffer whose address is known)."""
+    return nbytes > 0 and _is_pinned_range(address, address + nbytes)
 
 
 def _done(event):
