@@ -253,19 +253,21 @@ def _staged_device_to_host(data, src_ptr, stream):
     unstages that piece itself and copies the rest directly (aclrtMemcpy, one hop instead
     of two; in stream order, the stream being idle)."""
     nbytes, offset, chunk, deferred = data.nbytes, 0, _first_chunk(stream), False
-    while offset < nbytes:
-        piece = data[offset:offset + chunk]
-        offset += piece.nbytes
-        if _stage_down(piece, src_ptr + offset - piece.nbytes, stream):
-            break
-        chunk, deferred = STAGING_CHUNK, True
-    if offset < nbytes:
-        activate(stream.device.id)  # (a new pinned block may have switched the device)
-        check(lib.aclrtMemcpy(ffi.from_buffer(data[offset:]), nbytes - offset,
-                              ffi.cast("void *", src_ptr + offset), nbytes - offset,
-                              lib.ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy")
-    if deferred:  # pieces are unstaged by the companion
-        stream.wait_event(stream.companion().record())
+    try:
+        while offset < nbytes:
+            piece = data[offset:offset + chunk]
+            offset += piece.nbytes
+            if _stage_down(piece, src_ptr + offset - piece.nbytes, stream):
+                break
+            chunk, deferred = STAGING_CHUNK, True
+        if offset < nbytes:
+            activate(stream.device.id)  # (a new pinned block may have switched the device)
+            check(lib.aclrtMemcpy(ffi.from_buffer(data[offset:]), nbytes - offset,
+                                  ffi.cast("void *", src_ptr + offset), nbytes - offset,
+                                  lib.ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy")
+    finally:  # also after an error: the pieces already queued finish in stream order
+        if deferred:  # pieces are unstaged by the companion
+            stream.wait_event(stream.companion().record())
 
 
 def _stage_down(piece, src_ptr, stream):
