@@ -70,18 +70,14 @@ def _purge_retained():
 _captured = []   # objects read by captured copies: they live as long as the process
 
 
-def _check_host_array(array, what):
+def _host_array(array, what):
+    """`array` itself; TypeError unless it is a numpy.ndarray of a non-object dtype."""
     if not isinstance(array, np.ndarray):
         raise TypeError("%s must be a numpy.ndarray, got %s" % (what, type(array).__name__))
     if array.dtype.hasobject:
         raise TypeError("%s has dtype %s: object arrays cannot be copied to a device"
                         % (what, array.dtype))
-    if not array.flags.c_contiguous:
-        raise ValueError("%s must be C-contiguous" % what)
-
-
-def _is_synchronous(stream, blocking):
-    return blocking or stream.is_default
+    return array
 
 
 def _caught_up(stream):
@@ -100,9 +96,9 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
     """Copies the bytes of the ndarray `src` to device address `dst_ptr` (int) on `stream`
     (None: current stream). Non-contiguous `src` is made contiguous first. Synchronous on a
     default stream or with blocking=True, else asynchronous (see module docstring)."""
-    if isinstance(src, np.ndarray) and not src.flags.c_contiguous:
+    src = _host_array(src, "the source")
+    if not src.flags.c_contiguous:
         src = np.ascontiguousarray(src)
-    _check_host_array(src, "the source")
     nbytes = src.nbytes
     stream = as_stream(stream)
     if _capture.active:
@@ -113,7 +109,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
     kind = lib.ACL_MEMCPY_HOST_TO_DEVICE
     dst = ffi.cast("void *", dst_ptr)
     host = ffi.from_buffer(src)
-    if _is_synchronous(stream, blocking):
+    if blocking or stream.is_default:
         _copy_after_stream(dst, host, nbytes, kind, stream)
     elif _pinned_buffer(host, nbytes):
         check(lib.aclrtMemcpyAsync(dst, nbytes, host, nbytes, kind, stream.handle),
@@ -217,8 +213,10 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
     C-contiguous ndarray `dst` on `stream` (None: current stream). Synchronous on a default
     stream or with blocking=True; else asynchronous: `dst` is valid once the stream's work
     up to this call is done (synchronise the stream, or an event recorded after it)."""
-    _check_host_array(dst, "the destination")
-    if not dst.flags.writeable:
+    flags = _host_array(dst, "the destination").flags
+    if not flags.c_contiguous:
+        raise ValueError("the destination must be C-contiguous")
+    if not flags.writeable:
         raise ValueError("the destination array is read-only")
     nbytes = dst.nbytes
     stream = as_stream(stream)
@@ -230,7 +228,7 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
     kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
     src = ffi.cast("void *", src_ptr)
     host = ffi.from_buffer(dst)
-    if _is_synchronous(stream, blocking):
+    if blocking or stream.is_default:
         _copy_after_stream(host, src, nbytes, kind, stream)
     elif _pinned_buffer(host, nbytes):
         check(lib.aclrtMemcpyAsync(host, nbytes, src, nbytes, kind, stream.handle),
