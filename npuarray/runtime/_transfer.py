@@ -17,12 +17,12 @@ Rules (the same for every caller):
     stream (so it overlaps the next piece's device copy), and the stream then waits
     for the companion: ``dst`` holds the data once the stream has been synchronised
     (or an event recorded on it afterwards has completed);
-  - on an idle stream the first staged piece is small and probes the device: when the stream has already
-    run its copy by the time the host looks (aclrtStreamQuery; an idle device that
-    finishes before the host looks, as npusim's does with short copies), the stream is
-    idle, and the rest is copied directly with aclrtMemcpy (which accepts pageable
-    memory): one hop instead of two, still in stream order. A busy stream (or a real
-    NPU, whose copies are still in flight when the host looks) gets the pipeline.
+  - on an idle stream the first staged piece is small and probes the device: when the
+    stream has already run its copy by the time the host looks (aclrtStreamQuery: a
+    device that finishes before the host looks, as npusim's does with short copies),
+    the stream is idle and the rest is copied directly with aclrtMemcpy (which accepts
+    pageable memory): one hop instead of two, still in stream order. A busy stream (or
+    a real NPU, whose copies are still in flight when the host looks) gets the pipeline.
 """
 import collections
 import contextlib
@@ -150,9 +150,10 @@ def _staged_host_to_device(dst_ptr, data, stream):
     """Hop 1 (pageable bytes into a pinned block) on the calling thread, hop 2 (the block to
     the device) queued on `stream`, piece by piece; each block returns to the pool with an
     event after its hop 2, and the next piece takes another, so hop 1 of the next piece
-    overlaps hop 2 of this one. On an idle stream the first piece is small: when the stream has already run
-    a piece's hop 2 by the time the host looks (an idle, fast device), the rest is copied
-    directly (aclrtMemcpy, one hop instead of two; in stream order, the stream being idle)."""
+    overlaps hop 2 of this one. On an idle stream the first piece is small: when the
+    stream has already run a piece's hop 2 by the time the host looks (an idle, fast
+    device), the rest is copied directly (aclrtMemcpy, one hop instead of two; in stream
+    order, the stream being idle)."""
     nbytes, offset, chunk = data.nbytes, 0, _first_chunk(stream)
     while offset < nbytes:
         piece = data[offset:offset + chunk]
@@ -246,10 +247,10 @@ def _staged_device_to_host(data, src_ptr, stream):
     """Hop 1 (device to a pinned block) queued on `stream`, hop 2 (the block into `data`) a
     host function on the stream's companion after it, piece by piece, so hop 2 of one piece
     overlaps hop 1 of the next; `stream` then waits for the companion: its later work and
-    its synchronisation cover the data. On an idle stream the first piece is small: when the stream has
-    already run a piece's hop 1 by the time the host looks (an idle, fast device), the host
-    unstages that piece itself and copies the rest directly (aclrtMemcpy, one hop instead
-    of two; in stream order, the stream being idle)."""
+    its synchronisation cover the data. On an idle stream the first piece is small: when
+    the stream has already run a piece's hop 1 by the time the host looks (an idle, fast
+    device), the host unstages that piece itself and copies the rest directly
+    (aclrtMemcpy, one hop instead of two; in stream order, the stream being idle)."""
     nbytes, offset, chunk, deferred = data.nbytes, 0, _first_chunk(stream), False
     try:
         while offset < nbytes:
