@@ -1,0 +1,221 @@
+"""The profiler's recording side: the flag the hot paths check, and the hooks they call.
+
+Every hook site in npuarray reads one module attribute, ``active``, and does
+nothing else when no profile runs:
+
+    span = _profiler.active and _profiler.begin_launch(op_name, args, stream)
+    ...the ACL calls...
+    if span:
+        _profiler.end(span)
+
+``begin_*`` takes the host start time and, for work that runs on a stream,
+records a timing event there (aclrtRecordEvent on a pooled event created with
+aclrtCreateEventExWithFlag(ACL_EVENT_TIME_LINE)); ``end`` takes the host
+duration, records the closing event and appends the record to the running
+profile. The events are resolved into device times when the profile ends
+(``Profile._resolve``). Inside a graph capture no event is recorded (an event
+recorded on a capturing stream becomes part of the graph and its timestamps
+cannot be read: 107028), so captured work gets host-side records only.
+
+Appends come from any thread: ``list.append`` is atomic, so the records of all
+threads are collected without a lock on the hot path.
+"""
+import os
+import threading
+import time
+
+from .._acl import check, ffi, lib
+from ..runtime import _capture_guard
+from ..runtime._device import activate
+
+ACL_EVENT_TIME_LINE = 0x00000008
+
+active = False      # True while a profile runs: the one thing the hot paths read
+_profile = None     # the running Profile
+_pools = {}         # device id -> free timing events (aclrtEvent cdata) of that device
+_pid = os.getpid()  # the process that created the pooled events
+
+_now = time.perf_counter_ns
+
+
+class Record:
+    """One profiled call. Times are nanoseconds on the host clock relative to the start of
+    the profile; ``device_start_ns`` / ``device_end_ns`` say when the stream ran the work
+    (None for host-only calls, work captured into a graph, or a device reset meanwhile)."""
+    __slots__ = ("kind", "name", "device", "stream", "thread", "host_start_ns",
+                 "host_duration_ns", "shapes", "dtypes", "nbytes", "captured",
+                 "device_start_ns", "device_end_ns", "_events")
+
+    def __init__(self, kind, name, device, stream, shapes=(), dtypes=(), nbytes=0):
+        self.kind = kind              # launch, copy, event_record, event_wait, synchronize, replay
+        self.name = name              # aclnn operator, ACL_MEMCPY_* kind, or ACL call
+        self.device = device          # device id (None for a call not tied to one)
+        self.stream = stream          # the npuarray Stream (None for a call not tied to one)
+        self.thread = threading.get_native_id()
+        self.shapes = shapes
+        self.dtypes = dtypes
+        self.nbytes = nbytes
+        self.captured = False
+        self.host_start_ns = 0
+        self.host_duration_ns = 0
+        self.device_start_ns = None
+        self.device_end_ns = None
+        self._events = None           # (start, end) timing events until resolved
+
+    @property
+    def device_duration_ns(self):
+        """How long the stream spent on the work (None without device times)."""
+        if self.device_start_ns is None:
+            return None
+        return self.device_end_ns - self.device_start_ns
+
+    def __repr__(self):
+        where = "" if self.device is None else " device %d" % self.device
+        return "<Record %s %s%s host %d ns>" % (self.kind, self.name, where,
+                                               self.host_duration_ns)
+
+
+# -- starting and stopping ------------------------------------------------------------------
+
+def start(profile):
+    """Makes `profile` the running one; RuntimeError when another one runs."""
+    global active, _profile
+    if _profile is not None:
+        raise RuntimeError("a profile is already running in this process; npuarray keeps "
+                           "one profile at a time (it records every thread): end it first")
+    _profile = profile
+    active = True
+
+
+def stop(profile):
+    """Stops recording for `profile` (no-op when it is not the running one)."""
+    global active, _profile
+    if _profile is profile:
+        active = False
+        _profile = None
+
+
+def _after_fork_in_child():
+    """The child of a fork has none of the parent's runtime threads: its copy of a running
+    profile stops recording, and the pooled event handles (the parent's) are forgotten."""
+    global active, _profile, _pid
+    active = False
+    _profile = None
+    _pools.clear()
+    _pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+# -- timing events ----------------------------------------------------------------------
+
+def take_event(device_id):
+    """A timing event of `device_id` from the pool (created when the pool is empty);
+    the caller has activated the device."""
+    pool = _pools.get(device_id)
+    if pool:
+        try:
+            return pool.pop()
+        except IndexError:  # another thread took the last one
+            pass
+    handle = ffi.new("aclrtEvent *")
+    ret = lib.aclrtCreateEventExWithFlag(handle, ACL_EVENT_TIME_LINE)
+    if ret:
+        check(ret, "aclrtCreateEventExWithFlag")
+    return handle[0]
+
+
+def give_back(device_id, events):
+    """Returns resolved timing events to the pool of `device_id` (Ex events may be
+    recorded again: CANN's aclrtRecordEvent documentation)."""
+    if os.getpid() == _pid:
+        _pools.setdefault(device_id, []).extend(events)
+
+
+def _record_timing_event(profile, stream):
+    """Records a pooled timing event on `stream` and returns it."""
+    device_id = stream.device.id
+    activate(device_id)
+    event = take_event(device_id)
+    track = profile.track(stream)
+    track.events.append(event)  # given back at the end, even if the span never ends
+    ret = lib.aclrtRecordEvent(event, stream.handle)
+    if ret:
+        check(ret, "aclrtRecordEvent")
+    return event
+
+
+def _capturing(stream):
+    return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
+
+
+# -- hooks ----------------------------------------------------------------------------------
+
+def _begin_device(record, stream):
+    """Opens `record` for work on `stream`: a timing event before it unless captured."""
+    profile = _profile
+    if profile is None:   # the profile ended meanwhile (another thread)
+        return None
+    if _capturing(stream):
+        record.captured = True
+    else:
+        record._events = (_record_timing_event(profile, stream), None)
+    record.host_start_ns = _now()
+    return record
+
+
+def begin_launch(op_name, args, stream):
+    """Opens the record of a launch of aclnn operator `op_name` (its NPUArray arguments
+    give the shapes and dtypes) on `stream`."""
+    shapes, dtypes = [], []
+    for arg in args:
+        shape = getattr(arg, "_shape", None)
+        if shape is not None and hasattr(arg, "_buffer"):
+            shapes.append(shape)
+            dtypes.append(str(arg._dtype))
+    record = Record("launch", op_name, stream.device.id, stream, tuple(shapes), tuple(dtypes))
+    return _begin_device(record, stream)
+
+
+_COPY_KINDS = {0: "ACL_MEMCPY_HOST_TO_HOST", 1: "ACL_MEMCPY_HOST_TO_DEVICE",
+               2: "ACL_MEMCPY_DEVICE_TO_HOST", 3: "ACL_MEMCPY_DEVICE_TO_DEVICE"}
+
+
+def begin_copy(kind, nbytes, stream):
+    """Opens the record of a copy of `nbytes` bytes of aclrtMemcpyKind `kind` on `stream`."""
+    record = Record("copy", _COPY_KINDS.get(int(kind), str(kind)), stream.device.id, stream,
+                    nbytes=int(nbytes))
+    return _begin_device(record, stream)
+
+
+def begin_stream_work(kind, name, stream):
+    """Opens the record of other work on `stream` whose device interval matters: a stream
+    waiting on an event (event_wait) or a graph replay (replay)."""
+    return _begin_device(Record(kind, name, stream.device.id, stream), stream)
+
+
+def begin_host(kind, name, device=None, stream=None):
+    """Opens the record of a host-side call (event record, synchronisation): host times only."""
+    if _profile is None:
+        return None
+    record = Record(kind, name, device, stream)
+    if stream is not None and _capturing(stream):
+        record.captured = True
+    record.host_start_ns = _now()
+    return record
+
+
+def end(record):
+    """Closes `record` (the call returned): host duration, closing timing event, append."""
+    record.host_duration_ns = _now() - record.host_start_ns
+    profile = _profile
+    if profile is None:    # ended meanwhile: the record falls outside the profile
+        return
+    if record._events is not None:
+        if _capturing(record.stream):   # joined a capture meanwhile (it waited on a captured event)
+            record._events = None
+            record.captured = True
+        else:
+            record._events = (record._events[0], _record_timing_event(profile, record.stream))
+    profile.records.append(record)
