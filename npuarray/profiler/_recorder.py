@@ -24,7 +24,7 @@ import os
 import threading
 import time
 
-from .._acl import check, ffi, lib
+from .._acl import AclError, check, ffi, lib
 from ..runtime import _capture_guard
 from ..runtime._device import activate
 
@@ -134,16 +134,22 @@ def give_back(device_id, events):
 
 
 def _record_timing_event(profile, stream):
-    """Records a pooled timing event on `stream` and returns it."""
+    """Records a pooled timing event on `stream` and returns it; None when the runtime
+    refuses (the device was reset since the event was pooled, or the stream failed):
+    the record then keeps host times only, and the user's call goes on."""
     device_id = stream.device.id
     activate(device_id)
-    event = take_event(device_id)
     track = profile.track(stream)
-    track.events.append(event)  # given back at the end, even if the span never ends
-    ret = lib.aclrtRecordEvent(event, stream.handle)
-    if ret:
-        check(ret, "aclrtRecordEvent")
-    return event
+    for _ in range(2):
+        try:
+            event = take_event(device_id)
+        except AclError:
+            return None
+        if lib.aclrtRecordEvent(event, stream.handle) == 0:
+            track.events.append(event)  # given back at the end, even if the span never ends
+            return event
+        _pools.pop(device_id, None)     # stale handles (aclrtResetDevice): start afresh
+    return None
 
 
 def _capturing(stream):
@@ -160,7 +166,9 @@ def _begin_device(record, stream):
     if _capturing(stream):
         record.captured = True
     else:
-        record._events = (_record_timing_event(profile, stream), None)
+        start = _record_timing_event(profile, stream)
+        if start is not None:
+            record._events = (start, None)
     record.host_start_ns = _now()
     return record
 
@@ -217,5 +225,6 @@ def end(record):
             record._events = None
             record.captured = True
         else:
-            record._events = (record._events[0], _record_timing_event(profile, record.stream))
+            end_event = _record_timing_event(profile, record.stream)
+            record._events = None if end_event is None else (record._events[0], end_event)
     profile.records.append(record)
