@@ -78,7 +78,7 @@ def _args(record):
         args["stream"] = repr(record.stream)
     if record.shapes:
         args["shapes"] = [list(s) for s in record.shapes]
-        args["dtypes"] = list(record.dtypes)
+        args["dtypes"] = [str(dtype) for dtype in record.dtypes]
     if record.nbytes:
         args["bytes"] = record.nbytes
     if record.captured:

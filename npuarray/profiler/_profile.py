@@ -81,22 +81,28 @@ class Profile:
         _recorder.stop(self)
         try:
             if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
-                for track in self._tracks.values():
-                    self._resolve(track)
+                by_stream = {}
+                for record in self.records:
+                    if record._events is not None:
+                        by_stream.setdefault(id(record.stream), []).append(record)
+                for key, track in self._tracks.items():
+                    self._resolve(track, by_stream.get(key, ()))
         finally:
             self._tracks.clear()
             self._finish()
 
     def track(self, stream):
-        """The _Track of `stream` (created on first use; called by the recorder)."""
-        track = self._tracks.get(stream)
+        """The _Track of `stream` (created on first use; called by the recorder). Keyed by
+        id(): the track keeps the stream alive, and Stream.__hash__ costs a cffi call."""
+        track = self._tracks.get(id(stream))
         if track is None:
-            track = self._tracks.setdefault(stream, _Track(stream))
+            track = self._tracks.setdefault(id(stream), _Track(stream))
         return track
 
     # -- resolving device times -----------------------------------------------------------
 
-    def _resolve(self, track):
+    def _resolve(self, track, records):
+        """Sets the device times of `records`, the timed records of `track`'s stream."""
         stream = track.stream
         device_id = stream.device.id
         times = None
@@ -109,11 +115,11 @@ class Profile:
             _recorder.give_back(device_id, track.events)
         if times is None:
             return
-        for record in self.records:
-            if record.stream is stream and record._events is not None:
-                start, end = record._events
-                record.device_start_ns = times[_key(start)] - self._origin
-                record.device_end_ns = times[_key(end)] - self._origin
+        origin = self._origin
+        for record in records:
+            start, end = record._events
+            record.device_start_ns = times[start] - origin
+            record.device_end_ns = times[end] - origin
 
     def _finish(self):
         end = _now()
@@ -169,12 +175,9 @@ class Profile:
         return "<npuarray.profiler.Profile %s, %d records>" % (state, len(self.records))
 
 
-def _key(event):
-    return int(ffi.cast("uintptr_t", event))
-
-
 def _event_times(track, device_id):
-    """Host-clock times (ns) at which the stream reached each of `track`'s events."""
+    """Host-clock times (ns) at which the stream reached each of `track`'s events, by event
+    (cffi pointers hash and compare by address)."""
     stream = track.stream
     activate(device_id)
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
@@ -190,7 +193,7 @@ def _event_times(track, device_id):
         time_ns = anchor_time - round(ms[0] * 1e6)
         if previous is not None and time_ns < previous:
             time_ns = previous
-        times[_key(event)] = previous = time_ns
+        times[event] = previous = time_ns
     return times
 
 

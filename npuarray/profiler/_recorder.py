@@ -26,7 +26,6 @@ import time
 
 from .._acl import AclError, check, ffi, lib
 from ..runtime import _capture_guard
-from ..runtime._device import activate
 
 ACL_EVENT_TIME_LINE = 0x00000008
 
@@ -36,6 +35,15 @@ _pools = {}         # device id -> free timing events (aclrtEvent cdata) of that
 _pid = os.getpid()  # the process that created the pooled events
 
 _now = time.perf_counter_ns
+_threads = threading.local()   # .id: the native id of this thread (asked once: a system call)
+
+
+def _thread_id():
+    try:
+        return _threads.id
+    except AttributeError:
+        _threads.id = threading.get_native_id()
+        return _threads.id
 
 
 class Record:
@@ -51,9 +59,9 @@ class Record:
         self.name = name              # aclnn operator, ACL_MEMCPY_* kind, or ACL call
         self.device = device          # device id (None for a call not tied to one)
         self.stream = stream          # the npuarray Stream (None for a call not tied to one)
-        self.thread = threading.get_native_id()
-        self.shapes = shapes
-        self.dtypes = dtypes
+        self.thread = _thread_id()
+        self.shapes = shapes          # shapes of the NPUArray arguments (launches)
+        self.dtypes = dtypes          # NumPy dtypes of the NPUArray arguments (launches)
         self.nbytes = nbytes
         self.captured = False
         self.host_start_ns = 0
@@ -136,9 +144,9 @@ def give_back(device_id, events):
 def _record_timing_event(profile, stream):
     """Records a pooled timing event on `stream` and returns it; None when the runtime
     refuses (the device was reset since the event was pooled, or the stream failed):
-    the record then keeps host times only, and the user's call goes on."""
+    the record then keeps host times only, and the user's call goes on. Every hook site
+    has made the stream's device current already."""
     device_id = stream.device.id
-    activate(device_id)
     track = profile.track(stream)
     for _ in range(2):
         try:
@@ -178,10 +186,10 @@ def begin_launch(op_name, args, stream):
     give the shapes and dtypes) on `stream`."""
     shapes, dtypes = [], []
     for arg in args:
-        shape = getattr(arg, "_shape", None)
-        if shape is not None and hasattr(arg, "_buffer"):
+        shape = getattr(arg, "_shape", None)   # NPUArrays only (not scalars, not handles)
+        if shape is not None:
             shapes.append(shape)
-            dtypes.append(str(arg._dtype))
+            dtypes.append(arg._dtype)           # a NumPy dtype: named only when exported
     record = Record("launch", op_name, stream.device.id, stream, tuple(shapes), tuple(dtypes))
     return _begin_device(record, stream)
 
