@@ -163,14 +163,17 @@ def _lanes(profile):
 
 
 def _short(stream):
+    """"default stream 0x..." / "Stream 0x..." from the stream's repr (its device is on the label)."""
     text = repr(stream)
-    return text[len("<npuarray."):-1] if text.startswith("<npuarray.") else text
+    if text.startswith("<npuarray."):
+        text = text[len("<npuarray."):-1].split(" on device")[0]
+    return text
 
 
 def plot_timeline(profile, path):
     plt = _pyplot()
     lanes = _lanes(profile)
-    figure, axes = plt.subplots(figsize=(12, 1 + 0.5 * max(len(lanes), 1)))
+    figure, axes = plt.subplots(figsize=(12, 1.6 + 0.5 * max(len(lanes), 1)))
     for row, (_, spans) in enumerate(lanes):
         for kind in _COLOURS:
             bars = [(start, max(duration, 0.01)) for start, duration, k in spans if k == kind]
@@ -183,7 +186,8 @@ def plot_timeline(profile, path):
     axes.set_xlabel("time since the profile started (us)")
     axes.set_title("npuarray profile: device streams and host threads")
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in _COLOURS.values()]
-    axes.legend(handles, list(_COLOURS), loc="upper right", fontsize=7, ncol=3)
+    axes.legend(handles, list(_COLOURS), loc="upper center", bbox_to_anchor=(0.5, -0.25),
+                fontsize=7, ncol=len(_COLOURS), frameon=False)
     figure.tight_layout()
     figure.savefig(path, format="png", dpi=100)
     plt.close(figure)
