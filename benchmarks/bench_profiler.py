@@ -20,7 +20,7 @@ def _example():
 
 
 def _flag_checks(count):
-    from npuarray.profiler import _recorder as _profiler
+    from npuarray.runtime import _profiler
 
     def run():
         for _ in range(count):

@@ -26,7 +26,7 @@ from .runtime import get_current_stream
 from .runtime import _capture_guard
 from .runtime._stream import current_stream_of
 from .runtime._device import activate
-from .profiler import _recorder as _profiler
+from .runtime import _profiler
 
 __all__ = []  # internal: used by the array layer and the operator modules
 

@@ -15,7 +15,7 @@ import pytest
 
 import npuarray as npx
 from npuarray import profiler
-from npuarray.profiler import _recorder
+from npuarray.runtime import _profiler as _recorder
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -427,3 +427,37 @@ def test_a_stale_pooled_event_is_replaced(rng):
     np.testing.assert_array_equal(y.to_host(), x.to_host() ** 2)
     assert kinds_and_names(prof) == [("launch", "aclnnMul")]
     assert prof.records[0].device_start_ns is not None
+
+
+def test_a_stream_joining_a_capture_and_a_profile_ending_inside_one(rng):
+    host = rng.standard_normal(8)
+    x = npx.asarray(host)
+    s1, s2 = npx.Stream(), npx.Stream()
+    graph = npx.Graph()
+    with npx.profile() as prof:
+        with s1:
+            with graph.capture():
+                a = x + 1.0
+                s2.wait_event(s1.record())       # s2 joins the capture here
+                with s2:
+                    b = a * 2.0
+                s1.wait_event(s2.record())       # and rejoins s1 before the end
+                c = a + b
+        graph.replay(s1)
+        s1.synchronize()
+    np.testing.assert_allclose(c.to_host(), 3 * (host + 1.0))
+    joined = [r for r in prof.records if r.stream is s2]
+    assert joined and all(r.captured and r.device_start_ns is None for r in joined)
+    replay, = [r for r in prof.records if r.kind == "replay"]
+    assert replay.device_start_ns is not None
+    inner_graph = npx.Graph()
+    with s1:
+        with inner_graph.capture():
+            with npx.profile() as inner:         # begins and ends inside a capture
+                d = x - 1.0
+        inner_graph.replay()
+        np.testing.assert_allclose(d.to_host(), host - 1.0)
+    assert kinds_and_names(inner) == [("launch", "aclnnSubs")]
+    assert inner.records[0].captured and inner.records[0].device_start_ns is None
+    graph.destroy()
+    inner_graph.destroy()

@@ -4,6 +4,6 @@ device times; then ``prof.summary()``, ``prof.export_chrome_trace(path)`` and
 ``prof.plot(path)``. See ``Profile``."""
 from ._export import Summary, SummaryRow
 from ._profile import Profile, profile
-from ._recorder import Record
+from ..runtime._profiler import Record
 
 __all__ = ["Profile", "Record", "Summary", "SummaryRow", "profile"]

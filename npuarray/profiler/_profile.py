@@ -1,24 +1,16 @@
-"""``npuarray.profile()``: the profile object, and how device times are resolved.
+"""``npuarray.profile()``: the profile object.
 
-Device times come from the timing events recorded around each piece of device
-work (see ``_recorder``). CANN's ``aclrtEventElapsedTime`` measures between two
-events recorded on one stream once that stream is synchronised
-(hicann/runtime docs/zh/api_ref/07_event_management.md), so when the profile
-ends each stream it saw is synchronised, an *anchor* event is recorded on it
-(the stream is then idle: the anchor completes at once) and synchronised, and
-the host clock read at that moment. Each event's device time is the anchor's
-host time minus the elapsed time from the event to the anchor: the same code
-gives real device times on CANN and the worker threads' real times on npusim,
-on the host clock of the host records. Events complete in the order they were
-recorded on a stream, so the times of one stream are made non-decreasing in
-that order (float32 milliseconds round by a few nanoseconds).
+The runtime records (``npuarray.runtime._profiler``); a Profile starts and stops
+the recording, keeps what was recorded and, when it ends, turns the timing
+events of each stream into device times (``_profiler.event_times``: an anchor
+event per stream, the same ACL calls on CANN and npusim).
 """
 import os
 import time
 
-from .._acl import AclError, check, ffi, lib
-from ..runtime._device import activate
-from . import _export, _recorder
+from .._acl import AclError
+from ..runtime import _profiler
+from . import _export
 
 _now = time.perf_counter_ns
 
@@ -65,7 +57,7 @@ class Profile:
     def __enter__(self):
         if self._origin is not None:
             raise RuntimeError("a Profile runs once; use a new npuarray.profile()")
-        _recorder.start(self)
+        _profiler.start(self)
         self._origin = _now()
         return self
 
@@ -78,7 +70,7 @@ class Profile:
         streams used are synchronised and the device times resolved."""
         if self.duration_ns is not None or self._origin is None:
             return
-        _recorder.stop(self)
+        _profiler.stop(self)
         try:
             if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
                 by_stream = {}
@@ -107,12 +99,12 @@ class Profile:
         device_id = stream.device.id
         times = None
         try:
-            if not _recorder._capturing(stream):
-                times = _event_times(track, device_id)
+            if not _profiler.capturing(stream):   # still captured: its events cannot be read
+                times = _profiler.event_times(stream, track.events)
         except (AclError, RuntimeError):
             times = None   # the device was reset, or the stream failed: host times only
         else:
-            _recorder.give_back(device_id, track.events)
+            _profiler.give_back(device_id, track.events)  # the anchor too
         if times is None:
             return
         origin = self._origin
@@ -173,28 +165,6 @@ class Profile:
     def __repr__(self):
         state = "running" if self.duration_ns is None else "%.3f ms" % (self.duration_ns / 1e6)
         return "<npuarray.profiler.Profile %s, %d records>" % (state, len(self.records))
-
-
-def _event_times(track, device_id):
-    """Host-clock times (ns) at which the stream reached each of `track`'s events, by event
-    (cffi pointers hash and compare by address)."""
-    stream = track.stream
-    activate(device_id)
-    check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
-    anchor = _recorder.take_event(device_id)
-    track.events.append(anchor)
-    check(lib.aclrtRecordEvent(anchor, stream.handle), "aclrtRecordEvent")
-    check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
-    anchor_time = _now()   # the idle stream reached the anchor at most this late
-    ms = ffi.new("float *")
-    times, previous = {}, None
-    for event in track.events[:-1]:
-        check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
-        time_ns = anchor_time - round(ms[0] * 1e6)
-        if previous is not None and time_ns < previous:
-            time_ns = previous
-        times[event] = previous = time_ns
-    return times
 
 
 def profile():

@@ -13,7 +13,7 @@ from .._acl import check, ffi, lib
 from . import _capture_guard as _capture, _device
 from ._device import activate, keep_at_exit
 from ._stream import as_stream
-from ..profiler import _recorder as _profiler
+from . import _profiler
 
 ACL_EVENT_SYNC = 0x00000001
 ACL_EVENT_TIME_LINE = 0x00000008

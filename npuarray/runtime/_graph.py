@@ -21,7 +21,7 @@ from . import _capture_guard
 from ._device import activate, current_device_id, keep_at_exit, release_later_if_needed
 from ._memory_pool import MemoryPool
 from ._stream import as_stream, forget_host_functions
-from ..profiler import _recorder as _profiler
+from . import _profiler
 
 __all__ = ["Graph", "capture_mode"]
 

@@ -14,7 +14,7 @@ import weakref
 from .._acl import InvalidValueError, available, check, ffi, lib
 from . import _capture_guard as _capture, _device
 from ._device import Device, activate, as_device_id, keep_at_exit
-from ..profiler import _recorder as _profiler
+from . import _profiler
 
 ACL_ERROR_RT_PARAM_INVALID = 107000
 

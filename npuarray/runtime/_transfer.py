@@ -28,7 +28,7 @@ from . import _capture_guard as _capture
 from ._device import activate, peer_access_enabled
 from ._pinned import host_address, is_pinned, staging_pool
 from ._stream import as_stream, get_current_stream, host_functions_available
-from ..profiler import _recorder as _profiler
+from . import _profiler
 
 STAGING_CHUNK = 4 << 20   # bytes per staged piece: large enough to stream, small enough to overlap
 ACL_ERROR_RT_PARAM_INVALID = 107000

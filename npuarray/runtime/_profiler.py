@@ -1,5 +1,8 @@
 """The profiler's recording side: the flag the hot paths check, and the hooks they call.
 
+It lives in the runtime (which imports nothing above it) because the hooks sit in the
+runtime's own calls; ``npuarray.profiler`` is the user side (``Profile``, exports).
+
 Every hook site in npuarray reads one module attribute, ``active``, and does
 nothing else when no profile runs:
 
@@ -13,7 +16,7 @@ records a timing event there (aclrtRecordEvent on a pooled event created with
 aclrtCreateEventExWithFlag(ACL_EVENT_TIME_LINE)); ``end`` takes the host
 duration, records the closing event and appends the record to the running
 profile. The events are resolved into device times when the profile ends
-(``Profile._resolve``). Inside a graph capture no event is recorded (an event
+(``npuarray.profiler.Profile``). Inside a graph capture no event is recorded (an event
 recorded on a capturing stream becomes part of the graph and its timestamps
 cannot be read: 107028), so captured work gets host-side records only.
 
@@ -25,7 +28,8 @@ import threading
 import time
 
 from .._acl import AclError, check, ffi, lib
-from ..runtime import _capture_guard
+from . import _capture_guard
+from ._device import activate
 
 ACL_EVENT_TIME_LINE = 0x00000008
 
@@ -160,7 +164,38 @@ def _record_timing_event(profile, stream):
     return None
 
 
-def _capturing(stream):
+def event_times(stream, events):
+    """Host-clock times (ns) at which `stream` reached each of `events` (timing events
+    recorded on it, in record order), by event (cffi pointers hash by address).
+
+    aclrtEventElapsedTime measures between two events recorded on one stream once the
+    stream is synchronised (hicann/runtime docs/zh/api_ref/07_event_management.md). So the
+    stream is synchronised, an anchor event recorded on the now idle stream (it completes
+    at once) and synchronised, and the host clock read: each event's time is that host time
+    minus the elapsed time from the event to the anchor. Events complete in record order,
+    so the times are made non-decreasing in that order (float32 milliseconds round by a
+    few nanoseconds). The anchor is appended to `events` (to go back to the pool)."""
+    device_id = stream.device.id
+    activate(device_id)
+    check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
+    anchor = take_event(device_id)
+    events.append(anchor)
+    check(lib.aclrtRecordEvent(anchor, stream.handle), "aclrtRecordEvent")
+    check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
+    anchor_time = _now()   # the idle stream reached the anchor at most this late
+    ms = ffi.new("float *")
+    times, previous = {}, None
+    for event in events[:-1]:
+        check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
+        time_ns = anchor_time - round(ms[0] * 1e6)
+        if previous is not None and time_ns < previous:
+            time_ns = previous
+        times[event] = previous = time_ns
+    return times
+
+
+def capturing(stream):
+    """Whether `stream` is being captured into a graph now."""
     return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
 
 
@@ -171,7 +206,7 @@ def _begin_device(record, stream):
     profile = _profile
     if profile is None:   # the profile ended meanwhile (another thread)
         return None
-    if _capturing(stream):
+    if capturing(stream):
         record.captured = True
     else:
         start = _record_timing_event(profile, stream)
@@ -216,7 +251,7 @@ def begin_host(kind, name, device=None, stream=None):
     if _profile is None:
         return None
     record = Record(kind, name, device, stream)
-    if stream is not None and _capturing(stream):
+    if stream is not None and capturing(stream):
         record.captured = True
     record.host_start_ns = _now()
     return record
@@ -229,7 +264,7 @@ def end(record):
     if profile is None:    # ended meanwhile: the record falls outside the profile
         return
     if record._events is not None:
-        if _capturing(record.stream):   # joined a capture meanwhile (it waited on a captured event)
+        if capturing(record.stream):   # joined a capture meanwhile (it waited on a captured event)
             record._events = None
             record.captured = True
         else:
