@@ -46,7 +46,8 @@ class Profile:
     """
 
     def __init__(self):
-        self.records = []
+        self.records = []         # filled when the profile ends
+        self.incoming = []        # what the recorder appends to, from every thread
         self.duration_ns = None
         self._tracks = {}
         self._origin = None
@@ -71,6 +72,10 @@ class Profile:
         if self.duration_ns is not None or self._origin is None:
             return
         _profiler.stop(self)
+        # A call still closing on another thread may append to `incoming` meanwhile: it is
+        # left out (the copy is atomic), as a call that ends after the profile.
+        self.records = list(self.incoming)
+        self.incoming = None
         try:
             if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
                 by_stream = {}
@@ -109,9 +114,10 @@ class Profile:
             return
         origin = self._origin
         for record in records:
-            start, end = record._events
-            record.device_start_ns = times[start] - origin
-            record.device_end_ns = times[end] - origin
+            start, end = (times.get(event) for event in record._events)
+            if start is not None and end is not None:  # (a call begun in an earlier profile: no)
+                record.device_start_ns = start - origin
+                record.device_end_ns = end - origin
 
     def _finish(self):
         end = _now()

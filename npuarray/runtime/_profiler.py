@@ -89,22 +89,27 @@ class Record:
 
 # -- starting and stopping ------------------------------------------------------------------
 
+_switch = threading.Lock()   # profiles may start and stop on any thread
+
+
 def start(profile):
     """Makes `profile` the running one; RuntimeError when another one runs."""
     global active, _profile
-    if _profile is not None:
-        raise RuntimeError("a profile is already running in this process; npuarray keeps "
-                           "one profile at a time (it records every thread): end it first")
-    _profile = profile
-    active = True
+    with _switch:
+        if _profile is not None:
+            raise RuntimeError("a profile is already running in this process; npuarray keeps "
+                               "one profile at a time (it records every thread): end it first")
+        _profile = profile
+        active = True
 
 
 def stop(profile):
     """Stops recording for `profile` (no-op when it is not the running one)."""
     global active, _profile
-    if _profile is profile:
-        active = False
-        _profile = None
+    with _switch:
+        if _profile is profile:
+            active = False
+            _profile = None
 
 
 def _after_fork_in_child():
@@ -176,6 +181,7 @@ def event_times(stream, events):
     so the times are made non-decreasing in that order (float32 milliseconds round by a
     few nanoseconds). The anchor is appended to `events` (to go back to the pool)."""
     device_id = stream.device.id
+    recorded = list(events)  # a span still closing on another thread may add one meanwhile
     activate(device_id)
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
     anchor = take_event(device_id)
@@ -185,7 +191,7 @@ def event_times(stream, events):
     anchor_time = _now()   # the idle stream reached the anchor at most this late
     ms = ffi.new("float *")
     times, previous = {}, None
-    for event in events[:-1]:
+    for event in recorded:
         check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
         time_ns = anchor_time - round(ms[0] * 1e6)
         if previous is not None and time_ns < previous:
@@ -270,4 +276,6 @@ def end(record):
         else:
             end_event = _record_timing_event(profile, record.stream)
             record._events = None if end_event is None else (record._events[0], end_event)
-    profile.records.append(record)
+    incoming = profile.incoming
+    if incoming is not None:   # None: the profile ended meanwhile (on another thread)
+        incoming.append(record)
