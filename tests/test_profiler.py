@@ -461,3 +461,27 @@ def test_a_stream_joining_a_capture_and_a_profile_ending_inside_one(rng):
     assert inner.records[0].captured and inner.records[0].device_start_ns is None
     graph.destroy()
     inner_graph.destroy()
+
+
+def test_two_threads_starting_profiles_at_once_get_one_profile():
+    barrier, outcomes = threading.Barrier(2), []
+    release = threading.Event()
+
+    def start():
+        barrier.wait()
+        try:
+            with npx.profile():
+                outcomes.append("ran")
+                release.wait(30)
+        except RuntimeError as exc:
+            outcomes.append(str(exc))
+            release.set()
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(o if o == "ran" else "refused" for o in outcomes) == ["ran", "refused"]
+    assert any("already running" in o for o in outcomes)
+    assert _recorder.active is False
