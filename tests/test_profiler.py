@@ -12,6 +12,8 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
 
 import npuarray as npx
 from npuarray import profiler
@@ -117,6 +119,27 @@ def test_non_contiguous_and_empty_operands_record_their_view_shapes(rng):
     assert launches[0].shapes == ((4, 6), (4, 6))
     assert launches[1].shapes == ((3, 3), (3, 3))
     np.testing.assert_allclose(t.to_host(), np.exp(x.to_host().T), rtol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(shape=hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5),
+       dtype=st.sampled_from([np.float32, np.float64, np.int32, np.int64, np.complex64]))
+def test_records_carry_the_shapes_dtypes_and_bytes_of_any_operands(shape, dtype):
+    host = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape) + 1
+    with npx.profile() as prof:
+        x = npx.asarray(host)
+        y = x * x
+        back = npx.asnumpy(y)
+    np.testing.assert_array_equal(back, host * host)
+    expected = []
+    if host.size:      # nothing to copy or compute for an empty array
+        expected = [("copy", "ACL_MEMCPY_HOST_TO_DEVICE"), ("launch", "aclnnMul"),
+                    ("copy", "ACL_MEMCPY_DEVICE_TO_HOST")]
+    assert kinds_and_names(prof) == expected
+    if host.size:
+        h2d, mul, d2h = prof.records
+        assert h2d.nbytes == d2h.nbytes == host.nbytes
+        assert mul.shapes == (shape,) * 3 and mul.dtypes == (np.dtype(dtype),) * 3
 
 
 def test_chrome_trace_is_valid_trace_event_json(tmp_path, rng):
