@@ -58,8 +58,12 @@ class Profile:
     def __enter__(self):
         if self._origin is not None:
             raise RuntimeError("a Profile runs once; use a new npuarray.profile()")
-        _profiler.start(self)
-        self._origin = _now()
+        self._origin = _now()   # before any thread can record
+        try:
+            _profiler.start(self)
+        except RuntimeError:
+            self._origin = None
+            raise
         return self
 
     def __exit__(self, *exc):
