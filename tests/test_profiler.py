@@ -168,6 +168,9 @@ def test_chrome_trace_is_valid_trace_event_json(tmp_path, rng):
     names = {(e["pid"], e["args"]["name"]) for e in events
              if e["ph"] == "M" and e["name"] == "process_name"}
     assert (1, "NPU 0") in names and any(pid == 0 for pid, _ in names)
+    threads = {e["tid"]: e["args"]["name"] for e in events
+               if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 0}
+    assert threads == {threading.get_native_id(): "MainThread (%d)" % threading.get_native_id()}
 
 
 def test_summary_totals_equal_the_sums_of_the_records(rng):

@@ -2,6 +2,7 @@
 import collections
 import json
 import os
+import threading
 
 SummaryRow = collections.namedtuple(
     "SummaryRow", "name kind count host_total_us host_mean_us device_total_us "
@@ -119,9 +120,10 @@ def chrome_trace_events(profile):
                        "pid": HOST_PID, "tid": record.thread, "ts": _us(record.host_start_ns)})
         events.append({"ph": "f", "bp": "e", "name": "launch", "cat": "flow", "id": flow_id,
                        "pid": pid, "tid": tid, "ts": start})
+    names = {t.native_id: t.name for t in threading.enumerate()}  # threads still running
     for thread in sorted(threads):
         events.append({"ph": "M", "name": "thread_name", "pid": HOST_PID, "tid": thread,
-                       "args": {"name": "host thread %d" % thread}})
+                       "args": {"name": "%s (%d)" % (names.get(thread, "host thread"), thread)}})
     return events
 
 
