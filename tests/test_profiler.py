@@ -511,3 +511,19 @@ def test_two_threads_starting_profiles_at_once_get_one_profile():
     assert sorted(o if o == "ran" else "refused" for o in outcomes) == ["ran", "refused"]
     assert any("already running" in o for o in outcomes)
     assert _recorder.active is False
+
+
+def test_device_synchronize_and_memset_are_recorded():
+    memory = npx.DeviceMemory(1000)
+    with npx.profile() as prof:
+        memory.memset(7)                 # default stream: aclrtMemsetAsync, then a synchronisation
+        npx.synchronize()                # aclrtSynchronizeDevice
+    assert kinds_and_names(prof) == [
+        ("memset", "aclrtMemsetAsync"),
+        ("synchronize", "aclrtSynchronizeStream"),
+        ("synchronize", "aclrtSynchronizeDevice"),
+    ]
+    memset, _, device_sync = prof.records
+    assert memset.nbytes == 1000 and memset.device_duration_ns >= 0
+    assert device_sync.device == 0 and device_sync.stream is None
+    assert np.all(memory.copy_to_host() == 7)

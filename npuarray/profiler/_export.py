@@ -135,7 +135,8 @@ def write_chrome_trace(profile, path):
 # -- timeline PNG -------------------------------------------------------------------------------
 
 _COLOURS = {"launch": "tab:blue", "copy": "tab:orange", "event_wait": "tab:red",
-            "replay": "tab:purple", "event_record": "tab:green", "synchronize": "tab:gray"}
+            "replay": "tab:purple", "event_record": "tab:green", "synchronize": "tab:gray",
+            "memset": "tab:brown"}
 
 
 def _pyplot():

@@ -59,7 +59,7 @@ class Record:
                  "device_start_ns", "device_end_ns", "_events")
 
     def __init__(self, kind, name, device, stream, shapes=(), dtypes=(), nbytes=0):
-        self.kind = kind              # launch, copy, event_record, event_wait, synchronize, replay
+        self.kind = kind              # launch, copy, event_record, event_wait, synchronize, replay, memset
         self.name = name              # aclnn operator, ACL_MEMCPY_* kind, or ACL call
         self.device = device          # device id (None for a call not tied to one)
         self.stream = stream          # the npuarray Stream (None for a call not tied to one)
@@ -246,10 +246,10 @@ def begin_copy(kind, nbytes, stream):
     return _begin_device(record, stream)
 
 
-def begin_stream_work(kind, name, stream):
+def begin_stream_work(kind, name, stream, nbytes=0):
     """Opens the record of other work on `stream` whose device interval matters: a stream
-    waiting on an event (event_wait) or a graph replay (replay)."""
-    return _begin_device(Record(kind, name, stream.device.id, stream), stream)
+    waiting on an event (event_wait), a graph replay (replay) or a memset of `nbytes`."""
+    return _begin_device(Record(kind, name, stream.device.id, stream, nbytes=nbytes), stream)
 
 
 def begin_host(kind, name, device=None, stream=None):
