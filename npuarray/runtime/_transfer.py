@@ -35,6 +35,7 @@ from . import _capture_guard as _capture
 from ._device import activate, peer_access_enabled
 from ._pinned import is_pinned_address, staging_pool
 from ._stream import as_stream, get_current_stream, host_functions_available
+from . import _profiler
 
 STAGING_CHUNK = 4 << 20   # bytes per staged piece queued behind other work: large enough
                           # to stream, small enough that the two hops overlap
@@ -107,6 +108,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
         return
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_HOST_TO_DEVICE
+    span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     dst = ffi.cast("void *", dst_ptr)
     host = ffi.from_buffer(src)
     if blocking or stream.is_default:
@@ -117,6 +119,8 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
         _retain_unless_done(src, stream)
     else:
         _staged_host_to_device(dst_ptr, src.reshape(-1).view(np.uint8), stream)
+    if span:
+        _profiler.end(span)
 
 
 def _pinned_buffer(host, nbytes):
@@ -227,6 +231,7 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         return
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
+    span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     src = ffi.cast("void *", src_ptr)
     host = ffi.from_buffer(dst)
     if blocking or stream.is_default:
@@ -241,6 +246,8 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         _copy_after_stream(host, src, nbytes, kind, stream)
     else:
         _staged_device_to_host(dst.reshape(-1).view(np.uint8), src_ptr, stream)
+    if span:
+        _profiler.end(span)
 
 
 def _staged_device_to_host(data, src_ptr, stream):
@@ -312,6 +319,8 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
     if nbytes == 0:
         return
     activate(stream.device.id)
+    span = _profiler.active and _profiler.begin_copy(lib.ACL_MEMCPY_DEVICE_TO_DEVICE, nbytes,
+                                                     stream)
     if src_device == dst_device or peer_access_enabled(stream.device.id, src_device):
         dst, src = ffi.cast("void *", dst_ptr), ffi.cast("void *", src_ptr)
         kind = lib.ACL_MEMCPY_DEVICE_TO_DEVICE
@@ -320,6 +329,8 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
         else:
             check(lib.aclrtMemcpyAsync(dst, nbytes, src, nbytes, kind, stream.handle),
                   "aclrtMemcpyAsync")
+        if span:
+            _profiler.end(span)
         return
     with _staging_block(staging_pool(), nbytes, stream) as block:
         copy_device_to_host(block[:nbytes], src_ptr, get_current_stream(src_device),
@@ -330,6 +341,8 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
               "aclrtMemcpyAsync")
     if stream.is_default:
         check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
+    if span:
+        _profiler.end(span)
 
 
 def _ptr(array):
