@@ -405,3 +405,23 @@ def test_any_size_round_trips(nbytes, hold, seed):
         memory.copy_to_host(out, stream=stream, blocking=False)
     stream.synchronize()
     np.testing.assert_array_equal(out, data)
+
+
+def test_pinned_copies_behind_work_reuse_the_events_that_tell_when_they_ran(random_bytes):
+    data = random_bytes(1000)
+    memory = npx.DeviceMemory(data.nbytes)
+    source = npx.empty_pinned(data.nbytes, np.uint8)
+    stream = npx.Stream()
+    for round_ in range(3):
+        source[:] = data + round_
+        with held(stream):
+            memory.copy_from_host(source, stream=stream, blocking=False)
+            event = runtime_transfer._retained[-1][0]
+        stream.synchronize()
+        runtime_transfer._purge_retained()
+        assert event in runtime_transfer._spare_events[stream.device.id]   # kept for reuse
+        np.testing.assert_array_equal(memory.copy_to_host(), data + round_)
+    with held(stream):
+        memory.copy_from_host(source, stream=stream, blocking=False)
+        assert runtime_transfer._retained[-1][0] is event                  # reused
+    stream.synchronize()

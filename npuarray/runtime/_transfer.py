@@ -45,11 +45,18 @@ ACL_ERROR_RT_PARAM_INVALID = 107000
 
 _retained = collections.deque()    # (event, object) kept alive until the event completes
 _retained_lock = threading.Lock()
+_spare_events = {}   # device id -> events whose work completed, recorded again by _retain
+SPARE_EVENTS = 64    # at most this many kept per device
 
 
 def _retain(obj, stream):
-    """Keeps `obj` alive until the work queued so far on `stream` is done."""
-    event = stream.record()
+    """Keeps `obj` alive until the work queued so far on `stream` is done. The event that
+    tells is a spare one of the device when there is one: creating an event costs more
+    than a small copy."""
+    with _retained_lock:
+        spares = _spare_events.get(stream.device.id)
+        spare = spares.pop() if spares else None
+    event = stream.record(spare)
     with _retained_lock:
         _retained.append((event, obj))
     _purge_retained()
@@ -63,6 +70,9 @@ def _purge_retained():
             try:
                 if not event.query():
                     return
+                spares = _spare_events.setdefault(event.device, [])
+                if len(spares) < SPARE_EVENTS:
+                    spares.append(event)
             except AclError:  # recorded in a graph capture: the graph keeps using `obj`
                 _captured.append(obj)
             _retained.popleft()
