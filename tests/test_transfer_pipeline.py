@@ -425,3 +425,63 @@ def test_pinned_copies_behind_work_reuse_the_events_that_tell_when_they_ran(rand
         memory.copy_from_host(source, stream=stream, blocking=False)
         assert runtime_transfer._retained[-1][0] is event                  # reused
     stream.synchronize()
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+def read_only(nbytes):
+    array = np.zeros(nbytes, np.uint8)
+    array.setflags(write=False)
+    return array
+
+
+BAD_SOURCES = [(lambda n: np.empty(n, object), TypeError), (lambda n: bytearray(n), TypeError)]
+BAD_DESTINATIONS = BAD_SOURCES + [(lambda n: np.zeros(2 * n, np.uint8)[::2], ValueError),
+                                  (read_only, ValueError)]
+
+
+def assert_next_copies_work(memory, data, stream):
+    out = np.zeros_like(data)
+    memory.copy_from_host(data, stream=stream, blocking=False)
+    memory.copy_to_host(out, stream=stream, blocking=False)
+    stream.synchronize()
+    np.testing.assert_array_equal(out, data)
+
+
+@pytest.mark.parametrize("make,error", BAD_SOURCES, ids=["object", "not-an-ndarray"])
+def test_bad_sources_are_refused_before_anything_is_queued(random_bytes, make, error):
+    data = random_bytes(PIECE + 5)
+    memory = filled_memory(data)
+    stream = npx.Stream()
+    used = pool_used()
+    with pytest.raises(error):
+        runtime_transfer.copy_host_to_device(memory.ptr, make(data.nbytes), stream,
+                                             blocking=False)
+    assert pool_used() == used
+    assert_next_copies_work(memory, data, stream)
+
+
+@pytest.mark.parametrize("make,error", BAD_DESTINATIONS,
+                         ids=["object", "not-an-ndarray", "strided", "read-only"])
+def test_bad_destinations_are_refused_before_anything_is_queued(random_bytes, make, error):
+    data = random_bytes(PIECE + 5)
+    memory = filled_memory(data)
+    stream = npx.Stream()
+    used = pool_used()
+    with pytest.raises(error):
+        runtime_transfer.copy_device_to_host(make(data.nbytes), memory.ptr, stream,
+                                             blocking=False)
+    assert pool_used() == used
+    assert_next_copies_work(memory, data, stream)
+
+
+def test_read_only_and_strided_sources_are_copied(rng):
+    source = rng.integers(1, 256, (PIECE // 512, 1024), dtype=np.uint8)[:, ::2]  # strided
+    memory = npx.DeviceMemory(source.nbytes)
+    stream = npx.Stream()
+    frozen = np.ascontiguousarray(source)
+    frozen.setflags(write=False)
+    for host in (source, frozen):
+        memory.copy_from_host(host, stream=stream, blocking=False)
+        stream.synchronize()
+        np.testing.assert_array_equal(memory.copy_to_host().reshape(source.shape), source)
