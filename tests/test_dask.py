@@ -279,8 +279,9 @@ _OPERATIONS = {
     "concatenate": lambda x, y: da.concatenate([x, y], axis=1),
     "where": lambda x, y: da.where(x > 0, x, y),
     "tensordot": lambda x, y: da.tensordot(x, y, axes=([0], [0])),
-    "argmax": pytest.param(lambda x, y: x.argmax(axis=0), marks=pytest.mark.xfail(
-        strict=True, reason="Dask's arg reductions call numpy.asarray(..., like=NPUArray), not implemented")),
+    "argmax": lambda x, y: x.argmax(axis=0),  # Dask makes its dtype with asarray(like=chunk)
+    "argmin_axis1": lambda x, y: y.argmin(axis=1),
+    "arange_like": lambda x, y: da.arange(6, chunks=4, like=x) + x[:, 0],
 }
 
 
