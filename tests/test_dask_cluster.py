@@ -110,6 +110,16 @@ def test_rechunk_moves_chunks_between_workers(client, rng):
     np.testing.assert_array_equal(result.to_host(), host.T)
 
 
+def test_random_chunks_drawn_on_workers_match_local_draws(client):
+    # Per-chunk seeds travel with the tasks: any worker, device or scheduler draws the same.
+    with dask.config.set({"array.backend": "npuarray"}):
+        x = da.random.default_rng(21).standard_normal((64, 4), chunks=(8, 4))
+        local = da.random.default_rng(21).standard_normal((64, 4), chunks=(8, 4))
+    remote = client.compute(x).result()
+    assert isinstance(remote, npx.NPUArray)
+    np.testing.assert_array_equal(remote.to_host(), local.compute(scheduler="sync").to_host())
+
+
 def test_task_error_reaches_the_client_and_the_cluster_still_works(client):
     def bad_axis():
         import npuarray as npx
