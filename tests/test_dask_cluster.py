@@ -139,9 +139,15 @@ def test_worker_count_out_of_range_raises(n_workers):
 def test_example_runs_on_two_devices_and_checks_numpy():
     result = subprocess.run(
         [sys.executable, os.path.join(ROOT, "examples", "dask_multi_npu.py"), "--workers", "2",
-         "--rows", "4096", "--features", "8", "--chunk-rows", "256", "--memory-limit", "64KiB"],
+         "--rows", "4096", "--features", "8", "--chunk-rows", "256", "--memory-limit", "64KiB",
+         "--repeat", "2"],
         capture_output=True, text=True, timeout=240,
         env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")})
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 worker(s):" in result.stdout and "simulated NPUs" in result.stdout
-    assert "of 0.06 MiB" in result.stdout  # each device's pool limit, smaller than the data
+    assert "2 worker(s): best" in result.stdout and "simulated NPUs" in result.stdout
+    assert "held of 0.06 MiB" in result.stdout  # each device's pool limit, smaller than the data
+    row = next(line for line in result.stdout.splitlines() if line.startswith("| 2 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert float(cells[1]) <= float(cells[2])  # best <= median
+    assert cells[3].endswith("MiB") and float(cells[3].split()[0]) >= 4096 * 8 * 8 / 2**20
+    assert float(cells[6]) <= 1e-9
