@@ -336,6 +336,15 @@ def _keyword_adapter(numpy_function, function):
 # the ``like`` array and its device is the result's. Host data (sequences, NumPy
 # arrays, parsed text) is uploaded: an explicit transfer, as ``npuarray.asarray``.
 
+def _target(device, like_device):
+    """The result's device: like's. NumPy's own ``device=`` can only name the host
+    ("cpu"), which contradicts ``like=NPUArray``: ValueError."""
+    if device is not None:
+        raise ValueError(f"device={device!r} with like=NPUArray: the result is made on "
+                         f"like's device ({like_device!r}); leave device= out")
+    return like_device
+
+
 def _c_order(order, name):
     if order not in (None, "K", "A", "C"):
         raise ValueError(f"numpy.{name}(like=NPUArray): npuarray arrays are C-ordered, "
@@ -345,7 +354,7 @@ def _c_order(order, name):
 def _like_asarray(like_device, a, dtype=None, order=None, *, device=None, copy=None):
     """``numpy.asarray`` / ``asanyarray``: ``npuarray.asarray`` on like's device."""
     _c_order(order, "asarray")
-    return _transfer.asarray(a, dtype=dtype, device=device or like_device, copy=copy)
+    return _transfer.asarray(a, dtype=dtype, device=_target(device, like_device), copy=copy)
 
 
 def _like_array(like_device, object, dtype=None, *, copy=True, order="K", subok=False,  # noqa: A002
@@ -355,12 +364,12 @@ def _like_array(like_device, object, dtype=None, *, copy=True, order="K", subok=
     if ndmax:
         raise TypeError("numpy.array(like=NPUArray): ndmax is not supported")
     return _creation.array(object, dtype, copy=copy, order=order, ndmin=ndmin,
-                           device=device or like_device)
+                           device=_target(device, like_device))
 
 
 def _like_ascontiguousarray(like_device, a, dtype=None, *, device=None):
     return _creation.ascontiguousarray(
-        _transfer.asarray(a, device=device or like_device), dtype)
+        _transfer.asarray(a, device=_target(device, like_device)), dtype)
 
 
 def _like_filled(fill):
@@ -368,7 +377,7 @@ def _like_filled(fill):
     def create(like_device, shape, dtype=None, order="C", *, device=None):
         _c_order(order, fill.__name__)
         return fill(shape, dtype=np.float64 if dtype is None else dtype,
-                    device=device or like_device)
+                    device=_target(device, like_device))
     return create
 
 
@@ -376,7 +385,7 @@ def _like_full(like_device, shape, fill_value, dtype=None, order="C", *, device=
     """``numpy.full``: aclnnInplaceFillScalar for a scalar ``fill_value`` (dtype from
     it as NumPy when not given); an array ``fill_value`` is broadcast and copied."""
     _c_order(order, "full")
-    device = device or like_device
+    device = _target(device, like_device)
     if isinstance(fill_value, _array_type()) or np.ndim(fill_value):
         fill = _transfer.asarray(fill_value, device=device)
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
@@ -395,21 +404,21 @@ def _like_arange(like_device, start=None, stop=None, step=None, dtype=None, *, d
     if stop is None:
         raise TypeError("numpy.arange() requires stop")
     return _npx_creation().arange(start, stop, 1 if step is None else step, dtype=dtype,
-                                  device=device or like_device)
+                                  device=_target(device, like_device))
 
 
 def _like_eye(like_device, N, M=None, k=0, dtype=float, order="C", *, device=None):
     _c_order(order, "eye")
-    return _npx_creation().eye(N, M, k=k, dtype=dtype, device=device or like_device)
+    return _npx_creation().eye(N, M, k=k, dtype=dtype, device=_target(device, like_device))
 
 
 def _like_identity(like_device, n, dtype=None, *, device=None):
     return _creation.identity(n, np.float64 if dtype is None else dtype,
-                              device=device or like_device)
+                              device=_target(device, like_device))
 
 
 def _like_tri(like_device, N, M=None, k=0, dtype=float, *, device=None):
-    return _creation.tri(N, M, k, dtype, device=device or like_device)
+    return _creation.tri(N, M, k, dtype, device=_target(device, like_device))
 
 
 def _like_fromfunction(like_device, function, shape, *, dtype=float, **kwargs):

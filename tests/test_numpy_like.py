@@ -252,6 +252,10 @@ def test_fortran_order_raises_value_error(like, call):
     (lambda like: np.full(2, 1, dtype=object, like=like), TypeError),
     (lambda like: np.asfortranarray([1.0], like=like), TypeError),
     (lambda like: np.arange(0, 5, 0, like=like), ValueError),  # NumPy: ZeroDivisionError
+    (lambda like: np.zeros(2, device="cpu", like=like), ValueError),
+    (lambda like: np.asarray([1.0], device="cpu", like=like), ValueError),
+    (lambda like: np.ones(2, device=0, like=like), ValueError),
+    (lambda like: np.full(2, 1.0, device="cpu", like=like), ValueError),
 ])
 def test_bad_input_raises_and_next_call_works(like, call, error):
     with pytest.raises(error):
