@@ -36,6 +36,9 @@ with npx.transfer_guard("disallow"):
         "argmax": x.argmax(axis=1),
         "rechunk": x.rechunk((3, 4)).T,
     }}
+    import dask
+    with dask.config.set({{"array.backend": "npuarray"}}):
+        results["backend_ones"] = da.ones((2, 3), chunks=2) + da.random.default_rng(0).random(3)
     computed = {{k: v.compute(scheduler="sync") for k, v in results.items()}}
 print(json.dumps({{"types": sorted({{type(v).__name__ for v in computed.values()}}),
                   "values": {{k: v.to_host().tolist() for k, v in computed.items()}},
@@ -64,6 +67,8 @@ def test_fresh_process_registers_in_either_import_order(first, second):
                 "argmax": host.argmax(axis=1), "rechunk": host.T}
     for name, value in expected.items():
         np.testing.assert_allclose(out["values"][name], value, rtol=1e-12, err_msg=name)
+    ones_plus_uniform = np.asarray(out["values"]["backend_ones"])
+    assert ones_plus_uniform.shape == (2, 3) and np.all((ones_plus_uniform >= 1) & (ones_plus_uniform < 2))
 
 
 def test_import_npuarray_alone_does_not_import_dask():

@@ -10,7 +10,9 @@
   registered chunk type (Dask arrays and NPUArrays mix in arithmetic).
 - ``dask.config.set({"array.backend": "npuarray"})`` (entry point declared in
   ``pyproject.toml``, :class:`NPUArrayBackendEntrypoint`) makes ``da.ones``,
-  ``da.zeros``, ``da.empty`` and ``da.full`` produce NPUArray chunks.
+  ``da.zeros``, ``da.empty``, ``da.full``, ``da.arange`` and ``da.random``
+  (``default_rng`` and the legacy ``RandomState``, drawn by ``npuarray.random``)
+  produce NPUArray chunks.
 - :class:`LocalNPUCluster` starts one ``dask.distributed`` worker process per
   NPU, each seeing only its device; chunks move between workers through pinned
   host memory (:mod:`._serialize`).
