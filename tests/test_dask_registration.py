@@ -77,6 +77,26 @@ def test_import_npuarray_alone_does_not_import_dask():
     assert out.strip() == "[]"
 
 
+def test_a_failing_registration_warns_instead_of_breaking_dask(monkeypatch):
+    from npuarray import _dask_hook
+    from npuarray.dask import _dispatch
+
+    def broken():
+        raise RuntimeError("simulated")
+    monkeypatch.setattr(_dispatch, "register_lazily", broken)
+    with pytest.warns(RuntimeWarning, match="import npuarray.dask"):
+        _dask_hook._register_lazily()
+    monkeypatch.undo()
+    _dask_hook.install()  # dask.array is loaded here: registers at once, no finder left behind
+    assert not any(isinstance(f, _dask_hook._DaskArrayFinder) for f in sys.meta_path)
+    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray) is _dispatch._concatenate
+
+
+def test_the_finder_ignores_other_modules():
+    from npuarray import _dask_hook
+    assert _dask_hook._DaskArrayFinder().find_spec("numpy.linalg", None) is None
+
+
 def test_without_registration_dask_would_download_chunks():
     # What the registration prevents: NumPy's concatenate on NPUArrays needs __array__.
     x = npx.asarray(np.ones(3))
