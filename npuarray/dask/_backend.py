@@ -40,9 +40,12 @@ def _npuarray_to_npuarray(data, **kwargs):
 
 
 def _chunk(create):
-    """``create(shape, dtype=)`` as Dask's chunk function; ``meta`` is Dask's
-    and not the chunk's business."""
-    def make(shape, dtype=None, meta=None, **kwargs):
+    """``create(shape, dtype=)`` as Dask's chunk function. ``meta`` is Dask's and not
+    the chunk's business; NumPy's ``order=`` (``da.ones_like`` & co. pass it) is
+    accepted for C order only, as npuarray arrays are C-ordered (ValueError else)."""
+    def make(shape, dtype=None, meta=None, order="C", **kwargs):
+        if order not in ("C", "K", "A", None):
+            raise ValueError(f"npuarray creates C-ordered arrays only, got order={order!r}")
         return create(shape, dtype=dtype, **kwargs)
     make.__name__ = create.__name__
     return make
