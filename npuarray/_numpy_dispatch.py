@@ -13,6 +13,12 @@ NumPy's own version is an explicit ``x.to_host()`` / ``npuarray.asnumpy(x)``.
 NumPy arrays mixed with NPUArrays are not uploaded either (NotImplemented:
 NumPy raises TypeError).
 
+NumPy's creation functions called with ``like=`` an NPUArray (NEP 35:
+``numpy.asarray(data, like=x)``, ``numpy.zeros(shape, like=x)``, ``numpy.arange``,
+``numpy.eye``, ``numpy.fromfunction``, ...) return NPUArrays on ``x``'s device, made
+on its current stream (host data is uploaded explicitly); Dask makes its small
+helper arrays this way.
+
 The array class binds these as ``__array_ufunc__`` and ``__array_function__``.
 """
 import builtins
