@@ -13,7 +13,6 @@ first moment both are loaded:
 Users who never import Dask pay one finder that compares module names; Dask is
 never imported from here.
 """
-import importlib.abc
 import importlib.util
 import sys
 import warnings
@@ -32,9 +31,10 @@ def _register_lazily():
                       stacklevel=2)
 
 
-class _DaskArrayFinder(importlib.abc.MetaPathFinder):
-    """Finds nothing itself: when ``dask.array`` is imported, it wraps the real
-    loader so that npuarray's lazy registrations follow the package's code."""
+class _DaskArrayFinder:
+    """A ``sys.meta_path`` finder (only ``find_spec`` is needed) that finds nothing
+    itself: when ``dask.array`` is imported, it wraps the real loader so that
+    npuarray's lazy registrations follow the package's code."""
 
     def find_spec(self, fullname, path, target=None):
         if fullname != _WATCHED:
