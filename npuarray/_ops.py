@@ -229,12 +229,77 @@ def launch_binary(op_name, x1, x2, alpha, out, stream):
     for buffer in (x1._buffer, x2._buffer, out._buffer):
         if buffer._stream is not stream:
             buffer.prepare(stream)
+    _launch_tensors(op_name, t1, t2, alpha, t3, stream)
+
+
+def binary_result(op_name, x1, x2, alpha, shape, out_dtype):
+    """``x1 <op> x2`` as a new array of ``shape`` (the operands' broadcast
+    shape) and ``out_dtype``, or None when this fast path does not apply (the
+    caller then takes the general one).
+
+    The dispatch of ``x + y`` for two NPUArrays on the same ``Device`` whose
+    dtypes ``op_name`` takes as they are (the caller's plan says so), outside
+    any graph capture, with aclTensors already made (every array made by an
+    operator has one): the result's memory comes from the pool on the current
+    stream of the device, its aclTensor from the descriptor cache, and the two
+    phases of the operator run as in launch(). None for empty results too."""
+    buffer1, buffer2 = x1._buffer, x2._buffer
+    t1, t2 = x1._acl_tensor, x2._acl_tensor
+    device = buffer1.device
+    if t1 is None or t2 is None or buffer2.device is not device or _capture_guard.active:
+        return None
+    layout = _layouts.get((shape, out_dtype)) or _layout(shape, out_dtype)
+    if layout is None:  # empty
+        return None
+    stream = current_stream_of(device)
+    buffer = allocate(layout[0], device, stream)
+    out = (_array_type or _npuarray_type())._from_buffer(buffer, shape, layout[1], 0, out_dtype)
+    t3 = out._acl_tensor = _whole_tensors.get((buffer.ptr, shape, out_dtype)) \
+        or _whole_tensor(out)
+    if buffer1._stream is not stream:
+        buffer1.prepare(stream)
+    if buffer2._stream is not stream:
+        buffer2.prepare(stream)
+    _launch_tensors(op_name, t1, t2, alpha, t3, stream)
+    return out
+
+
+def _launch_tensors(op_name, t1, t2, alpha, t3, stream):
+    """The two phases of the binary operator ``op_name`` on aclTensors ``t1``,
+    ``t2`` -> ``t3`` (``alpha``: an aclScalar, or None for an operator without
+    one), whose buffers are prepared for ``stream``: one call of the C helper
+    ``npuarray_launch_binary`` when the provider's entry points can be handed to
+    it, else the two calls from Python."""
+    # (A profiler hook goes here: one flag check.)
+    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    activate(stream.device.id)  # CANN launches in the context of the stream's device
+    if entry_points is _PYTHON_LAUNCH:
+        return _launch_tensors_in_python(op_name, t1, t2, alpha, t3, stream)
+    try:
+        size_out, executor_out = _helper_out_params.value
+    except AttributeError:
+        size_out, executor_out = _new_helper_out_params()
+    ret = _launch_binary_helper(entry_points[0], entry_points[1], t1, t2,
+                                _NULL if alpha is None else alpha, t3, stream.handle, size_out,
+                                executor_out)
+    if ret:
+        failed = op_name if executor_out[0] != _HELPER_NULL else op_name + "GetWorkspaceSize"
+        _acl.check(ret, failed)
+    elif size_out[0]:  # the operator wants a workspace: the pool gives one, we launch
+        size = size_out[0]
+        executor = ffi.cast("aclOpExecutor *", int(_helper_ffi.cast("uintptr_t", executor_out[0])))
+        workspace = allocate(size, stream.device, stream)
+        ret = _phases[op_name][1](ffi.cast("void *", workspace.ptr), size, executor, stream.handle)
+        if ret:
+            _acl.check(ret, op_name)
+
+
+def _launch_tensors_in_python(op_name, t1, t2, alpha, t3, stream):
     first, second = _phases.get(op_name) or _lookup(op_name)
     try:
         size_out, executor_out = _out_params.value
     except AttributeError:
         size_out, executor_out = _new_out_params()
-    activate(stream.device.id)
     if alpha is None:
         ret = first(t1, t2, t3, size_out, executor_out)
     else:
@@ -242,6 +307,41 @@ def launch_binary(op_name, x1, x2, alpha, out, stream):
     if ret:
         _acl.check(ret, op_name + "GetWorkspaceSize")
     _second_phase(op_name, second, size_out, executor_out, stream)
+
+
+# The C launch helper (npuarray/_acl/_launch.c) lives in the npusim extension, npuarray's
+# one compiled module, and calls whichever provider is loaded through the addresses of its
+# entry points: the CANN path gets the same single call. Without the extension (a CANN-only
+# install that did not build it) binary operators launch from Python.
+try:
+    from ._npusim import ffi as _helper_ffi, lib as _helper_lib
+    _launch_binary_helper = _helper_lib.npuarray_launch_binary
+    _HELPER_NULL = _helper_ffi.NULL
+except (ImportError, AttributeError):
+    _launch_binary_helper = None
+_PYTHON_LAUNCH = ()           # _entry_points value: launch from Python
+_entry_points = {}            # op name -> (void* first phase, void* second phase) or ()
+_helper_out_params = threading.local()
+
+
+def _entry_points_of(op_name):
+    """The addresses of ``op_name``'s two phases for the C helper, or
+    ``_PYTHON_LAUNCH`` when there is no helper or a phase is not a C function
+    (a provider without the operator raises its NotSupportedError when called)."""
+    first, second = _phases.get(op_name) or _lookup(op_name)
+    entry_points = _PYTHON_LAUNCH
+    if _launch_binary_helper is not None:
+        try:
+            entry_points = (ffi.cast("void *", first), ffi.cast("void *", second))
+        except TypeError:
+            pass
+    _entry_points[op_name] = entry_points
+    return entry_points
+
+
+def _new_helper_out_params():
+    value = _helper_out_params.value = (_helper_ffi.new("uint64_t *"), _helper_ffi.new("void **"))
+    return value
 
 
 def _second_phase(op_name, second, size_out, executor_out, stream):
@@ -372,6 +472,23 @@ def _whole_tensor(x):
             _whole_tensors.clear()
         _whole_tensors[key] = handle
     return handle
+
+
+_layouts = {}  # (shape, dtype) -> (bytes, C-order strides) of a non-empty result
+
+
+def _layout(shape, dtype):
+    """(bytes, strides) of a C-contiguous array of ``shape`` and ``dtype``,
+    memoised; None when it is empty."""
+    size = 1
+    for n in shape:
+        size *= n
+    if not size:
+        return None
+    if len(_layouts) >= _WHOLE_TENSOR_CACHE_SIZE:
+        _layouts.clear()
+    layout = _layouts[(shape, dtype)] = (size * dtype.itemsize, contiguous_strides(shape))
+    return layout
 
 
 def empty(shape, dtype, device, stream):
