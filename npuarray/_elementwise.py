@@ -208,6 +208,8 @@ class _Binary:
         # (dtype, dtype) of two array operands -> (alpha, result dtype) when the
         # operator takes them as they are (the fast path), else False.
         self._direct = {}
+        # (float or int, array dtype, reflected) -> the scalar fast path's entry, else False.
+        self._scalar_direct = {}
         self.call = self._fast_call()
 
     def _alpha(self, dtype):
@@ -236,27 +238,71 @@ class _Binary:
 
     def _fast_call(self):
         """The function ``(x1, x2) -> result`` of this plan (``call``; NPUArray's
-        operators are bound to it): the hot path of ``x + y`` inline, for two
-        arrays whose dtypes the operator takes as they are, else ``_general``."""
+        operators are bound to it): the hot paths of ``x + y`` and ``x + 2.0``
+        inline, for operands whose dtypes the operator takes as they are, else
+        ``_general``."""
         direct_plans, direct_plan, op, general = \
             self._direct, self._direct_plan, self.op, self._general
+        scalar_plans, scalar_plan = self._scalar_direct, self._scalar_direct_plan
 
         def call(x1, x2):
             array_type = _ops._array_type
-            if type(x1) is array_type and type(x2) is array_type:
-                direct = direct_plans.get((x1._dtype, x2._dtype))
+            if type(x1) is array_type:
+                if type(x2) is array_type:
+                    direct = direct_plans.get((x1._dtype, x2._dtype))
+                    if direct is None:
+                        direct = direct_plan(x1._dtype, x2._dtype)
+                    if direct:
+                        shape = x1._shape
+                        if shape != x2._shape:
+                            shape = broadcast_shapes(shape, x2._shape)
+                        out = _ops.binary_result(op, x1, x2, direct[0], shape, direct[1])
+                        if out is not None:
+                            return out
+                    return general(x1, x2)
+                array, value, reflected = x1, x2, False
+            elif type(x2) is array_type:
+                array, value, reflected = x2, x1, True
+            else:
+                return general(x1, x2)
+            # an array and a Python float or int (not bool: type() is exact)
+            kind = type(value)
+            if kind is float or kind is int:
+                direct = scalar_plans.get((kind, array._dtype, reflected))
                 if direct is None:
-                    direct = direct_plan(x1._dtype, x2._dtype)
-                if direct:
-                    shape = x1._shape
-                    if shape != x2._shape:
-                        shape = broadcast_shapes(shape, x2._shape)
-                    out = _ops.binary_result(op, x1, x2, direct[0], shape, direct[1])
+                    direct = scalar_plan(kind, array._dtype, reflected)
+                if direct and (kind is float or direct[4] <= value <= direct[5]):
+                    out = _ops.scalar_result(direct[0], array, _ops.acl_scalar(value, direct[3]),
+                                             direct[1], direct[2], direct[6])
                     if out is not None:
                         return out
             return general(x1, x2)
         call.__name__ = call.__qualname__ = self.name
         return call
+
+    def _scalar_direct_plan(self, kind, dtype, reflected):
+        """The ``_scalar_direct`` entry of an array of ``dtype`` with a Python
+        scalar of type ``kind`` (float or int) on the right (or the left when
+        ``reflected``), made once: (operator, alpha, result dtype, dtype, lowest
+        and highest int that fit, scalar first), or False when the general path
+        has something to do (a cast, a wider dtype, no scalar operator, pow's
+        checks); the bounds send ints that do not fit ``dtype`` there too."""
+        op = self.reflected_op if reflected else self.scalar_op
+        direct = False
+        try:
+            compute, out_dtype = self.plan(dtype)
+            promoted = _data_type.scalar_result_type(dtype, kind(1))
+        except (TypeError, ValueError):
+            promoted = None
+        if promoted == dtype and op is not None and self.name != "pow" \
+                and compute == dtype and compute in self.scalar_supported \
+                and (self.result == "bool" or out_dtype == compute):
+            low, high = (np.iinfo(dtype).min, np.iinfo(dtype).max) if _kind(dtype) in "iu" \
+                else (-np.inf, np.inf)
+            direct = (op, self._alpha(compute) if self.alpha else None, out_dtype, compute,
+                      low, high, reflected and self.scalar_first)
+        self._scalar_direct[(kind, dtype, reflected)] = direct
+        return direct
 
     def __call__(self, x1, x2):
         return self.call(x1, x2)

@@ -252,22 +252,54 @@ def binary_result(op_name, x1, x2, alpha, shape, out_dtype):
     if layout is None:  # empty
         return None
     stream = current_stream_of(device)
-    buffer = allocate(layout[0], device, stream)
-    out = (_array_type or _npuarray_type())._from_buffer(buffer, shape, layout[1], 0, out_dtype)
-    t3 = out._acl_tensor = _whole_tensors.get((buffer.ptr, shape, out_dtype)) \
-        or _whole_tensor(out)
+    out = _result(layout, shape, out_dtype, device, stream)
     if buffer1._stream is not stream:
         buffer1.prepare(stream)
     if buffer2._stream is not stream:
         buffer2.prepare(stream)
-    _launch_tensors(op_name, t1, t2, alpha, t3, stream)
+    _launch_tensors(op_name, t1, t2, alpha, out._acl_tensor, stream)
+    return out
+
+
+def scalar_result(op_name, x, scalar, alpha, out_dtype, scalar_first):
+    """``x <op> scalar`` (``scalar <op> x`` for operators that take the scalar
+    first) as a new array of ``x``'s shape and ``out_dtype``, or None when this
+    fast path does not apply: binary_result() for an NPUArray and an aclScalar
+    (aclnnAdds, aclnnMuls, aclnnEqScalar, ...)."""
+    buffer = x._buffer
+    t1 = x._acl_tensor
+    if t1 is None or _capture_guard.active:
+        return None
+    shape = x._shape
+    layout = _layouts.get((shape, out_dtype)) or _layout(shape, out_dtype)
+    if layout is None:
+        return None
+    device = buffer.device
+    stream = current_stream_of(device)
+    out = _result(layout, shape, out_dtype, device, stream)
+    if buffer._stream is not stream:
+        buffer.prepare(stream)
+    if scalar_first:
+        _launch_tensors(op_name, scalar, t1, alpha, out._acl_tensor, stream)
+    else:
+        _launch_tensors(op_name, t1, scalar, alpha, out._acl_tensor, stream)
+    return out
+
+
+def _result(layout, shape, dtype, device, stream):
+    """A new C-contiguous array (``layout``: its bytes and strides) from the
+    pool for ``stream``, with its aclTensor from the descriptor cache."""
+    buffer = allocate(layout[0], device, stream)
+    out = (_array_type or _npuarray_type())._from_buffer(buffer, shape, layout[1], 0, dtype)
+    out._acl_tensor = _whole_tensors.get((buffer.ptr, shape, dtype)) or _whole_tensor(out)
     return out
 
 
 def _launch_tensors(op_name, t1, t2, alpha, t3, stream):
     """The two phases of the binary operator ``op_name`` on aclTensors ``t1``,
-    ``t2`` -> ``t3`` (``alpha``: an aclScalar, or None for an operator without
-    one), whose buffers are prepared for ``stream``: one call of the C helper
+    ``t2`` -> ``t3`` (one of the inputs may be an aclScalar; ``alpha``: an
+    aclScalar, or None for an operator without one), whose buffers are prepared
+    for ``stream``: one call of the C helper
     ``npuarray_launch_binary`` when the provider's entry points can be handed to
     it, else the two calls from Python."""
     # (A profiler hook goes here: one flag check.)

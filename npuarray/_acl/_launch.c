@@ -10,11 +10,13 @@
 #include "aclnn/acl_meta.h"
 #include "acl/acl_base.h"
 
-typedef aclnnStatus (*binary_first_phase)(const aclTensor *, const aclTensor *, aclTensor *,
-                                          uint64_t *, aclOpExecutor **);
-typedef aclnnStatus (*binary_alpha_first_phase)(const aclTensor *, const aclTensor *,
-                                                const aclScalar *, aclTensor *, uint64_t *,
-                                                aclOpExecutor **);
+/* The operands are aclTensor* or aclScalar* (aclnnAdds, aclnnEqScalar, aclnnRsubs take a
+ * scalar): every argument of these first phases is an object pointer, and object pointers
+ * are passed alike on the ABIs CANN runs on (AArch64, x86-64), so one type serves. */
+typedef aclnnStatus (*binary_first_phase)(const void *, const void *, aclTensor *, uint64_t *,
+                                          aclOpExecutor **);
+typedef aclnnStatus (*binary_alpha_first_phase)(const void *, const void *, const aclScalar *,
+                                                aclTensor *, uint64_t *, aclOpExecutor **);
 typedef aclnnStatus (*second_phase)(void *, uint64_t, aclOpExecutor *, aclrtStream);
 
 int32_t npuarray_launch_binary(void *get_workspace_size, void *launch, void *self, void *other,

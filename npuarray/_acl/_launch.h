@@ -12,7 +12,8 @@
  *   get_workspace_size(self, other, [alpha,] out, workspace_size, &executor)
  *   launch(NULL, 0, executor, stream)
  * with alpha passed only when it is not NULL (aclnnAdd, aclnnSub: an aclScalar*; the
- * others take none). The pointers are the provider's aclTensor*, aclScalar*, aclrtStream
+ * others take none). self and other are aclTensor* or, for the scalar variants
+ * (aclnnAdds, aclnnMuls, aclnnEqScalar, ...), one of them an aclScalar*. The pointers are the provider's aclTensor*, aclScalar*, aclrtStream
  * and operator entry points, passed as void* so that a provider opened by another cffi
  * instance (CANN, ABI mode) works alike.
  *
