@@ -113,7 +113,7 @@ def _python_share(harness, x, one):
     routes are stubbed: the C helper (one call for both phases) and the Python one."""
     from npuarray import _ops
     real_phases = _ops._phases.get("aclnnAdd") or _ops._lookup("aclnnAdd")
-    real_helper, real_entry_points = _ops._launch_binary_helper, dict(_ops._entry_points)
+    real_helper, real_entry_points = _ops._launch_helper, dict(_ops._entry_points)
     _ops._phases["aclnnAdd"] = (lambda *args: 0, lambda *args: 0)
     _ops._entry_points["aclnnAdd"] = _ops._PYTHON_LAUNCH
     try:
@@ -126,7 +126,7 @@ def _python_share(harness, x, one):
         print("    Python share per operation: %.2f us" % (seconds * 1e6))
     finally:
         _ops._phases["aclnnAdd"] = real_phases
-        _ops._launch_binary_helper = real_helper
+        _ops._launch_helper = real_helper
         _ops._entry_points.clear()
         _ops._entry_points.update(real_entry_points)
 

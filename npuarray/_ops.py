@@ -299,21 +299,29 @@ def _launch_tensors(op_name, t1, t2, alpha, t3, stream):
     """The two phases of the binary operator ``op_name`` on aclTensors ``t1``,
     ``t2`` -> ``t3`` (one of the inputs may be an aclScalar; ``alpha``: an
     aclScalar, or None for an operator without one), whose buffers are prepared
-    for ``stream``: one call of the C helper
-    ``npuarray_launch_binary`` when the provider's entry points can be handed to
-    it, else the two calls from Python."""
+    for ``stream``: one call of the C helper ``npuarray_aclnn_launch`` when the
+    provider's entry points can be handed to it, else the two calls from Python."""
+    if alpha is None:
+        _launch_pointers(op_name, 3, t1, t2, t3, _NULL, stream)
+    else:
+        _launch_pointers(op_name, 4, t1, t2, alpha, t3, stream)
+
+
+def _launch_pointers(op_name, count, a, b, c, d, stream):
+    """``op_name``'s two phases on its ``count`` (2 to 4) pointer arguments
+    ``a, b, c, d`` (aclTensors, aclScalars; NULL past ``count``) on ``stream``:
+    the C helper, else Python. The buffers are prepared for ``stream``."""
     # (A profiler hook goes here: one flag check.)
     entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
     activate(stream.device.id)  # CANN launches in the context of the stream's device
     if entry_points is _PYTHON_LAUNCH:
-        return _launch_tensors_in_python(op_name, t1, t2, alpha, t3, stream)
+        return _launch_in_python(op_name, (a, b, c, d)[:count], stream)
     try:
         size_out, executor_out = _helper_out_params.value
     except AttributeError:
         size_out, executor_out = _new_helper_out_params()
-    ret = _launch_binary_helper(entry_points[0], entry_points[1], t1, t2,
-                                _NULL if alpha is None else alpha, t3, stream.handle, size_out,
-                                executor_out)
+    ret = _launch_helper(entry_points[0], entry_points[1], count, a, b, c, d, stream.handle,
+                         size_out, executor_out)
     if ret:
         failed = op_name if executor_out[0] != _HELPER_NULL else op_name + "GetWorkspaceSize"
         _acl.check(ret, failed)
@@ -326,16 +334,13 @@ def _launch_tensors(op_name, t1, t2, alpha, t3, stream):
             _acl.check(ret, op_name)
 
 
-def _launch_tensors_in_python(op_name, t1, t2, alpha, t3, stream):
+def _launch_in_python(op_name, pointers, stream):
     first, second = _phases.get(op_name) or _lookup(op_name)
     try:
         size_out, executor_out = _out_params.value
     except AttributeError:
         size_out, executor_out = _new_out_params()
-    if alpha is None:
-        ret = first(t1, t2, t3, size_out, executor_out)
-    else:
-        ret = first(t1, t2, alpha, t3, size_out, executor_out)
+    ret = first(*pointers, size_out, executor_out)
     if ret:
         _acl.check(ret, op_name + "GetWorkspaceSize")
     _second_phase(op_name, second, size_out, executor_out, stream)
@@ -344,13 +349,13 @@ def _launch_tensors_in_python(op_name, t1, t2, alpha, t3, stream):
 # The C launch helper (npuarray/_acl/_launch.c) lives in the npusim extension, npuarray's
 # one compiled module, and calls whichever provider is loaded through the addresses of its
 # entry points: the CANN path gets the same single call. Without the extension (a CANN-only
-# install that did not build it) binary operators launch from Python.
+# install that did not build it) the fast paths launch from Python.
 try:
     from ._npusim import ffi as _helper_ffi, lib as _helper_lib
-    _launch_binary_helper = _helper_lib.npuarray_launch_binary
+    _launch_helper = _helper_lib.npuarray_aclnn_launch
     _HELPER_NULL = _helper_ffi.NULL
 except (ImportError, AttributeError):
-    _launch_binary_helper = None
+    _launch_helper = None
 _PYTHON_LAUNCH = ()           # _entry_points value: launch from Python
 _entry_points = {}            # op name -> (void* first phase, void* second phase) or ()
 _helper_out_params = threading.local()
@@ -362,7 +367,7 @@ def _entry_points_of(op_name):
     (a provider without the operator raises its NotSupportedError when called)."""
     first, second = _phases.get(op_name) or _lookup(op_name)
     entry_points = _PYTHON_LAUNCH
-    if _launch_binary_helper is not None:
+    if _launch_helper is not None:
         try:
             entry_points = (ffi.cast("void *", first), ffi.cast("void *", second))
         except TypeError:

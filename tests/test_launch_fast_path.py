@@ -1,6 +1,6 @@
 """The launch fast path of binary operators (issue 9): ``x + y`` for two arrays whose dtypes the
 aclnn operator takes as they are goes through ``_Binary.call`` -> ``_ops.binary_result`` ->
-the C helper ``npuarray_launch_binary`` (both aclnn phases in one call). Everything else takes the
+the C helper ``npuarray_aclnn_launch`` (both aclnn phases in one call). Everything else takes the
 general path. These tests check that the fast path gives what the general path and NumPy give,
 for every dtype pair, shapes, views, scalars, in-place forms, errors, streams, capture and
 threads, and the C helper's contract (workspace, errors of each phase)."""
@@ -243,7 +243,7 @@ def test_python_and_c_launches_agree(monkeypatch, rng):
     x, y = npx.asarray(a), npx.asarray(b)
     with_helper = [(getattr(x, d)(y)).to_host() for d in OPERATORS.values()]
     monkeypatch.setattr(_ops, "_entry_points", {})
-    monkeypatch.setattr(_ops, "_launch_binary_helper", None)
+    monkeypatch.setattr(_ops, "_launch_helper", None)
     without = [(getattr(x, d)(y)).to_host() for d in OPERATORS.values()]
     assert all(entry is _ops._PYTHON_LAUNCH for entry in _ops._entry_points.values())
     for one, other in zip(with_helper, without):
@@ -323,7 +323,7 @@ def _tensors(rng):
 
 
 def test_helper_runs_both_phases_on_the_stream(fake_operator, rng):
-    if _ops._launch_binary_helper is None:
+    if _ops._launch_helper is None:
         pytest.skip("the C helper is not built")
     calls, _ = fake_operator
     x, t, stream = _tensors(rng)

@@ -9,7 +9,7 @@ cffi API mode: the extension compiles every ``kernels/runtime/*.c`` and
   recompiling only the kernel sources that changed, so ``import npuarray`` works
   from the repository without pip.
 
-npuarray's own C helpers (``_launch.c``: the two phases of a binary operator in
+npuarray's own C helpers (``_launch.c``: the two phases of an operator in
 one call, for either provider) are compiled into the same extension, with their
 declarations (``_cdef_launch``) kept out of the shared ACL cdef.
 

@@ -3,7 +3,7 @@ npusim extension only: not part of the ACL ABI, so the CANN loader never looks f
 It reaches either provider through function pointers (see ``npuarray._ops``)."""
 
 CDEF = """
-int32_t npuarray_launch_binary(void *get_workspace_size, void *launch, void *self, void *other,
-                               void *alpha, void *out, void *stream, uint64_t *workspace_size,
-                               void **executor);
+int32_t npuarray_aclnn_launch(void *get_workspace_size, void *launch, int32_t count, void *a,
+                              void *b, void *c, void *d, void *stream, uint64_t *workspace_size,
+                              void **executor);
 """

@@ -1,4 +1,4 @@
-/* _launch.c: npuarray's launch helper for binary aclnn operators (see _launch.h).
+/* _launch.c: npuarray's launch helper for aclnn operators (see _launch.h).
  *
  * One call from Python instead of two (plus the reads of the two out-parameters): a
  * small operation's cost is mostly host overhead, and each cffi call costs about as much
@@ -10,32 +10,41 @@
 #include "aclnn/acl_meta.h"
 #include "acl/acl_base.h"
 
-/* The operands are aclTensor* or aclScalar* (aclnnAdds, aclnnEqScalar, aclnnRsubs take a
- * scalar): every argument of these first phases is an object pointer, and object pointers
- * are passed alike on the ABIs CANN runs on (AArch64, x86-64), so one type serves. */
-typedef aclnnStatus (*binary_first_phase)(const void *, const void *, aclTensor *, uint64_t *,
-                                          aclOpExecutor **);
-typedef aclnnStatus (*binary_alpha_first_phase)(const void *, const void *, const aclScalar *,
-                                                aclTensor *, uint64_t *, aclOpExecutor **);
+/* The operands are aclTensor* or aclScalar* (aclnnAdds takes a scalar, aclnnAdd an alpha
+ * scalar): every argument before the out-parameters is an object pointer, and object
+ * pointers are passed alike on the ABIs CANN runs on (AArch64, x86-64), so one type per
+ * count serves every such operator. */
+typedef aclnnStatus (*first_phase_2)(void *, void *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*first_phase_3)(void *, void *, void *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*first_phase_4)(void *, void *, void *, void *, uint64_t *,
+                                     aclOpExecutor **);
 typedef aclnnStatus (*second_phase)(void *, uint64_t, aclOpExecutor *, aclrtStream);
 
-int32_t npuarray_launch_binary(void *get_workspace_size, void *launch, void *self, void *other,
-                               void *alpha, void *out, void *stream, uint64_t *workspace_size,
-                               void **executor)
+#define PARAM_INVALID 161002 /* ACLNN_ERR_PARAM_INVALID */
+
+int32_t npuarray_aclnn_launch(void *get_workspace_size, void *launch, int32_t count, void *a,
+                              void *b, void *c, void *d, void *stream, uint64_t *workspace_size,
+                              void **executor)
 {
     aclOpExecutor *op = NULL;
     aclnnStatus ret;
     *workspace_size = 0;
+    *executor = NULL;
     /* (through uintptr_t: the entry points come to us as data pointers from Python) */
-    if (alpha != NULL) {
-        ret = ((binary_alpha_first_phase)(uintptr_t)get_workspace_size)(
-            self, other, alpha, out, workspace_size, &op);
-    } else {
-        ret = ((binary_first_phase)(uintptr_t)get_workspace_size)(
-            self, other, out, workspace_size, &op);
+    switch (count) {
+    case 2:
+        ret = ((first_phase_2)(uintptr_t)get_workspace_size)(a, b, workspace_size, &op);
+        break;
+    case 3:
+        ret = ((first_phase_3)(uintptr_t)get_workspace_size)(a, b, c, workspace_size, &op);
+        break;
+    case 4:
+        ret = ((first_phase_4)(uintptr_t)get_workspace_size)(a, b, c, d, workspace_size, &op);
+        break;
+    default:
+        return PARAM_INVALID;
     }
     if (ret != 0) {
-        *executor = NULL;
         return ret;
     }
     *executor = op;

@@ -1,4 +1,4 @@
-/* _launch.h: npuarray's launch helper for binary aclnn operators (npuarray/_acl/_launch.c).
+/* _launch.h: npuarray's launch helper for aclnn operators (npuarray/_acl/_launch.c).
  *
  * Not part of the AscendCL ABI and not part of npusim: it is compiled into the npusim
  * extension only because that is npuarray's one compiled module, and it calls whichever
@@ -8,20 +8,22 @@
 
 #include <stdint.h>
 
-/* Runs the two phases of a binary aclnn operator,
- *   get_workspace_size(self, other, [alpha,] out, workspace_size, &executor)
+/* Runs the two phases of an aclnn operator whose first phase takes `count` (2, 3 or 4)
+ * object pointers and then the two out-parameters:
+ *   get_workspace_size(a, b, [c, [d,]] workspace_size, &executor)
  *   launch(NULL, 0, executor, stream)
- * with alpha passed only when it is not NULL (aclnnAdd, aclnnSub: an aclScalar*; the
- * others take none). self and other are aclTensor* or, for the scalar variants
- * (aclnnAdds, aclnnMuls, aclnnEqScalar, ...), one of them an aclScalar*. The pointers are the provider's aclTensor*, aclScalar*, aclrtStream
- * and operator entry points, passed as void* so that a provider opened by another cffi
- * instance (CANN, ABI mode) works alike.
+ * e.g. aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out), aclnnAdds(self,
+ * scalar, alpha, out), aclnnInplaceAdd(selfRef, other, alpha), aclnnInplaceMul(selfRef,
+ * other). The pointers (aclTensor*, aclScalar*, aclrtStream, the entry points) are the
+ * provider's, passed as void* so that a provider opened by another cffi instance (CANN,
+ * ABI mode) works alike.
  *
  * Returns the first phase's status when it fails (*executor is then NULL); 0 without
  * launching when the operator asks for a workspace (*workspace_size > 0: the caller
- * brings one and calls launch with *executor); else the second phase's status. */
-int32_t npuarray_launch_binary(void *get_workspace_size, void *launch, void *self, void *other,
-                               void *alpha, void *out, void *stream, uint64_t *workspace_size,
-                               void **executor);
+ * brings one and calls launch with *executor); else the second phase's status.
+ * ACLNN_ERR_PARAM_INVALID (161002) for a count outside 2..4, with nothing called. */
+int32_t npuarray_aclnn_launch(void *get_workspace_size, void *launch, int32_t count, void *a,
+                              void *b, void *c, void *d, void *stream, uint64_t *workspace_size,
+                              void **executor);
 
 #endif /* NPUARRAY_ACL_LAUNCH_H */
