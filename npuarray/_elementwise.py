@@ -192,13 +192,15 @@ class _Binary:
     "same", "bool" (comparisons, logical) or "float" (true division).
     ``same_bits`` operations (bitwise, logical) depend only on the operands'
     bits: an unsigned dtype the operator lacks is computed as the signed dtype
-    of the same width by reinterpreting the memory, with no cast.
+    of the same width by reinterpreting the memory, with no cast. ``inplace_op``
+    computes ``x op= y`` in x's memory (aclnnInplaceAdd ...).
     """
 
     def __init__(self, name, op, supported, kinds, *, scalar_op=None, reflected_op=None,
                  scalar_supported=None, scalar_first=False, alpha=False, result="same",
-                 modular=False, same_bits=False):
+                 modular=False, same_bits=False, inplace_op=None):
         self.name, self.op, self.supported, self.kinds = name, op, supported, kinds
+        self.inplace_op = inplace_op  # x <op>= y on x's memory (same dtypes as op)
         self.modular, self.same_bits = modular, same_bits
         self.scalar_op, self.reflected_op = scalar_op, reflected_op
         self.scalar_supported = scalar_supported or supported
@@ -423,12 +425,14 @@ class _Binary:
 _NUMERIC = "biufc"
 _BINARY = {spec.name: spec for spec in [
     _Binary("add", "aclnnAdd", _ARITH, _NUMERIC, scalar_op="aclnnAdds",
-            reflected_op="aclnnAdds", alpha=True, modular=True),
+            reflected_op="aclnnAdds", alpha=True, modular=True, inplace_op="aclnnInplaceAdd"),
     _Binary("subtract", "aclnnSub", _ARITH, "iufc", scalar_op="aclnnSubs",
-            reflected_op="aclnnRsubs", scalar_supported=_RSUB, alpha=True, modular=True),
+            reflected_op="aclnnRsubs", scalar_supported=_RSUB, alpha=True, modular=True,
+            inplace_op="aclnnInplaceSub"),
     _Binary("multiply", "aclnnMul", _ARITH, _NUMERIC, scalar_op="aclnnMuls",
-            reflected_op="aclnnMuls", modular=True),
-    _Binary("divide", "aclnnDiv", _ARITH, _NUMERIC, scalar_op="aclnnDivs", result="float"),
+            reflected_op="aclnnMuls", modular=True, inplace_op="aclnnInplaceMul"),
+    _Binary("divide", "aclnnDiv", _ARITH, _NUMERIC, scalar_op="aclnnDivs", result="float",
+            inplace_op="aclnnInplaceDiv"),
     _Binary("floor_divide", "aclnnFloorDivide", _FLOOR_DIVIDE, "iuf",
             scalar_op="aclnnFloorDivides"),
     _Binary("remainder", "aclnnRemainderTensorTensor", _REMAINDER, "iuf",
@@ -1728,6 +1732,28 @@ def where(condition, x1, x2, /):
     return out
 
 
+def _inplace_fast(spec, x, other):
+    """``x op= other`` with the plan's in-place operator (aclnnInplaceAdd ...) when
+    both are arrays whose dtypes it takes as they are, the result has x's dtype
+    and shape, and other does not overlap x (unless it is x itself): True when
+    done, False for the general path (result, then a copy into x)."""
+    array_type = _ops._array_type
+    if type(x) is not array_type or type(other) is not array_type:
+        return False
+    direct = spec._direct.get((x._dtype, other._dtype))
+    if direct is None:
+        direct = spec._direct_plan(x._dtype, other._dtype)
+    if not direct or direct[1] != x._dtype:
+        return False
+    if x._shape != other._shape:
+        try:
+            if broadcast_shapes(x._shape, other._shape) != x._shape:
+                return False
+        except ValueError:
+            return False
+    return _ops.inplace_binary(spec.inplace_op, x, other, direct[0])
+
+
 def _can_cast_same_kind(src, dst):
     return src == dst or _data_type.can_cast(src, dst) or _kind(src) == _kind(dst)
 
@@ -1742,6 +1768,9 @@ def inplace(name, x, other):
     same kind (else TypeError); a read-only (broadcast) ``x`` raises ValueError;
     ``x`` is unchanged when an error is raised.
     """
+    spec = _BINARY.get(name)
+    if spec is not None and spec.inplace_op is not None and _inplace_fast(spec, x, other):
+        return x
     _manipulation.check_writable(x)
     if name == "matmul":
         from ._linear_algebra import matmul as function

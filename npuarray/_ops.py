@@ -286,6 +286,44 @@ def scalar_result(op_name, x, scalar, alpha, out_dtype, scalar_first):
     return out
 
 
+def inplace_binary(op_name, x, y, alpha):
+    """``x <op>= y`` in x's memory with the in-place operator ``op_name``
+    (aclnnInplaceAdd(selfRef, other, alpha), aclnnInplaceMul(selfRef, other)
+    ...; ``alpha``: an aclScalar or None) for NPUArrays on the same ``Device``
+    whose dtypes it takes as they are, ``y`` broadcasting to ``x``'s shape (the
+    caller's plan says so). True when launched; False when this fast path does
+    not apply and the caller takes the general one: a capture, an empty or
+    read-only (broadcast) ``x``, negative strides, or a ``y`` that overlaps
+    ``x`` without being ``x`` itself (the general path computes it apart)."""
+    buffer1, buffer2 = x._buffer, y._buffer
+    device = buffer1.device
+    if buffer2.device is not device or _capture_guard.active or 0 in x._shape \
+            or 0 in x._strides:
+        return False
+    if buffer2 is buffer1 and _overlaps(x, y) and (
+            y._offset != x._offset or y._strides != x._strides or y._shape != x._shape):
+        return False
+    tx, ty = x._acl_tensor, y._acl_tensor
+    if tx is None:
+        if x._strides and min(x._strides) < 0:
+            return False
+        tx = acl_tensor(x)
+    if ty is None:
+        if y._strides and min(y._strides) < 0:
+            return False
+        ty = acl_tensor(y)
+    stream = current_stream_of(device)
+    if buffer1._stream is not stream:
+        buffer1.prepare(stream)
+    if buffer2._stream is not stream:
+        buffer2.prepare(stream)
+    if alpha is None:
+        _launch_pointers(op_name, 2, tx, ty, _NULL, _NULL, stream)
+    else:
+        _launch_pointers(op_name, 3, tx, ty, alpha, _NULL, stream)
+    return True
+
+
 def _result(layout, shape, dtype, device, stream):
     """A new C-contiguous array (``layout``: its bytes and strides) from the
     pool for ``stream``, with its aclTensor from the descriptor cache."""

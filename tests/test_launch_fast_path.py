@@ -236,6 +236,116 @@ def test_in_place_operators(rng):
     np.testing.assert_array_equal(y.to_host(), b)
 
 
+INPLACE = {"add": "__iadd__", "subtract": "__isub__", "multiply": "__imul__",
+           "divide": "__itruediv__"}
+
+
+def inplace_outcome(dtype1, dtype2, dunder, rng, seed_shape=(3, 4), other_shape=(3, 4)):
+    a, b = random_host(rng, dtype1, seed_shape), random_host(rng, dtype2, other_shape)
+    x, y = npx.asarray(a), npx.asarray(b)
+    try:
+        getattr(x, dunder)(y)
+    except (TypeError, ValueError) as exc:
+        np.testing.assert_array_equal(x.to_host(), a)  # unchanged on error
+        return type(exc)
+    return x.dtype, x.shape, x.to_host()
+
+
+@pytest.mark.parametrize("dtype2", DTYPES, ids=str)
+@pytest.mark.parametrize("dtype1", DTYPES, ids=str)
+def test_in_place_every_dtype_pair_agrees_with_the_general_path(dtype1, dtype2, rng,
+                                                                monkeypatch):
+    """x += y, -=, *=, /= through aclnnInplaceAdd/Sub/Mul/Div give what the general path
+    (the result computed apart, then copied into x) gives, including its refusals."""
+    seed = int(rng.integers(0, 2**32))
+    fast = {d: inplace_outcome(dtype1, dtype2, d, np.random.default_rng(seed))
+            for d in INPLACE.values()}
+    monkeypatch.setattr(_elementwise, "_inplace_fast", lambda *args: False)
+    for dunder, outcome_fast in fast.items():
+        slow = inplace_outcome(dtype1, dtype2, dunder, np.random.default_rng(seed))
+        assert_same_outcome(outcome_fast, slow)
+
+
+def test_the_in_place_fast_path_is_taken(monkeypatch, rng):
+    a = rng.standard_normal((4, 4)).astype(np.float32)
+    b = rng.standard_normal(4).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(b)
+    launched = []
+    real = _ops._launch_pointers
+    monkeypatch.setattr(_ops, "_launch_pointers",
+                        lambda *args: (launched.append(args[0]), real(*args))[1])
+    x += y
+    x -= y
+    x *= y
+    x /= y
+    x += x
+    assert launched == ["aclnnInplaceAdd", "aclnnInplaceSub", "aclnnInplaceMul",
+                        "aclnnInplaceDiv", "aclnnInplaceAdd"]
+    np.testing.assert_allclose(x.to_host(), 2 * (a * b / b), rtol=1e-5)
+
+
+@pytest.mark.parametrize("target, source", [
+    (np.s_[1:], np.s_[:-1]), (np.s_[:-1], np.s_[1:]), (np.s_[::2], np.s_[1::2]),
+    (np.s_[::-1], np.s_[:]), (np.s_[2:6], np.s_[4:8])])
+def test_in_place_with_overlapping_operands_matches_numpy(target, source, rng):
+    a = rng.standard_normal(8)
+    x = npx.asarray(a)
+    expected = a.copy()
+    view_expected = expected[target]
+    view_expected += expected[source].copy()   # NumPy buffers overlapping operands
+    view = x[target]
+    view += x[source]
+    np.testing.assert_allclose(x.to_host(), expected, rtol=1e-12)
+
+
+def test_in_place_on_views_and_errors(rng):
+    a = rng.standard_normal((6, 4)).astype(np.float32)
+    b = rng.standard_normal((4,)).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(b)
+    view = x.T[1:3]          # strided, non-contiguous
+    view *= npx.asarray(np.full((2, 6), 3, np.float32))
+    expected = a.copy()
+    expected.T[1:3] *= 3
+    np.testing.assert_allclose(x.to_host(), expected, rtol=1e-6)
+    with pytest.raises(ValueError):
+        y += x                                   # result shape (6, 4) does not fit y
+    with pytest.raises(ValueError, match="read-only"):
+        repeated = npx.broadcast_to(y, (3, 4))
+        repeated += y
+    counts = npx.asarray(np.arange(4, dtype=np.int32))
+    with pytest.raises(TypeError):
+        counts += y                              # float into int32: not same_kind
+    np.testing.assert_array_equal(counts.to_host(), np.arange(4))
+    np.testing.assert_array_equal(y.to_host(), b)
+    zero_d = npx.asarray(np.float64(2.0))
+    zero_d *= npx.asarray(np.float64(4.0))
+    assert float(zero_d) == 8.0
+    empty = npx.asarray(np.zeros((0, 4), np.float32))
+    empty += y
+    assert empty.shape == (0, 4)
+
+
+def test_in_place_from_another_stream_and_in_a_capture(rng):
+    a = rng.standard_normal(4096).astype(np.float32)
+    producer, consumer = npx.Stream(), npx.Stream()
+    with producer:
+        x = npx.asarray(a)
+        y = x
+        for _ in range(10):
+            y = y * 1.0 + 1.0
+    with consumer:
+        x += y
+    np.testing.assert_allclose(x.to_host(), a + a + 10, rtol=1e-5)
+    with consumer:
+        graph = npx.Graph()
+        with graph.capture():
+            x += y
+        graph.replay()
+        graph.replay()
+    np.testing.assert_allclose(x.to_host(), a + a + 10 + 2 * (a + 10), rtol=1e-5)
+    graph.destroy()
+
+
 def test_python_and_c_launches_agree(monkeypatch, rng):
     """The two-call Python launch (no helper) and the C helper give the same results."""
     a = rng.standard_normal((7, 3))
