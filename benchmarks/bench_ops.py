@@ -5,6 +5,8 @@
   arrays, synchronised at the end (issue 9: <= 5x NumPy's per-op time), with the
   host CPU time of the launching thread per operation (``time.thread_time``: what
   the launch path costs, unaffected by other processes on a shared machine);
+* the same chains for ``y * 1.001`` (array and Python float) and ``y += one``
+  (in place);
 * ``sum`` over 16 M float32 (target >= 1.0x NumPy);
 * ``matmul`` 1024 x 1024 float32 (target >= 0.8x NumPy);
 * ``sort``, ``cumulative_sum``, ``std`` over 16 M float32 (issue 7; no target yet);
@@ -90,6 +92,50 @@ def _overhead(harness, stream, torch):
           % (per_op, per_op / numpy_per_op, numpy_per_op))
     _host_cpu(harness, chain)
     _python_share(harness, x, one)
+    _scalar_and_in_place_chains(harness, stream, torch)
+
+
+def _scalar_and_in_place_chains(harness, stream, torch):
+    """The two other launch fast paths (issue 9): ``y * 1.001`` (aclnnMuls, an array and
+    a Python float) and ``y += one`` (aclnnInplaceAdd, no result array), 1000 dependent
+    operations on 16 float32 elements each."""
+    x = npx.asarray(np.ones(16, np.float32))
+    one = npx.asarray(np.full(16, 1e-3, np.float32))
+    a, b = np.ones(16, np.float32), np.full(16, 1e-3, np.float32)
+
+    def scalar_chain(y, sync):
+        for _ in range(CHAIN):
+            y = y * 1.001
+        sync()
+        return y
+
+    def in_place_chain(y, other, sync):
+        for _ in range(CHAIN):
+            y += other
+        sync()
+        return y
+
+    np.testing.assert_allclose(scalar_chain(x, stream.synchronize).to_host(),
+                               1.001 ** CHAIN, rtol=1e-3)
+    in_place = npx.asarray(np.ones(16, np.float32))
+    np.testing.assert_allclose(in_place_chain(in_place, one, stream.synchronize).to_host(),
+                               1 + CHAIN * 1e-3, rtol=1e-4)
+    cases = [("per-op overhead: 1000 x (16-elt * 1.001)",
+              lambda: scalar_chain(x, stream.synchronize), lambda: scalar_chain(a, _nothing),
+              lambda t: (lambda: scalar_chain(t[0], _nothing))),
+             ("per-op overhead: 1000 x (16-elt +=)",
+              lambda: in_place_chain(in_place, one, stream.synchronize),
+              lambda: in_place_chain(a.copy(), b, _nothing),
+              lambda t: (lambda: in_place_chain(t[0].clone(), t[1], _nothing)))]
+    for case, ours, numpy_fn, torch_fn in cases:
+        impls = {"npuarray": ours, "numpy": numpy_fn}
+        if torch is not None:
+            impls["torch"] = torch_fn((torch.from_numpy(a), torch.from_numpy(b)))
+        harness.compare(case, impls, repeat=7)
+
+
+def _nothing():
+    pass
 
 
 def _host_cpu(harness, chain):

@@ -280,6 +280,8 @@ class _Binary:
                         return out
             return general(x1, x2)
         call.__name__ = call.__qualname__ = self.name
+        call.__doc__ = (f"``{self.name}(x1, x2)``: the array API function (see "
+                        f"``npuarray.{self.name}``), also NPUArray's operator.")
         return call
 
     def _scalar_direct_plan(self, kind, dtype, reflected):

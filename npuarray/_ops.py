@@ -257,7 +257,10 @@ def binary_result(op_name, x1, x2, alpha, shape, out_dtype):
         buffer1.prepare(stream)
     if buffer2._stream is not stream:
         buffer2.prepare(stream)
-    _launch_tensors(op_name, t1, t2, alpha, out._acl_tensor, stream)
+    if alpha is None:
+        _launch_pointers(op_name, 3, t1, t2, out._acl_tensor, _NULL, stream)
+    else:
+        _launch_pointers(op_name, 4, t1, t2, alpha, out._acl_tensor, stream)
     return out
 
 
@@ -279,10 +282,11 @@ def scalar_result(op_name, x, scalar, alpha, out_dtype, scalar_first):
     out = _result(layout, shape, out_dtype, device, stream)
     if buffer._stream is not stream:
         buffer.prepare(stream)
-    if scalar_first:
-        _launch_tensors(op_name, scalar, t1, alpha, out._acl_tensor, stream)
+    left, right = (scalar, t1) if scalar_first else (t1, scalar)
+    if alpha is None:
+        _launch_pointers(op_name, 3, left, right, out._acl_tensor, _NULL, stream)
     else:
-        _launch_tensors(op_name, t1, scalar, alpha, out._acl_tensor, stream)
+        _launch_pointers(op_name, 4, left, right, alpha, out._acl_tensor, stream)
     return out
 
 
@@ -394,8 +398,8 @@ try:
     _HELPER_NULL = _helper_ffi.NULL
 except (ImportError, AttributeError):
     _launch_helper = None
-_PYTHON_LAUNCH = ()           # _entry_points value: launch from Python
-_entry_points = {}            # op name -> (void* first phase, void* second phase) or ()
+_PYTHON_LAUNCH = (None, None)  # launch from Python (no helper, or phases that are not C)
+_entry_points = {}  # op name -> (void* first phase, void* second phase) or _PYTHON_LAUNCH
 _helper_out_params = threading.local()
 
 

@@ -103,8 +103,8 @@ def test_the_fast_path_is_taken_for_arrays_made_by_operators(monkeypatch, rng):
     x = npx.asarray(rng.standard_normal(16).astype(np.float32))
     y = x * 2.0
     launched = []
-    real = _ops._launch_tensors
-    monkeypatch.setattr(_ops, "_launch_tensors",
+    real = _ops._launch_pointers
+    monkeypatch.setattr(_ops, "_launch_pointers",
                         lambda *args: (launched.append(args[0]), real(*args))[1])
     z = x + y
     assert launched == ["aclnnAdd"]
@@ -209,8 +209,8 @@ def test_python_scalars_match_numpy(dtype, rng):
 def test_the_scalar_fast_path_is_taken(monkeypatch, rng):
     x = npx.asarray(rng.standard_normal(16).astype(np.float32))
     launched = []
-    real = _ops._launch_tensors
-    monkeypatch.setattr(_ops, "_launch_tensors",
+    real = _ops._launch_pointers
+    monkeypatch.setattr(_ops, "_launch_pointers",
                         lambda *args: (launched.append(args[0]), real(*args))[1])
     y = x * 2.0
     z = 1 - y
