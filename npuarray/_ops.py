@@ -358,22 +358,26 @@ def _launch_pointers(op_name, count, a, b, c, d, stream):
     activate(stream.device.id)  # CANN launches in the context of the stream's device
     if entry_points is _PYTHON_LAUNCH:
         return _launch_in_python(op_name, (a, b, c, d)[:count], stream)
-    try:
-        size_out, executor_out = _helper_out_params.value
-    except AttributeError:
-        size_out, executor_out = _new_helper_out_params()
-    ret = _launch_helper(entry_points[0], entry_points[1], count, a, b, c, d, stream.handle,
-                         size_out, executor_out)
+    ret = _launch_helper(entry_points[0], entry_points[1], count, a, b, c, d, stream.handle)
     if ret:
-        failed = op_name if executor_out[0] != _HELPER_NULL else op_name + "GetWorkspaceSize"
-        _acl.check(ret, failed)
-    elif size_out[0]:  # the operator wants a workspace: the pool gives one, we launch
-        size = size_out[0]
-        executor = ffi.cast("aclOpExecutor *", int(_helper_ffi.cast("uintptr_t", executor_out[0])))
-        workspace = allocate(size, stream.device, stream)
-        ret = _phases[op_name][1](ffi.cast("void *", workspace.ptr), size, executor, stream.handle)
-        if ret:
-            _acl.check(ret, op_name)
+        _nonzero_helper_result(op_name, ret, stream)
+
+
+def _nonzero_helper_result(op_name, ret, stream):
+    """After the C helper returned ``ret`` (not 0): AclError naming the phase
+    that failed, or the launch of an operator that wants a workspace (the pool
+    gives one, in stream order)."""
+    if ret != _NEEDS_WORKSPACE:
+        failed_in_first = _helper_lib.npuarray_aclnn_failed_phase() == 1
+        _acl.check(ret, op_name + "GetWorkspaceSize" if failed_in_first else op_name)
+    size_out, executor_out = _helper_ffi.new("uint64_t *"), _helper_ffi.new("void **")
+    _helper_lib.npuarray_aclnn_pending(size_out, executor_out)
+    size = size_out[0]
+    executor = ffi.cast("aclOpExecutor *", int(_helper_ffi.cast("uintptr_t", executor_out[0])))
+    workspace = allocate(size, stream.device, stream)
+    ret = _phases[op_name][1](ffi.cast("void *", workspace.ptr), size, executor, stream.handle)
+    if ret:
+        _acl.check(ret, op_name)
 
 
 def _launch_in_python(op_name, pointers, stream):
@@ -395,12 +399,11 @@ def _launch_in_python(op_name, pointers, stream):
 try:
     from ._npusim import ffi as _helper_ffi, lib as _helper_lib
     _launch_helper = _helper_lib.npuarray_aclnn_launch
-    _HELPER_NULL = _helper_ffi.NULL
+    _NEEDS_WORKSPACE = _helper_lib.NPUARRAY_NEEDS_WORKSPACE
 except (ImportError, AttributeError):
     _launch_helper = None
 _PYTHON_LAUNCH = (None, None)  # launch from Python (no helper, or phases that are not C)
 _entry_points = {}  # op name -> (void* first phase, void* second phase) or _PYTHON_LAUNCH
-_helper_out_params = threading.local()
 
 
 def _entry_points_of(op_name):
@@ -416,11 +419,6 @@ def _entry_points_of(op_name):
             pass
     _entry_points[op_name] = entry_points
     return entry_points
-
-
-def _new_helper_out_params():
-    value = _helper_out_params.value = (_helper_ffi.new("uint64_t *"), _helper_ffi.new("void **"))
-    return value
 
 
 def _second_phase(op_name, second, size_out, executor_out, stream):

@@ -467,6 +467,17 @@ def test_helper_errors_name_their_phase(fake_operator, phase, rng):
     assert [c[0] for c in calls] == (["first"] if phase == "first" else ["first", "second"])
 
 
+def test_helper_refuses_other_operand_counts(rng):
+    if _ops._launch_helper is None:
+        pytest.skip("the C helper is not built")
+    x, t, stream = _tensors(rng)
+    first, second = _ops._entry_points_of("aclnnAdd")
+    for count in (0, 1, 5, -3):
+        assert _ops._launch_helper(first, second, count, t, t, t, t, stream.handle) == 161002
+        assert _ops._helper_lib.npuarray_aclnn_failed_phase() == 1
+    np.testing.assert_allclose((x + x).to_host(), 2 * x.to_host())
+
+
 # -- streams, capture, threads ------------------------------------------------------------------
 
 def test_operands_from_another_stream_are_ordered_by_events(rng):

@@ -3,7 +3,9 @@ npusim extension only: not part of the ACL ABI, so the CANN loader never looks f
 It reaches either provider through function pointers (see ``npuarray._ops``)."""
 
 CDEF = """
+#define NPUARRAY_NEEDS_WORKSPACE -1
 int32_t npuarray_aclnn_launch(void *get_workspace_size, void *launch, int32_t count, void *a,
-                              void *b, void *c, void *d, void *stream, uint64_t *workspace_size,
-                              void **executor);
+                              void *b, void *c, void *d, void *stream);
+int32_t npuarray_aclnn_failed_phase(void);
+void npuarray_aclnn_pending(uint64_t *workspace_size, void **executor);
 """

@@ -8,9 +8,13 @@
 
 #include <stdint.h>
 
+/* npuarray_aclnn_launch's result when the operator asks for a workspace (no aclnn status
+ * is negative). */
+#define NPUARRAY_NEEDS_WORKSPACE (-1)
+
 /* Runs the two phases of an aclnn operator whose first phase takes `count` (2, 3 or 4)
  * object pointers and then the two out-parameters:
- *   get_workspace_size(a, b, [c, [d,]] workspace_size, &executor)
+ *   get_workspace_size(a, b, [c, [d,]] &workspace_size, &executor)
  *   launch(NULL, 0, executor, stream)
  * e.g. aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out), aclnnAdds(self,
  * scalar, alpha, out), aclnnInplaceAdd(selfRef, other, alpha), aclnnInplaceMul(selfRef,
@@ -18,12 +22,20 @@
  * provider's, passed as void* so that a provider opened by another cffi instance (CANN,
  * ABI mode) works alike.
  *
- * Returns the first phase's status when it fails (*executor is then NULL); 0 without
- * launching when the operator asks for a workspace (*workspace_size > 0: the caller
- * brings one and calls launch with *executor); else the second phase's status.
- * ACLNN_ERR_PARAM_INVALID (161002) for a count outside 2..4, with nothing called. */
+ * Returns 0 once launched; the status of the phase that failed (npuarray_aclnn_failed_phase
+ * says which); NPUARRAY_NEEDS_WORKSPACE when the operator asks for a workspace: nothing is
+ * launched, npuarray_aclnn_pending gives its size and the executor, and the caller brings
+ * the workspace and calls launch itself. ACLNN_ERR_PARAM_INVALID (161002) for a count
+ * outside 2..4, with nothing called. The details are kept per thread. */
 int32_t npuarray_aclnn_launch(void *get_workspace_size, void *launch, int32_t count, void *a,
-                              void *b, void *c, void *d, void *stream, uint64_t *workspace_size,
-                              void **executor);
+                              void *b, void *c, void *d, void *stream);
+
+/* 1 when the calling thread's last npuarray_aclnn_launch failed in the first phase (or
+ * was refused), 2 when in the second, 0 when it did not fail. */
+int32_t npuarray_aclnn_failed_phase(void);
+
+/* The workspace size and executor of the calling thread's last npuarray_aclnn_launch
+ * that returned NPUARRAY_NEEDS_WORKSPACE. */
+void npuarray_aclnn_pending(uint64_t *workspace_size, void **executor);
 
 #endif /* NPUARRAY_ACL_LAUNCH_H */
