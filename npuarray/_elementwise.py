@@ -464,8 +464,8 @@ _BINARY = {spec.name: spec for spec in [
 def binary_operator(name):
     """The callable ``(x1, x2) -> name(x1, x2)`` of the binary function ``name``
     whose public function is its plan alone (add, subtract, multiply, divide and
-    the comparisons): NPUArray's operators are bound to it. (The plan's
-    a function, so that as a class attribute it receives the array first.)"""
+    the comparisons): NPUArray's operators are bound to it. (A function, not
+    the plan object: as a class attribute a function receives the array first.)"""
     return _BINARY[name].call
 
 
