@@ -155,13 +155,14 @@ def _host_cpu(harness, chain):
 
 def _python_share(harness, x, one):
     """Diagnostic: the same chain with aclnnAdd's two phases replaced by no-ops,
-    i.e. the Python layers alone (array, pool, stream, launch path). Both launch
-    routes are stubbed: the C helper (one call for both phases) and the Python one."""
+    i.e. the Python layers alone (array, pool, stream, launch path): the C launch
+    helper is stubbed (or, without it, the two phases called from Python)."""
     from npuarray import _ops
     real_phases = _ops._phases.get("aclnnAdd") or _ops._lookup("aclnnAdd")
-    real_helper, real_entry_points = _ops._launch_helper, dict(_ops._entry_points)
+    real_helper = _ops._launch_helper
     _ops._phases["aclnnAdd"] = (lambda *args: 0, lambda *args: 0)
-    _ops._entry_points["aclnnAdd"] = _ops._PYTHON_LAUNCH
+    if real_helper is not None:
+        _ops._launch_helper = lambda *args: 0
     try:
         def chain():
             y = x
@@ -173,8 +174,6 @@ def _python_share(harness, x, one):
     finally:
         _ops._phases["aclnnAdd"] = real_phases
         _ops._launch_helper = real_helper
-        _ops._entry_points.clear()
-        _ops._entry_points.update(real_entry_points)
 
 
 def _sum(harness, stream, torch):
