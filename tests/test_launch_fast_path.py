@@ -478,6 +478,23 @@ def test_helper_refuses_other_operand_counts(rng):
     np.testing.assert_allclose((x + x).to_host(), 2 * x.to_host())
 
 
+def test_fast_paths_are_profiled(rng):
+    """Each fast path keeps the profiler's launch record: operator, operand shapes, dtypes."""
+    x = npx.asarray(rng.standard_normal((2, 3)).astype(np.float32))
+    y = npx.asarray(rng.standard_normal(3).astype(np.float32))
+    with npx.profile() as prof:
+        z = x + y
+        w = z * 2.0
+        w += y
+    launches = [(r.name, r.shapes, r.dtypes) for r in prof.records if r.kind == "launch"]
+    f32 = np.dtype(np.float32)
+    assert launches == [("aclnnAdd", ((2, 3), (3,), (2, 3)), (f32, f32, f32)),
+                        ("aclnnMuls", ((2, 3), (2, 3)), (f32, f32)),
+                        ("aclnnInplaceAdd", ((2, 3), (3,)), (f32, f32))]
+    np.testing.assert_allclose(w.to_host(), (x.to_host() + y.to_host()) * 2 + y.to_host(),
+                               rtol=1e-6)
+
+
 # -- streams, capture, threads ------------------------------------------------------------------
 
 def test_operands_from_another_stream_are_ordered_by_events(rng):
