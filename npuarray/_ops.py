@@ -13,6 +13,15 @@ by (address, shape, dtype) so a recycled pool block reuses its descriptor,
 common scalars are cached, operator entry points are looked up once, the two
 out-parameters are reused per thread, and binary element-wise operators take a
 shorter path (``launch_binary``).
+
+The hottest operations have fast paths (issue 9): ``x + y`` (``binary_result``),
+``x + 2.0`` (``scalar_result``) and ``x += y`` (``inplace_binary``) build the
+result and launch with no per-argument conversion, and run both phases in one
+call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
+in the npusim extension), which calls the loaded provider's real entry points,
+CANN's or npusim's, through their addresses. Each returns None/False when it
+does not apply (a graph capture, a view without an aclTensor, ...) and the caller
+takes the general path.
 """
 import threading
 
