@@ -467,6 +467,56 @@ def test_helper_errors_name_their_phase(fake_operator, phase, rng):
     assert [c[0] for c in calls] == (["first"] if phase == "first" else ["first", "second"])
 
 
+def test_helper_with_entry_points_and_handles_of_an_abi_mode_library(monkeypatch, rng):
+    """The CANN path: the provider is opened with ffi.dlopen (ABI mode, another cffi
+    instance), so its entry points and handles are foreign cdata. Here npusim's own
+    library is opened that way, and x + y, x * 2.0, x += y run through the helper."""
+    import cffi
+    from npuarray import _npusim
+    abi = cffi.FFI()
+    abi.cdef("""
+        typedef struct aclTensor aclTensor; typedef struct aclScalar aclScalar;
+        typedef struct aclOpExecutor aclOpExecutor;
+        int32_t aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+            const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+            aclOpExecutor** executor);
+        int32_t aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+            aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+        int32_t aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef,
+            const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
+            aclOpExecutor** executor);
+        int32_t aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+            void* stream);
+        int32_t aclnnMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+            void* stream);
+        int32_t aclnnInplaceAdd(void* workspace, uint64_t workspaceSize,
+            aclOpExecutor* executor, void* stream);""")
+    library = abi.dlopen(_npusim.__file__)
+    monkeypatch.setattr(_ops, "_entry_points", {})
+    for op in ("aclnnAdd", "aclnnMuls", "aclnnInplaceAdd"):
+        monkeypatch.setitem(_ops._phases, op, (getattr(library, op + "GetWorkspaceSize"),
+                                               getattr(library, op)))
+    foreign = abi.cast("aclTensor *", 0)  # a handle type of the other cffi instance
+    real_pointers = _ops._launch_pointers
+
+    def with_foreign_handles(op_name, count, *pointers_and_stream):
+        *pointers, stream = pointers_and_stream
+        pointers = [abi.cast(abi.typeof(foreign), int(ffi.cast("uintptr_t", p)))
+                    for p in pointers]
+        return real_pointers(op_name, count, *pointers, stream)
+
+    monkeypatch.setattr(_ops, "_launch_pointers", with_foreign_handles)
+    a = rng.standard_normal(6).astype(np.float32)
+    b = rng.standard_normal(6).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(b)
+    z = x + y
+    w = z * 2.0
+    w += y
+    np.testing.assert_allclose(w.to_host(), (a + b) * 2 + b, rtol=1e-6)
+    assert set(_ops._entry_points) == {"aclnnAdd", "aclnnMuls", "aclnnInplaceAdd"}
+    assert all(entry is not _ops._PYTHON_LAUNCH for entry in _ops._entry_points.values())
+
+
 def test_helper_refuses_other_operand_counts(rng):
     if _ops._launch_helper is None:
         pytest.skip("the C helper is not built")
