@@ -15,11 +15,13 @@ where npuarray implements them; other NumPy functions read the arrays through
 """
 __all__ = ["NPUArray"]
 
+from ._ndarray_methods import NDArrayMethods
+
 # Published versions of the array API standard that __array_namespace__ accepts.
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
-class NPUArray:
+class NPUArray(NDArrayMethods):
     """An array on an NPU (CuPy's ``ndarray`` / the array API's array object).
 
     Create arrays with ``npuarray.asarray``, ``zeros``, ``empty``, ``arange``...,
@@ -502,9 +504,30 @@ _PLAIN_BINARY_OPERATORS = {
     "__gt__": "greater", "__ge__": "greater_equal"}
 
 
+# The other binary operators, which return NotImplemented for another library's array
+# (``_elementwise.defers_to``) so that Python asks it, as NumPy's operators do.
+_DEFERRING_OPERATORS = (
+    "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__floordiv__", "__rfloordiv__",
+    "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__",
+    "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__",
+    "__lshift__", "__rlshift__", "__rshift__", "__rrshift__")
+
+
+def _deferring(method):
+    def operator(self, other):
+        if type(other) is not NPUArray and _elementwise.defers_to(other):
+            return NotImplemented
+        return method(self, other)
+    operator.__name__ = operator.__qualname__ = method.__name__
+    operator.__doc__ = method.__doc__
+    return operator
+
+
 def _bind_binary_operators():
     for dunder, name in _PLAIN_BINARY_OPERATORS.items():
         setattr(NPUArray, dunder, _elementwise.binary_operator(name))
+    for dunder in _DEFERRING_OPERATORS:
+        setattr(NPUArray, dunder, _deferring(getattr(NPUArray, dunder)))
 
 
 _bind_binary_operators()

@@ -132,6 +132,18 @@ def _is_array(x):
     return isinstance(x, _ops._array_type or _ops._npuarray_type())
 
 
+def defers_to(other):
+    """Whether NPUArray's binary operators return NotImplemented for ``other``: an
+    array of another library (it has ``__array_ufunc__``, ``__array_function__`` or
+    ``__array_namespace__``, as Dask arrays do) that is neither an NPUArray nor a
+    NumPy array or scalar, which npuarray refuses with its own TypeError."""
+    if _is_array(other) or isinstance(other, (np.ndarray, np.generic)):
+        return False
+    kind = type(other)
+    return (hasattr(kind, "__array_ufunc__") or hasattr(kind, "__array_function__")
+            or hasattr(kind, "__array_namespace__"))
+
+
 def same_device(name, *arrays):
     """The device shared by ``arrays``; ValueError naming both when they differ."""
     device = arrays[0]._buffer.device
@@ -212,7 +224,8 @@ class _Binary:
         self._direct = {}
         # (float or int, array dtype, reflected) -> the scalar fast path's entry, else False.
         self._scalar_direct = {}
-        self.call = self._fast_call()
+        self.call = self._fast_call(self._general)
+        self.operator = self._fast_call(self._general_or_defer)
 
     def _alpha(self, dtype):
         """The aclScalar 1 of ``dtype`` (alpha of Add / Sub), made once."""
@@ -238,13 +251,12 @@ class _Binary:
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
 
-    def _fast_call(self):
-        """The function ``(x1, x2) -> result`` of this plan (``call``; NPUArray's
-        operators are bound to it): the hot paths of ``x + y`` and ``x + 2.0``
-        inline, for operands whose dtypes the operator takes as they are, else
-        ``_general``."""
-        direct_plans, direct_plan, op, general = \
-            self._direct, self._direct_plan, self.op, self._general
+    def _fast_call(self, general):
+        """The function ``(x1, x2) -> result`` of this plan: the hot paths of
+        ``x + y`` and ``x + 2.0`` inline, for operands whose dtypes the operator
+        takes as they are, else ``general`` (``_general`` for the public function
+        ``call``; ``_general_or_defer`` for ``operator``, NPUArray's dunder)."""
+        direct_plans, direct_plan, op = self._direct, self._direct_plan, self.op
         scalar_plans, scalar_plan = self._scalar_direct, self._scalar_direct_plan
 
         def call(x1, x2):
@@ -283,6 +295,13 @@ class _Binary:
         call.__doc__ = (f"``{self.name}(x1, x2)``: the array API function (see "
                         f"``npuarray.{self.name}``), also NPUArray's operator.")
         return call
+
+    def _general_or_defer(self, x1, x2):
+        """``_general``, or NotImplemented when ``x2`` is another library's array, so
+        that Python asks it (``dask_array.__radd__``), as NumPy's operators do."""
+        if defers_to(x2):
+            return NotImplemented
+        return self._general(x1, x2)
 
     def _scalar_direct_plan(self, kind, dtype, reflected):
         """The ``_scalar_direct`` entry of an array of ``dtype`` with a Python
@@ -465,8 +484,10 @@ def binary_operator(name):
     """The callable ``(x1, x2) -> name(x1, x2)`` of the binary function ``name``
     whose public function is its plan alone (add, subtract, multiply, divide and
     the comparisons): NPUArray's operators are bound to it. (A function, not
-    the plan object: as a class attribute a function receives the array first.)"""
-    return _BINARY[name].call
+    the plan object: as a class attribute a function receives the array first.)
+    Unlike the public function it returns NotImplemented for another library's
+    array (``defers_to``)."""
+    return _BINARY[name].operator
 
 
 def add(x1, x2, /):
