@@ -3,6 +3,11 @@
 * float32 transcendentals (kernels/ops/ew_vmath.c): error in ULPs against float64 NumPy over
   wide ranges, special values in every vector lane, huge sin/cos/tan arguments (the libm
   fallback) mixed into vector blocks, sizes around the vector widths and the thread split;
+* the element-wise iterator (kernels/ops/ew.c): inner broadcast dimensions (stride 0, splatted
+  once per run), short inner runs swapped for a longer dimension (strided outputs), scalar
+  operands, comparisons writing bool, casts converting straight between input and output,
+  strided / transposed / negative-step views, in-place and overlapping outputs, sizes around
+  the block (512), the short-run limit (16) and the thread split of memory-bound ops (2^18).
 """
 import numpy as np
 import pytest
@@ -119,3 +124,161 @@ def test_float16_goes_through_the_float32_kernels(name, rng):
     got = getattr(npx, name)(npx.asarray(x)).to_host()
     assert got.dtype == np.float16
     np.testing.assert_array_equal(got, getattr(np, name)(x.astype(np.float64)).astype(np.float16))
+
+
+# ---------------------------------------------------------------------------------------------
+# The element-wise iterator
+
+NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+           "float64", "complex64", "complex128"]
+REAL = [d for d in NUMERIC if not d.startswith("complex")]
+# (shape of x, shape of y): inner broadcast (stride 0), outer broadcast, both, short inner runs
+# that the engine swaps for the long dimension, 3-d, and long runs.
+BROADCASTS = [((1797, 1), (10,)), ((300, 64), (64,)), ((300, 64), (300, 1)), ((1, 40), (70, 1)),
+              ((5, 1, 7), (9, 1)), ((3, 200, 2), (1, 200, 1)), ((17, 15), (15,)),
+              ((17, 16), (17, 1)), ((2, 3), (1000, 1, 1)), ((600, 1), (1, 3))]
+
+
+def sample(rng, shape, dtype):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        return rng.integers(lo, hi, shape, endpoint=True).astype(dtype)
+    values = rng.standard_normal(shape) * 10
+    if dtype.kind == "c":
+        values = values + 1j * rng.standard_normal(shape)
+    return values.astype(dtype)
+
+
+def assert_same(got, want):
+    got = got.to_host() if hasattr(got, "to_host") else got
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+    if want.dtype.kind in "fc":
+        np.testing.assert_allclose(got, want, rtol=1e-6 if want.dtype in (np.float32, np.complex64) else 1e-13)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shapes", BROADCASTS, ids=str)
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_broadcast_arithmetic(shapes, dtype, rng):
+    a, b = sample(rng, shapes[0], dtype), sample(rng, shapes[1], dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x + y, a + b)
+    assert_same(y * x, b * a)
+    assert_same(x - y, a - b)
+
+
+@pytest.mark.parametrize("shapes", BROADCASTS, ids=str)
+@pytest.mark.parametrize("dtype", REAL + ["bool"])
+def test_broadcast_comparisons_write_bool(shapes, dtype, rng):
+    a, b = sample(rng, shapes[0], dtype), sample(rng, shapes[1], dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x == y, a == b)
+    assert_same(x < y, a < b)
+    assert_same(y >= x, b >= a)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "float32", "float64"])
+def test_one_hot_pattern(dtype, rng):
+    labels = rng.integers(0, 10, 1797).astype(dtype)
+    classes = np.arange(10, dtype=dtype)
+    got = npx.reshape(npx.asarray(labels), (-1, 1)) == npx.asarray(classes)
+    assert_same(got, labels.reshape(-1, 1) == classes)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_scalar_operands(dtype, rng):
+    a = sample(rng, (33, 70), dtype)
+    x = npx.asarray(a)
+    two = np.array(2, dtype)  # a Python scalar keeps the array's dtype (NumPy 2 rules)
+    assert_same(x + 2, a + two)
+    assert_same(x * 2, a * two)
+    assert_same(2 - x, two - a)
+    assert_same(x[::-2, 1::3] * 2, a[::-2, 1::3] * two)
+    if not dtype.startswith("complex"):
+        assert_same(x < 2, a < two)
+        assert_same(x.T >= 2, a.T >= two)
+    if dtype.startswith("float"):
+        assert_same(x * 2.5, a * np.array(2.5, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int64", "float32", "float64", "complex128"])
+def test_strided_transposed_and_negative_step_views(dtype, rng):
+    a, b = sample(rng, (40, 50), dtype), sample(rng, (50, 40), dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x + y.T, a + b.T)
+    assert_same(x[::-1] * y.T[::-1], a[::-1] * b.T[::-1])
+    assert_same(x[::3, ::-2] - y.T[::3, 1::2], a[::3, ::-2] - b.T[::3, 1::2])
+    assert_same(x[:, 7] + y[3, ::-1][:40], a[:, 7] + b[3, ::-1][:40])  # strided + reversed 1-d
+    assert_same(x[5:6, ::-1] + y.T[:, :1], a[5:6, ::-1] + b.T[:, :1])  # (1, 50) + (40, 1)
+
+
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 511, 512, 513, (1 << 18) - 1, 1 << 18, (1 << 18) + 1])
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_sizes_around_block_short_run_and_thread_split(n, dtype, rng):
+    a, b = sample(rng, n, dtype), sample(rng, n, dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x + y, a + b)
+    assert_same(x > y, a > b)
+    assert_same(x[::-1] * 3, a[::-1] * np.array(3, dtype))
+    # the same count as a short-inner-run 2-d broadcast
+    col = sample(rng, (n, 1), dtype)
+    assert_same(npx.asarray(col) - y[:3], col - b[:3])
+
+
+CASTS = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float32", "float64",
+         "complex64", "complex128"]
+
+
+# complex -> real astype is not allowed by the array API
+CAST_PAIRS = [(s, d) for s in CASTS for d in CASTS if not (s.startswith("complex") and not d.startswith("complex"))]
+
+
+@pytest.mark.parametrize("src, dst", CAST_PAIRS)
+def test_astype_contiguous_strided_and_broadcast(src, dst, rng):
+    a = sample(rng, (37, 29), src)
+    if np.dtype(dst).kind in "iub":  # in range of every integer destination
+        a = (np.abs(a.real) % 100).astype(src) if np.dtype(src).kind != "b" else a
+    x = npx.asarray(a)
+    assert_same(x.astype(getattr(npx, dst)), a.astype(dst))
+    assert_same(x.T[::-2].astype(getattr(npx, dst)), a.T[::-2].astype(dst))
+    row = npx.broadcast_to(x[3], (5, 29))
+    assert_same(row.astype(getattr(npx, dst)), np.broadcast_to(a[3], (5, 29)).astype(dst))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex64"])
+def test_in_place_and_overlapping_outputs(dtype, rng):
+    a, b = sample(rng, (64, 48), dtype), sample(rng, (48,), dtype)
+    x = npx.asarray(a.copy())
+    x += npx.asarray(b)                      # in place, broadcast input
+    a += b
+    assert_same(x, a)
+    x *= x                                   # in place, the very same elements
+    a *= a
+    assert_same(x, a)
+    v, h = npx.asarray(a[0].copy()), a[0].copy()
+    v[1:] += v[:-1]                          # partial overlap: read as a copy first, as NumPy
+    h[1:] += h[:-1]
+    assert_same(v, h)
+    sq = sample(rng, (30, 30), dtype)
+    s = npx.asarray(sq.copy())
+    s += s.T                                 # transposed self: every element read first
+    assert_same(s, sq + sq.T)
+
+
+def test_bad_inputs_raise_and_the_engine_keeps_working(rng):
+    x = npx.asarray(np.ones((3, 4), np.float32))
+    with pytest.raises(ValueError):
+        x + npx.asarray(np.ones(5, np.float32))
+    with pytest.raises(TypeError):
+        npx.bitwise_and(x, x)
+    with pytest.raises(TypeError):
+        npx.asarray(np.ones(3, np.complex64)) < npx.asarray(np.ones(3, np.complex64))
+    with pytest.raises(TypeError):
+        npx.remainder(npx.asarray(np.ones(3, np.complex64)), npx.asarray(np.ones(3, np.complex64)))
+    a = sample(rng, (1797, 1), "int64")
+    assert_same(npx.asarray(a) == npx.arange(10), a == np.arange(10))
