@@ -36,6 +36,11 @@
 #define PIO2_1 0x1.921fb54p+0
 #define PIO2_2 0x1.10b46118p-30
 #define PIO2_3 0x1.313198a2e037p-61
+/* pi likewise, for sin and cos */
+#define INV_PI 0x1.45f306dc9c883p-2
+#define PI_1 0x1.921fb54p+1
+#define PI_2 0x1.10b46118p-29
+#define PI_3 0x1.313198a2e037p-60
 
 #define LOG2E 0x1.71547652b82fep+0
 #define LN2 0x1.62e42fefa39efp-1

@@ -40,6 +40,26 @@ static inline double VM(cos_poly)(double z)
     return 1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600))))));
 }
 
+/* sin(r) for |r| <= pi/2 (a little beyond too), one odd polynomial for sin and cos alike;
+ * error < r^17/17! < 2^-37 */
+static inline double VM(sin_poly_wide)(double r)
+{
+    double z = r * r;
+    return r * (1.0 + z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0))))))));
+}
+
+/* sin(x) = (-1)^n sin(x - n pi), n = round(x / pi); cos(x) = (-1)^(m+1) sin(x - (m + 1/2) pi),
+ * m = round(x / pi - 1/2). half = 0 for sin, 0.5 for cos. */
+static inline float VM(sin_or_cos)(float xf, double half)
+{
+    double x = xf;
+    double t = (x * INV_PI - half) + ROUND_MAGIC;
+    double h = (t - ROUND_MAGIC) + half;
+    double r = ((x - h * PI_1) - h * PI_2) - h * PI_3;
+    uint64_t flip = (VM(bits_of)(t) + (half != 0.0)) << 63;
+    return (float)VM(double_of)(VM(bits_of)(VM(sin_poly_wide)(r)) ^ flip);
+}
+
 /* Reduction: returns r, *quadrant = n mod 4 (in the low bits). */
 static inline double VM(trig_reduce)(double x, uint64_t *quadrant)
 {
@@ -47,16 +67,6 @@ static inline double VM(trig_reduce)(double x, uint64_t *quadrant)
     double n = t - ROUND_MAGIC;
     *quadrant = VM(bits_of)(t);
     return ((x - n * PIO2_1) - n * PIO2_2) - n * PIO2_3;
-}
-
-/* sin(x + shift * pi/2): shift 0 is sin, 1 is cos. */
-static inline float VM(sin_shifted)(float xf, uint64_t shift)
-{
-    uint64_t q;
-    double r = VM(trig_reduce)(xf, &q), z = r * r;
-    q += shift;
-    double v = VM(pick)(q & 1, VM(cos_poly)(z), VM(sin_poly)(r, z));
-    return (float)VM(double_of)(VM(bits_of)(v) ^ ((q & 2) << 62));
 }
 
 static inline float VM(tan_reduced)(float xf)
@@ -74,18 +84,18 @@ static inline int VM(all_within)(const float *a, size_t n, float limit)
     return ok;
 }
 
-static void VM(sin_shifted_f32)(float *o, const float *a, size_t n, uint64_t shift)
+static void VM(sin_or_cos_f32)(float *o, const float *a, size_t n, double half)
 {
     for (size_t off = 0; off < n; off += VMATH_BLOCK) {
         size_t m = n - off < VMATH_BLOCK ? n - off : VMATH_BLOCK;
         const float *x = a + off;
         float *y = o + off;
         if (VM(all_within)(x, m, TRIG_LIMIT)) {
-            for (size_t i = 0; i < m; i++) y[i] = VM(sin_shifted)(x[i], shift);
+            for (size_t i = 0; i < m; i++) y[i] = VM(sin_or_cos)(x[i], half);
         } else { /* rare: huge or non-finite arguments, element by element */
             for (size_t i = 0; i < m; i++) {
                 float v = x[i];
-                y[i] = fabsf(v) <= TRIG_LIMIT ? VM(sin_shifted)(v, shift) : shift ? cosf(v) : sinf(v);
+                y[i] = fabsf(v) <= TRIG_LIMIT ? VM(sin_or_cos)(v, half) : half != 0.0 ? cosf(v) : sinf(v);
             }
         }
     }
@@ -233,12 +243,12 @@ static void VM(log1p_f32_run)(float *o, const float *a, size_t n)
 
 static void VM(sin_f32_run)(float *o, const float *a, size_t n)
 {
-    VM(sin_shifted_f32)(o, a, n, 0);
+    VM(sin_or_cos_f32)(o, a, n, 0.0);
 }
 
 static void VM(cos_f32_run)(float *o, const float *a, size_t n)
 {
-    VM(sin_shifted_f32)(o, a, n, 1);
+    VM(sin_or_cos_f32)(o, a, n, 0.5);
 }
 
 static void VM(log_e_f32_run)(float *o, const float *a, size_t n)
