@@ -30,7 +30,7 @@
 #define ROUND_MAGIC 0x1.8p52
 #define ROUND_MAGIC_BITS INT64_C(0x4338000000000000)
 
-/* pi/2 in three parts: see the sin, cos, tan section of ew_vmath_body.h */
+/* pi/2 (tan) and pi (sin, cos) in three parts: see the trigonometric section of ew_vmath_body.h */
 #define TRIG_LIMIT 262144.0f
 #define TWO_OVER_PI 0x1.45f306dc9c883p-1
 #define PIO2_1 0x1.921fb54p+0

@@ -24,17 +24,18 @@ static inline double VM(pick)(int c, double a, double b)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * sin, cos, tan: x = n * pi/2 + r with |r| <= pi/4, pi/2 split in three parts (30, 30 and 53
- * bits) so that n * part is exact for |n| < 2^18 */
+ * sin and cos: x = n pi + r with |r| <= pi/2; tan: x = n pi/2 + r with |r| <= pi/4. pi and pi/2
+ * are split in three parts (30, 30 and 53 bits) so that n times each part is exact for
+ * |x| < TRIG_LIMIT = 2^18 */
 
-/* sin(r) for |r| <= pi/4; error < r^13/13! < 2^-36 relative */
+/* sin(r) for |r| <= pi/4 (tan); error < r^13/13! < 2^-36 relative */
 static inline double VM(sin_poly)(double r, double z)
 {
     /* r (1 + ...), not r + r (...): sin(-0) stays -0 */
     return r * (1.0 + z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800))))));
 }
 
-/* cos(r) for |r| <= pi/4, z = r^2; error < r^14/14! < 2^-41 */
+/* cos(r) for |r| <= pi/4 (tan), z = r^2; error < r^14/14! < 2^-41 */
 static inline double VM(cos_poly)(double z)
 {
     return 1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600))))));
@@ -60,7 +61,7 @@ static inline float VM(sin_or_cos)(float xf, double half)
     return (float)VM(double_of)(VM(bits_of)(VM(sin_poly_wide)(r)) ^ flip);
 }
 
-/* Reduction: returns r, *quadrant = n mod 4 (in the low bits). */
+/* tan's reduction: returns r, *quadrant = n mod 4 (in the low bits). */
 static inline double VM(trig_reduce)(double x, uint64_t *quadrant)
 {
     double t = x * TWO_OVER_PI + ROUND_MAGIC;
