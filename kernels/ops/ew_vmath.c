@@ -10,6 +10,7 @@
  * CPU at run time, since the build itself targets plain x86-64. Special values (±0, ±inf, NaN, subnormals, overflow)
  * come out of the same arithmetic or explicit selects; sin/cos/tan arguments beyond
  * TRIG_LIMIT, where the three-part reduction would lose bits, go to libm. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -50,8 +51,14 @@
  * normal double. */
 #define EXP_MAX 100.0
 #define EXP_MIN -110.0
+#define EXP2_MIN -150.0 /* 2^x = e^(x ln2): the same range for x ln2 */
+#define EXP2_MAX 140.0
 
 #define SQRT2 0x1.6a09e667f3bcdp+0
+/* Inputs from which log / log1p need no special-value selects: positive finite floats and
+ * floats above -1 */
+#define LOG_MIN 0x1p-149f
+#define LOG1P_MIN -0x1.fffffep-1f
 #define LOG10E 0x1.bcb7b1526e50ep-2
 
 enum { V_SIN, V_COS, V_TAN, V_EXP, V_EXP2, V_EXPM1, V_SINH, V_COSH, V_TANH, V_LOG, V_LOG2, V_LOG10, V_LOG1P,

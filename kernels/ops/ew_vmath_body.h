@@ -125,72 +125,96 @@ static inline double VM(expm1_poly)(double r)
     return r + r * r * (1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720 + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880))))))));
 }
 
-/* x clamped to [EXP_MIN, EXP_MAX] (NaN stays NaN) = k ln2 + r; returns r, *scale = 2^k. */
-static inline double VM(exp_reduce)(double x, double *scale)
+/* x = k ln2 + r; returns r, *scale = 2^k. With clamp, x is first clamped to [EXP_MIN, EXP_MAX]
+ * (NaN stays NaN); without, the caller has checked that it lies there. */
+static inline double VM(exp_reduce)(double x, double *scale, int clamp)
 {
-    x = VM(pick)(x > EXP_MAX, EXP_MAX, x);
-    x = VM(pick)(x < EXP_MIN, EXP_MIN, x);
+    if (clamp) {
+        x = VM(pick)(x > EXP_MAX, EXP_MAX, x);
+        x = VM(pick)(x < EXP_MIN, EXP_MIN, x);
+    }
     double t = x * LOG2E + ROUND_MAGIC;
     double k = t - ROUND_MAGIC;
     *scale = VM(double_of)((VM(bits_of)(t) - (uint64_t)ROUND_MAGIC_BITS + 1023) << 52);
     return (x - k * LN2_HI) - k * LN2_LO;
 }
 
-static inline double VM(exp_d)(double x)
+static inline double VM(exp_d)(double x, int clamp)
 {
-    double scale, r = VM(exp_reduce)(x, &scale);
+    double scale, r = VM(exp_reduce)(x, &scale, clamp);
     return scale + scale * VM(expm1_poly)(r);
 }
 
 /* e^x - 1 without cancellation near 0: 2^k (e^r - 1) + (2^k - 1), both terms exact-ish. */
-static inline double VM(expm1_d)(double x)
+static inline double VM(expm1_d)(double x, int clamp)
 {
-    double scale, r = VM(exp_reduce)(x, &scale);
+    double scale, r = VM(exp_reduce)(x, &scale, clamp);
     return VM(pick)(x == 0.0, x, scale * VM(expm1_poly)(r) + (scale - 1.0)); /* expm1(-0) = -0 */
 }
 
-static void VM(exp_f32_run)(float *o, const float *a, size_t n)
+static inline int VM(all_between)(const float *a, size_t n, float lo, float hi)
 {
-    for (size_t i = 0; i < n; i++) o[i] = (float)VM(exp_d)(a[i]);
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) ok &= (a[i] >= lo) & (a[i] <= hi); /* false for NaN */
+    return ok;
 }
 
-static void VM(exp2_f32_run)(float *o, const float *a, size_t n)
-{
-    for (size_t i = 0; i < n; i++) o[i] = (float)VM(exp_d)((double)a[i] * LN2);
-}
+/* A run function computing EXPR (of the float v) block by block. In blocks whose elements all
+ * lie in [LO, HI] (the common case) EXPR is evaluated with checked = 0 and skips the selects
+ * for special values and clamps; other blocks evaluate it with checked = 1. */
+#define VM_BLOCKED_RUN(NAME, LO, HI, EXPR)                                                     \
+    static void VM(NAME)(float *o, const float *a, size_t n)                                   \
+    {                                                                                          \
+        for (size_t off = 0; off < n; off += VMATH_BLOCK) {                                    \
+            size_t m = n - off < VMATH_BLOCK ? n - off : VMATH_BLOCK;                          \
+            const float *x = a + off;                                                          \
+            float *y = o + off;                                                                \
+            if (VM(all_between)(x, m, (LO), (HI))) {                                           \
+                const int checked = 0;                                                         \
+                for (size_t i = 0; i < m; i++) {                                               \
+                    const float v = x[i];                                                      \
+                    y[i] = (EXPR);                                                             \
+                }                                                                              \
+            } else {                                                                           \
+                const int checked = 1;                                                         \
+                for (size_t i = 0; i < m; i++) {                                               \
+                    const float v = x[i];                                                      \
+                    y[i] = (EXPR);                                                             \
+                }                                                                              \
+            }                                                                                  \
+        }                                                                                      \
+    }
 
-static void VM(expm1_f32_run)(float *o, const float *a, size_t n)
-{
-    for (size_t i = 0; i < n; i++) o[i] = (float)VM(expm1_d)(a[i]);
-}
+VM_BLOCKED_RUN(exp_f32_run, EXP_MIN, EXP_MAX, (float)VM(exp_d)(v, checked))
+VM_BLOCKED_RUN(exp2_f32_run, EXP2_MIN, EXP2_MAX, (float)VM(exp_d)((double)v * LN2, checked))
+VM_BLOCKED_RUN(expm1_f32_run, EXP_MIN, EXP_MAX, (float)VM(expm1_d)(v, checked))
 
 /* sinh = (e^x - e^-x) / 2 from u = expm1(|x|): (u + u / (u + 1)) / 2, no cancellation. */
-static void VM(sinh_f32_run)(float *o, const float *a, size_t n)
+static inline float VM(sinh_one)(float v, int clamp)
 {
-    for (size_t i = 0; i < n; i++) {
-        double u = VM(expm1_d)(fabs((double)a[i]));
-        o[i] = copysignf((float)(0.5 * (u + u / (u + 1.0))), a[i]);
-    }
+    double u = VM(expm1_d)(fabs((double)v), clamp);
+    return copysignf((float)(0.5 * (u + u / (u + 1.0))), v);
 }
 
-static void VM(cosh_f32_run)(float *o, const float *a, size_t n)
+static inline float VM(cosh_one)(float v, int clamp)
 {
-    for (size_t i = 0; i < n; i++) {
-        double e = VM(exp_d)(fabs((double)a[i]));
-        o[i] = (float)(0.5 * (e + 1.0 / e));
-    }
+    double e = VM(exp_d)(fabs((double)v), clamp);
+    return (float)(0.5 * (e + 1.0 / e));
 }
 
-/* tanh = u / (u + 2), u = expm1(2|x|); |x| > 20 gives 1 in float already. */
-static void VM(tanh_f32_run)(float *o, const float *a, size_t n)
+/* tanh = u / (u + 2), u = expm1(2|x|); |x| > 20 gives 1 in float already, and 2|x| <= 40 needs
+ * no clamp in expm1 (a NaN still comes out NaN). */
+static inline float VM(tanh_one)(float v, int clamp)
 {
-    for (size_t i = 0; i < n; i++) {
-        double x = fabs((double)a[i]);
-        x = VM(pick)(x > 20.0, 20.0, x);
-        double u = VM(expm1_d)(2.0 * x);
-        o[i] = copysignf((float)(u / (u + 2.0)), a[i]);
-    }
+    double x = fabs((double)v);
+    if (clamp) x = VM(pick)(x > 20.0, 20.0, x);
+    double u = VM(expm1_d)(2.0 * x, 0);
+    return copysignf((float)(u / (u + 2.0)), v);
 }
+
+VM_BLOCKED_RUN(sinh_f32_run, -EXP_MAX, EXP_MAX, VM(sinh_one)(v, checked))
+VM_BLOCKED_RUN(cosh_f32_run, -EXP_MAX, EXP_MAX, VM(cosh_one)(v, checked))
+VM_BLOCKED_RUN(tanh_f32_run, -20.0f, 20.0f, VM(tanh_one)(v, checked))
 
 /* ---------------------------------------------------------------------------------------------
  * log family: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s), s = (m-1)/(m+1),
@@ -221,26 +245,26 @@ static inline double VM(log_special)(double x, double v)
     return VM(pick)(x != x, x, v);
 }
 
-static void VM(log_f32_run)(float *o, const float *a, size_t n, double factor)
-{
-    for (size_t i = 0; i < n; i++) {
-        double x = a[i];
-        o[i] = (float)VM(log_special)(x, factor * VM(log_positive)(x));
-    }
-}
-
 /* log1p(x) = log(u) + ((x - (u - 1)) / u) with u = 1 + x rounded: the correction restores what
  * the rounding of u lost (exact for |x| small against 1, where it matters). */
-static void VM(log1p_f32_run)(float *o, const float *a, size_t n)
+static inline float VM(log1p_one)(float xf, int special)
 {
-    for (size_t i = 0; i < n; i++) {
-        double x = a[i], u = 1.0 + x;
-        double v = VM(log_positive)(u) + (x - (u - 1.0)) / u;
-        v = VM(pick)(u == 1.0, x, v); /* |x| below 2^-53: log1p(x) = x (keeps -0) */
-        o[i] = (float)VM(log_special)(u, v);
-    }
+    double x = xf, u = 1.0 + x;
+    double v = VM(log_positive)(u) + (x - (u - 1.0)) / u;
+    v = VM(pick)(u == 1.0, x, v); /* |x| below 2^-53: log1p(x) = x (keeps -0) */
+    return (float)(special ? VM(log_special)(u, v) : v);
 }
 
+static inline float VM(log_one)(float xf, double factor, int special)
+{
+    double x = xf, v = factor * VM(log_positive)(x);
+    return (float)(special ? VM(log_special)(x, v) : v);
+}
+
+VM_BLOCKED_RUN(log_e_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, 1.0, checked))
+VM_BLOCKED_RUN(log2_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, LOG2E, checked))
+VM_BLOCKED_RUN(log10_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, LOG10E, checked))
+VM_BLOCKED_RUN(log1p_f32_run, LOG1P_MIN, FLT_MAX, VM(log1p_one)(v, checked))
 
 static void VM(sin_f32_run)(float *o, const float *a, size_t n)
 {
@@ -250,21 +274,6 @@ static void VM(sin_f32_run)(float *o, const float *a, size_t n)
 static void VM(cos_f32_run)(float *o, const float *a, size_t n)
 {
     VM(sin_or_cos_f32)(o, a, n, 0.5);
-}
-
-static void VM(log_e_f32_run)(float *o, const float *a, size_t n)
-{
-    VM(log_f32_run)(o, a, n, 1.0);
-}
-
-static void VM(log2_f32_run)(float *o, const float *a, size_t n)
-{
-    VM(log_f32_run)(o, a, n, LOG2E);
-}
-
-static void VM(log10_f32_run)(float *o, const float *a, size_t n)
-{
-    VM(log_f32_run)(o, a, n, LOG10E);
 }
 
 static const vmath_run VM(table)[V_COUNT] = {
