@@ -104,6 +104,40 @@ def test_range_edges_in_whole_blocks(name, values, rng):
     assert ulp_error(got, x, name).max() <= DEFAULT_ULP, name
 
 
+ISA_CHECK = """
+import importlib.util, json, sys
+import numpy as np
+import npuarray as npx
+spec = importlib.util.spec_from_file_location("paths", sys.argv[1])
+paths = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(paths)
+rng = np.random.default_rng(7)
+worst = {}
+for name in paths.VMATH:
+    x = np.concatenate([paths.inputs_for(name, rng), np.resize(paths.SPECIALS, 300)])
+    got = getattr(npx, name)(npx.asarray(x)).to_host()
+    worst[name] = float(paths.ulp_error(got, x, name).max())
+print(json.dumps(worst))
+"""
+
+
+@pytest.mark.parametrize("isa", ["base", "avx2"])
+def test_every_instruction_set_variant_is_accurate(isa, tmp_path):
+    # The widest variant the CPU has runs in the other tests; NPUSIM_VMATH_ISA selects the
+    # narrower ones (SSE2 without FMA, AVX2 with FMA) so that each is checked on one machine.
+    import json, subprocess, sys
+    from conftest import package_env
+    script = tmp_path / "isa_check.py"
+    script.write_text(ISA_CHECK)
+    done = subprocess.run([sys.executable, str(script), __file__], capture_output=True, text=True,
+                          timeout=300, env=package_env(NPUSIM_VMATH_ISA=isa))
+    assert done.returncode == 0, done.stderr
+    worst = json.loads(done.stdout)
+    assert set(worst) == set(VMATH)
+    for name, err in worst.items():
+        assert err <= MAX_ULP.get(name, DEFAULT_ULP), (isa, name, err)
+
+
 @pytest.mark.parametrize("name", ["sin", "cos", "tan"])
 def test_trigonometric_huge_arguments_mixed_into_vector_blocks(name, rng):
     # Blocks with one out-of-range argument take the element-by-element path; the others stay

@@ -12,7 +12,9 @@
  * TRIG_LIMIT, where the three-part reduction would lose bits, go to libm. */
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ew_ops.h"
@@ -93,13 +95,30 @@ typedef void (*vmath_run)(float *o, const float *a, size_t n);
 #pragma GCC pop_options
 #endif
 
-static const vmath_run *vmath_table(void)
+/* The widest instruction set the CPU has, or a narrower one named by NPUSIM_VMATH_ISA ("base",
+ * "avx2"; for tests of every variant on one machine). */
+static const vmath_run *choose_table(void)
 {
+    const char *want = getenv("NPUSIM_VMATH_ISA");
+    if (want && strcmp(want, "base") == 0) return table_base;
 #if VMATH_X86
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) return table_avx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return table_avx2;
+    bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    if (avx512 && !(want && strcmp(want, "avx2") == 0)) return table_avx512;
+    if (avx2) return table_avx2;
 #endif
     return table_base;
+}
+
+static const vmath_run *vmath_table(void)
+{
+    static _Atomic(const vmath_run *) chosen; /* racing first calls choose the same table */
+    const vmath_run *t = atomic_load_explicit(&chosen, memory_order_relaxed);
+    if (!t) {
+        t = choose_table();
+        atomic_store_explicit(&chosen, t, memory_order_relaxed);
+    }
+    return t;
 }
 
 #define VMATH_ENTRY(NAME, INDEX)                                                               \
