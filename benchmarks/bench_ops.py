@@ -235,6 +235,41 @@ def _unique_values(harness, stream, torch):
     harness.compare("unique_values float32 16 M", impls, nbytes=4 * n, repeat=3)
 
 
+# Element-wise kernel paths (issue 9): broadcasts on small shapes (the k-means one-hot and
+# centring), a contiguous medium op, casts, a scalar operand and the float32 transcendentals.
+EW_ROWS, EW_COLS = 1797, 64  # the digits data set of examples/digits_kmeans.py
+TRANSCENDENTALS = ["sin", "cos", "exp", "log", "tanh"]
+
+
+def _elementwise_paths(harness, stream, torch):
+    rng = np.random.default_rng(4)
+    labels = rng.integers(0, 10, EW_ROWS)
+    data = rng.standard_normal((EW_ROWS, EW_COLS), dtype=np.float32)
+    col = rng.standard_normal((EW_ROWS, 1), dtype=np.float32)
+    L, X, C, classes = npx.asarray(labels), npx.asarray(data), npx.asarray(col), npx.arange(10)
+    cases = [
+        ("one-hot (1797,1)==(10,) int64", lambda: npx.reshape(L, (-1, 1)) == classes,
+         lambda: labels.reshape(-1, 1) == np.arange(10)),
+        ("x*x (1797,64) float32", lambda: X * X, lambda: data * data),
+        ("x-c (1797,64)-(1797,1) float32", lambda: X - C, lambda: data - col),
+        ("x*2.5 (1797,64) float32", lambda: X * 2.5, lambda: data * np.float32(2.5)),
+        ("astype f32->f64 (1797,64)", lambda: X.astype(npx.float64), lambda: data.astype(np.float64)),
+    ]
+    for name, ours, numpy_fn in cases:
+        harness.compare(name, {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn},
+                        repeat=50)
+    n = 1 << 24
+    a = (rng.standard_normal(n, dtype=np.float32) * 10).astype(np.float32)
+    positive = np.abs(a) + np.float32(0.1)
+    out = np.empty_like(a)
+    for name in [] if harness.quick else TRANSCENDENTALS:
+        src = positive if name == "log" else a
+        x = npx.asarray(src)
+        impls = {"npuarray": _synchronized(stream, lambda f=getattr(npx, name), x=x: f(x)),
+                 "numpy": lambda f=getattr(np, name), src=src: f(src, out=out)}
+        harness.compare("%s float32 16 M" % name, impls, nbytes=8 * n, repeat=5)
+
+
 def run(harness):
     torch = torch_or_none()
     stream = npx.get_current_stream()
@@ -242,6 +277,7 @@ def run(harness):
     _overhead(harness, stream, torch)
     _sum(harness, stream, torch)
     _matmul(harness, stream, torch)
+    _elementwise_paths(harness, stream, torch)
     if harness.quick:  # seconds per run, and no target yet
         return
     _statistics_and_sorting(harness, stream, torch)
