@@ -106,8 +106,13 @@ typedef struct rt_stream {
     pthread_cond_t done_cv;     /* synchronisers wait for completion */
     rt_task *ring;
     size_t ring_cap, ring_head, ring_count;
-    uint64_t submitted, completed;
+    uint64_t submitted;
+    /* Tasks finished; written under `mu`, read without it by a synchronising thread that polls
+     * for completion before it sleeps. */
+    _Atomic uint64_t completed;
     int done_waiters;
+    /* Whether a synchroniser polls before sleeping: the stream's latest waits were short. */
+    bool sync_spins;
     bool stop, discard;
     bool worker_sleeping;       /* worker blocked on work_cv: the producer must signal */
     /* A task is running, on the worker or (npusim_launch_short) on a launching thread: tasks
@@ -149,6 +154,10 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
  * thread when the stream is idle soon after a synchronisation (see npusim_launch_short). */
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api);
+/* Whether tasks of `ops` run the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback):
+ * those run on runtime threads only, never on a thread of the user's that launched them. */
+bool rt_task_runs_host_code(const npusim_task_ops *ops);
+extern const npusim_task_ops rt_callback_ops; /* callback.c */
 /* Waits for every task submitted before the call; returns and clears the sticky error.
  * timeout_ms -1: forever. */
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api);

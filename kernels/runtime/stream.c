@@ -36,7 +36,10 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
         s->sticky = rc;
         snprintf(s->sticky_msg, sizeof s->sticky_msg, "%s: %s", t->ops->name, rt_thread_message());
     }
-    s->completed++;
+    /* Released: a synchroniser that sees the count (polling, without the lock) sees the
+     * task's results. */
+    atomic_store_explicit(&s->completed, atomic_load_explicit(&s->completed, memory_order_relaxed) + 1,
+                          memory_order_release);
     if (s->done_waiters) pthread_cond_broadcast(&s->done_cv);
 }
 
@@ -128,6 +131,7 @@ rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uin
     s->flags = flags;
     s->ring = ring;
     s->ring_cap = RING_INITIAL;
+    s->sync_spins = true;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->work_cv, NULL);
     init_monotonic_cond(&s->done_cv);
@@ -320,6 +324,53 @@ int32_t npusim_stream_device(aclrtStream stream)
     return s ? s->device : -1;
 }
 
+/* How long a synchronising thread polls for the stream's last task before it sleeps. Waking a
+ * thread that sleeps on the condition variable costs it several microseconds of scheduling
+ * after the worker signals, longer than a short task itself; a wait that ends within this
+ * window pays none of it. */
+#define SYNC_SPIN_NS 20000u
+
+static bool completed_by(const rt_stream *s, uint64_t target)
+{
+    return atomic_load_explicit(&s->completed, memory_order_acquire) >= target;
+}
+
+/* Polls (without the lock) until the stream has completed `target` tasks or the spin time is
+ * up; yields the CPU between polls after a short busy phase, as spin_for_work does. */
+static bool spin_for_completion(const rt_stream *s, uint64_t target)
+{
+    uint64_t start = rt_now_ns();
+    for (unsigned i = 1;; i++) {
+        if (completed_by(s, target)) return true;
+        if (i < 256) {
+            cpu_relax();
+            continue;
+        }
+        sched_yield();
+        if (rt_now_ns() - start > SYNC_SPIN_NS) return false;
+    }
+}
+
+/* Sleeps until `target` tasks completed or the deadline (timeout_ms > 0) passed. Called and
+ * returns with s->mu held. A stream whose waits outlast the spin stops polling (it would take
+ * a CPU from the kernels' pool threads while they work); one short sleep turns it back on. */
+static aclError sleep_for_completion(rt_stream *s, uint64_t target, int32_t timeout_ms,
+                                     const struct timespec *deadline)
+{
+    aclError rc = ACL_SUCCESS;
+    uint64_t start = rt_now_ns();
+    s->done_waiters++;
+    while (!completed_by(s, target) && !rc)
+        if (timeout_ms > 0 && pthread_cond_timedwait(&s->done_cv, &s->mu, deadline) != 0 &&
+            !completed_by(s, target))
+            rc = ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+        else if (timeout_ms <= 0)
+            pthread_cond_wait(&s->done_cv, &s->mu);
+    s->done_waiters--;
+    s->sync_spins = rt_now_ns() - start <= SYNC_SPIN_NS;
+    return rc;
+}
+
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
 {
     if (rt_stream_on_worker(s))
@@ -332,14 +383,13 @@ aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->submitted;
     s->short_launches = 0;
-    s->done_waiters++;
-    while (s->completed < target && !rc)
-        if (timeout_ms > 0 && pthread_cond_timedwait(&s->done_cv, &s->mu, &deadline) != 0 &&
-            s->completed < target)
-            rc = ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
-        else if (timeout_ms <= 0)
-            pthread_cond_wait(&s->done_cv, &s->mu);
-    s->done_waiters--;
+    if (!completed_by(s, target) && s->sync_spins) {
+        pthread_mutex_unlock(&s->mu);
+        bool done = spin_for_completion(s, target);
+        pthread_mutex_lock(&s->mu);
+        if (!done) s->sync_spins = false;
+    }
+    if (!completed_by(s, target)) rc = sleep_for_completion(s, target, timeout_ms, &deadline);
     char msg[RT_MSG_BYTES];
     aclError sticky = rc ? ACL_SUCCESS : s->sticky;
     if (sticky) {
@@ -452,7 +502,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
                             "%s: stream %d is capturing; queries are not allowed during capture",
                             api, (int)s->id);
     pthread_mutex_lock(&s->mu);
-    *status = s->completed == s->submitted ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    *status = completed_by(s, s->submitted) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     pthread_mutex_unlock(&s->mu);
     return ACL_SUCCESS;
 }
@@ -515,6 +565,11 @@ static int host_func_run(void *p)
 }
 
 static const npusim_task_ops host_func_ops = {"aclrtLaunchHostFunc", host_func_run, NULL};
+
+bool rt_task_runs_host_code(const npusim_task_ops *ops)
+{
+    return ops == &host_func_ops || ops == &rt_callback_ops;
+}
 
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
 {
