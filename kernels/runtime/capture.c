@@ -68,8 +68,6 @@ typedef struct rt_capture {
     _Atomic uint64_t replay_ns; /* how long the latest replay took; UINT64_MAX before the first */
 } rt_capture;
 
-static const npusim_task_ops replay_ops;
-
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static rt_capture *g_active;          /* list of active captures */
 static atomic_int g_nactive;
@@ -435,13 +433,6 @@ static int first_unjoined_lane(rt_capture *c)
     return bad;
 }
 
-/* Whether a node runs the user's host code, itself or in the model it replays. */
-static bool node_runs_host_code(cap_node *n)
-{
-    if (n->task.ops == &replay_ops) return (*(rt_capture **)rt_task_payload(&n->task))->runs_host_code;
-    return rt_task_runs_host_code(n->task.ops);
-}
-
 /* Turns a finished capture into a replayable model: per-lane node lists and signal flags. */
 static bool build_model(rt_capture *c)
 {
@@ -449,7 +440,7 @@ static bool build_model(rt_capture *c)
     if (!c->node_done) return false;
     for (int i = 0; i < c->nnodes; i++) {
         cap_node *n = &c->nodes[i];
-        c->runs_host_code |= node_runs_host_code(n);
+        c->runs_host_code |= rt_task_runs_host_code(&n->task);
         if (!set_add(&c->lanes[n->lane].nodes, i)) return false;
         for (int j = 0; j < n->deps.n; j++)
             if (c->nodes[n->deps.ids[j]].lane != n->lane) c->nodes[n->deps.ids[j]].signals = true;
@@ -656,6 +647,11 @@ static int model_replay(rt_capture *m)
 static int replay_run(void *p) { return model_replay(*(rt_capture **)p); }
 static void replay_release(void *p) { model_release(*(rt_capture **)p); }
 static const npusim_task_ops replay_ops = {"aclmdlRIExecuteAsync", replay_run, replay_release};
+
+bool rt_replay_runs_host_code(const rt_task *t)
+{
+    return t->ops == &replay_ops && (*(rt_capture *const *)rt_task_payload((rt_task *)t))->runs_host_code;
+}
 
 /* A replay that took at most this long last time is short: run on the launching thread when
  * its stream is idle soon after a synchronisation (rt_submit_inline_short), the whole graph is

@@ -154,9 +154,10 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
  * thread when the stream is idle soon after a synchronisation (see npusim_launch_short). */
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api);
-/* Whether tasks of `ops` run the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback):
- * those run on runtime threads only, never on a thread of the user's that launched them. */
-bool rt_task_runs_host_code(const npusim_task_ops *ops);
+/* Whether a task runs the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback, the
+ * replay of a graph holding one of those): such tasks run on runtime threads only, never on a
+ * thread of the user's (a launching or synchronising one). */
+bool rt_task_runs_host_code(const rt_task *t);
 extern const npusim_task_ops rt_callback_ops; /* callback.c */
 /* Waits for every task submitted before the call; returns and clears the sticky error.
  * timeout_ms -1: forever. */
@@ -244,6 +245,8 @@ aclError rt_capture_record_task(rt_stream *s, rt_task *task, const char *api);
  * -1 when the call is not a capture operation (caller proceeds normally). */
 int rt_capture_event_record(rt_stream *s, rt_event *e, const char *api, aclError *err);
 int rt_capture_stream_wait(rt_stream *s, rt_event *e, const char *api, aclError *err);
+/* Whether `t` replays a graph that runs the user's host code (see rt_task_runs_host_code). */
+bool rt_replay_runs_host_code(const rt_task *t);
 /* Whether the calling thread may call an unsafe (synchronous) function now. */
 aclError rt_capture_check_unsafe(const char *api, aclError code);
 bool rt_stream_is_capturing(const rt_stream *s);

@@ -80,13 +80,16 @@ static void spin_for_work(rt_stream *s, uint64_t seen)
 static bool worker_idle(const rt_stream *s) { return s->ring_count == 0 || s->busy; }
 
 /* Called with s->mu held and nothing to run; returns with s->mu held once there is a task
- * to run or the stream stops (and no launching thread still runs one of its tasks). */
-static void wait_for_work(rt_stream *s)
+ * to run or the stream stops (and no launching thread still runs one of its tasks). `spin`:
+ * poll for the next task first. */
+static void wait_for_work(rt_stream *s, bool spin)
 {
-    uint64_t seen = atomic_load_explicit(&s->posted, memory_order_relaxed);
-    pthread_mutex_unlock(&s->mu);
-    spin_for_work(s, seen);
-    pthread_mutex_lock(&s->mu);
+    if (spin) {
+        uint64_t seen = atomic_load_explicit(&s->posted, memory_order_relaxed);
+        pthread_mutex_unlock(&s->mu);
+        spin_for_work(s, seen);
+        pthread_mutex_lock(&s->mu);
+    }
     while ((worker_idle(s) && !s->stop) || s->busy) {
         s->worker_sleeping = true;
         pthread_cond_wait(&s->work_cv, &s->mu);
@@ -94,21 +97,35 @@ static void wait_for_work(rt_stream *s)
     }
 }
 
+/* Takes the next queued task (the ring is not empty) and marks the stream busy; returns
+ * whether the task is to be skipped (the stream is discarded, or stopped on a failure).
+ * Caller holds s->mu. */
+static bool take_next(rt_stream *s, rt_task *t)
+{
+    *t = s->ring[s->ring_head];
+    s->ring_head = (s->ring_head + 1) % s->ring_cap;
+    s->ring_count--;
+    s->busy = true;
+    return s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
+}
+
 static void *worker_main(void *arg)
 {
     rt_stream *s = arg;
+    bool spin = true;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        if ((worker_idle(s) && !s->stop) || s->busy) wait_for_work(s);
+        if ((worker_idle(s) && !s->stop) || s->busy) wait_for_work(s, spin);
         if (s->ring_count == 0) break;
-        rt_task t = s->ring[s->ring_head];
-        s->ring_head = (s->ring_head + 1) % s->ring_cap;
-        s->ring_count--;
-        bool skip = s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
-        s->busy = true;
+        rt_task t;
+        bool skip = take_next(s, &t);
         pthread_mutex_unlock(&s->mu);
         run_task(s, &t, skip); /* returns with s->mu held */
         s->busy = false;
+        /* A synchroniser was sleeping for this task: the host's next launch comes after it
+         * wakes up and reads the results, later than a spin lasts, and a sleeping worker
+         * lets the synchroniser run that work itself (run_queued_here). */
+        spin = s->done_waiters == 0;
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -371,6 +388,29 @@ static aclError sleep_for_completion(rt_stream *s, uint64_t target, int32_t time
     return rc;
 }
 
+/* Runs the stream's queued tasks on the synchronising thread, in order, while the worker runs
+ * none of them, up to the last task the wait is for: the thread would otherwise sleep until
+ * the worker, woken for them, had run them, and then be woken itself. Tasks that run the
+ * user's host code are left to the worker (they run on runtime threads only). Called and
+ * returns with s->mu held. */
+static void run_queued_here(rt_stream *s, uint64_t target)
+{
+    if (completed_by(s, target) || s->ring_count == 0 || s->busy || s->stop) return;
+    rt_error_state caller_errors;
+    rt_error_save(&caller_errors);
+    while (!completed_by(s, target) && s->ring_count && !s->busy && !s->stop &&
+           !rt_task_runs_host_code(&s->ring[s->ring_head])) {
+        rt_task t;
+        bool skip = take_next(s, &t);
+        pthread_mutex_unlock(&s->mu);
+        run_task(s, &t, skip); /* returns with s->mu held */
+        s->busy = false;
+    }
+    /* Later tasks (or a stop) are the worker's, which waited for these. */
+    if (s->worker_sleeping && (s->ring_count || s->stop)) pthread_cond_signal(&s->work_cv);
+    rt_error_restore(&caller_errors);
+}
+
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
 {
     if (rt_stream_on_worker(s))
@@ -383,6 +423,7 @@ aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->submitted;
     s->short_launches = 0;
+    if (timeout_ms <= 0) run_queued_here(s, target); /* a task run here cannot time out */
     if (!completed_by(s, target) && s->sync_spins) {
         pthread_mutex_unlock(&s->mu);
         bool done = spin_for_completion(s, target);
@@ -566,9 +607,9 @@ static int host_func_run(void *p)
 
 static const npusim_task_ops host_func_ops = {"aclrtLaunchHostFunc", host_func_run, NULL};
 
-bool rt_task_runs_host_code(const npusim_task_ops *ops)
+bool rt_task_runs_host_code(const rt_task *t)
 {
-    return ops == &host_func_ops || ops == &rt_callback_ops;
+    return t->ops == &host_func_ops || t->ops == &rt_callback_ops || rt_replay_runs_host_code(t);
 }
 
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
