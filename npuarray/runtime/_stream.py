@@ -87,9 +87,13 @@ class Stream:
         if _capture.active:
             _capture.check_stream_sync("Stream.synchronize", self)
         activate(self.device.id)
-        check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
-        self._waited.clear()
-        self._raise_errors()
+        ret = lib.aclrtSynchronizeStream(self.handle)
+        if ret:  # (the hot path: an idle stream costs little more than this call)
+            check(ret, "aclrtSynchronizeStream")
+        if self._waited:
+            self._waited.clear()
+        if self._errors:
+            self._raise_errors()
 
     def query(self):
         """True when all work queued on this stream is done (aclrtStreamQuery); never blocks."""
