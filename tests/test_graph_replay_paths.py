@@ -199,8 +199,8 @@ def test_replay_while_other_streams_run(rng):
 
 def test_replay_of_a_graph_with_copies_fills_and_events(rng):
     """A cross-stream graph (fork and join through events) with device copies and fills,
-    replayed many times with its input updated: the branches run concurrently on helper
-    threads, the replay is never run on the launching thread."""
+    replayed many times with its input updated: the first replay runs the branches on their
+    own threads; once known to be short, the nodes run one after another in capture order."""
     stream, side = npx.Stream(), npx.Stream()
     with stream:
         x = npx.asarray(rng.standard_normal((32, 8)).astype(np.float32))
@@ -228,6 +228,41 @@ def test_replay_of_a_graph_with_copies_fills_and_events(rng):
         expected += data[::-1] * np.float32(2) + np.float32(1)
         np.testing.assert_array_equal(flipped.to_host(), data[::-1] * np.float32(2))
     np.testing.assert_allclose(acc.to_host(), expected, rtol=1e-5, atol=1e-4)
+    graph.destroy()
+
+
+def test_branches_with_host_functions_still_run_concurrently(rng):
+    """Host functions on two branches of a short graph meet at a barrier: only branches run
+    at the same time can both pass it, at every replay."""
+    stream, left, right = npx.Stream(), npx.Stream(), npx.Stream()
+    barrier = threading.Barrier(2, timeout=10)
+    met = []
+    with stream:   # one input per branch (an input read on two streams orders them)
+        inputs = [npx.asarray(rng.standard_normal(16).astype(np.float32)) for _ in range(2)]
+
+    def meet():
+        barrier.wait()
+        met.append(True)
+
+    def work():
+        fork = stream.record()
+        results = []
+        for side, x in zip((left, right), inputs):
+            side.wait_event(fork)
+            with side:
+                results.append(x * 2.0)
+            side.launch_host_func(meet)
+            stream.wait_event(side.record())
+        return results[0] + results[1]
+
+    graph, y = capture(stream, work)
+    for _ in range(5):
+        graph.replay(stream)
+        stream.synchronize()
+    left.synchronize()          # a broken barrier is raised by its host function's stream
+    right.synchronize()
+    assert len(met) == 10
+    np.testing.assert_array_equal(y.to_host(), (inputs[0].to_host() + inputs[1].to_host()) * 2)
     graph.destroy()
 
 

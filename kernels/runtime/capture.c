@@ -5,7 +5,8 @@
  * is the model: aclmdlRIExecuteAsync enqueues one task that replays the nodes, each captured
  * stream as a lane on its own thread so independent branches run concurrently, a node waiting
  * only for the nodes it depends on. The model owns the captured payloads until destroyed.
- * A short one-stream replay runs on the launching thread instead, as a short operator does. */
+ * A short replay runs its nodes one after another instead (waking a thread per branch costs
+ * more than the branches take), on the launching thread when it can, as a short operator. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -610,12 +611,25 @@ static bool start_helpers(rt_capture *m)
     return true;
 }
 
+/* A replay that took at most this long last time, of a graph running no host code, is short:
+ * its nodes run one after another in capture order (a valid order), and it may run on the
+ * launching thread when its stream is idle soon after a synchronisation
+ * (rt_submit_inline_short): the whole graph is done before the host would look, without the
+ * hand-off to the stream's worker, the wake-ups of branch threads, and the wake-up back. The
+ * user's host functions keep running on runtime threads, concurrently across branches. */
+#define SHORT_REPLAY_NS 50000u
+
+static bool replays_short(rt_capture *m)
+{
+    return !m->runs_host_code && atomic_load_explicit(&m->replay_ns, memory_order_relaxed) <= SHORT_REPLAY_NS;
+}
+
 static int model_replay(rt_capture *m)
 {
     pthread_mutex_lock(&m->run_mu);
     uint64_t start = rt_now_ns();
     m->error = ACL_SUCCESS;
-    bool parallel = m->nlanes > 1;
+    bool parallel = m->nlanes > 1 && !replays_short(m);
     if (parallel && !m->helpers && !start_helpers(m)) parallel = false;
     if (parallel && m->nhelpers < m->nlanes - 1) parallel = false;
     if (parallel) { /* a new generation wakes every helper lane */
@@ -651,19 +665,6 @@ static const npusim_task_ops replay_ops = {"aclmdlRIExecuteAsync", replay_run, r
 bool rt_replay_runs_host_code(const rt_task *t)
 {
     return t->ops == &replay_ops && (*(rt_capture *const *)rt_task_payload((rt_task *)t))->runs_host_code;
-}
-
-/* A replay that took at most this long last time is short: run on the launching thread when
- * its stream is idle soon after a synchronisation (rt_submit_inline_short), the whole graph is
- * done before the host would look, without the hand-off to the stream's worker and the
- * wake-up back. Only for one-stream graphs running no host code: independent branches keep
- * running concurrently, and the user's host functions keep running on runtime threads. */
-#define SHORT_REPLAY_NS 50000u
-
-static bool replays_short(rt_capture *m)
-{
-    return m->nlanes == 1 && !m->runs_host_code &&
-           atomic_load_explicit(&m->replay_ns, memory_order_relaxed) <= SHORT_REPLAY_NS;
 }
 
 /* A live model handle, or NULL with the error set (107026 while it is still capturing). */

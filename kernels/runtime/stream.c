@@ -508,12 +508,19 @@ static aclError sync_stream(aclrtStream stream, int32_t timeout, const char *api
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: timeout %d must be -1 (wait forever) or > 0 ms", api, (int)timeout);
     aclError rc = ACL_SUCCESS;
-    rt_stream *s = rt_stream_resolve(stream, api, &rc);
-    if (!s) return rc;
-    /* Pinned so that a concurrent aclrtDestroyStream frees it only after this wait. */
-    if (stream && !rt_handle_pin(s, RT_HANDLE_STREAM, pin_stream))
-        return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %p was destroyed meanwhile",
-                            api, stream);
+    rt_stream *s;
+    if (!stream) {
+        if (!(s = rt_stream_resolve(stream, api, &rc))) return rc;
+    } else {
+        /* Validated and pinned in one look-up: a concurrent aclrtDestroyStream frees it only
+         * after this wait. */
+        if ((rc = rt_check_not_forked(api))) return rc;
+        if (!rt_handle_pin(stream, RT_HANDLE_STREAM, pin_stream))
+            return npusim_error(ACL_ERROR_RT_INVALID_HANDLE,
+                                "%s: stream %p is not a live stream (destroyed, or never created)",
+                                api, stream);
+        s = stream;
+    }
     if (rt_stream_is_capturing(s))
         rc = npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
                           "%s: stream %d is capturing; synchronisation is not allowed during "
