@@ -417,3 +417,23 @@ def test_bad_replay_arguments_then_replay_works(rng):
     graph.replay(stream)
     np.testing.assert_array_equal(y.to_host(), a - np.float32(1))
     graph.destroy()
+
+
+def test_alternating_long_and_short_waits_on_one_stream(rng):
+    """A synchroniser polls before sleeping only while the stream's waits stay short; long
+    waits turn the polling off and a short one turns it back on. Either way every wait
+    returns with the work done."""
+    a = rng.standard_normal(LARGE).astype(np.float32)
+    stream = npx.Stream()
+    with stream:
+        x = npx.asarray(a)
+        small, expected = x[:32] * 1.0, a[:32].copy()
+        for step in range(6):
+            big = x * float(step)                       # long: the worker, or the waiter
+            small = small + 1.0                         # short, behind it
+            expected += np.float32(1)
+            stream.synchronize()
+            np.testing.assert_array_equal(big[-4:].to_host(), a[-4:] * np.float32(step))
+            np.testing.assert_array_equal(small.to_host(), expected)
+            stream.launch_host_func(lambda: time.sleep(0.002))   # a wait the worker serves
+            stream.synchronize()
