@@ -137,6 +137,10 @@ class GraphKMeans:
     def step(self, tol):
         """One replayed iteration and the read-back of its shift: whether it converged."""
         self.iteration.replay(self.stream)
+        return self.converged(tol)
+
+    def converged(self, tol):
+        """Reads back the latest replay's shift (waiting for that replay): whether <= tol."""
         return float(self.shift.to_host(stream=self.stream, out=self.host_shift)) <= tol
 
     def results(self):
@@ -164,7 +168,7 @@ class GraphKMeans:
             start = clock()
             self.iteration.replay(self.stream)
             replayed = clock()
-            converged = float(self.shift.to_host(stream=self.stream, out=self.host_shift)) <= tol
+            converged = self.converged(tol)
             phases["replay calls"] += replayed - start
             phases["read-backs"] += clock() - replayed
             if converged:
