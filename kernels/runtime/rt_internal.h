@@ -167,6 +167,8 @@ rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uin
 /* Waits (wait=true) or discards pending tasks, stops the worker and frees the stream. */
 void rt_stream_free(rt_stream *s, bool wait);
 bool rt_stream_on_worker(const rt_stream *s);
+/* Makes a runtime thread SCHED_BATCH (Linux): waking it never preempts its waker. */
+void rt_run_as_batch_thread(pthread_t thread);
 
 /* ---- devices and contexts (device.c) ---------------------------------------------------- */
 

@@ -131,13 +131,15 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Stream workers run as SCHED_BATCH threads where Linux has them: the same share of the CPUs
- * as any thread, but waking one does not preempt the thread that launched the work. On a
- * machine with no idle core, a launch would otherwise hand the launching thread's CPU to the
- * worker at once (and a replay followed by a read-back would bounce between the two threads);
- * instead the host goes on, and when it synchronises before the worker started, it runs the
- * queued work itself (run_queued_here). Best effort: a refusal leaves the normal policy. */
-static void run_as_batch_thread(pthread_t thread)
+/* Stream workers (and the kernel pool's threads, pool.c) run as SCHED_BATCH threads where
+ * Linux has them: the same share of the CPUs as any thread, but waking one does not preempt
+ * the thread that woke it. On a machine with no idle core, a launch would otherwise hand the
+ * launching thread's CPU to the worker at once (and a replay followed by a read-back would
+ * bounce between the two threads), and a kernel splitting its work would be preempted by its
+ * own helper; instead the waker goes on: a host that synchronises before the worker started
+ * runs the queued work itself (run_queued_here), a kernel runs the chunks no helper took.
+ * Best effort: a refusal leaves the normal policy. */
+void rt_run_as_batch_thread(pthread_t thread)
 {
 #ifdef SCHED_BATCH
     struct sched_param param = {0};
@@ -177,7 +179,7 @@ rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uin
         *err = npusim_error(ACL_ERROR_RT_NO_STREAM_RESOURCE, "cannot start a stream worker thread");
         return NULL;
     }
-    run_as_batch_thread(s->worker);
+    rt_run_as_batch_thread(s->worker);
     rt_device_link_stream(s);
     if (!rt_handle_add(s, RT_HANDLE_STREAM)) {
         rt_stream_free(s, false);
