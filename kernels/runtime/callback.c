@@ -119,7 +119,7 @@ static int callback_run(void *p)
     return 0;
 }
 
-static const npusim_task_ops callback_ops = {"aclrtLaunchCallback", callback_run, NULL};
+const npusim_task_ops rt_callback_ops = {"aclrtLaunchCallback", callback_run, NULL};
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
                              aclrtStream stream)
@@ -137,7 +137,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
                             "%s: stream %d has no report thread; call aclrtSubscribeReport first", api,
                             (int)s->id);
     callback_task t = {fn, userData, blockType == ACL_CALLBACK_BLOCK, s};
-    return rt_submit_inline(s, &callback_ops, &t, sizeof t, api);
+    return rt_submit_inline(s, &rt_callback_ops, &t, sizeof t, api);
 }
 
 aclError aclrtProcessReport(int32_t timeout)

@@ -4,7 +4,9 @@
  * stream, and an event wait adds the frontier the event was recorded with. A finished capture
  * is the model: aclmdlRIExecuteAsync enqueues one task that replays the nodes, each captured
  * stream as a lane on its own thread so independent branches run concurrently, a node waiting
- * only for the nodes it depends on. The model owns the captured payloads until destroyed. */
+ * only for the nodes it depends on. The model owns the captured payloads until destroyed.
+ * A short replay runs its nodes one after another instead (waking a thread per branch costs
+ * more than the branches take), on the launching thread when it can, as a short operator. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,8 @@ typedef struct rt_capture {
     aclError error;
     char error_msg[RT_MSG_BYTES];
     rt_stream *exec_stream;  /* for aclmdlRIExecute, made on first use */
+    bool runs_host_code;     /* a node runs the user's host code (host function, callback) */
+    _Atomic uint64_t replay_ns; /* how long the latest replay took; UINT64_MAX before the first */
 } rt_capture;
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -374,6 +378,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
     c->device = s->device;
     c->active = true;
     atomic_init(&c->refs, 1);
+    atomic_init(&c->replay_ns, UINT64_MAX);
     pthread_mutex_init(&c->run_mu, NULL);
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
@@ -436,6 +441,7 @@ static bool build_model(rt_capture *c)
     if (!c->node_done) return false;
     for (int i = 0; i < c->nnodes; i++) {
         cap_node *n = &c->nodes[i];
+        c->runs_host_code |= rt_task_runs_host_code(&n->task);
         if (!set_add(&c->lanes[n->lane].nodes, i)) return false;
         for (int j = 0; j < n->deps.n; j++)
             if (c->nodes[n->deps.ids[j]].lane != n->lane) c->nodes[n->deps.ids[j]].signals = true;
@@ -605,11 +611,25 @@ static bool start_helpers(rt_capture *m)
     return true;
 }
 
+/* A replay that took at most this long last time, of a graph running no host code, is short:
+ * its nodes run one after another in capture order (a valid order), and it may run on the
+ * launching thread when its stream is idle soon after a synchronisation
+ * (rt_submit_inline_short): the whole graph is done before the host would look, without the
+ * hand-off to the stream's worker, the wake-ups of branch threads, and the wake-up back. The
+ * user's host functions keep running on runtime threads, concurrently across branches. */
+#define SHORT_REPLAY_NS 50000u
+
+static bool replays_short(rt_capture *m)
+{
+    return !m->runs_host_code && atomic_load_explicit(&m->replay_ns, memory_order_relaxed) <= SHORT_REPLAY_NS;
+}
+
 static int model_replay(rt_capture *m)
 {
     pthread_mutex_lock(&m->run_mu);
+    uint64_t start = rt_now_ns();
     m->error = ACL_SUCCESS;
-    bool parallel = m->nlanes > 1;
+    bool parallel = m->nlanes > 1 && !replays_short(m);
     if (parallel && !m->helpers && !start_helpers(m)) parallel = false;
     if (parallel && m->nhelpers < m->nlanes - 1) parallel = false;
     if (parallel) { /* a new generation wakes every helper lane */
@@ -629,6 +649,7 @@ static int model_replay(rt_capture *m)
             if (rc) note_error(m, rc, n->task.ops->name);
         }
     }
+    atomic_store_explicit(&m->replay_ns, rt_now_ns() - start, memory_order_relaxed);
     int rc = m->error;
     char msg[RT_MSG_BYTES];
     memcpy(msg, m->error_msg, sizeof msg);
@@ -640,6 +661,11 @@ static int model_replay(rt_capture *m)
 static int replay_run(void *p) { return model_replay(*(rt_capture **)p); }
 static void replay_release(void *p) { model_release(*(rt_capture **)p); }
 static const npusim_task_ops replay_ops = {"aclmdlRIExecuteAsync", replay_run, replay_release};
+
+bool rt_replay_runs_host_code(const rt_task *t)
+{
+    return t->ops == &replay_ops && (*(rt_capture *const *)rt_task_payload((rt_task *)t))->runs_host_code;
+}
 
 /* A live model handle, or NULL with the error set (107026 while it is still capturing). */
 static rt_capture *resolve_model(aclmdlRI modelRI, const char *api, aclError *rc)
@@ -672,6 +698,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
     rt_stream *s = m ? rt_stream_resolve(stream, api, &rc) : NULL;
     if (!s) return rc;
     atomic_fetch_add(&m->refs, 1);
+    if (replays_short(m)) return rt_submit_inline_short(s, &replay_ops, &m, sizeof m, api);
     return rt_submit_inline(s, &replay_ops, &m, sizeof m, api);
 }
 

@@ -89,6 +89,7 @@ static void ensure_threads(void)
         int rc = pthread_create(&t, &attr, pool_main, NULL);
         pthread_attr_destroy(&attr);
         if (rc != 0) break; /* fewer threads: still correct, the caller does the rest */
+        rt_run_as_batch_thread(t); /* waking it must not preempt the kernel's own thread */
         g_started++;
     }
 }

@@ -106,8 +106,13 @@ typedef struct rt_stream {
     pthread_cond_t done_cv;     /* synchronisers wait for completion */
     rt_task *ring;
     size_t ring_cap, ring_head, ring_count;
-    uint64_t submitted, completed;
+    uint64_t submitted;
+    /* Tasks finished; written under `mu`, read without it by a synchronising thread that polls
+     * for completion before it sleeps. */
+    _Atomic uint64_t completed;
     int done_waiters;
+    /* Whether a synchroniser polls before sleeping: the stream's latest waits were short. */
+    bool sync_spins;
     bool stop, discard;
     bool worker_sleeping;       /* worker blocked on work_cv: the producer must signal */
     /* A task is running, on the worker or (npusim_launch_short) on a launching thread: tasks
@@ -149,6 +154,11 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
  * thread when the stream is idle soon after a synchronisation (see npusim_launch_short). */
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api);
+/* Whether a task runs the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback, the
+ * replay of a graph holding one of those): such tasks run on runtime threads only, never on a
+ * thread of the user's (a launching or synchronising one). */
+bool rt_task_runs_host_code(const rt_task *t);
+extern const npusim_task_ops rt_callback_ops; /* callback.c */
 /* Waits for every task submitted before the call; returns and clears the sticky error.
  * timeout_ms -1: forever. */
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api);
@@ -157,6 +167,8 @@ rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uin
 /* Waits (wait=true) or discards pending tasks, stops the worker and frees the stream. */
 void rt_stream_free(rt_stream *s, bool wait);
 bool rt_stream_on_worker(const rt_stream *s);
+/* Makes a runtime thread SCHED_BATCH (Linux): waking it never preempts its waker. */
+void rt_run_as_batch_thread(pthread_t thread);
 
 /* ---- devices and contexts (device.c) ---------------------------------------------------- */
 
@@ -235,6 +247,8 @@ aclError rt_capture_record_task(rt_stream *s, rt_task *task, const char *api);
  * -1 when the call is not a capture operation (caller proceeds normally). */
 int rt_capture_event_record(rt_stream *s, rt_event *e, const char *api, aclError *err);
 int rt_capture_stream_wait(rt_stream *s, rt_event *e, const char *api, aclError *err);
+/* Whether `t` replays a graph that runs the user's host code (see rt_task_runs_host_code). */
+bool rt_replay_runs_host_code(const rt_task *t);
 /* Whether the calling thread may call an unsafe (synchronous) function now. */
 aclError rt_capture_check_unsafe(const char *api, aclError code);
 bool rt_stream_is_capturing(const rt_stream *s);

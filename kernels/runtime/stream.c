@@ -36,7 +36,10 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
         s->sticky = rc;
         snprintf(s->sticky_msg, sizeof s->sticky_msg, "%s: %s", t->ops->name, rt_thread_message());
     }
-    s->completed++;
+    /* Released: a synchroniser that sees the count (polling, without the lock) sees the
+     * task's results. */
+    atomic_store_explicit(&s->completed, atomic_load_explicit(&s->completed, memory_order_relaxed) + 1,
+                          memory_order_release);
     if (s->done_waiters) pthread_cond_broadcast(&s->done_cv);
 }
 
@@ -77,13 +80,16 @@ static void spin_for_work(rt_stream *s, uint64_t seen)
 static bool worker_idle(const rt_stream *s) { return s->ring_count == 0 || s->busy; }
 
 /* Called with s->mu held and nothing to run; returns with s->mu held once there is a task
- * to run or the stream stops (and no launching thread still runs one of its tasks). */
-static void wait_for_work(rt_stream *s)
+ * to run or the stream stops (and no launching thread still runs one of its tasks). `spin`:
+ * poll for the next task first. */
+static void wait_for_work(rt_stream *s, bool spin)
 {
-    uint64_t seen = atomic_load_explicit(&s->posted, memory_order_relaxed);
-    pthread_mutex_unlock(&s->mu);
-    spin_for_work(s, seen);
-    pthread_mutex_lock(&s->mu);
+    if (spin) {
+        uint64_t seen = atomic_load_explicit(&s->posted, memory_order_relaxed);
+        pthread_mutex_unlock(&s->mu);
+        spin_for_work(s, seen);
+        pthread_mutex_lock(&s->mu);
+    }
     while ((worker_idle(s) && !s->stop) || s->busy) {
         s->worker_sleeping = true;
         pthread_cond_wait(&s->work_cv, &s->mu);
@@ -91,24 +97,56 @@ static void wait_for_work(rt_stream *s)
     }
 }
 
+/* Takes the next queued task (the ring is not empty) and marks the stream busy; returns
+ * whether the task is to be skipped (the stream is discarded, or stopped on a failure).
+ * Caller holds s->mu. */
+static bool take_next(rt_stream *s, rt_task *t)
+{
+    *t = s->ring[s->ring_head];
+    s->ring_head = (s->ring_head + 1) % s->ring_cap;
+    s->ring_count--;
+    s->busy = true;
+    return s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
+}
+
 static void *worker_main(void *arg)
 {
     rt_stream *s = arg;
+    bool spin = true;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        if ((worker_idle(s) && !s->stop) || s->busy) wait_for_work(s);
+        if ((worker_idle(s) && !s->stop) || s->busy) wait_for_work(s, spin);
         if (s->ring_count == 0) break;
-        rt_task t = s->ring[s->ring_head];
-        s->ring_head = (s->ring_head + 1) % s->ring_cap;
-        s->ring_count--;
-        bool skip = s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
-        s->busy = true;
+        rt_task t;
+        bool skip = take_next(s, &t);
         pthread_mutex_unlock(&s->mu);
         run_task(s, &t, skip); /* returns with s->mu held */
         s->busy = false;
+        /* A synchroniser was sleeping for this task: the host's next launch comes after it
+         * wakes up and reads the results, later than a spin lasts, and a sleeping worker
+         * lets the synchroniser run that work itself (run_queued_here). */
+        spin = s->done_waiters == 0;
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
+}
+
+/* Stream workers (and the kernel pool's threads, pool.c) run as SCHED_BATCH threads where
+ * Linux has them: the same share of the CPUs as any thread, but waking one does not preempt
+ * the thread that woke it. On a machine with no idle core, a launch would otherwise hand the
+ * launching thread's CPU to the worker at once (and a replay followed by a read-back would
+ * bounce between the two threads), and a kernel splitting its work would be preempted by its
+ * own helper; instead the waker goes on: a host that synchronises before the worker started
+ * runs the queued work itself (run_queued_here), a kernel runs the chunks no helper took.
+ * Best effort: a refusal leaves the normal policy. */
+void rt_run_as_batch_thread(pthread_t thread)
+{
+#ifdef SCHED_BATCH
+    struct sched_param param = {0};
+    (void)pthread_setschedparam(thread, SCHED_BATCH, &param);
+#else
+    (void)thread;
+#endif
 }
 
 rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uint32_t flags,
@@ -128,6 +166,7 @@ rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uin
     s->flags = flags;
     s->ring = ring;
     s->ring_cap = RING_INITIAL;
+    s->sync_spins = true;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->work_cv, NULL);
     init_monotonic_cond(&s->done_cv);
@@ -140,6 +179,7 @@ rt_stream *rt_stream_new(int32_t device, bool is_default, uint32_t priority, uin
         *err = npusim_error(ACL_ERROR_RT_NO_STREAM_RESOURCE, "cannot start a stream worker thread");
         return NULL;
     }
+    rt_run_as_batch_thread(s->worker);
     rt_device_link_stream(s);
     if (!rt_handle_add(s, RT_HANDLE_STREAM)) {
         rt_stream_free(s, false);
@@ -320,6 +360,76 @@ int32_t npusim_stream_device(aclrtStream stream)
     return s ? s->device : -1;
 }
 
+/* How long a synchronising thread polls for the stream's last task before it sleeps. Waking a
+ * thread that sleeps on the condition variable costs it several microseconds of scheduling
+ * after the worker signals, longer than a short task itself; a wait that ends within this
+ * window pays none of it. */
+#define SYNC_SPIN_NS 20000u
+
+static bool completed_by(const rt_stream *s, uint64_t target)
+{
+    return atomic_load_explicit(&s->completed, memory_order_acquire) >= target;
+}
+
+/* Polls (without the lock) until the stream has completed `target` tasks or the spin time is
+ * up; yields the CPU between polls after a short busy phase, as spin_for_work does. */
+static bool spin_for_completion(const rt_stream *s, uint64_t target)
+{
+    uint64_t start = rt_now_ns();
+    for (unsigned i = 1;; i++) {
+        if (completed_by(s, target)) return true;
+        if (i < 256) {
+            cpu_relax();
+            continue;
+        }
+        sched_yield();
+        if (rt_now_ns() - start > SYNC_SPIN_NS) return false;
+    }
+}
+
+/* Sleeps until `target` tasks completed or the deadline (timeout_ms > 0) passed. Called and
+ * returns with s->mu held. A stream whose waits outlast the spin stops polling (it would take
+ * a CPU from the kernels' pool threads while they work); one short sleep turns it back on. */
+static aclError sleep_for_completion(rt_stream *s, uint64_t target, int32_t timeout_ms,
+                                     const struct timespec *deadline)
+{
+    aclError rc = ACL_SUCCESS;
+    uint64_t start = rt_now_ns();
+    s->done_waiters++;
+    while (!completed_by(s, target) && !rc)
+        if (timeout_ms > 0 && pthread_cond_timedwait(&s->done_cv, &s->mu, deadline) != 0 &&
+            !completed_by(s, target))
+            rc = ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+        else if (timeout_ms <= 0)
+            pthread_cond_wait(&s->done_cv, &s->mu);
+    s->done_waiters--;
+    s->sync_spins = rt_now_ns() - start <= SYNC_SPIN_NS;
+    return rc;
+}
+
+/* Runs the stream's queued tasks on the synchronising thread, in order, while the worker runs
+ * none of them, up to the last task the wait is for: the thread would otherwise sleep until
+ * the worker, woken for them, had run them, and then be woken itself. Tasks that run the
+ * user's host code are left to the worker (they run on runtime threads only). Called and
+ * returns with s->mu held. */
+static void run_queued_here(rt_stream *s, uint64_t target)
+{
+    if (completed_by(s, target) || s->ring_count == 0 || s->busy || s->stop) return;
+    rt_error_state caller_errors;
+    rt_error_save(&caller_errors);
+    while (!completed_by(s, target) && s->ring_count && !s->busy && !s->stop &&
+           !rt_task_runs_host_code(&s->ring[s->ring_head])) {
+        rt_task t;
+        bool skip = take_next(s, &t);
+        pthread_mutex_unlock(&s->mu);
+        run_task(s, &t, skip); /* returns with s->mu held */
+        s->busy = false;
+    }
+    /* Later tasks (or a stop) are the worker's, which waited for these. */
+    if (s->worker_sleeping && (s->ring_count || s->stop)) pthread_cond_signal(&s->work_cv);
+    rt_error_restore(&caller_errors);
+}
+
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
 {
     if (rt_stream_on_worker(s))
@@ -332,14 +442,14 @@ aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->submitted;
     s->short_launches = 0;
-    s->done_waiters++;
-    while (s->completed < target && !rc)
-        if (timeout_ms > 0 && pthread_cond_timedwait(&s->done_cv, &s->mu, &deadline) != 0 &&
-            s->completed < target)
-            rc = ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
-        else if (timeout_ms <= 0)
-            pthread_cond_wait(&s->done_cv, &s->mu);
-    s->done_waiters--;
+    if (timeout_ms <= 0) run_queued_here(s, target); /* a task run here cannot time out */
+    if (!completed_by(s, target) && s->sync_spins) {
+        pthread_mutex_unlock(&s->mu);
+        bool done = spin_for_completion(s, target);
+        pthread_mutex_lock(&s->mu);
+        if (!done) s->sync_spins = false;
+    }
+    if (!completed_by(s, target)) rc = sleep_for_completion(s, target, timeout_ms, &deadline);
     char msg[RT_MSG_BYTES];
     aclError sticky = rc ? ACL_SUCCESS : s->sticky;
     if (sticky) {
@@ -417,12 +527,19 @@ static aclError sync_stream(aclrtStream stream, int32_t timeout, const char *api
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: timeout %d must be -1 (wait forever) or > 0 ms", api, (int)timeout);
     aclError rc = ACL_SUCCESS;
-    rt_stream *s = rt_stream_resolve(stream, api, &rc);
-    if (!s) return rc;
-    /* Pinned so that a concurrent aclrtDestroyStream frees it only after this wait. */
-    if (stream && !rt_handle_pin(s, RT_HANDLE_STREAM, pin_stream))
-        return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %p was destroyed meanwhile",
-                            api, stream);
+    rt_stream *s;
+    if (!stream) {
+        if (!(s = rt_stream_resolve(stream, api, &rc))) return rc;
+    } else {
+        /* Validated and pinned in one look-up: a concurrent aclrtDestroyStream frees it only
+         * after this wait. */
+        if ((rc = rt_check_not_forked(api))) return rc;
+        if (!rt_handle_pin(stream, RT_HANDLE_STREAM, pin_stream))
+            return npusim_error(ACL_ERROR_RT_INVALID_HANDLE,
+                                "%s: stream %p is not a live stream (destroyed, or never created)",
+                                api, stream);
+        s = stream;
+    }
     if (rt_stream_is_capturing(s))
         rc = npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
                           "%s: stream %d is capturing; synchronisation is not allowed during "
@@ -452,7 +569,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
                             "%s: stream %d is capturing; queries are not allowed during capture",
                             api, (int)s->id);
     pthread_mutex_lock(&s->mu);
-    *status = s->completed == s->submitted ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    *status = completed_by(s, s->submitted) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     pthread_mutex_unlock(&s->mu);
     return ACL_SUCCESS;
 }
@@ -515,6 +632,11 @@ static int host_func_run(void *p)
 }
 
 static const npusim_task_ops host_func_ops = {"aclrtLaunchHostFunc", host_func_run, NULL};
+
+bool rt_task_runs_host_code(const rt_task *t)
+{
+    return t->ops == &host_func_ops || t->ops == &rt_callback_ops || rt_replay_runs_host_code(t);
+}
 
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
 {

@@ -201,7 +201,7 @@ class Graph:
         captured (a replay inside another capture would outlive this graph's memory)."""
         stream = as_stream(stream)
         handle = self._ready_handle("replay")
-        if stream.device != self._device:
+        if stream is not self._resources.last_stream and stream.device != self._device:
             raise ValueError(f"this graph was captured on {self._device!r}; it cannot be "
                              f"replayed on {stream!r}")
         if _capture_guard.active and _capture_guard.capture_of(stream) is not None:

@@ -90,11 +90,15 @@ class Stream:
         activate(self.device.id)
         span = _profiler.active and _profiler.begin_host("synchronize", "aclrtSynchronizeStream",
                                                          self.device.id, self)
-        check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+        ret = lib.aclrtSynchronizeStream(self.handle)
         if span:
             _profiler.end(span)
-        self._waited.clear()
-        self._raise_errors()
+        if ret:  # (the hot path: an idle stream costs little more than this call)
+            check(ret, "aclrtSynchronizeStream")
+        if self._waited:
+            self._waited.clear()
+        if self._errors:
+            self._raise_errors()
 
     def query(self):
         """True when all work queued on this stream is done (aclrtStreamQuery); never blocks."""
