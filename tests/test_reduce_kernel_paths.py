@@ -193,3 +193,39 @@ def test_on_a_non_default_stream(rng, dtype):
         assert_sum_accurate(s1, a, 1)
         np.testing.assert_array_equal(m.to_host(), a.max(axis=0))
         np.testing.assert_array_equal(i.to_host(), a.argmin(axis=1))
+
+
+# ---------------------------------------------------------------------------------------------
+# matmul.c: a small transposed mat2 is packed into row-major order (OpenBLAS's small-matrix
+# kernels then apply); row blocks run on the calling thread below 2^22 multiply-adds and on the
+# pool above.
+
+# (M, K, N, transposed mat2): k-means' two products, mat2 at / above the packing limit (65536
+# elements), and products on both sides of the pool threshold.
+PRODUCTS = [(1797, 64, 10, True), (10, 1797, 64, False), (300, 256, 256, True), (300, 257, 256, True),
+            (2000, 64, 32, True), (4100, 64, 16, False), (5, 3, 2, True)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("m,k,n,transposed", PRODUCTS)
+def test_matmul_packing_and_blocks(rng, dtype, m, k, n, transposed):
+    a = rng.standard_normal((m, k)).astype(dtype)
+    b = rng.standard_normal((n, k) if transposed else (k, n)).astype(dtype)
+    y = npx.asarray(b).T if transposed else npx.asarray(b)
+    expected = a.astype(np.float64) @ (b.T if transposed else b).astype(np.float64)
+    got = npx.matmul(npx.asarray(a), y).to_host()
+    assert got.dtype == np.dtype(dtype) and got.shape == (m, n)
+    rtol = {"float32": 1e-4, "float64": 1e-12, "float16": 2e-2}[dtype]
+    np.testing.assert_allclose(got.astype(np.float64), expected, rtol=rtol, atol=rtol * np.sqrt(k) * 4)
+
+
+def test_matmul_transposed_both_and_one_hot(rng):
+    """k-means' centroid update: one_hot.T @ x, and a product of two transposed views."""
+    labels = rng.integers(0, 10, 1797)
+    one_hot = (labels[:, None] == np.arange(10)).astype(np.float32)
+    x = rng.standard_normal((1797, 64)).astype(np.float32)
+    got = npx.matmul(npx.asarray(one_hot).T, npx.asarray(x)).to_host()
+    np.testing.assert_allclose(got, one_hot.T @ x, rtol=1e-5, atol=1e-4)
+    at, bt = rng.standard_normal((64, 300)).astype(np.float32), rng.standard_normal((20, 64)).astype(np.float32)
+    got = npx.matmul(npx.asarray(at).T, npx.asarray(bt).T).to_host()
+    np.testing.assert_allclose(got, at.T @ bt.T, rtol=1e-4, atol=1e-4)
