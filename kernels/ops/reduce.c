@@ -108,47 +108,31 @@ VECTOR_CLONES static double sum_f64(const double *x, size_t n)
     return tree_sum8(wide);
 }
 
-/* The maximum (minimum) of `init` and n contiguous values, NaN if any is NaN: 16 lanes
- * compare-and-select (a vector max/min) and remember NaNs, so the loop vectorises. */
+/* The maximum (minimum) of `init` and n contiguous values, NaN if any is NaN (or init is).
+ * `!(v <= a) && a == a` selects v when it is larger or NaN, and keeps a NaN a: NaN sticks. Rows
+ * of at least 2 * EXTREME_LANES run in that many lanes, a loop the compiler vectorises. */
+#define EXTREME_LANES 64
 #define EXTREME(NAME, T, CMP)                                                                  \
     VECTOR_CLONES static T NAME(const T *x, size_t n, T init)                                  \
     {                                                                                          \
-        if (n < 64) { /* short rows: lanes cost more than they gain */                        \
-            bool nan = false;                                                                  \
-            for (size_t i = 0; i < n; i++) {                                                   \
-                T v = x[i];                                                                    \
-                init = v CMP init ? v : init;                                                  \
-                nan |= v != v;                                                                 \
-            }                                                                                  \
-            return nan ? (T)NAN : init;                                                        \
-        }                                                                                      \
-        T lanes[16];                                                                           \
-        bool nan[16] = { false };                                                              \
-        for (int k = 0; k < 16; k++) lanes[k] = init;                                          \
+        T lanes[EXTREME_LANES];                                                                \
         size_t i = 0;                                                                          \
-        for (; i + 16 <= n; i += 16)                                                           \
-            for (int k = 0; k < 16; k++) {                                                     \
-                T v = x[i + k];                                                                \
-                lanes[k] = v CMP lanes[k] ? v : lanes[k];                                      \
-                nan[k] |= v != v;                                                              \
-            }                                                                                  \
-        for (int k = 0; i < n; i++, k++) {                                                     \
-            T v = x[i];                                                                        \
-            lanes[k] = v CMP lanes[k] ? v : lanes[k];                                          \
-            nan[k] |= v != v;                                                                  \
-        }                                                                                      \
-        T a = lanes[0];                                                                        \
-        bool any_nan = nan[0];                                                                 \
-        for (int k = 1; k < 16; k++) {                                                         \
-            a = lanes[k] CMP a ? lanes[k] : a;                                                 \
-            any_nan |= nan[k];                                                                 \
-        }                                                                                      \
-        return any_nan ? (T)NAN : a;                                                           \
+        for (int k = 0; k < EXTREME_LANES; k++) lanes[k] = init;                               \
+        if (n >= 2 * EXTREME_LANES)                                                            \
+            for (; i + EXTREME_LANES <= n; i += EXTREME_LANES)                                 \
+                for (int k = 0; k < EXTREME_LANES; k++) {                                      \
+                    T v = x[i + k], a = lanes[k];                                              \
+                    lanes[k] = !(v CMP a) && a == a ? v : a;                                   \
+                }                                                                              \
+        T a = init;                                                                            \
+        for (int k = 0; k < EXTREME_LANES; k++) a = !(lanes[k] CMP a) && a == a ? lanes[k] : a; \
+        for (; i < n; i++) a = !(x[i] CMP a) && a == a ? x[i] : a;                             \
+        return a;                                                                              \
     }
-EXTREME(max_f32, float, >)
-EXTREME(min_f32, float, <)
-EXTREME(max_f64, double, >)
-EXTREME(min_f64, double, <)
+EXTREME(max_f32, float, <=)
+EXTREME(min_f32, float, >=)
+EXTREME(max_f64, double, <=)
+EXTREME(min_f64, double, >=)
 
 #define MAXMIN_FOLD(T, CMP)                                                                    \
     do {                                                                                       \
@@ -236,12 +220,12 @@ static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
         switch (c->kind) {
         case KIND_F32: {
             float *a = (float *)acc;
-            if (*a == *a) *a = max ? max_f32(block, n, *a) : min_f32(block, n, *a);
+            *a = max ? max_f32(block, n, *a) : min_f32(block, n, *a);
             return;
         }
         case KIND_F64: {
             double *a = (double *)acc;
-            if (*a == *a) *a = max ? max_f64(block, n, *a) : min_f64(block, n, *a);
+            *a = max ? max_f64(block, n, *a) : min_f64(block, n, *a);
             return;
         }
         case KIND_U64: if (max) MAXMIN_FOLD(uint64_t, >); else MAXMIN_FOLD(uint64_t, <); return;
