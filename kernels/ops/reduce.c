@@ -463,6 +463,21 @@ ROW_LOOP(row_min_f32, float, float, !(v >= a) && a == a ? v : a)
 ROW_LOOP(row_max_f64, double, double, !(v <= a) && a == a ? v : a)
 ROW_LOOP(row_min_f64, double, double, !(v >= a) && a == a ? v : a)
 
+/* acc[j] += the pairwise sum of 8 rows' x[j] (rows `rs` bytes apart): 8 times less accumulator
+ * traffic than adding row by row, and the float additions stay within 3 levels of a tree. */
+#define ROWS8_SUM(NAME, TX)                                                                    \
+    VECTOR_CLONES static void NAME(double *restrict acc, const char *x, int64_t rs, size_t n)  \
+    {                                                                                          \
+        const TX *r0 = (const TX *)x, *r1 = (const TX *)(x + rs), *r2 = (const TX *)(x + 2 * rs), \
+                 *r3 = (const TX *)(x + 3 * rs), *r4 = (const TX *)(x + 4 * rs),               \
+                 *r5 = (const TX *)(x + 5 * rs), *r6 = (const TX *)(x + 6 * rs),               \
+                 *r7 = (const TX *)(x + 7 * rs);                                               \
+        for (size_t j = 0; j < n; j++)                                                         \
+            acc[j] += ((r0[j] + r1[j]) + (r2[j] + r3[j])) + ((r4[j] + r5[j]) + (r6[j] + r7[j])); \
+    }
+ROWS8_SUM(rows8_sum_f32, float)
+ROWS8_SUM(rows8_sum_f64, double)
+
 /* acc = op(acc, x) for a row of n elements of kind `kind` (acc of the accumulator kind). */
 static void fold_row(red_op op, npusim_kind kind, char *acc, const char *x, size_t n)
 {
@@ -489,8 +504,15 @@ static void column_blocks(size_t begin, size_t end, void *vctx)
     size_t asize = npusim_kind_size(p->c->acc_kind);
     for (size_t b = begin; b < end; b++) {
         char *acc = p->partials + b * (size_t)p->cols * asize;
-        int64_t first = (int64_t)b * p->block_rows, last = first + p->block_rows;
-        for (int64_t r = first; r < last && r < p->rows; r++)
+        int64_t r = (int64_t)b * p->block_rows, last = r + p->block_rows;
+        if (last > p->rows) last = p->rows;
+        if (p->c->op == RED_SUM || p->c->op == RED_MEAN)
+            for (; r + 8 <= last; r += 8) {
+                const char *x = p->x + r * p->row_bytes;
+                if (p->c->kind == KIND_F32) rows8_sum_f32((double *)acc, x, p->row_bytes, (size_t)p->cols);
+                else rows8_sum_f64((double *)acc, x, p->row_bytes, (size_t)p->cols);
+            }
+        for (; r < last; r++)
             fold_row(p->c->op, p->c->kind, acc, p->x + r * p->row_bytes, (size_t)p->cols);
     }
 }
