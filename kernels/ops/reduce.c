@@ -115,17 +115,18 @@ VECTOR_CLONES static double sum_f64(const double *x, size_t n)
 #define EXTREME(NAME, T, CMP)                                                                  \
     VECTOR_CLONES static T NAME(const T *x, size_t n, T init)                                  \
     {                                                                                          \
-        T lanes[EXTREME_LANES];                                                                \
+        T a = init;                                                                            \
         size_t i = 0;                                                                          \
-        for (int k = 0; k < EXTREME_LANES; k++) lanes[k] = init;                               \
-        if (n >= 2 * EXTREME_LANES)                                                            \
+        if (n >= 2 * EXTREME_LANES) {                                                          \
+            T lanes[EXTREME_LANES];                                                            \
+            for (int k = 0; k < EXTREME_LANES; k++) lanes[k] = init;                           \
             for (; i + EXTREME_LANES <= n; i += EXTREME_LANES)                                 \
                 for (int k = 0; k < EXTREME_LANES; k++) {                                      \
-                    T v = x[i + k], a = lanes[k];                                              \
-                    lanes[k] = !(v CMP a) && a == a ? v : a;                                   \
+                    T v = x[i + k], l = lanes[k];                                              \
+                    lanes[k] = !(v CMP l) && l == l ? v : l;                                   \
                 }                                                                              \
-        T a = init;                                                                            \
-        for (int k = 0; k < EXTREME_LANES; k++) a = !(lanes[k] CMP a) && a == a ? lanes[k] : a; \
+            for (int k = 0; k < EXTREME_LANES; k++) a = !(lanes[k] CMP a) && a == a ? lanes[k] : a; \
+        }                                                                                      \
         for (; i < n; i++) a = !(x[i] CMP a) && a == a ? x[i] : a;                             \
         return a;                                                                              \
     }
