@@ -229,3 +229,23 @@ def test_matmul_transposed_both_and_one_hot(rng):
     at, bt = rng.standard_normal((64, 300)).astype(np.float32), rng.standard_normal((20, 64)).astype(np.float32)
     got = npx.matmul(npx.asarray(at).T, npx.asarray(bt).T).to_host()
     np.testing.assert_allclose(got, at.T @ bt.T, rtol=1e-4, atol=1e-4)
+
+
+# ---------------------------------------------------------------------------------------------
+# Var / Std read their float, float16 and bfloat16 input as float (no conversion to double
+# first), sum in double and take the fast paths for the mean.
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("shape,axis", [((1797, 64), 1), ((1797, 10), 0), ((2049, 64), None),
+                                        ((300, 513), 1), ((70001, 3), 0), ((7,), 0)])
+@pytest.mark.parametrize("correction", [0, 1])
+def test_var_std_fast_paths(rng, dtype, shape, axis, correction):
+    a = (rng.standard_normal(shape) * 3 + 100).astype(dtype)  # a large mean: two passes needed
+    x = up(a)
+    wide = a.astype(np.float64)
+    rtol = 1e-5 if dtype == "float32" else 2e-3
+    got = npx.var(x, axis=axis, correction=correction).to_host()
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(got.astype(np.float64), np.var(wide, axis=axis, ddof=correction), rtol=rtol)
+    np.testing.assert_allclose(npx.std(x, axis=axis, correction=correction).to_host().astype(np.float64),
+                               np.std(wide, axis=axis, ddof=correction), rtol=rtol)

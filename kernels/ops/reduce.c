@@ -165,7 +165,9 @@ static void prod_into(npusim_kind kind, const void *block, size_t n, char *acc, 
     }
 }
 
-static void sqdev_into(const double *x, size_t n, char *acc, int64_t stride)
+/* Squared deviations (Var/Std) of float values (every dtype Var takes is loaded as float),
+ * computed in double. */
+static void sqdev_into(const float *x, size_t n, char *acc, int64_t stride)
 {
     for (size_t i = 0; i < n; i++) {
         double *a = (double *)(acc + (int64_t)i * stride), d = x[i] - a[0];
@@ -173,15 +175,30 @@ static void sqdev_into(const double *x, size_t n, char *acc, int64_t stride)
     }
 }
 
+/* The sum of (x[i] - mean)^2 in 16 double lanes (a loop the compiler vectorises). */
+VECTOR_CLONES static double sqdev_sum(const float *x, size_t n, double mean)
+{
+    double lanes[16] = { 0 };
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++) {
+            double d = x[i + k] - mean;
+            lanes[k] += d * d;
+        }
+    for (int k = 0; i < n; i++, k++) {
+        double d = x[i] - mean;
+        lanes[k] += d * d;
+    }
+    for (int k = 0; k < 8; k++) lanes[k] += lanes[k + 8];
+    return tree_sum8(lanes);
+}
+
 /* *acc = op(*acc, x[0..n)) */
 static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
 {
     bool max = c->op == RED_MAX || c->op == RED_ANY;
     if (c->op == RED_SQDEV) {
-        const double *x = block, mean = ((double *)acc)[0];
-        double m2 = 0;
-        for (size_t i = 0; i < n; i++) m2 += (x[i] - mean) * (x[i] - mean);
-        ((double *)acc)[1] += m2;
+        ((double *)acc)[1] += sqdev_sum(block, n, ((double *)acc)[0]);
         return;
     }
     if (c->op == RED_PROD) {
@@ -649,10 +666,11 @@ static int var_kernel(const npusim_exec *ex, npusim_view *views)
         npusim_view *ops[2] = { in, &accv };
         npusim_nditer it;
         npusim_nditer_init(&it, in->ndim, in->shape, ops, 2);
-        red_ctx sum = { RED_SUM, KIND_F64, KIND_F64, in->dtype };
-        reduce_pass(&it, &sum, (char *)acc, outputs);
+        /* Var's dtypes (float, float16, bfloat16) are read as float, summed in double. */
+        red_ctx sum = { RED_SUM, KIND_F32, KIND_F64, in->dtype };
+        if (!reduce_fast(&it, &sum, (char *)acc)) reduce_pass(&it, &sum, (char *)acc, outputs);
         for (int64_t i = 0; i < outputs; i++) acc[2 * i] /= (double)reduced;
-        red_ctx dev = { RED_SQDEV, KIND_F64, KIND_C128, in->dtype };
+        red_ctx dev = { RED_SQDEV, KIND_F32, KIND_C128, in->dtype };
         reduce_pass(&it, &dev, (char *)acc, outputs);
     }
     double divisor = (double)reduced - (double)ex->dim;
