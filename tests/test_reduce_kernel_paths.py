@@ -249,3 +249,19 @@ def test_var_std_fast_paths(rng, dtype, shape, axis, correction):
     np.testing.assert_allclose(got.astype(np.float64), np.var(wide, axis=axis, ddof=correction), rtol=rtol)
     np.testing.assert_allclose(npx.std(x, axis=axis, correction=correction).to_host().astype(np.float64),
                                np.std(wide, axis=axis, ddof=correction), rtol=rtol)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(2000, 1030), (3, 513), (1, 600), (600, 2)])
+def test_argmin_argmax_over_leading_axis_column_walk(rng, dtype, shape):
+    """Arg-reductions over axis 0 of a matrix walk its rows together, 512 columns at a time."""
+    a = rng.integers(-20, 20, shape).astype(dtype)  # ties
+    a[rng.integers(0, shape[0], 8), rng.integers(0, shape[1], 8)] = np.nan
+    x = up(a)
+    for keepdims in (False, True):
+        np.testing.assert_array_equal(npx.argmax(x, axis=0, keepdims=keepdims).to_host(),
+                                      np.argmax(a, axis=0, keepdims=keepdims))
+        np.testing.assert_array_equal(npx.argmin(x, axis=0, keepdims=keepdims).to_host(),
+                                      np.argmin(a, axis=0, keepdims=keepdims))
+    three = np.stack([a, -a])  # (2, rows, cols) over axis 1: columns of each batch
+    np.testing.assert_array_equal(npx.argmax(up(three), axis=1).to_host(), np.argmax(three, axis=1))

@@ -1058,10 +1058,67 @@ static int64_t arg_line(const arg_ctx *c, const char *x)
     }
 }
 
+/* Lines that start at consecutive elements (a reduction over a leading dim) are walked together,
+ * row by row, keeping each column's best value and index: contiguous loads instead of one strided
+ * scan per output. `!(v CMP b) && b == b` takes a later value only when strictly better or the
+ * first NaN, as the scans above do. */
+#define ARG_COLUMNS(NAME, T, CMP)                                                              \
+    VECTOR_CLONES static void NAME(const char *x, int64_t rows, int64_t row_bytes, size_t n,    \
+                                   T *restrict best, int64_t *restrict index)                  \
+    {                                                                                          \
+        memcpy(best, x, n * sizeof(T));                                                        \
+        for (size_t j = 0; j < n; j++) index[j] = 0;                                           \
+        for (int64_t r = 1; r < rows; r++) {                                                   \
+            const T *v = (const T *)(x + r * row_bytes);                                       \
+            for (size_t j = 0; j < n; j++) {                                                   \
+                T b = best[j], y = v[j];                                                       \
+                bool take = !(y CMP b) && b == b;                                              \
+                best[j] = take ? y : b;                                                        \
+                index[j] = take ? r : index[j];                                                \
+            }                                                                                  \
+        }                                                                                      \
+    }
+ARG_COLUMNS(argmax_columns_f32, float, <=)
+ARG_COLUMNS(argmin_columns_f32, float, >=)
+ARG_COLUMNS(argmax_columns_f64, double, <=)
+ARG_COLUMNS(argmin_columns_f64, double, >=)
+
+#define ARG_COLUMN_CHUNK 512
+
+/* n outputs (out `out_stride` bytes apart) of lines starting at consecutive floats or doubles. */
+static void arg_columns(const arg_ctx *c, const char *x, char *out, int64_t out_stride, size_t n)
+{
+    _Alignas(64) double best[ARG_COLUMN_CHUNK];
+    int64_t index[ARG_COLUMN_CHUNK];
+    size_t ksize = npusim_kind_size(c->kind);
+    for (size_t off = 0; off < n; off += ARG_COLUMN_CHUNK) {
+        size_t m = n - off < ARG_COLUMN_CHUNK ? n - off : ARG_COLUMN_CHUNK;
+        const char *first = x + off * ksize;
+        if (c->kind == KIND_F32) {
+            if (c->max) argmax_columns_f32(first, c->length, c->dim_stride, m, (float *)best, index);
+            else argmin_columns_f32(first, c->length, c->dim_stride, m, (float *)best, index);
+        } else {
+            if (c->max) argmax_columns_f64(first, c->length, c->dim_stride, m, best, index);
+            else argmin_columns_f64(first, c->length, c->dim_stride, m, best, index);
+        }
+        for (size_t j = 0; j < m; j++) {
+            char *o = out + (int64_t)(off + j) * out_stride;
+            if (c->out_dtype == ACL_INT64) *(int64_t *)o = index[j];
+            else *(int32_t *)o = (int32_t)index[j];
+        }
+    }
+}
+
 /* Operand 0: out, operand 1: self at index 0 of the reduced dim. */
 static void arg_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
     const arg_ctx *c = vctx;
+    size_t ksize = npusim_kind_size(c->kind);
+    if (n > 1 && (c->kind == KIND_F32 || c->kind == KIND_F64) && c->in_dtype == npusim_kind_dtype(c->kind) &&
+        strides[1] == (int64_t)ksize && c->dim_stride != (int64_t)ksize) {
+        arg_columns(c, ptrs[1], ptrs[0], strides[0], n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         int64_t r = arg_line(c, ptrs[1] + (int64_t)i * strides[1]);
         char *o = ptrs[0] + (int64_t)i * strides[0];
