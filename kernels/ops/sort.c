@@ -105,12 +105,13 @@ static void make_keys32(const sort_ctx *c, const uint64_t *values, uint32_t *key
     static I *radix_sort##SUFFIX(K *keys, I *idx, K *tmp_keys, I *tmp_idx, int64_t n)                     \
     {                                                                                                      \
         enum { PASSES = (int)sizeof(K) * 8 / RADIX_BITS };                                                 \
-        static _Thread_local int64_t counts[PASSES][RADIX_BUCKETS];                                        \
+        static _Thread_local int64_t tls_counts[PASSES][RADIX_BUCKETS];                                    \
+        int64_t(*counts)[RADIX_BUCKETS] = tls_counts; /* one thread-local lookup, not one per element */   \
         if (n <= INSERTION_MAX) {                                                                          \
             insertion_sort##SUFFIX(keys, idx, n);                                                          \
             return idx;                                                                                    \
         }                                                                                                  \
-        memset(counts, 0, sizeof counts);                                                                  \
+        memset(counts, 0, sizeof tls_counts);                                                              \
         for (int64_t i = 0; i < n; i++)                                                                    \
             for (int p = 0; p < PASSES; p++) counts[p][(keys[i] >> (p * RADIX_BITS)) & (RADIX_BUCKETS - 1)]++; \
         for (int p = 0; p < PASSES; p++) {                                                                 \
@@ -140,11 +141,26 @@ static void make_keys32(const sort_ctx *c, const uint64_t *values, uint32_t *key
 DEFINE_SORTS(64, uint64_t, int64_t)
 DEFINE_SORTS(32, uint32_t, uint32_t)
 
-static void write_line(const sort_ctx *c, const char *in, char *values, char *indices, int64_t i, int64_t from)
-{
-    if (c->with_values) memcpy(values + i * c->values_stride, in + from * c->in_stride, c->item_size);
-    *(int64_t *)(indices + i * c->indices_stride) = from;
-}
+/* The sorted line: indices, and the values gathered from the input by them (typed copies of
+ * the element's size: a memcpy call per element cost as much as the sort). */
+#define GATHER(T)                                                                              \
+    for (int64_t i = 0; i < n; i++)                                                            \
+        *(T *)(values + i * c->values_stride) = *(const T *)(in + (int64_t)sorted[i] * c->in_stride)
+
+#define WRITE_LINE(NAME, I)                                                                    \
+    static void NAME(const sort_ctx *c, const char *in, char *values, char *indices, const I *sorted, int64_t n) \
+    {                                                                                          \
+        for (int64_t i = 0; i < n; i++) *(int64_t *)(indices + i * c->indices_stride) = (int64_t)sorted[i]; \
+        if (!c->with_values) return;                                                           \
+        switch (c->item_size) {                                                                \
+        case 1: GATHER(uint8_t); break;                                                        \
+        case 2: GATHER(uint16_t); break;                                                       \
+        case 4: GATHER(uint32_t); break;                                                       \
+        default: GATHER(uint64_t); break;                                                      \
+        }                                                                                      \
+    }
+WRITE_LINE(write_line32, uint32_t)
+WRITE_LINE(write_line64, int64_t)
 
 static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
 {
@@ -160,15 +176,13 @@ static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
         uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
         make_keys32(c, loaded, keys, n);
         for (int64_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
-        const uint32_t *sorted = radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
-        for (int64_t i = 0; i < n; i++) write_line(c, in, values, indices, i, sorted[i]);
+        write_line32(c, in, values, indices, radix_sort32(keys, idx, tmp_keys, tmp_idx, n), n);
     } else {
         uint64_t *keys = loaded, *tmp_keys = loaded + n;
         int64_t *idx = (int64_t *)(loaded + 2 * n), *tmp_idx = idx + n;
         make_keys(c, keys, n);
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        const int64_t *sorted = radix_sort64(keys, idx, tmp_keys, tmp_idx, n);
-        for (int64_t i = 0; i < n; i++) write_line(c, in, values, indices, i, sorted[i]);
+        write_line64(c, in, values, indices, radix_sort64(keys, idx, tmp_keys, tmp_idx, n), n);
     }
     free(loaded);
 }
