@@ -57,3 +57,6 @@ __all__ += _numpy_names_all
 from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators
+from .profiler import profile  # noqa: E402,F401  npuarray.profile(): timeline of launches, copies, events
+from . import _dask_hook  # noqa: E402  Dask's dispatches for NPUArray, once dask.array is loaded
+_dask_hook.install()

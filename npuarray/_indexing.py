@@ -366,7 +366,6 @@ def getitem(x, key):
     if type(key) is tuple and len(key) <= len(x._shape) and \
             all(type(k) in _SIMPLE for k in key):
         return _basic_view(x, key)
-    _manipulation.check_writable(x)
     entries = _parse(x, key)
     if not _is_advanced(entries):
         return _basic_view(x, entries)

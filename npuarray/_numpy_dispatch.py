@@ -13,6 +13,12 @@ NumPy's own version is an explicit ``x.to_host()`` / ``npuarray.asnumpy(x)``.
 NumPy arrays mixed with NPUArrays are not uploaded either (NotImplemented:
 NumPy raises TypeError).
 
+NumPy's creation functions called with ``like=`` an NPUArray (NEP 35:
+``numpy.asarray(data, like=x)``, ``numpy.zeros(shape, like=x)``, ``numpy.arange``,
+``numpy.eye``, ``numpy.fromfunction``, ...) return NPUArrays on ``x``'s device, made
+on its current stream (host data is uploaded explicitly); Dask makes its small
+helper arrays this way.
+
 The array class binds these as ``__array_ufunc__`` and ``__array_function__``.
 """
 import builtins
@@ -21,7 +27,7 @@ import inspect
 import numpy as np
 
 from . import _elementwise as ew
-from . import _linear_algebra, _manipulation, _ops, _statistical, _utility
+from . import _linear_algebra, _manipulation, _ops, _statistical, _transfer, _utility
 from ._numpy_names import _adapters, _creation, _indexing, _linalg, _manipulation as nm
 from ._numpy_names import _math, _statistics
 
@@ -328,6 +334,159 @@ def _keyword_adapter(numpy_function, function):
     return call
 
 
+# ---------------------------------------------------------------------------
+# like=: NumPy's creation functions with ``like=`` an NPUArray (NEP 35)
+#
+# ``numpy.zeros(3, like=x)`` calls ``x.__array_function__`` with the function and
+# its other arguments; these functions reach NPUArray only that way, so ``self`` is
+# the ``like`` array and its device is the result's. Host data (sequences, NumPy
+# arrays, parsed text) is uploaded: an explicit transfer, as ``npuarray.asarray``.
+
+def _target(device, like_device):
+    """The result's device: like's. NumPy's own ``device=`` can only name the host
+    ("cpu"), which contradicts ``like=NPUArray``: ValueError."""
+    if device is not None:
+        raise ValueError(f"device={device!r} with like=NPUArray: the result is made on "
+                         f"like's device ({like_device!r}); leave device= out")
+    return like_device
+
+
+def _c_order(order, name):
+    if order not in (None, "K", "A", "C"):
+        raise ValueError(f"numpy.{name}(like=NPUArray): npuarray arrays are C-ordered, "
+                         f"got order={order!r}")
+
+
+def _like_asarray(like_device, a, dtype=None, order=None, *, device=None, copy=None):
+    """``numpy.asarray`` / ``asanyarray``: ``npuarray.asarray`` on like's device."""
+    _c_order(order, "asarray")
+    return _transfer.asarray(a, dtype=dtype, device=_target(device, like_device), copy=copy)
+
+
+def _like_array(like_device, object, dtype=None, *, copy=True, order="K", subok=False,  # noqa: A002
+                ndmin=0, ndmax=0, device=None):
+    """``numpy.array``: a copy (unless ``copy`` allows sharing) on like's device."""
+    _c_order(order, "array")
+    if ndmax:
+        raise TypeError("numpy.array(like=NPUArray): ndmax is not supported")
+    return _creation.array(object, dtype, copy=copy, order=order, ndmin=ndmin,
+                           device=_target(device, like_device))
+
+
+def _like_ascontiguousarray(like_device, a, dtype=None, *, device=None):
+    return _creation.ascontiguousarray(
+        _transfer.asarray(a, device=_target(device, like_device)), dtype)
+
+
+def _like_filled(fill):
+    """``numpy.zeros`` / ``ones`` / ``empty`` (NumPy's default dtype float64)."""
+    def create(like_device, shape, dtype=None, order="C", *, device=None):
+        _c_order(order, fill.__name__)
+        return fill(shape, dtype=np.float64 if dtype is None else dtype,
+                    device=_target(device, like_device))
+    return create
+
+
+def _like_full(like_device, shape, fill_value, dtype=None, order="C", *, device=None):
+    """``numpy.full``: aclnnInplaceFillScalar for a scalar ``fill_value`` (dtype from
+    it as NumPy when not given); an array ``fill_value`` is broadcast and copied."""
+    _c_order(order, "full")
+    device = _target(device, like_device)
+    if isinstance(fill_value, _array_type()) or np.ndim(fill_value):
+        fill = _transfer.asarray(fill_value, device=device)
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        return _manipulation.astype(_manipulation.broadcast_to(fill, shape),
+                                    fill.dtype if dtype is None else dtype, copy=True)
+    dtype = np.asarray(fill_value).dtype if dtype is None else dtype
+    return _npx_creation().full(shape, fill_value, dtype=dtype, device=device)
+
+
+def _like_arange(like_device, start=None, stop=None, step=None, dtype=None, *, device=None):
+    """``numpy.arange([start,] stop[, step], dtype)``: aclnnArange."""
+    if stop is None:
+        start, stop = 0, start
+    elif start is None:
+        start = 0
+    if stop is None:
+        raise TypeError("numpy.arange() requires stop")
+    return _npx_creation().arange(start, stop, 1 if step is None else step, dtype=dtype,
+                                  device=_target(device, like_device))
+
+
+def _like_eye(like_device, N, M=None, k=0, dtype=float, order="C", *, device=None):
+    _c_order(order, "eye")
+    return _npx_creation().eye(N, M, k=k, dtype=dtype, device=_target(device, like_device))
+
+
+def _like_identity(like_device, n, dtype=None, *, device=None):
+    return _creation.identity(n, np.float64 if dtype is None else dtype,
+                              device=_target(device, like_device))
+
+
+def _like_tri(like_device, N, M=None, k=0, dtype=float, *, device=None):
+    return _creation.tri(N, M, k, dtype, device=_target(device, like_device))
+
+
+def _like_fromfunction(like_device, function, shape, *, dtype=float, **kwargs):
+    """``numpy.fromfunction``: ``function`` called with one index grid per axis
+    (aclnnArange, broadcast) on like's device."""
+    grids = _creation.indices(shape, dtype=dtype, device=like_device)
+    return function(*_manipulation.unstack(grids), **kwargs)
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "A": "A", "ALIGNED": "A",
+                 "W": "W", "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E",
+                 "ENSUREARRAY": "E", "F": "F", "F_CONTIGUOUS": "F", "FORTRAN": "F"}
+
+
+def _like_require(like_device, a, dtype=None, requirements=None):
+    """``numpy.require``: an NPUArray on like's device that is aligned, writeable and
+    an array already; "C" makes it C-contiguous, "O" a copy owning its memory; "F"
+    (Fortran order) raises ValueError as npuarray arrays are C-ordered."""
+    given = list(requirements or ())  # a string is a sequence of one-letter flags, as in NumPy
+    unknown = [r for r in given if str(r).upper() not in _REQUIREMENTS]
+    if unknown:
+        raise ValueError(f"numpy.require: unknown requirements {unknown}")
+    wanted = {_REQUIREMENTS[r.upper()] for r in given}
+    if "F" in wanted:
+        raise ValueError("numpy.require(like=NPUArray): npuarray arrays are C-ordered")
+    result = _transfer.asarray(a, dtype=dtype, device=like_device)
+    if "O" in wanted:
+        return _manipulation.copy_array(result)
+    return _creation.ascontiguousarray(result) if "C" in wanted and result.ndim else result
+
+
+def _like_parsed(parse):
+    """``numpy.fromiter`` / ``frombuffer`` / ``fromstring`` / ``fromfile`` /
+    ``loadtxt`` / ``genfromtxt``: NumPy reads the host data, then it is uploaded."""
+    def read(like_device, *args, **kwargs):
+        return _transfer.asarray(parse(*args, **kwargs), device=like_device)
+    read.__name__ = parse.__name__
+    return read
+
+
+def _npx_creation():
+    from . import _creation as array_api_creation
+    return array_api_creation
+
+
+def _like_table():
+    creation = _npx_creation()
+    table = {np.asarray: _like_asarray, np.asanyarray: _like_asarray, np.array: _like_array,
+             np.ascontiguousarray: _like_ascontiguousarray, np.zeros: _like_filled(creation.zeros),
+             np.ones: _like_filled(creation.ones), np.empty: _like_filled(creation.empty),
+             np.full: _like_full, np.arange: _like_arange, np.eye: _like_eye,
+             np.identity: _like_identity, np.tri: _like_tri, np.fromfunction: _like_fromfunction,
+             np.require: _like_require}
+    for parse in (np.fromiter, np.frombuffer, np.fromstring, np.fromfile, np.loadtxt,
+                  np.genfromtxt):
+        table[parse] = _like_parsed(parse)
+    return table
+
+
+_LIKE = None  # built on first use, as _FUNCTIONS
+
+
 _FUNCTIONS = None  # built on first use: the npuarray modules import this one
 
 
@@ -336,12 +495,17 @@ def array_function(self, func, types, args, kwargs):
     when npuarray has one (the result stays on the device). TypeError naming
     ``func`` when it has none; NotImplemented when non-NPUArray array types
     take part (NumPy then raises TypeError)."""
-    global _FUNCTIONS
+    global _FUNCTIONS, _LIKE
     array_type = _array_type()
     if not builtins.all(issubclass(t, array_type) for t in types):
         return NotImplemented
     if _FUNCTIONS is None:
         _FUNCTIONS = _function_table()
+    if _LIKE is None:
+        _LIKE = _like_table()
+    like = _LIKE.get(func)
+    if like is not None:  # called with like=self: the result goes to self's device
+        return like(self.device, *args, **kwargs)
     implementation = _FUNCTIONS.get(func)
     if implementation is None:
         module = getattr(func, "__module__", "numpy") or "numpy"

@@ -26,6 +26,7 @@ from .runtime import get_current_stream
 from .runtime import _capture_guard
 from .runtime._stream import current_stream_of
 from .runtime._device import activate
+from .runtime import _profiler
 
 __all__ = []  # internal: used by the array layer and the operator modules
 
@@ -209,10 +210,13 @@ def launch(op_name, *args, stream=None):
     except AttributeError:
         size_out, executor_out = _new_out_params()
     activate(stream.device.id)  # CANN launches in the context of the stream's device
+    span = _profiler.active and _profiler.begin_launch(op_name, args, stream)
     ret = first(*converted, size_out, executor_out)
     if ret:
         _acl.check(ret, op_name + "GetWorkspaceSize")
     _second_phase(op_name, second, size_out, executor_out, stream)
+    if span:
+        _profiler.end(span)
 
 
 def launch_binary(op_name, x1, x2, alpha, out, stream):
@@ -235,6 +239,7 @@ def launch_binary(op_name, x1, x2, alpha, out, stream):
     except AttributeError:
         size_out, executor_out = _new_out_params()
     activate(stream.device.id)
+    span = _profiler.active and _profiler.begin_launch(op_name, (x1, x2, out), stream)
     if alpha is None:
         ret = first(t1, t2, t3, size_out, executor_out)
     else:
@@ -242,6 +247,8 @@ def launch_binary(op_name, x1, x2, alpha, out, stream):
     if ret:
         _acl.check(ret, op_name + "GetWorkspaceSize")
     _second_phase(op_name, second, size_out, executor_out, stream)
+    if span:
+        _profiler.end(span)
 
 
 def _second_phase(op_name, second, size_out, executor_out, stream):

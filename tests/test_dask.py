@@ -218,6 +218,31 @@ def test_backend_creation_makes_npuarray_chunks(dtype, make, expected):
     np.testing.assert_array_equal(got.to_host(), expected((5, 3), dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, np.complex128])
+def test_backend_like_creation_and_triangles(rng, dtype):
+    host = host_values(rng, (5, 4), dtype)
+    x = device_chunks(host, (2, 3))
+    with dask.config.set({"array.backend": "npuarray"}):
+        made = {"ones_like": da.ones_like(x), "zeros_like": da.zeros_like(x),
+                "full_like": da.full_like(x, 1), "tril": da.tril(x, -1), "triu": da.triu(x)}
+        empty = da.empty_like(x)
+    expected = {"ones_like": np.ones_like(host), "zeros_like": np.zeros_like(host),
+                "full_like": np.full_like(host, 1), "tril": np.tril(host, -1), "triu": np.triu(host)}
+    for name, array in made.items():
+        got = compute(array)
+        assert isinstance(got, npx.NPUArray) and got.dtype == host.dtype, name
+        np.testing.assert_array_equal(got.to_host(), expected[name], err_msg=name)
+    assert compute(empty).shape == host.shape
+
+
+def test_backend_fortran_order_raises_and_next_creation_works():
+    with dask.config.set({"array.backend": "npuarray"}):
+        x = da.ones((4, 4), chunks=2, order="F")
+        with pytest.raises(ValueError, match="C-ordered"):
+            compute(x)
+        np.testing.assert_array_equal(compute(da.ones((2, 2), chunks=1)).to_host(), np.ones((2, 2)))
+
+
 def test_backend_empty_full_default_dtypes_and_zero_d():
     with dask.config.set({"array.backend": "npuarray"}):
         empty = da.empty((4, 0), chunks=2)
@@ -279,8 +304,11 @@ _OPERATIONS = {
     "concatenate": lambda x, y: da.concatenate([x, y], axis=1),
     "where": lambda x, y: da.where(x > 0, x, y),
     "tensordot": lambda x, y: da.tensordot(x, y, axes=([0], [0])),
-    "argmax": pytest.param(lambda x, y: x.argmax(axis=0), marks=pytest.mark.xfail(
-        strict=True, reason="Dask's arg reductions call numpy.asarray(..., like=NPUArray), not implemented")),
+    "argmax": lambda x, y: x.argmax(axis=0),  # Dask makes its dtype with asarray(like=chunk)
+    "argmin_axis1": lambda x, y: y.argmin(axis=1),
+    "arange_like": lambda x, y: da.arange(6, chunks=4, like=x) + x[:, 0],
+    "ones_zeros_full_like": lambda x, y: da.ones_like(x) + da.zeros_like(y) + da.full_like(x, 2.5),
+    "triu": lambda x, y: da.triu(x, 1),
 }
 
 

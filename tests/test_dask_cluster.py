@@ -110,6 +110,16 @@ def test_rechunk_moves_chunks_between_workers(client, rng):
     np.testing.assert_array_equal(result.to_host(), host.T)
 
 
+def test_random_chunks_drawn_on_workers_match_local_draws(client):
+    # Per-chunk seeds travel with the tasks: any worker, device or scheduler draws the same.
+    with dask.config.set({"array.backend": "npuarray"}):
+        x = da.random.default_rng(21).standard_normal((64, 4), chunks=(8, 4))
+        local = da.random.default_rng(21).standard_normal((64, 4), chunks=(8, 4))
+    remote = client.compute(x).result()
+    assert isinstance(remote, npx.NPUArray)
+    np.testing.assert_array_equal(remote.to_host(), local.compute(scheduler="sync").to_host())
+
+
 def test_task_error_reaches_the_client_and_the_cluster_still_works(client):
     def bad_axis():
         import npuarray as npx
@@ -129,9 +139,15 @@ def test_worker_count_out_of_range_raises(n_workers):
 def test_example_runs_on_two_devices_and_checks_numpy():
     result = subprocess.run(
         [sys.executable, os.path.join(ROOT, "examples", "dask_multi_npu.py"), "--workers", "2",
-         "--rows", "4096", "--features", "8", "--chunk-rows", "256", "--memory-limit", "64KiB"],
+         "--rows", "4096", "--features", "8", "--chunk-rows", "256", "--memory-limit", "64KiB",
+         "--repeat", "2"],
         capture_output=True, text=True, timeout=240,
         env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")})
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 worker(s):" in result.stdout and "simulated NPUs" in result.stdout
-    assert "of 0.06 MiB" in result.stdout  # each device's pool limit, smaller than the data
+    assert "2 worker(s): best" in result.stdout and "simulated NPUs" in result.stdout
+    assert "held of 0.06 MiB" in result.stdout  # each device's pool limit, smaller than the data
+    row = next(line for line in result.stdout.splitlines() if line.startswith("| 2 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert float(cells[1]) <= float(cells[2])  # best <= median
+    assert cells[3].endswith("MiB") and float(cells[3].split()[0]) >= 4096 * 8 * 8 / 2**20
+    assert float(cells[6]) <= 1e-9

@@ -338,3 +338,19 @@ def test_empty_masks_and_index_arrays(rng):
     assert y[[]].shape == (0, 2)
     y[[]] = 5.0
     assert y[np.zeros(3, bool)].shape == (0, 2)
+
+
+@pytest.mark.parametrize("key", [None, [0, 1], (Ellipsis, 0), (slice(None), [1, 3]),
+                                 ([2, 0], [4, 1]), (None, Ellipsis), "mask"],
+                         ids=repr)
+def test_reading_a_broadcast_view_with_any_key(key):
+    # A broadcast view is read-only, but reading it with advanced keys must work (Dask's
+    # argwhere indexes such views); writing still raises, as in NumPy.
+    host = np.arange(12.0).reshape(3, 4)[:, :1]
+    expected_view = np.broadcast_to(host, (3, 5))
+    view = npx.broadcast_to(npx.asarray(host), (3, 5))
+    if key == "mask":
+        key = expected_view > 4
+    np.testing.assert_array_equal(view[key].to_host(), expected_view[key])
+    with pytest.raises(ValueError, match="read-only"):
+        view[key] = 0.0

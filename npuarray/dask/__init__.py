@@ -1,13 +1,18 @@
 """Dask with NPUArray chunks: ``npuarray.dask``.
 
-- Importing this package (or selecting the backend below) registers Dask's
-  array dispatches for NPUArray lazily (:mod:`._dispatch`): ``concatenate``,
-  ``tensordot``, ``take``, ``percentile``, ``numel``, ``nannumel``,
-  ``to_numpy_dispatch`` and ``empty`` (meta arrays) run npuarray's own
-  functions on the chunk's device instead of downloading chunks to NumPy.
+- ``import npuarray`` registers Dask's array dispatches for NPUArray lazily
+  as soon as ``dask.array`` is loaded, in either import order, without
+  importing Dask itself (``npuarray._dask_hook``; importing this package
+  registers them too): ``concatenate``, ``tensordot``, ``einsum``, ``take``,
+  ``divide``, ``percentile``, ``numel``, ``nannumel``, ``to_numpy_dispatch``,
+  ``empty`` (meta arrays) and ``dask.sizeof`` run npuarray's own functions on
+  the chunk's device instead of downloading chunks to NumPy, and NPUArray is a
+  registered chunk type (Dask arrays and NPUArrays mix in arithmetic).
 - ``dask.config.set({"array.backend": "npuarray"})`` (entry point declared in
   ``pyproject.toml``, :class:`NPUArrayBackendEntrypoint`) makes ``da.ones``,
-  ``da.zeros``, ``da.empty`` and ``da.full`` produce NPUArray chunks.
+  ``da.zeros``, ``da.empty``, ``da.full``, ``da.arange`` and ``da.random``
+  (``default_rng`` and the legacy ``RandomState``, drawn by ``npuarray.random``)
+  produce NPUArray chunks.
 - :class:`LocalNPUCluster` starts one ``dask.distributed`` worker process per
   NPU, each seeing only its device; chunks move between workers through pinned
   host memory (:mod:`._serialize`).

@@ -1,12 +1,16 @@
 """The ``npuarray`` Dask array backend: ``dask.config.set({"array.backend": "npuarray"})``.
 
 Declared as the entry point ``npuarray`` of the group ``dask.array.backends``
-in ``pyproject.toml``. With it, ``da.ones``, ``da.zeros``, ``da.empty`` and
-``da.full`` build every chunk with npuarray's creation functions (aclnnInplaceOne,
-aclnnInplaceZero, aclnnInplaceFillScalar) on the current device and stream of
-the thread that computes the chunk, and ``Array.to_backend("npuarray")`` uploads
-NumPy chunks (``npuarray.asarray``).
+in ``pyproject.toml``. With it, ``da.ones``, ``da.zeros``, ``da.empty``,
+``da.full`` and ``da.arange`` build every chunk with npuarray's creation
+functions (aclnnInplaceOne, aclnnInplaceZero, aclnnInplaceFillScalar,
+aclnnArange) on the current device and stream of the thread that computes the
+chunk; ``da.random.default_rng(seed)`` and ``da.random.RandomState(seed)``
+draw every chunk with ``npuarray.random`` (:mod:`._random`); and
+``Array.to_backend("npuarray")`` uploads NumPy chunks (``npuarray.asarray``).
 """
+import dask
+import dask.array as da
 import numpy as np
 from dask.array.backends import ArrayBackendEntrypoint
 from dask.array.wrap import w
@@ -15,6 +19,7 @@ from dask.utils import Dispatch
 import npuarray as npx
 
 from ._dispatch import register_lazily
+from ._random import Philox, RandomState
 
 __all__ = ["NPUArrayBackendEntrypoint", "to_npuarray_dispatch"]
 
@@ -35,9 +40,12 @@ def _npuarray_to_npuarray(data, **kwargs):
 
 
 def _chunk(create):
-    """``create(shape, dtype=)`` as Dask's chunk function; ``meta`` is Dask's
-    and not the chunk's business."""
-    def make(shape, dtype=None, meta=None, **kwargs):
+    """``create(shape, dtype=)`` as Dask's chunk function. ``meta`` is Dask's and not
+    the chunk's business; NumPy's ``order=`` (``da.ones_like`` & co. pass it) is
+    accepted for C order only, as npuarray arrays are C-ordered (ValueError else)."""
+    def make(shape, dtype=None, meta=None, order="C", **kwargs):
+        if order not in ("C", "K", "A", None):
+            raise ValueError(f"npuarray creates C-ordered arrays only, got order={order!r}")
         return create(shape, dtype=dtype, **kwargs)
     make.__name__ = create.__name__
     return make
@@ -68,6 +76,24 @@ class NPUArrayBackendEntrypoint(ArrayBackendEntrypoint):
             return data
         return data.map_blocks(to_npuarray_dispatch, meta=_meta(data.shape, data.dtype),
                                **kwargs)
+
+    @property
+    def RandomState(self):
+        """``da.random.RandomState``'s per-chunk generator (:class:`._random.RandomState`)."""
+        return RandomState
+
+    @property
+    def default_bit_generator(self):
+        """``da.random.default_rng``'s bit generator (:class:`._random.Philox`)."""
+        return Philox
+
+    @staticmethod
+    def arange(*args, like=None, **kwargs):
+        """``da.arange`` with chunks made by ``numpy.arange(..., like=NPUArray)``
+        (aclnnArange), as Dask's CuPy backend does."""
+        like = npx.empty(()) if like is None else like
+        with dask.config.set({"array.backend": "numpy"}):
+            return da.arange(*args, like=like, **kwargs)
 
     @staticmethod
     def ones(shape, *, dtype=None, meta=None, **kwargs):

@@ -7,8 +7,10 @@ under ``transfer_guard("disallow")``). Each registration below calls
 npuarray's own array API function, so the work stays on the chunk's device, on
 the current stream of that device.
 
-:func:`register` is installed with ``register_lazy("npuarray", ...)``: Dask
-runs it the first time one of its lookups meets an NPUArray.
+:func:`register` is installed with ``register_lazy("npuarray", ...)`` (by
+``import npuarray`` as soon as ``dask.array`` is loaded, see
+``npuarray._dask_hook``): Dask runs it the first time one of its lookups
+meets an NPUArray, as it does for CuPy.
 """
 import math
 
@@ -35,6 +37,30 @@ def _take(a, indices, axis=None):
     if not isinstance(indices, npx.NPUArray):
         indices = npx.asarray(np.asarray(indices, dtype=np.int64), device=a.device)
     return npx.take(a, indices, axis=axis)
+
+
+def _einsum(subscripts, *operands, **kwargs):
+    """``einsum_lookup``: ``npuarray.einsum`` (contractions as aclnnMatmul /
+    aclnnReduceSum on permuted views). Dask passes NumPy's ``casting`` and
+    ``order``; npuarray's einsum takes them with NumPy's meaning."""
+    import npuarray as npx
+    return npx.einsum(subscripts, *operands, **kwargs)
+
+
+def _divide(x1, x2, out=None, dtype=None):
+    """``divide_lookup`` (Dask's ``numpy_compat.divide``): aclnnDiv
+    (``npuarray.divide``), then aclnnCast to ``dtype`` when given."""
+    import npuarray as npx
+    if out is not None:
+        raise TypeError("npuarray's divide dispatch takes no out= (Dask never passes one)")
+    quotient = npx.divide(x1, x2)
+    return quotient if dtype is None else npx.astype(quotient, np.dtype(dtype))
+
+
+def _sizeof(x):
+    """``dask.sizeof.sizeof``: the bytes the chunk's elements take on its device
+    (Dask's default, ``sys.getsizeof``, counts only the Python object)."""
+    return int(x.nbytes)
 
 
 def _empty(shape, dtype=None, **kwargs):
@@ -113,23 +139,36 @@ def _to_numpy(data, **kwargs):
 # Dask's lookup (in dask.array.dispatch) -> npuarray's implementation.
 _IMPLEMENTATIONS = {
     "concatenate_lookup": _concatenate, "tensordot_lookup": _tensordot,
-    "take_lookup": _take, "empty_lookup": _empty, "numel_lookup": _numel,
-    "nannumel_lookup": _nannumel, "percentile_lookup": _percentile,
-    "to_numpy_dispatch": _to_numpy,
+    "einsum_lookup": _einsum, "take_lookup": _take, "empty_lookup": _empty,
+    "divide_lookup": _divide, "numel_lookup": _numel, "nannumel_lookup": _nannumel,
+    "percentile_lookup": _percentile, "to_numpy_dispatch": _to_numpy,
 }
+
+
+def _lookups():
+    """(Dask dispatch, npuarray implementation) pairs, ``dask.sizeof`` included."""
+    from dask.array import dispatch
+    from dask.sizeof import sizeof
+    return [(getattr(dispatch, name), function) for name, function in _IMPLEMENTATIONS.items()] \
+        + [(sizeof, _sizeof)]
 
 
 def register():
     """Register every dispatch above for NPUArray (Dask calls this lazily)."""
-    from dask.array import dispatch
-
     from .._array import NPUArray
-    for lookup, implementation in _IMPLEMENTATIONS.items():
-        getattr(dispatch, lookup).register(NPUArray, implementation)
+    for lookup, implementation in _lookups():
+        lookup.register(NPUArray, implementation)
 
 
 def register_lazily():
-    """Ask Dask to call :func:`register` when one of its lookups meets an NPUArray."""
-    from dask.array import dispatch
-    for lookup in _IMPLEMENTATIONS:
-        getattr(dispatch, lookup).register_lazy("npuarray", register)
+    """Ask Dask to call :func:`register` when one of its lookups meets an NPUArray,
+    and make NPUArray a chunk type Dask handles in arithmetic and NumPy calls
+    mixing Dask arrays and NPUArrays (``dask.array.register_chunk_type``, as
+    Dask does for CuPy) instead of deferring to it."""
+    from dask.array.chunk_types import is_valid_chunk_type, register_chunk_type
+
+    from .._array import NPUArray
+    for lookup, _ in _lookups():
+        lookup.register_lazy("npuarray", register)
+    if not is_valid_chunk_type(NPUArray):
+        register_chunk_type(NPUArray)

@@ -14,24 +14,25 @@ from . import _serialize  # noqa: F401  registers the pinned-memory chunk serial
 from ._dispatch import register_lazily
 
 _SAMPLE_SECONDS = 0.002
-_peaks = {"used_bytes": 0, "total_bytes": 0}
+_peaks = {"used_bytes": 0}
 
 
 def _sample_pool(pool, stop):
-    # The pool keeps no high-water mark: sample it while the worker runs.
+    # The pool keeps a high-water mark of the bytes it holds, not of those in use:
+    # sample the latter while the worker runs.
     while not stop.wait(_SAMPLE_SECONDS):
         _peaks["used_bytes"] = max(_peaks["used_bytes"], pool.used_bytes())
-        _peaks["total_bytes"] = max(_peaks["total_bytes"], pool.total_bytes())
 
 
 def device_report():
-    """This worker's device: visible id, pool peaks (sampled every 2 ms),
+    """This worker's device: visible id, the pool's peaks (bytes in use by arrays:
+    sampled every 2 ms; bytes held from the device: the pool's high-water mark),
     the pool's current use, and the bytes moved for chunk transfers."""
     pool = npx.get_default_memory_pool()
     return {"visible_device": os.environ.get("ASCEND_RT_VISIBLE_DEVICES"),
             "device_count": npx.device_count(),
             "peak_used_bytes": max(_peaks["used_bytes"], pool.used_bytes()),
-            "peak_pool_bytes": max(_peaks["total_bytes"], pool.total_bytes()),
+            "peak_pool_bytes": pool.peak_total_bytes(),
             "used_bytes": pool.used_bytes(),
             "limit_bytes": pool.get_limit(),
             **_serialize.transfer_stats()}

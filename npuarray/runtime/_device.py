@@ -218,7 +218,12 @@ class Device:
         if _capture.active:
             _capture.check_device_sync("Device.synchronize", self.id)
         activate(self.id)
+        from . import _profiler  # not at the top: _profiler imports this module
+        span = _profiler.active and _profiler.begin_host("synchronize", "aclrtSynchronizeDevice",
+                                                         self.id)
         check(lib.aclrtSynchronizeDevice(), "aclrtSynchronizeDevice")
+        if span:
+            _profiler.end(span)
         from ._stream import raise_host_function_errors
         raise_host_function_errors(self.id)
 

@@ -13,6 +13,7 @@ from .._acl import check, ffi, lib
 from . import _capture_guard as _capture, _device
 from ._device import activate, keep_at_exit
 from ._stream import as_stream
+from . import _profiler
 
 ACL_EVENT_SYNC = 0x00000001
 ACL_EVENT_TIME_LINE = 0x00000008
@@ -60,7 +61,11 @@ class Event:
         elif self.device != device_id:
             raise ValueError("this event belongs to device %d; it cannot be recorded on a "
                              "stream of device %d" % (self.device, device_id))
+        span = _profiler.active and _profiler.begin_host("event_record", "aclrtRecordEvent",
+                                                         device_id, stream)
         check(lib.aclrtRecordEvent(self.handle, stream.handle), "aclrtRecordEvent")
+        if span:
+            _profiler.end(span)
         self._recorded = True
         if _capture.active:
             _capture.note_event_record(self, stream)
@@ -74,7 +79,11 @@ class Event:
         if _capture.active:
             _capture.check_event_sync("Event.synchronize", self)
         activate(self.device)
+        span = _profiler.active and _profiler.begin_host("synchronize", "aclrtSynchronizeEvent",
+                                                         self.device)
         check(lib.aclrtSynchronizeEvent(self.handle), "aclrtSynchronizeEvent")
+        if span:
+            _profiler.end(span)
 
     def query(self):
         """True when the work before the last record is done (never recorded: True); never blocks."""

@@ -21,6 +21,7 @@ from . import _capture_guard
 from ._device import activate, current_device_id, keep_at_exit, release_later_if_needed
 from ._memory_pool import MemoryPool
 from ._stream import as_stream, forget_host_functions
+from . import _profiler
 
 __all__ = ["Graph", "capture_mode"]
 
@@ -211,7 +212,11 @@ class Graph:
         with self._replay_lock:   # replays from several threads queue one after another
             self._order_before_replay(stream)
             activate(stream.device.id)
+            span = _profiler.active and _profiler.begin_stream_work("replay",
+                                                                    "aclmdlRIExecuteAsync", stream)
             check(lib.aclmdlRIExecuteAsync(handle, stream.handle), "aclmdlRIExecuteAsync")
+            if span:
+                _profiler.end(span)
             self._resources.last_stream = stream
 
     def _order_before_replay(self, stream):

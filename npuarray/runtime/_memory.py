@@ -5,7 +5,7 @@ import weakref
 import numpy as np
 
 from .._acl import InvalidValueError, check, ffi, lib
-from . import _device
+from . import _device, _profiler
 from ._device import Device, activate, as_device_id, keep_at_exit
 from ._pinned import empty_pinned
 from ._stream import as_stream, check_stream_device, get_current_stream
@@ -124,8 +124,12 @@ class DeviceMemory:
         if self.nbytes == 0:
             return
         activate(self.device.id)
+        span = _profiler.active and _profiler.begin_stream_work("memset", "aclrtMemsetAsync",
+                                                                stream, self.nbytes)
         check(lib.aclrtMemsetAsync(ffi.cast("void *", self.ptr), self.nbytes, int(value),
                                    self.nbytes, stream.handle), "aclrtMemsetAsync")
+        if span:
+            _profiler.end(span)
         if stream.is_default:
             stream.synchronize()
 

@@ -266,6 +266,13 @@ class MemoryPool:
         """Bytes in cached free blocks."""
         return self._total - self._used
 
+    _peak_total = 0  # set by _malloc (the slow path), so the allocation fast path pays nothing
+
+    def peak_total_bytes(self):
+        """The most bytes the pool has held from the device at once (``total_bytes()``'s
+        high-water mark; ``free_all_blocks`` does not lower it)."""
+        return self._peak_total
+
     def n_free_blocks(self):
         """Number of cached free blocks."""
         with self._lock:
@@ -406,6 +413,7 @@ class MemoryPool:
             except _acl.OutOfMemoryError:
                 return None
         self._total += size
+        self._peak_total = max(self._peak_total, self._total)
         return int(_acl.ffi.cast("uintptr_t", out[0]))
 
     def _out_of_memory(self, requested):

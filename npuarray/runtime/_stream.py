@@ -14,6 +14,7 @@ import weakref
 from .._acl import InvalidValueError, available, check, ffi, lib
 from . import _capture_guard as _capture, _device
 from ._device import Device, activate, as_device_id, keep_at_exit
+from . import _profiler
 
 ACL_ERROR_RT_PARAM_INVALID = 107000
 
@@ -87,7 +88,11 @@ class Stream:
         if _capture.active:
             _capture.check_stream_sync("Stream.synchronize", self)
         activate(self.device.id)
+        span = _profiler.active and _profiler.begin_host("synchronize", "aclrtSynchronizeStream",
+                                                         self.device.id, self)
         check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+        if span:
+            _profiler.end(span)
         self._waited.clear()
         self._raise_errors()
 
@@ -111,7 +116,11 @@ class Stream:
             return
         activate(self.device.id)
         self._forget_passed_waits()
+        span = _profiler.active and _profiler.begin_stream_work("event_wait",
+                                                                "aclrtStreamWaitEvent", self)
         check(lib.aclrtStreamWaitEvent(self.handle, event.handle), "aclrtStreamWaitEvent")
+        if span:
+            _profiler.end(span)
         self._waited.append(event)
 
     _WAITED_CHECK = 16   # every this many kept events, the stream is asked whether it is idle

@@ -28,6 +28,7 @@ from . import _capture_guard as _capture
 from ._device import activate, peer_access_enabled
 from ._pinned import host_address, is_pinned, staging_pool
 from ._stream import as_stream, get_current_stream, host_functions_available
+from . import _profiler
 
 STAGING_CHUNK = 4 << 20   # bytes per staged piece: large enough to stream, small enough to overlap
 ACL_ERROR_RT_PARAM_INVALID = 107000
@@ -91,6 +92,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
         return
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_HOST_TO_DEVICE
+    span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     dst = ffi.cast("void *", dst_ptr)
     if _is_synchronous(stream, blocking):
         _copy_after_stream(dst, _ptr(src), nbytes, kind, stream)
@@ -100,6 +102,8 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
         _retain(src, stream)
     else:
         _staged_host_to_device(dst_ptr, data, stream)
+    if span:
+        _profiler.end(span)
 
 
 def _copy_after_stream(dst, src, nbytes, kind, stream):
@@ -160,6 +164,7 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         return
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
+    span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     src = ffi.cast("void *", src_ptr)
     if is_pinned(dst) and not _is_synchronous(stream, blocking):
         check(lib.aclrtMemcpyAsync(_ptr(dst), nbytes, src, nbytes, kind, stream.handle),
@@ -171,6 +176,8 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         _copy_after_stream(_ptr(dst), src, nbytes, kind, stream)
     else:
         _staged_device_to_host(data, src_ptr, stream)
+    if span:
+        _profiler.end(span)
 
 
 def _staged_device_to_host(data, src_ptr, stream):
@@ -215,6 +222,8 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
     if nbytes == 0:
         return
     activate(stream.device.id)
+    span = _profiler.active and _profiler.begin_copy(lib.ACL_MEMCPY_DEVICE_TO_DEVICE, nbytes,
+                                                     stream)
     if src_device == dst_device or peer_access_enabled(stream.device.id, src_device):
         dst, src = ffi.cast("void *", dst_ptr), ffi.cast("void *", src_ptr)
         kind = lib.ACL_MEMCPY_DEVICE_TO_DEVICE
@@ -223,6 +232,8 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
         else:
             check(lib.aclrtMemcpyAsync(dst, nbytes, src, nbytes, kind, stream.handle),
                   "aclrtMemcpyAsync")
+        if span:
+            _profiler.end(span)
         return
     with _staging_block(staging_pool(), nbytes, stream) as block:
         copy_device_to_host(block[:nbytes], src_ptr, get_current_stream(src_device),
@@ -233,6 +244,8 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
               "aclrtMemcpyAsync")
     if stream.is_default:
         check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
+    if span:
+        _profiler.end(span)
 
 
 def _ptr(array):

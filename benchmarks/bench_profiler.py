@@ -1,0 +1,78 @@
+"""The profiler's cost on the main example, k-means on scikit-learn's digits
+(examples/digits_kmeans.py's ``kmeans_npu``): the same run without and inside
+``npuarray.profile()``, each next to NumPy in the same row, so that the two
+ratios compare on a machine whose load varies. The profiled run includes ending
+the profile (synchronising and resolving every device time). The overhead is
+then measured with the two runs alternated, so that both see the same load of a
+shared machine. Also the cost of the hooks when no profile runs: one
+module-attribute check per hook site."""
+import importlib.util
+import pathlib
+import statistics
+
+import numpy as np
+
+EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "digits_kmeans.py"
+
+
+def _example():
+    spec = importlib.util.spec_from_file_location("digits_kmeans", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _flag_checks(count):
+    from npuarray.runtime import _profiler
+
+    def run():
+        for _ in range(count):
+            span = _profiler.active and _profiler.begin_launch(None, (), None)
+            if span:
+                _profiler.end(span)
+    return run
+
+
+def run(harness):
+    import npuarray as npx
+    checks = 10_000 if harness.quick else 100_000
+    seconds = harness.measure("profiler hook, not profiling (per site)", _flag_checks(checks),
+                              per_call=checks)
+    print("    %.1f ns per hook site when no profile runs" % (seconds * 1e9))
+    try:
+        from sklearn.datasets import load_digits
+    except ImportError:
+        print("    k-means skipped: scikit-learn is not installed (the examples extra)")
+        return
+    example = _example()
+    data = load_digits().data.astype(np.float32)
+    initial = data[np.random.default_rng(0).choice(len(data), 10, replace=False)]
+    iterations = example.kmeans_npu(data, initial, 100, 0.0)[2]
+    records = []
+
+    def profiled():
+        with npx.profile() as prof:
+            example.kmeans_npu(data, initial, 100, 0.0)
+        records.append(len(prof.records))
+
+    def numpy():
+        example.kmeans_numpy(data, initial, 100, 0.0)
+
+    plain = harness.compare("k-means digits (%d iters), not profiled" % iterations, {
+        "npuarray": lambda: example.kmeans_npu(data, initial, 100, 0.0), "numpy": numpy},
+        repeat=5)
+    traced = harness.compare("k-means digits (%d iters), profiled" % iterations, {
+        "npuarray": profiled, "numpy": numpy}, repeat=5)
+    # The overhead itself: the two npuarray runs alternated, so that both see the same load
+    # of a shared machine (the rows above are measured one after the other).
+    without, inside = [], []
+    for _ in range(3 if harness.quick else 15):
+        without += harness.samples(lambda: example.kmeans_npu(data, initial, 100, 0.0), 1, 0)
+        inside += harness.samples(profiled, 1, 0)
+    print("    profiling overhead on k-means, runs alternated: best %.1f -> %.1f ms (%+.0f %%), "
+          "median %.1f -> %.1f ms (%+.0f %%); %d records per run (rows above: median %.1f / "
+          "%.1f ms)" % (
+              min(without) * 1e3, min(inside) * 1e3, (min(inside) / min(without) - 1) * 100,
+              statistics.median(without) * 1e3, statistics.median(inside) * 1e3,
+              (statistics.median(inside) / statistics.median(without) - 1) * 100,
+              records[-1], plain["npuarray"] * 1e3, traced["npuarray"] * 1e3))

@@ -1,0 +1,185 @@
+"""``npuarray.profile()``: the profile object.
+
+The runtime records (``npuarray.runtime._profiler``); a Profile starts and stops
+the recording, keeps what was recorded and, when it ends, turns the timing
+events of each stream into device times (``_profiler.event_times``: an anchor
+event per stream, the same ACL calls on CANN and npusim).
+"""
+import os
+import time
+
+from .._acl import AclError
+from ..runtime import _profiler
+from . import _export
+
+_now = time.perf_counter_ns
+
+
+class _Track:
+    """What the profile knows of one stream: the stream (kept alive until the end, so its
+    events can be resolved) and the timing events recorded on it, in record order."""
+    __slots__ = ("stream", "events")
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.events = []
+
+
+class Profile:
+    """A profile of everything npuarray asks of the NPU runtime while it runs.
+
+    Use ``with npuarray.profile() as prof:``. Between ``__enter__`` and ``__exit__``
+    every thread's operator launches (aclnn name, argument shapes and dtypes), copies
+    (ACL_MEMCPY_* kind, bytes), event records and stream waits, stream and event
+    synchronisations and graph replays are recorded, each with its device, stream,
+    host thread, host start time and host duration; launches, copies, stream waits and
+    replays also get the interval during which their stream ran them (device times,
+    resolved when the profile ends, which synchronises the streams it used). Work
+    captured into a graph gets host times only (its device times belong to the
+    replays). One profile runs at a time in a process: entering a second one raises
+    RuntimeError. In the child of a fork the profile stops recording; after
+    ``aclrtResetDevice`` the records of that device keep their host times only.
+
+    After the block: ``records`` (list of ``Record``, by host start time),
+    ``duration_ns`` (the profile window, host clock), ``summary()``,
+    ``key_averages()``, ``export_chrome_trace(path)``, ``plot(path)``.
+    """
+
+    def __init__(self):
+        self.records = []         # filled when the profile ends
+        self.incoming = []        # what the recorder appends to, from every thread
+        self.duration_ns = None
+        self._tracks = {}
+        self._origin = None
+        self._pid = os.getpid()
+
+    # -- running ---------------------------------------------------------------------------
+
+    def __enter__(self):
+        if self._origin is not None:
+            raise RuntimeError("a Profile runs once; use a new npuarray.profile()")
+        self._origin = _now()   # before any thread can record
+        try:
+            _profiler.start(self)
+        except RuntimeError:
+            self._origin = None
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def stop(self):
+        """Ends the profile (what leaving the ``with`` block does): no more records; the
+        streams used are synchronised and the device times resolved."""
+        if self.duration_ns is not None or self._origin is None:
+            return
+        _profiler.stop(self)
+        # A call still closing on another thread may append to `incoming` meanwhile: it is
+        # left out (the copy is atomic), as a call that ends after the profile.
+        self.records = list(self.incoming)
+        self.incoming = None
+        try:
+            if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
+                by_stream = {}
+                for record in self.records:
+                    if record._events is not None:
+                        by_stream.setdefault(id(record.stream), []).append(record)
+                for key, track in self._tracks.items():
+                    self._resolve(track, by_stream.get(key, ()))
+        finally:
+            self._tracks.clear()
+            self._finish()
+
+    def track(self, stream):
+        """The _Track of `stream` (created on first use; called by the recorder). Keyed by
+        id(): the track keeps the stream alive, and Stream.__hash__ costs a cffi call."""
+        track = self._tracks.get(id(stream))
+        if track is None:
+            track = self._tracks.setdefault(id(stream), _Track(stream))
+        return track
+
+    # -- resolving device times -----------------------------------------------------------
+
+    def _resolve(self, track, records):
+        """Sets the device times of `records`, the timed records of `track`'s stream."""
+        stream = track.stream
+        device_id = stream.device.id
+        times = None
+        try:
+            if not _profiler.capturing(stream):   # still captured: its events cannot be read
+                times = _profiler.event_times(stream, track.events)
+        except (AclError, RuntimeError):
+            times = None   # the device was reset, or the stream failed: host times only
+        else:
+            _profiler.give_back(device_id, track.events)  # the anchor too
+        if times is None:
+            return
+        origin = self._origin
+        for record in records:
+            start, end = (times.get(event) for event in record._events)
+            if start is not None and end is not None:  # (a call begun in an earlier profile: no)
+                record.device_start_ns = start - origin
+                record.device_end_ns = end - origin
+
+    def _finish(self):
+        end = _now()
+        for record in self.records:
+            record.host_start_ns -= self._origin
+            record._events = None
+        self.records.sort(key=lambda r: r.host_start_ns)
+        self.duration_ns = end - self._origin
+
+    # -- results ---------------------------------------------------------------------------
+
+    def _check_done(self, what):
+        if self.duration_ns is None:
+            raise RuntimeError(f"Profile.{what}() needs the profile to have ended (leave the "
+                               "`with npuarray.profile()` block first)")
+
+    def key_averages(self):
+        """One ``SummaryRow`` per operator / copy kind / runtime call name: count, host and
+        device totals and means (microseconds), bytes (copies)."""
+        self._check_done("key_averages")
+        return _export.key_averages(self.records)
+
+    def summary(self, sort_by="device_total", limit=None):
+        """A table by name (like torch.profiler's ``key_averages().table()``): count, host
+        total and mean, device total and mean (microseconds), bytes. ``sort_by``: one of
+        ``name``, ``kind``, ``count``, ``host_total``, ``host_mean``, ``device_total``,
+        ``device_mean``, ``bytes`` (ValueError otherwise); numbers sort largest first.
+        ``limit``: at most that many rows. Returns a ``Summary`` (``str()`` / ``print()``
+        gives the table, ``.rows`` the rows)."""
+        self._check_done("summary")
+        return _export.Summary(self.key_averages(), sort_by, limit)
+
+    def export_chrome_trace(self, path):
+        """Writes the profile as Chrome trace-event JSON (open it in Perfetto or
+        chrome://tracing): one process per device with one track per stream for device
+        work, one "host" process with one track per thread for the calls, and flow arrows
+        from each call to its device work. Returns `path`."""
+        self._check_done("export_chrome_trace")
+        _export.write_chrome_trace(self, path)
+        return path
+
+    def plot(self, path):
+        """Draws a per-stream timeline of the device work (and the host threads' calls) into
+        the PNG file `path` with matplotlib (the ``profile`` extra:
+        ``pip install "npuarray[profile]"``; ImportError naming it when absent). Returns
+        `path`."""
+        self._check_done("plot")
+        _export.plot_timeline(self, path)
+        return path
+
+    def __repr__(self):
+        state = "running" if self.duration_ns is None else "%.3f ms" % (self.duration_ns / 1e6)
+        return "<npuarray.profiler.Profile %s, %d records>" % (state, len(self.records))
+
+
+def profile():
+    """``with npuarray.profile() as prof:`` records what the block asks of the NPUs (see
+    ``npuarray.profiler.Profile``); then ``prof.summary()``,
+    ``prof.export_chrome_trace(path)``, ``prof.plot(path)``. RuntimeError when a profile
+    is already running in this process."""
+    return Profile()

@@ -1,0 +1,281 @@
+"""The profiler's recording side: the flag the hot paths check, and the hooks they call.
+
+It lives in the runtime (which imports nothing above it) because the hooks sit in the
+runtime's own calls; ``npuarray.profiler`` is the user side (``Profile``, exports).
+
+Every hook site in npuarray reads one module attribute, ``active``, and does
+nothing else when no profile runs:
+
+    span = _profiler.active and _profiler.begin_launch(op_name, args, stream)
+    ...the ACL calls...
+    if span:
+        _profiler.end(span)
+
+``begin_*`` takes the host start time and, for work that runs on a stream,
+records a timing event there (aclrtRecordEvent on a pooled event created with
+aclrtCreateEventExWithFlag(ACL_EVENT_TIME_LINE)); ``end`` takes the host
+duration, records the closing event and appends the record to the running
+profile. The events are resolved into device times when the profile ends
+(``npuarray.profiler.Profile``). Inside a graph capture no event is recorded (an event
+recorded on a capturing stream becomes part of the graph and its timestamps
+cannot be read: 107028), so captured work gets host-side records only.
+
+Appends come from any thread: ``list.append`` is atomic, so the records of all
+threads are collected without a lock on the hot path.
+"""
+import os
+import threading
+import time
+
+from .._acl import AclError, check, ffi, lib
+from . import _capture_guard
+from ._device import activate
+
+ACL_EVENT_TIME_LINE = 0x00000008
+
+active = False      # True while a profile runs: the one thing the hot paths read
+_profile = None     # the running Profile
+_pools = {}         # device id -> free timing events (aclrtEvent cdata) of that device
+_pid = os.getpid()  # the process that created the pooled events
+
+_now = time.perf_counter_ns
+_threads = threading.local()   # .id: the native id of this thread (asked once: a system call)
+
+
+def _thread_id():
+    try:
+        return _threads.id
+    except AttributeError:
+        _threads.id = threading.get_native_id()
+        return _threads.id
+
+
+class Record:
+    """One profiled call. Times are nanoseconds on the host clock relative to the start of
+    the profile; ``device_start_ns`` / ``device_end_ns`` say when the stream ran the work
+    (None for host-only calls, work captured into a graph, or a device reset meanwhile)."""
+    __slots__ = ("kind", "name", "device", "stream", "thread", "host_start_ns",
+                 "host_duration_ns", "shapes", "dtypes", "nbytes", "captured",
+                 "device_start_ns", "device_end_ns", "_events")
+
+    def __init__(self, kind, name, device, stream, shapes=(), dtypes=(), nbytes=0):
+        self.kind = kind              # launch, copy, event_record, event_wait, synchronize, replay, memset
+        self.name = name              # aclnn operator, ACL_MEMCPY_* kind, or ACL call
+        self.device = device          # device id (None for a call not tied to one)
+        self.stream = stream          # the npuarray Stream (None for a call not tied to one)
+        self.thread = _thread_id()
+        self.shapes = shapes          # shapes of the NPUArray arguments (launches)
+        self.dtypes = dtypes          # NumPy dtypes of the NPUArray arguments (launches)
+        self.nbytes = nbytes
+        self.captured = False
+        self.host_start_ns = 0
+        self.host_duration_ns = 0
+        self.device_start_ns = None
+        self.device_end_ns = None
+        self._events = None           # (start, end) timing events until resolved
+
+    @property
+    def device_duration_ns(self):
+        """How long the stream spent on the work (None without device times)."""
+        if self.device_start_ns is None:
+            return None
+        return self.device_end_ns - self.device_start_ns
+
+    def __repr__(self):
+        where = "" if self.device is None else " device %d" % self.device
+        return "<Record %s %s%s host %d ns>" % (self.kind, self.name, where,
+                                               self.host_duration_ns)
+
+
+# -- starting and stopping ------------------------------------------------------------------
+
+_switch = threading.Lock()   # profiles may start and stop on any thread
+
+
+def start(profile):
+    """Makes `profile` the running one; RuntimeError when another one runs."""
+    global active, _profile
+    with _switch:
+        if _profile is not None:
+            raise RuntimeError("a profile is already running in this process; npuarray keeps "
+                               "one profile at a time (it records every thread): end it first")
+        _profile = profile
+        active = True
+
+
+def stop(profile):
+    """Stops recording for `profile` (no-op when it is not the running one)."""
+    global active, _profile
+    with _switch:
+        if _profile is profile:
+            active = False
+            _profile = None
+
+
+def _after_fork_in_child():
+    """The child of a fork has none of the parent's runtime threads: its copy of a running
+    profile stops recording, and the pooled event handles (the parent's) are forgotten."""
+    global active, _profile, _pid
+    active = False
+    _profile = None
+    _pools.clear()
+    _pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+# -- timing events ----------------------------------------------------------------------
+
+def take_event(device_id):
+    """A timing event of `device_id` from the pool (created when the pool is empty);
+    the caller has activated the device."""
+    pool = _pools.get(device_id)
+    if pool:
+        try:
+            return pool.pop()
+        except IndexError:  # another thread took the last one
+            pass
+    handle = ffi.new("aclrtEvent *")
+    ret = lib.aclrtCreateEventExWithFlag(handle, ACL_EVENT_TIME_LINE)
+    if ret:
+        check(ret, "aclrtCreateEventExWithFlag")
+    return handle[0]
+
+
+def give_back(device_id, events):
+    """Returns resolved timing events to the pool of `device_id` (Ex events may be
+    recorded again: CANN's aclrtRecordEvent documentation)."""
+    if os.getpid() == _pid:
+        _pools.setdefault(device_id, []).extend(events)
+
+
+def _record_timing_event(profile, stream):
+    """Records a pooled timing event on `stream` and returns it; None when the runtime
+    refuses (the device was reset since the event was pooled, or the stream failed):
+    the record then keeps host times only, and the user's call goes on. Every hook site
+    has made the stream's device current already."""
+    device_id = stream.device.id
+    track = profile.track(stream)
+    for _ in range(2):
+        try:
+            event = take_event(device_id)
+        except AclError:
+            return None
+        if lib.aclrtRecordEvent(event, stream.handle) == 0:
+            track.events.append(event)  # given back at the end, even if the span never ends
+            return event
+        _pools.pop(device_id, None)     # stale handles (aclrtResetDevice): start afresh
+    return None
+
+
+def event_times(stream, events):
+    """Host-clock times (ns) at which `stream` reached each of `events` (timing events
+    recorded on it, in record order), by event (cffi pointers hash by address).
+
+    aclrtEventElapsedTime measures between two events recorded on one stream once the
+    stream is synchronised (hicann/runtime docs/zh/api_ref/07_event_management.md). So the
+    stream is synchronised, an anchor event recorded on the now idle stream (it completes
+    at once) and synchronised, and the host clock read: each event's time is that host time
+    minus the elapsed time from the event to the anchor. Events complete in record order,
+    so the times are made non-decreasing in that order (float32 milliseconds round by a
+    few nanoseconds). The anchor is appended to `events` (to go back to the pool)."""
+    device_id = stream.device.id
+    recorded = list(events)  # a span still closing on another thread may add one meanwhile
+    activate(device_id)
+    check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
+    anchor = take_event(device_id)
+    events.append(anchor)
+    check(lib.aclrtRecordEvent(anchor, stream.handle), "aclrtRecordEvent")
+    check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
+    anchor_time = _now()   # the idle stream reached the anchor at most this late
+    ms = ffi.new("float *")
+    times, previous = {}, None
+    for event in recorded:
+        check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
+        time_ns = anchor_time - round(ms[0] * 1e6)
+        if previous is not None and time_ns < previous:
+            time_ns = previous
+        times[event] = previous = time_ns
+    return times
+
+
+def capturing(stream):
+    """Whether `stream` is being captured into a graph now."""
+    return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
+
+
+# -- hooks ----------------------------------------------------------------------------------
+
+def _begin_device(record, stream):
+    """Opens `record` for work on `stream`: a timing event before it unless captured."""
+    profile = _profile
+    if profile is None:   # the profile ended meanwhile (another thread)
+        return None
+    if capturing(stream):
+        record.captured = True
+    else:
+        start = _record_timing_event(profile, stream)
+        if start is not None:
+            record._events = (start, None)
+    record.host_start_ns = _now()
+    return record
+
+
+def begin_launch(op_name, args, stream):
+    """Opens the record of a launch of aclnn operator `op_name` (its NPUArray arguments
+    give the shapes and dtypes) on `stream`."""
+    shapes, dtypes = [], []
+    for arg in args:
+        shape = getattr(arg, "_shape", None)   # NPUArrays only (not scalars, not handles)
+        if shape is not None:
+            shapes.append(shape)
+            dtypes.append(arg._dtype)           # a NumPy dtype: named only when exported
+    record = Record("launch", op_name, stream.device.id, stream, tuple(shapes), tuple(dtypes))
+    return _begin_device(record, stream)
+
+
+_COPY_KINDS = {0: "ACL_MEMCPY_HOST_TO_HOST", 1: "ACL_MEMCPY_HOST_TO_DEVICE",
+               2: "ACL_MEMCPY_DEVICE_TO_HOST", 3: "ACL_MEMCPY_DEVICE_TO_DEVICE"}
+
+
+def begin_copy(kind, nbytes, stream):
+    """Opens the record of a copy of `nbytes` bytes of aclrtMemcpyKind `kind` on `stream`."""
+    record = Record("copy", _COPY_KINDS.get(int(kind), str(kind)), stream.device.id, stream,
+                    nbytes=int(nbytes))
+    return _begin_device(record, stream)
+
+
+def begin_stream_work(kind, name, stream, nbytes=0):
+    """Opens the record of other work on `stream` whose device interval matters: a stream
+    waiting on an event (event_wait), a graph replay (replay) or a memset of `nbytes`."""
+    return _begin_device(Record(kind, name, stream.device.id, stream, nbytes=nbytes), stream)
+
+
+def begin_host(kind, name, device=None, stream=None):
+    """Opens the record of a host-side call (event record, synchronisation): host times only."""
+    if _profile is None:
+        return None
+    record = Record(kind, name, device, stream)
+    if stream is not None and capturing(stream):
+        record.captured = True
+    record.host_start_ns = _now()
+    return record
+
+
+def end(record):
+    """Closes `record` (the call returned): host duration, closing timing event, append."""
+    record.host_duration_ns = _now() - record.host_start_ns
+    profile = _profile
+    if profile is None:    # ended meanwhile: the record falls outside the profile
+        return
+    if record._events is not None:
+        if capturing(record.stream):   # joined a capture meanwhile (it waited on a captured event)
+            record._events = None
+            record.captured = True
+        else:
+            end_event = _record_timing_event(profile, record.stream)
+            record._events = None if end_event is None else (record._events[0], end_event)
+    incoming = profile.incoming
+    if incoming is not None:   # None: the profile ended meanwhile (on another thread)
+        incoming.append(record)
