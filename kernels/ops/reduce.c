@@ -13,7 +13,9 @@
  * The engine walks the input once with an accumulator operand (stride 0 along reduced dims), in
  * the input's memory order, so reducing rows or columns are both streaming passes. Work is split
  * across threads over independent output elements, or, for a full reduction, over input chunks
- * whose partial results are combined in a fixed order (deterministic). */
+ * whose partial results are combined in a fixed order (deterministic). Float and double matrices
+ * with contiguous rows take fast paths (sums, means, max, min along the rows or the columns; see
+ * "Fast paths"), as do ArgMax/ArgMin over contiguous lines or over a leading dim. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
