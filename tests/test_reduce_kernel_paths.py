@@ -265,3 +265,22 @@ def test_argmin_argmax_over_leading_axis_column_walk(rng, dtype, shape):
                                       np.argmin(a, axis=0, keepdims=keepdims))
     three = np.stack([a, -a])  # (2, rows, cols) over axis 1: columns of each batch
     np.testing.assert_array_equal(npx.argmax(up(three), axis=1).to_host(), np.argmax(three, axis=1))
+
+
+# ---------------------------------------------------------------------------------------------
+# sort.c: a line of 2^20 or more elements of at most 4 bytes is radix-sorted by the CPU pool in 8
+# fixed chunks per pass (stable, as the one-thread sort).
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint8", "float16"])
+def test_long_line_sort_and_argsort_are_stable(rng, dtype):
+    n = (1 << 20) + 3
+    a = rng.integers(0, 200, n).astype(dtype)  # many ties: stability is visible
+    if dtype in ("float32", "float16"):
+        a[rng.integers(0, n, 50)] = np.nan
+        a[rng.integers(0, n, 50)] = -0.0
+    x = up(a)
+    np.testing.assert_array_equal(npx.sort(x).to_host(), np.sort(a, kind="stable"))
+    np.testing.assert_array_equal(npx.argsort(x, stable=True).to_host(), np.argsort(a, kind="stable"))
+    finite = np.nan_to_num(a, nan=7).astype(dtype)
+    expected = np.argsort(-finite.astype(np.float64), kind="stable")
+    np.testing.assert_array_equal(npx.argsort(up(finite), descending=True, stable=True).to_host(), expected)

@@ -141,6 +141,73 @@ static void make_keys32(const sort_ctx *c, const uint64_t *values, uint32_t *key
 DEFINE_SORTS(64, uint64_t, int64_t)
 DEFINE_SORTS(32, uint32_t, uint32_t)
 
+/* A long line of 32-bit keys is sorted by the CPU pool: each pass splits the line into
+ * SORT_CHUNKS fixed chunks, counts every chunk's digits, then scatters every chunk from offsets
+ * that place chunk c's elements of a digit after those of chunks < c (stable, as one thread). */
+#define SORT_PARALLEL_MIN (1 << 20)
+#define SORT_CHUNKS 8
+
+typedef struct {
+    const uint32_t *keys, *idx;
+    uint32_t *out_keys, *out_idx;
+    int64_t n, chunk;
+    int shift;
+    int64_t (*counts)[RADIX_BUCKETS]; /* [SORT_CHUNKS]: digit counts, then scatter offsets */
+} radix_pass;
+
+static void pass_count(size_t begin, size_t end, void *vctx)
+{
+    const radix_pass *p = vctx;
+    for (size_t c = begin; c < end; c++) {
+        int64_t *count = p->counts[c], lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->n ? lo + p->chunk : p->n;
+        memset(count, 0, sizeof(int64_t) * RADIX_BUCKETS);
+        for (int64_t i = lo; i < hi; i++) count[(p->keys[i] >> p->shift) & (RADIX_BUCKETS - 1)]++;
+    }
+}
+
+static void pass_scatter(size_t begin, size_t end, void *vctx)
+{
+    const radix_pass *p = vctx;
+    for (size_t c = begin; c < end; c++) {
+        int64_t *offset = p->counts[c], lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->n ? lo + p->chunk : p->n;
+        for (int64_t i = lo; i < hi; i++) {
+            int64_t to = offset[(p->keys[i] >> p->shift) & (RADIX_BUCKETS - 1)]++;
+            p->out_keys[to] = p->keys[i];
+            p->out_idx[to] = p->idx[i];
+        }
+    }
+}
+
+static uint32_t *radix_sort32_parallel(uint32_t *keys, uint32_t *idx, uint32_t *tmp_keys, uint32_t *tmp_idx, int64_t n)
+{
+    int64_t counts[SORT_CHUNKS][RADIX_BUCKETS];
+    radix_pass p = { .n = n, .chunk = (n + SORT_CHUNKS - 1) / SORT_CHUNKS, .counts = counts };
+    for (int pass = 0; pass < 32 / RADIX_BITS; pass++) {
+        p.keys = keys;
+        p.idx = idx;
+        p.out_keys = tmp_keys;
+        p.out_idx = tmp_idx;
+        p.shift = pass * RADIX_BITS;
+        npusim_parallel_for(SORT_CHUNKS, 1, pass_count, &p);
+        int64_t offset = 0, first_digit_total = 0;
+        for (int c = 0; c < SORT_CHUNKS; c++) first_digit_total += counts[c][(keys[0] >> p.shift) & (RADIX_BUCKETS - 1)];
+        if (first_digit_total == n) continue; /* one digit for all */
+        for (int b = 0; b < RADIX_BUCKETS; b++)
+            for (int c = 0; c < SORT_CHUNKS; c++) {
+                int64_t count = counts[c][b];
+                counts[c][b] = offset;
+                offset += count;
+            }
+        npusim_parallel_for(SORT_CHUNKS, 1, pass_scatter, &p);
+        uint32_t *sk = keys, *si = idx;
+        keys = tmp_keys;
+        idx = tmp_idx;
+        tmp_keys = sk;
+        tmp_idx = si;
+    }
+    return idx;
+}
+
 /* The sorted line: indices, and the values gathered from the input by them (typed copies of
  * the element's size: a memcpy call per element cost as much as the sort). */
 #define GATHER(T)                                                                              \
@@ -176,7 +243,9 @@ static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
         uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
         make_keys32(c, loaded, keys, n);
         for (int64_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
-        write_line32(c, in, values, indices, radix_sort32(keys, idx, tmp_keys, tmp_idx, n), n);
+        const uint32_t *sorted = n >= SORT_PARALLEL_MIN ? radix_sort32_parallel(keys, idx, tmp_keys, tmp_idx, n)
+                                                        : radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
+        write_line32(c, in, values, indices, sorted, n);
     } else {
         uint64_t *keys = loaded, *tmp_keys = loaded + n;
         int64_t *idx = (int64_t *)(loaded + 2 * n), *tmp_idx = idx + n;
