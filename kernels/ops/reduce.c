@@ -49,10 +49,11 @@ typedef struct {
  * Folding a contiguous block of the input (kind) into accumulators (acc_kind) */
 
 /* The hot loops are also compiled for AVX-512 and AVX2, picked at load time (GCC's target_clones:
- * one binary for every x86-64 machine); elsewhere they are plain C11. Not in sanitizer builds:
- * the ifunc resolvers run before the sanitizer runtime is ready and crash it. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && \
-    !defined(__SANITIZE_ADDRESS__)
+ * one binary for every x86-64 machine; glibc's ifunc picks the clone); elsewhere they are plain
+ * C11. Not in sanitizer builds: the ifunc resolvers run before the sanitizer runtime is ready
+ * and crash it. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 #define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define VECTOR_CLONES
