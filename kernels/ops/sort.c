@@ -211,13 +211,14 @@ static uint32_t *radix_sort32_parallel(uint32_t *keys, uint32_t *idx, uint32_t *
 /* The sorted line: indices, and the values gathered from the input by them (typed copies of
  * the element's size: a memcpy call per element cost as much as the sort). */
 #define GATHER(T)                                                                              \
-    for (int64_t i = 0; i < n; i++)                                                            \
+    for (int64_t i = lo; i < hi; i++)                                                          \
         *(T *)(values + i * c->values_stride) = *(const T *)(in + (int64_t)sorted[i] * c->in_stride)
 
 #define WRITE_LINE(NAME, I)                                                                    \
-    static void NAME(const sort_ctx *c, const char *in, char *values, char *indices, const I *sorted, int64_t n) \
+    static void NAME(const sort_ctx *c, const char *in, char *values, char *indices, const I *sorted, int64_t lo, \
+                     int64_t hi)                                                               \
     {                                                                                          \
-        for (int64_t i = 0; i < n; i++) *(int64_t *)(indices + i * c->indices_stride) = (int64_t)sorted[i]; \
+        for (int64_t i = lo; i < hi; i++) *(int64_t *)(indices + i * c->indices_stride) = (int64_t)sorted[i]; \
         if (!c->with_values) return;                                                           \
         switch (c->item_size) {                                                                \
         case 1: GATHER(uint8_t); break;                                                        \
@@ -229,6 +230,47 @@ static uint32_t *radix_sort32_parallel(uint32_t *keys, uint32_t *idx, uint32_t *
 WRITE_LINE(write_line32, uint32_t)
 WRITE_LINE(write_line64, int64_t)
 
+/* A line of 32-bit keys, whose loading and writing long lines split across the CPU pool too. */
+typedef struct {
+    const sort_ctx *c;
+    const char *in;
+    char *values, *indices;
+    uint64_t *loaded;
+    uint32_t *keys, *idx;
+    const uint32_t *sorted;
+} line32;
+
+static void prepare32_range(size_t lo, size_t hi, void *vctx)
+{
+    const line32 *l = vctx;
+    npusim_load(l->c->kind, l->loaded + lo, l->in + (int64_t)lo * l->c->in_stride, l->c->in_stride, l->c->in_dtype,
+                hi - lo);
+    make_keys32(l->c, l->loaded + lo, l->keys + lo, (int64_t)(hi - lo));
+    for (size_t i = lo; i < hi; i++) l->idx[i] = (uint32_t)i;
+}
+
+static void write32_range(size_t lo, size_t hi, void *vctx)
+{
+    const line32 *l = vctx;
+    write_line32(l->c, l->in, l->values, l->indices, l->sorted, (int64_t)lo, (int64_t)hi);
+}
+
+static void sort_line32(sort_ctx *c, const char *in, char *values, char *indices, uint64_t *loaded)
+{
+    int64_t n = c->length;
+    uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
+    line32 l = { c, in, values, indices, loaded, keys, idx, NULL };
+    if (n < SORT_PARALLEL_MIN) {
+        prepare32_range(0, (size_t)n, &l);
+        l.sorted = radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
+        write32_range(0, (size_t)n, &l);
+        return;
+    }
+    npusim_parallel_for((size_t)n, SORT_PARALLEL_MIN / SORT_CHUNKS, prepare32_range, &l);
+    l.sorted = radix_sort32_parallel(keys, idx, tmp_keys, tmp_idx, n);
+    npusim_parallel_for((size_t)n, SORT_PARALLEL_MIN / SORT_CHUNKS, write32_range, &l);
+}
+
 static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
 {
     int64_t n = c->length;
@@ -238,20 +280,15 @@ static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
         atomic_store(&c->failed, 1);
         return;
     }
-    npusim_load(c->kind, loaded, in, c->in_stride, c->in_dtype, (size_t)n);
     if (c->item_size <= 4 && n <= (int64_t)UINT32_MAX) {
-        uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
-        make_keys32(c, loaded, keys, n);
-        for (int64_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
-        const uint32_t *sorted = n >= SORT_PARALLEL_MIN ? radix_sort32_parallel(keys, idx, tmp_keys, tmp_idx, n)
-                                                        : radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
-        write_line32(c, in, values, indices, sorted, n);
+        sort_line32(c, in, values, indices, loaded);
     } else {
+        npusim_load(c->kind, loaded, in, c->in_stride, c->in_dtype, (size_t)n);
         uint64_t *keys = loaded, *tmp_keys = loaded + n;
         int64_t *idx = (int64_t *)(loaded + 2 * n), *tmp_idx = idx + n;
         make_keys(c, keys, n);
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        write_line64(c, in, values, indices, radix_sort64(keys, idx, tmp_keys, tmp_idx, n), n);
+        write_line64(c, in, values, indices, radix_sort64(keys, idx, tmp_keys, tmp_idx, n), 0, n);
     }
     free(loaded);
 }
