@@ -284,3 +284,28 @@ def test_long_line_sort_and_argsort_are_stable(rng, dtype):
     finite = np.nan_to_num(a, nan=7).astype(dtype)
     expected = np.argsort(-finite.astype(np.float64), kind="stable")
     np.testing.assert_array_equal(npx.argsort(up(finite), descending=True, stable=True).to_host(), expected)
+
+
+# ---------------------------------------------------------------------------------------------
+# aclnnCumsum: contiguous float / double lines are scanned straight from input to output.
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape,axis", [((1000,), 0), ((7, 513), 1), ((7, 513), 0), ((3, 0), 1), ((1,), 0)])
+def test_cumulative_sum_contiguous_and_strided(rng, dtype, shape, axis):
+    a = signed(rng, shape, dtype)
+    got = npx.cumulative_sum(up(a), axis=axis).to_host()
+    assert got.dtype == np.dtype(dtype) and got.shape == a.shape
+    exact = np.cumulative_sum(a.astype(np.float64), axis=axis)
+    magnitude = np.cumulative_sum(np.abs(a).astype(np.float64), axis=axis)
+    eps = np.finfo(dtype).eps
+    assert np.all(np.abs(got - exact) <= eps * (magnitude + np.abs(exact)))  # one rounding per output
+
+
+def test_cumulative_sum_nan_inf_and_reversed_view(rng):
+    a = signed(rng, 50, "float32")
+    a[10], a[30] = np.inf, np.nan
+    got = npx.cumulative_sum(up(a)).to_host()
+    np.testing.assert_array_equal(np.isnan(got), np.arange(50) >= 30)
+    assert np.all(np.isinf(got[10:30]))
+    b = signed(rng, 40, "float64")
+    np.testing.assert_allclose(npx.cumulative_sum(up(b)[::-1]).to_host(), np.cumulative_sum(b[::-1]), rtol=1e-12)

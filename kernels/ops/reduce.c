@@ -1226,8 +1226,27 @@ typedef struct {
     int64_t length, in_stride, out_stride; /* along the dim; strides in bytes */
 } scan_ctx;
 
+/* Running sums of contiguous float or double lines, straight from input to output (no
+ * conversion buffers), accumulated in double like the general path. */
+#define SCAN_CONTIGUOUS(NAME, T)                                                               \
+    static void NAME(const T *x, T *out, int64_t n)                                            \
+    {                                                                                          \
+        double run = 0;                                                                        \
+        for (int64_t i = 0; i < n; i++) out[i] = (T)(run += x[i]);                             \
+    }
+SCAN_CONTIGUOUS(scan_f32, float)
+SCAN_CONTIGUOUS(scan_f64, double)
+
 static void scan_line(const scan_ctx *c, const char *in, char *out)
 {
+    if (c->in_dtype == c->out_dtype && (c->in_dtype == ACL_FLOAT || c->in_dtype == ACL_DOUBLE)) {
+        int64_t size = (int64_t)npusim_dtype_size(c->in_dtype);
+        if (c->in_stride == size && c->out_stride == size) {
+            if (size == 4) scan_f32((const float *)in, (float *)out, c->length);
+            else scan_f64((const double *)in, (double *)out, c->length);
+            return;
+        }
+    }
     _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 16];
     npusim_value run = { 0 };
     for (int64_t off = 0; off < c->length; off += NPUSIM_BLOCK) {
