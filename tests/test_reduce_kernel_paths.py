@@ -201,9 +201,9 @@ def test_on_a_non_default_stream(rng, dtype):
 # pool above.
 
 # (M, K, N, transposed mat2): k-means' two products, mat2 at / above the packing limit (65536
-# elements), and products on both sides of the pool threshold.
+# elements), products on both sides of the pool threshold, and of the 16 rows packing needs.
 PRODUCTS = [(1797, 64, 10, True), (10, 1797, 64, False), (300, 256, 256, True), (300, 257, 256, True),
-            (2000, 64, 32, True), (4100, 64, 16, False), (5, 3, 2, True)]
+            (2000, 64, 32, True), (4100, 64, 16, False), (5, 3, 2, True), (15, 64, 10, True), (16, 64, 10, True)]
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
