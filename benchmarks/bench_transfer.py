@@ -5,8 +5,11 @@ default stream, asynchronous on a stream), D2D, and pageable copies (synchronous
 asynchronous: staged through pooled pinned memory), each next to numpy.copyto (and
 torch's Tensor.copy_ when PyTorch is installed) of the same size. Then the host-side
 cost of enqueueing an event record and of synchronising an idle stream.
-Targets: >= 0.9x numpy.copyto for pinned copies of >= 64 MiB, >= 0.7x for staged
-pageable copies, <= 5 us per event record and per idle-stream synchronise.
+Targets (issue 9): >= 0.8x numpy.copyto for pinned copies of 1 MiB, >= 0.9x for pinned
+copies of >= 64 MiB, >= 0.8x for staged pageable copies of 64 MiB, <= 5 us per event
+record and per idle-stream synchronise. Each size starts with an untimed warm-up of
+every copy, so the first case timed is not the one that pays for the process's first
+touches of the buffers and code paths.
 """
 import numpy as np
 
@@ -40,9 +43,10 @@ def _run_size(harness, label, nbytes):
     refs = _host_reference(nbytes, pageable_src, pageable_dst)
     repeat = 5 if nbytes >= (256 << 20) else 9
 
+    cases = []
+
     def case(name, fn):
-        harness.compare("%s %s" % (name, label), {"npuarray": fn, **refs}, nbytes=nbytes,
-                        repeat=repeat)
+        cases.append(("%s %s" % (name, label), fn))
 
     def on_stream(copy):
         def run():
@@ -63,6 +67,11 @@ def _run_size(harness, label, nbytes):
     case("D2H pageable sync", lambda: mem_a.copy_to_host(pageable_dst))
     case("D2H pageable async (staged)", on_stream(
         lambda: mem_a.copy_to_host(pageable_dst, stream=stream, blocking=False)))
+    for _, fn in cases:   # the warm-up
+        for _ in range(3 if nbytes >= (64 << 20) else 30):
+            fn()
+    for name, fn in cases:
+        harness.compare(name, {"npuarray": fn, **refs}, nbytes=nbytes, repeat=repeat)
     assert np.array_equal(pageable_dst, pageable_src), "transfer benchmark moved wrong bytes"
 
 

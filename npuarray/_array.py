@@ -15,11 +15,13 @@ where npuarray implements them; other NumPy functions read the arrays through
 """
 __all__ = ["NPUArray"]
 
+from ._ndarray_methods import NDArrayMethods
+
 # Published versions of the array API standard that __array_namespace__ accepts.
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
-class NPUArray:
+class NPUArray(NDArrayMethods):
     """An array on an NPU (CuPy's ``ndarray`` / the array API's array object).
 
     Create arrays with ``npuarray.asarray``, ``zeros``, ``empty``, ``arange``...,
@@ -273,18 +275,14 @@ class NPUArray:
         _indexing.setitem(self, key, value)
 
     # -- arithmetic (aclnn operators, see npuarray._elementwise) -------------------------------
-    def __add__(self, other):
-        return _elementwise.add(self, other)
-
+    # x + y, x - y, x * y, x / y and the six comparisons are bound at the end of this module
+    # to their element-wise plans (``_bind_binary_operators``).
     def __radd__(self, other):
         return _elementwise.add(other, self)
 
     def __iadd__(self, other):
         _elementwise.inplace("add", self, other)
         return self
-
-    def __sub__(self, other):
-        return _elementwise.subtract(self, other)
 
     def __rsub__(self, other):
         return _elementwise.subtract(other, self)
@@ -293,18 +291,12 @@ class NPUArray:
         _elementwise.inplace("subtract", self, other)
         return self
 
-    def __mul__(self, other):
-        return _elementwise.multiply(self, other)
-
     def __rmul__(self, other):
         return _elementwise.multiply(other, self)
 
     def __imul__(self, other):
         _elementwise.inplace("multiply", self, other)
         return self
-
-    def __truediv__(self, other):
-        return _elementwise.divide(self, other)
 
     def __rtruediv__(self, other):
         return _elementwise.divide(other, self)
@@ -419,24 +411,6 @@ class NPUArray:
     # Comparisons return bool arrays, so arrays are unhashable (as in NumPy).
     __hash__ = None
 
-    def __eq__(self, other):
-        return _elementwise.equal(self, other)
-
-    def __ne__(self, other):
-        return _elementwise.not_equal(self, other)
-
-    def __lt__(self, other):
-        return _elementwise.less(self, other)
-
-    def __le__(self, other):
-        return _elementwise.less_equal(self, other)
-
-    def __gt__(self, other):
-        return _elementwise.greater(self, other)
-
-    def __ge__(self, other):
-        return _elementwise.greater_equal(self, other)
-
     # -- NumPy-style methods -------------------------------------------------------------------
     def astype(self, dtype, /, *, copy=True, device=None):
         """``npuarray.astype(self, dtype, copy=copy, device=device)`` (aclnnCast)."""
@@ -520,3 +494,40 @@ def _into(result, out):
 from . import _indexing, _manipulation, _transfer  # noqa: E402
 from . import _elementwise, _linear_algebra, _numpy_dispatch  # noqa: E402
 from . import _searching, _statistical  # noqa: E402
+
+# The operators whose array API function is its plan alone call the plan's __call__
+# directly: one Python frame per ``x + y`` instead of three (small operations are
+# bound by host overhead). Same semantics as ``npuarray.add(self, other)`` etc.
+_PLAIN_BINARY_OPERATORS = {
+    "__add__": "add", "__sub__": "subtract", "__mul__": "multiply", "__truediv__": "divide",
+    "__eq__": "equal", "__ne__": "not_equal", "__lt__": "less", "__le__": "less_equal",
+    "__gt__": "greater", "__ge__": "greater_equal"}
+
+
+# The other binary operators, which return NotImplemented for another library's array
+# (``_elementwise.defers_to``) so that Python asks it, as NumPy's operators do.
+_DEFERRING_OPERATORS = (
+    "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__floordiv__", "__rfloordiv__",
+    "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__",
+    "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__",
+    "__lshift__", "__rlshift__", "__rshift__", "__rrshift__")
+
+
+def _deferring(method):
+    def operator(self, other):
+        if type(other) is not NPUArray and _elementwise.defers_to(other):
+            return NotImplemented
+        return method(self, other)
+    operator.__name__ = operator.__qualname__ = method.__name__
+    operator.__doc__ = method.__doc__
+    return operator
+
+
+def _bind_binary_operators():
+    for dunder, name in _PLAIN_BINARY_OPERATORS.items():
+        setattr(NPUArray, dunder, _elementwise.binary_operator(name))
+    for dunder in _DEFERRING_OPERATORS:
+        setattr(NPUArray, dunder, _deferring(getattr(NPUArray, dunder)))
+
+
+_bind_binary_operators()

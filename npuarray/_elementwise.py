@@ -132,6 +132,18 @@ def _is_array(x):
     return isinstance(x, _ops._array_type or _ops._npuarray_type())
 
 
+def defers_to(other):
+    """Whether NPUArray's binary operators return NotImplemented for ``other``: an
+    array of another library (it has ``__array_ufunc__``, ``__array_function__`` or
+    ``__array_namespace__``, as Dask arrays do) that is neither an NPUArray nor a
+    NumPy array or scalar, which npuarray refuses with its own TypeError."""
+    if _is_array(other) or isinstance(other, (np.ndarray, np.generic)):
+        return False
+    kind = type(other)
+    return (hasattr(kind, "__array_ufunc__") or hasattr(kind, "__array_function__")
+            or hasattr(kind, "__array_namespace__"))
+
+
 def same_device(name, *arrays):
     """The device shared by ``arrays``; ValueError naming both when they differ."""
     device = arrays[0]._buffer.device
@@ -192,19 +204,28 @@ class _Binary:
     "same", "bool" (comparisons, logical) or "float" (true division).
     ``same_bits`` operations (bitwise, logical) depend only on the operands'
     bits: an unsigned dtype the operator lacks is computed as the signed dtype
-    of the same width by reinterpreting the memory, with no cast.
+    of the same width by reinterpreting the memory, with no cast. ``inplace_op``
+    computes ``x op= y`` in x's memory (aclnnInplaceAdd ...).
     """
 
     def __init__(self, name, op, supported, kinds, *, scalar_op=None, reflected_op=None,
                  scalar_supported=None, scalar_first=False, alpha=False, result="same",
-                 modular=False, same_bits=False):
+                 modular=False, same_bits=False, inplace_op=None):
         self.name, self.op, self.supported, self.kinds = name, op, supported, kinds
+        self.inplace_op = inplace_op  # x <op>= y on x's memory (same dtypes as op)
         self.modular, self.same_bits = modular, same_bits
         self.scalar_op, self.reflected_op = scalar_op, reflected_op
         self.scalar_supported = scalar_supported or supported
         self.scalar_first, self.alpha, self.result = scalar_first, alpha, result
         self._plans = {}
         self._alphas = {}
+        # (dtype, dtype) of two array operands -> (alpha, result dtype) when the
+        # operator takes them as they are (the fast path), else False.
+        self._direct = {}
+        # (float or int, array dtype, reflected) -> the scalar fast path's entry, else False.
+        self._scalar_direct = {}
+        self.call = self._fast_call(self._general)
+        self.operator = self._fast_call(self._general_or_defer)
 
     def _alpha(self, dtype):
         """The aclScalar 1 of ``dtype`` (alpha of Add / Sub), made once."""
@@ -230,7 +251,86 @@ class _Binary:
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
 
+    def _fast_call(self, general):
+        """The function ``(x1, x2) -> result`` of this plan: the hot paths of
+        ``x + y`` and ``x + 2.0`` inline, for operands whose dtypes the operator
+        takes as they are, else ``general`` (``_general`` for the public function
+        ``call``; ``_general_or_defer`` for ``operator``, NPUArray's dunder)."""
+        direct_plans, direct_plan, op = self._direct, self._direct_plan, self.op
+        scalar_plans, scalar_plan = self._scalar_direct, self._scalar_direct_plan
+
+        def call(x1, x2):
+            array_type = _ops._array_type
+            if type(x1) is array_type:
+                if type(x2) is array_type:
+                    direct = direct_plans.get((x1._dtype, x2._dtype))
+                    if direct is None:
+                        direct = direct_plan(x1._dtype, x2._dtype)
+                    if direct:
+                        shape = x1._shape
+                        if shape != x2._shape:
+                            shape = broadcast_shapes(shape, x2._shape)
+                        out = _ops.binary_result(op, x1, x2, direct[0], shape, direct[1])
+                        if out is not None:
+                            return out
+                    return general(x1, x2)
+                array, value, reflected = x1, x2, False
+            elif type(x2) is array_type:
+                array, value, reflected = x2, x1, True
+            else:
+                return general(x1, x2)
+            # an array and a Python float or int (not bool: type() is exact)
+            kind = type(value)
+            if kind is float or kind is int:
+                direct = scalar_plans.get((kind, array._dtype, reflected))
+                if direct is None:
+                    direct = scalar_plan(kind, array._dtype, reflected)
+                if direct and (kind is float or direct[4] <= value <= direct[5]):
+                    out = _ops.scalar_result(direct[0], array, _ops.acl_scalar(value, direct[3]),
+                                             direct[1], direct[2], direct[6])
+                    if out is not None:
+                        return out
+            return general(x1, x2)
+        call.__name__ = call.__qualname__ = self.name
+        call.__doc__ = (f"``{self.name}(x1, x2)``: the array API function (see "
+                        f"``npuarray.{self.name}``), also NPUArray's operator.")
+        return call
+
+    def _general_or_defer(self, x1, x2):
+        """``_general``, or NotImplemented when ``x2`` is another library's array, so
+        that Python asks it (``dask_array.__radd__``), as NumPy's operators do."""
+        if defers_to(x2):
+            return NotImplemented
+        return self._general(x1, x2)
+
+    def _scalar_direct_plan(self, kind, dtype, reflected):
+        """The ``_scalar_direct`` entry of an array of ``dtype`` with a Python
+        scalar of type ``kind`` (float or int) on the right (or the left when
+        ``reflected``), made once: (operator, alpha, result dtype, dtype, lowest
+        and highest int that fit, scalar first), or False when the general path
+        has something to do (a cast, a wider dtype, no scalar operator, pow's
+        checks); the bounds send ints that do not fit ``dtype`` there too."""
+        op = self.reflected_op if reflected else self.scalar_op
+        direct = False
+        try:
+            compute, out_dtype = self.plan(dtype)
+            promoted = _data_type.scalar_result_type(dtype, kind(1))
+        except (TypeError, ValueError):
+            promoted = None
+        if promoted == dtype and op is not None and self.name != "pow" \
+                and compute == dtype and compute in self.scalar_supported \
+                and (self.result == "bool" or out_dtype == compute):
+            low, high = (np.iinfo(dtype).min, np.iinfo(dtype).max) if _kind(dtype) in "iu" \
+                else (-np.inf, np.inf)
+            direct = (op, self._alpha(compute) if self.alpha else None, out_dtype, compute,
+                      low, high, reflected and self.scalar_first)
+        self._scalar_direct[(kind, dtype, reflected)] = direct
+        return direct
+
     def __call__(self, x1, x2):
+        return self.call(x1, x2)
+
+    def _general(self, x1, x2):
         array_type = _ops._array_type or _ops._npuarray_type()
         if isinstance(x1, array_type):
             if isinstance(x2, array_type):
@@ -240,6 +340,21 @@ class _Binary:
             return self.with_scalar(x2, x1, reflected=True)
         raise TypeError(f"{self.name}() needs an NPUArray operand, got "
                         f"{type(x1).__name__} and {type(x2).__name__}")
+
+    def _direct_plan(self, dtype1, dtype2):
+        """The ``_direct`` entry of two array dtypes, made once; False also when
+        they do not promote or the function refuses them (the general path
+        raises the error)."""
+        try:
+            dtype = dtype1 if dtype1 == dtype2 else _promote(dtype1, dtype2)
+            compute, out_dtype = self.plan(dtype)
+        except (TypeError, ValueError):
+            return False
+        direct = False
+        if compute is out_dtype and dtype1 == compute and dtype2 == compute:
+            direct = (self._alpha(compute) if self.alpha else None, out_dtype)
+        self._direct[(dtype1, dtype2)] = direct
+        return direct
 
     def arrays(self, x1, x2):
         device = x1._buffer.device
@@ -331,12 +446,14 @@ class _Binary:
 _NUMERIC = "biufc"
 _BINARY = {spec.name: spec for spec in [
     _Binary("add", "aclnnAdd", _ARITH, _NUMERIC, scalar_op="aclnnAdds",
-            reflected_op="aclnnAdds", alpha=True, modular=True),
+            reflected_op="aclnnAdds", alpha=True, modular=True, inplace_op="aclnnInplaceAdd"),
     _Binary("subtract", "aclnnSub", _ARITH, "iufc", scalar_op="aclnnSubs",
-            reflected_op="aclnnRsubs", scalar_supported=_RSUB, alpha=True, modular=True),
+            reflected_op="aclnnRsubs", scalar_supported=_RSUB, alpha=True, modular=True,
+            inplace_op="aclnnInplaceSub"),
     _Binary("multiply", "aclnnMul", _ARITH, _NUMERIC, scalar_op="aclnnMuls",
-            reflected_op="aclnnMuls", modular=True),
-    _Binary("divide", "aclnnDiv", _ARITH, _NUMERIC, scalar_op="aclnnDivs", result="float"),
+            reflected_op="aclnnMuls", modular=True, inplace_op="aclnnInplaceMul"),
+    _Binary("divide", "aclnnDiv", _ARITH, _NUMERIC, scalar_op="aclnnDivs", result="float",
+            inplace_op="aclnnInplaceDiv"),
     _Binary("floor_divide", "aclnnFloorDivide", _FLOOR_DIVIDE, "iuf",
             scalar_op="aclnnFloorDivides"),
     _Binary("remainder", "aclnnRemainderTensorTensor", _REMAINDER, "iuf",
@@ -363,13 +480,23 @@ _BINARY = {spec.name: spec for spec in [
 ]}
 
 
+def binary_operator(name):
+    """The callable ``(x1, x2) -> name(x1, x2)`` of the binary function ``name``
+    whose public function is its plan alone (add, subtract, multiply, divide and
+    the comparisons): NPUArray's operators are bound to it. (A function, not
+    the plan object: as a class attribute a function receives the array first.)
+    Unlike the public function it returns NotImplemented for another library's
+    array (``defers_to``)."""
+    return _BINARY[name].operator
+
+
 def add(x1, x2, /):
     """Element-wise ``x1 + x2`` (array API ``add``, ``numpy.add``).
 
     aclnnAdd (two arrays) or aclnnAdds (an array and a scalar), alpha = 1, on the
     current stream. Returns a new array of the broadcast shape and promoted dtype.
     """
-    return _BINARY["add"](x1, x2)
+    return _BINARY["add"].call(x1, x2)
 
 
 def subtract(x1, x2, /):
@@ -378,19 +505,19 @@ def subtract(x1, x2, /):
     aclnnSub, aclnnSubs (array - scalar) or aclnnRsubs (scalar - array), alpha = 1.
     bool operands raise TypeError, as in NumPy.
     """
-    return _BINARY["subtract"](x1, x2)
+    return _BINARY["subtract"].call(x1, x2)
 
 
 def multiply(x1, x2, /):
     """Element-wise ``x1 * x2`` (array API ``multiply``): aclnnMul / aclnnMuls."""
-    return _BINARY["multiply"](x1, x2)
+    return _BINARY["multiply"].call(x1, x2)
 
 
 def divide(x1, x2, /):
     """Element-wise true division ``x1 / x2`` (array API ``divide``): aclnnDiv /
     aclnnDivs. Integer and bool operands give the default float dtype (float64);
     division by zero gives ±inf / nan (IEEE), as NumPy."""
-    return _BINARY["divide"](x1, x2)
+    return _BINARY["divide"].call(x1, x2)
 
 
 def floor_divide(x1, x2, /):
@@ -423,7 +550,7 @@ def remainder(x1, x2, /):
     if _operands_dtype(x1, x2) == _UINT64:
         a, b = _uint64_operands("remainder", x1, x2)
         return _uint64_remainder(a, b)
-    return _BINARY["remainder"](x1, x2)
+    return _BINARY["remainder"].call(x1, x2)
 
 
 def pow(x1, x2, /):  # noqa: A001  the array API name
@@ -438,7 +565,7 @@ def pow(x1, x2, /):  # noqa: A001  the array API name
         return _uint64_pow(*_uint64_operands("pow", x1, x2))
     if dtype is not None and _kind(dtype) == "i" and _is_array(x2) and _kind(x2._dtype) == "i":
         _refuse_negative_exponents(x2)
-    return _BINARY["pow"](x1, x2)
+    return _BINARY["pow"].call(x1, x2)
 
 
 def _refuse_negative_exponents(exponent):
@@ -455,37 +582,37 @@ def _refuse_negative_exponents(exponent):
 def equal(x1, x2, /):
     """Element-wise ``x1 == x2`` → bool array (array API ``equal``): aclnnEqTensor /
     aclnnEqScalar, compared in the promoted dtype."""
-    return _BINARY["equal"](x1, x2)
+    return _BINARY["equal"].call(x1, x2)
 
 
 def not_equal(x1, x2, /):
     """Element-wise ``x1 != x2`` → bool array (array API ``not_equal``):
     aclnnNeTensor / aclnnNeScalar."""
-    return _BINARY["not_equal"](x1, x2)
+    return _BINARY["not_equal"].call(x1, x2)
 
 
 def greater(x1, x2, /):
     """Element-wise ``x1 > x2`` → bool array (array API ``greater``): aclnnGtTensor /
     aclnnGtScalar (aclnnLtScalar for ``scalar > x``). Complex raises TypeError."""
-    return _BINARY["greater"](x1, x2)
+    return _BINARY["greater"].call(x1, x2)
 
 
 def greater_equal(x1, x2, /):
     """Element-wise ``x1 >= x2`` → bool array (array API ``greater_equal``):
     aclnnGeTensor / aclnnGeScalar (aclnnLeScalar for ``scalar >= x``)."""
-    return _BINARY["greater_equal"](x1, x2)
+    return _BINARY["greater_equal"].call(x1, x2)
 
 
 def less(x1, x2, /):
     """Element-wise ``x1 < x2`` → bool array (array API ``less``): aclnnLtTensor /
     aclnnLtScalar (aclnnGtScalar for ``scalar < x``)."""
-    return _BINARY["less"](x1, x2)
+    return _BINARY["less"].call(x1, x2)
 
 
 def less_equal(x1, x2, /):
     """Element-wise ``x1 <= x2`` → bool array (array API ``less_equal``):
     aclnnLeTensor / aclnnLeScalar (aclnnGeScalar for ``scalar <= x``)."""
-    return _BINARY["less_equal"](x1, x2)
+    return _BINARY["less_equal"].call(x1, x2)
 
 
 def maximum(x1, x2, /):
@@ -494,7 +621,7 @@ def maximum(x1, x2, /):
     uint64, which aclnnMaximum lacks, selects with aclnnGeTensor and aclnnSWhere."""
     if _operands_dtype(x1, x2) == _UINT64:
         return where(greater_equal(x1, x2), x1, x2)
-    return _BINARY["maximum"](x1, x2)
+    return _BINARY["maximum"].call(x1, x2)
 
 
 def minimum(x1, x2, /):
@@ -503,7 +630,7 @@ def minimum(x1, x2, /):
     uint64 selects with aclnnLeTensor and aclnnSWhere."""
     if _operands_dtype(x1, x2) == _UINT64:
         return where(less_equal(x1, x2), x1, x2)
-    return _BINARY["minimum"](x1, x2)
+    return _BINARY["minimum"].call(x1, x2)
 
 
 def _operands_dtype(x1, x2):
@@ -527,13 +654,13 @@ def _operands_dtype(x1, x2):
 def logical_and(x1, x2, /):
     """Element-wise truth ``x1 and x2`` → bool array (array API ``logical_and``;
     any dtype, non-zero is true, as NumPy): aclnnLogicalAnd."""
-    return _BINARY["logical_and"](x1, x2)
+    return _BINARY["logical_and"].call(x1, x2)
 
 
 def logical_or(x1, x2, /):
     """Element-wise truth ``x1 or x2`` → bool array (array API ``logical_or``):
     aclnnLogicalOr."""
-    return _BINARY["logical_or"](x1, x2)
+    return _BINARY["logical_or"].call(x1, x2)
 
 
 # ---------------------------------------------------------------------------
@@ -578,25 +705,25 @@ def bitwise_and(x1, x2, /):
     ``bitwise_and``, ``numpy.bitwise_and``): aclnnBitwiseAndTensor /
     aclnnBitwiseAndScalar on the current stream (uint32 / uint64 run as the
     int32 / int64 with the same bits). Floating operands raise TypeError."""
-    return _BINARY["bitwise_and"](x1, x2)
+    return _BINARY["bitwise_and"].call(x1, x2)
 
 
 def bitwise_or(x1, x2, /):
     """Element-wise ``x1 | x2`` of integer or bool operands (array API
     ``bitwise_or``): aclnnBitwiseOrTensor / aclnnBitwiseOrScalar."""
-    return _BINARY["bitwise_or"](x1, x2)
+    return _BINARY["bitwise_or"].call(x1, x2)
 
 
 def bitwise_xor(x1, x2, /):
     """Element-wise ``x1 ^ x2`` of integer or bool operands (array API
     ``bitwise_xor``): aclnnBitwiseXorTensor / aclnnBitwiseXorScalar."""
-    return _BINARY["bitwise_xor"](x1, x2)
+    return _BINARY["bitwise_xor"].call(x1, x2)
 
 
 def logical_xor(x1, x2, /):
     """Element-wise truth ``bool(x1) != bool(x2)`` → bool array (array API
     ``logical_xor``; any dtype, non-zero is true, as NumPy): aclnnLogicalXor."""
-    return _BINARY["logical_xor"](x1, x2)
+    return _BINARY["logical_xor"].call(x1, x2)
 
 
 def bitwise_invert(x, /):
@@ -1628,6 +1755,28 @@ def where(condition, x1, x2, /):
     return out
 
 
+def _inplace_fast(spec, x, other):
+    """``x op= other`` with the plan's in-place operator (aclnnInplaceAdd ...) when
+    both are arrays whose dtypes it takes as they are, the result has x's dtype
+    and shape, and other does not overlap x (unless it is x itself): True when
+    done, False for the general path (result, then a copy into x)."""
+    array_type = _ops._array_type
+    if type(x) is not array_type or type(other) is not array_type:
+        return False
+    direct = spec._direct.get((x._dtype, other._dtype))
+    if direct is None:
+        direct = spec._direct_plan(x._dtype, other._dtype)
+    if not direct or direct[1] != x._dtype:
+        return False
+    if x._shape != other._shape:
+        try:
+            if broadcast_shapes(x._shape, other._shape) != x._shape:
+                return False
+        except ValueError:
+            return False
+    return _ops.inplace_binary(spec.inplace_op, x, other, direct[0])
+
+
 def _can_cast_same_kind(src, dst):
     return src == dst or _data_type.can_cast(src, dst) or _kind(src) == _kind(dst)
 
@@ -1642,6 +1791,9 @@ def inplace(name, x, other):
     same kind (else TypeError); a read-only (broadcast) ``x`` raises ValueError;
     ``x`` is unchanged when an error is raised.
     """
+    spec = _BINARY.get(name)
+    if spec is not None and spec.inplace_op is not None and _inplace_fast(spec, x, other):
+        return x
     _manipulation.check_writable(x)
     if name == "matmul":
         from ._linear_algebra import matmul as function

@@ -13,6 +13,15 @@ by (address, shape, dtype) so a recycled pool block reuses its descriptor,
 common scalars are cached, operator entry points are looked up once, the two
 out-parameters are reused per thread, and binary element-wise operators take a
 shorter path (``launch_binary``).
+
+The hottest operations have fast paths (issue 9): ``x + y`` (``binary_result``),
+``x + 2.0`` (``scalar_result``) and ``x += y`` (``inplace_binary``) build the
+result and launch with no per-argument conversion, and run both phases in one
+call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
+in the npusim extension), which calls the loaded provider's real entry points,
+CANN's or npusim's, through their addresses. Each returns None/False when it
+does not apply (a graph capture, a view without an aclTensor, ...) and the caller
+takes the general path.
 """
 import threading
 
@@ -233,22 +242,208 @@ def launch_binary(op_name, x1, x2, alpha, out, stream):
     for buffer in (x1._buffer, x2._buffer, out._buffer):
         if buffer._stream is not stream:
             buffer.prepare(stream)
+    span = _profiler.active and _profiler.begin_launch(op_name, (x1, x2, out), stream)
+    _launch_tensors(op_name, t1, t2, alpha, t3, stream)
+    if span:
+        _profiler.end(span)
+
+
+def binary_result(op_name, x1, x2, alpha, shape, out_dtype):
+    """``x1 <op> x2`` as a new array of ``shape`` (the operands' broadcast
+    shape) and ``out_dtype``, or None when this fast path does not apply (the
+    caller then takes the general one).
+
+    The dispatch of ``x + y`` for two NPUArrays on the same ``Device`` whose
+    dtypes ``op_name`` takes as they are (the caller's plan says so), outside
+    any graph capture, with aclTensors already made (every array made by an
+    operator has one): the result's memory comes from the pool on the current
+    stream of the device, its aclTensor from the descriptor cache, and the two
+    phases of the operator run as in launch(). None for empty results too."""
+    buffer1, buffer2 = x1._buffer, x2._buffer
+    t1, t2 = x1._acl_tensor, x2._acl_tensor
+    device = buffer1.device
+    if t1 is None or t2 is None or buffer2.device is not device or _capture_guard.active:
+        return None
+    layout = _layouts.get((shape, out_dtype)) or _layout(shape, out_dtype)
+    if layout is None:  # empty
+        return None
+    stream = current_stream_of(device)
+    out = _result(layout, shape, out_dtype, device, stream)
+    if buffer1._stream is not stream:
+        buffer1.prepare(stream)
+    if buffer2._stream is not stream:
+        buffer2.prepare(stream)
+    span = _profiler.active and _profiler.begin_launch(op_name, (x1, x2, out), stream)
+    if alpha is None:
+        _launch_pointers(op_name, 3, t1, t2, out._acl_tensor, _NULL, stream)
+    else:
+        _launch_pointers(op_name, 4, t1, t2, alpha, out._acl_tensor, stream)
+    if span:
+        _profiler.end(span)
+    return out
+
+
+def scalar_result(op_name, x, scalar, alpha, out_dtype, scalar_first):
+    """``x <op> scalar`` (``scalar <op> x`` for operators that take the scalar
+    first) as a new array of ``x``'s shape and ``out_dtype``, or None when this
+    fast path does not apply: binary_result() for an NPUArray and an aclScalar
+    (aclnnAdds, aclnnMuls, aclnnEqScalar, ...)."""
+    buffer = x._buffer
+    t1 = x._acl_tensor
+    if t1 is None or _capture_guard.active:
+        return None
+    shape = x._shape
+    layout = _layouts.get((shape, out_dtype)) or _layout(shape, out_dtype)
+    if layout is None:
+        return None
+    device = buffer.device
+    stream = current_stream_of(device)
+    out = _result(layout, shape, out_dtype, device, stream)
+    if buffer._stream is not stream:
+        buffer.prepare(stream)
+    left, right = (scalar, t1) if scalar_first else (t1, scalar)
+    span = _profiler.active and _profiler.begin_launch(op_name, (x, out), stream)
+    if alpha is None:
+        _launch_pointers(op_name, 3, left, right, out._acl_tensor, _NULL, stream)
+    else:
+        _launch_pointers(op_name, 4, left, right, alpha, out._acl_tensor, stream)
+    if span:
+        _profiler.end(span)
+    return out
+
+
+def inplace_binary(op_name, x, y, alpha):
+    """``x <op>= y`` in x's memory with the in-place operator ``op_name``
+    (aclnnInplaceAdd(selfRef, other, alpha), aclnnInplaceMul(selfRef, other)
+    ...; ``alpha``: an aclScalar or None) for NPUArrays on the same ``Device``
+    whose dtypes it takes as they are, ``y`` broadcasting to ``x``'s shape (the
+    caller's plan says so). True when launched; False when this fast path does
+    not apply and the caller takes the general one: a capture, an empty or
+    read-only (broadcast) ``x``, negative strides, or a ``y`` that overlaps
+    ``x`` without being ``x`` itself (the general path computes it apart)."""
+    buffer1, buffer2 = x._buffer, y._buffer
+    device = buffer1.device
+    if buffer2.device is not device or _capture_guard.active or 0 in x._shape \
+            or 0 in x._strides:
+        return False
+    if buffer2 is buffer1 and _overlaps(x, y) and (
+            y._offset != x._offset or y._strides != x._strides or y._shape != x._shape):
+        return False
+    tx, ty = x._acl_tensor, y._acl_tensor
+    if tx is None:
+        if x._strides and min(x._strides) < 0:
+            return False
+        tx = acl_tensor(x)
+    if ty is None:
+        if y._strides and min(y._strides) < 0:
+            return False
+        ty = acl_tensor(y)
+    stream = current_stream_of(device)
+    if buffer1._stream is not stream:
+        buffer1.prepare(stream)
+    if buffer2._stream is not stream:
+        buffer2.prepare(stream)
+    span = _profiler.active and _profiler.begin_launch(op_name, (x, y), stream)
+    if alpha is None:
+        _launch_pointers(op_name, 2, tx, ty, _NULL, _NULL, stream)
+    else:
+        _launch_pointers(op_name, 3, tx, ty, alpha, _NULL, stream)
+    if span:
+        _profiler.end(span)
+    return True
+
+
+def _result(layout, shape, dtype, device, stream):
+    """A new C-contiguous array (``layout``: its bytes and strides) from the
+    pool for ``stream``, with its aclTensor from the descriptor cache."""
+    buffer = allocate(layout[0], device, stream)
+    out = (_array_type or _npuarray_type())._from_buffer(buffer, shape, layout[1], 0, dtype)
+    out._acl_tensor = _whole_tensors.get((buffer.ptr, shape, dtype)) or _whole_tensor(out)
+    return out
+
+
+def _launch_tensors(op_name, t1, t2, alpha, t3, stream):
+    """The two phases of the binary operator ``op_name`` on aclTensors ``t1``,
+    ``t2`` -> ``t3`` (one of the inputs may be an aclScalar; ``alpha``: an
+    aclScalar, or None for an operator without one), whose buffers are prepared
+    for ``stream``: one call of the C helper ``npuarray_aclnn_launch`` when the
+    provider's entry points can be handed to it, else the two calls from Python."""
+    if alpha is None:
+        _launch_pointers(op_name, 3, t1, t2, t3, _NULL, stream)
+    else:
+        _launch_pointers(op_name, 4, t1, t2, alpha, t3, stream)
+
+
+def _launch_pointers(op_name, count, a, b, c, d, stream):
+    """``op_name``'s two phases on its ``count`` (2 to 4) pointer arguments
+    ``a, b, c, d`` (aclTensors, aclScalars; NULL past ``count``) on ``stream``:
+    the C helper, else Python. The buffers are prepared for ``stream``."""
+    # (The profiler's hooks are in the callers, which have the NPUArrays for its records.)
+    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    activate(stream.device.id)  # CANN launches in the context of the stream's device
+    if entry_points is _PYTHON_LAUNCH:
+        return _launch_in_python(op_name, (a, b, c, d)[:count], stream)
+    ret = _launch_helper(entry_points[0], entry_points[1], count, a, b, c, d, stream.handle)
+    if ret:
+        _nonzero_helper_result(op_name, ret, stream)
+
+
+def _nonzero_helper_result(op_name, ret, stream):
+    """After the C helper returned ``ret`` (not 0): AclError naming the phase
+    that failed, or the launch of an operator that wants a workspace (the pool
+    gives one, in stream order)."""
+    if ret != _NEEDS_WORKSPACE:
+        failed_in_first = _helper_lib.npuarray_aclnn_failed_phase() == 1
+        _acl.check(ret, op_name + "GetWorkspaceSize" if failed_in_first else op_name)
+    size_out, executor_out = _helper_ffi.new("uint64_t *"), _helper_ffi.new("void **")
+    _helper_lib.npuarray_aclnn_pending(size_out, executor_out)
+    size = size_out[0]
+    executor = ffi.cast("aclOpExecutor *", int(_helper_ffi.cast("uintptr_t", executor_out[0])))
+    workspace = allocate(size, stream.device, stream)
+    ret = _phases[op_name][1](ffi.cast("void *", workspace.ptr), size, executor, stream.handle)
+    if ret:
+        _acl.check(ret, op_name)
+
+
+def _launch_in_python(op_name, pointers, stream):
     first, second = _phases.get(op_name) or _lookup(op_name)
     try:
         size_out, executor_out = _out_params.value
     except AttributeError:
         size_out, executor_out = _new_out_params()
-    activate(stream.device.id)
-    span = _profiler.active and _profiler.begin_launch(op_name, (x1, x2, out), stream)
-    if alpha is None:
-        ret = first(t1, t2, t3, size_out, executor_out)
-    else:
-        ret = first(t1, t2, alpha, t3, size_out, executor_out)
+    ret = first(*pointers, size_out, executor_out)
     if ret:
         _acl.check(ret, op_name + "GetWorkspaceSize")
     _second_phase(op_name, second, size_out, executor_out, stream)
-    if span:
-        _profiler.end(span)
+
+
+# The C launch helper (npuarray/_acl/_launch.c) lives in the npusim extension, npuarray's
+# one compiled module, and calls whichever provider is loaded through the addresses of its
+# entry points: the CANN path gets the same single call. Without the extension (a CANN-only
+# install that did not build it) the fast paths launch from Python.
+try:
+    from ._npusim import ffi as _helper_ffi, lib as _helper_lib
+    _launch_helper = _helper_lib.npuarray_aclnn_launch
+    _NEEDS_WORKSPACE = _helper_lib.NPUARRAY_NEEDS_WORKSPACE
+except (ImportError, AttributeError):
+    _launch_helper = None
+_PYTHON_LAUNCH = (None, None)  # launch from Python (no helper, or phases that are not C)
+_entry_points = {}  # op name -> (void* first phase, void* second phase) or _PYTHON_LAUNCH
+
+
+def _entry_points_of(op_name):
+    """The addresses of ``op_name``'s two phases for the C helper, or
+    ``_PYTHON_LAUNCH`` when there is no helper or a phase is not a C function
+    (a provider without the operator raises its NotSupportedError when called)."""
+    first, second = _phases.get(op_name) or _lookup(op_name)
+    entry_points = _PYTHON_LAUNCH
+    if _launch_helper is not None:
+        try:
+            entry_points = (ffi.cast("void *", first), ffi.cast("void *", second))
+        except TypeError:
+            pass
+    _entry_points[op_name] = entry_points
+    return entry_points
 
 
 def _second_phase(op_name, second, size_out, executor_out, stream):
@@ -379,6 +574,23 @@ def _whole_tensor(x):
             _whole_tensors.clear()
         _whole_tensors[key] = handle
     return handle
+
+
+_layouts = {}  # (shape, dtype) -> (bytes, C-order strides) of a non-empty result
+
+
+def _layout(shape, dtype):
+    """(bytes, strides) of a C-contiguous array of ``shape`` and ``dtype``,
+    memoised; None when it is empty."""
+    size = 1
+    for n in shape:
+        size *= n
+    if not size:
+        return None
+    if len(_layouts) >= _WHOLE_TENSOR_CACHE_SIZE:
+        _layouts.clear()
+    layout = _layouts[(shape, dtype)] = (size * dtype.itemsize, contiguous_strides(shape))
+    return layout
 
 
 def empty(shape, dtype, device, stream):

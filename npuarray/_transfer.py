@@ -157,7 +157,8 @@ def _read_to_host(x, what, *, stream=None, out=None, blocking=True):
     elif stream.device != device:
         raise ValueError(f"the stream is on npu:{stream.device.id} but the array is on "
                          f"npu:{device.id}")
-    _refuse_during_capture(what, stream, x._buffer.stream)
+    last = x._buffer.stream
+    _refuse_during_capture(what, stream, None if last is stream else last)
     if out is not None:
         _check_out(x, out)
     if x.size == 0:

@@ -179,3 +179,13 @@ def test_unsupported_distributions_and_dtypes_raise_when_building():
     with pytest.raises(TypeError, match="out="):
         Philox(0).random(3, out=npx.empty(3))
     np.testing.assert_array_equal(compute(npu(lambda: rng.integers(2, 3, 4))), [2, 2, 2, 2])
+
+
+@pytest.mark.parametrize("n", [1, 20, 1001])
+def test_permutation_is_a_permutation_on_the_device(n):
+    # Dask's shuffle calls the chunk's take() with host indices (NPUArray.take uploads them).
+    x = npu(lambda: da.random.default_rng(3).permutation(n))
+    got = compute(x)
+    np.testing.assert_array_equal(np.sort(got), np.arange(n))
+    again = compute(npu(lambda: da.random.default_rng(3).permutation(n)))
+    np.testing.assert_array_equal(got, again)

@@ -45,58 +45,168 @@ static void run_streaming(npusim_ew_fn fn, char **ptrs, const int64_t *strides, 
 }
 #endif
 
+/* How an input's inner run is read: in place (contiguous, stored as the kind), as one repeated
+ * value (stride 0: a broadcast dimension or a scalar operand), or converted block by block.
+ * Fixed for a whole iteration, since every inner run has the same strides. */
+enum { IN_NATIVE, IN_SPLAT, IN_CONVERT };
+
 typedef struct {
     const npusim_exec *ex;
-    const npusim_ew_op *op;
-    npusim_kind kind;
+    npusim_ew_fn fn;
     npusim_kind in_kind[4];
     npusim_kind out_kind;
     aclDataType dtypes[5]; /* operand 0 = out */
+    size_t in_size[4];     /* bytes of one element of in_kind[i] */
     int nin;
+    unsigned char in_mode[4];
+    bool out_native;       /* out's runs are contiguous and stored as the kind */
+    bool all_native;
+    bool is_copy;          /* identity (copy, cast): converted straight between in and out */
     bool stream_out;       /* large output: contiguous runs use non-temporal stores */
 } ew_ctx;
 
-static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vctx)
+/* dst[0..n) = the element at src (size bytes), repeated. */
+static void splat(void *dst, const void *src, size_t size, size_t n)
 {
-    const ew_ctx *c = vctx;
-    const npusim_ew_fn fn = c->op->fn[c->kind];
-    const size_t osize = npusim_kind_size(c->out_kind);
-    bool out_native = c->dtypes[0] == npusim_kind_dtype(c->out_kind) && strides[0] == (int64_t)osize;
-    bool in_native[4];
-    bool all_native = out_native;
-    for (int i = 0; i < c->nin; i++) {
-        size_t isz = npusim_kind_size(c->in_kind[i]);
-        in_native[i] = c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i]) && strides[i + 1] == (int64_t)isz;
-        all_native = all_native && in_native[i];
-    }
-    if (all_native) {
-#if defined(__SSE2__)
-        if (c->stream_out && n * osize >= STREAM_MIN_RUN) {
-            run_streaming(fn, ptrs, strides, c->nin, n, c->ex);
-            return;
-        }
-#endif
-        fn(ptrs[0], (const void *const *)(ptrs + 1), n, c->ex);
+    switch (size) {
+    case 1: memset(dst, *(const uint8_t *)src, n); return;
+    case 4: {
+        uint32_t v, *d = dst;
+        memcpy(&v, src, 4);
+        for (size_t i = 0; i < n; i++) d[i] = v;
         return;
     }
+    case 8: {
+        uint64_t v, *d = dst;
+        memcpy(&v, src, 8);
+        for (size_t i = 0; i < n; i++) d[i] = v;
+        return;
+    }
+    default:
+        for (size_t i = 0; i < n; i++) memcpy((char *)dst + i * size, src, size);
+    }
+}
+
+/* One inner run of n elements that is not all native: blocks through the stack buffers. */
+static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, size_t n)
+{
     _Alignas(64) unsigned char inbuf[4][NPUSIM_BLOCK * 16];
     _Alignas(64) unsigned char outbuf[NPUSIM_BLOCK * 16];
+    size_t first = n < NPUSIM_BLOCK ? n : NPUSIM_BLOCK;
+    for (int i = 0; i < c->nin; i++) {
+        if (c->in_mode[i] != IN_SPLAT) continue;
+        /* the same value for the whole run: converted once, repeated once */
+        if (c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])) {
+            splat(inbuf[i], ptrs[i + 1], c->in_size[i], first);
+        } else {
+            unsigned char one[16];
+            npusim_load(c->in_kind[i], one, ptrs[i + 1], 0, c->dtypes[i + 1], 1);
+            splat(inbuf[i], one, c->in_size[i], first);
+        }
+    }
     for (size_t off = 0; off < n; off += NPUSIM_BLOCK) {
         size_t m = n - off < NPUSIM_BLOCK ? n - off : NPUSIM_BLOCK;
+        char *dst = ptrs[0] + (int64_t)off * strides[0];
+        const char *src0 = ptrs[1] + (int64_t)off * strides[1];
+        if (c->is_copy && c->out_native) { /* cast: convert straight into out */
+            npusim_load(c->in_kind[0], dst, src0, strides[1], c->dtypes[1], m);
+            continue;
+        }
+        if (c->is_copy && c->in_mode[0] == IN_NATIVE) {
+            npusim_store(c->out_kind, src0, dst, strides[0], c->dtypes[0], m);
+            continue;
+        }
         const void *in[4];
         for (int i = 0; i < c->nin; i++) {
             const char *src = ptrs[i + 1] + (int64_t)off * strides[i + 1];
-            if (in_native[i]) {
+            if (c->in_mode[i] == IN_NATIVE) {
                 in[i] = src;
+            } else if (c->in_mode[i] == IN_SPLAT) {
+                in[i] = inbuf[i];
             } else {
                 npusim_load(c->in_kind[i], inbuf[i], src, strides[i + 1], c->dtypes[i + 1], m);
                 in[i] = inbuf[i];
             }
         }
-        char *dst = ptrs[0] + (int64_t)off * strides[0];
-        fn(out_native ? (void *)dst : (void *)outbuf, in, m, c->ex);
-        if (!out_native) npusim_store(c->out_kind, outbuf, dst, strides[0], c->dtypes[0], m);
+        c->fn(c->out_native ? (void *)dst : (void *)outbuf, in, m, c->ex);
+        if (!c->out_native) npusim_store(c->out_kind, outbuf, dst, strides[0], c->dtypes[0], m);
     }
+}
+
+static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vctx)
+{
+    const ew_ctx *c = vctx;
+    if (!c->all_native) {
+        run_blocks(c, ptrs, strides, n);
+        return;
+    }
+#if defined(__SSE2__)
+    if (c->stream_out && n * npusim_kind_size(c->out_kind) >= STREAM_MIN_RUN) {
+        run_streaming(c->fn, ptrs, strides, c->nin, n, c->ex);
+        return;
+    }
+#endif
+    c->fn(ptrs[0], (const void *const *)(ptrs + 1), n, c->ex);
+}
+
+/* Inner runs shorter than this cost more in per-run work (iteration, splats, calls) than in
+ * elements: a much longer dimension becomes the inner one instead, even when that makes some
+ * operands strided. E.g. one-hot (n, 1) == (10,): n runs of 10 become 10 runs of n. */
+#define SHORT_RUN 16
+
+static void lengthen_inner_runs(npusim_nditer *it)
+{
+    const int inner = it->ndim - 1;
+    int best = inner;
+    if (it->shape[inner] >= SHORT_RUN) return;
+    for (int d = 0; d < inner; d++)
+        if (it->shape[d] > it->shape[best]) best = d;
+    if (it->shape[best] < 4 * it->shape[inner]) return;
+    int64_t t = it->shape[best];
+    it->shape[best] = it->shape[inner];
+    it->shape[inner] = t;
+    for (int k = 0; k < it->nop; k++) {
+        t = it->strides[k][best];
+        it->strides[k][best] = it->strides[k][inner];
+        it->strides[k][inner] = t;
+    }
+}
+
+/* The inner-run modes of ctx's operands for the iterator's inner strides. */
+static void classify_operands(ew_ctx *c, const npusim_nditer *it)
+{
+    const int inner = it->ndim - 1;
+    int64_t osize = (int64_t)npusim_kind_size(c->out_kind);
+    c->out_native = c->dtypes[0] == npusim_kind_dtype(c->out_kind) && it->strides[0][inner] == osize;
+    c->all_native = c->out_native;
+    for (int i = 0; i < c->nin; i++) {
+        int64_t stride = it->strides[i + 1][inner];
+        c->in_size[i] = npusim_kind_size(c->in_kind[i]);
+        if (c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i]) && stride == (int64_t)c->in_size[i])
+            c->in_mode[i] = IN_NATIVE;
+        else
+            c->in_mode[i] = stride == 0 ? IN_SPLAT : IN_CONVERT;
+        c->all_native = c->all_native && c->in_mode[i] == IN_NATIVE;
+    }
+}
+
+/* Memory-bound operations split across threads only from this many elements: below it the
+ * wake-up of the other threads costs about what the split saves. Other operations (libm-like
+ * math, integer division, ...) split from NPUSIM_PARALLEL_MIN. */
+#define CHEAP_PARALLEL_MIN ((int64_t)1 << 18)
+
+static bool is_cheap(const npusim_ew_op *op)
+{
+    static const npusim_ew_op *const cheap[] = {
+        &npusim_ew_add, &npusim_ew_sub, &npusim_ew_mul, &npusim_ew_div, &npusim_ew_maximum, &npusim_ew_minimum,
+        &npusim_ew_eq, &npusim_ew_ne, &npusim_ew_gt, &npusim_ew_ge, &npusim_ew_lt, &npusim_ew_le, &npusim_ew_and,
+        &npusim_ew_or, &npusim_ew_not, &npusim_ew_neg, &npusim_ew_abs, &npusim_ew_sqrt, &npusim_ew_identity,
+        &npusim_ew_where, &npusim_ew_floor, &npusim_ew_ceil, &npusim_ew_trunc, &npusim_ew_round,
+        &npusim_ew_sign, &npusim_ew_isfinite, &npusim_ew_clamp, &npusim_ew_reciprocal,
+    };
+    for (size_t i = 0; i < sizeof cheap / sizeof cheap[0]; i++)
+        if (op == cheap[i]) return true;
+    return false;
 }
 
 void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind kind, npusim_view *out,
@@ -104,9 +214,9 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
 {
     ew_ctx c;
     c.ex = ex;
-    c.op = op;
-    c.kind = kind;
+    c.fn = op->fn[kind];
     c.nin = op->n_inputs;
+    c.is_copy = op == &npusim_ew_identity;
     for (int i = 0; i < c.nin; i++) c.in_kind[i] = (op->bool_inputs >> i) & 1 ? KIND_BOOL : kind;
     c.out_kind = op->bool_out ? KIND_BOOL : (op->real_out && kind == KIND_C128) ? KIND_F64 : kind;
     npusim_view *views[5];
@@ -118,12 +228,18 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
     }
     npusim_nditer it;
     npusim_nditer_init(&it, out->ndim, out->shape, views, c.nin + 1);
+    lengthen_inner_runs(&it);
+    classify_operands(&c, &it);
+    int64_t n = npusim_nditer_size(&it);
 #if defined(__SSE2__)
-    c.stream_out = (size_t)npusim_nditer_size(&it) * npusim_kind_size(c.out_kind) >= STREAM_MIN_BYTES;
+    c.stream_out = (size_t)n * npusim_kind_size(c.out_kind) >= STREAM_MIN_BYTES;
 #else
     c.stream_out = false;
 #endif
-    npusim_nditer_parallel(&it, ew_run_chunk, &c);
+    if (n < CHEAP_PARALLEL_MIN && is_cheap(op))
+        npusim_nditer_range(&it, 0, n, ew_run_chunk, &c);
+    else
+        npusim_nditer_parallel(&it, ew_run_chunk, &c);
 }
 
 void npusim_scalar_view(npusim_view *v, const npusim_value *value, npusim_kind kind)

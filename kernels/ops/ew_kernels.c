@@ -200,10 +200,8 @@ UNARY(abs_i64, int64_t, int64_t, x < 0 ? WRAP(0 - U(x)) : x)
 UNARY(abs_f32, float, float, fabsf(x))
 UNARY(abs_f64, double, double, fabs(x))
 UNARY(abs_c128, cplx, double, cabs(x))
-UNARY(exp_f32, float, float, expf(x))
 UNARY(exp_f64, double, double, exp(x))
 UNARY(exp_c128, cplx, cplx, cexp(x))
-UNARY(log_f32, float, float, logf(x))
 UNARY(log_f64, double, double, log(x))
 UNARY(log_c128, cplx, cplx, clog(x))
 UNARY(sqrt_f32, float, float, sqrtf(x))
@@ -214,20 +212,20 @@ UNARY(sqrt_c128, cplx, cplx, csqrt(x))
 #define FLOAT_UNARY(NAME, FEXPR, DEXPR)                                                        \
     UNARY(NAME##_f32, float, float, FEXPR)                                                     \
     UNARY(NAME##_f64, double, double, DEXPR)
-FLOAT_UNARY(sin, sinf(x), sin(x))
-FLOAT_UNARY(cos, cosf(x), cos(x))
-FLOAT_UNARY(tan, tanf(x), tan(x))
-FLOAT_UNARY(tanh, tanhf(x), tanh(x))
-FLOAT_UNARY(sinh, sinhf(x), sinh(x))
-FLOAT_UNARY(cosh, coshf(x), cosh(x))
+UNARY(sin_f64, double, double, sin(x))
+UNARY(cos_f64, double, double, cos(x))
+UNARY(tan_f64, double, double, tan(x))
+UNARY(tanh_f64, double, double, tanh(x))
+UNARY(sinh_f64, double, double, sinh(x))
+UNARY(cosh_f64, double, double, cosh(x))
 FLOAT_UNARY(asin, asinf(x), asin(x))
 FLOAT_UNARY(acos, acosf(x), acos(x))
 FLOAT_UNARY(atan, atanf(x), atan(x))
-FLOAT_UNARY(log2, log2f(x), log2(x))
-FLOAT_UNARY(log10, log10f(x), log10(x))
-FLOAT_UNARY(log1p, log1pf(x), log1p(x))
-FLOAT_UNARY(exp2, exp2f(x), exp2(x))
-FLOAT_UNARY(expm1, expm1f(x), expm1(x))
+UNARY(log2_f64, double, double, log2(x))
+UNARY(log10_f64, double, double, log10(x))
+UNARY(log1p_f64, double, double, log1p(x))
+UNARY(exp2_f64, double, double, exp2(x))
+UNARY(expm1_f64, double, double, expm1(x))
 FLOAT_UNARY(rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))
 FLOAT_UNARY(reciprocal, 1.0f / x, 1.0 / x)
 FLOAT_UNARY(floor, floorf(x), floor(x))
@@ -383,28 +381,28 @@ const npusim_ew_op npusim_ew_or = OP("logical_or", 2, 0, true, false, or_b, NULL
 const npusim_ew_op npusim_ew_not = OP("logical_not", 1, 0, true, false, not_b, NULL, NULL, NULL, NULL, NULL, NULL);
 const npusim_ew_op npusim_ew_neg = OP("neg", 1, 0, false, false, NULL, neg_i64, neg_u64, neg_f32, neg_f64, neg_c128, neg_i32);
 const npusim_ew_op npusim_ew_abs = OP("abs", 1, 0, false, true, id_1, abs_i64, id_8, abs_f32, abs_f64, abs_c128, abs_i32);
-const npusim_ew_op npusim_ew_exp = OP("exp", 1, 0, false, false, NULL, NULL, NULL, exp_f32, exp_f64, exp_c128, NULL);
-const npusim_ew_op npusim_ew_log = OP("log", 1, 0, false, false, NULL, NULL, NULL, log_f32, log_f64, log_c128, NULL);
+const npusim_ew_op npusim_ew_exp = OP("exp", 1, 0, false, false, NULL, NULL, NULL, npusim_vexp_f32, exp_f64, exp_c128, NULL);
+const npusim_ew_op npusim_ew_log = OP("log", 1, 0, false, false, NULL, NULL, NULL, npusim_vlog_f32, log_f64, log_c128, NULL);
 const npusim_ew_op npusim_ew_sqrt = OP("sqrt", 1, 0, false, false, NULL, NULL, NULL, sqrt_f32, sqrt_f64, sqrt_c128, NULL);
 const npusim_ew_op npusim_ew_identity = OP("copy", 1, 0, false, false, id_1, id_8, id_8, id_4, id_8, id_16, id_4);
 const npusim_ew_op npusim_ew_where = OP("where", 3, 1, false, false, where_b, where_i64, where_u64, where_f32, where_f64, where_c128, where_i32);
 
 /* Rounding of integers is the identity. */
 #define MATH(name, f, d, c) OP(#name, 1, 0, false, false, NULL, NULL, NULL, f, d, c, NULL)
-const npusim_ew_op npusim_ew_sin = MATH(sin, sin_f32, sin_f64, sin_c128);
-const npusim_ew_op npusim_ew_cos = MATH(cos, cos_f32, cos_f64, cos_c128);
-const npusim_ew_op npusim_ew_tan = MATH(tan, tan_f32, tan_f64, tan_c128);
-const npusim_ew_op npusim_ew_tanh = MATH(tanh, tanh_f32, tanh_f64, tanh_c128);
-const npusim_ew_op npusim_ew_sinh = MATH(sinh, sinh_f32, sinh_f64, sinh_c128);
-const npusim_ew_op npusim_ew_cosh = MATH(cosh, cosh_f32, cosh_f64, NULL);
+const npusim_ew_op npusim_ew_sin = MATH(sin, npusim_vsin_f32, sin_f64, sin_c128);
+const npusim_ew_op npusim_ew_cos = MATH(cos, npusim_vcos_f32, cos_f64, cos_c128);
+const npusim_ew_op npusim_ew_tan = MATH(tan, npusim_vtan_f32, tan_f64, tan_c128);
+const npusim_ew_op npusim_ew_tanh = MATH(tanh, npusim_vtanh_f32, tanh_f64, tanh_c128);
+const npusim_ew_op npusim_ew_sinh = MATH(sinh, npusim_vsinh_f32, sinh_f64, sinh_c128);
+const npusim_ew_op npusim_ew_cosh = MATH(cosh, npusim_vcosh_f32, cosh_f64, NULL);
 const npusim_ew_op npusim_ew_asin = MATH(asin, asin_f32, asin_f64, NULL);
 const npusim_ew_op npusim_ew_acos = MATH(acos, acos_f32, acos_f64, NULL);
 const npusim_ew_op npusim_ew_atan = MATH(atan, atan_f32, atan_f64, NULL);
-const npusim_ew_op npusim_ew_log2 = MATH(log2, log2_f32, log2_f64, log2_c128);
-const npusim_ew_op npusim_ew_log10 = MATH(log10, log10_f32, log10_f64, log10_c128);
-const npusim_ew_op npusim_ew_log1p = MATH(log1p, log1p_f32, log1p_f64, NULL);
-const npusim_ew_op npusim_ew_exp2 = MATH(exp2, exp2_f32, exp2_f64, NULL);
-const npusim_ew_op npusim_ew_expm1 = MATH(expm1, expm1_f32, expm1_f64, NULL);
+const npusim_ew_op npusim_ew_log2 = MATH(log2, npusim_vlog2_f32, log2_f64, log2_c128);
+const npusim_ew_op npusim_ew_log10 = MATH(log10, npusim_vlog10_f32, log10_f64, log10_c128);
+const npusim_ew_op npusim_ew_log1p = MATH(log1p, npusim_vlog1p_f32, log1p_f64, NULL);
+const npusim_ew_op npusim_ew_exp2 = MATH(exp2, npusim_vexp2_f32, exp2_f64, NULL);
+const npusim_ew_op npusim_ew_expm1 = MATH(expm1, npusim_vexpm1_f32, expm1_f64, NULL);
 const npusim_ew_op npusim_ew_rsqrt = MATH(rsqrt, rsqrt_f32, rsqrt_f64, rsqrt_c128);
 const npusim_ew_op npusim_ew_reciprocal = MATH(reciprocal, reciprocal_f32, reciprocal_f64, reciprocal_c128);
 const npusim_ew_op npusim_ew_atan2 = OP("atan2", 2, 0, false, false, NULL, NULL, NULL, atan2_f32, atan2_f64, NULL, NULL);

@@ -61,6 +61,15 @@ typedef struct {
         }                                                                                      \
     }
 
+/* Vectorised float32 transcendentals (ew_vmath.c), kernels of the KIND_F32 slot. */
+#define VMATH_DECLARE(NAME) void NAME(void *out, const void *const *in, size_t n, const npusim_exec *ex);
+VMATH_DECLARE(npusim_vsin_f32) VMATH_DECLARE(npusim_vcos_f32) VMATH_DECLARE(npusim_vtan_f32)
+VMATH_DECLARE(npusim_vexp_f32) VMATH_DECLARE(npusim_vexp2_f32) VMATH_DECLARE(npusim_vexpm1_f32)
+VMATH_DECLARE(npusim_vsinh_f32) VMATH_DECLARE(npusim_vcosh_f32) VMATH_DECLARE(npusim_vtanh_f32)
+VMATH_DECLARE(npusim_vlog_f32) VMATH_DECLARE(npusim_vlog2_f32) VMATH_DECLARE(npusim_vlog10_f32)
+VMATH_DECLARE(npusim_vlog1p_f32)
+#undef VMATH_DECLARE
+
 int npusim_ew_kernel(const npusim_exec *ex, npusim_view *views);
 npusim_kind npusim_cast_kind(aclDataType src, aclDataType dst);
 

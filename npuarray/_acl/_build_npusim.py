@@ -9,6 +9,10 @@ cffi API mode: the extension compiles every ``kernels/runtime/*.c`` and
   recompiling only the kernel sources that changed, so ``import npuarray`` works
   from the repository without pip.
 
+npuarray's own C helpers (``_launch.c``: the two phases of an operator in
+one call, for either provider) are compiled into the same extension, with their
+declarations (``_cdef_launch``) kept out of the shared ACL cdef.
+
 Every function the cdef declares must be defined by a kernel source: the build
 stops with the list of missing ones (an API-mode module with a missing symbol
 would otherwise only fail at import).
@@ -28,7 +32,11 @@ from cffi import FFI
 ACL_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(ACL_DIR))
 KERNELS = os.path.join(ROOT, "kernels")
-INCLUDE_DIRS = [os.path.join(KERNELS, "include"), os.path.join(KERNELS, "runtime")]
+INCLUDE_DIRS = [os.path.join(KERNELS, "include"), os.path.join(KERNELS, "runtime"), ACL_DIR]
+# npuarray's own C helpers, compiled into the same extension (they call either provider
+# through function pointers; their declarations are not part of the shared ACL cdef).
+HELPER_SOURCES = [os.path.join(ACL_DIR, "_launch.c")]
+HELPER_HEADERS = ["_launch.h"]
 MODULE_NAME = "npuarray._npusim"
 LIBRARIES = ["dl", "m", "pthread"]
 COMPILE_ARGS = ["-O3", "-pthread", "-D_GNU_SOURCE", "-DNPUSIM_IMPLEMENTATION"]  # as kernels/Makefile
@@ -51,6 +59,11 @@ def full_cdef():
             + load_cdef("_cdef_fft.py") + "\n" + load_cdef("_cdef_blas.py"))
 
 
+def extension_cdef():
+    """What the npusim extension declares: the shared ACL cdef and npuarray's helpers."""
+    return full_cdef() + "\n" + load_cdef("_cdef_launch.py")
+
+
 def declared_functions(cdef):
     """Names of the functions a cdef declares (cffi's own parser, so typedefs are skipped)."""
     ffi = FFI()
@@ -62,6 +75,11 @@ def declared_functions(cdef):
 def kernel_sources():
     return sorted(glob.glob(os.path.join(KERNELS, "runtime", "*.c"))
                   + glob.glob(os.path.join(KERNELS, "ops", "*.c")))
+
+
+def extension_sources():
+    """The C sources of the extension: npusim's kernels and npuarray's helpers."""
+    return kernel_sources() + HELPER_SOURCES
 
 
 def kernel_headers():
@@ -101,14 +119,15 @@ def missing_functions(cdef, sources):
 
 
 def make_ffibuilder(sources, extra_objects=()):
-    cdef = full_cdef()
-    missing = missing_functions(cdef, kernel_sources())
+    cdef = extension_cdef()
+    missing = missing_functions(cdef, extension_sources())
     if missing:
         raise SystemExit("npusim build: declared in the cdef but defined by no kernel source: "
                          + ", ".join(missing))
     ffi = FFI()
     ffi.cdef(cdef)
-    ffi.set_source(MODULE_NAME, preamble(), sources=sources, include_dirs=INCLUDE_DIRS,
+    helpers = "".join('#include "%s"\n' % h for h in HELPER_HEADERS)
+    ffi.set_source(MODULE_NAME, preamble() + helpers, sources=sources, include_dirs=INCLUDE_DIRS,
                    extra_compile_args=COMPILE_ARGS, extra_objects=list(extra_objects),
                    libraries=LIBRARIES)
     return ffi
@@ -121,7 +140,7 @@ def _relative_to_cwd(path):
 
 
 # Used by setup.py (cffi_modules): compiles every kernel source with the module.
-ffibuilder = make_ffibuilder([_relative_to_cwd(s) for s in kernel_sources()])
+ffibuilder = make_ffibuilder([_relative_to_cwd(s) for s in extension_sources()])
 
 
 # ----------------------------------------------------------------------------------------
@@ -131,7 +150,8 @@ BUILD_DIR = os.path.join(ROOT, "build", "npusim-inplace")
 
 
 def _object_path(source):
-    rel = os.path.relpath(source, KERNELS).replace(os.sep, "_")
+    base = KERNELS if source.startswith(KERNELS + os.sep) else ROOT
+    rel = os.path.relpath(source, base).replace(os.sep, "_")
     return os.path.join(BUILD_DIR, "obj", rel[:-2] + ".o")
 
 
@@ -142,14 +162,20 @@ def _stale(source, obj, newest_header):
     return built < os.path.getmtime(source) or built < newest_header
 
 
+def _newest(paths):
+    return max((os.path.getmtime(p) for p in paths), default=0.0)
+
+
 def compile_objects(jobs=2):
     """Compiles the changed kernel sources (at most `jobs` at a time); returns all object paths."""
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"
-    headers = kernel_headers()
-    newest_header = max((os.path.getmtime(h) for h in headers), default=0.0)
-    sources = kernel_sources()
+    newest_kernel_header = _newest(kernel_headers())
+    newest_helper_header = max(newest_kernel_header,
+                               _newest(os.path.join(ACL_DIR, h) for h in HELPER_HEADERS))
+    sources = extension_sources()
     objects = [_object_path(s) for s in sources]
-    stale = [(s, o) for s, o in zip(sources, objects) if _stale(s, o, newest_header)]
+    stale = [(s, o) for s, o in zip(sources, objects) if _stale(
+        s, o, newest_helper_header if s in HELPER_SOURCES else newest_kernel_header)]
     os.makedirs(os.path.join(BUILD_DIR, "obj"), exist_ok=True)
     flags = ["-std=c11", "-fPIC"] + COMPILE_ARGS + ["-I" + d for d in INCLUDE_DIRS]
     running = []

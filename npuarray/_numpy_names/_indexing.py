@@ -5,6 +5,8 @@ composed on the device from aclnnNonzero, aclnnIndexSelect / aclnnGather,
 aclnnIndexPutImpl, aclnnSort, aclnnUnique2 and aclnnSearchSorted, on the
 current stream of the operands' device.
 """
+import operator
+
 import numpy as np
 
 from .. import _creation, _elementwise as ew, _manipulation, _searching, _set, _sorting
@@ -13,7 +15,7 @@ from .._indexing import take, take_along_axis
 from ._common import as_device, axis_tuple, check_no_unsupported, into
 
 __all__ = ["argwhere", "flatnonzero", "put", "choose", "compress", "extract", "partition",
-           "argpartition", "unique", "interp"]
+           "argpartition", "unique", "interp", "unravel_index", "ravel_multi_index"]
 
 
 def argwhere(a):
@@ -80,6 +82,90 @@ def put(a, ind, v, mode="raise"):
         values = take(values, ew.remainder(
             _creation.arange(ind.shape[0], dtype=np.int64, device=a.device), values.shape[0]))
     flat[ind] = values
+
+
+def _dims(shape, name):
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    dims = tuple(operator.index(n) for n in dims)
+    if any(n < 0 for n in dims):
+        raise ValueError(f"{name}: dimensions must be non-negative")
+    return dims
+
+
+def _int64_coordinates(x, name):
+    x = as_device(x, name)
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"{name}: only int indices permitted, got {x.dtype}")
+    return _manipulation.astype(x, np.int64, copy=False)
+
+
+def _any_outside(x, low, high):
+    """Whether any element of the int64 device array ``x`` lies outside [low, high)
+    (a one-byte read)."""
+    return bool(x.size) and bool(_searching.count_nonzero(ew.logical_or(
+        ew.less(x, low), ew.greater_equal(x, high))).item())
+
+
+def unravel_index(indices, shape, order="C"):
+    """The coordinates in an array of ``shape`` of the flat ``indices`` (an integer
+    NPUArray or scalar): a tuple of int64 arrays of ``indices``' shape, one per
+    dimension (``numpy.unravel_index``; aclnnFloorDivide and aclnnRemainder on the
+    current stream). ValueError for an index outside [0, prod(shape)) (checked
+    with a one-byte read) or a bad ``order``; TypeError for non-integer indices."""
+    if order not in ("C", "F"):
+        raise ValueError("unravel_index: order must be 'C' or 'F'")
+    dims = _dims(shape, "unravel_index")
+    rest = _int64_coordinates(indices, "unravel_index")
+    size = int(np.prod(dims, dtype=np.int64))
+    if _any_outside(rest, 0, size):
+        raise ValueError(f"unravel_index: index out of bounds for array with size {size}")
+    if not rest.size:
+        return tuple(_manipulation.astype(rest, np.int64, copy=True) for _ in dims)
+    coordinates = []
+    for n in (reversed(dims) if order == "C" else dims):   # the fastest-varying axis first
+        coordinates.append(ew.remainder(rest, n))
+        rest = ew.floor_divide(rest, n)
+    return tuple(reversed(coordinates)) if order == "C" else tuple(coordinates)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """The flat indices into an array of shape ``dims`` of the coordinates
+    ``multi_index`` (a sequence of integer NPUArrays or scalars, one per dimension,
+    broadcast together): int64 (``numpy.ravel_multi_index``; aclnnMuls and aclnnAdd
+    on the current stream). ``mode`` ("raise", "wrap" or "clip", or one per
+    dimension) as in NumPy: ValueError for a coordinate out of range with "raise"
+    (a one-byte read per dimension)."""
+    if order not in ("C", "F"):
+        raise ValueError("ravel_multi_index: order must be 'C' or 'F'")
+    dims = _dims(dims, "ravel_multi_index")
+    coordinates = [_int64_coordinates(c, "ravel_multi_index") for c in multi_index]
+    if len(coordinates) != len(dims):
+        raise ValueError(f"ravel_multi_index: parameter multi_index must be a sequence of "
+                         f"length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError(f"ravel_multi_index: mode must have length {len(dims)}")
+    coordinates = _manipulation.broadcast_arrays(*coordinates)
+    flat, stride = None, 1
+    axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
+    for axis in axes:
+        c = _fit_coordinate(coordinates[axis], dims[axis], modes[axis])
+        term = c if stride == 1 else ew.multiply(c, stride)
+        flat = term if flat is None else ew.add(flat, term)
+        stride *= dims[axis]
+    return flat
+
+
+def _fit_coordinate(c, n, mode):
+    if mode == "raise":
+        if _any_outside(c, 0, n):
+            raise ValueError("ravel_multi_index: invalid entry in coordinates array")
+        return c
+    if mode == "wrap":
+        return ew.remainder(c, n) if n else c
+    if mode == "clip":
+        return ew.clip(c, 0, max(n - 1, 0))
+    raise ValueError("ravel_multi_index: clipmode must be one of 'clip', 'raise', or 'wrap'")
 
 
 def choose(a, choices, out=None, mode="raise"):

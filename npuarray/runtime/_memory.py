@@ -8,7 +8,7 @@ from .._acl import InvalidValueError, check, ffi, lib
 from . import _device, _profiler
 from ._device import Device, activate, as_device_id, keep_at_exit
 from ._pinned import empty_pinned
-from ._stream import as_stream, check_stream_device, get_current_stream
+from ._stream import as_stream, check_stream_device, current_stream_of
 from ._transfer import (check_fits, copy_device_to_device, copy_device_to_host,
                         copy_host_to_device)
 
@@ -66,7 +66,7 @@ class DeviceMemory:
     def _stream_for(self, stream, api):
         """The stream a copy of this memory runs on, remembered so that freeing waits for it."""
         self._check_alive(api)
-        stream = get_current_stream(self.device.id) if stream is None else as_stream(stream)
+        stream = current_stream_of(self.device) if stream is None else as_stream(stream)
         check_stream_device(stream, self.device.id, api)
         self._last_stream[0] = stream
         return stream

@@ -210,10 +210,13 @@ class DeviceBuffer:
         return self._stream
 
     def __del__(self):
-        if sys.is_finalizing() or _device.forked:  # (a forked child: the parent's block)
+        if _device.forked or sys.is_finalizing():  # (a forked child: the parent's block)
             return
-        pool, size, ptr, stream, others = self._pool, self._size, self.ptr, self._stream, \
-            self._others
+        others = self._others
+        if others is None and not _device_state.__dict__.get("in_host_func"):
+            self._pool._release(self._size, self.ptr, self._stream)  # the common case
+            return
+        pool, size, ptr, stream = self._pool, self._size, self.ptr, self._stream
         if others is None:
             release = pool._release
         else:  # several streams used it: join them first (MemoryPool._release_shared)
@@ -337,7 +340,21 @@ class MemoryPool:
     def allocate(self, nbytes, stream):
         """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
         ``stream`` (see ``_allocate`` for the errors)."""
-        buffer = self._allocate(nbytes, stream)
+        if nbytes <= _SMALL_LIMIT and not self._late:
+            # The common case inline (it is on the path of every operation): a small
+            # block freed on this stream, reused in stream order.
+            size = ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE
+            buffer = None
+            with self._lock:
+                bins = self._free.get(id(stream))
+                ptrs = bins.get(size) if bins else None
+                if ptrs:
+                    self._used += size
+                    buffer = DeviceBuffer(self, ptrs.pop(), nbytes, size, stream)
+            if buffer is None:
+                buffer = self._allocate(nbytes, stream)
+        else:
+            buffer = self._allocate(nbytes, stream)
         if self._late:
             self._return_late()
         return buffer

@@ -31,17 +31,32 @@ def _register(start, nbytes):
 
 
 def _unregister(start):
+    global _last_found
     with _registry_lock:
         index = bisect.bisect_left(_starts, start)
         if index < len(_starts) and _starts[index] == start:
             del _starts[index]
             del _ends[start]
+            _last_found = (0, 0)
+
+
+# (start, end) of the allocation the last lookup found: repeated copies of one pinned
+# buffer skip the lock and the search. Reset before any allocation is freed, so it never
+# names memory that could since hold a pageable array.
+_last_found = (0, 0)
 
 
 def _is_pinned_range(begin, end):
+    global _last_found
+    start, stop = _last_found
+    if start <= begin and end <= stop:
+        return True
     with _registry_lock:
         index = bisect.bisect_right(_starts, begin) - 1
-        return index >= 0 and end <= _ends[_starts[index]]
+        if index < 0 or end > _ends[_starts[index]]:
+            return False
+        _last_found = (_starts[index], _ends[_starts[index]])
+        return True
 
 
 def _free_host(cdata, _is_finalizing=sys.is_finalizing):
@@ -103,9 +118,10 @@ def is_pinned(array):
     return _is_pinned_range(begin, end)
 
 
-def host_address(array):
-    """The address of the first byte of the ndarray `array`'s data."""
-    return array.__array_interface__["data"][0]
+def is_pinned_address(address, nbytes):
+    """True when the `nbytes` bytes from host address `address` lie in one pinned
+    allocation made by npuarray (is_pinned for a buffer whose address is known)."""
+    return nbytes > 0 and _is_pinned_range(address, address + nbytes)
 
 
 def _done(event):

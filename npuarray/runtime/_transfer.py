@@ -8,14 +8,21 @@ Rules (the same for every caller):
   stream are always asynchronous (nothing on the host is waiting for them).
 * Otherwise it is asynchronous, in stream order, and never races:
   - pinned host memory is copied directly; the array is kept alive until the copy ran;
-  - pageable host memory is staged through pooled pinned blocks (in chunks, so the
-    host-side copy of one chunk overlaps the device copy of the previous one); a
-    block returns to the pool with an event recorded after its copy;
-  - for device-to-host into pageable memory the final host copy of each chunk is a
-    host function queued, after that chunk's device copy, on the stream's companion
-    stream (so it overlaps the next chunk's device copy), and the stream then waits
+  - pageable host memory is staged through pooled pinned blocks, in pieces, so the
+    host-side hop of one piece overlaps the device hop of the previous one; a block
+    returns to the pool with an event recorded after its copy. A host-to-device copy
+    has read all of ``src`` when it returns: the caller may reuse it at once;
+  - for device-to-host into pageable memory the final host copy of each piece is a
+    host function queued, after that piece's device copy, on the stream's companion
+    stream (so it overlaps the next piece's device copy), and the stream then waits
     for the companion: ``dst`` holds the data once the stream has been synchronised
-    (or an event recorded on it afterwards has completed).
+    (or an event recorded on it afterwards has completed);
+  - on an idle stream the first staged piece is small and probes the device: when the
+    stream has already run its copy by the time the host looks (aclrtStreamQuery: a
+    device that finishes before the host looks, as npusim's does with short copies),
+    the stream is idle and the rest is copied directly with aclrtMemcpy (which accepts
+    pageable memory): one hop instead of two, still in stream order. A busy stream (or
+    a real NPU, whose copies are still in flight when the host looks) gets the pipeline.
 """
 import collections
 import contextlib
@@ -26,20 +33,30 @@ import numpy as np
 from .._acl import AclError, InvalidValueError, check, ffi, lib
 from . import _capture_guard as _capture
 from ._device import activate, peer_access_enabled
-from ._pinned import host_address, is_pinned, staging_pool
+from ._pinned import is_pinned_address, staging_pool
 from ._stream import as_stream, get_current_stream, host_functions_available
 from . import _profiler
 
-STAGING_CHUNK = 4 << 20   # bytes per staged piece: large enough to stream, small enough to overlap
+STAGING_CHUNK = 4 << 20   # bytes per staged piece queued behind other work: large enough
+                          # to stream, small enough that the two hops overlap
+PROBE_CHUNK = 64 << 10    # bytes of the first staged piece, which tells whether the device
+                          # keeps up (then the rest is copied directly)
 ACL_ERROR_RT_PARAM_INVALID = 107000
 
 _retained = collections.deque()    # (event, object) kept alive until the event completes
 _retained_lock = threading.Lock()
+_spare_events = {}   # device id -> events whose work completed, recorded again by _retain
+SPARE_EVENTS = 64    # at most this many kept per device
 
 
 def _retain(obj, stream):
-    """Keeps `obj` alive until the work queued so far on `stream` is done."""
-    event = stream.record()
+    """Keeps `obj` alive until the work queued so far on `stream` is done. The event that
+    tells is a spare one of the device when there is one: creating an event costs more
+    than a small copy."""
+    with _retained_lock:
+        spares = _spare_events.get(stream.device.id)
+        spare = spares.pop() if spares else None
+    event = stream.record(spare)
     with _retained_lock:
         _retained.append((event, obj))
     _purge_retained()
@@ -53,6 +70,9 @@ def _purge_retained():
             try:
                 if not event.query():
                     return
+                spares = _spare_events.setdefault(event.device, [])
+                if len(spares) < SPARE_EVENTS:
+                    spares.append(event)
             except AclError:  # recorded in a graph capture: the graph keeps using `obj`
                 _captured.append(obj)
             _retained.popleft()
@@ -61,30 +81,36 @@ def _purge_retained():
 _captured = []   # objects read by captured copies: they live as long as the process
 
 
-def _as_bytes(array, what):
-    """A flat uint8 view of the C-contiguous ndarray `array`."""
+def _host_array(array, what):
+    """`array` itself; TypeError unless it is a numpy.ndarray of a non-object dtype."""
     if not isinstance(array, np.ndarray):
         raise TypeError("%s must be a numpy.ndarray, got %s" % (what, type(array).__name__))
     if array.dtype.hasobject:
         raise TypeError("%s has dtype %s: object arrays cannot be copied to a device"
                         % (what, array.dtype))
-    if not array.flags.c_contiguous:
-        raise ValueError("%s must be C-contiguous" % what)
-    return array.reshape(-1).view(np.uint8)
+    return array
 
 
-def _is_synchronous(stream, blocking):
-    return blocking or stream.is_default
+def _caught_up(stream):
+    """Whether `stream` has already run everything queued on it (aclrtStreamQuery, which
+    never blocks). A copy the device finished before the host looked needs no event: its
+    host memory is free at once. Always False while a capture is active (captured work has
+    not run) and when the query fails (the event path is always safe)."""
+    if _capture.active:
+        return False
+    status = ffi.new("aclrtStreamStatus *")
+    return (lib.aclrtStreamQuery(stream.handle, status) == 0
+            and status[0] == lib.ACL_STREAM_STATUS_COMPLETE)
 
 
 def copy_host_to_device(dst_ptr, src, stream, *, blocking):
     """Copies the bytes of the ndarray `src` to device address `dst_ptr` (int) on `stream`
     (None: current stream). Non-contiguous `src` is made contiguous first. Synchronous on a
     default stream or with blocking=True, else asynchronous (see module docstring)."""
-    if isinstance(src, np.ndarray) and not src.flags.c_contiguous:
+    src = _host_array(src, "the source")
+    if not src.flags.c_contiguous:
         src = np.ascontiguousarray(src)
-    data = _as_bytes(src, "the source")
-    nbytes = data.nbytes
+    nbytes = src.nbytes
     stream = as_stream(stream)
     if _capture.active:
         _capture.check_host_copy("a host-to-device copy", stream)
@@ -94,16 +120,31 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
     kind = lib.ACL_MEMCPY_HOST_TO_DEVICE
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     dst = ffi.cast("void *", dst_ptr)
-    if _is_synchronous(stream, blocking):
-        _copy_after_stream(dst, _ptr(src), nbytes, kind, stream)
-    elif is_pinned(src):
-        check(lib.aclrtMemcpyAsync(dst, nbytes, _ptr(src), nbytes, kind, stream.handle),
+    host = ffi.from_buffer(src)
+    if blocking or stream.is_default:
+        _copy_after_stream(dst, host, nbytes, kind, stream)
+    elif _pinned_buffer(host, nbytes):
+        check(lib.aclrtMemcpyAsync(dst, nbytes, host, nbytes, kind, stream.handle),
               "aclrtMemcpyAsync")
-        _retain(src, stream)
+        _retain_unless_done(src, stream)
     else:
-        _staged_host_to_device(dst_ptr, data, stream)
+        _staged_host_to_device(dst_ptr, src.reshape(-1).view(np.uint8), stream)
     if span:
         _profiler.end(span)
+
+
+def _pinned_buffer(host, nbytes):
+    """Whether the cffi buffer `host` of `nbytes` lies in pinned memory."""
+    return is_pinned_address(int(ffi.cast("uintptr_t", host)), nbytes)
+
+
+def _retain_unless_done(obj, stream):
+    """Keeps `obj` alive until the copy just queued on `stream` ran (nothing to keep when
+    the stream has already run it)."""
+    if not _caught_up(stream):
+        _retain(obj, stream)
+    elif _retained:
+        _purge_retained()
 
 
 def _copy_after_stream(dst, src, nbytes, kind, stream):
@@ -113,16 +154,50 @@ def _copy_after_stream(dst, src, nbytes, kind, stream):
     check(lib.aclrtMemcpy(dst, nbytes, src, nbytes, kind), "aclrtMemcpy")
 
 
+def _first_chunk(stream):
+    """The size of the first staged piece: a small probe when the stream is idle (it may
+    be a device that keeps up), else a full piece (it will be queued behind work)."""
+    return PROBE_CHUNK if _caught_up(stream) else STAGING_CHUNK
+
+
 def _staged_host_to_device(dst_ptr, data, stream):
-    pool = staging_pool()
-    for offset in range(0, data.nbytes, STAGING_CHUNK):
-        piece = data[offset:offset + STAGING_CHUNK]
-        with _staging_block(pool, piece.nbytes, stream) as block:
-            block[:piece.nbytes] = piece
-            check(lib.aclrtMemcpyAsync(ffi.cast("void *", dst_ptr + offset), piece.nbytes,
-                                       _ptr(block), piece.nbytes,
-                                       lib.ACL_MEMCPY_HOST_TO_DEVICE, stream.handle),
-                  "aclrtMemcpyAsync")
+    """Hop 1 (pageable bytes into a pinned block) on the calling thread, hop 2 (the block to
+    the device) queued on `stream`, piece by piece; each block returns to the pool with an
+    event after its hop 2, and the next piece takes another, so hop 1 of the next piece
+    overlaps hop 2 of this one. On an idle stream the first piece is small: when the
+    stream has already run a piece's hop 2 by the time the host looks (an idle, fast
+    device), the rest is copied directly (aclrtMemcpy, one hop instead of two; in stream
+    order, the stream being idle)."""
+    nbytes, offset, chunk = data.nbytes, 0, _first_chunk(stream)
+    while offset < nbytes:
+        piece = data[offset:offset + chunk]
+        offset += piece.nbytes
+        if _stage_up(dst_ptr + offset - piece.nbytes, piece, stream):
+            break
+        chunk = STAGING_CHUNK
+    if offset < nbytes:
+        activate(stream.device.id)  # (a new pinned block may have switched the device)
+        check(lib.aclrtMemcpy(ffi.cast("void *", dst_ptr + offset), nbytes - offset,
+                              ffi.from_buffer(data[offset:]), nbytes - offset,
+                              lib.ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy")
+
+
+def _stage_up(dst_ptr, piece, stream):
+    """Queues the copy of `piece` to `dst_ptr` through a pinned block; returns whether the
+    stream has already run it (then the block is free at once)."""
+    pool, count = staging_pool(), piece.nbytes
+    block = pool.acquire(count)
+    try:
+        block[:count] = piece
+        check(lib.aclrtMemcpyAsync(ffi.cast("void *", dst_ptr), count, ffi.from_buffer(block),
+                                   count, lib.ACL_MEMCPY_HOST_TO_DEVICE, stream.handle),
+              "aclrtMemcpyAsync")
+        done = _caught_up(stream)
+    except BaseException:  # (Ctrl-C too) the queued copy may still read the block
+        pool.release(block, _event_after(stream))
+        raise
+    pool.release(block, None if done else _event_after(stream))
+    return done
 
 
 @contextlib.contextmanager
@@ -153,10 +228,12 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
     C-contiguous ndarray `dst` on `stream` (None: current stream). Synchronous on a default
     stream or with blocking=True; else asynchronous: `dst` is valid once the stream's work
     up to this call is done (synchronise the stream, or an event recorded after it)."""
-    data = _as_bytes(dst, "the destination")
-    if not dst.flags.writeable:
+    flags = _host_array(dst, "the destination").flags
+    if not flags.c_contiguous:
+        raise ValueError("the destination must be C-contiguous")
+    if not flags.writeable:
         raise ValueError("the destination array is read-only")
-    nbytes = data.nbytes
+    nbytes = dst.nbytes
     stream = as_stream(stream)
     if _capture.active:
         _capture.check_host_copy("a device-to-host copy", stream)
@@ -166,40 +243,70 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
     kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     src = ffi.cast("void *", src_ptr)
-    if is_pinned(dst) and not _is_synchronous(stream, blocking):
-        check(lib.aclrtMemcpyAsync(_ptr(dst), nbytes, src, nbytes, kind, stream.handle),
+    host = ffi.from_buffer(dst)
+    if blocking or stream.is_default:
+        _copy_after_stream(host, src, nbytes, kind, stream)
+    elif _pinned_buffer(host, nbytes):
+        check(lib.aclrtMemcpyAsync(host, nbytes, src, nbytes, kind, stream.handle),
               "aclrtMemcpyAsync")
-        _retain(dst, stream)
-    elif _is_synchronous(stream, blocking) or not host_functions_available():
+        _retain_unless_done(dst, stream)
+    elif not host_functions_available():
         # Without host functions an asynchronous copy into pageable memory cannot be
         # completed in stream order, so it is done synchronously.
-        _copy_after_stream(_ptr(dst), src, nbytes, kind, stream)
+        _copy_after_stream(host, src, nbytes, kind, stream)
     else:
-        _staged_device_to_host(data, src_ptr, stream)
+        _staged_device_to_host(dst.reshape(-1).view(np.uint8), src_ptr, stream)
     if span:
         _profiler.end(span)
 
 
 def _staged_device_to_host(data, src_ptr, stream):
-    """Device copies into pinned blocks on `stream`; the host copies out of them run on the
-    stream's companion, each after its block's device copy, so the two overlap. `stream`
-    then waits for the companion: its later work and its synchronisation cover the data."""
-    pool = staging_pool()
-    companion = stream.companion()
-    for offset in range(0, data.nbytes, STAGING_CHUNK):
-        piece = data[offset:offset + STAGING_CHUNK]
-        block = pool.acquire(piece.nbytes)
-        try:
-            check(lib.aclrtMemcpyAsync(_ptr(block), piece.nbytes,
-                                       ffi.cast("void *", src_ptr + offset), piece.nbytes,
-                                       lib.ACL_MEMCPY_DEVICE_TO_HOST, stream.handle),
-                  "aclrtMemcpyAsync")
-            companion.wait_event(stream.record())
-            companion.launch_host_func(_unstage(piece, block, pool))  # it releases the block
-        except BaseException:  # (Ctrl-C too) the queued copy may still write the block
-            pool.release(block, _event_after(stream))
-            raise
-    stream.wait_event(companion.record())
+    """Hop 1 (device to a pinned block) queued on `stream`, hop 2 (the block into `data`) a
+    host function on the stream's companion after it, piece by piece, so hop 2 of one piece
+    overlaps hop 1 of the next; `stream` then waits for the companion: its later work and
+    its synchronisation cover the data. On an idle stream the first piece is small: when
+    the stream has already run a piece's hop 1 by the time the host looks (an idle, fast
+    device), the host unstages that piece itself and copies the rest directly
+    (aclrtMemcpy, one hop instead of two; in stream order, the stream being idle)."""
+    nbytes, offset, chunk, deferred = data.nbytes, 0, _first_chunk(stream), False
+    try:
+        while offset < nbytes:
+            piece = data[offset:offset + chunk]
+            offset += piece.nbytes
+            if _stage_down(piece, src_ptr + offset - piece.nbytes, stream):
+                break
+            chunk, deferred = STAGING_CHUNK, True
+        if offset < nbytes:
+            activate(stream.device.id)  # (a new pinned block may have switched the device)
+            check(lib.aclrtMemcpy(ffi.from_buffer(data[offset:]), nbytes - offset,
+                                  ffi.cast("void *", src_ptr + offset), nbytes - offset,
+                                  lib.ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy")
+    finally:  # also after an error: the pieces already queued finish in stream order
+        if deferred:  # pieces are unstaged by the companion
+            stream.wait_event(stream.companion().record())
+
+
+def _stage_down(piece, src_ptr, stream):
+    """Queues the copy of `src_ptr` into `piece` through a pinned block; returns whether
+    the stream had already run it (then `piece` holds the data), else the companion
+    unstages it after the stream's copy."""
+    pool, count = staging_pool(), piece.nbytes
+    block = pool.acquire(count)
+    try:
+        check(lib.aclrtMemcpyAsync(ffi.from_buffer(block), count, ffi.cast("void *", src_ptr),
+                                   count, lib.ACL_MEMCPY_DEVICE_TO_HOST, stream.handle),
+              "aclrtMemcpyAsync")
+        if _caught_up(stream):
+            piece[:] = block[:count]
+            pool.release(block)
+            return True
+        companion = stream.companion()
+        companion.wait_event(stream.record())
+        companion.launch_host_func(_unstage(piece, block, pool))  # it releases the block
+    except BaseException:  # (Ctrl-C too) the queued copy may still write the block
+        pool.release(block, _event_after(stream))
+        raise
+    return False
 
 
 def _unstage(piece, block, pool):
@@ -249,7 +356,7 @@ def copy_device_to_device(dst_ptr, dst_device, src_ptr, src_device, nbytes, stre
 
 
 def _ptr(array):
-    return ffi.cast("void *", host_address(array))
+    return ffi.from_buffer(array)
 
 
 def check_fits(count, dest_max, api):

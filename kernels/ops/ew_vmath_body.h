@@ -1,0 +1,285 @@
+/* The float32 transcendental kernels of ew_vmath.c, included there once per instruction set
+ * with VM(name) giving each copy its own names. Private to ew_vmath.c. */
+
+static inline uint64_t VM(bits_of)(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static inline double VM(double_of)(uint64_t b)
+{
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* c ? a : b as bit operations: a conditional expression over doubles stays a branch under
+ * -ftrapping-math and stops the vectoriser. */
+static inline double VM(pick)(int c, double a, double b)
+{
+    uint64_t mask = 0 - (uint64_t)(c != 0);
+    return VM(double_of)((VM(bits_of)(a) & mask) | (VM(bits_of)(b) & ~mask));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * sin and cos: x = n pi + r with |r| <= pi/2; tan: x = n pi/2 + r with |r| <= pi/4. pi and pi/2
+ * are split in three parts (30, 30 and 53 bits) so that n times each part is exact for
+ * |x| < TRIG_LIMIT = 2^18 */
+
+/* sin(r) for |r| <= pi/4 (tan); error < r^13/13! < 2^-36 relative */
+static inline double VM(sin_poly)(double r, double z)
+{
+    /* r (1 + ...), not r + r (...): sin(-0) stays -0 */
+    return r * (1.0 + z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800))))));
+}
+
+/* cos(r) for |r| <= pi/4 (tan), z = r^2; error < r^14/14! < 2^-41 */
+static inline double VM(cos_poly)(double z)
+{
+    return 1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (-1.0 / 3628800 + z * (1.0 / 479001600))))));
+}
+
+/* sin(r) for |r| <= pi/2 (a little beyond too), one odd polynomial for sin and cos alike;
+ * error < r^17/17! < 2^-37 */
+static inline double VM(sin_poly_wide)(double r)
+{
+    double z = r * r;
+    return r * (1.0 + z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (-1.0 / 39916800 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0))))))));
+}
+
+/* sin(x) = (-1)^n sin(x - n pi), n = round(x / pi); cos(x) = (-1)^(m+1) sin(x - (m + 1/2) pi),
+ * m = round(x / pi - 1/2). half = 0 for sin, 0.5 for cos. */
+static inline float VM(sin_or_cos)(float xf, double half)
+{
+    double x = xf;
+    double t = (x * INV_PI - half) + ROUND_MAGIC;
+    double h = (t - ROUND_MAGIC) + half;
+    double r = ((x - h * PI_1) - h * PI_2) - h * PI_3;
+    uint64_t flip = (VM(bits_of)(t) + (half != 0.0)) << 63;
+    return (float)VM(double_of)(VM(bits_of)(VM(sin_poly_wide)(r)) ^ flip);
+}
+
+/* tan's reduction: returns r, *quadrant = n mod 4 (in the low bits). */
+static inline double VM(trig_reduce)(double x, uint64_t *quadrant)
+{
+    double t = x * TWO_OVER_PI + ROUND_MAGIC;
+    double n = t - ROUND_MAGIC;
+    *quadrant = VM(bits_of)(t);
+    return ((x - n * PIO2_1) - n * PIO2_2) - n * PIO2_3;
+}
+
+static inline float VM(tan_reduced)(float xf)
+{
+    uint64_t q;
+    double r = VM(trig_reduce)(xf, &q), z = r * r;
+    double s = VM(sin_poly)(r, z), c = VM(cos_poly)(z);
+    return (float)VM(pick)(q & 1, -c / s, s / c);
+}
+
+static inline int VM(all_within)(const float *a, size_t n, float limit)
+{
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) ok &= fabsf(a[i]) <= limit; /* false for NaN */
+    return ok;
+}
+
+static void VM(sin_or_cos_f32)(float *o, const float *a, size_t n, double half)
+{
+    for (size_t off = 0; off < n; off += VMATH_BLOCK) {
+        size_t m = n - off < VMATH_BLOCK ? n - off : VMATH_BLOCK;
+        const float *x = a + off;
+        float *y = o + off;
+        if (VM(all_within)(x, m, TRIG_LIMIT)) {
+            for (size_t i = 0; i < m; i++) y[i] = VM(sin_or_cos)(x[i], half);
+        } else { /* rare: huge or non-finite arguments, element by element */
+            for (size_t i = 0; i < m; i++) {
+                float v = x[i];
+                y[i] = fabsf(v) <= TRIG_LIMIT ? VM(sin_or_cos)(v, half) : half != 0.0 ? cosf(v) : sinf(v);
+            }
+        }
+    }
+}
+
+static void VM(tan_f32_run)(float *o, const float *a, size_t n)
+{
+    for (size_t off = 0; off < n; off += VMATH_BLOCK) {
+        size_t m = n - off < VMATH_BLOCK ? n - off : VMATH_BLOCK;
+        const float *x = a + off;
+        float *y = o + off;
+        if (VM(all_within)(x, m, TRIG_LIMIT)) {
+            for (size_t i = 0; i < m; i++) y[i] = VM(tan_reduced)(x[i]);
+        } else {
+            for (size_t i = 0; i < m; i++) y[i] = fabsf(x[i]) <= TRIG_LIMIT ? VM(tan_reduced)(x[i]) : tanf(x[i]);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * exp family: x = k * ln2 + r with |r| <= ln2/2, ln2 in two parts (k * LN2_HI exact) */
+
+/* e^r - 1 for |r| <= ln2/2; error < r^10/10! relative to r, < 2^-35 */
+static inline double VM(expm1_poly)(double r)
+{
+    return r + r * r * (1.0 / 2 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720 + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880))))))));
+}
+
+/* x = k ln2 + r; returns r, *scale = 2^k. With clamp, x is first clamped to [EXP_MIN, EXP_MAX]
+ * (NaN stays NaN); without, the caller has checked that it lies there. */
+static inline double VM(exp_reduce)(double x, double *scale, int clamp)
+{
+    if (clamp) {
+        x = VM(pick)(x > EXP_MAX, EXP_MAX, x);
+        x = VM(pick)(x < EXP_MIN, EXP_MIN, x);
+    }
+    double t = x * LOG2E + ROUND_MAGIC;
+    double k = t - ROUND_MAGIC;
+    *scale = VM(double_of)((VM(bits_of)(t) - (uint64_t)ROUND_MAGIC_BITS + 1023) << 52);
+    return (x - k * LN2_HI) - k * LN2_LO;
+}
+
+static inline double VM(exp_d)(double x, int clamp)
+{
+    double scale, r = VM(exp_reduce)(x, &scale, clamp);
+    return scale + scale * VM(expm1_poly)(r);
+}
+
+/* e^x - 1 without cancellation near 0: 2^k (e^r - 1) + (2^k - 1), both terms exact-ish. */
+static inline double VM(expm1_d)(double x, int clamp)
+{
+    double scale, r = VM(exp_reduce)(x, &scale, clamp);
+    return VM(pick)(x == 0.0, x, scale * VM(expm1_poly)(r) + (scale - 1.0)); /* expm1(-0) = -0 */
+}
+
+static inline int VM(all_between)(const float *a, size_t n, float lo, float hi)
+{
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) ok &= (a[i] >= lo) & (a[i] <= hi); /* false for NaN */
+    return ok;
+}
+
+/* A run function computing EXPR (of the float v) block by block. In blocks whose elements all
+ * lie in [LO, HI] (the common case) EXPR is evaluated with checked = 0 and skips the selects
+ * for special values and clamps; other blocks evaluate it with checked = 1. */
+#define VM_BLOCKED_RUN(NAME, LO, HI, EXPR)                                                     \
+    static void VM(NAME)(float *o, const float *a, size_t n)                                   \
+    {                                                                                          \
+        for (size_t off = 0; off < n; off += VMATH_BLOCK) {                                    \
+            size_t m = n - off < VMATH_BLOCK ? n - off : VMATH_BLOCK;                          \
+            const float *x = a + off;                                                          \
+            float *y = o + off;                                                                \
+            if (VM(all_between)(x, m, (LO), (HI))) {                                           \
+                const int checked = 0;                                                         \
+                for (size_t i = 0; i < m; i++) {                                               \
+                    const float v = x[i];                                                      \
+                    y[i] = (EXPR);                                                             \
+                }                                                                              \
+            } else {                                                                           \
+                const int checked = 1;                                                         \
+                for (size_t i = 0; i < m; i++) {                                               \
+                    const float v = x[i];                                                      \
+                    y[i] = (EXPR);                                                             \
+                }                                                                              \
+            }                                                                                  \
+        }                                                                                      \
+    }
+
+VM_BLOCKED_RUN(exp_f32_run, EXP_MIN, EXP_MAX, (float)VM(exp_d)(v, checked))
+VM_BLOCKED_RUN(exp2_f32_run, EXP2_MIN, EXP2_MAX, (float)VM(exp_d)((double)v * LN2, checked))
+VM_BLOCKED_RUN(expm1_f32_run, EXP_MIN, EXP_MAX, (float)VM(expm1_d)(v, checked))
+
+/* sinh = (e^x - e^-x) / 2 from u = expm1(|x|): (u + u / (u + 1)) / 2, no cancellation. */
+static inline float VM(sinh_one)(float v, int clamp)
+{
+    double u = VM(expm1_d)(fabs((double)v), clamp);
+    return copysignf((float)(0.5 * (u + u / (u + 1.0))), v);
+}
+
+static inline float VM(cosh_one)(float v, int clamp)
+{
+    double e = VM(exp_d)(fabs((double)v), clamp);
+    return (float)(0.5 * (e + 1.0 / e));
+}
+
+/* tanh = u / (u + 2), u = expm1(2|x|); |x| > 20 gives 1 in float already, and 2|x| <= 40 needs
+ * no clamp in expm1 (a NaN still comes out NaN). */
+static inline float VM(tanh_one)(float v, int clamp)
+{
+    double x = fabs((double)v);
+    if (clamp) x = VM(pick)(x > 20.0, 20.0, x);
+    double u = VM(expm1_d)(2.0 * x, 0);
+    return copysignf((float)(u / (u + 2.0)), v);
+}
+
+VM_BLOCKED_RUN(sinh_f32_run, -EXP_MAX, EXP_MAX, VM(sinh_one)(v, checked))
+VM_BLOCKED_RUN(cosh_f32_run, -EXP_MAX, EXP_MAX, VM(cosh_one)(v, checked))
+VM_BLOCKED_RUN(tanh_f32_run, -20.0f, 20.0f, VM(tanh_one)(v, checked))
+
+/* ---------------------------------------------------------------------------------------------
+ * log family: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s), s = (m-1)/(m+1),
+ * |s| <= 0.172. Every float, subnormals included, is a normal double. */
+
+/* log(x) for finite x > 0 (other inputs give garbage the callers replace) */
+static inline double VM(log_positive)(double x)
+{
+    uint64_t b = VM(bits_of)(x);
+    /* exponent field as a double without an int64 -> double conversion */
+    double e = VM(double_of)(UINT64_C(0x4330000000000000) | (b >> 52)) - (0x1p52 + 1023.0);
+    double m = VM(double_of)((b & UINT64_C(0x000fffffffffffff)) | UINT64_C(0x3ff0000000000000));
+    int big = m > SQRT2;
+    m = VM(pick)(big, 0.5 * m, m);
+    e = VM(pick)(big, e + 1.0, e);
+    double s = (m - 1.0) / (m + 1.0), z = s * s;
+    /* series to s^13: error < 2 s^15 / 15 < 2^-38 relative */
+    double log_m = 2.0 * s + 2.0 * s * z * (1.0 / 3 + z * (1.0 / 5 + z * (1.0 / 7 + z * (1.0 / 9 + z * (1.0 / 11 + z * (1.0 / 13))))));
+    return e * LN2 + log_m;
+}
+
+/* IEEE results at the edges: log(±0) = -inf, log(x < 0) = NaN, log(inf) = inf, NaN stays. */
+static inline double VM(log_special)(double x, double v)
+{
+    v = VM(pick)(x == 0.0, -INFINITY, v);
+    v = VM(pick)(x < 0.0, NAN, v);
+    v = VM(pick)(x == INFINITY, INFINITY, v);
+    return VM(pick)(x != x, x, v);
+}
+
+/* log1p(x) = log(u) + ((x - (u - 1)) / u) with u = 1 + x rounded: the correction restores what
+ * the rounding of u lost (exact for |x| small against 1, where it matters). */
+static inline float VM(log1p_one)(float xf, int special)
+{
+    double x = xf, u = 1.0 + x;
+    double v = VM(log_positive)(u) + (x - (u - 1.0)) / u;
+    v = VM(pick)(u == 1.0, x, v); /* |x| below 2^-53: log1p(x) = x (keeps -0) */
+    return (float)(special ? VM(log_special)(u, v) : v);
+}
+
+static inline float VM(log_one)(float xf, double factor, int special)
+{
+    double x = xf, v = factor * VM(log_positive)(x);
+    return (float)(special ? VM(log_special)(x, v) : v);
+}
+
+VM_BLOCKED_RUN(log_e_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, 1.0, checked))
+VM_BLOCKED_RUN(log2_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, LOG2E, checked))
+VM_BLOCKED_RUN(log10_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, LOG10E, checked))
+VM_BLOCKED_RUN(log1p_f32_run, LOG1P_MIN, FLT_MAX, VM(log1p_one)(v, checked))
+
+static void VM(sin_f32_run)(float *o, const float *a, size_t n)
+{
+    VM(sin_or_cos_f32)(o, a, n, 0.0);
+}
+
+static void VM(cos_f32_run)(float *o, const float *a, size_t n)
+{
+    VM(sin_or_cos_f32)(o, a, n, 0.5);
+}
+
+static const vmath_run VM(table)[V_COUNT] = {
+    [V_SIN] = VM(sin_f32_run), [V_COS] = VM(cos_f32_run), [V_TAN] = VM(tan_f32_run),
+    [V_EXP] = VM(exp_f32_run), [V_EXP2] = VM(exp2_f32_run), [V_EXPM1] = VM(expm1_f32_run),
+    [V_SINH] = VM(sinh_f32_run), [V_COSH] = VM(cosh_f32_run), [V_TANH] = VM(tanh_f32_run),
+    [V_LOG] = VM(log_e_f32_run), [V_LOG2] = VM(log2_f32_run), [V_LOG10] = VM(log10_f32_run),
+    [V_LOG1P] = VM(log1p_f32_run),
+};

@@ -1,0 +1,11 @@
+"""cffi declarations of npuarray's launch helper (``_launch.h``), compiled into the
+npusim extension only: not part of the ACL ABI, so the CANN loader never looks for it.
+It reaches either provider through function pointers (see ``npuarray._ops``)."""
+
+CDEF = """
+#define NPUARRAY_NEEDS_WORKSPACE -1
+int32_t npuarray_aclnn_launch(void *get_workspace_size, void *launch, int32_t count, void *a,
+                              void *b, void *c, void *d, void *stream);
+int32_t npuarray_aclnn_failed_phase(void);
+void npuarray_aclnn_pending(uint64_t *workspace_size, void **executor);
+"""

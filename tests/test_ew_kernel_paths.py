@@ -1,0 +1,339 @@
+"""The fast paths of npusim's element-wise engine against NumPy.
+
+* float32 transcendentals (kernels/ops/ew_vmath.c): error in ULPs against float64 NumPy over
+  wide ranges, special values in every vector lane, huge sin/cos/tan arguments (the libm
+  fallback) mixed into vector blocks, sizes around the vector widths and the thread split;
+* the element-wise iterator (kernels/ops/ew.c): inner broadcast dimensions (stride 0, splatted
+  once per run), short inner runs swapped for a longer dimension (strided outputs), scalar
+  operands, comparisons writing bool, casts converting straight between input and output,
+  strided / transposed / negative-step views, in-place and overlapping outputs, sizes around
+  the block (512), the short-run limit (16) and the thread split of memory-bound ops (2^18).
+"""
+import numpy as np
+import pytest
+
+import npuarray as npx
+
+VMATH = ["sin", "cos", "tan", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+         "sinh", "cosh", "tanh"]
+# Within 1 ULP (most results are correctly rounded; huge sin/cos arguments go to libm, which
+# is not always); tan divides two polynomials (two roundings). NumPy's own float32 kernels
+# reach 1.5-3.8 ULP.
+MAX_ULP = {"tan": 1.5}
+DEFAULT_ULP = 1.0
+SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45, -1e-45, 1e-38,
+                     3.4028235e38, -3.4028235e38, 88.72, 89.0, -103.0, -104.0, 1e5, 3e5, 1e30,
+                     -1e30, 0.5, -0.5, 1e-7, -1e-7], dtype=np.float32)
+SIZES_AROUND_SPLITS = [1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 255, 256, 257, 511, 65535, 65536,
+                       65537, 131073]
+
+
+def ulp_error(got, x, name):
+    """|got - f(x)| in float32 ULPs of the exact (float64) result; 0 where both are the same
+    special value."""
+    with np.errstate(all="ignore"):
+        exact = getattr(np, name)(x.astype(np.float64))
+        rounded = exact.astype(np.float32)
+        spacing = np.spacing(np.abs(rounded)).astype(np.float64)
+        err = np.abs(got.astype(np.float64) - exact) / spacing
+    same = (got == rounded) | (np.isnan(got) & np.isnan(rounded))
+    return np.where(same, 0.0, err)
+
+
+def random_floats(rng, n):
+    """Finite float32 values of every exponent: random bit patterns."""
+    bits = rng.integers(0, 2 ** 32, n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    return bits[np.isfinite(bits)]
+
+
+def inputs_for(name, rng):
+    wide = random_floats(rng, 200_000)
+    moderate = rng.uniform(-30, 30, 100_000).astype(np.float32)
+    tiny = rng.uniform(-1e-4, 1e-4, 20_000).astype(np.float32)
+    arrays = [wide, moderate, tiny]
+    if name in ("sin", "cos", "tan"):  # both sides of the reduction's limit (2^18)
+        arrays.append(rng.uniform(-6e5, 6e5, 100_000).astype(np.float32))
+    return np.concatenate(arrays)
+
+
+@pytest.mark.parametrize("name", VMATH)
+def test_float32_transcendental_ulp_error(name, rng):
+    x = inputs_for(name, rng)
+    got = getattr(npx, name)(npx.asarray(x)).to_host()
+    err = ulp_error(got, x, name)
+    worst = int(np.argmax(err))
+    assert err[worst] <= MAX_ULP.get(name, DEFAULT_ULP), (name, x[worst], got[worst])
+
+
+@pytest.mark.parametrize("name", VMATH)
+def test_float32_transcendental_special_values_in_every_lane(name, rng):
+    # Each special value at each position of a 64-element block: every SIMD lane and the tail.
+    n = 64 + 13
+    for value in SPECIALS:
+        x = rng.uniform(-2, 2, n).astype(np.float32)
+        positions = np.arange(0, n, 5)
+        x[positions] = value
+        got = getattr(npx, name)(npx.asarray(x)).to_host()
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(x.astype(np.float64)).astype(np.float32)
+        for p in positions:
+            if np.isnan(want[p]) or np.isinf(want[p]) or want[p] == 0:
+                np.testing.assert_array_equal(got[p], want[p])
+                assert np.signbit(got[p]) == np.signbit(want[p]) or np.isnan(want[p]), (name, value, p)
+        assert ulp_error(got, x, name).max() <= MAX_ULP.get(name, DEFAULT_ULP), (name, value)
+
+
+@pytest.mark.parametrize("name, values", [
+    ("log", np.float32([1e-45, 3e-45, 1e-40, 1.1754942e-38, 1.1754944e-38])),  # subnormal, normal edge
+    ("log2", np.float32([2.0 ** -149, 2.0 ** -126, 0.5, 1.0, 2.0 ** 127])),
+    ("log10", np.float32([1e-45, 1e-38, 10.0, 1000.0, 3.4e38])),
+    ("log1p", np.float32([-0.99999994, -0.5, -1e-30, 1e-30, 3.4e38])),
+    ("exp", np.float32([-110.0, -103.9, 88.72, 100.0, -1e-30])),
+    ("exp2", np.float32([-150.0, -149.0, 127.9, 140.0, -1e-30])),
+    ("expm1", np.float32([-110.0, -1e-30, 1e-30, 88.7, 100.0])),
+    ("tanh", np.float32([-20.0, -9.0, 1e-30, 9.0, 20.0])),
+    ("sinh", np.float32([-100.0, -89.0, -1e-30, 89.4, 100.0])),
+    ("cosh", np.float32([-100.0, -89.0, 0.0, 89.4, 100.0])),
+])
+def test_range_edges_in_whole_blocks(name, values, rng):
+    # Every block holds only in-range edge values: the kernels' unchecked path (no clamps, no
+    # special-value selects) must still get them right.
+    x = np.resize(values, 1000)
+    rng.shuffle(x)
+    got = getattr(npx, name)(npx.asarray(x)).to_host()
+    assert ulp_error(got, x, name).max() <= DEFAULT_ULP, name
+
+
+ISA_CHECK = """
+import importlib.util, json, sys
+import numpy as np
+import npuarray as npx
+spec = importlib.util.spec_from_file_location("paths", sys.argv[1])
+paths = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(paths)
+rng = np.random.default_rng(7)
+worst = {}
+for name in paths.VMATH:
+    x = np.concatenate([paths.inputs_for(name, rng), np.resize(paths.SPECIALS, 300)])
+    got = getattr(npx, name)(npx.asarray(x)).to_host()
+    worst[name] = float(paths.ulp_error(got, x, name).max())
+print(json.dumps(worst))
+"""
+
+
+@pytest.mark.parametrize("isa", ["base", "avx2"])
+def test_every_instruction_set_variant_is_accurate(isa, tmp_path):
+    # The widest variant the CPU has runs in the other tests; NPUSIM_VMATH_ISA selects the
+    # narrower ones (SSE2 without FMA, AVX2 with FMA) so that each is checked on one machine.
+    import json, subprocess, sys
+    from conftest import package_env
+    script = tmp_path / "isa_check.py"
+    script.write_text(ISA_CHECK)
+    done = subprocess.run([sys.executable, str(script), __file__], capture_output=True, text=True,
+                          timeout=300, env=package_env(NPUSIM_VMATH_ISA=isa))
+    assert done.returncode == 0, done.stderr
+    worst = json.loads(done.stdout)
+    assert set(worst) == set(VMATH)
+    for name, err in worst.items():
+        assert err <= MAX_ULP.get(name, DEFAULT_ULP), (isa, name, err)
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "tan"])
+def test_trigonometric_huge_arguments_mixed_into_vector_blocks(name, rng):
+    # Blocks with one out-of-range argument take the element-by-element path; the others stay
+    # vectorised. Both must agree with the exact result.
+    x = rng.uniform(-10, 10, 1024).astype(np.float32)
+    x[[3, 300, 700]] = np.float32([1e6, -3.0e38, 262145.0])
+    x[[4, 5]] = np.float32([np.inf, np.nan])
+    got = getattr(npx, name)(npx.asarray(x)).to_host()
+    assert ulp_error(got, x, name).max() <= MAX_ULP.get(name, DEFAULT_ULP)
+    assert np.isnan(got[4]) and np.isnan(got[5])
+
+
+@pytest.mark.parametrize("n", SIZES_AROUND_SPLITS)
+@pytest.mark.parametrize("name", ["sin", "exp", "log", "tanh"])
+def test_float32_transcendental_sizes_around_vector_and_thread_splits(name, n, rng):
+    x = rng.uniform(0.01, 20, n).astype(np.float32)
+    got = getattr(npx, name)(npx.asarray(x)).to_host()
+    assert got.shape == (n,)
+    assert ulp_error(got, x, name).max() <= MAX_ULP.get(name, DEFAULT_ULP)
+
+
+@pytest.mark.parametrize("name", ["cos", "log1p", "expm1"])
+def test_float32_transcendental_strided_0d_and_empty(name, rng):
+    base = rng.uniform(0.0, 3.0, (40, 30)).astype(np.float32)
+    x = npx.asarray(base)
+    f = getattr(npx, name)
+    for view, host in [(x.T, base.T), (x[::-3, ::2], base[::-3, ::2]), (x[5], base[5])]:
+        got = f(view).to_host()
+        assert got.shape == host.shape
+        assert ulp_error(got, np.ascontiguousarray(host), name).max() <= DEFAULT_ULP
+    zero_d = f(npx.asarray(np.float32(0.75))).to_host()
+    assert zero_d.shape == () and ulp_error(np.atleast_1d(zero_d), np.float32([0.75]), name).max() <= DEFAULT_ULP
+    assert f(npx.asarray(np.empty((0, 3), np.float32))).shape == (0, 3)
+
+
+@pytest.mark.parametrize("name", ["sin", "exp", "log"])
+def test_float16_goes_through_the_float32_kernels(name, rng):
+    x = rng.uniform(0.1, 5, 1000).astype(np.float16)
+    got = getattr(npx, name)(npx.asarray(x)).to_host()
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, getattr(np, name)(x.astype(np.float64)).astype(np.float16))
+
+
+# ---------------------------------------------------------------------------------------------
+# The element-wise iterator
+
+NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+           "float64", "complex64", "complex128"]
+REAL = [d for d in NUMERIC if not d.startswith("complex")]
+# (shape of x, shape of y): inner broadcast (stride 0), outer broadcast, both, short inner runs
+# that the engine swaps for the long dimension, 3-d, and long runs.
+BROADCASTS = [((1797, 1), (10,)), ((300, 64), (64,)), ((300, 64), (300, 1)), ((1, 40), (70, 1)),
+              ((5, 1, 7), (9, 1)), ((3, 200, 2), (1, 200, 1)), ((17, 15), (15,)),
+              ((17, 16), (17, 1)), ((2, 3), (1000, 1, 1)), ((600, 1), (1, 3))]
+
+
+def sample(rng, shape, dtype):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        return rng.integers(lo, hi, shape, endpoint=True).astype(dtype)
+    values = rng.standard_normal(shape) * 10
+    if dtype.kind == "c":
+        values = values + 1j * rng.standard_normal(shape)
+    return values.astype(dtype)
+
+
+def assert_same(got, want):
+    got = got.to_host() if hasattr(got, "to_host") else got
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, got.dtype, want.shape, want.dtype)
+    if want.dtype.kind in "fc":
+        np.testing.assert_allclose(got, want, rtol=1e-6 if want.dtype in (np.float32, np.complex64) else 1e-13)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shapes", BROADCASTS, ids=str)
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_broadcast_arithmetic(shapes, dtype, rng):
+    a, b = sample(rng, shapes[0], dtype), sample(rng, shapes[1], dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x + y, a + b)
+    assert_same(y * x, b * a)
+    assert_same(x - y, a - b)
+
+
+@pytest.mark.parametrize("shapes", BROADCASTS, ids=str)
+@pytest.mark.parametrize("dtype", REAL + ["bool"])
+def test_broadcast_comparisons_write_bool(shapes, dtype, rng):
+    a, b = sample(rng, shapes[0], dtype), sample(rng, shapes[1], dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x == y, a == b)
+    assert_same(x < y, a < b)
+    assert_same(y >= x, b >= a)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "float32", "float64"])
+def test_one_hot_pattern(dtype, rng):
+    labels = rng.integers(0, 10, 1797).astype(dtype)
+    classes = np.arange(10, dtype=dtype)
+    got = npx.reshape(npx.asarray(labels), (-1, 1)) == npx.asarray(classes)
+    assert_same(got, labels.reshape(-1, 1) == classes)
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_scalar_operands(dtype, rng):
+    a = sample(rng, (33, 70), dtype)
+    x = npx.asarray(a)
+    two = np.array(2, dtype)  # a Python scalar keeps the array's dtype (NumPy 2 rules)
+    assert_same(x + 2, a + two)
+    assert_same(x * 2, a * two)
+    assert_same(2 - x, two - a)
+    assert_same(x[::-2, 1::3] * 2, a[::-2, 1::3] * two)
+    if not dtype.startswith("complex"):
+        assert_same(x < 2, a < two)
+        assert_same(x.T >= 2, a.T >= two)
+    if dtype.startswith("float"):
+        assert_same(x * 2.5, a * np.array(2.5, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int64", "float32", "float64", "complex128"])
+def test_strided_transposed_and_negative_step_views(dtype, rng):
+    a, b = sample(rng, (40, 50), dtype), sample(rng, (50, 40), dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x + y.T, a + b.T)
+    assert_same(x[::-1] * y.T[::-1], a[::-1] * b.T[::-1])
+    assert_same(x[::3, ::-2] - y.T[::3, 1::2], a[::3, ::-2] - b.T[::3, 1::2])
+    assert_same(x[:, 7] + y[3, ::-1][:40], a[:, 7] + b[3, ::-1][:40])  # strided + reversed 1-d
+    assert_same(x[5:6, ::-1] + y.T[:, :1], a[5:6, ::-1] + b.T[:, :1])  # (1, 50) + (40, 1)
+
+
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 511, 512, 513, (1 << 18) - 1, 1 << 18, (1 << 18) + 1])
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64"])
+def test_sizes_around_block_short_run_and_thread_split(n, dtype, rng):
+    a, b = sample(rng, n, dtype), sample(rng, n, dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    assert_same(x + y, a + b)
+    assert_same(x > y, a > b)
+    assert_same(x[::-1] * 3, a[::-1] * np.array(3, dtype))
+    # the same count as a short-inner-run 2-d broadcast
+    col = sample(rng, (n, 1), dtype)
+    assert_same(npx.asarray(col) - y[:3], col - b[:3])
+
+
+CASTS = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float32", "float64",
+         "complex64", "complex128"]
+
+
+# complex -> real astype is not allowed by the array API
+CAST_PAIRS = [(s, d) for s in CASTS for d in CASTS if not (s.startswith("complex") and not d.startswith("complex"))]
+
+
+@pytest.mark.parametrize("src, dst", CAST_PAIRS)
+def test_astype_contiguous_strided_and_broadcast(src, dst, rng):
+    a = sample(rng, (37, 29), src)
+    if np.dtype(dst).kind in "iub":  # in range of every integer destination
+        a = (np.abs(a.real) % 100).astype(src) if np.dtype(src).kind != "b" else a
+    x = npx.asarray(a)
+    assert_same(x.astype(getattr(npx, dst)), a.astype(dst))
+    assert_same(x.T[::-2].astype(getattr(npx, dst)), a.T[::-2].astype(dst))
+    row = npx.broadcast_to(x[3], (5, 29))
+    assert_same(row.astype(getattr(npx, dst)), np.broadcast_to(a[3], (5, 29)).astype(dst))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex64"])
+def test_in_place_and_overlapping_outputs(dtype, rng):
+    a, b = sample(rng, (64, 48), dtype), sample(rng, (48,), dtype)
+    x = npx.asarray(a.copy())
+    x += npx.asarray(b)                      # in place, broadcast input
+    a += b
+    assert_same(x, a)
+    x *= x                                   # in place, the very same elements
+    a *= a
+    assert_same(x, a)
+    v, h = npx.asarray(a[0].copy()), a[0].copy()
+    v[1:] += v[:-1]                          # partial overlap: read as a copy first, as NumPy
+    h[1:] += h[:-1]
+    assert_same(v, h)
+    sq = sample(rng, (30, 30), dtype)
+    s = npx.asarray(sq.copy())
+    s += s.T                                 # transposed self: every element read first
+    assert_same(s, sq + sq.T)
+
+
+def test_bad_inputs_raise_and_the_engine_keeps_working(rng):
+    x = npx.asarray(np.ones((3, 4), np.float32))
+    with pytest.raises(ValueError):
+        x + npx.asarray(np.ones(5, np.float32))
+    with pytest.raises(TypeError):
+        npx.bitwise_and(x, x)
+    with pytest.raises(TypeError):
+        npx.asarray(np.ones(3, np.complex64)) < npx.asarray(np.ones(3, np.complex64))
+    with pytest.raises(TypeError):
+        npx.remainder(npx.asarray(np.ones(3, np.complex64)), npx.asarray(np.ones(3, np.complex64)))
+    a = sample(rng, (1797, 1), "int64")
+    assert_same(npx.asarray(a) == npx.arange(10), a == np.arange(10))
