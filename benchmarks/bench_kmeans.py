@@ -1,12 +1,18 @@
 """The main example, k-means on scikit-learn's digits (examples/digits_kmeans.py):
 wall time of the device run (upload from pinned memory, every iteration, one
-read-back per iteration) against the same algorithm in NumPy."""
+read-back per iteration) against the same algorithm in NumPy, then each operation
+of one iteration (``kmeans_step`` and the distances) on its own, each npuarray
+timing ending with a synchronisation of the stream, so that the table shows which
+operations the iteration's time goes to."""
 import importlib.util
 import pathlib
 
 import numpy as np
 
+import npuarray as npx
+
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "digits_kmeans.py"
+OPS_PER_CALL = 50  # operations per timed call: a single one is too short to time
 
 
 def _example():
@@ -16,7 +22,43 @@ def _example():
     return module
 
 
+def _repeated(fn, stream=None):
+    def run():
+        for _ in range(OPS_PER_CALL):
+            fn()
+        if stream is not None:
+            stream.synchronize()
+    return run
+
+
+def _operations(data, initial):
+    """(name, npuarray op, NumPy op) for each operation of one iteration, on the
+    iteration's real operands (labels and one-hot from the initial centroids)."""
+    x, c = npx.asarray(data), npx.asarray(initial)
+    d = npx.asarray(((data[:, None, :] - initial[None]) ** 2).sum(-1))
+    labels = npx.argmin(d, axis=1)
+    clusters = npx.arange(10, dtype=labels.dtype)
+    one_hot = (npx.reshape(labels, (-1, 1)) == clusters).astype(x.dtype)
+    xx = x * x
+    dn, hn, ln = d.to_host(), one_hot.to_host(), labels.to_host()
+    xxn = data * data
+    return [
+        ("x * x (1797,64)", lambda: x * x, lambda: data * data),
+        ("sum(x*x, axis=1, keepdims)", lambda: npx.sum(xx, axis=1, keepdims=True),
+         lambda: xxn.sum(axis=1, keepdims=True)),
+        ("matmul(x, c.T) (1797,64)@(64,10)", lambda: npx.matmul(x, c.T), lambda: data @ initial.T),
+        ("argmin(d, axis=1) (1797,10)", lambda: npx.argmin(d, axis=1), lambda: dn.argmin(axis=1)),
+        ("min(d, axis=1) (1797,10)", lambda: npx.min(d, axis=1), lambda: dn.min(axis=1)),
+        ("labels == arange(k) -> float32", lambda: (npx.reshape(labels, (-1, 1)) == clusters).astype(x.dtype),
+         lambda: (ln[:, None] == np.arange(10)).astype(np.float32)),
+        ("sum(one_hot, axis=0) (1797,10)", lambda: npx.sum(one_hot, axis=0), lambda: hn.sum(axis=0)),
+        ("matmul(one_hot.T, x) (10,1797)@(1797,64)", lambda: npx.matmul(one_hot.T, x), lambda: hn.T @ data),
+        ("sum(c * c, axis=1) (10,64)", lambda: npx.sum(c * c, axis=1), lambda: (initial * initial).sum(axis=1)),
+    ]
+
+
 def run(harness):
+    harness.benchmark = "kmeans"
     try:
         from sklearn.datasets import load_digits
     except ImportError:
@@ -32,3 +74,9 @@ def run(harness):
     }, repeat=5)
     print("    per iteration: npuarray %.2f ms, numpy %.2f ms" % (
         times["npuarray"] / iterations * 1e3, times["numpy"] / iterations * 1e3))
+    print("    one iteration's operations, %d per timed call (per-operation time = shown / %d):"
+          % (OPS_PER_CALL, OPS_PER_CALL))
+    stream = npx.Stream()
+    with stream:
+        for name, device, host in _operations(data, initial):
+            harness.compare("  " + name, {"npuarray": _repeated(device, stream), "numpy": _repeated(host)})

@@ -113,10 +113,22 @@ static void unpack(const void *src, npusim_kind kind, const matrix *c)
  * on a machine with more runnable threads than cores, waiting for a descheduled partner costs
  * far more than the work (the k-means example ran 10 to 50 times slower, and its replayed
  * graph, whose products follow each other with no pause, slower than eager). Products below
- * BLAS_OWN_THREADS_MNK are therefore cut into row blocks under that threshold, run on
- * npusim's pool, whose threads sleep when idle; larger ones amortise OpenBLAS's threads. */
+ * BLAS_OWN_THREADS_MNK are therefore cut into row blocks under that threshold; larger ones
+ * amortise OpenBLAS's threads. The blocks run on npusim's pool, whose threads sleep when idle,
+ * from BLAS_POOL_MNK on: below it (tens of microseconds of work) waking a pool thread costs
+ * more than it saves, so they run one after the other on the calling thread. */
 #define BLAS_ONE_THREAD_MNK 262144
+#define BLAS_POOL_MNK (1LL << 22)
 #define BLAS_OWN_THREADS_MNK (1LL << 27)
+
+/* OpenBLAS's "small matrix" kernels (x86-64 SKYLAKEX and later), which skip packing, take a
+ * product whose mat2 is not transposed (in the row-major terms of our calls); with a transposed
+ * mat2 they take only a few rows of out at a time. A transposed mat2 of at most BLAS_PACK_B_MAX
+ * elements (k-means' `x @ centroids.T`) is therefore copied once into row-major order: the
+ * product then runs 1.5x faster. Only for at least BLAS_PACK_B_MIN_ROWS rows of out, so that
+ * the copy stays small beside the product. */
+#define BLAS_PACK_B_MAX 65536
+#define BLAS_PACK_B_MIN_ROWS 16
 
 typedef struct {
     npusim_kind kind;
@@ -160,7 +172,9 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
         return;
     }
     j.block_rows = BLAS_ONE_THREAD_MNK / (N * K);
-    npusim_parallel_for((size_t)((M + j.block_rows - 1) / j.block_rows), 1, gemm_blocks, &j);
+    size_t blocks = (size_t)((M + j.block_rows - 1) / j.block_rows);
+    if (mnk < BLAS_POOL_MNK) gemm_blocks(0, blocks, &j);
+    else npusim_parallel_for(blocks, 1, gemm_blocks, &j);
 }
 
 static void gemm_int(const int64_t *a, const int64_t *b, int64_t *c, int64_t M, int64_t N, int64_t K)
@@ -185,7 +199,9 @@ static int matmul_one(npusim_kind kind, const matrix *A, const matrix *B, const 
     int32_t lda = 0, ldb = 0, ldc = 0;
     bool blas = kind == KIND_F32 || kind == KIND_F64;
     bool a_direct = blas && A->dtype == kdt && blas_layout(A, &ta, &lda);
-    bool b_direct = blas && B->dtype == kdt && blas_layout(B, &tb, &ldb);
+    bool b_direct = blas && B->dtype == kdt && blas_layout(B, &tb, &ldb) &&
+                    !(tb == CBLAS_TRANS && K * N <= BLAS_PACK_B_MAX && M >= BLAS_PACK_B_MIN_ROWS &&
+                      M * N * K < BLAS_OWN_THREADS_MNK);
     bool c_direct = blas && C->dtype == kdt && blas_layout(C, &tc, &ldc) && tc == CBLAS_NO_TRANS && K > 0;
     size_t bytes = (a_direct ? 0 : (size_t)(M * K)) + (b_direct ? 0 : (size_t)(K * N)) + (c_direct ? 0 : (size_t)(M * N));
     char *tmp = bytes ? malloc(bytes * ksz) : NULL;

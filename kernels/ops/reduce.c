@@ -13,7 +13,9 @@
  * The engine walks the input once with an accumulator operand (stride 0 along reduced dims), in
  * the input's memory order, so reducing rows or columns are both streaming passes. Work is split
  * across threads over independent output elements, or, for a full reduction, over input chunks
- * whose partial results are combined in a fixed order (deterministic). */
+ * whose partial results are combined in a fixed order (deterministic). Float and double matrices
+ * with contiguous rows take fast paths (sums, means, max, min along the rows or the columns; see
+ * "Fast paths"), as do ArgMax/ArgMin over contiguous lines or over a leading dim. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -46,29 +48,111 @@ typedef struct {
 /* ---------------------------------------------------------------------------------------------
  * Folding a contiguous block of the input (kind) into accumulators (acc_kind) */
 
-static double sum_f32(const float *x, size_t n)
+/* The hot loops are also compiled for AVX-512 and AVX2, picked at load time (GCC's target_clones:
+ * one binary for every x86-64 machine; glibc's ifunc picks the clone); elsewhere they are plain
+ * C11. Not in sanitizer builds: the ifunc resolvers run before the sanitizer runtime is ready
+ * and crash it. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
+/* Sums with NumPy-like accuracy (its pairwise sum adds 16 terms per accumulator before combining
+ * them): SUM_LANES float lanes add a block of SUM_BLOCK elements (16 terms per lane), each block's
+ * lanes are added into double lanes, and those are combined as a tree. Doubles use the same scheme
+ * with SUM_LANES / 2 double lanes per block. */
+#define SUM_LANES 32
+#define SUM_BLOCK (16 * SUM_LANES)
+
+/* Pairwise sums of 8 and 32 doubles, written out so that they stay in registers. */
+static inline double tree_sum8(const double *w)
+{
+    return ((w[0] + w[4]) + (w[2] + w[6])) + ((w[1] + w[5]) + (w[3] + w[7]));
+}
+
+static inline double tree_sum32(double *w)
+{
+    for (int k = 0; k < 16; k++) w[k] += w[k + 16];
+    for (int k = 0; k < 8; k++) w[k] += w[k + 8];
+    return tree_sum8(w);
+}
+
+/* Rows shorter than a block: 16 float lanes (at most 32 terms each), one conversion, a tree. A
+ * third less work than the blocked loop on k-means' rows of 64. */
+VECTOR_CLONES static double sum_short_f32(const float *x, size_t n)
 {
     float lanes[16] = { 0 };
     size_t i = 0;
     for (; i + 16 <= n; i += 16)
         for (int k = 0; k < 16; k++) lanes[k] += x[i + k];
-    double s = 0;
-    for (int k = 0; k < 16; k++) s += lanes[k];
-    for (; i < n; i++) s += x[i];
-    return s;
+    double wide[16];
+    for (int k = 0; k < 16; k++) wide[k] = lanes[k];
+    for (int k = 0; i < n; i++, k++) wide[k] += x[i];
+    for (int k = 0; k < 8; k++) wide[k] += wide[k + 8];
+    return tree_sum8(wide);
 }
 
-static double sum_f64(const double *x, size_t n)
+VECTOR_CLONES static double sum_f32(const float *x, size_t n)
 {
-    double lanes[8] = { 0 };
+    if (n < SUM_BLOCK) return sum_short_f32(x, n);
+    double wide[SUM_LANES] = { 0 };
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        for (int k = 0; k < 8; k++) lanes[k] += x[i + k];
-    double s = 0;
-    for (int k = 0; k < 8; k++) s += lanes[k];
-    for (; i < n; i++) s += x[i];
-    return s;
+    while (i + SUM_LANES <= n) {
+        float lanes[SUM_LANES] = { 0 };
+        size_t end = n - i >= SUM_BLOCK ? i + SUM_BLOCK : i + (n - i) / SUM_LANES * SUM_LANES;
+        for (; i < end; i += SUM_LANES)
+            for (int k = 0; k < SUM_LANES; k++) lanes[k] += x[i + k];
+        for (int k = 0; k < SUM_LANES; k++) wide[k] += lanes[k];
+    }
+    for (int k = 0; i < n; i++, k++) wide[k] += x[i];
+    return tree_sum32(wide);
 }
+
+VECTOR_CLONES static double sum_f64(const double *x, size_t n)
+{
+    enum { LANES = SUM_LANES / 2 };
+    double wide[LANES] = { 0 };
+    size_t i = 0;
+    while (i + LANES <= n) {
+        double lanes[LANES] = { 0 };
+        size_t end = n - i >= 16 * LANES ? i + 16 * LANES : i + (n - i) / LANES * LANES;
+        for (; i < end; i += LANES)
+            for (int k = 0; k < LANES; k++) lanes[k] += x[i + k];
+        for (int k = 0; k < LANES; k++) wide[k] += lanes[k];
+    }
+    for (int k = 0; i < n; i++, k++) wide[k] += x[i];
+    for (int k = 0; k < LANES / 2; k++) wide[k] += wide[k + LANES / 2];
+    return tree_sum8(wide);
+}
+
+/* The maximum (minimum) of `init` and n contiguous values, NaN if any is NaN (or init is).
+ * `!(v <= a) && a == a` selects v when it is larger or NaN, and keeps a NaN a: NaN sticks. Rows
+ * of at least 2 * EXTREME_LANES run in that many lanes, a loop the compiler vectorises. */
+#define EXTREME_LANES 64
+#define EXTREME(NAME, T, CMP)                                                                  \
+    VECTOR_CLONES static T NAME(const T *x, size_t n, T init)                                  \
+    {                                                                                          \
+        T a = init;                                                                            \
+        size_t i = 0;                                                                          \
+        if (n >= 2 * EXTREME_LANES) {                                                          \
+            T lanes[EXTREME_LANES];                                                            \
+            for (int k = 0; k < EXTREME_LANES; k++) lanes[k] = init;                           \
+            for (; i + EXTREME_LANES <= n; i += EXTREME_LANES)                                 \
+                for (int k = 0; k < EXTREME_LANES; k++) {                                      \
+                    T v = x[i + k], l = lanes[k];                                              \
+                    lanes[k] = !(v CMP l) && l == l ? v : l;                                   \
+                }                                                                              \
+            for (int k = 0; k < EXTREME_LANES; k++) a = !(lanes[k] CMP a) && a == a ? lanes[k] : a; \
+        }                                                                                      \
+        for (; i < n; i++) a = !(x[i] CMP a) && a == a ? x[i] : a;                             \
+        return a;                                                                              \
+    }
+EXTREME(max_f32, float, <=)
+EXTREME(min_f32, float, >=)
+EXTREME(max_f64, double, <=)
+EXTREME(min_f64, double, >=)
 
 #define MAXMIN_FOLD(T, CMP)                                                                    \
     do {                                                                                       \
@@ -100,7 +184,9 @@ static void prod_into(npusim_kind kind, const void *block, size_t n, char *acc, 
     }
 }
 
-static void sqdev_into(const double *x, size_t n, char *acc, int64_t stride)
+/* Squared deviations (Var/Std) of float values (every dtype Var takes is loaded as float),
+ * computed in double. */
+static void sqdev_into(const float *x, size_t n, char *acc, int64_t stride)
 {
     for (size_t i = 0; i < n; i++) {
         double *a = (double *)(acc + (int64_t)i * stride), d = x[i] - a[0];
@@ -108,15 +194,30 @@ static void sqdev_into(const double *x, size_t n, char *acc, int64_t stride)
     }
 }
 
+/* The sum of (x[i] - mean)^2 in 16 double lanes (a loop the compiler vectorises). */
+VECTOR_CLONES static double sqdev_sum(const float *x, size_t n, double mean)
+{
+    double lanes[16] = { 0 };
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++) {
+            double d = x[i + k] - mean;
+            lanes[k] += d * d;
+        }
+    for (int k = 0; i < n; i++, k++) {
+        double d = x[i] - mean;
+        lanes[k] += d * d;
+    }
+    for (int k = 0; k < 8; k++) lanes[k] += lanes[k + 8];
+    return tree_sum8(lanes);
+}
+
 /* *acc = op(*acc, x[0..n)) */
 static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
 {
     bool max = c->op == RED_MAX || c->op == RED_ANY;
     if (c->op == RED_SQDEV) {
-        const double *x = block, mean = ((double *)acc)[0];
-        double m2 = 0;
-        for (size_t i = 0; i < n; i++) m2 += (x[i] - mean) * (x[i] - mean);
-        ((double *)acc)[1] += m2;
+        ((double *)acc)[1] += sqdev_sum(block, n, ((double *)acc)[0]);
         return;
     }
     if (c->op == RED_PROD) {
@@ -154,8 +255,16 @@ static void fold(const red_ctx *c, const void *block, size_t n, char *acc)
         }
     default:
         switch (c->kind) {
-        case KIND_F32: if (max) MAXMIN_FOLD(float, >); else MAXMIN_FOLD(float, <); return;
-        case KIND_F64: if (max) MAXMIN_FOLD(double, >); else MAXMIN_FOLD(double, <); return;
+        case KIND_F32: {
+            float *a = (float *)acc;
+            *a = max ? max_f32(block, n, *a) : min_f32(block, n, *a);
+            return;
+        }
+        case KIND_F64: {
+            double *a = (double *)acc;
+            *a = max ? max_f64(block, n, *a) : min_f64(block, n, *a);
+            return;
+        }
         case KIND_U64: if (max) MAXMIN_FOLD(uint64_t, >); else MAXMIN_FOLD(uint64_t, <); return;
         case KIND_BOOL: if (max) MAXMIN_FOLD(uint8_t, >); else MAXMIN_FOLD(uint8_t, <); return;
         default: if (max) MAXMIN_FOLD(int64_t, >); else MAXMIN_FOLD(int64_t, <); return;
@@ -348,6 +457,152 @@ static void reduce_pass(const npusim_nditer *it, const red_ctx *c, char *acc, in
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Fast paths: a matrix of float or double (the input's own dtype) with contiguous rows, reduced
+ * along its rows (each row to one accumulator) or its columns (every row folded into a vector of
+ * accumulators, no strided gathers). Sums, means, maxima and minima; the rest take the engine. */
+
+#define FAST_PARALLEL_MIN (1 << 17) /* elements: below this, waking the pool costs more */
+#define COLUMN_BLOCK_MIN (1 << 16)  /* elements per row block of a parallel column reduction */
+#define COLUMN_BLOCKS_MAX 16
+
+typedef struct {
+    const red_ctx *c;
+    const char *x;
+    int64_t rows, cols, row_bytes; /* input rows of `cols` contiguous elements */
+    char *acc;
+    int64_t acc_row_bytes;         /* row reductions: between the rows' accumulators */
+    int64_t block_rows;            /* column reductions: rows per partial block */
+    char *partials;                /* column reductions: one vector of accumulators per block */
+} plane;
+
+static void rows_range(size_t begin, size_t end, void *vctx)
+{
+    const plane *p = vctx;
+    for (size_t r = begin; r < end; r++)
+        fold(p->c, p->x + (int64_t)r * p->row_bytes, (size_t)p->cols, p->acc + (int64_t)r * p->acc_row_bytes);
+}
+
+/* acc[j] = op(acc[j], x[j]) over one row, acc contiguous: loops the compiler vectorises. A NaN
+ * wins in max/min: `!(v <= a)` holds for a larger v and for a NaN v, and a NaN a is kept. */
+#define ROW_LOOP(NAME, TA, TX, EXPR)                                                           \
+    VECTOR_CLONES static void NAME(TA *restrict acc, const TX *restrict x, size_t n)          \
+    {                                                                                          \
+        for (size_t j = 0; j < n; j++) {                                                       \
+            TA a = acc[j];                                                                     \
+            const TX v = x[j];                                                                 \
+            acc[j] = EXPR;                                                                     \
+        }                                                                                      \
+    }
+ROW_LOOP(row_sum_f32, double, float, a + v)
+ROW_LOOP(row_sum_f64, double, double, a + v)
+ROW_LOOP(row_max_f32, float, float, !(v <= a) && a == a ? v : a)
+ROW_LOOP(row_min_f32, float, float, !(v >= a) && a == a ? v : a)
+ROW_LOOP(row_max_f64, double, double, !(v <= a) && a == a ? v : a)
+ROW_LOOP(row_min_f64, double, double, !(v >= a) && a == a ? v : a)
+
+/* acc[j] += the pairwise sum of 8 rows' x[j] (rows `rs` bytes apart): 8 times less accumulator
+ * traffic than adding row by row, and the float additions stay within 3 levels of a tree. */
+#define ROWS8_SUM(NAME, TX)                                                                    \
+    VECTOR_CLONES static void NAME(double *restrict acc, const char *x, int64_t rs, size_t n)  \
+    {                                                                                          \
+        const TX *r0 = (const TX *)x, *r1 = (const TX *)(x + rs), *r2 = (const TX *)(x + 2 * rs), \
+                 *r3 = (const TX *)(x + 3 * rs), *r4 = (const TX *)(x + 4 * rs),               \
+                 *r5 = (const TX *)(x + 5 * rs), *r6 = (const TX *)(x + 6 * rs),               \
+                 *r7 = (const TX *)(x + 7 * rs);                                               \
+        for (size_t j = 0; j < n; j++)                                                         \
+            acc[j] += ((r0[j] + r1[j]) + (r2[j] + r3[j])) + ((r4[j] + r5[j]) + (r6[j] + r7[j])); \
+    }
+ROWS8_SUM(rows8_sum_f32, float)
+ROWS8_SUM(rows8_sum_f64, double)
+
+/* acc = op(acc, x) for a row of n elements of kind `kind` (acc of the accumulator kind). */
+static void fold_row(red_op op, npusim_kind kind, char *acc, const char *x, size_t n)
+{
+    bool f32 = kind == KIND_F32;
+    switch (op) {
+    case RED_MAX:
+        if (f32) row_max_f32((float *)acc, (const float *)x, n);
+        else row_max_f64((double *)acc, (const double *)x, n);
+        return;
+    case RED_MIN:
+        if (f32) row_min_f32((float *)acc, (const float *)x, n);
+        else row_min_f64((double *)acc, (const double *)x, n);
+        return;
+    default: /* sums and means */
+        if (f32) row_sum_f32((double *)acc, (const float *)x, n);
+        else row_sum_f64((double *)acc, (const double *)x, n);
+        return;
+    }
+}
+
+static void column_blocks(size_t begin, size_t end, void *vctx)
+{
+    const plane *p = vctx;
+    size_t asize = npusim_kind_size(p->c->acc_kind);
+    for (size_t b = begin; b < end; b++) {
+        char *acc = p->partials + b * (size_t)p->cols * asize;
+        int64_t r = (int64_t)b * p->block_rows, last = r + p->block_rows;
+        if (last > p->rows) last = p->rows;
+        if (p->c->op == RED_SUM || p->c->op == RED_MEAN)
+            for (; r + 8 <= last; r += 8) {
+                const char *x = p->x + r * p->row_bytes;
+                if (p->c->kind == KIND_F32) rows8_sum_f32((double *)acc, x, p->row_bytes, (size_t)p->cols);
+                else rows8_sum_f64((double *)acc, x, p->row_bytes, (size_t)p->cols);
+            }
+        for (; r < last; r++)
+            fold_row(p->c->op, p->c->kind, acc, p->x + r * p->row_bytes, (size_t)p->cols);
+    }
+}
+
+/* Column reduction: fixed row blocks (a count independent of the machine, so results are too)
+ * fold into their own accumulator vectors, combined in block order. */
+static int reduce_columns(plane *p)
+{
+    int64_t blocks = p->rows * p->cols / COLUMN_BLOCK_MIN;
+    if (blocks > COLUMN_BLOCKS_MAX) blocks = COLUMN_BLOCKS_MAX;
+    if (blocks > p->rows) blocks = p->rows;
+    if (p->rows * p->cols < FAST_PARALLEL_MIN || blocks < 2) {
+        p->partials = p->acc;
+        p->block_rows = p->rows;
+        column_blocks(0, 1, p);
+        return 0;
+    }
+    size_t asize = npusim_kind_size(p->c->acc_kind);
+    p->partials = malloc((size_t)blocks * (size_t)p->cols * asize);
+    if (!p->partials) return -1;
+    acc_init(p->c, p->partials, blocks * p->cols);
+    p->block_rows = (p->rows + blocks - 1) / blocks;
+    blocks = (p->rows + p->block_rows - 1) / p->block_rows;
+    npusim_parallel_for((size_t)blocks, 1, column_blocks, p);
+    npusim_kind acc_kind = p->c->acc_kind; /* partials fold like rows of the accumulator kind */
+    for (int64_t b = 0; b < blocks; b++)
+        fold_row(p->c->op, acc_kind, p->acc, p->partials + (size_t)(b * p->cols) * asize, (size_t)p->cols);
+    free(p->partials);
+    return 0;
+}
+
+/* Runs the reduction of `it` (operand 0 the input, 1 the accumulators) when a fast path covers it;
+ * returns false to leave it to the engine (also when out of memory for partials). */
+static bool reduce_fast(const npusim_nditer *it, const red_ctx *c, char *acc)
+{
+    size_t ksize = npusim_kind_size(c->kind), asize = npusim_kind_size(c->acc_kind);
+    int inner = it->ndim - 1;
+    bool ops = c->op == RED_SUM || c->op == RED_MEAN || c->op == RED_MAX || c->op == RED_MIN;
+    if (!ops || (c->kind != KIND_F32 && c->kind != KIND_F64) || c->in_dtype != npusim_kind_dtype(c->kind) ||
+        it->ndim != 2 || it->strides[0][inner] != (int64_t)ksize)
+        return false;
+    plane p = { c, it->base[0], it->shape[0], it->shape[1], it->strides[0][0], acc, 0, 0, NULL };
+    if (it->strides[1][inner] == 0) { /* each row to one accumulator */
+        p.acc_row_bytes = it->strides[1][0];
+        if (p.rows * p.cols < FAST_PARALLEL_MIN) rows_range(0, (size_t)p.rows, &p);
+        else npusim_parallel_for((size_t)p.rows, (size_t)(FAST_PARALLEL_MIN / 2 / p.cols + 1), rows_range, &p);
+        return true;
+    }
+    if (it->strides[1][0] != 0 || it->strides[1][inner] != (int64_t)asize) return false;
+    return reduce_columns(&p) == 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Kernel and first phase of the dims reductions */
 
 static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
@@ -387,7 +642,7 @@ static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
         npusim_view *ops[2] = { in, &accv };
         npusim_nditer it;
         npusim_nditer_init(&it, in->ndim, in->shape, ops, 2);
-        reduce_pass(&it, &c, acc, outputs);
+        if (!reduce_fast(&it, &c, acc)) reduce_pass(&it, &c, acc, outputs);
     }
     if (c.op == RED_MEAN) {
         double scale = 1.0 / (double)reduced;
@@ -430,10 +685,11 @@ static int var_kernel(const npusim_exec *ex, npusim_view *views)
         npusim_view *ops[2] = { in, &accv };
         npusim_nditer it;
         npusim_nditer_init(&it, in->ndim, in->shape, ops, 2);
-        red_ctx sum = { RED_SUM, KIND_F64, KIND_F64, in->dtype };
-        reduce_pass(&it, &sum, (char *)acc, outputs);
+        /* Var's dtypes (float, float16, bfloat16) are read as float, summed in double. */
+        red_ctx sum = { RED_SUM, KIND_F32, KIND_F64, in->dtype };
+        if (!reduce_fast(&it, &sum, (char *)acc)) reduce_pass(&it, &sum, (char *)acc, outputs);
         for (int64_t i = 0; i < outputs; i++) acc[2 * i] /= (double)reduced;
-        red_ctx dev = { RED_SQDEV, KIND_F64, KIND_C128, in->dtype };
+        red_ctx dev = { RED_SQDEV, KIND_F32, KIND_C128, in->dtype };
         reduce_pass(&it, &dev, (char *)acc, outputs);
     }
     double divisor = (double)reduced - (double)ex->dim;
@@ -765,13 +1021,112 @@ static int64_t arg_scan(const arg_ctx *c, const char *x)
     return result;
 }
 
+/* Index of the first maximum (minimum) of n contiguous values, or of the first NaN. Branch-free
+ * (conditional moves): on unordered data a branch per new best mispredicts. */
+#define ARG_CONTIGUOUS(NAME, T, CMP)                                                           \
+    static int64_t NAME(const T *x, int64_t n)                                                 \
+    {                                                                                          \
+        T best = x[0];                                                                         \
+        int64_t index = 0;                                                                     \
+        bool nan = best != best;                                                               \
+        for (int64_t i = 1; i < n; i++) {                                                      \
+            T v = x[i];                                                                        \
+            bool better = v CMP best;                                                          \
+            best = better ? v : best;                                                          \
+            index = better ? i : index;                                                        \
+            nan |= v != v;                                                                     \
+        }                                                                                      \
+        if (nan)                                                                               \
+            for (int64_t i = 0; i < n; i++)                                                    \
+                if (x[i] != x[i]) return i;                                                    \
+        return index;                                                                          \
+    }
+ARG_CONTIGUOUS(argmax_f32, float, >)
+ARG_CONTIGUOUS(argmin_f32, float, <)
+ARG_CONTIGUOUS(argmax_f64, double, >)
+ARG_CONTIGUOUS(argmin_f64, double, <)
+ARG_CONTIGUOUS(argmax_i64, int64_t, >)
+ARG_CONTIGUOUS(argmin_i64, int64_t, <)
+
+/* The reduced dim of one output element: contiguous in self's own dtype when that is the kind's,
+ * else converted block by block. */
+static int64_t arg_line(const arg_ctx *c, const char *x)
+{
+    if (c->dim_stride != (int64_t)npusim_kind_size(c->kind) || c->in_dtype != npusim_kind_dtype(c->kind))
+        return arg_scan(c, x);
+    switch (c->kind) {
+    case KIND_F32: return c->max ? argmax_f32((const float *)x, c->length) : argmin_f32((const float *)x, c->length);
+    case KIND_F64: return c->max ? argmax_f64((const double *)x, c->length) : argmin_f64((const double *)x, c->length);
+    default: return c->max ? argmax_i64((const int64_t *)x, c->length) : argmin_i64((const int64_t *)x, c->length);
+    }
+}
+
+/* Lines that start at consecutive elements (a reduction over a leading dim) are walked together,
+ * row by row, keeping each column's best value and index: contiguous loads instead of one strided
+ * scan per output. `!(v CMP b) && b == b` takes a later value only when strictly better or the
+ * first NaN, as the scans above do. */
+#define ARG_COLUMNS(NAME, T, CMP)                                                              \
+    VECTOR_CLONES static void NAME(const char *x, int64_t rows, int64_t row_bytes, size_t n,    \
+                                   T *restrict best, int64_t *restrict index)                  \
+    {                                                                                          \
+        memcpy(best, x, n * sizeof(T));                                                        \
+        for (size_t j = 0; j < n; j++) index[j] = 0;                                           \
+        for (int64_t r = 1; r < rows; r++) {                                                   \
+            const T *v = (const T *)(x + r * row_bytes);                                       \
+            for (size_t j = 0; j < n; j++) {                                                   \
+                T b = best[j], y = v[j];                                                       \
+                bool take = !(y CMP b) && b == b;                                              \
+                best[j] = take ? y : b;                                                        \
+                index[j] = take ? r : index[j];                                                \
+            }                                                                                  \
+        }                                                                                      \
+    }
+ARG_COLUMNS(argmax_columns_f32, float, <=)
+ARG_COLUMNS(argmin_columns_f32, float, >=)
+ARG_COLUMNS(argmax_columns_f64, double, <=)
+ARG_COLUMNS(argmin_columns_f64, double, >=)
+
+#define ARG_COLUMN_CHUNK 512
+
+/* n outputs (out `out_stride` bytes apart) of lines starting at consecutive floats or doubles. */
+static void arg_columns(const arg_ctx *c, const char *x, char *out, int64_t out_stride, size_t n)
+{
+    _Alignas(64) double best[ARG_COLUMN_CHUNK];
+    int64_t index[ARG_COLUMN_CHUNK];
+    size_t ksize = npusim_kind_size(c->kind);
+    for (size_t off = 0; off < n; off += ARG_COLUMN_CHUNK) {
+        size_t m = n - off < ARG_COLUMN_CHUNK ? n - off : ARG_COLUMN_CHUNK;
+        const char *first = x + off * ksize;
+        if (c->kind == KIND_F32) {
+            if (c->max) argmax_columns_f32(first, c->length, c->dim_stride, m, (float *)best, index);
+            else argmin_columns_f32(first, c->length, c->dim_stride, m, (float *)best, index);
+        } else {
+            if (c->max) argmax_columns_f64(first, c->length, c->dim_stride, m, best, index);
+            else argmin_columns_f64(first, c->length, c->dim_stride, m, best, index);
+        }
+        for (size_t j = 0; j < m; j++) {
+            char *o = out + (int64_t)(off + j) * out_stride;
+            if (c->out_dtype == ACL_INT64) *(int64_t *)o = index[j];
+            else *(int32_t *)o = (int32_t)index[j];
+        }
+    }
+}
+
 /* Operand 0: out, operand 1: self at index 0 of the reduced dim. */
 static void arg_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
     const arg_ctx *c = vctx;
+    size_t ksize = npusim_kind_size(c->kind);
+    if (n > 1 && (c->kind == KIND_F32 || c->kind == KIND_F64) && c->in_dtype == npusim_kind_dtype(c->kind) &&
+        strides[1] == (int64_t)ksize && c->dim_stride != (int64_t)ksize) {
+        arg_columns(c, ptrs[1], ptrs[0], strides[0], n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
-        int64_t r = arg_scan(c, ptrs[1] + (int64_t)i * strides[1]);
-        npusim_store(KIND_I64, &r, ptrs[0] + (int64_t)i * strides[0], 0, c->out_dtype, 1);
+        int64_t r = arg_line(c, ptrs[1] + (int64_t)i * strides[1]);
+        char *o = ptrs[0] + (int64_t)i * strides[0];
+        if (c->out_dtype == ACL_INT64) *(int64_t *)o = r;
+        else *(int32_t *)o = (int32_t)r;
     }
 }
 
@@ -871,8 +1226,27 @@ typedef struct {
     int64_t length, in_stride, out_stride; /* along the dim; strides in bytes */
 } scan_ctx;
 
+/* Running sums of contiguous float or double lines, straight from input to output (no
+ * conversion buffers), accumulated in double like the general path. */
+#define SCAN_CONTIGUOUS(NAME, T)                                                               \
+    static void NAME(const T *x, T *out, int64_t n)                                            \
+    {                                                                                          \
+        double run = 0;                                                                        \
+        for (int64_t i = 0; i < n; i++) out[i] = (T)(run += x[i]);                             \
+    }
+SCAN_CONTIGUOUS(scan_f32, float)
+SCAN_CONTIGUOUS(scan_f64, double)
+
 static void scan_line(const scan_ctx *c, const char *in, char *out)
 {
+    if (c->in_dtype == c->out_dtype && (c->in_dtype == ACL_FLOAT || c->in_dtype == ACL_DOUBLE)) {
+        int64_t size = (int64_t)npusim_dtype_size(c->in_dtype);
+        if (c->in_stride == size && c->out_stride == size) {
+            if (size == 4) scan_f32((const float *)in, (float *)out, c->length);
+            else scan_f64((const double *)in, (double *)out, c->length);
+            return;
+        }
+    }
     _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 16];
     npusim_value run = { 0 };
     for (int64_t off = 0; off < c->length; off += NPUSIM_BLOCK) {

@@ -105,12 +105,13 @@ static void make_keys32(const sort_ctx *c, const uint64_t *values, uint32_t *key
     static I *radix_sort##SUFFIX(K *keys, I *idx, K *tmp_keys, I *tmp_idx, int64_t n)                     \
     {                                                                                                      \
         enum { PASSES = (int)sizeof(K) * 8 / RADIX_BITS };                                                 \
-        static _Thread_local int64_t counts[PASSES][RADIX_BUCKETS];                                        \
+        static _Thread_local int64_t tls_counts[PASSES][RADIX_BUCKETS];                                    \
+        int64_t(*counts)[RADIX_BUCKETS] = tls_counts; /* one thread-local lookup, not one per element */   \
         if (n <= INSERTION_MAX) {                                                                          \
             insertion_sort##SUFFIX(keys, idx, n);                                                          \
             return idx;                                                                                    \
         }                                                                                                  \
-        memset(counts, 0, sizeof counts);                                                                  \
+        memset(counts, 0, sizeof tls_counts);                                                              \
         for (int64_t i = 0; i < n; i++)                                                                    \
             for (int p = 0; p < PASSES; p++) counts[p][(keys[i] >> (p * RADIX_BITS)) & (RADIX_BUCKETS - 1)]++; \
         for (int p = 0; p < PASSES; p++) {                                                                 \
@@ -140,10 +141,134 @@ static void make_keys32(const sort_ctx *c, const uint64_t *values, uint32_t *key
 DEFINE_SORTS(64, uint64_t, int64_t)
 DEFINE_SORTS(32, uint32_t, uint32_t)
 
-static void write_line(const sort_ctx *c, const char *in, char *values, char *indices, int64_t i, int64_t from)
+/* A long line of 32-bit keys is sorted by the CPU pool: each pass splits the line into
+ * SORT_CHUNKS fixed chunks, counts every chunk's digits, then scatters every chunk from offsets
+ * that place chunk c's elements of a digit after those of chunks < c (stable, as one thread). */
+#define SORT_PARALLEL_MIN (1 << 20)
+#define SORT_CHUNKS 8
+
+typedef struct {
+    const uint32_t *keys, *idx;
+    uint32_t *out_keys, *out_idx;
+    int64_t n, chunk;
+    int shift;
+    int64_t (*counts)[RADIX_BUCKETS]; /* [SORT_CHUNKS]: digit counts, then scatter offsets */
+} radix_pass;
+
+static void pass_count(size_t begin, size_t end, void *vctx)
 {
-    if (c->with_values) memcpy(values + i * c->values_stride, in + from * c->in_stride, c->item_size);
-    *(int64_t *)(indices + i * c->indices_stride) = from;
+    const radix_pass *p = vctx;
+    for (size_t c = begin; c < end; c++) {
+        int64_t *count = p->counts[c], lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->n ? lo + p->chunk : p->n;
+        memset(count, 0, sizeof(int64_t) * RADIX_BUCKETS);
+        for (int64_t i = lo; i < hi; i++) count[(p->keys[i] >> p->shift) & (RADIX_BUCKETS - 1)]++;
+    }
+}
+
+static void pass_scatter(size_t begin, size_t end, void *vctx)
+{
+    const radix_pass *p = vctx;
+    for (size_t c = begin; c < end; c++) {
+        int64_t *offset = p->counts[c], lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->n ? lo + p->chunk : p->n;
+        for (int64_t i = lo; i < hi; i++) {
+            int64_t to = offset[(p->keys[i] >> p->shift) & (RADIX_BUCKETS - 1)]++;
+            p->out_keys[to] = p->keys[i];
+            p->out_idx[to] = p->idx[i];
+        }
+    }
+}
+
+static uint32_t *radix_sort32_parallel(uint32_t *keys, uint32_t *idx, uint32_t *tmp_keys, uint32_t *tmp_idx, int64_t n)
+{
+    int64_t counts[SORT_CHUNKS][RADIX_BUCKETS];
+    radix_pass p = { .n = n, .chunk = (n + SORT_CHUNKS - 1) / SORT_CHUNKS, .counts = counts };
+    for (int pass = 0; pass < 32 / RADIX_BITS; pass++) {
+        p.keys = keys;
+        p.idx = idx;
+        p.out_keys = tmp_keys;
+        p.out_idx = tmp_idx;
+        p.shift = pass * RADIX_BITS;
+        npusim_parallel_for(SORT_CHUNKS, 1, pass_count, &p);
+        int64_t offset = 0, first_digit_total = 0;
+        for (int c = 0; c < SORT_CHUNKS; c++) first_digit_total += counts[c][(keys[0] >> p.shift) & (RADIX_BUCKETS - 1)];
+        if (first_digit_total == n) continue; /* one digit for all */
+        for (int b = 0; b < RADIX_BUCKETS; b++)
+            for (int c = 0; c < SORT_CHUNKS; c++) {
+                int64_t count = counts[c][b];
+                counts[c][b] = offset;
+                offset += count;
+            }
+        npusim_parallel_for(SORT_CHUNKS, 1, pass_scatter, &p);
+        uint32_t *sk = keys, *si = idx;
+        keys = tmp_keys;
+        idx = tmp_idx;
+        tmp_keys = sk;
+        tmp_idx = si;
+    }
+    return idx;
+}
+
+/* The sorted line: indices, and the values gathered from the input by them (typed copies of
+ * the element's size: a memcpy call per element cost as much as the sort). */
+#define GATHER(T)                                                                              \
+    for (int64_t i = lo; i < hi; i++)                                                          \
+        *(T *)(values + i * c->values_stride) = *(const T *)(in + (int64_t)sorted[i] * c->in_stride)
+
+#define WRITE_LINE(NAME, I)                                                                    \
+    static void NAME(const sort_ctx *c, const char *in, char *values, char *indices, const I *sorted, int64_t lo, \
+                     int64_t hi)                                                               \
+    {                                                                                          \
+        for (int64_t i = lo; i < hi; i++) *(int64_t *)(indices + i * c->indices_stride) = (int64_t)sorted[i]; \
+        if (!c->with_values) return;                                                           \
+        switch (c->item_size) {                                                                \
+        case 1: GATHER(uint8_t); break;                                                        \
+        case 2: GATHER(uint16_t); break;                                                       \
+        case 4: GATHER(uint32_t); break;                                                       \
+        default: GATHER(uint64_t); break;                                                      \
+        }                                                                                      \
+    }
+WRITE_LINE(write_line32, uint32_t)
+WRITE_LINE(write_line64, int64_t)
+
+/* A line of 32-bit keys, whose loading and writing long lines split across the CPU pool too. */
+typedef struct {
+    const sort_ctx *c;
+    const char *in;
+    char *values, *indices;
+    uint64_t *loaded;
+    uint32_t *keys, *idx;
+    const uint32_t *sorted;
+} line32;
+
+static void prepare32_range(size_t lo, size_t hi, void *vctx)
+{
+    const line32 *l = vctx;
+    npusim_load(l->c->kind, l->loaded + lo, l->in + (int64_t)lo * l->c->in_stride, l->c->in_stride, l->c->in_dtype,
+                hi - lo);
+    make_keys32(l->c, l->loaded + lo, l->keys + lo, (int64_t)(hi - lo));
+    for (size_t i = lo; i < hi; i++) l->idx[i] = (uint32_t)i;
+}
+
+static void write32_range(size_t lo, size_t hi, void *vctx)
+{
+    const line32 *l = vctx;
+    write_line32(l->c, l->in, l->values, l->indices, l->sorted, (int64_t)lo, (int64_t)hi);
+}
+
+static void sort_line32(sort_ctx *c, const char *in, char *values, char *indices, uint64_t *loaded)
+{
+    int64_t n = c->length;
+    uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
+    line32 l = { c, in, values, indices, loaded, keys, idx, NULL };
+    if (n < SORT_PARALLEL_MIN) {
+        prepare32_range(0, (size_t)n, &l);
+        l.sorted = radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
+        write32_range(0, (size_t)n, &l);
+        return;
+    }
+    npusim_parallel_for((size_t)n, SORT_PARALLEL_MIN / SORT_CHUNKS, prepare32_range, &l);
+    l.sorted = radix_sort32_parallel(keys, idx, tmp_keys, tmp_idx, n);
+    npusim_parallel_for((size_t)n, SORT_PARALLEL_MIN / SORT_CHUNKS, write32_range, &l);
 }
 
 static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
@@ -155,20 +280,15 @@ static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
         atomic_store(&c->failed, 1);
         return;
     }
-    npusim_load(c->kind, loaded, in, c->in_stride, c->in_dtype, (size_t)n);
     if (c->item_size <= 4 && n <= (int64_t)UINT32_MAX) {
-        uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
-        make_keys32(c, loaded, keys, n);
-        for (int64_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
-        const uint32_t *sorted = radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
-        for (int64_t i = 0; i < n; i++) write_line(c, in, values, indices, i, sorted[i]);
+        sort_line32(c, in, values, indices, loaded);
     } else {
+        npusim_load(c->kind, loaded, in, c->in_stride, c->in_dtype, (size_t)n);
         uint64_t *keys = loaded, *tmp_keys = loaded + n;
         int64_t *idx = (int64_t *)(loaded + 2 * n), *tmp_idx = idx + n;
         make_keys(c, keys, n);
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        const int64_t *sorted = radix_sort64(keys, idx, tmp_keys, tmp_idx, n);
-        for (int64_t i = 0; i < n; i++) write_line(c, in, values, indices, i, sorted[i]);
+        write_line64(c, in, values, indices, radix_sort64(keys, idx, tmp_keys, tmp_idx, n), 0, n);
     }
     free(loaded);
 }
