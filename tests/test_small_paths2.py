@@ -1,0 +1,142 @@
+"""Small reductions, arg-extrema and matmul through their memoised fast paths
+(issue 9, round 2): repeated calls with the same (dtype, shape, axis, keepdims)
+reuse a plan, so every test calls twice or more with new data, with views of
+other strides, and checks that bad input after a memoised call still fails."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import npuarray as npx
+
+FLOATS = ["float32", "float64"]
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+def data(rng, shape, dtype):
+    if np.dtype(dtype).kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    if np.dtype(dtype).kind == "b":
+        return rng.random(shape) < 0.5
+    info = np.iinfo(dtype)
+    return rng.integers(max(info.min, -100), min(info.max, 100), shape, endpoint=True).astype(dtype)
+
+
+def close(result, expected):
+    result = result.to_host()
+    assert result.dtype == expected.dtype
+    assert result.shape == expected.shape
+    np.testing.assert_allclose(result, expected, rtol=1e-5 if expected.dtype.kind in "fc" else 0,
+                               atol=1e-6 if expected.dtype.kind in "fc" else 0)
+
+
+REDUCTIONS = [("sum", lambda a, **k: np.sum(a, **k)), ("max", np.max), ("min", np.min)]
+
+
+@pytest.mark.parametrize("name,reference", REDUCTIONS)
+@pytest.mark.parametrize("dtype", FLOATS + INTS + ["bool"])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 1), ()])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_repeated_reductions_match_numpy(rng, name, reference, dtype, axis, keepdims):
+    fn = getattr(npx, name)
+    for _ in range(3):  # the first call makes the plan, the next ones use it
+        a = data(rng, (10, 7), dtype)
+        close(fn(npx.asarray(a), axis=axis, keepdims=keepdims),
+              np.asarray(reference(a, axis=axis, keepdims=keepdims)))
+
+
+@pytest.mark.parametrize("name,reference", REDUCTIONS + [("mean", np.mean)])
+def test_plan_serves_views_of_other_strides(rng, name, reference):
+    fn = getattr(npx, name)
+    base = rng.standard_normal((12, 16)).astype(np.float32)
+    contiguous = base[:6, :8].copy()
+    close(fn(npx.asarray(contiguous), axis=1), reference(contiguous, axis=1))
+    d = npx.asarray(base)
+    for view, host in [(d[::2, ::2], base[::2, ::2]), (d[::-2, 1::2], base[::-2, 1::2]),
+                       (d[:8, :6].T, base[:8, :6].T)]:
+        close(fn(view, axis=1), reference(host, axis=1))
+
+
+def test_sum_dtype_argument_keys_the_plan(rng):
+    a = data(rng, (4, 5), "int32")
+    d = npx.asarray(a)
+    for _ in range(2):
+        close(npx.sum(d, axis=1), a.sum(axis=1))
+        close(npx.sum(d, axis=1, dtype=npx.int32), a.sum(axis=1, dtype=np.int32))
+        close(npx.sum(d, axis=1, dtype=npx.float64), a.sum(axis=1, dtype=np.float64))
+
+
+def test_mean_repeated(rng):
+    for dtype in ["float32", "float64", "int32"]:
+        for _ in range(2):
+            a = data(rng, (6, 5), dtype)
+            close(npx.mean(npx.asarray(a), axis=0), a.mean(axis=0))
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_extrema_nan_propagate_after_plan(rng, name):
+    a = rng.standard_normal((5, 8)).astype(np.float32)
+    getattr(npx, name)(npx.asarray(a), axis=1)
+    a[2, 3] = np.nan
+    close(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
+
+
+@pytest.mark.parametrize("name", ["sum", "max", "min", "mean"])
+def test_bad_axes_still_fail_after_plan(rng, name):
+    fn = getattr(npx, name)
+    d = npx.asarray(rng.standard_normal((3, 4)).astype(np.float32))
+    fn(d, axis=1)
+    fn(d, axis=(0, 1))
+    with pytest.raises(TypeError):
+        fn(d, axis=True)  # equal to 1, but not an axis
+    with pytest.raises(TypeError):
+        fn(d, axis=(False, True))
+    with pytest.raises(np.exceptions.AxisError):
+        fn(d, axis=2)
+    with pytest.raises(ValueError):
+        fn(d, axis=(1, 1))
+    with pytest.raises(TypeError):
+        fn(d.to_host(), axis=1)  # a NumPy array of the same dtype and shape
+    close(fn(d, axis=1), getattr(np, name)(d.to_host(), axis=1))
+
+
+def test_extrema_over_empty_axis_raise_every_time():
+    d = npx.zeros((3, 0), dtype=npx.float32)
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            npx.max(d, axis=1)
+        close(npx.max(d, axis=0), np.zeros((0,), np.float32))
+        close(npx.sum(d, axis=1), np.zeros(3, np.float32))
+
+
+def test_zero_d_and_complex(rng):
+    for _ in range(2):
+        scalar = np.asarray(2.5, dtype=np.float32)
+        close(npx.sum(npx.asarray(scalar), axis=()), np.sum(scalar, axis=()))
+        c = (rng.standard_normal(4) + 1j * rng.standard_normal(4)).astype(np.complex64)
+        close(npx.sum(npx.asarray(c), axis=0), c.sum(axis=0))
+        with pytest.raises(TypeError):
+            npx.max(npx.asarray(c), axis=0)
+
+
+def test_reductions_on_another_stream(rng):
+    a = rng.standard_normal((10, 64)).astype(np.float32)
+    d = npx.asarray(a)
+    npx.sum(d, axis=1)
+    stream = npx.Stream()
+    with stream:
+        result = npx.sum(d * d, axis=1)
+    stream.synchronize()
+    close(result, (a * a).sum(axis=1))
+
+
+@settings(max_examples=30, deadline=None)
+@given(shape=st.lists(st.integers(1, 5), min_size=1, max_size=3), seed=st.integers(0, 2**32 - 1),
+       keepdims=st.booleans(), data_=st.data())
+def test_hypothesis_shapes_twice(shape, seed, keepdims, data_):
+    rng = np.random.default_rng(seed)
+    axis = data_.draw(st.integers(-len(shape), len(shape) - 1))
+    for _ in range(2):
+        a = rng.standard_normal(shape).astype(np.float32)
+        for name in ["sum", "max", "min"]:
+            close(getattr(npx, name)(npx.asarray(a), axis=axis, keepdims=keepdims),
+                  getattr(np, name)(a, axis=axis, keepdims=keepdims))
