@@ -140,3 +140,40 @@ def test_hypothesis_shapes_twice(shape, seed, keepdims, data_):
         for name in ["sum", "max", "min"]:
             close(getattr(npx, name)(npx.asarray(a), axis=axis, keepdims=keepdims),
                   getattr(np, name)(a, axis=axis, keepdims=keepdims))
+
+
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+@pytest.mark.parametrize("dtype", FLOATS + ["int32", "uint8", "int64"])
+@pytest.mark.parametrize("shape", [(1797, 10), (70, 1), (5, 32), (130, 33), (3, 2, 7)])
+def test_arg_extrema_short_lines(rng, name, dtype, shape):
+    """Lines up to 32 long are searched as columns of transposed chunks of 64 lines."""
+    a = data(rng, shape, dtype)
+    if np.dtype(dtype).kind == "f":
+        a = np.round(a, 1)  # ties: the first occurrence wins
+    for keepdims in [False, True]:
+        close(getattr(npx, name)(npx.asarray(a), axis=-1, keepdims=keepdims),
+              getattr(np, name)(a, axis=-1, keepdims=keepdims))
+
+
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+def test_arg_extrema_short_lines_nan_and_views(rng, name):
+    a = rng.standard_normal((150, 24))
+    a[3, 5] = a[3, 9] = np.nan  # the first NaN wins
+    a[100, 0] = np.nan
+    a[149, 23] = np.nan
+    fn = getattr(npx, name)
+    for dtype in FLOATS:
+        h = a.astype(dtype)
+        d = npx.asarray(h)
+        close(fn(d, axis=1), getattr(np, name)(h, axis=1))
+        close(fn(d[::3, ::2], axis=1), getattr(np, name)(h[::3, ::2], axis=1))
+        close(fn(d[::-1, 4:20], axis=1), getattr(np, name)(h[::-1, 4:20], axis=1))
+        close(fn(d[:20].T, axis=0), getattr(np, name)(h[:20].T, axis=0))
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 200), length=st.integers(1, 40), seed=st.integers(0, 2**32 - 1))
+def test_arg_extrema_hypothesis(rows, length, seed):
+    a = np.round(np.random.default_rng(seed).standard_normal((rows, length)), 1).astype(np.float32)
+    for name in ["argmin", "argmax"]:
+        close(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))

@@ -1112,6 +1112,55 @@ static void arg_columns(const arg_ctx *c, const char *x, char *out, int64_t out_
     }
 }
 
+/* Short contiguous lines (k-means' argmin over 10 distances per point): one scan per line is
+ * mostly loop overhead, so chunks of lines are transposed into a buffer whose columns are the
+ * lines, and searched there by the vectorised column kernels above (same first-occurrence and
+ * first-NaN rules). */
+#define ARG_SHORT_MAX 32 /* the longest lines searched this way */
+#define ARG_SHORT_CHUNK 64 /* lines per transposed chunk */
+
+#define ARG_TRANSPOSE(NAME, T)                                                                 \
+    static void NAME(const char *x, int64_t line_bytes, int64_t length, size_t m, T *restrict t) \
+    {                                                                                          \
+        for (size_t r = 0; r < m; r++) {                                                       \
+            const T *line = (const T *)(x + (int64_t)r * line_bytes);                          \
+            for (int64_t j = 0; j < length; j++) t[(size_t)j * m + r] = line[j];               \
+        }                                                                                      \
+    }
+ARG_TRANSPOSE(arg_transpose_f32, float)
+ARG_TRANSPOSE(arg_transpose_f64, double)
+
+/* n outputs (out `out_stride` bytes apart) of contiguous lines of floats or doubles starting
+ * `line_bytes` apart. */
+static void arg_short_lines(const arg_ctx *c, const char *x, int64_t line_bytes, char *out, int64_t out_stride,
+                            size_t n)
+{
+    _Alignas(64) double t[ARG_SHORT_MAX * ARG_SHORT_CHUNK];
+    _Alignas(64) double best[ARG_SHORT_CHUNK];
+    int64_t index[ARG_SHORT_CHUNK];
+    bool f32 = c->kind == KIND_F32;
+    size_t ksize = npusim_kind_size(c->kind);
+    for (size_t off = 0; off < n; off += ARG_SHORT_CHUNK) {
+        size_t m = n - off < ARG_SHORT_CHUNK ? n - off : ARG_SHORT_CHUNK;
+        const char *first = x + (int64_t)off * line_bytes;
+        int64_t row_bytes = (int64_t)(m * ksize);
+        if (f32) {
+            arg_transpose_f32(first, line_bytes, c->length, m, (float *)t);
+            if (c->max) argmax_columns_f32((const char *)t, c->length, row_bytes, m, (float *)best, index);
+            else argmin_columns_f32((const char *)t, c->length, row_bytes, m, (float *)best, index);
+        } else {
+            arg_transpose_f64(first, line_bytes, c->length, m, t);
+            if (c->max) argmax_columns_f64((const char *)t, c->length, row_bytes, m, best, index);
+            else argmin_columns_f64((const char *)t, c->length, row_bytes, m, best, index);
+        }
+        for (size_t j = 0; j < m; j++) {
+            char *o = out + (int64_t)(off + j) * out_stride;
+            if (c->out_dtype == ACL_INT64) *(int64_t *)o = index[j];
+            else *(int32_t *)o = (int32_t)index[j];
+        }
+    }
+}
+
 /* Operand 0: out, operand 1: self at index 0 of the reduced dim. */
 static void arg_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
@@ -1120,6 +1169,11 @@ static void arg_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
     if (n > 1 && (c->kind == KIND_F32 || c->kind == KIND_F64) && c->in_dtype == npusim_kind_dtype(c->kind) &&
         strides[1] == (int64_t)ksize && c->dim_stride != (int64_t)ksize) {
         arg_columns(c, ptrs[1], ptrs[0], strides[0], n);
+        return;
+    }
+    if (n > 1 && (c->kind == KIND_F32 || c->kind == KIND_F64) && c->in_dtype == npusim_kind_dtype(c->kind) &&
+        c->dim_stride == (int64_t)ksize && c->length <= ARG_SHORT_MAX) {
+        arg_short_lines(c, ptrs[1], strides[1], ptrs[0], strides[0], n);
         return;
     }
     for (size_t i = 0; i < n; i++) {
