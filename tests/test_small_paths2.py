@@ -177,3 +177,26 @@ def test_arg_extrema_hypothesis(rows, length, seed):
     a = np.round(np.random.default_rng(seed).standard_normal((rows, length)), 1).astype(np.float32)
     for name in ["argmin", "argmax"]:
         close(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
+
+
+@pytest.mark.parametrize("name", ["argmin", "argmax"])
+def test_arg_extrema_repeated_and_bad_input(rng, name):
+    fn = getattr(npx, name)
+    for dtype in ["float32", "uint64", "bool", "int8"]:
+        for _ in range(3):  # plan made, then used
+            a = data(rng, (9, 6), dtype)
+            for axis in [0, 1, -1]:
+                close(fn(npx.asarray(a), axis=axis), getattr(np, name)(a, axis=axis))
+            close(fn(npx.asarray(a)), np.asarray(getattr(np, name)(a)))
+    d = npx.asarray(rng.standard_normal((9, 6)).astype(np.float32))
+    with pytest.raises(np.exceptions.AxisError):
+        fn(d, axis=2)
+    with pytest.raises(TypeError):
+        fn(d, axis=(1,))
+    with pytest.raises(TypeError):
+        fn(d.to_host(), axis=1)
+    with pytest.raises(ValueError):
+        fn(npx.zeros((3, 0), dtype=npx.float32), axis=1)
+    with pytest.raises(ValueError):
+        fn(npx.zeros((3, 0), dtype=npx.float32), axis=1)
+    close(fn(d, axis=1), getattr(np, name)(d.to_host(), axis=1))
