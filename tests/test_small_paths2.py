@@ -200,3 +200,36 @@ def test_arg_extrema_repeated_and_bad_input(rng, name):
     with pytest.raises(ValueError):
         fn(npx.zeros((3, 0), dtype=npx.float32), axis=1)
     close(fn(d, axis=1), getattr(np, name)(d.to_host(), axis=1))
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "min"])
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1797, 10), (65, 1), (130, 32), (7, 33), (300, 64), (40, 200)])
+def test_row_reductions_short_and_medium_rows(rng, name, dtype, shape):
+    """Rows up to 32 long fold as transposed chunks of 64 rows; max/min of rows from 16
+    elements run in 8 lanes."""
+    a = rng.standard_normal(shape).astype(dtype)
+    a[shape[0] // 2, shape[1] - 1] = np.nan  # NaN propagates in its row only
+    for keepdims in [False, True]:
+        close(getattr(npx, name)(npx.asarray(a), axis=1, keepdims=keepdims),
+              getattr(np, name)(a, axis=1, keepdims=keepdims))
+    d = npx.asarray(a)
+    close(getattr(npx, name)(d[::-2, ::2], axis=1), getattr(np, name)(a[::-2, ::2], axis=1))
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_extrema_signed_zero_and_infinities_short_rows(name):
+    a = np.tile(np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -1.0, 2.0, -2.0], np.float32), (100, 2))
+    close(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "min"])
+def test_full_reduction_of_strided_short_rows(rng, name):
+    """Rows that all fold into one accumulator (a strided full reduction) are not
+    transposed into rows of their own."""
+    a = rng.standard_normal((200, 20))
+    d = npx.asarray(a)
+    for view, host in [(d[:, ::2], a[:, ::2]), (d[::2, :5], a[::2, :5]), (d[:4, :5].T, a[:4, :5].T)]:
+        for keepdims in [False, True]:
+            close(getattr(npx, name)(view, keepdims=keepdims),
+                  np.asarray(getattr(np, name)(host, keepdims=keepdims)))
