@@ -233,3 +233,50 @@ def test_full_reduction_of_strided_short_rows(rng, name):
         for keepdims in [False, True]:
             close(getattr(npx, name)(view, keepdims=keepdims),
                   np.asarray(getattr(np, name)(host, keepdims=keepdims)))
+
+
+@pytest.mark.parametrize("shapes", [((1797, 64), (64, 10)), ((4, 8), (8, 3)), ((8,), (8, 3)),
+                                    ((4, 8), (8,)), ((8,), (8,)), ((2, 1, 3, 4), (5, 4, 2))])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64", "int32"])
+def test_matmul_repeated(rng, shapes, dtype):
+    """The second and later products of the same shapes and dtype reuse the planned shape."""
+    s1, s2 = shapes
+    tol = {"float16": 2e-2, "float32": 1e-4}.get(dtype, 1e-12)
+    for _ in range(3):
+        a, b = data(rng, s1, dtype), data(rng, s2, dtype)
+        if np.dtype(dtype).kind == "f":
+            a, b = (rng.standard_normal(s1) / 4).astype(dtype), (rng.standard_normal(s2) / 4).astype(dtype)
+        result = npx.matmul(npx.asarray(a), npx.asarray(b)).to_host()
+        expected = np.matmul(a, b)
+        assert result.dtype == expected.dtype and result.shape == expected.shape
+        np.testing.assert_allclose(result, expected, rtol=tol, atol=tol)
+
+
+def test_matmul_plan_views_mixed_dtypes_and_errors(rng):
+    a = rng.standard_normal((20, 64)).astype(np.float32)
+    c = rng.standard_normal((10, 64)).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(c)
+    for _ in range(2):
+        np.testing.assert_allclose(npx.matmul(x, y.T).to_host(), a @ c.T, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(npx.matmul(x[::-1], y.T).to_host(), a[::-1] @ c.T,
+                                   rtol=1e-4, atol=1e-4)
+    y64 = npx.asarray(c.T.astype(np.float64))  # same shape as y.T, promoted product
+    result = npx.matmul(x, y64)
+    assert result.dtype == npx.float64
+    np.testing.assert_allclose(result.to_host(), a.astype(np.float64) @ c.T.astype(np.float64))
+    with pytest.raises(ValueError):
+        npx.matmul(x, y)  # contracted dimensions differ
+    with pytest.raises(TypeError):
+        npx.matmul(x, c.T)  # a NumPy operand
+    with pytest.raises(TypeError):
+        npx.matmul(npx.asarray(a > 0), npx.asarray(c.T > 0))
+    np.testing.assert_allclose(npx.matmul(x, y.T).to_host(), a @ c.T, rtol=1e-4, atol=1e-4)
+
+
+def test_matmul_empty_and_zero_k():
+    for _ in range(2):
+        assert npx.matmul(npx.zeros((0, 3), dtype=npx.float32),
+                          npx.zeros((3, 2), dtype=npx.float32)).shape == (0, 2)
+        np.testing.assert_array_equal(npx.matmul(npx.ones((2, 0), dtype=npx.float32),
+                                                 npx.ones((0, 3), dtype=npx.float32)).to_host(),
+                                      np.zeros((2, 3), np.float32))
