@@ -259,3 +259,38 @@ def test_captured_allocations_use_the_graph_pool_and_the_default_pool_stays_inta
     graph.destroy()
     cached = cached_ptrs(default)
     assert len(cached) == len(set(cached))
+
+
+@pytest.mark.parametrize("op", [lambda x, y: x + y, lambda x, y: x * 2.5])
+def test_operation_results_follow_using_pool(rng, op):
+    """Results of the binary fast paths (_ops._result) come from the thread's pool."""
+    host1, host2 = rng.standard_normal(300), rng.standard_normal(300)
+    x, y = npx.asarray(host1), npx.asarray(host2)
+    default = mp.get_default_memory_pool(x.device)
+    private = mp.MemoryPool(x.device.id)
+    with npx.using_pool(private):
+        inside = op(x, y)
+    outside = op(x, y)
+    assert inside._buffer._pool is private and outside._buffer._pool is default
+    assert private.used_bytes() == 2560
+    np.testing.assert_allclose(inside.to_host(), op(host1, host2), rtol=1e-12)
+    np.testing.assert_allclose(outside.to_host(), op(host1, host2), rtol=1e-12)
+    del inside
+    assert private.used_bytes() == 0
+    private.free_all_blocks()
+
+
+def test_results_on_a_fresh_device_create_its_default_pool(run_python):
+    """The first operation on a device whose default pool does not exist yet."""
+    result = run_python(textwrap.dedent("""
+        import numpy as np
+        import npuarray as npx
+        from npuarray.runtime import _memory_pool as mp
+        with npx.Device(7):
+            x = npx.asarray(np.arange(4.0))
+            mp._default_pools.clear()          # as if no array had been made on it yet
+            y = x + x
+            print(y._buffer._pool is mp._default_pools[7], y.to_host().tolist())
+    """), timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "True [0.0, 2.0, 4.0, 6.0]" in result.stdout
