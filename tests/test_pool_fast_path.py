@@ -98,7 +98,10 @@ def test_release_into_a_dropped_free_list_files_the_block_once(pool, drop):
     ptrs = pool._free[id(s1)][512]
     racing = pool._free[id(s1)][512] = _DroppingList(ptrs)
     if drop == "retire":  # another thread found s1 idle and moved its blocks to any stream
-        racing.hook = lambda: pool._retire_stream(id(s1))
+        def hook():
+            with pool._lock:
+                assert pool._retire_if_idle(id(s1))
+        racing.hook = hook
     else:  # another thread freed s1's cached blocks
         racing.hook = lambda: pool.free_all_blocks(s1)
     s1.synchronize()
@@ -109,6 +112,72 @@ def test_release_into_a_dropped_free_list_files_the_block_once(pool, drop):
     again = pool.allocate(64, s1)  # s1's own list has it back
     assert again.ptr == ptr
     del again
+
+
+def test_block_reused_while_its_idle_stream_is_retired_is_not_given_away(pool, monkeypatch):
+    """Another stream finds s1 idle and takes s1's cached blocks; right after s1 answered,
+    a thread reuses s1's block (lock-free) and returns it with new work pending on s1. That
+    block must not go to the other stream."""
+    s1, s2 = npx.Stream(6), npx.Stream(6)
+    released = threading.Event()
+    busy = []
+    first = pool.allocate(64, s1)
+    del first  # cached on s1, which is idle
+    real_finished = mp._finished
+
+    def finished_then_reuse(stream, *, wait):
+        answer = real_finished(stream, wait=wait)
+        if stream is s1 and not busy:  # the racing thread, simulated right after the answer
+            block = pool.allocate(64, s1)
+            busy.append(block.ptr)
+            s1.launch_host_func(lambda: released.wait(5))  # s1 now has pending work on it
+            del block
+        return answer
+
+    monkeypatch.setattr(mp, "_finished", finished_then_reuse)
+    try:
+        other = pool.allocate(64, s2)
+        assert busy and other.ptr != busy[0]
+    finally:
+        released.set()
+        s1.synchronize()
+    del other
+    assert_consistent(pool)
+
+
+def test_idle_blocks_freed_for_the_limit_spare_a_block_reused_meanwhile(pool, monkeypatch):
+    """At the limit the pool frees the cached blocks of idle streams; a block reused
+    (lock-free) right after its stream answered "idle" and returned with pending work
+    must stay cached until that work is done."""
+    s1, s2 = npx.Stream(6), npx.Stream(6)
+    pool.set_limit(1024)
+    first = pool.allocate(64, s1)
+    busy_ptr = first.ptr
+    del first
+    real_finished, real_release_blocks = mp._finished, pool._release_blocks
+    reused, spared = [], []
+
+    def finished_then_reuse(stream, *, wait):
+        answer = real_finished(stream, wait=wait)
+        if stream is s1 and not wait and not reused:
+            block = pool.allocate(64, s1)
+            reused.append(block.ptr)
+            s1.launch_host_func(lambda: threading.Event().wait(0.3))
+            del block
+        return answer
+
+    def release_blocks(key, bins):
+        real_release_blocks(key, bins)
+        if reused and not spared:  # the first freeing pass, right after the reuse
+            spared.append(busy_ptr in cached_ptrs(pool))
+
+    monkeypatch.setattr(mp, "_finished", finished_then_reuse)
+    monkeypatch.setattr(pool, "_release_blocks", release_blocks)
+    big = pool.allocate(1024, s2)  # needs s1's block freed: after s1's work, not before
+    assert reused == [busy_ptr] and spared == [True]
+    assert pool.total_bytes() == 1024
+    del big
+    s1.synchronize()
 
 
 def test_drain_takes_every_block_once():

@@ -429,27 +429,35 @@ class MemoryPool:
                 except IndexError:  # a lock-free allocation took the last one
                     pass
         for key in [k for k in self._free if k not in (id(stream), _ANY_STREAM)]:
-            if size in self._free[key] and _finished(self._streams.get(key), wait=False):
-                self._retire_stream(key)
+            if size in self._free.get(key, ()) and self._retire_if_idle(key):
                 return self._take_cached(size, stream)
         return None
 
-    def _retire_stream(self, key):
-        """Move the blocks of an idle stream to the any-stream free list."""
-        bins = self._free.pop(key)
-        self._streams.pop(key, None)
-        shared = self._free.setdefault(_ANY_STREAM, {})
-        for size, ptrs in bins.items():
-            shared.setdefault(size, []).extend(_drain(ptrs))
+    def _retire_if_idle(self, key):
+        """Move the blocks of the free list ``key`` to the any-stream list if its
+        stream is idle; whether it was. The blocks are taken out before the
+        stream is asked, so a block reused and returned with new work meanwhile
+        (lock-free) is either not taken or covered by the answer."""
+        owner = self._streams.pop(key, None)
+        taken = {size: _drain(ptrs) for size, ptrs in self._free.pop(key).items()}
+        idle = _finished(owner, wait=False)
+        for size, ptrs in taken.items():
+            for ptr in ptrs:
+                if idle:
+                    self._file(_ANY_STREAM, size, ptr, None)
+                else:
+                    self._file(key, size, ptr, owner)
+        return idle
 
     def _free_idle_blocks(self):
-        """Free the cached blocks no stream can still be using (no waiting)."""
+        """Free the cached blocks no stream can still be using (no waiting). The
+        snapshot comes before the question: a block returned after it has a
+        new stamp and stays cached."""
         with self._lock:
-            idle = [key for key in self._free
-                    if _finished(self._streams.get(key), wait=False)]
-            snapshot = {key: self._stamped(key) for key in idle}
-        for key, bins in snapshot.items():
-            self._release_blocks(key, bins)
+            snapshot = {key: (self._stamped(key), self._streams.get(key)) for key in self._free}
+        for key, (bins, owner) in snapshot.items():
+            if _finished(owner, wait=False):
+                self._release_blocks(key, bins)
 
     def _malloc(self, size):
         """A new device block, or None when the limit or the device refuses."""
