@@ -372,26 +372,25 @@ class MemoryPool:
         if nbytes <= _SMALL_LIMIT and not self._late:
             # The common case inline and lock-free (it is on the path of every operation):
             # a small block freed on this stream, reused in stream order.
+            size = -(-nbytes // _GRANULE) * _GRANULE or _GRANULE
             bins = self._free.get(id(stream))
-            if bins:
-                ptrs = bins.get(((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE)
-                if ptrs:
-                    try:
-                        ptr = ptrs.pop()  # atomic: the block is this thread's alone
-                    except IndexError:  # another thread took the last one
-                        return self._allocate(nbytes, stream)
+            ptrs = bins.get(size) if bins else None
+            if ptrs:
+                try:
+                    ptr = ptrs.pop()  # atomic: the block is this thread's alone
+                except IndexError:  # another thread took the last one
+                    pass
+                else:
                     buffer = _new_buffer(DeviceBuffer)
                     buffer.ptr = ptr
                     buffer.nbytes = nbytes
                     buffer.device = self.device
                     buffer._pool = self
-                    buffer._size = ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE
+                    buffer._size = size
                     buffer._stream = stream
                     buffer._others = None
                     return buffer
-            buffer = self._allocate(nbytes, stream)
-        else:
-            buffer = self._allocate(nbytes, stream)
+        buffer = self._allocate(nbytes, stream)
         if self._late:
             self._return_late()
         return buffer
