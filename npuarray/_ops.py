@@ -31,6 +31,7 @@ from . import _acl
 from ._acl import ffi, lib
 from ._data_type import to_acl_dtype
 from .runtime._memory_pool import allocate
+from .runtime._memory_pool import _default_pools, _local as _pool_overrides
 from .runtime import get_current_stream
 from .runtime import _capture_guard
 from .runtime._stream import current_stream_of
@@ -47,6 +48,7 @@ _NULL = ffi.NULL
 _phases = {}                     # op name -> (first phase, second phase)
 _out_params = threading.local()  # per thread: (uint64_t* size, aclOpExecutor** executor)
 _array_type = None               # NPUArray, bound on first use (import order)
+_new_object = object.__new__
 
 
 def _npuarray_type():
@@ -355,9 +357,21 @@ def inplace_binary(op_name, x, y, alpha):
 
 def _result(layout, shape, dtype, device, stream):
     """A new C-contiguous array (``layout``: its bytes and strides) from the
-    pool for ``stream``, with its aclTensor from the descriptor cache."""
-    buffer = allocate(layout[0], device, stream)
-    out = (_array_type or _npuarray_type())._from_buffer(buffer, shape, layout[1], 0, dtype)
+    pool for ``stream``, with its aclTensor from the descriptor cache. Only
+    outside a graph capture (the callers check): allocate()'s capture routing
+    is skipped, and so is the rest of its call chain when this thread uses the
+    device's default pool (the hot path of every small operation)."""
+    pool = _default_pools.get(device.id)
+    if pool is None or vars(_pool_overrides).get("overrides"):
+        buffer = allocate(layout[0], device, stream)  # first use, or inside using_pool()
+    else:
+        buffer = pool.allocate(layout[0], stream)
+    out = _new_object(_array_type or _npuarray_type())  # NPUArray._from_buffer, inline
+    out._buffer = buffer
+    out._shape = shape
+    out._strides = layout[1]
+    out._offset = 0
+    out._dtype = dtype
     out._acl_tensor = _whole_tensors.get((buffer.ptr, shape, dtype)) or _whole_tensor(out)
     return out
 

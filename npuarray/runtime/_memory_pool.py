@@ -24,6 +24,15 @@ work it queued before the block was freed.* Implemented as:
 * Reading on the host waits for the last user (whose work is ordered after the
   earlier writers by ``prepare``).
 
+Small blocks are recycled without the pool's lock: a free list is a Python
+list, and ``list.pop``/``list.append`` are atomic under the GIL, so a block is
+owned by exactly one free list or one buffer at a time. What the lock guards is
+the structure (creating and dropping free lists, moving blocks between them,
+``aclrtMalloc``/``aclrtFree``); code that drops a free list drains it with
+``pop`` and a release that finds its list dropped files the block again
+(``MemoryPool._release``). ``used_bytes`` is derived (held minus cached), so the
+fast paths keep no counter.
+
 Sizes are rounded to 512-byte multiples up to 1 MiB and to eight classes per
 power of two above (at most 12.5 % slack), so freed blocks are found again.
 Statistics and control follow CuPy's ``MemoryPool``: ``used_bytes``,
@@ -37,6 +46,7 @@ and ``DeviceBuffer.prepare`` lets the capture guard order captured uses
 """
 import contextlib
 import functools
+import itertools
 import os
 import re
 import sys
@@ -246,10 +256,9 @@ class MemoryPool:
         self._lock = threading.RLock()
         self._free = {}       # stream key -> {size: [ptr, ...]}
         self._streams = {}    # stream key -> the stream object (kept alive)
-        self._used = 0
         self._total = 0
-        self._releases = 0     # counts returns to the pool
-        self._released_at = {}  # ptr -> the count when it was last returned
+        self._stamps = itertools.count(1)  # numbers returns to the pool (atomic next())
+        self._released_at = {}  # ptr -> the number of its last return
         self._limit = int(limit)
         self._abandoned = []    # blocks whose users could not be joined (never reused)
         self._late = []         # (size, ptr, stream) released inside a critical section
@@ -259,7 +268,13 @@ class MemoryPool:
         """Bytes in blocks held by live arrays (rounded to size classes)."""
         if self._late and not self._lock._is_owned():
             self._return_late()
-        return self._used
+        with self._lock:
+            return self._total - self._cached_bytes()
+
+    def _cached_bytes(self):
+        # Copies (list(), len()) are atomic: lock-free pops and appends may run meanwhile.
+        return sum(size * len(ptrs) for bins in list(self._free.values())
+                   for size, ptrs in list(bins.items()))
 
     def total_bytes(self):
         """Bytes obtained from the device: used plus cached free blocks."""
@@ -267,7 +282,8 @@ class MemoryPool:
 
     def free_bytes(self):
         """Bytes in cached free blocks."""
-        return self._total - self._used
+        with self._lock:
+            return self._cached_bytes()
 
     _peak_total = 0  # set by _malloc (the slow path), so the allocation fast path pays nothing
 
@@ -279,7 +295,8 @@ class MemoryPool:
     def n_free_blocks(self):
         """Number of cached free blocks."""
         with self._lock:
-            return sum(len(ptrs) for bins in self._free.values() for ptrs in bins.values())
+            return sum(len(ptrs) for bins in list(self._free.values())
+                       for ptrs in list(bins.values()))
 
     def get_limit(self):
         """The limit on ``total_bytes()`` in bytes (0: none)."""
@@ -314,8 +331,8 @@ class MemoryPool:
 
     def _stamped(self, key):
         """{size: {ptr: release count}} of the free list ``key``."""
-        return {size: {ptr: self._released_at.get(ptr) for ptr in ptrs}
-                for size, ptrs in self._free[key].items()}
+        return {size: {ptr: self._released_at.get(ptr) for ptr in list(ptrs)}
+                for size, ptrs in list(self._free[key].items())}
 
     def _release_blocks(self, key, bins):
         """Free the blocks of ``bins`` ({size: {ptr: release count}}) that are
@@ -325,36 +342,55 @@ class MemoryPool:
             cached = self._free.get(key, {})
             activate(self.device.id)
             for size, stamps in bins.items():
+                ptrs = cached.get(size, [])
                 for ptr, stamp in stamps.items():
-                    if self._released_at.get(ptr) == stamp and ptr in cached.get(size, ()):
-                        cached[size].remove(ptr)
-                        del self._released_at[ptr]
-                        _acl.check(_acl.lib.aclrtFree(_acl.ffi.cast("void *", ptr)),
-                                   "aclrtFree")
-                        self._total -= size
+                    try:  # taken out first: a lock-free reuse cannot slip in after the check
+                        ptrs.remove(ptr)
+                    except ValueError:
+                        continue  # reused meanwhile
+                    if self._released_at.get(ptr) != stamp:
+                        ptrs.append(ptr)  # returned again since, maybe with pending work
+                        continue
+                    del self._released_at[ptr]
+                    _acl.check(_acl.lib.aclrtFree(_acl.ffi.cast("void *", ptr)), "aclrtFree")
+                    self._total -= size
             if key in self._free and not any(self._free[key].values()):
-                del self._free[key]
-                self._streams.pop(key, None)
+                self._drop_free_list(key)
+
+    def _drop_free_list(self, key):
+        """Forget the free list ``key`` (its stream may die); blocks a lock-free
+        release appended meanwhile are filed again."""
+        stream = self._streams.pop(key, None)
+        for size, ptrs in self._free.pop(key).items():
+            for ptr in _drain(ptrs):
+                self._file(key, size, ptr, stream)
 
     # -- allocation ----------------------------------------------------------------------------
     def allocate(self, nbytes, stream):
         """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
         ``stream`` (see ``_allocate`` for the errors)."""
         if nbytes <= _SMALL_LIMIT and not self._late:
-            # The common case inline (it is on the path of every operation): a small
-            # block freed on this stream, reused in stream order.
-            size = ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE
-            buffer = None
-            with self._lock:
-                bins = self._free.get(id(stream))
-                ptrs = bins.get(size) if bins else None
-                if ptrs:
-                    self._used += size
-                    buffer = DeviceBuffer(self, ptrs.pop(), nbytes, size, stream)
-            if buffer is None:
-                buffer = self._allocate(nbytes, stream)
-        else:
-            buffer = self._allocate(nbytes, stream)
+            # The common case inline and lock-free (it is on the path of every operation):
+            # a small block freed on this stream, reused in stream order.
+            size = -(-nbytes // _GRANULE) * _GRANULE or _GRANULE
+            bins = self._free.get(id(stream))
+            ptrs = bins.get(size) if bins else None
+            if ptrs:
+                try:
+                    ptr = ptrs.pop()  # atomic: the block is this thread's alone
+                except IndexError:  # another thread took the last one
+                    pass
+                else:
+                    buffer = _new_buffer(DeviceBuffer)
+                    buffer.ptr = ptr
+                    buffer.nbytes = nbytes
+                    buffer.device = self.device
+                    buffer._pool = self
+                    buffer._size = size
+                    buffer._stream = stream
+                    buffer._others = None
+                    return buffer
+        buffer = self._allocate(nbytes, stream)
         if self._late:
             self._return_late()
         return buffer
@@ -370,19 +406,12 @@ class MemoryPool:
                              f"possible size ({_MAX_BYTES} bytes)")
         size = ((nbytes + _GRANULE - 1) // _GRANULE or 1) * _GRANULE \
             if nbytes <= _SMALL_LIMIT else round_size(nbytes)
-        with self._lock:  # the common case: a block freed on this stream, reused in order
-            bins = self._free.get(id(stream))
-            ptrs = bins.get(size) if bins else None
-            if ptrs:
-                self._used += size
-                return DeviceBuffer(self, ptrs.pop(), nbytes, size, stream)
         for attempt in range(3):
             with self._lock:
                 ptr = self._take_cached(size, stream)
                 if ptr is None:
                     ptr = self._malloc(size)
                 if ptr is not None:
-                    self._used += size
                     return DeviceBuffer(self, ptr, nbytes, size, stream)
             if attempt == 0:
                 self._free_idle_blocks()
@@ -394,28 +423,40 @@ class MemoryPool:
         for key in (id(stream), _ANY_STREAM):
             ptrs = self._free.get(key, {}).get(size)
             if ptrs:
-                return ptrs.pop()
+                try:
+                    return ptrs.pop()
+                except IndexError:  # a lock-free allocation took the last one
+                    pass
         for key in [k for k in self._free if k not in (id(stream), _ANY_STREAM)]:
-            if size in self._free[key] and _finished(self._streams.get(key), wait=False):
-                self._retire_stream(key)
+            if size in self._free.get(key, ()) and self._retire_if_idle(key):
                 return self._take_cached(size, stream)
         return None
 
-    def _retire_stream(self, key):
-        """Move the blocks of an idle stream to the any-stream free list."""
-        shared = self._free.setdefault(_ANY_STREAM, {})
-        for size, ptrs in self._free.pop(key).items():
-            shared.setdefault(size, []).extend(ptrs)
-        self._streams.pop(key, None)
+    def _retire_if_idle(self, key):
+        """Move the blocks of the free list ``key`` to the any-stream list if its
+        stream is idle; whether it was. The blocks are taken out before the
+        stream is asked, so a block reused and returned with new work meanwhile
+        (lock-free) is either not taken or covered by the answer."""
+        owner = self._streams.pop(key, None)
+        taken = {size: _drain(ptrs) for size, ptrs in self._free.pop(key).items()}
+        idle = _finished(owner, wait=False)
+        for size, ptrs in taken.items():
+            for ptr in ptrs:
+                if idle:
+                    self._file(_ANY_STREAM, size, ptr, None)
+                else:
+                    self._file(key, size, ptr, owner)
+        return idle
 
     def _free_idle_blocks(self):
-        """Free the cached blocks no stream can still be using (no waiting)."""
+        """Free the cached blocks no stream can still be using (no waiting). The
+        snapshot comes before the question: a block returned after it has a
+        new stamp and stays cached."""
         with self._lock:
-            idle = [key for key in self._free
-                    if _finished(self._streams.get(key), wait=False)]
-            snapshot = {key: self._stamped(key) for key in idle}
-        for key, bins in snapshot.items():
-            self._release_blocks(key, bins)
+            snapshot = {key: (self._stamped(key), self._streams.get(key)) for key in self._free}
+        for key, (bins, owner) in snapshot.items():
+            if _finished(owner, wait=False):
+                self._release_blocks(key, bins)
 
     def _malloc(self, size):
         """A new device block, or None when the limit or the device refuses."""
@@ -439,7 +480,7 @@ class MemoryPool:
         return PoolOutOfMemoryError(
             requested, self._limit,
             f"out of memory allocating {requested} bytes on {self.device!r}: "
-            f"{self._used} bytes in use and {self._total} held by the pool; the "
+            f"{self.used_bytes()} bytes in use and {self._total} held by the pool; the "
             f"request exceeds {limit} even after freeing the cached blocks")
 
     def _release_shared(self, size, ptr, stream, *, others):
@@ -456,21 +497,27 @@ class MemoryPool:
                 self._abandoned.append(ptr)
 
     def _release(self, size, ptr, stream):
+        """Return a block last used on ``stream`` to its free list, lock-free when
+        the list exists (see the module docstring)."""
+        key = _ANY_STREAM if stream is None else id(stream)
+        self._released_at[ptr] = next(self._stamps)  # before the block is visible
+        bins = self._free.get(key)
+        ptrs = bins.get(size) if bins else None
+        if ptrs is not None:
+            ptrs.append(ptr)
+            if self._free.get(key) is bins:
+                return  # a list dropped from now on is drained with this block in it
+            try:  # the list was dropped meanwhile: take the block back unless drained
+                ptrs.remove(ptr)
+            except ValueError:
+                return  # the drain filed it
         if self._lock._is_owned():
-            # A garbage collection ran inside this pool's own critical section (say in
-            # the middle of `self._used += size`): an update made now would be lost
-            # when that statement completes, so the block returns after the section.
+            # A garbage collection ran inside this pool's own critical section: the
+            # structure may be mid-change, so the block returns after the section.
             self._late.append((size, ptr, stream))
             return
-        key = _ANY_STREAM if stream is None else id(stream)
         with self._lock:
-            self._used -= size
-            stamp = self._releases = self._releases + 1
-            self._released_at[ptr] = stamp
-            try:  # the common case: a block of a size this stream has used before
-                self._free[key][size].append(ptr)
-            except KeyError:
-                self._file_first(key, size, ptr, stream)
+            self._file(key, size, ptr, stream)
 
     def _return_late(self):
         """Returns the blocks released during this pool's critical sections."""
@@ -481,21 +528,34 @@ class MemoryPool:
                 return
             self._release(size, ptr, stream)
 
-    def _file_first(self, key, size, ptr, stream):
-        """Files ``ptr`` in a free list (stream key, size) that does not exist yet."""
+    def _file(self, key, size, ptr, stream):
+        """Files ``ptr`` in the free list (stream key, size), creating it if needed
+        (under the lock: the list's stream is kept alive while its id is a key)."""
         bins = self._free.get(key)
         if bins is None:
             bins = self._free[key] = {}
             if stream is not None:
                 self._streams[key] = stream
-        bins[size] = [ptr]
+        bins.setdefault(size, []).append(ptr)
 
     def __repr__(self):
-        return (f"<MemoryPool {self.device!r} used={self._used} total={self._total} "
+        return (f"<MemoryPool {self.device!r} used={self.used_bytes()} total={self._total} "
                 f"limit={self._limit}>")
 
 
+def _drain(ptrs):
+    """Empty the list ``ptrs`` with atomic pops (a concurrent lock-free append
+    lands either in the result or in the emptied list); the blocks taken."""
+    taken = []
+    while True:
+        try:
+            taken.append(ptrs.pop())
+        except IndexError:
+            return taken
+
+
 _Device = Device
+_new_buffer = object.__new__
 _users_lock = threading.Lock()  # DeviceBuffer.prepare's switch of the last user
 _default_pools = {}
 _default_pools_lock = threading.Lock()
