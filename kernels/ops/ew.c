@@ -6,7 +6,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "ops_internal.h"
+#include "ew_ops.h"
 
 #if defined(__SSE2__)
 /* Outputs of at least STREAM_MIN_BYTES in all are written with non-temporal stores (in runs of
@@ -46,12 +46,15 @@ static void run_streaming(npusim_ew_fn fn, char **ptrs, const int64_t *strides, 
 #endif
 
 /* How an input's inner run is read: in place (contiguous, stored as the kind), as one repeated
- * value (stride 0: a broadcast dimension or a scalar operand), or converted block by block.
- * Fixed for a whole iteration, since every inner run has the same strides. */
-enum { IN_NATIVE, IN_SPLAT, IN_CONVERT };
+ * value (stride 0: a broadcast dimension or a scalar operand) either filled into a buffer
+ * (IN_SPLAT) or passed as one element to a kernel that takes it so (IN_SCALAR, see
+ * npusim_ew_splat_fn), or converted block by block. Fixed for a whole iteration, since every
+ * inner run has the same strides. */
+enum { IN_NATIVE, IN_SPLAT, IN_SCALAR, IN_CONVERT };
 
 typedef struct {
     const npusim_exec *ex;
+    const npusim_ew_op *op;
     npusim_ew_fn fn;
     npusim_kind in_kind[4];
     npusim_kind out_kind;
@@ -93,7 +96,15 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
     _Alignas(64) unsigned char inbuf[4][NPUSIM_BLOCK * 16];
     _Alignas(64) unsigned char outbuf[NPUSIM_BLOCK * 16];
     size_t first = n < NPUSIM_BLOCK ? n : NPUSIM_BLOCK;
+    const void *scalar[4] = { NULL };
     for (int i = 0; i < c->nin; i++) {
+        if (c->in_mode[i] == IN_SCALAR) { /* in place, or converted once for the run */
+            scalar[i] = ptrs[i + 1];
+            if (c->dtypes[i + 1] != npusim_kind_dtype(c->in_kind[i])) {
+                npusim_load(c->in_kind[i], inbuf[i], ptrs[i + 1], 0, c->dtypes[i + 1], 1);
+                scalar[i] = inbuf[i];
+            }
+        }
         if (c->in_mode[i] != IN_SPLAT) continue;
         /* the same value for the whole run: converted once, repeated once */
         if (c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])) {
@@ -123,6 +134,8 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
                 in[i] = src;
             } else if (c->in_mode[i] == IN_SPLAT) {
                 in[i] = inbuf[i];
+            } else if (c->in_mode[i] == IN_SCALAR) {
+                in[i] = scalar[i];
             } else {
                 npusim_load(c->in_kind[i], inbuf[i], src, strides[i + 1], c->dtypes[i + 1], m);
                 in[i] = inbuf[i];
@@ -172,6 +185,18 @@ static void lengthen_inner_runs(npusim_nditer *it)
     }
 }
 
+/* A binary op with one repeated input takes the kernel that reads it as one element, if the op
+ * has one: no fill per run, and all-native runs (x * 2.5, x - column) go straight to it. */
+static void use_scalar_kernel(ew_ctx *c)
+{
+    if (c->nin != 2 || (c->in_mode[0] == IN_SPLAT) == (c->in_mode[1] == IN_SPLAT)) return;
+    int repeated = c->in_mode[0] == IN_SPLAT ? 0 : 1;
+    npusim_ew_fn fn = npusim_ew_splat_fn(c->op, c->in_kind[0], repeated);
+    if (!fn) return;
+    c->fn = fn;
+    c->in_mode[repeated] = IN_SCALAR;
+}
+
 /* The inner-run modes of ctx's operands for the iterator's inner strides. */
 static void classify_operands(ew_ctx *c, const npusim_nditer *it)
 {
@@ -186,8 +211,11 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
             c->in_mode[i] = IN_NATIVE;
         else
             c->in_mode[i] = stride == 0 ? IN_SPLAT : IN_CONVERT;
-        c->all_native = c->all_native && c->in_mode[i] == IN_NATIVE;
     }
+    use_scalar_kernel(c);
+    for (int i = 0; i < c->nin; i++)
+        c->all_native = c->all_native && (c->in_mode[i] == IN_NATIVE || (c->in_mode[i] == IN_SCALAR &&
+                                          c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])));
 }
 
 /* Memory-bound operations split across threads only from this many elements: below it the
@@ -214,6 +242,7 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
 {
     ew_ctx c;
     c.ex = ex;
+    c.op = op;
     c.fn = op->fn[kind];
     c.nin = op->n_inputs;
     c.is_copy = op == &npusim_ew_identity;

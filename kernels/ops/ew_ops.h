@@ -70,6 +70,10 @@ VMATH_DECLARE(npusim_vlog_f32) VMATH_DECLARE(npusim_vlog2_f32) VMATH_DECLARE(npu
 VMATH_DECLARE(npusim_vlog1p_f32)
 #undef VMATH_DECLARE
 
+/* The kernel of op in kind for input `repeated` (0 or 1) of a binary op read as one element
+ * (stride 0), or NULL when op has none (ew_kernels.c). */
+npusim_ew_fn npusim_ew_splat_fn(const npusim_ew_op *op, npusim_kind kind, int repeated);
+
 int npusim_ew_kernel(const npusim_exec *ex, npusim_view *views);
 npusim_kind npusim_cast_kind(aclDataType src, aclDataType dst);
 
