@@ -195,3 +195,48 @@ def test_bad_inputs_raise_and_the_engine_keeps_working(rng):
     with pytest.raises(TypeError):
         x * "2"
     check(x * npx.asarray(a[:, :1]), a * a[:, :1])
+
+
+CASTS = [("float32", "float64"), ("float64", "float32"), ("int32", "int64"), ("int64", "int32"),
+         ("int32", "float64"), ("int64", "float64"), ("bool", "float32"), ("bool", "float64")]
+
+
+def cast_sample(rng, shape, dtype):
+    if dtype == "bool":
+        return rng.random(shape) < 0.5
+    if dtype == "float64":  # beyond float32's range and precision: overflow and rounding
+        specials = [np.nan, -np.inf, 1e300, -0.0, 1 + 2.0 ** -30, 2.0 ** -140]
+        values = rng.standard_normal(shape) * 1e40 ** rng.random(shape)
+        values[:len(specials)] = specials[:shape[0]]
+        return values
+    return sample(rng, shape, dtype)
+
+
+@pytest.mark.parametrize("src,dst", CASTS)
+@pytest.mark.parametrize("n", [1, 7, 511, 512, 513, 70001, 300001])
+def test_contiguous_casts_match_astype(src, dst, n, rng):
+    """Sizes around the block (512) and the thread split (2^18) of memory-bound ops."""
+    a = cast_sample(rng, (n,), src)
+    with np.errstate(over="ignore"):
+        want = a.astype(dst)
+    check(npx.asarray(a).astype(getattr(npx, dst)), want)
+
+
+@pytest.mark.parametrize("src,dst", CASTS)
+def test_strided_casts_still_take_the_general_path(src, dst, rng):
+    a = cast_sample(rng, (600,), src).reshape(20, 30)
+    x = npx.asarray(a)
+    with np.errstate(over="ignore"):
+        check(x[:, ::2].astype(getattr(npx, dst)), a[:, ::2].astype(dst))
+        check(npx.matrix_transpose(x).astype(getattr(npx, dst)), a.T.astype(dst))
+        check(x[::-1, ::-1].astype(getattr(npx, dst)), a[::-1, ::-1].astype(dst))
+        check(npx.asarray(a[0, 0]).astype(getattr(npx, dst)), a[0, 0].astype(dst))
+        check(npx.asarray(a[:0]).astype(getattr(npx, dst)), a[:0].astype(dst))
+
+
+@pytest.mark.parametrize("src,dst", [c for c in CASTS if "bool" not in c])
+def test_mixed_dtype_arithmetic_promotes_through_the_casts(src, dst, rng):
+    """int32 + int64, float32 * float64, ...: the promoted operand converted, then computed."""
+    a, b = cast_sample(rng, (1000,), src), cast_sample(rng, (1000,), dst)
+    with np.errstate(all="ignore"):
+        check(npx.asarray(a) + npx.asarray(b), a + b)

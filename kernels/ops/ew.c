@@ -52,6 +52,46 @@ static void run_streaming(npusim_ew_fn fn, char **ptrs, const int64_t *strides, 
  * inner run has the same strides. */
 enum { IN_NATIVE, IN_SPLAT, IN_SCALAR, IN_CONVERT };
 
+/* Casts between contiguous runs that programs do most (astype, mixed-type promotion), as loops
+ * the compiler vectorises; npusim_load / npusim_store take any stride and are not. The
+ * conversions are theirs: C's own, bool read as != 0. */
+typedef void (*contiguous_cast_fn)(void *dst, const void *src, size_t n);
+
+#define CAST_LOOP(NAME, FROM, TO, EXPR)                                                        \
+    static void NAME(void *dst, const void *src, size_t n)                                     \
+    {                                                                                          \
+        const FROM *s = src;                                                                   \
+        TO *d = dst;                                                                           \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const FROM x = s[i];                                                               \
+            d[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+CAST_LOOP(cast_f32_f64, float, double, x)
+CAST_LOOP(cast_f64_f32, double, float, (float)x)
+CAST_LOOP(cast_i32_i64, int32_t, int64_t, x)
+CAST_LOOP(cast_i64_i32, int64_t, int32_t, (int32_t)(uint32_t)x)
+CAST_LOOP(cast_i32_f64, int32_t, double, x)
+CAST_LOOP(cast_i64_f64, int64_t, double, (double)x)
+CAST_LOOP(cast_b_f32, uint8_t, float, x != 0)
+CAST_LOOP(cast_b_f64, uint8_t, double, x != 0)
+
+static contiguous_cast_fn find_contiguous_cast(aclDataType from, aclDataType to)
+{
+    static const struct {
+        aclDataType from, to;
+        contiguous_cast_fn fn;
+    } casts[] = {
+        { ACL_FLOAT, ACL_DOUBLE, cast_f32_f64 }, { ACL_DOUBLE, ACL_FLOAT, cast_f64_f32 },
+        { ACL_INT32, ACL_INT64, cast_i32_i64 }, { ACL_INT64, ACL_INT32, cast_i64_i32 },
+        { ACL_INT32, ACL_DOUBLE, cast_i32_f64 }, { ACL_INT64, ACL_DOUBLE, cast_i64_f64 },
+        { ACL_BOOL, ACL_FLOAT, cast_b_f32 }, { ACL_BOOL, ACL_DOUBLE, cast_b_f64 },
+    };
+    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
+        if (casts[i].from == from && casts[i].to == to) return casts[i].fn;
+    return NULL;
+}
+
 typedef struct {
     const npusim_exec *ex;
     const npusim_ew_op *op;
@@ -66,6 +106,7 @@ typedef struct {
     bool all_native;
     bool is_copy;          /* identity (copy, cast): converted straight between in and out */
     bool stream_out;       /* large output: contiguous runs use non-temporal stores */
+    contiguous_cast_fn contiguous_cast; /* copy: whole contiguous runs cast in one loop, or NULL */
 } ew_ctx;
 
 /* dst[0..n) = the element at src (size bytes), repeated. */
@@ -149,6 +190,10 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
 static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
     const ew_ctx *c = vctx;
+    if (c->contiguous_cast) {
+        c->contiguous_cast(ptrs[0], ptrs[1], n);
+        return;
+    }
     if (!c->all_native) {
         run_blocks(c, ptrs, strides, n);
         return;
@@ -213,6 +258,10 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
             c->in_mode[i] = stride == 0 ? IN_SPLAT : IN_CONVERT;
     }
     use_scalar_kernel(c);
+    c->contiguous_cast = NULL;
+    if (c->is_copy && it->strides[0][inner] == (int64_t)npusim_dtype_size(c->dtypes[0]) &&
+        it->strides[1][inner] == (int64_t)npusim_dtype_size(c->dtypes[1]))
+        c->contiguous_cast = find_contiguous_cast(c->dtypes[1], c->dtypes[0]);
     for (int i = 0; i < c->nin; i++)
         c->all_native = c->all_native && (c->in_mode[i] == IN_NATIVE || (c->in_mode[i] == IN_SCALAR &&
                                           c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])));
