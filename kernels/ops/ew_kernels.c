@@ -12,7 +12,7 @@ typedef double _Complex cplx;
 /* Loop bodies (UNARY and BINARY are in ew_ops.h): x (and y, z) are the inputs, alpha the
  * op's alpha in kind T; alpha == 1 takes the plain loop, which vectorises best. */
 #define BINARY_ALPHA(NAME, T, EXPR1, EXPR)                                                     \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    EW_MULTI_ISA static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
     {                                                                                          \
         T *o = out_;                                                                           \
         const T *a = in[0], *b = in[1];                                                        \
@@ -421,7 +421,8 @@ const npusim_ew_op npusim_ew_clamp = OP("clamp", 1, 0, false, false, NULL, clamp
  * plain kernels above, so results are the same bit for bit. */
 
 #define SPLAT_LOOPS(NAME, T, RT, EXPR)                                                         \
-    static void NAME##_sx(void *out_, const void *const *in, size_t n, const npusim_exec *ex)  \
+    EW_MULTI_ISA static void NAME##_sx(void *out_, const void *const *in, size_t n,            \
+                                       const npusim_exec *ex)                                  \
     {                                                                                          \
         (void)ex;                                                                              \
         RT *o = out_;                                                                          \
@@ -431,7 +432,8 @@ const npusim_ew_op npusim_ew_clamp = OP("clamp", 1, 0, false, false, NULL, clamp
             o[i] = (EXPR);                                                                     \
         }                                                                                      \
     }                                                                                          \
-    static void NAME##_sy(void *out_, const void *const *in, size_t n, const npusim_exec *ex)  \
+    EW_MULTI_ISA static void NAME##_sy(void *out_, const void *const *in, size_t n,            \
+                                       const npusim_exec *ex)                                  \
     {                                                                                          \
         (void)ex;                                                                              \
         RT *o = out_;                                                                          \
@@ -445,7 +447,8 @@ const npusim_ew_op npusim_ew_clamp = OP("clamp", 1, 0, false, false, NULL, clamp
 /* add / sub: alpha != 1 keeps the plain kernel's x op alpha * y. */
 #define SPLAT_ALPHA(NAME, T, EXPR1, EXPR)                                                      \
     SPLAT_LOOPS(NAME##_one, T, T, EXPR1)                                                       \
-    static void NAME##_sx(void *out, const void *const *in, size_t n, const npusim_exec *ex)   \
+    EW_MULTI_ISA static void NAME##_sx(void *out, const void *const *in, size_t n,             \
+                                       const npusim_exec *ex)                                  \
     {                                                                                          \
         T alpha;                                                                               \
         memcpy(&alpha, &ex->scalars[2], sizeof alpha);                                         \
@@ -460,7 +463,8 @@ const npusim_ew_op npusim_ew_clamp = OP("clamp", 1, 0, false, false, NULL, clamp
             o[i] = (EXPR);                                                                     \
         }                                                                                      \
     }                                                                                          \
-    static void NAME##_sy(void *out, const void *const *in, size_t n, const npusim_exec *ex)   \
+    EW_MULTI_ISA static void NAME##_sy(void *out, const void *const *in, size_t n,             \
+                                       const npusim_exec *ex)                                  \
     {                                                                                          \
         T alpha;                                                                               \
         memcpy(&alpha, &ex->scalars[2], sizeof alpha);                                         \

@@ -49,8 +49,19 @@ typedef struct {
         }                                                                                      \
     }
 
+/* Binary kernels are also compiled for AVX2 and picked by the CPU at load time (the build
+ * targets plain x86-64): twice the lanes, and 64-bit compares (one-hot) vectorise at all. AVX2
+ * without FMA, so no a * b + c is fused: the results stay bit-identical to the plain build. */
+/* Not under the sanitizers: their runtimes are not ready when the loader runs the resolvers. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_THREAD__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define EW_MULTI_ISA __attribute__((target_clones("avx2", "default")))
+#else
+#define EW_MULTI_ISA
+#endif
+
 #define BINARY(NAME, T, RT, EXPR)                                                              \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    EW_MULTI_ISA static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
     {                                                                                          \
         (void)ex;                                                                              \
         RT *o = out_;                                                                          \
