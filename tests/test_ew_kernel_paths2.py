@@ -240,3 +240,18 @@ def test_mixed_dtype_arithmetic_promotes_through_the_casts(src, dst, rng):
     a, b = cast_sample(rng, (1000,), src), cast_sample(rng, (1000,), dst)
     with np.errstate(all="ignore"):
         check(npx.asarray(a) + npx.asarray(b), a + b)
+
+
+@pytest.mark.parametrize("dtype", KERNEL_DTYPES)
+def test_in_place_with_a_repeated_column_of_itself(dtype, rng):
+    """x -= x[:, :1]: the column is overwritten by the operation that reads it repeatedly; the
+    result is NumPy's, which reads the original values (overlap is computed apart)."""
+    a = sample(rng, (33, 21), dtype)
+    x, want = npx.asarray(a), a.copy()
+    with np.errstate(all="ignore"):
+        x -= x[:, :1]
+        want -= want[:, :1]
+        check(x, want)
+        x *= x[:, 3:4]
+        want *= want[:, 3:4]
+        check(x, want)

@@ -1,6 +1,8 @@
 /* The element-wise engine: out = op(in...) over broadcast views of any dtypes. Each inner run is
  * computed in the op's kind: operands already stored as that kind, contiguously, are used in
- * place (the vectorised fast path); the others are converted through small stack buffers. */
+ * place (the vectorised fast path), and so is a repeated (stride-0) operand of the binary
+ * arithmetic and compare ops, whose kernels take it as one element; the others are converted
+ * through small stack buffers. */
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
