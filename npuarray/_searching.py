@@ -32,13 +32,32 @@ def _flat(x, stream):
     return type(x)._from_buffer(x._buffer, (size,), (1,), x._offset, x._dtype)
 
 
+# Memoised launches of arg-extrema along an int axis on an array the operator takes as it is
+# (see _statistical._plans): (op, dtype, shape, axis, keepdims) -> (result shape, dim, keepdims).
+_plans = {}
+_PLAN_CACHE_SIZE = 512
+
+
 def _arg_extremum(name, op, x, axis, keepdims):
+    if type(axis) is int and isinstance(x, _ops._array_type or _ops._npuarray_type()):
+        key = (op, x._dtype, x._shape, axis, bool(keepdims))
+        plan = _plans.get(key)
+        if plan is not None:
+            shape, dim, keep = plan
+            device = x._buffer.device
+            stream = _ops.current_stream(device)
+            out = _ops.empty(shape, _INDEX, device, stream)
+            _ops.launch(op, x, dim, keep, out, stream=stream)
+            return out
+    else:
+        key = None
     if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     if _kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
     if x._dtype == np.uint64:  # no uint64 kernel: int64 keys in the same order
         x = uint64_order_keys(x)
+        key = None  # two launches: nothing to memoise
     ndim = len(x._shape)
     if axis is not None and not isinstance(axis, (int, np.integer)):
         raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}")
@@ -62,6 +81,10 @@ def _arg_extremum(name, op, x, axis, keepdims):
         return out
     if source._dtype != compute:
         source = _ops.cast(source, compute, stream=stream)
+    elif key is not None and source is x:
+        if len(_plans) >= _PLAN_CACHE_SIZE:
+            _plans.clear()
+        _plans[key] = (shape, dim, bool(keepdims))
     # The kernel's out has the shape of its own reduction; keepdims for a
     # flattened search is a reshape of the 0-d result.
     target = out if axis is not None else \

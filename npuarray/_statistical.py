@@ -70,9 +70,46 @@ def _check_array(name, x):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
 
 
-def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg):
+# Memoised plans of reductions that launch one operator on ``x`` as it is (no cast, no
+# temporary): small reductions are launch-bound, and validating the axes, computing the
+# result's shape and making the aclIntArray of dims cost more than the kernel. Keyed by
+# _plan_key(); the aclIntArray handles stay alive (and unchanged) with their plans.
+_plans = {}
+_PLAN_CACHE_SIZE = 512
+
+
+def _plan_key(op, x, axis, keepdims, dtype):
+    """The plan cache key of reducing ``x`` with ``op``, or None when the call
+    must take the general path: not an array, or an ``axis`` / ``dtype`` that
+    could compare equal to a different one (bools equal 0 and 1) or not hash."""
+    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+        return None
+    if not (axis is None or type(axis) is int
+            or (type(axis) is tuple and all(type(a) is int for a in axis))):
+        return None
+    if dtype is not None and not isinstance(dtype, (type, np.dtype)):
+        return None
+    return (op, x._dtype, x._shape, axis, bool(keepdims), dtype)
+
+
+def _run_plan(plan, x):
+    """The reduction of ``x`` that ``plan`` (see _reduce) describes, launched on
+    the current stream of ``x``'s device."""
+    op, shape, dtype, dims, keepdims, acl_dtype = plan
+    device = x._buffer.device
+    stream = _ops.current_stream(device)
+    out = _ops.empty(shape, dtype, device, stream)
+    if acl_dtype is None:
+        _ops.launch(op, x, dims, keepdims, out, stream=stream)
+    else:
+        _ops.launch(op, x, dims, keepdims, acl_dtype, out, stream=stream)
+    return out
+
+
+def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=None):
     """Launches ``op`` reducing ``x`` (cast to ``compute``) over ``axes`` into a
-    new array of ``out_dtype`` (through a ``compute`` temporary when they differ)."""
+    new array of ``out_dtype`` (through a ``compute`` temporary when they differ).
+    A ``key`` (from _plan_key) memoises the launch when it is a single one."""
     device = x._buffer.device
     stream = _ops.current_stream(device)
     shape = _reduced_shape(x._shape, axes, keepdims)
@@ -84,9 +121,13 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg):
         return _ops.copy_(out, source, stream=stream)
     target = out if out_dtype == compute else _ops.empty(shape, compute, device, stream)
     dims = _ops.acl_int_array(axes)
+    acl_dtype = _data_type.to_acl_dtype(compute) if acl_dtype_arg else None
+    if key is not None and source is x and target is out:
+        if len(_plans) >= _PLAN_CACHE_SIZE:
+            _plans.clear()
+        _plans[key] = (op, shape, out_dtype, dims, bool(keepdims), acl_dtype)
     if acl_dtype_arg:
-        _ops.launch(op, source, dims, keepdims, _data_type.to_acl_dtype(compute), target,
-                    stream=stream)
+        _ops.launch(op, source, dims, keepdims, acl_dtype, target, stream=stream)
     else:
         _ops.launch(op, source, dims, keepdims, target, stream=stream)
     if target is not out:
@@ -121,6 +162,10 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001  array AP
     result dtype. Unsigned sums are accumulated in int64 (same bits modulo
     2**64). The sum over no elements is 0.
     """
+    key = _plan_key("aclnnReduceSum", x, axis, keepdims, dtype)
+    plan = _plans.get(key)
+    if plan is not None:
+        return _run_plan(plan, x)
     _check_array("sum", x)
     axes = normalize_axes(axis, len(x._shape), "sum")
     out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
@@ -128,7 +173,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001  array AP
         return _fill_reduction(x, axes, keepdims, out_dtype, 0)
     compute = _accumulation_compute(out_dtype, _REDUCE_SUM, "sum")
     return _reduce("aclnnReduceSum", x, axes, keepdims, out_dtype, compute,
-                   acl_dtype_arg=True)
+                   acl_dtype_arg=True, key=key)
 
 
 def _accumulation_compute(out_dtype, supported, name):
@@ -190,13 +235,18 @@ def mean(x, /, *, axis=None, keepdims=False):
     aclnnMean. Floating and complex dtypes keep their dtype (float16/bfloat16
     accumulate in float32); bool and integers give float64, as NumPy. The mean
     of no elements is nan."""
+    key = _plan_key("aclnnMean", x, axis, keepdims, None)
+    plan = _plans.get(key)
+    if plan is not None:
+        return _run_plan(plan, x)
     _check_array("mean", x)
     axes = normalize_axes(axis, len(x._shape), "mean")
     out_dtype = _FLOAT64 if _kind(x._dtype) in "biu" else x._dtype
     if 0 in x._shape:
         return _fill_reduction(x, axes, keepdims, out_dtype, float("nan"))
     compute = _supported(out_dtype, _MEAN, "mean")
-    return _reduce("aclnnMean", x, axes, keepdims, out_dtype, compute, acl_dtype_arg=True)
+    return _reduce("aclnnMean", x, axes, keepdims, out_dtype, compute, acl_dtype_arg=True,
+                   key=key)
 
 
 def _correction_divisor(name, x, axes, correction):
@@ -286,6 +336,10 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 
 def _extremum(name, op, x, axis, keepdims):
+    key = _plan_key(op, x, axis, keepdims, None)
+    plan = _plans.get(key)
+    if plan is not None:
+        return _run_plan(plan, x)
     _check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
     if _kind(x._dtype) == "c":
@@ -298,7 +352,7 @@ def _extremum(name, op, x, axis, keepdims):
                        acl_dtype_arg=False)
         return _reinterpret(_elementwise.add(keys, _UINT64_SHIFT), _UINT64)
     compute = _supported(x._dtype, _AMAX, name)
-    return _reduce(op, x, axes, keepdims, x._dtype, compute, acl_dtype_arg=False)
+    return _reduce(op, x, axes, keepdims, x._dtype, compute, acl_dtype_arg=False, key=key)
 
 
 # Adding -2**63 to uint64 bits read as int64 maps 0..2**64-1 onto -2**63..2**63-1 in order

@@ -28,11 +28,14 @@ def assert_matches(result, expected, rtol=1e-12, atol=0.0, dtype=True):
 
 
 def sample(rng, shape, dtype):
+    """Random host values of ``dtype`` (any kind, complex included) and ``shape``."""
     dtype = np.dtype(dtype)
     if dtype.kind == "b":
         return rng.integers(0, 2, shape).astype(dtype)
     if dtype.kind in "iu":
         return rng.integers(0, 20, shape).astype(dtype)
+    if dtype.kind == "c":
+        return (rng.uniform(-5, 5, shape) + 1j * rng.uniform(-5, 5, shape)).astype(dtype)
     return rng.uniform(-5, 5, shape).astype(dtype)
 
 

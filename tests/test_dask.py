@@ -11,23 +11,12 @@ from dask.array import dispatch  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 import npuarray as npx  # noqa: E402
+from _numpy_names_helpers import sample  # noqa: E402
 import npuarray.dask  # noqa: E402,F401  registers the dispatches and the backend
 from npuarray.dask import _dispatch  # noqa: E402
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64, np.complex64, np.complex128]
-
-
-def host_values(rng, shape, dtype):
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return rng.integers(0, 2, shape).astype(bool)
-    if dtype.kind in "iu":
-        return rng.integers(0, 100, shape).astype(dtype)
-    values = rng.standard_normal(shape)
-    if dtype.kind == "c":
-        values = values + 1j * rng.standard_normal(shape)
-    return values.astype(dtype)
 
 
 def compute(collection):
@@ -67,7 +56,7 @@ def test_registration_waits_for_an_npuarray():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_chunks_join_on_device(rng, dtype):
-    host = host_values(rng, (7, 5), dtype)
+    host = sample(rng, (7, 5), dtype)
     result = compute(device_chunks(host, (3, 2)))
     assert isinstance(result, npx.NPUArray) and result.dtype == host.dtype
     np.testing.assert_array_equal(result.to_host(), host)
@@ -153,7 +142,7 @@ def test_counts_of_a_zero_d_and_empty_chunk():
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint8])
 def test_percentile_dispatch(rng, dtype):
-    host = host_values(rng, (17,), dtype)
+    host = sample(rng, (17,), dtype)
     q = [0, 12.5, 50, 99, 100]
     got, n = dispatch.percentile_lookup(npx.asarray(host), q)
     assert n == 17
@@ -220,7 +209,7 @@ def test_backend_creation_makes_npuarray_chunks(dtype, make, expected):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_, np.complex128])
 def test_backend_like_creation_and_triangles(rng, dtype):
-    host = host_values(rng, (5, 4), dtype)
+    host = sample(rng, (5, 4), dtype)
     x = device_chunks(host, (2, 3))
     with dask.config.set({"array.backend": "npuarray"}):
         made = {"ones_like": da.ones_like(x), "zeros_like": da.zeros_like(x),

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
+from _numpy_names_helpers import sample
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
@@ -27,24 +28,12 @@ def assert_like(got, expected, like):
     np.testing.assert_array_equal(got.to_host(), expected)
 
 
-def host_values(rng, shape, dtype):
-    dtype = np.dtype(dtype)
-    if dtype == np.bool_:
-        return rng.integers(0, 2, shape).astype(bool)
-    if dtype.kind in "iu":
-        return rng.integers(0, 100, shape).astype(dtype)
-    values = rng.standard_normal(shape)
-    if dtype.kind == "c":
-        values = values + 1j * rng.standard_normal(shape)
-    return values.astype(dtype)
-
-
 # -- asarray / array / asanyarray / ascontiguousarray ----------------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("function", [np.asarray, np.asanyarray, np.array])
 def test_host_data_is_uploaded_to_likes_device(rng, like, dtype, function):
-    host = host_values(rng, (3, 4), dtype)
+    host = sample(rng, (3, 4), dtype)
     assert_like(function(host, like=like), function(host), like)
 
 

@@ -129,8 +129,10 @@ VECTOR_CLONES static double sum_f64(const double *x, size_t n)
 
 /* The maximum (minimum) of `init` and n contiguous values, NaN if any is NaN (or init is).
  * `!(v <= a) && a == a` selects v when it is larger or NaN, and keeps a NaN a: NaN sticks. Rows
- * of at least 2 * EXTREME_LANES run in that many lanes, a loop the compiler vectorises. */
+ * of at least 2 * EXTREME_LANES run in that many lanes, a loop the compiler vectorises; rows of at
+ * least 2 * SHORT_EXTREME_LANES in that many. */
 #define EXTREME_LANES 64
+#define SHORT_EXTREME_LANES 8 /* shorter rows (k-means' 64 features): 8 lanes, one vector */
 #define EXTREME(NAME, T, CMP)                                                                  \
     VECTOR_CLONES static T NAME(const T *x, size_t n, T init)                                  \
     {                                                                                          \
@@ -145,6 +147,15 @@ VECTOR_CLONES static double sum_f64(const double *x, size_t n)
                     lanes[k] = !(v CMP l) && l == l ? v : l;                                   \
                 }                                                                              \
             for (int k = 0; k < EXTREME_LANES; k++) a = !(lanes[k] CMP a) && a == a ? lanes[k] : a; \
+        } else if (n >= 2 * SHORT_EXTREME_LANES) {                                              \
+            T lanes[SHORT_EXTREME_LANES];                                                      \
+            for (int k = 0; k < SHORT_EXTREME_LANES; k++) lanes[k] = init;                     \
+            for (; i + SHORT_EXTREME_LANES <= n; i += SHORT_EXTREME_LANES)                     \
+                for (int k = 0; k < SHORT_EXTREME_LANES; k++) {                                \
+                    T v = x[i + k], l = lanes[k];                                              \
+                    lanes[k] = !(v CMP l) && l == l ? v : l;                                   \
+                }                                                                              \
+            for (int k = 0; k < SHORT_EXTREME_LANES; k++) a = !(lanes[k] CMP a) && a == a ? lanes[k] : a; \
         }                                                                                      \
         for (; i < n; i++) a = !(x[i] CMP a) && a == a ? x[i] : a;                             \
         return a;                                                                              \
@@ -475,9 +486,52 @@ typedef struct {
     char *partials;                /* column reductions: one vector of accumulators per block */
 } plane;
 
+/* t[j * m + r] = element j of line r, for m lines of `length` contiguous T starting `line_bytes`
+ * apart: short lines become the columns of a block that column loops vectorise over. */
+#define TRANSPOSE_LINES(NAME, T)                                                               \
+    static void NAME(const char *x, int64_t line_bytes, int64_t length, size_t m, T *restrict t) \
+    {                                                                                          \
+        for (size_t r = 0; r < m; r++) {                                                       \
+            const T *line = (const T *)(x + (int64_t)r * line_bytes);                          \
+            for (int64_t j = 0; j < length; j++) t[(size_t)j * m + r] = line[j];               \
+        }                                                                                      \
+    }
+TRANSPOSE_LINES(transpose_lines_f32, float)
+TRANSPOSE_LINES(transpose_lines_f64, double)
+
+static void fold_row(red_op op, npusim_kind kind, char *acc, const char *x, size_t n);
+
+/* Rows of at most SHORT_ROW_MAX elements (k-means' 10 distances per point): folding them one by
+ * one is mostly per-row overhead and a scalar dependency chain, so chunks of SHORT_ROW_CHUNK rows
+ * are transposed and folded column by column into their accumulators (vectorised row loops). */
+#define SHORT_ROW_MAX 32
+#define SHORT_ROW_CHUNK 64
+
+static void short_rows_range(const plane *p, size_t begin, size_t end)
+{
+    _Alignas(64) double t[SHORT_ROW_MAX * SHORT_ROW_CHUNK];
+    _Alignas(64) double acc[SHORT_ROW_CHUNK];
+    size_t ksize = npusim_kind_size(p->c->kind), asize = npusim_kind_size(p->c->acc_kind);
+    for (size_t first = begin; first < end; first += SHORT_ROW_CHUNK) {
+        size_t m = end - first < SHORT_ROW_CHUNK ? end - first : SHORT_ROW_CHUNK;
+        const char *x = p->x + (int64_t)first * p->row_bytes;
+        char *out = p->acc + (int64_t)first * p->acc_row_bytes;
+        if (p->c->kind == KIND_F32) transpose_lines_f32(x, p->row_bytes, p->cols, m, (float *)t);
+        else transpose_lines_f64(x, p->row_bytes, p->cols, m, t);
+        for (size_t r = 0; r < m; r++) memcpy((char *)acc + r * asize, out + (int64_t)r * p->acc_row_bytes, asize);
+        for (int64_t j = 0; j < p->cols; j++)
+            fold_row(p->c->op, p->c->kind, (char *)acc, (const char *)t + (size_t)j * m * ksize, m);
+        for (size_t r = 0; r < m; r++) memcpy(out + (int64_t)r * p->acc_row_bytes, (char *)acc + r * asize, asize);
+    }
+}
+
 static void rows_range(size_t begin, size_t end, void *vctx)
 {
     const plane *p = vctx;
+    if (p->cols <= SHORT_ROW_MAX && end - begin > 1 && p->acc_row_bytes != 0) { /* rows of their own */
+        short_rows_range(p, begin, end);
+        return;
+    }
     for (size_t r = begin; r < end; r++)
         fold(p->c, p->x + (int64_t)r * p->row_bytes, (size_t)p->cols, p->acc + (int64_t)r * p->acc_row_bytes);
 }
@@ -1112,6 +1166,45 @@ static void arg_columns(const arg_ctx *c, const char *x, char *out, int64_t out_
     }
 }
 
+/* Short contiguous lines (k-means' argmin over 10 distances per point): one scan per line is
+ * mostly loop overhead, so chunks of lines are transposed into a buffer whose columns are the
+ * lines (transpose_lines_*), and searched there by the vectorised column kernels above (same
+ * first-occurrence and first-NaN rules). */
+#define ARG_SHORT_MAX 32 /* the longest lines searched this way */
+#define ARG_SHORT_CHUNK 64 /* lines per transposed chunk */
+
+
+/* n outputs (out `out_stride` bytes apart) of contiguous lines of floats or doubles starting
+ * `line_bytes` apart. */
+static void arg_short_lines(const arg_ctx *c, const char *x, int64_t line_bytes, char *out, int64_t out_stride,
+                            size_t n)
+{
+    _Alignas(64) double t[ARG_SHORT_MAX * ARG_SHORT_CHUNK];
+    _Alignas(64) double best[ARG_SHORT_CHUNK];
+    int64_t index[ARG_SHORT_CHUNK];
+    bool f32 = c->kind == KIND_F32;
+    size_t ksize = npusim_kind_size(c->kind);
+    for (size_t off = 0; off < n; off += ARG_SHORT_CHUNK) {
+        size_t m = n - off < ARG_SHORT_CHUNK ? n - off : ARG_SHORT_CHUNK;
+        const char *first = x + (int64_t)off * line_bytes;
+        int64_t row_bytes = (int64_t)(m * ksize);
+        if (f32) {
+            transpose_lines_f32(first, line_bytes, c->length, m, (float *)t);
+            if (c->max) argmax_columns_f32((const char *)t, c->length, row_bytes, m, (float *)best, index);
+            else argmin_columns_f32((const char *)t, c->length, row_bytes, m, (float *)best, index);
+        } else {
+            transpose_lines_f64(first, line_bytes, c->length, m, t);
+            if (c->max) argmax_columns_f64((const char *)t, c->length, row_bytes, m, best, index);
+            else argmin_columns_f64((const char *)t, c->length, row_bytes, m, best, index);
+        }
+        for (size_t j = 0; j < m; j++) {
+            char *o = out + (int64_t)(off + j) * out_stride;
+            if (c->out_dtype == ACL_INT64) *(int64_t *)o = index[j];
+            else *(int32_t *)o = (int32_t)index[j];
+        }
+    }
+}
+
 /* Operand 0: out, operand 1: self at index 0 of the reduced dim. */
 static void arg_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
@@ -1120,6 +1213,11 @@ static void arg_run(char **ptrs, const int64_t *strides, size_t n, void *vctx)
     if (n > 1 && (c->kind == KIND_F32 || c->kind == KIND_F64) && c->in_dtype == npusim_kind_dtype(c->kind) &&
         strides[1] == (int64_t)ksize && c->dim_stride != (int64_t)ksize) {
         arg_columns(c, ptrs[1], ptrs[0], strides[0], n);
+        return;
+    }
+    if (n > 1 && (c->kind == KIND_F32 || c->kind == KIND_F64) && c->in_dtype == npusim_kind_dtype(c->kind) &&
+        c->dim_stride == (int64_t)ksize && c->length <= ARG_SHORT_MAX) {
+        arg_short_lines(c, ptrs[1], strides[1], ptrs[0], strides[0], n);
         return;
     }
     for (size_t i = 0; i < n; i++) {
