@@ -254,6 +254,9 @@ def _elementwise_paths(harness, stream, torch):
         ("x-c (1797,64)-(1797,1) float32", lambda: X - C, lambda: data - col),
         ("x*2.5 (1797,64) float32", lambda: X * 2.5, lambda: data * np.float32(2.5)),
         ("astype f32->f64 (1797,64)", lambda: X.astype(npx.float64), lambda: data.astype(np.float64)),
+        # the repeated operand first (kernels reading input 0 as one element)
+        ("2.5-x (1797,64) float32", lambda: 2.5 - X, lambda: np.float32(2.5) - data),
+        ("c<x (1797,1)<(1797,64) float32", lambda: C < X, lambda: col < data),
     ]
     for name, ours, numpy_fn in cases:
         harness.compare(name, {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn},

@@ -1,12 +1,14 @@
 /* The element-wise engine: out = op(in...) over broadcast views of any dtypes. Each inner run is
  * computed in the op's kind: operands already stored as that kind, contiguously, are used in
- * place (the vectorised fast path); the others are converted through small stack buffers. */
+ * place (the vectorised fast path), and so is a repeated (stride-0) operand of the binary
+ * arithmetic and compare ops, whose kernels take it as one element; the others are converted
+ * through small stack buffers. */
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-#include "ops_internal.h"
+#include "ew_ops.h"
 
 #if defined(__SSE2__)
 /* Outputs of at least STREAM_MIN_BYTES in all are written with non-temporal stores (in runs of
@@ -46,12 +48,55 @@ static void run_streaming(npusim_ew_fn fn, char **ptrs, const int64_t *strides, 
 #endif
 
 /* How an input's inner run is read: in place (contiguous, stored as the kind), as one repeated
- * value (stride 0: a broadcast dimension or a scalar operand), or converted block by block.
- * Fixed for a whole iteration, since every inner run has the same strides. */
-enum { IN_NATIVE, IN_SPLAT, IN_CONVERT };
+ * value (stride 0: a broadcast dimension or a scalar operand) either filled into a buffer
+ * (IN_SPLAT) or passed as one element to a kernel that takes it so (IN_SCALAR, see
+ * npusim_ew_splat_fn), or converted block by block. Fixed for a whole iteration, since every
+ * inner run has the same strides. */
+enum { IN_NATIVE, IN_SPLAT, IN_SCALAR, IN_CONVERT };
+
+/* Casts between contiguous runs that programs do most (astype, mixed-type promotion), as loops
+ * the compiler vectorises; npusim_load / npusim_store take any stride and are not. The
+ * conversions are theirs: C's own, bool read as != 0. */
+typedef void (*contiguous_cast_fn)(void *dst, const void *src, size_t n);
+
+#define CAST_LOOP(NAME, FROM, TO, EXPR)                                                        \
+    static void NAME(void *dst, const void *src, size_t n)                                     \
+    {                                                                                          \
+        const FROM *s = src;                                                                   \
+        TO *d = dst;                                                                           \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const FROM x = s[i];                                                               \
+            d[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+CAST_LOOP(cast_f32_f64, float, double, x)
+CAST_LOOP(cast_f64_f32, double, float, (float)x)
+CAST_LOOP(cast_i32_i64, int32_t, int64_t, x)
+CAST_LOOP(cast_i64_i32, int64_t, int32_t, (int32_t)(uint32_t)x)
+CAST_LOOP(cast_i32_f64, int32_t, double, x)
+CAST_LOOP(cast_i64_f64, int64_t, double, (double)x)
+CAST_LOOP(cast_b_f32, uint8_t, float, x != 0)
+CAST_LOOP(cast_b_f64, uint8_t, double, x != 0)
+
+static contiguous_cast_fn find_contiguous_cast(aclDataType from, aclDataType to)
+{
+    static const struct {
+        aclDataType from, to;
+        contiguous_cast_fn fn;
+    } casts[] = {
+        { ACL_FLOAT, ACL_DOUBLE, cast_f32_f64 }, { ACL_DOUBLE, ACL_FLOAT, cast_f64_f32 },
+        { ACL_INT32, ACL_INT64, cast_i32_i64 }, { ACL_INT64, ACL_INT32, cast_i64_i32 },
+        { ACL_INT32, ACL_DOUBLE, cast_i32_f64 }, { ACL_INT64, ACL_DOUBLE, cast_i64_f64 },
+        { ACL_BOOL, ACL_FLOAT, cast_b_f32 }, { ACL_BOOL, ACL_DOUBLE, cast_b_f64 },
+    };
+    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
+        if (casts[i].from == from && casts[i].to == to) return casts[i].fn;
+    return NULL;
+}
 
 typedef struct {
     const npusim_exec *ex;
+    const npusim_ew_op *op;
     npusim_ew_fn fn;
     npusim_kind in_kind[4];
     npusim_kind out_kind;
@@ -63,6 +108,7 @@ typedef struct {
     bool all_native;
     bool is_copy;          /* identity (copy, cast): converted straight between in and out */
     bool stream_out;       /* large output: contiguous runs use non-temporal stores */
+    contiguous_cast_fn contiguous_cast; /* copy: whole contiguous runs cast in one loop, or NULL */
 } ew_ctx;
 
 /* dst[0..n) = the element at src (size bytes), repeated. */
@@ -93,7 +139,15 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
     _Alignas(64) unsigned char inbuf[4][NPUSIM_BLOCK * 16];
     _Alignas(64) unsigned char outbuf[NPUSIM_BLOCK * 16];
     size_t first = n < NPUSIM_BLOCK ? n : NPUSIM_BLOCK;
+    const void *scalar[4] = { NULL };
     for (int i = 0; i < c->nin; i++) {
+        if (c->in_mode[i] == IN_SCALAR) { /* in place, or converted once for the run */
+            scalar[i] = ptrs[i + 1];
+            if (c->dtypes[i + 1] != npusim_kind_dtype(c->in_kind[i])) {
+                npusim_load(c->in_kind[i], inbuf[i], ptrs[i + 1], 0, c->dtypes[i + 1], 1);
+                scalar[i] = inbuf[i];
+            }
+        }
         if (c->in_mode[i] != IN_SPLAT) continue;
         /* the same value for the whole run: converted once, repeated once */
         if (c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])) {
@@ -123,6 +177,8 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
                 in[i] = src;
             } else if (c->in_mode[i] == IN_SPLAT) {
                 in[i] = inbuf[i];
+            } else if (c->in_mode[i] == IN_SCALAR) {
+                in[i] = scalar[i];
             } else {
                 npusim_load(c->in_kind[i], inbuf[i], src, strides[i + 1], c->dtypes[i + 1], m);
                 in[i] = inbuf[i];
@@ -136,6 +192,10 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
 static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
     const ew_ctx *c = vctx;
+    if (c->contiguous_cast) {
+        c->contiguous_cast(ptrs[0], ptrs[1], n);
+        return;
+    }
     if (!c->all_native) {
         run_blocks(c, ptrs, strides, n);
         return;
@@ -172,6 +232,18 @@ static void lengthen_inner_runs(npusim_nditer *it)
     }
 }
 
+/* A binary op with one repeated input takes the kernel that reads it as one element, if the op
+ * has one: no fill per run, and all-native runs (x * 2.5, x - column) go straight to it. */
+static void use_scalar_kernel(ew_ctx *c)
+{
+    if (c->nin != 2 || (c->in_mode[0] == IN_SPLAT) == (c->in_mode[1] == IN_SPLAT)) return;
+    int repeated = c->in_mode[0] == IN_SPLAT ? 0 : 1;
+    npusim_ew_fn fn = npusim_ew_splat_fn(c->op, c->in_kind[0], repeated);
+    if (!fn) return;
+    c->fn = fn;
+    c->in_mode[repeated] = IN_SCALAR;
+}
+
 /* The inner-run modes of ctx's operands for the iterator's inner strides. */
 static void classify_operands(ew_ctx *c, const npusim_nditer *it)
 {
@@ -186,8 +258,15 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
             c->in_mode[i] = IN_NATIVE;
         else
             c->in_mode[i] = stride == 0 ? IN_SPLAT : IN_CONVERT;
-        c->all_native = c->all_native && c->in_mode[i] == IN_NATIVE;
     }
+    use_scalar_kernel(c);
+    c->contiguous_cast = NULL;
+    if (c->is_copy && it->strides[0][inner] == (int64_t)npusim_dtype_size(c->dtypes[0]) &&
+        it->strides[1][inner] == (int64_t)npusim_dtype_size(c->dtypes[1]))
+        c->contiguous_cast = find_contiguous_cast(c->dtypes[1], c->dtypes[0]);
+    for (int i = 0; i < c->nin; i++)
+        c->all_native = c->all_native && (c->in_mode[i] == IN_NATIVE || (c->in_mode[i] == IN_SCALAR &&
+                                          c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])));
 }
 
 /* Memory-bound operations split across threads only from this many elements: below it the
@@ -214,6 +293,7 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
 {
     ew_ctx c;
     c.ex = ex;
+    c.op = op;
     c.fn = op->fn[kind];
     c.nin = op->n_inputs;
     c.is_copy = op == &npusim_ew_identity;

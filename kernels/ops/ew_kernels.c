@@ -12,7 +12,7 @@ typedef double _Complex cplx;
 /* Loop bodies (UNARY and BINARY are in ew_ops.h): x (and y, z) are the inputs, alpha the
  * op's alpha in kind T; alpha == 1 takes the plain loop, which vectorises best. */
 #define BINARY_ALPHA(NAME, T, EXPR1, EXPR)                                                     \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    EW_MULTI_ISA static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
     {                                                                                          \
         T *o = out_;                                                                           \
         const T *a = in[0], *b = in[1];                                                        \
@@ -413,3 +413,127 @@ const npusim_ew_op npusim_ew_round = OP("round", 1, 0, false, false, NULL, id_8,
 const npusim_ew_op npusim_ew_sign = OP("sign", 1, 0, false, false, id_1, sign_i64, NULL, sign_f32, sign_f64, sign_c128, sign_i32);
 const npusim_ew_op npusim_ew_isfinite = OP("isfinite", 1, 0, true, false, NULL, NULL, NULL, isfinite_f32, isfinite_f64, NULL, NULL);
 const npusim_ew_op npusim_ew_clamp = OP("clamp", 1, 0, false, false, NULL, clamp_i64, clamp_u64, clamp_f32, clamp_f64, NULL, clamp_i32);
+
+/* ---------------------------------------------------------------------------------------------
+ * One operand repeated (stride 0: a broadcast dimension or a scalar operand), read in place as
+ * NumPy's scalar loops do instead of being filled into a buffer: in[k] points at the single
+ * element. _sx: x (input 0) is repeated; _sy: y (input 1). The expressions are those of the
+ * plain kernels above, so results are the same bit for bit. */
+
+#define SPLAT_LOOPS(NAME, T, RT, EXPR)                                                         \
+    EW_MULTI_ISA static void NAME##_sx(void *out_, const void *const *in, size_t n,            \
+                                       const npusim_exec *ex)                                  \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        RT *o = out_;                                                                          \
+        const T x = *(const T *)in[0], *b = in[1];                                             \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T y = b[i];                                                                  \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }                                                                                          \
+    EW_MULTI_ISA static void NAME##_sy(void *out_, const void *const *in, size_t n,            \
+                                       const npusim_exec *ex)                                  \
+    {                                                                                          \
+        (void)ex;                                                                              \
+        RT *o = out_;                                                                          \
+        const T *a = in[0], y = *(const T *)in[1];                                             \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T x = a[i];                                                                  \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+
+/* add / sub: alpha != 1 keeps the plain kernel's x op alpha * y. */
+#define SPLAT_ALPHA(NAME, T, EXPR1, EXPR)                                                      \
+    SPLAT_LOOPS(NAME##_one, T, T, EXPR1)                                                       \
+    EW_MULTI_ISA static void NAME##_sx(void *out, const void *const *in, size_t n,             \
+                                       const npusim_exec *ex)                                  \
+    {                                                                                          \
+        T alpha;                                                                               \
+        memcpy(&alpha, &ex->scalars[2], sizeof alpha);                                         \
+        if (alpha == (T)1) {                                                                   \
+            NAME##_one_sx(out, in, n, ex);                                                     \
+            return;                                                                            \
+        }                                                                                      \
+        T *o = out;                                                                            \
+        const T x = *(const T *)in[0], *b = in[1];                                             \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T y = b[i];                                                                  \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }                                                                                          \
+    EW_MULTI_ISA static void NAME##_sy(void *out, const void *const *in, size_t n,             \
+                                       const npusim_exec *ex)                                  \
+    {                                                                                          \
+        T alpha;                                                                               \
+        memcpy(&alpha, &ex->scalars[2], sizeof alpha);                                         \
+        if (alpha == (T)1) {                                                                   \
+            NAME##_one_sy(out, in, n, ex);                                                     \
+            return;                                                                            \
+        }                                                                                      \
+        T *o = out;                                                                            \
+        const T *a = in[0], y = *(const T *)in[1];                                             \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            const T x = a[i];                                                                  \
+            o[i] = (EXPR);                                                                     \
+        }                                                                                      \
+    }
+
+SPLAT_ALPHA(s_add_i64, int64_t, WRAP(U(x) + U(y)), WRAP(U(x) + U(alpha) * U(y)))
+SPLAT_ALPHA(s_add_f32, float, x + y, x + alpha * y)
+SPLAT_ALPHA(s_add_f64, double, x + y, x + alpha * y)
+SPLAT_ALPHA(s_add_i32, int32_t, WRAP32(U32(x) + U32(y)), WRAP32(U32(x) + U32(alpha) * U32(y)))
+SPLAT_ALPHA(s_sub_i64, int64_t, WRAP(U(x) - U(y)), WRAP(U(x) - U(alpha) * U(y)))
+SPLAT_ALPHA(s_sub_f32, float, x - y, x - alpha * y)
+SPLAT_ALPHA(s_sub_f64, double, x - y, x - alpha * y)
+SPLAT_ALPHA(s_sub_i32, int32_t, WRAP32(U32(x) - U32(y)), WRAP32(U32(x) - U32(alpha) * U32(y)))
+SPLAT_LOOPS(s_mul_i64, int64_t, int64_t, WRAP(U(x) * U(y)))
+SPLAT_LOOPS(s_mul_f32, float, float, x * y)
+SPLAT_LOOPS(s_mul_f64, double, double, x * y)
+SPLAT_LOOPS(s_mul_i32, int32_t, int32_t, WRAP32(U32(x) * U32(y)))
+SPLAT_LOOPS(s_div_f32, float, float, x / y)
+SPLAT_LOOPS(s_div_f64, double, double, x / y)
+SPLAT_LOOPS(s_max_i64, int64_t, int64_t, x > y ? x : y)
+SPLAT_LOOPS(s_max_f32, float, float, (x > y || x != x) ? x : y)
+SPLAT_LOOPS(s_max_f64, double, double, (x > y || x != x) ? x : y)
+SPLAT_LOOPS(s_max_i32, int32_t, int32_t, x > y ? x : y)
+SPLAT_LOOPS(s_min_i64, int64_t, int64_t, x < y ? x : y)
+SPLAT_LOOPS(s_min_f32, float, float, (x < y || x != x) ? x : y)
+SPLAT_LOOPS(s_min_f64, double, double, (x < y || x != x) ? x : y)
+SPLAT_LOOPS(s_min_i32, int32_t, int32_t, x < y ? x : y)
+#define SPLAT_COMPARE(OP, NAME)                                                                \
+    SPLAT_LOOPS(s_##NAME##_i64, int64_t, uint8_t, x OP y)                                      \
+    SPLAT_LOOPS(s_##NAME##_f32, float, uint8_t, x OP y)                                        \
+    SPLAT_LOOPS(s_##NAME##_f64, double, uint8_t, x OP y)                                       \
+    SPLAT_LOOPS(s_##NAME##_i32, int32_t, uint8_t, x OP y)
+SPLAT_COMPARE(==, eq)
+SPLAT_COMPARE(!=, ne)
+SPLAT_COMPARE(>, gt)
+SPLAT_COMPARE(>=, ge)
+SPLAT_COMPARE(<, lt)
+SPLAT_COMPARE(<=, le)
+
+/* Indexed by kind like the tables above (BOOL, I64, U64, F32, F64, C128, I32). */
+typedef struct {
+    const npusim_ew_op *op;
+    npusim_ew_fn sx[KIND_COUNT], sy[KIND_COUNT];
+} splat_kernels;
+
+#define SPLAT_ROW(op, p) { &op, { NULL, p##_i64_sx, NULL, p##_f32_sx, p##_f64_sx, NULL, p##_i32_sx }, \
+                                { NULL, p##_i64_sy, NULL, p##_f32_sy, p##_f64_sy, NULL, p##_i32_sy } }
+static const splat_kernels splat_table[] = {
+    SPLAT_ROW(npusim_ew_add, s_add), SPLAT_ROW(npusim_ew_sub, s_sub), SPLAT_ROW(npusim_ew_mul, s_mul),
+    { &npusim_ew_div, { NULL, NULL, NULL, s_div_f32_sx, s_div_f64_sx, NULL, NULL },
+                      { NULL, NULL, NULL, s_div_f32_sy, s_div_f64_sy, NULL, NULL } },
+    SPLAT_ROW(npusim_ew_maximum, s_max), SPLAT_ROW(npusim_ew_minimum, s_min),
+    SPLAT_ROW(npusim_ew_eq, s_eq), SPLAT_ROW(npusim_ew_ne, s_ne), SPLAT_ROW(npusim_ew_gt, s_gt),
+    SPLAT_ROW(npusim_ew_ge, s_ge), SPLAT_ROW(npusim_ew_lt, s_lt), SPLAT_ROW(npusim_ew_le, s_le),
+};
+
+npusim_ew_fn npusim_ew_splat_fn(const npusim_ew_op *op, npusim_kind kind, int repeated)
+{
+    for (size_t i = 0; i < sizeof splat_table / sizeof splat_table[0]; i++)
+        if (splat_table[i].op == op) return repeated == 0 ? splat_table[i].sx[kind] : splat_table[i].sy[kind];
+    return NULL;
+}

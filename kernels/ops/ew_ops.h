@@ -49,8 +49,19 @@ typedef struct {
         }                                                                                      \
     }
 
+/* Binary kernels are also compiled for AVX2 and picked by the CPU at load time (the build
+ * targets plain x86-64): twice the lanes, and 64-bit compares (one-hot) vectorise at all. AVX2
+ * without FMA, so no a * b + c is fused: the results stay bit-identical to the plain build. */
+/* Not under the sanitizers: their runtimes are not ready when the loader runs the resolvers. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_THREAD__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define EW_MULTI_ISA __attribute__((target_clones("avx2", "default")))
+#else
+#define EW_MULTI_ISA
+#endif
+
 #define BINARY(NAME, T, RT, EXPR)                                                              \
-    static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
+    EW_MULTI_ISA static void NAME(void *out_, const void *const *in, size_t n, const npusim_exec *ex)       \
     {                                                                                          \
         (void)ex;                                                                              \
         RT *o = out_;                                                                          \
@@ -69,6 +80,10 @@ VMATH_DECLARE(npusim_vsinh_f32) VMATH_DECLARE(npusim_vcosh_f32) VMATH_DECLARE(np
 VMATH_DECLARE(npusim_vlog_f32) VMATH_DECLARE(npusim_vlog2_f32) VMATH_DECLARE(npusim_vlog10_f32)
 VMATH_DECLARE(npusim_vlog1p_f32)
 #undef VMATH_DECLARE
+
+/* The kernel of op in kind for input `repeated` (0 or 1) of a binary op read as one element
+ * (stride 0), or NULL when op has none (ew_kernels.c). */
+npusim_ew_fn npusim_ew_splat_fn(const npusim_ew_op *op, npusim_kind kind, int repeated);
 
 int npusim_ew_kernel(const npusim_exec *ex, npusim_view *views);
 npusim_kind npusim_cast_kind(aclDataType src, aclDataType dst);
