@@ -3,8 +3,8 @@
 * float32 transcendentals (kernels/ops/ew_vmath.c): error in ULPs against float64 NumPy over
   wide ranges, special values in every vector lane, huge sin/cos/tan arguments (the libm
   fallback) mixed into vector blocks, sizes around the vector widths and the thread split;
-* the element-wise iterator (kernels/ops/ew.c): inner broadcast dimensions (stride 0, splatted
-  once per run), short inner runs swapped for a longer dimension (strided outputs), scalar
+* the element-wise iterator (kernels/ops/ew.c): inner broadcast dimensions (stride 0: read
+  in place by the arithmetic and compare kernels, splatted once per run for the others), short inner runs swapped for a longer dimension (strided outputs), scalar
   operands, comparisons writing bool, casts converting straight between input and output,
   strided / transposed / negative-step views, in-place and overlapping outputs, sizes around
   the block (512), the short-run limit (16) and the thread split of memory-bound ops (2^18).
