@@ -36,7 +36,7 @@ def sample(rng, shape, dtype):
                     rng.integers(max(info.min, -5), 5, size=shape, dtype=dtype)).astype(dtype)
 
 
-def check(got, want):
+def assert_bits_equal(got, want):
     got = got.to_host() if hasattr(got, "to_host") else np.asarray(got)
     got, want = np.ascontiguousarray(got), np.ascontiguousarray(want)
     assert got.dtype == want.dtype and got.shape == want.shape
@@ -55,8 +55,8 @@ def test_column_broadcast_on_either_side(name, dtype, rng):
     a, col = sample(rng, (37, 29), dtype), sample(rng, (37, 1), dtype)
     f, g = getattr(npx, name), numpy_op(name)
     with np.errstate(all="ignore"):
-        check(f(npx.asarray(a), npx.asarray(col)), g(a, col))
-        check(f(npx.asarray(col), npx.asarray(a)), g(col, a))
+        assert_bits_equal(f(npx.asarray(a), npx.asarray(col)), g(a, col))
+        assert_bits_equal(f(npx.asarray(col), npx.asarray(a)), g(col, a))
 
 
 @pytest.mark.parametrize("name", list(ARITH) + list(COMPARE))
@@ -68,18 +68,18 @@ def test_python_scalar_on_either_side(name, dtype, rng):
     f, g = getattr(npx, name), numpy_op(name)
     x = npx.asarray(a)
     with np.errstate(all="ignore"):
-        check(f(x, s), g(a, np.asarray(s, dtype)))
-        check(f(s, x), g(np.asarray(s, dtype), a))
+        assert_bits_equal(f(x, s), g(a, np.asarray(s, dtype)))
+        assert_bits_equal(f(s, x), g(np.asarray(s, dtype), a))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_divide_by_a_column_and_a_scalar(dtype, rng):
     a, col = sample(rng, (50, 33), dtype), sample(rng, (50, 1), dtype)
     with np.errstate(all="ignore"):
-        check(npx.asarray(a) / npx.asarray(col), a / col)
-        check(npx.asarray(col) / npx.asarray(a), col / a)
-        check(npx.asarray(a) / 3.0, a / np.asarray(3.0, dtype))
-        check(7.0 / npx.asarray(a), np.asarray(7.0, dtype) / a)
+        assert_bits_equal(npx.asarray(a) / npx.asarray(col), a / col)
+        assert_bits_equal(npx.asarray(col) / npx.asarray(a), col / a)
+        assert_bits_equal(npx.asarray(a) / 3.0, a / np.asarray(3.0, dtype))
+        assert_bits_equal(7.0 / npx.asarray(a), np.asarray(7.0, dtype) / a)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -91,8 +91,8 @@ def test_nan_and_signed_zero_in_the_repeated_operand(dtype):
         for name in ("maximum", "minimum", "add", "multiply", "subtract", "less", "equal"):
             f, g = getattr(npx, name), numpy_op(name)
             with np.errstate(all="ignore"):
-                check(f(npx.asarray(a), npx.asarray(col)), g(a, col))
-                check(f(npx.asarray(col), npx.asarray(a)), g(col, a))
+                assert_bits_equal(f(npx.asarray(a), npx.asarray(col)), g(a, col))
+                assert_bits_equal(f(npx.asarray(col), npx.asarray(a)), g(col, a))
 
 
 @pytest.mark.parametrize("small,big", [("int8", "int32"), ("int16", "int64"), ("int32", "float64"),
@@ -106,8 +106,8 @@ def test_repeated_operand_of_another_dtype_is_converted_once_per_run(small, big,
         with np.errstate(all="ignore"):
             if small == "bool" and name == "subtract":
                 continue  # NumPy refuses bool subtraction too: not this path's business
-            check(f(npx.asarray(a), npx.asarray(col)), g(a, col))
-            check(f(npx.asarray(col), npx.asarray(a)), g(col, a))
+            assert_bits_equal(f(npx.asarray(a), npx.asarray(col)), g(a, col))
+            assert_bits_equal(f(npx.asarray(col), npx.asarray(a)), g(col, a))
 
 
 @pytest.mark.parametrize("dtype", KERNEL_DTYPES)
@@ -115,9 +115,9 @@ def test_one_hot_and_strided_outputs(dtype, rng):
     """(n, 1) == (k,) swaps its short inner runs for the long one (strided bool output)."""
     labels = rng.integers(0, 10, 1797).astype(dtype)
     classes = np.arange(10, dtype=dtype)
-    check(npx.reshape(npx.asarray(labels), (-1, 1)) == npx.asarray(classes),
+    assert_bits_equal(npx.reshape(npx.asarray(labels), (-1, 1)) == npx.asarray(classes),
           labels.reshape(-1, 1) == classes)
-    check(npx.asarray(classes) < npx.reshape(npx.asarray(labels), (-1, 1)),
+    assert_bits_equal(npx.asarray(classes) < npx.reshape(npx.asarray(labels), (-1, 1)),
           classes < labels.reshape(-1, 1))
 
 
@@ -126,10 +126,10 @@ def test_strided_transposed_and_negative_step_operands(dtype, rng):
     a, col = sample(rng, (30, 40), dtype), sample(rng, (30, 1), dtype)
     x, c = npx.asarray(a), npx.asarray(col)
     with np.errstate(all="ignore"):
-        check(x[::2, ::-3] - c[::2], a[::2, ::-3] - col[::2])
-        check(npx.matrix_transpose(x) * npx.matrix_transpose(c), a.T * col.T)
-        check(x[::-1] + c, a[::-1] + col)
-        check(npx.maximum(x[:, 1::2], c[::-1]), np.maximum(a[:, 1::2], col[::-1]))
+        assert_bits_equal(x[::2, ::-3] - c[::2], a[::2, ::-3] - col[::2])
+        assert_bits_equal(npx.matrix_transpose(x) * npx.matrix_transpose(c), a.T * col.T)
+        assert_bits_equal(x[::-1] + c, a[::-1] + col)
+        assert_bits_equal(npx.maximum(x[:, 1::2], c[::-1]), np.maximum(a[:, 1::2], col[::-1]))
 
 
 @pytest.mark.parametrize("dtype", KERNEL_DTYPES)
@@ -137,10 +137,10 @@ def test_zero_d_and_empty(dtype, rng):
     z, a = sample(rng, (), dtype), sample(rng, (5, 0), dtype)
     col = sample(rng, (5, 1), dtype)
     with np.errstate(all="ignore"):
-        check(npx.asarray(z) * npx.asarray(col), z * col)
-        check(npx.asarray(col) - npx.asarray(z), col - z)
-        check(npx.asarray(a) + npx.asarray(col), a + col)
-        check(npx.asarray(a) > npx.asarray(col), a > col)
+        assert_bits_equal(npx.asarray(z) * npx.asarray(col), z * col)
+        assert_bits_equal(npx.asarray(col) - npx.asarray(z), col - z)
+        assert_bits_equal(npx.asarray(a) + npx.asarray(col), a + col)
+        assert_bits_equal(npx.asarray(a) > npx.asarray(col), a > col)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
@@ -156,10 +156,10 @@ def test_add_alpha_with_a_repeated_operand(dtype, alpha, rng):
         for self_, other, want in ((x, c, a + al * col), (c, x, col + al * a)):
             out = _ops.empty((25, 19), np.dtype(dtype), x.device, stream)
             _ops.launch_binary("aclnnAdd", self_, other, scalar, out, stream)
-            check(out, want)
+            assert_bits_equal(out, want)
             out = _ops.empty((25, 19), np.dtype(dtype), x.device, stream)
             _ops.launch_binary("aclnnSub", self_, other, scalar, out, stream)
-            check(out, (a - al * col) if self_ is x else (col - al * a))
+            assert_bits_equal(out, (a - al * col) if self_ is x else (col - al * a))
 
 
 @settings(max_examples=40, deadline=None)
@@ -172,17 +172,17 @@ def test_shapes_around_block_and_short_run_limits(rows, cols, side, name, dtype)
     f, g = getattr(npx, name), numpy_op(name)
     with np.errstate(all="ignore"):
         if side:
-            check(f(npx.asarray(a), npx.asarray(col)), g(a, col))
+            assert_bits_equal(f(npx.asarray(a), npx.asarray(col)), g(a, col))
         else:
-            check(f(npx.asarray(col), npx.asarray(a)), g(col, a))
+            assert_bits_equal(f(npx.asarray(col), npx.asarray(a)), g(col, a))
 
 
 def test_large_scalar_operand_runs_split_across_threads_and_streamed(rng):
     """2^22 float32 (thread split) and 2^23 float64 (non-temporal stores) with a scalar."""
     a = rng.standard_normal(1 << 22).astype(np.float32)
-    check(npx.asarray(a) * 2.5, a * np.float32(2.5))
+    assert_bits_equal(npx.asarray(a) * 2.5, a * np.float32(2.5))
     b = rng.standard_normal(1 << 23)
-    check(3.0 - npx.asarray(b), 3.0 - b)
+    assert_bits_equal(3.0 - npx.asarray(b), 3.0 - b)
 
 
 def test_bad_inputs_raise_and_the_engine_keeps_working(rng):
@@ -194,7 +194,7 @@ def test_bad_inputs_raise_and_the_engine_keeps_working(rng):
         npx.asarray(np.ones((4, 3), bool)) - npx.asarray(np.ones((4, 1), bool))
     with pytest.raises(TypeError):
         x * "2"
-    check(x * npx.asarray(a[:, :1]), a * a[:, :1])
+    assert_bits_equal(x * npx.asarray(a[:, :1]), a * a[:, :1])
 
 
 CASTS = [("float32", "float64"), ("float64", "float32"), ("int32", "int64"), ("int64", "int32"),
@@ -219,7 +219,7 @@ def test_contiguous_casts_match_astype(src, dst, n, rng):
     a = cast_sample(rng, (n,), src)
     with np.errstate(over="ignore"):
         want = a.astype(dst)
-    check(npx.asarray(a).astype(getattr(npx, dst)), want)
+    assert_bits_equal(npx.asarray(a).astype(getattr(npx, dst)), want)
 
 
 @pytest.mark.parametrize("src,dst", CASTS)
@@ -227,11 +227,11 @@ def test_strided_casts_still_take_the_general_path(src, dst, rng):
     a = cast_sample(rng, (600,), src).reshape(20, 30)
     x = npx.asarray(a)
     with np.errstate(over="ignore"):
-        check(x[:, ::2].astype(getattr(npx, dst)), a[:, ::2].astype(dst))
-        check(npx.matrix_transpose(x).astype(getattr(npx, dst)), a.T.astype(dst))
-        check(x[::-1, ::-1].astype(getattr(npx, dst)), a[::-1, ::-1].astype(dst))
-        check(npx.asarray(a[0, 0]).astype(getattr(npx, dst)), a[0, 0].astype(dst))
-        check(npx.asarray(a[:0]).astype(getattr(npx, dst)), a[:0].astype(dst))
+        assert_bits_equal(x[:, ::2].astype(getattr(npx, dst)), a[:, ::2].astype(dst))
+        assert_bits_equal(npx.matrix_transpose(x).astype(getattr(npx, dst)), a.T.astype(dst))
+        assert_bits_equal(x[::-1, ::-1].astype(getattr(npx, dst)), a[::-1, ::-1].astype(dst))
+        assert_bits_equal(npx.asarray(a[0, 0]).astype(getattr(npx, dst)), a[0, 0].astype(dst))
+        assert_bits_equal(npx.asarray(a[:0]).astype(getattr(npx, dst)), a[:0].astype(dst))
 
 
 @pytest.mark.parametrize("src,dst", [c for c in CASTS if "bool" not in c])
@@ -239,7 +239,7 @@ def test_mixed_dtype_arithmetic_promotes_through_the_casts(src, dst, rng):
     """int32 + int64, float32 * float64, ...: the promoted operand converted, then computed."""
     a, b = cast_sample(rng, (1000,), src), cast_sample(rng, (1000,), dst)
     with np.errstate(all="ignore"):
-        check(npx.asarray(a) + npx.asarray(b), a + b)
+        assert_bits_equal(npx.asarray(a) + npx.asarray(b), a + b)
 
 
 @pytest.mark.parametrize("dtype", KERNEL_DTYPES)
@@ -251,7 +251,7 @@ def test_in_place_with_a_repeated_column_of_itself(dtype, rng):
     with np.errstate(all="ignore"):
         x -= x[:, :1]
         want -= want[:, :1]
-        check(x, want)
+        assert_bits_equal(x, want)
         x *= x[:, 3:4]
         want *= want[:, 3:4]
-        check(x, want)
+        assert_bits_equal(x, want)

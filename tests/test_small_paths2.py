@@ -21,7 +21,7 @@ def data(rng, shape, dtype):
     return rng.integers(max(info.min, -100), min(info.max, 100), shape, endpoint=True).astype(dtype)
 
 
-def close(result, expected):
+def assert_close_to(result, expected):
     result = result.to_host()
     assert result.dtype == expected.dtype
     assert result.shape == expected.shape
@@ -40,7 +40,7 @@ def test_repeated_reductions_match_numpy(rng, name, reference, dtype, axis, keep
     fn = getattr(npx, name)
     for _ in range(3):  # the first call makes the plan, the next ones use it
         a = data(rng, (10, 7), dtype)
-        close(fn(npx.asarray(a), axis=axis, keepdims=keepdims),
+        assert_close_to(fn(npx.asarray(a), axis=axis, keepdims=keepdims),
               np.asarray(reference(a, axis=axis, keepdims=keepdims)))
 
 
@@ -49,27 +49,27 @@ def test_plan_serves_views_of_other_strides(rng, name, reference):
     fn = getattr(npx, name)
     base = rng.standard_normal((12, 16)).astype(np.float32)
     contiguous = base[:6, :8].copy()
-    close(fn(npx.asarray(contiguous), axis=1), reference(contiguous, axis=1))
+    assert_close_to(fn(npx.asarray(contiguous), axis=1), reference(contiguous, axis=1))
     d = npx.asarray(base)
     for view, host in [(d[::2, ::2], base[::2, ::2]), (d[::-2, 1::2], base[::-2, 1::2]),
                        (d[:8, :6].T, base[:8, :6].T)]:
-        close(fn(view, axis=1), reference(host, axis=1))
+        assert_close_to(fn(view, axis=1), reference(host, axis=1))
 
 
 def test_sum_dtype_argument_keys_the_plan(rng):
     a = data(rng, (4, 5), "int32")
     d = npx.asarray(a)
     for _ in range(2):
-        close(npx.sum(d, axis=1), a.sum(axis=1))
-        close(npx.sum(d, axis=1, dtype=npx.int32), a.sum(axis=1, dtype=np.int32))
-        close(npx.sum(d, axis=1, dtype=npx.float64), a.sum(axis=1, dtype=np.float64))
+        assert_close_to(npx.sum(d, axis=1), a.sum(axis=1))
+        assert_close_to(npx.sum(d, axis=1, dtype=npx.int32), a.sum(axis=1, dtype=np.int32))
+        assert_close_to(npx.sum(d, axis=1, dtype=npx.float64), a.sum(axis=1, dtype=np.float64))
 
 
 def test_mean_repeated(rng):
     for dtype in ["float32", "float64", "int32"]:
         for _ in range(2):
             a = data(rng, (6, 5), dtype)
-            close(npx.mean(npx.asarray(a), axis=0), a.mean(axis=0))
+            assert_close_to(npx.mean(npx.asarray(a), axis=0), a.mean(axis=0))
 
 
 @pytest.mark.parametrize("name", ["max", "min"])
@@ -77,7 +77,7 @@ def test_extrema_nan_propagate_after_plan(rng, name):
     a = rng.standard_normal((5, 8)).astype(np.float32)
     getattr(npx, name)(npx.asarray(a), axis=1)
     a[2, 3] = np.nan
-    close(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
+    assert_close_to(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
 
 
 @pytest.mark.parametrize("name", ["sum", "max", "min", "mean"])
@@ -96,7 +96,7 @@ def test_bad_axes_still_fail_after_plan(rng, name):
         fn(d, axis=(1, 1))
     with pytest.raises(TypeError):
         fn(d.to_host(), axis=1)  # a NumPy array of the same dtype and shape
-    close(fn(d, axis=1), getattr(np, name)(d.to_host(), axis=1))
+    assert_close_to(fn(d, axis=1), getattr(np, name)(d.to_host(), axis=1))
 
 
 def test_extrema_over_empty_axis_raise_every_time():
@@ -104,16 +104,16 @@ def test_extrema_over_empty_axis_raise_every_time():
     for _ in range(2):
         with pytest.raises(ValueError):
             npx.max(d, axis=1)
-        close(npx.max(d, axis=0), np.zeros((0,), np.float32))
-        close(npx.sum(d, axis=1), np.zeros(3, np.float32))
+        assert_close_to(npx.max(d, axis=0), np.zeros((0,), np.float32))
+        assert_close_to(npx.sum(d, axis=1), np.zeros(3, np.float32))
 
 
 def test_zero_d_and_complex(rng):
     for _ in range(2):
         scalar = np.asarray(2.5, dtype=np.float32)
-        close(npx.sum(npx.asarray(scalar), axis=()), np.sum(scalar, axis=()))
+        assert_close_to(npx.sum(npx.asarray(scalar), axis=()), np.sum(scalar, axis=()))
         c = (rng.standard_normal(4) + 1j * rng.standard_normal(4)).astype(np.complex64)
-        close(npx.sum(npx.asarray(c), axis=0), c.sum(axis=0))
+        assert_close_to(npx.sum(npx.asarray(c), axis=0), c.sum(axis=0))
         with pytest.raises(TypeError):
             npx.max(npx.asarray(c), axis=0)
 
@@ -126,7 +126,7 @@ def test_reductions_on_another_stream(rng):
     with stream:
         result = npx.sum(d * d, axis=1)
     stream.synchronize()
-    close(result, (a * a).sum(axis=1))
+    assert_close_to(result, (a * a).sum(axis=1))
 
 
 @settings(max_examples=30, deadline=None)
@@ -138,7 +138,7 @@ def test_hypothesis_shapes_twice(shape, seed, keepdims, data_):
     for _ in range(2):
         a = rng.standard_normal(shape).astype(np.float32)
         for name in ["sum", "max", "min"]:
-            close(getattr(npx, name)(npx.asarray(a), axis=axis, keepdims=keepdims),
+            assert_close_to(getattr(npx, name)(npx.asarray(a), axis=axis, keepdims=keepdims),
                   getattr(np, name)(a, axis=axis, keepdims=keepdims))
 
 
@@ -151,7 +151,7 @@ def test_arg_extrema_short_lines(rng, name, dtype, shape):
     if np.dtype(dtype).kind == "f":
         a = np.round(a, 1)  # ties: the first occurrence wins
     for keepdims in [False, True]:
-        close(getattr(npx, name)(npx.asarray(a), axis=-1, keepdims=keepdims),
+        assert_close_to(getattr(npx, name)(npx.asarray(a), axis=-1, keepdims=keepdims),
               getattr(np, name)(a, axis=-1, keepdims=keepdims))
 
 
@@ -165,10 +165,10 @@ def test_arg_extrema_short_lines_nan_and_views(rng, name):
     for dtype in FLOATS:
         h = a.astype(dtype)
         d = npx.asarray(h)
-        close(fn(d, axis=1), getattr(np, name)(h, axis=1))
-        close(fn(d[::3, ::2], axis=1), getattr(np, name)(h[::3, ::2], axis=1))
-        close(fn(d[::-1, 4:20], axis=1), getattr(np, name)(h[::-1, 4:20], axis=1))
-        close(fn(d[:20].T, axis=0), getattr(np, name)(h[:20].T, axis=0))
+        assert_close_to(fn(d, axis=1), getattr(np, name)(h, axis=1))
+        assert_close_to(fn(d[::3, ::2], axis=1), getattr(np, name)(h[::3, ::2], axis=1))
+        assert_close_to(fn(d[::-1, 4:20], axis=1), getattr(np, name)(h[::-1, 4:20], axis=1))
+        assert_close_to(fn(d[:20].T, axis=0), getattr(np, name)(h[:20].T, axis=0))
 
 
 @settings(max_examples=30, deadline=None)
@@ -176,7 +176,7 @@ def test_arg_extrema_short_lines_nan_and_views(rng, name):
 def test_arg_extrema_hypothesis(rows, length, seed):
     a = np.round(np.random.default_rng(seed).standard_normal((rows, length)), 1).astype(np.float32)
     for name in ["argmin", "argmax"]:
-        close(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
+        assert_close_to(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
 
 
 @pytest.mark.parametrize("name", ["argmin", "argmax"])
@@ -186,8 +186,8 @@ def test_arg_extrema_repeated_and_bad_input(rng, name):
         for _ in range(3):  # plan made, then used
             a = data(rng, (9, 6), dtype)
             for axis in [0, 1, -1]:
-                close(fn(npx.asarray(a), axis=axis), getattr(np, name)(a, axis=axis))
-            close(fn(npx.asarray(a)), np.asarray(getattr(np, name)(a)))
+                assert_close_to(fn(npx.asarray(a), axis=axis), getattr(np, name)(a, axis=axis))
+            assert_close_to(fn(npx.asarray(a)), np.asarray(getattr(np, name)(a)))
     d = npx.asarray(rng.standard_normal((9, 6)).astype(np.float32))
     with pytest.raises(np.exceptions.AxisError):
         fn(d, axis=2)
@@ -199,7 +199,7 @@ def test_arg_extrema_repeated_and_bad_input(rng, name):
         fn(npx.zeros((3, 0), dtype=npx.float32), axis=1)
     with pytest.raises(ValueError):
         fn(npx.zeros((3, 0), dtype=npx.float32), axis=1)
-    close(fn(d, axis=1), getattr(np, name)(d.to_host(), axis=1))
+    assert_close_to(fn(d, axis=1), getattr(np, name)(d.to_host(), axis=1))
 
 
 @pytest.mark.parametrize("name", ["sum", "mean", "max", "min"])
@@ -211,16 +211,16 @@ def test_row_reductions_short_and_medium_rows(rng, name, dtype, shape):
     a = rng.standard_normal(shape).astype(dtype)
     a[shape[0] // 2, shape[1] - 1] = np.nan  # NaN propagates in its row only
     for keepdims in [False, True]:
-        close(getattr(npx, name)(npx.asarray(a), axis=1, keepdims=keepdims),
+        assert_close_to(getattr(npx, name)(npx.asarray(a), axis=1, keepdims=keepdims),
               getattr(np, name)(a, axis=1, keepdims=keepdims))
     d = npx.asarray(a)
-    close(getattr(npx, name)(d[::-2, ::2], axis=1), getattr(np, name)(a[::-2, ::2], axis=1))
+    assert_close_to(getattr(npx, name)(d[::-2, ::2], axis=1), getattr(np, name)(a[::-2, ::2], axis=1))
 
 
 @pytest.mark.parametrize("name", ["max", "min"])
 def test_extrema_signed_zero_and_infinities_short_rows(name):
     a = np.tile(np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -1.0, 2.0, -2.0], np.float32), (100, 2))
-    close(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
+    assert_close_to(getattr(npx, name)(npx.asarray(a), axis=1), getattr(np, name)(a, axis=1))
 
 
 @pytest.mark.parametrize("name", ["sum", "mean", "max", "min"])
@@ -231,7 +231,7 @@ def test_full_reduction_of_strided_short_rows(rng, name):
     d = npx.asarray(a)
     for view, host in [(d[:, ::2], a[:, ::2]), (d[::2, :5], a[::2, :5]), (d[:4, :5].T, a[:4, :5].T)]:
         for keepdims in [False, True]:
-            close(getattr(npx, name)(view, keepdims=keepdims),
+            assert_close_to(getattr(npx, name)(view, keepdims=keepdims),
                   np.asarray(getattr(np, name)(host, keepdims=keepdims)))
 
 
