@@ -420,64 +420,60 @@ const npusim_ew_op npusim_ew_clamp = OP("clamp", 1, 0, false, false, NULL, clamp
  * element. _sx: x (input 0) is repeated; _sy: y (input 1). The expressions are those of the
  * plain kernels above, so results are the same bit for bit. */
 
+/* The loop of a kernel whose x (input 0) / y (input 1) is one repeated element. */
+#define SPLAT_X_LOOP(T, RT, EXPR)                                                              \
+    RT *o = out_;                                                                              \
+    const T x = *(const T *)in[0], *b = in[1];                                                 \
+    for (size_t i = 0; i < n; i++) {                                                           \
+        const T y = b[i];                                                                      \
+        o[i] = (EXPR);                                                                         \
+    }
+#define SPLAT_Y_LOOP(T, RT, EXPR)                                                              \
+    RT *o = out_;                                                                              \
+    const T *a = in[0], y = *(const T *)in[1];                                                 \
+    for (size_t i = 0; i < n; i++) {                                                           \
+        const T x = a[i];                                                                      \
+        o[i] = (EXPR);                                                                         \
+    }
+
 #define SPLAT_LOOPS(NAME, T, RT, EXPR)                                                         \
     EW_MULTI_ISA static void NAME##_sx(void *out_, const void *const *in, size_t n,            \
                                        const npusim_exec *ex)                                  \
     {                                                                                          \
         (void)ex;                                                                              \
-        RT *o = out_;                                                                          \
-        const T x = *(const T *)in[0], *b = in[1];                                             \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T y = b[i];                                                                  \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
+        SPLAT_X_LOOP(T, RT, EXPR)                                                              \
     }                                                                                          \
     EW_MULTI_ISA static void NAME##_sy(void *out_, const void *const *in, size_t n,            \
                                        const npusim_exec *ex)                                  \
     {                                                                                          \
         (void)ex;                                                                              \
-        RT *o = out_;                                                                          \
-        const T *a = in[0], y = *(const T *)in[1];                                             \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T x = a[i];                                                                  \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
+        SPLAT_Y_LOOP(T, RT, EXPR)                                                              \
     }
 
 /* add / sub: alpha != 1 keeps the plain kernel's x op alpha * y. */
 #define SPLAT_ALPHA(NAME, T, EXPR1, EXPR)                                                      \
     SPLAT_LOOPS(NAME##_one, T, T, EXPR1)                                                       \
-    EW_MULTI_ISA static void NAME##_sx(void *out, const void *const *in, size_t n,             \
+    EW_MULTI_ISA static void NAME##_sx(void *out_, const void *const *in, size_t n,            \
                                        const npusim_exec *ex)                                  \
     {                                                                                          \
         T alpha;                                                                               \
         memcpy(&alpha, &ex->scalars[2], sizeof alpha);                                         \
         if (alpha == (T)1) {                                                                   \
-            NAME##_one_sx(out, in, n, ex);                                                     \
+            NAME##_one_sx(out_, in, n, ex);                                                    \
             return;                                                                            \
         }                                                                                      \
-        T *o = out;                                                                            \
-        const T x = *(const T *)in[0], *b = in[1];                                             \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T y = b[i];                                                                  \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
+        SPLAT_X_LOOP(T, T, EXPR)                                                               \
     }                                                                                          \
-    EW_MULTI_ISA static void NAME##_sy(void *out, const void *const *in, size_t n,             \
+    EW_MULTI_ISA static void NAME##_sy(void *out_, const void *const *in, size_t n,            \
                                        const npusim_exec *ex)                                  \
     {                                                                                          \
         T alpha;                                                                               \
         memcpy(&alpha, &ex->scalars[2], sizeof alpha);                                         \
         if (alpha == (T)1) {                                                                   \
-            NAME##_one_sy(out, in, n, ex);                                                     \
+            NAME##_one_sy(out_, in, n, ex);                                                    \
             return;                                                                            \
         }                                                                                      \
-        T *o = out;                                                                            \
-        const T *a = in[0], y = *(const T *)in[1];                                             \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const T x = a[i];                                                                  \
-            o[i] = (EXPR);                                                                     \
-        }                                                                                      \
+        SPLAT_Y_LOOP(T, T, EXPR)                                                               \
     }
 
 SPLAT_ALPHA(s_add_i64, int64_t, WRAP(U(x) + U(y)), WRAP(U(x) + U(alpha) * U(y)))
