@@ -224,29 +224,31 @@ def _check_kth(a, kth, axis):
             raise ValueError(f"kth(={k}) out of bounds ({n})")
 
 
+def _partition_operand(name, a, kth, axis, order):
+    """(``a`` on the device, flattened when ``axis`` is None; the axis), after
+    checking ``order`` and ``kth`` as NumPy does."""
+    check_no_unsupported(name, order=order)
+    a = as_device(a, name)
+    if axis is None:
+        a, axis = _manipulation.reshape(a, (-1,)), -1
+    axis = axis_tuple(axis, a.ndim)[0]
+    _check_kth(a, kth, axis)
+    return a, axis
+
+
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """A copy of ``a`` with the element at each ``kth`` position where sorting
     would put it, smaller ones before and larger after (``numpy.partition``):
     the fully sorted array (aclnnSort), which is such a partition. ValueError
     for kth out of range."""
-    check_no_unsupported("partition", order=order)
-    a = as_device(a, "partition")
-    if axis is None:
-        a, axis = _manipulation.reshape(a, (-1,)), -1
-    axis = axis_tuple(axis, a.ndim)[0]
-    _check_kth(a, kth, axis)
+    a, axis = _partition_operand("partition", a, kth, axis, order)
     return _sorting.sort(a, axis=axis)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition ``a`` (``numpy.argpartition``): the stable sorting
     permutation (aclnnArgsort), which partitions at every kth."""
-    check_no_unsupported("argpartition", order=order)
-    a = as_device(a, "argpartition")
-    if axis is None:
-        a, axis = _manipulation.reshape(a, (-1,)), -1
-    axis = axis_tuple(axis, a.ndim)[0]
-    _check_kth(a, kth, axis)
+    a, axis = _partition_operand("argpartition", a, kth, axis, order)
     return _sorting.argsort(a, axis=axis)
 
 
