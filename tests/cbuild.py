@@ -63,7 +63,9 @@ def build_library(variant: str = "release") -> Path:
 
 
 def _newest_header_mtime() -> float:
-    return max((p.stat().st_mtime for p in INCLUDE.rglob("*.h")), default=0.0)
+    """Of the ABI headers and the test programs' own (tests/c/*.h, e.g. rt_check.h)."""
+    headers = [*INCLUDE.rglob("*.h"), *(ROOT / "tests" / "c").glob("*.h")]
+    return max((p.stat().st_mtime for p in headers), default=0.0)
 
 
 def blas_library() -> str | None:

@@ -7,21 +7,10 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "rt_check.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "FAIL line %d: %s: ", __LINE__, #cond);                            \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
 
 #define N 8
 
@@ -45,7 +34,7 @@ static void expect_sum(void *dev_out, const float *a, const float *b, float alph
     for (int i = 0; i < N; i++)
         if (fabsf(got[i] - (a[i] + alpha * b[i])) > 1e-6f) {
             fprintf(stderr, "FAIL line %d: out[%d] = %g, expected %g\n", line, i, got[i], a[i] + alpha * b[i]);
-            failures++;
+            g_check_failures++;
             return;
         }
 }
@@ -161,8 +150,8 @@ int main(void)
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     aclFinalize();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
+    if (g_check_failures) {
+        fprintf(stderr, "%d check(s) failed\n", g_check_failures);
         return 1;
     }
     printf("aclnn_executor ok\n");

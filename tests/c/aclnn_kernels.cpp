@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnn_check.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_all.h"
@@ -28,34 +29,7 @@
 #include "aclnnop/aclnn_sort.h"
 #include "aclnnop/aclnn_var.h"
 
-static int failures;
-static aclrtStream stream;
-
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "FAIL line %d: %s: ", __LINE__, #cond);                            \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
-
 /* Device copy of host bytes. */
-static void *dev_from(const void *host, size_t bytes)
-{
-    void *d = NULL;
-    aclrtMalloc(&d, bytes ? bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST);
-    if (bytes) aclrtMemcpy(d, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-    return d;
-}
-
-static void to_host(void *host, void *dev, size_t bytes)
-{
-    EXPECT(aclrtMemcpy(host, bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS, "download: %s",
-           aclGetRecentErrMsg());
-}
-
 /* A view of `storage` elements at dev with the given shape / strides / offset. */
 static aclTensor *view(void *dev, aclDataType dt, int ndim, const int64_t *shape, const int64_t *strides,
                        int64_t offset, int64_t storage)
@@ -64,19 +38,6 @@ static aclTensor *view(void *dev, aclDataType dt, int ndim, const int64_t *shape
     EXPECT(t != NULL, "aclCreateTensor: %s", aclGetRecentErrMsg());
     return t;
 }
-
-#define RUN(op, ...)                                                                           \
-    do {                                                                                       \
-        uint64_t ws_ = 0;                                                                      \
-        aclOpExecutor *ex_ = NULL;                                                             \
-        int rc_ = op##GetWorkspaceSize(__VA_ARGS__, &ws_, &ex_);                               \
-        EXPECT(rc_ == 0, #op " phase 1: %d %s", rc_, aclGetRecentErrMsg());                    \
-        if (rc_ == 0) {                                                                        \
-            rc_ = op(NULL, ws_, ex_, stream);                                                  \
-            EXPECT(rc_ == 0, #op " phase 2: %d %s", rc_, aclGetRecentErrMsg());                \
-        }                                                                                      \
-        EXPECT(aclrtSynchronizeStream(stream) == 0, #op " sync: %s", aclGetRecentErrMsg());    \
-    } while (0)
 
 static void test_strided_broadcast_add(void)
 {
@@ -443,10 +404,7 @@ static void test_parallel_paths(void)
 
 int main(void)
 {
-    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
-        fprintf(stderr, "setup failed: %s\n", aclGetRecentErrMsg());
-        return 1;
-    }
+    if (aclnn_test_setup() != 0) return 1;
     test_strided_broadcast_add();
     test_float16_and_int_division();
     test_cast_and_copy();
@@ -458,13 +416,5 @@ int main(void)
     test_clamp_cumsum();
     test_sort();
     test_prod_var();
-    aclrtDestroyStream(stream);
-    aclrtResetDevice(0);
-    aclFinalize();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("aclnn_kernels ok\n");
-    return 0;
+    return aclnn_test_finish("aclnn_kernels");
 }

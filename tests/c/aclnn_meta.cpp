@@ -5,20 +5,9 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "rt_check.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnn/aclnn_base.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "FAIL line %d: %s: ", __LINE__, #cond);                            \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
 
 /* The recent error message must mention `needle`. */
 static void expect_message(const char *needle, int line)
@@ -26,7 +15,7 @@ static void expect_message(const char *needle, int line)
     const char *msg = aclGetRecentErrMsg();
     if (!msg || !strstr(msg, needle)) {
         fprintf(stderr, "FAIL line %d: message \"%s\" lacks \"%s\"\n", line, msg ? msg : "(null)", needle);
-        failures++;
+        g_check_failures++;
     }
 }
 
@@ -147,7 +136,7 @@ static void test_lists(void)
 static void test_executor_handles(void)
 {
     /* Pointers that are not live executors give errors, never crashes. */
-    aclOpExecutor *bogus = (aclOpExecutor *)&failures;
+    aclOpExecutor *bogus = (aclOpExecutor *)&g_check_failures;
     EXPECT(aclDestroyAclOpExecutor(bogus) == ACLNN_ERR_INNER, "foreign executor");
     expect_message("not live", __LINE__);
     EXPECT(aclSetAclOpExecutorRepeatable(NULL) == ACLNN_ERR_INNER_NULLPTR, "NULL executor -> 561103");
@@ -171,8 +160,8 @@ int main(void)
     test_scalars_and_arrays();
     test_lists();
     test_executor_handles();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
+    if (g_check_failures) {
+        fprintf(stderr, "%d check(s) failed\n", g_check_failures);
         return 1;
     }
     printf("aclnn_meta ok\n");

@@ -10,56 +10,23 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "aclnn_check.h"
 #include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_isin_tensor_scalar.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_unique2.h"
 
-static int failures;
-static aclrtStream stream;
-
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "FAIL line %d: %s: ", __LINE__, #cond);                            \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
-
-#define RUN(op, ...)                                                                           \
-    do {                                                                                       \
-        uint64_t ws_ = 0;                                                                      \
-        aclOpExecutor *ex_ = NULL;                                                             \
-        int rc_ = op##GetWorkspaceSize(__VA_ARGS__, &ws_, &ex_);                               \
-        EXPECT(rc_ == 0, #op " phase 1: %d %s", rc_, aclGetRecentErrMsg());                    \
-        if (rc_ == 0) {                                                                        \
-            rc_ = op(NULL, ws_, ex_, stream);                                                  \
-            EXPECT(rc_ == 0, #op " phase 2: %d %s", rc_, aclGetRecentErrMsg());                \
-        }                                                                                      \
-        EXPECT(aclrtSynchronizeStream(stream) == 0, #op " sync: %s", aclGetRecentErrMsg());    \
-    } while (0)
-
 /* The device buffers and tensors of one test, released together. */
 static void *buffers[16];
 static aclTensor *tensors[16];
 static int n_buffers, n_tensors;
 
-static void *dev_from(const void *host, size_t bytes)
+static void *tracked_dev_from(const void *host, size_t bytes)
 {
-    void *d = NULL;
-    aclrtMalloc(&d, bytes ? bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST);
-    if (host && bytes) aclrtMemcpy(d, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    void *d = dev_from(host, bytes);
     buffers[n_buffers++] = d;
     return d;
-}
-
-static void to_host(void *host, void *dev, size_t bytes)
-{
-    EXPECT(aclrtMemcpy(host, bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS, "download: %s",
-           aclGetRecentErrMsg());
 }
 
 /* A C-contiguous tensor over a whole buffer of `storage` elements. */
@@ -98,8 +65,8 @@ static void test_nonzero(void)
     float x[6] = { 0.0f, 1.5f, -0.0f, NAN, 0.0f, -2.0f }; /* 2 x 3 */
     int64_t out[12] = { 0 };
     int64_t s23[2] = { 2, 3 }, s62[2] = { 6, 2 }, s31[2] = { 3, 1 };
-    aclTensor *tx = tensor(dev_from(x, sizeof x), ACL_FLOAT, 2, s23, 6);
-    void *dout = dev_from(out, sizeof out);
+    aclTensor *tx = tensor(tracked_dev_from(x, sizeof x), ACL_FLOAT, 2, s23, 6);
+    void *dout = tracked_dev_from(out, sizeof out);
     aclTensor *to = tensor(dout, ACL_INT64, 2, s62, 12);
     RUN(aclnnNonzero, tx, to);
     EXPECT(view_dim0(to) == 3, "nonzero count");
@@ -121,8 +88,8 @@ static void test_unique2(void)
     double values[8];
     int64_t inverse[8], counts[8];
     int64_t n8[1] = { 8 };
-    aclTensor *tx = tensor(dev_from(x, sizeof x), ACL_DOUBLE, 1, n8, 8);
-    void *dv = dev_from(NULL, sizeof values), *di = dev_from(NULL, sizeof inverse), *dc = dev_from(NULL, sizeof counts);
+    aclTensor *tx = tensor(tracked_dev_from(x, sizeof x), ACL_DOUBLE, 1, n8, 8);
+    void *dv = tracked_dev_from(NULL, sizeof values), *di = tracked_dev_from(NULL, sizeof inverse), *dc = tracked_dev_from(NULL, sizeof counts);
     aclTensor *tv = tensor(dv, ACL_DOUBLE, 1, n8, 8), *ti = tensor(di, ACL_INT64, 1, n8, 8);
     aclTensor *tc = tensor(dc, ACL_INT64, 1, n8, 8);
     /* A repeatable executor launched twice sets both data-dependent shapes each time. */
@@ -148,8 +115,8 @@ static void test_unique2(void)
     /* integers: the largest value has the all-ones sort key and must still group */
     int64_t big[4] = { INT64_MAX, -1, INT64_MAX, INT64_MIN };
     int64_t n4[1] = { 4 };
-    aclTensor *tb = tensor(dev_from(big, sizeof big), ACL_INT64, 1, n4, 4);
-    void *dbv = dev_from(NULL, sizeof big);
+    aclTensor *tb = tensor(tracked_dev_from(big, sizeof big), ACL_INT64, 1, n4, 4);
+    void *dbv = tracked_dev_from(NULL, sizeof big);
     aclTensor *tbv = tensor(dbv, ACL_INT64, 1, n4, 4);
     RUN(aclnnUnique2, tb, true, false, false, tbv, NULL, NULL);
     EXPECT(view_dim0(tbv) == 3, "int64 unique count");
@@ -170,10 +137,10 @@ static void test_searchsorted(void)
     float vals[5] = { 2.0f, 0.0f, 5.0f, 1.5f, NAN };
     int32_t out[5];
     int64_t n4[1] = { 4 }, n5[1] = { 5 };
-    aclTensor *ts = tensor(dev_from(seq, sizeof seq), ACL_FLOAT, 1, n4, 4);
-    aclTensor *tsorter = tensor(dev_from(sorter, sizeof sorter), ACL_INT64, 1, n4, 4);
-    aclTensor *tv = tensor(dev_from(vals, sizeof vals), ACL_FLOAT, 1, n5, 5);
-    void *dout = dev_from(NULL, sizeof out);
+    aclTensor *ts = tensor(tracked_dev_from(seq, sizeof seq), ACL_FLOAT, 1, n4, 4);
+    aclTensor *tsorter = tensor(tracked_dev_from(sorter, sizeof sorter), ACL_INT64, 1, n4, 4);
+    aclTensor *tv = tensor(tracked_dev_from(vals, sizeof vals), ACL_FLOAT, 1, n5, 5);
+    void *dout = tracked_dev_from(NULL, sizeof out);
     aclTensor *to = tensor(dout, ACL_INT32, 1, n5, 5);
     RUN(aclnnSearchSorted, ts, tv, true, true, tsorter, to);
     to_host(out, dout, sizeof out);
@@ -183,16 +150,16 @@ static void test_searchsorted(void)
     /* an N-D sequence is searched row by row */
     int64_t rows[4] = { 1, 5, 10, 20 }, q[4] = { 5, 5, 15, 0 }, o64[4];
     int64_t s22[2] = { 2, 2 };
-    void *do64 = dev_from(NULL, sizeof o64);
-    RUN(aclnnSearchSorted, tensor(dev_from(rows, sizeof rows), ACL_INT64, 2, s22, 4),
-        tensor(dev_from(q, sizeof q), ACL_INT64, 2, s22, 4), false, false, NULL, tensor(do64, ACL_INT64, 2, s22, 4));
+    void *do64 = tracked_dev_from(NULL, sizeof o64);
+    RUN(aclnnSearchSorted, tensor(tracked_dev_from(rows, sizeof rows), ACL_INT64, 2, s22, 4),
+        tensor(tracked_dev_from(q, sizeof q), ACL_INT64, 2, s22, 4), false, false, NULL, tensor(do64, ACL_INT64, 2, s22, 4));
     to_host(o64, do64, sizeof o64);
     EXPECT(o64[0] == 1 && o64[1] == 1 && o64[2] == 1 && o64[3] == 0, "rows %lld %lld %lld %lld", (long long)o64[0],
            (long long)o64[1], (long long)o64[2], (long long)o64[3]);
     /* a sorter index out of range is reported by the stream, nothing read outside */
     uint64_t ws;
     aclOpExecutor *ex;
-    aclTensor *tbad = tensor(dev_from(bad, sizeof bad), ACL_INT64, 1, n4, 4);
+    aclTensor *tbad = tensor(tracked_dev_from(bad, sizeof bad), ACL_INT64, 1, n4, 4);
     EXPECT(aclnnSearchSortedGetWorkspaceSize(ts, tv, true, false, tbad, to, &ws, &ex) == 0, "%s", aclGetRecentErrMsg());
     EXPECT(aclnnSearchSorted(NULL, ws, ex, stream) == 0, "%s", aclGetRecentErrMsg());
     EXPECT(aclrtSynchronizeStream(stream) != ACL_SUCCESS, "bad sorter not reported");
@@ -209,16 +176,16 @@ static void test_gather(void)
     int64_t idx[4] = { 2, -3, -1, 0 }, oob[4] = { 0, 3, 0, 0 };
     int16_t out[4];
     int64_t s23[2] = { 2, 3 }, s22[2] = { 2, 2 };
-    aclTensor *tx = tensor(dev_from(x, sizeof x), ACL_INT16, 2, s23, 6);
-    void *dout = dev_from(NULL, sizeof out);
+    aclTensor *tx = tensor(tracked_dev_from(x, sizeof x), ACL_INT16, 2, s23, 6);
+    void *dout = tracked_dev_from(NULL, sizeof out);
     aclTensor *to = tensor(dout, ACL_INT16, 2, s22, 4);
-    RUN(aclnnGather, tx, 1, tensor(dev_from(idx, sizeof idx), ACL_INT64, 2, s22, 4), to);
+    RUN(aclnnGather, tx, 1, tensor(tracked_dev_from(idx, sizeof idx), ACL_INT64, 2, s22, 4), to);
     to_host(out, dout, sizeof out);
     EXPECT(out[0] == 12 && out[1] == 10 && out[2] == 22 && out[3] == 20, "gather %d %d %d %d", out[0], out[1], out[2],
            out[3]);
     uint64_t ws;
     aclOpExecutor *ex;
-    EXPECT(aclnnGatherGetWorkspaceSize(tx, 1, tensor(dev_from(oob, sizeof oob), ACL_INT64, 2, s22, 4), to, &ws, &ex) == 0,
+    EXPECT(aclnnGatherGetWorkspaceSize(tx, 1, tensor(tracked_dev_from(oob, sizeof oob), ACL_INT64, 2, s22, 4), to, &ws, &ex) == 0,
            "%s", aclGetRecentErrMsg());
     EXPECT(aclnnGather(NULL, ws, ex, stream) == 0, "%s", aclGetRecentErrMsg());
     EXPECT(aclrtSynchronizeStream(stream) != ACL_SUCCESS, "out-of-range index not reported");
@@ -232,8 +199,8 @@ static void test_isin_tensor_scalar(void)
     double x[4] = { 1.0, NAN, 2.0, 1.0 };
     uint8_t out[4];
     int64_t n4[1] = { 4 };
-    aclTensor *tx = tensor(dev_from(x, sizeof x), ACL_DOUBLE, 1, n4, 4);
-    void *dout = dev_from(NULL, sizeof out);
+    aclTensor *tx = tensor(tracked_dev_from(x, sizeof x), ACL_DOUBLE, 1, n4, 4);
+    void *dout = tracked_dev_from(NULL, sizeof out);
     aclTensor *to = tensor(dout, ACL_BOOL, 1, n4, 4);
     int64_t one = 1; /* an INT64 scalar: compared in the promoted DOUBLE */
     double nan = NAN;
@@ -256,22 +223,11 @@ static void test_isin_tensor_scalar(void)
 
 int main(void)
 {
-    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
-        fprintf(stderr, "setup failed: %s\n", aclGetRecentErrMsg());
-        return 1;
-    }
+    if (aclnn_test_setup() != 0) return 1;
     test_nonzero();
     test_unique2();
     test_searchsorted();
     test_gather();
     test_isin_tensor_scalar();
-    aclrtDestroyStream(stream);
-    aclrtResetDevice(0);
-    aclFinalize();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("aclnn_search_set ok\n");
-    return 0;
+    return aclnn_test_finish("aclnn_search_set");
 }

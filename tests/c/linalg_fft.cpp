@@ -9,6 +9,7 @@
 
 #include "aclnn/opdev/op_errno.h"
 #include "acl/acl.h"
+#include "aclnn_check.h"
 #include "aclnnop/aclnn_inverse.h"
 #include "aclnnop/aclnn_linalg_cholesky.h"
 #include "aclnnop/aclnn_linalg_cross.h"
@@ -19,53 +20,13 @@
 #include "cann_ops_blas.h"
 #include "cann_ops_fft.h"
 
-static int failures;
-static aclrtStream stream;
-
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "FAIL line %d: %s: ", __LINE__, #cond);                            \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
-
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-5)
-
-static void *dev_from(const void *host, size_t bytes)
-{
-    void *d = NULL;
-    aclrtMalloc(&d, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    aclrtMemcpy(d, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-    return d;
-}
-
-static void to_host(void *host, void *dev, size_t bytes)
-{
-    EXPECT(aclrtMemcpy(host, bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS, "download: %s",
-           aclGetRecentErrMsg());
-}
 
 static aclTensor *matrix(void *dev, aclDataType dt, int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t storage)
 {
     int64_t shape[2] = { rows, cols }, strides[2] = { rs, cs };
     return aclCreateTensor(shape, 2, dt, strides, 0, ACL_FORMAT_ND, &storage, 1, dev);
 }
-
-#define RUN(op, ...)                                                                           \
-    do {                                                                                       \
-        uint64_t ws_ = 0;                                                                      \
-        aclOpExecutor *ex_ = NULL;                                                             \
-        int rc_ = op##GetWorkspaceSize(__VA_ARGS__, &ws_, &ex_);                               \
-        EXPECT(rc_ == 0, #op " phase 1: %d %s", rc_, aclGetRecentErrMsg());                    \
-        if (rc_ == 0) {                                                                        \
-            rc_ = op(NULL, ws_, ex_, stream);                                                  \
-            EXPECT(rc_ == 0, #op " phase 2: %d %s", rc_, aclGetRecentErrMsg());                \
-        }                                                                                      \
-        EXPECT(aclrtSynchronizeStream(stream) == 0, #op " sync: %s", aclGetRecentErrMsg());    \
-    } while (0)
 
 static void test_inverse_slogdet(void)
 {
@@ -244,22 +205,11 @@ static void test_blas_lu(void)
 
 int main(void)
 {
-    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS || aclrtCreateStream(&stream) != ACL_SUCCESS) {
-        fprintf(stderr, "setup failed: %s\n", aclGetRecentErrMsg());
-        return 1;
-    }
+    if (aclnn_test_setup() != 0) return 1;
     test_inverse_slogdet();
     test_cholesky_qr_svd();
     test_cross_and_norm();
     test_fft();
     test_blas_lu();
-    aclrtDestroyStream(stream);
-    aclrtResetDevice(0);
-    aclFinalize();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("linalg_fft ok\n");
-    return 0;
+    return aclnn_test_finish("linalg_fft");
 }
