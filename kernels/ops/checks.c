@@ -70,6 +70,16 @@ int npusim_broadcast_shape(const char *op, const aclTensor *const *ts, int n, in
     return 0;
 }
 
+int npusim_normalise_dim(const char *op, const char *arg, int64_t dim, int ndim, int64_t *out)
+{
+    int bound = ndim > 0 ? ndim : 1; /* a 0-d tensor accepts dim 0 / -1, as torch does */
+    if (dim < -bound || dim >= bound)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D %s",
+                            op, (long long)dim, ndim, arg);
+    *out = dim < 0 ? dim + bound : dim;
+    return 0;
+}
+
 int npusim_check_shape_equal(const char *op, const char *arg, const aclTensor *t, int ndim, const int64_t *shape)
 {
     bool same = t->ndim == ndim;

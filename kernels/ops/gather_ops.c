@@ -101,11 +101,8 @@ aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor *self, const int64_t dim
     if (out->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out has dtype %s, self %s: they must match",
                             name, npusim_dtype_name(out->dtype), npusim_dtype_name(self->dtype));
-    int bound = self->ndim ? self->ndim : 1;
-    if (dim < -bound || dim >= bound)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D self",
-                            name, (long long)dim, self->ndim);
-    int64_t d = dim < 0 ? dim + bound : dim;
+    int64_t d;
+    if ((rc = npusim_normalise_dim(name, "self", dim, self->ndim, &d))) return rc;
     if ((rc = check_gather_shapes(name, self, d, index, out))) return rc;
     const aclTensor *ins[2] = { self, index };
     const aclTensor *outs[1] = { out };

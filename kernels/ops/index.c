@@ -153,11 +153,7 @@ aclnnStatus aclnnIndexSelectGetWorkspaceSize(const aclTensor *self, int64_t dim,
     if (out->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out has dtype %s, self %s: they must match",
                             name, npusim_dtype_name(out->dtype), npusim_dtype_name(self->dtype));
-    int bound = self->ndim ? self->ndim : 1;
-    if (dim < -bound || dim >= bound)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D self",
-                            name, (long long)dim, self->ndim);
-    if (dim < 0) dim += bound;
+    if ((rc = npusim_normalise_dim(name, "self", dim, self->ndim, &dim))) return rc;
     if (index->ndim > 1)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: index must be 0-D or 1-D (got %d-D)",
                             name, index->ndim);

@@ -185,6 +185,9 @@ int npusim_check_tensor(const char *op, const char *arg, const aclTensor *t);
 /* Reduction dims (NULL or empty: all; negative: from the end; 0-d accepts 0 / -1) into out,
  * sorted as given; ACLNN_ERR_PARAM_INVALID for repeats, out-of-range or too many (reduce.c). */
 int npusim_normalise_dims(const char *name, const aclIntArray *dims, int ndim, int64_t *out, int *n_out);
+/* One dim of a tensor `arg` of rank ndim (negative: from the end; 0-d accepts 0 / -1) into out;
+ * ACLNN_ERR_PARAM_INVALID when out of range. */
+int npusim_normalise_dim(const char *op, const char *arg, int64_t dim, int ndim, int64_t *out);
 int npusim_check_scalar(const char *op, const char *arg, const aclScalar *s);
 int npusim_check_out_ptrs(const char *op, uint64_t *workspaceSize, aclOpExecutor **executor);
 /* out's shape must equal the broadcast of the given shapes (0-d tensors / scalars: ndim 0). */

@@ -793,14 +793,11 @@ int npusim_normalise_dims(const char *name, const aclIntArray *dims, int ndim, i
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dims has %llu entries", name,
                             (unsigned long long)dims->size);
     bool seen[NPUSIM_MAX_DIMS] = { false };
-    int bound = ndim > 0 ? ndim : 1; /* a 0-d tensor accepts dim 0 / -1, as torch does */
     *n_out = 0;
     for (uint64_t i = 0; i < dims->size; i++) {
-        int64_t d = dims->values[i];
-        if (d < -bound || d >= bound)
-            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a "
-                                "%d-D tensor", name, (long long)d, ndim);
-        if (d < 0) d += bound;
+        int64_t d;
+        int rc = npusim_normalise_dim(name, "tensor", dims->values[i], ndim, &d);
+        if (rc) return rc;
         if (ndim == 0) continue;
         if (seen[d])
             return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld appears twice", name,
@@ -1267,11 +1264,7 @@ static aclnnStatus arg_prepare(const npusim_opdef *def, bool max, const aclTenso
         (rc = npusim_check_dtype(name, "self", self->dtype, M_ARGMAX)) ||
         (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT32) | DT(ACL_INT64))))
         return rc;
-    int bound = self->ndim > 0 ? self->ndim : 1;
-    if (dim < -bound || dim >= bound)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D tensor",
-                            name, (long long)dim, self->ndim);
-    if (dim < 0) dim += bound;
+    if ((rc = npusim_normalise_dim(name, "tensor", dim, self->ndim, &dim))) return rc;
     if (self->ndim > 0 && self->shape[dim] == 0)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld has size 0", name, (long long)dim);
     int ndim;
@@ -1409,11 +1402,7 @@ aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclD
     if (npusim_dtype_category(out->dtype) < npusim_dtype_category(self->dtype))
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out dtype %s cannot hold self's %s", name,
                             npusim_dtype_name(out->dtype), npusim_dtype_name(self->dtype));
-    int bound = self->ndim > 0 ? self->ndim : 1;
-    if (dim < -bound || dim >= bound)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D self",
-                            name, (long long)dim, self->ndim);
-    if (dim < 0) dim += bound;
+    if ((rc = npusim_normalise_dim(name, "self", dim, self->ndim, &dim))) return rc;
     if ((rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape))) return rc;
     const aclTensor *outs[1] = { out };
     npusim_exec *ex = npusim_exec_create(&def_cumsum, &self, 1, outs, 1);

@@ -75,12 +75,7 @@ static int cumprod_dim(const char *name, const aclTensor *input, const aclScalar
     if (rc || (rc = npusim_check_dtype(name, "dim", dim->dtype, M_CUMPROD_DIM))) return rc;
     int64_t d = 0;
     npusim_scalar_value(dim, KIND_I64, &d);
-    int bound = input->ndim > 0 ? input->ndim : 1;
-    if (d < -bound || d >= bound)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D input",
-                            name, (long long)d, input->ndim);
-    *out = d < 0 ? d + bound : d;
-    return 0;
+    return npusim_normalise_dim(name, "input", d, input->ndim, out);
 }
 
 static aclnnStatus cumprod_prepare(const npusim_opdef *def, const aclTensor *input, const aclScalar *dim,

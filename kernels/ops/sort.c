@@ -353,11 +353,7 @@ static aclnnStatus sort_prepare(const npusim_opdef *def, uint64_t dtypes, const 
     if (values && values->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: valuesOut has dtype %s, self %s: they must "
                             "match", name, npusim_dtype_name(values->dtype), npusim_dtype_name(self->dtype));
-    int bound = self->ndim > 0 ? self->ndim : 1;
-    if (dim < -bound || dim >= bound)
-        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dim %lld is out of range for a %d-D self",
-                            name, (long long)dim, self->ndim);
-    if (dim < 0) dim += bound;
+    if ((rc = npusim_normalise_dim(name, "self", dim, self->ndim, &dim))) return rc;
     if ((values && (rc = npusim_check_shape_equal(name, "valuesOut", values, self->ndim, self->shape))) ||
         (rc = npusim_check_shape_equal(name, indices_arg, indices, self->ndim, self->shape)))
         return rc;
