@@ -513,9 +513,13 @@ _DEFERRING_OPERATORS = (
     "__lshift__", "__rlshift__", "__rshift__", "__rrshift__")
 
 
+# Operand types that never defer: the common case (2.0 * x) pays one set lookup.
+_NEVER_DEFERS_TO = frozenset({NPUArray, float, int, bool, complex})
+
+
 def _deferring(method):
     def operator(self, other):
-        if type(other) is not NPUArray and _elementwise.defers_to(other):
+        if type(other) not in _NEVER_DEFERS_TO and _elementwise.defers_to(other):
             return NotImplemented
         return method(self, other)
     operator.__name__ = operator.__qualname__ = method.__name__
