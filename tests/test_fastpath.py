@@ -104,6 +104,53 @@ def test_a_chain_reuses_one_block_and_returns_it(rng):
     assert (pool.used_bytes(), pool.total_bytes()) == before
 
 
+SCALARS = [2.5, -0.0, 0.0, float("nan"), float("inf"), 3, -7, 0, 1000, 2**40, True]
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast")  # (2**40 as float16)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int8, np.int32,
+                                   np.int64, np.uint8], ids=lambda d: np.dtype(d).name)
+def test_array_and_python_scalar_match_numpy(dtype, monkeypatch, rng):
+    """x <op> scalar for float, int (fitting the dtype or not: NumPy's errors) and bool
+    scalars; the C path's scalars come from acl_scalar's cache, or from acl_scalar for
+    0.0, -0.0 and NaN, which it does not cache."""
+    a = (rng.standard_normal(24) * 5).astype(dtype)
+    x = npx.asarray(a) * 1 if dtype != np.float16 else npx.asarray(a) * 1.0
+    for value in SCALARS:
+        for dunder, function in OPERATORS.items():
+            try:
+                with np.errstate(all="ignore"):
+                    expected = function(a, value)
+            except (OverflowError, TypeError) as error:  # e.g. int8 + 1000
+                with pytest.raises(type(error)):
+                    getattr(x, dunder)(value)
+                continue
+            result = getattr(x, dunder)(value)
+            assert result.dtype == expected.dtype, (dunder, value)
+            rtol = 1e-2 if dtype == np.float16 else 1e-6
+            np.testing.assert_allclose(result.to_host(), expected, rtol=rtol, equal_nan=True,
+                                       err_msg=f"{dunder} {value!r}")
+
+
+def test_a_scalar_chain_never_reaches_python(monkeypatch, rng):
+    calls = []
+    real = _ops.scalar_result
+    monkeypatch.setattr(_ops, "scalar_result", lambda *args: (calls.append(args[0]),
+                                                              real(*args))[1])
+    a = rng.standard_normal(16).astype(np.float32)
+    z = x = npx.asarray(a) * 1.0
+    for _ in range(100):
+        z = z * 1.01 - 0.5
+    expected = a.copy()
+    for _ in range(100):
+        expected = expected * np.float32(1.01) - np.float32(0.5)
+    np.testing.assert_allclose(z.to_host(), expected, rtol=1e-4)
+    assert calls == []
+    (x * np.float32(2.0)).to_host()  # a NumPy scalar: the Python operator
+    2.0 * x                           # reflected: the Python operator
+    assert calls == ["aclnnMuls"]
+
+
 @pytest.mark.parametrize("case", ["broadcast", "strided", "large", "empty", "promotion",
                                   "scalar", "host data"])
 def test_other_cases_take_the_python_operator(case, python_path_calls, rng):
@@ -284,7 +331,7 @@ def _operator_with_phases(monkeypatch, first, second):
     monkeypatch.setitem(_ops._entry_points, "aclnnAdd",
                         (ffi.cast("void *", first), ffi.cast("void *", second)))
     plan = _elementwise._BINARY["add"]
-    return _ops._fastpath.BinaryOperator("aclnnAdd", plan._direct, plan.operator)
+    return _ops._fastpath.BinaryOperator("aclnnAdd", plan._direct, {}, plan.operator)
 
 
 def _real_phases():
