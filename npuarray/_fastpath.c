@@ -732,7 +732,8 @@ static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands 
     return scalar_operands(op, x1, x2, in);
 }
 
-/* The two aclnn phases of the plan's operator on the operands and `out` (see _launch.h):
+/* The two aclnn phases of the plan's operator on the operands (`right` NULL: a unary
+ * operator) and `out` (see _launch.h):
  * 0 when launched; -1 with the exception of a failed phase (or of the workspace path,
  * which runs in Python). */
 static int launch(Operands *in, PyObject *out)
@@ -749,7 +750,9 @@ static int launch(Operands *in, PyObject *out)
     int32_t status;
     int phase = 1;
     Py_BEGIN_ALLOW_THREADS
-    if (alpha == NULL) {
+    if (in->right == NULL) { /* a unary operator: (self, out) */
+        status = ((first_phase_2)first)(in->left, tensor_out, &workspace, &executor);
+    } else if (alpha == NULL) {
         status = ((first_phase_3)first)(in->left, in->right, tensor_out, &workspace, &executor);
     } else {
         status = ((first_phase_4)first)(in->left, in->right, alpha, tensor_out, &workspace,
@@ -766,19 +769,15 @@ static int launch(Operands *in, PyObject *out)
     return launch_outcome(plan->name, status, phase, workspace, executor, in->stream);
 }
 
-/* The result of the fast path, or NULL: with an exception set when it failed, without one
- * when it does not apply (the caller then runs the Python operator). */
-static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
+/* The result of the operands `in` (their checks passed): a new NPUArray from a cached
+ * block of the pool, launched into. NULL with an exception when it failed, without one
+ * when there is no cached block (MemoryPool.allocate's other cases, in Python). */
+static PyObject *new_result(Operands *operands)
 {
-    Operands in;
-    if (!common_case(op, x1, x2, &in)) {
-        Py_XDECREF(in.scalar);
-        PyErr_Clear();
-        return NULL;
-    }
+    Operands in = *operands;
     PyObject *out = NULL;
     if (activate_device(in.id) < 0) {
-        goto done; /* activate()'s own error, as on the Python path */
+        return NULL; /* activate()'s own error, as on the Python path */
     }
     PyObject *block_size = PyLong_FromSsize_t((in.nbytes + GRANULE - 1) / GRANULE * GRANULE);
     PyObject *ptrs = block_size == NULL ? NULL : cached_block_list(in.pool, in.stream,
@@ -786,7 +785,7 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     if (ptrs == NULL) {
         Py_XDECREF(block_size);
         PyErr_Clear();
-        goto done; /* no cached block: MemoryPool.allocate's other cases, in Python */
+        return NULL;
     }
     /* list.pop() with the GIL held: the block is ours alone */
     PyObject *ptr = PyList_GET_ITEM(ptrs, PyList_GET_SIZE(ptrs) - 1);
@@ -816,7 +815,20 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     Py_DECREF(plan.alpha);
     Py_DECREF(in.pool);
     Py_DECREF(in.stream);
-done:
+    return out;
+}
+
+/* The result of the fast path, or NULL: with an exception set when it failed, without one
+ * when it does not apply (the caller then runs the Python operator). */
+static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
+{
+    Operands in;
+    PyObject *out = NULL;
+    if (common_case(op, x1, x2, &in)) {
+        out = new_result(&in);
+    } else {
+        PyErr_Clear();
+    }
     Py_XDECREF(in.scalar);
     return out;
 }
@@ -1145,10 +1157,70 @@ static PyTypeObject BufferReleaseType = {
     .tp_dealloc = release_dealloc,
 };
 
+/* ---------------------------------------------------------------------------------------
+ * unary_result: a unary operator into a new array */
+
+#define UNARY_PLANS 64
+static Plan unary_plans[UNARY_PLANS]; /* keyed by (operator name, result dtype) */
+static int next_unary_plan;
+
+static Plan *unary_plan(PyObject *name, PyObject *out_dtype)
+{
+    Plan *plan = cached_plan(unary_plans, name, out_dtype);
+    if (plan != NULL) {
+        return plan;
+    }
+    plan = &unary_plans[next_unary_plan];
+    next_unary_plan = (next_unary_plan + 1) % UNARY_PLANS;
+    clear_plan(plan);
+    if (fill_plan(plan, name, Py_None, out_dtype) < 0) {
+        clear_plan(plan);
+        return NULL;
+    }
+    plan->key1 = Py_NewRef(name);
+    plan->key2 = Py_NewRef(out_dtype);
+    return plan;
+}
+
+PyDoc_STRVAR(unary_result_doc,
+"unary_result(name, x, dtype) -> NPUArray or None\n\n"
+"`name`(x) into a new C-contiguous NPUArray of x's shape and `dtype`, for the\n"
+"aclnn operator `name` of signature (self, out) (aclnnExp, aclnnNeg, ...; its\n"
+"first phase must take x's dtype and write `dtype`), on the current stream of x's\n"
+"device; None when the common case does not apply (the caller then takes its\n"
+"Python path): see BinaryOperator. Raises AclError when a phase fails.");
+
+static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "unary_result(name: str, x, dtype)");
+        return NULL;
+    }
+    PyObject *x = args[1];
+    Operands in = {.scalar = NULL, .right = NULL};
+    PyObject *tensor;
+    if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (tensor = SLOT(x, a_tensor)) == NULL || (in.shape = SLOT(x, a_shape)) == NULL
+        || (in.left = cdata_address(tensor)) == NULL
+        || (in.plan = unary_plan(args[0], args[2])) == NULL || !placement(x, NULL, &in)) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *out = new_result(&in);
+    if (out == NULL && !PyErr_Occurred()) {
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
 /* --------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
     {"configure", configure, METH_O, configure_doc},
+    {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
+     unary_result_doc},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

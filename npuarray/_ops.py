@@ -508,6 +508,16 @@ def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forw
     return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator, mode=mode)
 
 
+def _no_fast_result(op_name, x, dtype):
+    return None
+
+
+# unary_result(op_name, x, dtype): op_name(x) into a new array of dtype from C (aclnnExp,
+# aclnnNeg, ...: the operator takes x's dtype and writes dtype), or None (the caller then
+# takes its Python path); see _fastpath.unary_result.
+unary_result = _fastpath.unary_result if _fastpath is not None else _no_fast_result
+
+
 def _fast_entry_points(op_name):
     """The addresses (ints) of ``op_name``'s two phases for ``_fastpath``, or None
     when it must launch from Python."""
