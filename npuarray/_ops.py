@@ -14,9 +14,11 @@ common scalars are cached, operator entry points are looked up once, the two
 out-parameters are reused per thread, and binary element-wise operators take a
 shorter path (``launch_binary``).
 
-The hottest operations have fast paths (issue 9): ``x + y`` (``binary_result``),
-``x + 2.0`` (``scalar_result``) and ``x += y`` (``inplace_binary``) build the
-result and launch with no per-argument conversion, and run both phases in one
+The hottest operations have fast paths (issue 9). NPUArray's operators (``x + y``,
+``x + 2.0``, ``2.0 - x``, ``x += y``) and ``unary_result`` run their common case
+entirely in C (``npuarray/_fastpath.c``, set up by ``configure_fastpath``). Behind
+them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
+the result and launch with no per-argument conversion, and run both phases in one
 call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
 in the npusim extension), which calls the loaded provider's real entry points,
 CANN's or npusim's, through their addresses. Each returns None/False when it
