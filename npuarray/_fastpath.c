@@ -48,6 +48,7 @@ typedef int32_t (*second_phase)(void *, uint64_t, void *, void *);
  * State set by configure() */
 
 static int configured;
+static uint64_t generation; /* of the configuration: one more at each configure() */
 static PyTypeObject *array_type;  /* npuarray.NPUArray */
 static PyTypeObject *buffer_type; /* npuarray.runtime._memory_pool.DeviceBuffer */
 /* __slots__ offsets */
@@ -237,29 +238,56 @@ static PyObject *configure(PyObject *module, PyObject *config)
         return NULL;
     }
     configured = layout_ok;
+    generation++;
     return PyBool_FromLong(configured);
 }
 
 /* ---------------------------------------------------------------------------------------
  * Runtime state lookups (borrowed references; NULL without an exception means "absent") */
 
-/* `key` of this thread's attributes of the threading.local `tls`. */
-static PyObject *thread_value(PyObject *tls, PyObject *key)
+/* This thread's dicts of the three threading.locals, cached per Python thread state: a
+ * local keeps a thread's dict until that thread state ends (the locals here live for the
+ * process), and a new thread state, even on the same OS thread (a C thread calling back
+ * into Python), has a new id. Borrowed references. */
+enum { STREAM_TLS, DEVICE_TLS, POOL_TLS };
+static _Thread_local struct {
+    uint64_t thread_state, generation;
+    PyObject *dicts[3];
+} thread_dicts;
+
+static PyObject *thread_dict(int which)
 {
-    /* threading.local gives this thread's dict as its __dict__ */
-    PyObject *values = PyObject_GetAttr(tls, s_dict);
-    if (values == NULL) {
-        return NULL;
+    uint64_t thread_state = PyThreadState_GetID(PyThreadState_Get());
+    if (thread_dicts.thread_state != thread_state || thread_dicts.generation != generation) {
+        PyObject *locals[3] = {stream_tls, device_tls, pool_tls};
+        for (int i = 0; i < 3; i++) {
+            /* threading.local gives this thread's dict as its __dict__ (made if needed) */
+            PyObject *values = PyObject_GetAttr(locals[i], s_dict);
+            if (values == NULL || !PyDict_Check(values)) {
+                Py_XDECREF(values);
+                thread_dicts.thread_state = 0;
+                return NULL;
+            }
+            thread_dicts.dicts[i] = values;
+            Py_DECREF(values); /* it stays alive: the local holds it for this thread */
+        }
+        thread_dicts.thread_state = thread_state;
+        thread_dicts.generation = generation;
     }
-    PyObject *value = PyDict_Check(values) ? PyDict_GetItemWithError(values, key) : NULL;
-    Py_DECREF(values); /* it stays alive: the local holds it */
-    return value;
+    return thread_dicts.dicts[which];
+}
+
+/* `key` of this thread's attributes of one of the threading.locals. */
+static PyObject *thread_value(int which, PyObject *key)
+{
+    PyObject *values = thread_dict(which);
+    return values == NULL ? NULL : PyDict_GetItemWithError(values, key);
 }
 
 /* This thread's current stream of the device `id` (runtime._stream.current_stream_of). */
 static PyObject *current_stream(PyObject *id)
 {
-    PyObject *current = thread_value(stream_tls, s_current);
+    PyObject *current = thread_value(STREAM_TLS, s_current);
     PyObject *stream = NULL;
     if (current != NULL && PyDict_Check(current) && PyDict_GET_SIZE(current) != 0) {
         stream = PyDict_GetItemWithError(current, id);
@@ -280,7 +308,7 @@ static int is_true(PyObject *value)
  * (the fast exit of runtime._device.activate); else activate() runs, and may raise. */
 static int activate_device(PyObject *id)
 {
-    PyObject *active = thread_value(device_tls, s_acl_device);
+    PyObject *active = thread_value(DEVICE_TLS, s_acl_device);
     if (active != NULL && PyLong_CheckExact(active)
         && PyObject_RichCompareBool(active, id, Py_EQ) == 1) {
         PyObject *deferred = PyDict_GetItemWithError(device_globals, s_deferred);
@@ -714,7 +742,7 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     }
     return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
            && in->pool != NULL && in->strides != NULL
-           && !is_true(thread_value(pool_tls, s_overrides)) && !PyErr_Occurred();
+           && !is_true(thread_value(POOL_TLS, s_overrides)) && !PyErr_Occurred();
 }
 
 /* Two NPUArrays of one shape, or of shapes that broadcast (the operator broadcasts them),
@@ -1206,7 +1234,7 @@ static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_
             Py_RETURN_NONE; /* a forked child's copy of the parent's block, or shutdown */
         }
         if (forked == Py_False && SLOT(buffer, b_others) == Py_None
-            && !is_true(thread_value(device_tls, s_in_host_func))) {
+            && !is_true(thread_value(DEVICE_TLS, s_in_host_func))) {
             int filed = release_block(buffer);
             if (filed != 0) {
                 return filed > 0 ? Py_NewRef(Py_None) : NULL;
