@@ -31,6 +31,7 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include <math.h>
 #include <stdint.h>
 
 /* The aclnn phases of an operator whose first phase takes 2, 3 or 4 object pointers (see
@@ -74,6 +75,14 @@ static PyObject *acl_scalar;       /* _ops.acl_scalar(value, dtype): a cache mis
 static PyObject *activate;         /* _device.activate(device_id) */
 static PyObject *entry_points;     /* _ops._fast_entry_points(op_name) -> (int, int) or None */
 static PyObject *launch_status;    /* _ops._fast_launch_status(...): errors, workspaces */
+static PyObject *host_read_hooks;  /* _transfer.host_read_hooks: a list, changed in place */
+static PyObject *capture_read_hook; /* the one there by default: _capture_guard's, which does
+                                     * nothing while no capture is active */
+static PyObject *host_empty;       /* numpy.empty */
+static PyObject *read_status;      /* _transfer._fast_read_status(status, phase): errors */
+/* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
+static void *capture_info, *synchronize_stream, *memcpy_sync;
+static int memcpy_device_to_host;
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
     *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict;
@@ -215,7 +224,9 @@ static PyObject *configure(PyObject *module, PyObject *config)
         {"whole_tensors", &whole_tensors}, {"whole_tensor", &whole_tensor},
         {"scalars", &scalars}, {"acl_scalar", &acl_scalar},
         {"activate", &activate}, {"entry_points", &entry_points},
-        {"launch_status", &launch_status}};
+        {"launch_status", &launch_status}, {"host_read_hooks", &host_read_hooks},
+        {"host_empty", &host_empty}, {"read_status", &read_status},
+        {"capture_read_hook", &capture_read_hook}};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++) {
         if (take(config, state[i].key, state[i].target) < 0) {
             return NULL;
@@ -226,6 +237,26 @@ static PyObject *configure(PyObject *module, PyObject *config)
         || !PyDict_Check(default_pools) || !PyDict_Check(whole_tensors)
         || !PyDict_Check(scalars)) {
         PyErr_SetString(PyExc_TypeError, "configure: runtime state of unexpected types");
+        return NULL;
+    }
+    if (!PyList_Check(host_read_hooks)) {
+        PyErr_SetString(PyExc_TypeError, "configure: host_read_hooks must be a list");
+        return NULL;
+    }
+    struct { const char *key; void **target; } runtime[] = {
+        {"aclmdlRICaptureGetInfo", &capture_info}, {"aclrtSynchronizeStream", &synchronize_stream},
+        {"aclrtMemcpy", &memcpy_sync}};
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++) {
+        PyObject *address = PyDict_GetItemString(config, runtime[i].key);
+        *runtime[i].target = address == NULL || address == Py_None ? NULL
+                             : PyLong_AsVoidPtr(address);
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    PyObject *kind = PyDict_GetItemString(config, "ACL_MEMCPY_DEVICE_TO_HOST");
+    memcpy_device_to_host = kind == NULL ? -1 : (int)PyLong_AsLong(kind);
+    if (PyErr_Occurred()) {
         return NULL;
     }
     PyObject *samples = PyDict_GetItemString(config, "cdata_samples");
@@ -507,9 +538,10 @@ static Plan *scalar_plan(BinaryOperator *op, PyObject *kind, PyObject *dtype)
     }
     plan->scalar_dtype = Py_NewRef(PyTuple_GET_ITEM(direct, 3));
     plan->scalar_first = PyObject_IsTrue(PyTuple_GET_ITEM(direct, 6)) == 1;
-    if (kind == (PyObject *)&PyLong_Type) {
-        plan->low = PyNumber_Long(PyTuple_GET_ITEM(direct, 4));
-        plan->high = PyNumber_Long(PyTuple_GET_ITEM(direct, 5));
+    if (kind == (PyObject *)&PyLong_Type) { /* NumPy ints as Python ints; float dtypes: +-inf */
+        PyObject *low = PyTuple_GET_ITEM(direct, 4), *high = PyTuple_GET_ITEM(direct, 5);
+        plan->low = PyFloat_Check(low) ? Py_NewRef(low) : PyNumber_Long(low);
+        plan->high = PyFloat_Check(high) ? Py_NewRef(high) : PyNumber_Long(high);
         if (plan->low == NULL || plan->high == NULL) {
             clear_plan(plan);
             return NULL;
@@ -762,17 +794,21 @@ static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operan
     return placement(x1, x2, in);
 }
 
-/* The aclScalar of `value` in the plan's scalar dtype: _ops.acl_scalar's cache, or the
- * function itself for what it does not cache (0.0 and -0.0, NaN) or has not yet. */
+/* The aclScalar of `value` in the plan's scalar dtype: _ops.acl_scalar's cache (its key:
+ * (type, value, dtype), and the sign for 0.0 and -0.0), or the function itself for what
+ * it does not cache (NaN) or has not yet. */
 static PyObject *scalar_handle(PyObject *value, Plan *plan)
 {
-    PyObject *kind = (PyObject *)Py_TYPE(value);
-    PyObject *handle = NULL;
-    if (kind != (PyObject *)&PyFloat_Type || PyFloat_AS_DOUBLE(value) != 0.0) {
-        PyObject *key = PyTuple_Pack(3, kind, value, plan->scalar_dtype);
-        handle = key == NULL ? NULL : PyDict_GetItemWithError(scalars, key);
-        Py_XDECREF(key);
+    PyObject *kind = (PyObject *)Py_TYPE(value), *key;
+    if (kind == (PyObject *)&PyFloat_Type && PyFloat_AS_DOUBLE(value) == 0.0) {
+        PyObject *sign = PyFloat_FromDouble(copysign(1.0, PyFloat_AS_DOUBLE(value)));
+        key = sign == NULL ? NULL : PyTuple_Pack(4, kind, value, plan->scalar_dtype, sign);
+        Py_XDECREF(sign);
+    } else {
+        key = PyTuple_Pack(3, kind, value, plan->scalar_dtype);
     }
+    PyObject *handle = key == NULL ? NULL : PyDict_GetItemWithError(scalars, key);
+    Py_XDECREF(key);
     if (handle != NULL) {
         return Py_NewRef(handle);
     }
@@ -1377,9 +1413,112 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
     return out;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * read_to_host: a blocking read of a small array */
+
+typedef int32_t (*capture_info_fn)(void *, int32_t *, void **);
+typedef int32_t (*synchronize_fn)(void *);
+typedef int32_t (*memcpy_fn)(void *, size_t, const void *, size_t, int32_t);
+
+#define CAPTURE_STATUS_ACTIVE 1 /* ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE */
+
+/* Whether `stream` (a Stream) is being captured (aclmdlRICaptureGetInfo), as
+ * _memory_pool.capturing; -1 when it cannot be told here. */
+static int stream_capturing(PyObject *stream)
+{
+    PyObject *handle = SLOT(stream, stream_handle);
+    void *address = handle == NULL ? NULL : cdata_address(handle);
+    if (address == NULL) {
+        return -1;
+    }
+    if (capture_info == NULL) {
+        return 0; /* the provider lacks it: as _memory_pool.capturing */
+    }
+    int32_t status = 0;
+    void *model = NULL;
+    int32_t ret = ((capture_info_fn)capture_info)(address, &status, &model);
+    return ret == 0 && status == CAPTURE_STATUS_ACTIVE;
+}
+
+PyDoc_STRVAR(read_to_host_doc,
+"read_to_host(x) -> numpy.ndarray or None\n\n"
+"x.to_host() for a C-contiguous NPUArray of at most 1 MiB last used on the current\n"
+"stream of its device, outside a capture and a profile, with no host-read hooks but\n"
+"the capture guard's (which has nothing to do outside a capture):\n"
+"a new ndarray filled after aclrtSynchronizeStream on that stream by aclrtMemcpy\n"
+"(ACL_MEMCPY_DEVICE_TO_HOST). None when that is not the case (the caller then takes\n"
+"its Python path). Raises AclError when a call fails.");
+
+static PyObject *read_to_host(PyObject *module, PyObject *x)
+{
+    (void)module;
+    PyObject *shape, *dtype, *buffer, *offset, *id, *stream, *device;
+    Py_ssize_t size;
+    if (!configured || memcpy_sync == NULL || synchronize_stream == NULL
+        || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || (PyList_GET_SIZE(host_read_hooks) != 0
+            && (PyList_GET_SIZE(host_read_hooks) != 1
+                || PyList_GET_ITEM(host_read_hooks, 0) != capture_read_hook))
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (shape = SLOT(x, a_shape)) == NULL || (dtype = SLOT(x, a_dtype)) == NULL
+        || (buffer = SLOT(x, a_buffer)) == NULL || (offset = SLOT(x, a_offset)) == NULL
+        || !PyTuple_CheckExact(shape) || (size = shape_size(shape)) <= 0
+        || contiguous(SLOT(x, a_strides), shape) == NULL
+        || (device = SLOT(buffer, b_device)) == NULL || (id = SLOT(device, device_id)) == NULL
+        || (stream = current_stream(id)) == NULL
+        || (SLOT(buffer, b_stream) != stream && SLOT(buffer, b_stream) != Py_None)
+        || stream_capturing(stream) != 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *itemsize_object = PyObject_GetAttr(dtype, s_itemsize);
+    Py_ssize_t itemsize = itemsize_object == NULL ? -1 : PyLong_AsSsize_t(itemsize_object);
+    Py_XDECREF(itemsize_object);
+    char *base = (char *)PyLong_AsVoidPtr(SLOT(buffer, b_ptr));
+    Py_ssize_t first = PyLong_AsSsize_t(offset);
+    if (itemsize <= 0 || base == NULL || first < 0 || size > SMALL_LIMIT / itemsize) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (activate_device(id) < 0) {
+        return NULL;
+    }
+    Py_INCREF(stream); /* (numpy.empty runs Python: hold what the copy reads) */
+    PyObject *host = PyObject_CallFunctionObjArgs(host_empty, shape, dtype, NULL);
+    Py_buffer view;
+    if (host == NULL || PyObject_GetBuffer(host, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        Py_XDECREF(host);
+        Py_DECREF(stream);
+        return NULL;
+    }
+    size_t nbytes = (size_t)view.len;
+    const char *source = base + first * itemsize;
+    void *stream_address = cdata_address(SLOT(stream, stream_handle));
+    int32_t status;
+    int phase = 1;
+    Py_BEGIN_ALLOW_THREADS
+    status = ((synchronize_fn)synchronize_stream)(stream_address);
+    if (status == 0) {
+        phase = 2;
+        status = ((memcpy_fn)memcpy_sync)(view.buf, nbytes, source, nbytes,
+                                          memcpy_device_to_host);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    Py_DECREF(stream);
+    if (status != 0) {
+        PyObject *raised = PyObject_CallFunction(read_status, "ii", (int)status, phase);
+        Py_XDECREF(raised);
+        Py_DECREF(host);
+        return NULL;
+    }
+    return host;
+}
+
 /* --------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
+    {"read_to_host", read_to_host, METH_O, read_to_host_doc},
     {"configure", configure, METH_O, configure_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},

@@ -25,6 +25,7 @@ CANN's or npusim's, through their addresses. Each returns None/False when it
 does not apply (a graph capture, a view without an aclTensor, ...) and the caller
 takes the general path.
 """
+import math
 import threading
 
 import numpy as np
@@ -127,9 +128,10 @@ def acl_scalar(value, dtype):
     (value, dtype) returns the same handle. Raises OverflowError when an int
     does not fit an integer dtype."""
     kind = type(value)
-    if kind is float and not value:  # 0.0 and -0.0 compare equal but differ
-        return _create_scalar(value, dtype)
-    key = (kind, value, dtype)
+    if kind is float and not value:  # 0.0 and -0.0 compare equal but differ: the sign joins
+        key = (kind, value, dtype, math.copysign(1.0, value))  # the key
+    else:
+        key = (kind, value, dtype)
     handle = _scalars.get(key)
     if handle is None:
         handle = _create_scalar(value, dtype)
@@ -479,6 +481,7 @@ def configure_fastpath(array_type):
     Called once, when NPUArray exists."""
     if _fastpath is None or _launch_helper is None:
         return False
+    from . import _transfer
     from .runtime import _device, _stream, _memory_pool
     samples = [ffi.cast("void *", 0x1000), ffi.gc(ffi.cast("void *", 0x2000), lambda _: None)]
     config = {
@@ -491,7 +494,12 @@ def configure_fastpath(array_type):
         "whole_tensor": _whole_tensor, "scalars": _scalars, "acl_scalar": acl_scalar,
         "activate": activate,
         "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
+        "host_read_hooks": _transfer.host_read_hooks, "host_empty": np.empty,
+        "read_status": _fast_read_status, "capture_read_hook": _capture_guard.check_host_read,
+        "ACL_MEMCPY_DEVICE_TO_HOST": lib.ACL_MEMCPY_DEVICE_TO_HOST,
         "cdata_samples": [(c, int(ffi.cast("uintptr_t", c))) for c in samples]}
+    for name in ("aclmdlRICaptureGetInfo", "aclrtSynchronizeStream", "aclrtMemcpy"):
+        config[name] = _address_of(getattr(lib, name))
     if not _fastpath.configure(config):
         return False
     buffer_type = _memory_pool.DeviceBuffer
@@ -518,6 +526,8 @@ def _no_fast_result(op_name, x, dtype):
 # aclnnNeg, ...: the operator takes x's dtype and writes dtype), or None (the caller then
 # takes its Python path); see _fastpath.unary_result.
 unary_result = _fastpath.unary_result if _fastpath is not None else _no_fast_result
+# read_to_host(x): x.to_host() of a small C-contiguous array in C, or None.
+read_to_host = _fastpath.read_to_host if _fastpath is not None else (lambda x: None)
 
 
 def _fast_entry_points(op_name):
@@ -527,6 +537,21 @@ def _fast_entry_points(op_name):
     if entry_points is _PYTHON_LAUNCH:
         return None
     return tuple(int(ffi.cast("uintptr_t", address)) for address in entry_points)
+
+
+def _address_of(function):
+    """The address (int) of a provider's C function, or None (a stub of a function the
+    provider lacks)."""
+    try:
+        return int(ffi.cast("uintptr_t", ffi.cast("void *", function)))
+    except TypeError:
+        return None
+
+
+def _fast_read_status(status, phase):
+    """AclError for ``_fastpath.read_to_host``'s failed call: aclrtSynchronizeStream
+    (``phase`` 1) or aclrtMemcpy (2)."""
+    _acl.check(status, "aclrtSynchronizeStream" if phase == 1 else "aclrtMemcpy")
 
 
 def _fast_launch_status(op_name, status, phase, workspace_size, executor, stream):
