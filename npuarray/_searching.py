@@ -33,9 +33,23 @@ def _flat(x, stream):
 
 
 # Memoised launches of arg-extrema along an int axis on an array the operator takes as it is
-# (see _statistical._plans): (op, dtype, shape, axis, keepdims) -> (result shape, dim, keepdims).
+# (see _statistical._plans): (op, dtype, shape, axis, keepdims) -> (result shape, (dim,
+# keepdim)), the operator's arguments between self and out.
 _plans = {}
 _PLAN_CACHE_SIZE = 512
+
+
+def _run_plan(op, plan, x):
+    """The arg-extremum of ``x`` that ``plan`` describes: one call of the operator's C
+    helper (``_ops.reduction_result``) when it applies, else ``_ops.launch``."""
+    shape, params = plan
+    out = _ops.reduction_result(op, x, params, shape, _INDEX)
+    if out is None:
+        device = x._buffer.device
+        stream = _ops.current_stream(device)
+        out = _ops.empty(shape, _INDEX, device, stream)
+        _ops.launch(op, x, *params, out, stream=stream)
+    return out
 
 
 def _arg_extremum(name, op, x, axis, keepdims):
@@ -43,12 +57,7 @@ def _arg_extremum(name, op, x, axis, keepdims):
         key = (op, x._dtype, x._shape, axis, bool(keepdims))
         plan = _plans.get(key)
         if plan is not None:
-            shape, dim, keep = plan
-            device = x._buffer.device
-            stream = _ops.current_stream(device)
-            out = _ops.empty(shape, _INDEX, device, stream)
-            _ops.launch(op, x, dim, keep, out, stream=stream)
-            return out
+            return _run_plan(op, plan, x)
     else:
         key = None
     if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
@@ -84,7 +93,7 @@ def _arg_extremum(name, op, x, axis, keepdims):
     elif key is not None and source is x:
         if len(_plans) >= _PLAN_CACHE_SIZE:
             _plans.clear()
-        _plans[key] = (shape, dim, bool(keepdims))
+        _plans[key] = (shape, (dim, bool(keepdims)))
     # The kernel's out has the shape of its own reduction; keepdims for a
     # flattened search is a reshape of the 0-d result.
     target = out if axis is not None else \

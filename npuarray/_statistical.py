@@ -73,7 +73,8 @@ def _check_array(name, x):
 # Memoised plans of reductions that launch one operator on ``x`` as it is (no cast, no
 # temporary): small reductions are launch-bound, and validating the axes, computing the
 # result's shape and making the aclIntArray of dims cost more than the kernel. Keyed by
-# _plan_key(); the aclIntArray handles stay alive (and unchanged) with their plans.
+# _plan_key(); a plan is (operator, result shape, result dtype, the first-phase arguments
+# between self and out), and its aclIntArray of dims stays alive (and unchanged) with it.
 _plans = {}
 _PLAN_CACHE_SIZE = 512
 
@@ -94,15 +95,15 @@ def _plan_key(op, x, axis, keepdims, dtype):
 
 def _run_plan(plan, x):
     """The reduction of ``x`` that ``plan`` (see _reduce) describes, launched on
-    the current stream of ``x``'s device."""
-    op, shape, dtype, dims, keepdims, acl_dtype = plan
-    device = x._buffer.device
-    stream = _ops.current_stream(device)
-    out = _ops.empty(shape, dtype, device, stream)
-    if acl_dtype is None:
-        _ops.launch(op, x, dims, keepdims, out, stream=stream)
-    else:
-        _ops.launch(op, x, dims, keepdims, acl_dtype, out, stream=stream)
+    the current stream of ``x``'s device: one call of the operator's C helper
+    (``_ops.reduction_result``) when it applies, else ``_ops.launch``."""
+    op, shape, dtype, params = plan
+    out = _ops.reduction_result(op, x, params, shape, dtype)
+    if out is None:
+        device = x._buffer.device
+        stream = _ops.current_stream(device)
+        out = _ops.empty(shape, dtype, device, stream)
+        _ops.launch(op, x, *params, out, stream=stream)
     return out
 
 
@@ -120,16 +121,14 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=Non
     if not axes:  # nothing to reduce: the values themselves
         return _ops.copy_(out, source, stream=stream)
     target = out if out_dtype == compute else _ops.empty(shape, compute, device, stream)
-    dims = _ops.acl_int_array(axes)
-    acl_dtype = _data_type.to_acl_dtype(compute) if acl_dtype_arg else None
+    params = (_ops.acl_int_array(axes), bool(keepdims))
+    if acl_dtype_arg:
+        params += (_data_type.to_acl_dtype(compute),)
     if key is not None and source is x and target is out:
         if len(_plans) >= _PLAN_CACHE_SIZE:
             _plans.clear()
-        _plans[key] = (op, shape, out_dtype, dims, bool(keepdims), acl_dtype)
-    if acl_dtype_arg:
-        _ops.launch(op, source, dims, keepdims, acl_dtype, target, stream=stream)
-    else:
-        _ops.launch(op, source, dims, keepdims, target, stream=stream)
+        _plans[key] = (op, shape, out_dtype, params)
+    _ops.launch(op, source, *params, target, stream=stream)
     if target is not out:
         _ops.copy_(out, target, stream=stream)
     return out
