@@ -23,6 +23,7 @@ CANN's or npusim's, through their addresses. Each returns None/False when it
 does not apply (a graph capture, a view without an aclTensor, ...) and the caller
 takes the general path.
 """
+import functools
 import threading
 
 import numpy as np
@@ -778,15 +779,26 @@ _EXACT_HELPERS = {} if _launch_helper is None else {
 }
 
 
+_exact_launchers = {}  # op name -> its helper bound to its entry points, or _PYTHON_LAUNCH
+
+
+def _exact_launcher(op_name):
+    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    launcher = _PYTHON_LAUNCH if entry_points is _PYTHON_LAUNCH else \
+        functools.partial(_EXACT_HELPERS[op_name], *entry_points)
+    _exact_launchers[op_name] = launcher
+    return launcher
+
+
 def _launch_exact(op_name, args, stream):
     """``op_name``'s two phases on its first-phase ``args`` (handles and values,
     without the out-parameters) on ``stream``, whose buffers are prepared: one
     call of its exact-signature C helper, else the two calls from Python."""
-    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    launcher = _exact_launchers.get(op_name) or _exact_launcher(op_name)
     activate(stream.device.id)  # CANN launches in the context of the stream's device
-    if entry_points is _PYTHON_LAUNCH:
+    if launcher is _PYTHON_LAUNCH:
         return _launch_in_python(op_name, args, stream)
-    ret = _EXACT_HELPERS[op_name](entry_points[0], entry_points[1], *args, stream.handle)
+    ret = launcher(*args, stream.handle)
     if ret:
         _nonzero_helper_result(op_name, ret, stream)
 

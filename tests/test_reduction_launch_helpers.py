@@ -80,6 +80,7 @@ def helper_calls(monkeypatch):
             counts[_op] = counts.get(_op, 0) + 1
             return _helper(*args)
         monkeypatch.setitem(_ops._EXACT_HELPERS, op, counting)
+    monkeypatch.setattr(_ops, "_exact_launchers", {})
     return counts
 
 
@@ -296,6 +297,7 @@ def fake(monkeypatch):
         keep.append(callbacks)
         monkeypatch.setitem(_ops._phases, op, callbacks)
         monkeypatch.setattr(_ops, "_entry_points", {})
+        monkeypatch.setattr(_ops, "_exact_launchers", {})
         return calls, behaviour
     return install
 
@@ -415,12 +417,62 @@ def test_python_launch_gives_the_same_results(monkeypatch, rng):
                 npx.argmin(d, axis=1), npx.matmul(d, cd.T)]
     run()
     monkeypatch.setattr(_ops, "_entry_points", {})
+    monkeypatch.setattr(_ops, "_exact_launchers", {})
     monkeypatch.setattr(_ops, "_launch_helper", None)
     results = run()
-    assert all(entry is _ops._PYTHON_LAUNCH for entry in _ops._entry_points.values())
+    assert set(_ops._exact_launchers) == {"aclnnReduceSum", "aclnnMean", "aclnnAmax",
+                                          "aclnnArgMin", "aclnnMatmul"}
+    assert all(entry is _ops._PYTHON_LAUNCH for entry in _ops._exact_launchers.values())
     expected = [a.sum(axis=1), a.mean(axis=0), a.max(axis=-1), a.argmin(axis=1), a @ c.T]
     for result, reference in zip(results, expected):
         assert_matches(result, reference)
+
+
+@needs_helper
+def test_helpers_with_entry_points_of_an_abi_mode_library(monkeypatch, rng):
+    """The CANN path: the provider is opened with ffi.dlopen (ABI mode, another cffi
+    instance), so its entry points are foreign cdata. Here npusim's own library is opened
+    that way, and each exact-signature helper runs its operator through them."""
+    import cffi
+    from npuarray import _npusim
+    abi = cffi.FFI()
+    abi.cdef("""
+        typedef struct aclTensor aclTensor; typedef struct aclIntArray aclIntArray;
+        typedef struct aclOpExecutor aclOpExecutor;
+        int32_t aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
+            bool keepDims, int dtype, aclTensor* out, uint64_t* workspaceSize,
+            aclOpExecutor** executor);
+        int32_t aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim,
+            bool keepDim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+        int32_t aclnnArgMaxGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim,
+            aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+        int32_t aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
+            aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+            aclOpExecutor** executor);
+        int32_t aclnnReduceSum(void*, uint64_t, aclOpExecutor*, void*);
+        int32_t aclnnAmax(void*, uint64_t, aclOpExecutor*, void*);
+        int32_t aclnnArgMax(void*, uint64_t, aclOpExecutor*, void*);
+        int32_t aclnnMatmul(void*, uint64_t, aclOpExecutor*, void*);""")
+    library = abi.dlopen(_npusim.__file__)
+    a = host_data(rng, (6, 5), "float32")
+    c = host_data(rng, (3, 5), "float32")
+    d, cd = npx.asarray(a), npx.asarray(c)
+
+    def run():
+        return [npx.sum(d, axis=1), npx.max(d, axis=0, keepdims=True),
+                npx.argmax(d, axis=-1), npx.matmul(d, cd.T)]
+    run()  # the plans (their first call takes launch(), which this test does not feed)
+    ops = ("aclnnReduceSum", "aclnnAmax", "aclnnArgMax", "aclnnMatmul")
+    monkeypatch.setattr(_ops, "_entry_points", {})
+    monkeypatch.setattr(_ops, "_exact_launchers", {})
+    for op in ops:
+        monkeypatch.setitem(_ops._phases, op, (getattr(library, op + "GetWorkspaceSize"),
+                                               getattr(library, op)))
+    expected = [a.sum(axis=1), a.max(axis=0, keepdims=True), a.argmax(axis=-1), a @ c.T]
+    for result, reference in zip(run(), expected):
+        assert_matches(result, reference)
+    assert set(_ops._exact_launchers) == set(ops)
+    assert all(entry is not _ops._PYTHON_LAUNCH for entry in _ops._exact_launchers.values())
 
 
 # ---------------------------------------------------------------------------
