@@ -156,6 +156,40 @@ def test_arg_extrema_through_the_helper(rng, helper_calls, name, op, dtype, axis
 
 
 @needs_helper
+@pytest.mark.parametrize("name,op", [("argmax", "aclnnArgMax"), ("argmin", "aclnnArgMin")])
+@pytest.mark.parametrize("shape", [(), (7,), (3, 5), (2, 3, 4)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_flattened_arg_extrema_through_the_helper(rng, helper_calls, name, op, shape,
+                                                  keepdims):
+    for dtype in ("float32", "int16"):
+        for _ in range(2):
+            a = host_data(rng, shape, dtype)
+            result = getattr(npx, name)(npx.asarray(a), keepdims=keepdims)
+            assert_matches(result, getattr(np, name)(a, keepdims=keepdims), np.int64)
+    assert helper_calls.get(op) == 2  # the second call of each dtype
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_flattened_plan_serves_only_c_contiguous_views(rng, name):
+    """A flattened search's plan needs C-order strides: an offset C-contiguous view takes
+    it (the flat view starts at the offset); transposed, strided and reversed views of the
+    same shape take the general path (a contiguous copy first)."""
+    base = host_data(rng, (12, 10), "float32")
+    d = npx.asarray(base)
+    fn, reference = getattr(npx, name), getattr(np, name)
+    first = np.ascontiguousarray(base[:5, :10])
+    for keepdims in (False, True):
+        assert_matches(fn(npx.asarray(first), keepdims=keepdims),
+                       reference(first, keepdims=keepdims))
+        for view, host in [(d[4:9], base[4:9]), (d[:10, :5].T, base[:10, :5].T),
+                           (d[::2, :], base[::2, :]),
+                           (d[::-2, ::-1], base[::-2, ::-1]), (d[7:, :], base[7:, :])]:
+            assert_matches(fn(view, keepdims=keepdims), reference(host, keepdims=keepdims))
+        assert_matches(fn(npx.asarray(first), keepdims=keepdims),
+                       reference(first, keepdims=keepdims))
+
+
+@needs_helper
 @pytest.mark.parametrize("dtype", ["float32", "float16", BFLOAT16])
 def test_matmul_of_a_transposed_view_through_the_helper(rng, helper_calls, dtype):
     x = host_data(rng, (33, 16), dtype)
@@ -572,18 +606,20 @@ def test_reductions_in_a_graph_capture(rng):
     c = host_data(rng, (3, 5), "float32")
     x, cd = npx.asarray(a), npx.asarray(c)
     for _ in range(2):  # plans exist before the capture
-        npx.sum(x, axis=1), npx.argmin(x, axis=1), npx.matmul(x, cd.T)
+        npx.sum(x, axis=1), npx.argmin(x, axis=1), npx.matmul(x, cd.T), npx.argmax(x)
     stream = npx.Stream()
     graph = npx.Graph()
     with stream:
         with graph.capture():
             total = npx.sum(x, axis=1)
             index = npx.argmin(x, axis=1)
+            flat_index = npx.argmax(x, keepdims=True)
             product = npx.matmul(x, cd.T)
         graph.replay()
         stream.synchronize()
     assert_matches(total, a.sum(axis=1))
     assert_matches(index, a.argmin(axis=1))
+    assert_matches(flat_index, a.argmax(keepdims=True))
     assert_matches(product, a @ c.T)
     graph.destroy()
 
