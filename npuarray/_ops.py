@@ -824,7 +824,15 @@ def reduction_result(op_name, x, params, shape, dtype):
     if buffer._stream is not stream:
         buffer.prepare(stream)
     span = _profiler.active and _profiler.begin_launch(op_name, (x, out), stream)
-    _launch_exact(op_name, (handle, *params, out._acl_tensor), stream)
+    # _launch_exact() inline: this is the whole cost of a small reduction besides the result
+    launcher = _exact_launchers.get(op_name) or _exact_launcher(op_name)
+    activate(device.id)
+    if launcher is _PYTHON_LAUNCH:
+        _launch_in_python(op_name, (handle, *params, out._acl_tensor), stream)
+    else:
+        ret = launcher(handle, *params, out._acl_tensor, stream.handle)
+        if ret:
+            _nonzero_helper_result(op_name, ret, stream)
     if span:
         _profiler.end(span)
     return out
