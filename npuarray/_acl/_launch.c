@@ -1,4 +1,4 @@
-/* _launch.c: npuarray's launch helper for aclnn operators (see _launch.h).
+/* _launch.c: npuarray's launch helpers for aclnn operators (see _launch.h).
  *
  * One call from Python instead of two, with no out-parameters to marshal and read back
  * in the common case: a small operation's cost is mostly host overhead, and each cffi
@@ -106,7 +106,8 @@ int32_t npuarray_aclnn_launch_reduce_dtype(void *get_workspace_size, void *launc
     uint64_t size = 0;
     failed_phase = 1;
     aclnnStatus ret = ((reduce_dtype_first_phase)(uintptr_t)get_workspace_size)(
-        (const aclTensor *)self, (const aclIntArray *)dim, keep_dim, dtype, (aclTensor *)out, &size, &op);
+        (const aclTensor *)self, (const aclIntArray *)dim, keep_dim, dtype, (aclTensor *)out,
+        &size, &op);
     return second_phase(ret, size, op, launch, stream);
 }
 

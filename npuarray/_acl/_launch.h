@@ -1,4 +1,4 @@
-/* _launch.h: npuarray's launch helper for aclnn operators (npuarray/_acl/_launch.c).
+/* _launch.h: npuarray's launch helpers for aclnn operators (npuarray/_acl/_launch.c).
  *
  * Not part of the AscendCL ABI and not part of npusim: it is compiled into the npusim
  * extension only because that is npuarray's one compiled module, and it calls whichever
@@ -43,7 +43,7 @@ void npuarray_aclnn_pending(uint64_t *workspace_size, void **executor);
 
 /* The same for operators whose first phase takes other than object pointers, one helper per
  * signature, each with CANN's exact parameter types (same results, same per-thread details):
- *   npuarray_aclnn_launch_reduce        aclnnAmax, aclnnAmin (also aclnnAll, aclnnAny):
+ *   npuarray_aclnn_launch_reduce        aclnnAmax, aclnnAmin:
  *       (const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out, ...)
  *   npuarray_aclnn_launch_reduce_dtype  aclnnReduceSum, aclnnMean:
  *       (const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype,
