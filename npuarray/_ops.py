@@ -766,6 +766,23 @@ def _described(x):
     return handle
 
 
+# aclIntArrays of reduction dims, memoised by their values (a tuple of ints): no operator
+# changes an aclIntArray, and making one from Python costs about as much as a small launch.
+_int_arrays = {}
+_INT_ARRAY_CACHE_SIZE = 1024
+
+
+def dims_array(values):
+    """The shared ``aclIntArray*`` of the tuple of ints ``values`` (see acl_int_array)."""
+    handle = _int_arrays.get(values)
+    if handle is None:
+        handle = acl_int_array(values)
+        if len(_int_arrays) >= _INT_ARRAY_CACHE_SIZE:
+            _int_arrays.clear()
+        _int_arrays[values] = handle
+    return handle
+
+
 # The C helpers with the exact first-phase signature of each operator that takes other than
 # object pointers (npuarray/_acl/_launch.h), by operator.
 _EXACT_HELPERS = {} if _launch_helper is None else {

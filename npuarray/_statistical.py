@@ -121,7 +121,7 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=Non
     if not axes:  # nothing to reduce: the values themselves
         return _ops.copy_(out, source, stream=stream)
     target = out if out_dtype == compute else _ops.empty(shape, compute, device, stream)
-    params = (_ops.acl_int_array(axes), bool(keepdims))
+    params = (_ops.dims_array(axes), bool(keepdims))
     if acl_dtype_arg:
         params += (_data_type.to_acl_dtype(compute),)
     if key is not None and source is x and target is out:
@@ -285,7 +285,7 @@ def _native_moment(x, axes, correction, keepdims, root, count, divisor, stream):
     correction scales the population moment by M / (M - correction)."""
     out = _ops.empty(_reduced_shape(x._shape, axes, keepdims), x._dtype, x._buffer.device,
                      stream)
-    dims = _ops.acl_int_array(axes)
+    dims = _ops.dims_array(axes)
     integral = float(correction).is_integer()
     if root and integral:
         _ops.launch("aclnnStd", x, dims, int(correction), keepdims, out, stream=stream)

@@ -596,6 +596,39 @@ def test_view_cache_is_bounded(monkeypatch, rng):
 
 
 # ---------------------------------------------------------------------------
+# aclIntArrays of dims
+
+def test_dims_arrays_are_shared_and_bounded(monkeypatch, rng):
+    monkeypatch.setattr(_ops, "_int_arrays", {})
+    assert address(_ops.dims_array((0, 2))) == address(_ops.dims_array((0, 2)))
+    assert address(_ops.dims_array((0, 2))) != address(_ops.dims_array((2,)))
+    monkeypatch.setattr(_ops, "_INT_ARRAY_CACHE_SIZE", 4)
+    a = host_data(rng, (2, 3, 4, 5), "float32")
+    x = npx.asarray(a)
+    axes = [(0,), (1,), (2,), (3,), (0, 1), (1, 3), (0, 2, 3), (0, 1, 2, 3)]
+    for _ in range(2):
+        for axis in axes:
+            assert_matches(npx.std(x, axis=axis), a.std(axis=axis))
+            assert_matches(npx.sum(x, axis=axis, keepdims=True),
+                           a.sum(axis=axis, keepdims=True))
+    assert len(_ops._int_arrays) <= 4
+
+
+def test_reductions_that_cast_first_share_dims(monkeypatch, rng):
+    """sum of int32 (accumulated in int64), mean of integers (in float64), var: several
+    launches, no plan, the dims array from the cache."""
+    monkeypatch.setattr(_ops, "_int_arrays", {})
+    a = host_data(rng, (5, 6), "int32")
+    x = npx.asarray(a)
+    for _ in range(2):
+        assert_matches(npx.sum(x, axis=1), a.sum(axis=1))
+        assert_matches(npx.mean(x, axis=(0, 1)), a.mean(axis=(0, 1)))
+        f = host_data(rng, (5, 6), "float32")
+        assert_matches(npx.var(npx.asarray(f), axis=0, correction=1), f.var(axis=0, ddof=1))
+    assert set(_ops._int_arrays) == {(1,), (0, 1), (0,)}
+
+
+# ---------------------------------------------------------------------------
 # Streams, capture, threads, profiler
 
 def test_reductions_on_a_stream_and_across_streams(rng):
