@@ -414,9 +414,11 @@ class _Binary:
     def _fit_scalar(self, value, dtype, compute):
         """The computation dtype for a Python int ``value`` with an array of
         ``dtype``: comparisons widen to int64 (or float64) when ``value`` does
-        not fit, as NumPy 2 does; arithmetic raises OverflowError."""
+        not fit, as NumPy 2 does; true division computes in floating point, where
+        every int is a value (NumPy 2: int8 / 1000 is float64); other arithmetic
+        raises OverflowError."""
         if not isinstance(value, int) or isinstance(value, builtins.bool) \
-                or _kind(dtype) not in "iu":
+                or _kind(dtype) not in "iu" or self.result == "float":
             return compute
         info = np.iinfo(dtype)
         if info.min <= value <= info.max:
@@ -486,8 +488,9 @@ def binary_operator(name):
     the comparisons): NPUArray's operators are bound to it. (A function, not
     the plan object: as a class attribute a function receives the array first.)
     Unlike the public function it returns NotImplemented for another library's
-    array (``defers_to``)."""
-    return _BINARY[name].operator
+    array (``defers_to``). Its common case runs in C (``_ops.fast_binary_operator``)."""
+    plan = _BINARY[name]
+    return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, plan.operator)
 
 
 def add(x1, x2, /):
