@@ -890,7 +890,7 @@ def _launch_exact(op_name, args, stream):
         _nonzero_helper_result(op_name, ret, stream)
 
 
-def reduction_result(op_name, x, params, shape, dtype):
+def reduction_result(x, op_name, params, shape, dtype):
     """``x`` reduced by ``op_name`` into a new C-contiguous array of the non-empty
     ``shape`` and ``dtype``, or None when this fast path does not apply (a graph
     capture, a view with negative strides): the caller then takes launch().

@@ -46,11 +46,11 @@ def _run_plan(op, plan, x):
     view that is not C-contiguous for a flattened search, ...): the caller goes on."""
     shape, params, strides, flat_shape = plan
     if strides is None:
-        return _ops.reduction_result(op, x, params, shape, _INDEX)
+        return _ops.reduction_result(x, op, params, shape, _INDEX)
     if x._strides != strides:
         return None
     flat = type(x)._from_buffer(x._buffer, flat_shape, (1,), x._offset, x._dtype)
-    out = _ops.reduction_result(op, flat, params, (), _INDEX)
+    out = _ops.reduction_result(flat, op, params, (), _INDEX)
     if out is None or not shape:
         return out
     # keepdims: the index viewed with a length-1 axis for each of x's

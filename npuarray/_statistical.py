@@ -73,8 +73,11 @@ def _check_array(name, x):
 # Memoised plans of reductions that launch one operator on ``x`` as it is (no cast, no
 # temporary): small reductions are launch-bound, and validating the axes, computing the
 # result's shape and making the aclIntArray of dims cost more than the kernel. Keyed by
-# _plan_key(); a plan is (operator, result shape, result dtype, the first-phase arguments
-# between self and out), and its aclIntArray of dims stays alive (and unchanged) with it.
+# _plan_key(); a plan is (operator, the first-phase arguments between self and out, result
+# shape, result dtype): ``_ops.reduction_result(x, *plan)`` runs it in one call of the
+# operator's C helper, or returns None when that does not apply (a graph capture, negative
+# strides) and the caller goes on with the general path. Its aclIntArray of dims stays alive
+# (and unchanged) with it.
 _plans = {}
 _PLAN_CACHE_SIZE = 512
 
@@ -91,20 +94,6 @@ def _plan_key(op, x, axis, keepdims, dtype):
     if dtype is not None and not isinstance(dtype, (type, np.dtype)):
         return None
     return (op, x._dtype, x._shape, axis, bool(keepdims), dtype)
-
-
-def _run_plan(plan, x):
-    """The reduction of ``x`` that ``plan`` (see _reduce) describes, launched on
-    the current stream of ``x``'s device: one call of the operator's C helper
-    (``_ops.reduction_result``) when it applies, else ``_ops.launch``."""
-    op, shape, dtype, params = plan
-    out = _ops.reduction_result(op, x, params, shape, dtype)
-    if out is None:
-        device = x._buffer.device
-        stream = _ops.current_stream(device)
-        out = _ops.empty(shape, dtype, device, stream)
-        _ops.launch(op, x, *params, out, stream=stream)
-    return out
 
 
 def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=None):
@@ -127,7 +116,7 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=Non
     if key is not None and source is x and target is out:
         if len(_plans) >= _PLAN_CACHE_SIZE:
             _plans.clear()
-        _plans[key] = (op, shape, out_dtype, params)
+        _plans[key] = (op, params, shape, out_dtype)
     _ops.launch(op, source, *params, target, stream=stream)
     if target is not out:
         _ops.copy_(out, target, stream=stream)
@@ -164,7 +153,9 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001  array AP
     key = _plan_key("aclnnReduceSum", x, axis, keepdims, dtype)
     plan = _plans.get(key)
     if plan is not None:
-        return _run_plan(plan, x)
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array("sum", x)
     axes = normalize_axes(axis, len(x._shape), "sum")
     out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
@@ -237,7 +228,9 @@ def mean(x, /, *, axis=None, keepdims=False):
     key = _plan_key("aclnnMean", x, axis, keepdims, None)
     plan = _plans.get(key)
     if plan is not None:
-        return _run_plan(plan, x)
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array("mean", x)
     axes = normalize_axes(axis, len(x._shape), "mean")
     out_dtype = _FLOAT64 if _kind(x._dtype) in "biu" else x._dtype
@@ -338,7 +331,9 @@ def _extremum(name, op, x, axis, keepdims):
     key = _plan_key(op, x, axis, keepdims, None)
     plan = _plans.get(key)
     if plan is not None:
-        return _run_plan(plan, x)
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
     if _kind(x._dtype) == "c":

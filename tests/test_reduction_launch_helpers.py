@@ -345,7 +345,7 @@ def test_reduce_dtype_helper_passes_the_exact_arguments(fake, rng):
     calls, _ = fake("aclnnReduceSum", REDUCE_DTYPE_FIRST)
     x = npx.asarray(host_data(rng, (3, 4), "float32"))
     dims = _ops.acl_int_array((1,))
-    out = _ops.reduction_result("aclnnReduceSum", x, (dims, True, to_acl_dtype(x.dtype)),
+    out = _ops.reduction_result(x, "aclnnReduceSum", (dims, True, to_acl_dtype(x.dtype)),
                                 (3, 1), x.dtype)
     assert out.shape == (3, 1) and out.dtype == np.float32
     (kind, params), second = calls
@@ -363,11 +363,11 @@ def test_reduce_and_index_helpers_pass_the_exact_arguments(fake, rng):
     x = npx.asarray(host_data(rng, (3, 4), "float32"))
     calls, _ = fake("aclnnAmax", REDUCE_FIRST)
     dims = _ops.acl_int_array((0,))
-    _ops.reduction_result("aclnnAmax", x, (dims, False), (4,), x.dtype)
+    _ops.reduction_result(x, "aclnnAmax", (dims, False), (4,), x.dtype)
     params = calls[0][1]
     assert address(params[1]) == address(dims) and params[2] is False
     calls, _ = fake("aclnnArgMin", REDUCE_INDEX_FIRST)
-    out = _ops.reduction_result("aclnnArgMin", x, (-1, True), (3, 1), np.dtype(np.int64))
+    out = _ops.reduction_result(x, "aclnnArgMin", (-1, True), (3, 1), np.dtype(np.int64))
     params = calls[0][1]
     assert params[1] == -1 and params[2] is True
     assert address(params[3]) == address(out._acl_tensor)
@@ -408,7 +408,7 @@ def test_errors_name_their_phase_and_code(fake, rng, op, signature, params, shap
             arguments = {"dtype": (dims, False, to_acl_dtype(x.dtype)), "dims": (dims, False),
                          "index": (1, False)}[params]
             dtype = np.dtype(np.int64) if params == "index" else x.dtype
-            _ops.reduction_result(op, x, arguments, shape, dtype)
+            _ops.reduction_result(x, op, arguments, shape, dtype)
     assert info.value.code == 161002
     assert info.value.api == (op + "GetWorkspaceSize" if phase == "first" else op)
     assert [c[0] for c in calls] == (["first"] if phase == "first" else ["first", "second"])
@@ -420,7 +420,7 @@ def test_a_workspace_request_is_served_by_the_pool(fake, rng):
     behaviour["workspace"] = 8192
     x = npx.asarray(host_data(rng, (3, 4), "float32"))
     dims = _ops.acl_int_array((1,))
-    _ops.reduction_result("aclnnMean", x, (dims, False, to_acl_dtype(x.dtype)), (3,), x.dtype)
+    _ops.reduction_result(x, "aclnnMean", (dims, False, to_acl_dtype(x.dtype)), (3,), x.dtype)
     _, workspace, size, executor = calls[1]
     assert workspace != ffi.NULL and size == 8192 and executor == FAKE_EXECUTOR
 
@@ -433,7 +433,7 @@ def test_a_real_first_phase_error_raises_and_the_next_call_works(rng):
     x = npx.asarray(a)
     dims = _ops.acl_int_array((1,))
     with pytest.raises(npx.AclError) as info:
-        _ops.reduction_result("aclnnReduceSum", x, (dims, False, to_acl_dtype(x.dtype)),
+        _ops.reduction_result(x, "aclnnReduceSum", (dims, False, to_acl_dtype(x.dtype)),
                               (3,), x.dtype)
     assert info.value.code == 161002
     assert info.value.api == "aclnnReduceSumGetWorkspaceSize"
