@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray import _ops
+from npuarray import _linear_algebra, _ops, _searching, _statistical
 from npuarray._acl import ffi
 from npuarray._data_type import BFLOAT16, to_acl_dtype
 
@@ -73,7 +73,11 @@ def assert_matches(result, expected, dtype=None):
 
 @pytest.fixture
 def helper_calls(monkeypatch):
-    """Counts the calls of each exact-signature helper by operator (the real helper runs)."""
+    """Counts the calls of each exact-signature helper by operator (the real helper runs),
+    with no plan made yet (another test may have made one for the same case)."""
+    monkeypatch.setattr(_statistical, "_plans", {})
+    monkeypatch.setattr(_searching, "_plans", {})
+    monkeypatch.setattr(_linear_algebra, "_planned_shapes", {})
     counts = {}
     for op, helper in list(_ops._EXACT_HELPERS.items()):
         def counting(*args, _op=op, _helper=helper):
