@@ -205,6 +205,30 @@ def test_matmul_of_a_transposed_view_through_the_helper(rng, helper_calls, dtype
     assert helper_calls.get("aclnnMatmul") == 2
 
 
+def test_planned_matmul_of_views_of_every_layout(rng):
+    """After the plan of (6, 8) @ (8, 5): transposed, strided, offset and reversed views of
+    those shapes (reversed ones through a copy), batches and 1-D operands."""
+    a = host_data(rng, (12, 16), "float32")
+    b = host_data(rng, (16, 10), "float32")
+    d, e = npx.asarray(a), npx.asarray(b)
+    first = (np.ascontiguousarray(a[:6, :8]), np.ascontiguousarray(b[:8, :5]))
+    assert_matches(npx.matmul(npx.asarray(first[0]), npx.asarray(first[1])),
+                   first[0] @ first[1])
+    pairs = [((d[:8, :6].T, e[:5, :8].T), (a[:8, :6].T, b[:5, :8].T)),
+             ((d[::2, ::2], e[::2, ::2]), (a[::2, ::2], b[::2, ::2])),
+             ((d[3:9, 5:13], e[7:15, 2:7]), (a[3:9, 5:13], b[7:15, 2:7])),
+             ((d[::-2, ::-2], e[::-2, ::-2]), (a[::-2, ::-2], b[::-2, ::-2]))]
+    for (x1, x2), (h1, h2) in pairs:
+        for _ in range(2):
+            assert_matches(npx.matmul(x1, x2), h1 @ h2)
+    batch = host_data(rng, (3, 4, 6), "float32")
+    vector = host_data(rng, (6,), "float32")
+    for _ in range(2):
+        assert_matches(npx.matmul(npx.asarray(batch), npx.asarray(vector)), batch @ vector)
+        assert_matches(npx.matmul(npx.asarray(vector), npx.asarray(batch).mT),
+                       vector @ batch.transpose(0, 2, 1))
+
+
 # ---------------------------------------------------------------------------
 # Views, 0-d, empty, hypothesis
 
