@@ -493,6 +493,26 @@ def binary_operator(name):
     return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, plan.operator)
 
 
+def reflected_operator(name, fallback):
+    """NPUArray's reflected operator of the binary function ``name`` (``__radd__``
+    for "add"): ``scalar <op> x`` for a Python float or int in C when it can
+    (``_ops.fast_binary_operator``), else ``fallback``, the Python operator."""
+    plan = _BINARY[name]
+    return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback,
+                                     mode="reflected")
+
+
+def inplace_operator(name, fallback):
+    """NPUArray's in-place operator of the binary function ``name`` (``__iadd__``
+    for "add"): ``x <op>= y`` for two arrays with the plan's in-place aclnn operator
+    in C when it can, else ``fallback``, the Python operator (``inplace``)."""
+    plan = _BINARY[name]
+    if plan.inplace_op is None:
+        return fallback
+    return _ops.fast_binary_operator(plan.inplace_op, plan._direct, {}, fallback,
+                                     mode="in-place")
+
+
 def add(x1, x2, /):
     """Element-wise ``x1 + x2`` (array API ``add``, ``numpy.add``).
 

@@ -30,8 +30,10 @@
 
 #include <stdint.h>
 
-/* The aclnn phases of an operator whose first phase takes 3 or 4 object pointers (see
- * npuarray/_acl/_launch.h: aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out)). */
+/* The aclnn phases of an operator whose first phase takes 2, 3 or 4 object pointers (see
+ * npuarray/_acl/_launch.h: aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out),
+ * aclnnInplaceMul(selfRef, other)). */
+typedef int32_t (*first_phase_2)(void *, void *, uint64_t *, void **);
 typedef int32_t (*first_phase_3)(void *, void *, void *, uint64_t *, void **);
 typedef int32_t (*first_phase_4)(void *, void *, void *, void *, uint64_t *, void **);
 typedef int32_t (*second_phase)(void *, uint64_t, void *, void *);
@@ -351,10 +353,15 @@ typedef struct {
     int scalar_first;       /* the operator takes the scalar first (aclnnRsub-like forms) */
 } Plan;
 
+/* What a BinaryOperator computes (its `mode`). */
+enum { FORWARD, REFLECTED, IN_PLACE };
+
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
-    PyObject *name;     /* aclnn operator of two arrays, e.g. "aclnnAdd" */
+    int mode;           /* FORWARD x1 <op> x2; REFLECTED x2 <op> x1 (__radd__, for a
+                         * scalar x2); IN_PLACE x1 <op>= x2 (__iadd__, returns x1) */
+    PyObject *name;     /* aclnn operator of two arrays, e.g. "aclnnAdd", "aclnnInplaceAdd" */
     PyObject *direct;   /* _Binary._direct {(dtype, dtype): (alpha, out dtype) or False} */
     PyObject *scalar_direct; /* _Binary._scalar_direct {(type, dtype, reflected): ...} */
     PyObject *fallback; /* the Python operator: (x1, x2) -> result or NotImplemented */
@@ -445,16 +452,17 @@ static Plan *array_plan(BinaryOperator *op, PyObject *dtype1, PyObject *dtype2)
     return plan;
 }
 
-/* The plan of an array of `dtype` with a Python scalar of type `kind` on its right, or
- * NULL: `_scalar_direct[(kind, dtype, False)]` = (operator, alpha, result dtype, scalar
- * dtype, lowest and highest int that fit, scalar first). */
+/* The plan of an array of `dtype` with a Python scalar of type `kind` on its right (on
+ * its left when REFLECTED), or NULL: `_scalar_direct[(kind, dtype, reflected)]` =
+ * (operator, alpha, result dtype, scalar dtype, lowest and highest int that fit, scalar
+ * first). */
 static Plan *scalar_plan(BinaryOperator *op, PyObject *kind, PyObject *dtype)
 {
     Plan *plan = cached_plan(op->scalar_plans, kind, dtype);
     if (plan != NULL) {
         return plan;
     }
-    PyObject *key = PyTuple_Pack(3, kind, dtype, Py_False);
+    PyObject *key = PyTuple_Pack(3, kind, dtype, op->mode == REFLECTED ? Py_True : Py_False);
     PyObject *direct = key == NULL ? NULL : PyDict_GetItemWithError(op->scalar_direct, key);
     Py_XDECREF(key);
     if (direct == NULL || !PyTuple_Check(direct) || PyTuple_GET_SIZE(direct) != 7) {
@@ -719,7 +727,7 @@ static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands 
         return 0;
     }
     if (Py_TYPE(x2) == array_type) {
-        return array_operands(op, x1, x2, in);
+        return op->mode == FORWARD && array_operands(op, x1, x2, in);
     }
     return scalar_operands(op, x1, x2, in);
 }
@@ -813,13 +821,96 @@ done:
     return out;
 }
 
+/* Whether `x <op>= y` is the in-place common case (filling `in`): two NPUArrays of one
+ * shape on one device, both last used on its current stream, whose dtypes the operator
+ * takes as they are with a result of x's dtype; x writable (no broadcast stride) and y
+ * either x itself or in other memory (an overlap is computed apart, in Python). */
+static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
+{
+    in->scalar = NULL;
+    if (!configured || Py_TYPE(x) != array_type || Py_TYPE(y) != array_type
+        || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
+        return 0;
+    }
+    PyObject *tx = SLOT(x, a_tensor), *ty = SLOT(y, a_tensor), *strides = SLOT(x, a_strides);
+    PyObject *buffer = SLOT(x, a_buffer), *other = SLOT(y, a_buffer);
+    in->shape = SLOT(x, a_shape);
+    if (in->shape == NULL || SLOT(y, a_shape) == NULL || tx == NULL || ty == NULL
+        || strides == NULL || !PyTuple_CheckExact(strides) || buffer == NULL || other == NULL
+        || SLOT(x, a_dtype) == NULL || SLOT(y, a_dtype) == NULL
+        || (other == buffer && x != y) || !same_shape(in->shape, SLOT(y, a_shape))
+        || shape_size(in->shape) <= 0
+        || (in->left = cdata_address(tx)) == NULL || (in->right = cdata_address(ty)) == NULL
+        || (in->plan = array_plan(op, SLOT(x, a_dtype), SLOT(y, a_dtype))) == NULL
+        || PyObject_RichCompareBool(in->plan->out_dtype, SLOT(x, a_dtype), Py_EQ) != 1) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) == 0) {
+            return 0; /* a broadcast view: read-only */
+        }
+    }
+    in->device = SLOT(buffer, b_device);
+    if (in->device == NULL || SLOT(other, b_device) != in->device
+        || (in->id = SLOT(in->device, device_id)) == NULL
+        || (in->stream = current_stream(in->id)) == NULL
+        || SLOT(buffer, b_stream) != in->stream || SLOT(other, b_stream) != in->stream) {
+        return 0;
+    }
+    PyObject *handle = SLOT(in->stream, stream_handle);
+    return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
+           && !PyErr_Occurred();
+}
+
+/* `x <op>= y` launched in x's memory (aclnnInplaceAdd(selfRef, other, alpha), ...): a new
+ * reference to x; NULL with an exception when it failed, without one when it does not
+ * apply (the caller then runs the Python operator). */
+static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
+{
+    Operands in;
+    if (!inplace_case(op, x, y, &in)) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (activate_device(in.id) < 0) {
+        return NULL;
+    }
+    Plan *plan = in.plan;
+    void *first = plan->first, *second = plan->second, *alpha = plan->alpha_address;
+    PyObject *name = Py_NewRef(plan->name), *alpha_object = Py_NewRef(plan->alpha);
+    Py_INCREF(in.stream);
+    uint64_t workspace = 0;
+    void *executor = NULL;
+    int32_t status;
+    int phase = 1;
+    Py_BEGIN_ALLOW_THREADS
+    if (alpha == NULL) {
+        status = ((first_phase_2)first)(in.left, in.right, &workspace, &executor);
+    } else {
+        status = ((first_phase_3)first)(in.left, in.right, alpha, &workspace, &executor);
+    }
+    if (status == 0 && workspace == 0) {
+        phase = 2;
+        status = ((second_phase)second)(NULL, 0, executor, in.stream_address);
+    }
+    Py_END_ALLOW_THREADS
+    int failed = (status != 0 || workspace != 0)
+                 && launch_outcome(name, status, phase, workspace, executor, in.stream) < 0;
+    Py_DECREF(in.stream);
+    Py_DECREF(name);
+    Py_DECREF(alpha_object);
+    return failed ? NULL : Py_NewRef(x);
+}
+
 static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                    PyObject *kwnames)
 {
     BinaryOperator *op = (BinaryOperator *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs == 2 && kwnames == NULL) {
-        PyObject *out = binary_fast(op, args[0], args[1]);
+        PyObject *out = op->mode == IN_PLACE ? inplace_fast(op, args[0], args[1])
+                                             : binary_fast(op, args[0], args[1]);
         if (out != NULL || PyErr_Occurred()) {
             return out;
         }
@@ -829,11 +920,24 @@ static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t
 
 static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"name", "direct", "scalar_direct", "fallback", NULL};
+    static char *keywords[] = {"name", "direct", "scalar_direct", "fallback", "mode", NULL};
+    static const char *modes[] = {"forward", "reflected", "in-place"};
     PyObject *name, *direct, *scalar_direct, *fallback;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O!O:BinaryOperator", keywords, &name,
+    const char *mode_name = "forward";
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O!O|$s:BinaryOperator", keywords, &name,
                                      &PyDict_Type, &direct, &PyDict_Type, &scalar_direct,
-                                     &fallback)) {
+                                     &fallback, &mode_name)) {
+        return NULL;
+    }
+    int mode = -1;
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(mode_name, modes[i]) == 0) {
+            mode = i;
+        }
+    }
+    if (mode < 0) {
+        PyErr_Format(PyExc_ValueError, "mode must be 'forward', 'reflected' or 'in-place', "
+                     "not '%s'", mode_name);
         return NULL;
     }
     BinaryOperator *op = (BinaryOperator *)type->tp_alloc(type, 0);
@@ -841,6 +945,7 @@ static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         return NULL;
     }
     op->vectorcall = binary_vectorcall;
+    op->mode = mode;
     op->name = Py_NewRef(name);
     op->direct = Py_NewRef(direct);
     op->scalar_direct = Py_NewRef(scalar_direct);
@@ -896,12 +1001,14 @@ static PyTypeObject BinaryOperatorType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "npuarray._fastpath.BinaryOperator",
     .tp_doc = PyDoc_STR(
-        "BinaryOperator(name, direct, scalar_direct, fallback)\n\n"
+        "BinaryOperator(name, direct, scalar_direct, fallback, *, mode='forward')\n\n"
         "NPUArray's binary operator for the aclnn operator `name` (aclnnAdd, ...): the\n"
         "common case in C (two NPUArrays of one shape, or an NPUArray and a Python float\n"
-        "or int on its right, whose dtypes the operator takes as they are: `direct` and\n"
-        "`scalar_direct`, the _Binary plan's tables), everything else through `fallback`,\n"
-        "the Python operator. Binds like a method."),
+        "or int, whose dtypes the operator takes as they are: `direct` and `scalar_direct`,\n"
+        "the _Binary plan's tables), everything else through `fallback`, the Python\n"
+        "operator. `mode`: 'forward' (x + y, x + 2.0), 'reflected' (__radd__: 2.0 + x) or\n"
+        "'in-place' (__iadd__ with the in-place operator `name`, aclnnInplaceAdd: x += y,\n"
+        "returning x). Binds like a method."),
     .tp_basicsize = sizeof(BinaryOperator),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
     .tp_vectorcall_offset = offsetof(BinaryOperator, vectorcall),

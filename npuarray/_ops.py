@@ -500,13 +500,14 @@ def configure_fastpath(array_type):
     return True
 
 
-def fast_binary_operator(op_name, direct, scalar_direct, operator):
+def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forward"):
     """NPUArray's binary operator for ``op_name``: ``operator`` (the Python one), with
     its common case in C when the fast path is on (``direct``, ``scalar_direct``: the
-    plan's tables of the operand dtypes the operator takes as they are)."""
+    plan's tables of the operand dtypes the operator takes as they are; ``mode``:
+    "forward", "reflected" or "in-place", see ``_fastpath.BinaryOperator``)."""
     if _fastpath is None:
         return operator
-    return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator)
+    return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator, mode=mode)
 
 
 def _fast_entry_points(op_name):
