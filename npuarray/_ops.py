@@ -863,6 +863,8 @@ _EXACT_HELPERS = {} if _launch_helper is None else {
     "aclnnMean": _helper_lib.npuarray_aclnn_launch_reduce_dtype,
     "aclnnArgMax": _helper_lib.npuarray_aclnn_launch_reduce_index,
     "aclnnArgMin": _helper_lib.npuarray_aclnn_launch_reduce_index,
+    "aclnnStd": _helper_lib.npuarray_aclnn_launch_std,
+    "aclnnVar": _helper_lib.npuarray_aclnn_launch_var,
     "aclnnMatmul": _helper_lib.npuarray_aclnn_launch_matmul,
 }
 
@@ -899,7 +901,8 @@ def reduction_result(x, op_name, params, shape, dtype):
     ``params`` are the first-phase arguments between ``self`` and ``out``:
     (aclIntArray dim, keepDim) for aclnnAmax / aclnnAmin, (dim, keepDim,
     aclDataType) for aclnnReduceSum / aclnnMean, (int dim, keepdim) for
-    aclnnArgMax / aclnnArgMin. Runs on the current stream of ``x``'s device,
+    aclnnArgMax / aclnnArgMin, (dim, int correction, keepdim) for aclnnStd,
+    (dim, unbiased, keepdim) for aclnnVar. Runs on the current stream of ``x``'s device,
     the result's memory and aclTensor as binary_result's."""
     handle = x._acl_tensor or _described(x)
     if handle is None or _capture_guard.active:

@@ -252,8 +252,23 @@ def _correction_divisor(name, x, axes, correction):
     return count, count - correction
 
 
+def _moment_key(op, x, axis, correction, keepdims):
+    """The plan cache key of a std / var, or None: _plan_key with the correction, an
+    int or a float other than NaN (which would match itself only by identity)."""
+    key = _plan_key(op, x, axis, keepdims, None)
+    if key is None or type(correction) not in (int, float) or correction != correction:
+        return None
+    return key + (correction,)
+
+
 def _moment(name, x, axis, correction, keepdims, *, root):
     """var (``root`` False) or std of ``x``; see ``var``."""
+    key = _moment_key("aclnnStd" if root else "aclnnVar", x, axis, correction, keepdims)
+    plan = _plans.get(key)
+    if plan is not None:
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
     kind = _kind(x._dtype)
@@ -269,22 +284,30 @@ def _moment(name, x, axis, correction, keepdims, *, root):
     if divisor <= 0:  # the standard's special case (NumPy would give inf or nan)
         return _fill_reduction(x, axes, keepdims, out_dtype, float("nan"))
     if out_dtype in _STD_VAR and axes:
-        return _native_moment(x, axes, correction, keepdims, root, count, divisor, stream)
+        return _native_moment(x, axes, correction, keepdims, root, count, divisor, stream,
+                              key)
     return _composed_moment(x, axes, keepdims, out_dtype, root, divisor, stream)
 
 
-def _native_moment(x, axes, correction, keepdims, root, count, divisor, stream):
-    """aclnnStd (integer correction) or aclnnVar (correction 0 or 1); any other
-    correction scales the population moment by M / (M - correction)."""
-    out = _ops.empty(_reduced_shape(x._shape, axes, keepdims), x._dtype, x._buffer.device,
-                     stream)
+def _native_moment(x, axes, correction, keepdims, root, count, divisor, stream, key):
+    """aclnnStd (integer correction) or aclnnVar (correction 0 or 1), memoised under
+    ``key`` (from _moment_key) as a single launch; any other correction scales the
+    population moment by M / (M - correction)."""
+    shape = _reduced_shape(x._shape, axes, keepdims)
+    out = _ops.empty(shape, x._dtype, x._buffer.device, stream)
     dims = _ops.dims_array(axes)
-    integral = float(correction).is_integer()
-    if root and integral:
-        _ops.launch("aclnnStd", x, dims, int(correction), keepdims, out, stream=stream)
-        return out
-    if not root and correction in (0, 1):
-        _ops.launch("aclnnVar", x, dims, correction == 1, keepdims, out, stream=stream)
+    single = None
+    if root and float(correction).is_integer():
+        single = ("aclnnStd", (dims, int(correction), bool(keepdims)))
+    elif not root and correction in (0, 1):
+        single = ("aclnnVar", (dims, correction == 1, bool(keepdims)))
+    if single is not None:
+        op, params = single
+        if key is not None:
+            if len(_plans) >= _PLAN_CACHE_SIZE:
+                _plans.clear()
+            _plans[key] = (op, params, shape, x._dtype)
+        _ops.launch(op, x, *params, out, stream=stream)
         return out
     if root:
         _ops.launch("aclnnStd", x, dims, 0, keepdims, out, stream=stream)

@@ -30,6 +30,7 @@ SUM_WITH_DTYPE = ["int8", "int16", "int32", "uint8"]  # sum(x, dtype=x.dtype)
 MEAN_DTYPES = ["float16", "float32", "float64", BFLOAT16, "complex64", "complex128"]
 EXTREMA_DTYPES = ["float16", "float32", "float64", BFLOAT16, "int8", "int16", "int32", "int64",
                   "uint8", "bool"]
+MOMENT_DTYPES = ["float32", "float16", BFLOAT16]
 ARG_DTYPES = ["float16", "float32", "float64", BFLOAT16, "int8", "int16", "int32", "int64",
               "uint8"]
 
@@ -144,6 +145,43 @@ def test_extrema_through_the_helper(rng, helper_calls, name, op, dtype, axis, ke
         assert_matches(getattr(npx, name)(npx.asarray(a), axis=axis, keepdims=keepdims),
                        expected, a.dtype)
     assert helper_calls.get(op) == 1
+
+
+@needs_helper
+@pytest.mark.parametrize("name,op", [("std", "aclnnStd"), ("var", "aclnnVar")])
+@pytest.mark.parametrize("dtype", MOMENT_DTYPES)
+@pytest.mark.parametrize("axis,keepdims,correction", [(1, False, 0), (-1, True, 1),
+                                                      (None, False, 1.0), ((0, 2), True, 0.0)])
+def test_moments_through_the_helper(rng, helper_calls, name, op, dtype, axis, keepdims,
+                                    correction):
+    for _ in range(2):
+        a = host_data(rng, (4, 5, 6), dtype)
+        expected = getattr(np, name)(a.astype(np.float64), axis=axis, keepdims=keepdims,
+                                     ddof=correction)
+        result = getattr(npx, name)(npx.asarray(a), axis=axis, keepdims=keepdims,
+                                    correction=correction)
+        assert_matches(result, expected, a.dtype)
+    assert helper_calls.get(op) == 1
+
+
+def test_moments_that_take_two_launches_or_none_are_not_memoised(rng, helper_calls):
+    """std with a fractional correction and var with one other than 0 or 1 scale the
+    population moment (two launches); a correction leaving M - correction <= 0 gives NaN
+    (no launch); float64 is composed: none of them is a plan, and all stay right."""
+    for _ in range(2):
+        a = host_data(rng, (3, 7), "float32")
+        x = npx.asarray(a)
+        assert_matches(npx.std(x, axis=1, correction=0.5), a.std(axis=1, ddof=0.5))
+        assert_matches(npx.var(x, axis=0, correction=2), a.var(axis=0, ddof=2))
+        assert_matches(npx.var(x, axis=0, correction=3), np.full(7, np.nan, np.float32))
+        d = host_data(rng, (3, 7), "float64")
+        assert_matches(npx.std(npx.asarray(d), axis=1, correction=1), d.std(axis=1, ddof=1))
+    assert "aclnnStd" not in helper_calls and "aclnnVar" not in helper_calls
+    with pytest.raises(TypeError):
+        npx.std(x, axis=1, correction=True)  # a bool is refused, planned or not
+    with pytest.raises(TypeError):
+        npx.var(x, axis=1, correction="1")
+    assert_matches(npx.std(x, axis=1, correction=1), a.std(axis=1, ddof=1))
 
 
 @needs_helper
@@ -329,6 +367,8 @@ REDUCE_FIRST = ("int32_t(*)(void *, void *, bool, void *, uint64_t *, aclOpExecu
 REDUCE_DTYPE_FIRST = ("int32_t(*)(void *, void *, bool, aclDataType, void *, uint64_t *, "
                       "aclOpExecutor **)")
 REDUCE_INDEX_FIRST = "int32_t(*)(void *, int64_t, bool, void *, uint64_t *, aclOpExecutor **)"
+STD_FIRST = "int32_t(*)(void *, void *, int64_t, bool, void *, uint64_t *, aclOpExecutor **)"
+VAR_FIRST = "int32_t(*)(void *, void *, bool, bool, void *, uint64_t *, aclOpExecutor **)"
 MATMUL_FIRST = "int32_t(*)(void *, void *, void *, int8_t, uint64_t *, aclOpExecutor **)"
 SECOND = "int32_t(*)(void *, uint64_t, aclOpExecutor *, void *)"
 FAKE_EXECUTOR = 0x5A5A0
@@ -399,6 +439,24 @@ def test_reduce_and_index_helpers_pass_the_exact_arguments(fake, rng):
     params = calls[0][1]
     assert params[1] == -1 and params[2] is True
     assert address(params[3]) == address(out._acl_tensor)
+
+
+@needs_helper
+def test_moment_helpers_pass_the_exact_arguments(fake, rng):
+    x = npx.asarray(host_data(rng, (3, 4), "float32"))
+    dims = _ops.acl_int_array((1,))
+    calls, _ = fake("aclnnStd", STD_FIRST)
+    out = _ops.reduction_result(x, "aclnnStd", (dims, -2, True), (3, 1), x.dtype)
+    params = calls[0][1]
+    assert address(params[1]) == address(dims) and params[2] == -2 and params[3] is True
+    assert address(params[4]) == address(out._acl_tensor)
+    calls, behaviour = fake("aclnnVar", VAR_FIRST)
+    _ops.reduction_result(x, "aclnnVar", (dims, True, False), (3,), x.dtype)
+    assert calls[0][1][2:4] == [True, False]
+    behaviour["second"] = 161002
+    with pytest.raises(npx.AclError) as info:
+        _ops.reduction_result(x, "aclnnVar", (dims, False, False), (3,), x.dtype)
+    assert info.value.code == 161002 and info.value.api == "aclnnVar"
 
 
 @needs_helper

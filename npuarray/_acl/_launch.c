@@ -74,7 +74,7 @@ int32_t npuarray_aclnn_launch(void *get_workspace_size, void *launch, int32_t co
 
 /* The exact first phases of the reductions and of the matrix product (CANN's headers
  * aclnn_reduce_sum.h, aclnn_mean.h, aclnn_amax.h, aclnn_amin.h, aclnn_argmax.h,
- * aclnn_argmin.h, aclnn_matmul.h): a bool, an int64_t, an int8_t or an aclDataType is not
+ * aclnn_argmin.h, aclnn_std.h, aclnn_var.h, aclnn_matmul.h): a bool, an int64_t, an int8_t or an aclDataType is not
  * passed as a pointer is, so each shape of signature has its own type. */
 typedef aclnnStatus (*reduce_first_phase)(const aclTensor *, const aclIntArray *, bool,
                                           aclTensor *, uint64_t *, aclOpExecutor **);
@@ -83,6 +83,10 @@ typedef aclnnStatus (*reduce_dtype_first_phase)(const aclTensor *, const aclIntA
                                                 aclOpExecutor **);
 typedef aclnnStatus (*reduce_index_first_phase)(const aclTensor *, int64_t, bool, aclTensor *,
                                                 uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*std_first_phase)(const aclTensor *, const aclIntArray *, int64_t, bool,
+                                       aclTensor *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*var_first_phase)(const aclTensor *, const aclIntArray *, bool, bool,
+                                       aclTensor *, uint64_t *, aclOpExecutor **);
 typedef aclnnStatus (*matmul_first_phase)(const aclTensor *, const aclTensor *, aclTensor *,
                                           int8_t, uint64_t *, aclOpExecutor **);
 
@@ -119,6 +123,30 @@ int32_t npuarray_aclnn_launch_reduce_index(void *get_workspace_size, void *launc
     failed_phase = 1;
     aclnnStatus ret = ((reduce_index_first_phase)(uintptr_t)get_workspace_size)(
         (const aclTensor *)self, dim, keep_dim, (aclTensor *)out, &size, &op);
+    return second_phase(ret, size, op, launch, stream);
+}
+
+int32_t npuarray_aclnn_launch_std(void *get_workspace_size, void *launch, void *self, void *dim,
+                                  int64_t correction, bool keep_dim, void *out, void *stream)
+{
+    aclOpExecutor *op = NULL;
+    uint64_t size = 0;
+    failed_phase = 1;
+    aclnnStatus ret = ((std_first_phase)(uintptr_t)get_workspace_size)(
+        (const aclTensor *)self, (const aclIntArray *)dim, correction, keep_dim, (aclTensor *)out,
+        &size, &op);
+    return second_phase(ret, size, op, launch, stream);
+}
+
+int32_t npuarray_aclnn_launch_var(void *get_workspace_size, void *launch, void *self, void *dim,
+                                  bool unbiased, bool keep_dim, void *out, void *stream)
+{
+    aclOpExecutor *op = NULL;
+    uint64_t size = 0;
+    failed_phase = 1;
+    aclnnStatus ret = ((var_first_phase)(uintptr_t)get_workspace_size)(
+        (const aclTensor *)self, (const aclIntArray *)dim, unbiased, keep_dim, (aclTensor *)out,
+        &size, &op);
     return second_phase(ret, size, op, launch, stream);
 }
 

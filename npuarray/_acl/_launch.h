@@ -50,6 +50,12 @@ void npuarray_aclnn_pending(uint64_t *workspace_size, void **executor);
  *        aclTensor *out, ...)
  *   npuarray_aclnn_launch_reduce_index  aclnnArgMax, aclnnArgMin:
  *       (const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out, ...)
+ *   npuarray_aclnn_launch_std           aclnnStd:
+ *       (const aclTensor *self, const aclIntArray *dim, int64_t correction, bool keepdim,
+ *        aclTensor *out, ...)
+ *   npuarray_aclnn_launch_var           aclnnVar:
+ *       (const aclTensor *self, const aclIntArray *dim, bool unbiased, bool keepdim,
+ *        aclTensor *out, ...)
  *   npuarray_aclnn_launch_matmul        aclnnMatmul:
  *       (const aclTensor *self, const aclTensor *mat2, aclTensor *out, int8_t cubeMathType, ...)
  * The handles are passed as void*, as above. */
@@ -60,6 +66,10 @@ int32_t npuarray_aclnn_launch_reduce_dtype(void *get_workspace_size, void *launc
                                            void *out, void *stream);
 int32_t npuarray_aclnn_launch_reduce_index(void *get_workspace_size, void *launch, void *self,
                                            int64_t dim, bool keep_dim, void *out, void *stream);
+int32_t npuarray_aclnn_launch_std(void *get_workspace_size, void *launch, void *self, void *dim,
+                                  int64_t correction, bool keep_dim, void *out, void *stream);
+int32_t npuarray_aclnn_launch_var(void *get_workspace_size, void *launch, void *self, void *dim,
+                                  bool unbiased, bool keep_dim, void *out, void *stream);
 int32_t npuarray_aclnn_launch_matmul(void *get_workspace_size, void *launch, void *self,
                                      void *mat2, void *out, int8_t cube_math_type, void *stream);
 
