@@ -1119,6 +1119,10 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
     Operators whose result kind differs from the input's (bool results, the
     real abs of complex input) write ``out_dtype`` directly."""
     compute = _supported(x._dtype, supported, name, modular=modular)
+    if out_dtype == compute == x._dtype:  # the common case: one launch, in C
+        out = _ops.unary_result(op, x, out_dtype)
+        if out is not None:
+            return out
     device = x._buffer.device
     stream = _ops.current_stream(device)
     out = _ops.empty(x._shape, out_dtype, device, stream)

@@ -1,26 +1,29 @@
 /* _fastpath.c: the host path of small operations in C (issue 9).
  *
  * A small operation's cost is almost all host overhead: in Python, `z = z + y` on 16 floats
- * spends ~2.4 us in eight Python frames (plan lookup, stream lookup, pool, result object,
+ * spent ~2.4 us in eight Python frames (plan lookup, stream lookup, pool, result object,
  * launch, and the old result's release) around ~0.8 us of aclnn work. This module does the
- * common case of two of those paths in C, with the same objects and the same rules:
+ * common case of those paths in C, with the same objects and the same rules:
  *
- *   BinaryOperator  `x1 <op> x2` for two NPUArrays of one shape, or `x <op> 2.0` for an
- *                   NPUArray and a Python float or int, whose dtypes the operator takes
- *                   as they are: the result's block from the pool's free list of the
- *                   current stream, the DeviceBuffer and NPUArray made with their slots set,
- *                   the aclTensor (and aclScalar) from the descriptor caches, then the
- *                   two aclnn phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the
- *                   provider's entry points, CANN's or npusim's alike.
+ *   BinaryOperator  NPUArray's operators: `x1 <op> x2` for two NPUArrays (of one shape, or
+ *                   shapes that broadcast), `x <op> 2.0` and `2.0 <op> x` for a Python float
+ *                   or int, and `x <op>= y`, when the operator takes the dtypes as they
+ *                   are: the result's block from the pool's free list of the current
+ *                   stream, the DeviceBuffer and NPUArray made with their slots set, the
+ *                   aclTensor (and aclScalar) from the descriptor caches, then the two aclnn
+ *                   phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the provider's
+ *                   entry points, CANN's or npusim's alike.
+ *   unary_result    the same for a unary operator (aclnnExp, ...), for _elementwise._unary.
  *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
- * function it stands in for (`fallback`), which handles everything else (broadcasting,
- * casts, reflected scalars, a graph capture, the profiler, a stream switch, a pool miss, errors):
- * this module adds no semantics of its own. It reads npuarray's objects through their
- * __slots__ (offsets taken from the classes' member descriptors at configure time) and the
- * runtime's module state through the dicts and thread-locals npuarray keeps it in; the
- * Python side is npuarray/_ops.py (configure) and npuarray/_elementwise.py (the operators).
+ * function it stands in for (`fallback`; unary_result returns None instead), which
+ * handles everything else (casts, NumPy scalars, a graph capture, the profiler, a stream
+ * switch, a pool miss, errors): this module adds no semantics of its own. It reads
+ * npuarray's objects through their __slots__ (offsets taken from the classes' member
+ * descriptors at configure time) and the runtime's module state through the dicts and
+ * thread-locals npuarray keeps it in; the Python side is npuarray/_ops.py (configure) and
+ * npuarray/_elementwise.py (the operators).
  *
  * Every step runs with the GIL held, except the two aclnn phases: the stream may block the
  * launch (a full queue) while its worker waits for the GIL to run a host function. */
@@ -609,15 +612,74 @@ static int launch_outcome(PyObject *name, int32_t status, int phase, uint64_t si
     return result == NULL ? -1 : 0;
 }
 
-/* What the fast path of one `x1 <op> x2` reads (borrowed references, except `scalar`). */
+/* The broadcast shape of two shapes (a new tuple), or NULL when they do not broadcast
+ * (the Python operator raises the error) or are not tuples. */
+static PyObject *broadcast_shapes(PyObject *shape1, PyObject *shape2)
+{
+    if (!PyTuple_CheckExact(shape1) || !PyTuple_CheckExact(shape2)) {
+        return NULL;
+    }
+    Py_ssize_t n1 = PyTuple_GET_SIZE(shape1), n2 = PyTuple_GET_SIZE(shape2);
+    Py_ssize_t ndim = n1 > n2 ? n1 : n2;
+    PyObject *shape = PyTuple_New(ndim);
+    for (Py_ssize_t i = 1; shape != NULL && i <= ndim; i++) {
+        PyObject *d1 = i <= n1 ? PyTuple_GET_ITEM(shape1, n1 - i) : NULL;
+        PyObject *d2 = i <= n2 ? PyTuple_GET_ITEM(shape2, n2 - i) : NULL;
+        Py_ssize_t a = d1 == NULL ? 1 : PyLong_AsSsize_t(d1);
+        Py_ssize_t b = d2 == NULL ? 1 : PyLong_AsSsize_t(d2);
+        PyObject *dim = a == 1 ? (d2 != NULL ? d2 : d1) : d1;
+        if (a < 0 || b < 0 || (a != b && a != 1 && b != 1)) {
+            Py_CLEAR(shape);
+            break;
+        }
+        PyTuple_SET_ITEM(shape, ndim - i, Py_NewRef(dim));
+    }
+    return shape;
+}
+
+/* The C-order strides (in elements) of `shape`: a new tuple. */
+static PyObject *contiguous_strides(PyObject *shape)
+{
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape), step = 1;
+    PyObject *strides = PyTuple_New(ndim);
+    for (Py_ssize_t i = ndim - 1; strides != NULL && i >= 0; i--) {
+        PyObject *stride = PyLong_FromSsize_t(step);
+        if (stride == NULL) {
+            Py_CLEAR(strides);
+            break;
+        }
+        PyTuple_SET_ITEM(strides, i, stride);
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+        step *= n > 1 ? n : 1;
+    }
+    return strides;
+}
+
+/* What the fast path of one `x1 <op> x2` reads (borrowed references, except `scalar` and
+ * `owned`). */
 typedef struct {
     Plan *plan;
     void *left, *right;  /* the operator's first two arguments: aclTensor or aclScalar */
     PyObject *scalar;    /* the aclScalar of a scalar operand (a reference), or NULL */
+    PyObject *owned[2];  /* tuples made here for `shape` and `strides` (references) */
     PyObject *shape, *strides, *device, *id, *stream, *pool;
     void *stream_address;
     Py_ssize_t nbytes;
 } Operands;
+
+/* `made` (a new reference or NULL), kept by `in` until release_operands(). */
+static PyObject *own(Operands *in, PyObject *made)
+{
+    in->owned[in->owned[0] != NULL] = made;
+    return made;
+}
+
+static void release_operands(Operands *in)
+{
+    Py_CLEAR(in->scalar);
+    Py_CLEAR(in->owned[0]);
+    Py_CLEAR(in->owned[1]);
+}
 
 /* Whether the result of `array` (and `other`, another NPUArray or NULL) can be made here:
  * one device, both last used on its current stream, at most SMALL_LIMIT bytes, the
@@ -647,19 +709,24 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     if (in->strides == NULL && other != NULL) {
         in->strides = contiguous(SLOT(other, a_strides), in->shape);
     }
+    if (in->strides == NULL && !PyErr_Occurred()) {
+        in->strides = own(in, contiguous_strides(in->shape));
+    }
     return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
            && in->pool != NULL && in->strides != NULL
            && !is_true(thread_value(pool_tls, s_overrides)) && !PyErr_Occurred();
 }
 
-/* Two NPUArrays of one shape whose dtypes the operator takes as they are. */
+/* Two NPUArrays of one shape, or of shapes that broadcast (the operator broadcasts them),
+ * whose dtypes the operator takes as they are. */
 static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
     PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
-    in->shape = SLOT(x1, a_shape);
-    if (in->shape == NULL || SLOT(x2, a_shape) == NULL || t1 == NULL || t2 == NULL
+    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape);
+    if (shape1 == NULL || shape2 == NULL || t1 == NULL || t2 == NULL
         || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
-        || !same_shape(in->shape, SLOT(x2, a_shape))
+        || (in->shape = same_shape(shape1, shape2) ? shape1
+                        : own(in, broadcast_shapes(shape1, shape2))) == NULL
         || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
         || (in->plan = array_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
         return 0;
@@ -721,7 +788,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
  * here only means "not the common case": the Python operator redoes it. */
 static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
-    in->scalar = NULL;
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
     if (!configured || Py_TYPE(x1) != array_type || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
         return 0;
@@ -732,7 +799,8 @@ static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands 
     return scalar_operands(op, x1, x2, in);
 }
 
-/* The two aclnn phases of the plan's operator on the operands and `out` (see _launch.h):
+/* The two aclnn phases of the plan's operator on the operands (`right` NULL: a unary
+ * operator) and `out` (see _launch.h):
  * 0 when launched; -1 with the exception of a failed phase (or of the workspace path,
  * which runs in Python). */
 static int launch(Operands *in, PyObject *out)
@@ -749,7 +817,9 @@ static int launch(Operands *in, PyObject *out)
     int32_t status;
     int phase = 1;
     Py_BEGIN_ALLOW_THREADS
-    if (alpha == NULL) {
+    if (in->right == NULL) { /* a unary operator: (self, out) */
+        status = ((first_phase_2)first)(in->left, tensor_out, &workspace, &executor);
+    } else if (alpha == NULL) {
         status = ((first_phase_3)first)(in->left, in->right, tensor_out, &workspace, &executor);
     } else {
         status = ((first_phase_4)first)(in->left, in->right, alpha, tensor_out, &workspace,
@@ -766,19 +836,15 @@ static int launch(Operands *in, PyObject *out)
     return launch_outcome(plan->name, status, phase, workspace, executor, in->stream);
 }
 
-/* The result of the fast path, or NULL: with an exception set when it failed, without one
- * when it does not apply (the caller then runs the Python operator). */
-static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
+/* The result of the operands `in` (their checks passed): a new NPUArray from a cached
+ * block of the pool, launched into. NULL with an exception when it failed, without one
+ * when there is no cached block (MemoryPool.allocate's other cases, in Python). */
+static PyObject *new_result(Operands *operands)
 {
-    Operands in;
-    if (!common_case(op, x1, x2, &in)) {
-        Py_XDECREF(in.scalar);
-        PyErr_Clear();
-        return NULL;
-    }
+    Operands in = *operands;
     PyObject *out = NULL;
     if (activate_device(in.id) < 0) {
-        goto done; /* activate()'s own error, as on the Python path */
+        return NULL; /* activate()'s own error, as on the Python path */
     }
     PyObject *block_size = PyLong_FromSsize_t((in.nbytes + GRANULE - 1) / GRANULE * GRANULE);
     PyObject *ptrs = block_size == NULL ? NULL : cached_block_list(in.pool, in.stream,
@@ -786,7 +852,7 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     if (ptrs == NULL) {
         Py_XDECREF(block_size);
         PyErr_Clear();
-        goto done; /* no cached block: MemoryPool.allocate's other cases, in Python */
+        return NULL;
     }
     /* list.pop() with the GIL held: the block is ours alone */
     PyObject *ptr = PyList_GET_ITEM(ptrs, PyList_GET_SIZE(ptrs) - 1);
@@ -816,8 +882,21 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     Py_DECREF(plan.alpha);
     Py_DECREF(in.pool);
     Py_DECREF(in.stream);
-done:
-    Py_XDECREF(in.scalar);
+    return out;
+}
+
+/* The result of the fast path, or NULL: with an exception set when it failed, without one
+ * when it does not apply (the caller then runs the Python operator). */
+static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
+{
+    Operands in;
+    PyObject *out = NULL;
+    if (common_case(op, x1, x2, &in)) {
+        out = new_result(&in);
+    } else {
+        PyErr_Clear();
+    }
+    release_operands(&in);
     return out;
 }
 
@@ -827,7 +906,7 @@ done:
  * either x itself or in other memory (an overlap is computed apart, in Python). */
 static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
 {
-    in->scalar = NULL;
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
     if (!configured || Py_TYPE(x) != array_type || Py_TYPE(y) != array_type
         || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
@@ -915,6 +994,10 @@ static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t
             return out;
         }
     }
+    if (op->fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "npuarray's operator was cleared (shutdown)");
+        return NULL;
+    }
     return PyObject_Vectorcall(op->fallback, args, nargsf, kwnames);
 }
 
@@ -953,17 +1036,56 @@ static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     return (PyObject *)op;
 }
 
-static void binary_dealloc(PyObject *self)
+static int plan_traverse(Plan *plan, visitproc visit, void *arg)
+{
+    Py_VISIT(plan->key1);
+    Py_VISIT(plan->key2);
+    Py_VISIT(plan->name);
+    Py_VISIT(plan->alpha);
+    Py_VISIT(plan->out_dtype);
+    Py_VISIT(plan->scalar_dtype);
+    Py_VISIT(plan->low);
+    Py_VISIT(plan->high);
+    return 0;
+}
+
+static int binary_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    BinaryOperator *op = (BinaryOperator *)self;
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        int error = plan_traverse(&op->plans[i], visit, arg);
+        if (error == 0) {
+            error = plan_traverse(&op->scalar_plans[i], visit, arg);
+        }
+        if (error != 0) {
+            return error;
+        }
+    }
+    Py_VISIT(op->name);
+    Py_VISIT(op->direct);
+    Py_VISIT(op->scalar_direct);
+    Py_VISIT(op->fallback);
+    return 0;
+}
+
+static int binary_clear(PyObject *self)
 {
     BinaryOperator *op = (BinaryOperator *)self;
     for (int i = 0; i < PLAN_CACHE; i++) {
         clear_plan(&op->plans[i]);
         clear_plan(&op->scalar_plans[i]);
     }
-    Py_XDECREF(op->name);
-    Py_XDECREF(op->direct);
-    Py_XDECREF(op->scalar_direct);
-    Py_XDECREF(op->fallback);
+    Py_CLEAR(op->name);
+    Py_CLEAR(op->direct);
+    Py_CLEAR(op->scalar_direct);
+    Py_CLEAR(op->fallback);
+    return 0;
+}
+
+static void binary_dealloc(PyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    binary_clear(self);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -1003,14 +1125,17 @@ static PyTypeObject BinaryOperatorType = {
     .tp_doc = PyDoc_STR(
         "BinaryOperator(name, direct, scalar_direct, fallback, *, mode='forward')\n\n"
         "NPUArray's binary operator for the aclnn operator `name` (aclnnAdd, ...): the\n"
-        "common case in C (two NPUArrays of one shape, or an NPUArray and a Python float\n"
+        "common case in C (two NPUArrays, or an NPUArray and a Python float\n"
         "or int, whose dtypes the operator takes as they are: `direct` and `scalar_direct`,\n"
         "the _Binary plan's tables), everything else through `fallback`, the Python\n"
         "operator. `mode`: 'forward' (x + y, x + 2.0), 'reflected' (__radd__: 2.0 + x) or\n"
         "'in-place' (__iadd__ with the in-place operator `name`, aclnnInplaceAdd: x += y,\n"
         "returning x). Binds like a method."),
     .tp_basicsize = sizeof(BinaryOperator),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = binary_traverse,
+    .tp_clear = binary_clear,
     .tp_vectorcall_offset = offsetof(BinaryOperator, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_descr_get = method_get,
@@ -1089,6 +1214,9 @@ static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_
         }
         PyErr_Clear();
     }
+    if (release->fallback == NULL) {
+        Py_RETURN_NONE; /* cleared at shutdown: the blocks go with the process */
+    }
     return PyObject_Vectorcall(release->fallback, args, nargsf, kwnames);
 }
 
@@ -1108,9 +1236,22 @@ static PyObject *release_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     return (PyObject *)release;
 }
 
+static int release_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(((BufferRelease *)self)->fallback);
+    return 0;
+}
+
+static int release_clear(PyObject *self)
+{
+    Py_CLEAR(((BufferRelease *)self)->fallback);
+    return 0;
+}
+
 static void release_dealloc(PyObject *self)
 {
-    Py_XDECREF(((BufferRelease *)self)->fallback);
+    PyObject_GC_UnTrack(self);
+    release_clear(self);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -1136,7 +1277,10 @@ static PyTypeObject BufferReleaseType = {
         "free list of that stream in C (MemoryPool._release's lock-free case); everything\n"
         "else through `fallback`, the Python __del__. Binds like a method."),
     .tp_basicsize = sizeof(BufferRelease),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = release_traverse,
+    .tp_clear = release_clear,
     .tp_vectorcall_offset = offsetof(BufferRelease, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_descr_get = method_get,
@@ -1145,10 +1289,72 @@ static PyTypeObject BufferReleaseType = {
     .tp_dealloc = release_dealloc,
 };
 
+/* ---------------------------------------------------------------------------------------
+ * unary_result: a unary operator into a new array */
+
+#define UNARY_PLANS 64
+static Plan unary_plans[UNARY_PLANS]; /* keyed by (operator name, result dtype) */
+static int next_unary_plan;
+
+static Plan *unary_plan(PyObject *name, PyObject *out_dtype)
+{
+    Plan *plan = cached_plan(unary_plans, name, out_dtype);
+    if (plan != NULL) {
+        return plan;
+    }
+    plan = &unary_plans[next_unary_plan];
+    next_unary_plan = (next_unary_plan + 1) % UNARY_PLANS;
+    clear_plan(plan);
+    if (fill_plan(plan, name, Py_None, out_dtype) < 0) {
+        clear_plan(plan);
+        return NULL;
+    }
+    plan->key1 = Py_NewRef(name);
+    plan->key2 = Py_NewRef(out_dtype);
+    return plan;
+}
+
+PyDoc_STRVAR(unary_result_doc,
+"unary_result(name, x, dtype) -> NPUArray or None\n\n"
+"`name`(x) into a new C-contiguous NPUArray of x's shape and `dtype`, for the\n"
+"aclnn operator `name` of signature (self, out) (aclnnExp, aclnnNeg, ...; its\n"
+"first phase must take x's dtype and write `dtype`), on the current stream of x's\n"
+"device; None when the common case does not apply (the caller then takes its\n"
+"Python path): see BinaryOperator. Raises AclError when a phase fails.");
+
+static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "unary_result(name: str, x, dtype)");
+        return NULL;
+    }
+    PyObject *x = args[1];
+    Operands in = {.scalar = NULL, .right = NULL, .owned = {NULL, NULL}};
+    PyObject *tensor;
+    if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (tensor = SLOT(x, a_tensor)) == NULL || (in.shape = SLOT(x, a_shape)) == NULL
+        || (in.left = cdata_address(tensor)) == NULL
+        || (in.plan = unary_plan(args[0], args[2])) == NULL || !placement(x, NULL, &in)) {
+        release_operands(&in);
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *out = new_result(&in);
+    release_operands(&in);
+    if (out == NULL && !PyErr_Occurred()) {
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
 /* --------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
     {"configure", configure, METH_O, configure_doc},
+    {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
+     unary_result_doc},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

@@ -14,9 +14,11 @@ common scalars are cached, operator entry points are looked up once, the two
 out-parameters are reused per thread, and binary element-wise operators take a
 shorter path (``launch_binary``).
 
-The hottest operations have fast paths (issue 9): ``x + y`` (``binary_result``),
-``x + 2.0`` (``scalar_result``) and ``x += y`` (``inplace_binary``) build the
-result and launch with no per-argument conversion, and run both phases in one
+The hottest operations have fast paths (issue 9). NPUArray's operators (``x + y``,
+``x + 2.0``, ``2.0 - x``, ``x += y``) and ``unary_result`` run their common case
+entirely in C (``npuarray/_fastpath.c``, set up by ``configure_fastpath``). Behind
+them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
+the result and launch with no per-argument conversion, and run both phases in one
 call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
 in the npusim extension), which calls the loaded provider's real entry points,
 CANN's or npusim's, through their addresses. Each returns None/False when it
@@ -508,6 +510,16 @@ def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forw
     if _fastpath is None:
         return operator
     return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator, mode=mode)
+
+
+def _no_fast_result(op_name, x, dtype):
+    return None
+
+
+# unary_result(op_name, x, dtype): op_name(x) into a new array of dtype from C (aclnnExp,
+# aclnnNeg, ...: the operator takes x's dtype and writes dtype), or None (the caller then
+# takes its Python path); see _fastpath.unary_result.
+unary_result = _fastpath.unary_result if _fastpath is not None else _no_fast_result
 
 
 def _fast_entry_points(op_name):

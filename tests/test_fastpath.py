@@ -97,6 +97,7 @@ def test_a_chain_reuses_one_block_and_returns_it(rng):
     x = npx.asarray(rng.standard_normal(16).astype(np.float32)) * 1.0
     z = x + x
     del z
+    gc.collect()  # (garbage of earlier tests must not be freed during the measure)
     before = (pool.used_bytes(), pool.total_bytes())
     z = x
     for _ in range(1000):
@@ -152,9 +153,13 @@ def test_a_scalar_chain_never_reaches_python(monkeypatch, rng):
         expected = expected * np.float32(1.01) - np.float32(0.5)
     np.testing.assert_allclose(z.to_host(), expected, rtol=1e-4)
     assert calls == []
-    (x * np.float32(2.0)).to_host()  # a NumPy scalar: the Python operator
-    2.0 * x                           # reflected: the Python operator
-    assert calls == ["aclnnMuls"]
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    doubled = x * np.float32(2.0)  # a NumPy scalar: the Python operator's general path
+    assert launched == ["aclnnMuls"] and doubled.dtype == np.float32
+    np.testing.assert_allclose(doubled.to_host(), a * 2, rtol=1e-6)
 
 
 REFLECTED = {"__radd__": np.add, "__rsub__": np.subtract, "__rmul__": np.multiply,
@@ -302,8 +307,37 @@ def test_other_cases_take_the_python_operator(case, python_path_calls, rng):
     expected = a + expected_other
     assert result.shape == expected.shape and result.dtype == expected.dtype
     np.testing.assert_allclose(result.to_host(), expected, rtol=1e-6)
-    if case in ("broadcast", "large"):
+    if case == "large":
         assert python_path_calls == ["aclnnAdd"]
+
+
+@pytest.mark.parametrize("shape1, shape2", [((3, 1), (4,)), ((), (5,)), ((2, 3), ()),
+                                            ((4, 1, 3), (2, 1)), ((1,), (7, 1)),
+                                            ((2, 1, 4), (3, 1)), ((6, 5), (6, 5))], ids=str)
+def test_broadcasting_operands_run_in_c(shape1, shape2, python_path_calls, rng):
+    a = rng.standard_normal(shape1).astype(np.float32)
+    b = rng.standard_normal(shape2).astype(np.float32)
+    x, y = npx.asarray(a) * 1.0, npx.asarray(b) * 1.0
+    shape = np.broadcast_shapes(shape1, shape2)
+    warm = [x + y for _ in range(3)]  # (blocks of the result's size cached for the stream)
+    del warm, python_path_calls[:]
+    for dunder, function in OPERATORS.items():
+        for left, right, expected in ((x, y, function(a, b)), (y, x, function(b, a))):
+            result = getattr(left, dunder)(right)
+            assert result.shape == shape == expected.shape and result.dtype == expected.dtype
+            assert result._strides == _ops.contiguous_strides(shape)
+            np.testing.assert_allclose(result.to_host(), expected, rtol=1e-6, err_msg=dunder)
+    assert python_path_calls == []
+
+
+def test_shapes_that_do_not_broadcast_raise_as_before(rng):
+    x = npx.asarray(np.ones((3, 4), np.float32)) * 1.0
+    y = npx.asarray(np.ones((5,), np.float32)) * 1.0
+    with pytest.raises(ValueError):
+        x + y
+    with pytest.raises(ValueError):
+        x * (npx.asarray(np.ones((2, 5, 1), np.float32)) * 1.0)
+    np.testing.assert_array_equal((x + x).to_host(), np.full((3, 4), 2, np.float32))
 
 
 def test_another_stream_is_ordered_by_the_python_path(python_path_calls, rng):
@@ -428,6 +462,7 @@ def test_a_buffer_used_on_two_streams_is_released_through_python(rng):
     release leaves it to the Python __del__, and the pool ends where it began."""
     pool = npx.get_default_memory_pool()
     x = npx.asarray(rng.standard_normal(64).astype(np.float32)) * 1.0
+    gc.collect()  # (garbage of earlier tests must not be freed during the measure)
     before = pool.used_bytes()
     y = x + x
     with npx.Stream():
@@ -470,6 +505,7 @@ def test_a_failed_first_phase_raises_and_loses_nothing(monkeypatch, rng):
     add = _operator_with_phases(monkeypatch, first, second)
     x = npx.asarray(rng.standard_normal(16).astype(np.float32)) * 1.0
     pool = npx.get_default_memory_pool()
+    gc.collect()  # (garbage of earlier tests must not be freed during the measure)
     before = pool.used_bytes()
     with pytest.raises(npx.AclError) as error:
         add(x, x)
@@ -576,3 +612,64 @@ print(os.waitstatus_to_exitcode(status), float((x + y).sum()))
     result = run_python(script)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["0", "48.0"]
+
+
+# -- unary operators (_fastpath.unary_result, from _elementwise._unary)
+
+UNARY = {"negative": np.negative, "abs": np.abs, "exp": np.exp, "sqrt": np.sqrt,
+         "log": np.log, "sin": np.sin, "cos": np.cos, "floor": np.floor}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_unary_common_case_runs_in_c(dtype, monkeypatch, rng):
+    a = rng.uniform(0.5, 4, size=(5, 7)).astype(dtype)
+    x = npx.asarray(a) * 1.0
+    warm = [npx.exp(x) for _ in range(3)]  # (blocks of this size cached for the stream:
+    del warm                                 # two results live at a time below)
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    for name, function in UNARY.items():
+        result = getattr(npx, name)(x)
+        expected = function(a)
+        assert result.dtype == expected.dtype and result.shape == expected.shape
+        np.testing.assert_allclose(result.to_host(), expected,
+                                   rtol=1e-6, err_msg=name)
+    assert launched == []
+
+
+@pytest.mark.parametrize("case", ["view", "empty", "cast", "zero-d"])
+def test_unary_other_cases_take_the_python_path(case, rng):
+    a = rng.uniform(0.5, 4, size=(6, 6)).astype(np.float32)
+    x = npx.asarray(a) * 1.0
+    if case == "view":
+        x, a = x[::-2, 1:], a[::-2, 1:]
+    elif case == "empty":
+        x, a = x[:0], a[:0]
+    elif case == "cast":
+        a = (a * 10).astype(np.int32)
+        x = npx.asarray(a) * 1
+    else:
+        a = np.asarray(a[2, 3])
+        x = npx.asarray(a) * 1.0
+    for name, function in UNARY.items():
+        result = getattr(npx, name)(x)
+        expected = function(a)
+        assert result.dtype == expected.dtype and result.shape == expected.shape
+        np.testing.assert_allclose(result.to_host(), expected, rtol=1e-5, err_msg=name)
+
+
+def test_unary_result_refused_by_the_operator_raises_and_loses_nothing(rng):
+    x = npx.asarray(np.arange(16, dtype=np.int32)) * 1
+    pool = npx.get_default_memory_pool()
+    (x + x).to_host()
+    gc.collect()  # (garbage of earlier tests must not be freed during the measure)
+    before = pool.used_bytes()
+    with pytest.raises(npx.AclError) as error:  # aclnnExp takes no int32 (CANN's table)
+        _ops.unary_result("aclnnExp", x, np.dtype(np.int32))
+    assert error.value.code == 161002
+    assert pool.used_bytes() == before
+    assert _ops.unary_result("aclnnNeg", np.arange(3), np.dtype(np.int64)) is None
+    with pytest.raises(TypeError):
+        _ops._fastpath.unary_result("aclnnNeg", x)
