@@ -25,6 +25,7 @@ CANN's or npusim's, through their addresses. Each returns None/False when it
 does not apply (a graph capture, a view without an aclTensor, ...) and the caller
 takes the general path.
 """
+import functools
 import math
 import threading
 
@@ -68,11 +69,12 @@ def _npuarray_type():
 def acl_tensor(x):
     """The ``aclTensor*`` describing the view ``x`` (shape, strides in elements,
     offset from the storage start, 1-D storage of the whole buffer, format ND),
-    created on first use and cached in ``x._acl_tensor``; destroyed with
-    ``aclDestroyTensor`` when ``x`` dies."""
+    created on first use (or taken from the descriptor cache, ``_view_tensor``)
+    and cached in ``x._acl_tensor``; destroyed with ``aclDestroyTensor`` when no
+    array and no cache entry uses it."""
     handle = x._acl_tensor
     if handle is None:
-        handle = x._acl_tensor = _create_tensor(x)
+        handle = x._acl_tensor = _view_tensor(x)
     return handle
 
 
@@ -835,4 +837,157 @@ def cast(x, dtype, *, stream=None):
     out = empty(x._shape, dtype, x._buffer.device, stream)
     if 0 not in x._shape:
         launch("aclnnCast", x, to_acl_dtype(dtype), out, stream=stream)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Descriptors of views, and single-launch reductions and products (issue 9)
+
+# aclTensors of views, memoised by everything the descriptor holds: the buffer's address
+# and size (the storage), shape, strides, offset and dtype. ``c.T`` or ``x[:, 0]`` is a new
+# view on every call, and aclCreateTensor + aclDestroyTensor from Python cost more than a
+# small operator; equal keys describe equal tensors, so a view of a recycled block that
+# happens to match an old one reuses its descriptor correctly. Handles are refcounted cdata,
+# as in ``_whole_tensors``; launch() gives outputs of ``_SHAPE_WRITING_OPS`` private ones.
+_view_tensors = {}
+_VIEW_TENSOR_CACHE_SIZE = 4096
+
+
+def _view_tensor(x):
+    buffer = x._buffer
+    key = (buffer.ptr, buffer.nbytes, x._shape, x._strides, x._offset, x._dtype)
+    handle = _view_tensors.get(key)
+    if handle is None:
+        handle = _create_tensor(x)
+        if len(_view_tensors) >= _VIEW_TENSOR_CACHE_SIZE:
+            _view_tensors.clear()
+        _view_tensors[key] = handle
+    return handle
+
+
+def _described(x):
+    """``x``'s aclTensor (made now when needed), or None for a view with negative
+    strides, which an aclTensor cannot describe (launch() copies those)."""
+    handle = x._acl_tensor
+    if handle is None and not (x._strides and min(x._strides) < 0):
+        handle = acl_tensor(x)
+    return handle
+
+
+# aclIntArrays of reduction dims, memoised by their values (a tuple of ints): no operator
+# changes an aclIntArray, and making one from Python costs about as much as a small launch.
+_int_arrays = {}
+_INT_ARRAY_CACHE_SIZE = 1024
+
+
+def dims_array(values):
+    """The shared ``aclIntArray*`` of the tuple of ints ``values`` (see acl_int_array)."""
+    handle = _int_arrays.get(values)
+    if handle is None:
+        handle = acl_int_array(values)
+        if len(_int_arrays) >= _INT_ARRAY_CACHE_SIZE:
+            _int_arrays.clear()
+        _int_arrays[values] = handle
+    return handle
+
+
+# The C helpers with the exact first-phase signature of each operator that takes other than
+# object pointers (npuarray/_acl/_launch.h), by operator.
+_EXACT_HELPERS = {} if _launch_helper is None else {
+    "aclnnAmax": _helper_lib.npuarray_aclnn_launch_reduce,
+    "aclnnAmin": _helper_lib.npuarray_aclnn_launch_reduce,
+    "aclnnReduceSum": _helper_lib.npuarray_aclnn_launch_reduce_dtype,
+    "aclnnMean": _helper_lib.npuarray_aclnn_launch_reduce_dtype,
+    "aclnnArgMax": _helper_lib.npuarray_aclnn_launch_reduce_index,
+    "aclnnArgMin": _helper_lib.npuarray_aclnn_launch_reduce_index,
+    "aclnnStd": _helper_lib.npuarray_aclnn_launch_std,
+    "aclnnVar": _helper_lib.npuarray_aclnn_launch_var,
+    "aclnnMatmul": _helper_lib.npuarray_aclnn_launch_matmul,
+}
+
+
+_exact_launchers = {}  # op name -> its helper bound to its entry points, or _PYTHON_LAUNCH
+
+
+def _exact_launcher(op_name):
+    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    launcher = _PYTHON_LAUNCH if entry_points is _PYTHON_LAUNCH else \
+        functools.partial(_EXACT_HELPERS[op_name], *entry_points)
+    _exact_launchers[op_name] = launcher
+    return launcher
+
+
+def _launch_exact(op_name, args, stream):
+    """``op_name``'s two phases on its first-phase ``args`` (handles and values,
+    without the out-parameters) on ``stream``, whose buffers are prepared: one
+    call of its exact-signature C helper, else the two calls from Python."""
+    launcher = _exact_launchers.get(op_name) or _exact_launcher(op_name)
+    activate(stream.device.id)  # CANN launches in the context of the stream's device
+    if launcher is _PYTHON_LAUNCH:
+        return _launch_in_python(op_name, args, stream)
+    ret = launcher(*args, stream.handle)
+    if ret:
+        _nonzero_helper_result(op_name, ret, stream)
+
+
+def reduction_result(x, op_name, params, shape, dtype):
+    """``x`` reduced by ``op_name`` into a new C-contiguous array of the non-empty
+    ``shape`` and ``dtype``, or None when this fast path does not apply (a graph
+    capture, a view with negative strides): the caller then takes launch().
+
+    ``params`` are the first-phase arguments between ``self`` and ``out``:
+    (aclIntArray dim, keepDim) for aclnnAmax / aclnnAmin, (dim, keepDim,
+    aclDataType) for aclnnReduceSum / aclnnMean, (int dim, keepdim) for
+    aclnnArgMax / aclnnArgMin, (dim, int correction, keepdim) for aclnnStd,
+    (dim, unbiased, keepdim) for aclnnVar. Runs on the current stream of ``x``'s device,
+    the result's memory and aclTensor as binary_result's."""
+    handle = x._acl_tensor or _described(x)
+    if handle is None or _capture_guard.active:
+        return None
+    buffer = x._buffer
+    device = buffer.device
+    stream = current_stream_of(device)
+    out = _result(_layouts.get((shape, dtype)) or _layout(shape, dtype), shape, dtype, device,
+                  stream)
+    if buffer._stream is not stream:
+        buffer.prepare(stream)
+    span = _profiler.active and _profiler.begin_launch(op_name, (x, out), stream)
+    # _launch_exact() inline: this is the whole cost of a small reduction besides the result
+    launcher = _exact_launchers.get(op_name) or _exact_launcher(op_name)
+    activate(device.id)
+    if launcher is _PYTHON_LAUNCH:
+        _launch_in_python(op_name, (handle, *params, out._acl_tensor), stream)
+    else:
+        ret = launcher(handle, *params, out._acl_tensor, stream.handle)
+        if ret:
+            _nonzero_helper_result(op_name, ret, stream)
+    if span:
+        _profiler.end(span)
+    return out
+
+
+def matmul_result(x1, x2, shape, cube_math_type):
+    """``x1 @ x2`` (aclnnMatmul with ``cube_math_type``) as a new C-contiguous
+    array of the non-empty ``shape`` and ``x1``'s dtype, for operands on one
+    device of a dtype aclnnMatmul takes (the caller checked), or None when this
+    fast path does not apply (a graph capture, a view with negative strides).
+    Views such as ``c.T`` get their aclTensor from the descriptor cache."""
+    t1 = x1._acl_tensor or _described(x1)
+    t2 = x2._acl_tensor or _described(x2)
+    if t1 is None or t2 is None or _capture_guard.active:
+        return None
+    buffer1, buffer2 = x1._buffer, x2._buffer
+    device = buffer1.device
+    stream = current_stream_of(device)
+    dtype = x1._dtype
+    out = _result(_layouts.get((shape, dtype)) or _layout(shape, dtype), shape, dtype, device,
+                  stream)
+    if buffer1._stream is not stream:
+        buffer1.prepare(stream)
+    if buffer2._stream is not stream:
+        buffer2.prepare(stream)
+    span = _profiler.active and _profiler.begin_launch("aclnnMatmul", (x1, x2, out), stream)
+    _launch_exact("aclnnMatmul", (t1, t2, out._acl_tensor, cube_math_type), stream)
+    if span:
+        _profiler.end(span)
     return out
