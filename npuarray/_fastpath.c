@@ -85,7 +85,7 @@ static void *capture_info, *synchronize_stream, *memcpy_sync;
 static int memcpy_device_to_host;
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
-    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict;
+    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict, *s_device;
 
 static int intern_names(void)
 {
@@ -94,7 +94,7 @@ static int intern_names(void)
         {&s_in_host_func, "in_host_func"}, {&s_forked, "forked"}, {&s_deferred, "_deferred"},
         {&s_active, "active"}, {&s_free, "_free"}, {&s_late, "_late"},
         {&s_released_at, "_released_at"}, {&s_stamps, "_stamps"}, {&s_itemsize, "itemsize"},
-        {&s_dict, "__dict__"}};
+        {&s_dict, "__dict__"}, {&s_device, "device"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -377,8 +377,10 @@ static PyObject *free_list(PyObject *pool_dict, PyObject *stream, PyObject *size
 }
 
 /* The free list holding a cached block of `size` bytes for `stream` in `pool`, when
- * MemoryPool.allocate's lock-free case applies (no late returns pending), else NULL. */
-static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *size)
+ * MemoryPool.allocate's lock-free case applies (no late returns pending), else NULL;
+ * `device`: the pool's Device (borrowed). */
+static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *size,
+                                   PyObject **device)
 {
     PyObject *pool_dict = PyObject_GenericGetDict(pool, NULL);
     if (pool_dict == NULL) {
@@ -386,7 +388,9 @@ static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *s
     }
     PyObject *late = PyDict_GetItemWithError(pool_dict, s_late);
     PyObject *ptrs = NULL;
-    if (late != NULL && PyList_CheckExact(late) && PyList_GET_SIZE(late) == 0) {
+    *device = PyDict_GetItemWithError(pool_dict, s_device); /* (the pool holds it) */
+    if (*device != NULL && late != NULL && PyList_CheckExact(late)
+        && PyList_GET_SIZE(late) == 0) {
         ptrs = free_list(pool_dict, stream, size);
     }
     Py_DECREF(pool_dict); /* the pool holds it */
@@ -900,19 +904,19 @@ static int launch(Operands *in, PyObject *out)
     return launch_outcome(plan->name, status, phase, workspace, executor, in->stream);
 }
 
-/* The result of the operands `in` (their checks passed): a new NPUArray from a cached
- * block of the pool, launched into. NULL with an exception when it failed, without one
- * when there is no cached block (MemoryPool.allocate's other cases, in Python). */
-static PyObject *new_result(Operands *operands)
+/* A new C-contiguous NPUArray of `shape`, `strides` and `dtype` (`nbytes` bytes) on a
+ * block from `pool`'s free list of `stream`: MemoryPool.allocate's lock-free case and
+ * NPUArray._from_buffer, with the aclTensor from the descriptor cache. The buffer's device
+ * is the pool's Device object, as MemoryPool makes it (the fast paths compare devices by
+ * identity). NULL with an exception when it failed, without one when no block is cached
+ * (the caller then takes its Python path). */
+static PyObject *pooled_array(PyObject *pool, PyObject *stream, PyObject *shape,
+                              PyObject *strides, PyObject *dtype, Py_ssize_t nbytes)
 {
-    Operands in = *operands;
-    PyObject *out = NULL;
-    if (activate_device(in.id) < 0) {
-        return NULL; /* activate()'s own error, as on the Python path */
-    }
-    PyObject *block_size = PyLong_FromSsize_t((in.nbytes + GRANULE - 1) / GRANULE * GRANULE);
-    PyObject *ptrs = block_size == NULL ? NULL : cached_block_list(in.pool, in.stream,
-                                                                   block_size);
+    PyObject *block_size = PyLong_FromSsize_t((nbytes + GRANULE - 1) / GRANULE * GRANULE);
+    PyObject *device = NULL;
+    PyObject *ptrs = block_size == NULL ? NULL
+                     : cached_block_list(pool, stream, block_size, &device);
     if (ptrs == NULL) {
         Py_XDECREF(block_size);
         PyErr_Clear();
@@ -921,31 +925,45 @@ static PyObject *new_result(Operands *operands)
     /* list.pop() with the GIL held: the block is ours alone */
     PyObject *ptr = PyList_GET_ITEM(ptrs, PyList_GET_SIZE(ptrs) - 1);
     Py_SET_SIZE(ptrs, PyList_GET_SIZE(ptrs) - 1);
-    /* Allocating objects may run a garbage collection, and with it any __del__ (even one
-     * using this operator's plan cache): hold what the rest reads (the operands hold their
-     * shape, strides and device). */
-    Py_INCREF(in.stream);
-    Py_INCREF(in.pool);
-    Plan plan = *in.plan;
-    in.plan = &plan;
-    Py_INCREF(plan.name);
-    Py_INCREF(plan.alpha);
-    PyObject *out_dtype = Py_NewRef(plan.out_dtype);
-    PyObject *buffer = new_buffer(ptr, in.nbytes, block_size, in.device, in.pool, in.stream);
+    /* Allocating objects may run a garbage collection, and with it any __del__: hold what
+     * is read after it. */
+    PyObject *held[] = {Py_NewRef(pool), Py_NewRef(stream), Py_NewRef(device),
+                        Py_NewRef(shape), Py_NewRef(strides), Py_NewRef(dtype)};
+    PyObject *out = NULL;
+    PyObject *buffer = new_buffer(ptr, nbytes, block_size, device, pool, stream);
     if (buffer == NULL) {
-        return_block(in.pool, block_size, ptr, in.stream);
+        return_block(pool, block_size, ptr, stream);
     } else {
-        out = new_array(buffer, in.shape, in.strides, out_dtype);
+        out = new_array(buffer, shape, strides, dtype);
     }
     Py_DECREF(block_size);
-    Py_DECREF(out_dtype);
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        Py_DECREF(held[i]);
+    }
+    return out;
+}
+
+/* The result of the operands `in` (their checks passed): a new NPUArray from a cached
+ * block of the pool, launched into. NULL with an exception when it failed, without one
+ * when there is no cached block (MemoryPool.allocate's other cases, in Python). */
+static PyObject *new_result(Operands *operands)
+{
+    Operands in = *operands;
+    if (activate_device(in.id) < 0) {
+        return NULL; /* activate()'s own error, as on the Python path */
+    }
+    /* (the plan cache may change during a garbage collection: hold the plan's objects) */
+    Plan plan = *in.plan;
+    in.plan = &plan;
+    PyObject *held[] = {Py_NewRef(plan.name), Py_NewRef(plan.alpha), Py_NewRef(in.stream)};
+    PyObject *out = pooled_array(in.pool, in.stream, in.shape, in.strides, plan.out_dtype,
+                                 in.nbytes);
     if (out != NULL && launch(&in, out) < 0) {
         Py_CLEAR(out);
     }
-    Py_DECREF(plan.name);
-    Py_DECREF(plan.alpha);
-    Py_DECREF(in.pool);
-    Py_DECREF(in.stream);
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        Py_DECREF(held[i]);
+    }
     return out;
 }
 
@@ -1414,6 +1432,51 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
 }
 
 /* ---------------------------------------------------------------------------------------
+ * empty_result: a new array from the pool, nothing launched */
+
+PyDoc_STRVAR(empty_result_doc,
+"empty_result(shape, dtype, device, stream) -> NPUArray or None\n\n"
+"A new C-contiguous NPUArray of `shape` (a tuple of ints) and NumPy `dtype` on\n"
+"`device`, uninitialised, its block (at most 1 MiB) from the default pool's free list\n"
+"of `stream`, with its aclTensor; None when that does not apply (a graph capture,\n"
+"using_pool(), an empty or larger array, no cached block): the caller then takes\n"
+"its Python path (_ops.empty).");
+
+static PyObject *empty_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "empty_result(shape, dtype, device, stream)");
+        return NULL;
+    }
+    PyObject *shape = args[0], *dtype = args[1], *device = args[2], *stream = args[3];
+    PyObject *id, *pool, *itemsize_object;
+    Py_ssize_t size, itemsize;
+    if (!configured || PyDict_GET_SIZE(capture_active) != 0 || !PyTuple_CheckExact(shape)
+        || (size = shape_size(shape)) <= 0 || (id = SLOT(device, device_id)) == NULL
+        || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides))
+        || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    itemsize = PyLong_AsSsize_t(itemsize_object);
+    Py_DECREF(itemsize_object);
+    if (itemsize <= 0 || size > SMALL_LIMIT / itemsize) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *strides = contiguous_strides(shape);
+    PyObject *out = strides == NULL ? NULL : pooled_array(pool, stream, shape, strides, dtype,
+                                                         size * itemsize);
+    Py_XDECREF(strides);
+    if (out == NULL && !PyErr_Occurred()) {
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------------------------------
  * read_to_host: a blocking read of a small array */
 
 typedef int32_t (*capture_info_fn)(void *, int32_t *, void **);
@@ -1519,6 +1582,8 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
 
 static PyMethodDef methods[] = {
     {"read_to_host", read_to_host, METH_O, read_to_host_doc},
+    {"empty_result", (PyCFunction)(void (*)(void))empty_result, METH_FASTCALL,
+     empty_result_doc},
     {"configure", configure, METH_O, configure_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},

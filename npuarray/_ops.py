@@ -367,6 +367,9 @@ def _result(layout, shape, dtype, device, stream):
     outside a graph capture (the callers check): allocate()'s capture routing
     is skipped, and so is the rest of its call chain when this thread uses the
     device's default pool (the hot path of every small operation)."""
+    out = empty_result(shape, dtype, device, stream)  # the common case, in C
+    if out is not None:
+        return out
     pool = _default_pools.get(device.id)
     if pool is None or vars(_pool_overrides).get("overrides"):
         buffer = allocate(layout[0], device, stream)  # first use, or inside using_pool()
@@ -530,6 +533,10 @@ def _no_fast_result(op_name, x, dtype):
 unary_result = _fastpath.unary_result if _fastpath is not None else _no_fast_result
 # read_to_host(x): x.to_host() of a small C-contiguous array in C, or None.
 read_to_host = _fastpath.read_to_host if _fastpath is not None else (lambda x: None)
+# empty_result(shape, dtype, device, stream): a new array from the pool's free list in C
+# (see _fastpath.empty_result), or None.
+empty_result = _fastpath.empty_result if _fastpath is not None else \
+    (lambda shape, dtype, device, stream: None)
 
 
 def _fast_entry_points(op_name):
@@ -720,6 +727,9 @@ def _layout(shape, dtype):
 def empty(shape, dtype, device, stream):
     """A new C-contiguous NPUArray of ``shape`` and NumPy ``dtype`` on ``device``,
     its memory taken from the pool for use on ``stream`` (uninitialised)."""
+    out = empty_result(shape, dtype, device, stream)  # the common case, in C
+    if out is not None:
+        return out
     size = 1
     for n in shape:
         size *= n

@@ -234,7 +234,10 @@ def test_in_place_common_case_never_reaches_python(monkeypatch, rng):
                                                                real(*args))[1])
     a, b = rng.standard_normal((2, 32)).astype(np.float32)
     x, y = npx.asarray(a) * 1.0, npx.asarray(b) * 1.0
-    del calls[:]
+    warm = x * 1.0  # (the plans of these dtypes are made by a first Python call)
+    for operator in ("__iadd__", "__imul__", "__isub__"):
+        getattr(warm, operator)(y)
+    del warm, calls[:]
     for _ in range(10):
         x += y
         x *= y
@@ -319,7 +322,8 @@ def test_broadcasting_operands_run_in_c(shape1, shape2, python_path_calls, rng):
     b = rng.standard_normal(shape2).astype(np.float32)
     x, y = npx.asarray(a) * 1.0, npx.asarray(b) * 1.0
     shape = np.broadcast_shapes(shape1, shape2)
-    warm = [x + y for _ in range(3)]  # (blocks of the result's size cached for the stream)
+    warm = [getattr(left, dunder)(right) for dunder in OPERATORS  # (plans made, blocks of
+            for left, right in ((x, y), (y, x)) for _ in range(2)]   # the result's size cached)
     del warm, python_path_calls[:]
     for dunder, function in OPERATORS.items():
         for left, right, expected in ((x, y, function(a, b)), (y, x, function(b, a))):
@@ -809,3 +813,40 @@ print(faults)
     result = run_python(script, NPUSIM_FAULT_INJECT="memcpy:3")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["1"]
+
+
+# -- results from the pool (_fastpath.empty_result, from _ops.empty and _ops._result)
+
+def test_empty_result_takes_a_cached_block_of_the_default_pool(rng):
+    device = npx.Device(0)  # another Device object than the pool's: equal, not identical
+    stream = _ops.current_stream(npx.asarray(np.ones(1)).device)
+    pool = npx.get_default_memory_pool()
+    warm = [_ops.empty((4, 5), np.dtype(np.float64), device, stream) for _ in range(2)]
+    del warm
+    x = _ops.empty_result((4, 5), np.dtype(np.float64), device, stream)
+    assert x is not None and x.shape == (4, 5) and x.dtype == np.float64
+    assert x._strides == (5, 1) and x._offset == 0 and x._acl_tensor is not None
+    assert x._buffer.device is pool.device and x._buffer._pool is pool
+    assert x._buffer.stream is stream and x._buffer.nbytes == 160
+    x[...] = npx.asarray(np.arange(20.0).reshape(4, 5))
+    np.testing.assert_array_equal(x.to_host(), np.arange(20.0).reshape(4, 5))
+
+
+@pytest.mark.parametrize("case", ["empty", "large", "private pool", "capture"])
+def test_empty_result_declines_what_python_does(case):
+    x = npx.asarray(np.ones(4, np.float32))
+    device, stream = x.device, _ops.current_stream(x.device)
+    shape = (0, 3) if case == "empty" else (600_000,) if case == "large" else (4,)
+    if case == "private pool":
+        with npx.using_pool(npx.MemoryPool()):
+            assert _ops.empty_result(shape, x.dtype, device, stream) is None
+    elif case == "capture":
+        with npx.Stream() as captured:
+            graph = npx.Graph()
+            with graph.capture():
+                assert _ops.empty_result(shape, x.dtype, device, captured) is None
+            graph.destroy()
+    else:
+        assert _ops.empty_result(shape, x.dtype, device, stream) is None
+        out = _ops.empty(shape, x.dtype, device, stream)
+        assert out.shape == shape
