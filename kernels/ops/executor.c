@@ -241,15 +241,28 @@ static int acquire_for_launch(const char *opname, aclOpExecutor *executor)
 }
 
 /* Work on at most this many elements (all tensors together) takes a few microseconds: less
- * than handing it to a stream worker, so npusim_launch_short may run it on the caller. */
+ * than waking a sleeping stream worker, so npusim_launch_short may run it on the caller. */
 #define SHORT_TASK_ELEMENTS (1 << 14)
+/* ... and on at most this many, a few hundred nanoseconds: less than handing it to even an
+ * awake worker (the queue's lock and cache lines shared with it), so npusim_launch_tiny runs
+ * it on the caller whenever the stream is idle. */
+#define TINY_TASK_ELEMENTS (1 << 12)
 
-static bool is_short(const npusim_exec *ex)
+static int64_t total_elements(const npusim_exec *ex)
 {
     int64_t elements = 0;
     for (int i = 0; i < ex->n_tensors; i++)
         if (ex->present[i]) elements += npusim_numel(&ex->t[i]);
-    return elements <= SHORT_TASK_ELEMENTS;
+    return elements;
+}
+
+/* Queues (or runs here, see npusim_launch_short / _tiny) a single-use executor by its size. */
+static aclnnStatus launch_single(aclrtStream stream, npusim_exec *ex)
+{
+    int64_t elements = total_elements(ex);
+    if (elements <= TINY_TASK_ELEMENTS) return npusim_launch_tiny(stream, &ex->def->single_use, ex);
+    if (elements <= SHORT_TASK_ELEMENTS) return npusim_launch_short(stream, &ex->def->single_use, ex);
+    return npusim_launch(stream, &ex->def->single_use, ex);
 }
 
 static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device)
@@ -294,9 +307,7 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
         exec_unref(ex);
         return rc;
     }
-    if (!ex->repeatable)
-        return is_short(ex) ? npusim_launch_short(stream, &ex->def->single_use, ex)
-                            : npusim_launch(stream, &ex->def->single_use, ex);
+    if (!ex->repeatable) return launch_single(stream, ex);
     repeat_launch *l = malloc(sizeof *l);
     if (!l) {
         exec_unref(ex);

@@ -41,6 +41,12 @@ aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *pay
  * synchronisation behave as if the worker had run it. Otherwise it is npusim_launch. */
 aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload);
 
+/* npusim_launch_short for a tiny task, one that costs less than handing it to the worker (a
+ * few hundred nanoseconds): it runs on the calling thread whenever the stream is idle, not only
+ * soon after a synchronisation. A chain of tiny dependent operations then never involves the
+ * worker thread: no hand-off, no lock shared with it, no core kept awake. */
+aclError npusim_launch_tiny(aclrtStream stream, const npusim_task_ops *ops, void *payload);
+
 /* The device id a stream belongs to (NULL: the current context's), or -1 with the error set. */
 int32_t npusim_stream_device(aclrtStream stream);
 

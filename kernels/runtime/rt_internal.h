@@ -154,6 +154,10 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
  * thread when the stream is idle soon after a synchronisation (see npusim_launch_short). */
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api);
+/* rt_submit_inline for a tiny task (less work than handing it to the worker): run at once on
+ * the calling thread whenever the stream is idle (see npusim_launch_tiny). */
+aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                               const char *api);
 /* Whether a task runs the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback, the
  * replay of a graph holding one of those): such tasks run on runtime threads only, never on a
  * thread of the user's (a launching or synchronising one). */

@@ -263,20 +263,22 @@ aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
 
 /* How many short tasks after a synchronisation may run on the launching thread. A few
  * operations and a read of their result (`if err < tol`, float(x)) then never wake the worker;
- * a longer run of launches goes to the worker, which overlaps it with the launching. */
+ * a longer run of launches goes to the worker, which overlaps it with the launching. Tiny
+ * tasks are not counted: they always run here when the stream is idle. */
 #define RUN_HERE_AFTER_SYNC 4
 
-/* Runs `task` on the calling thread when the stream is idle, soon after a synchronisation;
- * false (nothing done) otherwise. Marking the stream busy first keeps the worker, and any
- * other launching thread, from running a later task before this one completes. */
-static bool run_here_if_idle(rt_stream *s, rt_task *task)
+/* Runs `task` on the calling thread when the stream is idle and, unless the task is tiny,
+ * soon after a synchronisation; false (nothing done) otherwise. Marking the stream busy first
+ * keeps the worker, and any other launching thread, from running a later task before this one
+ * completes. */
+static bool run_here_if_idle(rt_stream *s, rt_task *task, bool tiny)
 {
     pthread_mutex_lock(&s->mu);
-    if (s->ring_count || s->busy || s->stop || s->short_launches >= RUN_HERE_AFTER_SYNC) {
+    if (s->ring_count || s->busy || s->stop || (!tiny && s->short_launches >= RUN_HERE_AFTER_SYNC)) {
         pthread_mutex_unlock(&s->mu);
         return false;
     }
-    s->short_launches++;
+    if (!tiny) s->short_launches++;
     s->busy = true;
     s->submitted++;
     bool skip = s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
@@ -317,18 +319,26 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
     return rt_submit(s, &t, api);
 }
 
-/* rt_submit for a short task: run here when the stream allows it, else queued or captured. */
-static aclError submit_short(rt_stream *s, rt_task *task, const char *api)
+/* rt_submit for a short or tiny task: run here when the stream allows it, else queued or
+ * captured. */
+static aclError submit_short(rt_stream *s, rt_task *task, const char *api, bool tiny)
 {
     if (atomic_load_explicit(&s->capture, memory_order_acquire)) return rt_capture_record_task(s, task, api);
-    return run_here_if_idle(s, task) ? ACL_SUCCESS : rt_stream_enqueue(s, task, api);
+    return run_here_if_idle(s, task, tiny) ? ACL_SUCCESS : rt_stream_enqueue(s, task, api);
 }
 
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api)
 {
     rt_task t = inline_task(ops, data, size);
-    return submit_short(s, &t, api);
+    return submit_short(s, &t, api, false);
+}
+
+aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                               const char *api)
+{
+    rt_task t = inline_task(ops, data, size);
+    return submit_short(s, &t, api, true);
 }
 
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)
@@ -344,13 +354,23 @@ aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *pay
     return rt_submit(s, &t, ops->name);
 }
 
-aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload)
+static aclError launch_here_or_queue(aclrtStream stream, const npusim_task_ops *ops, void *payload, bool tiny)
 {
     aclError rc = ACL_SUCCESS;
     rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
     if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
     rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
-    return submit_short(s, &t, ops->name);
+    return submit_short(s, &t, ops->name, tiny);
+}
+
+aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload)
+{
+    return launch_here_or_queue(stream, ops, payload, false);
+}
+
+aclError npusim_launch_tiny(aclrtStream stream, const npusim_task_ops *ops, void *payload)
+{
+    return launch_here_or_queue(stream, ops, payload, true);
 }
 
 int32_t npusim_stream_device(aclrtStream stream)
