@@ -1,6 +1,7 @@
-"""Builds the npusim extension (npuarray._npusim) from kernels/ with cffi; metadata is in pyproject.toml.
+"""Builds the npusim extension (npuarray._npusim) from kernels/ with cffi, and npuarray._fastpath
+(npuarray/_fastpath.c); metadata is in pyproject.toml.
 
-The extension is also copied next to the sources (``npuarray/`` of the checkout): Python run
+The extensions are also copied next to the sources (``npuarray/`` of the checkout): Python run
 from the checkout imports the source tree before the installed package, and that tree must
 then be complete too (``python -m benchmarks``, ``python examples/...`` as the README says).
 """
@@ -8,7 +9,7 @@ import glob
 import os
 import shutil
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 
@@ -34,5 +35,10 @@ class BuildExtAlsoInPlace(build_ext):
             shutil.copyfile(built, in_place)
 
 
+# npuarray's host fast path (npuarray/_fastpath.c): a plain CPython extension.
+FASTPATH = Extension("npuarray._fastpath", ["npuarray/_fastpath.c"],
+                     extra_compile_args=["-O2", "-std=c11"])
+
 setup(cffi_modules=["npuarray/_acl/_build_npusim.py:ffibuilder"],
+      ext_modules=[FASTPATH],
       cmdclass={"build_ext": BuildExtAlsoInPlace})

@@ -493,7 +493,7 @@ def _into(result, out):
 # exists so that either import order works.
 from . import _indexing, _manipulation, _transfer  # noqa: E402
 from . import _elementwise, _linear_algebra, _numpy_dispatch  # noqa: E402
-from . import _searching, _statistical  # noqa: E402
+from . import _ops, _searching, _statistical  # noqa: E402
 
 # The operators whose array API function is its plan alone call the plan's __call__
 # directly: one Python frame per ``x + y`` instead of three (small operations are
@@ -535,3 +535,4 @@ def _bind_binary_operators():
 
 
 _bind_binary_operators()
+_ops.configure_fastpath(NPUArray)

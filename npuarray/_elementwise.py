@@ -486,8 +486,9 @@ def binary_operator(name):
     the comparisons): NPUArray's operators are bound to it. (A function, not
     the plan object: as a class attribute a function receives the array first.)
     Unlike the public function it returns NotImplemented for another library's
-    array (``defers_to``)."""
-    return _BINARY[name].operator
+    array (``defers_to``). Its common case runs in C (``_ops.fast_binary_operator``)."""
+    plan = _BINARY[name]
+    return _ops.fast_binary_operator(plan.op, plan._direct, plan.operator)
 
 
 def add(x1, x2, /):

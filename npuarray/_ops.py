@@ -460,6 +460,75 @@ def _entry_points_of(op_name):
     return entry_points
 
 
+# ---------------------------------------------------------------------------
+# The C fast path (npuarray/_fastpath.c): x + y and DeviceBuffer.__del__ in C for their
+# common case, each calling the Python function it stands in for otherwise. Without the
+# extension (or with a cffi whose object layout it does not know) everything runs here.
+
+try:
+    from . import _fastpath
+except ImportError:
+    _fastpath = None
+
+
+def configure_fastpath(array_type):
+    """Hands ``_fastpath`` npuarray's classes and runtime state and makes
+    ``DeviceBuffer.__del__`` its C release; True when the fast paths are on.
+    Called once, when NPUArray exists."""
+    if _fastpath is None or _launch_helper is None:
+        return False
+    from .runtime import _device, _stream, _memory_pool
+    samples = [ffi.cast("void *", 0x1000), ffi.gc(ffi.cast("void *", 0x2000), lambda _: None)]
+    config = {
+        "array_type": array_type, "buffer_type": _memory_pool.DeviceBuffer,
+        "stream_type": _stream.Stream, "device_type": _device.Device,
+        "capture_active": _capture_guard.active, "profiler_globals": vars(_profiler),
+        "device_globals": vars(_device), "stream_tls": _stream._tls, "device_tls": _device._tls,
+        "pool_tls": _pool_overrides, "default_streams": _stream._default_streams,
+        "default_pools": _default_pools, "whole_tensors": _whole_tensors,
+        "whole_tensor": _whole_tensor, "activate": activate,
+        "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
+        "cdata_samples": [(c, int(ffi.cast("uintptr_t", c))) for c in samples]}
+    if not _fastpath.configure(config):
+        return False
+    buffer_type = _memory_pool.DeviceBuffer
+    if not isinstance(vars(buffer_type)["__del__"], _fastpath.BufferRelease):
+        buffer_type.__del__ = _fastpath.BufferRelease(buffer_type.__del__)
+    return True
+
+
+def fast_binary_operator(op_name, direct, operator):
+    """NPUArray's binary operator for ``op_name``: ``operator`` (the Python one), with
+    its common case in C when the fast path is on (``direct``: the plan's table of
+    dtype pairs the operator takes as they are)."""
+    if _fastpath is None:
+        return operator
+    return _fastpath.BinaryOperator(op_name, direct, operator)
+
+
+def _fast_entry_points(op_name):
+    """The addresses (ints) of ``op_name``'s two phases for ``_fastpath``, or None
+    when it must launch from Python."""
+    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    if entry_points is _PYTHON_LAUNCH:
+        return None
+    return tuple(int(ffi.cast("uintptr_t", address)) for address in entry_points)
+
+
+def _fast_launch_status(op_name, status, phase, workspace_size, executor, stream):
+    """After ``_fastpath``'s launch of ``op_name`` on ``stream`` did not end in one
+    go: AclError naming the ``phase`` (1 or 2) that returned ``status``, else the
+    operator asked for a workspace of ``workspace_size`` bytes (``executor``: its
+    address): the second phase runs here with one from the pool."""
+    if status:
+        _acl.check(status, op_name + "GetWorkspaceSize" if phase == 1 else op_name)
+    workspace = allocate(workspace_size, stream.device, stream)
+    ret = _phases[op_name][1](ffi.cast("void *", workspace.ptr), workspace_size,
+                              ffi.cast("aclOpExecutor *", executor), stream.handle)
+    if ret:
+        _acl.check(ret, op_name)
+
+
 def _second_phase(op_name, second, size_out, executor_out, stream):
     """``aclnn<Op>(workspace, size, executor, stream)`` after a successful first
     phase, with a workspace from the pool when the operator asks for one."""

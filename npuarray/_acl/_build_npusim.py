@@ -1,4 +1,5 @@
-"""Builds npusim, the CPU implementation of the AscendCL ABI, into the extension npuarray._npusim.
+"""Builds npusim, the CPU implementation of the AscendCL ABI, into the extension npuarray._npusim
+(and, for in-place builds, npuarray._fastpath: ``build_fastpath_inplace``).
 
 cffi API mode: the extension compiles every ``kernels/runtime/*.c`` and
 ``kernels/ops/*.c`` together with the cdef of ``_cdef_runtime`` and
@@ -217,6 +218,26 @@ def _build_inplace_locked():
     for other in glob.glob(os.path.join(ROOT, "npuarray", "_npusim.*.so")):
         if other != target:
             os.remove(other)
+    build_fastpath_inplace()
+    return target
+
+
+FASTPATH_SOURCE = os.path.join(ROOT, "npuarray", "_fastpath.c")
+
+
+def build_fastpath_inplace():
+    """Builds npuarray/_fastpath*.so (npuarray's host fast path, a plain CPython
+    extension; setup.py builds it for installs) when its source changed."""
+    target = os.path.join(ROOT, "npuarray", "_fastpath" + sysconfig.get_config_var("EXT_SUFFIX"))
+    if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(FASTPATH_SOURCE):
+        return target
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"
+    print("compiling", os.path.relpath(FASTPATH_SOURCE, ROOT), flush=True)
+    command = [cc, "-shared", "-fPIC", "-O2", "-std=c11", "-Wall", "-Wextra",
+               "-I" + sysconfig.get_paths()["include"], FASTPATH_SOURCE, "-o", target + ".tmp"]
+    if subprocess.call(command) != 0:
+        raise SystemExit("npuarray build failed compiling " + FASTPATH_SOURCE)
+    os.replace(target + ".tmp", target)
     return target
 
 

@@ -1,0 +1,923 @@
+/* _fastpath.c: the host path of small operations in C (issue 9).
+ *
+ * A small operation's cost is almost all host overhead: in Python, `z = z + y` on 16 floats
+ * spends ~2.4 us in eight Python frames (plan lookup, stream lookup, pool, result object,
+ * launch, and the old result's release) around ~0.8 us of aclnn work. This module does the
+ * common case of two of those paths in C, with the same objects and the same rules:
+ *
+ *   BinaryOperator  `x1 <op> x2` for two NPUArrays of one shape whose dtypes the operator
+ *                   takes as they are: the result's block from the pool's free list of the
+ *                   current stream, the DeviceBuffer and NPUArray made with their slots set,
+ *                   the aclTensor from the descriptor cache, then the two aclnn phases
+ *                   (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the provider's entry
+ *                   points, CANN's or npusim's alike.
+ *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
+ *
+ * Each checks the conditions of its common case first and otherwise calls the Python
+ * function it stands in for (`fallback`), which handles everything else (broadcasting,
+ * casts, scalars, a graph capture, the profiler, a stream switch, a pool miss, errors):
+ * this module adds no semantics of its own. It reads npuarray's objects through their
+ * __slots__ (offsets taken from the classes' member descriptors at configure time) and the
+ * runtime's module state through the dicts and thread-locals npuarray keeps it in; the
+ * Python side is npuarray/_ops.py (configure) and npuarray/_elementwise.py (the operators).
+ *
+ * Every step runs with the GIL held, except the two aclnn phases: the stream may block the
+ * launch (a full queue) while its worker waits for the GIL to run a host function. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include <stdint.h>
+
+/* The aclnn phases of an operator whose first phase takes 3 or 4 object pointers (see
+ * npuarray/_acl/_launch.h: aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out)). */
+typedef int32_t (*first_phase_3)(void *, void *, void *, uint64_t *, void **);
+typedef int32_t (*first_phase_4)(void *, void *, void *, void *, uint64_t *, void **);
+typedef int32_t (*second_phase)(void *, uint64_t, void *, void *);
+
+#define SMALL_LIMIT (1 << 20) /* the pool's lock-free block sizes (_memory_pool._SMALL_LIMIT) */
+#define GRANULE 512           /* and their rounding (_memory_pool._GRANULE) */
+
+/* ---------------------------------------------------------------------------------------
+ * State set by configure() */
+
+static int configured;
+static PyTypeObject *array_type;  /* npuarray.NPUArray */
+static PyTypeObject *buffer_type; /* npuarray.runtime._memory_pool.DeviceBuffer */
+/* __slots__ offsets */
+static Py_ssize_t a_buffer, a_shape, a_strides, a_offset, a_dtype, a_tensor;
+static Py_ssize_t b_ptr, b_nbytes, b_device, b_pool, b_size, b_stream, b_others;
+static Py_ssize_t stream_handle, device_id;
+/* cffi's CData objects: their types and where the C pointer is kept */
+static PyTypeObject *cdata_types[2];
+static Py_ssize_t cdata_pointer;
+/* runtime state */
+static PyObject *capture_active;   /* _capture_guard.active: a dict, changed in place */
+static PyObject *profiler_globals; /* _profiler's globals: "active" is rebound */
+static PyObject *device_globals;   /* _device's globals: "forked", "_deferred" */
+static PyObject *stream_tls;       /* _stream._tls: "current" {device id: Stream} */
+static PyObject *device_tls;       /* _device._tls: "acl_device", "in_host_func" */
+static PyObject *pool_tls;         /* _memory_pool._local: "overrides" */
+static PyObject *default_streams;  /* _stream._default_streams {device id: Stream} */
+static PyObject *default_pools;    /* _memory_pool._default_pools {device id: MemoryPool} */
+static PyObject *whole_tensors;    /* _ops._whole_tensors {(ptr, shape, dtype): aclTensor} */
+static PyObject *whole_tensor;     /* _ops._whole_tensor(x): a cache miss */
+static PyObject *activate;         /* _device.activate(device_id) */
+static PyObject *entry_points;     /* _ops._fast_entry_points(op_name) -> (int, int) or None */
+static PyObject *launch_status;    /* _ops._fast_launch_status(...): errors, workspaces */
+
+static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
+    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict;
+
+static int intern_names(void)
+{
+    struct { PyObject **name; const char *text; } names[] = {
+        {&s_current, "current"}, {&s_overrides, "overrides"}, {&s_acl_device, "acl_device"},
+        {&s_in_host_func, "in_host_func"}, {&s_forked, "forked"}, {&s_deferred, "_deferred"},
+        {&s_active, "active"}, {&s_free, "_free"}, {&s_late, "_late"},
+        {&s_released_at, "_released_at"}, {&s_stamps, "_stamps"}, {&s_itemsize, "itemsize"},
+        {&s_dict, "__dict__"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        *names[i].name = PyUnicode_InternFromString(names[i].text);
+        if (*names[i].name == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+#define SLOT(object, offset) (*(PyObject **)((char *)(object) + (offset)))
+
+/* The offset of the __slots__ member `name` of `type`; -1 with an exception if it is not one. */
+static Py_ssize_t slot_offset(PyTypeObject *type, const char *name)
+{
+    PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
+    if (descr == NULL) {
+        return -1;
+    }
+    Py_ssize_t offset = -1;
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type == T_OBJECT_EX) {
+            offset = member->offset;
+        }
+    }
+    Py_DECREF(descr);
+    if (offset < 0) {
+        PyErr_Format(PyExc_TypeError, "%s.%s is not a __slots__ member", type->tp_name, name);
+    }
+    return offset;
+}
+
+/* The C pointer held by a cffi CData object, or NULL when `object` is not one. */
+static void *cdata_address(PyObject *object)
+{
+    PyTypeObject *type = Py_TYPE(object);
+    if (type != cdata_types[0] && type != cdata_types[1]) {
+        return NULL;
+    }
+    return *(void **)((char *)object + cdata_pointer);
+}
+
+/* cffi keeps a CData's pointer after its header and its ctype (CDataObject: PyObject_HEAD,
+ * c_type, c_data). That layout is cffi's, not a public API, so configure() checks it on
+ * sample objects whose addresses Python computed: on a mismatch the fast paths stay off. */
+static int find_cdata_pointer(PyObject *samples)
+{
+    Py_ssize_t n = PyList_GET_SIZE(samples);
+    cdata_pointer = sizeof(PyObject) + sizeof(void *);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = PyList_GET_ITEM(samples, i);
+        PyObject *object = PyTuple_GET_ITEM(pair, 0);
+        void *expected = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
+        if (expected == NULL && PyErr_Occurred()) {
+            return -1;
+        }
+        if (cdata_types[0] == NULL || cdata_types[0] == Py_TYPE(object)) {
+            cdata_types[0] = Py_TYPE(object);
+        } else if (cdata_types[1] == NULL || cdata_types[1] == Py_TYPE(object)) {
+            cdata_types[1] = Py_TYPE(object);
+        } else {
+            return 0;
+        }
+        if (*(void **)((char *)object + cdata_pointer) != expected) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int take(PyObject *config, const char *key, PyObject **target)
+{
+    PyObject *value = PyDict_GetItemString(config, key);
+    if (value == NULL) {
+        PyErr_Format(PyExc_KeyError, "configure: missing %s", key);
+        return -1;
+    }
+    Py_INCREF(value);
+    Py_XSETREF(*target, value);
+    return 0;
+}
+
+#define OFFSET(var, type, name)                                                             \
+    if ((var = slot_offset((PyTypeObject *)(type), name)) < 0) {                            \
+        return NULL;                                                                        \
+    }
+
+PyDoc_STRVAR(configure_doc,
+"configure(config: dict) -> bool\n\n"
+"Hands the fast paths npuarray's classes and runtime state (see npuarray/_ops.py,\n"
+"_configure_fastpath); True when they are on, False when cffi's object layout is not\n"
+"the one this module reads (every operation then takes the Python path).");
+
+static PyObject *configure(PyObject *module, PyObject *config)
+{
+    (void)module;
+    if (!PyDict_Check(config)) {
+        PyErr_SetString(PyExc_TypeError, "configure() takes a dict");
+        return NULL;
+    }
+    PyObject *types[4] = {NULL, NULL, NULL, NULL};
+    const char *type_keys[4] = {"array_type", "buffer_type", "stream_type", "device_type"};
+    for (int i = 0; i < 4; i++) {
+        types[i] = PyDict_GetItemString(config, type_keys[i]);
+        if (types[i] == NULL || !PyType_Check(types[i])) {
+            PyErr_Format(PyExc_TypeError, "configure: %s must be a class", type_keys[i]);
+            return NULL;
+        }
+    }
+    OFFSET(a_buffer, types[0], "_buffer") OFFSET(a_shape, types[0], "_shape")
+    OFFSET(a_strides, types[0], "_strides") OFFSET(a_offset, types[0], "_offset")
+    OFFSET(a_dtype, types[0], "_dtype") OFFSET(a_tensor, types[0], "_acl_tensor")
+    OFFSET(b_ptr, types[1], "ptr") OFFSET(b_nbytes, types[1], "nbytes")
+    OFFSET(b_device, types[1], "device") OFFSET(b_pool, types[1], "_pool")
+    OFFSET(b_size, types[1], "_size") OFFSET(b_stream, types[1], "_stream")
+    OFFSET(b_others, types[1], "_others")
+    OFFSET(stream_handle, types[2], "handle") OFFSET(device_id, types[3], "id")
+    Py_INCREF(types[0]);
+    Py_XSETREF(array_type, (PyTypeObject *)types[0]);
+    Py_INCREF(types[1]);
+    Py_XSETREF(buffer_type, (PyTypeObject *)types[1]);
+    struct { const char *key; PyObject **target; } state[] = {
+        {"capture_active", &capture_active}, {"profiler_globals", &profiler_globals},
+        {"device_globals", &device_globals}, {"stream_tls", &stream_tls},
+        {"device_tls", &device_tls}, {"pool_tls", &pool_tls},
+        {"default_streams", &default_streams}, {"default_pools", &default_pools},
+        {"whole_tensors", &whole_tensors}, {"whole_tensor", &whole_tensor},
+        {"activate", &activate}, {"entry_points", &entry_points},
+        {"launch_status", &launch_status}};
+    for (size_t i = 0; i < sizeof state / sizeof state[0]; i++) {
+        if (take(config, state[i].key, state[i].target) < 0) {
+            return NULL;
+        }
+    }
+    if (!PyDict_Check(capture_active) || !PyDict_Check(profiler_globals)
+        || !PyDict_Check(device_globals) || !PyDict_Check(default_streams)
+        || !PyDict_Check(default_pools) || !PyDict_Check(whole_tensors)) {
+        PyErr_SetString(PyExc_TypeError, "configure: runtime state of unexpected types");
+        return NULL;
+    }
+    PyObject *samples = PyDict_GetItemString(config, "cdata_samples");
+    if (samples == NULL || !PyList_Check(samples)) {
+        PyErr_SetString(PyExc_TypeError, "configure: cdata_samples must be a list");
+        return NULL;
+    }
+    int layout_ok = find_cdata_pointer(samples);
+    if (layout_ok < 0) {
+        return NULL;
+    }
+    configured = layout_ok;
+    return PyBool_FromLong(configured);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Runtime state lookups (borrowed references; NULL without an exception means "absent") */
+
+/* `key` of this thread's attributes of the threading.local `tls`. */
+static PyObject *thread_value(PyObject *tls, PyObject *key)
+{
+    /* threading.local gives this thread's dict as its __dict__ */
+    PyObject *values = PyObject_GetAttr(tls, s_dict);
+    if (values == NULL) {
+        return NULL;
+    }
+    PyObject *value = PyDict_Check(values) ? PyDict_GetItemWithError(values, key) : NULL;
+    Py_DECREF(values); /* it stays alive: the local holds it */
+    return value;
+}
+
+/* This thread's current stream of the device `id` (runtime._stream.current_stream_of). */
+static PyObject *current_stream(PyObject *id)
+{
+    PyObject *current = thread_value(stream_tls, s_current);
+    PyObject *stream = NULL;
+    if (current != NULL && PyDict_Check(current) && PyDict_GET_SIZE(current) != 0) {
+        stream = PyDict_GetItemWithError(current, id);
+    }
+    if (stream == NULL && !PyErr_Occurred()) {
+        stream = PyDict_GetItemWithError(default_streams, id);
+    }
+    return stream;
+}
+
+static int is_true(PyObject *value)
+{
+    return value != NULL && value != Py_None && value != Py_False
+           && PyObject_IsTrue(value) == 1;
+}
+
+/* Whether the ACL current device of this thread is `id` with nothing deferred to run
+ * (the fast exit of runtime._device.activate); else activate() runs, and may raise. */
+static int activate_device(PyObject *id)
+{
+    PyObject *active = thread_value(device_tls, s_acl_device);
+    if (active != NULL && PyLong_CheckExact(active)
+        && PyObject_RichCompareBool(active, id, Py_EQ) == 1) {
+        PyObject *deferred = PyDict_GetItemWithError(device_globals, s_deferred);
+        if (deferred != NULL && PyObject_Length(deferred) == 0) {
+            return 0;
+        }
+    }
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    PyObject *result = PyObject_CallOneArg(activate, id);
+    Py_XDECREF(result);
+    return result == NULL ? -1 : 0;
+}
+
+/* The free list of `size`-byte blocks last used on `stream` in `pool` (MemoryPool._free
+ * [id(stream)][size]), or NULL. `stream` None: the any-stream list. */
+static PyObject *free_list(PyObject *pool_dict, PyObject *stream, PyObject *size)
+{
+    PyObject *free = PyDict_GetItemWithError(pool_dict, s_free);
+    if (free == NULL || !PyDict_Check(free)) {
+        return NULL;
+    }
+    PyObject *key = stream == Py_None ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(stream);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *bins = PyDict_GetItemWithError(free, key);
+    Py_DECREF(key);
+    if (bins == NULL || !PyDict_Check(bins)) {
+        return NULL;
+    }
+    PyObject *ptrs = PyDict_GetItemWithError(bins, size);
+    return ptrs != NULL && PyList_CheckExact(ptrs) ? ptrs : NULL;
+}
+
+/* The free list holding a cached block of `size` bytes for `stream` in `pool`, when
+ * MemoryPool.allocate's lock-free case applies (no late returns pending), else NULL. */
+static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *size)
+{
+    PyObject *pool_dict = PyObject_GenericGetDict(pool, NULL);
+    if (pool_dict == NULL) {
+        return NULL;
+    }
+    PyObject *late = PyDict_GetItemWithError(pool_dict, s_late);
+    PyObject *ptrs = NULL;
+    if (late != NULL && PyList_CheckExact(late) && PyList_GET_SIZE(late) == 0) {
+        ptrs = free_list(pool_dict, stream, size);
+    }
+    Py_DECREF(pool_dict); /* the pool holds it */
+    return ptrs != NULL && PyList_GET_SIZE(ptrs) != 0 ? ptrs : NULL;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * BinaryOperator */
+
+#define PLAN_CACHE 8
+
+typedef struct {
+    PyObject *dtype1, *dtype2; /* operand dtypes (NULL: empty entry) */
+    PyObject *alpha;           /* aclScalar of the operator's alpha, or None */
+    void *alpha_address;
+    PyObject *out_dtype;
+    Py_ssize_t itemsize;
+} Plan;
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *name;         /* aclnn operator, e.g. "aclnnAdd" */
+    PyObject *direct;       /* _Binary._direct {(dtype, dtype): (alpha, out dtype) or False} */
+    PyObject *fallback;     /* the Python operator: (x1, x2) -> result or NotImplemented */
+    void *first, *second;   /* entry points of the two phases, once resolved */
+    int resolved;           /* 1: resolved; -1: this operator launches from Python */
+    Plan plans[PLAN_CACHE]; /* the last dtype pairs seen, round robin */
+    int next_plan;
+} BinaryOperator;
+
+static Plan *find_plan(BinaryOperator *op, PyObject *dtype1, PyObject *dtype2)
+{
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        Plan *plan = &op->plans[i];
+        if (plan->dtype1 == dtype1 && plan->dtype2 == dtype2) {
+            return plan;
+        }
+    }
+    /* Only plans the Python operator already made (it stores them in `direct`). */
+    PyObject *key = PyTuple_Pack(2, dtype1, dtype2);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *direct = PyDict_GetItemWithError(op->direct, key);
+    Py_DECREF(key);
+    if (direct == NULL || !PyTuple_Check(direct) || PyTuple_GET_SIZE(direct) != 2) {
+        return NULL;
+    }
+    PyObject *alpha = PyTuple_GET_ITEM(direct, 0), *out_dtype = PyTuple_GET_ITEM(direct, 1);
+    void *alpha_address = NULL;
+    if (alpha != Py_None && (alpha_address = cdata_address(alpha)) == NULL) {
+        return NULL;
+    }
+    PyObject *itemsize_object = PyObject_GetAttr(out_dtype, s_itemsize);
+    if (itemsize_object == NULL) {
+        return NULL;
+    }
+    Py_ssize_t itemsize = PyLong_AsSsize_t(itemsize_object);
+    Py_DECREF(itemsize_object);
+    if (itemsize <= 0) {
+        return NULL;
+    }
+    Plan *plan = &op->plans[op->next_plan];
+    op->next_plan = (op->next_plan + 1) % PLAN_CACHE;
+    Py_XDECREF(plan->dtype1);
+    Py_XDECREF(plan->dtype2);
+    Py_XDECREF(plan->alpha);
+    Py_XDECREF(plan->out_dtype);
+    *plan = (Plan){Py_NewRef(dtype1), Py_NewRef(dtype2), Py_NewRef(alpha), alpha_address,
+                   Py_NewRef(out_dtype), itemsize};
+    return plan;
+}
+
+static int resolve_entry_points(BinaryOperator *op)
+{
+    PyObject *pair = PyObject_CallOneArg(entry_points, op->name);
+    if (pair == NULL) {
+        return -1;
+    }
+    op->resolved = -1;
+    if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+        op->first = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 0));
+        op->second = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
+        if (PyErr_Occurred()) {
+            Py_DECREF(pair);
+            return -1;
+        }
+        op->resolved = op->first != NULL && op->second != NULL ? 1 : -1;
+    }
+    Py_DECREF(pair);
+    return 0;
+}
+
+/* The number of elements of `shape` (a tuple of ints), or -1. */
+static Py_ssize_t shape_size(PyObject *shape)
+{
+    Py_ssize_t size = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape); i++) {
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+        if (n < 0 || (n != 0 && size > PY_SSIZE_T_MAX / n)) {
+            PyErr_Clear();
+            return -1;
+        }
+        size *= n;
+    }
+    return size;
+}
+
+/* `strides` when it is the C-order strides (in elements) of `shape`, else NULL. */
+static PyObject *contiguous(PyObject *strides, PyObject *shape)
+{
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+    if (strides == NULL || !PyTuple_CheckExact(strides) || PyTuple_GET_SIZE(strides) != ndim) {
+        return NULL;
+    }
+    Py_ssize_t step = 1;
+    for (Py_ssize_t i = ndim - 1; i >= 0; i--) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) != step) {
+            PyErr_Clear();
+            return NULL;
+        }
+        step *= PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+    }
+    return strides;
+}
+
+static int same_shape(PyObject *shape1, PyObject *shape2)
+{
+    if (shape1 == shape2) {
+        return 1;
+    }
+    if (!PyTuple_CheckExact(shape1) || !PyTuple_CheckExact(shape2)) {
+        return 0;
+    }
+    return PyObject_RichCompareBool(shape1, shape2, Py_EQ) == 1;
+}
+
+/* A new DeviceBuffer for the block `ptr` (a reference it takes over, unless it fails). */
+static PyObject *new_buffer(PyObject *ptr, Py_ssize_t nbytes, PyObject *size, PyObject *device,
+                            PyObject *pool, PyObject *stream)
+{
+    PyObject *nbytes_object = PyLong_FromSsize_t(nbytes);
+    PyObject *buffer = nbytes_object == NULL ? NULL : buffer_type->tp_alloc(buffer_type, 0);
+    if (buffer == NULL) {
+        Py_XDECREF(nbytes_object);
+        return NULL;
+    }
+    SLOT(buffer, b_ptr) = ptr;
+    SLOT(buffer, b_nbytes) = nbytes_object;
+    SLOT(buffer, b_device) = Py_NewRef(device);
+    SLOT(buffer, b_pool) = Py_NewRef(pool);
+    SLOT(buffer, b_size) = Py_NewRef(size);
+    SLOT(buffer, b_stream) = Py_NewRef(stream);
+    SLOT(buffer, b_others) = Py_NewRef(Py_None);
+    return buffer;
+}
+
+/* Gives the block `ptr` (whose reference this call takes over) back to `pool` after the
+ * buffer for it could not be made (MemoryPool._release, which files it whatever happened
+ * to the free lists meanwhile). The exception of the failure stays set. */
+static void return_block(PyObject *pool, PyObject *size, PyObject *ptr, PyObject *stream)
+{
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyObject *result = PyObject_CallMethod(pool, "_release", "OOO", size, ptr, stream);
+    Py_XDECREF(result);
+    Py_DECREF(ptr);
+    PyErr_Restore(type, value, traceback);
+}
+
+/* A new C-contiguous NPUArray on `buffer` (a reference this call takes over), with its
+ * aclTensor from the descriptor cache (_ops._whole_tensor on a miss). */
+static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
+                           PyObject *dtype)
+{
+    PyObject *out = array_type->tp_alloc(array_type, 0);
+    if (out == NULL) {
+        Py_DECREF(buffer);
+        return NULL;
+    }
+    SLOT(out, a_buffer) = buffer;
+    SLOT(out, a_shape) = Py_NewRef(shape);
+    SLOT(out, a_strides) = Py_NewRef(strides);
+    SLOT(out, a_offset) = PyLong_FromLong(0);
+    SLOT(out, a_dtype) = Py_NewRef(dtype);
+    PyObject *key = PyTuple_Pack(3, SLOT(buffer, b_ptr), shape, dtype);
+    PyObject *tensor = key == NULL ? NULL : PyDict_GetItemWithError(whole_tensors, key);
+    Py_XDECREF(key);
+    if (tensor != NULL) {
+        Py_INCREF(tensor);
+    } else if (!PyErr_Occurred()) {
+        tensor = PyObject_CallOneArg(whole_tensor, out);
+    }
+    if (tensor == NULL) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    SLOT(out, a_tensor) = tensor;
+    return out;
+}
+
+/* After the phases: raise for a failed phase, or have Python bring the workspace an
+ * operator asked for and run its second phase (_ops._fast_launch_status). */
+static int launch_outcome(BinaryOperator *op, int32_t status, int phase, uint64_t size,
+                          void *executor, PyObject *stream)
+{
+    PyObject *result = PyObject_CallFunction(launch_status, "OiiKNO", op->name, (int)status,
+                                             phase, (unsigned long long)size,
+                                             PyLong_FromVoidPtr(executor), stream);
+    Py_XDECREF(result);
+    return result == NULL ? -1 : 0;
+}
+
+/* What the fast path of one `x1 <op> x2` reads (borrowed references). */
+typedef struct {
+    Plan *plan;
+    PyObject *shape, *strides, *device, *id, *stream, *pool;
+    void *tensor1, *tensor2, *stream_address;
+    Py_ssize_t nbytes;
+} Operands;
+
+/* Whether the common case applies to `x1 <op> x2` (filling `in`): two NPUArrays of one
+ * shape on one device, both last used on its current stream, a result of at most
+ * SMALL_LIMIT bytes, no graph capture, no profile, the default pool. A lookup that fails
+ * here only means "not the common case": the Python operator redoes it. */
+static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
+{
+    if (!configured || Py_TYPE(x1) != array_type || Py_TYPE(x2) != array_type
+        || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (op->resolved == 0 && resolve_entry_points(op) < 0) || op->resolved < 0) {
+        return 0;
+    }
+    PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
+    in->shape = SLOT(x1, a_shape);
+    if (in->shape == NULL || SLOT(x2, a_shape) == NULL || t1 == NULL || t2 == NULL
+        || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
+        || !same_shape(in->shape, SLOT(x2, a_shape))
+        || (in->tensor1 = cdata_address(t1)) == NULL
+        || (in->tensor2 = cdata_address(t2)) == NULL
+        || (in->plan = find_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
+        return 0;
+    }
+    PyObject *buffer1 = SLOT(x1, a_buffer), *buffer2 = SLOT(x2, a_buffer);
+    in->device = SLOT(buffer1, b_device);
+    if (in->device == NULL || SLOT(buffer2, b_device) != in->device
+        || (in->id = SLOT(in->device, device_id)) == NULL
+        || (in->stream = current_stream(in->id)) == NULL) {
+        return 0;
+    }
+    /* A buffer last used on another stream needs prepare()'s ordering: Python does it. */
+    if (SLOT(buffer1, b_stream) != in->stream || SLOT(buffer2, b_stream) != in->stream) {
+        return 0;
+    }
+    Py_ssize_t size = shape_size(in->shape);
+    in->nbytes = size * in->plan->itemsize;
+    if (size <= 0 || in->nbytes > SMALL_LIMIT) {
+        return 0;
+    }
+    PyObject *handle = SLOT(in->stream, stream_handle);
+    in->pool = PyDict_GetItemWithError(default_pools, in->id);
+    in->strides = contiguous(SLOT(x1, a_strides), in->shape);
+    if (in->strides == NULL) {
+        in->strides = contiguous(SLOT(x2, a_strides), in->shape);
+    }
+    return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
+           && in->pool != NULL && in->strides != NULL
+           && !is_true(thread_value(pool_tls, s_overrides)) && !PyErr_Occurred();
+}
+
+/* The two aclnn phases of `op` on the operands and `out` (see _launch.h). 0 when launched;
+ * -1 with the exception of a failed phase (or of the workspace path, run in Python). */
+static int launch(BinaryOperator *op, Operands *in, PyObject *out)
+{
+    void *tensor_out = cdata_address(SLOT(out, a_tensor));
+    if (tensor_out == NULL) {
+        PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
+        return -1;
+    }
+    uint64_t workspace = 0;
+    void *executor = NULL;
+    int32_t status;
+    int phase = 1;
+    void *alpha = in->plan->alpha_address;
+    Py_BEGIN_ALLOW_THREADS
+    if (alpha == NULL) {
+        status = ((first_phase_3)op->first)(in->tensor1, in->tensor2, tensor_out, &workspace,
+                                            &executor);
+    } else {
+        status = ((first_phase_4)op->first)(in->tensor1, in->tensor2, alpha, tensor_out,
+                                            &workspace, &executor);
+    }
+    if (status == 0 && workspace == 0) {
+        phase = 2;
+        status = ((second_phase)op->second)(NULL, 0, executor, in->stream_address);
+    }
+    Py_END_ALLOW_THREADS
+    if (status == 0 && workspace == 0) {
+        return 0;
+    }
+    return launch_outcome(op, status, phase, workspace, executor, in->stream);
+}
+
+/* The result of the fast path, or NULL: with an exception set when it failed, without one
+ * when it does not apply (the caller then runs the Python operator). */
+static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
+{
+    Operands in;
+    if (!common_case(op, x1, x2, &in)) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (activate_device(in.id) < 0) {
+        return NULL; /* activate()'s own error, as on the Python path */
+    }
+    PyObject *block_size = PyLong_FromSsize_t((in.nbytes + GRANULE - 1) / GRANULE * GRANULE);
+    PyObject *ptrs = block_size == NULL ? NULL : cached_block_list(in.pool, in.stream,
+                                                                   block_size);
+    if (ptrs == NULL) {
+        Py_XDECREF(block_size);
+        PyErr_Clear();
+        return NULL; /* no cached block: MemoryPool.allocate's other cases, in Python */
+    }
+    /* list.pop() with the GIL held: the block is ours alone */
+    PyObject *ptr = PyList_GET_ITEM(ptrs, PyList_GET_SIZE(ptrs) - 1);
+    Py_SET_SIZE(ptrs, PyList_GET_SIZE(ptrs) - 1);
+    /* Allocating objects may run a garbage collection, and with it any __del__: hold what
+     * the rest reads (the operands hold their shape, strides, device and plan dtypes). */
+    Py_INCREF(in.stream);
+    Py_INCREF(in.pool);
+    PyObject *out_dtype = Py_NewRef(in.plan->out_dtype);
+    PyObject *buffer = new_buffer(ptr, in.nbytes, block_size, in.device, in.pool, in.stream);
+    PyObject *out = NULL;
+    if (buffer == NULL) {
+        return_block(in.pool, block_size, ptr, in.stream);
+    } else {
+        out = new_array(buffer, in.shape, in.strides, out_dtype);
+    }
+    Py_DECREF(block_size);
+    Py_DECREF(out_dtype);
+    if (out != NULL && launch(op, &in, out) < 0) {
+        Py_CLEAR(out);
+    }
+    Py_DECREF(in.pool);
+    Py_DECREF(in.stream);
+    return out;
+}
+
+static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                   PyObject *kwnames)
+{
+    BinaryOperator *op = (BinaryOperator *)self;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs == 2 && kwnames == NULL) {
+        PyObject *out = binary_fast(op, args[0], args[1]);
+        if (out != NULL || PyErr_Occurred()) {
+            return out;
+        }
+    }
+    return PyObject_Vectorcall(op->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"name", "direct", "fallback", NULL};
+    PyObject *name, *direct, *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O:BinaryOperator", keywords, &name,
+                                     &PyDict_Type, &direct, &fallback)) {
+        return NULL;
+    }
+    BinaryOperator *op = (BinaryOperator *)type->tp_alloc(type, 0);
+    if (op == NULL) {
+        return NULL;
+    }
+    op->vectorcall = binary_vectorcall;
+    op->name = Py_NewRef(name);
+    op->direct = Py_NewRef(direct);
+    op->fallback = Py_NewRef(fallback);
+    return (PyObject *)op;
+}
+
+static void binary_dealloc(PyObject *self)
+{
+    BinaryOperator *op = (BinaryOperator *)self;
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        Py_XDECREF(op->plans[i].dtype1);
+        Py_XDECREF(op->plans[i].dtype2);
+        Py_XDECREF(op->plans[i].alpha);
+        Py_XDECREF(op->plans[i].out_dtype);
+    }
+    Py_XDECREF(op->name);
+    Py_XDECREF(op->direct);
+    Py_XDECREF(op->fallback);
+    Py_TYPE(self)->tp_free(self);
+}
+
+/* As a class attribute it binds like a function: x.__add__ is a bound method. */
+static PyObject *method_get(PyObject *self, PyObject *instance, PyObject *owner)
+{
+    (void)owner;
+    if (instance == NULL || instance == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, instance);
+}
+
+/* __name__, __qualname__, __doc__ and __wrapped__ are the Python operator's. */
+static PyObject *fallback_attribute(PyObject *fallback, PyObject *self, const char *name)
+{
+    (void)self;
+    return PyObject_GetAttrString(fallback, name);
+}
+
+static PyObject *binary_getattro(PyObject *self, PyObject *name)
+{
+    const char *text = PyUnicode_AsUTF8(name);
+    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
+                         || !strcmp(text, "__doc__"))) {
+        return fallback_attribute(((BinaryOperator *)self)->fallback, self, text);
+    }
+    if (text != NULL && !strcmp(text, "__wrapped__")) {
+        return Py_NewRef(((BinaryOperator *)self)->fallback);
+    }
+    return PyObject_GenericGetAttr(self, name);
+}
+
+static PyTypeObject BinaryOperatorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "npuarray._fastpath.BinaryOperator",
+    .tp_doc = PyDoc_STR(
+        "BinaryOperator(name, direct, fallback)\n\n"
+        "NPUArray's binary operator for the aclnn operator `name` (aclnnAdd, ...): the\n"
+        "common case in C (two NPUArrays of one shape, dtypes the operator takes as they\n"
+        "are: `direct`, the plan's {(dtype, dtype): (alpha, result dtype)}), everything\n"
+        "else through `fallback`, the Python operator. Binds like a method."),
+    .tp_basicsize = sizeof(BinaryOperator),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_vectorcall_offset = offsetof(BinaryOperator, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = method_get,
+    .tp_getattro = binary_getattro,
+    .tp_new = binary_new,
+    .tp_dealloc = binary_dealloc,
+};
+
+/* ---------------------------------------------------------------------------------------
+ * BufferRelease: DeviceBuffer.__del__ */
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *fallback; /* the Python __del__ */
+} BufferRelease;
+
+static int interpreter_finalizing(void)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsFinalizing();
+#else
+    return _Py_IsFinalizing();
+#endif
+}
+
+/* MemoryPool._release's lock-free case: 1 when the block went back to its free list,
+ * 0 when that list does not exist (the Python __del__ then files it), -1 on error. */
+static int release_block(PyObject *buffer)
+{
+    PyObject *pool = SLOT(buffer, b_pool), *ptr = SLOT(buffer, b_ptr);
+    PyObject *size = SLOT(buffer, b_size), *stream = SLOT(buffer, b_stream);
+    if (pool == NULL || ptr == NULL || size == NULL || stream == NULL) {
+        return 0;
+    }
+    PyObject *pool_dict = PyObject_GenericGetDict(pool, NULL);
+    if (pool_dict == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *ptrs = free_list(pool_dict, stream, size);
+    PyObject *stamps = PyDict_GetItemWithError(pool_dict, s_stamps);
+    PyObject *released_at = PyDict_GetItemWithError(pool_dict, s_released_at);
+    int filed = 0;
+    if (ptrs != NULL && stamps != NULL && released_at != NULL && PyDict_Check(released_at)) {
+        /* the stamp before the block is visible (see MemoryPool._release_blocks) */
+        PyObject *stamp = PyIter_Next(stamps);
+        filed = stamp == NULL || PyDict_SetItem(released_at, ptr, stamp) < 0
+                || PyList_Append(ptrs, ptr) < 0 ? -1 : 1;
+        Py_XDECREF(stamp);
+    }
+    Py_DECREF(pool_dict);
+    if (filed == 0 && PyErr_Occurred()) {
+        filed = -1;
+    }
+    return filed;
+}
+
+static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                    PyObject *kwnames)
+{
+    BufferRelease *release = (BufferRelease *)self;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (configured && nargs == 1 && kwnames == NULL && Py_TYPE(args[0]) == buffer_type) {
+        PyObject *buffer = args[0];
+        PyObject *forked = PyDict_GetItemWithError(device_globals, s_forked);
+        if (forked == Py_True || interpreter_finalizing()) {
+            Py_RETURN_NONE; /* a forked child's copy of the parent's block, or shutdown */
+        }
+        if (forked == Py_False && SLOT(buffer, b_others) == Py_None
+            && !is_true(thread_value(device_tls, s_in_host_func))) {
+            int filed = release_block(buffer);
+            if (filed != 0) {
+                return filed > 0 ? Py_NewRef(Py_None) : NULL;
+            }
+        }
+        PyErr_Clear();
+    }
+    return PyObject_Vectorcall(release->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *release_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"fallback", NULL};
+    PyObject *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:BufferRelease", keywords, &fallback)) {
+        return NULL;
+    }
+    BufferRelease *release = (BufferRelease *)type->tp_alloc(type, 0);
+    if (release == NULL) {
+        return NULL;
+    }
+    release->vectorcall = release_vectorcall;
+    release->fallback = Py_NewRef(fallback);
+    return (PyObject *)release;
+}
+
+static void release_dealloc(PyObject *self)
+{
+    Py_XDECREF(((BufferRelease *)self)->fallback);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *release_getattro(PyObject *self, PyObject *name)
+{
+    const char *text = PyUnicode_AsUTF8(name);
+    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
+                         || !strcmp(text, "__doc__"))) {
+        return fallback_attribute(((BufferRelease *)self)->fallback, self, text);
+    }
+    if (text != NULL && !strcmp(text, "__wrapped__")) {
+        return Py_NewRef(((BufferRelease *)self)->fallback);
+    }
+    return PyObject_GenericGetAttr(self, name);
+}
+
+static PyTypeObject BufferReleaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "npuarray._fastpath.BufferRelease",
+    .tp_doc = PyDoc_STR(
+        "BufferRelease(fallback)\n\n"
+        "DeviceBuffer.__del__: a block last used on one stream goes back to the pool's\n"
+        "free list of that stream in C (MemoryPool._release's lock-free case); everything\n"
+        "else through `fallback`, the Python __del__. Binds like a method."),
+    .tp_basicsize = sizeof(BufferRelease),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_vectorcall_offset = offsetof(BufferRelease, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = method_get,
+    .tp_getattro = release_getattro,
+    .tp_new = release_new,
+    .tp_dealloc = release_dealloc,
+};
+
+/* --------------------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_O, configure_doc},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "npuarray._fastpath",
+    .m_doc = "The host path of small operations in C (see npuarray/_fastpath.c).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__fastpath(void)
+{
+    if (intern_names() < 0 || PyType_Ready(&BinaryOperatorType) < 0
+        || PyType_Ready(&BufferReleaseType) < 0) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&module_def);
+    if (module == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(module, "BinaryOperator", (PyObject *)&BinaryOperatorType) < 0
+        || PyModule_AddObjectRef(module, "BufferRelease", (PyObject *)&BufferReleaseType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
