@@ -11,6 +11,7 @@
  *   +tensor    the chain with an aclCreateTensor / aclDestroyTensor of the result per launch
  *              (npuarray makes one handle per new array)
  *   add+sync   one 1 K-element add followed by aclrtSynchronizeStream (latency of a round trip)
+ *   sum phase1 aclnnReduceSumGetWorkspaceSize of the 16 elements to a 0-d result (then launched)
  * and the CPU time the process used per launch during the chain (host + worker threads), which
  * shows whether the stream's worker burns a core while it waits for the next task. */
 #include <stdbool.h>
@@ -21,6 +22,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_reduce_sum.h"
 
 #define BATCH 256
 #define ROUNDS 7
@@ -131,6 +133,26 @@ static double time_round_trip(const operands *o)
     return (now_ns() - t0) / 100;
 }
 
+/* Phase 1 of a batch of 16-element sums, then their phase 2: ns per first phase. */
+static double time_sum_phase1(const operands *o)
+{
+    static aclOpExecutor *ex[BATCH];
+    int64_t axis = 0;
+    aclIntArray *dims = aclCreateIntArray(&axis, 1);
+    aclTensor *scalar = aclCreateTensor(NULL, 0, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0, o->db);
+    uint64_t ws;
+    double t0 = now_ns();
+    for (int i = 0; i < BATCH; i++)
+        check(aclnnReduceSumGetWorkspaceSize(o->a, dims, false, ACL_FLOAT, scalar, &ws, &ex[i]),
+              "aclnnReduceSumGetWorkspaceSize");
+    double t1 = now_ns();
+    for (int i = 0; i < BATCH; i++) check(aclnnReduceSum(NULL, 0, ex[i], stream), "aclnnReduceSum");
+    check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
+    aclDestroyTensor(scalar);
+    aclDestroyIntArray(dims);
+    return (t1 - t0) / BATCH;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -150,15 +172,16 @@ int main(int argc, char **argv)
     check(aclrtSetDevice(0), "aclrtSetDevice");
     check(aclrtCreateStream(&stream), "aclrtCreateStream");
     operands small = make_operands(16), kilo = make_operands(1024);
-    double p1[ROUNDS], p2[ROUNDS], chain[ROUNDS], fresh[ROUNDS], cpu[ROUNDS], cpu_fresh[ROUNDS], trip[ROUNDS];
+    double p1[ROUNDS], p2[ROUNDS], chain[ROUNDS], fresh[ROUNDS], cpu[ROUNDS], cpu_fresh[ROUNDS], trip[ROUNDS], sum1[ROUNDS];
     for (int r = -1; r < ROUNDS; r++) { /* round -1 warms up */
-        double a, b, c, d, e, f, g;
+        double a, b, c, d, e, f, g, h;
         time_phases(&small, &a, &b);
         c = time_chain(&small, launches, false, &e);
         d = time_chain(&small, launches, true, &f);
         g = time_round_trip(&kilo);
+        h = time_sum_phase1(&small);
         if (r < 0) continue;
-        p1[r] = a, p2[r] = b, chain[r] = c, fresh[r] = d, cpu[r] = e, cpu_fresh[r] = f, trip[r] = g;
+        p1[r] = a, p2[r] = b, chain[r] = c, fresh[r] = d, cpu[r] = e, cpu_fresh[r] = f, trip[r] = g, sum1[r] = h;
     }
     printf("npusim aclnnAdd, float32[16], %d dependent launches per round, %d rounds\n", launches, ROUNDS);
     report("phase1", p1, "ns/launch");
@@ -168,6 +191,7 @@ int main(int argc, char **argv)
     report("+tensor", fresh, "ns/launch");
     report("+tensor cpu", cpu_fresh, "ns of CPU/launch (all threads)");
     report("add+sync", trip, "ns per 1 K add + aclrtSynchronizeStream");
+    report("sum phase1", sum1, "ns/launch (aclnnReduceSumGetWorkspaceSize, 16 -> 0-d)");
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     aclFinalize();

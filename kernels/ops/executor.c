@@ -256,13 +256,11 @@ static int64_t total_elements(const npusim_exec *ex)
     return elements;
 }
 
-/* Queues (or runs here, see npusim_launch_short / _tiny) a single-use executor by its size. */
-static aclnnStatus launch_single(aclrtStream stream, npusim_exec *ex)
+static npusim_task_length task_length(const npusim_exec *ex)
 {
     int64_t elements = total_elements(ex);
-    if (elements <= TINY_TASK_ELEMENTS) return npusim_launch_tiny(stream, &ex->def->single_use, ex);
-    if (elements <= SHORT_TASK_ELEMENTS) return npusim_launch_short(stream, &ex->def->single_use, ex);
-    return npusim_launch(stream, &ex->def->single_use, ex);
+    return elements <= TINY_TASK_ELEMENTS ? NPUSIM_TASK_TINY
+           : elements <= SHORT_TASK_ELEMENTS ? NPUSIM_TASK_SHORT : NPUSIM_TASK_LONG;
 }
 
 static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device)
@@ -287,6 +285,22 @@ static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device
     return 0;
 }
 
+/* The checks of a launch on `device` (npusim_launch_checked): the operands' ranges, then the
+ * injected launch fault. */
+static int check_launch(const npusim_exec *ex, void *const *data, int32_t device)
+{
+    int rc = check_ranges(ex, data, device);
+    return rc ? rc : npusim_fault_launch(ex->def->name, ACLNN_ERR_RUNTIME_ERROR);
+}
+
+static int check_single(void *payload, int32_t device)
+{
+    npusim_exec *ex = payload;
+    void *data[NPUSIM_MAX_OPERANDS];
+    for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
+    return check_launch(ex, data, device);
+}
+
 aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t workspaceSize,
                                aclOpExecutor *executor, aclrtStream stream)
 {
@@ -295,19 +309,18 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
     int rc = acquire_for_launch(opname, executor);
     if (rc) return rc;
     npusim_exec *ex = executor;
+    if (!ex->repeatable) return npusim_launch_checked(stream, &ex->def->single_use, ex, task_length(ex), check_single);
     void *data[NPUSIM_MAX_OPERANDS];
     for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
 
     int32_t device = npusim_stream_device(stream);
     if (device < 0) rc = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
     if (device < 0 && rc == 0) rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: invalid stream", opname);
-    if (!rc) rc = check_ranges(ex, data, device);
-    if (!rc) rc = npusim_fault_launch(opname, ACLNN_ERR_RUNTIME_ERROR);
+    if (!rc) rc = check_launch(ex, data, device);
     if (rc) {
         exec_unref(ex);
         return rc;
     }
-    if (!ex->repeatable) return launch_single(stream, ex);
     repeat_launch *l = malloc(sizeof *l);
     if (!l) {
         exec_unref(ex);

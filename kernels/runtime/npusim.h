@@ -47,6 +47,15 @@ aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, voi
  * worker thread: no hand-off, no lock shared with it, no core kept awake. */
 aclError npusim_launch_tiny(aclrtStream stream, const npusim_task_ops *ops, void *payload);
 
+/* How long a task is expected to run, which decides where it may run (see above). */
+typedef enum { NPUSIM_TASK_LONG, NPUSIM_TASK_SHORT, NPUSIM_TASK_TINY } npusim_task_length;
+
+/* npusim_launch / _short / _tiny by `length`, after `check(payload, device)` with the device of
+ * the stream (resolved once for both): a non-zero return from check is returned, the payload
+ * released, nothing launched. For launches whose checks need the stream's device. */
+aclError npusim_launch_checked(aclrtStream stream, const npusim_task_ops *ops, void *payload,
+                               npusim_task_length length, int (*check)(void *payload, int32_t device));
+
 /* The device id a stream belongs to (NULL: the current context's), or -1 with the error set. */
 int32_t npusim_stream_device(aclrtStream stream);
 

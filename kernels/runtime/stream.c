@@ -43,11 +43,15 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
     if (s->done_waiters) pthread_cond_broadcast(&s->done_cv);
 }
 
-/* How long an idle worker polls for the next task before it sleeps. A chain of small
- * operations submits a task every few microseconds; waking a sleeping thread costs more
- * than that (futex wake-up plus scheduling), so the worker stays awake briefly instead and
- * the producer skips the signal. Bounded so that an idle stream costs no CPU. */
-#define WORKER_SPIN_NS 50000u
+/* How long an idle worker polls for the next task before it sleeps. A chain of operations
+ * too long to run on the launching thread (npusim_launch_short) submits a task every few
+ * microseconds; waking a sleeping thread costs more than that (futex wake-up plus
+ * scheduling), so the worker stays awake briefly instead and the producer skips the signal.
+ * Brief and bounded: an idle stream costs no CPU, and on a machine with no idle core the
+ * spin takes little from the threads that have work. */
+#define WORKER_SPIN_NS 10000u
+/* Polls between two reads of the clock while spinning. */
+#define SPIN_POLLS_PER_CLOCK 64u
 
 static inline void cpu_relax(void)
 {
@@ -58,20 +62,16 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Polls (without the lock) until a task is posted after `seen` or the spin time is up. After
- * a short busy phase it yields the CPU between polls: on a machine with more runnable
- * threads than cores the producer may be waiting for this very core. */
+/* Polls (without the lock) until a task is posted after `seen` or the spin time is up. The
+ * worker runs as a SCHED_BATCH thread (rt_run_as_batch_thread): a launching thread that wakes
+ * up preempts it, so the spin never keeps the producer off a core. */
 static void spin_for_work(rt_stream *s, uint64_t seen)
 {
     uint64_t start = rt_now_ns();
     for (unsigned i = 1;; i++) {
         if (atomic_load_explicit(&s->posted, memory_order_acquire) != seen) return;
-        if (i < 256) {
-            cpu_relax();
-            continue;
-        }
-        sched_yield();
-        if (rt_now_ns() - start > WORKER_SPIN_NS) return;
+        cpu_relax();
+        if (i % SPIN_POLLS_PER_CLOCK == 0 && rt_now_ns() - start > WORKER_SPIN_NS) return;
     }
 }
 
@@ -361,6 +361,21 @@ static aclError launch_here_or_queue(aclrtStream stream, const npusim_task_ops *
     if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
     rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
     return submit_short(s, &t, ops->name, tiny);
+}
+
+aclError npusim_launch_checked(aclrtStream stream, const npusim_task_ops *ops, void *payload,
+                               npusim_task_length length, int (*check)(void *payload, int32_t device))
+{
+    aclError rc = ACL_SUCCESS;
+    rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
+    if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
+    if ((rc = check(payload, s->device))) {
+        release_task(&(rt_task){.ops = ops, .payload = payload, .is_inline = false});
+        return rc;
+    }
+    rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
+    if (length == NPUSIM_TASK_LONG) return rt_submit(s, &t, ops->name);
+    return submit_short(s, &t, ops->name, length == NPUSIM_TASK_TINY);
 }
 
 aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload)
