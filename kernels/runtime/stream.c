@@ -1,8 +1,10 @@
 /* Streams: an in-order task queue run by the stream's own worker thread. Every API that puts
  * work on a stream goes through rt_submit, which records into a graph instead when the stream
  * is capturing; short tasks (submit_short) run on the launching thread instead when the
- * stream is idle soon after a synchronisation, the `busy` flag keeping one task at a time. Completion is counted (submitted / completed) so synchronising waits on a
- * condition variable for a target count, never spinning. */
+ * stream is idle soon after a synchronisation, tiny ones whenever it is idle, the `busy` flag
+ * keeping one task at a time. Completion is counted (submitted / completed) so synchronising
+ * polls briefly, then waits on a condition variable for a target count; an idle worker
+ * likewise polls briefly for the next task, then blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
