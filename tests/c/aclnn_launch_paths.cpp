@@ -1,7 +1,9 @@
 /* The launch paths of small operators: tiny tasks run on the launching thread whenever their
  * stream is idle (npusim_launch_tiny), executors recycled between threads, the per-thread
  * memory of recently checked live blocks, and the stream worker's bounded spin (it blocks
- * when idle, and work submitted after that still runs). Prints "aclnn_launch_paths ok". */
+ * when idle, and work submitted after that still runs), and the single-call path of small
+ * element-wise operators against the general one (contiguous, scalar operand, strided, 0-d,
+ * in place, partly overlapping). Prints "aclnn_launch_paths ok". */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -248,6 +250,101 @@ static void test_executor_built_and_launched_on_different_threads(void)
     aclrtFree(out);
 }
 
+/* A view of `n` floats of `data` starting `offset` elements in, every `step`-th. */
+static aclTensor *strided(void *data, int64_t n, int64_t offset, int64_t step, int64_t storage)
+{
+    int64_t shape[1] = {n}, strides[1] = {step}, storage_shape[1] = {storage};
+    return aclCreateTensor(shape, 1, ACL_FLOAT, strides, offset, ACL_FORMAT_ND, storage_shape, 1, data);
+}
+
+static void expect_floats(void *dev, const float *want, int64_t n, const char *what)
+{
+    float got[64];
+    to_host(got, dev, (size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            EXPECT(got[i] == want[i], "%s: [%lld] = %g, expected %g", what, (long long)i, got[i], want[i]);
+            return;
+        }
+}
+
+/* Phase 2 of an add-family operator whose phase 1 returned `rc` and the executor *ex (read
+ * after phase 1 ran: argument order is unspecified), synchronised. */
+static void launch(int rc, aclOpExecutor *const *ex,
+                   aclnnStatus (*second)(void *, uint64_t, aclOpExecutor *, aclrtStream), const char *what)
+{
+    EXPECT(rc == 0, "%s phase 1: %d %s", what, rc, aclGetRecentErrMsg());
+    if (rc == 0) EXPECT(second(NULL, 0, *ex, stream) == 0, "%s phase 2: %s", what, aclGetRecentErrMsg());
+    EXPECT(aclrtSynchronizeStream(stream) == 0, "%s sync: %s", what, aclGetRecentErrMsg());
+}
+
+/* Small adds in the layouts that take the single-call path and in those that need the general
+ * iterator, against values computed here. */
+static void test_small_operation_layouts(void)
+{
+    float x[33], y[33], want[33];
+    for (int i = 0; i < 33; i++) x[i] = (float)i * 0.5f - 3.0f, y[i] = 10.0f - (float)i;
+    void *dx = dev_from(x, sizeof x), *dy = dev_from(y, sizeof y), *dout = filled(33, 0.0f);
+    uint64_t ws;
+    aclOpExecutor *ex;
+    float two_value = 2.0f, half_value = 0.5f;
+    aclScalar *two = aclCreateScalar(&two_value, ACL_FLOAT), *half = aclCreateScalar(&half_value, ACL_FLOAT);
+
+    aclTensor *tx = strided(dx, 16, 0, 1, 33), *ty = strided(dy, 16, 0, 1, 33), *tout = strided(dout, 16, 0, 1, 33);
+    launch(aclnnAddGetWorkspaceSize(tx, ty, two, tout, &ws, &ex), &ex, aclnnAdd, "contiguous");
+    for (int i = 0; i < 16; i++) want[i] = x[i] + 2.0f * y[i];
+    expect_floats(dout, want, 16, "contiguous x + 2 y");
+
+    launch(aclnnAddsGetWorkspaceSize(tx, half, two, tout, &ws, &ex), &ex, aclnnAdds, "scalar");
+    for (int i = 0; i < 16; i++) want[i] = x[i] + 1.0f;
+    expect_floats(dout, want, 16, "x + 2 * 0.5");
+
+    aclTensor *every_other = strided(dx, 16, 1, 2, 33);
+    launch(aclnnAddGetWorkspaceSize(every_other, ty, one, tout, &ws, &ex), &ex, aclnnAdd, "strided");
+    for (int i = 0; i < 16; i++) want[i] = x[1 + 2 * i] + y[i];
+    expect_floats(dout, want, 16, "x[1::2] + y");
+
+    int64_t square[2] = {4, 4}, rows[2] = {4, 1}, columns[2] = {1, 4}, storage[1] = {33};
+    aclTensor *x44 = aclCreateTensor(square, 2, ACL_FLOAT, rows, 0, ACL_FORMAT_ND, storage, 1, dx);
+    aclTensor *transposed = aclCreateTensor(square, 2, ACL_FLOAT, columns, 0, ACL_FORMAT_ND, storage, 1, dy);
+    aclTensor *out44 = aclCreateTensor(square, 2, ACL_FLOAT, rows, 0, ACL_FORMAT_ND, storage, 1, dout);
+    launch(aclnnAddGetWorkspaceSize(x44, transposed, one, out44, &ws, &ex), &ex, aclnnAdd, "transposed");
+    for (int i = 0; i < 16; i++) want[i] = x[i] + y[(i % 4) * 4 + i / 4];
+    expect_floats(dout, want, 16, "x.reshape(4, 4) + y.reshape(4, 4).T");
+
+    aclTensor *x0 = aclCreateTensor(NULL, 0, ACL_FLOAT, NULL, 3, ACL_FORMAT_ND, storage, 1, dx);
+    aclTensor *y0 = aclCreateTensor(NULL, 0, ACL_FLOAT, NULL, 4, ACL_FORMAT_ND, storage, 1, dy);
+    aclTensor *out0 = aclCreateTensor(NULL, 0, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0, dout);
+    launch(aclnnAddGetWorkspaceSize(x0, y0, one, out0, &ws, &ex), &ex, aclnnAdd, "0-d");
+    want[0] = x[3] + y[4];
+    expect_floats(dout, want, 1, "0-d x[3] + y[4]");
+
+    launch(aclnnAddGetWorkspaceSize(x0, ty, one, tout, &ws, &ex), &ex, aclnnAdd, "0-d tensor + vector");
+    for (int i = 0; i < 16; i++) want[i] = x[3] + y[i];
+    expect_floats(dout, want, 16, "x[3] + y");
+
+    launch(aclnnInplaceAddGetWorkspaceSize(tx, ty, one, &ws, &ex), &ex, aclnnInplaceAdd, "in place");
+    for (int i = 0; i < 16; i++) want[i] = x[i] + y[i];
+    expect_floats(dx, want, 16, "x += y");
+
+    /* out = x[1:17] reads x[0:16] as it was (NumPy's rule for partly overlapping operands) */
+    float before[17];
+    to_host(before, dx, sizeof before);
+    aclTensor *shifted = strided(dx, 16, 1, 1, 33);
+    launch(aclnnAddGetWorkspaceSize(tx, ty, one, shifted, &ws, &ex), &ex, aclnnAdd, "overlap");
+    want[0] = before[0];
+    for (int i = 0; i < 16; i++) want[i + 1] = before[i] + y[i];
+    expect_floats(dx, want, 17, "x[1:17] = x[0:16] + y");
+
+    aclTensor *all[] = {tx, ty, tout, every_other, x44, transposed, out44, x0, y0, out0, shifted};
+    for (aclTensor *t : all) aclDestroyTensor(t);
+    aclDestroyScalar(two);
+    aclDestroyScalar(half);
+    aclrtFree(dx);
+    aclrtFree(dy);
+    aclrtFree(dout);
+}
+
 int main(void)
 {
     if (aclnn_test_setup()) return 1;
@@ -260,6 +357,7 @@ int main(void)
     test_idle_worker_blocks_and_wakes();
     test_executors_recycled_across_threads();
     test_executor_built_and_launched_on_different_threads();
+    test_small_operation_layouts();
     aclDestroyScalar(one);
     return aclnn_test_finish("aclnn_launch_paths");
 }
