@@ -241,11 +241,10 @@ static int acquire_for_launch(const char *opname, aclOpExecutor *executor)
 }
 
 /* Work on at most this many elements (all tensors together) takes a few microseconds: less
- * than waking a sleeping stream worker, so npusim_launch_short may run it on the caller. */
+ * than waking a sleeping stream worker: NPUSIM_TASK_SHORT. */
 #define SHORT_TASK_ELEMENTS (1 << 14)
 /* ... and on at most this many, a few hundred nanoseconds: less than handing it to even an
- * awake worker (the queue's lock and cache lines shared with it), so npusim_launch_tiny runs
- * it on the caller whenever the stream is idle. */
+ * awake worker (the queue's lock and cache lines shared with it): NPUSIM_TASK_TINY. */
 #define TINY_TASK_ELEMENTS (1 << 12)
 
 static int64_t total_elements(const npusim_exec *ex)

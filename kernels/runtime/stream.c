@@ -46,7 +46,7 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
 }
 
 /* How long an idle worker polls for the next task before it sleeps. A chain of operations
- * too long to run on the launching thread (npusim_launch_short) submits a task every few
+ * too long to run on the launching thread (npusim_task_length) submits a task every few
  * microseconds; waking a sleeping thread costs more than that (futex wake-up plus
  * scheduling), so the worker stays awake briefly instead and the producer skips the signal.
  * Brief and bounded: an idle stream costs no CPU, and on a machine with no idle core the
@@ -78,7 +78,7 @@ static void spin_for_work(rt_stream *s, uint64_t seen)
 }
 
 /* Whether the worker has nothing to run now: no task queued, or a launching thread is running
- * one (npusim_launch_short), which must finish first. */
+ * one (npusim_task_length), which must finish first. */
 static bool worker_idle(const rt_stream *s) { return s->ring_count == 0 || s->busy; }
 
 /* Called with s->mu held and nothing to run; returns with s->mu held once there is a task
@@ -356,38 +356,19 @@ aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *pay
     return rt_submit(s, &t, ops->name);
 }
 
-static aclError launch_here_or_queue(aclrtStream stream, const npusim_task_ops *ops, void *payload, bool tiny)
-{
-    aclError rc = ACL_SUCCESS;
-    rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
-    if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
-    rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
-    return submit_short(s, &t, ops->name, tiny);
-}
-
 aclError npusim_launch_checked(aclrtStream stream, const npusim_task_ops *ops, void *payload,
                                npusim_task_length length, int (*check)(void *payload, int32_t device))
 {
     aclError rc = ACL_SUCCESS;
     rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
     if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
+    rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
     if ((rc = check(payload, s->device))) {
-        release_task(&(rt_task){.ops = ops, .payload = payload, .is_inline = false});
+        release_task(&t);
         return rc;
     }
-    rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
     if (length == NPUSIM_TASK_LONG) return rt_submit(s, &t, ops->name);
     return submit_short(s, &t, ops->name, length == NPUSIM_TASK_TINY);
-}
-
-aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload)
-{
-    return launch_here_or_queue(stream, ops, payload, false);
-}
-
-aclError npusim_launch_tiny(aclrtStream stream, const npusim_task_ops *ops, void *payload)
-{
-    return launch_here_or_queue(stream, ops, payload, true);
 }
 
 int32_t npusim_stream_device(aclrtStream stream)

@@ -1,5 +1,5 @@
 /* The launch paths of small operators: tiny tasks run on the launching thread whenever their
- * stream is idle (npusim_launch_tiny), executors recycled between threads, the per-thread
+ * stream is idle (NPUSIM_TASK_TINY), executors recycled between threads, the per-thread
  * memory of recently checked live blocks, and the stream worker's bounded spin (it blocks
  * when idle, and work submitted after that still runs), and the single-call path of small
  * element-wise operators against the general one (contiguous, scalar operand, strided, 0-d,
