@@ -414,9 +414,11 @@ class _Binary:
     def _fit_scalar(self, value, dtype, compute):
         """The computation dtype for a Python int ``value`` with an array of
         ``dtype``: comparisons widen to int64 (or float64) when ``value`` does
-        not fit, as NumPy 2 does; arithmetic raises OverflowError."""
+        not fit, as NumPy 2 does; true division computes in floating point, where
+        every int is a value (NumPy 2: int8 / 1000 is float64); other arithmetic
+        raises OverflowError."""
         if not isinstance(value, int) or isinstance(value, builtins.bool) \
-                or _kind(dtype) not in "iu":
+                or _kind(dtype) not in "iu" or self.result == "float":
             return compute
         info = np.iinfo(dtype)
         if info.min <= value <= info.max:
@@ -488,7 +490,27 @@ def binary_operator(name):
     Unlike the public function it returns NotImplemented for another library's
     array (``defers_to``). Its common case runs in C (``_ops.fast_binary_operator``)."""
     plan = _BINARY[name]
-    return _ops.fast_binary_operator(plan.op, plan._direct, plan.operator)
+    return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, plan.operator)
+
+
+def reflected_operator(name, fallback):
+    """NPUArray's reflected operator of the binary function ``name`` (``__radd__``
+    for "add"): ``scalar <op> x`` for a Python float or int in C when it can
+    (``_ops.fast_binary_operator``), else ``fallback``, the Python operator."""
+    plan = _BINARY[name]
+    return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback,
+                                     mode="reflected")
+
+
+def inplace_operator(name, fallback):
+    """NPUArray's in-place operator of the binary function ``name`` (``__iadd__``
+    for "add"): ``x <op>= y`` for two arrays with the plan's in-place aclnn operator
+    in C when it can, else ``fallback``, the Python operator (``inplace``)."""
+    plan = _BINARY[name]
+    if plan.inplace_op is None:
+        return fallback
+    return _ops.fast_binary_operator(plan.inplace_op, plan._direct, {}, fallback,
+                                     mode="in-place")
 
 
 def add(x1, x2, /):
@@ -1097,6 +1119,10 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
     Operators whose result kind differs from the input's (bool results, the
     real abs of complex input) write ``out_dtype`` directly."""
     compute = _supported(x._dtype, supported, name, modular=modular)
+    if out_dtype == compute == x._dtype:  # the common case: one launch, in C
+        out = _ops.unary_result(op, x, out_dtype)
+        if out is not None:
+            return out
     device = x._buffer.device
     stream = _ops.current_stream(device)
     out = _ops.empty(x._shape, out_dtype, device, stream)
