@@ -175,7 +175,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     rt_event_task t = {e, ++e->recorded, false};
     pthread_mutex_unlock(&e->mu);
     rt_event_retain(e);
-    return rt_submit_inline_tiny(s, &record_ops, &t, sizeof t, api); /* marks a point: no work */
+    return rt_submit_inline_short(s, &record_ops, &t, sizeof t, api); /* marks a point: no work */
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)

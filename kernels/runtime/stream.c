@@ -46,14 +46,13 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
 }
 
 /* How long an idle worker polls for the next task before it sleeps. A chain of operations
- * too long to run on the launching thread (npusim_task_length) submits a task every few
- * microseconds; waking a sleeping thread costs more than that (futex wake-up plus
- * scheduling), so the worker stays awake briefly instead and the producer skips the signal.
- * Brief and bounded: an idle stream costs no CPU, and on a machine with no idle core the
- * spin takes little from the threads that have work. */
-#define WORKER_SPIN_NS 10000u
-/* Polls between two reads of the clock while spinning. */
-#define SPIN_POLLS_PER_CLOCK 64u
+ * too long to run on the launching thread (npusim_task_length) submits a task every few to a
+ * few tens of microseconds (an argmin through npuarray's general launch path: ~10 us);
+ * waking a sleeping thread costs the producer a futex call and the task the scheduling
+ * latency, more than the gap, so the worker stays awake instead and the producer skips the
+ * signal. Bounded: an idle stream costs no CPU, and tiny operations, the ones launched back
+ * to back, never reach the worker. */
+#define WORKER_SPIN_NS 50000u
 
 static inline void cpu_relax(void)
 {
@@ -64,16 +63,21 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Polls (without the lock) until a task is posted after `seen` or the spin time is up. The
- * worker runs as a SCHED_BATCH thread (rt_run_as_batch_thread): a launching thread that wakes
- * up preempts it, so the spin never keeps the producer off a core. */
+/* Polls (without the lock) until a task is posted after `seen` or the spin time is up. After
+ * a short busy phase it yields the CPU between polls: on a machine with more runnable
+ * threads than cores the producer, or a kernel's pool thread, may be waiting for this very
+ * core (a pure busy wait there costs an argmin chain a third more time). */
 static void spin_for_work(rt_stream *s, uint64_t seen)
 {
     uint64_t start = rt_now_ns();
     for (unsigned i = 1;; i++) {
         if (atomic_load_explicit(&s->posted, memory_order_acquire) != seen) return;
-        cpu_relax();
-        if (i % SPIN_POLLS_PER_CLOCK == 0 && rt_now_ns() - start > WORKER_SPIN_NS) return;
+        if (i < 256) {
+            cpu_relax();
+            continue;
+        }
+        sched_yield();
+        if (rt_now_ns() - start > WORKER_SPIN_NS) return;
     }
 }
 
