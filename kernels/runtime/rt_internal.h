@@ -120,6 +120,8 @@ typedef struct rt_stream {
     bool busy;
     /* Short tasks launched since the last synchronisation of the stream (npusim_task_length). */
     uint32_t short_launches;
+    /* Tiny tasks queued since the last task that was not tiny (stream.c: tiny_goes_here). */
+    uint32_t tiny_run;
     /* Counts enqueued tasks like `submitted` but is bumped after the lock is released; the
      * worker polls it without the lock while it spins for the next task. */
     _Atomic uint64_t posted;
@@ -154,10 +156,6 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
  * thread when the stream is idle soon after a synchronisation (see npusim_task_length). */
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api);
-/* rt_submit_inline for a tiny task (less work than handing it to the worker): run at once on
- * the calling thread whenever the stream is idle (see npusim_task_length). */
-aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
-                               const char *api);
 /* Whether a task runs the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback, the
  * replay of a graph holding one of those): such tasks run on runtime threads only, never on a
  * thread of the user's (a launching or synchronising one). */

@@ -247,9 +247,11 @@ static bool ring_grow(rt_stream *s)
     return true;
 }
 
-aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
+/* rt_stream_enqueue, counting the run of tiny tasks queued in a row (tiny_goes_here). */
+static aclError enqueue(rt_stream *s, rt_task *task, const char *api, bool tiny)
 {
     pthread_mutex_lock(&s->mu);
+    s->tiny_run = tiny ? s->tiny_run + 1 : 0;
     if (s->ring_count == s->ring_cap && !ring_grow(s)) {
         pthread_mutex_unlock(&s->mu);
         release_task(task);
@@ -267,20 +269,34 @@ aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
     return ACL_SUCCESS;
 }
 
+aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api) { return enqueue(s, task, api, false); }
+
+/* How many tiny tasks in a row go to an awake worker before they run on the launching thread. */
+#define TINY_HANDOFFS 16
+
+/* Whether an idle stream's tiny task runs on the launching thread. Yes when the worker sleeps:
+ * waking it costs more than the task. While it is awake (polling for work after a task, see
+ * spin_for_work), a few tiny tasks go to it: the hand-off costs the launching thread no more
+ * than running the task, and keeps the worker awake for the larger operation that often
+ * follows (the small tail of a k-means step before the next step's distances), which would
+ * otherwise pay a wake-up. A longer run of tiny tasks stays on the launching thread, so the
+ * worker stops polling and goes to sleep. Caller holds s->mu. */
+static bool tiny_goes_here(const rt_stream *s) { return s->worker_sleeping || s->tiny_run >= TINY_HANDOFFS; }
+
 /* How many short tasks after a synchronisation may run on the launching thread. A few
  * operations and a read of their result (`if err < tol`, float(x)) then never wake the worker;
  * a longer run of launches goes to the worker, which overlaps it with the launching. Tiny
  * tasks are not counted: they always run here when the stream is idle. */
 #define RUN_HERE_AFTER_SYNC 4
 
-/* Runs `task` on the calling thread when the stream is idle and, unless the task is tiny,
- * soon after a synchronisation; false (nothing done) otherwise. Marking the stream busy first
+/* Runs `task` on the calling thread when the stream is idle and, for a short task, soon after
+ * a synchronisation, for a tiny one when tiny_goes_here; false (nothing done) otherwise. Marking the stream busy first
  * keeps the worker, and any other launching thread, from running a later task before this one
  * completes. */
 static bool run_here_if_idle(rt_stream *s, rt_task *task, bool tiny)
 {
     pthread_mutex_lock(&s->mu);
-    if (s->ring_count || s->busy || s->stop || (!tiny && s->short_launches >= RUN_HERE_AFTER_SYNC)) {
+    if (s->ring_count || s->busy || s->stop || (tiny ? !tiny_goes_here(s) : s->short_launches >= RUN_HERE_AFTER_SYNC)) {
         pthread_mutex_unlock(&s->mu);
         return false;
     }
@@ -330,7 +346,7 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
 static aclError submit_short(rt_stream *s, rt_task *task, const char *api, bool tiny)
 {
     if (atomic_load_explicit(&s->capture, memory_order_acquire)) return rt_capture_record_task(s, task, api);
-    return run_here_if_idle(s, task, tiny) ? ACL_SUCCESS : rt_stream_enqueue(s, task, api);
+    return run_here_if_idle(s, task, tiny) ? ACL_SUCCESS : enqueue(s, task, api, tiny);
 }
 
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
@@ -338,13 +354,6 @@ aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const 
 {
     rt_task t = inline_task(ops, data, size);
     return submit_short(s, &t, api, false);
-}
-
-aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
-                               const char *api)
-{
-    rt_task t = inline_task(ops, data, size);
-    return submit_short(s, &t, api, true);
 }
 
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)

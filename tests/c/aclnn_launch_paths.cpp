@@ -138,7 +138,8 @@ static void test_chain_of_tiny_adds(void)
 }
 
 /* A tiny add that reads what a queued long add writes runs after it, not on the launching thread
- * ahead of it. */
+ * ahead of it; so do the tiny adds after it, handed to the awake worker or (beyond the first
+ * few in a row) run on the launching thread. */
 static void test_tiny_after_long_keeps_stream_order(void)
 {
     void *x = filled(LARGE, 1.5f), *big = filled(LARGE, 0.0f), *small = filled(SMALL, 0.0f);
@@ -146,11 +147,14 @@ static void test_tiny_after_long_keeps_stream_order(void)
         EXPECT(add(stream, x, x, big, LARGE) == 0, "long add: %s", aclGetRecentErrMsg());
         EXPECT(add(stream, big, x, small, SMALL) == 0, "tiny add: %s", aclGetRecentErrMsg());
         EXPECT(add(stream, x, small, x, SMALL) == 0, "tiny add: %s", aclGetRecentErrMsg());
+        for (int i = 0; i < 40; i++) /* small += small: 2^40 small, exact in float */
+            EXPECT(add(stream, small, small, small, SMALL) == 0, "tiny add %d: %s", i, aclGetRecentErrMsg());
         EXPECT(aclrtSynchronizeStream(stream) == 0, "sync: %s", aclGetRecentErrMsg());
-        /* x[:16] grows by 3 x[:16] each round: 1.5 * 4^round */
+        /* x[:16] grows by 3 x[:16] each round: 1.5 * 4^round; small was 3 x[:16] before */
         float head = 1.5f;
         for (int i = 0; i < round; i++) head *= 4.0f;
         EXPECT(all_equal(x, SMALL, head), "round %d: x[:16] == %g", round, head);
+        EXPECT(all_equal(small, SMALL, head / 4.0f * 3.0f * 1099511627776.0f), "round %d: small", round);
     }
     aclrtFree(x);
     aclrtFree(big);
