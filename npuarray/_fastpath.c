@@ -1,26 +1,29 @@
 /* _fastpath.c: the host path of small operations in C (issue 9).
  *
  * A small operation's cost is almost all host overhead: in Python, `z = z + y` on 16 floats
- * spends ~2.4 us in eight Python frames (plan lookup, stream lookup, pool, result object,
+ * spent ~2.4 us in eight Python frames (plan lookup, stream lookup, pool, result object,
  * launch, and the old result's release) around ~0.8 us of aclnn work. This module does the
- * common case of two of those paths in C, with the same objects and the same rules:
+ * common case of those paths in C, with the same objects and the same rules:
  *
- *   BinaryOperator  `x1 <op> x2` for two NPUArrays of one shape, or `x <op> 2.0` for an
- *                   NPUArray and a Python float or int, whose dtypes the operator takes
- *                   as they are: the result's block from the pool's free list of the
- *                   current stream, the DeviceBuffer and NPUArray made with their slots set,
- *                   the aclTensor (and aclScalar) from the descriptor caches, then the
- *                   two aclnn phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the
- *                   provider's entry points, CANN's or npusim's alike.
+ *   BinaryOperator  NPUArray's operators: `x1 <op> x2` for two NPUArrays (of one shape, or
+ *                   shapes that broadcast), `x <op> 2.0` and `2.0 <op> x` for a Python float
+ *                   or int, and `x <op>= y`, when the operator takes the dtypes as they
+ *                   are: the result's block from the pool's free list of the current
+ *                   stream, the DeviceBuffer and NPUArray made with their slots set, the
+ *                   aclTensor (and aclScalar) from the descriptor caches, then the two aclnn
+ *                   phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the provider's
+ *                   entry points, CANN's or npusim's alike.
+ *   unary_result    the same for a unary operator (aclnnExp, ...), for _elementwise._unary.
  *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
- * function it stands in for (`fallback`), which handles everything else (broadcasting,
- * casts, reflected scalars, a graph capture, the profiler, a stream switch, a pool miss, errors):
- * this module adds no semantics of its own. It reads npuarray's objects through their
- * __slots__ (offsets taken from the classes' member descriptors at configure time) and the
- * runtime's module state through the dicts and thread-locals npuarray keeps it in; the
- * Python side is npuarray/_ops.py (configure) and npuarray/_elementwise.py (the operators).
+ * function it stands in for (`fallback`; unary_result returns None instead), which
+ * handles everything else (casts, NumPy scalars, a graph capture, the profiler, a stream
+ * switch, a pool miss, errors): this module adds no semantics of its own. It reads
+ * npuarray's objects through their __slots__ (offsets taken from the classes' member
+ * descriptors at configure time) and the runtime's module state through the dicts and
+ * thread-locals npuarray keeps it in; the Python side is npuarray/_ops.py (configure) and
+ * npuarray/_elementwise.py (the operators).
  *
  * Every step runs with the GIL held, except the two aclnn phases: the stream may block the
  * launch (a full queue) while its worker waits for the GIL to run a host function. */
@@ -28,6 +31,7 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include <math.h>
 #include <stdint.h>
 
 /* The aclnn phases of an operator whose first phase takes 2, 3 or 4 object pointers (see
@@ -45,6 +49,7 @@ typedef int32_t (*second_phase)(void *, uint64_t, void *, void *);
  * State set by configure() */
 
 static int configured;
+static uint64_t generation; /* of the configuration: one more at each configure() */
 static PyTypeObject *array_type;  /* npuarray.NPUArray */
 static PyTypeObject *buffer_type; /* npuarray.runtime._memory_pool.DeviceBuffer */
 /* __slots__ offsets */
@@ -70,6 +75,14 @@ static PyObject *acl_scalar;       /* _ops.acl_scalar(value, dtype): a cache mis
 static PyObject *activate;         /* _device.activate(device_id) */
 static PyObject *entry_points;     /* _ops._fast_entry_points(op_name) -> (int, int) or None */
 static PyObject *launch_status;    /* _ops._fast_launch_status(...): errors, workspaces */
+static PyObject *host_read_hooks;  /* _transfer.host_read_hooks: a list, changed in place */
+static PyObject *capture_read_hook; /* the one there by default: _capture_guard's, which does
+                                     * nothing while no capture is active */
+static PyObject *host_empty;       /* numpy.empty */
+static PyObject *read_status;      /* _transfer._fast_read_status(status, phase): errors */
+/* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
+static void *capture_info, *synchronize_stream, *memcpy_sync;
+static int memcpy_device_to_host;
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
     *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict;
@@ -211,7 +224,9 @@ static PyObject *configure(PyObject *module, PyObject *config)
         {"whole_tensors", &whole_tensors}, {"whole_tensor", &whole_tensor},
         {"scalars", &scalars}, {"acl_scalar", &acl_scalar},
         {"activate", &activate}, {"entry_points", &entry_points},
-        {"launch_status", &launch_status}};
+        {"launch_status", &launch_status}, {"host_read_hooks", &host_read_hooks},
+        {"host_empty", &host_empty}, {"read_status", &read_status},
+        {"capture_read_hook", &capture_read_hook}};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++) {
         if (take(config, state[i].key, state[i].target) < 0) {
             return NULL;
@@ -224,6 +239,26 @@ static PyObject *configure(PyObject *module, PyObject *config)
         PyErr_SetString(PyExc_TypeError, "configure: runtime state of unexpected types");
         return NULL;
     }
+    if (!PyList_Check(host_read_hooks)) {
+        PyErr_SetString(PyExc_TypeError, "configure: host_read_hooks must be a list");
+        return NULL;
+    }
+    struct { const char *key; void **target; } runtime[] = {
+        {"aclmdlRICaptureGetInfo", &capture_info}, {"aclrtSynchronizeStream", &synchronize_stream},
+        {"aclrtMemcpy", &memcpy_sync}};
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++) {
+        PyObject *address = PyDict_GetItemString(config, runtime[i].key);
+        *runtime[i].target = address == NULL || address == Py_None ? NULL
+                             : PyLong_AsVoidPtr(address);
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    PyObject *kind = PyDict_GetItemString(config, "ACL_MEMCPY_DEVICE_TO_HOST");
+    memcpy_device_to_host = kind == NULL ? -1 : (int)PyLong_AsLong(kind);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
     PyObject *samples = PyDict_GetItemString(config, "cdata_samples");
     if (samples == NULL || !PyList_Check(samples)) {
         PyErr_SetString(PyExc_TypeError, "configure: cdata_samples must be a list");
@@ -234,29 +269,56 @@ static PyObject *configure(PyObject *module, PyObject *config)
         return NULL;
     }
     configured = layout_ok;
+    generation++;
     return PyBool_FromLong(configured);
 }
 
 /* ---------------------------------------------------------------------------------------
  * Runtime state lookups (borrowed references; NULL without an exception means "absent") */
 
-/* `key` of this thread's attributes of the threading.local `tls`. */
-static PyObject *thread_value(PyObject *tls, PyObject *key)
+/* This thread's dicts of the three threading.locals, cached per Python thread state: a
+ * local keeps a thread's dict until that thread state ends (the locals here live for the
+ * process), and a new thread state, even on the same OS thread (a C thread calling back
+ * into Python), has a new id. Borrowed references. */
+enum { STREAM_TLS, DEVICE_TLS, POOL_TLS };
+static _Thread_local struct {
+    uint64_t thread_state, generation;
+    PyObject *dicts[3];
+} thread_dicts;
+
+static PyObject *thread_dict(int which)
 {
-    /* threading.local gives this thread's dict as its __dict__ */
-    PyObject *values = PyObject_GetAttr(tls, s_dict);
-    if (values == NULL) {
-        return NULL;
+    uint64_t thread_state = PyThreadState_GetID(PyThreadState_Get());
+    if (thread_dicts.thread_state != thread_state || thread_dicts.generation != generation) {
+        PyObject *locals[3] = {stream_tls, device_tls, pool_tls};
+        for (int i = 0; i < 3; i++) {
+            /* threading.local gives this thread's dict as its __dict__ (made if needed) */
+            PyObject *values = PyObject_GetAttr(locals[i], s_dict);
+            if (values == NULL || !PyDict_Check(values)) {
+                Py_XDECREF(values);
+                thread_dicts.thread_state = 0;
+                return NULL;
+            }
+            thread_dicts.dicts[i] = values;
+            Py_DECREF(values); /* it stays alive: the local holds it for this thread */
+        }
+        thread_dicts.thread_state = thread_state;
+        thread_dicts.generation = generation;
     }
-    PyObject *value = PyDict_Check(values) ? PyDict_GetItemWithError(values, key) : NULL;
-    Py_DECREF(values); /* it stays alive: the local holds it */
-    return value;
+    return thread_dicts.dicts[which];
+}
+
+/* `key` of this thread's attributes of one of the threading.locals. */
+static PyObject *thread_value(int which, PyObject *key)
+{
+    PyObject *values = thread_dict(which);
+    return values == NULL ? NULL : PyDict_GetItemWithError(values, key);
 }
 
 /* This thread's current stream of the device `id` (runtime._stream.current_stream_of). */
 static PyObject *current_stream(PyObject *id)
 {
-    PyObject *current = thread_value(stream_tls, s_current);
+    PyObject *current = thread_value(STREAM_TLS, s_current);
     PyObject *stream = NULL;
     if (current != NULL && PyDict_Check(current) && PyDict_GET_SIZE(current) != 0) {
         stream = PyDict_GetItemWithError(current, id);
@@ -277,7 +339,7 @@ static int is_true(PyObject *value)
  * (the fast exit of runtime._device.activate); else activate() runs, and may raise. */
 static int activate_device(PyObject *id)
 {
-    PyObject *active = thread_value(device_tls, s_acl_device);
+    PyObject *active = thread_value(DEVICE_TLS, s_acl_device);
     if (active != NULL && PyLong_CheckExact(active)
         && PyObject_RichCompareBool(active, id, Py_EQ) == 1) {
         PyObject *deferred = PyDict_GetItemWithError(device_globals, s_deferred);
@@ -476,9 +538,10 @@ static Plan *scalar_plan(BinaryOperator *op, PyObject *kind, PyObject *dtype)
     }
     plan->scalar_dtype = Py_NewRef(PyTuple_GET_ITEM(direct, 3));
     plan->scalar_first = PyObject_IsTrue(PyTuple_GET_ITEM(direct, 6)) == 1;
-    if (kind == (PyObject *)&PyLong_Type) {
-        plan->low = PyNumber_Long(PyTuple_GET_ITEM(direct, 4));
-        plan->high = PyNumber_Long(PyTuple_GET_ITEM(direct, 5));
+    if (kind == (PyObject *)&PyLong_Type) { /* NumPy ints as Python ints; float dtypes: +-inf */
+        PyObject *low = PyTuple_GET_ITEM(direct, 4), *high = PyTuple_GET_ITEM(direct, 5);
+        plan->low = PyFloat_Check(low) ? Py_NewRef(low) : PyNumber_Long(low);
+        plan->high = PyFloat_Check(high) ? Py_NewRef(high) : PyNumber_Long(high);
         if (plan->low == NULL || plan->high == NULL) {
             clear_plan(plan);
             return NULL;
@@ -609,15 +672,74 @@ static int launch_outcome(PyObject *name, int32_t status, int phase, uint64_t si
     return result == NULL ? -1 : 0;
 }
 
-/* What the fast path of one `x1 <op> x2` reads (borrowed references, except `scalar`). */
+/* The broadcast shape of two shapes (a new tuple), or NULL when they do not broadcast
+ * (the Python operator raises the error) or are not tuples. */
+static PyObject *broadcast_shapes(PyObject *shape1, PyObject *shape2)
+{
+    if (!PyTuple_CheckExact(shape1) || !PyTuple_CheckExact(shape2)) {
+        return NULL;
+    }
+    Py_ssize_t n1 = PyTuple_GET_SIZE(shape1), n2 = PyTuple_GET_SIZE(shape2);
+    Py_ssize_t ndim = n1 > n2 ? n1 : n2;
+    PyObject *shape = PyTuple_New(ndim);
+    for (Py_ssize_t i = 1; shape != NULL && i <= ndim; i++) {
+        PyObject *d1 = i <= n1 ? PyTuple_GET_ITEM(shape1, n1 - i) : NULL;
+        PyObject *d2 = i <= n2 ? PyTuple_GET_ITEM(shape2, n2 - i) : NULL;
+        Py_ssize_t a = d1 == NULL ? 1 : PyLong_AsSsize_t(d1);
+        Py_ssize_t b = d2 == NULL ? 1 : PyLong_AsSsize_t(d2);
+        PyObject *dim = a == 1 ? (d2 != NULL ? d2 : d1) : d1;
+        if (a < 0 || b < 0 || (a != b && a != 1 && b != 1)) {
+            Py_CLEAR(shape);
+            break;
+        }
+        PyTuple_SET_ITEM(shape, ndim - i, Py_NewRef(dim));
+    }
+    return shape;
+}
+
+/* The C-order strides (in elements) of `shape`: a new tuple. */
+static PyObject *contiguous_strides(PyObject *shape)
+{
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape), step = 1;
+    PyObject *strides = PyTuple_New(ndim);
+    for (Py_ssize_t i = ndim - 1; strides != NULL && i >= 0; i--) {
+        PyObject *stride = PyLong_FromSsize_t(step);
+        if (stride == NULL) {
+            Py_CLEAR(strides);
+            break;
+        }
+        PyTuple_SET_ITEM(strides, i, stride);
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+        step *= n > 1 ? n : 1;
+    }
+    return strides;
+}
+
+/* What the fast path of one `x1 <op> x2` reads (borrowed references, except `scalar` and
+ * `owned`). */
 typedef struct {
     Plan *plan;
     void *left, *right;  /* the operator's first two arguments: aclTensor or aclScalar */
     PyObject *scalar;    /* the aclScalar of a scalar operand (a reference), or NULL */
+    PyObject *owned[2];  /* tuples made here for `shape` and `strides` (references) */
     PyObject *shape, *strides, *device, *id, *stream, *pool;
     void *stream_address;
     Py_ssize_t nbytes;
 } Operands;
+
+/* `made` (a new reference or NULL), kept by `in` until release_operands(). */
+static PyObject *own(Operands *in, PyObject *made)
+{
+    in->owned[in->owned[0] != NULL] = made;
+    return made;
+}
+
+static void release_operands(Operands *in)
+{
+    Py_CLEAR(in->scalar);
+    Py_CLEAR(in->owned[0]);
+    Py_CLEAR(in->owned[1]);
+}
 
 /* Whether the result of `array` (and `other`, another NPUArray or NULL) can be made here:
  * one device, both last used on its current stream, at most SMALL_LIMIT bytes, the
@@ -647,19 +769,24 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     if (in->strides == NULL && other != NULL) {
         in->strides = contiguous(SLOT(other, a_strides), in->shape);
     }
+    if (in->strides == NULL && !PyErr_Occurred()) {
+        in->strides = own(in, contiguous_strides(in->shape));
+    }
     return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
            && in->pool != NULL && in->strides != NULL
-           && !is_true(thread_value(pool_tls, s_overrides)) && !PyErr_Occurred();
+           && !is_true(thread_value(POOL_TLS, s_overrides)) && !PyErr_Occurred();
 }
 
-/* Two NPUArrays of one shape whose dtypes the operator takes as they are. */
+/* Two NPUArrays of one shape, or of shapes that broadcast (the operator broadcasts them),
+ * whose dtypes the operator takes as they are. */
 static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
     PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
-    in->shape = SLOT(x1, a_shape);
-    if (in->shape == NULL || SLOT(x2, a_shape) == NULL || t1 == NULL || t2 == NULL
+    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape);
+    if (shape1 == NULL || shape2 == NULL || t1 == NULL || t2 == NULL
         || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
-        || !same_shape(in->shape, SLOT(x2, a_shape))
+        || (in->shape = same_shape(shape1, shape2) ? shape1
+                        : own(in, broadcast_shapes(shape1, shape2))) == NULL
         || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
         || (in->plan = array_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
         return 0;
@@ -667,17 +794,21 @@ static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operan
     return placement(x1, x2, in);
 }
 
-/* The aclScalar of `value` in the plan's scalar dtype: _ops.acl_scalar's cache, or the
- * function itself for what it does not cache (0.0 and -0.0, NaN) or has not yet. */
+/* The aclScalar of `value` in the plan's scalar dtype: _ops.acl_scalar's cache (its key:
+ * (type, value, dtype), and the sign for 0.0 and -0.0), or the function itself for what
+ * it does not cache (NaN) or has not yet. */
 static PyObject *scalar_handle(PyObject *value, Plan *plan)
 {
-    PyObject *kind = (PyObject *)Py_TYPE(value);
-    PyObject *handle = NULL;
-    if (kind != (PyObject *)&PyFloat_Type || PyFloat_AS_DOUBLE(value) != 0.0) {
-        PyObject *key = PyTuple_Pack(3, kind, value, plan->scalar_dtype);
-        handle = key == NULL ? NULL : PyDict_GetItemWithError(scalars, key);
-        Py_XDECREF(key);
+    PyObject *kind = (PyObject *)Py_TYPE(value), *key;
+    if (kind == (PyObject *)&PyFloat_Type && PyFloat_AS_DOUBLE(value) == 0.0) {
+        PyObject *sign = PyFloat_FromDouble(copysign(1.0, PyFloat_AS_DOUBLE(value)));
+        key = sign == NULL ? NULL : PyTuple_Pack(4, kind, value, plan->scalar_dtype, sign);
+        Py_XDECREF(sign);
+    } else {
+        key = PyTuple_Pack(3, kind, value, plan->scalar_dtype);
     }
+    PyObject *handle = key == NULL ? NULL : PyDict_GetItemWithError(scalars, key);
+    Py_XDECREF(key);
     if (handle != NULL) {
         return Py_NewRef(handle);
     }
@@ -721,7 +852,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
  * here only means "not the common case": the Python operator redoes it. */
 static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
-    in->scalar = NULL;
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
     if (!configured || Py_TYPE(x1) != array_type || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
         return 0;
@@ -829,7 +960,7 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     } else {
         PyErr_Clear();
     }
-    Py_XDECREF(in.scalar);
+    release_operands(&in);
     return out;
 }
 
@@ -839,7 +970,7 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
  * either x itself or in other memory (an overlap is computed apart, in Python). */
 static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
 {
-    in->scalar = NULL;
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
     if (!configured || Py_TYPE(x) != array_type || Py_TYPE(y) != array_type
         || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
@@ -927,6 +1058,10 @@ static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t
             return out;
         }
     }
+    if (op->fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "npuarray's operator was cleared (shutdown)");
+        return NULL;
+    }
     return PyObject_Vectorcall(op->fallback, args, nargsf, kwnames);
 }
 
@@ -965,17 +1100,56 @@ static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     return (PyObject *)op;
 }
 
-static void binary_dealloc(PyObject *self)
+static int plan_traverse(Plan *plan, visitproc visit, void *arg)
+{
+    Py_VISIT(plan->key1);
+    Py_VISIT(plan->key2);
+    Py_VISIT(plan->name);
+    Py_VISIT(plan->alpha);
+    Py_VISIT(plan->out_dtype);
+    Py_VISIT(plan->scalar_dtype);
+    Py_VISIT(plan->low);
+    Py_VISIT(plan->high);
+    return 0;
+}
+
+static int binary_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    BinaryOperator *op = (BinaryOperator *)self;
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        int error = plan_traverse(&op->plans[i], visit, arg);
+        if (error == 0) {
+            error = plan_traverse(&op->scalar_plans[i], visit, arg);
+        }
+        if (error != 0) {
+            return error;
+        }
+    }
+    Py_VISIT(op->name);
+    Py_VISIT(op->direct);
+    Py_VISIT(op->scalar_direct);
+    Py_VISIT(op->fallback);
+    return 0;
+}
+
+static int binary_clear(PyObject *self)
 {
     BinaryOperator *op = (BinaryOperator *)self;
     for (int i = 0; i < PLAN_CACHE; i++) {
         clear_plan(&op->plans[i]);
         clear_plan(&op->scalar_plans[i]);
     }
-    Py_XDECREF(op->name);
-    Py_XDECREF(op->direct);
-    Py_XDECREF(op->scalar_direct);
-    Py_XDECREF(op->fallback);
+    Py_CLEAR(op->name);
+    Py_CLEAR(op->direct);
+    Py_CLEAR(op->scalar_direct);
+    Py_CLEAR(op->fallback);
+    return 0;
+}
+
+static void binary_dealloc(PyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    binary_clear(self);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -1015,14 +1189,17 @@ static PyTypeObject BinaryOperatorType = {
     .tp_doc = PyDoc_STR(
         "BinaryOperator(name, direct, scalar_direct, fallback, *, mode='forward')\n\n"
         "NPUArray's binary operator for the aclnn operator `name` (aclnnAdd, ...): the\n"
-        "common case in C (two NPUArrays of one shape, or an NPUArray and a Python float\n"
+        "common case in C (two NPUArrays, or an NPUArray and a Python float\n"
         "or int, whose dtypes the operator takes as they are: `direct` and `scalar_direct`,\n"
         "the _Binary plan's tables), everything else through `fallback`, the Python\n"
         "operator. `mode`: 'forward' (x + y, x + 2.0), 'reflected' (__radd__: 2.0 + x) or\n"
         "'in-place' (__iadd__ with the in-place operator `name`, aclnnInplaceAdd: x += y,\n"
         "returning x). Binds like a method."),
     .tp_basicsize = sizeof(BinaryOperator),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = binary_traverse,
+    .tp_clear = binary_clear,
     .tp_vectorcall_offset = offsetof(BinaryOperator, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_descr_get = method_get,
@@ -1093,13 +1270,16 @@ static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_
             Py_RETURN_NONE; /* a forked child's copy of the parent's block, or shutdown */
         }
         if (forked == Py_False && SLOT(buffer, b_others) == Py_None
-            && !is_true(thread_value(device_tls, s_in_host_func))) {
+            && !is_true(thread_value(DEVICE_TLS, s_in_host_func))) {
             int filed = release_block(buffer);
             if (filed != 0) {
                 return filed > 0 ? Py_NewRef(Py_None) : NULL;
             }
         }
         PyErr_Clear();
+    }
+    if (release->fallback == NULL) {
+        Py_RETURN_NONE; /* cleared at shutdown: the blocks go with the process */
     }
     return PyObject_Vectorcall(release->fallback, args, nargsf, kwnames);
 }
@@ -1120,9 +1300,22 @@ static PyObject *release_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     return (PyObject *)release;
 }
 
+static int release_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(((BufferRelease *)self)->fallback);
+    return 0;
+}
+
+static int release_clear(PyObject *self)
+{
+    Py_CLEAR(((BufferRelease *)self)->fallback);
+    return 0;
+}
+
 static void release_dealloc(PyObject *self)
 {
-    Py_XDECREF(((BufferRelease *)self)->fallback);
+    PyObject_GC_UnTrack(self);
+    release_clear(self);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -1148,7 +1341,10 @@ static PyTypeObject BufferReleaseType = {
         "free list of that stream in C (MemoryPool._release's lock-free case); everything\n"
         "else through `fallback`, the Python __del__. Binds like a method."),
     .tp_basicsize = sizeof(BufferRelease),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = release_traverse,
+    .tp_clear = release_clear,
     .tp_vectorcall_offset = offsetof(BufferRelease, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_descr_get = method_get,
@@ -1198,26 +1394,131 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     PyObject *x = args[1];
-    Operands in = {.scalar = NULL, .right = NULL};
+    Operands in = {.scalar = NULL, .right = NULL, .owned = {NULL, NULL}};
     PyObject *tensor;
     if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
         || (tensor = SLOT(x, a_tensor)) == NULL || (in.shape = SLOT(x, a_shape)) == NULL
         || (in.left = cdata_address(tensor)) == NULL
         || (in.plan = unary_plan(args[0], args[2])) == NULL || !placement(x, NULL, &in)) {
+        release_operands(&in);
         PyErr_Clear();
         Py_RETURN_NONE;
     }
     PyObject *out = new_result(&in);
+    release_operands(&in);
     if (out == NULL && !PyErr_Occurred()) {
         Py_RETURN_NONE;
     }
     return out;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * read_to_host: a blocking read of a small array */
+
+typedef int32_t (*capture_info_fn)(void *, int32_t *, void **);
+typedef int32_t (*synchronize_fn)(void *);
+typedef int32_t (*memcpy_fn)(void *, size_t, const void *, size_t, int32_t);
+
+#define CAPTURE_STATUS_ACTIVE 1 /* ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE */
+
+/* Whether `stream` (a Stream) is being captured (aclmdlRICaptureGetInfo), as
+ * _memory_pool.capturing; -1 when it cannot be told here. */
+static int stream_capturing(PyObject *stream)
+{
+    PyObject *handle = SLOT(stream, stream_handle);
+    void *address = handle == NULL ? NULL : cdata_address(handle);
+    if (address == NULL) {
+        return -1;
+    }
+    if (capture_info == NULL) {
+        return 0; /* the provider lacks it: as _memory_pool.capturing */
+    }
+    int32_t status = 0;
+    void *model = NULL;
+    int32_t ret = ((capture_info_fn)capture_info)(address, &status, &model);
+    return ret == 0 && status == CAPTURE_STATUS_ACTIVE;
+}
+
+PyDoc_STRVAR(read_to_host_doc,
+"read_to_host(x) -> numpy.ndarray or None\n\n"
+"x.to_host() for a C-contiguous NPUArray of at most 1 MiB last used on the current\n"
+"stream of its device, outside a capture and a profile, with no host-read hooks but\n"
+"the capture guard's (which has nothing to do outside a capture):\n"
+"a new ndarray filled after aclrtSynchronizeStream on that stream by aclrtMemcpy\n"
+"(ACL_MEMCPY_DEVICE_TO_HOST). None when that is not the case (the caller then takes\n"
+"its Python path). Raises AclError when a call fails.");
+
+static PyObject *read_to_host(PyObject *module, PyObject *x)
+{
+    (void)module;
+    PyObject *shape, *dtype, *buffer, *offset, *id, *stream, *device;
+    Py_ssize_t size;
+    if (!configured || memcpy_sync == NULL || synchronize_stream == NULL
+        || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || (PyList_GET_SIZE(host_read_hooks) != 0
+            && (PyList_GET_SIZE(host_read_hooks) != 1
+                || PyList_GET_ITEM(host_read_hooks, 0) != capture_read_hook))
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (shape = SLOT(x, a_shape)) == NULL || (dtype = SLOT(x, a_dtype)) == NULL
+        || (buffer = SLOT(x, a_buffer)) == NULL || (offset = SLOT(x, a_offset)) == NULL
+        || !PyTuple_CheckExact(shape) || (size = shape_size(shape)) <= 0
+        || contiguous(SLOT(x, a_strides), shape) == NULL
+        || (device = SLOT(buffer, b_device)) == NULL || (id = SLOT(device, device_id)) == NULL
+        || (stream = current_stream(id)) == NULL
+        || (SLOT(buffer, b_stream) != stream && SLOT(buffer, b_stream) != Py_None)
+        || stream_capturing(stream) != 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *itemsize_object = PyObject_GetAttr(dtype, s_itemsize);
+    Py_ssize_t itemsize = itemsize_object == NULL ? -1 : PyLong_AsSsize_t(itemsize_object);
+    Py_XDECREF(itemsize_object);
+    char *base = (char *)PyLong_AsVoidPtr(SLOT(buffer, b_ptr));
+    Py_ssize_t first = PyLong_AsSsize_t(offset);
+    if (itemsize <= 0 || base == NULL || first < 0 || size > SMALL_LIMIT / itemsize) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (activate_device(id) < 0) {
+        return NULL;
+    }
+    Py_INCREF(stream); /* (numpy.empty runs Python: hold what the copy reads) */
+    PyObject *host = PyObject_CallFunctionObjArgs(host_empty, shape, dtype, NULL);
+    Py_buffer view;
+    if (host == NULL || PyObject_GetBuffer(host, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        Py_XDECREF(host);
+        Py_DECREF(stream);
+        return NULL;
+    }
+    size_t nbytes = (size_t)view.len;
+    const char *source = base + first * itemsize;
+    void *stream_address = cdata_address(SLOT(stream, stream_handle));
+    int32_t status;
+    int phase = 1;
+    Py_BEGIN_ALLOW_THREADS
+    status = ((synchronize_fn)synchronize_stream)(stream_address);
+    if (status == 0) {
+        phase = 2;
+        status = ((memcpy_fn)memcpy_sync)(view.buf, nbytes, source, nbytes,
+                                          memcpy_device_to_host);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    Py_DECREF(stream);
+    if (status != 0) {
+        PyObject *raised = PyObject_CallFunction(read_status, "ii", (int)status, phase);
+        Py_XDECREF(raised);
+        Py_DECREF(host);
+        return NULL;
+    }
+    return host;
+}
+
 /* --------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
+    {"read_to_host", read_to_host, METH_O, read_to_host_doc},
     {"configure", configure, METH_O, configure_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},

@@ -307,8 +307,37 @@ def test_other_cases_take_the_python_operator(case, python_path_calls, rng):
     expected = a + expected_other
     assert result.shape == expected.shape and result.dtype == expected.dtype
     np.testing.assert_allclose(result.to_host(), expected, rtol=1e-6)
-    if case in ("broadcast", "large"):
+    if case == "large":
         assert python_path_calls == ["aclnnAdd"]
+
+
+@pytest.mark.parametrize("shape1, shape2", [((3, 1), (4,)), ((), (5,)), ((2, 3), ()),
+                                            ((4, 1, 3), (2, 1)), ((1,), (7, 1)),
+                                            ((2, 1, 4), (3, 1)), ((6, 5), (6, 5))], ids=str)
+def test_broadcasting_operands_run_in_c(shape1, shape2, python_path_calls, rng):
+    a = rng.standard_normal(shape1).astype(np.float32)
+    b = rng.standard_normal(shape2).astype(np.float32)
+    x, y = npx.asarray(a) * 1.0, npx.asarray(b) * 1.0
+    shape = np.broadcast_shapes(shape1, shape2)
+    warm = [x + y for _ in range(3)]  # (blocks of the result's size cached for the stream)
+    del warm, python_path_calls[:]
+    for dunder, function in OPERATORS.items():
+        for left, right, expected in ((x, y, function(a, b)), (y, x, function(b, a))):
+            result = getattr(left, dunder)(right)
+            assert result.shape == shape == expected.shape and result.dtype == expected.dtype
+            assert result._strides == _ops.contiguous_strides(shape)
+            np.testing.assert_allclose(result.to_host(), expected, rtol=1e-6, err_msg=dunder)
+    assert python_path_calls == []
+
+
+def test_shapes_that_do_not_broadcast_raise_as_before(rng):
+    x = npx.asarray(np.ones((3, 4), np.float32)) * 1.0
+    y = npx.asarray(np.ones((5,), np.float32)) * 1.0
+    with pytest.raises(ValueError):
+        x + y
+    with pytest.raises(ValueError):
+        x * (npx.asarray(np.ones((2, 5, 1), np.float32)) * 1.0)
+    np.testing.assert_array_equal((x + x).to_host(), np.full((3, 4), 2, np.float32))
 
 
 def test_another_stream_is_ordered_by_the_python_path(python_path_calls, rng):
@@ -644,3 +673,139 @@ def test_unary_result_refused_by_the_operator_raises_and_loses_nothing(rng):
     assert _ops.unary_result("aclnnNeg", np.arange(3), np.dtype(np.int64)) is None
     with pytest.raises(TypeError):
         _ops._fastpath.unary_result("aclnnNeg", x)
+
+
+def test_int_and_zero_scalars_take_the_c_path(monkeypatch, rng):
+    """An int with a float array (bounds +-inf) and 0.0 / -0.0 (acl_scalar caches them
+    under a key with the sign) run in C; -0.0 keeps its sign."""
+    calls = []
+    real = _ops.scalar_result
+    monkeypatch.setattr(_ops, "scalar_result", lambda *args: (calls.append(args[0]),
+                                                              real(*args))[1])
+    a = rng.standard_normal(8).astype(np.float32)
+    x = npx.asarray(a) * 1.0
+    warm = [x * 1.0 for _ in range(3)]
+    del warm, calls[:]
+    for value in (0, 3, -2, 0.0, -0.0, 2**40):
+        for dunder, function in (("__mul__", np.multiply), ("__gt__", np.greater),
+                                 ("__add__", np.add)):
+            result = getattr(x, dunder)(value)
+            expected = function(a, value)
+            np.testing.assert_array_equal(result.to_host(), expected)
+            np.testing.assert_array_equal(np.signbit(result.to_host()), np.signbit(expected))
+    assert calls == []
+    f32 = np.dtype(np.float32)
+    assert _ops.acl_scalar(0.0, f32) is _ops.acl_scalar(0.0, f32)
+    assert _ops.acl_scalar(-0.0, f32) is _ops.acl_scalar(-0.0, f32)
+    assert _ops.acl_scalar(-0.0, f32) is not _ops.acl_scalar(0.0, f32)
+
+
+# -- small reads (_fastpath.read_to_host, from _transfer._read_to_host)
+
+@pytest.fixture
+def python_reads(monkeypatch):
+    """The device-to-host copies made by the Python path, counted."""
+    from npuarray.runtime import _transfer as runtime_transfer
+    from npuarray import _transfer
+    calls = []
+    real = runtime_transfer.copy_device_to_host
+    monkeypatch.setattr(_transfer, "copy_device_to_host",
+                        lambda *args, **kwargs: (calls.append(args[0].shape),
+                                                 real(*args, **kwargs))[1])
+    return calls
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int8, np.int64,
+                                   np.uint16, np.bool_, np.complex64, np.complex128],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(), (1,), (16,), (3, 5, 2)], ids=str)
+def test_small_reads_run_in_c(dtype, shape, python_reads, rng):
+    a = (rng.standard_normal(shape) * 10).astype(dtype)
+    x = npx.asarray(a)
+    for read in (x.to_host(), np.asarray(x), npx.asnumpy(x)):
+        assert read.dtype == a.dtype and read.shape == a.shape and read.flags.c_contiguous
+        np.testing.assert_array_equal(read, a)
+    if a.ndim == 0:
+        assert x.item() == a.item()
+        if a.dtype.kind != "c":
+            assert float(x) == float(a) and bool(x) == bool(a)
+    assert python_reads == []
+
+
+def test_a_read_waits_for_the_work_that_produces_it(python_reads, rng):
+    a = rng.standard_normal(4096).astype(np.float32)
+    x = npx.asarray(a) * 1.0
+    for _ in range(20):
+        x = x * 1.5 + 1.0
+    expected = a.copy()
+    for _ in range(20):
+        expected = expected * np.float32(1.5) + np.float32(1.0)
+    np.testing.assert_allclose(x.to_host(), expected, rtol=1e-5)
+    assert python_reads == []
+
+
+@pytest.mark.parametrize("case", ["strided", "large", "stream", "out", "other stream",
+                                  "hook", "empty"])
+def test_other_reads_take_the_python_path(case, python_reads, monkeypatch, rng):
+    a = rng.standard_normal((64, 8)).astype(np.float32)
+    x = npx.asarray(a)
+    kwargs, expected = {}, a
+    if case == "strided":
+        x, expected = x[:, ::2], a[:, ::2]
+    elif case == "large":
+        expected = rng.standard_normal(300_000).astype(np.float32)
+        x = npx.asarray(expected)
+    elif case == "stream":
+        kwargs["stream"] = npx.Stream()
+    elif case == "out":
+        kwargs["out"] = np.empty_like(a)
+    elif case == "other stream":  # last used on a stream that is not the current one
+        with npx.Stream():
+            x = x * 1.0
+    elif case == "hook":
+        from npuarray import _transfer
+        seen = []
+        _transfer.host_read_hooks.append(seen.append)  # (the list C reads, in place)
+        try:
+            np.testing.assert_array_equal(x.to_host(), a)
+        finally:
+            _transfer.host_read_hooks.remove(seen.append)
+        assert seen == ["to_host()"]
+        return
+    else:
+        x, expected = x[:0], a[:0]
+    read = x.to_host(**kwargs)
+    np.testing.assert_array_equal(read, expected)
+    if case != "empty":
+        assert len(python_reads) == 1
+
+
+def test_a_read_in_a_capturing_thread_still_raises(rng):
+    with npx.Stream():
+        x = npx.asarray(rng.standard_normal(8).astype(np.float32)) * 1.0
+        graph = npx.Graph()
+        with graph.capture():
+            y = x + x
+            with pytest.raises(npx.CaptureError):
+                y.to_host()
+        graph.destroy()
+
+
+def test_an_injected_read_fault_is_typed(run_python):
+    if npx.backend().name != "npusim":
+        pytest.skip("fault injection is an npusim feature")
+    script = """
+import numpy as np, npuarray as npx
+x = npx.asarray(np.arange(16, dtype=np.float32))
+faults = 0
+for _ in range(6):
+    try:
+        assert np.array_equal(x.to_host(), np.arange(16, dtype=np.float32))
+    except npx.AclError as error:
+        faults += 1
+        assert "aclrtMemcpy" in str(error), error
+print(faults)
+"""
+    result = run_python(script, NPUSIM_FAULT_INJECT="memcpy:3")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1"]
