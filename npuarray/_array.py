@@ -543,6 +543,9 @@ def _bind_binary_operators():
         setattr(NPUArray, dunder, _elementwise.reflected_operator(name, getattr(NPUArray, dunder)))
     for dunder, name in _IN_PLACE_OPERATORS.items():
         setattr(NPUArray, dunder, _elementwise.inplace_operator(name, getattr(NPUArray, dunder)))
+    for dunder, mode in (("__pow__", "forward"), ("__rpow__", "reflected")):
+        setattr(NPUArray, dunder, _elementwise.scalar_operator("pow", getattr(NPUArray, dunder),
+                                                               mode))
 
 
 _bind_binary_operators()

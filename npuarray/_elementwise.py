@@ -309,7 +309,8 @@ class _Binary:
         ``reflected``), made once: (operator, alpha, result dtype, dtype, lowest
         and highest int that fit, scalar first), or False when the general path
         has something to do (a cast, a wider dtype, no scalar operator, pow's
-        checks); the bounds send ints that do not fit ``dtype`` there too."""
+        checks of integer powers); the bounds send ints that do not fit ``dtype``
+        there too."""
         op = self.reflected_op if reflected else self.scalar_op
         direct = False
         try:
@@ -317,7 +318,8 @@ class _Binary:
             promoted = _data_type.scalar_result_type(dtype, kind(1))
         except (TypeError, ValueError):
             promoted = None
-        if promoted == dtype and op is not None and self.name != "pow" \
+        if promoted == dtype and op is not None \
+                and (self.name != "pow" or _kind(dtype) in "fc") \
                 and compute == dtype and compute in self.scalar_supported \
                 and (self.result == "bool" or out_dtype == compute):
             low, high = (np.iinfo(dtype).min, np.iinfo(dtype).max) if _kind(dtype) in "iu" \
@@ -500,6 +502,15 @@ def reflected_operator(name, fallback):
     plan = _BINARY[name]
     return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback,
                                      mode="reflected")
+
+
+def scalar_operator(name, fallback, mode):
+    """NPUArray's operator (``mode`` "forward" or "reflected") of the binary function
+    ``name`` whose public function checks arrays before its plan (pow: uint64,
+    negative integer exponents): ``x ** 2.0`` for a Python scalar in C when the plan
+    takes it as it is (``_scalar_direct``), everything else through ``fallback``."""
+    plan = _BINARY[name]
+    return _ops.fast_binary_operator(plan.op, {}, plan._scalar_direct, fallback, mode=mode)
 
 
 def inplace_operator(name, fallback):
