@@ -79,13 +79,14 @@ static PyObject *host_read_hooks;  /* _transfer.host_read_hooks: a list, changed
 static PyObject *capture_read_hook; /* the one there by default: _capture_guard's, which does
                                      * nothing while no capture is active */
 static PyObject *host_empty;       /* numpy.empty */
-static PyObject *read_status;      /* _transfer._fast_read_status(status, phase): errors */
+static PyObject *read_status;      /* _ops._fast_read_status(status, phase): errors */
 /* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
 static void *capture_info, *synchronize_stream, *memcpy_sync;
 static int memcpy_device_to_host;
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
-    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict, *s_device;
+    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict,
+    *s_device;
 
 static int intern_names(void)
 {
@@ -146,6 +147,10 @@ static int find_cdata_pointer(PyObject *samples)
     cdata_pointer = sizeof(PyObject) + sizeof(void *);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *pair = PyList_GET_ITEM(samples, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "configure: cdata_samples holds (cdata, address)");
+            return -1;
+        }
         PyObject *object = PyTuple_GET_ITEM(pair, 0);
         void *expected = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
         if (expected == NULL && PyErr_Occurred()) {
@@ -185,7 +190,7 @@ static int take(PyObject *config, const char *key, PyObject **target)
 PyDoc_STRVAR(configure_doc,
 "configure(config: dict) -> bool\n\n"
 "Hands the fast paths npuarray's classes and runtime state (see npuarray/_ops.py,\n"
-"_configure_fastpath); True when they are on, False when cffi's object layout is not\n"
+"configure_fastpath); True when they are on, False when cffi's object layout is not\n"
 "the one this module reads (every operation then takes the Python path).");
 
 static PyObject *configure(PyObject *module, PyObject *config)
@@ -1181,24 +1186,25 @@ static PyObject *method_get(PyObject *self, PyObject *instance, PyObject *owner)
     return PyMethod_New(self, instance);
 }
 
-/* __name__, __qualname__, __doc__ and __wrapped__ are the Python operator's. */
-static PyObject *fallback_attribute(PyObject *fallback, PyObject *self, const char *name)
+/* __name__, __qualname__, __module__ and __doc__ are those of the Python function the
+ * object stands in for, and __wrapped__ is that function (inspect.signature follows it). */
+static PyObject *forwarding_getattro(PyObject *self, PyObject *name, PyObject *fallback)
 {
-    (void)self;
-    return PyObject_GetAttrString(fallback, name);
+    const char *text = fallback == NULL ? NULL : PyUnicode_AsUTF8(name);
+    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
+                         || !strcmp(text, "__module__") || !strcmp(text, "__doc__"))) {
+        return PyObject_GetAttr(fallback, name);
+    }
+    if (text != NULL && !strcmp(text, "__wrapped__")) {
+        return Py_NewRef(fallback);
+    }
+    PyErr_Clear();
+    return PyObject_GenericGetAttr(self, name);
 }
 
 static PyObject *binary_getattro(PyObject *self, PyObject *name)
 {
-    const char *text = PyUnicode_AsUTF8(name);
-    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
-                         || !strcmp(text, "__doc__"))) {
-        return fallback_attribute(((BinaryOperator *)self)->fallback, self, text);
-    }
-    if (text != NULL && !strcmp(text, "__wrapped__")) {
-        return Py_NewRef(((BinaryOperator *)self)->fallback);
-    }
-    return PyObject_GenericGetAttr(self, name);
+    return forwarding_getattro(self, name, ((BinaryOperator *)self)->fallback);
 }
 
 static PyTypeObject BinaryOperatorType = {
@@ -1339,15 +1345,7 @@ static void release_dealloc(PyObject *self)
 
 static PyObject *release_getattro(PyObject *self, PyObject *name)
 {
-    const char *text = PyUnicode_AsUTF8(name);
-    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
-                         || !strcmp(text, "__doc__"))) {
-        return fallback_attribute(((BufferRelease *)self)->fallback, self, text);
-    }
-    if (text != NULL && !strcmp(text, "__wrapped__")) {
-        return Py_NewRef(((BufferRelease *)self)->fallback);
-    }
-    return PyObject_GenericGetAttr(self, name);
+    return forwarding_getattro(self, name, ((BufferRelease *)self)->fallback);
 }
 
 static PyTypeObject BufferReleaseType = {

@@ -2,6 +2,7 @@
 DeviceBuffer.__del__ (issue 9). Each test checks results against NumPy, and that every
 case outside the common one reaches the Python operator with the same semantics."""
 import gc
+import inspect
 import threading
 
 import numpy as np
@@ -54,6 +55,9 @@ def test_the_operators_and_the_release_are_the_c_ones():
     np.testing.assert_array_equal(method(x).to_host(), [0.0, 2.0, 4.0])
     np.testing.assert_array_equal(npx.NPUArray.__mul__(x, x).to_host(), [0.0, 1.0, 4.0])
     assert "add" in npx.NPUArray.__add__.__doc__
+    assert npx.NPUArray.__add__.__module__ == "npuarray._elementwise"
+    assert str(inspect.signature(npx.NPUArray.__add__)) == "(x1, x2)"  # via __wrapped__
+    assert str(inspect.signature(npx.NPUArray.__iadd__)) == "(self, other)"
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
