@@ -989,8 +989,9 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
 
 /* Whether `x <op>= y` is the in-place common case (filling `in`): two NPUArrays of one
  * shape on one device, both last used on its current stream, whose dtypes the operator
- * takes as they are with a result of x's dtype; x writable (no broadcast stride) and y
- * either x itself or in other memory (an overlap is computed apart, in Python). */
+ * takes as they are with a result of x's dtype; x writable (no broadcast stride), neither
+ * with a negative step, and y either x itself or in other memory (an overlap is computed
+ * apart, in Python). */
 static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
 {
     *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
@@ -1012,9 +1013,18 @@ static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *
         || PyObject_RichCompareBool(in->plan->out_dtype, SLOT(x, a_dtype), Py_EQ) != 1) {
         return 0;
     }
+    PyObject *other_strides = SLOT(y, a_strides);
+    if (other_strides == NULL || !PyTuple_CheckExact(other_strides)) {
+        return 0;
+    }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
-        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) == 0) {
-            return 0; /* a broadcast view: read-only */
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) <= 0) {
+            return 0; /* a broadcast view (read-only) or a negative step: Python's cases */
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(other_strides); i++) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(other_strides, i)) < 0) {
+            return 0;
         }
     }
     in->device = SLOT(buffer, b_device);

@@ -28,7 +28,7 @@ import operator
 import numpy as np
 
 from . import _ops, runtime
-from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index
+from ._data_type import BOOL, SUPPORTED_DTYPES, bfloat16, check_scalar_fits, default_index
 
 __all__ = ["take", "take_along_axis"]
 
@@ -505,12 +505,30 @@ def setitem(x, key, value):
     broadcast, arrays on another device or a read-only (broadcast) ``x``;
     IndexError for bad indices; OverflowError for Python ints that do not fit
     the dtype."""
+    if key is Ellipsis:
+        _set_all(x, value)
+        return
     _manipulation.check_writable(x)
     entries = _parse(x, key)
     if not _is_advanced(entries):
         _assign(_basic_view(x, entries), value)
         return
     _advanced_set(x, entries, value)
+
+
+def _set_all_in_python(x, value):
+    """``x[...] = value`` by the general path; returns ``x``."""
+    _manipulation.check_writable(x)
+    _assign(_basic_view(x, _parse(x, Ellipsis)), value)
+    return x
+
+
+# x[...] = y for an NPUArray y of x's shape and dtype on x's device: aclnnInplaceCopy(x, y)
+# in C (_ops.fast_binary_operator's in-place mode, with the same checks), else the general
+# path. (The graph workflow updates its inputs this way between replays.)
+_set_all = _ops.fast_binary_operator(
+    "aclnnInplaceCopy", {(dtype, dtype): (None, dtype) for dtype in SUPPORTED_DTYPES}, {},
+    _set_all_in_python, mode="in-place")
 
 
 # -- take, take_along_axis (issue 7) -----------------------------------------------------------

@@ -937,3 +937,78 @@ def test_the_c_paths_keep_every_reference_count(rng):
     work()
     gc.collect()
     assert [sys.getrefcount(o) for o in watched] == before
+
+
+# -- x[...] = y (aclnnInplaceCopy in C, from _indexing.setitem)
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64, np.uint16,
+                                   np.bool_, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_assigning_a_whole_array_runs_in_c(dtype, monkeypatch, rng):
+    a = (rng.standard_normal((5, 6)) * 10).astype(dtype)
+    b = (rng.standard_normal((5, 6)) * 10).astype(dtype)
+    x, y = npx.asarray(a), npx.asarray(b)
+    buffer = x._buffer
+    x[...] = y  # (a first one may make plans)
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    x[...] = npx.asarray(a)
+    x[...] = y
+    assert x._buffer is buffer and launched == []
+    np.testing.assert_array_equal(x.to_host(), b)
+    np.testing.assert_array_equal(y.to_host(), b)
+
+
+@pytest.mark.parametrize("case", ["cast", "broadcast", "scalar", "host", "self", "overlap",
+                                  "negative step", "read-only", "empty", "other stream"])
+def test_assigning_other_values_takes_the_general_path(case, rng):
+    a = rng.standard_normal((4, 4)).astype(np.float32)
+    b = rng.standard_normal((4, 4)).astype(np.float32)
+    x, expected = npx.asarray(a), a.copy()
+    if case == "cast":
+        x[...] = npx.asarray(b.astype(np.float64))
+        expected[...] = b
+    elif case == "broadcast":
+        x[...] = npx.asarray(b[0])
+        expected[...] = b[0]
+    elif case == "scalar":
+        x[...] = 2.5
+        expected[...] = 2.5
+    elif case == "host":
+        x[...] = b
+        expected[...] = b
+    elif case == "self":
+        x[...] = x
+    elif case == "overlap":
+        view = x[1:]
+        view[...] = x[:-1]
+        expected[1:] = a[:-1].copy()
+    elif case == "negative step":
+        flipped = x[::-1]
+        flipped[...] = npx.asarray(b)
+        expected[::-1] = b
+    elif case == "read-only":
+        with pytest.raises(ValueError, match="read-only"):
+            repeated = npx.broadcast_to(x[0], (4, 4))
+            repeated[...] = npx.asarray(b)
+    elif case == "empty":
+        x[:0][...] = npx.asarray(b[:0])
+    else:
+        y = npx.asarray(b)
+        with npx.Stream():
+            z = y * 1.0  # z last used on this other stream
+        x[...] = z
+        expected[...] = b
+    np.testing.assert_array_equal(x.to_host(), expected)
+
+
+def test_assigning_across_devices_raises():
+    if npx.runtime.device_count() < 2:
+        pytest.skip("needs two devices (NPUSIM_DEVICE_COUNT)")
+    x = npx.asarray(np.ones(4, np.float32))
+    with npx.Device(1):
+        y = npx.asarray(np.zeros(4, np.float32))
+    with pytest.raises(ValueError):
+        x[...] = y
+    np.testing.assert_array_equal(x.to_host(), np.ones(4, np.float32))
