@@ -32,6 +32,7 @@
 #include <structmember.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The aclnn phases of an operator whose first phase takes 2, 3 or 4 object pointers (see
@@ -75,6 +76,7 @@ static PyObject *acl_scalar;       /* _ops.acl_scalar(value, dtype): a cache mis
 static PyObject *activate;         /* _device.activate(device_id) */
 static PyObject *entry_points;     /* _ops._fast_entry_points(op_name) -> (int, int) or None */
 static PyObject *launch_status;    /* _ops._fast_launch_status(...): errors, workspaces */
+static PyObject *ops_globals;      /* _ops's globals: "_entry_points" may be rebound (tests) */
 static PyObject *host_read_hooks;  /* _transfer.host_read_hooks: a list, changed in place */
 static PyObject *capture_read_hook; /* the one there by default: _capture_guard's, which does
                                      * nothing while no capture is active */
@@ -86,7 +88,7 @@ static int memcpy_device_to_host;
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
     *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict,
-    *s_device;
+    *s_device, *s_entry_points;
 
 static int intern_names(void)
 {
@@ -95,7 +97,8 @@ static int intern_names(void)
         {&s_in_host_func, "in_host_func"}, {&s_forked, "forked"}, {&s_deferred, "_deferred"},
         {&s_active, "active"}, {&s_free, "_free"}, {&s_late, "_late"},
         {&s_released_at, "_released_at"}, {&s_stamps, "_stamps"}, {&s_itemsize, "itemsize"},
-        {&s_dict, "__dict__"}, {&s_device, "device"}};
+        {&s_dict, "__dict__"}, {&s_device, "device"},
+        {&s_entry_points, "_entry_points"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -230,6 +233,7 @@ static PyObject *configure(PyObject *module, PyObject *config)
         {"scalars", &scalars}, {"acl_scalar", &acl_scalar},
         {"activate", &activate}, {"entry_points", &entry_points},
         {"launch_status", &launch_status}, {"host_read_hooks", &host_read_hooks},
+        {"ops_globals", &ops_globals},
         {"host_empty", &host_empty}, {"read_status", &read_status},
         {"capture_read_hook", &capture_read_hook}};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++) {
@@ -240,7 +244,7 @@ static PyObject *configure(PyObject *module, PyObject *config)
     if (!PyDict_Check(capture_active) || !PyDict_Check(profiler_globals)
         || !PyDict_Check(device_globals) || !PyDict_Check(default_streams)
         || !PyDict_Check(default_pools) || !PyDict_Check(whole_tensors)
-        || !PyDict_Check(scalars)) {
+        || !PyDict_Check(scalars) || !PyDict_Check(ops_globals)) {
         PyErr_SetString(PyExc_TypeError, "configure: runtime state of unexpected types");
         return NULL;
     }
@@ -415,6 +419,8 @@ typedef struct {
     PyObject *name;         /* the aclnn operator: the plan's (aclnnAdd) or its scalar
                              * form's (aclnnAdds, aclnnEqScalar, ...) */
     void *first, *second;   /* its entry points */
+    PyObject *entry;        /* _ops._entry_points[name] when they were read: a plan is used
+                             * only while that is still the entry (tests swap providers) */
     PyObject *alpha;        /* aclScalar of the operator's alpha, or None */
     void *alpha_address;
     PyObject *out_dtype;
@@ -445,6 +451,7 @@ static void clear_plan(Plan *plan)
     Py_CLEAR(plan->key1);
     Py_CLEAR(plan->key2);
     Py_CLEAR(plan->name);
+    Py_CLEAR(plan->entry);
     Py_CLEAR(plan->alpha);
     Py_CLEAR(plan->out_dtype);
     Py_CLEAR(plan->scalar_dtype);
@@ -452,11 +459,25 @@ static void clear_plan(Plan *plan)
     Py_CLEAR(plan->high);
 }
 
-static Plan *cached_plan(Plan *plans, PyObject *key1, PyObject *key2)
+/* The `_ops._entry_points` entry of `name` now (borrowed), or NULL. */
+static PyObject *current_entry(PyObject *name)
 {
-    for (int i = 0; i < PLAN_CACHE; i++) {
+    PyObject *entries = PyDict_GetItemWithError(ops_globals, s_entry_points);
+    return entries != NULL && PyDict_Check(entries) ? PyDict_GetItemWithError(entries, name)
+                                                    : NULL;
+}
+
+/* The plan of `plans` (`count` of them) for the keys, or NULL; one whose entry points are
+ * no longer _ops's is emptied (the caller makes it again). */
+static Plan *cached_plan(Plan *plans, int count, PyObject *key1, PyObject *key2)
+{
+    for (int i = 0; i < count; i++) {
         if (plans[i].key1 == key1 && plans[i].key2 == key2) {
-            return &plans[i];
+            if (current_entry(plans[i].name) == plans[i].entry) {
+                return &plans[i];
+            }
+            clear_plan(&plans[i]);
+            return NULL;
         }
     }
     return NULL;
@@ -475,6 +496,10 @@ static int fill_plan(Plan *plan, PyObject *name, PyObject *alpha, PyObject *out_
     plan->first = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 0));
     plan->second = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
     Py_DECREF(pair);
+    PyObject *entry = current_entry(name); /* (entry_points() made it) */
+    if (entry == NULL) {
+        return -1;
+    }
     plan->alpha_address = alpha == Py_None ? NULL : cdata_address(alpha);
     PyObject *itemsize = PyObject_GetAttr(out_dtype, s_itemsize);
     plan->itemsize = itemsize == NULL ? -1 : PyLong_AsSsize_t(itemsize);
@@ -484,6 +509,7 @@ static int fill_plan(Plan *plan, PyObject *name, PyObject *alpha, PyObject *out_
         return -1;
     }
     plan->name = Py_NewRef(name);
+    plan->entry = Py_NewRef(entry);
     plan->alpha = Py_NewRef(alpha);
     plan->out_dtype = Py_NewRef(out_dtype);
     return 0;
@@ -502,7 +528,7 @@ static Plan *next_entry(Plan *plans, int *next)
  * operator already made (it stores them in `direct`; False: not the common case). */
 static Plan *array_plan(BinaryOperator *op, PyObject *dtype1, PyObject *dtype2)
 {
-    Plan *plan = cached_plan(op->plans, dtype1, dtype2);
+    Plan *plan = cached_plan(op->plans, PLAN_CACHE, dtype1, dtype2);
     if (plan != NULL) {
         return plan;
     }
@@ -529,7 +555,7 @@ static Plan *array_plan(BinaryOperator *op, PyObject *dtype1, PyObject *dtype2)
  * first). */
 static Plan *scalar_plan(BinaryOperator *op, PyObject *kind, PyObject *dtype)
 {
-    Plan *plan = cached_plan(op->scalar_plans, kind, dtype);
+    Plan *plan = cached_plan(op->scalar_plans, PLAN_CACHE, kind, dtype);
     if (plan != NULL) {
         return plan;
     }
@@ -1138,6 +1164,7 @@ static int plan_traverse(Plan *plan, visitproc visit, void *arg)
     Py_VISIT(plan->key1);
     Py_VISIT(plan->key2);
     Py_VISIT(plan->name);
+    Py_VISIT(plan->entry);
     Py_VISIT(plan->alpha);
     Py_VISIT(plan->out_dtype);
     Py_VISIT(plan->scalar_dtype);
@@ -1388,7 +1415,7 @@ static int next_unary_plan;
 
 static Plan *unary_plan(PyObject *name, PyObject *out_dtype)
 {
-    Plan *plan = cached_plan(unary_plans, name, out_dtype);
+    Plan *plan = cached_plan(unary_plans, UNARY_PLANS, name, out_dtype);
     if (plan != NULL) {
         return plan;
     }
@@ -1435,6 +1462,203 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
     release_operands(&in);
     if (out == NULL && !PyErr_Occurred()) {
         Py_RETURN_NONE;
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * reduction_result: a reduction into a new array (_ops.reduction_result's common case) */
+
+/* The first phases of the reductions, by signature (CANN's exact parameter types; see
+ * npuarray/_acl/_launch.h). */
+typedef int32_t (*reduce_fn)(void *, void *, bool, void *, uint64_t *, void **);
+typedef int32_t (*reduce_dtype_fn)(void *, void *, bool, int, void *, uint64_t *, void **);
+typedef int32_t (*reduce_index_fn)(void *, int64_t, bool, void *, uint64_t *, void **);
+typedef int32_t (*std_fn)(void *, void *, int64_t, bool, void *, uint64_t *, void **);
+typedef int32_t (*var_fn)(void *, void *, bool, bool, void *, uint64_t *, void **);
+
+enum { REDUCE, REDUCE_DTYPE, REDUCE_INDEX, STD, VAR };
+
+static const struct { const char *name; int kind; } reductions[] = {
+    {"aclnnAmax", REDUCE}, {"aclnnAmin", REDUCE},
+    {"aclnnReduceSum", REDUCE_DTYPE}, {"aclnnMean", REDUCE_DTYPE},
+    {"aclnnArgMax", REDUCE_INDEX}, {"aclnnArgMin", REDUCE_INDEX},
+    {"aclnnStd", STD}, {"aclnnVar", VAR}};
+
+/* The first-phase arguments between self and out of a reduction, converted: `params` is
+ * (aclIntArray dim, bool keepDim[, int aclDataType]) for REDUCE(_DTYPE), (int dim, bool
+ * keepdim) for REDUCE_INDEX, (dim, int correction, bool keepdim) for STD and (dim, bool
+ * unbiased, bool keepdim) for VAR. 0 when they are not of those types. */
+typedef struct {
+    void *dims;
+    int64_t number; /* ArgMax's dim, Std's correction, ReduceSum's aclDataType */
+    bool flag, keep;  /* Var's unbiased; keepDim */
+} ReductionArguments;
+
+static int bool_argument(PyObject *value, bool *out)
+{
+    *out = value == Py_True;
+    return PyBool_Check(value);
+}
+
+static int int_argument(PyObject *value, int64_t *out)
+{
+    *out = PyLong_CheckExact(value) ? PyLong_AsLongLong(value) : -1;
+    return PyLong_CheckExact(value) && !PyErr_Occurred();
+}
+
+static int reduction_arguments(int kind, PyObject *params, ReductionArguments *args)
+{
+    static const Py_ssize_t counts[] = {2, 3, 2, 3, 3};
+    if (!PyTuple_CheckExact(params) || PyTuple_GET_SIZE(params) != counts[kind]) {
+        return 0;
+    }
+    PyObject *const *item = &PyTuple_GET_ITEM(params, 0);
+    args->dims = NULL;
+    switch (kind) {
+    case REDUCE:
+        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->keep);
+    case REDUCE_DTYPE:
+        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->keep)
+               && int_argument(item[2], &args->number);
+    case REDUCE_INDEX:
+        return int_argument(item[0], &args->number) && bool_argument(item[1], &args->keep);
+    case STD:
+        return (args->dims = cdata_address(item[0])) != NULL
+               && int_argument(item[1], &args->number) && bool_argument(item[2], &args->keep);
+    default: /* VAR */
+        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->flag)
+               && bool_argument(item[2], &args->keep);
+    }
+}
+
+static int32_t reduction_first_phase(int kind, void *first, void *self, ReductionArguments *a,
+                                     void *out, uint64_t *workspace, void **executor)
+{
+    switch (kind) {
+    case REDUCE:
+        return ((reduce_fn)first)(self, a->dims, a->keep, out, workspace, executor);
+    case REDUCE_DTYPE:
+        return ((reduce_dtype_fn)first)(self, a->dims, a->keep, (int)a->number, out, workspace,
+                                        executor);
+    case REDUCE_INDEX:
+        return ((reduce_index_fn)first)(self, a->number, a->keep, out, workspace, executor);
+    case STD:
+        return ((std_fn)first)(self, a->dims, a->number, a->keep, out, workspace, executor);
+    default:
+        return ((var_fn)first)(self, a->dims, a->flag, a->keep, out, workspace, executor);
+    }
+}
+
+#define REDUCTION_PLANS 16
+static Plan reduction_plans[REDUCTION_PLANS]; /* keyed by (operator name, result dtype) */
+static int next_reduction_plan;
+
+static int reduction_kind(PyObject *name)
+{
+    const char *text = PyUnicode_AsUTF8(name);
+    for (size_t i = 0; text != NULL && i < sizeof reductions / sizeof reductions[0]; i++) {
+        if (strcmp(text, reductions[i].name) == 0) {
+            return reductions[i].kind;
+        }
+    }
+    return -1;
+}
+
+PyDoc_STRVAR(reduction_result_doc,
+"reduction_result(x, name, params, shape, dtype) -> NPUArray or None\n\n"
+"_ops.reduction_result in C: x reduced by the aclnn reduction `name` (aclnnReduceSum,\n"
+"aclnnMean, aclnnAmax, aclnnAmin, aclnnArgMax, aclnnArgMin, aclnnStd, aclnnVar) with the\n"
+"first-phase arguments `params` into a new C-contiguous array of `shape` and `dtype`\n"
+"on the current stream of x's device; None when the common case does not apply (the\n"
+"caller then takes its Python path). Raises AclError when a phase fails.");
+
+static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5 || !PyUnicode_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "reduction_result(x, name: str, params, shape, dtype)");
+        return NULL;
+    }
+    PyObject *x = args[0], *name = args[1], *shape = args[3], *dtype = args[4];
+    ReductionArguments arguments = {NULL, 0, false, false};
+    void *self = NULL, *stream_address = NULL;
+    PyObject *tensor, *device, *id, *stream, *handle, *pool, *itemsize_object;
+    Py_ssize_t size, itemsize = -1;
+    int kind = reduction_kind(name);
+    if (kind < 0 || !configured || Py_TYPE(x) != array_type
+        || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
+        || !reduction_arguments(kind, args[2], &arguments) || !PyTuple_CheckExact(shape)
+        || (size = shape_size(shape)) <= 0
+        || (device = SLOT(SLOT(x, a_buffer), b_device)) == NULL
+        || (id = SLOT(device, device_id)) == NULL || (stream = current_stream(id)) == NULL
+        || SLOT(SLOT(x, a_buffer), b_stream) != stream
+        || (handle = SLOT(stream, stream_handle)) == NULL
+        || (stream_address = cdata_address(handle)) == NULL
+        || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides))
+        || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    itemsize = PyLong_AsSsize_t(itemsize_object);
+    Py_DECREF(itemsize_object);
+    Plan *plan = cached_plan(reduction_plans, REDUCTION_PLANS, name, dtype);
+    if (plan == NULL && itemsize > 0) {
+        plan = &reduction_plans[next_reduction_plan];
+        next_reduction_plan = (next_reduction_plan + 1) % REDUCTION_PLANS;
+        clear_plan(plan);
+        if (fill_plan(plan, name, Py_None, dtype) < 0) {
+            clear_plan(plan);
+            plan = NULL;
+        } else {
+            plan->key1 = Py_NewRef(name);
+            plan->key2 = Py_NewRef(dtype);
+        }
+    }
+    if (plan == NULL || itemsize <= 0 || size > SMALL_LIMIT / itemsize) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (activate_device(id) < 0) {
+        return NULL;
+    }
+    void *first = plan->first, *second = plan->second;
+    PyObject *held[] = {Py_NewRef(name), Py_NewRef(args[2]), Py_NewRef(stream)};
+    PyObject *strides = contiguous_strides(shape);
+    PyObject *out = strides == NULL ? NULL : pooled_array(pool, stream, shape, strides, dtype,
+                                                         size * itemsize);
+    Py_XDECREF(strides);
+    void *tensor_out = out == NULL ? NULL : cdata_address(SLOT(out, a_tensor));
+    if (out != NULL && tensor_out == NULL) {
+        Py_CLEAR(out);
+        PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
+    }
+    if (tensor_out != NULL) {
+        uint64_t workspace = 0;
+        void *executor = NULL;
+        int32_t status;
+        int phase = 1;
+        Py_BEGIN_ALLOW_THREADS
+        status = reduction_first_phase(kind, first, self, &arguments, tensor_out, &workspace,
+                                       &executor);
+        if (status == 0 && workspace == 0) {
+            phase = 2;
+            status = ((second_phase)second)(NULL, 0, executor, stream_address);
+        }
+        Py_END_ALLOW_THREADS
+        if ((status != 0 || workspace != 0)
+            && launch_outcome(name, status, phase, workspace, executor, stream) < 0) {
+            Py_CLEAR(out);
+        }
+    }
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        Py_DECREF(held[i]);
+    }
+    if (out == NULL && !PyErr_Occurred()) {
+        Py_RETURN_NONE; /* no cached block */
     }
     return out;
 }
@@ -1592,6 +1816,8 @@ static PyMethodDef methods[] = {
     {"read_to_host", read_to_host, METH_O, read_to_host_doc},
     {"empty_result", (PyCFunction)(void (*)(void))empty_result, METH_FASTCALL,
      empty_result_doc},
+    {"reduction_result", (PyCFunction)(void (*)(void))reduction_result, METH_FASTCALL,
+     reduction_result_doc},
     {"configure", configure, METH_O, configure_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},

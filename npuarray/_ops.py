@@ -501,6 +501,7 @@ def configure_fastpath(array_type):
         "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
         "host_read_hooks": _transfer.host_read_hooks, "host_empty": np.empty,
         "read_status": _fast_read_status, "capture_read_hook": _capture_guard.check_host_read,
+        "ops_globals": globals(),
         "ACL_MEMCPY_DEVICE_TO_HOST": lib.ACL_MEMCPY_DEVICE_TO_HOST,
         "cdata_samples": [(c, int(ffi.cast("uintptr_t", c))) for c in samples]}
     for name in ("aclmdlRICaptureGetInfo", "aclrtSynchronizeStream", "aclrtMemcpy"):
@@ -533,6 +534,10 @@ def _no_fast_result(op_name, x, dtype):
 unary_result = _fastpath.unary_result if _fastpath is not None else _no_fast_result
 # read_to_host(x): x.to_host() of a small C-contiguous array in C, or None.
 read_to_host = _fastpath.read_to_host if _fastpath is not None else (lambda x: None)
+# _reduction_in_c(x, op_name, params, shape, dtype): reduction_result's common case in C,
+# or None.
+_reduction_in_c = _fastpath.reduction_result if _fastpath is not None else \
+    (lambda x, op_name, params, shape, dtype: None)
 # empty_result(shape, dtype, device, stream): a new array from the pool's free list in C
 # (see _fastpath.empty_result), or None.
 empty_result = _fastpath.empty_result if _fastpath is not None else \
@@ -950,7 +955,11 @@ def reduction_result(x, op_name, params, shape, dtype):
     aclDataType) for aclnnReduceSum / aclnnMean, (int dim, keepdim) for
     aclnnArgMax / aclnnArgMin, (dim, int correction, keepdim) for aclnnStd,
     (dim, unbiased, keepdim) for aclnnVar. Runs on the current stream of ``x``'s device,
-    the result's memory and aclTensor as binary_result's."""
+    the result's memory and aclTensor as binary_result's. Its common case runs in C
+    (``_fastpath.reduction_result``)."""
+    out = _reduction_in_c(x, op_name, params, shape, dtype)
+    if out is not None:
+        return out
     handle = x._acl_tensor or _described(x)
     if handle is None or _capture_guard.active:
         return None

@@ -518,7 +518,9 @@ def test_a_failed_first_phase_raises_and_loses_nothing(monkeypatch, rng):
     with pytest.raises(npx.AclError) as error:
         add(x, x)
     assert error.value.code == 161002 and "aclnnAddGetWorkspaceSize" in str(error.value)
+    del error  # (the Python path's traceback holds its result until the error is dropped)
     assert pool.used_bytes() == before
+    monkeypatch.undo()  # (every aclnnAdd launch used the failing phases until now)
     np.testing.assert_allclose((x + x).to_host(), x.to_host() * 2, rtol=1e-6)
 
 
@@ -692,11 +694,13 @@ def test_int_and_zero_scalars_take_the_c_path(monkeypatch, rng):
                                                               real(*args))[1])
     a = rng.standard_normal(8).astype(np.float32)
     x = npx.asarray(a) * 1.0
-    warm = [x * 1.0 for _ in range(3)]
+    values = (0, 3, -2, 0.0, -0.0, 2**40)
+    operators = (("__mul__", np.multiply), ("__gt__", np.greater), ("__add__", np.add))
+    warm = [getattr(x, dunder)(value) for value in values for dunder, _ in operators
+            for _ in range(2)]  # (plans made by a first Python call; blocks cached)
     del warm, calls[:]
-    for value in (0, 3, -2, 0.0, -0.0, 2**40):
-        for dunder, function in (("__mul__", np.multiply), ("__gt__", np.greater),
-                                 ("__add__", np.add)):
+    for value in values:
+        for dunder, function in operators:
             result = getattr(x, dunder)(value)
             expected = function(a, value)
             np.testing.assert_array_equal(result.to_host(), expected)
@@ -909,7 +913,8 @@ def test_pow_keeps_its_integer_checks(rng):
 def test_the_c_paths_keep_every_reference_count(rng):
     """Each C path taken 2000 times leaves the reference counts of what it touches (the
     stream, pool, device, dtype, shapes, operands, scalars, None) as they were: a missing
-    or extra reference per call would show as a difference of thousands."""
+    or extra reference per call would show as a difference of thousands. (The descriptor
+    caches may keep a few more keys, for blocks the pool made meanwhile.)"""
     import sys
     x = npx.asarray(rng.standard_normal((4, 4)).astype(np.float32)) * 1.0
     y, row = x * 2.0, npx.asarray(np.ones(4, np.float32)) * 1.0
@@ -936,7 +941,8 @@ def test_the_c_paths_keep_every_reference_count(rng):
     before = [sys.getrefcount(o) for o in watched]
     work()
     gc.collect()
-    assert [sys.getrefcount(o) for o in watched] == before
+    after = [sys.getrefcount(o) for o in watched]
+    assert all(abs(b - a) < 50 for a, b in zip(before, after)), (before, after)
 
 
 # -- x[...] = y (aclnnInplaceCopy in C, from _indexing.setitem)
@@ -1012,3 +1018,46 @@ def test_assigning_across_devices_raises():
     with pytest.raises(ValueError):
         x[...] = y
     np.testing.assert_array_equal(x.to_host(), np.ones(4, np.float32))
+
+
+# -- reductions (_fastpath.reduction_result, from _ops.reduction_result)
+
+@pytest.mark.parametrize("name, function, kwargs", [
+    ("sum", np.sum, {"axis": 1}), ("mean", np.mean, {"axis": 0, "keepdims": True}),
+    ("max", np.max, {"axis": -1}), ("min", np.min, {}), ("argmax", np.argmax, {"axis": 1}),
+    ("argmin", np.argmin, {"axis": 0}), ("std", np.std, {"axis": 1}),
+    ("var", np.var, {"axis": (0, 1)})], ids=lambda v: v if isinstance(v, str) else "")
+def test_small_reductions_run_in_c(name, function, kwargs, monkeypatch, rng):
+    a = rng.standard_normal((10, 64)).astype(np.float32)
+    x = npx.asarray(a)
+    for _ in range(3):  # (plans made, blocks cached)
+        getattr(npx, name)(x, **kwargs)
+    calls = []
+    real = _ops._reduction_in_c
+    monkeypatch.setattr(_ops, "_reduction_in_c", lambda *args: (
+        calls.append(args[1]), real(*args))[1])
+    python_launches = []
+    real_helper = _ops._launch_in_python
+    monkeypatch.setattr(_ops, "_launch_in_python", lambda *args: (
+        python_launches.append(args[0]), real_helper(*args))[1])
+    result = getattr(npx, name)(x, **kwargs)
+    expected = function(a, **kwargs)
+    assert result.shape == expected.shape
+    np.testing.assert_allclose(result.to_host(), expected, rtol=1e-4, atol=1e-5)
+    assert len(calls) == 1 and python_launches == []
+
+
+def test_reduction_result_declines_what_it_does_not_know(rng):
+    x = npx.asarray(rng.standard_normal((3, 4)).astype(np.float32))
+    dims = _ops.acl_int_array((1,))
+    f32 = np.dtype(np.float32)
+    assert _ops._reduction_in_c(x, "aclnnCumsum", (dims, False), (3,), f32) is None
+    assert _ops._reduction_in_c(x, "aclnnAmax", (dims, 1), (3,), f32) is None  # not a bool
+    assert _ops._reduction_in_c(x, "aclnnAmax", (dims,), (3,), f32) is None
+    assert _ops._reduction_in_c(x, "aclnnAmax", (object(), False), (3,), f32) is None
+    assert _ops._reduction_in_c(np.ones(3), "aclnnAmax", (dims, False), (3,), f32) is None
+    with pytest.raises(TypeError):
+        _ops._fastpath.reduction_result(x, "aclnnAmax")
+    out = _ops._reduction_in_c(x, "aclnnAmax", (dims, False), (3,), f32)
+    if out is not None:  # (None: no cached block of that size yet)
+        np.testing.assert_array_equal(out.to_host(), x.to_host().max(axis=1))
