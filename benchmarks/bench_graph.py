@@ -225,13 +225,14 @@ def _kmeans(harness):
           "graphs were captured once in %.1f ms" % (
               eager["npuarray"] * 1e3, replayed["npuarray"] * 1e3,
               eager["npuarray"] / replayed["npuarray"], capture_time * 1e3))
-    _kmeans_breakdown(graph, data, initial, iterations)
+    _kmeans_breakdown(harness, graph, data, initial, iterations)
     graph.destroy()
 
 
-def _kmeans_breakdown(graph, data, initial, iterations):
+def _kmeans_breakdown(harness, graph, data, initial, iterations):
     """Where a graph run's time goes: host time of each phase (best of a few runs, per
     phase) against the device time of the replays (events around one replay)."""
+    harness.settle()
     runs = [graph.run_timed(data, initial, 100, 0.0)[0] for _ in range(5)]
     best = {phase: min(run[phase] for run in runs) for phase in runs[0]}
     device = min(graph.replay_device_time() for _ in range(5))

@@ -147,6 +147,7 @@ def _host_cpu(harness, chain):
     layers, the aclnn phases, waking the stream; not the worker's kernel, not the time
     the machine gives to other processes)."""
     samples = []
+    harness.settle()
     for _ in range(3 if harness.quick else 7):
         start = time.thread_time()
         chain()

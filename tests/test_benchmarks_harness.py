@@ -72,6 +72,10 @@ def test_bound_text_names_the_ratio_direction():
     assert _targets.bound_text(_targets.REPLAY_PER_OP) == "npx/np <= 0.6"
 
 
+def test_labels_fit_their_column():
+    assert all(len(t.label) <= _targets.LABEL_WIDTH for t in _targets.ALL)
+
+
 def test_the_issue_table_is_complete():
     """The ten rows of issue 9's "Measure" table (the kinds and bounds it states)."""
     expected = {
@@ -145,9 +149,10 @@ def test_format_summary_lists_each_target_once_with_its_rows():
     text = _targets.format_summary(_targets.summarize(rows))
     lines = text.splitlines()
     assert len(lines) == 2 + 3 + 1
-    assert lines[2].startswith("issue 9: digits k-means eager") and "np/npx >= 1 " in lines[2]
+    assert lines[0].startswith("targets of issue 9 measured by this run")
+    assert lines[2].startswith("digits k-means, eager") and "np/npx >= 1 " in lines[2]
     assert lines[2].rstrip().endswith("1.25  met")
-    assert lines[3].startswith(" ") and "graph: k-means digits, k=10, 15 iters, eag" in lines[3]
+    assert lines[3].startswith(" ") and "graph: k-means digits, k=10, 15 iters, eager" in lines[3]
     assert lines[3].rstrip().endswith("0.83  not met")
     assert "np/npx >= 1.5" in lines[4] and lines[4].rstrip().endswith("2.50  met")
     assert lines[-1] == ("1 of 2 targets met (every row's median), 0 more by the best run "
