@@ -7,8 +7,12 @@ per_call=n)`` for single host-side costs. Rows that measure an issue's target sa
 
 How each library is measured, so that the ratios do not depend on the order of the runs:
 
-* Blocks, not interleaving: each implementation of a case runs as one block, `warmup`
-  untimed calls then `repeat` timed ones, before the next implementation's block starts.
+* Blocks, not interleaving: each implementation of a case runs as one block, untimed
+  warm-up calls then `repeat` timed ones, before the next implementation's block starts.
+  The warm-up is at least `warmup` calls and at least ``WARMUP_SECONDS`` of calls: after
+  an idle pause every library's first calls are slow (caches, page tables, threads asleep),
+  and some code paths take several calls to reach their steady speed (a staged 1 MiB copy
+  needs about seven), so a fixed count of two would time the recovery, not the library.
 * Settling before each block: the harness waits (``settle``) until the process's other
   threads are idle, that is until the whole process uses less than ``SETTLE_BUSY`` of a CPU
   over a ``SETTLE_WINDOW`` of sleep, at most ``SETTLE_LIMIT`` seconds. After a NumPy matmul,
@@ -38,6 +42,7 @@ from . import _targets
 SETTLE_WINDOW = 0.01
 SETTLE_BUSY = 0.05
 SETTLE_LIMIT = 1.0
+WARMUP_SECONDS = 0.02  # the least time of untimed calls per block (when warmup > 0)
 
 # PyTorch's OpenMP threads must sleep when idle: spinning after each torch call would steal
 # the CPUs from the npuarray and NumPy runs measured next. Set before any benchmark imports torch.
@@ -78,19 +83,30 @@ class Harness:
                 return now - start
 
     def samples(self, fn, repeat=None, warmup=None):
-        """Wall times of `repeat` timed calls of fn() (after settling, then `warmup` untimed
-        calls), in seconds."""
+        """Wall times of `repeat` timed calls of fn() (after settling, then untimed calls:
+        at least `warmup` and at least WARMUP_SECONDS of them, none for warmup=0), in
+        seconds."""
         if self.quick:
-            repeat, warmup = min(repeat or self.repeat, 3), min(1, self.warmup)
+            repeat = min(repeat or self.repeat, 3)
+            warmup = min(1, self.warmup if warmup is None else warmup)
         self.settle()
-        for _ in range(self.warmup if warmup is None else warmup):
-            fn()
+        self._warm_up(fn, self.warmup if warmup is None else warmup)
         samples = []
         for _ in range(self.repeat if repeat is None else repeat):
             start = time.perf_counter()
             fn()
             samples.append(time.perf_counter() - start)
         return samples
+
+    @staticmethod
+    def _warm_up(fn, calls):
+        if calls <= 0:
+            return
+        start = time.perf_counter()
+        done = 0
+        while done < calls or time.perf_counter() - start < WARMUP_SECONDS:
+            fn()
+            done += 1
 
     def time(self, fn, repeat=None, warmup=None):
         """Median wall time of fn() in seconds."""
@@ -173,6 +189,7 @@ class Harness:
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                         "python": platform.python_version()},
             "repeat": self.repeat, "warmup": self.warmup, "quick": self.quick,
+            "warmup_seconds": WARMUP_SECONDS,
             "settle": {"window": SETTLE_WINDOW, "busy": SETTLE_BUSY, "limit": SETTLE_LIMIT,
                        "unsettled_blocks": self.unsettled},
             "rows": rows,

@@ -178,23 +178,38 @@ def test_compare_runs_each_library_as_one_block_after_settling(monkeypatch, caps
     log = []
     harness = Harness(repeat=3, warmup=2)
     monkeypatch.setattr(harness, "settle", lambda: log.append("settle") or 0.0)
-    fn = fake_clock(monkeypatch, {"npuarray": 2e-3, "numpy": 5e-3})
+    monkeypatch.setattr(_harness, "WARMUP_SECONDS", 0.01)
+    # npuarray: 2**-8 s a call, so the warm-up needs 3 calls to last 0.01 s; NumPy: 2**-6 s
+    # a call, so the warm-up is its 2 calls (`warmup`), which already last 0.03 s
+    fn = fake_clock(monkeypatch, {"npuarray": 2 ** -8, "numpy": 2 ** -6})
     times = harness.compare("case", {"npuarray": fn("npuarray", log),
                                      "numpy": fn("numpy", log)}, target=_targets.SUM_16M)
-    assert log == ["settle"] + ["npuarray"] * 5 + ["settle"] + ["numpy"] * 5
-    assert times == {"npuarray": pytest.approx(2e-3), "numpy": pytest.approx(5e-3)}
+    assert log == ["settle"] + ["npuarray"] * (3 + 3) + ["settle"] + ["numpy"] * (2 + 3)
+    assert times == {"npuarray": 2 ** -8, "numpy": 2 ** -6}
     (recorded,) = harness.rows
     assert recorded["target"] == "sum-16m"
-    assert recorded["ratio_vs_numpy"] == pytest.approx(2.5)
-    assert recorded["best_ratio_vs_numpy"] == pytest.approx(2.5)
+    assert recorded["ratio_vs_numpy"] == 4.0
+    assert recorded["best_ratio_vs_numpy"] == 4.0
     printed = capsys.readouterr().out
-    assert printed.rstrip().endswith("2.50/2.50x          -        -  np/npx >= 1.8")
+    assert printed.rstrip().endswith("4.00/4.00x          -        -  np/npx >= 1.8")
+
+
+def test_no_warm_up_when_asked_for_none(monkeypatch):
+    log = []
+    for quick in (False, True):
+        harness = Harness(repeat=7, warmup=2, quick=quick)
+        monkeypatch.setattr(harness, "settle", lambda: 0.0)
+        fn = fake_clock(monkeypatch, {"f": 2 ** -10})
+        assert len(harness.samples(fn("f", log), repeat=1, warmup=0)) == 1
+        assert len(log) == 1
+        log.clear()
 
 
 def test_quick_caps_the_runs(monkeypatch):
     log = []
     harness = Harness(repeat=7, warmup=2, quick=True)
     monkeypatch.setattr(harness, "settle", lambda: 0.0)
+    monkeypatch.setattr(_harness, "WARMUP_SECONDS", 0.0)
     fn = fake_clock(monkeypatch, {"f": 1e-3})
     assert len(harness.samples(fn("f", log), repeat=15)) == 3
     assert len(log) == 1 + 3
@@ -212,7 +227,7 @@ def test_rows_without_a_target_print_no_bound(monkeypatch, capsys):
 def test_json_keeps_targets_and_the_settling_method(tmp_path, monkeypatch, capsys):
     harness = Harness(repeat=1, warmup=0)
     monkeypatch.setattr(harness, "settle", lambda: 0.0)
-    fn = fake_clock(monkeypatch, {"a": 1e-3, "b": 3e-3})
+    fn = fake_clock(monkeypatch, {"a": 2 ** -10, "b": 2 ** -8})
     harness.benchmark = "ops"
     harness.compare("add float32 16 M", {"npuarray": fn("a", []), "numpy": fn("b", [])},
                     target=_targets.ADD_16M)
