@@ -414,9 +414,11 @@ class _Binary:
     def _fit_scalar(self, value, dtype, compute):
         """The computation dtype for a Python int ``value`` with an array of
         ``dtype``: comparisons widen to int64 (or float64) when ``value`` does
-        not fit, as NumPy 2 does; arithmetic raises OverflowError."""
+        not fit, as NumPy 2 does; true division computes in floating point, where
+        every int is a value (NumPy 2: int8 / 1000 is float64); other arithmetic
+        raises OverflowError."""
         if not isinstance(value, int) or isinstance(value, builtins.bool) \
-                or _kind(dtype) not in "iu":
+                or _kind(dtype) not in "iu" or self.result == "float":
             return compute
         info = np.iinfo(dtype)
         if info.min <= value <= info.max:
@@ -488,7 +490,7 @@ def binary_operator(name):
     Unlike the public function it returns NotImplemented for another library's
     array (``defers_to``). Its common case runs in C (``_ops.fast_binary_operator``)."""
     plan = _BINARY[name]
-    return _ops.fast_binary_operator(plan.op, plan._direct, plan.operator)
+    return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, plan.operator)
 
 
 def add(x1, x2, /):

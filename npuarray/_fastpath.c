@@ -5,17 +5,18 @@
  * launch, and the old result's release) around ~0.8 us of aclnn work. This module does the
  * common case of two of those paths in C, with the same objects and the same rules:
  *
- *   BinaryOperator  `x1 <op> x2` for two NPUArrays of one shape whose dtypes the operator
- *                   takes as they are: the result's block from the pool's free list of the
+ *   BinaryOperator  `x1 <op> x2` for two NPUArrays of one shape, or `x <op> 2.0` for an
+ *                   NPUArray and a Python float or int, whose dtypes the operator takes
+ *                   as they are: the result's block from the pool's free list of the
  *                   current stream, the DeviceBuffer and NPUArray made with their slots set,
- *                   the aclTensor from the descriptor cache, then the two aclnn phases
- *                   (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the provider's entry
- *                   points, CANN's or npusim's alike.
+ *                   the aclTensor (and aclScalar) from the descriptor caches, then the
+ *                   two aclnn phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the
+ *                   provider's entry points, CANN's or npusim's alike.
  *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
  * function it stands in for (`fallback`), which handles everything else (broadcasting,
- * casts, scalars, a graph capture, the profiler, a stream switch, a pool miss, errors):
+ * casts, reflected scalars, a graph capture, the profiler, a stream switch, a pool miss, errors):
  * this module adds no semantics of its own. It reads npuarray's objects through their
  * __slots__ (offsets taken from the classes' member descriptors at configure time) and the
  * runtime's module state through the dicts and thread-locals npuarray keeps it in; the
@@ -62,6 +63,8 @@ static PyObject *default_streams;  /* _stream._default_streams {device id: Strea
 static PyObject *default_pools;    /* _memory_pool._default_pools {device id: MemoryPool} */
 static PyObject *whole_tensors;    /* _ops._whole_tensors {(ptr, shape, dtype): aclTensor} */
 static PyObject *whole_tensor;     /* _ops._whole_tensor(x): a cache miss */
+static PyObject *scalars;          /* _ops._scalars {(type, value, dtype): aclScalar} */
+static PyObject *acl_scalar;       /* _ops.acl_scalar(value, dtype): a cache miss */
 static PyObject *activate;         /* _device.activate(device_id) */
 static PyObject *entry_points;     /* _ops._fast_entry_points(op_name) -> (int, int) or None */
 static PyObject *launch_status;    /* _ops._fast_launch_status(...): errors, workspaces */
@@ -204,6 +207,7 @@ static PyObject *configure(PyObject *module, PyObject *config)
         {"device_tls", &device_tls}, {"pool_tls", &pool_tls},
         {"default_streams", &default_streams}, {"default_pools", &default_pools},
         {"whole_tensors", &whole_tensors}, {"whole_tensor", &whole_tensor},
+        {"scalars", &scalars}, {"acl_scalar", &acl_scalar},
         {"activate", &activate}, {"entry_points", &entry_points},
         {"launch_status", &launch_status}};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++) {
@@ -213,7 +217,8 @@ static PyObject *configure(PyObject *module, PyObject *config)
     }
     if (!PyDict_Check(capture_active) || !PyDict_Check(profiler_globals)
         || !PyDict_Check(device_globals) || !PyDict_Check(default_streams)
-        || !PyDict_Check(default_pools) || !PyDict_Check(whole_tensors)) {
+        || !PyDict_Check(default_pools) || !PyDict_Check(whole_tensors)
+        || !PyDict_Check(scalars)) {
         PyErr_SetString(PyExc_TypeError, "configure: runtime state of unexpected types");
         return NULL;
     }
@@ -327,89 +332,153 @@ static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *s
 /* ---------------------------------------------------------------------------------------
  * BinaryOperator */
 
-#define PLAN_CACHE 8
+#define PLAN_CACHE 4
 
+/* How one pair of operand types runs: the _Binary plan's `_direct` entry (two arrays) or
+ * `_scalar_direct` entry (an array and a Python float or int), with what C needs of it. */
 typedef struct {
-    PyObject *dtype1, *dtype2; /* operand dtypes (NULL: empty entry) */
-    PyObject *alpha;           /* aclScalar of the operator's alpha, or None */
+    PyObject *key1, *key2;  /* the two dtypes, or type(scalar) and the array's dtype; NULL:
+                             * an empty entry */
+    PyObject *name;         /* the aclnn operator: the plan's (aclnnAdd) or its scalar
+                             * form's (aclnnAdds, aclnnEqScalar, ...) */
+    void *first, *second;   /* its entry points */
+    PyObject *alpha;        /* aclScalar of the operator's alpha, or None */
     void *alpha_address;
     PyObject *out_dtype;
-    Py_ssize_t itemsize;
+    Py_ssize_t itemsize;    /* of out_dtype */
+    PyObject *scalar_dtype; /* scalar plans: the aclScalar's dtype */
+    PyObject *low, *high;   /* int scalar plans: the ints that fit (Python ints), else NULL */
+    int scalar_first;       /* the operator takes the scalar first (aclnnRsub-like forms) */
 } Plan;
 
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
-    PyObject *name;         /* aclnn operator, e.g. "aclnnAdd" */
-    PyObject *direct;       /* _Binary._direct {(dtype, dtype): (alpha, out dtype) or False} */
-    PyObject *fallback;     /* the Python operator: (x1, x2) -> result or NotImplemented */
-    void *first, *second;   /* entry points of the two phases, once resolved */
-    int resolved;           /* 1: resolved; -1: this operator launches from Python */
-    Plan plans[PLAN_CACHE]; /* the last dtype pairs seen, round robin */
-    int next_plan;
+    PyObject *name;     /* aclnn operator of two arrays, e.g. "aclnnAdd" */
+    PyObject *direct;   /* _Binary._direct {(dtype, dtype): (alpha, out dtype) or False} */
+    PyObject *scalar_direct; /* _Binary._scalar_direct {(type, dtype, reflected): ...} */
+    PyObject *fallback; /* the Python operator: (x1, x2) -> result or NotImplemented */
+    Plan plans[PLAN_CACHE], scalar_plans[PLAN_CACHE]; /* the last seen, round robin */
+    int next_plan, next_scalar_plan;
 } BinaryOperator;
 
-static Plan *find_plan(BinaryOperator *op, PyObject *dtype1, PyObject *dtype2)
+static void clear_plan(Plan *plan)
+{
+    Py_CLEAR(plan->key1);
+    Py_CLEAR(plan->key2);
+    Py_CLEAR(plan->name);
+    Py_CLEAR(plan->alpha);
+    Py_CLEAR(plan->out_dtype);
+    Py_CLEAR(plan->scalar_dtype);
+    Py_CLEAR(plan->low);
+    Py_CLEAR(plan->high);
+}
+
+static Plan *cached_plan(Plan *plans, PyObject *key1, PyObject *key2)
 {
     for (int i = 0; i < PLAN_CACHE; i++) {
-        Plan *plan = &op->plans[i];
-        if (plan->dtype1 == dtype1 && plan->dtype2 == dtype2) {
-            return plan;
+        if (plans[i].key1 == key1 && plans[i].key2 == key2) {
+            return &plans[i];
         }
     }
-    /* Only plans the Python operator already made (it stores them in `direct`). */
-    PyObject *key = PyTuple_Pack(2, dtype1, dtype2);
-    if (key == NULL) {
-        return NULL;
+    return NULL;
+}
+
+/* Fills `plan` with the operator `name` (its entry points from _ops._fast_entry_points),
+ * `alpha` and `out_dtype`: 0, or -1 when the plan cannot run in C (launched from Python,
+ * an alpha that is not cffi's, ...). */
+static int fill_plan(Plan *plan, PyObject *name, PyObject *alpha, PyObject *out_dtype)
+{
+    PyObject *pair = PyObject_CallOneArg(entry_points, name);
+    if (pair == NULL || !PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        Py_XDECREF(pair);
+        return -1;
     }
-    PyObject *direct = PyDict_GetItemWithError(op->direct, key);
-    Py_DECREF(key);
-    if (direct == NULL || !PyTuple_Check(direct) || PyTuple_GET_SIZE(direct) != 2) {
-        return NULL;
+    plan->first = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 0));
+    plan->second = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
+    Py_DECREF(pair);
+    plan->alpha_address = alpha == Py_None ? NULL : cdata_address(alpha);
+    PyObject *itemsize = PyObject_GetAttr(out_dtype, s_itemsize);
+    plan->itemsize = itemsize == NULL ? -1 : PyLong_AsSsize_t(itemsize);
+    Py_XDECREF(itemsize);
+    if (plan->first == NULL || plan->second == NULL || plan->itemsize <= 0
+        || (alpha != Py_None && plan->alpha_address == NULL)) {
+        return -1;
     }
-    PyObject *alpha = PyTuple_GET_ITEM(direct, 0), *out_dtype = PyTuple_GET_ITEM(direct, 1);
-    void *alpha_address = NULL;
-    if (alpha != Py_None && (alpha_address = cdata_address(alpha)) == NULL) {
-        return NULL;
-    }
-    PyObject *itemsize_object = PyObject_GetAttr(out_dtype, s_itemsize);
-    if (itemsize_object == NULL) {
-        return NULL;
-    }
-    Py_ssize_t itemsize = PyLong_AsSsize_t(itemsize_object);
-    Py_DECREF(itemsize_object);
-    if (itemsize <= 0) {
-        return NULL;
-    }
-    Plan *plan = &op->plans[op->next_plan];
-    op->next_plan = (op->next_plan + 1) % PLAN_CACHE;
-    Py_XDECREF(plan->dtype1);
-    Py_XDECREF(plan->dtype2);
-    Py_XDECREF(plan->alpha);
-    Py_XDECREF(plan->out_dtype);
-    *plan = (Plan){Py_NewRef(dtype1), Py_NewRef(dtype2), Py_NewRef(alpha), alpha_address,
-                   Py_NewRef(out_dtype), itemsize};
+    plan->name = Py_NewRef(name);
+    plan->alpha = Py_NewRef(alpha);
+    plan->out_dtype = Py_NewRef(out_dtype);
+    return 0;
+}
+
+/* The entry of `plans` to fill next (round robin), emptied. */
+static Plan *next_entry(Plan *plans, int *next)
+{
+    Plan *plan = &plans[*next];
+    *next = (*next + 1) % PLAN_CACHE;
+    clear_plan(plan);
     return plan;
 }
 
-static int resolve_entry_points(BinaryOperator *op)
+/* The plan of two arrays of `dtype1` and `dtype2`, or NULL. Only plans the Python
+ * operator already made (it stores them in `direct`; False: not the common case). */
+static Plan *array_plan(BinaryOperator *op, PyObject *dtype1, PyObject *dtype2)
 {
-    PyObject *pair = PyObject_CallOneArg(entry_points, op->name);
-    if (pair == NULL) {
-        return -1;
+    Plan *plan = cached_plan(op->plans, dtype1, dtype2);
+    if (plan != NULL) {
+        return plan;
     }
-    op->resolved = -1;
-    if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
-        op->first = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 0));
-        op->second = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
-        if (PyErr_Occurred()) {
-            Py_DECREF(pair);
-            return -1;
+    PyObject *key = PyTuple_Pack(2, dtype1, dtype2);
+    PyObject *direct = key == NULL ? NULL : PyDict_GetItemWithError(op->direct, key);
+    Py_XDECREF(key);
+    if (direct == NULL || !PyTuple_Check(direct) || PyTuple_GET_SIZE(direct) != 2) {
+        return NULL;
+    }
+    plan = next_entry(op->plans, &op->next_plan);
+    if (fill_plan(plan, op->name, PyTuple_GET_ITEM(direct, 0), PyTuple_GET_ITEM(direct, 1))
+        < 0) {
+        clear_plan(plan);
+        return NULL;
+    }
+    plan->key1 = Py_NewRef(dtype1);
+    plan->key2 = Py_NewRef(dtype2);
+    return plan;
+}
+
+/* The plan of an array of `dtype` with a Python scalar of type `kind` on its right, or
+ * NULL: `_scalar_direct[(kind, dtype, False)]` = (operator, alpha, result dtype, scalar
+ * dtype, lowest and highest int that fit, scalar first). */
+static Plan *scalar_plan(BinaryOperator *op, PyObject *kind, PyObject *dtype)
+{
+    Plan *plan = cached_plan(op->scalar_plans, kind, dtype);
+    if (plan != NULL) {
+        return plan;
+    }
+    PyObject *key = PyTuple_Pack(3, kind, dtype, Py_False);
+    PyObject *direct = key == NULL ? NULL : PyDict_GetItemWithError(op->scalar_direct, key);
+    Py_XDECREF(key);
+    if (direct == NULL || !PyTuple_Check(direct) || PyTuple_GET_SIZE(direct) != 7) {
+        return NULL;
+    }
+    plan = next_entry(op->scalar_plans, &op->next_scalar_plan);
+    if (fill_plan(plan, PyTuple_GET_ITEM(direct, 0), PyTuple_GET_ITEM(direct, 1),
+                  PyTuple_GET_ITEM(direct, 2)) < 0) {
+        clear_plan(plan);
+        return NULL;
+    }
+    plan->scalar_dtype = Py_NewRef(PyTuple_GET_ITEM(direct, 3));
+    plan->scalar_first = PyObject_IsTrue(PyTuple_GET_ITEM(direct, 6)) == 1;
+    if (kind == (PyObject *)&PyLong_Type) {
+        plan->low = PyNumber_Long(PyTuple_GET_ITEM(direct, 4));
+        plan->high = PyNumber_Long(PyTuple_GET_ITEM(direct, 5));
+        if (plan->low == NULL || plan->high == NULL) {
+            clear_plan(plan);
+            return NULL;
         }
-        op->resolved = op->first != NULL && op->second != NULL ? 1 : -1;
     }
-    Py_DECREF(pair);
-    return 0;
+    plan->key1 = Py_NewRef(kind);
+    plan->key2 = Py_NewRef(dtype);
+    return plan;
 }
 
 /* The number of elements of `shape` (a tuple of ints), or -1. */
@@ -522,55 +591,41 @@ static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
 
 /* After the phases: raise for a failed phase, or have Python bring the workspace an
  * operator asked for and run its second phase (_ops._fast_launch_status). */
-static int launch_outcome(BinaryOperator *op, int32_t status, int phase, uint64_t size,
+static int launch_outcome(PyObject *name, int32_t status, int phase, uint64_t size,
                           void *executor, PyObject *stream)
 {
-    PyObject *result = PyObject_CallFunction(launch_status, "OiiKNO", op->name, (int)status,
+    PyObject *result = PyObject_CallFunction(launch_status, "OiiKNO", name, (int)status,
                                              phase, (unsigned long long)size,
                                              PyLong_FromVoidPtr(executor), stream);
     Py_XDECREF(result);
     return result == NULL ? -1 : 0;
 }
 
-/* What the fast path of one `x1 <op> x2` reads (borrowed references). */
+/* What the fast path of one `x1 <op> x2` reads (borrowed references, except `scalar`). */
 typedef struct {
     Plan *plan;
+    void *left, *right;  /* the operator's first two arguments: aclTensor or aclScalar */
+    PyObject *scalar;    /* the aclScalar of a scalar operand (a reference), or NULL */
     PyObject *shape, *strides, *device, *id, *stream, *pool;
-    void *tensor1, *tensor2, *stream_address;
+    void *stream_address;
     Py_ssize_t nbytes;
 } Operands;
 
-/* Whether the common case applies to `x1 <op> x2` (filling `in`): two NPUArrays of one
- * shape on one device, both last used on its current stream, a result of at most
- * SMALL_LIMIT bytes, no graph capture, no profile, the default pool. A lookup that fails
- * here only means "not the common case": the Python operator redoes it. */
-static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
+/* Whether the result of `array` (and `other`, another NPUArray or NULL) can be made here:
+ * one device, both last used on its current stream, at most SMALL_LIMIT bytes, the
+ * default pool, C-contiguous strides to copy (fills the rest of `in`). */
+static int placement(PyObject *array, PyObject *other, Operands *in)
 {
-    if (!configured || Py_TYPE(x1) != array_type || Py_TYPE(x2) != array_type
-        || PyDict_GET_SIZE(capture_active) != 0
-        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
-        || (op->resolved == 0 && resolve_entry_points(op) < 0) || op->resolved < 0) {
-        return 0;
-    }
-    PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
-    in->shape = SLOT(x1, a_shape);
-    if (in->shape == NULL || SLOT(x2, a_shape) == NULL || t1 == NULL || t2 == NULL
-        || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
-        || !same_shape(in->shape, SLOT(x2, a_shape))
-        || (in->tensor1 = cdata_address(t1)) == NULL
-        || (in->tensor2 = cdata_address(t2)) == NULL
-        || (in->plan = find_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
-        return 0;
-    }
-    PyObject *buffer1 = SLOT(x1, a_buffer), *buffer2 = SLOT(x2, a_buffer);
-    in->device = SLOT(buffer1, b_device);
-    if (in->device == NULL || SLOT(buffer2, b_device) != in->device
-        || (in->id = SLOT(in->device, device_id)) == NULL
+    PyObject *buffer = SLOT(array, a_buffer);
+    in->device = SLOT(buffer, b_device);
+    if (in->device == NULL || (in->id = SLOT(in->device, device_id)) == NULL
         || (in->stream = current_stream(in->id)) == NULL) {
         return 0;
     }
     /* A buffer last used on another stream needs prepare()'s ordering: Python does it. */
-    if (SLOT(buffer1, b_stream) != in->stream || SLOT(buffer2, b_stream) != in->stream) {
+    if (SLOT(buffer, b_stream) != in->stream
+        || (other != NULL && (SLOT(SLOT(other, a_buffer), b_device) != in->device
+                              || SLOT(SLOT(other, a_buffer), b_stream) != in->stream))) {
         return 0;
     }
     Py_ssize_t size = shape_size(in->shape);
@@ -580,46 +635,127 @@ static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands 
     }
     PyObject *handle = SLOT(in->stream, stream_handle);
     in->pool = PyDict_GetItemWithError(default_pools, in->id);
-    in->strides = contiguous(SLOT(x1, a_strides), in->shape);
-    if (in->strides == NULL) {
-        in->strides = contiguous(SLOT(x2, a_strides), in->shape);
+    in->strides = contiguous(SLOT(array, a_strides), in->shape);
+    if (in->strides == NULL && other != NULL) {
+        in->strides = contiguous(SLOT(other, a_strides), in->shape);
     }
     return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
            && in->pool != NULL && in->strides != NULL
            && !is_true(thread_value(pool_tls, s_overrides)) && !PyErr_Occurred();
 }
 
-/* The two aclnn phases of `op` on the operands and `out` (see _launch.h). 0 when launched;
- * -1 with the exception of a failed phase (or of the workspace path, run in Python). */
-static int launch(BinaryOperator *op, Operands *in, PyObject *out)
+/* Two NPUArrays of one shape whose dtypes the operator takes as they are. */
+static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
+{
+    PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
+    in->shape = SLOT(x1, a_shape);
+    if (in->shape == NULL || SLOT(x2, a_shape) == NULL || t1 == NULL || t2 == NULL
+        || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
+        || !same_shape(in->shape, SLOT(x2, a_shape))
+        || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
+        || (in->plan = array_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
+        return 0;
+    }
+    return placement(x1, x2, in);
+}
+
+/* The aclScalar of `value` in the plan's scalar dtype: _ops.acl_scalar's cache, or the
+ * function itself for what it does not cache (0.0 and -0.0, NaN) or has not yet. */
+static PyObject *scalar_handle(PyObject *value, Plan *plan)
+{
+    PyObject *kind = (PyObject *)Py_TYPE(value);
+    PyObject *handle = NULL;
+    if (kind != (PyObject *)&PyFloat_Type || PyFloat_AS_DOUBLE(value) != 0.0) {
+        PyObject *key = PyTuple_Pack(3, kind, value, plan->scalar_dtype);
+        handle = key == NULL ? NULL : PyDict_GetItemWithError(scalars, key);
+        Py_XDECREF(key);
+    }
+    if (handle != NULL) {
+        return Py_NewRef(handle);
+    }
+    return PyErr_Occurred() ? NULL : PyObject_CallFunctionObjArgs(acl_scalar, value,
+                                                                  plan->scalar_dtype, NULL);
+}
+
+/* An NPUArray and a Python float or int (exact types, not bool) that fits its dtype. */
+static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Operands *in)
+{
+    PyObject *kind = (PyObject *)Py_TYPE(value), *tensor = SLOT(x, a_tensor);
+    in->shape = SLOT(x, a_shape);
+    if ((kind != (PyObject *)&PyFloat_Type && kind != (PyObject *)&PyLong_Type)
+        || in->shape == NULL || tensor == NULL || SLOT(x, a_dtype) == NULL
+        || (in->plan = scalar_plan(op, kind, SLOT(x, a_dtype))) == NULL) {
+        return 0;
+    }
+    Plan *plan = in->plan;
+    if (plan->low != NULL && (PyObject_RichCompareBool(plan->low, value, Py_LE) != 1
+                              || PyObject_RichCompareBool(value, plan->high, Py_LE) != 1)) {
+        return 0;
+    }
+    void *array = cdata_address(tensor);
+    if (array == NULL || !placement(x, NULL, in)) {
+        return 0;
+    }
+    if ((in->scalar = scalar_handle(value, plan)) == NULL) {
+        return 0;
+    }
+    void *scalar = cdata_address(in->scalar);
+    if (scalar == NULL) {
+        Py_CLEAR(in->scalar);
+        return 0;
+    }
+    in->left = plan->scalar_first ? scalar : array;
+    in->right = plan->scalar_first ? array : scalar;
+    return 1;
+}
+
+/* Whether the common case applies to `x1 <op> x2` (filling `in`). A lookup that fails
+ * here only means "not the common case": the Python operator redoes it. */
+static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
+{
+    in->scalar = NULL;
+    if (!configured || Py_TYPE(x1) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
+        return 0;
+    }
+    if (Py_TYPE(x2) == array_type) {
+        return array_operands(op, x1, x2, in);
+    }
+    return scalar_operands(op, x1, x2, in);
+}
+
+/* The two aclnn phases of the plan's operator on the operands and `out` (see _launch.h):
+ * 0 when launched; -1 with the exception of a failed phase (or of the workspace path,
+ * which runs in Python). */
+static int launch(Operands *in, PyObject *out)
 {
     void *tensor_out = cdata_address(SLOT(out, a_tensor));
     if (tensor_out == NULL) {
         PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
         return -1;
     }
+    Plan *plan = in->plan; /* (binary_fast's copy: its objects are held) */
+    void *first = plan->first, *second = plan->second, *alpha = plan->alpha_address;
     uint64_t workspace = 0;
     void *executor = NULL;
     int32_t status;
     int phase = 1;
-    void *alpha = in->plan->alpha_address;
     Py_BEGIN_ALLOW_THREADS
     if (alpha == NULL) {
-        status = ((first_phase_3)op->first)(in->tensor1, in->tensor2, tensor_out, &workspace,
-                                            &executor);
+        status = ((first_phase_3)first)(in->left, in->right, tensor_out, &workspace, &executor);
     } else {
-        status = ((first_phase_4)op->first)(in->tensor1, in->tensor2, alpha, tensor_out,
-                                            &workspace, &executor);
+        status = ((first_phase_4)first)(in->left, in->right, alpha, tensor_out, &workspace,
+                                        &executor);
     }
     if (status == 0 && workspace == 0) {
         phase = 2;
-        status = ((second_phase)op->second)(NULL, 0, executor, in->stream_address);
+        status = ((second_phase)second)(NULL, 0, executor, in->stream_address);
     }
     Py_END_ALLOW_THREADS
     if (status == 0 && workspace == 0) {
         return 0;
     }
-    return launch_outcome(op, status, phase, workspace, executor, in->stream);
+    return launch_outcome(plan->name, status, phase, workspace, executor, in->stream);
 }
 
 /* The result of the fast path, or NULL: with an exception set when it failed, without one
@@ -628,11 +764,13 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
 {
     Operands in;
     if (!common_case(op, x1, x2, &in)) {
+        Py_XDECREF(in.scalar);
         PyErr_Clear();
         return NULL;
     }
+    PyObject *out = NULL;
     if (activate_device(in.id) < 0) {
-        return NULL; /* activate()'s own error, as on the Python path */
+        goto done; /* activate()'s own error, as on the Python path */
     }
     PyObject *block_size = PyLong_FromSsize_t((in.nbytes + GRANULE - 1) / GRANULE * GRANULE);
     PyObject *ptrs = block_size == NULL ? NULL : cached_block_list(in.pool, in.stream,
@@ -640,18 +778,22 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     if (ptrs == NULL) {
         Py_XDECREF(block_size);
         PyErr_Clear();
-        return NULL; /* no cached block: MemoryPool.allocate's other cases, in Python */
+        goto done; /* no cached block: MemoryPool.allocate's other cases, in Python */
     }
     /* list.pop() with the GIL held: the block is ours alone */
     PyObject *ptr = PyList_GET_ITEM(ptrs, PyList_GET_SIZE(ptrs) - 1);
     Py_SET_SIZE(ptrs, PyList_GET_SIZE(ptrs) - 1);
-    /* Allocating objects may run a garbage collection, and with it any __del__: hold what
-     * the rest reads (the operands hold their shape, strides, device and plan dtypes). */
+    /* Allocating objects may run a garbage collection, and with it any __del__ (even one
+     * using this operator's plan cache): hold what the rest reads (the operands hold their
+     * shape, strides and device). */
     Py_INCREF(in.stream);
     Py_INCREF(in.pool);
-    PyObject *out_dtype = Py_NewRef(in.plan->out_dtype);
+    Plan plan = *in.plan;
+    in.plan = &plan;
+    Py_INCREF(plan.name);
+    Py_INCREF(plan.alpha);
+    PyObject *out_dtype = Py_NewRef(plan.out_dtype);
     PyObject *buffer = new_buffer(ptr, in.nbytes, block_size, in.device, in.pool, in.stream);
-    PyObject *out = NULL;
     if (buffer == NULL) {
         return_block(in.pool, block_size, ptr, in.stream);
     } else {
@@ -659,11 +801,15 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     }
     Py_DECREF(block_size);
     Py_DECREF(out_dtype);
-    if (out != NULL && launch(op, &in, out) < 0) {
+    if (out != NULL && launch(&in, out) < 0) {
         Py_CLEAR(out);
     }
+    Py_DECREF(plan.name);
+    Py_DECREF(plan.alpha);
     Py_DECREF(in.pool);
     Py_DECREF(in.stream);
+done:
+    Py_XDECREF(in.scalar);
     return out;
 }
 
@@ -683,10 +829,11 @@ static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t
 
 static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"name", "direct", "fallback", NULL};
-    PyObject *name, *direct, *fallback;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O:BinaryOperator", keywords, &name,
-                                     &PyDict_Type, &direct, &fallback)) {
+    static char *keywords[] = {"name", "direct", "scalar_direct", "fallback", NULL};
+    PyObject *name, *direct, *scalar_direct, *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O!O:BinaryOperator", keywords, &name,
+                                     &PyDict_Type, &direct, &PyDict_Type, &scalar_direct,
+                                     &fallback)) {
         return NULL;
     }
     BinaryOperator *op = (BinaryOperator *)type->tp_alloc(type, 0);
@@ -696,6 +843,7 @@ static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     op->vectorcall = binary_vectorcall;
     op->name = Py_NewRef(name);
     op->direct = Py_NewRef(direct);
+    op->scalar_direct = Py_NewRef(scalar_direct);
     op->fallback = Py_NewRef(fallback);
     return (PyObject *)op;
 }
@@ -704,13 +852,12 @@ static void binary_dealloc(PyObject *self)
 {
     BinaryOperator *op = (BinaryOperator *)self;
     for (int i = 0; i < PLAN_CACHE; i++) {
-        Py_XDECREF(op->plans[i].dtype1);
-        Py_XDECREF(op->plans[i].dtype2);
-        Py_XDECREF(op->plans[i].alpha);
-        Py_XDECREF(op->plans[i].out_dtype);
+        clear_plan(&op->plans[i]);
+        clear_plan(&op->scalar_plans[i]);
     }
     Py_XDECREF(op->name);
     Py_XDECREF(op->direct);
+    Py_XDECREF(op->scalar_direct);
     Py_XDECREF(op->fallback);
     Py_TYPE(self)->tp_free(self);
 }
@@ -749,11 +896,12 @@ static PyTypeObject BinaryOperatorType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "npuarray._fastpath.BinaryOperator",
     .tp_doc = PyDoc_STR(
-        "BinaryOperator(name, direct, fallback)\n\n"
+        "BinaryOperator(name, direct, scalar_direct, fallback)\n\n"
         "NPUArray's binary operator for the aclnn operator `name` (aclnnAdd, ...): the\n"
-        "common case in C (two NPUArrays of one shape, dtypes the operator takes as they\n"
-        "are: `direct`, the plan's {(dtype, dtype): (alpha, result dtype)}), everything\n"
-        "else through `fallback`, the Python operator. Binds like a method."),
+        "common case in C (two NPUArrays of one shape, or an NPUArray and a Python float\n"
+        "or int on its right, whose dtypes the operator takes as they are: `direct` and\n"
+        "`scalar_direct`, the _Binary plan's tables), everything else through `fallback`,\n"
+        "the Python operator. Binds like a method."),
     .tp_basicsize = sizeof(BinaryOperator),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
     .tp_vectorcall_offset = offsetof(BinaryOperator, vectorcall),

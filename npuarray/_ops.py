@@ -461,7 +461,7 @@ def _entry_points_of(op_name):
 
 
 # ---------------------------------------------------------------------------
-# The C fast path (npuarray/_fastpath.c): x + y and DeviceBuffer.__del__ in C for their
+# The C fast path (npuarray/_fastpath.c): x + y, x + 2.0 and DeviceBuffer.__del__ in C for their
 # common case, each calling the Python function it stands in for otherwise. Without the
 # extension (or with a cffi whose object layout it does not know) everything runs here.
 
@@ -486,7 +486,8 @@ def configure_fastpath(array_type):
         "device_globals": vars(_device), "stream_tls": _stream._tls, "device_tls": _device._tls,
         "pool_tls": _pool_overrides, "default_streams": _stream._default_streams,
         "default_pools": _default_pools, "whole_tensors": _whole_tensors,
-        "whole_tensor": _whole_tensor, "activate": activate,
+        "whole_tensor": _whole_tensor, "scalars": _scalars, "acl_scalar": acl_scalar,
+        "activate": activate,
         "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
         "cdata_samples": [(c, int(ffi.cast("uintptr_t", c))) for c in samples]}
     if not _fastpath.configure(config):
@@ -497,13 +498,13 @@ def configure_fastpath(array_type):
     return True
 
 
-def fast_binary_operator(op_name, direct, operator):
+def fast_binary_operator(op_name, direct, scalar_direct, operator):
     """NPUArray's binary operator for ``op_name``: ``operator`` (the Python one), with
-    its common case in C when the fast path is on (``direct``: the plan's table of
-    dtype pairs the operator takes as they are)."""
+    its common case in C when the fast path is on (``direct``, ``scalar_direct``: the
+    plan's tables of the operand dtypes the operator takes as they are)."""
     if _fastpath is None:
         return operator
-    return _fastpath.BinaryOperator(op_name, direct, operator)
+    return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator)
 
 
 def _fast_entry_points(op_name):
