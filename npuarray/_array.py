@@ -527,11 +527,25 @@ def _deferring(method):
     return operator
 
 
+# Reflected and in-place operators whose common case also runs in C (2.0 - x, x += y).
+_REFLECTED_OPERATORS = {"__radd__": "add", "__rsub__": "subtract", "__rmul__": "multiply",
+                        "__rtruediv__": "divide"}
+_IN_PLACE_OPERATORS = {"__iadd__": "add", "__isub__": "subtract", "__imul__": "multiply",
+                       "__itruediv__": "divide"}
+
+
 def _bind_binary_operators():
     for dunder, name in _PLAIN_BINARY_OPERATORS.items():
         setattr(NPUArray, dunder, _elementwise.binary_operator(name))
     for dunder in _DEFERRING_OPERATORS:
         setattr(NPUArray, dunder, _deferring(getattr(NPUArray, dunder)))
+    for dunder, name in _REFLECTED_OPERATORS.items():
+        setattr(NPUArray, dunder, _elementwise.reflected_operator(name, getattr(NPUArray, dunder)))
+    for dunder, name in _IN_PLACE_OPERATORS.items():
+        setattr(NPUArray, dunder, _elementwise.inplace_operator(name, getattr(NPUArray, dunder)))
+    for dunder, mode in (("__pow__", "forward"), ("__rpow__", "reflected")):
+        setattr(NPUArray, dunder, _elementwise.scalar_operator("pow", getattr(NPUArray, dunder),
+                                                               mode))
 
 
 _bind_binary_operators()

@@ -309,7 +309,8 @@ class _Binary:
         ``reflected``), made once: (operator, alpha, result dtype, dtype, lowest
         and highest int that fit, scalar first), or False when the general path
         has something to do (a cast, a wider dtype, no scalar operator, pow's
-        checks); the bounds send ints that do not fit ``dtype`` there too."""
+        checks of integer powers); the bounds send ints that do not fit ``dtype``
+        there too."""
         op = self.reflected_op if reflected else self.scalar_op
         direct = False
         try:
@@ -317,7 +318,8 @@ class _Binary:
             promoted = _data_type.scalar_result_type(dtype, kind(1))
         except (TypeError, ValueError):
             promoted = None
-        if promoted == dtype and op is not None and self.name != "pow" \
+        if promoted == dtype and op is not None \
+                and (self.name != "pow" or _kind(dtype) in "fc") \
                 and compute == dtype and compute in self.scalar_supported \
                 and (self.result == "bool" or out_dtype == compute):
             low, high = (np.iinfo(dtype).min, np.iinfo(dtype).max) if _kind(dtype) in "iu" \
@@ -491,6 +493,35 @@ def binary_operator(name):
     array (``defers_to``). Its common case runs in C (``_ops.fast_binary_operator``)."""
     plan = _BINARY[name]
     return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, plan.operator)
+
+
+def reflected_operator(name, fallback):
+    """NPUArray's reflected operator of the binary function ``name`` (``__radd__``
+    for "add"): ``scalar <op> x`` for a Python float or int in C when it can
+    (``_ops.fast_binary_operator``), else ``fallback``, the Python operator."""
+    plan = _BINARY[name]
+    return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback,
+                                     mode="reflected")
+
+
+def scalar_operator(name, fallback, mode):
+    """NPUArray's operator (``mode`` "forward" or "reflected") of the binary function
+    ``name`` whose public function checks arrays before its plan (pow: uint64,
+    negative integer exponents): ``x ** 2.0`` for a Python scalar in C when the plan
+    takes it as it is (``_scalar_direct``), everything else through ``fallback``."""
+    plan = _BINARY[name]
+    return _ops.fast_binary_operator(plan.op, {}, plan._scalar_direct, fallback, mode=mode)
+
+
+def inplace_operator(name, fallback):
+    """NPUArray's in-place operator of the binary function ``name`` (``__iadd__``
+    for "add"): ``x <op>= y`` for two arrays with the plan's in-place aclnn operator
+    in C when it can, else ``fallback``, the Python operator (``inplace``)."""
+    plan = _BINARY[name]
+    if plan.inplace_op is None:
+        return fallback
+    return _ops.fast_binary_operator(plan.inplace_op, plan._direct, {}, fallback,
+                                     mode="in-place")
 
 
 def add(x1, x2, /):
@@ -1099,6 +1130,10 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
     Operators whose result kind differs from the input's (bool results, the
     real abs of complex input) write ``out_dtype`` directly."""
     compute = _supported(x._dtype, supported, name, modular=modular)
+    if out_dtype == compute == x._dtype:  # the common case: one launch, in C
+        out = _ops.unary_result(op, x, out_dtype)
+        if out is not None:
+            return out
     device = x._buffer.device
     stream = _ops.current_stream(device)
     out = _ops.empty(x._shape, out_dtype, device, stream)

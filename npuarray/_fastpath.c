@@ -1,26 +1,29 @@
 /* _fastpath.c: the host path of small operations in C (issue 9).
  *
  * A small operation's cost is almost all host overhead: in Python, `z = z + y` on 16 floats
- * spends ~2.4 us in eight Python frames (plan lookup, stream lookup, pool, result object,
+ * spent ~2.4 us in eight Python frames (plan lookup, stream lookup, pool, result object,
  * launch, and the old result's release) around ~0.8 us of aclnn work. This module does the
- * common case of two of those paths in C, with the same objects and the same rules:
+ * common case of those paths in C, with the same objects and the same rules:
  *
- *   BinaryOperator  `x1 <op> x2` for two NPUArrays of one shape, or `x <op> 2.0` for an
- *                   NPUArray and a Python float or int, whose dtypes the operator takes
- *                   as they are: the result's block from the pool's free list of the
- *                   current stream, the DeviceBuffer and NPUArray made with their slots set,
- *                   the aclTensor (and aclScalar) from the descriptor caches, then the
- *                   two aclnn phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the
- *                   provider's entry points, CANN's or npusim's alike.
+ *   BinaryOperator  NPUArray's operators: `x1 <op> x2` for two NPUArrays (of one shape, or
+ *                   shapes that broadcast), `x <op> 2.0` and `2.0 <op> x` for a Python float
+ *                   or int, and `x <op>= y`, when the operator takes the dtypes as they
+ *                   are: the result's block from the pool's free list of the current
+ *                   stream, the DeviceBuffer and NPUArray made with their slots set, the
+ *                   aclTensor (and aclScalar) from the descriptor caches, then the two aclnn
+ *                   phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the provider's
+ *                   entry points, CANN's or npusim's alike.
+ *   unary_result    the same for a unary operator (aclnnExp, ...), for _elementwise._unary.
  *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
- * function it stands in for (`fallback`), which handles everything else (broadcasting,
- * casts, reflected scalars, a graph capture, the profiler, a stream switch, a pool miss, errors):
- * this module adds no semantics of its own. It reads npuarray's objects through their
- * __slots__ (offsets taken from the classes' member descriptors at configure time) and the
- * runtime's module state through the dicts and thread-locals npuarray keeps it in; the
- * Python side is npuarray/_ops.py (configure) and npuarray/_elementwise.py (the operators).
+ * function it stands in for (`fallback`; unary_result returns None instead), which
+ * handles everything else (casts, NumPy scalars, a graph capture, the profiler, a stream
+ * switch, a pool miss, errors): this module adds no semantics of its own. It reads
+ * npuarray's objects through their __slots__ (offsets taken from the classes' member
+ * descriptors at configure time) and the runtime's module state through the dicts and
+ * thread-locals npuarray keeps it in; the Python side is npuarray/_ops.py (configure) and
+ * npuarray/_elementwise.py (the operators).
  *
  * Every step runs with the GIL held, except the two aclnn phases: the stream may block the
  * launch (a full queue) while its worker waits for the GIL to run a host function. */
@@ -28,10 +31,13 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include <math.h>
 #include <stdint.h>
 
-/* The aclnn phases of an operator whose first phase takes 3 or 4 object pointers (see
- * npuarray/_acl/_launch.h: aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out)). */
+/* The aclnn phases of an operator whose first phase takes 2, 3 or 4 object pointers (see
+ * npuarray/_acl/_launch.h: aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out),
+ * aclnnInplaceMul(selfRef, other)). */
+typedef int32_t (*first_phase_2)(void *, void *, uint64_t *, void **);
 typedef int32_t (*first_phase_3)(void *, void *, void *, uint64_t *, void **);
 typedef int32_t (*first_phase_4)(void *, void *, void *, void *, uint64_t *, void **);
 typedef int32_t (*second_phase)(void *, uint64_t, void *, void *);
@@ -43,6 +49,7 @@ typedef int32_t (*second_phase)(void *, uint64_t, void *, void *);
  * State set by configure() */
 
 static int configured;
+static uint64_t generation; /* of the configuration: one more at each configure() */
 static PyTypeObject *array_type;  /* npuarray.NPUArray */
 static PyTypeObject *buffer_type; /* npuarray.runtime._memory_pool.DeviceBuffer */
 /* __slots__ offsets */
@@ -68,9 +75,18 @@ static PyObject *acl_scalar;       /* _ops.acl_scalar(value, dtype): a cache mis
 static PyObject *activate;         /* _device.activate(device_id) */
 static PyObject *entry_points;     /* _ops._fast_entry_points(op_name) -> (int, int) or None */
 static PyObject *launch_status;    /* _ops._fast_launch_status(...): errors, workspaces */
+static PyObject *host_read_hooks;  /* _transfer.host_read_hooks: a list, changed in place */
+static PyObject *capture_read_hook; /* the one there by default: _capture_guard's, which does
+                                     * nothing while no capture is active */
+static PyObject *host_empty;       /* numpy.empty */
+static PyObject *read_status;      /* _ops._fast_read_status(status, phase): errors */
+/* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
+static void *capture_info, *synchronize_stream, *memcpy_sync;
+static int memcpy_device_to_host;
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
-    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict;
+    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict,
+    *s_device;
 
 static int intern_names(void)
 {
@@ -79,7 +95,7 @@ static int intern_names(void)
         {&s_in_host_func, "in_host_func"}, {&s_forked, "forked"}, {&s_deferred, "_deferred"},
         {&s_active, "active"}, {&s_free, "_free"}, {&s_late, "_late"},
         {&s_released_at, "_released_at"}, {&s_stamps, "_stamps"}, {&s_itemsize, "itemsize"},
-        {&s_dict, "__dict__"}};
+        {&s_dict, "__dict__"}, {&s_device, "device"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -131,6 +147,10 @@ static int find_cdata_pointer(PyObject *samples)
     cdata_pointer = sizeof(PyObject) + sizeof(void *);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *pair = PyList_GET_ITEM(samples, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "configure: cdata_samples holds (cdata, address)");
+            return -1;
+        }
         PyObject *object = PyTuple_GET_ITEM(pair, 0);
         void *expected = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
         if (expected == NULL && PyErr_Occurred()) {
@@ -170,7 +190,7 @@ static int take(PyObject *config, const char *key, PyObject **target)
 PyDoc_STRVAR(configure_doc,
 "configure(config: dict) -> bool\n\n"
 "Hands the fast paths npuarray's classes and runtime state (see npuarray/_ops.py,\n"
-"_configure_fastpath); True when they are on, False when cffi's object layout is not\n"
+"configure_fastpath); True when they are on, False when cffi's object layout is not\n"
 "the one this module reads (every operation then takes the Python path).");
 
 static PyObject *configure(PyObject *module, PyObject *config)
@@ -209,7 +229,9 @@ static PyObject *configure(PyObject *module, PyObject *config)
         {"whole_tensors", &whole_tensors}, {"whole_tensor", &whole_tensor},
         {"scalars", &scalars}, {"acl_scalar", &acl_scalar},
         {"activate", &activate}, {"entry_points", &entry_points},
-        {"launch_status", &launch_status}};
+        {"launch_status", &launch_status}, {"host_read_hooks", &host_read_hooks},
+        {"host_empty", &host_empty}, {"read_status", &read_status},
+        {"capture_read_hook", &capture_read_hook}};
     for (size_t i = 0; i < sizeof state / sizeof state[0]; i++) {
         if (take(config, state[i].key, state[i].target) < 0) {
             return NULL;
@@ -222,6 +244,26 @@ static PyObject *configure(PyObject *module, PyObject *config)
         PyErr_SetString(PyExc_TypeError, "configure: runtime state of unexpected types");
         return NULL;
     }
+    if (!PyList_Check(host_read_hooks)) {
+        PyErr_SetString(PyExc_TypeError, "configure: host_read_hooks must be a list");
+        return NULL;
+    }
+    struct { const char *key; void **target; } runtime[] = {
+        {"aclmdlRICaptureGetInfo", &capture_info}, {"aclrtSynchronizeStream", &synchronize_stream},
+        {"aclrtMemcpy", &memcpy_sync}};
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++) {
+        PyObject *address = PyDict_GetItemString(config, runtime[i].key);
+        *runtime[i].target = address == NULL || address == Py_None ? NULL
+                             : PyLong_AsVoidPtr(address);
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    PyObject *kind = PyDict_GetItemString(config, "ACL_MEMCPY_DEVICE_TO_HOST");
+    memcpy_device_to_host = kind == NULL ? -1 : (int)PyLong_AsLong(kind);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
     PyObject *samples = PyDict_GetItemString(config, "cdata_samples");
     if (samples == NULL || !PyList_Check(samples)) {
         PyErr_SetString(PyExc_TypeError, "configure: cdata_samples must be a list");
@@ -232,29 +274,56 @@ static PyObject *configure(PyObject *module, PyObject *config)
         return NULL;
     }
     configured = layout_ok;
+    generation++;
     return PyBool_FromLong(configured);
 }
 
 /* ---------------------------------------------------------------------------------------
  * Runtime state lookups (borrowed references; NULL without an exception means "absent") */
 
-/* `key` of this thread's attributes of the threading.local `tls`. */
-static PyObject *thread_value(PyObject *tls, PyObject *key)
+/* This thread's dicts of the three threading.locals, cached per Python thread state: a
+ * local keeps a thread's dict until that thread state ends (the locals here live for the
+ * process), and a new thread state, even on the same OS thread (a C thread calling back
+ * into Python), has a new id. Borrowed references. */
+enum { STREAM_TLS, DEVICE_TLS, POOL_TLS };
+static _Thread_local struct {
+    uint64_t thread_state, generation;
+    PyObject *dicts[3];
+} thread_dicts;
+
+static PyObject *thread_dict(int which)
 {
-    /* threading.local gives this thread's dict as its __dict__ */
-    PyObject *values = PyObject_GetAttr(tls, s_dict);
-    if (values == NULL) {
-        return NULL;
+    uint64_t thread_state = PyThreadState_GetID(PyThreadState_Get());
+    if (thread_dicts.thread_state != thread_state || thread_dicts.generation != generation) {
+        PyObject *locals[3] = {stream_tls, device_tls, pool_tls};
+        for (int i = 0; i < 3; i++) {
+            /* threading.local gives this thread's dict as its __dict__ (made if needed) */
+            PyObject *values = PyObject_GetAttr(locals[i], s_dict);
+            if (values == NULL || !PyDict_Check(values)) {
+                Py_XDECREF(values);
+                thread_dicts.thread_state = 0;
+                return NULL;
+            }
+            thread_dicts.dicts[i] = values;
+            Py_DECREF(values); /* it stays alive: the local holds it for this thread */
+        }
+        thread_dicts.thread_state = thread_state;
+        thread_dicts.generation = generation;
     }
-    PyObject *value = PyDict_Check(values) ? PyDict_GetItemWithError(values, key) : NULL;
-    Py_DECREF(values); /* it stays alive: the local holds it */
-    return value;
+    return thread_dicts.dicts[which];
+}
+
+/* `key` of this thread's attributes of one of the threading.locals. */
+static PyObject *thread_value(int which, PyObject *key)
+{
+    PyObject *values = thread_dict(which);
+    return values == NULL ? NULL : PyDict_GetItemWithError(values, key);
 }
 
 /* This thread's current stream of the device `id` (runtime._stream.current_stream_of). */
 static PyObject *current_stream(PyObject *id)
 {
-    PyObject *current = thread_value(stream_tls, s_current);
+    PyObject *current = thread_value(STREAM_TLS, s_current);
     PyObject *stream = NULL;
     if (current != NULL && PyDict_Check(current) && PyDict_GET_SIZE(current) != 0) {
         stream = PyDict_GetItemWithError(current, id);
@@ -275,7 +344,7 @@ static int is_true(PyObject *value)
  * (the fast exit of runtime._device.activate); else activate() runs, and may raise. */
 static int activate_device(PyObject *id)
 {
-    PyObject *active = thread_value(device_tls, s_acl_device);
+    PyObject *active = thread_value(DEVICE_TLS, s_acl_device);
     if (active != NULL && PyLong_CheckExact(active)
         && PyObject_RichCompareBool(active, id, Py_EQ) == 1) {
         PyObject *deferred = PyDict_GetItemWithError(device_globals, s_deferred);
@@ -313,8 +382,10 @@ static PyObject *free_list(PyObject *pool_dict, PyObject *stream, PyObject *size
 }
 
 /* The free list holding a cached block of `size` bytes for `stream` in `pool`, when
- * MemoryPool.allocate's lock-free case applies (no late returns pending), else NULL. */
-static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *size)
+ * MemoryPool.allocate's lock-free case applies (no late returns pending), else NULL;
+ * `device`: the pool's Device (borrowed). */
+static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *size,
+                                   PyObject **device)
 {
     PyObject *pool_dict = PyObject_GenericGetDict(pool, NULL);
     if (pool_dict == NULL) {
@@ -322,7 +393,9 @@ static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *s
     }
     PyObject *late = PyDict_GetItemWithError(pool_dict, s_late);
     PyObject *ptrs = NULL;
-    if (late != NULL && PyList_CheckExact(late) && PyList_GET_SIZE(late) == 0) {
+    *device = PyDict_GetItemWithError(pool_dict, s_device); /* (the pool holds it) */
+    if (*device != NULL && late != NULL && PyList_CheckExact(late)
+        && PyList_GET_SIZE(late) == 0) {
         ptrs = free_list(pool_dict, stream, size);
     }
     Py_DECREF(pool_dict); /* the pool holds it */
@@ -351,10 +424,15 @@ typedef struct {
     int scalar_first;       /* the operator takes the scalar first (aclnnRsub-like forms) */
 } Plan;
 
+/* What a BinaryOperator computes (its `mode`). */
+enum { FORWARD, REFLECTED, IN_PLACE };
+
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
-    PyObject *name;     /* aclnn operator of two arrays, e.g. "aclnnAdd" */
+    int mode;           /* FORWARD x1 <op> x2; REFLECTED x2 <op> x1 (__radd__, for a
+                         * scalar x2); IN_PLACE x1 <op>= x2 (__iadd__, returns x1) */
+    PyObject *name;     /* aclnn operator of two arrays, e.g. "aclnnAdd", "aclnnInplaceAdd" */
     PyObject *direct;   /* _Binary._direct {(dtype, dtype): (alpha, out dtype) or False} */
     PyObject *scalar_direct; /* _Binary._scalar_direct {(type, dtype, reflected): ...} */
     PyObject *fallback; /* the Python operator: (x1, x2) -> result or NotImplemented */
@@ -445,16 +523,17 @@ static Plan *array_plan(BinaryOperator *op, PyObject *dtype1, PyObject *dtype2)
     return plan;
 }
 
-/* The plan of an array of `dtype` with a Python scalar of type `kind` on its right, or
- * NULL: `_scalar_direct[(kind, dtype, False)]` = (operator, alpha, result dtype, scalar
- * dtype, lowest and highest int that fit, scalar first). */
+/* The plan of an array of `dtype` with a Python scalar of type `kind` on its right (on
+ * its left when REFLECTED), or NULL: `_scalar_direct[(kind, dtype, reflected)]` =
+ * (operator, alpha, result dtype, scalar dtype, lowest and highest int that fit, scalar
+ * first). */
 static Plan *scalar_plan(BinaryOperator *op, PyObject *kind, PyObject *dtype)
 {
     Plan *plan = cached_plan(op->scalar_plans, kind, dtype);
     if (plan != NULL) {
         return plan;
     }
-    PyObject *key = PyTuple_Pack(3, kind, dtype, Py_False);
+    PyObject *key = PyTuple_Pack(3, kind, dtype, op->mode == REFLECTED ? Py_True : Py_False);
     PyObject *direct = key == NULL ? NULL : PyDict_GetItemWithError(op->scalar_direct, key);
     Py_XDECREF(key);
     if (direct == NULL || !PyTuple_Check(direct) || PyTuple_GET_SIZE(direct) != 7) {
@@ -468,9 +547,10 @@ static Plan *scalar_plan(BinaryOperator *op, PyObject *kind, PyObject *dtype)
     }
     plan->scalar_dtype = Py_NewRef(PyTuple_GET_ITEM(direct, 3));
     plan->scalar_first = PyObject_IsTrue(PyTuple_GET_ITEM(direct, 6)) == 1;
-    if (kind == (PyObject *)&PyLong_Type) {
-        plan->low = PyNumber_Long(PyTuple_GET_ITEM(direct, 4));
-        plan->high = PyNumber_Long(PyTuple_GET_ITEM(direct, 5));
+    if (kind == (PyObject *)&PyLong_Type) { /* NumPy ints as Python ints; float dtypes: +-inf */
+        PyObject *low = PyTuple_GET_ITEM(direct, 4), *high = PyTuple_GET_ITEM(direct, 5);
+        plan->low = PyFloat_Check(low) ? Py_NewRef(low) : PyNumber_Long(low);
+        plan->high = PyFloat_Check(high) ? Py_NewRef(high) : PyNumber_Long(high);
         if (plan->low == NULL || plan->high == NULL) {
             clear_plan(plan);
             return NULL;
@@ -601,15 +681,74 @@ static int launch_outcome(PyObject *name, int32_t status, int phase, uint64_t si
     return result == NULL ? -1 : 0;
 }
 
-/* What the fast path of one `x1 <op> x2` reads (borrowed references, except `scalar`). */
+/* The broadcast shape of two shapes (a new tuple), or NULL when they do not broadcast
+ * (the Python operator raises the error) or are not tuples. */
+static PyObject *broadcast_shapes(PyObject *shape1, PyObject *shape2)
+{
+    if (!PyTuple_CheckExact(shape1) || !PyTuple_CheckExact(shape2)) {
+        return NULL;
+    }
+    Py_ssize_t n1 = PyTuple_GET_SIZE(shape1), n2 = PyTuple_GET_SIZE(shape2);
+    Py_ssize_t ndim = n1 > n2 ? n1 : n2;
+    PyObject *shape = PyTuple_New(ndim);
+    for (Py_ssize_t i = 1; shape != NULL && i <= ndim; i++) {
+        PyObject *d1 = i <= n1 ? PyTuple_GET_ITEM(shape1, n1 - i) : NULL;
+        PyObject *d2 = i <= n2 ? PyTuple_GET_ITEM(shape2, n2 - i) : NULL;
+        Py_ssize_t a = d1 == NULL ? 1 : PyLong_AsSsize_t(d1);
+        Py_ssize_t b = d2 == NULL ? 1 : PyLong_AsSsize_t(d2);
+        PyObject *dim = a == 1 ? (d2 != NULL ? d2 : d1) : d1;
+        if (a < 0 || b < 0 || (a != b && a != 1 && b != 1)) {
+            Py_CLEAR(shape);
+            break;
+        }
+        PyTuple_SET_ITEM(shape, ndim - i, Py_NewRef(dim));
+    }
+    return shape;
+}
+
+/* The C-order strides (in elements) of `shape`: a new tuple. */
+static PyObject *contiguous_strides(PyObject *shape)
+{
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape), step = 1;
+    PyObject *strides = PyTuple_New(ndim);
+    for (Py_ssize_t i = ndim - 1; strides != NULL && i >= 0; i--) {
+        PyObject *stride = PyLong_FromSsize_t(step);
+        if (stride == NULL) {
+            Py_CLEAR(strides);
+            break;
+        }
+        PyTuple_SET_ITEM(strides, i, stride);
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+        step *= n > 1 ? n : 1;
+    }
+    return strides;
+}
+
+/* What the fast path of one `x1 <op> x2` reads (borrowed references, except `scalar` and
+ * `owned`). */
 typedef struct {
     Plan *plan;
     void *left, *right;  /* the operator's first two arguments: aclTensor or aclScalar */
     PyObject *scalar;    /* the aclScalar of a scalar operand (a reference), or NULL */
+    PyObject *owned[2];  /* tuples made here for `shape` and `strides` (references) */
     PyObject *shape, *strides, *device, *id, *stream, *pool;
     void *stream_address;
     Py_ssize_t nbytes;
 } Operands;
+
+/* `made` (a new reference or NULL), kept by `in` until release_operands(). */
+static PyObject *own(Operands *in, PyObject *made)
+{
+    in->owned[in->owned[0] != NULL] = made;
+    return made;
+}
+
+static void release_operands(Operands *in)
+{
+    Py_CLEAR(in->scalar);
+    Py_CLEAR(in->owned[0]);
+    Py_CLEAR(in->owned[1]);
+}
 
 /* Whether the result of `array` (and `other`, another NPUArray or NULL) can be made here:
  * one device, both last used on its current stream, at most SMALL_LIMIT bytes, the
@@ -639,19 +778,24 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     if (in->strides == NULL && other != NULL) {
         in->strides = contiguous(SLOT(other, a_strides), in->shape);
     }
+    if (in->strides == NULL && !PyErr_Occurred()) {
+        in->strides = own(in, contiguous_strides(in->shape));
+    }
     return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
            && in->pool != NULL && in->strides != NULL
-           && !is_true(thread_value(pool_tls, s_overrides)) && !PyErr_Occurred();
+           && !is_true(thread_value(POOL_TLS, s_overrides)) && !PyErr_Occurred();
 }
 
-/* Two NPUArrays of one shape whose dtypes the operator takes as they are. */
+/* Two NPUArrays of one shape, or of shapes that broadcast (the operator broadcasts them),
+ * whose dtypes the operator takes as they are. */
 static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
     PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
-    in->shape = SLOT(x1, a_shape);
-    if (in->shape == NULL || SLOT(x2, a_shape) == NULL || t1 == NULL || t2 == NULL
+    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape);
+    if (shape1 == NULL || shape2 == NULL || t1 == NULL || t2 == NULL
         || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
-        || !same_shape(in->shape, SLOT(x2, a_shape))
+        || (in->shape = same_shape(shape1, shape2) ? shape1
+                        : own(in, broadcast_shapes(shape1, shape2))) == NULL
         || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
         || (in->plan = array_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
         return 0;
@@ -659,17 +803,21 @@ static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operan
     return placement(x1, x2, in);
 }
 
-/* The aclScalar of `value` in the plan's scalar dtype: _ops.acl_scalar's cache, or the
- * function itself for what it does not cache (0.0 and -0.0, NaN) or has not yet. */
+/* The aclScalar of `value` in the plan's scalar dtype: _ops.acl_scalar's cache (its key:
+ * (type, value, dtype), and the sign for 0.0 and -0.0), or the function itself for what
+ * it does not cache (NaN) or has not yet. */
 static PyObject *scalar_handle(PyObject *value, Plan *plan)
 {
-    PyObject *kind = (PyObject *)Py_TYPE(value);
-    PyObject *handle = NULL;
-    if (kind != (PyObject *)&PyFloat_Type || PyFloat_AS_DOUBLE(value) != 0.0) {
-        PyObject *key = PyTuple_Pack(3, kind, value, plan->scalar_dtype);
-        handle = key == NULL ? NULL : PyDict_GetItemWithError(scalars, key);
-        Py_XDECREF(key);
+    PyObject *kind = (PyObject *)Py_TYPE(value), *key;
+    if (kind == (PyObject *)&PyFloat_Type && PyFloat_AS_DOUBLE(value) == 0.0) {
+        PyObject *sign = PyFloat_FromDouble(copysign(1.0, PyFloat_AS_DOUBLE(value)));
+        key = sign == NULL ? NULL : PyTuple_Pack(4, kind, value, plan->scalar_dtype, sign);
+        Py_XDECREF(sign);
+    } else {
+        key = PyTuple_Pack(3, kind, value, plan->scalar_dtype);
     }
+    PyObject *handle = key == NULL ? NULL : PyDict_GetItemWithError(scalars, key);
+    Py_XDECREF(key);
     if (handle != NULL) {
         return Py_NewRef(handle);
     }
@@ -713,18 +861,19 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
  * here only means "not the common case": the Python operator redoes it. */
 static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
-    in->scalar = NULL;
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
     if (!configured || Py_TYPE(x1) != array_type || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
         return 0;
     }
     if (Py_TYPE(x2) == array_type) {
-        return array_operands(op, x1, x2, in);
+        return op->mode == FORWARD && array_operands(op, x1, x2, in);
     }
     return scalar_operands(op, x1, x2, in);
 }
 
-/* The two aclnn phases of the plan's operator on the operands and `out` (see _launch.h):
+/* The two aclnn phases of the plan's operator on the operands (`right` NULL: a unary
+ * operator) and `out` (see _launch.h):
  * 0 when launched; -1 with the exception of a failed phase (or of the workspace path,
  * which runs in Python). */
 static int launch(Operands *in, PyObject *out)
@@ -741,7 +890,9 @@ static int launch(Operands *in, PyObject *out)
     int32_t status;
     int phase = 1;
     Py_BEGIN_ALLOW_THREADS
-    if (alpha == NULL) {
+    if (in->right == NULL) { /* a unary operator: (self, out) */
+        status = ((first_phase_2)first)(in->left, tensor_out, &workspace, &executor);
+    } else if (alpha == NULL) {
         status = ((first_phase_3)first)(in->left, in->right, tensor_out, &workspace, &executor);
     } else {
         status = ((first_phase_4)first)(in->left, in->right, alpha, tensor_out, &workspace,
@@ -758,59 +909,164 @@ static int launch(Operands *in, PyObject *out)
     return launch_outcome(plan->name, status, phase, workspace, executor, in->stream);
 }
 
+/* A new C-contiguous NPUArray of `shape`, `strides` and `dtype` (`nbytes` bytes) on a
+ * block from `pool`'s free list of `stream`: MemoryPool.allocate's lock-free case and
+ * NPUArray._from_buffer, with the aclTensor from the descriptor cache. The buffer's device
+ * is the pool's Device object, as MemoryPool makes it (the fast paths compare devices by
+ * identity). NULL with an exception when it failed, without one when no block is cached
+ * (the caller then takes its Python path). */
+static PyObject *pooled_array(PyObject *pool, PyObject *stream, PyObject *shape,
+                              PyObject *strides, PyObject *dtype, Py_ssize_t nbytes)
+{
+    PyObject *block_size = PyLong_FromSsize_t((nbytes + GRANULE - 1) / GRANULE * GRANULE);
+    PyObject *device = NULL;
+    PyObject *ptrs = block_size == NULL ? NULL
+                     : cached_block_list(pool, stream, block_size, &device);
+    if (ptrs == NULL) {
+        Py_XDECREF(block_size);
+        PyErr_Clear();
+        return NULL;
+    }
+    /* list.pop() with the GIL held: the block is ours alone */
+    PyObject *ptr = PyList_GET_ITEM(ptrs, PyList_GET_SIZE(ptrs) - 1);
+    Py_SET_SIZE(ptrs, PyList_GET_SIZE(ptrs) - 1);
+    /* Allocating objects may run a garbage collection, and with it any __del__: hold what
+     * is read after it. */
+    PyObject *held[] = {Py_NewRef(pool), Py_NewRef(stream), Py_NewRef(device),
+                        Py_NewRef(shape), Py_NewRef(strides), Py_NewRef(dtype)};
+    PyObject *out = NULL;
+    PyObject *buffer = new_buffer(ptr, nbytes, block_size, device, pool, stream);
+    if (buffer == NULL) {
+        return_block(pool, block_size, ptr, stream);
+    } else {
+        out = new_array(buffer, shape, strides, dtype);
+    }
+    Py_DECREF(block_size);
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        Py_DECREF(held[i]);
+    }
+    return out;
+}
+
+/* The result of the operands `in` (their checks passed): a new NPUArray from a cached
+ * block of the pool, launched into. NULL with an exception when it failed, without one
+ * when there is no cached block (MemoryPool.allocate's other cases, in Python). */
+static PyObject *new_result(Operands *operands)
+{
+    Operands in = *operands;
+    if (activate_device(in.id) < 0) {
+        return NULL; /* activate()'s own error, as on the Python path */
+    }
+    /* (the plan cache may change during a garbage collection: hold the plan's objects) */
+    Plan plan = *in.plan;
+    in.plan = &plan;
+    PyObject *held[] = {Py_NewRef(plan.name), Py_NewRef(plan.alpha), Py_NewRef(in.stream)};
+    PyObject *out = pooled_array(in.pool, in.stream, in.shape, in.strides, plan.out_dtype,
+                                 in.nbytes);
+    if (out != NULL && launch(&in, out) < 0) {
+        Py_CLEAR(out);
+    }
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        Py_DECREF(held[i]);
+    }
+    return out;
+}
+
 /* The result of the fast path, or NULL: with an exception set when it failed, without one
  * when it does not apply (the caller then runs the Python operator). */
 static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
 {
     Operands in;
-    if (!common_case(op, x1, x2, &in)) {
-        Py_XDECREF(in.scalar);
+    PyObject *out = NULL;
+    if (common_case(op, x1, x2, &in)) {
+        out = new_result(&in);
+    } else {
+        PyErr_Clear();
+    }
+    release_operands(&in);
+    return out;
+}
+
+/* Whether `x <op>= y` is the in-place common case (filling `in`): two NPUArrays of one
+ * shape on one device, both last used on its current stream, whose dtypes the operator
+ * takes as they are with a result of x's dtype; x writable (no broadcast stride) and y
+ * either x itself or in other memory (an overlap is computed apart, in Python). */
+static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
+{
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
+    if (!configured || Py_TYPE(x) != array_type || Py_TYPE(y) != array_type
+        || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
+        return 0;
+    }
+    PyObject *tx = SLOT(x, a_tensor), *ty = SLOT(y, a_tensor), *strides = SLOT(x, a_strides);
+    PyObject *buffer = SLOT(x, a_buffer), *other = SLOT(y, a_buffer);
+    in->shape = SLOT(x, a_shape);
+    if (in->shape == NULL || SLOT(y, a_shape) == NULL || tx == NULL || ty == NULL
+        || strides == NULL || !PyTuple_CheckExact(strides) || buffer == NULL || other == NULL
+        || SLOT(x, a_dtype) == NULL || SLOT(y, a_dtype) == NULL
+        || (other == buffer && x != y) || !same_shape(in->shape, SLOT(y, a_shape))
+        || shape_size(in->shape) <= 0
+        || (in->left = cdata_address(tx)) == NULL || (in->right = cdata_address(ty)) == NULL
+        || (in->plan = array_plan(op, SLOT(x, a_dtype), SLOT(y, a_dtype))) == NULL
+        || PyObject_RichCompareBool(in->plan->out_dtype, SLOT(x, a_dtype), Py_EQ) != 1) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) == 0) {
+            return 0; /* a broadcast view: read-only */
+        }
+    }
+    in->device = SLOT(buffer, b_device);
+    if (in->device == NULL || SLOT(other, b_device) != in->device
+        || (in->id = SLOT(in->device, device_id)) == NULL
+        || (in->stream = current_stream(in->id)) == NULL
+        || SLOT(buffer, b_stream) != in->stream || SLOT(other, b_stream) != in->stream) {
+        return 0;
+    }
+    PyObject *handle = SLOT(in->stream, stream_handle);
+    return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
+           && !PyErr_Occurred();
+}
+
+/* `x <op>= y` launched in x's memory (aclnnInplaceAdd(selfRef, other, alpha), ...): a new
+ * reference to x; NULL with an exception when it failed, without one when it does not
+ * apply (the caller then runs the Python operator). */
+static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
+{
+    Operands in;
+    if (!inplace_case(op, x, y, &in)) {
         PyErr_Clear();
         return NULL;
     }
-    PyObject *out = NULL;
     if (activate_device(in.id) < 0) {
-        goto done; /* activate()'s own error, as on the Python path */
+        return NULL;
     }
-    PyObject *block_size = PyLong_FromSsize_t((in.nbytes + GRANULE - 1) / GRANULE * GRANULE);
-    PyObject *ptrs = block_size == NULL ? NULL : cached_block_list(in.pool, in.stream,
-                                                                   block_size);
-    if (ptrs == NULL) {
-        Py_XDECREF(block_size);
-        PyErr_Clear();
-        goto done; /* no cached block: MemoryPool.allocate's other cases, in Python */
-    }
-    /* list.pop() with the GIL held: the block is ours alone */
-    PyObject *ptr = PyList_GET_ITEM(ptrs, PyList_GET_SIZE(ptrs) - 1);
-    Py_SET_SIZE(ptrs, PyList_GET_SIZE(ptrs) - 1);
-    /* Allocating objects may run a garbage collection, and with it any __del__ (even one
-     * using this operator's plan cache): hold what the rest reads (the operands hold their
-     * shape, strides and device). */
+    Plan *plan = in.plan;
+    void *first = plan->first, *second = plan->second, *alpha = plan->alpha_address;
+    PyObject *name = Py_NewRef(plan->name), *alpha_object = Py_NewRef(plan->alpha);
     Py_INCREF(in.stream);
-    Py_INCREF(in.pool);
-    Plan plan = *in.plan;
-    in.plan = &plan;
-    Py_INCREF(plan.name);
-    Py_INCREF(plan.alpha);
-    PyObject *out_dtype = Py_NewRef(plan.out_dtype);
-    PyObject *buffer = new_buffer(ptr, in.nbytes, block_size, in.device, in.pool, in.stream);
-    if (buffer == NULL) {
-        return_block(in.pool, block_size, ptr, in.stream);
+    uint64_t workspace = 0;
+    void *executor = NULL;
+    int32_t status;
+    int phase = 1;
+    Py_BEGIN_ALLOW_THREADS
+    if (alpha == NULL) {
+        status = ((first_phase_2)first)(in.left, in.right, &workspace, &executor);
     } else {
-        out = new_array(buffer, in.shape, in.strides, out_dtype);
+        status = ((first_phase_3)first)(in.left, in.right, alpha, &workspace, &executor);
     }
-    Py_DECREF(block_size);
-    Py_DECREF(out_dtype);
-    if (out != NULL && launch(&in, out) < 0) {
-        Py_CLEAR(out);
+    if (status == 0 && workspace == 0) {
+        phase = 2;
+        status = ((second_phase)second)(NULL, 0, executor, in.stream_address);
     }
-    Py_DECREF(plan.name);
-    Py_DECREF(plan.alpha);
-    Py_DECREF(in.pool);
+    Py_END_ALLOW_THREADS
+    int failed = (status != 0 || workspace != 0)
+                 && launch_outcome(name, status, phase, workspace, executor, in.stream) < 0;
     Py_DECREF(in.stream);
-done:
-    Py_XDECREF(in.scalar);
-    return out;
+    Py_DECREF(name);
+    Py_DECREF(alpha_object);
+    return failed ? NULL : Py_NewRef(x);
 }
 
 static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
@@ -819,21 +1075,39 @@ static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t
     BinaryOperator *op = (BinaryOperator *)self;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs == 2 && kwnames == NULL) {
-        PyObject *out = binary_fast(op, args[0], args[1]);
+        PyObject *out = op->mode == IN_PLACE ? inplace_fast(op, args[0], args[1])
+                                             : binary_fast(op, args[0], args[1]);
         if (out != NULL || PyErr_Occurred()) {
             return out;
         }
+    }
+    if (op->fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "npuarray's operator was cleared (shutdown)");
+        return NULL;
     }
     return PyObject_Vectorcall(op->fallback, args, nargsf, kwnames);
 }
 
 static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"name", "direct", "scalar_direct", "fallback", NULL};
+    static char *keywords[] = {"name", "direct", "scalar_direct", "fallback", "mode", NULL};
+    static const char *modes[] = {"forward", "reflected", "in-place"};
     PyObject *name, *direct, *scalar_direct, *fallback;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O!O:BinaryOperator", keywords, &name,
+    const char *mode_name = "forward";
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O!O|$s:BinaryOperator", keywords, &name,
                                      &PyDict_Type, &direct, &PyDict_Type, &scalar_direct,
-                                     &fallback)) {
+                                     &fallback, &mode_name)) {
+        return NULL;
+    }
+    int mode = -1;
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(mode_name, modes[i]) == 0) {
+            mode = i;
+        }
+    }
+    if (mode < 0) {
+        PyErr_Format(PyExc_ValueError, "mode must be 'forward', 'reflected' or 'in-place', "
+                     "not '%s'", mode_name);
         return NULL;
     }
     BinaryOperator *op = (BinaryOperator *)type->tp_alloc(type, 0);
@@ -841,6 +1115,7 @@ static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         return NULL;
     }
     op->vectorcall = binary_vectorcall;
+    op->mode = mode;
     op->name = Py_NewRef(name);
     op->direct = Py_NewRef(direct);
     op->scalar_direct = Py_NewRef(scalar_direct);
@@ -848,17 +1123,56 @@ static PyObject *binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     return (PyObject *)op;
 }
 
-static void binary_dealloc(PyObject *self)
+static int plan_traverse(Plan *plan, visitproc visit, void *arg)
+{
+    Py_VISIT(plan->key1);
+    Py_VISIT(plan->key2);
+    Py_VISIT(plan->name);
+    Py_VISIT(plan->alpha);
+    Py_VISIT(plan->out_dtype);
+    Py_VISIT(plan->scalar_dtype);
+    Py_VISIT(plan->low);
+    Py_VISIT(plan->high);
+    return 0;
+}
+
+static int binary_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    BinaryOperator *op = (BinaryOperator *)self;
+    for (int i = 0; i < PLAN_CACHE; i++) {
+        int error = plan_traverse(&op->plans[i], visit, arg);
+        if (error == 0) {
+            error = plan_traverse(&op->scalar_plans[i], visit, arg);
+        }
+        if (error != 0) {
+            return error;
+        }
+    }
+    Py_VISIT(op->name);
+    Py_VISIT(op->direct);
+    Py_VISIT(op->scalar_direct);
+    Py_VISIT(op->fallback);
+    return 0;
+}
+
+static int binary_clear(PyObject *self)
 {
     BinaryOperator *op = (BinaryOperator *)self;
     for (int i = 0; i < PLAN_CACHE; i++) {
         clear_plan(&op->plans[i]);
         clear_plan(&op->scalar_plans[i]);
     }
-    Py_XDECREF(op->name);
-    Py_XDECREF(op->direct);
-    Py_XDECREF(op->scalar_direct);
-    Py_XDECREF(op->fallback);
+    Py_CLEAR(op->name);
+    Py_CLEAR(op->direct);
+    Py_CLEAR(op->scalar_direct);
+    Py_CLEAR(op->fallback);
+    return 0;
+}
+
+static void binary_dealloc(PyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    binary_clear(self);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -872,38 +1186,44 @@ static PyObject *method_get(PyObject *self, PyObject *instance, PyObject *owner)
     return PyMethod_New(self, instance);
 }
 
-/* __name__, __qualname__, __doc__ and __wrapped__ are the Python operator's. */
-static PyObject *fallback_attribute(PyObject *fallback, PyObject *self, const char *name)
+/* __name__, __qualname__, __module__ and __doc__ are those of the Python function the
+ * object stands in for, and __wrapped__ is that function (inspect.signature follows it). */
+static PyObject *forwarding_getattro(PyObject *self, PyObject *name, PyObject *fallback)
 {
-    (void)self;
-    return PyObject_GetAttrString(fallback, name);
+    const char *text = fallback == NULL ? NULL : PyUnicode_AsUTF8(name);
+    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
+                         || !strcmp(text, "__module__") || !strcmp(text, "__doc__"))) {
+        return PyObject_GetAttr(fallback, name);
+    }
+    if (text != NULL && !strcmp(text, "__wrapped__")) {
+        return Py_NewRef(fallback);
+    }
+    PyErr_Clear();
+    return PyObject_GenericGetAttr(self, name);
 }
 
 static PyObject *binary_getattro(PyObject *self, PyObject *name)
 {
-    const char *text = PyUnicode_AsUTF8(name);
-    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
-                         || !strcmp(text, "__doc__"))) {
-        return fallback_attribute(((BinaryOperator *)self)->fallback, self, text);
-    }
-    if (text != NULL && !strcmp(text, "__wrapped__")) {
-        return Py_NewRef(((BinaryOperator *)self)->fallback);
-    }
-    return PyObject_GenericGetAttr(self, name);
+    return forwarding_getattro(self, name, ((BinaryOperator *)self)->fallback);
 }
 
 static PyTypeObject BinaryOperatorType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "npuarray._fastpath.BinaryOperator",
     .tp_doc = PyDoc_STR(
-        "BinaryOperator(name, direct, scalar_direct, fallback)\n\n"
+        "BinaryOperator(name, direct, scalar_direct, fallback, *, mode='forward')\n\n"
         "NPUArray's binary operator for the aclnn operator `name` (aclnnAdd, ...): the\n"
-        "common case in C (two NPUArrays of one shape, or an NPUArray and a Python float\n"
-        "or int on its right, whose dtypes the operator takes as they are: `direct` and\n"
-        "`scalar_direct`, the _Binary plan's tables), everything else through `fallback`,\n"
-        "the Python operator. Binds like a method."),
+        "common case in C (two NPUArrays, or an NPUArray and a Python float\n"
+        "or int, whose dtypes the operator takes as they are: `direct` and `scalar_direct`,\n"
+        "the _Binary plan's tables), everything else through `fallback`, the Python\n"
+        "operator. `mode`: 'forward' (x + y, x + 2.0), 'reflected' (__radd__: 2.0 + x) or\n"
+        "'in-place' (__iadd__ with the in-place operator `name`, aclnnInplaceAdd: x += y,\n"
+        "returning x). Binds like a method."),
     .tp_basicsize = sizeof(BinaryOperator),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = binary_traverse,
+    .tp_clear = binary_clear,
     .tp_vectorcall_offset = offsetof(BinaryOperator, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_descr_get = method_get,
@@ -974,13 +1294,16 @@ static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_
             Py_RETURN_NONE; /* a forked child's copy of the parent's block, or shutdown */
         }
         if (forked == Py_False && SLOT(buffer, b_others) == Py_None
-            && !is_true(thread_value(device_tls, s_in_host_func))) {
+            && !is_true(thread_value(DEVICE_TLS, s_in_host_func))) {
             int filed = release_block(buffer);
             if (filed != 0) {
                 return filed > 0 ? Py_NewRef(Py_None) : NULL;
             }
         }
         PyErr_Clear();
+    }
+    if (release->fallback == NULL) {
+        Py_RETURN_NONE; /* cleared at shutdown: the blocks go with the process */
     }
     return PyObject_Vectorcall(release->fallback, args, nargsf, kwnames);
 }
@@ -1001,23 +1324,28 @@ static PyObject *release_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     return (PyObject *)release;
 }
 
+static int release_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(((BufferRelease *)self)->fallback);
+    return 0;
+}
+
+static int release_clear(PyObject *self)
+{
+    Py_CLEAR(((BufferRelease *)self)->fallback);
+    return 0;
+}
+
 static void release_dealloc(PyObject *self)
 {
-    Py_XDECREF(((BufferRelease *)self)->fallback);
+    PyObject_GC_UnTrack(self);
+    release_clear(self);
     Py_TYPE(self)->tp_free(self);
 }
 
 static PyObject *release_getattro(PyObject *self, PyObject *name)
 {
-    const char *text = PyUnicode_AsUTF8(name);
-    if (text != NULL && (!strcmp(text, "__name__") || !strcmp(text, "__qualname__")
-                         || !strcmp(text, "__doc__"))) {
-        return fallback_attribute(((BufferRelease *)self)->fallback, self, text);
-    }
-    if (text != NULL && !strcmp(text, "__wrapped__")) {
-        return Py_NewRef(((BufferRelease *)self)->fallback);
-    }
-    return PyObject_GenericGetAttr(self, name);
+    return forwarding_getattro(self, name, ((BufferRelease *)self)->fallback);
 }
 
 static PyTypeObject BufferReleaseType = {
@@ -1029,7 +1357,10 @@ static PyTypeObject BufferReleaseType = {
         "free list of that stream in C (MemoryPool._release's lock-free case); everything\n"
         "else through `fallback`, the Python __del__. Binds like a method."),
     .tp_basicsize = sizeof(BufferRelease),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = release_traverse,
+    .tp_clear = release_clear,
     .tp_vectorcall_offset = offsetof(BufferRelease, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_descr_get = method_get,
@@ -1038,10 +1369,222 @@ static PyTypeObject BufferReleaseType = {
     .tp_dealloc = release_dealloc,
 };
 
+/* ---------------------------------------------------------------------------------------
+ * unary_result: a unary operator into a new array */
+
+#define UNARY_PLANS 64
+static Plan unary_plans[UNARY_PLANS]; /* keyed by (operator name, result dtype) */
+static int next_unary_plan;
+
+static Plan *unary_plan(PyObject *name, PyObject *out_dtype)
+{
+    Plan *plan = cached_plan(unary_plans, name, out_dtype);
+    if (plan != NULL) {
+        return plan;
+    }
+    plan = &unary_plans[next_unary_plan];
+    next_unary_plan = (next_unary_plan + 1) % UNARY_PLANS;
+    clear_plan(plan);
+    if (fill_plan(plan, name, Py_None, out_dtype) < 0) {
+        clear_plan(plan);
+        return NULL;
+    }
+    plan->key1 = Py_NewRef(name);
+    plan->key2 = Py_NewRef(out_dtype);
+    return plan;
+}
+
+PyDoc_STRVAR(unary_result_doc,
+"unary_result(name, x, dtype) -> NPUArray or None\n\n"
+"`name`(x) into a new C-contiguous NPUArray of x's shape and `dtype`, for the\n"
+"aclnn operator `name` of signature (self, out) (aclnnExp, aclnnNeg, ...; its\n"
+"first phase must take x's dtype and write `dtype`), on the current stream of x's\n"
+"device; None when the common case does not apply (the caller then takes its\n"
+"Python path): see BinaryOperator. Raises AclError when a phase fails.");
+
+static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "unary_result(name: str, x, dtype)");
+        return NULL;
+    }
+    PyObject *x = args[1];
+    Operands in = {.scalar = NULL, .right = NULL, .owned = {NULL, NULL}};
+    PyObject *tensor;
+    if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (tensor = SLOT(x, a_tensor)) == NULL || (in.shape = SLOT(x, a_shape)) == NULL
+        || (in.left = cdata_address(tensor)) == NULL
+        || (in.plan = unary_plan(args[0], args[2])) == NULL || !placement(x, NULL, &in)) {
+        release_operands(&in);
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *out = new_result(&in);
+    release_operands(&in);
+    if (out == NULL && !PyErr_Occurred()) {
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * empty_result: a new array from the pool, nothing launched */
+
+PyDoc_STRVAR(empty_result_doc,
+"empty_result(shape, dtype, device, stream) -> NPUArray or None\n\n"
+"A new C-contiguous NPUArray of `shape` (a tuple of ints) and NumPy `dtype` on\n"
+"`device`, uninitialised, its block (at most 1 MiB) from the default pool's free list\n"
+"of `stream`, with its aclTensor; None when that does not apply (a graph capture,\n"
+"using_pool(), an empty or larger array, no cached block): the caller then takes\n"
+"its Python path (_ops.empty).");
+
+static PyObject *empty_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "empty_result(shape, dtype, device, stream)");
+        return NULL;
+    }
+    PyObject *shape = args[0], *dtype = args[1], *device = args[2], *stream = args[3];
+    PyObject *id, *pool, *itemsize_object;
+    Py_ssize_t size, itemsize;
+    if (!configured || PyDict_GET_SIZE(capture_active) != 0 || !PyTuple_CheckExact(shape)
+        || (size = shape_size(shape)) <= 0 || (id = SLOT(device, device_id)) == NULL
+        || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides))
+        || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    itemsize = PyLong_AsSsize_t(itemsize_object);
+    Py_DECREF(itemsize_object);
+    if (itemsize <= 0 || size > SMALL_LIMIT / itemsize) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *strides = contiguous_strides(shape);
+    PyObject *out = strides == NULL ? NULL : pooled_array(pool, stream, shape, strides, dtype,
+                                                         size * itemsize);
+    Py_XDECREF(strides);
+    if (out == NULL && !PyErr_Occurred()) {
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * read_to_host: a blocking read of a small array */
+
+typedef int32_t (*capture_info_fn)(void *, int32_t *, void **);
+typedef int32_t (*synchronize_fn)(void *);
+typedef int32_t (*memcpy_fn)(void *, size_t, const void *, size_t, int32_t);
+
+#define CAPTURE_STATUS_ACTIVE 1 /* ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE */
+
+/* Whether `stream` (a Stream) is being captured (aclmdlRICaptureGetInfo), as
+ * _memory_pool.capturing; -1 when it cannot be told here. */
+static int stream_capturing(PyObject *stream)
+{
+    PyObject *handle = SLOT(stream, stream_handle);
+    void *address = handle == NULL ? NULL : cdata_address(handle);
+    if (address == NULL) {
+        return -1;
+    }
+    if (capture_info == NULL) {
+        return 0; /* the provider lacks it: as _memory_pool.capturing */
+    }
+    int32_t status = 0;
+    void *model = NULL;
+    int32_t ret = ((capture_info_fn)capture_info)(address, &status, &model);
+    return ret == 0 && status == CAPTURE_STATUS_ACTIVE;
+}
+
+PyDoc_STRVAR(read_to_host_doc,
+"read_to_host(x) -> numpy.ndarray or None\n\n"
+"x.to_host() for a C-contiguous NPUArray of at most 1 MiB last used on the current\n"
+"stream of its device, outside a capture and a profile, with no host-read hooks but\n"
+"the capture guard's (which has nothing to do outside a capture):\n"
+"a new ndarray filled after aclrtSynchronizeStream on that stream by aclrtMemcpy\n"
+"(ACL_MEMCPY_DEVICE_TO_HOST). None when that is not the case (the caller then takes\n"
+"its Python path). Raises AclError when a call fails.");
+
+static PyObject *read_to_host(PyObject *module, PyObject *x)
+{
+    (void)module;
+    PyObject *shape, *dtype, *buffer, *offset, *id, *stream, *device;
+    Py_ssize_t size;
+    if (!configured || memcpy_sync == NULL || synchronize_stream == NULL
+        || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || (PyList_GET_SIZE(host_read_hooks) != 0
+            && (PyList_GET_SIZE(host_read_hooks) != 1
+                || PyList_GET_ITEM(host_read_hooks, 0) != capture_read_hook))
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (shape = SLOT(x, a_shape)) == NULL || (dtype = SLOT(x, a_dtype)) == NULL
+        || (buffer = SLOT(x, a_buffer)) == NULL || (offset = SLOT(x, a_offset)) == NULL
+        || !PyTuple_CheckExact(shape) || (size = shape_size(shape)) <= 0
+        || contiguous(SLOT(x, a_strides), shape) == NULL
+        || (device = SLOT(buffer, b_device)) == NULL || (id = SLOT(device, device_id)) == NULL
+        || (stream = current_stream(id)) == NULL
+        || (SLOT(buffer, b_stream) != stream && SLOT(buffer, b_stream) != Py_None)
+        || stream_capturing(stream) != 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *itemsize_object = PyObject_GetAttr(dtype, s_itemsize);
+    Py_ssize_t itemsize = itemsize_object == NULL ? -1 : PyLong_AsSsize_t(itemsize_object);
+    Py_XDECREF(itemsize_object);
+    char *base = (char *)PyLong_AsVoidPtr(SLOT(buffer, b_ptr));
+    Py_ssize_t first = PyLong_AsSsize_t(offset);
+    if (itemsize <= 0 || base == NULL || first < 0 || size > SMALL_LIMIT / itemsize) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (activate_device(id) < 0) {
+        return NULL;
+    }
+    Py_INCREF(stream); /* (numpy.empty runs Python: hold what the copy reads) */
+    PyObject *host = PyObject_CallFunctionObjArgs(host_empty, shape, dtype, NULL);
+    Py_buffer view;
+    if (host == NULL || PyObject_GetBuffer(host, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        Py_XDECREF(host);
+        Py_DECREF(stream);
+        return NULL;
+    }
+    size_t nbytes = (size_t)view.len;
+    const char *source = base + first * itemsize;
+    void *stream_address = cdata_address(SLOT(stream, stream_handle));
+    int32_t status;
+    int phase = 1;
+    Py_BEGIN_ALLOW_THREADS
+    status = ((synchronize_fn)synchronize_stream)(stream_address);
+    if (status == 0) {
+        phase = 2;
+        status = ((memcpy_fn)memcpy_sync)(view.buf, nbytes, source, nbytes,
+                                          memcpy_device_to_host);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    Py_DECREF(stream);
+    if (status != 0) {
+        PyObject *raised = PyObject_CallFunction(read_status, "ii", (int)status, phase);
+        Py_XDECREF(raised);
+        Py_DECREF(host);
+        return NULL;
+    }
+    return host;
+}
+
 /* --------------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
+    {"read_to_host", read_to_host, METH_O, read_to_host_doc},
+    {"empty_result", (PyCFunction)(void (*)(void))empty_result, METH_FASTCALL,
+     empty_result_doc},
     {"configure", configure, METH_O, configure_doc},
+    {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
+     unary_result_doc},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

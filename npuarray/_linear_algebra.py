@@ -165,10 +165,12 @@ def matmul(x1, x2, /):
     if _is_array(x1) and _is_array(x2):
         shape = _planned_shapes.get((x1._dtype, x2._dtype, x1._shape, x2._shape))
         device = x1._buffer.device
-        if shape is not None and x2._buffer.device == device:
-            stream = _ops.current_stream(device)
-            out = _ops.empty(shape, x1._dtype, device, stream)
-            _ops.launch("aclnnMatmul", x1, x2, out, _KEEP_DTYPE, stream=stream)
+        if shape is not None and x2._buffer.device is device:
+            out = _ops.matmul_result(x1, x2, shape, _KEEP_DTYPE)
+            if out is None:  # (a capture, negative strides)
+                stream = _ops.current_stream(device)
+                out = _ops.empty(shape, x1._dtype, device, stream)
+                _ops.launch("aclnnMatmul", x1, x2, out, _KEEP_DTYPE, stream=stream)
             return out
     device, dtype = _operands("matmul", x1, x2)
     shape, k = _matmul_shape(x1._shape, x2._shape)

@@ -14,15 +14,19 @@ common scalars are cached, operator entry points are looked up once, the two
 out-parameters are reused per thread, and binary element-wise operators take a
 shorter path (``launch_binary``).
 
-The hottest operations have fast paths (issue 9): ``x + y`` (``binary_result``),
-``x + 2.0`` (``scalar_result``) and ``x += y`` (``inplace_binary``) build the
-result and launch with no per-argument conversion, and run both phases in one
+The hottest operations have fast paths (issue 9). NPUArray's operators (``x + y``,
+``x + 2.0``, ``2.0 - x``, ``x += y``) and ``unary_result`` run their common case
+entirely in C (``npuarray/_fastpath.c``, set up by ``configure_fastpath``). Behind
+them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
+the result and launch with no per-argument conversion, and run both phases in one
 call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
 in the npusim extension), which calls the loaded provider's real entry points,
 CANN's or npusim's, through their addresses. Each returns None/False when it
 does not apply (a graph capture, a view without an aclTensor, ...) and the caller
 takes the general path.
 """
+import functools
+import math
 import threading
 
 import numpy as np
@@ -65,11 +69,12 @@ def _npuarray_type():
 def acl_tensor(x):
     """The ``aclTensor*`` describing the view ``x`` (shape, strides in elements,
     offset from the storage start, 1-D storage of the whole buffer, format ND),
-    created on first use and cached in ``x._acl_tensor``; destroyed with
-    ``aclDestroyTensor`` when ``x`` dies."""
+    created on first use (or taken from the descriptor cache, ``_view_tensor``)
+    and cached in ``x._acl_tensor``; destroyed with ``aclDestroyTensor`` when no
+    array and no cache entry uses it."""
     handle = x._acl_tensor
     if handle is None:
-        handle = x._acl_tensor = _create_tensor(x)
+        handle = x._acl_tensor = _view_tensor(x)
     return handle
 
 
@@ -125,9 +130,10 @@ def acl_scalar(value, dtype):
     (value, dtype) returns the same handle. Raises OverflowError when an int
     does not fit an integer dtype."""
     kind = type(value)
-    if kind is float and not value:  # 0.0 and -0.0 compare equal but differ
-        return _create_scalar(value, dtype)
-    key = (kind, value, dtype)
+    if kind is float and not value:  # 0.0 and -0.0 compare equal but differ: the sign joins
+        key = (kind, value, dtype, math.copysign(1.0, value))  # the key
+    else:
+        key = (kind, value, dtype)
     handle = _scalars.get(key)
     if handle is None:
         handle = _create_scalar(value, dtype)
@@ -361,6 +367,9 @@ def _result(layout, shape, dtype, device, stream):
     outside a graph capture (the callers check): allocate()'s capture routing
     is skipped, and so is the rest of its call chain when this thread uses the
     device's default pool (the hot path of every small operation)."""
+    out = empty_result(shape, dtype, device, stream)  # the common case, in C
+    if out is not None:
+        return out
     pool = _default_pools.get(device.id)
     if pool is None or vars(_pool_overrides).get("overrides"):
         buffer = allocate(layout[0], device, stream)  # first use, or inside using_pool()
@@ -477,6 +486,7 @@ def configure_fastpath(array_type):
     Called once, when NPUArray exists."""
     if _fastpath is None or _launch_helper is None:
         return False
+    from . import _transfer
     from .runtime import _device, _stream, _memory_pool
     samples = [ffi.cast("void *", 0x1000), ffi.gc(ffi.cast("void *", 0x2000), lambda _: None)]
     config = {
@@ -489,7 +499,12 @@ def configure_fastpath(array_type):
         "whole_tensor": _whole_tensor, "scalars": _scalars, "acl_scalar": acl_scalar,
         "activate": activate,
         "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
+        "host_read_hooks": _transfer.host_read_hooks, "host_empty": np.empty,
+        "read_status": _fast_read_status, "capture_read_hook": _capture_guard.check_host_read,
+        "ACL_MEMCPY_DEVICE_TO_HOST": lib.ACL_MEMCPY_DEVICE_TO_HOST,
         "cdata_samples": [(c, int(ffi.cast("uintptr_t", c))) for c in samples]}
+    for name in ("aclmdlRICaptureGetInfo", "aclrtSynchronizeStream", "aclrtMemcpy"):
+        config[name] = _address_of(getattr(lib, name))
     if not _fastpath.configure(config):
         return False
     buffer_type = _memory_pool.DeviceBuffer
@@ -498,13 +513,30 @@ def configure_fastpath(array_type):
     return True
 
 
-def fast_binary_operator(op_name, direct, scalar_direct, operator):
+def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forward"):
     """NPUArray's binary operator for ``op_name``: ``operator`` (the Python one), with
     its common case in C when the fast path is on (``direct``, ``scalar_direct``: the
-    plan's tables of the operand dtypes the operator takes as they are)."""
+    plan's tables of the operand dtypes the operator takes as they are; ``mode``:
+    "forward", "reflected" or "in-place", see ``_fastpath.BinaryOperator``)."""
     if _fastpath is None:
         return operator
-    return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator)
+    return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator, mode=mode)
+
+
+def _no_fast_result(op_name, x, dtype):
+    return None
+
+
+# unary_result(op_name, x, dtype): op_name(x) into a new array of dtype from C (aclnnExp,
+# aclnnNeg, ...: the operator takes x's dtype and writes dtype), or None (the caller then
+# takes its Python path); see _fastpath.unary_result.
+unary_result = _fastpath.unary_result if _fastpath is not None else _no_fast_result
+# read_to_host(x): x.to_host() of a small C-contiguous array in C, or None.
+read_to_host = _fastpath.read_to_host if _fastpath is not None else (lambda x: None)
+# empty_result(shape, dtype, device, stream): a new array from the pool's free list in C
+# (see _fastpath.empty_result), or None.
+empty_result = _fastpath.empty_result if _fastpath is not None else \
+    (lambda shape, dtype, device, stream: None)
 
 
 def _fast_entry_points(op_name):
@@ -514,6 +546,21 @@ def _fast_entry_points(op_name):
     if entry_points is _PYTHON_LAUNCH:
         return None
     return tuple(int(ffi.cast("uintptr_t", address)) for address in entry_points)
+
+
+def _address_of(function):
+    """The address (int) of a provider's C function, or None (a stub of a function the
+    provider lacks)."""
+    try:
+        return int(ffi.cast("uintptr_t", ffi.cast("void *", function)))
+    except TypeError:
+        return None
+
+
+def _fast_read_status(status, phase):
+    """AclError for ``_fastpath.read_to_host``'s failed call: aclrtSynchronizeStream
+    (``phase`` 1) or aclrtMemcpy (2)."""
+    _acl.check(status, "aclrtSynchronizeStream" if phase == 1 else "aclrtMemcpy")
 
 
 def _fast_launch_status(op_name, status, phase, workspace_size, executor, stream):
@@ -680,6 +727,9 @@ def _layout(shape, dtype):
 def empty(shape, dtype, device, stream):
     """A new C-contiguous NPUArray of ``shape`` and NumPy ``dtype`` on ``device``,
     its memory taken from the pool for use on ``stream`` (uninitialised)."""
+    out = empty_result(shape, dtype, device, stream)  # the common case, in C
+    if out is not None:
+        return out
     size = 1
     for n in shape:
         size *= n
@@ -797,4 +847,157 @@ def cast(x, dtype, *, stream=None):
     out = empty(x._shape, dtype, x._buffer.device, stream)
     if 0 not in x._shape:
         launch("aclnnCast", x, to_acl_dtype(dtype), out, stream=stream)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Descriptors of views, and single-launch reductions and products (issue 9)
+
+# aclTensors of views, memoised by everything the descriptor holds: the buffer's address
+# and size (the storage), shape, strides, offset and dtype. ``c.T`` or ``x[:, 0]`` is a new
+# view on every call, and aclCreateTensor + aclDestroyTensor from Python cost more than a
+# small operator; equal keys describe equal tensors, so a view of a recycled block that
+# happens to match an old one reuses its descriptor correctly. Handles are refcounted cdata,
+# as in ``_whole_tensors``; launch() gives outputs of ``_SHAPE_WRITING_OPS`` private ones.
+_view_tensors = {}
+_VIEW_TENSOR_CACHE_SIZE = 4096
+
+
+def _view_tensor(x):
+    buffer = x._buffer
+    key = (buffer.ptr, buffer.nbytes, x._shape, x._strides, x._offset, x._dtype)
+    handle = _view_tensors.get(key)
+    if handle is None:
+        handle = _create_tensor(x)
+        if len(_view_tensors) >= _VIEW_TENSOR_CACHE_SIZE:
+            _view_tensors.clear()
+        _view_tensors[key] = handle
+    return handle
+
+
+def _described(x):
+    """``x``'s aclTensor (made now when needed), or None for a view with negative
+    strides, which an aclTensor cannot describe (launch() copies those)."""
+    handle = x._acl_tensor
+    if handle is None and not (x._strides and min(x._strides) < 0):
+        handle = acl_tensor(x)
+    return handle
+
+
+# aclIntArrays of reduction dims, memoised by their values (a tuple of ints): no operator
+# changes an aclIntArray, and making one from Python costs about as much as a small launch.
+_int_arrays = {}
+_INT_ARRAY_CACHE_SIZE = 1024
+
+
+def dims_array(values):
+    """The shared ``aclIntArray*`` of the tuple of ints ``values`` (see acl_int_array)."""
+    handle = _int_arrays.get(values)
+    if handle is None:
+        handle = acl_int_array(values)
+        if len(_int_arrays) >= _INT_ARRAY_CACHE_SIZE:
+            _int_arrays.clear()
+        _int_arrays[values] = handle
+    return handle
+
+
+# The C helpers with the exact first-phase signature of each operator that takes other than
+# object pointers (npuarray/_acl/_launch.h), by operator.
+_EXACT_HELPERS = {} if _launch_helper is None else {
+    "aclnnAmax": _helper_lib.npuarray_aclnn_launch_reduce,
+    "aclnnAmin": _helper_lib.npuarray_aclnn_launch_reduce,
+    "aclnnReduceSum": _helper_lib.npuarray_aclnn_launch_reduce_dtype,
+    "aclnnMean": _helper_lib.npuarray_aclnn_launch_reduce_dtype,
+    "aclnnArgMax": _helper_lib.npuarray_aclnn_launch_reduce_index,
+    "aclnnArgMin": _helper_lib.npuarray_aclnn_launch_reduce_index,
+    "aclnnStd": _helper_lib.npuarray_aclnn_launch_std,
+    "aclnnVar": _helper_lib.npuarray_aclnn_launch_var,
+    "aclnnMatmul": _helper_lib.npuarray_aclnn_launch_matmul,
+}
+
+
+_exact_launchers = {}  # op name -> its helper bound to its entry points, or _PYTHON_LAUNCH
+
+
+def _exact_launcher(op_name):
+    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    launcher = _PYTHON_LAUNCH if entry_points is _PYTHON_LAUNCH else \
+        functools.partial(_EXACT_HELPERS[op_name], *entry_points)
+    _exact_launchers[op_name] = launcher
+    return launcher
+
+
+def _launch_exact(op_name, args, stream):
+    """``op_name``'s two phases on its first-phase ``args`` (handles and values,
+    without the out-parameters) on ``stream``, whose buffers are prepared: one
+    call of its exact-signature C helper, else the two calls from Python."""
+    launcher = _exact_launchers.get(op_name) or _exact_launcher(op_name)
+    activate(stream.device.id)  # CANN launches in the context of the stream's device
+    if launcher is _PYTHON_LAUNCH:
+        return _launch_in_python(op_name, args, stream)
+    ret = launcher(*args, stream.handle)
+    if ret:
+        _nonzero_helper_result(op_name, ret, stream)
+
+
+def reduction_result(x, op_name, params, shape, dtype):
+    """``x`` reduced by ``op_name`` into a new C-contiguous array of the non-empty
+    ``shape`` and ``dtype``, or None when this fast path does not apply (a graph
+    capture, a view with negative strides): the caller then takes launch().
+
+    ``params`` are the first-phase arguments between ``self`` and ``out``:
+    (aclIntArray dim, keepDim) for aclnnAmax / aclnnAmin, (dim, keepDim,
+    aclDataType) for aclnnReduceSum / aclnnMean, (int dim, keepdim) for
+    aclnnArgMax / aclnnArgMin, (dim, int correction, keepdim) for aclnnStd,
+    (dim, unbiased, keepdim) for aclnnVar. Runs on the current stream of ``x``'s device,
+    the result's memory and aclTensor as binary_result's."""
+    handle = x._acl_tensor or _described(x)
+    if handle is None or _capture_guard.active:
+        return None
+    buffer = x._buffer
+    device = buffer.device
+    stream = current_stream_of(device)
+    out = _result(_layouts.get((shape, dtype)) or _layout(shape, dtype), shape, dtype, device,
+                  stream)
+    if buffer._stream is not stream:
+        buffer.prepare(stream)
+    span = _profiler.active and _profiler.begin_launch(op_name, (x, out), stream)
+    # _launch_exact() inline: this is the whole cost of a small reduction besides the result
+    launcher = _exact_launchers.get(op_name) or _exact_launcher(op_name)
+    activate(device.id)
+    if launcher is _PYTHON_LAUNCH:
+        _launch_in_python(op_name, (handle, *params, out._acl_tensor), stream)
+    else:
+        ret = launcher(handle, *params, out._acl_tensor, stream.handle)
+        if ret:
+            _nonzero_helper_result(op_name, ret, stream)
+    if span:
+        _profiler.end(span)
+    return out
+
+
+def matmul_result(x1, x2, shape, cube_math_type):
+    """``x1 @ x2`` (aclnnMatmul with ``cube_math_type``) as a new C-contiguous
+    array of the non-empty ``shape`` and ``x1``'s dtype, for operands on one
+    device of a dtype aclnnMatmul takes (the caller checked), or None when this
+    fast path does not apply (a graph capture, a view with negative strides).
+    Views such as ``c.T`` get their aclTensor from the descriptor cache."""
+    t1 = x1._acl_tensor or _described(x1)
+    t2 = x2._acl_tensor or _described(x2)
+    if t1 is None or t2 is None or _capture_guard.active:
+        return None
+    buffer1, buffer2 = x1._buffer, x2._buffer
+    device = buffer1.device
+    stream = current_stream_of(device)
+    dtype = x1._dtype
+    out = _result(_layouts.get((shape, dtype)) or _layout(shape, dtype), shape, dtype, device,
+                  stream)
+    if buffer1._stream is not stream:
+        buffer1.prepare(stream)
+    if buffer2._stream is not stream:
+        buffer2.prepare(stream)
+    span = _profiler.active and _profiler.begin_launch("aclnnMatmul", (x1, x2, out), stream)
+    _launch_exact("aclnnMatmul", (t1, t2, out._acl_tensor, cube_math_type), stream)
+    if span:
+        _profiler.end(span)
     return out

@@ -32,25 +32,47 @@ def _flat(x, stream):
     return type(x)._from_buffer(x._buffer, (size,), (1,), x._offset, x._dtype)
 
 
-# Memoised launches of arg-extrema along an int axis on an array the operator takes as it is
-# (see _statistical._plans): (op, dtype, shape, axis, keepdims) -> (result shape, dim, keepdims).
+# Memoised launches of arg-extrema on an array the operator takes as it is (see
+# _statistical._plans): (op, dtype, shape, axis, keepdims) -> (result shape, the operator's
+# arguments between self and out, then for a flattened search (axis None) the C-order strides
+# the input must have and its 1-D shape, else None, None).
 _plans = {}
 _PLAN_CACHE_SIZE = 512
 
 
+def _run_plan(op, plan, x):
+    """The arg-extremum of ``x`` that ``plan`` describes, in one call of the operator's C
+    helper (``_ops.reduction_result``), or None when that does not apply (a capture, a
+    view that is not C-contiguous for a flattened search, ...): the caller goes on."""
+    shape, params, strides, flat_shape = plan
+    if strides is None:
+        return _ops.reduction_result(x, op, params, shape, _INDEX)
+    if x._strides != strides:
+        return None
+    flat = type(x)._from_buffer(x._buffer, flat_shape, (1,), x._offset, x._dtype)
+    out = _ops.reduction_result(flat, op, params, (), _INDEX)
+    if out is None or not shape:
+        return out
+    # keepdims: the index viewed with a length-1 axis for each of x's
+    return type(out)._from_buffer(out._buffer, shape, _ops.contiguous_strides(shape), 0, _INDEX)
+
+
+def _remember(key, plan):
+    if len(_plans) >= _PLAN_CACHE_SIZE:
+        _plans.clear()
+    _plans[key] = plan
+
+
 def _arg_extremum(name, op, x, axis, keepdims):
-    if type(axis) is int and isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    key = None
+    if (axis is None or type(axis) is int) and \
+            isinstance(x, _ops._array_type or _ops._npuarray_type()):
         key = (op, x._dtype, x._shape, axis, bool(keepdims))
         plan = _plans.get(key)
         if plan is not None:
-            shape, dim, keep = plan
-            device = x._buffer.device
-            stream = _ops.current_stream(device)
-            out = _ops.empty(shape, _INDEX, device, stream)
-            _ops.launch(op, x, dim, keep, out, stream=stream)
-            return out
-    else:
-        key = None
+            out = _run_plan(op, plan, x)
+            if out is not None:
+                return out
     if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     if _kind(x._dtype) == "c":
@@ -82,9 +104,10 @@ def _arg_extremum(name, op, x, axis, keepdims):
     if source._dtype != compute:
         source = _ops.cast(source, compute, stream=stream)
     elif key is not None and source is x:
-        if len(_plans) >= _PLAN_CACHE_SIZE:
-            _plans.clear()
-        _plans[key] = (shape, dim, bool(keepdims))
+        _remember(key, (shape, (dim, bool(keepdims)), None, None))
+    elif key is not None and source._buffer is x._buffer \
+            and x._strides == _ops.contiguous_strides(x._shape):  # flattened, no copy
+        _remember(key, (shape, (0, False), x._strides, source._shape))
     # The kernel's out has the shape of its own reduction; keepdims for a
     # flattened search is a reshape of the 0-d result.
     target = out if axis is not None else \

@@ -73,7 +73,11 @@ def _check_array(name, x):
 # Memoised plans of reductions that launch one operator on ``x`` as it is (no cast, no
 # temporary): small reductions are launch-bound, and validating the axes, computing the
 # result's shape and making the aclIntArray of dims cost more than the kernel. Keyed by
-# _plan_key(); the aclIntArray handles stay alive (and unchanged) with their plans.
+# _plan_key(); a plan is (operator, the first-phase arguments between self and out, result
+# shape, result dtype): ``_ops.reduction_result(x, *plan)`` runs it in one call of the
+# operator's C helper, or returns None when that does not apply (a graph capture, negative
+# strides) and the caller goes on with the general path. Its aclIntArray of dims stays alive
+# (and unchanged) with it.
 _plans = {}
 _PLAN_CACHE_SIZE = 512
 
@@ -92,20 +96,6 @@ def _plan_key(op, x, axis, keepdims, dtype):
     return (op, x._dtype, x._shape, axis, bool(keepdims), dtype)
 
 
-def _run_plan(plan, x):
-    """The reduction of ``x`` that ``plan`` (see _reduce) describes, launched on
-    the current stream of ``x``'s device."""
-    op, shape, dtype, dims, keepdims, acl_dtype = plan
-    device = x._buffer.device
-    stream = _ops.current_stream(device)
-    out = _ops.empty(shape, dtype, device, stream)
-    if acl_dtype is None:
-        _ops.launch(op, x, dims, keepdims, out, stream=stream)
-    else:
-        _ops.launch(op, x, dims, keepdims, acl_dtype, out, stream=stream)
-    return out
-
-
 def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=None):
     """Launches ``op`` reducing ``x`` (cast to ``compute``) over ``axes`` into a
     new array of ``out_dtype`` (through a ``compute`` temporary when they differ).
@@ -120,16 +110,14 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=Non
     if not axes:  # nothing to reduce: the values themselves
         return _ops.copy_(out, source, stream=stream)
     target = out if out_dtype == compute else _ops.empty(shape, compute, device, stream)
-    dims = _ops.acl_int_array(axes)
-    acl_dtype = _data_type.to_acl_dtype(compute) if acl_dtype_arg else None
+    params = (_ops.dims_array(axes), bool(keepdims))
+    if acl_dtype_arg:
+        params += (_data_type.to_acl_dtype(compute),)
     if key is not None and source is x and target is out:
         if len(_plans) >= _PLAN_CACHE_SIZE:
             _plans.clear()
-        _plans[key] = (op, shape, out_dtype, dims, bool(keepdims), acl_dtype)
-    if acl_dtype_arg:
-        _ops.launch(op, source, dims, keepdims, acl_dtype, target, stream=stream)
-    else:
-        _ops.launch(op, source, dims, keepdims, target, stream=stream)
+        _plans[key] = (op, params, shape, out_dtype)
+    _ops.launch(op, source, *params, target, stream=stream)
     if target is not out:
         _ops.copy_(out, target, stream=stream)
     return out
@@ -165,7 +153,9 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001  array AP
     key = _plan_key("aclnnReduceSum", x, axis, keepdims, dtype)
     plan = _plans.get(key)
     if plan is not None:
-        return _run_plan(plan, x)
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array("sum", x)
     axes = normalize_axes(axis, len(x._shape), "sum")
     out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
@@ -238,7 +228,9 @@ def mean(x, /, *, axis=None, keepdims=False):
     key = _plan_key("aclnnMean", x, axis, keepdims, None)
     plan = _plans.get(key)
     if plan is not None:
-        return _run_plan(plan, x)
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array("mean", x)
     axes = normalize_axes(axis, len(x._shape), "mean")
     out_dtype = _FLOAT64 if _kind(x._dtype) in "biu" else x._dtype
@@ -260,8 +252,23 @@ def _correction_divisor(name, x, axes, correction):
     return count, count - correction
 
 
+def _moment_key(op, x, axis, correction, keepdims):
+    """The plan cache key of a std / var, or None: _plan_key with the correction, an
+    int or a float other than NaN (which would match itself only by identity)."""
+    key = _plan_key(op, x, axis, keepdims, None)
+    if key is None or type(correction) not in (int, float) or correction != correction:
+        return None
+    return key + (correction,)
+
+
 def _moment(name, x, axis, correction, keepdims, *, root):
     """var (``root`` False) or std of ``x``; see ``var``."""
+    key = _moment_key("aclnnStd" if root else "aclnnVar", x, axis, correction, keepdims)
+    plan = _plans.get(key)
+    if plan is not None:
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
     kind = _kind(x._dtype)
@@ -277,22 +284,30 @@ def _moment(name, x, axis, correction, keepdims, *, root):
     if divisor <= 0:  # the standard's special case (NumPy would give inf or nan)
         return _fill_reduction(x, axes, keepdims, out_dtype, float("nan"))
     if out_dtype in _STD_VAR and axes:
-        return _native_moment(x, axes, correction, keepdims, root, count, divisor, stream)
+        return _native_moment(x, axes, correction, keepdims, root, count, divisor, stream,
+                              key)
     return _composed_moment(x, axes, keepdims, out_dtype, root, divisor, stream)
 
 
-def _native_moment(x, axes, correction, keepdims, root, count, divisor, stream):
-    """aclnnStd (integer correction) or aclnnVar (correction 0 or 1); any other
-    correction scales the population moment by M / (M - correction)."""
-    out = _ops.empty(_reduced_shape(x._shape, axes, keepdims), x._dtype, x._buffer.device,
-                     stream)
-    dims = _ops.acl_int_array(axes)
-    integral = float(correction).is_integer()
-    if root and integral:
-        _ops.launch("aclnnStd", x, dims, int(correction), keepdims, out, stream=stream)
-        return out
-    if not root and correction in (0, 1):
-        _ops.launch("aclnnVar", x, dims, correction == 1, keepdims, out, stream=stream)
+def _native_moment(x, axes, correction, keepdims, root, count, divisor, stream, key):
+    """aclnnStd (integer correction) or aclnnVar (correction 0 or 1), memoised under
+    ``key`` (from _moment_key) as a single launch; any other correction scales the
+    population moment by M / (M - correction)."""
+    shape = _reduced_shape(x._shape, axes, keepdims)
+    out = _ops.empty(shape, x._dtype, x._buffer.device, stream)
+    dims = _ops.dims_array(axes)
+    single = None
+    if root and float(correction).is_integer():
+        single = ("aclnnStd", (dims, int(correction), bool(keepdims)))
+    elif not root and correction in (0, 1):
+        single = ("aclnnVar", (dims, correction == 1, bool(keepdims)))
+    if single is not None:
+        op, params = single
+        if key is not None:
+            if len(_plans) >= _PLAN_CACHE_SIZE:
+                _plans.clear()
+            _plans[key] = (op, params, shape, x._dtype)
+        _ops.launch(op, x, *params, out, stream=stream)
         return out
     if root:
         _ops.launch("aclnnStd", x, dims, 0, keepdims, out, stream=stream)
@@ -339,7 +354,9 @@ def _extremum(name, op, x, axis, keepdims):
     key = _plan_key(op, x, axis, keepdims, None)
     plan = _plans.get(key)
     if plan is not None:
-        return _run_plan(plan, x)
+        out = _ops.reduction_result(x, *plan)
+        if out is not None:
+            return out
     _check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
     if _kind(x._dtype) == "c":

@@ -173,17 +173,19 @@ def test_replay_while_other_streams_run(rng):
         except Exception as error:  # reported by the test thread
             errors.append(error)
 
+    # Captured first: a capture in GLOBAL mode (the default) refuses the background
+    # thread's synchronous copies (107030), as CUDA's does.
+    short_stream, long_stream = npx.Stream(), npx.Stream()
+    small = rng.standard_normal(64).astype(np.float32)
+    with short_stream:
+        xs = npx.asarray(small)
+    with long_stream:
+        xl = npx.asarray(a)
+    short_graph, ys = capture(short_stream, lambda: xs * xs + 1.0)
+    long_graph, yl = capture(long_stream, lambda: xl * 0.5 + 2.0)
     thread = threading.Thread(target=background)
     thread.start()
     try:
-        short_stream, long_stream = npx.Stream(), npx.Stream()
-        small = rng.standard_normal(64).astype(np.float32)
-        with short_stream:
-            xs = npx.asarray(small)
-        with long_stream:
-            xl = npx.asarray(a)
-        short_graph, ys = capture(short_stream, lambda: xs * xs + 1.0)
-        long_graph, yl = capture(long_stream, lambda: xl * 0.5 + 2.0)
         for _ in range(40):
             long_graph.replay(long_stream)
             short_graph.replay(short_stream)

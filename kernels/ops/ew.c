@@ -288,6 +288,49 @@ static bool is_cheap(const npusim_ew_op *op)
     return false;
 }
 
+/* Whether view v is stored contiguously in C order (dimensions of size 1 have any stride). */
+static bool is_contiguous(const npusim_view *v)
+{
+    int64_t expected = 1;
+    for (int d = v->ndim - 1; d >= 0; d--) {
+        if (v->shape[d] != 1 && v->strides[d] != expected) return false;
+        expected *= v->shape[d];
+    }
+    return true;
+}
+
+static bool same_shape(const npusim_view *a, const npusim_view *b)
+{
+    if (a->ndim != b->ndim) return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d]) return false;
+    return true;
+}
+
+/* The most common small operation in one kernel call, without the iterator: out and every
+ * input contiguous, of out's shape, stored as the kind (or, for a binary op with a kernel for
+ * it, one input a 0-d scalar read as one element), and too few elements to split across
+ * threads. False (nothing done) otherwise. */
+static bool run_single_native_run(const ew_ctx *c, npusim_view *out, npusim_view *const *in)
+{
+    if (c->is_copy || out->dtype != npusim_kind_dtype(c->out_kind) || !is_contiguous(out)) return false;
+    int64_t n = 1;
+    for (int d = 0; d < out->ndim; d++) n *= out->shape[d];
+    if (n >= NPUSIM_PARALLEL_MIN) return false;
+    npusim_ew_fn fn = c->fn;
+    const void *ptrs[4];
+    int scalars = 0;
+    for (int i = 0; i < c->nin; i++) {
+        if (in[i]->dtype != npusim_kind_dtype(c->in_kind[i])) return false;
+        ptrs[i] = in[i]->base;
+        if (same_shape(in[i], out) && is_contiguous(in[i])) continue;
+        if (in[i]->ndim != 0 || c->nin != 2 || scalars++) return false;
+        if (!(fn = npusim_ew_splat_fn(c->op, c->in_kind[0], i))) return false;
+    }
+    if (n > 0) fn(out->base, ptrs, (size_t)n, c->ex);
+    return true;
+}
+
 void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind kind, npusim_view *out,
                    npusim_view *const *in)
 {
@@ -306,6 +349,7 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
         views[i + 1] = in[i];
         c.dtypes[i + 1] = in[i]->dtype;
     }
+    if (run_single_native_run(&c, out, in)) return;
     npusim_nditer it;
     npusim_nditer_init(&it, out->ndim, out->shape, views, c.nin + 1);
     lengthen_inner_runs(&it);

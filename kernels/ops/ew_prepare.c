@@ -135,7 +135,7 @@ aclnnStatus npusim_ew_prepare(const ew_spec *spec, const ew_operand *ins, int ni
 {
     const char *name = spec->def.name;
     if (!out_arg) out_arg = "out";
-    ew_operand ordered[4] = { { 0 } };
+    ew_operand ordered[4]; /* only the first nin are read: not cleared (this is every launch's path) */
     for (int i = 0; i < nin; i++) ordered[i] = ins[ew_order ? ew_order[i] : i];
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = check_operands(spec, ordered, nin, out, out_arg))) return rc;

@@ -241,15 +241,25 @@ static int acquire_for_launch(const char *opname, aclOpExecutor *executor)
 }
 
 /* Work on at most this many elements (all tensors together) takes a few microseconds: less
- * than handing it to a stream worker, so npusim_launch_short may run it on the caller. */
+ * than waking a sleeping stream worker: NPUSIM_TASK_SHORT. */
 #define SHORT_TASK_ELEMENTS (1 << 14)
+/* ... and on at most this many, a few hundred nanoseconds: less than handing it to even an
+ * awake worker (the queue's lock and cache lines shared with it): NPUSIM_TASK_TINY. */
+#define TINY_TASK_ELEMENTS (1 << 12)
 
-static bool is_short(const npusim_exec *ex)
+static int64_t total_elements(const npusim_exec *ex)
 {
     int64_t elements = 0;
     for (int i = 0; i < ex->n_tensors; i++)
         if (ex->present[i]) elements += npusim_numel(&ex->t[i]);
-    return elements <= SHORT_TASK_ELEMENTS;
+    return elements;
+}
+
+static npusim_task_length task_length(const npusim_exec *ex)
+{
+    int64_t elements = total_elements(ex);
+    return elements <= TINY_TASK_ELEMENTS ? NPUSIM_TASK_TINY
+           : elements <= SHORT_TASK_ELEMENTS ? NPUSIM_TASK_SHORT : NPUSIM_TASK_LONG;
 }
 
 static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device)
@@ -274,6 +284,22 @@ static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device
     return 0;
 }
 
+/* The checks of a launch on `device` (npusim_launch_checked): the operands' ranges, then the
+ * injected launch fault. */
+static int check_launch(const npusim_exec *ex, void *const *data, int32_t device)
+{
+    int rc = check_ranges(ex, data, device);
+    return rc ? rc : npusim_fault_launch(ex->def->name, ACLNN_ERR_RUNTIME_ERROR);
+}
+
+static int check_single(void *payload, int32_t device)
+{
+    npusim_exec *ex = payload;
+    void *data[NPUSIM_MAX_OPERANDS];
+    for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
+    return check_launch(ex, data, device);
+}
+
 aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t workspaceSize,
                                aclOpExecutor *executor, aclrtStream stream)
 {
@@ -282,21 +308,18 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
     int rc = acquire_for_launch(opname, executor);
     if (rc) return rc;
     npusim_exec *ex = executor;
+    if (!ex->repeatable) return npusim_launch_checked(stream, &ex->def->single_use, ex, task_length(ex), check_single);
     void *data[NPUSIM_MAX_OPERANDS];
     for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
 
     int32_t device = npusim_stream_device(stream);
     if (device < 0) rc = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
     if (device < 0 && rc == 0) rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: invalid stream", opname);
-    if (!rc) rc = check_ranges(ex, data, device);
-    if (!rc) rc = npusim_fault_launch(opname, ACLNN_ERR_RUNTIME_ERROR);
+    if (!rc) rc = check_launch(ex, data, device);
     if (rc) {
         exec_unref(ex);
         return rc;
     }
-    if (!ex->repeatable)
-        return is_short(ex) ? npusim_launch_short(stream, &ex->def->single_use, ex)
-                            : npusim_launch(stream, &ex->def->single_use, ex);
     repeat_launch *l = malloc(sizeof *l);
     if (!l) {
         exec_unref(ex);

@@ -22,6 +22,9 @@ typedef struct { uintptr_t start; size_t size; } span;
 
 typedef struct region {
     pthread_mutex_t mu;
+    /* Bumped (under mu) whenever a block of the region is freed or the region unmapped: a
+     * thread's cached answer "this range is live" (live_cache) holds while it is unchanged. */
+    _Atomic uint64_t generation;
     _Atomic uintptr_t base;    /* 0 until reserved */
     size_t reserved;           /* bytes of address space */
     size_t limit, used;        /* accounting: capacity and bytes in live blocks */
@@ -54,6 +57,7 @@ void rt_mem_reset_config(void)
         if (base && r->nlive == 0 && r->reserved != region_capacity(i)) {
             munmap((void *)base, r->reserved);
             atomic_store(&r->base, 0);
+            atomic_fetch_add_explicit(&r->generation, 1, memory_order_release);
             free(r->live); free(r->free);
             r->live = NULL; r->free = NULL;
             r->nlive = r->live_cap = r->nfree = r->free_cap = 0;
@@ -213,6 +217,7 @@ static aclError region_free(int index, void *ptr, const char *api)
         goto out;
     }
     block b = r->live[i - 1];
+    atomic_fetch_add_explicit(&r->generation, 1, memory_order_release);
     if (!add_free_span(r, b.start, b.size)) {
         rc = npusim_error(ACL_ERROR_RT_MEMORY_FREE, "%s: out of host memory for bookkeeping", api);
         goto out;
@@ -247,12 +252,36 @@ rt_mem_kind rt_mem_classify(const void *p, int32_t *device)
     return in_region(&g_regions[PINNED_REGION], addr) ? RT_MEM_PINNED : RT_MEM_PAGEABLE;
 }
 
-aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char *what)
+/* Every launch checks each of its operands, usually the same few blocks again and again: each
+ * thread remembers the live blocks it found last, with the region's generation then. While
+ * the generation is unchanged no block of the region was freed, so a range inside a
+ * remembered block is still live: no lock, no search. */
+#define LIVE_CACHE_SIZE 4
+typedef struct { uintptr_t start, end; uint64_t generation; int region; } live_entry;
+static _Thread_local live_entry live_cache[LIVE_CACHE_SIZE];
+static _Thread_local unsigned live_cache_next;
+
+/* The region index of a remembered live block holding [addr, addr + n), or -1. */
+static int live_cache_find(uintptr_t addr, size_t n)
 {
-    int32_t device;
-    rt_mem_kind kind = rt_mem_classify(p, &device);
-    if (kind == RT_MEM_PAGEABLE || n == 0) return ACL_SUCCESS;
-    region *r = &g_regions[kind == RT_MEM_PINNED ? PINNED_REGION : device];
+    for (int i = 0; i < LIVE_CACHE_SIZE; i++) {
+        const live_entry *e = &live_cache[i];
+        if (addr >= e->start && addr < e->end && n <= e->end - addr &&
+            e->generation == atomic_load_explicit(&g_regions[e->region].generation, memory_order_acquire))
+            return e->region;
+    }
+    return -1;
+}
+
+static void live_cache_add(uintptr_t start, size_t req, uint64_t generation, int region)
+{
+    live_cache[live_cache_next++ % LIVE_CACHE_SIZE] = (live_entry){start, start + req, generation, region};
+}
+
+/* rt_mem_check_live of a range in region `index` (device or pinned). */
+static aclError check_live_in(int index, const void *p, size_t n, const char *api, const char *what)
+{
+    region *r = &g_regions[index];
     uintptr_t addr = (uintptr_t)p;
     pthread_mutex_lock(&r->mu);
     block *b = find_block(r, addr);
@@ -260,11 +289,15 @@ aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char 
     bool overrun = b && (addr - b->start > b->req || n > b->req - (addr - b->start));
     size_t req = b ? b->req : 0;
     uintptr_t start = b ? b->start : 0;
+    uint64_t generation = atomic_load_explicit(&r->generation, memory_order_relaxed);
     pthread_mutex_unlock(&r->mu);
-    if (!freed && !overrun) return ACL_SUCCESS; /* every launch checks each operand: keep it cheap */
+    if (!freed && !overrun) {
+        live_cache_add(start, req, generation, index);
+        return ACL_SUCCESS;
+    }
     char where[48];
-    if (kind == RT_MEM_PINNED) snprintf(where, sizeof where, "pinned host memory");
-    else snprintf(where, sizeof where, "device memory of device %d", (int)device);
+    if (index == PINNED_REGION) snprintf(where, sizeof where, "pinned host memory");
+    else snprintf(where, sizeof where, "device memory of device %d", index);
     if (freed)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: %s %p is %s that was freed or never allocated (use after free?)",
@@ -274,10 +307,20 @@ aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char 
                         api, what, p, p, n, req, (void *)start, where);
 }
 
+aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char *what)
+{
+    if (n && live_cache_find((uintptr_t)p, n) >= 0) return ACL_SUCCESS;
+    int32_t device;
+    rt_mem_kind kind = rt_mem_classify(p, &device);
+    if (kind == RT_MEM_PAGEABLE || n == 0) return ACL_SUCCESS;
+    return check_live_in(kind == RT_MEM_PINNED ? PINNED_REGION : device, p, n, api, what);
+}
+
 aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device, const char *what)
 {
+    int32_t owner = nbytes ? live_cache_find((uintptr_t)ptr, nbytes) : -1;
+    if (owner == device) return ACL_SUCCESS; /* the common case: a live block of this device */
     if (!ptr) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s is NULL", what);
-    int32_t owner;
     if (rt_mem_classify(ptr, &owner) != RT_MEM_DEVICE)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s (%p) is host memory, not device memory from aclrtMalloc", what, ptr);
@@ -285,7 +328,7 @@ aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t devic
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s (%p) is memory of device %d, used on device %d without peer access "
                             "(aclrtDeviceEnablePeerAccess)", what, ptr, (int)owner, (int)device);
-    return rt_mem_check_live(ptr, nbytes, "npusim", what);
+    return nbytes ? check_live_in(owner, ptr, nbytes, "npusim", what) : ACL_SUCCESS;
 }
 
 /* ---- AscendCL API ---------------------------------------------------------------------- */

@@ -19,8 +19,9 @@ extern "C" {
 int npusim_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Device work. A task is what a stream runs. run() executes on the stream's worker thread
- * (a short task on an idle stream: on the launching thread, see npusim_launch_short), one
- * task of a stream at a time and in order, and may execute many times (a captured task runs at every graph replay); release() frees
+ * (a short task on an idle stream: on the launching thread, see npusim_task_length), one
+ * task of a stream at a time and in order, and may execute many times (a captured task runs
+ * at every graph replay); release() frees
  * the payload once no stream queue and no graph holds it any more. A non-zero return from
  * run() becomes the stream's sticky error, returned by the next synchronisation of it. */
 typedef struct npusim_task_ops {
@@ -34,12 +35,25 @@ typedef struct npusim_task_ops {
  * Takes ownership of `payload`: when it fails, release() has already been called. */
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload);
 
-/* npusim_launch for a task the caller knows to be short (a few microseconds of work). When
- * the stream is idle (nothing queued or running) and not capturing, it runs at once on the
- * calling thread, as a fast device finishes it before the host looks, instead of handing it
- * to the stream's worker and paying a thread wake-up; stream order, the sticky error and
- * synchronisation behave as if the worker had run it. Otherwise it is npusim_launch. */
-aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload);
+/* How long a task is expected to run, which decides where it may run:
+ * - LONG: on the stream's worker (npusim_launch);
+ * - SHORT (a few microseconds of work): when the stream is idle (nothing queued or running),
+ *   not capturing, and was synchronised a few launches ago at most, at once on the calling
+ *   thread, as a fast device finishes it before the host looks, instead of handing it to the
+ *   worker and paying a thread wake-up;
+ * - TINY (less work than handing it to even an awake worker, a few hundred nanoseconds): on
+ *   the calling thread whenever the stream is idle and not capturing. A chain of tiny
+ *   dependent operations then never involves the worker: no hand-off, no lock shared with
+ *   it, no core kept awake.
+ * Run on the calling thread, stream order, the sticky error and synchronisation behave as if
+ * the worker had run the task. */
+typedef enum { NPUSIM_TASK_LONG, NPUSIM_TASK_SHORT, NPUSIM_TASK_TINY } npusim_task_length;
+
+/* npusim_launch of a task of `length`, after `check(payload, device)` with the device of the
+ * stream (resolved once for both): a non-zero return from check is returned, the payload
+ * released, nothing launched. */
+aclError npusim_launch_checked(aclrtStream stream, const npusim_task_ops *ops, void *payload,
+                               npusim_task_length length, int (*check)(void *payload, int32_t device));
 
 /* The device id a stream belongs to (NULL: the current context's), or -1 with the error set. */
 int32_t npusim_stream_device(aclrtStream stream);

@@ -115,11 +115,13 @@ typedef struct rt_stream {
     bool sync_spins;
     bool stop, discard;
     bool worker_sleeping;       /* worker blocked on work_cv: the producer must signal */
-    /* A task is running, on the worker or (npusim_launch_short) on a launching thread: tasks
+    /* A task is running, on the worker or (npusim_task_length) on a launching thread: tasks
      * run one at a time, in order, whichever thread runs them. */
     bool busy;
-    /* Short tasks launched since the last synchronisation of the stream (npusim_launch_short). */
+    /* Short tasks launched since the last synchronisation of the stream (npusim_task_length). */
     uint32_t short_launches;
+    /* Tiny tasks queued since the last task that was not tiny (stream.c: tiny_goes_here). */
+    uint32_t tiny_run;
     /* Counts enqueued tasks like `submitted` but is bumped after the lock is released; the
      * worker polls it without the lock while it spins for the next task. */
     _Atomic uint64_t posted;
@@ -151,7 +153,7 @@ aclError rt_submit(rt_stream *s, rt_task *task, const char *api);
 aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                           const char *api);
 /* rt_submit_inline for a short task (a few microseconds of work): run at once on the calling
- * thread when the stream is idle soon after a synchronisation (see npusim_launch_short). */
+ * thread when the stream is idle soon after a synchronisation (see npusim_task_length). */
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api);
 /* Whether a task runs the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback, the

@@ -1,8 +1,10 @@
 /* Streams: an in-order task queue run by the stream's own worker thread. Every API that puts
  * work on a stream goes through rt_submit, which records into a graph instead when the stream
  * is capturing; short tasks (submit_short) run on the launching thread instead when the
- * stream is idle soon after a synchronisation, the `busy` flag keeping one task at a time. Completion is counted (submitted / completed) so synchronising waits on a
- * condition variable for a target count, never spinning. */
+ * stream is idle soon after a synchronisation, tiny ones whenever it is idle, the `busy` flag
+ * keeping one task at a time. Completion is counted (submitted / completed) so synchronising
+ * polls briefly, then waits on a condition variable for a target count; an idle worker
+ * likewise polls briefly for the next task, then blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
@@ -43,10 +45,13 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
     if (s->done_waiters) pthread_cond_broadcast(&s->done_cv);
 }
 
-/* How long an idle worker polls for the next task before it sleeps. A chain of small
- * operations submits a task every few microseconds; waking a sleeping thread costs more
- * than that (futex wake-up plus scheduling), so the worker stays awake briefly instead and
- * the producer skips the signal. Bounded so that an idle stream costs no CPU. */
+/* How long an idle worker polls for the next task before it sleeps. A chain of operations
+ * too long to run on the launching thread (npusim_task_length) submits a task every few to a
+ * few tens of microseconds (an argmin through npuarray's general launch path: ~10 us);
+ * waking a sleeping thread costs the producer a futex call and the task the scheduling
+ * latency, more than the gap, so the worker stays awake instead and the producer skips the
+ * signal. Bounded: an idle stream costs no CPU, and tiny operations, the ones launched back
+ * to back, never reach the worker. */
 #define WORKER_SPIN_NS 50000u
 
 static inline void cpu_relax(void)
@@ -60,7 +65,8 @@ static inline void cpu_relax(void)
 
 /* Polls (without the lock) until a task is posted after `seen` or the spin time is up. After
  * a short busy phase it yields the CPU between polls: on a machine with more runnable
- * threads than cores the producer may be waiting for this very core. */
+ * threads than cores the producer, or a kernel's pool thread, may be waiting for this very
+ * core (a pure busy wait there costs an argmin chain a third more time). */
 static void spin_for_work(rt_stream *s, uint64_t seen)
 {
     uint64_t start = rt_now_ns();
@@ -76,7 +82,7 @@ static void spin_for_work(rt_stream *s, uint64_t seen)
 }
 
 /* Whether the worker has nothing to run now: no task queued, or a launching thread is running
- * one (npusim_launch_short), which must finish first. */
+ * one (npusim_task_length), which must finish first. */
 static bool worker_idle(const rt_stream *s) { return s->ring_count == 0 || s->busy; }
 
 /* Called with s->mu held and nothing to run; returns with s->mu held once there is a task
@@ -241,9 +247,11 @@ static bool ring_grow(rt_stream *s)
     return true;
 }
 
-aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
+/* rt_stream_enqueue, counting the run of tiny tasks queued in a row (tiny_goes_here). */
+static aclError enqueue(rt_stream *s, rt_task *task, const char *api, bool tiny)
 {
     pthread_mutex_lock(&s->mu);
+    s->tiny_run = tiny ? s->tiny_run + 1 : 0;
     if (s->ring_count == s->ring_cap && !ring_grow(s)) {
         pthread_mutex_unlock(&s->mu);
         release_task(task);
@@ -261,22 +269,38 @@ aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api)
     return ACL_SUCCESS;
 }
 
+aclError rt_stream_enqueue(rt_stream *s, rt_task *task, const char *api) { return enqueue(s, task, api, false); }
+
+/* How many tiny tasks in a row go to an awake worker before they run on the launching thread. */
+#define TINY_HANDOFFS 16
+
+/* Whether an idle stream's tiny task runs on the launching thread. Yes when the worker sleeps:
+ * waking it costs more than the task. While it is awake (polling for work after a task, see
+ * spin_for_work), a few tiny tasks go to it: the hand-off costs the launching thread no more
+ * than running the task, and keeps the worker awake for the larger operation that often
+ * follows (the small tail of a k-means step before the next step's distances), which would
+ * otherwise pay a wake-up. A longer run of tiny tasks stays on the launching thread, so the
+ * worker stops polling and goes to sleep. Caller holds s->mu. */
+static bool tiny_goes_here(const rt_stream *s) { return s->worker_sleeping || s->tiny_run >= TINY_HANDOFFS; }
+
 /* How many short tasks after a synchronisation may run on the launching thread. A few
  * operations and a read of their result (`if err < tol`, float(x)) then never wake the worker;
- * a longer run of launches goes to the worker, which overlaps it with the launching. */
+ * a longer run of launches goes to the worker, which overlaps it with the launching. Tiny
+ * tasks are not counted: they always run here when the stream is idle. */
 #define RUN_HERE_AFTER_SYNC 4
 
-/* Runs `task` on the calling thread when the stream is idle, soon after a synchronisation;
- * false (nothing done) otherwise. Marking the stream busy first keeps the worker, and any
- * other launching thread, from running a later task before this one completes. */
-static bool run_here_if_idle(rt_stream *s, rt_task *task)
+/* Runs `task` on the calling thread when the stream is idle and, for a short task, soon after
+ * a synchronisation, for a tiny one when tiny_goes_here; false (nothing done) otherwise. Marking the stream busy first
+ * keeps the worker, and any other launching thread, from running a later task before this one
+ * completes. */
+static bool run_here_if_idle(rt_stream *s, rt_task *task, bool tiny)
 {
     pthread_mutex_lock(&s->mu);
-    if (s->ring_count || s->busy || s->stop || s->short_launches >= RUN_HERE_AFTER_SYNC) {
+    if (s->ring_count || s->busy || s->stop || (tiny ? !tiny_goes_here(s) : s->short_launches >= RUN_HERE_AFTER_SYNC)) {
         pthread_mutex_unlock(&s->mu);
         return false;
     }
-    s->short_launches++;
+    if (!tiny) s->short_launches++;
     s->busy = true;
     s->submitted++;
     bool skip = s->discard || (s->sticky && s->failure_mode == ACL_STOP_ON_FAILURE);
@@ -317,18 +341,19 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
     return rt_submit(s, &t, api);
 }
 
-/* rt_submit for a short task: run here when the stream allows it, else queued or captured. */
-static aclError submit_short(rt_stream *s, rt_task *task, const char *api)
+/* rt_submit for a short or tiny task: run here when the stream allows it, else queued or
+ * captured. */
+static aclError submit_short(rt_stream *s, rt_task *task, const char *api, bool tiny)
 {
     if (atomic_load_explicit(&s->capture, memory_order_acquire)) return rt_capture_record_task(s, task, api);
-    return run_here_if_idle(s, task) ? ACL_SUCCESS : rt_stream_enqueue(s, task, api);
+    return run_here_if_idle(s, task, tiny) ? ACL_SUCCESS : enqueue(s, task, api, tiny);
 }
 
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api)
 {
     rt_task t = inline_task(ops, data, size);
-    return submit_short(s, &t, api);
+    return submit_short(s, &t, api, false);
 }
 
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)
@@ -344,13 +369,19 @@ aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *pay
     return rt_submit(s, &t, ops->name);
 }
 
-aclError npusim_launch_short(aclrtStream stream, const npusim_task_ops *ops, void *payload)
+aclError npusim_launch_checked(aclrtStream stream, const npusim_task_ops *ops, void *payload,
+                               npusim_task_length length, int (*check)(void *payload, int32_t device))
 {
     aclError rc = ACL_SUCCESS;
     rt_stream *s = ops && ops->run ? rt_stream_resolve(stream, ops->name, &rc) : NULL;
     if (!s) return npusim_launch(stream, ops, payload); /* reports the error, releases */
     rt_task t = {.ops = ops, .payload = payload, .is_inline = false};
-    return submit_short(s, &t, ops->name);
+    if ((rc = check(payload, s->device))) {
+        release_task(&t);
+        return rc;
+    }
+    if (length == NPUSIM_TASK_LONG) return rt_submit(s, &t, ops->name);
+    return submit_short(s, &t, ops->name, length == NPUSIM_TASK_TINY);
 }
 
 int32_t npusim_stream_device(aclrtStream stream)

@@ -1,4 +1,4 @@
-/* _launch.h: npuarray's launch helper for aclnn operators (npuarray/_acl/_launch.c).
+/* _launch.h: npuarray's launch helpers for aclnn operators (npuarray/_acl/_launch.c).
  *
  * Not part of the AscendCL ABI and not part of npusim: it is compiled into the npusim
  * extension only because that is npuarray's one compiled module, and it calls whichever
@@ -6,7 +6,10 @@
 #ifndef NPUARRAY_ACL_LAUNCH_H
 #define NPUARRAY_ACL_LAUNCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "acl/acl_base.h"
 
 /* npuarray_aclnn_launch's result when the operator asks for a workspace (no aclnn status
  * is negative). */
@@ -37,5 +40,37 @@ int32_t npuarray_aclnn_failed_phase(void);
 /* The workspace size and executor of the calling thread's last npuarray_aclnn_launch
  * that returned NPUARRAY_NEEDS_WORKSPACE. */
 void npuarray_aclnn_pending(uint64_t *workspace_size, void **executor);
+
+/* The same for operators whose first phase takes other than object pointers, one helper per
+ * signature, each with CANN's exact parameter types (same results, same per-thread details):
+ *   npuarray_aclnn_launch_reduce        aclnnAmax, aclnnAmin:
+ *       (const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out, ...)
+ *   npuarray_aclnn_launch_reduce_dtype  aclnnReduceSum, aclnnMean:
+ *       (const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype,
+ *        aclTensor *out, ...)
+ *   npuarray_aclnn_launch_reduce_index  aclnnArgMax, aclnnArgMin:
+ *       (const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out, ...)
+ *   npuarray_aclnn_launch_std           aclnnStd:
+ *       (const aclTensor *self, const aclIntArray *dim, int64_t correction, bool keepdim,
+ *        aclTensor *out, ...)
+ *   npuarray_aclnn_launch_var           aclnnVar:
+ *       (const aclTensor *self, const aclIntArray *dim, bool unbiased, bool keepdim,
+ *        aclTensor *out, ...)
+ *   npuarray_aclnn_launch_matmul        aclnnMatmul:
+ *       (const aclTensor *self, const aclTensor *mat2, aclTensor *out, int8_t cubeMathType, ...)
+ * The handles are passed as void*, as above. */
+int32_t npuarray_aclnn_launch_reduce(void *get_workspace_size, void *launch, void *self,
+                                     void *dim, bool keep_dim, void *out, void *stream);
+int32_t npuarray_aclnn_launch_reduce_dtype(void *get_workspace_size, void *launch, void *self,
+                                           void *dim, bool keep_dim, aclDataType dtype,
+                                           void *out, void *stream);
+int32_t npuarray_aclnn_launch_reduce_index(void *get_workspace_size, void *launch, void *self,
+                                           int64_t dim, bool keep_dim, void *out, void *stream);
+int32_t npuarray_aclnn_launch_std(void *get_workspace_size, void *launch, void *self, void *dim,
+                                  int64_t correction, bool keep_dim, void *out, void *stream);
+int32_t npuarray_aclnn_launch_var(void *get_workspace_size, void *launch, void *self, void *dim,
+                                  bool unbiased, bool keep_dim, void *out, void *stream);
+int32_t npuarray_aclnn_launch_matmul(void *get_workspace_size, void *launch, void *self,
+                                     void *mat2, void *out, int8_t cube_math_type, void *stream);
 
 #endif /* NPUARRAY_ACL_LAUNCH_H */
