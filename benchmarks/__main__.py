@@ -4,10 +4,15 @@ Runs every ``benchmarks/bench_<name>.py`` (or only the named ones), each exposin
 ``run(harness)``, prints one table of npuarray against NumPy and PyTorch CPU (when
 installed) measured in the same run, and writes the results to
 ``benchmarks/results.json`` (keeping there the results of the benchmarks not run).
-Each row gives the best and the median of the timed runs. ``--quick`` runs every
-benchmark in under a minute: at most 3 timed runs per case, and the benchmarks skip
-their largest cases; its results go to ``benchmarks/results-quick.json`` unless
-``--output`` says otherwise, so they never replace a full run's.
+Each row gives the best and the median of the timed runs. Each library's runs of a case
+are one block (warm-up, then timed runs), started once the process's threads are idle
+(see ``_harness``), so that no library is timed while another's thread pool still spins.
+Rows that measure an issue's target show its bound, and the run ends with a summary of
+those targets (``_targets``): each row's best and median ratio and whether it meets the
+bound. ``--quick`` runs every benchmark in under a minute: at most 3 timed runs per
+case, and the benchmarks skip or shrink their largest cases; its results go to
+``benchmarks/results-quick.json`` unless ``--output`` says otherwise, so they never
+replace a full run's.
 """
 import argparse
 import glob
@@ -52,6 +57,9 @@ def main(argv=None):
         harness.benchmark = name
         print("-- %s" % name, flush=True)
         module.run(harness)
+    summary = harness.summary()
+    if summary:
+        print(summary)
     harness.write_json(output)
     print("results written to %s" % output)
     return 0

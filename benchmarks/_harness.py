@@ -1,13 +1,33 @@
-"""Timing harness shared by the benchmarks: warm-up, repetitions, a side-by-side table, JSON.
+"""Timing harness shared by the benchmarks: settling, warm-up, repetitions, a table, JSON.
 
 A benchmark file calls ``harness.compare(case, {"npuarray": fn, "numpy": fn, "torch": fn})``
 (implementations it cannot run are simply left out) and ``harness.measure(case, fn,
-per_call=n)`` for single host-side costs. Every case is run `warmup` times untimed, then
-`repeat` times timed; a row keeps the median ("seconds") and the best ("best") of those runs, in
-seconds. The median says what a user typically sees; the best is what the code costs when the
-machine (shared by the two libraries and other processes) does not interfere. Ratios are "NumPy
-time / npuarray time" for both: above 1 means npuarray is faster, 0.9 means it reaches 90 % of
-NumPy's speed. ``quick`` asks benchmarks for a short run (fewer repetitions, smaller cases).
+per_call=n)`` for single host-side costs. Rows that measure an issue's target say so with
+``target=`` (a ``benchmarks._targets.Target``); the run ends with a summary of those targets.
+
+How each library is measured, so that the ratios do not depend on the order of the runs:
+
+* Blocks, not interleaving: each implementation of a case runs as one block, untimed
+  warm-up calls then `repeat` timed ones, before the next implementation's block starts.
+  The warm-up is at least `warmup` calls and at least ``WARMUP_SECONDS`` of calls: after
+  an idle pause every library's first calls are slow (caches, page tables, threads asleep),
+  and some code paths take several calls to reach their steady speed (a staged 1 MiB copy
+  needs about seven), so a fixed count of two would time the recovery, not the library.
+* Settling before each block: the harness waits (``settle``) until the process's other
+  threads are idle, that is until the whole process uses less than ``SETTLE_BUSY`` of a CPU
+  over a ``SETTLE_WINDOW`` of sleep, at most ``SETTLE_LIMIT`` seconds. After a NumPy matmul,
+  OpenBLAS's worker threads spin for about 0.1 s before they park; on a machine with few cores
+  they take the CPU from npusim's stream worker, and the same eager k-means measured right
+  after NumPy's took twice as long as measured first. Settling lets the previous library's
+  thread pools (OpenBLAS, OpenMP, npusim's kernel pool) go idle, whoever ran before.
+* Nothing is switched off: each library keeps its default threads while it is measured, and
+  its own threads' spinning or parking between its calls is part of its time.
+
+A row keeps the median ("seconds") and the best ("best") of the timed runs, in seconds. The
+median says what a user typically sees; the best is what the code costs when the machine
+(shared with other processes) does not interfere. Ratios are "NumPy time / npuarray time" for
+both: above 1 means npuarray is faster, 0.9 means it reaches 90 % of NumPy's speed. ``quick``
+asks benchmarks for a short run (fewer repetitions, smaller cases).
 """
 import json
 import os
@@ -15,6 +35,14 @@ import platform
 import statistics
 import time
 
+from . import _targets
+
+# Settling (see above): sleep in windows of SETTLE_WINDOW seconds until the process used less
+# than SETTLE_BUSY of a CPU in one, for at most SETTLE_LIMIT seconds.
+SETTLE_WINDOW = 0.01
+SETTLE_BUSY = 0.05
+SETTLE_LIMIT = 1.0
+WARMUP_SECONDS = 0.02  # the least time of untimed calls per block (when warmup > 0)
 
 # PyTorch's OpenMP threads must sleep when idle: spinning after each torch call would steal
 # the CPUs from the npuarray and NumPy runs measured next. Set before any benchmark imports torch.
@@ -37,13 +65,32 @@ class Harness:
         self.quick = quick
         self.rows = []
         self.benchmark = None
+        self.unsettled = 0  # blocks started while the process was still busy (SETTLE_LIMIT)
+
+    def settle(self, limit=SETTLE_LIMIT):
+        """Waits until the process's threads are idle (see the module docstring); returns the
+        seconds waited. Counts in `unsettled` the waits that ended at `limit` instead."""
+        start = time.perf_counter()
+        while True:
+            cpu, wall = time.process_time(), time.perf_counter()
+            time.sleep(SETTLE_WINDOW)
+            busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
+            now = time.perf_counter()
+            if busy < SETTLE_BUSY:
+                return now - start
+            if now - start >= limit:
+                self.unsettled += 1
+                return now - start
 
     def samples(self, fn, repeat=None, warmup=None):
-        """Wall times of `repeat` timed calls of fn() (after `warmup` untimed), in seconds."""
+        """Wall times of `repeat` timed calls of fn() (after settling, then untimed calls:
+        at least `warmup` and at least WARMUP_SECONDS of them, none for warmup=0), in
+        seconds."""
         if self.quick:
-            repeat, warmup = min(repeat or self.repeat, 3), min(1, self.warmup)
-        for _ in range(self.warmup if warmup is None else warmup):
-            fn()
+            repeat = min(repeat or self.repeat, 3)
+            warmup = min(1, self.warmup if warmup is None else warmup)
+        self.settle()
+        self._warm_up(fn, self.warmup if warmup is None else warmup)
         samples = []
         for _ in range(self.repeat if repeat is None else repeat):
             start = time.perf_counter()
@@ -51,16 +98,27 @@ class Harness:
             samples.append(time.perf_counter() - start)
         return samples
 
+    @staticmethod
+    def _warm_up(fn, calls):
+        if calls <= 0:
+            return
+        start = time.perf_counter()
+        done = 0
+        while done < calls or time.perf_counter() - start < WARMUP_SECONDS:
+            fn()
+            done += 1
+
     def time(self, fn, repeat=None, warmup=None):
         """Median wall time of fn() in seconds."""
         return statistics.median(self.samples(fn, repeat, warmup))
 
-    def compare(self, case, implementations, nbytes=None, repeat=None):
-        """Times each implementation (name -> callable) of `case`; `nbytes` adds GB/s.
+    def compare(self, case, implementations, nbytes=None, repeat=None, target=None):
+        """Times each implementation (name -> callable) of `case`, one block after the other;
+        `nbytes` adds GB/s; `target` (a _targets.Target) marks the row as measuring it.
         Returns the medians (name -> seconds)."""
         samples = {name: self.samples(fn, repeat) for name, fn in implementations.items()}
         times = {name: statistics.median(s) for name, s in samples.items()}
-        self._add(case, times, {name: min(s) for name, s in samples.items()}, nbytes)
+        self._add(case, times, {name: min(s) for name, s in samples.items()}, nbytes, target)
         return times
 
     def measure(self, case, fn, per_call=1, repeat=None):
@@ -71,8 +129,10 @@ class Harness:
         self._add(case, {"npuarray": seconds}, {"npuarray": min(samples) / per_call}, None)
         return seconds
 
-    def _add(self, case, times, best, nbytes):
+    def _add(self, case, times, best, nbytes, target=None):
         row = {"benchmark": self.benchmark, "case": case, "seconds": times, "best": best}
+        if target is not None:
+            row["target"] = target.key
         if nbytes:
             row["nbytes"] = nbytes
             row["GB/s"] = {name: nbytes / t / 1e9 for name, t in times.items() if t > 0}
@@ -83,11 +143,19 @@ class Harness:
         self.rows.append(row)
         print(self._format(row), flush=True)
 
+    def summary(self):
+        """The targets measured by this run's rows, as text (empty when none was)."""
+        text = _targets.format_summary(_targets.summarize(self.rows))
+        if text and self.unsettled:
+            text += ("\n%d blocks started before the process was idle (after %.1f s of "
+                     "settling): their rows are less reliable" % (self.unsettled, SETTLE_LIMIT))
+        return text
+
     @staticmethod
     def header():
-        return "%-40s %21s %21s %12s %13s %10s %8s" % (
+        return "%-44s %21s %21s %12s %13s %10s %8s  %s" % (
             "case", "npuarray best/median", "numpy best/median", "torch", "np/npx b/m",
-            "torch/npx", "npx GB/s")
+            "torch/npx", "npx GB/s", "target")
 
     @staticmethod
     def _format(row):
@@ -101,12 +169,15 @@ class Harness:
         ratio_np = row.get("ratio_vs_numpy")
         ratio_torch = row.get("ratio_vs_torch")
         rate = row.get("GB/s", {}).get("npuarray")
-        return "%-40s %21s %21s %12s %13s %10s %8s" % (
-            row["case"][:40], cell("npuarray"), cell("numpy"),
+        target = _targets.BY_KEY.get(row.get("target"))
+        line = "%-44s %21s %21s %12s %13s %10s %8s  %s" % (
+            row["case"][:44], cell("npuarray"), cell("numpy"),
             duration(row["seconds"]["torch"]) if "torch" in row["seconds"] else "-",
             "%.2f/%.2fx" % (row["best_ratio_vs_numpy"], ratio_np) if ratio_np else "-",
             "%.2fx" % ratio_torch if ratio_torch else "-",
-            "%.2f" % rate if rate else "-")
+            "%.2f" % rate if rate else "-",
+            _targets.bound_text(target) if target else "")
+        return line.rstrip()
 
     def write_json(self, path):
         """Writes the rows to `path`, keeping the rows of benchmarks this run did not repeat."""
@@ -118,6 +189,9 @@ class Harness:
             "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                         "python": platform.python_version()},
             "repeat": self.repeat, "warmup": self.warmup, "quick": self.quick,
+            "warmup_seconds": WARMUP_SECONDS,
+            "settle": {"window": SETTLE_WINDOW, "busy": SETTLE_BUSY, "limit": SETTLE_LIMIT,
+                       "unsettled_blocks": self.unsettled},
             "rows": rows,
         }
         with open(path, "w") as f:

@@ -22,6 +22,7 @@ import numpy as np
 import npuarray as npx
 from npuarray import _acl
 
+from . import _targets
 from ._harness import torch_or_none
 
 CHAIN_LENGTH = 100
@@ -72,7 +73,8 @@ def _chain(harness):
         tensor = torch.from_numpy(host)
         others["torch"] = lambda: chain(tensor)
     eager_time = harness.compare(case + ", eager", {"npuarray": eager, **others})["npuarray"]
-    replayed = harness.compare(case + ", graph replay", {"npuarray": replay, **others})
+    replayed = harness.compare(case + ", graph replay", {"npuarray": replay, **others},
+                               target=_targets.REPLAY_PER_OP)
     replay_time = replayed["npuarray"]
     print("    per operation: eager %.2f us, replay %.3f us; replay is %.1fx faster "
           "(targets: <= 1 us, >= 5x); replay / NumPy %.2f (target <= 0.6)" % (
@@ -213,21 +215,24 @@ def _kmeans(harness):
     case = "k-means digits, k=10, %d iters" % iterations
     eager = harness.compare(case + ", eager", {
         "npuarray": lambda: example.kmeans_npu(data, initial, 100, 0.0),
-        "numpy": lambda: example.kmeans_numpy(data, initial, 100, 0.0)}, repeat=5)
+        "numpy": lambda: example.kmeans_numpy(data, initial, 100, 0.0)}, repeat=5,
+        target=_targets.KMEANS_EAGER)
     replayed = harness.compare(case + ", graph", {
         "npuarray": lambda: graph.run(data, initial, 100, 0.0),
-        "numpy": lambda: example.kmeans_numpy(data, initial, 100, 0.0)}, repeat=5)
+        "numpy": lambda: example.kmeans_numpy(data, initial, 100, 0.0)}, repeat=5,
+        target=_targets.KMEANS_GRAPH)
     print("    whole run: eager %.1f ms, with the iteration replayed %.1f ms (%.1fx); the two "
           "graphs were captured once in %.1f ms" % (
               eager["npuarray"] * 1e3, replayed["npuarray"] * 1e3,
               eager["npuarray"] / replayed["npuarray"], capture_time * 1e3))
-    _kmeans_breakdown(graph, data, initial, iterations)
+    _kmeans_breakdown(harness, graph, data, initial, iterations)
     graph.destroy()
 
 
-def _kmeans_breakdown(graph, data, initial, iterations):
+def _kmeans_breakdown(harness, graph, data, initial, iterations):
     """Where a graph run's time goes: host time of each phase (best of a few runs, per
     phase) against the device time of the replays (events around one replay)."""
+    harness.settle()
     runs = [graph.run_timed(data, initial, 100, 0.0)[0] for _ in range(5)]
     best = {phase: min(run[phase] for run in runs) for phase in runs[0]}
     device = min(graph.replay_device_time() for _ in range(5))
@@ -260,9 +265,9 @@ def _kmeans_iteration(harness, example, data, initial):
     def numpy_step():
         numpy_kmeans_step(data, initial)
 
-    case = "k-means iteration, digits 1797x64, k=10"
+    case = "k-means one iteration (digits, k=10)"
     eager_time = harness.compare(case + ", eager", {"npuarray": eager, "numpy": numpy_step})
-    replay_time = harness.compare(case + ", graph replay",
+    replay_time = harness.compare(case + ", replay",
                                   {"npuarray": replay, "numpy": numpy_step})
     print("    per iteration: eager %.3f ms, replay %.3f ms (%.1fx)" % (
         eager_time["npuarray"] * 1e3, replay_time["npuarray"] * 1e3,

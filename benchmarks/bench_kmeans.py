@@ -11,6 +11,8 @@ import numpy as np
 
 import npuarray as npx
 
+from . import _targets
+
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "digits_kmeans.py"
 OPS_PER_CALL = 50  # operations per timed call: a single one is too short to time
 
@@ -71,7 +73,7 @@ def run(harness):
     times = harness.compare("k-means digits 1797x64, k=10 (%d iters)" % iterations, {
         "npuarray": lambda: example.kmeans_npu(data, initial, 100, 0.0),
         "numpy": lambda: example.kmeans_numpy(data, initial, 100, 0.0),
-    }, repeat=5)
+    }, repeat=5, target=_targets.KMEANS_EAGER)
     print("    per iteration: npuarray %.2f ms, numpy %.2f ms" % (
         times["npuarray"] / iterations * 1e3, times["numpy"] / iterations * 1e3))
     print("    one iteration's operations, %d per timed call (per-operation time = shown / %d):"

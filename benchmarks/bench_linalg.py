@@ -2,6 +2,7 @@
 
 * ``solve``, ``cholesky``, ``qr``, ``svd``, ``eigh`` on 512 x 512 float32 and float64
   (float64 solve / cholesky and eigh are host fallbacks: CANN has no device kernel);
+  ``--quick``: float32 on 256 x 256 only;
 * ``fft`` of 2**20 complex64, ``rfft`` of 2**20 float32, both on a batch of
   1024 x 1024, and ``fftn`` (fft2) of 2048 x 2048 complex64.
 
@@ -15,6 +16,7 @@ import npuarray as npx
 from ._harness import torch_or_none
 
 N = 512
+QUICK_N = 256
 
 
 def _synchronized(stream, fn):
@@ -24,17 +26,18 @@ def _synchronized(stream, fn):
     return run
 
 
-def _operands(rng, dtype):
-    a = rng.standard_normal((N, N)).astype(dtype)
-    spd = (a @ a.T + N * np.eye(N)).astype(dtype)
-    b = rng.standard_normal((N, 16)).astype(dtype)
+def _operands(rng, dtype, n):
+    a = rng.standard_normal((n, n)).astype(dtype)
+    spd = (a @ a.T + n * np.eye(n)).astype(dtype)
+    b = rng.standard_normal((n, 16)).astype(dtype)
     return a, spd, b
 
 
 def _linalg(harness, stream, torch):
     rng = np.random.default_rng(0)
+    n = QUICK_N if harness.quick else N
     for dtype in (np.float32,) if harness.quick else (np.float32, np.float64):
-        a, spd, b = _operands(rng, dtype)
+        a, spd, b = _operands(rng, dtype, n)
         x, s, y = npx.asarray(a), npx.asarray(spd), npx.asarray(b)
         cases = {
             "solve": (lambda: npx.linalg.solve(s, y), lambda: np.linalg.solve(spd, b),
@@ -52,7 +55,7 @@ def _linalg(harness, stream, torch):
                 ta, ts, tb = (torch.from_numpy(v) for v in (a, spd, b))
                 arg = {"solve": (ts, tb), "cholesky": (ts,), "eigh": (ts,)}.get(case, (ta,))
                 impls["torch"] = (lambda f=getattr(torch.linalg, torch_name), arg=arg: f(*arg))
-            harness.compare("%s %dx%d %s" % (case, N, N, name), impls, repeat=3)
+            harness.compare("%s %dx%d %s" % (case, n, n, name), impls, repeat=3)
 
 
 def _fft(harness, stream, torch):

@@ -9,6 +9,7 @@ module-attribute check per hook site."""
 import importlib.util
 import pathlib
 import statistics
+import time
 
 import numpy as np
 
@@ -31,6 +32,12 @@ def _flag_checks(count):
             if span:
                 _profiler.end(span)
     return run
+
+
+def _seconds(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
 
 
 def run(harness):
@@ -64,11 +71,13 @@ def run(harness):
     traced = harness.compare("k-means digits (%d iters), profiled" % iterations, {
         "npuarray": profiled, "numpy": numpy}, repeat=5)
     # The overhead itself: the two npuarray runs alternated, so that both see the same load
-    # of a shared machine (the rows above are measured one after the other).
+    # of a shared machine (the rows above are measured one after the other); back to back,
+    # after one settling, so that neither pays for an idle pause before each run.
     without, inside = [], []
+    harness.settle()
     for _ in range(3 if harness.quick else 15):
-        without += harness.samples(lambda: example.kmeans_npu(data, initial, 100, 0.0), 1, 0)
-        inside += harness.samples(profiled, 1, 0)
+        without.append(_seconds(lambda: example.kmeans_npu(data, initial, 100, 0.0)))
+        inside.append(_seconds(profiled))
     print("    profiling overhead on k-means, runs alternated: best %.1f -> %.1f ms (%+.0f %%), "
           "median %.1f -> %.1f ms (%+.0f %%); %d records per run (rows above: median %.1f / "
           "%.1f ms)" % (

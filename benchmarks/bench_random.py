@@ -5,6 +5,8 @@
 * ``integers`` of 16 M int64 in [0, 1000) (aclnnInplaceRandom);
 * ``permutation`` of 1 M (aclnnRandperm).
 
+``--quick`` draws 1 M values instead of 16 M.
+
 Every npuarray timing ends with a synchronisation of the stream, so it covers the work,
 not only its submission.
 """
@@ -15,6 +17,7 @@ import npuarray as npx
 from ._harness import torch_or_none
 
 N = 1 << 24
+QUICK_N = 1 << 20
 
 
 def _synchronized(stream, fn):
@@ -29,15 +32,17 @@ def run(harness):
     stream = npx.get_current_stream()
     g = npx.random.default_rng(0)
     rng = np.random.default_rng(0)
+    n = QUICK_N if harness.quick else N
+    size = "%d M" % (n >> 20)
     cases = [
-        ("random.standard_normal float32 16 M", lambda: g.standard_normal(N, dtype=np.float32),
-         lambda: rng.standard_normal(N, dtype=np.float32),
-         torch and (lambda: torch.randn(N, dtype=torch.float32))),
-        ("random.random float32 16 M", lambda: g.random(N, dtype=np.float32),
-         lambda: rng.random(N, dtype=np.float32),
-         torch and (lambda: torch.rand(N, dtype=torch.float32))),
-        ("random.integers int64 16 M", lambda: g.integers(0, 1000, N),
-         lambda: rng.integers(0, 1000, N), torch and (lambda: torch.randint(0, 1000, (N,)))),
+        ("random.standard_normal float32 " + size, lambda: g.standard_normal(n, dtype=np.float32),
+         lambda: rng.standard_normal(n, dtype=np.float32),
+         torch and (lambda: torch.randn(n, dtype=torch.float32))),
+        ("random.random float32 " + size, lambda: g.random(n, dtype=np.float32),
+         lambda: rng.random(n, dtype=np.float32),
+         torch and (lambda: torch.rand(n, dtype=torch.float32))),
+        ("random.integers int64 " + size, lambda: g.integers(0, 1000, n),
+         lambda: rng.integers(0, 1000, n), torch and (lambda: torch.randint(0, 1000, (n,)))),
         ("random.permutation 1 M", lambda: g.permutation(1 << 20),
          lambda: rng.permutation(1 << 20), torch and (lambda: torch.randperm(1 << 20))),
     ]

@@ -1,0 +1,122 @@
+"""The performance targets the benchmarks check, and the summary of a run against them.
+
+Each target is one row of an issue's "Measure" table. A benchmark tags the rows that measure
+a target (``harness.compare(case, impls, target=targets.ADD_16M)``); a target may have several
+rows (pinned 1 MiB copies: H2D and D2H, synchronous and asynchronous), and it is met only
+when every one of them is. ``summarize`` computes the summary from a run's rows alone, so a
+target whose rows did not run (another benchmark, ``--quick``) is left out.
+
+Two kinds of target, each stated the way the issue states it:
+
+* ``speedup``: NumPy's time / npuarray's time must be at least ``bound`` (the row's ratio);
+* ``slowdown``: npuarray's time / NumPy's time must be at most ``bound`` (the inverse).
+
+A row's status compares its median and its best run with the bound: ``met`` when the median
+meets it, ``best only`` when only the best run does (the code can, the shared machine did
+not let it in a typical run), ``not met`` otherwise.
+"""
+from collections import namedtuple
+
+LABEL_WIDTH = 40
+ROW_WIDTH = 54  # "benchmark: case"
+
+Target = namedtuple("Target", "key issue label kind bound")
+
+MET, BEST_ONLY, NOT_MET = "met", "best only", "not met"
+_RANK = {MET: 0, BEST_ONLY: 1, NOT_MET: 2}
+
+# Labels at most LABEL_WIDTH characters; the bound says which ratio (bound_text).
+ADD_1K_SYNC = Target("add-1k-sync", 9, "1 K add + synchronise", "slowdown", 8.0)
+DEPENDENT_ADD = Target("dependent-add", 9, "dependent 16-element add, per op", "slowdown", 5.0)
+KMEANS_EAGER = Target("kmeans-eager", 9, "digits k-means, eager", "speedup", 1.0)
+KMEANS_GRAPH = Target("kmeans-graph", 9, "digits k-means, graph-replayed", "speedup", 1.5)
+ADD_16M = Target("add-16m", 9, "16 M float32 add", "speedup", 2.0)
+SUM_16M = Target("sum-16m", 9, "16 M float32 sum", "speedup", 1.8)
+MATMUL_1024 = Target("matmul-1024", 9, "matmul 1024^2 float32", "speedup", 1.0)
+PINNED_1MIB = Target("pinned-1mib", 9, "pinned H2D / D2H 1 MiB vs numpy.copyto", "speedup", 0.8)
+STAGED_64MIB = Target("staged-64mib", 9, "staged pageable async 64 MiB vs copyto", "speedup",
+                      0.8)
+REPLAY_PER_OP = Target("replay-per-op", 9, "graph replay, per op", "slowdown", 0.6)
+
+# In the order of the issue's table.
+ALL = [ADD_1K_SYNC, DEPENDENT_ADD, KMEANS_EAGER, KMEANS_GRAPH, ADD_16M, SUM_16M, MATMUL_1024,
+       PINNED_1MIB, STAGED_64MIB, REPLAY_PER_OP]
+BY_KEY = {target.key: target for target in ALL}
+
+
+def bound_text(target):
+    """The bound in the units of the table's ratio column (np/npx) or its inverse."""
+    if target.kind == "speedup":
+        return "np/npx >= %g" % target.bound
+    return "npx/np <= %g" % target.bound
+
+
+def measured(target, row):
+    """(best, median) of `row` in the target's units, or None when the row has no NumPy
+    ratio (NumPy was not measured, or a time was zero)."""
+    if "ratio_vs_numpy" not in row:
+        return None
+    best, median = row["best_ratio_vs_numpy"], row["ratio_vs_numpy"]
+    if target.kind == "slowdown":
+        best, median = 1.0 / best, 1.0 / median
+    return best, median
+
+
+def status(target, best, median):
+    def meets(value):
+        return value >= target.bound if target.kind == "speedup" else value <= target.bound
+    if meets(median):
+        return MET
+    return BEST_ONLY if meets(best) else NOT_MET
+
+
+Line = namedtuple("Line", "target benchmark case best median status")
+
+
+def summarize(rows, targets=ALL):
+    """One Line per row tagged with a target (rows of unknown targets, and rows without a
+    NumPy time, are left out), in the order of `targets`, then of the rows."""
+    lines = []
+    for target in targets:
+        for row in rows:
+            if row.get("target") != target.key:
+                continue
+            values = measured(target, row)
+            if values is not None:
+                lines.append(Line(target, row.get("benchmark"), row["case"], *values,
+                                  status(target, *values)))
+    return lines
+
+
+def verdicts(lines):
+    """target -> its worst row's status: a target is met only when all its rows are."""
+    worst = {}
+    for line in lines:
+        if line.target not in worst or _RANK[line.status] > _RANK[worst[line.target]]:
+            worst[line.target] = line.status
+    return worst
+
+
+def format_summary(lines):
+    """The summary table as text (empty when no row measured a target)."""
+    if not lines:
+        return ""
+    issues = sorted({line.target.issue for line in lines})
+    out = ["targets of issue %s measured by this run (met: the median meets the bound; best "
+           "only: only the best run does)" % ", ".join(map(str, issues)),
+           "%-*s %-14s %-*s %7s %7s  %s" % (LABEL_WIDTH, "target", "bound", ROW_WIDTH, "row",
+                                            "best", "median", "status")]
+    previous = None
+    for line in lines:
+        first = line.target is not previous
+        previous = line.target
+        out.append("%-*s %-14s %-*s %7.2f %7.2f  %s" % (
+            LABEL_WIDTH, line.target.label if first else "",
+            bound_text(line.target) if first else "",
+            ROW_WIDTH, ("%s: %s" % (line.benchmark, line.case.strip()))[:ROW_WIDTH],
+            line.best, line.median, line.status))
+    counts = list(verdicts(lines).values())
+    out.append("%d of %d targets met (every row's median), %d more by the best run only, "
+               "%d not met" % (counts.count(MET), len(counts), counts.count(BEST_ONLY),
+                               counts.count(NOT_MET)))
+    return "\n".join(out)
