@@ -95,7 +95,7 @@ def _overhead(harness, stream, torch):
     print("    per dependent operation: %.2f us, %.1fx NumPy's %.2f us (issue 9 target <= 5x)"
           % (per_op, per_op / numpy_per_op, numpy_per_op))
     _host_cpu(harness, chain)
-    _python_share(harness, x, one)
+    _phase_share(harness, x, one)
     _scalar_and_in_place_chains(harness, stream, torch)
 
 
@@ -158,27 +158,28 @@ def _host_cpu(harness, chain):
     print("    host CPU per operation: best %.2f us, median %.2f us" % (best * 1e6, median * 1e6))
 
 
-def _python_share(harness, x, one):
-    """Diagnostic: the same chain with aclnnAdd's two phases replaced by no-ops,
-    i.e. the Python layers alone (array, pool, stream, launch path): the C launch
-    helper is stubbed (or, without it, the two phases called from Python)."""
+def _phase_share(harness, x, one):
+    """Diagnostic: aclnnAdd's two phases alone on the chain's operands, called 1000 times
+    through npuarray's C launch helper (one cffi call each, with no result array made):
+    what the provider costs per operation, the rest of the chain's time being npuarray's
+    host path (npuarray/_fastpath.c: pool block, result array, checks)."""
     from npuarray import _ops
-    real_phases = _ops._phases.get("aclnnAdd") or _ops._lookup("aclnnAdd")
-    real_helper = _ops._launch_helper
-    _ops._phases["aclnnAdd"] = (lambda *args: 0, lambda *args: 0)
-    if real_helper is not None:
-        _ops._launch_helper = lambda *args: 0
-    try:
-        def chain():
-            y = x
-            for _ in range(CHAIN):
-                y = y + one
-        seconds = harness.measure("  of which Python layers (aclnnAdd stubbed)", chain,
-                                  per_call=CHAIN)
-        print("    Python share per operation: %.2f us" % (seconds * 1e6))
-    finally:
-        _ops._phases["aclnnAdd"] = real_phases
-        _ops._launch_helper = real_helper
+    if _ops._launch_helper is None:
+        return
+    stream = _ops.current_stream(x.device)
+    out = x + one
+    first, second = _ops._entry_points.get("aclnnAdd") or _ops._entry_points_of("aclnnAdd")
+    alpha = _ops.acl_scalar(1, x.dtype)
+    args = (first, second, 4, x._acl_tensor, one._acl_tensor, alpha, out._acl_tensor,
+            stream.handle)
+    launch = _ops._launch_helper
+
+    def phases():
+        for _ in range(CHAIN):
+            launch(*args)
+        stream.synchronize()
+    seconds = harness.measure("  of which aclnnAdd's two phases", phases, per_call=CHAIN)
+    print("    the provider's share per operation: %.2f us (with a cffi call)" % (seconds * 1e6))
 
 
 def _sum(harness, stream, torch):
