@@ -15,9 +15,9 @@ out-parameters are reused per thread, and binary element-wise operators take a
 shorter path (``launch_binary``).
 
 The hottest operations have fast paths (issue 9). NPUArray's operators (``x + y``,
-``x + 2.0``, ``2.0 - x``, ``x += y``) and ``unary_result`` run their common case
-entirely in C (``npuarray/_fastpath.c``, set up by ``configure_fastpath``). Behind
-them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
+``x + 2.0``, ``2.0 - x``, ``x += y``, ``x[...] = y``), new results (``empty``), unary
+and reduction launches and small reads run their common case entirely in C
+(``npuarray/_fastpath.c``, set up by ``configure_fastpath``). Behind them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
 the result and launch with no per-argument conversion, and run both phases in one
 call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
 in the npusim extension), which calls the loaded provider's real entry points,
@@ -470,8 +470,9 @@ def _entry_points_of(op_name):
 
 
 # ---------------------------------------------------------------------------
-# The C fast path (npuarray/_fastpath.c): x + y, x + 2.0 and DeviceBuffer.__del__ in C for their
-# common case, each calling the Python function it stands in for otherwise. Without the
+# The C fast path (npuarray/_fastpath.c): the common case of NPUArray's operators, of
+# new results (empty, _result), unary and reduction launches, small reads and
+# DeviceBuffer.__del__, each falling back to the Python code it stands in for. Without the
 # extension (or with a cffi whose object layout it does not know) everything runs here.
 
 try:
@@ -524,24 +525,20 @@ def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forw
     return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator, mode=mode)
 
 
-def _no_fast_result(op_name, x, dtype):
+def _not_in_c(*args):
     return None
 
 
-# unary_result(op_name, x, dtype): op_name(x) into a new array of dtype from C (aclnnExp,
-# aclnnNeg, ...: the operator takes x's dtype and writes dtype), or None (the caller then
-# takes its Python path); see _fastpath.unary_result.
-unary_result = _fastpath.unary_result if _fastpath is not None else _no_fast_result
-# read_to_host(x): x.to_host() of a small C-contiguous array in C, or None.
-read_to_host = _fastpath.read_to_host if _fastpath is not None else (lambda x: None)
-# _reduction_in_c(x, op_name, params, shape, dtype): reduction_result's common case in C,
-# or None.
-_reduction_in_c = _fastpath.reduction_result if _fastpath is not None else \
-    (lambda x, op_name, params, shape, dtype: None)
-# empty_result(shape, dtype, device, stream): a new array from the pool's free list in C
-# (see _fastpath.empty_result), or None.
-empty_result = _fastpath.empty_result if _fastpath is not None else \
-    (lambda shape, dtype, device, stream: None)
+# Each returns None when its common case does not apply (the caller then takes its Python
+# path); see their docstrings in _fastpath:
+#   unary_result(op_name, x, dtype): op_name(x) into a new array of dtype (aclnnExp, ...);
+#   read_to_host(x): x.to_host() of a small C-contiguous array;
+#   _reduction_in_c(x, op_name, params, shape, dtype): reduction_result's common case;
+#   empty_result(shape, dtype, device, stream): a new array from the pool's free list.
+unary_result = _fastpath.unary_result if _fastpath is not None else _not_in_c
+read_to_host = _fastpath.read_to_host if _fastpath is not None else _not_in_c
+_reduction_in_c = _fastpath.reduction_result if _fastpath is not None else _not_in_c
+empty_result = _fastpath.empty_result if _fastpath is not None else _not_in_c
 
 
 def _fast_entry_points(op_name):
