@@ -1061,3 +1061,30 @@ def test_reduction_result_declines_what_it_does_not_know(rng):
     out = _ops._reduction_in_c(x, "aclnnAmax", (dims, False), (3,), f32)
     if out is not None:  # (None: no cached block of that size yet)
         np.testing.assert_array_equal(out.to_host(), x.to_host().max(axis=1))
+
+
+@pytest.mark.parametrize("key", [np.s_[2:5], np.s_[1:, :], np.s_[3], np.s_[-1, 2:],
+                                 np.s_[::2], np.s_[:, ::-1], np.s_[None, 1]], ids=str)
+def test_small_reads_of_views_match_numpy(key, rng):
+    """Views (offsets, steps, added axes) read in C when C-contiguous, else in Python."""
+    a = rng.standard_normal((6, 4)).astype(np.float32)
+    x = npx.asarray(a)
+    view = x[key]
+    np.testing.assert_array_equal(view.to_host(), a[key])
+    np.testing.assert_array_equal(np.asarray(view), a[key])
+
+
+def test_binary_and_unary_operators_on_views_match_numpy(rng):
+    a = rng.standard_normal((6, 4)).astype(np.float32)
+    b = rng.standard_normal((6, 4)).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(b)
+    for key in (np.s_[2:5], np.s_[1:, 1:], np.s_[3], np.s_[:, 1], np.s_[::2]):
+        xv, yv = x[key], y[key]
+        for _ in range(2):  # (the second time, views with aclTensors take the C paths)
+            np.testing.assert_allclose((xv + yv).to_host(), a[key] + b[key], rtol=1e-6)
+            np.testing.assert_allclose((xv * 2.5).to_host(), a[key] * np.float32(2.5),
+                                       rtol=1e-6)
+            np.testing.assert_allclose(npx.exp(xv).to_host(), np.exp(a[key]), rtol=1e-6)
+            np.testing.assert_allclose(npx.sum(xv, axis=-1).to_host() if xv.ndim else
+                                       npx.sum(xv).to_host(),
+                                       np.sum(a[key], axis=-1), rtol=1e-5)
