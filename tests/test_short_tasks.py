@@ -1,6 +1,7 @@
 """npusim runs a short operator on the launching thread when its stream is idle shortly after a
-synchronisation (npusim_launch_short): stream order, results, asynchronous errors, events,
-graph capture and concurrent launchers must behave exactly as when the worker runs it."""
+synchronisation (npusim_launch_checked with NPUSIM_TASK_SHORT or TINY, kernels/runtime/npusim.h):
+stream order, results, asynchronous errors, events, graph capture and concurrent launchers must
+behave exactly as when the worker runs it."""
 import threading
 
 import numpy as np
