@@ -1088,3 +1088,26 @@ def test_binary_and_unary_operators_on_views_match_numpy(rng):
             np.testing.assert_allclose(npx.sum(xv, axis=-1).to_host() if xv.ndim else
                                        npx.sum(xv).to_host(),
                                        np.sum(a[key], axis=-1), rtol=1e-5)
+
+
+def test_without_the_extension_everything_runs_in_python(run_python):
+    """An install whose npuarray._fastpath cannot be imported (a build without it) takes
+    the Python paths, with the same results."""
+    script = """
+import sys
+sys.modules["npuarray._fastpath"] = None  # the import fails, as for a missing extension
+import numpy as np, npuarray as npx
+from npuarray import _ops
+assert _ops._fastpath is None and not isinstance(npx.NPUArray.__add__, type(len))
+a = np.arange(12, dtype=np.float32).reshape(3, 4)
+x, y = npx.asarray(a), npx.asarray(a[0])
+z = (x + y) * 2.0 - 1.0
+z += x
+z[...] = z ** 2
+assert np.allclose(z.to_host(), ((a + a[0]) * 2 - 1 + a) ** 2)
+assert float(npx.sum(x)) == a.sum() and np.allclose(np.asarray(npx.exp(x)), np.exp(a), rtol=1e-6)
+print("ok")
+"""
+    result = run_python(script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["ok"]
