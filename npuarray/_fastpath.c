@@ -42,6 +42,7 @@ typedef int32_t (*first_phase_2)(void *, void *, uint64_t *, void **);
 typedef int32_t (*first_phase_3)(void *, void *, void *, uint64_t *, void **);
 typedef int32_t (*first_phase_4)(void *, void *, void *, void *, uint64_t *, void **);
 typedef int32_t (*second_phase)(void *, uint64_t, void *, void *);
+typedef int32_t (*cast_phase)(void *, int, void *, uint64_t *, void **); /* aclnnCast */
 
 #define SMALL_LIMIT (1 << 20) /* the pool's lock-free block sizes (_memory_pool._SMALL_LIMIT) */
 #define GRANULE 512           /* and their rounding (_memory_pool._GRANULE) */
@@ -757,6 +758,8 @@ typedef struct {
     void *left, *right;  /* the operator's first two arguments: aclTensor or aclScalar */
     PyObject *scalar;    /* the aclScalar of a scalar operand (a reference), or NULL */
     PyObject *owned[2];  /* tuples made here for `shape` and `strides` (references) */
+    int cast_to;         /* aclnnCast's aclDataType when the operator is (self, dtype, out),
+                          * else -1 */
     PyObject *shape, *strides, *device, *id, *stream, *pool;
     void *stream_address;
     Py_ssize_t nbytes;
@@ -887,7 +890,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
  * here only means "not the common case": the Python operator redoes it. */
 static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
-    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}, .cast_to = -1};
     if (!configured || Py_TYPE(x1) != array_type || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
         return 0;
@@ -916,7 +919,9 @@ static int launch(Operands *in, PyObject *out)
     int32_t status;
     int phase = 1;
     Py_BEGIN_ALLOW_THREADS
-    if (in->right == NULL) { /* a unary operator: (self, out) */
+    if (in->right == NULL && in->cast_to >= 0) { /* aclnnCast(self, dtype, out) */
+        status = ((cast_phase)first)(in->left, in->cast_to, tensor_out, &workspace, &executor);
+    } else if (in->right == NULL) { /* a unary operator: (self, out) */
         status = ((first_phase_2)first)(in->left, tensor_out, &workspace, &executor);
     } else if (alpha == NULL) {
         status = ((first_phase_3)first)(in->left, in->right, tensor_out, &workspace, &executor);
@@ -1020,7 +1025,7 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
  * apart, in Python). */
 static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
 {
-    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}};
+    *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}, .cast_to = -1};
     if (!configured || Py_TYPE(x) != array_type || Py_TYPE(y) != array_type
         || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
@@ -1432,25 +1437,46 @@ static Plan *unary_plan(PyObject *name, PyObject *out_dtype)
 }
 
 PyDoc_STRVAR(unary_result_doc,
-"unary_result(name, x, dtype) -> NPUArray or None\n\n"
+"unary_result(name, x, dtype[, acl_dtype]) -> NPUArray or None\n\n"
 "`name`(x) into a new C-contiguous NPUArray of x's shape and `dtype`, for the\n"
 "aclnn operator `name` of signature (self, out) (aclnnExp, aclnnNeg, ...; its\n"
-"first phase must take x's dtype and write `dtype`), on the current stream of x's\n"
-"device; None when the common case does not apply (the caller then takes its\n"
-"Python path): see BinaryOperator. Raises AclError when a phase fails.");
+"first phase must take x's dtype and write `dtype`), or with `acl_dtype` (an int),\n"
+"(self, aclDataType, out): aclnnCast. On the current stream of x's device; None\n"
+"when the common case does not apply (a view with a negative step, ...: the caller\n"
+"then takes its Python path): see BinaryOperator. Raises AclError when a phase fails.");
+
+/* Whether a strides tuple has a negative step (launch() copies such views first). */
+static int negative_step(PyObject *strides)
+{
+    if (strides == NULL || !PyTuple_CheckExact(strides)) {
+        return 1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) < 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3 || !PyUnicode_CheckExact(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "unary_result(name: str, x, dtype)");
+    if ((nargs != 3 && nargs != 4) || !PyUnicode_CheckExact(args[0])
+        || (nargs == 4 && !PyLong_CheckExact(args[3]))) {
+        PyErr_SetString(PyExc_TypeError, "unary_result(name: str, x, dtype[, acl_dtype: int])");
         return NULL;
     }
     PyObject *x = args[1];
-    Operands in = {.scalar = NULL, .right = NULL, .owned = {NULL, NULL}};
+    Operands in = {.scalar = NULL, .right = NULL, .owned = {NULL, NULL}, .cast_to = -1};
+    if (nargs == 4 && (in.cast_to = (int)PyLong_AsLong(args[3])) < 0) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
     PyObject *tensor;
     if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
         || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || negative_step(SLOT(x, a_strides))
         || (tensor = SLOT(x, a_tensor)) == NULL || (in.shape = SLOT(x, a_shape)) == NULL
         || (in.left = cdata_address(tensor)) == NULL
         || (in.plan = unary_plan(args[0], args[2])) == NULL || !placement(x, NULL, &in)) {

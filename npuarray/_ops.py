@@ -845,6 +845,10 @@ def cast(x, dtype, *, stream=None):
     """A new C-contiguous array with ``x``'s values converted to the NumPy
     ``dtype`` (aclnnCast; NumPy ``astype`` semantics: floats to integers
     truncate, out-of-range values wrap as the C conversion does)."""
+    if stream is None:  # the common case, in C
+        out = unary_result("aclnnCast", x, dtype, to_acl_dtype(dtype))
+        if out is not None:
+            return out
     stream = stream or get_current_stream(x._buffer.device)
     out = empty(x._shape, dtype, x._buffer.device, stream)
     if 0 not in x._shape:

@@ -1111,3 +1111,43 @@ print("ok")
     result = run_python(script)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["ok"]
+
+
+# -- astype (aclnnCast through _fastpath.unary_result, from _ops.cast)
+
+CAST_DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float16, np.float32,
+               np.float64]
+
+
+@pytest.mark.parametrize("source", CAST_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_casts_run_in_c_and_match_numpy(source, monkeypatch, rng):
+    a = (rng.standard_normal((5, 7)) * 50).astype(source)
+    x = npx.asarray(a)
+    for target in CAST_DTYPES:  # (plans made, blocks cached)
+        x.astype(target)
+        x.astype(target)
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    for target in CAST_DTYPES:
+        result = x.astype(target)
+        with np.errstate(all="ignore"):
+            expected = a.astype(target)
+        assert result.dtype == expected.dtype and result.shape == expected.shape
+        if np.dtype(target).kind in "iu" and a.dtype.kind == "f":
+            finite = np.abs(a.astype(np.float64)) < np.iinfo(target).max  # (C leaves the
+            np.testing.assert_array_equal(result.to_host()[finite], expected[finite])  # rest)
+        else:
+            np.testing.assert_array_equal(result.to_host(), expected)
+    assert "aclnnCast" not in launched
+
+
+def test_casts_of_other_views_take_the_python_path(rng):
+    a = (rng.standard_normal((6, 4)) * 10).astype(np.float32)
+    x = npx.asarray(a)
+    for key in (np.s_[::-1], np.s_[:, ::-2], np.s_[1:, 1], np.s_[:0]):
+        np.testing.assert_array_equal(x[key].astype(np.int32).to_host(),
+                                      a[key].astype(np.int32))
+    with pytest.raises(TypeError):
+        _ops._fastpath.unary_result("aclnnCast", x, np.dtype(np.float64), "float64")
