@@ -89,7 +89,7 @@ static int memcpy_device_to_host;
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
     *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict,
-    *s_device, *s_entry_points;
+    *s_device, *s_entry_points, *s_fill;
 
 static int intern_names(void)
 {
@@ -99,7 +99,7 @@ static int intern_names(void)
         {&s_active, "active"}, {&s_free, "_free"}, {&s_late, "_late"},
         {&s_released_at, "_released_at"}, {&s_stamps, "_stamps"}, {&s_itemsize, "itemsize"},
         {&s_dict, "__dict__"}, {&s_device, "device"},
-        {&s_entry_points, "_entry_points"}};
+        {&s_entry_points, "_entry_points"}, {&s_fill, "aclnnInplaceFillScalar"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -1493,6 +1493,71 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
 }
 
 /* ---------------------------------------------------------------------------------------
+ * fill: aclnnInplaceFillScalar(selfRef, value) */
+
+PyDoc_STRVAR(fill_doc,
+"fill(x, value) -> True or None\n\n"
+"Every element of the NPUArray x set to the aclScalar `value` (of x's dtype) with\n"
+"aclnnInplaceFillScalar on the current stream of x's device, for a writable x with\n"
+"positive strides last used on that stream; None when that is not the case (the\n"
+"caller then takes its Python path, _ops.fill_). Raises AclError when a phase fails.");
+
+static PyObject *fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "fill(x, value)");
+        return NULL;
+    }
+    PyObject *x = args[0], *value = args[1];
+    PyObject *tensor, *shape, *strides, *device, *id, *stream, *handle;
+    void *self = NULL, *scalar = NULL, *stream_address = NULL;
+    Plan *plan = NULL;
+    if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+        || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
+        || (scalar = cdata_address(value)) == NULL || (shape = SLOT(x, a_shape)) == NULL
+        || !PyTuple_CheckExact(shape) || shape_size(shape) <= 0
+        || (strides = SLOT(x, a_strides)) == NULL || negative_step(strides)
+        || (device = SLOT(SLOT(x, a_buffer), b_device)) == NULL
+        || (id = SLOT(device, device_id)) == NULL || (stream = current_stream(id)) == NULL
+        || SLOT(SLOT(x, a_buffer), b_stream) != stream
+        || (handle = SLOT(stream, stream_handle)) == NULL
+        || (stream_address = cdata_address(handle)) == NULL
+        || (plan = unary_plan(s_fill, SLOT(x, a_dtype))) == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) == 0) {
+            Py_RETURN_NONE; /* a broadcast view: read-only (Python raises) */
+        }
+    }
+    if (activate_device(id) < 0) {
+        return NULL;
+    }
+    void *first = plan->first, *second = plan->second;
+    PyObject *held[] = {Py_NewRef(value), Py_NewRef(stream)};
+    uint64_t workspace = 0;
+    void *executor = NULL;
+    int32_t status;
+    int phase = 1;
+    Py_BEGIN_ALLOW_THREADS
+    status = ((first_phase_2)first)(self, scalar, &workspace, &executor);
+    if (status == 0 && workspace == 0) {
+        phase = 2;
+        status = ((second_phase)second)(NULL, 0, executor, stream_address);
+    }
+    Py_END_ALLOW_THREADS
+    int failed = (status != 0 || workspace != 0)
+                 && launch_outcome(s_fill, status, phase, workspace, executor, stream) < 0;
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+        Py_DECREF(held[i]);
+    }
+    return failed ? NULL : Py_NewRef(Py_True);
+}
+
+/* ---------------------------------------------------------------------------------------
  * reduction_result: a reduction into a new array (_ops.reduction_result's common case) */
 
 /* The first phases of the reductions, by signature (CANN's exact parameter types; see
@@ -1844,6 +1909,7 @@ static PyMethodDef methods[] = {
      empty_result_doc},
     {"reduction_result", (PyCFunction)(void (*)(void))reduction_result, METH_FASTCALL,
      reduction_result_doc},
+    {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL, fill_doc},
     {"configure", configure, METH_O, configure_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},

@@ -517,9 +517,9 @@ def setitem(x, key, value):
 
 
 def _set_all_in_python(x, value):
-    """``x[...] = value`` by the general path; returns ``x``."""
+    """``x[...] = value`` by the general path (``x[...]`` is ``x`` itself); returns ``x``."""
     _manipulation.check_writable(x)
-    _assign(_basic_view(x, _parse(x, Ellipsis)), value)
+    _assign(x, value)
     return x
 
 

@@ -535,7 +535,9 @@ def _not_in_c(*args):
 #   read_to_host(x): x.to_host() of a small C-contiguous array;
 #   _reduction_in_c(x, op_name, params, shape, dtype): reduction_result's common case;
 #   empty_result(shape, dtype, device, stream): a new array from the pool's free list.
+#   _fill_in_c(x, value): fill_'s common case (value: an aclScalar), True when done.
 unary_result = _fastpath.unary_result if _fastpath is not None else _not_in_c
+_fill_in_c = _fastpath.fill if _fastpath is not None else _not_in_c
 read_to_host = _fastpath.read_to_host if _fastpath is not None else _not_in_c
 _reduction_in_c = _fastpath.reduction_result if _fastpath is not None else _not_in_c
 empty_result = _fastpath.empty_result if _fastpath is not None else _not_in_c
@@ -823,6 +825,11 @@ def fill_(dst, value, *, stream=None):
     if 0 in dst._shape:
         return dst
     axes = _negative_axes(dst)
+    if stream is None and not axes:  # the common case, in C
+        if dst._acl_tensor is None:  # (a view made by indexing: from the descriptor cache)
+            acl_tensor(dst)
+        if _fill_in_c(dst, acl_scalar(value, dst._dtype)):
+            return dst
     target = _nonnegative_view(_flip_view(dst, axes) if axes else dst)  # same elements
     launch("aclnnInplaceFillScalar", target, acl_scalar(value, dst._dtype), stream=stream)
     return dst

@@ -1151,3 +1151,47 @@ def test_casts_of_other_views_take_the_python_path(rng):
                                       a[key].astype(np.int32))
     with pytest.raises(TypeError):
         _ops._fastpath.unary_result("aclnnCast", x, np.dtype(np.float64), "float64")
+
+
+# -- fills (aclnnInplaceFillScalar through _fastpath.fill, from _ops.fill_)
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int64, np.uint16,
+                                   np.bool_, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_fills_run_in_c_and_match_numpy(dtype, monkeypatch, rng):
+    values = [True, False] if dtype == np.bool_ else [0, 1, -3, 7] if \
+        np.dtype(dtype).kind == "i" else [0, 1, 7] if np.dtype(dtype).kind == "u" else \
+        [0.0, -0.0, 2.5, -1e3, float("inf"), float("nan")]
+    x = npx.asarray(np.zeros((3, 5), dtype))
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    for value in values:
+        x[...] = value
+        np.testing.assert_array_equal(x.to_host(), np.full((3, 5), value, dtype))
+        full = npx.full((2, 3), value, dtype=dtype)
+        np.testing.assert_array_equal(full.to_host(), np.full((2, 3), value, dtype))
+        view = x[:, 1::2]  # positive steps: the C path too
+        view[...] = value
+        expected = np.full((3, 5), value, dtype)
+        np.testing.assert_array_equal(x.to_host(), expected)
+    assert "aclnnInplaceFillScalar" not in launched
+
+
+def test_fills_of_other_views_take_the_python_path(rng):
+    a = rng.standard_normal((4, 6)).astype(np.float32)
+    x = npx.asarray(a)
+    flipped = x[::-1, ::-2]
+    flipped[...] = 1.5
+    a[::-1, ::-2] = 1.5
+    np.testing.assert_array_equal(x.to_host(), a)
+    with pytest.raises(ValueError, match="read-only"):
+        repeated = npx.broadcast_to(x[0], (4, 6))
+        repeated[...] = 0.0
+    with pytest.raises(ValueError):
+        npx.asarray(np.zeros(3, np.int32))[...] = float("nan")  # as NumPy refuses
+    with pytest.raises(OverflowError):
+        npx.asarray(np.zeros(3, np.int8))[...] = 1000
+    assert _ops._fill_in_c(x, object()) is None
+    with pytest.raises(TypeError):
+        _ops._fastpath.fill(x)
