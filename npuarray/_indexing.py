@@ -28,7 +28,7 @@ import operator
 import numpy as np
 
 from . import _ops, runtime
-from ._data_type import BOOL, SUPPORTED_DTYPES, bfloat16, check_scalar_fits, default_index
+from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index
 
 __all__ = ["take", "take_along_axis"]
 
@@ -526,9 +526,8 @@ def _set_all_in_python(x, value):
 # x[...] = y for an NPUArray y of x's shape and dtype on x's device: aclnnInplaceCopy(x, y)
 # in C (_ops.fast_binary_operator's in-place mode, with the same checks), else the general
 # path. (The graph workflow updates its inputs this way between replays.)
-_set_all = _ops.fast_binary_operator(
-    "aclnnInplaceCopy", {(dtype, dtype): (None, dtype) for dtype in SUPPORTED_DTYPES}, {},
-    _set_all_in_python, mode="in-place")
+_set_all = _ops.fast_binary_operator("aclnnInplaceCopy", _ops.COPY_PLANS, {},
+                                     _set_all_in_python, mode="in-place")
 
 
 # -- take, take_along_axis (issue 7) -----------------------------------------------------------

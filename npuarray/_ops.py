@@ -33,7 +33,7 @@ import numpy as np
 
 from . import _acl
 from ._acl import ffi, lib
-from ._data_type import to_acl_dtype
+from ._data_type import SUPPORTED_DTYPES, to_acl_dtype
 from .runtime._memory_pool import allocate
 from .runtime._memory_pool import _default_pools, _local as _pool_overrides
 from .runtime import get_current_stream
@@ -543,6 +543,15 @@ _reduction_in_c = _fastpath.reduction_result if _fastpath is not None else _not_
 empty_result = _fastpath.empty_result if _fastpath is not None else _not_in_c
 
 
+# aclnnInplaceCopy(selfRef, src) takes every dtype as it is (the plans of a copy between
+# arrays of one dtype: no alpha, the result in selfRef's dtype).
+COPY_PLANS = {(dtype, dtype): (None, dtype) for dtype in SUPPORTED_DTYPES}
+# _copy_in_c(dst, src): copy_'s common case (one shape and dtype, no partial overlap, both
+# last used on the current stream), dst when done, else None.
+_copy_in_c = fast_binary_operator("aclnnInplaceCopy", COPY_PLANS, {}, _not_in_c,
+                                  mode="in-place")
+
+
 def _fast_entry_points(op_name):
     """The addresses (ints) of ``op_name``'s two phases for ``_fastpath``, or None
     when it must launch from Python."""
@@ -789,6 +798,8 @@ def copy_(dst, src, *, stream=None):
     (NumPy ``copyto(dst, src, casting="unsafe")``). Overlapping views copy
     through a temporary. Runs on ``stream`` (default: the current stream).
     Raises ValueError when the shapes do not broadcast or the devices differ."""
+    if stream is None and _copy_in_c(dst, src) is not None:  # the common case, in C
+        return dst
     _check_same_device("copy", dst, src)
     from ._elementwise import broadcast_shapes
     if broadcast_shapes(dst._shape, src._shape) != dst._shape:

@@ -1195,3 +1195,29 @@ def test_fills_of_other_views_take_the_python_path(rng):
     assert _ops._fill_in_c(x, object()) is None
     with pytest.raises(TypeError):
         _ops._fastpath.fill(x)
+
+
+def test_copies_run_in_c_and_match_numpy(monkeypatch, rng):
+    """x.copy() and _ops.copy_ between arrays of one shape and dtype: aclnnInplaceCopy from
+    C; other copies (broadcast, cast, overlap, an explicit stream) keep the Python path."""
+    a = rng.standard_normal((5, 6)).astype(np.float32)
+    x = npx.asarray(a)
+    x.copy(), x.copy()  # (blocks cached)
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    y = x.copy()
+    assert y._buffer is not x._buffer
+    np.testing.assert_array_equal(y.to_host(), a)
+    assert launched == []
+    out = npx.asarray(np.zeros((5, 6), np.float32))
+    _ops.copy_(out, npx.asarray(a[0]))  # broadcast: Python
+    np.testing.assert_array_equal(out.to_host(), np.broadcast_to(a[0], (5, 6)))
+    _ops.copy_(out, npx.asarray(a.astype(np.float64)))  # cast: Python
+    np.testing.assert_array_equal(out.to_host(), a)
+    _ops.copy_(out[1:], out[:-1])  # partial overlap: Python, through a temporary
+    expected = a.copy()
+    expected[1:] = a[:-1]
+    np.testing.assert_array_equal(out.to_host(), expected)
+    assert launched.count("aclnnInplaceCopy") == 4  # (the overlap: into and out of a temporary)
