@@ -224,7 +224,10 @@ class _Binary:
         self._direct = {}
         # (float or int, array dtype, reflected) -> the scalar fast path's entry, else False.
         self._scalar_direct = {}
-        self.call = self._fast_call(self._general)
+        # The public function's body: its common case in C (as NPUArray's operators), the
+        # rest through the Python fast paths and _general.
+        self.call = _ops.fast_binary_operator(op, self._direct, self._scalar_direct,
+                                              self._fast_call(self._general))
         self.operator = self._fast_call(self._general_or_defer)
 
     def _alpha(self, dtype):
