@@ -5,28 +5,34 @@
  * launch, and the old result's release) around ~0.8 us of aclnn work. This module does the
  * common case of those paths in C, with the same objects and the same rules:
  *
- *   BinaryOperator  NPUArray's operators: `x1 <op> x2` for two NPUArrays (of one shape, or
- *                   shapes that broadcast), `x <op> 2.0` and `2.0 <op> x` for a Python float
- *                   or int, and `x <op>= y`, when the operator takes the dtypes as they
- *                   are: the result's block from the pool's free list of the current
- *                   stream, the DeviceBuffer and NPUArray made with their slots set, the
- *                   aclTensor (and aclScalar) from the descriptor caches, then the two aclnn
- *                   phases (aclnn<Op>GetWorkspaceSize, aclnn<Op>) through the provider's
- *                   entry points, CANN's or npusim's alike.
- *   unary_result    the same for a unary operator (aclnnExp, ...), for _elementwise._unary.
+ *   BinaryOperator  NPUArray's operators and the public binary functions' bodies:
+ *                   `x1 <op> x2` for two NPUArrays (of one shape, or shapes that
+ *                   broadcast), `x <op> 2.0` and `2.0 <op> x` for a Python float or int,
+ *                   and `x <op>= y` (also `x[...] = y` and copies, aclnnInplaceCopy), when
+ *                   the operator takes the dtypes as they are: the result's block from the
+ *                   pool's free list of the current stream, the DeviceBuffer and NPUArray
+ *                   made with their slots set, the aclTensor (and aclScalar) from the
+ *                   descriptor caches, then the two aclnn phases (aclnn<Op>GetWorkspaceSize,
+ *                   aclnn<Op>) through the provider's entry points, CANN's or npusim's alike.
+ *   unary_result    the same for a unary operator (aclnnExp, ...) and aclnnCast.
+ *   reduction_result  the same for the reductions (aclnnReduceSum, aclnnArgMax, ...).
+ *   empty_result    a new array from the pool, nothing launched (_ops.empty).
+ *   fill            aclnnInplaceFillScalar (_ops.fill_).
+ *   read_to_host    a small blocking read: aclrtSynchronizeStream + aclrtMemcpy.
  *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
- * function it stands in for (`fallback`; unary_result returns None instead), which
+ * function it stands in for (`fallback`; the functions return None instead), which
  * handles everything else (casts, NumPy scalars, a graph capture, the profiler, a stream
  * switch, a pool miss, errors): this module adds no semantics of its own. It reads
  * npuarray's objects through their __slots__ (offsets taken from the classes' member
  * descriptors at configure time) and the runtime's module state through the dicts and
- * thread-locals npuarray keeps it in; the Python side is npuarray/_ops.py (configure) and
- * npuarray/_elementwise.py (the operators).
+ * thread-locals npuarray keeps it in; the Python side is npuarray/_ops.py (configure and
+ * the callers' fallbacks) and npuarray/_elementwise.py (the operators).
  *
- * Every step runs with the GIL held, except the two aclnn phases: the stream may block the
- * launch (a full queue) while its worker waits for the GIL to run a host function. */
+ * Every step runs with the GIL held, except the aclnn phases and the runtime calls: the
+ * stream may block a launch (a full queue) while its worker waits for the GIL to run a host
+ * function. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
