@@ -714,6 +714,38 @@ static int launch_outcome(PyObject *name, int32_t status, int phase, uint64_t si
     return result == NULL ? -1 : 0;
 }
 
+/* One two-phase launch (see npuarray/_acl/_launch.h): the first phase stores its status,
+ * workspace size and executor here. */
+typedef struct {
+    int32_t status;
+    int phase; /* the phase that returned `status` */
+    uint64_t workspace;
+    void *executor;
+} Phases;
+
+/* With the GIL released, after the first phase: the second (aclnn<Op>(NULL, 0, executor,
+ * stream)) when the first succeeded without asking for a workspace. */
+static void second_phase_if_ready(Phases *launch, void *second, void *stream)
+{
+    launch->phase = 1;
+    if (launch->status == 0 && launch->workspace == 0) {
+        launch->phase = 2;
+        launch->status = ((second_phase)second)(NULL, 0, launch->executor, stream);
+    }
+}
+
+/* With the GIL, after the phases of `name` on `stream`: 0 when the second phase ran and
+ * succeeded, else launch_outcome()'s result (an AclError raised, or the workspace path
+ * run in Python). */
+static int phases_outcome(Phases *launch, PyObject *name, PyObject *stream)
+{
+    if (launch->status == 0 && launch->workspace == 0) {
+        return 0;
+    }
+    return launch_outcome(name, launch->status, launch->phase, launch->workspace,
+                          launch->executor, stream);
+}
+
 /* The broadcast shape of two shapes (a new tuple), or NULL when they do not broadcast
  * (the Python operator raises the error) or are not tuples. */
 static PyObject *broadcast_shapes(PyObject *shape1, PyObject *shape2)
@@ -919,31 +951,25 @@ static int launch(Operands *in, PyObject *out)
         return -1;
     }
     Plan *plan = in->plan; /* (binary_fast's copy: its objects are held) */
-    void *first = plan->first, *second = plan->second, *alpha = plan->alpha_address;
-    uint64_t workspace = 0;
-    void *executor = NULL;
-    int32_t status;
-    int phase = 1;
+    void *first = plan->first, *alpha = plan->alpha_address;
+    Phases run = {0, 1, 0, NULL};
     Py_BEGIN_ALLOW_THREADS
     if (in->right == NULL && in->cast_to >= 0) { /* aclnnCast(self, dtype, out) */
-        status = ((cast_phase)first)(in->left, in->cast_to, tensor_out, &workspace, &executor);
+        run.status = ((cast_phase)first)(in->left, in->cast_to, tensor_out, &run.workspace,
+                                         &run.executor);
     } else if (in->right == NULL) { /* a unary operator: (self, out) */
-        status = ((first_phase_2)first)(in->left, tensor_out, &workspace, &executor);
+        run.status = ((first_phase_2)first)(in->left, tensor_out, &run.workspace,
+                                            &run.executor);
     } else if (alpha == NULL) {
-        status = ((first_phase_3)first)(in->left, in->right, tensor_out, &workspace, &executor);
+        run.status = ((first_phase_3)first)(in->left, in->right, tensor_out, &run.workspace,
+                                            &run.executor);
     } else {
-        status = ((first_phase_4)first)(in->left, in->right, alpha, tensor_out, &workspace,
-                                        &executor);
+        run.status = ((first_phase_4)first)(in->left, in->right, alpha, tensor_out,
+                                            &run.workspace, &run.executor);
     }
-    if (status == 0 && workspace == 0) {
-        phase = 2;
-        status = ((second_phase)second)(NULL, 0, executor, in->stream_address);
-    }
+    second_phase_if_ready(&run, plan->second, in->stream_address);
     Py_END_ALLOW_THREADS
-    if (status == 0 && workspace == 0) {
-        return 0;
-    }
-    return launch_outcome(plan->name, status, phase, workspace, executor, in->stream);
+    return phases_outcome(&run, plan->name, in->stream);
 }
 
 /* A new C-contiguous NPUArray of `shape`, `strides` and `dtype` (`nbytes` bytes) on a
@@ -1093,23 +1119,17 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
     void *first = plan->first, *second = plan->second, *alpha = plan->alpha_address;
     PyObject *name = Py_NewRef(plan->name), *alpha_object = Py_NewRef(plan->alpha);
     Py_INCREF(in.stream);
-    uint64_t workspace = 0;
-    void *executor = NULL;
-    int32_t status;
-    int phase = 1;
+    Phases run = {0, 1, 0, NULL};
     Py_BEGIN_ALLOW_THREADS
     if (alpha == NULL) {
-        status = ((first_phase_2)first)(in.left, in.right, &workspace, &executor);
+        run.status = ((first_phase_2)first)(in.left, in.right, &run.workspace, &run.executor);
     } else {
-        status = ((first_phase_3)first)(in.left, in.right, alpha, &workspace, &executor);
+        run.status = ((first_phase_3)first)(in.left, in.right, alpha, &run.workspace,
+                                            &run.executor);
     }
-    if (status == 0 && workspace == 0) {
-        phase = 2;
-        status = ((second_phase)second)(NULL, 0, executor, in.stream_address);
-    }
+    second_phase_if_ready(&run, second, in.stream_address);
     Py_END_ALLOW_THREADS
-    int failed = (status != 0 || workspace != 0)
-                 && launch_outcome(name, status, phase, workspace, executor, in.stream) < 0;
+    int failed = phases_outcome(&run, name, in.stream) < 0;
     Py_DECREF(in.stream);
     Py_DECREF(name);
     Py_DECREF(alpha_object);
@@ -1544,19 +1564,12 @@ static PyObject *fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     void *first = plan->first, *second = plan->second;
     PyObject *held[] = {Py_NewRef(value), Py_NewRef(stream)};
-    uint64_t workspace = 0;
-    void *executor = NULL;
-    int32_t status;
-    int phase = 1;
+    Phases run = {0, 1, 0, NULL};
     Py_BEGIN_ALLOW_THREADS
-    status = ((first_phase_2)first)(self, scalar, &workspace, &executor);
-    if (status == 0 && workspace == 0) {
-        phase = 2;
-        status = ((second_phase)second)(NULL, 0, executor, stream_address);
-    }
+    run.status = ((first_phase_2)first)(self, scalar, &run.workspace, &run.executor);
+    second_phase_if_ready(&run, second, stream_address);
     Py_END_ALLOW_THREADS
-    int failed = (status != 0 || workspace != 0)
-                 && launch_outcome(s_fill, status, phase, workspace, executor, stream) < 0;
+    int failed = phases_outcome(&run, s_fill, stream) < 0;
     for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
         Py_DECREF(held[i]);
     }
@@ -1734,20 +1747,13 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
         PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
     }
     if (tensor_out != NULL) {
-        uint64_t workspace = 0;
-        void *executor = NULL;
-        int32_t status;
-        int phase = 1;
+        Phases run = {0, 1, 0, NULL};
         Py_BEGIN_ALLOW_THREADS
-        status = reduction_first_phase(kind, first, self, &arguments, tensor_out, &workspace,
-                                       &executor);
-        if (status == 0 && workspace == 0) {
-            phase = 2;
-            status = ((second_phase)second)(NULL, 0, executor, stream_address);
-        }
+        run.status = reduction_first_phase(kind, first, self, &arguments, tensor_out,
+                                           &run.workspace, &run.executor);
+        second_phase_if_ready(&run, second, stream_address);
         Py_END_ALLOW_THREADS
-        if ((status != 0 || workspace != 0)
-            && launch_outcome(name, status, phase, workspace, executor, stream) < 0) {
+        if (phases_outcome(&run, name, stream) < 0) {
             Py_CLEAR(out);
         }
     }
