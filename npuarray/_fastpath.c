@@ -817,21 +817,70 @@ static void release_operands(Operands *in)
     Py_CLEAR(in->owned[1]);
 }
 
+/* Whether `x` is an NPUArray and no graph capture or profile is running: what every fast
+ * path checks first (a capture or a profile takes the Python paths, which record them). */
+static int untraced_array(PyObject *x)
+{
+    return configured && Py_TYPE(x) == array_type && PyDict_GET_SIZE(capture_active) == 0
+           && PyDict_GetItemWithError(profiler_globals, s_active) == Py_False;
+}
+
+/* Where an operation on `x` runs without prepare(): the current stream of x's device, when
+ * x's buffer was last used on it (the device id in *id, the aclrtStream in *address); NULL
+ * otherwise (a buffer last used on another stream needs prepare()'s ordering: Python). */
+static PyObject *ready_stream(PyObject *x, PyObject **id, void **address)
+{
+    PyObject *buffer = SLOT(x, a_buffer);
+    PyObject *device = buffer == NULL ? NULL : SLOT(buffer, b_device);
+    PyObject *stream = NULL;
+    if (device == NULL || (*id = SLOT(device, device_id)) == NULL
+        || (stream = current_stream(*id)) == NULL || SLOT(buffer, b_stream) != stream) {
+        return NULL;
+    }
+    PyObject *handle = SLOT(stream, stream_handle);
+    return handle != NULL && (*address = cdata_address(handle)) != NULL ? stream : NULL;
+}
+
+/* Whether every step of `strides` is positive: a writable view (no repeated element) with
+ * no negative step. */
+static int positive_steps(PyObject *strides)
+{
+    if (strides == NULL || !PyTuple_CheckExact(strides)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) <= 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether a strides tuple has a negative step (launch() copies such views first). */
+static int negative_step(PyObject *strides)
+{
+    if (strides == NULL || !PyTuple_CheckExact(strides)) {
+        return 1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
+        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) < 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Whether the result of `array` (and `other`, another NPUArray or NULL) can be made here:
  * one device, both last used on its current stream, at most SMALL_LIMIT bytes, the
  * default pool, C-contiguous strides to copy (fills the rest of `in`). */
 static int placement(PyObject *array, PyObject *other, Operands *in)
 {
-    PyObject *buffer = SLOT(array, a_buffer);
-    in->device = SLOT(buffer, b_device);
-    if (in->device == NULL || (in->id = SLOT(in->device, device_id)) == NULL
-        || (in->stream = current_stream(in->id)) == NULL) {
+    if ((in->stream = ready_stream(array, &in->id, &in->stream_address)) == NULL) {
         return 0;
     }
-    /* A buffer last used on another stream needs prepare()'s ordering: Python does it. */
-    if (SLOT(buffer, b_stream) != in->stream
-        || (other != NULL && (SLOT(SLOT(other, a_buffer), b_device) != in->device
-                              || SLOT(SLOT(other, a_buffer), b_stream) != in->stream))) {
+    in->device = SLOT(SLOT(array, a_buffer), b_device);
+    if (other != NULL && (SLOT(SLOT(other, a_buffer), b_device) != in->device
+                          || SLOT(SLOT(other, a_buffer), b_stream) != in->stream)) {
         return 0;
     }
     Py_ssize_t size = shape_size(in->shape);
@@ -839,7 +888,6 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     if (size <= 0 || in->nbytes > SMALL_LIMIT) {
         return 0;
     }
-    PyObject *handle = SLOT(in->stream, stream_handle);
     in->pool = PyDict_GetItemWithError(default_pools, in->id);
     in->strides = contiguous(SLOT(array, a_strides), in->shape);
     if (in->strides == NULL && other != NULL) {
@@ -848,8 +896,7 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     if (in->strides == NULL && !PyErr_Occurred()) {
         in->strides = own(in, contiguous_strides(in->shape));
     }
-    return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
-           && in->pool != NULL && in->strides != NULL
+    return in->pool != NULL && in->strides != NULL
            && !is_true(thread_value(POOL_TLS, s_overrides)) && !PyErr_Occurred();
 }
 
@@ -929,8 +976,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
 static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
     *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}, .cast_to = -1};
-    if (!configured || Py_TYPE(x1) != array_type || PyDict_GET_SIZE(capture_active) != 0
-        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
+    if (!untraced_array(x1)) {
         return 0;
     }
     if (Py_TYPE(x2) == array_type) {
@@ -1058,16 +1104,14 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
 static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
 {
     *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}, .cast_to = -1};
-    if (!configured || Py_TYPE(x) != array_type || Py_TYPE(y) != array_type
-        || PyDict_GET_SIZE(capture_active) != 0
-        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False) {
+    if (!untraced_array(x) || Py_TYPE(y) != array_type) {
         return 0;
     }
     PyObject *tx = SLOT(x, a_tensor), *ty = SLOT(y, a_tensor), *strides = SLOT(x, a_strides);
     PyObject *buffer = SLOT(x, a_buffer), *other = SLOT(y, a_buffer);
     in->shape = SLOT(x, a_shape);
     if (in->shape == NULL || SLOT(y, a_shape) == NULL || tx == NULL || ty == NULL
-        || strides == NULL || !PyTuple_CheckExact(strides) || buffer == NULL || other == NULL
+        || buffer == NULL || other == NULL
         || SLOT(x, a_dtype) == NULL || SLOT(y, a_dtype) == NULL
         || (other == buffer && x != y) || !same_shape(in->shape, SLOT(y, a_shape))
         || shape_size(in->shape) <= 0
@@ -1076,29 +1120,13 @@ static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *
         || PyObject_RichCompareBool(in->plan->out_dtype, SLOT(x, a_dtype), Py_EQ) != 1) {
         return 0;
     }
-    PyObject *other_strides = SLOT(y, a_strides);
-    if (other_strides == NULL || !PyTuple_CheckExact(other_strides)) {
+    /* (a broadcast view is read-only, and negative steps are Python's cases) */
+    if (!positive_steps(strides) || negative_step(SLOT(y, a_strides))
+        || (in->stream = ready_stream(x, &in->id, &in->stream_address)) == NULL) {
         return 0;
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
-        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) <= 0) {
-            return 0; /* a broadcast view (read-only) or a negative step: Python's cases */
-        }
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(other_strides); i++) {
-        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(other_strides, i)) < 0) {
-            return 0;
-        }
     }
     in->device = SLOT(buffer, b_device);
-    if (in->device == NULL || SLOT(other, b_device) != in->device
-        || (in->id = SLOT(in->device, device_id)) == NULL
-        || (in->stream = current_stream(in->id)) == NULL
-        || SLOT(buffer, b_stream) != in->stream || SLOT(other, b_stream) != in->stream) {
-        return 0;
-    }
-    PyObject *handle = SLOT(in->stream, stream_handle);
-    return handle != NULL && (in->stream_address = cdata_address(handle)) != NULL
+    return SLOT(other, b_device) == in->device && SLOT(other, b_stream) == in->stream
            && !PyErr_Occurred();
 }
 
@@ -1471,19 +1499,6 @@ PyDoc_STRVAR(unary_result_doc,
 "when the common case does not apply (a view with a negative step, ...: the caller\n"
 "then takes its Python path): see BinaryOperator. Raises AclError when a phase fails.");
 
-/* Whether a strides tuple has a negative step (launch() copies such views first). */
-static int negative_step(PyObject *strides)
-{
-    if (strides == NULL || !PyTuple_CheckExact(strides)) {
-        return 1;
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
-        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) < 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1500,9 +1515,7 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
         Py_RETURN_NONE;
     }
     PyObject *tensor;
-    if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
-        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
-        || negative_step(SLOT(x, a_strides))
+    if (!untraced_array(x) || negative_step(SLOT(x, a_strides))
         || (tensor = SLOT(x, a_tensor)) == NULL || (in.shape = SLOT(x, a_shape)) == NULL
         || (in.left = cdata_address(tensor)) == NULL
         || (in.plan = unary_plan(args[0], args[2])) == NULL || !placement(x, NULL, &in)) {
@@ -1536,28 +1549,19 @@ static PyObject *fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *x = args[0], *value = args[1];
-    PyObject *tensor, *shape, *strides, *device, *id, *stream, *handle;
+    PyObject *tensor, *shape, *id = NULL, *stream;
     void *self = NULL, *scalar = NULL, *stream_address = NULL;
     Plan *plan = NULL;
-    if (!configured || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
-        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+    /* (a broadcast view is read-only: Python raises; negative steps are Python's cases) */
+    if (!untraced_array(x)
         || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
         || (scalar = cdata_address(value)) == NULL || (shape = SLOT(x, a_shape)) == NULL
         || !PyTuple_CheckExact(shape) || shape_size(shape) <= 0
-        || (strides = SLOT(x, a_strides)) == NULL || negative_step(strides)
-        || (device = SLOT(SLOT(x, a_buffer), b_device)) == NULL
-        || (id = SLOT(device, device_id)) == NULL || (stream = current_stream(id)) == NULL
-        || SLOT(SLOT(x, a_buffer), b_stream) != stream
-        || (handle = SLOT(stream, stream_handle)) == NULL
-        || (stream_address = cdata_address(handle)) == NULL
+        || !positive_steps(SLOT(x, a_strides))
+        || (stream = ready_stream(x, &id, &stream_address)) == NULL
         || (plan = unary_plan(s_fill, SLOT(x, a_dtype))) == NULL) {
         PyErr_Clear();
         Py_RETURN_NONE;
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(strides); i++) {
-        if (PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i)) == 0) {
-            Py_RETURN_NONE; /* a broadcast view: read-only (Python raises) */
-        }
     }
     if (activate_device(id) < 0) {
         return NULL;
@@ -1693,20 +1697,14 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
     PyObject *x = args[0], *name = args[1], *shape = args[3], *dtype = args[4];
     ReductionArguments arguments = {NULL, 0, false, false};
     void *self = NULL, *stream_address = NULL;
-    PyObject *tensor, *device, *id, *stream, *handle, *pool, *itemsize_object;
+    PyObject *tensor, *id = NULL, *stream, *pool, *itemsize_object;
     Py_ssize_t size, itemsize = -1;
     int kind = reduction_kind(name);
-    if (kind < 0 || !configured || Py_TYPE(x) != array_type
-        || PyDict_GET_SIZE(capture_active) != 0
-        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
+    if (kind < 0 || !untraced_array(x)
         || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
         || !reduction_arguments(kind, args[2], &arguments) || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0
-        || (device = SLOT(SLOT(x, a_buffer), b_device)) == NULL
-        || (id = SLOT(device, device_id)) == NULL || (stream = current_stream(id)) == NULL
-        || SLOT(SLOT(x, a_buffer), b_stream) != stream
-        || (handle = SLOT(stream, stream_handle)) == NULL
-        || (stream_address = cdata_address(handle)) == NULL
+        || (stream = ready_stream(x, &id, &stream_address)) == NULL
         || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
         || is_true(thread_value(POOL_TLS, s_overrides))
         || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
@@ -1852,12 +1850,10 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     (void)module;
     PyObject *shape, *dtype, *buffer, *offset, *id, *stream, *device;
     Py_ssize_t size;
-    if (!configured || memcpy_sync == NULL || synchronize_stream == NULL
-        || Py_TYPE(x) != array_type || PyDict_GET_SIZE(capture_active) != 0
+    if (memcpy_sync == NULL || synchronize_stream == NULL || !untraced_array(x)
         || (PyList_GET_SIZE(host_read_hooks) != 0
             && (PyList_GET_SIZE(host_read_hooks) != 1
                 || PyList_GET_ITEM(host_read_hooks, 0) != capture_read_hook))
-        || PyDict_GetItemWithError(profiler_globals, s_active) != Py_False
         || (shape = SLOT(x, a_shape)) == NULL || (dtype = SLOT(x, a_dtype)) == NULL
         || (buffer = SLOT(x, a_buffer)) == NULL || (offset = SLOT(x, a_offset)) == NULL
         || !PyTuple_CheckExact(shape) || (size = shape_size(shape)) <= 0

@@ -701,7 +701,7 @@ def is_c_contiguous(x):
 # paying aclCreateTensor + aclDestroyTensor (~3 us from Python). Handles are refcounted
 # cdata: one evicted from the cache lives on while an array still uses it.
 _whole_tensors = {}
-_WHOLE_TENSOR_CACHE_SIZE = 4096
+_DESCRIPTOR_CACHE_SIZE = 4096  # entries of each descriptor cache (and of _layouts)
 # Operators that rewrite the shape of output aclTensors when they run (a data-dependent
 # length, read back with aclGetViewShape), with the positions of those outputs in the
 # launch arguments: launch() gives them private aclTensors, so that a memoised one is never
@@ -710,13 +710,19 @@ _SHAPE_WRITING_OPS = {"aclnnMaskedSelect": (-1,), "aclnnNonzero": (-1,), "aclnnU
 
 
 def _whole_tensor(x):
-    key = (x._buffer.ptr, x._shape, x._dtype)
-    handle = _whole_tensors.get(key)
+    return _memoised_tensor(_whole_tensors, (x._buffer.ptr, x._shape, x._dtype), x)
+
+
+def _memoised_tensor(cache, key, x):
+    """``x``'s aclTensor from the descriptor ``cache`` under ``key``, made and filed
+    there on a miss (a full cache is emptied first: entries still used by arrays live
+    on in them)."""
+    handle = cache.get(key)
     if handle is None:
         handle = _create_tensor(x)
-        if len(_whole_tensors) >= _WHOLE_TENSOR_CACHE_SIZE:
-            _whole_tensors.clear()
-        _whole_tensors[key] = handle
+        if len(cache) >= _DESCRIPTOR_CACHE_SIZE:
+            cache.clear()
+        cache[key] = handle
     return handle
 
 
@@ -731,7 +737,7 @@ def _layout(shape, dtype):
         size *= n
     if not size:
         return None
-    if len(_layouts) >= _WHOLE_TENSOR_CACHE_SIZE:
+    if len(_layouts) >= _DESCRIPTOR_CACHE_SIZE:
         _layouts.clear()
     layout = _layouts[(shape, dtype)] = (size * dtype.itemsize, contiguous_strides(shape))
     return layout
@@ -884,19 +890,12 @@ def cast(x, dtype, *, stream=None):
 # happens to match an old one reuses its descriptor correctly. Handles are refcounted cdata,
 # as in ``_whole_tensors``; launch() gives outputs of ``_SHAPE_WRITING_OPS`` private ones.
 _view_tensors = {}
-_VIEW_TENSOR_CACHE_SIZE = 4096
 
 
 def _view_tensor(x):
     buffer = x._buffer
     key = (buffer.ptr, buffer.nbytes, x._shape, x._strides, x._offset, x._dtype)
-    handle = _view_tensors.get(key)
-    if handle is None:
-        handle = _create_tensor(x)
-        if len(_view_tensors) >= _VIEW_TENSOR_CACHE_SIZE:
-            _view_tensors.clear()
-        _view_tensors[key] = handle
-    return handle
+    return _memoised_tensor(_view_tensors, key, x)
 
 
 def _described(x):

@@ -39,6 +39,15 @@ def python_path_calls(monkeypatch):
     return calls
 
 
+def python_launches(monkeypatch):
+    """The operators launched through _ops.launch (the Python path) from now on, by name."""
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    return launched
+
+
 def made_by_operator(a):
     """An NPUArray of `a` made by an operator (so it has its aclTensor, as results do)."""
     x = npx.asarray(a)
@@ -111,6 +120,26 @@ def test_a_chain_reuses_one_block_and_returns_it(rng):
     assert (pool.used_bytes(), pool.total_bytes()) == before
 
 
+def assert_scalar_operators(x, a, operators, *, reflected):
+    """Each of ``operators`` (dunder: NumPy function) of ``x`` (``a`` on the host) with
+    each of SCALARS (on the left when ``reflected``) against NumPy: its result and dtype,
+    or its error."""
+    for value in SCALARS:
+        for dunder, function in operators.items():
+            try:
+                with np.errstate(all="ignore"):
+                    expected = function(value, a) if reflected else function(a, value)
+            except (OverflowError, TypeError) as error:  # e.g. int8 + 1000
+                with pytest.raises(type(error)):
+                    getattr(x, dunder)(value)
+                continue
+            result = getattr(x, dunder)(value)
+            assert result.dtype == expected.dtype, (dunder, value)
+            rtol = 1e-2 if a.dtype == np.float16 else 1e-6
+            np.testing.assert_allclose(result.to_host(), expected, rtol=rtol, equal_nan=True,
+                                       err_msg=f"{dunder} {value!r}")
+
+
 SCALARS = [2.5, -0.0, 0.0, float("nan"), float("inf"), 3, -7, 0, 1000, 2**40, True]
 
 
@@ -123,20 +152,7 @@ def test_array_and_python_scalar_match_numpy(dtype, monkeypatch, rng):
     0.0, -0.0 and NaN, which it does not cache."""
     a = (rng.standard_normal(24) * 5).astype(dtype)
     x = npx.asarray(a) * 1 if dtype != np.float16 else npx.asarray(a) * 1.0
-    for value in SCALARS:
-        for dunder, function in OPERATORS.items():
-            try:
-                with np.errstate(all="ignore"):
-                    expected = function(a, value)
-            except (OverflowError, TypeError) as error:  # e.g. int8 + 1000
-                with pytest.raises(type(error)):
-                    getattr(x, dunder)(value)
-                continue
-            result = getattr(x, dunder)(value)
-            assert result.dtype == expected.dtype, (dunder, value)
-            rtol = 1e-2 if dtype == np.float16 else 1e-6
-            np.testing.assert_allclose(result.to_host(), expected, rtol=rtol, equal_nan=True,
-                                       err_msg=f"{dunder} {value!r}")
+    assert_scalar_operators(x, a, OPERATORS, reflected=False)
 
 
 def test_a_scalar_chain_never_reaches_python(monkeypatch, rng):
@@ -157,10 +173,7 @@ def test_a_scalar_chain_never_reaches_python(monkeypatch, rng):
         expected = expected * np.float32(1.01) - np.float32(0.5)
     np.testing.assert_allclose(z.to_host(), expected, rtol=1e-4)
     assert calls == []
-    launched = []
-    real = _ops.launch
-    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
-                                                                 real(*args, **kwargs))[1])
+    launched = python_launches(monkeypatch)
     doubled = x * np.float32(2.0)  # a NumPy scalar: the Python operator's general path
     assert launched == ["aclnnMuls"] and doubled.dtype == np.float32
     np.testing.assert_allclose(doubled.to_host(), a * 2, rtol=1e-6)
@@ -186,20 +199,7 @@ def test_python_scalar_and_array_match_numpy(dtype, rng):
     """scalar <op> x (NPUArray's reflected operators) against NumPy."""
     a = (rng.standard_normal(24) * 5).astype(dtype)
     x = npx.asarray(a) * 1 if dtype != np.float16 else npx.asarray(a) * 1.0
-    for value in SCALARS:
-        for dunder, function in REFLECTED.items():
-            try:
-                with np.errstate(all="ignore"):
-                    expected = function(value, a)
-            except (OverflowError, TypeError) as error:
-                with pytest.raises(type(error)):
-                    getattr(x, dunder)(value)
-                continue
-            result = getattr(x, dunder)(value)
-            assert result.dtype == expected.dtype, (dunder, value)
-            rtol = 1e-2 if dtype == np.float16 else 1e-6
-            np.testing.assert_allclose(result.to_host(), expected, rtol=rtol, equal_nan=True,
-                                       err_msg=f"{dunder} {value!r}")
+    assert_scalar_operators(x, a, REFLECTED, reflected=True)
 
 
 def test_reflected_with_an_array_takes_the_python_operator(rng):
@@ -636,10 +636,7 @@ def test_unary_common_case_runs_in_c(dtype, monkeypatch, rng):
     x = npx.asarray(a) * 1.0
     warm = [npx.exp(x) for _ in range(3)]  # (blocks of this size cached for the stream:
     del warm                                 # two results live at a time below)
-    launched = []
-    real = _ops.launch
-    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
-                                                                 real(*args, **kwargs))[1])
+    launched = python_launches(monkeypatch)
     for name, function in UNARY.items():
         result = getattr(npx, name)(x)
         expected = function(a)
@@ -870,13 +867,9 @@ def test_pow_with_a_python_scalar_matches_numpy(dtype, monkeypatch, rng):
         specials = [1.0, 0.5]    # standard, and implementations differ)
     a = np.concatenate([rng.uniform(-3, 3, 12), specials]).astype(dtype)
     x = npx.asarray(a) * 1
-    launched = []
-    real = _ops.launch
     for _ in range(2):  # (plans made and blocks cached; then counted)
         [x ** 2, 2.0 ** x]
-        monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
-                                                                     real(*args, **kwargs))[1])
-    del launched[:]
+    launched = python_launches(monkeypatch)
     rtol = 5e-3 if dtype == np.float16 else 1e-5
     for value in (2, 3, 0, -1, 0.75, 2.0, -2.5, 0.0, float("nan"), float("inf")):
         with np.errstate(all="ignore"):
@@ -955,10 +948,7 @@ def test_assigning_a_whole_array_runs_in_c(dtype, monkeypatch, rng):
     x, y = npx.asarray(a), npx.asarray(b)
     buffer = x._buffer
     x[...] = y  # (a first one may make plans)
-    launched = []
-    real = _ops.launch
-    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
-                                                                 real(*args, **kwargs))[1])
+    launched = python_launches(monkeypatch)
     x[...] = npx.asarray(a)
     x[...] = y
     assert x._buffer is buffer and launched == []
@@ -1126,10 +1116,7 @@ def test_casts_run_in_c_and_match_numpy(source, monkeypatch, rng):
     for target in CAST_DTYPES:  # (plans made, blocks cached)
         x.astype(target)
         x.astype(target)
-    launched = []
-    real = _ops.launch
-    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
-                                                                 real(*args, **kwargs))[1])
+    launched = python_launches(monkeypatch)
     for target in CAST_DTYPES:
         result = x.astype(target)
         with np.errstate(all="ignore"):
@@ -1162,10 +1149,7 @@ def test_fills_run_in_c_and_match_numpy(dtype, monkeypatch, rng):
         np.dtype(dtype).kind == "i" else [0, 1, 7] if np.dtype(dtype).kind == "u" else \
         [0.0, -0.0, 2.5, -1e3, float("inf"), float("nan")]
     x = npx.asarray(np.zeros((3, 5), dtype))
-    launched = []
-    real = _ops.launch
-    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
-                                                                 real(*args, **kwargs))[1])
+    launched = python_launches(monkeypatch)
     for value in values:
         x[...] = value
         np.testing.assert_array_equal(x.to_host(), np.full((3, 5), value, dtype))
@@ -1203,10 +1187,7 @@ def test_copies_run_in_c_and_match_numpy(monkeypatch, rng):
     a = rng.standard_normal((5, 6)).astype(np.float32)
     x = npx.asarray(a)
     x.copy(), x.copy()  # (blocks cached)
-    launched = []
-    real = _ops.launch
-    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
-                                                                 real(*args, **kwargs))[1])
+    launched = python_launches(monkeypatch)
     y = x.copy()
     assert y._buffer is not x._buffer
     np.testing.assert_array_equal(y.to_host(), a)

@@ -684,7 +684,7 @@ def test_shape_writing_operators_do_not_change_shared_descriptors(rng):
 
 def test_view_cache_is_bounded(monkeypatch, rng):
     monkeypatch.setattr(_ops, "_view_tensors", {})
-    monkeypatch.setattr(_ops, "_VIEW_TENSOR_CACHE_SIZE", 8)
+    monkeypatch.setattr(_ops, "_DESCRIPTOR_CACHE_SIZE", 8)
     a = host_data(rng, (4, 40), "float32")
     x = npx.asarray(a)
     for i in range(30):

@@ -370,8 +370,8 @@ class MemoryPool:
         """A ``DeviceBuffer`` of at least ``nbytes`` bytes usable in order on
         ``stream`` (see ``_allocate`` for the errors)."""
         if nbytes <= _SMALL_LIMIT and not self._late:
-            # The common case inline and lock-free (it is on the path of every operation):
-            # a small block freed on this stream, reused in stream order.
+            # The common case, lock-free: a small block freed on this stream, reused in
+            # stream order (npuarray/_fastpath.c does the same in C for most operations).
             size = -(-nbytes // _GRANULE) * _GRANULE or _GRANULE
             bins = self._free.get(id(stream))
             ptrs = bins.get(size) if bins else None
@@ -381,15 +381,7 @@ class MemoryPool:
                 except IndexError:  # another thread took the last one
                     pass
                 else:
-                    buffer = _new_buffer(DeviceBuffer)
-                    buffer.ptr = ptr
-                    buffer.nbytes = nbytes
-                    buffer.device = self.device
-                    buffer._pool = self
-                    buffer._size = size
-                    buffer._stream = stream
-                    buffer._others = None
-                    return buffer
+                    return DeviceBuffer(self, ptr, nbytes, size, stream)
         buffer = self._allocate(nbytes, stream)
         if self._late:
             self._return_late()
@@ -555,7 +547,6 @@ def _drain(ptrs):
 
 
 _Device = Device
-_new_buffer = object.__new__
 _users_lock = threading.Lock()  # DeviceBuffer.prepare's switch of the last user
 _default_pools = {}
 _default_pools_lock = threading.Lock()
