@@ -1,5 +1,5 @@
-"""Builds the npusim extension (npuarray._npusim) from kernels/ with cffi, and npuarray._fastpath
-(npuarray/_fastpath.c); metadata is in pyproject.toml.
+"""Builds the npusim extension (npuarray._npusim) from kernels/ with cffi, and npuarray._core._fastpath
+(npuarray/_core/_fastpath.c); metadata is in pyproject.toml.
 
 The extensions are also copied next to the sources (``npuarray/`` of the checkout): Python run
 from the checkout imports the source tree before the installed package, and that tree must
@@ -35,8 +35,8 @@ class BuildExtAlsoInPlace(build_ext):
             shutil.copyfile(built, in_place)
 
 
-# npuarray's host fast path (npuarray/_fastpath.c): a plain CPython extension.
-FASTPATH = Extension("npuarray._fastpath", ["npuarray/_fastpath.c"],
+# npuarray's host fast path (npuarray/_core/_fastpath.c): a plain CPython extension.
+FASTPATH = Extension("npuarray._core._fastpath", ["npuarray/_core/_fastpath.c"],
                      extra_compile_args=["-O2", "-std=c11"])
 
 setup(cffi_modules=["npuarray/_acl/_build_npusim.py:ffibuilder"],

@@ -162,8 +162,8 @@ def _phase_share(harness, x, one):
     """Diagnostic: aclnnAdd's two phases alone on the chain's operands, called 1000 times
     through npuarray's C launch helper (one cffi call each, with no result array made):
     what the provider costs per operation, the rest of the chain's time being npuarray's
-    host path (npuarray/_fastpath.c: pool block, result array, checks)."""
-    from npuarray import _ops
+    host path (npuarray/_core/_fastpath.c: pool block, result array, checks)."""
+    from npuarray._core import _ops
     if _ops._launch_helper is None:
         return
     stream = _ops.current_stream(x.device)

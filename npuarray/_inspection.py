@@ -3,12 +3,12 @@
 ``default_dtypes``, ``devices`` and ``dtypes``.
 
 Answers come from the host (the runtime's device list and the dtype tables of
-``npuarray._data_type``); nothing runs on a device.
+``npuarray._core._data_type``); nothing runs on a device.
 """
 import numpy as np
 
 from . import runtime
-from ._data_type import default_complex, default_float, default_index, default_int, isdtype
+from ._core._data_type import default_complex, default_float, default_index, default_int, isdtype
 from .runtime._device import as_device_id
 
 __all__ = ["__array_namespace_info__"]

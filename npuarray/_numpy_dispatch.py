@@ -26,8 +26,8 @@ import inspect
 
 import numpy as np
 
-from . import _elementwise as ew
-from . import _linear_algebra, _manipulation, _ops, _statistical, _transfer, _utility
+from ._core import _elementwise as ew
+from ._core import _linear_algebra, _manipulation, _ops, _statistical, _transfer, _utility
 from ._numpy_names import _adapters, _creation, _indexing, _linalg, _manipulation as nm
 from ._numpy_names import _math, _statistics
 
@@ -288,7 +288,7 @@ def _function_table():
 def _SAME_FUNCTIONS():
     """NumPy functions whose array API namesake npuarray has: same meaning, the
     standard's positional-only / keyword-only split."""
-    from . import _creation as cr, _searching as se, _set
+    from ._core import _creation as cr, _searching as se, _set
     m = _manipulation
     return [(np.squeeze, m.squeeze), (np.expand_dims, m.expand_dims), (np.flip, m.flip),
             (np.roll, m.roll), (np.tile, m.tile), (np.repeat, m.repeat),
@@ -302,7 +302,7 @@ def _SAME_FUNCTIONS():
 
 
 def _take_along_axis():
-    from ._indexing import take_along_axis
+    from ._core._indexing import take_along_axis
     return take_along_axis
 
 
@@ -466,7 +466,7 @@ def _like_parsed(parse):
 
 
 def _npx_creation():
-    from . import _creation as array_api_creation
+    from ._core import _creation as array_api_creation
     return array_api_creation
 
 

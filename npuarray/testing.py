@@ -9,7 +9,7 @@ caller.
 """
 import numpy as np
 
-from ._transfer import to_host
+from ._core._transfer import to_host
 
 __all__ = ["assert_allclose", "assert_array_equal", "assert_array_almost_equal",
            "assert_array_less", "assert_equal"]

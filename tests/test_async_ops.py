@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray import _elementwise as ew
-from npuarray._linear_algebra import matmul
-from npuarray._searching import argmax
-from npuarray._statistical import sum as npx_sum
+from npuarray._core import _elementwise as ew
+from npuarray._core._linear_algebra import matmul
+from npuarray._core._searching import argmax
+from npuarray._core._statistical import sum as npx_sum
 from test_elementwise import assert_matches, random_array
 
 

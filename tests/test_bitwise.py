@@ -301,7 +301,7 @@ def test_runs_on_the_current_stream(rng):
 
 # -- npusim keeps CANN's documented dtype sets -----------------------------------------------
 
-from npuarray import _ops  # noqa: E402  (the raw operators, below the public API)
+from npuarray._core import _ops  # noqa: E402  (the raw operators, below the public API)
 
 
 def raw(dtype, shape=(3,)):

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray import _ops
+from npuarray._core import _ops
 from npuarray._acl import _cdef_aclnn, ffi, lib
-from npuarray._data_type import to_acl_dtype
+from npuarray._core._data_type import to_acl_dtype
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "kernels" / "aclnn_dtypes.tsv"

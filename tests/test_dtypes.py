@@ -5,7 +5,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from npuarray import _data_type as d
+from npuarray._core import _data_type as d
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 STANDARD = [np.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8",

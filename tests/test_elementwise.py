@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray import _elementwise as ew
+from npuarray._core import _elementwise as ew
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray import _ops
+from npuarray._core import _ops
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 FLOATS = ["float16", "bfloat16", "float32", "float64"]

@@ -1,4 +1,4 @@
-"""npuarray/_fastpath.c: the C common case of NPUArray's binary operators and of
+"""npuarray/_core/_fastpath.c: the C common case of NPUArray's binary operators and of
 DeviceBuffer.__del__ (issue 9). Each test checks results against NumPy, and that every
 case outside the common one reaches the Python operator with the same semantics."""
 import gc
@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray import _elementwise, _ops
+from npuarray._core import _elementwise, _ops
 from npuarray._acl import ffi
 from npuarray.runtime import _memory_pool
 
 pytestmark = pytest.mark.skipif(_ops._fastpath is None or _ops._launch_helper is None,
-                                reason="npuarray._fastpath (or the npusim launch helper) "
+                                reason="npuarray._core._fastpath (or the npusim launch helper) "
                                        "is not built")
 
 OPERATORS = {"__add__": np.add, "__sub__": np.subtract, "__mul__": np.multiply,
@@ -64,7 +64,7 @@ def test_the_operators_and_the_release_are_the_c_ones():
     np.testing.assert_array_equal(method(x).to_host(), [0.0, 2.0, 4.0])
     np.testing.assert_array_equal(npx.NPUArray.__mul__(x, x).to_host(), [0.0, 1.0, 4.0])
     assert "add" in npx.NPUArray.__add__.__doc__
-    assert npx.NPUArray.__add__.__module__ == "npuarray._elementwise"
+    assert npx.NPUArray.__add__.__module__ == "npuarray._core._elementwise"
     assert str(inspect.signature(npx.NPUArray.__add__)) == "(x1, x2)"  # via __wrapped__
     assert str(inspect.signature(npx.NPUArray.__iadd__)) == "(self, other)"
 
@@ -715,7 +715,7 @@ def test_int_and_zero_scalars_take_the_c_path(monkeypatch, rng):
 def python_reads(monkeypatch):
     """The device-to-host copies made by the Python path, counted."""
     from npuarray.runtime import _transfer as runtime_transfer
-    from npuarray import _transfer
+    from npuarray._core import _transfer
     calls = []
     real = runtime_transfer.copy_device_to_host
     monkeypatch.setattr(_transfer, "copy_device_to_host",
@@ -772,7 +772,7 @@ def test_other_reads_take_the_python_path(case, python_reads, monkeypatch, rng):
         with npx.Stream():
             x = x * 1.0
     elif case == "hook":
-        from npuarray import _transfer
+        from npuarray._core import _transfer
         seen = []
         _transfer.host_read_hooks.append(seen.append)  # (the list C reads, in place)
         try:
@@ -1081,13 +1081,13 @@ def test_binary_and_unary_operators_on_views_match_numpy(rng):
 
 
 def test_without_the_extension_everything_runs_in_python(run_python):
-    """An install whose npuarray._fastpath cannot be imported (a build without it) takes
+    """An install whose npuarray._core._fastpath cannot be imported (a build without it) takes
     the Python paths, with the same results."""
     script = """
 import sys
-sys.modules["npuarray._fastpath"] = None  # the import fails, as for a missing extension
+sys.modules["npuarray._core._fastpath"] = None  # the import fails, as for a missing extension
 import numpy as np, npuarray as npx
-from npuarray import _ops
+from npuarray._core import _ops
 assert _ops._fastpath is None and not isinstance(npx.NPUArray.__add__, type(len))
 a = np.arange(12, dtype=np.float32).reshape(3, 4)
 x, y = npx.asarray(a), npx.asarray(a[0])

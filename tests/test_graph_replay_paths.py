@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray import _acl, _ops
+from npuarray import _acl
+from npuarray._core import _ops
 
 pytestmark = pytest.mark.skipif(not _acl.available("aclmdlRICaptureBegin"),
                                 reason="the loaded provider has no graph capture")

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray import _elementwise, _ops
+from npuarray._core import _elementwise, _ops
 from npuarray._acl import ffi
-from npuarray._data_type import BFLOAT16
+from npuarray._core._data_type import BFLOAT16
 
 DTYPES = [np.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                                 "uint32", "uint64", "float16", "float32", "float64",

@@ -413,7 +413,7 @@ def test_namespace():
     ("aclnnInverse", np.complex128), ("aclnnLinalgCross", np.uint16), ("aclnnLinalgCross", np.bool_),
     ("aclnnSlogdet", np.int32), ("aclnnLinalgQr", np.int64), ("aclnnSvd", np.float16)])
 def test_operator_refuses_undocumented_dtype(op, dtype):
-    from npuarray import _ops
+    from npuarray._core import _ops
     x = npx.asarray(np.eye(3).astype(dtype))
     out = npx.asarray(np.eye(3).astype(dtype))
     args = {"aclnnLinalgCholesky": (x, False, out), "aclnnInverse": (x, out),
@@ -539,8 +539,8 @@ def test_complex_singular(dtype):
 def test_vector_norm_operator(rng):
     """float32 norms are one aclnnLinalgVectorNorm; NaN propagates through inf norms;
     the operator refuses float64, as documented."""
-    from npuarray import _ops
-    from npuarray._data_type import to_acl_dtype
+    from npuarray._core import _ops
+    from npuarray._core._data_type import to_acl_dtype
     a = rand(rng, (3, 4), np.float32)
     a[1, 2] = np.nan
     got = la.vector_norm(npx.asarray(a), axis=1, ord=np.inf).to_host()

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray._elementwise import inplace
-from npuarray._linear_algebra import matmul
+from npuarray._core._elementwise import inplace
+from npuarray._core._linear_algebra import matmul
 from test_elementwise import BF16, assert_matches, dt, random_array
 
 SHAPES = [((3,), (3,)), ((3,), (3, 4)), ((2, 3), (3,)), ((2, 3), (3, 4)),

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray import _ops
+from npuarray._core import _ops
 from _numpy_names_helpers import up
 
 KTH_DTYPES = ["float16", "float32", "int8", "int16", "int32", "int64", "uint8"]

@@ -1,4 +1,4 @@
-"""The launch path of npuarray._ops: aclTensor and aclScalar caching, the two-phase
+"""The launch path of npuarray._core._ops: aclTensor and aclScalar caching, the two-phase
 call and its errors, copy_ / fill_ / arange_ / cast, and views with negative
 strides (which aclTensor cannot describe)."""
 import gc
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray import _ops
+from npuarray._core import _ops
 from test_elementwise import BF16, assert_matches, random_array
 
 

@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 import npuarray as npx
-from npuarray import _ops
+from npuarray._core import _ops
 
 
 def test_results_on_a_recycled_block_share_one_acl_tensor():

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import npuarray as npx
-from npuarray import _acl, _ops, runtime
+from npuarray import _acl, runtime
+from npuarray._core import _ops
 from conftest import package_env
 
 SHAPES = [(), (0,), (7,), (3, 4), (2, 0, 3), (2, 3, 4)]

@@ -16,15 +16,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray import _linear_algebra, _ops, _searching, _statistical
+from npuarray._core import _linear_algebra, _ops, _searching, _statistical
 from npuarray._acl import ffi
-from npuarray._data_type import BFLOAT16, to_acl_dtype
+from npuarray._core._data_type import BFLOAT16, to_acl_dtype
 
 needs_helper = pytest.mark.skipif(_ops._launch_helper is None,
                                   reason="the C launch helpers are not built")
 
 # Dtypes that reach each operator as they are (so through the plan and the helper), from the
-# operator tables of npuarray._statistical / npuarray._searching (CANN's documents).
+# operator tables of npuarray._core._statistical / npuarray._core._searching (CANN's documents).
 SUM_DTYPES = ["float16", "float32", "float64", BFLOAT16, "int64", "complex64", "complex128"]
 SUM_WITH_DTYPE = ["int8", "int16", "int32", "uint8"]  # sum(x, dtype=x.dtype)
 MEAN_DTYPES = ["float16", "float32", "float64", BFLOAT16, "complex64", "complex128"]
@@ -87,7 +87,7 @@ def helper_calls(monkeypatch):
             return _helper(*args)
         monkeypatch.setitem(_ops._EXACT_HELPERS, op, counting)
     monkeypatch.setattr(_ops, "_exact_launchers", {})
-    real_c_path = _ops._reduction_in_c  # (npuarray/_fastpath.c: the same launch, in C)
+    real_c_path = _ops._reduction_in_c  # (npuarray/_core/_fastpath.c: the same launch, in C)
 
     def counting_c_path(x, op, *args):
         out = real_c_path(x, op, *args)
@@ -600,7 +600,7 @@ def test_helpers_with_entry_points_of_an_abi_mode_library(monkeypatch, rng):
     expected = [a.sum(axis=1), a.max(axis=0, keepdims=True), a.argmax(axis=-1), a @ c.T]
     for result, reference in zip(run(), expected):
         assert_matches(result, reference)
-    # (the reductions launch from npuarray/_fastpath.c, matmul through its exact helper:
+    # (the reductions launch from npuarray/_core/_fastpath.c, matmul through its exact helper:
     # both with the ABI-mode library's entry points)
     assert set(ops) <= set(_ops._entry_points)
     assert all(_ops._entry_points[op] is not _ops._PYTHON_LAUNCH for op in ops)

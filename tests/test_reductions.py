@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
-from npuarray import _searching, _statistical
+from npuarray._core import _searching, _statistical
 from test_elementwise import BF16, assert_matches, dt, random_array
 
 AXES = [None, 0, 1, -1, (0, 2), (2, 0), (0, 1, 2), ()]

@@ -225,7 +225,7 @@ def test_isin_bad_operands_then_next_call_works():
 # -- npusim accepts exactly the dtypes CANN documents --------------------------------------------
 
 def _launch_fails(op, *args):
-    from npuarray import _ops
+    from npuarray._core import _ops
     with pytest.raises(npx.InvalidValueError) as info:
         _ops.launch(op, *args)
     assert info.value.code == 161002 and op in str(info.value)
@@ -246,7 +246,7 @@ def test_npusim_rejects_undocumented_dtypes():
     # aclnnGather: no complex (ops-nn index/gather_elements_v2 docs)
     _launch_fails("aclnnGather", c, 0, i64, npx.ones((4,), dtype=npx.complex64))
     # aclnnIsInTensorScalar: no uint32 element; out must be BOOL
-    from npuarray import _ops
+    from npuarray._core import _ops
     scalar = _ops.acl_scalar(1, np.dtype(np.int64))
     _launch_fails("aclnnIsInTensorScalar", npx.ones((4,), dtype=npx.uint32), scalar, False, False,
                   npx.zeros((4,), dtype=npx.bool))
@@ -261,7 +261,7 @@ def test_npusim_rejects_undocumented_dtypes():
 
 
 def test_npusim_reports_a_bad_sorter_on_the_stream():
-    from npuarray import _ops
+    from npuarray._core import _ops
     seq = npx.asarray(np.array([1.0, 2.0, 3.0]))
     out = npx.zeros((2,), dtype=npx.int64)
     _ops.launch("aclnnSearchSorted", seq, npx.asarray(np.array([1.5, 2.5])), False, False,

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray import _acl, _ops
+from npuarray import _acl
+from npuarray._core import _ops
 
 
 def test_small_operation_then_synchronise(rng):

@@ -343,7 +343,7 @@ def test_on_a_non_default_stream(rng):
 # npusim's aclnnCumprod keeps CANN's documented rules (dtypes, INT32 dim scalar)
 
 def _cumprod_launch(x, dim_value, dim_dtype, dtype, out):
-    from npuarray import _data_type, _ops
+    from npuarray._core import _data_type, _ops
     _ops.launch("aclnnCumprod", x, _ops.acl_scalar(dim_value, np.dtype(dim_dtype)),
                 -1 if dtype is None else _data_type.to_acl_dtype(np.dtype(dtype)), out)
 

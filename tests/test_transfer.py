@@ -135,14 +135,14 @@ def test_transfers_from_many_threads(rng):
 
 def _read_capsule(capsule):
     import ctypes
-    from npuarray import _transfer
+    from npuarray._core import _transfer
     get = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
         ("PyCapsule_GetPointer", ctypes.pythonapi))
     return _transfer._DLManagedTensor.from_address(get(capsule, b"dltensor")).dl_tensor
 
 
 def test_dlpack_export_of_device_memory(rng):
-    from npuarray import _transfer
+    from npuarray._core import _transfer
     host = rng.standard_normal((6, 8)).astype(np.float32)
     x = npx.asarray(host)
     view = x[1:, ::2]

@@ -112,7 +112,7 @@ def test_environment_variable_sets_the_default(run_python):
 
 
 def test_host_read_hooks_run_before_any_read():
-    from npuarray import _transfer
+    from npuarray._core import _transfer
     seen = []
 
     def forbid(what):

@@ -1,5 +1,5 @@
 """Builds npusim, the CPU implementation of the AscendCL ABI, into the extension npuarray._npusim
-(and, for in-place builds, npuarray._fastpath: ``build_fastpath_inplace``).
+(and, for in-place builds, npuarray._core._fastpath: ``build_fastpath_inplace``).
 
 cffi API mode: the extension compiles every ``kernels/runtime/*.c`` and
 ``kernels/ops/*.c`` together with the cdef of ``_cdef_runtime`` and
@@ -222,13 +222,14 @@ def _build_inplace_locked():
     return target
 
 
-FASTPATH_SOURCE = os.path.join(ROOT, "npuarray", "_fastpath.c")
+FASTPATH_SOURCE = os.path.join(ROOT, "npuarray", "_core", "_fastpath.c")
 
 
 def build_fastpath_inplace():
-    """Builds npuarray/_fastpath*.so (npuarray's host fast path, a plain CPython
+    """Builds npuarray/_core/_fastpath*.so (npuarray's host fast path, a plain CPython
     extension; setup.py builds it for installs) when its source changed."""
-    target = os.path.join(ROOT, "npuarray", "_fastpath" + sysconfig.get_config_var("EXT_SUFFIX"))
+    target = os.path.join(ROOT, "npuarray", "_core",
+                          "_fastpath" + sysconfig.get_config_var("EXT_SUFFIX"))
     if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(FASTPATH_SOURCE):
         return target
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"

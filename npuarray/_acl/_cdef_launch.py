@@ -1,6 +1,6 @@
 """cffi declarations of npuarray's launch helper (``_launch.h``), compiled into the
 npusim extension only: not part of the ACL ABI, so the CANN loader never looks for it.
-It reaches either provider through function pointers (see ``npuarray._ops``)."""
+It reaches either provider through function pointers (see ``npuarray._core._ops``)."""
 
 CDEF = """
 #define NPUARRAY_NEEDS_WORKSPACE -1

@@ -9,8 +9,8 @@ exported: ``npuarray.sort`` keeps the standard's signature.
 """
 import numpy as np
 
-from .. import _creation, _elementwise as ew, _indexing, _linear_algebra, _manipulation
-from .. import _searching, _set, _sorting, _utility
+from .._core import _creation, _elementwise as ew, _indexing, _linear_algebra, _manipulation
+from .._core import _searching, _set, _sorting, _utility
 from ._common import as_device, check_no_unsupported, into
 from ._math import around
 

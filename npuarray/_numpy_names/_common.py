@@ -3,8 +3,8 @@ import builtins
 
 import numpy as np
 
-from .. import _ops, _transfer
-from .._manipulation import normalize_axis_tuple
+from .._core import _ops, _transfer
+from .._core._manipulation import normalize_axis_tuple
 
 _SCALARS = (builtins.bool, int, float, complex, np.generic)
 

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from .. import _creation, _elementwise as ew, _manipulation, _ops, _transfer
+from .._core import _creation, _elementwise as ew, _manipulation, _ops, _transfer
 from ._common import as_device, is_array
 
 __all__ = ["array", "asanyarray", "ascontiguousarray", "copy", "logspace", "indices",

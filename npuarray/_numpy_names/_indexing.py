@@ -9,9 +9,9 @@ import operator
 
 import numpy as np
 
-from .. import _creation, _elementwise as ew, _manipulation, _searching, _set, _sorting
-from .. import _statistical as st
-from .._indexing import take, take_along_axis
+from .._core import _creation, _elementwise as ew, _manipulation, _searching, _set, _sorting
+from .._core import _statistical as st
+from .._core._indexing import take, take_along_axis
 from ._common import as_device, axis_tuple, check_no_unsupported, into
 
 __all__ = ["argwhere", "flatnonzero", "put", "choose", "compress", "extract", "partition",
@@ -53,7 +53,7 @@ def _int_indices(ind, name):
     if isinstance(ind, (int, np.integer)):
         ind = [int(ind)]
     if isinstance(ind, (list, tuple)):
-        from .._transfer import asarray
+        from .._core._transfer import asarray
         ind = asarray(np.asarray(ind, dtype=np.int64))
     ind = as_device(ind, name)
     if ind.dtype.kind not in "iu":
@@ -68,7 +68,7 @@ def put(a, ind, v, mode="raise"):
     "raise"."""
     if not hasattr(a, "_buffer"):
         raise TypeError(f"put: a must be an NPUArray, got {type(a).__name__}")
-    from .._ops import is_c_contiguous
+    from .._core._ops import is_c_contiguous
     if not is_c_contiguous(a):
         raise ValueError("put: a must be C-contiguous to be written through its flat view")
     flat = _manipulation.reshape(a, (-1,))

@@ -8,9 +8,9 @@ import builtins
 
 import numpy as np
 
-from .. import _creation, _elementwise as ew, _manipulation, _statistical as st
-from .._data_type import result_type
-from .._linear_algebra import matmul, tensordot
+from .._core import _creation, _elementwise as ew, _manipulation, _statistical as st
+from .._core._data_type import result_type
+from .._core._linear_algebra import matmul, tensordot
 from ._common import as_device, axis_tuple, into
 
 __all__ = ["dot", "vdot", "inner", "outer", "kron", "einsum", "trace", "diag", "diagonal"]

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from .. import _creation, _elementwise, _indexing, _manipulation
+from .._core import _creation, _elementwise, _indexing, _manipulation
 from ._common import as_device, axis_tuple, into
 
 __all__ = ["concatenate", "transpose", "ravel", "atleast_1d", "atleast_2d", "atleast_3d",

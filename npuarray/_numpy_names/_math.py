@@ -8,9 +8,9 @@ import math
 
 import numpy as np
 
-from .. import _elementwise as ew
-from .. import _creation, _manipulation, _utility
-from .._data_type import result_type
+from .._core import _elementwise as ew
+from .._core import _creation, _manipulation, _utility
+from .._core._data_type import result_type
 from ._common import as_device, float_dtype, is_array
 
 __all__ = ["arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh", "arctanh",
@@ -259,8 +259,8 @@ def _sliding_product(a, v, start, length):
     rows = _creation.arange(start, start + length, dtype=np.int64, device=a.device)
     window = ew.add(_manipulation.reshape(rows, (-1, 1)),
                     _creation.arange(m, dtype=np.int64, device=a.device))
-    from .._indexing import take
-    from .._linear_algebra import matmul
+    from .._core._indexing import take
+    from .._core._linear_algebra import matmul
     gathered = _manipulation.reshape(take(padded, _manipulation.reshape(window, (-1,))),
                                      (length, m))
     return matmul(gathered, _manipulation.flip(v, axis=0))

@@ -15,10 +15,10 @@ import operator
 
 import numpy as np
 
-from .. import _creation, _elementwise as ew, _manipulation, _ops, _searching, _sorting
-from .. import _statistical as st, _utility
-from .._indexing import take, take_along_axis
-from .._linear_algebra import matmul
+from .._core import _creation, _elementwise as ew, _manipulation, _ops, _searching, _sorting
+from .._core import _statistical as st, _utility
+from .._core._indexing import take, take_along_axis
+from .._core._linear_algebra import matmul
 from ._linalg import diagonal
 from ._common import as_device, axis_tuple, check_no_unsupported, float_dtype, into, is_array
 
@@ -298,7 +298,7 @@ def _quantile_levels(q, name, device):
             raise ValueError(f"{name}: q must be a scalar or 1-D")
         if not ((levels >= 0) & (levels <= 1)).all():
             raise ValueError("Quantiles must be in the range [0, 1]")
-        from .._transfer import asarray
+        from .._core._transfer import asarray
         return asarray(levels, device=device)
     levels = _manipulation.astype(as_device(q, name), np.float64, copy=False)
     if levels.ndim > 1:
@@ -408,7 +408,7 @@ def _selected_quantiles(rows, levels, method, dtype):
 
 
 def _to_device(values, like):
-    from .._transfer import asarray
+    from .._core._transfer import asarray
     return asarray(values, device=like.device)
 
 
@@ -673,7 +673,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
 
 
 def _creation_asarray(values, device):
-    from .._transfer import asarray
+    from .._core._transfer import asarray
     return asarray(np.asarray(values, dtype=np.float64), device=device)
 
 

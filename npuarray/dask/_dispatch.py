@@ -155,7 +155,7 @@ def _lookups():
 
 def register():
     """Register every dispatch above for NPUArray (Dask calls this lazily)."""
-    from .._array import NPUArray
+    from .._core._array import NPUArray
     for lookup, implementation in _lookups():
         lookup.register(NPUArray, implementation)
 
@@ -167,7 +167,7 @@ def register_lazily():
     Dask does for CuPy) instead of deferring to it."""
     from dask.array.chunk_types import is_valid_chunk_type, register_chunk_type
 
-    from .._array import NPUArray
+    from .._core._array import NPUArray
     for lookup, _ in _lookups():
         lookup.register_lazy("npuarray", register)
     if not is_valid_chunk_type(NPUArray):

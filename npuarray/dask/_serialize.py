@@ -16,7 +16,7 @@ from distributed.protocol import dask_deserialize, dask_serialize
 
 import npuarray as npx
 
-from .. import _transfer
+from .._core import _transfer
 
 __all__ = ["transfer_stats"]
 

@@ -3,10 +3,10 @@ import operator
 
 import numpy as np
 
-from .._creation import arange
-from .._data_type import normalize_dtype
-from .._elementwise import _is_array, multiply
-from .._manipulation import concat, roll
+from .._core._creation import arange
+from .._core._data_type import normalize_dtype
+from .._core._elementwise import _is_array, multiply
+from .._core._manipulation import concat, roll
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 

@@ -13,7 +13,7 @@ import threading
 
 from .. import _acl
 from .._acl import ffi, lib
-from .._ops import current_stream
+from .._core._ops import current_stream
 from ..runtime._device import activate
 
 __all__ = ["FFTError", "plan_cache_info", "clear_plan_cache", "set_plan_cache_size"]

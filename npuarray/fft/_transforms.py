@@ -17,9 +17,9 @@ import operator
 
 import numpy as np
 
-from .. import _ops
-from .._elementwise import _is_array, multiply
-from .._manipulation import concat, flip, moveaxis
+from .._core import _ops
+from .._core._elementwise import _is_array, multiply
+from .._core._manipulation import concat, flip, moveaxis
 from ..linalg._host import on_host
 from ..runtime import _config
 from . import _plan

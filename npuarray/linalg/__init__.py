@@ -7,8 +7,8 @@ is composed of device operators. Functions CANN has no device implementation for
 ``npuarray.show_config()``) compute on the host in stream order and raise
 ImplicitTransferError under ``transfer_guard("disallow")``.
 """
-from .._linear_algebra import matmul, tensordot, vecdot
-from .._manipulation import matrix_transpose
+from .._core._linear_algebra import matmul, tensordot, vecdot
+from .._core._manipulation import matrix_transpose
 from ._common import LinAlgError
 from ._compose import *  # noqa: F401,F403
 from ._compose import __all__ as _compose_all

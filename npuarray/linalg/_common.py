@@ -1,10 +1,10 @@
 """Argument checks and small device helpers shared by the linalg modules."""
 import numpy as np
 
-from .. import _ops
-from .._elementwise import _is_array, isnan
+from .._core import _ops
+from .._core._elementwise import _is_array, isnan
 from ..runtime import _capture_guard
-from .._utility import any as _any
+from .._core._utility import any as _any
 
 __all__ = []
 

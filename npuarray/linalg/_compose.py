@@ -9,14 +9,14 @@ import operator
 
 import numpy as np
 
-from .. import _ops
-from .._creation import eye
-from .._data_type import bfloat16, to_acl_dtype
-from .._elementwise import (_is_array, _promote, abs as _abs, broadcast_shapes, conj, divide,
+from .._core import _ops
+from .._core._creation import eye
+from .._core._data_type import bfloat16, to_acl_dtype
+from .._core._elementwise import (_is_array, _promote, abs as _abs, broadcast_shapes, conj, divide,
                             greater, multiply, not_equal, pow as _pow, sqrt, where)
-from .._linear_algebra import matmul
-from .._manipulation import expand_dims, matrix_transpose, reshape
-from .._statistical import max as _max, min as _min, sum as _sum
+from .._core._linear_algebra import matmul
+from .._core._manipulation import expand_dims, matrix_transpose, reshape
+from .._core._statistical import max as _max, min as _min, sum as _sum
 from ._common import REAL_OF, check_array, check_floating, check_matrices, new
 from ._factor import inv, svd, svdvals
 
@@ -71,7 +71,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  array
             return _sum(a, axis=axes, keepdims=keepdims)  # max over nothing is 0 for |x|
         return (_max if ord > 0 else _min)(a, axis=axes, keepdims=keepdims)
     if ord == 0:
-        from .._manipulation import astype
+        from .._core._manipulation import astype
         return _sum(astype(not_equal(x, 0), real), axis=axes, keepdims=keepdims)
     p = float(ord)
     powered = _sum(_pow(a, p), axis=axes, keepdims=keepdims)

@@ -12,8 +12,8 @@ import logging
 
 import numpy as np
 
-from .. import _ops
-from .._transfer import ImplicitTransferError, guard_level, to_host, upload
+from .._core import _ops
+from .._core._transfer import ImplicitTransferError, guard_level, to_host, upload
 from ..runtime import _config
 
 __all__ = []

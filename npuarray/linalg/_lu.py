@@ -13,10 +13,11 @@ import threading
 
 import numpy as np
 
-from .. import _acl, _ops
+from .. import _acl
+from .._core import _ops
 from .._acl import ffi, lib
-from .._elementwise import broadcast_shapes
-from .._manipulation import broadcast_to, expand_dims
+from .._core._elementwise import broadcast_shapes
+from .._core._manipulation import broadcast_to, expand_dims
 from ..runtime._device import activate
 from ._common import LinAlgError, checks_allowed
 

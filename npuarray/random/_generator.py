@@ -29,16 +29,17 @@ import threading
 
 import numpy as np
 
-from .. import _ops, runtime
+from .._core import _ops
+from .. import runtime
 from .._acl import CaptureError
-from .._array import NPUArray
-from .._data_type import normalize_dtype
-from .._elementwise import (add, broadcast_shapes, greater_equal, log1p, minimum, multiply,
+from .._core._array import NPUArray
+from .._core._data_type import normalize_dtype
+from .._core._elementwise import (add, broadcast_shapes, greater_equal, log1p, minimum, multiply,
                             negative, subtract, where)
-from .._indexing import take
-from .._manipulation import reshape
-from .._searching import searchsorted
-from .._transfer import asarray
+from .._core._indexing import take
+from .._core._manipulation import reshape
+from .._core._searching import searchsorted
+from .._core._transfer import asarray
 from ..runtime import _capture_guard
 from ..runtime._device import as_device_id
 

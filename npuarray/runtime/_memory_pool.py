@@ -371,7 +371,7 @@ class MemoryPool:
         ``stream`` (see ``_allocate`` for the errors)."""
         if nbytes <= _SMALL_LIMIT and not self._late:
             # The common case, lock-free: a small block freed on this stream, reused in
-            # stream order (npuarray/_fastpath.c does the same in C for most operations).
+            # stream order (npuarray/_core/_fastpath.c does the same in C for most operations).
             size = -(-nbytes // _GRANULE) * _GRANULE or _GRANULE
             bins = self._free.get(id(stream))
             ptrs = bins.get(size) if bins else None

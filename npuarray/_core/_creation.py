@@ -3,18 +3,19 @@
 Memory comes from the device's pool for the current stream; every value is
 written on the device (aclnnInplaceFillScalar, aclnnArange, aclnnInplaceCopy),
 never computed on the host. ``asarray`` (host data and other arrays) lives in
-``npuarray._transfer``.
+``npuarray._core._transfer``.
 """
 import math
 import numbers
 
 import numpy as np
 
-from . import _ops, runtime
+from . import _ops
+from .. import runtime
 from ._data_type import (BOOL, check_scalar_fits, default_complex, default_float, default_int,
                       is_floating, normalize_dtype)
 from ._manipulation import broadcast_to, copy_array, operator_index
-from .runtime._device import as_device_id
+from ..runtime._device import as_device_id
 
 __all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
            "full_like", "arange", "eye", "linspace", "meshgrid", "tril", "triu"]

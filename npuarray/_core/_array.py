@@ -142,7 +142,7 @@ class NPUArray(NDArrayMethods):
 
     def to_device(self, device, /, *, stream=None):
         """This array on ``device`` (array API ``to_device``). See
-        ``npuarray._transfer.to_device``."""
+        ``npuarray._core._transfer.to_device``."""
         return _transfer.to_device(self, device, stream=stream)
 
     def get(self, *, stream=None, out=None, blocking=True):
@@ -274,7 +274,7 @@ class NPUArray(NDArrayMethods):
     def __setitem__(self, key, value):
         _indexing.setitem(self, key, value)
 
-    # -- arithmetic (aclnn operators, see npuarray._elementwise) -------------------------------
+    # -- arithmetic (aclnn operators, see npuarray._core._elementwise) -------------------------------
     # x + y, x - y, x * y, x / y and the six comparisons are bound at the end of this module
     # to their element-wise plans (``_bind_binary_operators``).
     def __radd__(self, other):
@@ -354,7 +354,7 @@ class NPUArray(NDArrayMethods):
     def __abs__(self):
         return _elementwise.abs(self)
 
-    # -- bitwise (aclnnBitwise*, aclnnLeftShift / aclnnRightShift, see npuarray._elementwise) ----
+    # -- bitwise (aclnnBitwise*, aclnnLeftShift / aclnnRightShift, see npuarray._core._elementwise) ----
     def __and__(self, other):
         return _elementwise.bitwise_and(self, other)
 
@@ -492,7 +492,8 @@ def _into(result, out):
 # The operator modules import NPUArray from here; they are bound after the class
 # exists so that either import order works.
 from . import _indexing, _manipulation, _transfer  # noqa: E402
-from . import _elementwise, _linear_algebra, _numpy_dispatch  # noqa: E402
+from . import _elementwise, _linear_algebra
+from .. import _numpy_dispatch  # noqa: E402
 from . import _ops, _searching, _statistical  # noqa: E402
 
 # The operators whose array API function is its plan alone call the plan's __call__

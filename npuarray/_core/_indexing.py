@@ -27,7 +27,8 @@ import operator
 
 import numpy as np
 
-from . import _ops, runtime
+from . import _ops
+from .. import runtime
 from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index
 
 __all__ = ["take", "take_along_axis"]

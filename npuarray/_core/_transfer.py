@@ -30,12 +30,12 @@ import threading
 
 import numpy as np
 
-from . import _acl, _ops, runtime
-from .runtime import _capture_guard, _memory_pool
+from .. import _acl, runtime
+from . import _ops
+from ..runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
-from .runtime._device import as_device_id, peer_access_enabled
-from .runtime._transfer import (copy_device_to_device, copy_device_to_host,
-                                copy_host_to_device)
+from ..runtime._device import as_device_id, peer_access_enabled
+from ..runtime._transfer import copy_device_to_device, copy_device_to_host, copy_host_to_device
 
 __all__ = ["asarray", "asnumpy", "from_dlpack", "transfer_guard", "ImplicitTransferError"]
 

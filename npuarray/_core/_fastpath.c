@@ -27,8 +27,8 @@
  * switch, a pool miss, errors): this module adds no semantics of its own. It reads
  * npuarray's objects through their __slots__ (offsets taken from the classes' member
  * descriptors at configure time) and the runtime's module state through the dicts and
- * thread-locals npuarray keeps it in; the Python side is npuarray/_ops.py (configure and
- * the callers' fallbacks) and npuarray/_elementwise.py (the operators).
+ * thread-locals npuarray keeps it in; the Python side is npuarray/_core/_ops.py (configure and
+ * the callers' fallbacks) and npuarray/_core/_elementwise.py (the operators).
  *
  * Every step runs with the GIL held, except the aclnn phases and the runtime calls: the
  * stream may block a launch (a full queue) while its worker waits for the GIL to run a host
@@ -199,7 +199,7 @@ static int take(PyObject *config, const char *key, PyObject **target)
 
 PyDoc_STRVAR(configure_doc,
 "configure(config: dict) -> bool\n\n"
-"Hands the fast paths npuarray's classes and runtime state (see npuarray/_ops.py,\n"
+"Hands the fast paths npuarray's classes and runtime state (see npuarray/_core/_ops.py,\n"
 "configure_fastpath); True when they are on, False when cffi's object layout is not\n"
 "the one this module reads (every operation then takes the Python path).");
 
@@ -1305,7 +1305,7 @@ static PyObject *binary_getattro(PyObject *self, PyObject *name)
 
 static PyTypeObject BinaryOperatorType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "npuarray._fastpath.BinaryOperator",
+    .tp_name = "npuarray._core._fastpath.BinaryOperator",
     .tp_doc = PyDoc_STR(
         "BinaryOperator(name, direct, scalar_direct, fallback, *, mode='forward')\n\n"
         "NPUArray's binary operator for the aclnn operator `name` (aclnnAdd, ...): the\n"
@@ -1446,7 +1446,7 @@ static PyObject *release_getattro(PyObject *self, PyObject *name)
 
 static PyTypeObject BufferReleaseType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "npuarray._fastpath.BufferRelease",
+    .tp_name = "npuarray._core._fastpath.BufferRelease",
     .tp_doc = PyDoc_STR(
         "BufferRelease(fallback)\n\n"
         "DeviceBuffer.__del__: a block last used on one stream goes back to the pool's\n"
@@ -1925,8 +1925,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "npuarray._fastpath",
-    .m_doc = "The host path of small operations in C (see npuarray/_fastpath.c).",
+    .m_name = "npuarray._core._fastpath",
+    .m_doc = "The host path of small operations in C (see npuarray/_core/_fastpath.c).",
     .m_size = -1,
     .m_methods = methods,
 };

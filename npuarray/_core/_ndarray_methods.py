@@ -24,7 +24,7 @@ def _npx():
 
 
 def _into(result, out):
-    return result if out is None else sys.modules["npuarray._array"]._into(result, out)
+    return result if out is None else sys.modules["npuarray._core._array"]._into(result, out)
 
 
 def _refuse_order(order):

@@ -3,7 +3,7 @@
 Each function mirrors the array API / NumPy function of the same name and runs
 on the current stream of its operands' device. Arguments are NPUArrays or
 Python scalars (and NumPy scalars, which keep their dtype); at least one must
-be an NPUArray. Type promotion follows ``npuarray._data_type`` (array API rules;
+be an NPUArray. Type promotion follows ``npuarray._core._data_type`` (array API rules;
 Python scalars are weak), shapes broadcast as in NumPy.
 
 Where CANN's operator lacks the promoted dtype, the inputs are cast on the

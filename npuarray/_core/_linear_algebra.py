@@ -1,6 +1,6 @@
 """Linear algebra functions of the array API main namespace on the device:
 matmul, tensordot and vecdot (``matrix_transpose``, a view, is in
-``npuarray._manipulation``).
+``npuarray._core._manipulation``).
 
 All three are aclnnMatmul products (torch.matmul shapes: 1-D promotion, batch
 broadcasting), composed with views (permute, reshape, expand) that cost no
@@ -14,7 +14,7 @@ import numpy as np
 from . import _elementwise, _manipulation, _ops
 from ._data_type import BFLOAT16
 from ._elementwise import _is_array, _kind, _promote, broadcast_shapes, same_device
-from .runtime._memory_pool import get_default_memory_pool
+from ..runtime._memory_pool import get_default_memory_pool
 
 __all__ = ["matmul", "tensordot", "vecdot"]
 

@@ -17,7 +17,7 @@ shorter path (``launch_binary``).
 The hottest operations have fast paths (issue 9). NPUArray's operators (``x + y``,
 ``x + 2.0``, ``2.0 - x``, ``x += y``, ``x[...] = y``), new results (``empty``), unary
 and reduction launches and small reads run their common case entirely in C
-(``npuarray/_fastpath.c``, set up by ``configure_fastpath``). Behind them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
+(``npuarray/_core/_fastpath.c``, set up by ``configure_fastpath``). Behind them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
 the result and launch with no per-argument conversion, and run both phases in one
 call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
 in the npusim extension), which calls the loaded provider's real entry points,
@@ -31,16 +31,16 @@ import threading
 
 import numpy as np
 
-from . import _acl
-from ._acl import ffi, lib
+from .. import _acl
+from .._acl import ffi, lib
 from ._data_type import SUPPORTED_DTYPES, to_acl_dtype
-from .runtime._memory_pool import allocate
-from .runtime._memory_pool import _default_pools, _local as _pool_overrides
-from .runtime import get_current_stream
-from .runtime import _capture_guard
-from .runtime._stream import current_stream_of
-from .runtime._device import activate
-from .runtime import _profiler
+from ..runtime._memory_pool import allocate
+from ..runtime._memory_pool import _default_pools, _local as _pool_overrides
+from ..runtime import get_current_stream
+from ..runtime import _capture_guard
+from ..runtime._stream import current_stream_of
+from ..runtime._device import activate
+from ..runtime import _profiler
 
 __all__ = []  # internal: used by the array layer and the operator modules
 
@@ -445,7 +445,7 @@ def _launch_in_python(op_name, pointers, stream):
 # entry points: the CANN path gets the same single call. Without the extension (a CANN-only
 # install that did not build it) the fast paths launch from Python.
 try:
-    from ._npusim import ffi as _helper_ffi, lib as _helper_lib
+    from .._npusim import ffi as _helper_ffi, lib as _helper_lib
     _launch_helper = _helper_lib.npuarray_aclnn_launch
     _NEEDS_WORKSPACE = _helper_lib.NPUARRAY_NEEDS_WORKSPACE
 except (ImportError, AttributeError):
@@ -470,7 +470,7 @@ def _entry_points_of(op_name):
 
 
 # ---------------------------------------------------------------------------
-# The C fast path (npuarray/_fastpath.c): the common case of NPUArray's operators, of
+# The C fast path (npuarray/_core/_fastpath.c): the common case of NPUArray's operators, of
 # new results (empty, _result), unary and reduction launches, small reads and
 # DeviceBuffer.__del__, each falling back to the Python code it stands in for. Without the
 # extension (or with a cffi whose object layout it does not know) everything runs here.
@@ -488,7 +488,7 @@ def configure_fastpath(array_type):
     if _fastpath is None or _launch_helper is None:
         return False
     from . import _transfer
-    from .runtime import _device, _stream, _memory_pool
+    from ..runtime import _device, _stream, _memory_pool
     samples = [ffi.cast("void *", 0x1000), ffi.gc(ffi.cast("void *", 0x2000), lambda _: None)]
     config = {
         "array_type": array_type, "buffer_type": _memory_pool.DeviceBuffer,
