@@ -13,47 +13,44 @@ from .runtime import __all__ as _runtime_all
 __all__ = ["AclError", "CaptureError", "InvalidValueError", "NotSupportedError",
            "OutOfMemoryError", "backend", *_runtime_all]
 
-# Array layer (NPUArray, creation, transfers, memory pool) and operators are
-# added below by their modules, each with its own __all__.
+# The array object, dtypes and transfers come from the core; every other name from the
+# namespace module of its NumPy reference chapter, which re-exports the core's array API
+# functions of that chapter beside NumPy's own names.
+from ._core._array import NPUArray
 from ._core._data_type import *  # noqa: F401,F403  dtypes, result_type, can_cast, finfo, iinfo, isdtype
 from ._core._data_type import __all__ as _dtypes_all
-from ._core._array import NPUArray  # noqa: E402
-from ._core._transfer import *  # noqa: F401,F403  asarray, asnumpy, transfer_guard, ImplicitTransferError
-from ._core._transfer import __all__ as _transfer_all
-from ._core._creation import *  # noqa: F401,F403  empty, zeros, ones, full, *_like, arange, eye, linspace
-from ._core._creation import __all__ as _creation_all
-from ._core._manipulation import *  # noqa: F401,F403  reshape, permute_dims, expand_dims, squeeze, ...
-from ._core._manipulation import __all__ as _manipulation_all
+from ._core._transfer import ImplicitTransferError, asnumpy, transfer_guard
 from .runtime._memory_pool import *  # noqa: F401,F403  MemoryPool, get_default_memory_pool, using_pool
 from .runtime._memory_pool import __all__ as _memory_pool_all
-__all__ += ["NPUArray", *_dtypes_all, *_transfer_all, *_creation_all, *_manipulation_all,
+__all__ += ["NPUArray", *_dtypes_all, "ImplicitTransferError", "asnumpy", "transfer_guard",
             *_memory_pool_all]
-from ._core._elementwise import *  # noqa: F401,F403  add, ..., sin, bitwise_and, isnan (aclnn element-wise)
-from ._core._elementwise import __all__ as _elementwise_all
-from ._core._statistical import *  # noqa: F401,F403  sum, mean, max, min, prod, std, var, cumulative_sum
-from ._core._statistical import __all__ as _statistical_all
-from ._core._searching import *  # noqa: F401,F403  argmax, argmin, nonzero, count_nonzero, searchsorted
-from ._core._searching import __all__ as _searching_all
-from ._core._sorting import *  # noqa: F401,F403  sort, argsort
-from ._core._sorting import __all__ as _sorting_all
-from ._core._set import *  # noqa: F401,F403  unique_all, unique_counts, unique_inverse, unique_values, isin
-from ._core._set import __all__ as _set_all
-from ._core._utility import *  # noqa: F401,F403  all, any, diff
-from ._core._utility import __all__ as _utility_all
-from ._core._indexing import *  # noqa: F401,F403  take, take_along_axis
-from ._core._indexing import __all__ as _indexing_all
-from ._core._linear_algebra import *  # noqa: F401,F403  matmul, matrix_transpose, tensordot, vecdot
-from ._core._linear_algebra import __all__ as _linear_algebra_all
+from ._creation import *  # noqa: F401,F403  asarray, empty, zeros, arange, linspace, eye, diag, ...
+from ._creation import __all__ as _creation_all
+from ._manipulation import *  # noqa: F401,F403  reshape, permute_dims, concatenate, stack, split, ...
+from ._manipulation import __all__ as _manipulation_all
+from ._math import *  # noqa: F401,F403  add, sin, exp, sum, cumsum, maximum, clip, convolve, ...
+from ._math import __all__ as _math_all
+from ._logic import *  # noqa: F401,F403  all, any, isnan, equal, logical_and, isclose, ...
+from ._logic import __all__ as _logic_all
+from ._bitwise import *  # noqa: F401,F403  bitwise_and, bitwise_left_shift, ...
+from ._bitwise import __all__ as _bitwise_all
+from ._sorting import *  # noqa: F401,F403  sort, argsort, argmax, nonzero, where, searchsorted, ...
+from ._sorting import __all__ as _sorting_all
+from ._statistics import *  # noqa: F401,F403  max, mean, std, median, percentile, histogram, cov, ...
+from ._statistics import __all__ as _statistics_all
+from ._set import *  # noqa: F401,F403  unique, unique_values, isin, ...
+from ._set import __all__ as _set_all
+from ._indexing import *  # noqa: F401,F403  take, take_along_axis, put, choose, diagonal, ...
+from ._indexing import __all__ as _indexing_all
+from ._linear_algebra import *  # noqa: F401,F403  matmul, tensordot, vecdot, dot, einsum, ...
+from ._linear_algebra import __all__ as _linear_algebra_all
 from ._inspection import *  # noqa: F401,F403  __array_namespace_info__
 from ._inspection import __all__ as _inspection_all
 from ._constants import *  # noqa: F401,F403  e, inf, nan, newaxis, pi
 from ._constants import __all__ as _constants_all
-__all__ += [*_elementwise_all, *_statistical_all, *_searching_all, *_sorting_all, *_set_all,
-            *_utility_all, *_indexing_all, *_linear_algebra_all, *_inspection_all,
-            *_constants_all]
-from ._numpy_names import *  # noqa: F401,F403  NumPy's names (concatenate, median, einsum, ...)
-from ._numpy_names import __all__ as _numpy_names_all
-__all__ += _numpy_names_all
+__all__ += [*_creation_all, *_manipulation_all, *_math_all, *_logic_all, *_bitwise_all,
+            *_sorting_all, *_statistics_all, *_set_all, *_indexing_all, *_linear_algebra_all,
+            *_inspection_all, *_constants_all]
 from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators

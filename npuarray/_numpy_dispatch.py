@@ -27,9 +27,10 @@ import inspect
 import numpy as np
 
 from ._core import _elementwise as ew
-from ._core import _linear_algebra, _manipulation, _ops, _statistical, _transfer, _utility
-from ._numpy_names import _adapters, _creation, _indexing, _linalg, _manipulation as nm
-from ._numpy_names import _math, _statistics
+from ._core import _manipulation, _ops, _statistical, _transfer, _utility
+from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
+from . import _sorting, _statistics
+from . import _numpy_adapters as _adapters
 
 __all__ = []
 
@@ -75,7 +76,7 @@ _REDUCTIONS = {
     np.add: (_statistical.sum, 0), np.multiply: (_statistical.prod, 1),
     np.maximum: (_statistical.max, None), np.minimum: (_statistical.min, None),
     np.logical_and: (_utility.all, True), np.logical_or: (_utility.any, False),
-    np.fmax: (_statistics.nanmax, None), np.fmin: (_statistics.nanmin, None),
+    np.fmax: (_math.nanmax, None), np.fmin: (_math.nanmin, None),
 }
 # ufunc.accumulate.
 _ACCUMULATIONS = {np.add: _statistical.cumulative_sum, np.multiply: _statistical.cumulative_prod}
@@ -214,7 +215,7 @@ def _at(ufunc, a, indices, b=None):
                     _ops.copy(values), True, False, stream=stream)
         return None
     flat = arrays[0] if len(arrays) == 1 else None
-    if flat is None or _indexing.unique(flat).shape[0] != flat.shape[0]:
+    if flat is None or _set.unique(flat).shape[0] != flat.shape[0]:
         raise TypeError(f"numpy.{ufunc.__name__}.at: repeated or multi-axis indices are "
                         f"supported for add and subtract only")
     current = a[flat]
@@ -248,16 +249,21 @@ def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
 def _function_table():
     """NumPy function -> npuarray implementation with NumPy's signature."""
     table = {}
-    for module in (_creation, _indexing, _linalg, nm, _math, _statistics):
+    # The NumPy names each topic module defines with NumPy's signature (not the array API
+    # functions it re-exports from the core, whose signatures are the standard's).
+    for module in (_creation, _indexing, _linear_algebra, nm, _logic, _math, _set, _sorting,
+                   _statistics):
         for name in module.__all__:
+            function = getattr(module, name)
             target = getattr(np, name, None)
-            if target is not None and not isinstance(target, np.ufunc):
-                table[target] = getattr(module, name)
+            if (target is not None and not isinstance(target, np.ufunc)
+                    and function.__module__ == module.__name__):
+                table[target] = function
     a = _adapters
     table.update({
-        np.sum: _statistics.numpy_sum, np.prod: _statistics.numpy_prod,
+        np.sum: _math.numpy_sum, np.prod: _math.numpy_prod,
         np.mean: _statistics.numpy_mean, np.std: _statistics.numpy_std,
-        np.var: _statistics.numpy_var, np.max: _statistics.amax, np.min: _statistics.amin,
+        np.var: _statistics.numpy_var, np.max: _math.amax, np.min: _math.amin,
         np.round: a.round_, np.around: a.round_, np.argmax: a.argmax, np.argmin: a.argmin,
         np.sort: a.sort, np.argsort: a.argsort, np.where: a.where, np.clip: a.clip,
         np.reshape: a.reshape, np.stack: a.stack, np.take: a.take,

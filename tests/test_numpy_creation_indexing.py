@@ -1,5 +1,5 @@
-"""NumPy's creation, selection and set names (npuarray._numpy_names._creation,
-._indexing) against NumPy."""
+"""NumPy's creation, selection and set names (npuarray._creation,
+npuarray._indexing, npuarray._sorting, npuarray._set) against NumPy."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st

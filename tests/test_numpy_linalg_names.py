@@ -1,4 +1,4 @@
-"""NumPy's products and diagonals (npuarray._numpy_names._linalg) against NumPy."""
+"""NumPy's products and diagonals (npuarray._linear_algebra, npuarray._creation) against NumPy."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st

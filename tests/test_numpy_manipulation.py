@@ -1,4 +1,4 @@
-"""NumPy's manipulation names (npuarray._numpy_names._manipulation) against NumPy."""
+"""NumPy's manipulation names (npuarray._manipulation) against NumPy."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -1,4 +1,4 @@
-"""NumPy's element-wise names (npuarray._numpy_names._math) against NumPy."""
+"""NumPy's element-wise names (npuarray._math, npuarray._logic) against NumPy."""
 import math
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""NumPy's reductions and statistics (npuarray._numpy_names._statistics) against NumPy."""
+"""NumPy's reductions and statistics (npuarray._statistics, npuarray._math) against NumPy."""
 import warnings
 
 import numpy as np

@@ -3,8 +3,9 @@ import builtins
 
 import numpy as np
 
-from .._core import _ops, _transfer
-from .._core._manipulation import normalize_axis_tuple
+from ._core import _elementwise as ew
+from ._core import _ops, _transfer, _utility
+from ._core._manipulation import normalize_axis_tuple
 
 _SCALARS = (builtins.bool, int, float, complex, np.generic)
 
@@ -62,3 +63,22 @@ def check_no_unsupported(name, **options):
     for key, value in options.items():
         if value is not None and value is not False:
             raise TypeError(f"{name}: the argument {key}= is not supported by npuarray")
+
+
+def axis_argument(axis):
+    """``axis`` as NumPy takes it (a list of axes counts as a tuple)."""
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def nan_replaced(a, value, name):
+    """(``a`` with NaNs replaced by ``value``, the NaN mask or None for integer ``a``)."""
+    a = as_device(a, name)
+    if a.dtype.kind in "biu":
+        return a, None
+    nan = ew.isnan(a)
+    return ew.where(nan, value, a), nan
+
+
+def all_nan(nan, axis, keepdims):
+    """Where every element along ``axis`` is NaN (``nan`` the mask)."""
+    return _utility.all(nan, axis=axis_argument(axis), keepdims=keepdims)

@@ -1,35 +1,23 @@
-"""NumPy's searching, selection and set names (``numpy.argwhere``,
-``numpy.put``, ``numpy.choose``, ``numpy.compress``, ``numpy.extract``,
-``numpy.partition``, ``numpy.unique`` with ``return_*``, ``numpy.interp``)
-composed on the device from aclnnNonzero, aclnnIndexSelect / aclnnGather,
-aclnnIndexPutImpl, aclnnSort, aclnnUnique2 and aclnnSearchSorted, on the
-current stream of the operands' device.
+"""Indexing routines (NumPy's chapter): ``take``, ``take_along_axis``
+(aclnnIndexSelect / aclnnGather), ``put`` (aclnnIndexPutImpl), ``choose``,
+``compress``, ``diagonal``, ``ravel_multi_index``, ``unravel_index``, composed on the
+device, on the current stream of the operands' device. ``x[key]`` itself is
+NPUArray's (``_core._indexing``).
 """
+import builtins
 import operator
 
 import numpy as np
 
-from .._core import _creation, _elementwise as ew, _manipulation, _searching, _set, _sorting
-from .._core import _statistical as st
-from .._core._indexing import take, take_along_axis
-from ._common import as_device, axis_tuple, check_no_unsupported, into
+from ._core import _creation, _manipulation, _searching
+from ._core import _elementwise as ew
+from ._core._indexing import take, take_along_axis
+from ._core._ops import is_c_contiguous
+from ._core._transfer import asarray
+from ._operands import as_device, axis_tuple, into
 
-__all__ = ["argwhere", "flatnonzero", "put", "choose", "compress", "extract", "partition",
-           "argpartition", "unique", "interp", "unravel_index", "ravel_multi_index"]
-
-
-def argwhere(a):
-    """Indices of the non-zero elements, one row per element: (N, a.ndim) int64
-    (``numpy.argwhere``; aclnnNonzero). A 0-d input counts as 1-D."""
-    a = as_device(a, "argwhere")
-    if a.ndim == 0:
-        return argwhere(_manipulation.reshape(a, (1,)))[:, :0]
-    return _manipulation.stack(list(_searching.nonzero(a)), axis=1)
-
-
-def flatnonzero(a):
-    """Indices of the non-zero elements of the flattened ``a`` (``numpy.flatnonzero``)."""
-    return _searching.nonzero(_manipulation.reshape(as_device(a, "flatnonzero"), (-1,)))[0]
+__all__ = ["take", "take_along_axis", "put", "unravel_index", "ravel_multi_index", "choose",
+           "compress", "diagonal"]
 
 
 def _wrap_indices(indices, n, mode, name):
@@ -53,7 +41,6 @@ def _int_indices(ind, name):
     if isinstance(ind, (int, np.integer)):
         ind = [int(ind)]
     if isinstance(ind, (list, tuple)):
-        from .._core._transfer import asarray
         ind = asarray(np.asarray(ind, dtype=np.int64))
     ind = as_device(ind, name)
     if ind.dtype.kind not in "iu":
@@ -68,7 +55,6 @@ def put(a, ind, v, mode="raise"):
     "raise"."""
     if not hasattr(a, "_buffer"):
         raise TypeError(f"put: a must be an NPUArray, got {type(a).__name__}")
-    from .._core._ops import is_c_contiguous
     if not is_c_contiguous(a):
         raise ValueError("put: a must be C-contiguous to be written through its flat view")
     flat = _manipulation.reshape(a, (-1,))
@@ -207,129 +193,25 @@ def compress(condition, a, axis=None, out=None):
     return into(take(a, selected, axis=axis), out)
 
 
-def extract(condition, arr):
-    """The elements of the flattened ``arr`` where the flattened ``condition`` is
-    non-zero (``numpy.extract``)."""
-    arr = _manipulation.reshape(as_device(arr, "extract"), (-1,))
-    condition = _manipulation.reshape(as_device(condition, "extract"), (-1,))
-    return take(arr, _searching.nonzero(condition[:arr.shape[0]])[0])
-
-
-def _check_kth(a, kth, axis):
-    n = a.shape[axis] if a.ndim else 1
-    for k in np.atleast_1d(np.asarray(kth)).tolist():
-        if not isinstance(k, int):
-            raise TypeError("Partition index must be integer")
-        if not -n <= k < n:
-            raise ValueError(f"kth(={k}) out of bounds ({n})")
-
-
-def _partition_operand(name, a, kth, axis, order):
-    """(``a`` on the device, flattened when ``axis`` is None; the axis), after
-    checking ``order`` and ``kth`` as NumPy does."""
-    check_no_unsupported(name, order=order)
-    a = as_device(a, name)
-    if axis is None:
-        a, axis = _manipulation.reshape(a, (-1,)), -1
-    axis = axis_tuple(axis, a.ndim)[0]
-    _check_kth(a, kth, axis)
-    return a, axis
-
-
-def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """A copy of ``a`` with the element at each ``kth`` position where sorting
-    would put it, smaller ones before and larger after (``numpy.partition``):
-    the fully sorted array (aclnnSort), which is such a partition. ValueError
-    for kth out of range."""
-    a, axis = _partition_operand("partition", a, kth, axis, order)
-    return _sorting.sort(a, axis=axis)
-
-
-def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    """Indices that partition ``a`` (``numpy.argpartition``): the stable sorting
-    permutation (aclnnArgsort), which partitions at every kth."""
-    a, axis = _partition_operand("argpartition", a, kth, axis, order)
-    return _sorting.argsort(a, axis=axis)
-
-
-def _merge_nans(values, index, inverse, counts):
-    """The unique results with the trailing NaNs (sorted last, one entry each
-    in aclnnUnique2) merged into one entry, as NumPy's ``equal_nan=True``."""
-    nans = _searching.count_nonzero(ew.isnan(values)).item()
-    if nans < 2:
-        return values, index, inverse, counts
-    first = values.shape[0] - nans
-    values = values[:first + 1]
-    index = _manipulation.concat([index[:first], _manipulation.reshape(
-        st.min(index[first:]), (1,))])
-    counts = _manipulation.concat([counts[:first], _manipulation.reshape(
-        st.sum(counts[first:]), (1,))])
-    return values, index, ew.minimum(inverse, first), counts
-
-
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
-           equal_nan=True, sorted=True):  # noqa: A002  NumPy's name
-    """Sorted unique elements of the flattened ``ar`` (``numpy.unique``;
-    aclnnUnique2), with the index of each value's first occurrence
-    (``return_index``), the index into the uniques of every element, in
-    ``ar``'s shape (``return_inverse``) and the counts (``return_counts``).
-    NaNs count as one value unless ``equal_nan=False`` (merging them reads
-    their number from the device). ValueError for ``axis`` other than None."""
-    if axis is not None:
-        raise ValueError("unique: only axis=None is supported by npuarray")
-    ar = as_device(ar, "unique")
-    flat = _manipulation.reshape(ar, (-1,))
-    floating = ar.dtype.kind in "fc"
-    if not (return_index or return_inverse or return_counts):
-        values = _set.unique_values(flat)
-        if equal_nan and floating and values.size:
-            nans = _searching.count_nonzero(ew.isnan(values)).item()
-            values = values[:values.shape[0] - nans + 1] if nans > 1 else values
-        return values
-    values, index, inverse, counts = _set.unique_all(flat)
-    if equal_nan and floating and values.size:
-        values, index, inverse, counts = _merge_nans(values, index, inverse, counts)
-    result = [values]
-    if return_index:
-        result.append(index)
-    if return_inverse:
-        result.append(_manipulation.reshape(inverse, ar.shape))
-    if return_counts:
-        result.append(counts)
-    return tuple(result)
-
-
-def interp(x, xp, fp, left=None, right=None, period=None):
-    """Piecewise-linear interpolation of the points (``xp``, ``fp``) at ``x``
-    (``numpy.interp``): aclnnSearchSorted for the interval, aclnnGather of its
-    ends, NumPy's slope formula; ``left`` / ``right`` (default fp[0] / fp[-1])
-    outside [xp[0], xp[-1]]. float64 result (complex128 for complex ``fp``).
-    ValueError for empty or mismatched ``xp`` / ``fp``; ``period`` is not
-    supported (TypeError)."""
-    check_no_unsupported("interp", period=period)
-    x, xp, fp = (as_device(v, "interp") for v in (x, xp, fp))
-    if xp.ndim != 1 or fp.ndim != 1:
-        raise ValueError("object too deep for desired array")
-    if xp.shape[0] != fp.shape[0]:
-        raise ValueError("fp and xp are not of the same length.")
-    if not xp.shape[0]:
-        raise ValueError("array of sample points is empty")
-    out_dtype = np.dtype(np.complex128 if fp.dtype.kind == "c" else np.float64)
-    x = _manipulation.astype(x, np.float64, copy=False)
-    xp = _manipulation.astype(xp, np.float64, copy=False)
-    fp = _manipulation.astype(fp, out_dtype, copy=False)
-    n = xp.shape[0]
-    left = fp[0] if left is None else left
-    right = fp[-1] if right is None else right
-    if n == 1:
-        inside = _manipulation.broadcast_to(fp[0], x.shape)
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """View of the diagonal ``offset`` of the planes ``axis1`` x ``axis2``, as a
+    last axis (``numpy.diagonal``; no copy, strides). ValueError for fewer
+    than 2 dimensions or equal axes."""
+    a = as_device(a, "diagonal")
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    axis1, axis2 = axis_tuple(axis1, a.ndim)[0], axis_tuple(axis2, a.ndim)[0]
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    rows, cols = a.shape[axis1], a.shape[axis2]
+    start = a._offset
+    if offset >= 0:
+        length = builtins.max(0, builtins.min(rows, cols - offset))
+        start += offset * a._strides[axis2] if length else 0
     else:
-        low = ew.clip(ew.subtract(_searching.searchsorted(xp, x, side="right"), 1), 0, n - 2)
-        x0, x1 = take(xp, low), take(xp, ew.add(low, 1))
-        y0, y1 = take(fp, low), take(fp, ew.add(low, 1))
-        slope = ew.divide(ew.subtract(y1, y0), ew.subtract(x1, x0))
-        inside = ew.add(ew.multiply(slope, ew.subtract(x, x0)), y0)
-        inside = ew.where(ew.equal(x, xp[-1]), fp[-1], inside)
-    result = ew.where(ew.less(x, xp[0]), left, ew.where(ew.greater(x, xp[-1]), right, inside))
-    return _manipulation.astype(result, out_dtype, copy=False)
-
+        length = builtins.max(0, builtins.min(rows + offset, cols))
+        start += -offset * a._strides[axis1] if length else 0
+    keep = [i for i in range(a.ndim) if i not in (axis1, axis2)]
+    shape = [a.shape[i] for i in keep] + [length]
+    strides = [a._strides[i] for i in keep] + [a._strides[axis1] + a._strides[axis2]]
+    return a._view(shape, strides, start)

@@ -1,51 +1,34 @@
-"""NumPy's reductions and statistics (``numpy.amax``, ``numpy.cumsum``,
-``numpy.nansum``, ``numpy.average``, ``numpy.median``, ``numpy.quantile``,
-``numpy.histogram``, ``numpy.bincount``, ``numpy.cov`` ...) with NumPy's
+"""Statistics (NumPy's chapter): order statistics (``max``, ``min``, ``ptp``,
+``percentile``, ``quantile``, ``median`` and their NaN-ignoring forms), averages and
+variances (``mean``, ``average``, ``std``, ``var``, ``nanmean``...), correlating
+(``cov``, ``corrcoef``) and histograms (``histogram``, ``bincount``), with NumPy's
 signatures, composed on the device from the array API reductions, aclnnSort,
-aclnnSearchSorted, aclnnGather and aclnnCumsum. Work runs on the current stream
-of the operands' device.
-
-The ``numpy_*`` functions are NumPy-signature forms of array API names
-(``numpy.sum(a, axis, dtype, out, keepdims)``); ``numpy.sum`` on an NPUArray
-reaches them through ``__array_function__``, while ``npuarray.sum`` keeps the
-standard's signature.
+aclnnSearchSorted, aclnnGather and aclnnCumsum. Work runs on the current stream of
+the operands' device.
 """
 import builtins
 import operator
 
 import numpy as np
 
-from .._core import _creation, _elementwise as ew, _manipulation, _ops, _searching, _sorting
-from .._core import _statistical as st, _utility
-from .._core._indexing import take, take_along_axis
-from .._core._linear_algebra import matmul
-from ._linalg import diagonal
-from ._common import as_device, axis_tuple, check_no_unsupported, float_dtype, into, is_array
+from ._core import _creation, _manipulation, _ops, _searching, _sorting, _utility
+from ._core import _elementwise as ew
+from ._core import _statistical as st
+from ._core._indexing import take, take_along_axis
+from ._core._linear_algebra import matmul
+from ._core._statistical import max, mean, min, std, var
+from ._core._transfer import asarray
+from ._indexing import diagonal
+from ._math import amax, amin
+from ._operands import (as_device, axis_argument, axis_tuple, check_no_unsupported, float_dtype,
+                        into, is_array, nan_replaced)
 
-__all__ = ["amax", "amin", "cumsum", "cumprod", "ptp", "nansum", "nanprod", "nanmax",
-           "nanmin", "nanmean", "nanvar", "nanstd", "nanargmax", "nanargmin",
-           "nancumsum", "nancumprod", "average", "median", "percentile", "quantile",
-           "nanmedian", "nanpercentile", "nanquantile", "histogram", "bincount", "cov",
-           "corrcoef"]
+__all__ = ["max", "mean", "min", "std", "var", "ptp", "nanmean", "nanvar", "nanstd",
+           "average", "quantile", "percentile", "median", "nanquantile", "nanpercentile",
+           "nanmedian", "bincount", "histogram", "cov", "corrcoef"]
 
 
 # -- NumPy signatures of the array API reductions ------------------------------------------
-
-def numpy_sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-    """``numpy.sum`` (aclnnReduceSum); ``initial`` is added, ``where`` is not supported."""
-    check_no_unsupported("sum", where=where)
-    a = as_device(a, "sum")
-    result = st.sum(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims)
-    return into(result if initial is None else ew.add(result, initial), out)
-
-
-def numpy_prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-    """``numpy.prod`` (aclnnProd); ``initial`` multiplies the result."""
-    check_no_unsupported("prod", where=where)
-    a = as_device(a, "prod")
-    result = st.prod(a, axis=_axis(axis), dtype=dtype, keepdims=keepdims)
-    return into(result if initial is None else ew.multiply(result, initial), out)
-
 
 def numpy_mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """``numpy.mean`` (aclnnMean), cast to ``dtype`` when given."""
@@ -53,7 +36,7 @@ def numpy_mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None
     a = as_device(a, "mean")
     if dtype is not None and np.dtype(dtype).kind in "fc":
         a = _manipulation.astype(a, dtype, copy=False)
-    result = st.mean(a, axis=_axis(axis), keepdims=keepdims)
+    result = st.mean(a, axis=axis_argument(axis), keepdims=keepdims)
     return into(result if dtype is None else _manipulation.astype(result, dtype, copy=False),
                 out)
 
@@ -65,7 +48,7 @@ def _moment(function, a, axis, dtype, out, ddof, keepdims, correction, where):
         raise ValueError("ddof and correction can't be provided simultaneously.")
     if dtype is not None:
         a = _manipulation.astype(a, dtype, copy=False)
-    result = function(a, axis=_axis(axis), correction=ddof if correction is None
+    result = function(a, axis=axis_argument(axis), correction=ddof if correction is None
                       else correction, keepdims=keepdims)
     return into(result, out)
 
@@ -84,25 +67,6 @@ def numpy_std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, whe
     return _moment(st.std, a, axis, dtype, out, ddof, keepdims, correction, where)
 
 
-def _axis(axis):
-    return tuple(axis) if isinstance(axis, list) else axis
-
-
-def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Largest element over ``axis`` (``numpy.amax`` / ``numpy.max``; aclnnAmax).
-    ``initial`` takes part in the maximum; ``where`` is not supported."""
-    check_no_unsupported("amax", where=where)
-    result = st.max(as_device(a, "amax"), axis=_axis(axis), keepdims=keepdims)
-    return into(result if initial is None else ew.maximum(result, initial), out)
-
-
-def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Smallest element over ``axis`` (``numpy.amin`` / ``numpy.min``; aclnnAmin)."""
-    check_no_unsupported("amin", where=where)
-    result = st.min(as_device(a, "amin"), axis=_axis(axis), keepdims=keepdims)
-    return into(result if initial is None else ew.minimum(result, initial), out)
-
-
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range ``max - min`` over ``axis`` (``numpy.ptp``; aclnnAmax, aclnnAmin)."""
     a = as_device(a, "ptp")
@@ -110,107 +74,12 @@ def ptp(a, axis=None, out=None, keepdims=False):
                 out)
 
 
-def _cumulative(function, a, axis, dtype, out, name):
-    a = as_device(a, name)
-    if axis is None:
-        a, axis = _manipulation.reshape(a, (-1,)), 0
-    if a.ndim == 0:
-        a = _manipulation.reshape(a, (1,))
-    return into(function(a, axis=axis, dtype=dtype), out)
-
-
-def cumsum(a, axis=None, dtype=None, out=None):
-    """Cumulative sum along ``axis`` (None: of the flattened array) (``numpy.cumsum``;
-    aclnnCumsum). Integers accumulate in int64 / uint64, as NumPy."""
-    return _cumulative(st.cumulative_sum, a, axis, dtype, out, "cumsum")
-
-
-def cumprod(a, axis=None, dtype=None, out=None):
-    """Cumulative product along ``axis`` (``numpy.cumprod``; aclnnCumprod)."""
-    return _cumulative(st.cumulative_prod, a, axis, dtype, out, "cumprod")
-
-
 # -- NaN-ignoring reductions ---------------------------------------------------------------
-
-def _nan_replaced(a, value, name):
-    a = as_device(a, name)
-    if a.dtype.kind in "biu":
-        return a, None
-    nan = ew.isnan(a)
-    return ew.where(nan, value, a), nan
-
-
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Sum treating NaN as zero (``numpy.nansum``; aclnnSWhere, aclnnReduceSum)."""
-    filled, _ = _nan_replaced(a, 0, "nansum")
-    return numpy_sum(filled, axis, dtype, out, keepdims)
-
-
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Product treating NaN as one (``numpy.nanprod``)."""
-    filled, _ = _nan_replaced(a, 1, "nanprod")
-    return numpy_prod(filled, axis, dtype, out, keepdims)
-
-
-def _all_nan(nan, axis, keepdims):
-    return _utility.all(nan, axis=_axis(axis), keepdims=keepdims)
-
-
-def nanmax(a, axis=None, out=None, keepdims=False):
-    """Maximum ignoring NaN; NaN for an all-NaN slice (``numpy.nanmax``)."""
-    filled, nan = _nan_replaced(a, -np.inf, "nanmax")
-    result = amax(filled, axis, keepdims=keepdims)
-    if nan is not None:
-        result = ew.where(_all_nan(nan, axis, keepdims), np.nan, result)
-    return into(result, out)
-
-
-def nanmin(a, axis=None, out=None, keepdims=False):
-    """Minimum ignoring NaN; NaN for an all-NaN slice (``numpy.nanmin``)."""
-    filled, nan = _nan_replaced(a, np.inf, "nanmin")
-    result = amin(filled, axis, keepdims=keepdims)
-    if nan is not None:
-        result = ew.where(_all_nan(nan, axis, keepdims), np.nan, result)
-    return into(result, out)
-
-
-def _nan_arg(function, a, axis, value, name):
-    filled, nan = _nan_replaced(a, value, name)
-    if nan is not None and _all_nan(nan, axis, False).size and \
-            _utility.any(_all_nan(nan, axis, False)).item():
-        raise ValueError("All-NaN slice encountered")
-    return function(filled, axis=axis)
-
-
-def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    """Index of the maximum ignoring NaN (``numpy.nanargmax``). ValueError for an
-    all-NaN slice (checked with a one-byte read of the device)."""
-    result = _nan_arg(_searching.argmax, a, axis, -np.inf, "nanargmax")
-    return into(_manipulation.expand_dims(result, axis=axis) if keepdims and axis is not None
-                else result, out)
-
-
-def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    """Index of the minimum ignoring NaN (``numpy.nanargmin``)."""
-    result = _nan_arg(_searching.argmin, a, axis, np.inf, "nanargmin")
-    return into(_manipulation.expand_dims(result, axis=axis) if keepdims and axis is not None
-                else result, out)
-
-
-def nancumsum(a, axis=None, dtype=None, out=None):
-    """Cumulative sum treating NaN as zero (``numpy.nancumsum``)."""
-    return cumsum(_nan_replaced(a, 0, "nancumsum")[0], axis, dtype, out)
-
-
-def nancumprod(a, axis=None, dtype=None, out=None):
-    """Cumulative product treating NaN as one (``numpy.nancumprod``)."""
-    return cumprod(_nan_replaced(a, 1, "nancumprod")[0], axis, dtype, out)
-
 
 def _nan_count(a, nan, axis, keepdims):
     """Number of non-NaN elements over ``axis``, in a's (floating) dtype."""
     valid = ew.logical_not(nan) if nan is not None else ew.equal(a, a)
-    return st.sum(valid, axis=_axis(axis), dtype=float_dtype(a.dtype), keepdims=keepdims)
+    return st.sum(valid, axis=axis_argument(axis), dtype=float_dtype(a.dtype), keepdims=keepdims)
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
@@ -218,8 +87,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     a = as_device(a, "nanmean")
     compute = np.dtype(dtype) if dtype is not None else float_dtype(a.dtype)
     a = _manipulation.astype(a, compute, copy=False)
-    filled, nan = _nan_replaced(a, 0, "nanmean")
-    total = st.sum(filled, axis=_axis(axis), keepdims=keepdims)
+    filled, nan = nan_replaced(a, 0, "nanmean")
+    total = st.sum(filled, axis=axis_argument(axis), keepdims=keepdims)
     return into(ew.divide(total, _nan_count(a, nan, axis, keepdims)), out)
 
 
@@ -229,16 +98,16 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     a = as_device(a, "nanvar")
     compute = np.dtype(dtype) if dtype is not None else float_dtype(a.dtype)
     a = _manipulation.astype(a, compute, copy=False)
-    filled, nan = _nan_replaced(a, 0, "nanvar")
+    filled, nan = nan_replaced(a, 0, "nanvar")
     count = _nan_count(a, nan, axis, True)
-    mean = ew.divide(st.sum(filled, axis=_axis(axis), keepdims=True), count)
+    mean = ew.divide(st.sum(filled, axis=axis_argument(axis), keepdims=True), count)
     deviation = ew.subtract(a, mean)
     if nan is not None:
         deviation = ew.where(nan, 0, deviation)
     squares = ew.real(ew.multiply(deviation, ew.conj(deviation))) \
         if compute.kind == "c" else ew.multiply(deviation, deviation)
     divisor = ew.subtract(count, ddof)
-    result = ew.divide(st.sum(squares, axis=_axis(axis), keepdims=True),
+    result = ew.divide(st.sum(squares, axis=axis_argument(axis), keepdims=True),
                        ew.where(ew.greater(divisor, 0), divisor, np.nan))
     if not keepdims:
         result = _manipulation.squeeze(result, axis=axis_tuple(axis, a.ndim)) \
@@ -261,7 +130,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     TypeError / ValueError for weights of the wrong shape."""
     a = as_device(a, "average")
     if weights is None:
-        avg = st.mean(a, axis=_axis(axis), keepdims=keepdims)
+        avg = st.mean(a, axis=axis_argument(axis), keepdims=keepdims)
         if not returned:
             return avg
         count = a.size // builtins.max(avg.size, 1)  # elements averaged per result
@@ -280,8 +149,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         for i in axes:
             shape[i] = a.shape[i]
         w = _manipulation.reshape(w, tuple(shape))
-    total = st.sum(_manipulation.broadcast_to(w, a.shape), axis=_axis(axis), keepdims=keepdims)
-    avg = ew.divide(st.sum(ew.multiply(a, w), axis=_axis(axis), keepdims=keepdims), total)
+    total = st.sum(_manipulation.broadcast_to(w, a.shape), axis=axis_argument(axis), keepdims=keepdims)
+    avg = ew.divide(st.sum(ew.multiply(a, w), axis=axis_argument(axis), keepdims=keepdims), total)
     return (avg, total) if returned else avg
 
 
@@ -298,7 +167,6 @@ def _quantile_levels(q, name, device):
             raise ValueError(f"{name}: q must be a scalar or 1-D")
         if not ((levels >= 0) & (levels <= 1)).all():
             raise ValueError("Quantiles must be in the range [0, 1]")
-        from .._core._transfer import asarray
         return asarray(levels, device=device)
     levels = _manipulation.astype(as_device(q, name), np.float64, copy=False)
     if levels.ndim > 1:
@@ -408,7 +276,6 @@ def _selected_quantiles(rows, levels, method, dtype):
 
 
 def _to_device(values, like):
-    from .._core._transfer import asarray
     return asarray(values, device=like.device)
 
 
@@ -673,7 +540,6 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
 
 
 def _creation_asarray(values, device):
-    from .._core._transfer import asarray
     return asarray(np.asarray(values, dtype=np.float64), device=device)
 
 

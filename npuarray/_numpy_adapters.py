@@ -9,10 +9,12 @@ exported: ``npuarray.sort`` keeps the standard's signature.
 """
 import numpy as np
 
-from .._core import _creation, _elementwise as ew, _indexing, _linear_algebra, _manipulation
-from .._core import _searching, _set, _sorting, _utility
-from ._common import as_device, check_no_unsupported, into
+from . import linalg
+from ._core import (_creation, _indexing, _linear_algebra, _manipulation, _searching, _set,
+                    _sorting, _utility)
+from ._core import _elementwise as ew
 from ._math import around
+from ._operands import as_device, check_no_unsupported, into
 
 _NO_VALUE = np._NoValue  # NumPy's marker for "argument not given"
 
@@ -225,7 +227,6 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  NumPy's name
     """``numpy.linalg.norm``: the vector norm of the flattened array (or along
     an int ``axis``), the matrix norm over a 2-tuple ``axis`` or of a 2-D
     array with a matrix ``ord`` ("fro", "nuc", inf, -inf, 1, -1, 2, -2)."""
-    from .. import linalg
     x = as_device(x, "norm")
     if axis is None:
         if ord is None or (x.ndim == 1):

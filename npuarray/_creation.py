@@ -1,18 +1,27 @@
-"""NumPy's creation names (``numpy.array``, ``numpy.copy``,
-``numpy.ascontiguousarray``, ``numpy.logspace``, ``numpy.indices``,
-``numpy.identity``, ``numpy.tri``) on the array API creation functions: fills
-with aclnnInplaceFillScalar / aclnnArange, copies with aclnnInplaceCopy, on
-the current stream of the target device.
+"""Array creation routines (NumPy's chapter): from shapes and values (``empty``,
+``zeros``, ``full``, ``eye``, ``identity``), from existing data (``asarray``, ``array``,
+``copy``, ``ascontiguousarray``, ``from_dlpack``), numerical ranges (``arange``,
+``linspace``, ``logspace``, ``meshgrid``, ``indices``) and matrices (``diag``, ``tri``,
+``tril``, ``triu``). Fills run as aclnnInplaceFillScalar / aclnnArange, copies as
+aclnnInplaceCopy, uploads as aclrtMemcpy(Async), on the current stream of the target
+device.
 """
 import operator
 
 import numpy as np
 
-from .._core import _creation, _elementwise as ew, _manipulation, _ops, _transfer
-from ._common import as_device, is_array
+from ._core import _creation, _manipulation, _ops, _transfer
+from ._core import _elementwise as ew
+from ._core._creation import (arange, empty, empty_like, eye, full, full_like, linspace, meshgrid,
+                              ones, ones_like, tril, triu, zeros, zeros_like)
+from ._core._transfer import asarray, from_dlpack
+from ._indexing import diagonal
+from ._operands import as_device, is_array
 
-__all__ = ["array", "asanyarray", "ascontiguousarray", "copy", "logspace", "indices",
-           "identity", "tri"]
+__all__ = ["arange", "empty", "empty_like", "eye", "full", "full_like", "linspace",
+           "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like", "asarray",
+           "from_dlpack", "array", "asanyarray", "ascontiguousarray", "copy", "logspace",
+           "indices", "identity", "tri", "diag"]
 
 
 def array(object, dtype=None, *, copy=True, order="K", ndmin=0, device=None):  # noqa: A002
@@ -100,3 +109,17 @@ def tri(N, M=None, k=0, dtype=float, *, device=None):
     M = N if M is None else M
     return _creation.tril(_creation.ones((operator.index(N), operator.index(M)),
                                          dtype=dtype, device=device), k=k)
+
+
+def diag(v, k=0):
+    """The ``k``-th diagonal of a 2-D ``v`` (a view), or a 2-D array with the 1-D
+    ``v`` on its ``k``-th diagonal (``numpy.diag``). ValueError otherwise."""
+    v = as_device(v, "diag")
+    if v.ndim == 1:
+        n = v.shape[0] + abs(k)
+        out = _creation.zeros((n, n), dtype=v.dtype, device=v.device)
+        diagonal(out, k)[...] = v
+        return out
+    if v.ndim == 2:
+        return diagonal(v, k)
+    raise ValueError("Input must be 1- or 2-d.")

@@ -1,19 +1,23 @@
-"""NumPy's products and diagonals (``numpy.dot``, ``numpy.vdot``,
-``numpy.inner``, ``numpy.outer``, ``numpy.kron``, ``numpy.einsum``,
-``numpy.trace``, ``numpy.diag``, ``numpy.diagonal``): views, and contractions
-reduced to aclnnMatmul (through ``npuarray.matmul`` / ``tensordot``) on the
-current stream of the operands' device.
+"""Linear algebra at the top level (NumPy's chapter; ``numpy.linalg`` is
+``npuarray.linalg``): ``matmul``, ``tensordot``, ``vecdot``, ``matrix_transpose``,
+``dot``, ``vdot``, ``inner``, ``outer``, ``kron``, ``einsum``, ``trace``: views, and
+contractions reduced to aclnnMatmul on the current stream of the operands' device.
 """
 import builtins
 
 import numpy as np
 
-from .._core import _creation, _elementwise as ew, _manipulation, _statistical as st
-from .._core._data_type import result_type
-from .._core._linear_algebra import matmul, tensordot
-from ._common import as_device, axis_tuple, into
+from ._core import _elementwise as ew
+from ._core import _manipulation
+from ._core import _statistical as st
+from ._core._data_type import result_type
+from ._core._linear_algebra import matmul, tensordot, vecdot
+from ._core._manipulation import matrix_transpose
+from ._indexing import diagonal
+from ._operands import as_device, into
 
-__all__ = ["dot", "vdot", "inner", "outer", "kron", "einsum", "trace", "diag", "diagonal"]
+__all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "dot", "vdot", "inner",
+           "outer", "kron", "trace", "einsum"]
 
 
 def _same_dtype(a, b, name):
@@ -80,48 +84,10 @@ def kron(a, b):
     return _manipulation.reshape(product, tuple(m * n for m, n in zip(a_shape, b_shape)))
 
 
-def diagonal(a, offset=0, axis1=0, axis2=1):
-    """View of the diagonal ``offset`` of the planes ``axis1`` x ``axis2``, as a
-    last axis (``numpy.diagonal``; no copy, strides). ValueError for fewer
-    than 2 dimensions or equal axes."""
-    a = as_device(a, "diagonal")
-    if a.ndim < 2:
-        raise ValueError("diag requires an array of at least two dimensions")
-    axis1, axis2 = axis_tuple(axis1, a.ndim)[0], axis_tuple(axis2, a.ndim)[0]
-    if axis1 == axis2:
-        raise ValueError("axis1 and axis2 cannot be the same")
-    rows, cols = a.shape[axis1], a.shape[axis2]
-    start = a._offset
-    if offset >= 0:
-        length = builtins.max(0, builtins.min(rows, cols - offset))
-        start += offset * a._strides[axis2] if length else 0
-    else:
-        length = builtins.max(0, builtins.min(rows + offset, cols))
-        start += -offset * a._strides[axis1] if length else 0
-    keep = [i for i in range(a.ndim) if i not in (axis1, axis2)]
-    shape = [a.shape[i] for i in keep] + [length]
-    strides = [a._strides[i] for i in keep] + [a._strides[axis1] + a._strides[axis2]]
-    return a._view(shape, strides, start)
-
-
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Sum along the diagonal (``numpy.trace``; aclnnReduceSum of the
     ``diagonal`` view)."""
     return into(st.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype), out)
-
-
-def diag(v, k=0):
-    """The ``k``-th diagonal of a 2-D ``v`` (a view), or a 2-D array with the 1-D
-    ``v`` on its ``k``-th diagonal (``numpy.diag``). ValueError otherwise."""
-    v = as_device(v, "diag")
-    if v.ndim == 1:
-        n = v.shape[0] + abs(k)
-        out = _creation.zeros((n, n), dtype=v.dtype, device=v.device)
-        diagonal(out, k)[...] = v
-        return out
-    if v.ndim == 2:
-        return diagonal(v, k)
-    raise ValueError("Input must be 1- or 2-d.")
 
 
 # -- einsum --------------------------------------------------------------------------------

@@ -8,12 +8,18 @@ import operator
 
 import numpy as np
 
-from .._core import _creation, _elementwise, _indexing, _manipulation
-from ._common import as_device, axis_tuple, into
+from ._core import _creation, _elementwise, _indexing, _manipulation
+from ._core._manipulation import (astype, broadcast_arrays, broadcast_shapes, broadcast_to,
+                                  concat, expand_dims, flip, moveaxis, permute_dims, repeat,
+                                  reshape, roll, squeeze, stack, swapaxes, tile, unstack)
+from ._operands import as_device, axis_tuple, into
 
-__all__ = ["concatenate", "transpose", "ravel", "atleast_1d", "atleast_2d", "atleast_3d",
-           "hstack", "vstack", "dstack", "column_stack", "split", "array_split", "hsplit",
-           "vsplit", "dsplit", "fliplr", "flipud", "rot90", "pad"]
+__all__ = ["astype", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat",
+           "expand_dims", "flip", "moveaxis", "permute_dims", "repeat", "reshape", "roll",
+           "squeeze", "stack", "swapaxes", "tile", "unstack", "concatenate", "transpose",
+           "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack",
+           "column_stack", "array_split", "split", "hsplit", "vsplit", "dsplit", "fliplr",
+           "flipud", "rot90", "pad"]
 
 
 def _check_casting(name, arrays, dtype, casting):

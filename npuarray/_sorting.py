@@ -1,0 +1,102 @@
+"""Sorting, searching, and counting (NumPy's chapter): ``sort``, ``argsort``,
+``partition``, ``argpartition`` (aclnnSort), ``argmax``/``argmin`` and their NaN-ignoring
+forms (aclnnArgMax / aclnnArgMin), ``nonzero``, ``argwhere``, ``flatnonzero``,
+``extract`` (aclnnNonzero), ``where`` (aclnnSWhere), ``searchsorted``
+(aclnnSearchSorted), ``count_nonzero``. Work runs on the current stream of the
+operands' device.
+"""
+
+import numpy as np
+
+from ._core import _manipulation, _searching, _sorting, _utility
+from ._core._elementwise import where
+from ._core._indexing import take
+from ._core._searching import argmax, argmin, count_nonzero, nonzero, searchsorted
+from ._core._sorting import argsort, sort
+from ._operands import all_nan, as_device, axis_tuple, check_no_unsupported, into, nan_replaced
+
+__all__ = ["argsort", "sort", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted",
+           "where", "nanargmax", "nanargmin", "argwhere", "flatnonzero", "extract",
+           "partition", "argpartition"]
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the maximum ignoring NaN (``numpy.nanargmax``). ValueError for an
+    all-NaN slice (checked with a one-byte read of the device)."""
+    result = _nan_arg(_searching.argmax, a, axis, -np.inf, "nanargmax")
+    return into(_manipulation.expand_dims(result, axis=axis) if keepdims and axis is not None
+                else result, out)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """Index of the minimum ignoring NaN (``numpy.nanargmin``)."""
+    result = _nan_arg(_searching.argmin, a, axis, np.inf, "nanargmin")
+    return into(_manipulation.expand_dims(result, axis=axis) if keepdims and axis is not None
+                else result, out)
+
+
+def argwhere(a):
+    """Indices of the non-zero elements, one row per element: (N, a.ndim) int64
+    (``numpy.argwhere``; aclnnNonzero). A 0-d input counts as 1-D."""
+    a = as_device(a, "argwhere")
+    if a.ndim == 0:
+        return argwhere(_manipulation.reshape(a, (1,)))[:, :0]
+    return _manipulation.stack(list(_searching.nonzero(a)), axis=1)
+
+
+def flatnonzero(a):
+    """Indices of the non-zero elements of the flattened ``a`` (``numpy.flatnonzero``)."""
+    return _searching.nonzero(_manipulation.reshape(as_device(a, "flatnonzero"), (-1,)))[0]
+
+
+def extract(condition, arr):
+    """The elements of the flattened ``arr`` where the flattened ``condition`` is
+    non-zero (``numpy.extract``)."""
+    arr = _manipulation.reshape(as_device(arr, "extract"), (-1,))
+    condition = _manipulation.reshape(as_device(condition, "extract"), (-1,))
+    return take(arr, _searching.nonzero(condition[:arr.shape[0]])[0])
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A copy of ``a`` with the element at each ``kth`` position where sorting
+    would put it, smaller ones before and larger after (``numpy.partition``):
+    the fully sorted array (aclnnSort), which is such a partition. ValueError
+    for kth out of range."""
+    a, axis = _partition_operand("partition", a, kth, axis, order)
+    return _sorting.sort(a, axis=axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """Indices that partition ``a`` (``numpy.argpartition``): the stable sorting
+    permutation (aclnnArgsort), which partitions at every kth."""
+    a, axis = _partition_operand("argpartition", a, kth, axis, order)
+    return _sorting.argsort(a, axis=axis)
+
+
+def _nan_arg(function, a, axis, value, name):
+    filled, nan = nan_replaced(a, value, name)
+    if nan is not None and all_nan(nan, axis, False).size and \
+            _utility.any(all_nan(nan, axis, False)).item():
+        raise ValueError("All-NaN slice encountered")
+    return function(filled, axis=axis)
+
+
+def _check_kth(a, kth, axis):
+    n = a.shape[axis] if a.ndim else 1
+    for k in np.atleast_1d(np.asarray(kth)).tolist():
+        if not isinstance(k, int):
+            raise TypeError("Partition index must be integer")
+        if not -n <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+
+
+def _partition_operand(name, a, kth, axis, order):
+    """(``a`` on the device, flattened when ``axis`` is None; the axis), after
+    checking ``order`` and ``kth`` as NumPy does."""
+    check_no_unsupported(name, order=order)
+    a = as_device(a, name)
+    if axis is None:
+        a, axis = _manipulation.reshape(a, (-1,)), -1
+    axis = axis_tuple(axis, a.ndim)[0]
+    _check_kth(a, kth, axis)
+    return a, axis
