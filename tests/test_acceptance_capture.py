@@ -1,6 +1,6 @@
 """Black-box acceptance of graph capture (issue 4): npusim's aclmdlRI ABI and npuarray.Graph.
 
-Written from /work/shared/reference/acl-abi.md sections 3.2, 4 and 5, the vendor's
+Written from docs/acl-abi.md sections 3.2, 4 and 5, the vendor's
 cross-stream capture sample (seed 003) and issue 4, not from the implementation. The ABI
 tests drive the raw binding (every call returns the ACL code, compared exactly); each runs
 on a fresh thread because raw aclrtSetDevice calls change that thread's ACL state, and

@@ -70,7 +70,7 @@ def test_every_public_name_exists():
         assert name in npx.__all__
 
 
-# -- layering (DESIGN.md "One picture") ------------------------------------------------------
+# -- layering (docs/design.md "One picture") ------------------------------------------------------
 
 PACKAGE = pathlib.Path(npx.__file__).parent
 

@@ -1,4 +1,4 @@
-/* Arithmetic, math and logical element-wise aclnn operators (reference §7.2 "Arithmetic", "Math",
+/* Arithmetic, math and logical element-wise aclnn operators (docs/acl-abi.md §7.2 "Arithmetic", "Math",
  * "Logical"): first phases describe the operator to the element-wise engine; second phases
  * launch the executor. Dtype sets are the ones CANN documents per operator.
  *

@@ -1,4 +1,4 @@
-/* Binary floating-point aclnn operators (reference §7.2 "Math"): aclnnLogAddExp. Integer and bool
+/* Binary floating-point aclnn operators (docs/acl-abi.md §7.2 "Math"): aclnnLogAddExp. Integer and bool
  * inputs compute in double; out is FLOAT, FLOAT16 or BFLOAT16 only, as CANN documents (a DOUBLE
  * input is computed in double and rounded to out). */
 #include <math.h>

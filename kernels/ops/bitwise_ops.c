@@ -1,4 +1,4 @@
-/* Bitwise and shift aclnn operators (reference §7.2 "Math"): aclnnBitwiseAnd/Or/Xor (Tensor and
+/* Bitwise and shift aclnn operators (docs/acl-abi.md §7.2 "Math"): aclnnBitwiseAnd/Or/Xor (Tensor and
  * Scalar forms), aclnnBitwiseNot, aclnnLeftShift(s), aclnnRightShift, and aclnnLogicalXor. bool
  * inputs compute the logical operation. Dtype sets are the ones CANN documents per operator (the
  * document is named next to each set).

@@ -1,4 +1,4 @@
-/* Comparison aclnn operators (reference §7.2 "Comparison"): Eq/Ne/Gt/Ge/Lt/Le against a tensor
+/* Comparison aclnn operators (docs/acl-abi.md §7.2 "Comparison"): Eq/Ne/Gt/Ge/Lt/Le against a tensor
  * (broadcast) or a scalar. Computed in the promoted type of the inputs (NaN compares unequal);
  * the bool result is cast to out's dtype, which may be any supported dtype. */
 #include "aclnnop/aclnn_eq_scalar.h"

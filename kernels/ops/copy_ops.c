@@ -1,4 +1,4 @@
-/* Copy, cast, fill, select and creation aclnn operators (reference §7.2 "Copy, cast, fill,
+/* Copy, cast, fill, select and creation aclnn operators (docs/acl-abi.md §7.2 "Copy, cast, fill,
  * creation"): aclnnCast, aclnnInplaceCopy, aclnnInplaceFillScalar, aclnnSWhere,
  * aclnnInplaceMaskedFillScalar, aclnnArange. Casts wrap integers, truncate floats toward zero,
  * keep the real part of complex values and round float16/bfloat16 to nearest even. */

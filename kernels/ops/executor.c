@@ -1,6 +1,6 @@
 /* aclOpExecutor: what the first phase of an operator builds and the second phase runs.
  *
- * Life cycle (CANN's rules, reference §6): a normal executor is consumed by its second phase;
+ * Life cycle (CANN's rules, docs/acl-abi.md §6): a normal executor is consumed by its second phase;
  * a repeatable one (aclSetAclOpExecutorRepeatable right after the first phase) may be launched
  * any number of times and is freed by aclDestroyAclOpExecutor. Live executors are kept in a
  * registry, so a consumed, destroyed or foreign pointer is reported instead of dereferenced.

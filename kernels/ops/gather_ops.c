@@ -1,4 +1,4 @@
-/* aclnnGather (torch.gather; reference §7.2 "Sorting, searching, selection, indexing"):
+/* aclnnGather (torch.gather; docs/acl-abi.md §7.2 "Sorting, searching, selection, indexing"):
  * out[i][j][k] = self[index[i][j][k]][j][k] for dim 0, and so on for the other dims.
  *
  * As hicann/ops-nn index/gather_elements_v2/docs/aclnnGather.md says: index has self's number of

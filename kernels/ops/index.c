@@ -1,4 +1,4 @@
-/* Indexing aclnn operators (reference §7.2 "Sorting, searching, selection, indexing"):
+/* Indexing aclnn operators (docs/acl-abi.md §7.2 "Sorting, searching, selection, indexing"):
  * aclnnIndexSelect, aclnnIndex (advanced integer indexing), aclnnIndexPutImpl and aclnnMaskedSelect.
  *
  * Indices are INT32 or INT64. aclnnIndexSelect accepts [0, size) like torch.index_select;

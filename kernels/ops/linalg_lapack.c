@@ -1,4 +1,4 @@
-/* aclnn linear-algebra operators of hicann/ops-math (reference §7.2 "Linear algebra"):
+/* aclnn linear-algebra operators of hicann/ops-math (docs/acl-abi.md §7.2 "Linear algebra"):
  * aclnnLinalgCholesky, aclnnInverse, aclnnSlogdet, aclnnLinalgQr, aclnnSvd.
  *
  * npusim computes them with LAPACK (LAPACKE, row-major) from the OpenBLAS that matmul uses: the
@@ -28,7 +28,7 @@
 
 /* Documented dtypes (hicann/ops-math):
  * math/cholesky/docs/aclnnLinalgCholesky.md: FLOAT, BFLOAT16
- * (hicann/ops-nn) aclnnInverse: FLOAT, FLOAT16, DOUBLE (reference §7.2)
+ * (hicann/ops-nn) aclnnInverse: FLOAT, FLOAT16, DOUBLE (docs/acl-abi.md §7.2)
  * math/slogdet/docs/aclnnSlogdet.md: FLOAT, DOUBLE, COMPLEX64, COMPLEX128
  * math/qr/docs/aclnnLinalgQr.md: FLOAT, FLOAT16, DOUBLE, COMPLEX64, COMPLEX128
  * math/svd/docs/aclnnSvd.md: FLOAT, DOUBLE, COMPLEX64, COMPLEX128 */

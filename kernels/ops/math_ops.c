@@ -1,4 +1,4 @@
-/* More element-wise math aclnn operators (reference §7.2 "Math"): trigonometric and hyperbolic
+/* More element-wise math aclnn operators (docs/acl-abi.md §7.2 "Math"): trigonometric and hyperbolic
  * functions, log2/log10/log1p/exp2/expm1, rsqrt, reciprocal, atan2, the roundings
  * floor/ceil/trunc/round (half to even; the identity on integers), sign (NaN stays NaN, complex
  * x gives x / |x|), isfinite, and clamp. Integer inputs compute in double and need a floating out, as

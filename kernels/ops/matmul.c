@@ -1,4 +1,4 @@
-/* aclnnMatmul (reference §7.2 "Linear algebra"): torch.matmul rules. 1-D x 1-D is a dot product
+/* aclnnMatmul (docs/acl-abi.md §7.2 "Linear algebra"): torch.matmul rules. 1-D x 1-D is a dot product
  * (0-d out), a 1-D left operand is a row vector and a 1-D right one a column vector (the added
  * dim is removed from out), 2-D is a matrix product, and more dims are batches broadcast against
  * each other.

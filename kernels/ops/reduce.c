@@ -1,4 +1,4 @@
-/* Reductions (reference §7.2 "Reductions"): aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin,
+/* Reductions (docs/acl-abi.md §7.2 "Reductions"): aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin,
  * aclnnAll, aclnnAny, aclnnVar, aclnnStd over a set of dims, aclnnProd over all of them, aclnnProdDim / aclnnArgMax /
  * aclnnArgMin / aclnnCumsum along one dim.
  *

@@ -1,4 +1,4 @@
-/* Scan aclnn operators (reference §7.2): aclnnCumprod and aclnnInplaceCumprod, running products
+/* Scan aclnn operators (docs/acl-abi.md §7.2): aclnnCumprod and aclnnInplaceCumprod, running products
  * along one dim.
  *
  * CANN's signature differs from aclnnCumsum's: `dim` is an aclScalar (INT32) and `dtype` may be

@@ -1,4 +1,4 @@
-/* Searching aclnn operators (reference §7.2 "Sorting, searching, selection, indexing"):
+/* Searching aclnn operators (docs/acl-abi.md §7.2 "Sorting, searching, selection, indexing"):
  * aclnnNonzero and aclnnSearchSorted.
  *
  * aclnnNonzero has a data-dependent result: `out` is allocated at the maximum [numel(self),

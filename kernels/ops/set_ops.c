@@ -1,4 +1,4 @@
-/* Set aclnn operators (reference §7.2 "Sorting, searching, selection, indexing"): aclnnUnique2 and
+/* Set aclnn operators (docs/acl-abi.md §7.2 "Sorting, searching, selection, indexing"): aclnnUnique2 and
  * aclnnIsInTensorScalar.
  *
  * aclnnUnique2(self, sorted, returnInverse, returnCounts, valueOut, inverseOut, countsOut) gives

@@ -1,4 +1,4 @@
-/* Sorting aclnn operators (reference §7.2 "Sorting, searching, selection, indexing"): aclnnSort
+/* Sorting aclnn operators (docs/acl-abi.md §7.2 "Sorting, searching, selection, indexing"): aclnnSort
  * (values and INT64 indices) and aclnnArgsort along one dim.
  *
  * npusim always sorts stably, so `stable=false` gives the stable order too, which is one of the

@@ -1,7 +1,7 @@
 """cffi declarations of the aclnn meta API and of the aclnn operators npuarray calls.
 
 Every prototype is copied from CANN's headers (``aclnn/acl_meta.h``,
-``aclnnop/aclnn_<op>.h``; see ``reference/acl-abi.md`` sections 6 and 7.2):
+``aclnnop/aclnn_<op>.h``; see ``docs/acl-abi.md`` sections 6 and 7.2):
 same names, parameter types and order. The opaque handle types and
 ``aclnnStatus`` are declared here; ``aclDataType``, ``aclFormat`` and
 ``aclrtStream`` come from the runtime declarations this string is appended to.
@@ -23,7 +23,7 @@ typedef struct aclBoolArray aclBoolArray;
 typedef struct aclTensorList aclTensorList;
 """
 
-# One prototype per line, in the order of reference section 6 and 7.2.
+# One prototype per line, in the order of docs/acl-abi.md §6 and 7.2.
 _FUNCTIONS = """
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride, int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData);
 aclnnStatus aclDestroyTensor(const aclTensor* tensor);
@@ -202,7 +202,7 @@ _SECOND_PHASE = ("aclnnStatus {op}(void* workspace, uint64_t workspaceSize, "
 
 def _with_second_phases(functions):
     """Each operator's first-phase prototype followed by its second phase, which
-    is the same for every operator (reference section 7.1)."""
+    is the same for every operator (docs/acl-abi.md §7.1)."""
     lines = []
     for line in functions.strip().splitlines():
         lines.append(line)

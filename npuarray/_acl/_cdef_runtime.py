@@ -1,7 +1,7 @@
 """cffi declarations of the AscendCL runtime subset npuarray calls (libascendcl.so).
 
 Every name, parameter type and order, and enum value matches CANN's headers
-(reference/acl-abi.md sections 2-4: acl/acl_base.h, acl/acl_rt.h, acl/acl_mdl.h,
+(docs/acl-abi.md sections 2-4: acl/acl_base.h, acl/acl_rt.h, acl/acl_mdl.h,
 acl/acl.h). The same text is compiled into npusim (API mode) and used to dlopen
 CANN (ABI mode), so it must not use cffi's "..." placeholders. Error codes are
 not declared here: they live in _errors.py (they are macros and static consts).

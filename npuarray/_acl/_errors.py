@@ -5,7 +5,7 @@ Every non-zero aclError / aclnnStatus returned by the provider becomes an
 ``code``, the ACL constant ``name``, the runtime's recent error ``message``
 (aclGetRecentErrMsg) and the ``api`` that returned it. Code names and meanings
 follow CANN's acl_base.h, rt_error_codes.h, ge_error_codes.h and nnopbase's
-op_errno.h (reference/acl-abi.md section 3).
+op_errno.h (docs/acl-abi.md section 3).
 """
 
 ERROR_NAMES = {

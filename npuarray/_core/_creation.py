@@ -187,7 +187,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     return out
 
 
-# aclnnArange lacks these dtypes (reference section 7.2): the values are made in a wider
+# aclnnArange lacks these dtypes (docs/acl-abi.md §7.2): the values are made in a wider
 # dtype it has, then cast by aclnnInplaceCopy.
 _ARANGE_WORKING_DTYPE = {np.dtype(t): np.dtype(w) for t, w in (
     (np.uint16, np.int64), (np.uint32, np.int64), (np.uint64, np.int64),

@@ -41,7 +41,7 @@ default_int = np.dtype(np.int64)
 default_complex = COMPLEX128
 default_index = default_int
 
-# aclDataType values (reference section 2.2; CANN acl_base.h).
+# aclDataType values (docs/acl-abi.md §2.2; CANN acl_base.h).
 _ACL_DTYPES = {
     np.dtype(np.float32): 0, np.dtype(np.float16): 1, np.dtype(np.int8): 2,
     np.dtype(np.int32): 3, np.dtype(np.uint8): 4, np.dtype(np.int16): 6,

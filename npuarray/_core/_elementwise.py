@@ -44,7 +44,7 @@ def _dtypes_of(*names):
 
 _INT_FLOAT = ("float32", "float16", "float64", "bfloat16", "int8", "int16", "int32",
               "int64", "uint8")
-# Dtypes CANN documents for each operator (reference section 7.2).
+# Dtypes CANN documents for each operator (docs/acl-abi.md §7.2).
 _ARITH = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
 _RSUB = _dtypes_of(*_INT_FLOAT, "complex64", "complex128")
 _FLOOR_DIVIDE = _dtypes_of("float32", "float16", "float64", "int8", "int16", "int32",

@@ -270,7 +270,7 @@ def _masked_select(x, mask):
     return out._view((shape[0] if shape else 1,), (1,), 0)
 
 
-# hicann/ops-math aclnnMaskedSelect docs (reference section 7.2)
+# hicann/ops-math aclnnMaskedSelect docs (docs/acl-abi.md §7.2)
 _MASKED_SELECT_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16, np.float32,
     np.float64, bfloat16)))
@@ -451,13 +451,13 @@ def _advanced_set(x, entries, value):
     _ops.launch("aclnnIndexPutImpl", moved, indices, values, False, False, stream=stream)
 
 
-# The dtypes of aclnnInplaceMaskedFillScalar and aclnnIndexPutImpl (reference section 7.2).
+# The dtypes of aclnnInplaceMaskedFillScalar and aclnnIndexPutImpl (docs/acl-abi.md §7.2).
 _MASKED_FILL_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.int32, np.int64, np.float16, np.float32, bfloat16)))
 _INDEX_PUT_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
     np.float64, bfloat16)))
-# The dtypes of aclnnIndex (reference section 7.2: no uint16/32/64, no complex128).
+# The dtypes of aclnnIndex (docs/acl-abi.md §7.2: no uint16/32/64, no complex128).
 _INDEX_DTYPES = frozenset(map(np.dtype, (
     np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
     np.float64, bfloat16, np.complex64)))

@@ -18,7 +18,7 @@ from ..runtime._memory_pool import get_default_memory_pool
 
 __all__ = ["matmul", "tensordot", "vecdot"]
 
-# cubeMathType of aclnnMatmul (reference section 7.2): KEEP_DTYPE computes in the
+# cubeMathType of aclnnMatmul (docs/acl-abi.md §7.2): KEEP_DTYPE computes in the
 # input dtype, so float32 stays exact float32 (A2/A3; on Atlas training series
 # CANN refuses it for float32 with 161002 rather than lose precision silently).
 _KEEP_DTYPE = 0

@@ -1,7 +1,7 @@
 """The one place that launches aclnn operators.
 
 Every device computation of npuarray goes through :func:`launch`, which runs
-CANN's two-phase convention (reference section 7.1) on the current stream:
+CANN's two-phase convention (docs/acl-abi.md §7.1) on the current stream:
 ``aclnn<Op>GetWorkspaceSize(args..., &size, &executor)`` validates and builds
 the executor, a workspace comes from the stream-ordered pool, and
 ``aclnn<Op>(workspace, size, executor, stream)`` enqueues the work.
@@ -44,9 +44,9 @@ from ..runtime import _profiler
 
 __all__ = []  # internal: used by the array layer and the operator modules
 
-ACL_FORMAT_ND = 2               # aclFormat (reference section 2.3)
-ACLNN_ERR_PARAM_INVALID = 161002  # aclnn status (reference section 3.3)
-ACL_ERROR_API_NOT_SUPPORT = 200001  # aclError (reference section 3.1)
+ACL_FORMAT_ND = 2               # aclFormat (docs/acl-abi.md §2.3)
+ACLNN_ERR_PARAM_INVALID = 161002  # aclnn status (docs/acl-abi.md §3.3)
+ACL_ERROR_API_NOT_SUPPORT = 200001  # aclError (docs/acl-abi.md §3.1)
 
 _NULL = ffi.NULL
 _phases = {}                     # op name -> (first phase, second phase)

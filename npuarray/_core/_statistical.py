@@ -21,7 +21,7 @@ _INT64 = np.dtype(np.int64)
 _UINT64 = np.dtype(np.uint64)
 _FLOAT64 = np.dtype(np.float64)
 
-# Dtypes CANN documents for each reduction (reference section 7.2).
+# Dtypes CANN documents for each reduction (docs/acl-abi.md §7.2).
 _REDUCE_SUM = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16",
                          "int32", "int64", "uint8", "bool", "complex64", "complex128")
 _MEAN = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",

@@ -29,7 +29,7 @@ SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 
-_QR_MODES = {"reduced": 0, "complete": 1}  # aclnnLinalgQr's mode (reference section 7.2)
+_QR_MODES = {"reduced": 0, "complete": 1}  # aclnnLinalgQr's mode (docs/acl-abi.md §7.2)
 
 
 def _square(name, x):

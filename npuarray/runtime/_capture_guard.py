@@ -4,7 +4,7 @@ CANN refuses, while a stream is captured, every call that would wait for its
 work or read the results on the host: stream and device synchronisation and
 queries (107027), synchronising, querying or timing a captured event (107028),
 synchronous copies from a thread whose capture mode forbids them (107030)
-(reference/acl-abi.md section 5). A refused call may also invalidate the
+(docs/acl-abi.md section 5). A refused call may also invalidate the
 capture, so npuarray checks these rules in Python first and raises a
 ``CaptureError`` naming the call and the rule before the runtime is touched;
 the capture stays usable.

@@ -3,7 +3,7 @@
 Between ``aclmdlRICaptureBegin`` and ``aclmdlRICaptureEnd`` the work npuarray
 issues on a stream is recorded into a model running instance (aclmdlRI) instead
 of being run; ``aclmdlRIExecuteAsync`` replays it, in stream order, at the cost
-of one launch for the whole graph (reference/acl-abi.md section 5).
+of one launch for the whole graph (docs/acl-abi.md section 5).
 
 Memory: arrays created inside the capture take their memory from a pool
 private to the graph (``Graph.memory_pool``), kept while the graph lives and

@@ -7,7 +7,7 @@ take it at once (stream order makes the reuse safe); another stream may take
 it only after that stream has finished all the work queued so far, so a block
 freed while a stream may still read it is never handed out early.
 
-Ownership under concurrency (the rule; DESIGN.md "Memory"): *a block may be
+Ownership under concurrency (the rule; docs/design.md "Memory"): *a block may be
 reused once every stream that used it since it was allocated has finished the
 work it queued before the block was freed.* Implemented as:
 
@@ -60,9 +60,9 @@ from ._stream import get_current_stream
 
 __all__ = ["MemoryPool", "get_default_memory_pool", "using_pool"]
 
-_ACL_MEM_MALLOC_HUGE_FIRST = 0  # aclrtMemMallocPolicy (reference section 2.4)
+_ACL_MEM_MALLOC_HUGE_FIRST = 0  # aclrtMemMallocPolicy (docs/acl-abi.md §2.4)
 _ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
-_ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1  # aclmdlRICaptureStatus (reference section 2.4)
+_ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1  # aclmdlRICaptureStatus (docs/acl-abi.md §2.4)
 _SMALL_LIMIT = 1 << 20
 _GRANULE = 512
 _MAX_BYTES = (1 << 63) - 1  # NumPy's largest array (intp); also fits aclrtMalloc's size_t

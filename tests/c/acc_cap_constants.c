@@ -1,5 +1,5 @@
 /* Acceptance: the capture-related names and values of kernels/include match CANN
- * (reference/acl-abi.md sections 2.4, 2.5, 3.2 and 4), in C and (via acc_cap_constants_cxx.cpp)
+ * (docs/acl-abi.md sections 2.4, 2.5, 3.2 and 4), in C and (via acc_cap_constants_cxx.cpp)
  * in C++, and the aclmdlRI functions have CANN's signatures (assigned to typed pointers). */
 #include <stdio.h>
 

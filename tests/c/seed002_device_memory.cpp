@@ -1,4 +1,4 @@
-// The device-memory sample of shared/seeds/002_c23c1f2408f164a3.txt, unmodified except that its
+// The device-memory sample of docs/seeds/002_c23c1f2408f164a3.txt, unmodified except that its
 // placeholders are filled in: input initialisation, STEP 5 (aclnnAdd: out = A + alpha * B, the
 // tensors created as in seed 003) and STEP 7 (check the result on the host). Compiled with g++.
 // Prints "seed002 ok" and exits 0 when every element is right.

@@ -1,5 +1,5 @@
 /* AscendCL base types and generic error codes (subset of CANN's acl/acl_base.h).
- * Names, types and values follow CANN exactly; see shared/reference/acl-abi.md §2-§3. */
+ * Names, types and values follow CANN exactly; see docs/acl-abi.md §2-§3. */
 #ifndef NPUSIM_ACL_ACL_BASE_H
 #define NPUSIM_ACL_ACL_BASE_H
 

@@ -1,5 +1,5 @@
 /* AscendCL runtime API (subset of CANN's acl/acl_rt.h implemented by npusim).
- * Prototypes, enum values and flags follow CANN; see shared/reference/acl-abi.md §2.4-§4. */
+ * Prototypes, enum values and flags follow CANN; see docs/acl-abi.md §2.4-§4. */
 #ifndef NPUSIM_ACL_ACL_RT_H
 #define NPUSIM_ACL_ACL_RT_H
 

@@ -1,6 +1,6 @@
 /* aclnn meta API (CANN's aclnn/acl_meta.h, libnnopbase.so): aclTensor, aclScalar, the int/float/
  * bool arrays, tensor and scalar lists, and operator executors. Same names, prototypes and codes
- * as CANN (shared/reference/acl-abi.md §6); unlike CANN's header this one is C and C++.
+ * as CANN (docs/acl-abi.md §6); unlike CANN's header this one is C and C++.
  *
  * npusim notes:
  * - aclGetViewShape / aclGetViewStrides / aclGetStorageShape allocate their output with malloc();

@@ -1,5 +1,5 @@
 /* aclnn_div.h: aclnn operators of CANN's aclnnop/aclnn_div.h, with the same names and prototypes
- * (shared/reference/acl-abi.md §7.2). Implemented by npusim in kernels/ops/. */
+ * (docs/acl-abi.md §7.2). Implemented by npusim in kernels/ops/. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_DIV_H
 #define NPUSIM_ACLNNOP_ACLNN_DIV_H
 

@@ -1,5 +1,5 @@
 /* aclnn_linalg_cross.h: aclnn operators of CANN's aclnnop/aclnn_linalg_cross.h, with the same
- * names and prototypes (shared/reference/acl-abi.md §7.2). Implemented by npusim in
+ * names and prototypes (docs/acl-abi.md §7.2). Implemented by npusim in
  * kernels/ops/linalg_cross.c. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_LINALG_CROSS_H
 #define NPUSIM_ACLNNOP_ACLNN_LINALG_CROSS_H

@@ -1,5 +1,5 @@
 /* aclnn_linalg_qr.h: aclnn operators of CANN's aclnnop/aclnn_linalg_qr.h, with the same names and prototypes
- * (shared/reference/acl-abi.md §7.2). Implemented by npusim in kernels/ops/linalg_lapack.c. */
+ * (docs/acl-abi.md §7.2). Implemented by npusim in kernels/ops/linalg_lapack.c. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_LINALG_QR_H
 #define NPUSIM_ACLNNOP_ACLNN_LINALG_QR_H
 

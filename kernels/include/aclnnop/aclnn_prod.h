@@ -1,5 +1,5 @@
 /* aclnn_prod.h: aclnn operators of CANN's aclnnop/aclnn_prod.h, with the same names and prototypes
- * (shared/reference/acl-abi.md §7.2). Implemented by npusim in kernels/ops/. */
+ * (docs/acl-abi.md §7.2). Implemented by npusim in kernels/ops/. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_PROD_H
 #define NPUSIM_ACLNNOP_ACLNN_PROD_H
 
