@@ -3,6 +3,8 @@
 Runs on the vendor's CANN toolkit when an NPU is present and on npusim, the
 embedded CPU implementation of the same AscendCL ABI, everywhere else.
 """
+import sys
+
 __array_api_version__ = "2025.12"  # the array API standard this namespace follows
 
 from ._acl import (AclError, CaptureError, InvalidValueError, NotSupportedError,
@@ -55,5 +57,9 @@ from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, ass
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators
 from .profiler import profile  # noqa: E402,F401  npuarray.profile(): timeline of launches, copies, events
+from . import _numpy_dispatch  # noqa: E402  NumPy's protocols on NPUArrays
+from ._core import _namespace  # noqa: E402
+_namespace.install(sys.modules[__name__], _numpy_dispatch.array_ufunc,
+                   _numpy_dispatch.array_function)
 from . import _dask_hook  # noqa: E402  Dask's dispatches for NPUArray, once dask.array is loaded
 _dask_hook.install()

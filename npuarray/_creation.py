@@ -10,7 +10,7 @@ import operator
 
 import numpy as np
 
-from ._core import _creation, _manipulation, _ops, _transfer
+from ._core import _creation, _manipulation, _transfer
 from ._core import _elementwise as ew
 from ._core._creation import (arange, empty, empty_like, eye, full, full_like, linspace, meshgrid,
                               ones, ones_like, tril, triu, zeros, zeros_like)
@@ -50,7 +50,7 @@ def ascontiguousarray(a, dtype=None):
     if a.ndim == 0:
         a = _manipulation.reshape(a, (1,))
     dtype = a.dtype if dtype is None else np.dtype(dtype)
-    if dtype == a.dtype and _ops.is_c_contiguous(a):
+    if dtype == a.dtype and a.is_c_contiguous():
         return a
     if dtype != a.dtype:
         return _manipulation.astype(a, dtype)

@@ -12,7 +12,6 @@ import numpy as np
 from ._core import _creation, _manipulation, _searching
 from ._core import _elementwise as ew
 from ._core._indexing import take, take_along_axis
-from ._core._ops import is_c_contiguous
 from ._core._transfer import asarray
 from ._operands import as_device, axis_tuple, into
 
@@ -55,7 +54,7 @@ def put(a, ind, v, mode="raise"):
     "raise"."""
     if not hasattr(a, "_buffer"):
         raise TypeError(f"put: a must be an NPUArray, got {type(a).__name__}")
-    if not is_c_contiguous(a):
+    if not a.is_c_contiguous():
         raise ValueError("put: a must be C-contiguous to be written through its flat view")
     flat = _manipulation.reshape(a, (-1,))
     ind = _wrap_indices(_int_indices(ind, "put"), flat.shape[0], mode, "put")

@@ -5,7 +5,7 @@ import numpy as np
 
 from ._core import _elementwise as ew
 from ._core import _ops, _transfer, _utility
-from ._core._manipulation import normalize_axis_tuple
+from ._core._shape import normalize_axis_tuple
 
 _SCALARS = (builtins.bool, int, float, complex, np.generic)
 

@@ -91,6 +91,33 @@ def _imported_modules(path):
     return names
 
 
+CORE_MAY_IMPORT = ("npuarray._core", "npuarray._acl", "npuarray.runtime",
+                   "npuarray._npusim")  # the binding's extension (its C launch helper)
+
+
+def _absolute_imports(path):
+    """(line, absolute module name) of each npuarray module ``path`` imports."""
+    package = ["npuarray", *path.relative_to(PACKAGE).parent.parts]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[:len(package) - node.level + 1]
+            if node.module:
+                yield node.lineno, ".".join(base + [node.module])
+            else:
+                yield from ((node.lineno, ".".join(base + [a.name])) for a in node.names)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [node.module] if isinstance(node, ast.ImportFrom) else [
+                a.name for a in node.names]
+            yield from ((node.lineno, n) for n in names if n.split(".")[0] == "npuarray")
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "_core").glob("*.py")), ids=lambda p: p.name)
+def test_core_imports_only_the_binding_the_runtime_and_itself(path):
+    for line, name in _absolute_imports(path):
+        assert name.startswith(CORE_MAY_IMPORT), f"_core/{path.name} line {line} imports {name}"
+    assert "sys.modules[" not in path.read_text(), f"_core/{path.name} looks modules up by name"
+
+
 @pytest.mark.parametrize("path", sorted((PACKAGE / "runtime").glob("*.py")), ids=lambda p: p.name)
 def test_runtime_never_imports_the_array_layer(path):
     for name in _imported_modules(path):

@@ -15,7 +15,9 @@ where npuarray implements them; other NumPy functions read the arrays through
 """
 __all__ = ["NPUArray"]
 
-from ._ndarray_methods import NDArrayMethods
+from . import _namespace
+from ._ndarray_methods import NDArrayMethods, into_out
+from ._shape import is_c_contiguous
 
 # Published versions of the array API standard that __array_namespace__ accepts.
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
@@ -124,15 +126,8 @@ class NPUArray(NDArrayMethods):
         return self._view(shape, strides, self._offset)
 
     def is_c_contiguous(self):
-        """True when the view's elements are adjacent in C order."""
-        expected = 1
-        for n, s in zip(reversed(self._shape), reversed(self._strides)):
-            if n == 0:
-                return True
-            if n != 1 and s != expected:
-                return False
-            expected *= n
-        return True
+        """True when the view's elements are adjacent in C order (an empty view is)."""
+        return is_c_contiguous(self._shape, self._strides)
 
     # -- transfers -----------------------------------------------------------------------------
     def to_host(self, *, stream=None, out=None, blocking=True):
@@ -178,14 +173,14 @@ class NPUArray(NDArrayMethods):
         """NEP 13: NumPy ufuncs with NPUArray operands run on the device when
         npuarray implements them (see ``npuarray._numpy_dispatch``); others
         raise TypeError rather than copy device data to the host."""
-        return _numpy_dispatch.array_ufunc(self, ufunc, method, *inputs, **kwargs)
+        return _namespace.array_ufunc(self, ufunc, method, *inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         """NEP 18: NumPy functions run on the device when npuarray implements
         them (``numpy.sum``, ``numpy.concatenate``, ``numpy.median``, ...;
         ``npuarray._numpy_dispatch``); any other NumPy function raises
         TypeError naming it rather than copy device data to the host."""
-        return _numpy_dispatch.array_function(self, func, types, args, kwargs)
+        return _namespace.array_function(self, func, types, args, kwargs)
 
     def __array_namespace__(self, /, *, api_version=None):
         """The ``npuarray`` module (array API standard 2025.12; every published
@@ -193,8 +188,7 @@ class NPUArray(NDArrayMethods):
         if api_version is not None and api_version not in _API_VERSIONS:
             raise ValueError(f"unsupported array API version {api_version!r}; npuarray "
                              f"supports {', '.join(_API_VERSIONS)}")
-        import npuarray
-        return npuarray
+        return _namespace.module
 
     def __dlpack_device__(self):
         """``(kDLExtDev, device id)``, as torch_npu exports NPU tensors."""
@@ -452,48 +446,34 @@ class NPUArray(NDArrayMethods):
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """``npuarray.sum`` (aclnnReduceSum); ``out``: an NPUArray to write to."""
-        return _into(_statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
+        return into_out(_statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
         """``npuarray.mean`` (aclnnMean), then cast to ``dtype`` when given."""
         result = _statistical.mean(self, axis=axis, keepdims=keepdims)
-        return _into(result if dtype is None else result.astype(dtype), out)
+        return into_out(result if dtype is None else result.astype(dtype), out)
 
     def max(self, axis=None, out=None, keepdims=False):
         """``npuarray.max`` (aclnnAmax)."""
-        return _into(_statistical.max(self, axis=axis, keepdims=keepdims), out)
+        return into_out(_statistical.max(self, axis=axis, keepdims=keepdims), out)
 
     def min(self, axis=None, out=None, keepdims=False):
         """``npuarray.min`` (aclnnAmin)."""
-        return _into(_statistical.min(self, axis=axis, keepdims=keepdims), out)
+        return into_out(_statistical.min(self, axis=axis, keepdims=keepdims), out)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
         """``npuarray.argmax`` (aclnnArgMax)."""
-        return _into(_searching.argmax(self, axis=axis, keepdims=keepdims), out)
+        return into_out(_searching.argmax(self, axis=axis, keepdims=keepdims), out)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
         """``npuarray.argmin`` (aclnnArgMin)."""
-        return _into(_searching.argmin(self, axis=axis, keepdims=keepdims), out)
-
-
-def _into(result, out):
-    """``result``, or the NPUArray ``out`` after ``out[...] = result`` (NumPy's
-    ``out=``; ValueError when the shapes differ, TypeError for host arrays)."""
-    if out is None:
-        return result
-    if not isinstance(out, NPUArray):
-        raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
-    if out.shape != result.shape:
-        raise ValueError(f"out has shape {out.shape}, the result has shape {result.shape}")
-    out[...] = result
-    return out
+        return into_out(_searching.argmin(self, axis=axis, keepdims=keepdims), out)
 
 
 # The operator modules import NPUArray from here; they are bound after the class
 # exists so that either import order works.
 from . import _indexing, _manipulation, _transfer  # noqa: E402
 from . import _elementwise, _linear_algebra
-from .. import _numpy_dispatch  # noqa: E402
 from . import _ops, _searching, _statistical  # noqa: E402
 
 # The operators whose array API function is its plan alone call the plan's __call__

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _data_type, _manipulation, _ops
 from ._data_type import BFLOAT16, BOOL
+from ._shape import broadcast_shapes
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
            "negative", "positive", "abs", "exp", "log", "sqrt", "equal", "not_equal",
@@ -108,24 +109,6 @@ def _supported(dtype, supported, name, *, modular=False):
 @functools.lru_cache(maxsize=None)
 def _promote(a, b):
     return _data_type.promote_types(a, b)
-
-
-@functools.lru_cache(maxsize=4096)
-def broadcast_shapes(*shapes):
-    """The NumPy broadcast of ``shapes`` (tuples); ValueError if they do not broadcast."""
-    ndim = builtins.max(len(s) for s in shapes)
-    result = []
-    for axis in range(-ndim, 0):
-        size = 1
-        for shape in shapes:
-            n = shape[axis] if -axis <= len(shape) else 1
-            if n != 1:
-                if size not in (1, n):
-                    raise ValueError("operands could not be broadcast together with shapes "
-                                     + " ".join(str(s) for s in shapes))
-                size = n
-        result.append(size)
-    return tuple(result)
 
 
 def _is_array(x):

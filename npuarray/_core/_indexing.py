@@ -30,6 +30,7 @@ import numpy as np
 from . import _ops
 from .. import runtime
 from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index
+from ._shape import normalize_axis_index
 
 __all__ = ["take", "take_along_axis"]
 
@@ -566,7 +567,7 @@ def take(x, indices, /, *, axis=None):
         if x.ndim > 1:
             raise ValueError(f"take(): axis is required for a {x.ndim}-D array")
         x, axis = x.reshape((x.size,)), 0
-    axis = _manipulation._normalize_axis(axis, x.ndim)
+    axis = normalize_axis_index(axis, x.ndim)
     n = x.shape[axis]
     index = _device_index(_Index(indices), n, axis, x.device)
     flat = index.reshape((index.size,))
@@ -597,7 +598,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
                          f"they must match")
     if x.ndim == 0:
         raise ValueError("take_along_axis() needs an array with at least one axis")
-    axis = _manipulation._normalize_axis(axis, x.ndim)
+    axis = normalize_axis_index(axis, x.ndim)
     n = x.shape[axis]
     index = _device_index(_Index(indices), n, axis, x.device)
     outer = _manipulation.broadcast_shapes(x.shape[:axis] + (1,) + x.shape[axis + 1:],

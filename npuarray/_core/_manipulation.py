@@ -10,36 +10,12 @@ import numpy as np
 
 from . import _ops
 from ._data_type import normalize_dtype, result_type
+from ._shape import broadcast_shapes, c_strides, normalize_axis_index, normalize_axis_tuple
 
 __all__ = ["reshape", "permute_dims", "expand_dims", "squeeze", "broadcast_to",
            "broadcast_arrays", "broadcast_shapes", "astype", "matrix_transpose",
            "moveaxis", "swapaxes", "concat", "stack", "unstack", "flip", "roll", "tile",
            "repeat"]
-
-AxisError = np.exceptions.AxisError  # a ValueError and an IndexError, as in NumPy
-
-
-def _normalize_axis(axis, ndim):
-    try:
-        axis = axis.__index__()
-    except AttributeError:
-        raise TypeError(f"axis must be an integer, got {type(axis).__name__}") from None
-    if not -ndim <= axis < ndim:
-        raise AxisError(axis, ndim)
-    return axis % ndim
-
-
-def normalize_axis_tuple(axes, ndim):
-    """``axes`` (an int or a sequence of ints) as a tuple of non-negative axes, in
-    the given order (``numpy.lib.array_utils.normalize_axis_tuple``). AxisError
-    for an axis out of range, ValueError for a repeated axis."""
-    if not isinstance(axes, (tuple, list)):
-        axes = (axes,)
-    normalized = tuple(_normalize_axis(a, ndim) for a in axes)
-    if len(set(normalized)) != len(normalized):
-        raise ValueError(f"repeated axis in {tuple(axes)}")
-    return normalized
-
 
 def _check_array(x, name="x"):
     if not isinstance(x, NPUArray):
@@ -149,15 +125,15 @@ def reshape(x, /, shape, *, copy=None):
     shape = _resolve_shape(shape, x.size)
     if copy:
         x = copy_array(x)
-    if x.size == 0 or x._strides == _ops.contiguous_strides(x._shape):
-        return x._view(shape, _ops.contiguous_strides(shape), x._offset)
+    if x.size == 0 or x._strides == c_strides(x._shape):
+        return x._view(shape, c_strides(shape), x._offset)
     strides = _view_strides(x._shape, x._strides, shape)
     if strides is None:
         if copy is False:
             raise ValueError(f"cannot reshape the view of shape {x.shape} and strides "
                              f"{x.strides} to {shape} without a copy (copy=False)")
         x = copy_array(x)
-        strides = _ops.contiguous_strides(shape)
+        strides = c_strides(shape)
     return x._view(shape, strides, x._offset)
 
 
@@ -184,7 +160,7 @@ def swapaxes(x, axis1, axis2, /):
     """View with two axes exchanged (``numpy.swapaxes``)."""
     _check_array(x)
     order = list(range(x.ndim))
-    a, b = _normalize_axis(axis1, x.ndim), _normalize_axis(axis2, x.ndim)
+    a, b = normalize_axis_index(axis1, x.ndim), normalize_axis_index(axis2, x.ndim)
     order[a], order[b] = order[b], order[a]
     return permute_dims(x, order)
 
@@ -234,20 +210,6 @@ def squeeze(x, /, axis=None):
 
 
 # -- broadcasting ------------------------------------------------------------------------------
-
-def broadcast_shapes(*shapes):
-    """The broadcast of ``shapes`` (NumPy rules); ValueError when incompatible."""
-    ndim = max((len(s) for s in shapes), default=0)
-    result = [1] * ndim
-    for shape in shapes:
-        for i, n in enumerate(shape, ndim - len(shape)):
-            if n != 1:
-                if result[i] not in (1, n):
-                    raise ValueError(f"shapes {', '.join(map(str, shapes))} cannot be "
-                                     "broadcast together")
-                result[i] = n
-    return tuple(result)
-
 
 def complex_parts(x):
     """A view of complex ``x``'s bytes as real numbers of shape ``x.shape + (2,)``: the
@@ -324,7 +286,7 @@ def concat(arrays, /, *, axis=0):
     ndim = arrays[0].ndim
     if ndim == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
-    axis = _normalize_axis(axis, ndim)
+    axis = normalize_axis_index(axis, ndim)
     for a in arrays:
         if a.ndim != ndim or a.shape[:axis] + a.shape[axis + 1:] != \
                 arrays[0].shape[:axis] + arrays[0].shape[axis + 1:]:
@@ -350,14 +312,14 @@ def stack(arrays, /, *, axis=0):
     if any(a.shape != shape for a in arrays):
         raise ValueError(f"stack: all arrays must have one shape, got "
                          f"{[a.shape for a in arrays]}")
-    axis = _normalize_axis(axis, len(shape) + 1)
+    axis = normalize_axis_index(axis, len(shape) + 1)
     return concat([expand_dims(a, axis) for a in arrays], axis=axis)
 
 
 def unstack(x, /, *, axis=0):
     """Views of ``x`` along ``axis``, as a tuple (array API ``unstack``)."""
     _check_array(x)
-    axis = _normalize_axis(axis, x.ndim)
+    axis = normalize_axis_index(axis, x.ndim)
     moved = moveaxis(x, axis, 0)
     return tuple(moved[i] for i in range(moved.shape[0]))
 
@@ -390,7 +352,7 @@ def roll(x, /, shift, *, axis=None):
         raise ValueError("roll: shift and axis must have the same length")
     totals = {}
     for s, a in zip(shifts, axes):
-        a = _normalize_axis(a, x.ndim)
+        a = normalize_axis_index(a, x.ndim)
         totals[a] = totals.get(a, 0) + operator_index(s)
     result = x
     for a, s in totals.items():
@@ -430,7 +392,7 @@ def repeat(x, repeats, /, *, axis=None):
     _check_array(x)
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
-    axis = _normalize_axis(axis, x.ndim)
+    axis = normalize_axis_index(axis, x.ndim)
     if isinstance(repeats, NPUArray):
         repeats = repeats.to_host()
     if isinstance(repeats, (int, np.integer)):

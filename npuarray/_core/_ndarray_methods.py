@@ -12,19 +12,29 @@ the result's shape. Arguments NumPy has but a device cannot honour raise:
 default ValueError.
 """
 import operator
-import sys
+
+from . import _namespace
 
 __all__ = []  # internal: NPUArray inherits NDArrayMethods
 
 
 def _npx():
-    # The package namespace, looked up when called: this module is imported while
-    # the package itself is still being imported.
-    return sys.modules["npuarray"]
+    # The package namespace (NumPy's names): it is built on the core, which therefore
+    # takes it from the namespace hand-over when called, never by importing it.
+    return _namespace.module
 
 
-def _into(result, out):
-    return result if out is None else sys.modules["npuarray._core._array"]._into(result, out)
+def into_out(result, out):
+    """``result``, or the NPUArray ``out`` after ``out[...] = result`` (NumPy's
+    ``out=``; ValueError when the shapes differ, TypeError for host arrays)."""
+    if out is None:
+        return result
+    if not isinstance(out, NDArrayMethods):
+        raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ValueError(f"out has shape {out.shape}, the result has shape {result.shape}")
+    out[...] = result
+    return out
 
 
 def _refuse_order(order):
@@ -57,25 +67,25 @@ class NDArrayMethods:
     # -- reductions --------------------------------------------------------------------------
     def all(self, axis=None, out=None, keepdims=False):
         """``numpy.ndarray.all``: ``npuarray.all`` (aclnnAll)."""
-        return _into(_npx().all(self, axis=axis, keepdims=keepdims), out)
+        return into_out(_npx().all(self, axis=axis, keepdims=keepdims), out)
 
     def any(self, axis=None, out=None, keepdims=False):
         """``numpy.ndarray.any``: ``npuarray.any`` (aclnnAny)."""
-        return _into(_npx().any(self, axis=axis, keepdims=keepdims), out)
+        return into_out(_npx().any(self, axis=axis, keepdims=keepdims), out)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
         """``numpy.ndarray.prod``: ``npuarray.prod`` (aclnnProd)."""
-        return _into(_npx().prod(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
+        return into_out(_npx().prod(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """``numpy.ndarray.std``: ``npuarray.std`` with ``correction=ddof``, then cast
         to ``dtype`` when given."""
-        return _into(self._moment("std", axis, dtype, ddof, keepdims), out)
+        return into_out(self._moment("std", axis, dtype, ddof, keepdims), out)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         """``numpy.ndarray.var``: ``npuarray.var`` with ``correction=ddof``, then cast
         to ``dtype`` when given."""
-        return _into(self._moment("var", axis, dtype, ddof, keepdims), out)
+        return into_out(self._moment("var", axis, dtype, ddof, keepdims), out)
 
     def _moment(self, name, axis, dtype, ddof, keepdims):
         result = getattr(_npx(), name)(self, axis=axis, correction=ddof, keepdims=keepdims)
@@ -141,7 +151,7 @@ class NDArrayMethods:
         taken = _npx().take(x, indices.reshape(-1), axis=axis)   # checks the axis
         axis = operator.index(axis) % x.ndim
         shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
-        return _into(taken.reshape(shape), out)
+        return into_out(taken.reshape(shape), out)
 
     def put(self, indices, values, mode="raise"):
         """``numpy.ndarray.put``: writes ``values`` at the flat ``indices`` (NPUArrays or
@@ -167,11 +177,11 @@ class NDArrayMethods:
     # -- element-wise and shape --------------------------------------------------------------
     def clip(self, min=None, max=None, out=None):
         """``numpy.ndarray.clip``: ``npuarray.clip`` (aclnnClamp and friends)."""
-        return _into(_npx().clip(self, min, max), out)
+        return into_out(_npx().clip(self, min, max), out)
 
     def round(self, decimals=0, out=None):
         """``numpy.ndarray.round``: ``npuarray.around`` (half to even, as NumPy)."""
-        return _into(_npx().around(self, decimals=decimals), out)
+        return into_out(_npx().around(self, decimals=decimals), out)
 
     def conj(self):
         """``numpy.ndarray.conj``: ``npuarray.conj``."""

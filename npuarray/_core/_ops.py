@@ -34,6 +34,7 @@ import numpy as np
 from .. import _acl
 from .._acl import ffi, lib
 from ._data_type import SUPPORTED_DTYPES, to_acl_dtype
+from ._shape import broadcast_shapes, c_strides
 from ..runtime._memory_pool import allocate
 from ..runtime._memory_pool import _default_pools, _local as _pool_overrides
 from ..runtime import get_current_stream
@@ -670,31 +671,6 @@ def broadcast_view(x, shape):
 # ---------------------------------------------------------------------------
 # Arrays made by operators
 
-_contiguous_strides = {}
-
-
-def contiguous_strides(shape):
-    """C-order strides, in elements, of an array of ``shape``."""
-    strides = _contiguous_strides.get(shape)
-    if strides is None:
-        strides, step = [], 1
-        for n in reversed(shape):
-            strides.append(step)
-            step *= max(n, 1)
-        strides = _contiguous_strides[shape] = tuple(reversed(strides))
-    return strides
-
-
-def is_c_contiguous(x):
-    """Whether the view ``x`` is C-contiguous (strides of length-1 axes ignored)."""
-    step = 1
-    for n, s in zip(reversed(x._shape), reversed(x._strides)):
-        if n != 1 and s != step:
-            return False
-        step *= n
-    return True
-
-
 # aclTensors of whole C-contiguous arrays, memoised by (address, shape, dtype): such a
 # descriptor depends on nothing else, so an operator result that gets a recycled pool block
 # with the same shape and dtype (every iteration of a loop) reuses the aclTensor instead of
@@ -739,7 +715,7 @@ def _layout(shape, dtype):
         return None
     if len(_layouts) >= _DESCRIPTOR_CACHE_SIZE:
         _layouts.clear()
-    layout = _layouts[(shape, dtype)] = (size * dtype.itemsize, contiguous_strides(shape))
+    layout = _layouts[(shape, dtype)] = (size * dtype.itemsize, c_strides(shape))
     return layout
 
 
@@ -754,7 +730,7 @@ def empty(shape, dtype, device, stream):
         size *= n
     buffer = allocate(size * dtype.itemsize, device, stream)
     x = (_array_type or _npuarray_type())._from_buffer(
-        buffer, shape, _contiguous_strides.get(shape) or contiguous_strides(shape), 0, dtype)
+        buffer, shape, c_strides(shape), 0, dtype)
     if size:
         x._acl_tensor = _whole_tensors.get((buffer.ptr, shape, dtype)) or _whole_tensor(x)
     return x
@@ -807,7 +783,6 @@ def copy_(dst, src, *, stream=None):
     if stream is None and _copy_in_c(dst, src) is not None:  # the common case, in C
         return dst
     _check_same_device("copy", dst, src)
-    from ._elementwise import broadcast_shapes
     if broadcast_shapes(dst._shape, src._shape) != dst._shape:
         raise ValueError(f"could not broadcast input array from shape {src._shape} "
                          f"into shape {dst._shape}")

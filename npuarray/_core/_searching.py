@@ -9,6 +9,7 @@ current stream is synchronised once and the length read with aclGetViewShape.
 import numpy as np
 
 from . import _ops
+from ._shape import c_strides
 from ._data_type import BOOL
 from ._elementwise import _kind, _supported, _dtypes_of
 from ._statistical import normalize_axes, uint64_order_keys
@@ -24,7 +25,7 @@ _ARG = _dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", 
 
 def _flat(x, stream):
     """``x`` as a 1-D C-order view (a contiguous copy first when needed)."""
-    if not _ops.is_c_contiguous(x):
+    if not x.is_c_contiguous():
         x = _ops.copy(x, stream=stream)
     size = 1
     for n in x._shape:
@@ -54,7 +55,7 @@ def _run_plan(op, plan, x):
     if out is None or not shape:
         return out
     # keepdims: the index viewed with a length-1 axis for each of x's
-    return type(out)._from_buffer(out._buffer, shape, _ops.contiguous_strides(shape), 0, _INDEX)
+    return type(out)._from_buffer(out._buffer, shape, c_strides(shape), 0, _INDEX)
 
 
 def _remember(key, plan):
@@ -106,7 +107,7 @@ def _arg_extremum(name, op, x, axis, keepdims):
     elif key is not None and source is x:
         _remember(key, (shape, (dim, bool(keepdims)), None, None))
     elif key is not None and source._buffer is x._buffer \
-            and x._strides == _ops.contiguous_strides(x._shape):  # flattened, no copy
+            and x._strides == c_strides(x._shape):  # flattened, no copy
         _remember(key, (shape, (0, False), x._strides, source._shape))
     # The kernel's out has the shape of its own reduction; keepdims for a
     # flattened search is a reshape of the 0-d result.

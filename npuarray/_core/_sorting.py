@@ -15,6 +15,7 @@ standard does not order complex numbers: TypeError).
 import numpy as np
 
 from . import _elementwise, _ops
+from ._shape import c_strides
 from ._data_type import BOOL
 from ._elementwise import _kind, _dtypes_of
 from ._statistical import normalize_axes
@@ -130,12 +131,12 @@ def _gather_along(x, indices, dim):
     replaced by ``indices[p]``, i.e. flat(p) + (indices[p] - p[dim]) * stride."""
     stream = _ops.stream_of(x)
     device = x._buffer.device
-    source = x if _ops.is_c_contiguous(x) else _ops.copy(x, stream=stream)
+    source = x if x.is_c_contiguous() else _ops.copy(x, stream=stream)
     shape = x._shape
     size = 1
     for n in shape:
         size *= n
-    stride = _ops.contiguous_strides(shape)[dim]
+    stride = c_strides(shape)[dim]
     flat = _ops.arange_(_ops.empty((size,), _INDEX, device, stream), 0, size, 1, stream=stream)
     along = _ops.arange_(_ops.empty((shape[dim],), _INDEX, device, stream), 0, shape[dim], 1,
                          stream=stream)
@@ -143,7 +144,7 @@ def _gather_along(x, indices, dim):
                                                           enumerate(shape)),
                                      tuple(1 if i == dim else 0 for i in range(len(shape))),
                                      0, _INDEX)
-    flat = type(flat)._from_buffer(flat._buffer, shape, _ops.contiguous_strides(shape), 0, _INDEX)
+    flat = type(flat)._from_buffer(flat._buffer, shape, c_strides(shape), 0, _INDEX)
     shift = _elementwise.multiply(_elementwise.subtract(indices, along), stride)
     positions = _elementwise.add(flat, shift)
     positions = type(positions)._from_buffer(positions._buffer, (size,), (1,), 0, _INDEX)
@@ -151,5 +152,5 @@ def _gather_along(x, indices, dim):
                                             source._dtype)
     out = _ops.empty((size,), x._dtype, device, stream)
     _ops.launch("aclnnIndexSelect", flat_source, 0, positions, out, stream=stream)
-    return type(out)._from_buffer(out._buffer, shape, _ops.contiguous_strides(shape), 0,
+    return type(out)._from_buffer(out._buffer, shape, c_strides(shape), 0,
                                   x._dtype)

@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import _acl, runtime
 from . import _ops
+from ._shape import c_strides
 from ..runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
 from ..runtime._device import as_device_id, peer_access_enabled
@@ -570,7 +571,7 @@ def _import_device_tensor(tensor, device):
                           f"{tensor.dtype.bits} bits, {tensor.dtype.lanes} lanes)")
     shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
     if tensor.strides and tuple(tensor.strides[i] for i in range(tensor.ndim)) != \
-            _ops.contiguous_strides(shape):
+            c_strides(shape):
         raise BufferError("only C-contiguous DLPack device tensors can be imported")
     source = runtime.Device(tensor.device.device_id)
     target = source if device is None else runtime.Device(as_device_id(device))

@@ -108,7 +108,7 @@ def _resized(x, axis, n):
 
 def _rows(x):
     """``x`` (axis already last) as a C-contiguous array, and its number of rows."""
-    x = x if _ops.is_c_contiguous(x) else _ops.copy(x)
+    x = x if x.is_c_contiguous() else _ops.copy(x)
     return x, (x.size // x._shape[-1] if x._shape[-1] else 0)
 
 
