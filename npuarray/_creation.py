@@ -82,7 +82,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, 
 def indices(dimensions, dtype=int, sparse=False, *, device=None):
     """Index grids of a grid of shape ``dimensions`` (``numpy.indices``): one
     array per axis, each broadcast from an aclnnArange; stacked into shape
-    (len(dimensions), *dimensions), or a tuple of broadcastable arrays with
+    ``(len(dimensions), *dimensions)``, or a tuple of broadcastable arrays with
     ``sparse``."""
     dimensions = tuple(operator.index(n) for n in dimensions)
     dtype = np.dtype(dtype)

@@ -1563,7 +1563,7 @@ def tan(x, /):
 def tanh(x, /):
     """Element-wise hyperbolic tangent (array API ``tanh``, ``numpy.tanh``): aclnnTanh
     for float16/bfloat16/float32. aclnnTanh has no float64 or complex kernel:
-    float64 is ``sinh(x) / cosh(x)`` (``sign(x)`` beyond |x| > 20) and complex is
+    float64 is ``sinh(x) / cosh(x)`` (``sign(x)`` beyond ``|x| > 20``) and complex is
     ``1j * tan(-1j * x)`` with aclnnTan (exact identity of C99 Annex G)."""
     return _math("tanh", "aclnnTanh", x, _HALF_SINGLE, _tanh_composed)
 

@@ -1,0 +1,55 @@
+"""Sphinx configuration of npuarray's documentation site.
+
+Build it from the checkout (after building npusim in place, or with npuarray
+installed): ``python -m sphinx -W docs docs/_build/html``. The API reference pages
+(``docs/api/``) and NumPy's link inventory are written here from the code itself,
+at every build: nothing in them is kept by hand.
+"""
+import pathlib
+import sys
+import zlib
+
+DOCS = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS))  # _apipages
+
+import _apipages  # noqa: E402
+
+project = "npuarray"
+author = "the npuarray developers"
+copyright = "the npuarray developers"
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.autosummary",
+              "sphinx.ext.intersphinx", "numpydoc"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "seeds", "README.md"]
+templates_path = ["_templates"]
+html_theme = "alabaster"
+html_title = "npuarray"
+html_static_path = []
+
+autosummary_generate = True
+autodoc_default_options = {"members": False}
+numpydoc_show_class_members = False
+numpydoc_validation_checks = set()
+myst_heading_anchors = 3
+
+# NumPy's reference pages, linked from every npuarray function that mirrors one. The
+# inventory is written from NumPy's own names (the build needs no network); its
+# addresses are those of numpy.org's generated reference pages.
+NUMPY_DOCS = "https://numpy.org/doc/stable/"
+
+
+def _numpy_inventory(path):
+    names = _apipages.numpy_function_names()
+    lines = "".join(f"{name} py:function 1 reference/generated/{name}.html -\n"
+                    for name in sorted(names))
+    header = ("# Sphinx inventory version 2\n# Project: NumPy\n# Version: stable\n"
+              "# The remainder of this file is compressed using zlib.\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(header.encode() + zlib.compress(lines.encode()))
+    return str(path)
+
+
+intersphinx_mapping = {"numpy": (NUMPY_DOCS, _numpy_inventory(DOCS / "_build" / "numpy.inv"))}
+autosummary_context = {"numpy_names": _apipages.numpy_function_names()}
+
+_apipages.write_reference(DOCS / "api")
