@@ -54,6 +54,20 @@ __all__ += [*_elementwise_all, *_statistical_all, *_searching_all, *_sorting_all
 from ._numpy_names import *  # noqa: F401,F403  NumPy's names (concatenate, median, einsum, ...)
 from ._numpy_names import __all__ as _numpy_names_all
 __all__ += _numpy_names_all
+from ._io import *  # noqa: F401,F403  save, load, savetxt, loadtxt, printing options (host I/O)
+from ._io import __all__ as _io_all
+from ._polynomial import *  # noqa: F401,F403  poly, polyval, polyfit, roots, poly1d, ...
+from ._polynomial import __all__ as _polynomial_all
+from ._window import *  # noqa: F401,F403  bartlett, blackman, hamming, hanning, kaiser, i0
+from ._window import __all__ as _window_all
+from ._functional import *  # noqa: F401,F403  vectorize, apply_along_axis, piecewise
+from ._functional import __all__ as _functional_all
+from ._bitpacking import *  # noqa: F401,F403  packbits, unpackbits, bitwise_count
+from ._bitpacking import __all__ as _bitpacking_all
+from ._dtype_routines import *  # noqa: F401,F403  dtype, promote_types, issubdtype, scalar types
+from ._dtype_routines import __all__ as _dtype_routines_all
+__all__ += [*_io_all, *_polynomial_all, *_window_all, *_functional_all, *_bitpacking_all,
+            *_dtype_routines_all]
 from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators
