@@ -186,7 +186,7 @@ def fromfile(file, dtype=None, count=-1, sep="", offset=0, *, like=None):
 
 def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
     """Interpret a host buffer (bytes, bytearray, memoryview, ...) as a 1-D
-    array of ``dtype`` (``numpy.frombuffer``) and upload it to the current
+    array of ``dtype`` (``numpy.frombuffer``) on the host and upload it to the current
     device (a copy: the NPUArray does not share the buffer). ValueError when
     the buffer's size is not a multiple of the item size, as NumPy's."""
     return _device(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
