@@ -19,15 +19,16 @@ import numpy as np
 
 from . import linalg
 from ._creation import arange, eye, ones, zeros
+from ._dtype_routines import mintypecode
 from ._elementwise import (abs as _abs, add, conj, divide, equal, greater, imag, multiply,
                            negative, real, sqrt, subtract)
 from ._elementwise import where as where_
+from ._indexing import take
 from ._linear_algebra import matmul
 from ._manipulation import astype, concat, permute_dims, reshape
 from ._numpy_names._common import as_device, is_array
 from ._numpy_names._creation import copy as _copy
 from ._numpy_names._math import convolve
-from ._indexing import take
 from ._searching import nonzero
 from ._sorting import argsort
 from ._statistical import sum as _sum
@@ -71,17 +72,21 @@ def poly(seq_of_zeros):
 
     ``seq_of_zeros``: a 1-D NPUArray of roots, or a square 2-D NPUArray whose
     eigenvalues are the roots (``npuarray.linalg.eigvals``, on the host).
-    Returns a 1-D NPUArray of ``len + 1`` coefficients (1.0, a Python float,
+    Roots compute in float32, float64, complex64 or complex128 (NumPy's
+    ``mintypecode``; integers in float64). Returns a 1-D NPUArray of
+    ``len + 1`` coefficients (1.0, a Python float,
     for no roots, as NumPy); complex roots that pair into conjugates give real
     coefficients (a host read of one flag decides the dtype). ValueError for
     other shapes. Products by each ``(x - root)`` run on the device (aclnnMul,
     aclnnSub, aclnnCat).
     """
-    zeros_ = as_device(seq_of_zeros, "poly")
+    zeros_ = _coefficients(seq_of_zeros, "poly")
     shape = zeros_.shape
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
         zeros_ = linalg.eigvals(zeros_)
-    elif len(shape) != 1:
+    elif len(shape) == 1:
+        zeros_ = astype(zeros_, np.dtype(mintypecode(zeros_.dtype.char)), copy=False)
+    else:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     if zeros_.shape[0] == 0:
         return 1.0
@@ -518,7 +523,8 @@ class poly1d:
         self._coeffs = coeffs
 
     def __iter__(self):
-        return iter(self._coeffs)
+        """The coefficients, highest power first, as 0-d NPUArrays."""
+        return (self._coeffs[i] for i in range(self._coeffs.shape[0]))
 
     def integ(self, m=1, k=0):
         """The ``m``-th antiderivative with constants ``k`` (:func:`polyint`)."""

@@ -69,7 +69,8 @@ def test_piecewise_matches_numpy(rng, dtype):
     a = sample(rng, (4, 5), dtype)
     x = up(a)
     cases = [
-        ([a < 0, a >= 0], [x < 0, x >= 0], [lambda v: -v, lambda v: v], [lambda v: -v, lambda v: v]),
+        ([a < 0, a >= 0], [x < 0, x >= 0], [lambda v: -v, lambda v: v],
+         [lambda v: -v, lambda v: v]),
         ([a < 0, a > 2], [x < 0, x > 2], [-1, lambda v: v * 2, 7], [-1, lambda v: v * 2, 7]),
         ([a > 1], [x > 1], [3, 4], [3, 4]),
     ]
