@@ -278,8 +278,8 @@ def render(table):
              "(I/O, printing, host fallbacks), explicitly; **NumPy's** is NumPy's own object "
              "(types, printing options); **value** a constant or type npuarray defines; "
              "**no operator** launches nothing (views, allocation, metadata, dtype logic); "
-             "**missing** is not in npuarray. Operators are those named by the function's docstring or reached by "
-             "its code.", "",
+             "**missing** is not in npuarray. Operators are those named by the function's "
+             "docstring or reached by its code.", "",
              "| group | NumPy names | in npuarray | " + " | ".join(STATUSES[:-1]) + " |",
              "|---|---|---|" + "---|" * (len(STATUSES) - 1)]
     for title, rows in table.items():
