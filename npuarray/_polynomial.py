@@ -19,6 +19,7 @@ import numpy as np
 
 from . import linalg
 from ._creation import arange, eye, ones, zeros
+from ._data_type import is_floating
 from ._dtype_routines import mintypecode
 from ._elementwise import (abs as _abs, add, conj, divide, equal, greater, imag, multiply,
                            negative, real, sqrt, subtract)
@@ -49,7 +50,7 @@ def _coefficients(p, name):
 
 def _inexact(x):
     """``x + 0.0`` as NumPy writes it: integers and bool become float64."""
-    return x if x.dtype.kind in "fc" else astype(x, np.float64)
+    return x if is_floating(x.dtype) or x.dtype.kind == "c" else astype(x, np.float64)
 
 
 def _read(x):

@@ -71,3 +71,12 @@ def test_i0_rejects_complex():
 def test_i0_refuses_host_arrays():
     with pytest.raises(TypeError, match="npuarray.asarray"):
         npx.i0(np.ones(3))
+
+
+def test_i0_bfloat16_rounds_the_float32_result(rng):
+    a = rng.uniform(-12, 12, 50).astype(npx.bfloat16)
+    result = npx.i0(up(a))
+    assert result.dtype == npx.bfloat16
+    expected = np.i0(a.astype(np.float32)).astype(npx.bfloat16)
+    np.testing.assert_allclose(result.to_host().astype(np.float64),
+                               expected.astype(np.float64), rtol=1e-2)
