@@ -17,7 +17,9 @@ from ._creation import zeros, zeros_like
 from ._manipulation import (astype, broadcast_arrays, copy_array, expand_dims, moveaxis,
                             normalize_axis_tuple, permute_dims, reshape, stack)
 from ._numpy_names._common import as_device, is_array
+from ._transfer import asarray
 from ._utility import any as _any
+from .linalg._host import on_host
 
 __all__ = ["vectorize", "apply_along_axis", "apply_over_axes", "piecewise"]
 
@@ -129,21 +131,34 @@ def piecewise(x, condlist, funclist, *args, **kw):
     return y
 
 
+def _device_results(result):
+    if isinstance(result, tuple):
+        return tuple(asarray(np.asarray(r)) for r in result)
+    return asarray(np.asarray(result))
+
+
 class vectorize:
     """``numpy.vectorize`` for NPUArrays: ``vectorize(pyfunc)(*args)``
     broadcasts the array arguments and calls ``pyfunc`` ONCE with the whole
-    NPUArrays, so ``pyfunc`` must be written with npuarray operations
-    (operators, ``npx.where``, ``npx.exp``, ...) and runs on the device as
-    they do. As with CuPy's vectorize (which compiles ``pyfunc`` into a kernel),
-    Python control flow on element values (``if x > 0:``) is not possible: it
-    raises the error ``bool()`` of an array raises.
+    NPUArrays, so a ``pyfunc`` written with npuarray operations (operators,
+    ``npx.where``, ``npx.exp``, ...) runs on the device as they do, on the
+    current stream.
+
+    A ``pyfunc`` that needs element values in Python (``if x > 0:``,
+    ``math.sin(x)``) raises TypeError or ValueError on whole arrays; then, as
+    for any function npuarray cannot run on the device, the call is repeated
+    on host copies by ``numpy.vectorize`` (one Python call per element) and the
+    result uploaded: an implicit transfer, logged under
+    ``transfer_guard("log")`` and refused with ImplicitTransferError under
+    ``"disallow"``. (CuPy's vectorize compiles ``pyfunc`` to a kernel instead
+    and supports neither.) ``pyfunc`` is then called a second time.
 
     ``otypes``: a string of type characters or a list of dtypes, one per
     output; outputs are cast to them. ``excluded``: positions or names of
     arguments passed to ``pyfunc`` unchanged. ``doc``: the docstring (default
     ``pyfunc``'s). ``cache`` is accepted and has no effect (``pyfunc`` is called
-    once per call anyway). ``signature`` (generalised ufuncs) is not supported:
-    TypeError.
+    once per call on the device path anyway). ``signature`` (generalised
+    ufuncs) is not supported: TypeError.
     """
 
     def __init__(self, pyfunc, otypes=None, doc=None, excluded=None, cache=False,
@@ -172,11 +187,32 @@ class vectorize:
             arrays = broadcast_arrays(*(as_device(values[k], "vectorize") for k in keys))
             values.update(zip(keys, arrays))
         positional = [values[i] for i in range(len(args))]
-        result = self.pyfunc(*positional, **{k: values[k] for k in kwargs})
+        try:
+            result = self.pyfunc(*positional, **{k: values[k] for k in kwargs})
+        except (TypeError, ValueError):
+            if not keys:
+                raise
+            return self._on_host(args, kwargs, keys)
         shape = arrays[0].shape if keys else ()
         if isinstance(result, tuple):
             return tuple(self._output(r, shape, i) for i, r in enumerate(result))
         return self._output(result, shape, 0)
+
+    def _on_host(self, args, kwargs, keys):
+        """``numpy.vectorize(pyfunc)`` on host copies of the array arguments,
+        the results uploaded (npuarray's host-fallback rule)."""
+        items = dict(enumerate(args)) | kwargs
+        devices = [k for k in keys if is_array(items[k])]
+
+        def compute(*hosts):
+            values = items | dict(zip(devices, hosts, strict=True))
+            function = np.vectorize(self.pyfunc, otypes=self.otypes, excluded=self.excluded)
+            return function(*(values[i] for i in range(len(args))),
+                            **{k: values[k] for k in kwargs})
+
+        if not devices:  # NumPy scalars only: nothing to copy
+            return _device_results(compute())
+        return on_host("vectorize", compute, *(items[k] for k in devices))
 
     def _output(self, value, shape, index):
         value = as_device(value, "vectorize")

@@ -159,3 +159,35 @@ def test_vectorize_runs_on_the_device(rng):
     with npx.transfer_guard("disallow"):
         y = npx.vectorize(lambda p: npx.where(p > 0, p, 0.0))(x)
     assert_matches(y, np.maximum(x.to_host(), 0.0))
+
+
+def test_vectorize_element_logic_runs_on_host_copies(rng):
+    a = rng.standard_normal((3, 4))
+
+    def relu_twice(v):
+        return v * 2 if v > 0 else 0.0
+    expected = np.vectorize(relu_twice)(a)
+    assert_matches(npx.vectorize(relu_twice)(up(a)), expected)
+    assert_matches(npx.vectorize(relu_twice, otypes="f")(up(a)),
+                   np.vectorize(relu_twice, otypes="f")(a), rtol=1e-6)
+    pair = npx.vectorize(lambda v, w: (v if v > w else w, int(v > w)))(up(a), np.float64(0.5))
+    want = np.vectorize(lambda v, w: (v if v > w else w, int(v > w)))(a, np.float64(0.5))
+    for got, exp in zip(pair, want, strict=True):
+        assert_matches(got, exp)
+    assert_matches(npx.vectorize(relu_twice)(np.float64(3.0)), np.vectorize(relu_twice)(3.0))
+
+
+def test_vectorize_host_copies_follow_the_transfer_guard(rng):
+    x = up(rng.standard_normal(4))
+    f = npx.vectorize(lambda v: v if v > 0 else 0.0)
+    with npx.transfer_guard("disallow"):
+        with pytest.raises(npx.ImplicitTransferError, match="vectorize"):
+            f(x)
+
+
+def test_vectorize_errors_of_pyfunc_propagate(rng):
+    x = up(rng.standard_normal(4))
+    with pytest.raises(TypeError):
+        np.vectorize(lambda v: v + "a")(x.to_host())
+    with pytest.raises(TypeError):
+        npx.vectorize(lambda v: v + "a")(x)
