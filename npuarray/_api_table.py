@@ -47,17 +47,23 @@ class _Walker:
 
     def __init__(self, public):
         self.public = public  # id -> True for every exported npuarray object
-        self.host_reads = {id(getattr(npuarray, n)) for n in ("asnumpy",)}
-        self.host_reads |= self._objects(_HOST_READ_NAMES)
+        self.host_reads = self._objects(_HOST_READ_NAMES)
         self.uploads = self._objects(_UPLOAD_NAMES)
         self.memo = {}
 
     @staticmethod
     def _objects(names):
-        from npuarray import _transfer
-        from npuarray.linalg import _host
-        return {id(getattr(module, name)) for module in (_transfer, _host) for name in names
-                if hasattr(module, name)}
+        """The functions of these names defined anywhere in npuarray (found in
+        the loaded modules, wherever the layout puts them)."""
+        found = set()
+        for module_name, module in list(sys.modules.items()):
+            if not module_name.startswith("npuarray") or module is None:
+                continue
+            for name in names:
+                obj = getattr(module, name, None)
+                if isinstance(obj, types.FunctionType) and obj.__module__ == module_name:
+                    found.add(id(obj))
+        return found
 
     def callees(self, function):
         """The npuarray objects a function's bytecode names (globals, module
