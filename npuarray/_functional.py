@@ -4,18 +4,19 @@
 The Python functions given are called with NPUArrays (whole arrays, or the
 1-D views ``apply_along_axis`` iterates over), so the work they do runs on the
 device as the npuarray operations they call; the results are joined on the
-device (aclnnCat, aclnnSWhere, aclnnCast) on the current stream. Nothing is
-copied to the host.
+device (aclnnCat, aclnnSWhere, aclnnCast) on the current stream. Only
+``vectorize`` of a function that needs element values in Python copies to the
+host (see its docstring).
 """
 import itertools
 
 import numpy as np
 
+from ._creation import zeros_like
 from ._data_type import normalize_dtype
 from ._elementwise import logical_not, where
-from ._creation import zeros, zeros_like
-from ._manipulation import (astype, broadcast_arrays, copy_array, expand_dims, moveaxis,
-                            normalize_axis_tuple, permute_dims, reshape, stack)
+from ._manipulation import (astype, broadcast_arrays, broadcast_to, copy_array, expand_dims,
+                            moveaxis, normalize_axis_tuple, permute_dims, reshape, stack)
 from ._numpy_names._common import as_device, is_array
 from ._transfer import asarray
 from ._utility import any as _any
@@ -81,14 +82,22 @@ def apply_over_axes(func, a, axes):
     return a
 
 
+def _single_condition(x, condlist):
+    """NumPy's test for one condition given bare rather than in a list: a
+    scalar, or (for non-0-d ``x``) a sequence whose first item is a scalar."""
+    if isinstance(condlist, (bool, np.bool_)):
+        return True
+    if x.ndim == 0:
+        return False
+    if is_array(condlist):
+        return condlist.ndim <= 1
+    return (isinstance(condlist, list) and len(condlist) > 0
+            and not isinstance(condlist[0], (list, np.ndarray)) and not is_array(condlist[0]))
+
+
 def _conditions(x, condlist):
-    """``condlist`` as a list of boolean NPUArrays broadcast to ``x``'s shape,
-    wrapping a single condition as NumPy's piecewise does."""
-    if isinstance(condlist, (bool, np.bool_)) or (is_array(condlist) and condlist.ndim <= 1
-                                                   and x.ndim != 0) \
-            or (isinstance(condlist, list) and condlist
-                and not isinstance(condlist[0], (list, np.ndarray)) and not is_array(condlist[0])
-                and x.ndim != 0):
+    """``condlist`` as a list of boolean NPUArrays, a bare condition wrapped."""
+    if _single_condition(x, condlist):
         condlist = [condlist]
     conditions = []
     for cond in condlist:
@@ -150,8 +159,7 @@ class vectorize:
     on host copies by ``numpy.vectorize`` (one Python call per element) and the
     result uploaded: an implicit transfer, logged under
     ``transfer_guard("log")`` and refused with ImplicitTransferError under
-    ``"disallow"``. (CuPy's vectorize compiles ``pyfunc`` to a kernel instead
-    and supports neither.) ``pyfunc`` is then called a second time.
+    ``"disallow"``. ``pyfunc`` is then called a second time.
 
     ``otypes``: a string of type characters or a list of dtypes, one per
     output; outputs are cast to them. ``excluded``: positions or names of
@@ -216,9 +224,8 @@ class vectorize:
 
     def _output(self, value, shape, index):
         value = as_device(value, "vectorize")
-        if value.shape != shape:
-            value = broadcast_arrays(value, zeros(shape, dtype=np.bool_))[0]
-            value = copy_array(value)
+        if value.shape != shape:  # a constant result fills the broadcast shape
+            value = copy_array(broadcast_to(value, shape))
         if self.otypes is not None:
             if index >= len(self.otypes):
                 raise ValueError(f"vectorize: {len(self.otypes)} otypes for more outputs")
