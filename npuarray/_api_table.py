@@ -78,6 +78,7 @@ class _Walker:
             c = stack.pop()
             names.update(c.co_names)
             stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        names = sorted(names)  # a fixed walk order: the same table whatever the hash seed
         found = [scope[n] for n in names if n in scope]
         if any(_returns_package(scope[n]) for n in names if n in scope):
             found.append(npuarray)  # ``_npx().name``: the package looked up at call time
