@@ -2,6 +2,8 @@
 (npuarray/_bitpacking.py) against NumPy."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import npuarray as npx
 from _numpy_names_helpers import assert_matches, up
@@ -118,3 +120,27 @@ def test_ufunc_names(rng, dtype):
         s = rng.integers(0, 5, 20).astype(dtype)
         assert_matches(npx.left_shift(up(a), up(s)), np.left_shift(a, s))
         assert_matches(npx.right_shift(up(a), up(s)), np.right_shift(a, s))
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(1, 12), min_size=1, max_size=3), data=st.data())
+def test_hypothesis_pack_and_unpack_match_numpy(shape, data):
+    axis = data.draw(st.sampled_from([None, *range(len(shape))]))
+    bitorder = data.draw(st.sampled_from(["big", "little"]))
+    seed = data.draw(st.integers(0, 2 ** 32 - 1))
+    bits = np.random.default_rng(seed).integers(0, 2, shape).astype(np.uint8)
+    packed = np.packbits(bits, axis=axis, bitorder=bitorder)
+    assert_matches(npx.packbits(up(bits), axis=axis, bitorder=bitorder), packed)
+    assert_matches(npx.unpackbits(up(packed), axis=axis, bitorder=bitorder),
+                   np.unpackbits(packed, axis=axis, bitorder=bitorder))
+
+
+def test_on_a_non_default_stream(rng):
+    a = rng.integers(0, 256, (5, 7)).astype(np.uint8)
+    with npx.Stream() as stream:
+        x = up(a)
+        packed = npx.packbits(npx.unpackbits(x, axis=1), axis=1)
+        counts = npx.bitwise_count(x)
+        stream.synchronize()
+    assert_matches(packed, a)
+    assert_matches(counts, np.bitwise_count(a))

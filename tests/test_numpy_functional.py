@@ -191,3 +191,14 @@ def test_vectorize_errors_of_pyfunc_propagate(rng):
         np.vectorize(lambda v: v + "a")(x.to_host())
     with pytest.raises(TypeError):
         npx.vectorize(lambda v: v + "a")(x)
+
+
+def test_on_a_non_default_stream(rng):
+    a = rng.standard_normal((4, 6))
+    with npx.Stream() as stream:
+        x = up(a)
+        rows = npx.apply_along_axis(lambda v: npx.sum(v * v), 1, x)
+        pieces = npx.piecewise(x, [x < 0], [lambda v: -v, lambda v: v])
+        stream.synchronize()
+    assert_matches(rows, np.apply_along_axis(lambda v: np.sum(v * v), 1, a))
+    assert_matches(pieces, np.abs(a))

@@ -258,3 +258,15 @@ def test_explicit_transfers_work_under_disallow(tmp_path, rng):
         npx.save(tmp_path / "g.npy", x)
         assert_matches(npx.load(tmp_path / "g.npy"), a)
         assert npx.array_str(x) == np.array_str(a)
+
+
+def test_on_a_non_default_stream(tmp_path, rng):
+    a = rng.standard_normal((3, 5))
+    with npx.Stream() as stream:
+        x = up(a) * 2
+        npx.save(tmp_path / "s.npy", x)
+        loaded = npx.load(tmp_path / "s.npy") + 1
+        text = npx.array_str(x)
+        stream.synchronize()
+    assert_matches(loaded, a * 2 + 1)
+    assert text == np.array_str(a * 2)

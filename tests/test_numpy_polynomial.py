@@ -254,3 +254,14 @@ def test_poly1d_roots_constructor_indexing_and_errors():
             p ** bad
     with pytest.raises(ValueError):
         p[-1] = 2.0
+
+
+def test_on_a_non_default_stream(rng):
+    p = rng.standard_normal(6)
+    x = rng.standard_normal(50)
+    with npx.Stream() as stream:
+        value = npx.polyval(npx.polyder(up(p)), up(x))
+        fit = npx.polyfit(up(x), value, 4)
+        stream.synchronize()
+    assert_matches(value, np.polyval(np.polyder(p), x), rtol=1e-12)
+    assert_matches(fit, np.polyfit(x, np.polyval(np.polyder(p), x), 4), rtol=1e-8, atol=1e-10)

@@ -80,3 +80,13 @@ def test_i0_bfloat16_rounds_the_float32_result(rng):
     expected = np.i0(a.astype(np.float32)).astype(npx.bfloat16)
     np.testing.assert_allclose(result.to_host().astype(np.float64),
                                expected.astype(np.float64), rtol=1e-2)
+
+
+def test_on_a_non_default_stream(rng):
+    x = rng.uniform(-20, 20, 100)
+    with npx.Stream() as stream:
+        window = npx.kaiser(33, 6.5)
+        bessel = npx.i0(up(x))
+        stream.synchronize()
+    assert_matches(window, np.kaiser(33, 6.5), rtol=1e-13)
+    assert_matches(bessel, np.i0(x), rtol=4e-15)
