@@ -253,6 +253,13 @@ def _function_table():
             target = getattr(np, name, None)
             if target is not None and not isinstance(target, np.ufunc):
                 table[target] = getattr(module, name)
+    from . import _bitpacking, _dtype_routines, _functional, _io, _polynomial, _window
+    for module in (_io, _polynomial, _window, _functional, _bitpacking, _dtype_routines):
+        for name in module.__all__:  # (NumPy's own objects re-exported there excluded)
+            target = getattr(np, name, None)
+            if callable(target) and not isinstance(target, (type, np.ufunc)) \
+                    and getattr(module, name) is not target:
+                table[target] = getattr(module, name)
     a = _adapters
     table.update({
         np.sum: _statistics.numpy_sum, np.prod: _statistics.numpy_prod,

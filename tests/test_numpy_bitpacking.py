@@ -144,3 +144,9 @@ def test_on_a_non_default_stream(rng):
         stream.synchronize()
     assert_matches(packed, a)
     assert_matches(counts, np.bitwise_count(a))
+
+
+def test_numpy_functions_dispatch_to_the_device(rng):
+    a = rng.integers(0, 256, (3, 9)).astype(np.uint8)
+    assert_matches(np.packbits(up(a), axis=1), np.packbits(a, axis=1))
+    assert_matches(np.unpackbits(up(a), axis=0, count=5), np.unpackbits(a, axis=0, count=5))

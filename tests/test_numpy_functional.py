@@ -202,3 +202,9 @@ def test_on_a_non_default_stream(rng):
         stream.synchronize()
     assert_matches(rows, np.apply_along_axis(lambda v: np.sum(v * v), 1, a))
     assert_matches(pieces, np.abs(a))
+
+
+def test_numpy_functions_dispatch_to_the_device(rng):
+    a = rng.standard_normal((3, 4))
+    assert_matches(np.apply_along_axis(lambda v: npx.max(v), 1, up(a)), a.max(axis=1))
+    assert_matches(np.piecewise(up(a), [up(a) > 0], [1.0, -1.0]), np.sign(a))

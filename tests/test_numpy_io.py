@@ -270,3 +270,13 @@ def test_on_a_non_default_stream(tmp_path, rng):
         stream.synchronize()
     assert_matches(loaded, a * 2 + 1)
     assert text == np.array_str(a * 2)
+
+
+def test_numpy_functions_dispatch_here(rng):
+    a = rng.standard_normal((2, 3))
+    got, expected = io.StringIO(), io.StringIO()
+    np.savetxt(got, up(a), fmt="%.6f")
+    np.savetxt(expected, a, fmt="%.6f")
+    assert got.getvalue() == expected.getvalue()
+    assert np.array2string(up(a), precision=3) == np.array2string(a, precision=3)
+    assert np.array_repr(up(a)) == np.array_repr(a)

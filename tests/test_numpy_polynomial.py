@@ -265,3 +265,14 @@ def test_on_a_non_default_stream(rng):
         stream.synchronize()
     assert_matches(value, np.polyval(np.polyder(p), x), rtol=1e-12)
     assert_matches(fit, np.polyfit(x, np.polyval(np.polyder(p), x), 4), rtol=1e-8, atol=1e-10)
+
+
+def test_numpy_functions_dispatch_to_the_device(rng):
+    p, x = rng.standard_normal(4), rng.standard_normal(9)
+    for got, want in [(np.polyval(up(p), up(x)), np.polyval(p, x)),
+                      (np.polyder(up(p), 2), np.polyder(p, 2)),
+                      (np.polyint(up(p)), np.polyint(p)),
+                      (np.polyadd(up(p), up(x)), np.polyadd(p, x)),
+                      (np.polymul(up(p), up(p)), np.polymul(p, p)),
+                      (np.polyfit(up(x), up(x * 2), 1), np.polyfit(x, x * 2, 1))]:
+        assert_matches(got, want, rtol=1e-10, atol=1e-12)

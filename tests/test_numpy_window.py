@@ -90,3 +90,8 @@ def test_on_a_non_default_stream(rng):
         stream.synchronize()
     assert_matches(window, np.kaiser(33, 6.5), rtol=1e-13)
     assert_matches(bessel, np.i0(x), rtol=4e-15)
+
+
+def test_numpy_i0_dispatches_to_the_device(rng):
+    x = rng.uniform(-10, 10, 20)
+    assert_matches(np.i0(up(x)), np.i0(x), rtol=4e-15)
