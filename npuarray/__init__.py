@@ -68,8 +68,10 @@ from ._dtype_routines import *  # noqa: F401,F403  dtype, promote_types, issubdt
 from ._dtype_routines import __all__ as _dtype_routines_all
 from ._floating_point_errors import *  # noqa: F401,F403  errstate, seterr, geterr (NumPy's)
 from ._floating_point_errors import __all__ as _floating_point_errors_all
+from ._memory_ranges import *  # noqa: F401,F403  shares_memory, may_share_memory (metadata only)
+from ._memory_ranges import __all__ as _memory_ranges_all
 __all__ += [*_io_all, *_polynomial_all, *_window_all, *_functional_all, *_bitpacking_all,
-            *_dtype_routines_all, *_floating_point_errors_all]
+            *_dtype_routines_all, *_floating_point_errors_all, *_memory_ranges_all]
 from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators

@@ -253,8 +253,10 @@ def _function_table():
             target = getattr(np, name, None)
             if target is not None and not isinstance(target, np.ufunc):
                 table[target] = getattr(module, name)
-    from . import _bitpacking, _dtype_routines, _functional, _io, _polynomial, _window
-    for module in (_io, _polynomial, _window, _functional, _bitpacking, _dtype_routines):
+    from . import (_bitpacking, _dtype_routines, _functional, _io, _memory_ranges, _polynomial,
+                   _window)
+    for module in (_io, _polynomial, _window, _functional, _bitpacking, _dtype_routines,
+                   _memory_ranges):
         for name in module.__all__:  # (NumPy's own objects re-exported there excluded)
             target = getattr(np, name, None)
             if callable(target) and not isinstance(target, (type, np.ufunc)) \
