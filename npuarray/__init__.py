@@ -53,6 +53,24 @@ from ._constants import __all__ as _constants_all
 __all__ += [*_creation_all, *_manipulation_all, *_math_all, *_logic_all, *_bitwise_all,
             *_sorting_all, *_statistics_all, *_set_all, *_indexing_all, *_linear_algebra_all,
             *_inspection_all, *_constants_all]
+from ._io import *  # noqa: F401,F403  save, load, savetxt, loadtxt, printing options (host I/O)
+from ._io import __all__ as _io_all
+from ._polynomial import *  # noqa: F401,F403  poly, polyval, polyfit, roots, poly1d, ...
+from ._polynomial import __all__ as _polynomial_all
+from ._window import *  # noqa: F401,F403  bartlett, blackman, hamming, hanning, kaiser, i0
+from ._window import __all__ as _window_all
+from ._functional import *  # noqa: F401,F403  vectorize, apply_along_axis, piecewise
+from ._functional import __all__ as _functional_all
+from ._bitpacking import *  # noqa: F401,F403  packbits, unpackbits, bitwise_count
+from ._bitpacking import __all__ as _bitpacking_all
+from ._dtype_routines import *  # noqa: F401,F403  dtype, promote_types, issubdtype, scalar types
+from ._dtype_routines import __all__ as _dtype_routines_all
+from ._floating_point_errors import *  # noqa: F401,F403  errstate, seterr, geterr (NumPy's)
+from ._floating_point_errors import __all__ as _floating_point_errors_all
+from ._memory_ranges import *  # noqa: F401,F403  shares_memory, may_share_memory (metadata only)
+from ._memory_ranges import __all__ as _memory_ranges_all
+__all__ += [*_io_all, *_polynomial_all, *_window_all, *_functional_all, *_bitpacking_all,
+            *_dtype_routines_all, *_floating_point_errors_all, *_memory_ranges_all]
 from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators

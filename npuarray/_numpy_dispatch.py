@@ -30,6 +30,8 @@ from ._core import _elementwise as ew
 from ._core import _manipulation, _ops, _statistical, _transfer, _utility
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
 from . import _sorting, _statistics
+from . import (_bitpacking, _dtype_routines, _functional, _io, _memory_ranges, _polynomial,
+               _window)
 from . import _numpy_adapters as _adapters
 
 __all__ = []
@@ -249,15 +251,17 @@ def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
 def _function_table():
     """NumPy function -> npuarray implementation with NumPy's signature."""
     table = {}
-    # The NumPy names each topic module defines with NumPy's signature (not the array API
-    # functions it re-exports from the core, whose signatures are the standard's).
+    # The NumPy names each namespace module defines with NumPy's signature (not the array
+    # API functions it re-exports from the core, whose signatures are the standard's, nor
+    # NumPy's own objects that some re-export).
     for module in (_creation, _indexing, _linear_algebra, nm, _logic, _math, _set, _sorting,
-                   _statistics):
+                   _statistics, _io, _polynomial, _window, _functional, _bitpacking,
+                   _dtype_routines, _memory_ranges):
         for name in module.__all__:
             function = getattr(module, name)
             target = getattr(np, name, None)
-            if (target is not None and not isinstance(target, np.ufunc)
-                    and function.__module__ == module.__name__):
+            if (callable(target) and not isinstance(target, (type, np.ufunc))
+                    and getattr(function, "__module__", None) == module.__name__):
                 table[target] = function
     a = _adapters
     table.update({

@@ -353,8 +353,8 @@ def test_numpy_functions_on_device_arrays(rng):
     np.testing.assert_allclose(np.cumsum(x, axis=1).to_host(), np.cumsum(host, axis=1), rtol=1e-5)
     assert np.shape(x) == (3, 4)
     with npx.transfer_guard("disallow"):
-        with pytest.raises(TypeError, match="polyfit"):
-            np.polyfit(x[0], x[1], 1)
+        with pytest.raises(TypeError, match="busday_count"):
+            np.busday_count(x[0], x[1])
         assert isinstance(np.max(x), npx.NPUArray)  # device work is not a transfer
     out = npx.empty((4,), dtype=npx.float32)
     assert x.max(axis=0, out=out) is out

@@ -542,7 +542,7 @@ def test_numpy_ufuncs_and_functions_run_on_the_device(rng):
     assert_matches(function(np.where, ufunc(np.greater, x, 0), x, 0.0),
                    np.where(a > 0, a, np.float32(0)))
     assert_matches(function(np.matmul, x, ufunc(np.negative, x).T), a @ -a.T)
-    with pytest.raises(TypeError, match="polyval"):
-        function(np.polyval, x, x)
+    with pytest.raises(TypeError, match="busday_count"):
+        function(np.busday_count, x, x)
     if getattr(npx.NPUArray, "__array_ufunc__", None) is not None:
         assert_matches(np.add(x, 2), a + 2)               # the hooks are installed

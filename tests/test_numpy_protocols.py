@@ -110,8 +110,8 @@ def test_functions_returning_tuples_and_host_values(data, guarded):
 
 def test_unimplemented_functions_raise_type_error_naming_them(data, guarded):
     _, x = data
-    with pytest.raises(TypeError, match="numpy.polyfit"):
-        np.polyfit(x[0], x[1], 1)
+    with pytest.raises(TypeError, match="numpy.busday_count"):
+        np.busday_count(x[0], x[1])
     with pytest.raises(TypeError, match="numpy.lexsort"):
         np.lexsort(x)
     with pytest.raises(TypeError):  # host arrays are not uploaded silently
