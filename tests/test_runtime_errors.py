@@ -74,14 +74,33 @@ def test_count_larger_than_dest_max(device0):
     device0(body)
 
 
-def test_memcpy_kind_must_match_the_pointers(device0):
+def test_memcpy_kind_naming_the_wrong_direction_is_performed_as_cann_does(device0):
+    """CANN's runtime corrects H2D/D2H/H2H/D2D to the real direction when both pointers are
+    its own memory (hicann/runtime src/runtime/api/impl/api_error.cc, MemcpyKindAutoCorrect):
+    Huawei's pyACL memory samples copy out of aclrtMallocHost memory with D2H."""
     def body():
         host, dev = new_ptr("aclrtMallocHost", SIZE), new_ptr("aclrtMalloc", SIZE)
-        with raises_code(npx.InvalidValueError, 107000) as info:  # host and device swapped
-            acl("aclrtMemcpy", host, SIZE, dev, SIZE, lib.ACL_MEMCPY_HOST_TO_DEVICE)
-        assert "kind" in info.value.message
+        data = np.random.default_rng().integers(1, 255, SIZE, dtype=np.uint8)
+        ffi.memmove(host, data.tobytes(), SIZE)
+        acl("aclrtMemcpy", dev, SIZE, host, SIZE, lib.ACL_MEMCPY_DEVICE_TO_HOST)  # really H2D
+        ffi.memmove(host, bytes(SIZE), SIZE)
+        acl("aclrtMemcpy", host, SIZE, dev, SIZE, lib.ACL_MEMCPY_HOST_TO_DEVICE)  # really D2H
+        np.testing.assert_array_equal(np.frombuffer(ffi.buffer(host, SIZE), np.uint8), data)
         acl("aclrtFree", dev)
         acl("aclrtFreeHost", host)
+    device0(body)
+
+
+def test_memcpy_kind_cann_refuses_for_pageable_memory(device0):
+    """With pageable memory CANN accepts only the real direction or the one naming the
+    pageable side as device memory (MemcpyKindReviseMap): H2D out of the device is refused."""
+    def body():
+        dev = new_ptr("aclrtMalloc", SIZE)
+        pageable = ffi.new("char[]", SIZE)
+        with raises_code(npx.InvalidValueError, 107000) as info:
+            acl("aclrtMemcpy", pageable, SIZE, dev, SIZE, lib.ACL_MEMCPY_HOST_TO_DEVICE)
+        assert "kind" in info.value.message
+        acl("aclrtFree", dev)
     device0(body)
 
 
