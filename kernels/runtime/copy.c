@@ -107,16 +107,17 @@ static bool pageable_kind_allowed(aclrtMemcpyKind kind, const endpoint *dst, con
 /* The kind a copy runs with, or -1 when CANN refuses the kind for these pointers.
  *
  * CANN's ACL layer only maps the kind and hands the copy to the runtime without looking at
- * the pointers (hicann/runtime src/acl/aclrt_impl/memory.cpp, aclrtMemcpyImpl); the runtime,
- * in the host run mode, corrects H2H/H2D/D2H/D2D/DEFAULT to the real direction whenever both
- * pointers are memory it allocated (MemcpyKindAutoCorrect), so such a copy named with the
- * "wrong" direction is performed, as on the hardware: npusim performs it too and notes it in
- * the strict-mode log. With pageable memory only the kinds of pageable_kind_allowed are
- * accepted. In the device run mode (ACL_DEVICE) every pointer is device-side memory and the
- * runtime copies by address: the kind is not corrected and any of those five is accepted.
- * The other kinds keep their exact meaning. */
+ * the pointers (hicann/runtime src/acl/aclrt_impl/memory.cpp, aclrtMemcpyImpl). A synchronous
+ * copy is then done by address (src/runtime/driver/npu_driver_mem.cc, drvMemcpy), whatever
+ * H2H/H2D/D2H/D2D/DEFAULT kind it names. An asynchronous one, in the host run mode, has its
+ * kind corrected to the real direction when both pointers are memory the runtime allocated
+ * (src/runtime/api/impl/api_error.cc, MemcpyKindAutoCorrect); with pageable memory only the
+ * kinds of pageable_kind_allowed pass. So a copy between pinned host memory and device memory
+ * named with the "wrong" direction is performed, as on the hardware: npusim performs it too
+ * and notes it in the strict-mode log. In the device run mode (ACL_DEVICE) every pointer is
+ * device-side memory and no kind is corrected. The other kinds keep their exact meaning. */
 static int effective_kind(const char *api, aclrtMemcpyKind kind, const endpoint *dst,
-                          const endpoint *src)
+                          const endpoint *src, bool async)
 {
     bool dd = dst->kind == RT_MEM_DEVICE, sd = src->kind == RT_MEM_DEVICE;
     switch (kind) {
@@ -130,12 +131,12 @@ static int effective_kind(const char *api, aclrtMemcpyKind kind, const endpoint 
     if (g_rt_config.run_mode == ACL_DEVICE) return (int)kind;
     aclrtMemcpyKind real = real_kind(dst, src);
     if (kind == ACL_MEMCPY_DEFAULT || kind == real) return (int)real;
-    bool pageable = dst->kind == RT_MEM_PAGEABLE || src->kind == RT_MEM_PAGEABLE;
-    if (pageable && !pageable_kind_allowed(kind, dst, src)) return -1;
-    rt_note("%s: kind %s names the wrong direction: dst %p is %s, src %p is %s; CANN's runtime "
-            "performs it as %s", api, kind_name(kind), dst->ptr, mem_name(dst->kind), src->ptr,
-            mem_name(src->kind), kind_name(pageable ? kind : real));
-    return (int)(pageable ? kind : real);
+    bool keep = async && (dst->kind == RT_MEM_PAGEABLE || src->kind == RT_MEM_PAGEABLE);
+    if (keep && !pageable_kind_allowed(kind, dst, src)) return -1;
+    rt_note("%s: kind %s names the wrong direction: dst %p is %s, src %p is %s; CANN performs "
+            "it as %s", api, kind_name(kind), dst->ptr, mem_name(dst->kind), src->ptr,
+            mem_name(src->kind), kind_name(keep ? kind : real));
+    return (int)(keep ? kind : real);
 }
 
 /* Validates a copy of `count` bytes (rows of `width` bytes for 2-D copies: pass the spans)
@@ -144,7 +145,7 @@ static aclError check_copy(const char *api, void *dst, size_t dst_span, const vo
                            size_t src_span, aclrtMemcpyKind kind, int32_t exec_device, bool async)
 {
     endpoint d = locate(dst), s = locate(src);
-    int effective = effective_kind(api, kind, &d, &s);
+    int effective = effective_kind(api, kind, &d, &s, async);
     if (effective < 0)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: kind %s does not match the pointers: dst %p is %s, src %p is %s", api,
