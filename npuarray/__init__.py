@@ -58,5 +58,8 @@ from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, ass
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators
 from .profiler import profile  # noqa: E402,F401  npuarray.profile(): timeline of launches, copies, events
+from ._device_pointer import *  # noqa: F401,F403  from_device_pointer, UnownedMemory (pyACL interop)
+from ._device_pointer import __all__ as _device_pointer_all
+__all__ += _device_pointer_all
 from . import _dask_hook  # noqa: E402  Dask's dispatches for NPUArray, once dask.array is loaded
 _dask_hook.install()
