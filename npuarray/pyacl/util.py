@@ -14,8 +14,6 @@ from ._call import size as _size
 # NPY_HALF 23) -> dtype, as pyACL's ptr_to_numpy takes them.
 _NPY_TYPES = {np.dtype(code).num: np.dtype(code) for code in np.typecodes["All"]
               if code not in "OSUVMm"}
-# Contiguous copies handed out by numpy_contiguous_to_ptr live as long as their source array.
-_contiguous_copies = weakref.WeakKeyDictionary()
 _threads = {}
 _threads_lock = threading.Lock()
 
@@ -55,8 +53,12 @@ def numpy_contiguous_to_ptr(data):
     if data.flags.c_contiguous:
         return data.ctypes.data
     copy = np.ascontiguousarray(data)
-    _contiguous_copies[data] = copy
+    weakref.finalize(data, _drop, copy)   # holds the copy until `data` is collected
     return copy.ctypes.data
+
+
+def _drop(copy):
+    del copy
 
 
 def ptr_to_numpy(ptr, shape, type):  # noqa: A002 - pyACL's parameter name
