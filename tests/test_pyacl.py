@@ -548,3 +548,20 @@ def test_launcher_arguments_and_the_acl_alias(run_python, tmp_path):
     outside = run_python("import npuarray.pyacl\ntry:\n    import acl\n    print(acl.__name__)\n"
                          "except ImportError:\n    print('none')\n")
     assert outside.stdout.strip() in ("none", "acl"), outside.stderr
+
+
+@needs_npusim
+@pytest.mark.parametrize("mode", ["host", "device"])
+def test_example_pyacl_memory(mode):
+    from conftest import package_env
+    import pathlib
+    import subprocess
+    example = pathlib.Path(__file__).resolve().parent.parent / "examples" / "pyacl_memory.py"
+    if not example.exists():
+        pytest.skip("examples/ is not beside the tests (installed tests)")
+    proc = subprocess.run([sys.executable, "-m", "npuarray.pyacl", str(example), "--size-mb", "1"],
+                          env=package_env(NPUSIM_RUN_MODE=mode), capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert ("run mode: ACL_HOST" if mode == "host" else "run mode: ACL_DEVICE") in proc.stdout
+    assert "histogram matches NumPy: True" in proc.stdout
