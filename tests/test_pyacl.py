@@ -239,17 +239,32 @@ def test_memory_round_trip_and_mem_info(device0, rng):
         acl.rt.malloc(-1, 0)
 
 
-def test_memcpy_2d_matches_numpy_slicing(device0, rng):
+def test_align32_allocation_and_cache_maintenance(device0, rng):
+    free_before = acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0]
+    dev, ret = acl.rt.malloc_align32(100, 0)
+    assert ret == 0 and dev % 32 == 0
+    assert 128 <= free_before - acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0] < 128 + 64  # no +32
+    data = rng.integers(0, 255, 100, dtype=np.uint8)
+    assert acl.rt.memcpy(dev, 100, data.ctypes.data, 100, H2D) == 0
+    assert acl.rt.mem_flush(dev, 100) == 0 and acl.rt.mem_invalidate(dev, 100) == 0
+    np.testing.assert_array_equal(np.frombuffer(acl.util.ptr_to_bytes(dev, 100), np.uint8), data)
+    assert acl.rt.mem_flush(dev, 0) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.mem_invalidate(dev, 101) == ACL_ERROR_RT_PARAM_INVALID      # overrun
+    assert acl.rt.mem_flush(data.ctypes.data, 100) == ACL_ERROR_RT_PARAM_INVALID
+    assert acl.rt.free(dev) == 0
+
+
+def test_memcpy2d_matches_numpy_slicing(device0, rng):
     rows, cols, pitch = 9, 5, 8
     src = rng.standard_normal((rows, pitch)).astype(np.float64)
     dev, _ = acl.rt.malloc(src.nbytes, 0)
     assert acl.rt.memcpy(dev, src.nbytes, src.ctypes.data, src.nbytes, H2D) == 0
     out = np.zeros((rows, cols))
-    assert acl.rt.memcpy_2d(out.ctypes.data, cols * 8, dev, pitch * 8, cols * 8, rows, D2H) == 0
+    assert acl.rt.memcpy2d(out.ctypes.data, cols * 8, dev, pitch * 8, cols * 8, rows, D2H) == 0
     np.testing.assert_array_equal(out, src[:, :cols])
     host, _ = acl.rt.malloc_host(out.nbytes)
     stream, _ = acl.rt.create_stream()
-    assert acl.rt.memcpy_2d_async(host, cols * 8, dev, pitch * 8, cols * 8, rows, D2H, stream) == 0
+    assert acl.rt.memcpy2d_async(host, cols * 8, dev, pitch * 8, cols * 8, rows, D2H, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
     np.testing.assert_array_equal(acl.util.ptr_to_numpy(host, (rows, cols), 12), src[:, :cols])
     assert acl.rt.destroy_stream(stream) == 0

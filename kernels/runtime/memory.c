@@ -437,6 +437,26 @@ aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy pol
     return device_malloc(devPtr, size, policy, false, "aclrtMallocAlign32");
 }
 
+/* aclrtMemFlush / aclrtMemInvalidate: CANN documents that the CPU/NPU cache coherence needs
+ * no handling ("无需调用该接口"), so these check their range (live device or pinned memory,
+ * size > 0) and do nothing else. */
+static aclError cache_maintenance(void *devPtr, size_t size, const char *api)
+{
+    if (!devPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: size must be > 0", api);
+    if (rt_mem_classify(devPtr, NULL) == RT_MEM_PAGEABLE)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: %p is pageable host memory, not memory of the runtime", api, devPtr);
+    return rt_mem_check_live(devPtr, size, api, "devPtr");
+}
+
+aclError aclrtMemFlush(void *devPtr, size_t size) { return cache_maintenance(devPtr, size, "aclrtMemFlush"); }
+
+aclError aclrtMemInvalidate(void *devPtr, size_t size)
+{
+    return cache_maintenance(devPtr, size, "aclrtMemInvalidate");
+}
+
 /* In the host run mode (ACL_HOST) pinned host memory; in the device run mode (ACL_DEVICE, the
  * application on the board's CPU) memory of the current context's device, as the data
  * transfer guide says: "AscendCL determines whether the host memory or device memory is

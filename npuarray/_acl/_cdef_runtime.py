@@ -262,4 +262,7 @@ typedef int hi_s32;
 typedef unsigned long long hi_u64;
 hi_s32 hi_mpi_dvpp_malloc(hi_u32 dev_id, void **dev_ptr, hi_u64 size);
 hi_s32 hi_mpi_dvpp_free(void *dev_ptr);
+/* cache maintenance (pyACL's acl.rt.mem_flush, mem_invalidate) */
+aclError aclrtMemFlush(void *devPtr, size_t size);
+aclError aclrtMemInvalidate(void *devPtr, size_t size);
 """

@@ -300,6 +300,23 @@ def malloc_cached(size, policy):
     return output(lib.aclrtMallocCached, "void *", _size(size, "size"), policy)
 
 
+def malloc_align32(size, policy):
+    """dev_ptr, ret = acl.rt.malloc_align32(size, policy): aclrtMallocAlign32 (size rounded
+    up to 32, no extra 32 bytes)."""
+    return output(lib.aclrtMallocAlign32, "void *", _size(size, "size"), policy)
+
+
+def mem_flush(dev_ptr, size):
+    """ret = acl.rt.mem_flush(dev_ptr, size): aclrtMemFlush (CANN needs no cache
+    maintenance; the range must be runtime memory, size > 0)."""
+    return status(lib.aclrtMemFlush, pointer(dev_ptr, "dev_ptr"), _size(size, "size"))
+
+
+def mem_invalidate(dev_ptr, size):
+    """ret = acl.rt.mem_invalidate(dev_ptr, size): aclrtMemInvalidate."""
+    return status(lib.aclrtMemInvalidate, pointer(dev_ptr, "dev_ptr"), _size(size, "size"))
+
+
 def free(dev_ptr):
     """ret = acl.rt.free(dev_ptr): aclrtFree (memory from acl.rt.malloc only)."""
     return status(lib.aclrtFree, pointer(dev_ptr, "dev_ptr"))
@@ -349,15 +366,15 @@ def memcpy_async(dst, dest_max, src, count, kind, stream):
     return ret
 
 
-def memcpy_2d(dst, dpitch, src, spitch, width, height, kind):
-    """ret = acl.rt.memcpy_2d(dst, dpitch, src, spitch, width, height, kind): aclrtMemcpy2d."""
+def memcpy2d(dst, dpitch, src, spitch, width, height, kind):
+    """ret = acl.rt.memcpy2d(dst, dpitch, src, spitch, width, height, kind): aclrtMemcpy2d."""
     return status(lib.aclrtMemcpy2d, pointer(dst, "dst"), _size(dpitch, "dpitch"),
                   pointer(src, "src"), _size(spitch, "spitch"), _size(width, "width"),
                   _size(height, "height"), kind)
 
 
-def memcpy_2d_async(dst, dpitch, src, spitch, width, height, kind, stream):
-    """ret = acl.rt.memcpy_2d_async(dst, dpitch, src, spitch, width, height, kind, stream):
+def memcpy2d_async(dst, dpitch, src, spitch, width, height, kind, stream):
+    """ret = acl.rt.memcpy2d_async(dst, dpitch, src, spitch, width, height, kind, stream):
     aclrtMemcpy2dAsync."""
     return status(lib.aclrtMemcpy2dAsync, pointer(dst, "dst"), _size(dpitch, "dpitch"),
                   pointer(src, "src"), _size(spitch, "spitch"), _size(width, "width"),
