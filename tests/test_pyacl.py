@@ -580,3 +580,35 @@ def test_example_pyacl_memory(mode):
     assert proc.returncode == 0, proc.stderr
     assert ("run mode: ACL_HOST" if mode == "host" else "run mode: ACL_DEVICE") in proc.stdout
     assert "histogram matches NumPy: True" in proc.stdout
+
+
+def test_remaining_calls_against_the_binding(run_python):
+    """reset_device_force, create_event_ex_with_flag, query_event_wait_status and
+    set_stream_failure_mode give what the binding's own calls give (in a process of their
+    own: a forced reset drops every context of the device)."""
+    code = textwrap.dedent("""
+        import npuarray.pyacl as acl
+        from npuarray._acl import ffi, lib
+        assert acl.rt.set_device(3) == 0 and acl.rt.set_device(3) == 0
+        stream, _ = acl.rt.create_stream()
+        assert acl.rt.set_stream_failure_mode(stream, 1) == 0
+        assert acl.rt.set_stream_failure_mode(stream, 7) == lib.aclrtSetStreamFailureMode(
+            ffi.cast("void *", stream), 7) != 0
+        box = ffi.new("aclrtEventWaitStatus *")
+        for create in (acl.rt.create_event_ex_with_flag, acl.rt.create_event_with_flag):
+            event, ret = create(acl.ACL_EVENT_SYNC)
+            assert ret == 0
+            assert acl.rt.record_event(event, stream) == 0
+            assert acl.rt.synchronize_stream(stream) == 0
+            expected = lib.aclrtQueryEventWaitStatus(ffi.cast("void *", event), box)
+            assert acl.rt.query_event_wait_status(event) == ((box[0] if not expected else 0),
+                                                             expected)
+            assert acl.rt.destroy_event(event) == 0
+        assert acl.rt.destroy_stream(stream) == 0
+        dev, _ = acl.rt.malloc(64, 0)
+        assert acl.rt.reset_device_force(3) == 0     # both set_device calls at once
+        assert acl.rt.get_device()[1] != 0           # no current device any more
+        print("ok")
+    """)
+    proc = run_python(code)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
