@@ -75,6 +75,9 @@ from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, ass
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators
 from .profiler import profile  # noqa: E402,F401  npuarray.profile(): timeline of launches, copies, events
+from ._device_pointer import *  # noqa: F401,F403  from_device_pointer, UnownedMemory (pyACL interop)
+from ._device_pointer import __all__ as _device_pointer_all
+__all__ += _device_pointer_all
 from . import _numpy_dispatch  # noqa: E402  NumPy's protocols on NPUArrays
 from ._core import _namespace  # noqa: E402
 _namespace.install(sys.modules[__name__], _numpy_dispatch.array_ufunc,

@@ -106,3 +106,25 @@ def test_runtime_under_sanitizers(variant):
     for name in SANITIZED:
         out = run(name, variant=variant, timeout=300)
         assert "passed" in out or "verified" in out
+
+
+@pytest.mark.parametrize("mode", ["host", "device"])
+def test_run_modes_and_dvpp_memory(mode):
+    assert "checks passed" in run("rt_run_mode_dvpp.c", mode, NPUSIM_RUN_MODE=mode)
+
+
+def test_bad_run_mode_fails_aclinit():
+    exe = build_c_program(C_DIR / "rt_run_mode_dvpp.c")
+    proc = subprocess.run([str(exe), "host"], capture_output=True, text=True, timeout=60,
+                          env=program_env(NPUSIM_RUN_MODE="board"))
+    assert proc.returncode != 0
+    assert "returned 100000" in proc.stderr and "NPUSIM_RUN_MODE" in proc.stderr
+
+
+@pytest.mark.parametrize("variant", ["asan", "tsan"])
+def test_run_modes_and_dvpp_memory_under_sanitizers(variant):
+    if os.environ.get("NPUSIM_SKIP_SANITIZERS") == "1":
+        pytest.skip("NPUSIM_SKIP_SANITIZERS=1 set")
+    for mode in ("host", "device"):
+        assert "checks passed" in run("rt_run_mode_dvpp.c", mode, variant=variant, timeout=300,
+                                      NPUSIM_RUN_MODE=mode)

@@ -74,14 +74,46 @@ def test_count_larger_than_dest_max(device0):
     device0(body)
 
 
-def test_memcpy_kind_must_match_the_pointers(device0):
+def test_memcpy_kind_naming_the_wrong_direction_is_performed_as_cann_does(device0):
+    """A synchronous copy goes by address in CANN whatever H2H/H2D/D2H/D2D kind it names
+    (hicann/runtime src/runtime/driver/npu_driver_mem.cc, drvMemcpy); an asynchronous one
+    between the runtime's own pointers has its kind corrected (src/runtime/api/impl/
+    api_error.cc, MemcpyKindAutoCorrect). Huawei's pyACL memory samples copy out of
+    aclrtMallocHost memory with D2H."""
     def body():
         host, dev = new_ptr("aclrtMallocHost", SIZE), new_ptr("aclrtMalloc", SIZE)
-        with raises_code(npx.InvalidValueError, 107000) as info:  # host and device swapped
-            acl("aclrtMemcpy", host, SIZE, dev, SIZE, lib.ACL_MEMCPY_HOST_TO_DEVICE)
-        assert "kind" in info.value.message
+        data = np.random.default_rng().integers(1, 255, SIZE, dtype=np.uint8)
+        ffi.memmove(host, data.tobytes(), SIZE)
+        acl("aclrtMemcpy", dev, SIZE, host, SIZE, lib.ACL_MEMCPY_DEVICE_TO_HOST)  # really H2D
+        ffi.memmove(host, bytes(SIZE), SIZE)
+        acl("aclrtMemcpy", host, SIZE, dev, SIZE, lib.ACL_MEMCPY_HOST_TO_DEVICE)  # really D2H
+        np.testing.assert_array_equal(np.frombuffer(ffi.buffer(host, SIZE), np.uint8), data)
+        stream = ffi.new("aclrtStream *")
+        acl("aclrtCreateStream", stream)
+        acl("aclrtMemset", dev, SIZE, 0, SIZE)
+        acl("aclrtMemcpyAsync", host, SIZE, dev, SIZE, lib.ACL_MEMCPY_HOST_TO_HOST, stream[0])
+        acl("aclrtSynchronizeStream", stream[0])
+        assert not np.frombuffer(ffi.buffer(host, SIZE), np.uint8).any()
+        acl("aclrtDestroyStream", stream[0])
         acl("aclrtFree", dev)
         acl("aclrtFreeHost", host)
+    device0(body)
+
+
+def test_async_memcpy_kind_cann_refuses_for_pageable_memory(device0):
+    """With pageable memory CANN's runtime accepts only kinds that name the known side
+    rightly (MemcpyKindReviseMap): H2D out of device memory is refused."""
+    def body():
+        dev = new_ptr("aclrtMalloc", SIZE)
+        pageable = ffi.new("char[]", SIZE)
+        stream = ffi.new("aclrtStream *")
+        acl("aclrtCreateStream", stream)
+        with raises_code(npx.InvalidValueError, 107000) as info:
+            acl("aclrtMemcpyAsync", pageable, SIZE, dev, SIZE, lib.ACL_MEMCPY_HOST_TO_DEVICE,
+                stream[0])
+        assert "kind" in info.value.message
+        acl("aclrtDestroyStream", stream[0])
+        acl("aclrtFree", dev)
     device0(body)
 
 

@@ -1,6 +1,6 @@
-/* aclrtMemcpy*, aclrtMemset*: every copy is checked against where its pointers live (kind,
- * live block, range, device / peer access, pinned host memory for asynchronous copies) before
- * anything is moved. Asynchronous copies re-check their device ranges when they run, so memory
+/* aclrtMemcpy*, aclrtMemset*: every copy is checked against where its pointers live (kind as
+ * CANN's runtime treats it, live block, range, device / peer access, pinned host memory for
+ * asynchronous copies) before anything is moved. Asynchronous copies re-check their device ranges when they run, so memory
  * freed before the stream reached the copy is reported instead of silently written. */
 #include <stdio.h>
 #include <string.h>
@@ -82,20 +82,61 @@ static aclError check_endpoint(const char *api, const char *what, const endpoint
     return rt_mem_check_live(ep->ptr, n, api, what);
 }
 
-/* Whether the kind matches where src and dst live; DEFAULT matches anything. */
-static bool kind_matches(aclrtMemcpyKind kind, const endpoint *dst, const endpoint *src)
+/* The direction a copy between dst and src really has, pageable memory counting as host. */
+static aclrtMemcpyKind real_kind(const endpoint *dst, const endpoint *src)
+{
+    bool dd = dst->kind == RT_MEM_DEVICE, sd = src->kind == RT_MEM_DEVICE;
+    return sd ? (dd ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_DEVICE_TO_HOST)
+              : (dd ? ACL_MEMCPY_HOST_TO_DEVICE : ACL_MEMCPY_HOST_TO_HOST);
+}
+
+/* The kinds CANN's runtime accepts for a copy involving pageable memory, whose location it
+ * cannot see (hicann/runtime src/runtime/api/impl/api_error.cc, MemcpyKindReviseMap): the
+ * real direction, or the one that names the pageable side as the other kind of memory. */
+static bool pageable_kind_allowed(aclrtMemcpyKind kind, const endpoint *dst, const endpoint *src)
+{
+    bool dd = dst->kind == RT_MEM_DEVICE, sd = src->kind == RT_MEM_DEVICE;
+    bool dp = dst->kind == RT_MEM_PAGEABLE, sp = src->kind == RT_MEM_PAGEABLE;
+    if (sp && dp) return true;
+    if (sp && dd) return kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    if (sd && dp) return kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    if (dp) return kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_HOST_TO_DEVICE;
+    return kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_HOST;
+}
+
+/* The kind a copy runs with, or -1 when CANN refuses the kind for these pointers.
+ *
+ * CANN's ACL layer only maps the kind and hands the copy to the runtime without looking at
+ * the pointers (hicann/runtime src/acl/aclrt_impl/memory.cpp, aclrtMemcpyImpl). A synchronous
+ * copy is then done by address (src/runtime/driver/npu_driver_mem.cc, drvMemcpy), whatever
+ * H2H/H2D/D2H/D2D/DEFAULT kind it names. An asynchronous one, in the host run mode, has its
+ * kind corrected to the real direction when both pointers are memory the runtime allocated
+ * (src/runtime/api/impl/api_error.cc, MemcpyKindAutoCorrect); with pageable memory only the
+ * kinds of pageable_kind_allowed pass. So a copy between pinned host memory and device memory
+ * named with the "wrong" direction is performed, as on the hardware: npusim performs it too
+ * and notes it in the strict-mode log. In the device run mode (ACL_DEVICE) every pointer is
+ * device-side memory and no kind is corrected. The other kinds keep their exact meaning. */
+static int effective_kind(const char *api, aclrtMemcpyKind kind, const endpoint *dst,
+                          const endpoint *src, bool async)
 {
     bool dd = dst->kind == RT_MEM_DEVICE, sd = src->kind == RT_MEM_DEVICE;
     switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: return !dd && !sd;
-    case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return dd && !sd;
-    case ACL_MEMCPY_DEVICE_TO_HOST: return !dd && sd;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: return dd && sd;
-    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: return dd && sd && dst->device == src->device;
-    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return dd && sd && dst->device != src->device;
-    default: return true;
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return dd && !sd ? (int)kind : -1;
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+        return dd && sd && dst->device == src->device ? (int)kind : -1;
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+        return dd && sd && dst->device != src->device ? (int)kind : -1;
+    default: break;
     }
+    if (g_rt_config.run_mode == ACL_DEVICE) return (int)kind;
+    aclrtMemcpyKind real = real_kind(dst, src);
+    if (kind == ACL_MEMCPY_DEFAULT || kind == real) return (int)real;
+    bool keep = async && (dst->kind == RT_MEM_PAGEABLE || src->kind == RT_MEM_PAGEABLE);
+    if (keep && !pageable_kind_allowed(kind, dst, src)) return -1;
+    rt_note("%s: kind %s names the wrong direction: dst %p is %s, src %p is %s; CANN performs "
+            "it as %s", api, kind_name(kind), dst->ptr, mem_name(dst->kind), src->ptr,
+            mem_name(src->kind), kind_name(keep ? kind : real));
+    return (int)(keep ? kind : real);
 }
 
 /* Validates a copy of `count` bytes (rows of `width` bytes for 2-D copies: pass the spans)
@@ -104,14 +145,15 @@ static aclError check_copy(const char *api, void *dst, size_t dst_span, const vo
                            size_t src_span, aclrtMemcpyKind kind, int32_t exec_device, bool async)
 {
     endpoint d = locate(dst), s = locate(src);
-    if (async && (kind == ACL_MEMCPY_HOST_TO_HOST ||
-                  (kind == ACL_MEMCPY_DEFAULT && d.kind != RT_MEM_DEVICE && s.kind != RT_MEM_DEVICE)))
-        return npusim_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                            "%s: host-to-host copies cannot be asynchronous; use aclrtMemcpy", api);
-    if (!kind_matches(kind, &d, &s))
+    int effective = effective_kind(api, kind, &d, &s, async);
+    if (effective < 0)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: kind %s does not match the pointers: dst %p is %s, src %p is %s", api,
                             kind_name(kind), dst, mem_name(d.kind), src, mem_name(s.kind));
+    /* Documented for the data transfer APIs: no asynchronous copy within the host. */
+    if (async && effective == ACL_MEMCPY_HOST_TO_HOST)
+        return npusim_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                            "%s: host-to-host copies cannot be asynchronous; use aclrtMemcpy", api);
     aclError rc = check_endpoint(api, "dst", &d, dst_span, exec_device, async);
     if (!rc) rc = check_endpoint(api, "src", &s, src_span, exec_device, async);
     return rc;

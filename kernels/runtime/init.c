@@ -1,6 +1,7 @@
 /* aclInit / aclFinalize and the simulated machine's configuration, read from the environment
  * at aclInit: NPUSIM_DEVICE_COUNT, NPUSIM_DEVICE_MEMORY, NPUSIM_PCIE_SWITCH_SIZE,
- * ASCEND_RT_VISIBLE_DEVICES (and NPUSIM_NUM_THREADS, read by the thread pool). */
+ * NPUSIM_RUN_MODE, NPUSIM_STRICT, ASCEND_RT_VISIBLE_DEVICES (and NPUSIM_NUM_THREADS, read by
+ * the thread pool). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -75,10 +76,24 @@ static void parse_visible(const char *v, int32_t physical_count)
     g_rt_config.device_count = n;
 }
 
+bool rt_parse_run_mode(aclrtRunMode *mode)
+{
+    const char *v = getenv("NPUSIM_RUN_MODE");
+    if (!v || strcmp(v, "host") == 0) *mode = ACL_HOST;
+    else if (strcmp(v, "device") == 0) *mode = ACL_DEVICE;
+    else return false;
+    return true;
+}
+
 static aclError read_config(void)
 {
     unsigned long long count, memory, sw;
     aclError rc;
+    if (!rt_parse_run_mode(&g_rt_config.run_mode))
+        return npusim_error(ACL_ERROR_INVALID_PARAM,
+                            "aclInit: environment variable NPUSIM_RUN_MODE=\"%s\" is not \"host\" or "
+                            "\"device\"", getenv("NPUSIM_RUN_MODE"));
+    if ((rc = rt_notes_configure())) return rc;
     if ((rc = env_number("NPUSIM_DEVICE_COUNT", 8, 0, RT_MAX_DEVICES, &count))) return rc;
     if ((rc = env_number("NPUSIM_DEVICE_MEMORY", 8ULL << 30, 4096, 1ULL << 44, &memory))) return rc;
     if ((rc = env_number("NPUSIM_PCIE_SWITCH_SIZE", 4, 1, RT_MAX_DEVICES, &sw))) return rc;
@@ -161,7 +176,15 @@ const char *aclrtGetSocName(void) { return "Ascend910B1"; }
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
     if (!runMode) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is NULL");
-    *runMode = ACL_HOST; /* the software stack runs on the host CPU (EP mode) */
+    /* ACL_HOST: the application runs on a host, the NPU is a PCIe device (EP); ACL_DEVICE: it
+     * runs on the board's own CPU (RC). Fixed at aclInit; before it, read from the environment. */
+    if (rt_is_initialized()) {
+        *runMode = g_rt_config.run_mode;
+    } else if (!rt_parse_run_mode(runMode)) {
+        return npusim_error(ACL_ERROR_INVALID_PARAM,
+                            "aclrtGetRunMode: NPUSIM_RUN_MODE=\"%s\" is not \"host\" or \"device\"",
+                            getenv("NPUSIM_RUN_MODE"));
+    }
     return ACL_SUCCESS;
 }
 

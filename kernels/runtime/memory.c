@@ -17,7 +17,7 @@
 #define HUGE_PAGE (2u << 20)
 #define RELEASE_THRESHOLD (1u << 20)
 
-typedef struct { uintptr_t start; size_t size; size_t req; uint32_t page; } block;
+typedef struct { uintptr_t start; size_t size; size_t req; uint32_t page; rt_mem_origin origin; } block;
 typedef struct { uintptr_t start; size_t size; } span;
 
 typedef struct region {
@@ -122,8 +122,45 @@ static block *find_block(region *r, uintptr_t addr)
     return addr < b->start + b->size ? b : NULL;
 }
 
-static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page, void **out,
-                             const char *api)
+/* The free span a block of `size` bytes aligned to `align` fits in (first fit), or nfree;
+ * *start receives the block's aligned start. Caller holds r->mu. */
+static size_t fit_span(const region *r, size_t size, size_t align, uintptr_t *start)
+{
+    for (size_t i = 0; i < r->nfree; i++) {
+        uintptr_t s = (r->free[i].start + align - 1) & ~(uintptr_t)(align - 1);
+        size_t lead = s - r->free[i].start;
+        if (r->free[i].size >= lead && r->free[i].size - lead >= size) { *start = s; return i; }
+    }
+    return r->nfree;
+}
+
+/* Takes [start, start + size) out of free span i, keeping what lies before and after it free.
+ * false when out of host memory for the bookkeeping. Caller holds r->mu. */
+static bool carve_span(region *r, size_t i, uintptr_t start, size_t size)
+{
+    span f = r->free[i];
+    size_t lead = start - f.start, tail = f.size - lead - size;
+    if (lead && tail) {
+        if (!grow_array((void **)&r->free, &r->free_cap, r->nfree + 1, sizeof *r->free)) return false;
+        memmove(&r->free[i + 2], &r->free[i + 1], (r->nfree - i - 1) * sizeof *r->free);
+        r->free[i] = (span){f.start, lead};
+        r->free[i + 1] = (span){start + size, tail};
+        r->nfree++;
+    } else if (lead) {
+        r->free[i].size = lead;
+    } else if (tail) {
+        r->free[i] = (span){start + size, tail};
+    } else {
+        memmove(&r->free[i], &r->free[i + 1], (r->nfree - i - 1) * sizeof *r->free);
+        r->nfree--;
+    }
+    return true;
+}
+
+/* Allocates `padded` bytes (at least `req`) aligned to `align` (a power of two >= BLOCK_ALIGN)
+ * in region `index`, remembering which API allocated the block (`origin`). */
+static aclError region_alloc(int index, size_t req, size_t padded, size_t align, uint32_t page,
+                             rt_mem_origin origin, void **out, const char *api)
 {
     pthread_once(&g_regions_once, regions_init);
     region *r = &g_regions[index];
@@ -137,8 +174,8 @@ static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page
                           api, region_capacity(index));
         goto out;
     }
-    size_t i = 0;
-    while (i < r->nfree && r->free[i].size < size) i++;
+    uintptr_t start = 0;
+    size_t i = fit_span(r, size, align, &start);
     if (padded < req || size < req || i == r->nfree) {
         char where[40];
         if (index == PINNED_REGION) snprintf(where, sizeof where, "pinned host memory");
@@ -148,20 +185,14 @@ static aclError region_alloc(int index, size_t req, size_t padded, uint32_t page
                           req, r->used, r->limit, where);
         goto out;
     }
-    if (!grow_array((void **)&r->live, &r->live_cap, r->nlive + 1, sizeof *r->live)) {
+    if (!grow_array((void **)&r->live, &r->live_cap, r->nlive + 1, sizeof *r->live) ||
+        !carve_span(r, i, start, size)) {
         rc = npusim_error(ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: out of host memory for bookkeeping", api);
         goto out;
     }
-    uintptr_t start = r->free[i].start;
-    r->free[i].start += size;
-    r->free[i].size -= size;
-    if (r->free[i].size == 0) {
-        memmove(&r->free[i], &r->free[i + 1], (r->nfree - i - 1) * sizeof *r->free);
-        r->nfree--;
-    }
     size_t at = upper_bound(r, start);
     memmove(&r->live[at + 1], &r->live[at], (r->nlive - at) * sizeof *r->live);
-    r->live[at] = (block){start, size, req, page};
+    r->live[at] = (block){start, size, req, page, origin};
     r->nlive++;
     r->used += size;
     *out = (void *)start;
@@ -199,7 +230,22 @@ static bool add_free_span(region *r, uintptr_t start, size_t size)
     return true;
 }
 
-static aclError region_free(int index, void *ptr, const char *api)
+static const char *origin_malloc_name(rt_mem_origin o)
+{
+    static const char *names[] = {"aclrtMalloc", "aclrtMallocHost", "acldvppMalloc", "hi_mpi_dvpp_malloc"};
+    return names[o];
+}
+
+static const char *origin_free_name(rt_mem_origin o)
+{
+    static const char *names[] = {"aclrtFree", "aclrtFreeHost", "acldvppFree", "hi_mpi_dvpp_free"};
+    return names[o];
+}
+
+/* Frees the block starting at ptr in region `index`, which must have come from `origin`'s
+ * allocation function: each kind of memory is freed by its own free call only. Errors carry
+ * `bad_code` (the free function's own code for an invalid pointer). */
+static aclError region_free(int index, void *ptr, rt_mem_origin origin, int bad_code, const char *api)
 {
     pthread_once(&g_regions_once, regions_init);
     region *r = &g_regions[index];
@@ -209,14 +255,18 @@ static aclError region_free(int index, void *ptr, const char *api)
     size_t i = upper_bound(r, addr);
     if (i == 0 || r->live[i - 1].start != addr) {
         block *inside = find_block(r, addr);
-        rc = inside ? npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+        rc = inside ? npusim_error(bad_code,
                                    "%s: %p is %zu bytes inside the allocation at %p, not its start", api,
                                    ptr, (size_t)(addr - inside->start), (void *)inside->start)
-                    : npusim_error(ACL_ERROR_RT_PARAM_INVALID,
-                                   "%s: %p was already freed or never allocated", api, ptr);
+                    : npusim_error(bad_code, "%s: %p was already freed or never allocated", api, ptr);
         goto out;
     }
     block b = r->live[i - 1];
+    if (b.origin != origin) {
+        rc = npusim_error(bad_code, "%s: %p was allocated by %s; free it with %s", api, ptr,
+                          origin_malloc_name(b.origin), origin_free_name(b.origin));
+        goto out;
+    }
     atomic_fetch_add_explicit(&r->generation, 1, memory_order_release);
     if (!add_free_span(r, b.start, b.size)) {
         rc = npusim_error(ACL_ERROR_RT_MEMORY_FREE, "%s: out of host memory for bookkeeping", api);
@@ -333,6 +383,24 @@ aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t devic
 
 /* ---- AscendCL API ---------------------------------------------------------------------- */
 
+aclError rt_device_alloc(int32_t device, size_t req, size_t padded, size_t align, uint32_t page,
+                         rt_mem_origin origin, void **out, const char *api)
+{
+    return region_alloc(device, req, padded, align, page, origin, out, api);
+}
+
+aclError rt_device_free(void *ptr, rt_mem_origin origin, int bad_code, const char *api)
+{
+    int32_t device;
+    rt_mem_kind kind = rt_mem_classify(ptr, &device);
+    if (kind != RT_MEM_DEVICE)
+        return npusim_error(bad_code, "%s: %p is %s, not memory from %s%s", api, ptr,
+                            kind == RT_MEM_PINNED ? "pinned host memory" : "pageable host memory",
+                            origin_malloc_name(origin),
+                            kind == RT_MEM_PINNED ? " (free it with aclrtFreeHost)" : "");
+    return region_free(device, ptr, origin, bad_code, api);
+}
+
 static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad32,
                               const char *api)
 {
@@ -351,7 +419,7 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
     if (size > (1u << 20) && base_policy != ACL_MEM_MALLOC_NORMAL_ONLY &&
         base_policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
         page = HUGE_PAGE;
-    return region_alloc(ctx->device, size, padded, page, devPtr, api);
+    return region_alloc(ctx->device, size, padded, BLOCK_ALIGN, page, RT_ORIGIN_MALLOC, devPtr, api);
 }
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
@@ -369,40 +437,67 @@ aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy pol
     return device_malloc(devPtr, size, policy, false, "aclrtMallocAlign32");
 }
 
+/* aclrtMemFlush / aclrtMemInvalidate: CANN documents that the CPU/NPU cache coherence needs
+ * no handling ("无需调用该接口"), so these check their range (live device or pinned memory,
+ * size > 0) and do nothing else. */
+static aclError cache_maintenance(void *devPtr, size_t size, const char *api)
+{
+    if (!devPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", api);
+    if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: size must be > 0", api);
+    if (rt_mem_classify(devPtr, NULL) == RT_MEM_PAGEABLE)
+        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: %p is pageable host memory, not memory of the runtime", api, devPtr);
+    return rt_mem_check_live(devPtr, size, api, "devPtr");
+}
+
+aclError aclrtMemFlush(void *devPtr, size_t size) { return cache_maintenance(devPtr, size, "aclrtMemFlush"); }
+
+aclError aclrtMemInvalidate(void *devPtr, size_t size)
+{
+    return cache_maintenance(devPtr, size, "aclrtMemInvalidate");
+}
+
+/* In the host run mode (ACL_HOST) pinned host memory; in the device run mode (ACL_DEVICE, the
+ * application on the board's CPU) memory of the current context's device, as the data
+ * transfer guide says: "AscendCL determines whether the host memory or device memory is
+ * allocated based on the run mode". */
 aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
+    const char *api = "aclrtMallocHost";
     if (!hostPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is NULL");
     if (size == 0) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be > 0");
-    aclError rc = rt_require_init("aclrtMallocHost");
-    if (!rc) rc = rt_fault(RT_FAULT_MALLOC, ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost");
+    aclError rc = rt_require_init(api);
+    if (!rc) rc = rt_fault(RT_FAULT_MALLOC, ACL_ERROR_RT_MEMORY_ALLOCATION, api);
     if (rc) return rc;
     size_t padded = (size + 63) & ~(size_t)63;
-    return region_alloc(PINNED_REGION, size, padded < size ? 0 : padded, 4096, hostPtr,
-                        "aclrtMallocHost");
+    if (padded < size) padded = 0;
+    if (g_rt_config.run_mode == ACL_DEVICE) {
+        rt_context *ctx = rt_current_context(api);
+        if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
+        return region_alloc(ctx->device, size, padded, BLOCK_ALIGN, 4096, RT_ORIGIN_MALLOC_HOST,
+                            hostPtr, api);
+    }
+    return region_alloc(PINNED_REGION, size, padded, BLOCK_ALIGN, 4096, RT_ORIGIN_MALLOC_HOST,
+                        hostPtr, api);
 }
 
 aclError aclrtFree(void *devPtr)
 {
     if (!devPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is NULL");
-    int32_t device;
-    rt_mem_kind kind = rt_mem_classify(devPtr, &device);
-    if (kind != RT_MEM_DEVICE)
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID, "aclrtFree: %p is %s, not device memory%s",
-                            devPtr, kind == RT_MEM_PINNED ? "pinned host memory" : "host memory",
-                            kind == RT_MEM_PINNED ? " (free it with aclrtFreeHost)" : "");
-    return region_free(device, devPtr, "aclrtFree");
+    return rt_device_free(devPtr, RT_ORIGIN_MALLOC, ACL_ERROR_RT_PARAM_INVALID, "aclrtFree");
 }
 
 aclError aclrtFreeHost(void *hostPtr)
 {
     if (!hostPtr) return npusim_error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is NULL");
-    rt_mem_kind kind = rt_mem_classify(hostPtr, NULL);
-    if (kind != RT_MEM_PINNED)
+    int32_t device;
+    rt_mem_kind kind = rt_mem_classify(hostPtr, &device);
+    if (kind == RT_MEM_PAGEABLE)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
-                            "aclrtFreeHost: %p is %s, not memory from aclrtMallocHost%s", hostPtr,
-                            kind == RT_MEM_DEVICE ? "device memory" : "pageable host memory",
-                            kind == RT_MEM_DEVICE ? " (free it with aclrtFree)" : "");
-    return region_free(PINNED_REGION, hostPtr, "aclrtFreeHost");
+                            "aclrtFreeHost: %p is pageable host memory, not memory from aclrtMallocHost",
+                            hostPtr);
+    return region_free(kind == RT_MEM_PINNED ? PINNED_REGION : device, hostPtr, RT_ORIGIN_MALLOC_HOST,
+                       ACL_ERROR_RT_PARAM_INVALID, "aclrtFreeHost");
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t *total)

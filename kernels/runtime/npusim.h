@@ -68,6 +68,11 @@ aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t devic
  * `opname`: `code` (with a message) when this launch is the one to fail, else 0. */
 int npusim_fault_launch(const char *opname, int code);
 
+/* The strict-mode log (NPUSIM_STRICT=1, runtime/notes.c): copies the pending notes, one a
+ * line, into buf (NUL-terminated) and forgets them; returns the bytes written. Notes that do
+ * not fit stay for the next call. npuarray reads it and turns each note into a warning. */
+size_t npusim_take_notes(char *buf, size_t cap);
+
 /* Brackets the execution of a kernel (a read lock that fork() waits for: see fork.c). */
 void npusim_kernel_begin(void);
 void npusim_kernel_end(void);

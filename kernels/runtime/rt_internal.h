@@ -22,6 +22,7 @@ typedef struct rt_config {
     int32_t physical[RT_MAX_DEVICES];  /* logical id -> physical id */
     size_t device_memory;              /* bytes per device */
     int32_t switch_size;               /* devices per simulated PCIe switch */
+    aclrtRunMode run_mode;             /* NPUSIM_RUN_MODE: ACL_HOST or ACL_DEVICE */
 } rt_config;
 
 extern rt_config g_rt_config;
@@ -29,6 +30,16 @@ bool rt_is_initialized(void);
 aclError rt_require_init(const char *api);
 /* ACL_SUCCESS when 0 <= id < device_count, else 107001 naming `api`. */
 aclError rt_check_device_id(int32_t id, const char *api);
+
+/* NPUSIM_RUN_MODE ("host", default, or "device") as an aclrtRunMode; false when invalid. */
+bool rt_parse_run_mode(aclrtRunMode *mode);
+
+/* ---- strict-mode notes (notes.c) ------------------------------------------------------- */
+
+/* Reads NPUSIM_STRICT (aclInit). */
+aclError rt_notes_configure(void);
+/* Records a note when strict mode is on (never printed; read by npusim_take_notes). */
+void rt_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- fork (fork.c) ------------------------------------------------------------------------ */
 
@@ -196,6 +207,21 @@ aclError rt_device_synchronize(int32_t device, int32_t timeout_ms, const char *a
 /* ---- memory (memory.c) ------------------------------------------------------------------ */
 
 typedef enum { RT_MEM_PAGEABLE = 0, RT_MEM_PINNED = 1, RT_MEM_DEVICE = 2 } rt_mem_kind;
+/* Which API allocated a block: each kind is freed by its own free call only. */
+typedef enum {
+    RT_ORIGIN_MALLOC = 0,      /* aclrtMalloc, aclrtMallocCached, aclrtMallocAlign32 */
+    RT_ORIGIN_MALLOC_HOST = 1, /* aclrtMallocHost (device memory in the ACL_DEVICE run mode) */
+    RT_ORIGIN_DVPP = 2,        /* acldvppMalloc */
+    RT_ORIGIN_HIMPI_DVPP = 3   /* hi_mpi_dvpp_malloc */
+} rt_mem_origin;
+
+/* Allocates `padded` bytes (>= req, the size asked for) aligned to `align` (a power of two,
+ * at least 64) in the memory of `device`, tagged with `origin`. */
+aclError rt_device_alloc(int32_t device, size_t req, size_t padded, size_t align, uint32_t page,
+                         rt_mem_origin origin, void **out, const char *api);
+/* Frees device memory allocated by `origin`'s function; any other pointer is refused with
+ * `bad_code` and a message naming the right free call. */
+aclError rt_device_free(void *ptr, rt_mem_origin origin, int bad_code, const char *api);
 
 /* Where a pointer lives, by address alone: pageable host, the pinned region or a device
  * region (*device set). */

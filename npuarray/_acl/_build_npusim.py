@@ -62,7 +62,8 @@ def full_cdef():
 
 def extension_cdef():
     """What the npusim extension declares: the shared ACL cdef and npuarray's helpers."""
-    return full_cdef() + "\n" + load_cdef("_cdef_launch.py")
+    return (full_cdef() + "\n" + load_cdef("_cdef_launch.py") + "\n"
+            + load_cdef("_cdef_npusim.py"))
 
 
 def declared_functions(cdef):
@@ -104,7 +105,8 @@ def preamble():
     """#includes of the ABI headers: the runtime, the aclnn meta API and every operator."""
     headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h", "aclnn/opdev/op_errno.h",
                "cann_ops_fft.h",
-               "cann_ops_blas.h"]
+               "cann_ops_blas.h",
+               "acl/ops/acl_dvpp.h", "acl/dvpp/hi_dvpp.h"]
     headers = [h for h in headers if os.path.exists(os.path.join(KERNELS, "include", h))]
     ops = sorted(glob.glob(os.path.join(KERNELS, "include", "aclnnop", "*.h")))
     headers += ["aclnnop/" + os.path.basename(h) for h in ops]
@@ -128,6 +130,7 @@ def make_ffibuilder(sources, extra_objects=()):
     ffi = FFI()
     ffi.cdef(cdef)
     helpers = "".join('#include "%s"\n' % h for h in HELPER_HEADERS)
+    helpers += '#include "npusim.h"\n'   # npusim's own tools (_cdef_npusim.py)
     ffi.set_source(MODULE_NAME, preamble() + helpers, sources=sources, include_dirs=INCLUDE_DIRS,
                    extra_compile_args=COMPILE_ARGS, extra_objects=list(extra_objects),
                    libraries=LIBRARIES)

@@ -252,4 +252,17 @@ aclError aclrtResetDeviceForce(int32_t deviceId);
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+
+/* DVPP memory (acl/ops/acl_dvpp.h; acl/dvpp/hi_dvpp.h): CANN's libacl_dvpp.so and
+   libacl_dvpp_mpi.so */
+aclError acldvppMalloc(void **devPtr, size_t size);
+aclError acldvppFree(void *devPtr);
+typedef unsigned int hi_u32;
+typedef int hi_s32;
+typedef unsigned long long hi_u64;
+hi_s32 hi_mpi_dvpp_malloc(hi_u32 dev_id, void **dev_ptr, hi_u64 size);
+hi_s32 hi_mpi_dvpp_free(void *dev_ptr);
+/* cache maintenance (pyACL's acl.rt.mem_flush, mem_invalidate) */
+aclError aclrtMemFlush(void *devPtr, size_t size);
+aclError aclrtMemInvalidate(void *devPtr, size_t size);
 """

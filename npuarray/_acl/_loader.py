@@ -26,7 +26,8 @@ CANN_RUNTIME_LIBS = ("libascendcl.so", "libnnopbase.so")
 CANN_OPAPI_LIB = "libopapi.so"
 CANN_OPAPI_DOMAIN_GLOB = "libopapi_*.so"   # math, nn, cv, transformer, oam, legacy, ...
 # CANN's FFT and BLAS libraries (hicann/ops-fft, hicann/ops-blas), when installed
-CANN_LIBRARY_LIBS = ("libcann_ops_fft.so", "libops_blas.so")
+CANN_LIBRARY_LIBS = ("libcann_ops_fft.so", "libops_blas.so",
+                     "libacl_dvpp.so", "libacl_dvpp_mpi.so")   # DVPP memory (pyACL's acl.media, acl.himpi)
 ACL_ERROR_REPEAT_INITIALIZE = 100002
 ACL_ERROR_API_NOT_SUPPORT = 200001
 
