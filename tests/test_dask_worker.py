@@ -237,9 +237,10 @@ def test_sigterm_closes_every_worker_and_exits(cluster, tmp_path):
         wait_for_names(client, ["c-npu0", "c-npu1"])
         info = {w["name"]: (a, w) for a, w in client.scheduler_info(n_workers=-1)["workers"].items()}
         assert info["c-npu1"][1]["nthreads"] == 2
-        visible = client.run(lambda: os.environ["ASCEND_RT_VISIBLE_DEVICES"],
-                             workers=[info["c-npu0"][0], info["c-npu1"][0]])
-        assert sorted(visible.values()) == ["0", "1"]
+        visible = client.run(
+            lambda: (os.environ["ASCEND_RT_VISIBLE_DEVICES"], npx.device_count()),
+            workers=[info["c-npu0"][0], info["c-npu1"][0]])
+        assert sorted(visible.values()) == [("0", 1), ("1", 1)]  # each sees its NPU alone
         children = psutil.Process(node.process.pid).children(recursive=True)
         assert len(children) >= 2
     finally:
@@ -280,8 +281,7 @@ def test_nanny_options_are_those_of_local_npu_cluster():
                                   memory_limit="8GiB", resources={"NPU": 1})
     assert options["env"] == {"ASCEND_RT_VISIBLE_DEVICES": "3", "NPUARRAY_MEMORY_LIMIT": "4GiB"}
     assert options["preload"] == ["npuarray.dask._worker"]
-    cls, kwargs = options["data"]
-    assert cls.__name__ == "NPUHostFile"
-    assert kwargs == {"device_memory_limit": "2GiB", "memory_limit": "8GiB"}
+    assert options["preload_argv"] == ["--device-memory-limit", "2GiB"]
+    assert options["memory_limit"] == "8GiB"  # host memory before spilled chunks go to disk
     assert _spec.parse_resources("NPU=1, MEM=1e9") == {"NPU": 1.0, "MEM": 1e9}
     assert _spec.visible_devices("2,0") == [2, 0]

@@ -26,7 +26,10 @@ class LocalNPUCluster(SpecCluster):
     memory, and past ``host_memory_limit`` (0: none) on to disk, and back when
     a task needs them (bytes, a size string, or a fraction of the pool limit or
     device memory; 0 turns spilling off; see ``npuarray.dask._spill``). ``env``
-    adds environment variables. Chunks move between workers through pinned
+    adds environment variables; ``local_directory`` holds the workers' files
+    and spilled chunks (default: Dask's temporary-directory). The scheduler
+    and workers listen on ``host`` (default: loopback, as Dask's
+    ``LocalCluster``). Chunks move between workers through pinned
     host memory (see ``npuarray.dask._serialize``). Other keywords go to
     ``distributed.SpecCluster``. The workers are started as ``dask npu worker``
     starts them (``npuarray.dask._spec``).
@@ -37,7 +40,8 @@ class LocalNPUCluster(SpecCluster):
 
     def __init__(self, n_workers=None, *, devices=None, threads_per_worker=1,
                  memory_limit=None, device_memory_limit=0.8, host_memory_limit=0, env=None,
-                 scheduler_port=0, dashboard_address=":0", **kwargs):
+                 local_directory=None, host="127.0.0.1", scheduler_port=0,
+                 dashboard_address=":0", **kwargs):
         ids = visible_devices(devices)
         if n_workers is not None:
             if not 1 <= n_workers <= len(ids):
@@ -46,13 +50,14 @@ class LocalNPUCluster(SpecCluster):
         if not ids:
             raise ValueError("no NPU is visible: LocalNPUCluster needs at least one device")
         self.devices = ids
-        scheduler = {"cls": Scheduler, "options": {"port": scheduler_port,
+        scheduler = {"cls": Scheduler, "options": {"host": host, "port": scheduler_port,
                                                    "dashboard_address": dashboard_address}}
         silence_logs = kwargs.setdefault("silence_logs", logging.WARNING)
         workers = {f"npu-{i}": {"cls": Nanny, "options": nanny_options(
             i, name=f"npu-{i}", nthreads=threads_per_worker,
             device_memory_limit=device_memory_limit, memory_limit=host_memory_limit,
-            pool_limit=memory_limit, env=env, silence_logs=silence_logs)} for i in ids}
+            pool_limit=memory_limit, env=env, local_directory=local_directory, host=host,
+            silence_logs=silence_logs)} for i in ids}
         with spawn_processes():
             super().__init__(workers=workers, scheduler=scheduler, **kwargs)
 

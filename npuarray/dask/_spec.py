@@ -5,15 +5,14 @@ share their worker setup).
 One ``distributed.Nanny`` per NPU; the nanny spawns the worker process with
 ``ASCEND_RT_VISIBLE_DEVICES`` set to that NPU alone (so it is device 0 of the
 process), the preload :mod:`npuarray.dask._worker` (makes the device current,
-loads the chunk serialisers, adds the device metrics) and, as its ``data``, an
-:class:`~npuarray.dask._spill.NPUHostFile` that spills chunks from the device to
-pinned host memory and on to disk.
+loads the chunk serialisers, adds the device metrics and makes the worker's
+``data`` an :class:`~npuarray.dask._spill.NPUHostFile` that spills chunks from
+the device to pinned host memory and on to disk). Nothing here imports
+npuarray into the worker before the nanny has set its environment.
 """
 import os
 
 import dask
-
-from ._spill import NPUHostFile
 
 __all__ = ["nanny_options", "parse_resources", "spawn_processes", "visible_devices"]
 
@@ -73,10 +72,9 @@ def nanny_options(device_id, *, name, nthreads=1, device_memory_limit=0.8, memor
     worker_env = {"ASCEND_RT_VISIBLE_DEVICES": str(device_id), **(env or {})}
     if pool_limit is not None:
         worker_env["NPUARRAY_MEMORY_LIMIT"] = str(pool_limit)
-    data = (NPUHostFile, {"device_memory_limit": device_memory_limit,
-                          "memory_limit": memory_limit})
     return {"nthreads": nthreads, "env": worker_env, "name": name, "preload": [PRELOAD],
-            "memory_limit": memory_limit, "data": data, "resources": resources,
+            "preload_argv": ["--device-memory-limit", str(device_memory_limit)],
+            "memory_limit": memory_limit, "resources": resources,
             "local_directory": local_directory, **options}
 
 

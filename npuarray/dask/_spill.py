@@ -15,6 +15,7 @@ is unchanged: the threshold only decides when chunks leave the device.
 """
 import os
 import sys
+import threading
 
 import zict
 from dask.utils import parse_bytes
@@ -27,7 +28,7 @@ import npuarray as npx
 from . import _serialize  # noqa: F401  registers the NPUArray chunk serialisers
 
 __all__ = ["NPUHostFile", "device_memory_limit_value", "device_nbytes",
-           "parse_device_memory_limit"]
+           "parse_device_memory_limit", "spill_stats"]
 
 
 def device_nbytes(value):
@@ -100,15 +101,33 @@ def _deserialize_spilled(header, frames):
     return DeviceSerialized(header["chunk-header"], frames)
 
 
+_lock = threading.Lock()
+_moved = {"spilled": 0, "unspilled": 0}
+
+
+def spill_stats():
+    """Device bytes this process spilled to host memory and read back (cumulative)."""
+    with _lock:
+        return dict(_moved)
+
+
+def _count(direction, nbytes):
+    with _lock:
+        _moved[direction] += nbytes
+
+
 def device_to_host(value):
     """``value``'s chunks downloaded into pinned host memory (D2H, transfer stream)."""
     header, frames = serialize(value, serializers=["dask", "pickle"], on_error="raise")
+    _count("spilled", device_nbytes(value))
     return DeviceSerialized(header, frames)
 
 
 def host_to_device(spilled):
     """The chunks uploaded back to this process's current device (H2D, transfer stream)."""
-    return deserialize(spilled.header, spilled.frames)
+    value = deserialize(spilled.header, spilled.frames)
+    _count("unspilled", device_nbytes(value))
+    return value
 
 
 def _device_weight(key, value):
