@@ -19,7 +19,7 @@ import dask.array as da  # noqa: E402
 from distributed import Client, wait  # noqa: E402
 
 import npuarray as npx  # noqa: E402
-from npuarray.dask import _cli, _spec  # noqa: E402
+from npuarray.dask import _cli, _spec, device_reports  # noqa: E402
 
 from conftest import package_env  # noqa: E402
 
@@ -167,7 +167,7 @@ def test_chunked_matmul_and_reductions_match_numpy(cluster, rng):
     types = client.run(lambda dask_worker: sorted({type(v).__name__
                                                    for v in dask_worker.data.values()}))
     assert all(t == ["NPUArray"] for t in types.values())
-    before = client.run(lambda: __import__("npuarray.dask._serialize", fromlist=["_"]).transfer_stats())
+    before = device_reports(client)
     product, total, col_max, mean = client.compute(
         [x @ y, (x @ y).sum(), x.max(axis=0), x.mean(axis=1)], sync=True)
     assert all(isinstance(r, npx.NPUArray) for r in (product, total, col_max, mean))
@@ -175,9 +175,13 @@ def test_chunked_matmul_and_reductions_match_numpy(cluster, rng):
     np.testing.assert_allclose(total.to_host(), (a @ b).sum(), rtol=1e-10)
     np.testing.assert_array_equal(col_max.to_host(), a.max(axis=0))
     np.testing.assert_allclose(mean.to_host(), a.mean(axis=1), rtol=1e-12)
-    after = client.run(lambda: __import__("npuarray.dask._serialize", fromlist=["_"]).transfer_stats())
+    after = device_reports(client)
+    assert sorted(after) == ["a-npu0", "b-npu0"]
     moved = sum(after[w]["device_to_host"] - before[w]["device_to_host"] for w in after)
-    assert moved > 0  # chunks crossed between the nodes through pinned host memory
+    sent = sum(after[w]["sent_bytes"] - before[w]["sent_bytes"] for w in after)
+    assert moved > 0 and sent > 0  # chunks crossed between the nodes through pinned memory
+    assert all(r["device_bytes"] > 0 and r["host_bytes"] == r["disk_bytes"] == 0
+               for r in after.values())  # nothing spilled: under both thresholds
 
 
 def test_shuffle_sort_and_rechunk_match_numpy(cluster, rng):
@@ -267,13 +271,19 @@ def test_bad_options_are_rejected_with_a_clear_message(args, message):
     assert result.exit_code == 2 and message in result.output
 
 
-def test_the_dask_command_lists_the_npu_group(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "dask", "npu", "worker", "--help"],
-                         env=node_env(str(tmp_path)), capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+def test_the_declared_dask_cli_entry_point_is_the_npu_group(tmp_path):
+    # (Node "a" of the cluster runs `python -m dask npu worker` through it.)
+    from importlib.metadata import distributions
+
+    from click.testing import CliRunner
+    (dist,) = distributions(path=[dist_info(str(tmp_path))])
+    (entry,) = [e for e in dist.entry_points if e.group == "dask_cli"]
+    assert entry.name == "npu" and entry.load() is _cli.npu
+    result = CliRunner().invoke(_cli.npu, ["worker", "--help"])
+    assert result.exit_code == 0
     for option in ("--devices", "--nthreads", "--device-memory-limit", "--memory-limit",
                    "--name-prefix", "--resources", "--local-directory"):
-        assert option in out.stdout
+        assert option in result.output
 
 
 def test_nanny_options_are_those_of_local_npu_cluster():

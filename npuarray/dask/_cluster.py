@@ -7,7 +7,7 @@ from distributed import Nanny, Scheduler, SpecCluster
 from . import _serialize  # noqa: F401  the client deserialises chunks too
 from ._spec import nanny_options, spawn_processes, visible_devices
 
-__all__ = ["LocalNPUCluster"]
+__all__ = ["LocalNPUCluster", "device_reports"]
 
 
 class LocalNPUCluster(SpecCluster):
@@ -62,8 +62,16 @@ class LocalNPUCluster(SpecCluster):
             super().__init__(workers=workers, scheduler=scheduler, **kwargs)
 
     def device_reports(self, client):
-        """{worker name: report} from every worker (``npuarray.dask._worker.device_report``)."""
-        from ._worker import device_report
-        reports = client.run(device_report)  # Client.run passes each worker as dask_worker
-        names = {addr: info["name"] for addr, info in client.scheduler_info()["workers"].items()}
-        return {names[addr]: report for addr, report in reports.items()}
+        """{worker name: report} from every worker (see :func:`device_reports`)."""
+        return device_reports(client)
+
+
+def device_reports(client):
+    """{worker name: report} from every worker of the client's cluster (``LocalNPUCluster``
+    or ``dask npu worker``): ``npuarray.dask._worker.device_report`` run on each, with
+    the bytes of its chunks on the device, in host memory and on disk."""
+    from ._worker import device_report
+    reports = client.run(device_report)  # Client.run passes each worker as dask_worker
+    names = {addr: info["name"]
+             for addr, info in client.scheduler_info(n_workers=-1)["workers"].items()}
+    return {names.get(addr, addr): report for addr, report in reports.items()}
