@@ -115,7 +115,8 @@ def cluster(tmp_path_factory):
     nodes = [Node([sys.executable, "-m", "dask", "npu"], address, "a", env,
                   os.path.join(tmp, "a.log"), "--local-directory", os.path.join(tmp, "a")),
              Node([sys.executable, "-m", "npuarray.dask"], address, "b", env,
-                  os.path.join(tmp, "b.log"), "--local-directory", os.path.join(tmp, "b"), "--device-memory-limit", "1MiB",
+                  os.path.join(tmp, "b.log"), "--local-directory", os.path.join(tmp, "b"),
+                  "--device-memory-limit", "1MiB",
                   "--resources", "NPU=1")]
     try:
         with Client(address, timeout=START_TIMEOUT) as client:
@@ -241,7 +242,8 @@ def test_sigterm_closes_every_worker_and_exits(cluster, tmp_path):
                 "--local-directory", str(tmp_path / "c"), "--devices", "1,0", "--nthreads", "2")
     try:
         wait_for_names(client, ["c-npu0", "c-npu1"])
-        info = {w["name"]: (a, w) for a, w in client.scheduler_info(n_workers=-1)["workers"].items()}
+        workers = client.scheduler_info(n_workers=-1)["workers"]
+        info = {w["name"]: (a, w) for a, w in workers.items()}
         assert info["c-npu1"][1]["nthreads"] == 2
         visible = client.run(
             lambda: (os.environ["ASCEND_RT_VISIBLE_DEVICES"], npx.device_count()),

@@ -59,7 +59,8 @@ def worker(scheduler, devices, nthreads, device_memory_limit, memory_limit, name
            resources, local_directory, host, death_timeout):
     """Start one Dask worker per NPU of this machine, connected to SCHEDULER."""
     if scheduler.startswith("-"):
-        raise click.BadParameter(f"{scheduler!r} is not a scheduler address", param_hint="SCHEDULER")
+        raise click.BadParameter(f"{scheduler!r} is not a scheduler address",
+                                 param_hint="SCHEDULER")
     if nthreads < 1:
         raise click.BadParameter(f"must be >= 1, got {nthreads}", param_hint="--nthreads")
     try:
