@@ -10,7 +10,12 @@ first moment both are loaded:
 - otherwise: a ``sys.meta_path`` finder watches for ``dask.array`` and asks as
   soon as that package has finished executing, then removes itself.
 
-Users who never import Dask pay one finder that compares module names; Dask is
+The chunk serialisers (``npuarray.dask._serialize``) are registered the way
+``distributed`` registers CuPy's: ``dask_serialize.register_lazy("npuarray")``
+as soon as ``distributed.protocol`` has loaded (a second finder), so a client
+that never imports ``npuarray.dask`` still receives NPUArray results.
+
+Users who never import Dask pay two finders that compare module names; Dask is
 never imported from here.
 """
 import importlib.util
@@ -31,30 +36,59 @@ def _register_lazily():
                       stacklevel=2)
 
 
-class _DaskArrayFinder:
+def _register_serializers_lazily():
+    try:
+        from distributed.protocol import dask_deserialize, dask_serialize
+
+        def load():
+            from .dask import _serialize  # noqa: F401  registers on import
+        dask_serialize.register_lazy("npuarray")(load)
+        dask_deserialize.register_lazy("npuarray")(load)
+    except Exception as error:  # never break the user's `import distributed`
+        warnings.warn(f"npuarray could not register its chunk serialisers: {error!r}; "
+                      "`import npuarray.dask` registers them explicitly", RuntimeWarning,
+                      stacklevel=2)
+
+
+class _ImportWatcher:
     """A ``sys.meta_path`` finder (only ``find_spec`` is needed) that finds nothing
-    itself: when ``dask.array`` is imported, it wraps the real loader so that
-    npuarray's lazy registrations follow the package's code."""
+    itself: when the ``watched`` module is imported, it wraps the real loader so
+    that ``register`` follows the module's code."""
+    watched = None
+    register = None
 
     def find_spec(self, fullname, path, target=None):
-        if fullname != _WATCHED:
+        if fullname != self.watched:
             return None
         sys.meta_path.remove(self)  # once; importlib.util.find_spec below must not see it
         spec = importlib.util.find_spec(fullname)
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return spec
         execute = spec.loader.exec_module
+        register = type(self).register
 
         def exec_module(module):
             execute(module)
-            _register_lazily()
+            register()
         spec.loader.exec_module = exec_module
         return spec
 
 
+class _DaskArrayFinder(_ImportWatcher):
+    watched = _WATCHED
+    register = staticmethod(_register_lazily)
+
+
+class _DistributedProtocolFinder(_ImportWatcher):
+    watched = "distributed.protocol"
+    register = staticmethod(_register_serializers_lazily)
+
+
 def install():
-    """Registers now when ``dask.array`` is loaded, else when it will be."""
-    if _WATCHED in sys.modules:
-        _register_lazily()
-    elif not any(isinstance(finder, _DaskArrayFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _DaskArrayFinder())
+    """Registers now what is loaded (``dask.array``, ``distributed.protocol``),
+    the rest when it will be."""
+    for finder in (_DaskArrayFinder, _DistributedProtocolFinder):
+        if finder.watched in sys.modules:
+            finder.register()
+        elif not any(isinstance(f, finder) for f in sys.meta_path):
+            sys.meta_path.insert(0, finder())

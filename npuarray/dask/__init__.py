@@ -15,7 +15,11 @@
   produce NPUArray chunks.
 - :class:`LocalNPUCluster` starts one ``dask.distributed`` worker process per
   NPU, each seeing only its device; chunks move between workers through pinned
-  host memory (:mod:`._serialize`).
+  host memory (:mod:`._serialize`). ``dask npu worker SCHEDULER`` (:mod:`._cli`;
+  also ``python -m npuarray.dask worker``) does the same on each machine of a
+  cluster. Workers spill least recently used chunks to pinned host memory and
+  disk past their spill threshold (:mod:`._spill`); :func:`device_reports` gives
+  each worker's device memory, spill tiers and transfer counts.
 
 Needs ``pip install "npuarray[dask]"`` (``dask[array,distributed]``).
 """
@@ -24,7 +28,7 @@ from dask.array.backends import array_creation_dispatch
 from ._backend import NPUArrayBackendEntrypoint
 from ._dispatch import register, register_lazily
 
-__all__ = ["LocalNPUCluster", "NPUArrayBackendEntrypoint", "register"]
+__all__ = ["LocalNPUCluster", "NPUArrayBackendEntrypoint", "device_reports", "register"]
 
 register_lazily()
 # The entry point finds the backend in an installed npuarray; this also serves a
@@ -34,7 +38,7 @@ array_creation_dispatch.register_backend("npuarray", NPUArrayBackendEntrypoint()
 
 def __getattr__(name):
     # dask.distributed loads on first use only.
-    if name == "LocalNPUCluster":
-        from ._cluster import LocalNPUCluster
-        return LocalNPUCluster
+    if name in ("LocalNPUCluster", "device_reports"):
+        from . import _cluster
+        return getattr(_cluster, name)
     raise AttributeError(f"module 'npuarray.dask' has no attribute {name!r}")

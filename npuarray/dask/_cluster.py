@@ -1,26 +1,13 @@
 """``LocalNPUCluster``: one ``dask.distributed`` worker process per NPU (as dask-cuda's
 ``LocalCUDACluster`` does for GPUs)."""
 import logging
-import os
 
-import dask
 from distributed import Nanny, Scheduler, SpecCluster
 
 from . import _serialize  # noqa: F401  the client deserialises chunks too
+from ._spec import nanny_options, spawn_processes, visible_devices
 
-__all__ = ["LocalNPUCluster"]
-
-
-def _visible_devices(devices):
-    """The device ids to start workers on: ``devices`` if given, else those the
-    parent sees (its ``ASCEND_RT_VISIBLE_DEVICES``, else every device)."""
-    if devices is not None:
-        return [int(d) for d in devices]
-    visible = os.environ.get("ASCEND_RT_VISIBLE_DEVICES")
-    if visible:
-        return [int(d) for d in visible.split(",") if d.strip()]
-    import npuarray as npx
-    return list(range(npx.device_count()))
+__all__ = ["LocalNPUCluster", "device_reports"]
 
 
 class LocalNPUCluster(SpecCluster):
@@ -34,18 +21,28 @@ class LocalNPUCluster(SpecCluster):
     through ``ASCEND_RT_VISIBLE_DEVICES``, so its chunks live on that device
     (device 0 of the process) and run on its current stream. ``memory_limit``
     (e.g. ``"2GiB"``) sets ``NPUARRAY_MEMORY_LIMIT`` of each worker's device
-    pool; ``env`` adds environment variables. Chunks move between workers
-    through pinned host memory (see ``npuarray.dask._serialize``). Other
-    keywords go to ``distributed.SpecCluster``.
+    pool, its hard limit. ``device_memory_limit`` is the spill threshold below
+    it: past it a worker moves its least recently used chunks to pinned host
+    memory, and past ``host_memory_limit`` (0: none) on to disk, and back when
+    a task needs them (bytes, a size string, or a fraction of the pool limit or
+    device memory; 0 turns spilling off; see ``npuarray.dask._spill``). ``env``
+    adds environment variables; ``local_directory`` holds the workers' files
+    and spilled chunks (default: Dask's temporary-directory). The scheduler
+    and workers listen on ``host`` (default: loopback, as Dask's
+    ``LocalCluster``). Chunks move between workers through pinned
+    host memory (see ``npuarray.dask._serialize``). Other keywords go to
+    ``distributed.SpecCluster``. The workers are started as ``dask npu worker``
+    starts them (``npuarray.dask._spec``).
 
     ``cluster.device_reports()`` (with a ``Client``) returns each worker's
-    device memory peaks and transfer byte counts.
+    device memory peaks, bytes per spill tier and transfer byte counts.
     """
 
     def __init__(self, n_workers=None, *, devices=None, threads_per_worker=1,
-                 memory_limit=None, env=None, scheduler_port=0, dashboard_address=":0",
-                 **kwargs):
-        ids = _visible_devices(devices)
+                 memory_limit=None, device_memory_limit=0.8, host_memory_limit=0, env=None,
+                 local_directory=None, host="127.0.0.1", scheduler_port=0,
+                 dashboard_address=":0", **kwargs):
+        ids = visible_devices(devices)
         if n_workers is not None:
             if not 1 <= n_workers <= len(ids):
                 raise ValueError(f"n_workers={n_workers} but {len(ids)} NPUs are visible")
@@ -53,28 +50,28 @@ class LocalNPUCluster(SpecCluster):
         if not ids:
             raise ValueError("no NPU is visible: LocalNPUCluster needs at least one device")
         self.devices = ids
-        scheduler = {"cls": Scheduler, "options": {"port": scheduler_port,
+        scheduler = {"cls": Scheduler, "options": {"host": host, "port": scheduler_port,
                                                    "dashboard_address": dashboard_address}}
         silence_logs = kwargs.setdefault("silence_logs", logging.WARNING)
-        workers = {f"npu-{i}": self._worker_spec(i, threads_per_worker, memory_limit, env,
-                                                 silence_logs) for i in ids}
-        with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
+        workers = {f"npu-{i}": {"cls": Nanny, "options": nanny_options(
+            i, name=f"npu-{i}", nthreads=threads_per_worker,
+            device_memory_limit=device_memory_limit, memory_limit=host_memory_limit,
+            pool_limit=memory_limit, env=env, local_directory=local_directory, host=host,
+            silence_logs=silence_logs)} for i in ids}
+        with spawn_processes():
             super().__init__(workers=workers, scheduler=scheduler, **kwargs)
 
-    @staticmethod
-    def _worker_spec(device_id, threads, memory_limit, env, silence_logs):
-        worker_env = {"ASCEND_RT_VISIBLE_DEVICES": str(device_id), **(env or {})}
-        if memory_limit is not None:
-            worker_env["NPUARRAY_MEMORY_LIMIT"] = str(memory_limit)
-        return {"cls": Nanny, "options": {
-            "nthreads": threads, "env": worker_env, "name": f"npu-{device_id}",
-            "preload": ["npuarray.dask._worker"], "silence_logs": silence_logs,
-            # Host memory is not what a worker manages: its chunks are on the device.
-            "memory_limit": 0}}
-
     def device_reports(self, client):
-        """{worker name: report} from every worker (``npuarray.dask._worker.device_report``)."""
-        from ._worker import device_report
-        reports = client.run(device_report)
-        names = {addr: info["name"] for addr, info in client.scheduler_info()["workers"].items()}
-        return {names[addr]: report for addr, report in reports.items()}
+        """{worker name: report} from every worker (see :func:`device_reports`)."""
+        return device_reports(client)
+
+
+def device_reports(client):
+    """{worker name: report} from every worker of the client's cluster (``LocalNPUCluster``
+    or ``dask npu worker``): ``npuarray.dask._worker.device_report`` run on each, with
+    the bytes of its chunks on the device, in host memory and on disk."""
+    from ._worker import device_report
+    reports = client.run(device_report)  # Client.run passes each worker as dask_worker
+    names = {addr: info["name"]
+             for addr, info in client.scheduler_info(n_workers=-1)["workers"].items()}
+    return {names.get(addr, addr): report for addr, report in reports.items()}
