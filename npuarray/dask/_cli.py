@@ -2,7 +2,7 @@
 
 Run on each machine with NPUs (as ``dask cuda worker`` is for GPUs): one worker
 process per visible NPU of that machine, connected to the scheduler at
-SCHEDULER (e.g. ``tcp://10.0.0.1:8786``, from ``dask scheduler``). The ``dask``
+SCHEDULER (e.g. ``tcp://node1:8786``, from ``dask scheduler``). The ``dask``
 command finds the ``npu`` group through the ``dask_cli`` entry point declared
 in ``pyproject.toml``; ``python -m npuarray.dask worker SCHEDULER`` is the same
 command without it. SIGINT or SIGTERM closes every worker (they leave the
