@@ -1,12 +1,14 @@
 """Statistics (NumPy's chapter): order statistics (``max``, ``min``, ``ptp``,
 ``percentile``, ``quantile``, ``median`` and their NaN-ignoring forms), averages and
 variances (``mean``, ``average``, ``std``, ``var``, ``nanmean``...), correlating
-(``cov``, ``corrcoef``) and histograms (``histogram``, ``bincount``), with NumPy's
+(``cov``, ``corrcoef``) and histograms (``histogram``, ``histogram2d``, ``histogramdd``,
+``histogram_bin_edges``, ``bincount``, ``digitize``), with NumPy's
 signatures, composed on the device from the array API reductions, aclnnSort,
 aclnnSearchSorted, aclnnGather and aclnnCumsum. Work runs on the current stream of
 the operands' device.
 """
 import builtins
+import math
 import operator
 
 import numpy as np
@@ -619,3 +621,178 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     if c.dtype.kind == "c":
         return ew.add(ew.clip(ew.real(c), -1, 1), ew.multiply(ew.clip(ew.imag(c), -1, 1), 1j))
     return ew.clip(c, -1, 1)
+
+
+# -- Binning: digitize, bin edges, multi-dimensional histograms -----------------------------
+
+__all__ += ["digitize", "histogram_bin_edges", "histogramdd", "histogram2d"]
+
+
+def digitize(x, bins, right=False):
+    """Index (int64, ``x``'s shape) of the bin of ``bins`` (1-D, monotonically
+    increasing or decreasing) each element of ``x`` falls in
+    (``numpy.digitize``): aclnnSearchSorted on the (reversed, when
+    decreasing) bins, ``right`` choosing which edge a bin includes. The
+    direction is one aclnnAll read by the host. ValueError for bins that are
+    not 1-D or not monotonic, TypeError for complex ``x``."""
+    x = as_device(x, "digitize")
+    if x.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    bins = as_device(bins, "digitize")
+    if bins.ndim != 1:
+        raise ValueError("object too deep for desired array" if bins.ndim > 1 else
+                         "object of too small depth for desired array")
+    dtype = np.result_type(x.dtype, bins.dtype)
+    x, bins = _manipulation.astype(x, dtype, copy=False), _manipulation.astype(bins, dtype,
+                                                                              copy=False)
+    later, earlier = bins[1:], bins[:-1]  # compared, not subtracted: unsigned bins wrap
+    increasing, decreasing = _manipulation.stack(
+        [_utility.all(ew.greater_equal(later, earlier)),
+         _utility.all(ew.less_equal(later, earlier))]).tolist()
+    side = "left" if right else "right"
+    if increasing:
+        return _searching.searchsorted(bins, x, side=side)
+    if not decreasing:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    flipped = _manipulation.flip(bins, axis=0)
+    return ew.subtract(bins.shape[0], _searching.searchsorted(flipped, x, side=side))
+
+
+def _explicit_edges(bins, device, name):
+    """Given bin edges as a device array (lists uploaded), checked 1-D,
+    at least two and increasing (one aclnnAny read by the host)."""
+    if is_array(bins):
+        edges = bins
+    else:
+        edges = asarray(np.asarray(bins), device=device)
+    if edges.ndim != 1 or edges.shape[0] < 2:
+        raise ValueError(f"`{name}` must be 1d, when an array")
+    if _utility.any(ew.less(edges[1:], edges[:-1])).item():
+        raise ValueError(f"`{name}` must increase monotonically, when an array")
+    return edges
+
+
+def _bin_count(bins, name):
+    if isinstance(bins, str):
+        raise ValueError(f"{name}: bins={bins!r} estimators are not supported by npuarray")
+    try:
+        count = operator.index(bins)
+    except TypeError:
+        raise TypeError(f"`{name}` must be an integer, when a scalar") from None
+    if count < 1:
+        raise ValueError(f"`{name}` must be positive, when an integer")
+    return count
+
+
+def _edges_dtype(a, range_):
+    """The dtype NumPy computes ``a``'s equal-width bin edges in: ``a``'s floating
+    dtype, float64 for integers, bool or a given range of Python numbers."""
+    return a.dtype if a.dtype.kind == "f" and range_ is None else np.dtype(np.float64)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002  NumPy's name
+    """The bin edges ``numpy.histogram`` uses for ``a`` (``numpy.histogram_bin_edges``):
+    ``bins + 1`` equal-width edges over ``range`` or ``a``'s min and max (read
+    from the device) as ``arange * step + low`` (aclnnArange, aclnnMul,
+    aclnnAdd) in ``a``'s floating dtype (float64 for integers), or the given
+    edges in their own dtype. ``weights`` only serve estimators, which are
+    not supported (ValueError for a string ``bins``)."""
+    a = _manipulation.reshape(as_device(a, "histogram_bin_edges"), (-1,))
+    if np.ndim(bins) == 0 and not is_array(bins):
+        count = _bin_count(bins, "bins")
+        return _histogram_edges(a, count, range, float_dtype(a.dtype))[0]
+    return _explicit_edges(bins, a.device, "bins")
+
+
+def _sample_columns(sample):
+    """The D columns (1-D device arrays of N elements) of an (N, D) array or a
+    sequence of D 1-D arrays, as ``numpy.histogramdd`` takes them."""
+    if is_array(sample):
+        sample = sample if sample.ndim == 2 else _manipulation.reshape(sample, (-1, 1))
+        return [sample[:, i] for i in builtins.range(sample.shape[1])]
+    columns = [_manipulation.reshape(as_device(c, "histogramdd"), (-1,)) for c in sample]
+    if len({c.shape for c in columns}) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has "
+                         "an inhomogeneous shape after 1 dimensions.")
+    return columns
+
+
+def _axis_bins(column, bins, range_, i):
+    """(edges, bin of each element: 0 below, 1..n inside, n+1 above or NaN) of
+    one dimension of ``histogramdd``: aclnnSearchSorted on the edges, the
+    right-most edge counted in the last bin (aclnnEqTensor, aclnnSWhere)."""
+    if np.ndim(bins) == 0 and not is_array(bins):
+        count = _bin_count(bins, f"bins[{i}]")
+        edges = _histogram_edges(column, count, range_, _edges_dtype(column, range_))[0]
+    else:
+        edges = as_device(bins, "histogramdd") if is_array(bins) else \
+            asarray(np.asarray(bins), device=column.device)
+        if edges.ndim != 1:
+            raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+        if _utility.any(ew.less(edges[1:], edges[:-1])).item():
+            raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+    dtype = np.result_type(column.dtype, edges.dtype)
+    keys = _manipulation.astype(edges, dtype, copy=False)
+    values = _manipulation.astype(column, dtype, copy=False)
+    index = _searching.searchsorted(keys, values, side="right")
+    return edges, ew.where(ew.equal(values, keys[-1]), ew.subtract(index, 1), index)
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """Multi-dimensional histogram of the N points of ``sample`` ((N, D) array
+    or D arrays of N) (``numpy.histogramdd``): per dimension ``bins`` (an int or
+    edges, one for all dimensions or one per dimension) over ``range``, each
+    point's bin by aclnnSearchSorted, the bins combined into one flat index
+    (aclnnMul, aclnnAdd) and counted with aclnnBincount. Returns (hist float64
+    of shape (n0, n1, ...), list of edges); ``density`` divides by the total
+    and the bin volumes. ValueError for mismatched bins / range counts or
+    weights, bad bins as ``histogram``."""
+    columns = _sample_columns(sample)
+    dims = len(columns)
+    if isinstance(bins, (list, tuple)) or is_array(bins) and bins.ndim:
+        if len(bins) != dims:
+            raise ValueError("The dimension of bins must be equal to the dimension of the "
+                             "sample x.")
+    else:
+        bins = [bins] * dims
+    ranges = [None] * dims if range is None else list(range)
+    if len(ranges) != dims:
+        raise ValueError("range argument must have one entry per dimension")
+    binned = [_axis_bins(c, b, r, i) for i, (c, b, r) in enumerate(zip(columns, bins, ranges))]
+    edges = [e for e, _ in binned]
+    shape = tuple(e.shape[0] + 1 for e in edges)
+    flat = binned[0][1]
+    for (_, index), size in zip(binned[1:], shape[1:]):
+        flat = ew.add(ew.multiply(flat, size), index)
+    if weights is not None:
+        weights = _manipulation.reshape(as_device(weights, "histogramdd"), (-1,))
+        if weights.shape != flat.shape:
+            raise ValueError("weights should have the same shape as the sample's points")
+        weights = _manipulation.astype(weights, np.float64)
+    hist = _manipulation.astype(_counts_by_value(flat, math.prod(shape), weights), np.float64,
+                                copy=False)
+    core = tuple(builtins.slice(1, -1) for _ in shape)
+    hist = _manipulation.reshape(hist, shape)[core]
+    if density:
+        total = st.sum(hist)
+        for i, e in enumerate(edges):
+            widths_shape = [1] * dims
+            widths_shape[i] = -1
+            hist = ew.divide(hist, _manipulation.reshape(_utility.diff(e), tuple(widths_shape)))
+        hist = ew.divide(hist, total)
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """Two-dimensional histogram of the points (``x``, ``y``)
+    (``numpy.histogram2d``): :func:`histogramdd` of the two columns; ``bins``
+    an int or edges for both, or a pair of them. Returns (hist float64,
+    xedges, yedges)."""
+    try:
+        count = len(bins)
+    except TypeError:
+        count = 1
+    if count not in (1, 2):
+        bins = [bins, bins]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
