@@ -584,12 +584,17 @@ def logaddexp2(x1, x2, /):
 def spacing(x, /):
     """Distance from each element to the next representable value away from
     zero, negative for negative ``x`` (``numpy.spacing``): aclnnNextAfter
-    towards ±inf minus ``x``; NaN for infinities and NaN. Float dtypes (integers
+    towards ±inf minus ``x`` (float16: towards +inf, as NumPy's half loop); NaN
+    for infinities and NaN. Float dtypes (integers
     give NumPy's float dtype); TypeError for complex."""
     (dtype,) = _ufunc_dtypes(np.spacing, x)
     x = _in_dtype(x, dtype, "spacing")
-    away = ew.where(ew.signbit(x), -np.inf, np.inf)
-    return ew.subtract(ew.nextafter(x, _manipulation.astype(away, dtype)), x)
+    if dtype == np.float16:  # NumPy's half-precision loop always steps towards +inf
+        away = _creation.full_like(x, np.inf)
+    else:
+        away = ew.where(ew.less(x, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
+    step = ew.subtract(ew.nextafter(x, _manipulation.astype(away, dtype)), x)
+    return ew.where(ew.isfinite(x), step, np.nan)
 
 
 def real_if_close(a, tol=100):
@@ -678,8 +683,9 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     (``numpy.trapezoid``): ``sum(d * (y[1:] + y[:-1]) / 2)`` with ``d`` the
     differences of the sample points ``x`` (1-D along ``axis`` or ``y``'s
     shape) or the spacing ``dx`` (aclnnSub, aclnnAdd, aclnnMul, aclnnReduceSum).
-    Integers and bool give float64."""
-    y = _floating(y, "trapezoid")
+    The pair sums are in ``y``'s dtype, as NumPy's (bool: logical or), then
+    float64 for integers and bool."""
+    y = as_device(y, "trapezoid")
     (axis,) = axis_tuple(axis, y.ndim)
     if x is None:
         d = dx
@@ -691,7 +697,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             shape = [1] * y.ndim
             shape[axis] = d.shape[0]
             d = _manipulation.reshape(d, tuple(shape))
-    pairs = ew.add(_along(y, axis, 1, None), _along(y, axis, None, -1))
+    pair = ew.logical_or if y.dtype == np.bool_ else ew.add
+    pairs = pair(_along(y, axis, 1, None), _along(y, axis, None, -1))
     return st.sum(ew.divide(ew.multiply(d, pairs), 2.0), axis=axis)
 
 
