@@ -236,10 +236,20 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
 __all__ += ["matvec", "vecmat", "einsum_path"]
 
 
+def _products(a, b):
+    """``a @ b`` (aclnnMatmul); for bool operands the logical "or of ands" NumPy
+    gives, as the int32 product compared with 0."""
+    if a.dtype != np.bool_:
+        return matmul(a, b)
+    counts = matmul(_manipulation.astype(a, np.int32), _manipulation.astype(b, np.int32))
+    return ew.not_equal(counts, 0)
+
+
 def matvec(x1, x2, /, out=None):
     """Matrix-vector products ``x1 @ x2`` of the stacks of matrices (..., m, n)
     and vectors (..., n), broadcast over the leading axes: (..., m)
-    (``numpy.matvec``; aclnnMatmul of ``x2`` as a column). The promoted dtype;
+    (``numpy.matvec``; aclnnMatmul of ``x2`` as a column). The promoted dtype
+    (bool: whether any product is true);
     ValueError for missing core axes or mismatched n."""
     a, b = _same_dtype(x1, x2, "matvec")
     signature = "(m,n),(n)->(m)"
@@ -253,7 +263,7 @@ def matvec(x1, x2, /, out=None):
         raise ValueError(f"matvec: Input operand 1 has a mismatch in its core dimension 0, "
                          f"with gufunc signature {signature} (size {b.shape[-1]} is "
                          f"different from {a.shape[-1]})")
-    return into(matmul(a, _manipulation.expand_dims(b, axis=-1))[..., 0], out)
+    return into(_products(a, _manipulation.expand_dims(b, axis=-1))[..., 0], out)
 
 
 def vecmat(x1, x2, /, out=None):
@@ -275,7 +285,7 @@ def vecmat(x1, x2, /, out=None):
                          f"different from {a.shape[-1]})")
     if a.dtype.kind == "c":
         a = ew.conj(a)
-    return into(matmul(_manipulation.expand_dims(a, axis=-2), b)[..., 0, :], out)
+    return into(_products(_manipulation.expand_dims(a, axis=-2), b)[..., 0, :], out)
 
 
 def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
