@@ -88,3 +88,13 @@ def test_sort_complex_matches_numpy(dtype, rng):
         (rng.integers(0, 3, (3, 8)) + 1j * rng.integers(0, 3, (3, 8))).astype(dtype)
     assert_matches(npx.sort_complex(up(a)), np.sort_complex(a))
     assert_matches(npx.sort_complex(up(a[0])), np.sort_complex(a[0]))
+
+
+def test_numpy_functions_reach_the_new_names(rng):
+    """``numpy.lexsort`` / ``numpy.union1d`` ... of NPUArrays run npuarray's
+    (``__array_function__``) and return NPUArrays."""
+    keys = [_values(rng, (9,), "int32", 0, 3) for _ in range(2)]
+    assert_matches(np.lexsort(tuple(up(k) for k in keys)), np.lexsort(tuple(keys)))
+    assert_matches(np.lexsort(up(np.stack(keys))), np.lexsort(np.stack(keys)))
+    assert_matches(np.union1d(up(keys[0]), up(keys[1])), np.union1d(keys[0], keys[1]))
+    assert_matches(np.sort_complex(up(keys[0])), np.sort_complex(keys[0]))
