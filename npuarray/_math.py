@@ -480,27 +480,31 @@ def _scaled(x, exponent, pieces):
 
 def frexp(x, /):
     """``(mantissa, exponent)`` with ``x == mantissa * 2**exponent`` and
-    ``0.5 <= |mantissa| < 1`` (``numpy.frexp``): ``floor(log2|x|) + 1``
-    (aclnnAbs, aclnnLog2, aclnnFloor), the mantissa ``x`` scaled by exact powers
-    of two (aclnnPowScalarTensor, aclnnMul) and corrected by one binade where
-    the logarithm rounded across a power of two. Zero, infinities and NaN give
-    themselves and exponent 0. Exponent int32; integers give NumPy's float
-    dtype; TypeError for complex."""
+    ``0.5 <= |mantissa| < 1`` (``numpy.frexp``), read from the IEEE 754 fields:
+    ``x``'s bits as the signed integer of its size (no copy), the exponent
+    field shifted out and re-biased and the mantissa's exponent field set to
+    -1's (aclnnRightShift, aclnnBitwiseAnd, aclnnBitwiseOr, aclnnSub);
+    subnormals are first scaled into the normal range by an exact power of two
+    (aclnnMul). Zero, infinities and NaN give themselves and exponent 0.
+    Exponent int32; integers give NumPy's float dtype; TypeError for complex."""
     (dtype, int_dtype) = _ufunc_dtypes(np.frexp, x)
     x = _in_dtype(x, dtype, "frexp")
-    magnitude = ew.abs(x)
-    special = ew.logical_or(ew.equal(magnitude, 0), ew.logical_not(ew.isfinite(x)))
-    safe = ew.where(special, 1.0, magnitude)
-    exponent = ew.add(ew.floor(ew.log2(_manipulation.astype(safe, np.float64))), 1.0)
-    mantissa = _scaled(ew.where(special, 1.0, x), ew.negative(exponent), 2)
-    high = ew.greater_equal(ew.abs(mantissa), 1.0)
-    mantissa = ew.where(high, ew.multiply(mantissa, 0.5), mantissa)
-    exponent = ew.where(high, ew.add(exponent, 1.0), exponent)
-    low = ew.less(ew.abs(mantissa), 0.5)
-    mantissa = ew.where(low, ew.multiply(mantissa, 2.0), mantissa)
-    exponent = ew.where(low, ew.subtract(exponent, 1.0), exponent)
+    info = np.finfo(dtype)
+    bits_dtype = np.dtype(f"i{dtype.itemsize}")
+    fraction_bits, bias, field_mask = info.nmant, info.maxexp - 1, 2 * info.maxexp - 1
+    shift = fraction_bits + 2  # 2**shift makes every subnormal normal, exactly
+    special = ew.logical_or(ew.equal(x, 0), ew.logical_not(ew.isfinite(x)))
+    subnormal = ew.logical_and(ew.less(ew.abs(x), float(info.smallest_normal)),
+                               ew.logical_not(special))
+    scaled = ew.where(subnormal, ew.multiply(x, float(2.0 ** shift)), x)
+    bits = ew.bits_as(scaled, bits_dtype)
+    field = ew.bitwise_and(ew.bitwise_right_shift(bits, fraction_bits), field_mask)
+    exponent = ew.subtract(ew.subtract(field, bias - 1), ew.where(subnormal, shift, 0))
+    mantissa_bits = ew.bitwise_or(ew.bitwise_and(bits, ~(field_mask << fraction_bits)),
+                               (bias - 1) << fraction_bits)
+    mantissa = ew.bits_as(_manipulation.astype(mantissa_bits, bits_dtype, copy=False), dtype)
     return (ew.where(special, x, mantissa),
-            _manipulation.astype(ew.where(special, 0.0, exponent), int_dtype))
+            _manipulation.astype(ew.where(special, 0, exponent), int_dtype))
 
 
 def ldexp(x1, x2, /):

@@ -111,12 +111,13 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
         else:
             a, b = unique(a), unique(b)
     joined = _manipulation.concat([a, b])
+    if not return_indices:
+        ordered = _sorting.sort(joined)
+        return _selected(ordered[:-1], ew.equal(ordered[1:], ordered[:-1]))
     order = _sorting.argsort(joined, stable=True)
     ordered = take(joined, order)
     same = ew.equal(ordered[1:], ordered[:-1])
     common = _selected(ordered[:-1], same)
-    if not return_indices:
-        return common
     first = _selected(order[:-1], same)
     second = ew.subtract(_selected(order[1:], same), a.shape[0])
     if index_a is not None:
