@@ -9,7 +9,7 @@ from ._core import _elementwise as ew
 
 from ._core._elementwise import (bitwise_and, bitwise_invert, bitwise_left_shift, bitwise_or,
                                  bitwise_right_shift, bitwise_xor)
-from ._operands import as_device
+from ._operands import as_device, with_ufunc_out
 
 __all__ = ["bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
            "bitwise_right_shift", "bitwise_xor"]
@@ -32,6 +32,7 @@ def _byte_popcount(b):
     return bitwise_and(ew.add(b, bitwise_right_shift(b, 4)), 0x0F)
 
 
+@with_ufunc_out
 def bitwise_count(x, /):
     """Number of 1 bits in ``|x|`` of each integer element, as uint8
     (``numpy.bitwise_count``): ``|x|`` read as the unsigned type of its size

@@ -11,6 +11,7 @@ NumPy-signature forms (``numpy.sum(a, axis, dtype, out, keepdims)``) that
 ``numpy.sum(x)`` on an NPUArray reaches through ``__array_function__``.
 """
 import math
+import warnings
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from ._core._linear_algebra import matmul
 from ._core._statistical import cumulative_prod, cumulative_sum, prod, sum
 from ._core._utility import diff
 from ._operands import (all_nan, as_device, axis_argument, axis_tuple, check_no_unsupported,
-                        float_dtype, into, is_array, nan_replaced)
+                        float_dtype, into, is_array, nan_replaced, with_ufunc_out)
 
 __all__ = ["abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "ceil",
            "clip", "conj", "copysign", "cos", "cosh", "divide", "exp", "expm1", "floor",
@@ -386,6 +387,7 @@ def numpy_prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
 
 
 # -- NumPy's other arithmetic, exponent and complex-part functions ---------------------------
+# The ufuncs among them take ``out=`` (``with_ufunc_out``).
 
 __all__ += ["fmod", "float_power", "divmod", "modf", "frexp", "ldexp", "gcd", "lcm", "angle",
             "conjugate", "logaddexp2", "spacing", "real_if_close", "ediff1d", "cross",
@@ -410,6 +412,7 @@ def _in_dtype(x, dtype, name):
     return x if x.dtype == dtype else _manipulation.astype(x, dtype)
 
 
+@with_ufunc_out
 def fmod(x1, x2, /):
     """Element-wise C remainder ``x1 - trunc(x1 / x2) * x2``, with the sign of
     ``x1`` (``numpy.fmod``). Integers: aclnnRemainderTensor (the sign of ``x2``),
@@ -429,6 +432,7 @@ def fmod(x1, x2, /):
     return ew.copysign(ew.remainder(ew.abs(a), ew.abs(b)), a)
 
 
+@with_ufunc_out
 def float_power(x1, x2, /):
     """Element-wise ``x1 ** x2`` in float64 (complex128 for complex operands)
     whatever the inputs (``numpy.float_power``; aclnnCast, aclnnPowTensorTensor):
@@ -438,6 +442,7 @@ def float_power(x1, x2, /):
     return ew.pow(_in_dtype(x1, dtype, "float_power"), _in_dtype(x2, dtype, "float_power"))
 
 
+@with_ufunc_out
 def divmod(x1, x2, /):  # noqa: A001  NumPy's name
     """``(x1 // x2, x1 % x2)`` element-wise (``numpy.divmod``; aclnnFloorDivide,
     aclnnRemainderTensor), in NumPy's dtypes (bool -> int8; TypeError for complex)."""
@@ -450,6 +455,7 @@ def divmod(x1, x2, /):  # noqa: A001  NumPy's name
     return q, r
 
 
+@with_ufunc_out
 def modf(x, /):
     """``(fractional, integral)`` parts of ``x``, both with ``x``'s sign
     (``numpy.modf``): aclnnTrunc, aclnnSub, the fraction of an infinity 0
@@ -478,6 +484,7 @@ def _scaled(x, exponent, pieces):
     return x
 
 
+@with_ufunc_out
 def frexp(x, /):
     """``(mantissa, exponent)`` with ``x == mantissa * 2**exponent`` and
     ``0.5 <= |mantissa| < 1`` (``numpy.frexp``), read from the IEEE 754 fields:
@@ -507,6 +514,7 @@ def frexp(x, /):
             _manipulation.astype(ew.where(special, 0, exponent), int_dtype))
 
 
+@with_ufunc_out
 def ldexp(x1, x2, /):
     """``x1 * 2**x2`` element-wise (``numpy.ldexp``) for integer ``x2``: the
     exponent clipped to the dtype's range of binades (beyond it the result is
@@ -539,6 +547,7 @@ def _integer_pair(ufunc, x1, x2, name):
     return ew.abs(a), ew.abs(b)
 
 
+@with_ufunc_out
 def gcd(x1, x2, /):
     """Greatest common divisor of ``|x1|`` and ``|x2|`` element-wise
     (``numpy.gcd``); ``gcd(0, 0) == 0``. Integer dtypes (bool -> int8; TypeError
@@ -547,6 +556,7 @@ def gcd(x1, x2, /):
     return _euclid(a, b)
 
 
+@with_ufunc_out
 def lcm(x1, x2, /):
     """Least common multiple of ``|x1|`` and ``|x2|`` element-wise
     (``numpy.lcm``): ``|x1| // gcd * |x2|``, 0 when either is 0. Integer dtypes
@@ -572,6 +582,7 @@ def angle(z, deg=False):
     return ew.multiply(result, 180 / math.pi) if deg else result
 
 
+@with_ufunc_out
 def logaddexp2(x1, x2, /):
     """Element-wise ``log2(2**x1 + 2**x2)`` without overflow (``numpy.logaddexp2``):
     ``max + log1p(2**-|x1 - x2|) / ln 2`` (aclnnMaximum, aclnnPowScalarTensor,
@@ -585,6 +596,7 @@ def logaddexp2(x1, x2, /):
     return ew.where(ew.equal(a, b), ew.add(a, 1.0), combined)
 
 
+@with_ufunc_out
 def spacing(x, /):
     """Distance from each element to the next representable value away from
     zero, negative for negative ``x`` (``numpy.spacing``): aclnnNextAfter
@@ -654,7 +666,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     along ``axisc`` (``numpy.cross``): components multiplied and subtracted
     (aclnnMul, aclnnSub) and stacked. Two 2-vectors give the z-component (no
     vector axis), as NumPy (which deprecates it). ValueError for other
-    lengths; AxisError for bad axes."""
+    lengths; AxisError for bad axes; NumPy's DeprecationWarning for 2-vectors."""
     if axis is not None:
         axisa = axisb = axisc = axis
     a = as_device(a, "cross")
@@ -664,6 +676,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported")
     u = _vector_components(_manipulation.astype(a, dtype, copy=False), axisa, "cross")
     v = _vector_components(_manipulation.astype(b, dtype, copy=False), axisb, "cross")
+    if len(u) == 2 or len(v) == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
     if len(u) == 2 and len(v) == 2:
         return ew.subtract(ew.multiply(u[0], v[1]), ew.multiply(u[1], v[0]))
     u = u + [0] * (3 - len(u))
