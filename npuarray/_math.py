@@ -468,18 +468,14 @@ def modf(x, /):
     return ew.copysign(fraction, x), integral
 
 
-def _exp2_int(exponent, dtype):
-    """``2.0 ** exponent`` (integers held in a floating array) in ``dtype``."""
-    return ew.pow(2.0, _manipulation.astype(exponent, dtype, copy=False))
-
-
 def _scaled(x, exponent, pieces):
     """``x * 2**exponent`` in ``pieces`` exact power-of-two factors, so that no
-    factor overflows or underflows ``x``'s dtype (``exponent`` float64 integers)."""
+    factor overflows or underflows ``x``'s dtype (``exponent`` int64, split by
+    aclnnFloorDivide; each factor aclnnPowScalarTensor of it cast to the dtype)."""
     remaining = exponent
     for left in range(pieces, 0, -1):
-        step = ew.trunc(ew.divide(remaining, left))
-        x = ew.multiply(x, _exp2_int(step, x.dtype))
+        step = ew.floor_divide(remaining, left)
+        x = ew.multiply(x, ew.pow(2.0, _manipulation.astype(step, x.dtype)))
         remaining = ew.subtract(remaining, step)
     return x
 
@@ -525,7 +521,7 @@ def ldexp(x1, x2, /):
     x = _in_dtype(x1, dtype, "ldexp")
     info = np.finfo(dtype)
     span = info.maxexp - info.minexp + info.nmant + 2
-    exponent = _manipulation.astype(as_device(x2, "ldexp"), np.float64)
+    exponent = _manipulation.astype(as_device(x2, "ldexp"), np.int64)
     return _scaled(x, ew.clip(exponent, -span, span), 3)
 
 
