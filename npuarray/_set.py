@@ -13,6 +13,7 @@ from ._core._data_type import result_type
 from ._core._indexing import take
 from ._core._set import isin, unique_all, unique_counts, unique_inverse, unique_values
 from ._operands import as_device
+from ._sorting import lexsort
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values", "unique"]
 
@@ -87,6 +88,20 @@ def _joined(ar1, ar2, name):
     return a, b
 
 
+def _stable_order(values):
+    """The stable sorting permutation of 1-D ``values``: aclnnSort, complex
+    values by real part then imaginary part (``lexsort``), as NumPy orders them."""
+    if values.dtype.kind == "c":
+        return lexsort([ew.imag(values), ew.real(values)])
+    return _sorting.argsort(values, stable=True)
+
+
+def _sorted(values):
+    if values.dtype.kind == "c":
+        return take(values, _stable_order(values))
+    return _sorting.sort(values)
+
+
 def union1d(ar1, ar2):
     """Sorted unique values in either of the flattened arrays (``numpy.union1d``):
     ``unique`` of the concatenation (aclnnInplaceCopy, aclnnUnique2), in the
@@ -112,9 +127,9 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
             a, b = unique(a), unique(b)
     joined = _manipulation.concat([a, b])
     if not return_indices:
-        ordered = _sorting.sort(joined)
+        ordered = _sorted(joined)
         return _selected(ordered[:-1], ew.equal(ordered[1:], ordered[:-1]))
-    order = _sorting.argsort(joined, stable=True)
+    order = _stable_order(joined)
     ordered = take(joined, order)
     same = ew.equal(ordered[1:], ordered[:-1])
     common = _selected(ordered[:-1], same)
@@ -141,7 +156,7 @@ def setxor1d(ar1, ar2, assume_unique=False):
     a, b = _joined(ar1, ar2, "setxor1d")
     if not assume_unique:
         a, b = unique(a), unique(b)
-    ordered = _sorting.sort(_manipulation.concat([a, b]))
+    ordered = _sorted(_manipulation.concat([a, b]))
     if not ordered.shape[0]:
         return ordered
     true = _creation.ones((1,), dtype=np.bool_, device=ordered.device)

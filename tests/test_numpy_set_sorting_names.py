@@ -49,6 +49,17 @@ def test_assume_unique_keeps_numpys_order(rng):
                  np.intersect1d(a, b, assume_unique=True))
 
 
+@pytest.mark.parametrize("name", ["union1d", "intersect1d", "setdiff1d", "setxor1d"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_set_operations_of_complex_values(name, dtype, rng):
+    a = (rng.integers(0, 3, 12) + 1j * rng.integers(0, 3, 12)).astype(dtype)
+    b = (rng.integers(1, 4, 9) + 1j * rng.integers(0, 3, 9)).astype(dtype)
+    _matches_all(getattr(npx, name)(up(a), up(b)), getattr(np, name)(a, b))
+    if name == "intersect1d":
+        _matches_all(npx.intersect1d(up(a), up(b), return_indices=True),
+                     np.intersect1d(a, b, return_indices=True))
+
+
 def test_set_operations_promote_and_handle_empty_and_nan():
     a, b = np.array([1, 2, 2, 5], np.int8), np.array([2.5, 5.0, np.nan, np.nan], np.float32)
     for name in ("union1d", "intersect1d", "setdiff1d", "setxor1d"):
