@@ -566,13 +566,15 @@ def lcm(x1, x2, /):
 def angle(z, deg=False):
     """Counter-clockwise angle of each complex element from the positive real
     axis, in ``(-pi, pi]`` (degrees with ``deg=True``) (``numpy.angle``):
-    aclnnAtan2 of the imaginary and real parts. Real input gives 0 or pi;
-    float dtypes are kept, complex give their real dtype, others float64."""
+    aclnnAtan2 of the imaginary and real parts. Real input gives 0 or pi in
+    the dtype of NumPy's ``arctan2(0, z)`` (float dtypes kept, int8 -> float16,
+    int16 -> float32, wider integers float64); complex give their real dtype."""
     z = as_device(z, "angle")
     if z.dtype.kind == "c":
         re, im = ew.real(z), ew.imag(z)
     else:
-        re = _floating(z, "angle")
+        (dtype,) = _ufunc_dtypes(np.arctan2, 0, z)  # NumPy's arctan2(0, z) loop
+        re = _in_dtype(z, dtype, "angle")
         im = _creation.zeros_like(re)
     result = ew.atan2(im, re)
     return ew.multiply(result, 180 / math.pi) if deg else result
@@ -797,8 +799,12 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     ``varargs``: one scalar spacing for every axis, one per axis, or 1-D
     coordinate arrays. Slices, aclnnSub, aclnnMul, aclnnDiv, aclnnInplaceCopy
     on the operands' stream. One array for one axis, else a tuple. Integers
-    and bool give float64. ValueError for an axis shorter than
+    give float64; TypeError for bool, as NumPy. ValueError for an axis shorter than
     ``edge_order + 1``, a bad spacing count or ``edge_order`` not 1 or 2."""
+    f = as_device(f, "gradient")
+    if f.dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
     f = _floating(f, "gradient")
     axes = axis_tuple(axis, f.ndim)
     if edge_order not in (1, 2):
@@ -820,16 +826,28 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     """``p`` with jumps between consecutive elements along ``axis`` larger than
     ``max(discont, period / 2)`` replaced by their ``period`` complement
     (``numpy.unwrap``): NumPy's formula with aclnnSub, aclnnRemainderTensor,
-    aclnnSWhere, aclnnCumsum and aclnnAdd. Integers and bool give float64."""
-    p = _floating(p, "unwrap")
+    aclnnSWhere, aclnnCumsum and aclnnAdd. The differences are taken in
+    ``p``'s dtype, then computed in the dtype of ``result_type(diff, period)``
+    (float64 for integers and a float period; integer arithmetic for integers
+    and an integer period), as NumPy."""
+    p = as_device(p, "unwrap")
     (axis,) = axis_tuple(axis, p.ndim)
+    dd = diff(p, axis=axis)
+    dtype = np.result_type(dd.dtype, period)
     if discont is None:
         discont = period / 2
-    dd = diff(p, axis=axis)
-    half = period / 2
-    ddmod = ew.subtract(ew.remainder(ew.add(dd, half), period), half)
-    ddmod = ew.where(ew.logical_and(ew.equal(ddmod, -half), ew.greater(dd, 0)), half, ddmod)
+    if dtype.kind in "iu":
+        high, ambiguous = period // 2, period % 2 == 0
+    else:
+        high, ambiguous = period / 2, True
+    dd = _manipulation.astype(dd, dtype, copy=False)
+    ddmod = ew.subtract(ew.remainder(ew.add(dd, high), period), high)
+    if ambiguous:
+        ddmod = ew.where(ew.logical_and(ew.equal(ddmod, -high), ew.greater(dd, 0)), high,
+                         ddmod)
     correction = ew.subtract(ddmod, dd)
-    correction = ew.where(ew.less(ew.abs(dd), discont), 0.0, correction)
+    correction = ew.where(ew.less(ew.abs(dd), discont), 0, correction)
     corrected = ew.add(_along(p, axis, 1, None), st.cumulative_sum(correction, axis=axis))
-    return _manipulation.concat([_along(p, axis, 0, 1), corrected], axis=axis)
+    return _manipulation.concat([_manipulation.astype(_along(p, axis, 0, 1), dtype),
+                                 _manipulation.astype(corrected, dtype, copy=False)],
+                                axis=axis)

@@ -324,6 +324,10 @@ def test_gradient_matches_numpy(dtype, edge_order, rng):
 
 
 def test_gradient_errors():
+    with pytest.raises(TypeError):
+        np.gradient(np.array([True, False, True]))
+    with pytest.raises(TypeError):
+        npx.gradient(up(np.array([True, False, True])))
     with pytest.raises(ValueError):
         npx.gradient(up(np.ones(2)), edge_order=2)
     with pytest.raises(ValueError):
@@ -370,3 +374,23 @@ def test_ufunc_names_take_out(rng):
         npx.divmod(up(a), up(b), out=(out,))
     with pytest.raises(ValueError):
         npx.gcd(up(np.arange(3)), 2, out=npx.empty((4,), dtype=np.int64))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "int64", "bool"])
+@pytest.mark.parametrize("options", [{"period": 360}, {"period": 361},
+                                     {"period": 360, "discont": 200}, {}])
+def test_unwrap_of_integers_as_numpy(dtype, options, rng):
+    p = rng.integers(0, 2 if dtype == "bool" else 250, 30).astype(dtype)
+    if dtype == "uint8" and "period" in options:  # NEP 50: the period does not fit uint8
+        with pytest.raises(OverflowError):
+            np.unwrap(p, **options)
+        with pytest.raises(OverflowError):
+            npx.unwrap(up(p), **options)
+        return
+    assert_matches(npx.unwrap(up(p), **options), np.unwrap(p, **options))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint16", "int64", "bool"])
+def test_angle_of_integers_follows_arctan2(dtype, rng):
+    a = sample(rng, (5,), dtype)
+    assert_matches(npx.angle(up(a)), np.angle(a), rtol=1e-3)
