@@ -126,8 +126,9 @@ def lexsort(keys, axis=-1):
     """Indices (int64) that sort by several keys, the last key primary and
     ties broken by the earlier ones (``numpy.lexsort``): ``keys`` a sequence of
     same-shaped arrays or the rows of an array. Stable aclnnSort passes with
-    aclnnGather on the keys' stream. TypeError for no keys or complex keys,
-    ValueError for keys of different shapes, AxisError for a bad axis."""
+    aclnnGather on the keys' stream; a complex key sorts by real part, then
+    imaginary part. TypeError for no keys, ValueError for keys of different
+    shapes, AxisError for a bad axis."""
     if is_array(keys):
         keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else []
     keys = [as_device(k, "lexsort") for k in keys]
@@ -135,9 +136,9 @@ def lexsort(keys, axis=-1):
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if any(k.shape != keys[0].shape for k in keys):
         raise ValueError("all keys need to be the same shape")
-    for k in keys:
-        if k.dtype.kind == "c":
-            raise TypeError(f"lexsort: keys of dtype {k.dtype} are not supported by npuarray")
+    # A complex key orders by real part, then imaginary part: two real keys.
+    keys = [part for k in keys for part in ((ew.imag(k), ew.real(k)) if k.dtype.kind == "c"
+                                            else (k,))]
     if keys[0].ndim == 0:
         # NumPy sorts 0-d keys as one element, along axis 0 or -1 only.
         axis_tuple(axis, 1)

@@ -696,7 +696,8 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002  Nu
     from the device) as ``arange * step + low`` (aclnnArange, aclnnMul,
     aclnnAdd) in ``a``'s floating dtype (float64 for integers), or the given
     edges in their own dtype. ``weights`` only serve estimators, which are
-    not supported (ValueError for a string ``bins``)."""
+    not supported (ValueError for a string ``bins``); TypeError for complex
+    ``a`` (no order on the device)."""
     a = _manipulation.reshape(as_device(a, "histogram_bin_edges"), (-1,))
     if np.ndim(bins) == 0 and not is_array(bins):
         count = _bin_count(bins, "bins")
@@ -746,7 +747,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     (aclnnMul, aclnnAdd) and counted with aclnnBincount. Returns (hist float64
     of shape (n0, n1, ...), list of edges); ``density`` divides by the total
     and the bin volumes. ValueError for mismatched bins / range counts or
-    weights, bad bins as ``histogram``."""
+    weights, bad bins as ``histogram``; TypeError for complex samples (no order
+    on the device)."""
     columns = _sample_columns(sample)
     dims = len(columns)
     if isinstance(bins, (list, tuple)) or is_array(bins) and bins.ndim:

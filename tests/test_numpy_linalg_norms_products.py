@@ -110,6 +110,11 @@ def test_multi_dot_matches_numpy(dtype, rng):
     assert_matches(out, np.linalg.multi_dot(arrays[1:4]), rtol=tol)
 
 
+def test_multi_dot_of_bool_matrices(rng):
+    arrays = [rng.integers(0, 2, s).astype(bool) for s in [(3, 4), (4, 5), (5, 2)]]
+    assert_matches(npx.linalg.multi_dot([up(a) for a in arrays]), np.linalg.multi_dot(arrays))
+
+
 def test_multi_dot_errors():
     with pytest.raises(ValueError):
         npx.linalg.multi_dot([up(np.ones((2, 2)))])

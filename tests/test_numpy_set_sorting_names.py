@@ -93,6 +93,13 @@ def test_lexsort_errors_and_0d_keys():
         npx.lexsort([up(np.ones(3))], axis=1)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_lexsort_of_complex_keys(dtype, rng):
+    keys = [(rng.integers(0, 2, 12) + 1j * rng.integers(0, 3, 12)).astype(dtype),
+            rng.integers(0, 2, 12).astype(dtype)]
+    assert_matches(npx.lexsort([up(k) for k in keys]), np.lexsort(keys))
+
+
 @pytest.mark.parametrize("dtype", REAL_DTYPES + ["float16", "complex64", "complex128"])
 def test_sort_complex_matches_numpy(dtype, rng):
     a = _values(rng, (3, 8), dtype, 0, 4) if np.dtype(dtype).kind != "c" else \

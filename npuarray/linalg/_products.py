@@ -8,7 +8,9 @@ import operator
 import numpy as np
 
 from .._core import _manipulation
+from .._core._manipulation import astype
 from .._core._data_type import result_type
+from .._core._elementwise import not_equal
 from .._core._linear_algebra import matmul
 from ._common import LinAlgError, check_array
 from ._factor import inv, solve
@@ -35,11 +37,19 @@ def _chain_order(shapes):
     return split
 
 
+def _product(a, b):
+    """``a @ b`` (aclnnMatmul); bool matrices as NumPy's "or of ands": the int32
+    product compared with 0."""
+    if a.dtype != np.bool_:
+        return matmul(a, b)
+    return not_equal(matmul(astype(a, np.int32), astype(b, np.int32)), 0)
+
+
 def _chain_product(arrays, split, i, j):
     if i == j:
         return arrays[i]
     k = split[i][j]
-    return matmul(_chain_product(arrays, split, i, k), _chain_product(arrays, split, k + 1, j))
+    return _product(_chain_product(arrays, split, i, k), _chain_product(arrays, split, k + 1, j))
 
 
 def multi_dot(arrays, *, out=None):
