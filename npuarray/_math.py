@@ -720,22 +720,27 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     return st.sum(ew.divide(ew.multiply(d, pairs), 2.0), axis=axis)
 
 
-def _spacing_of(spacing, length, name):
-    """A scalar spacing, or a device 1-D coordinate array of ``length``."""
-    if is_array(spacing) and spacing.ndim == 1:
-        if spacing.shape[0] != length:
-            raise ValueError("when 1d, distances must match the length of the corresponding "
-                             "dimension")
+def _spacing_of(spacing, length, dtype):
+    """A scalar spacing, or the differences (``dtype``) of 1-D device
+    coordinates of ``length`` — one scalar when they are all equal (one
+    aclnnAll read by the host), as NumPy treats uniform coordinates."""
+    if not is_array(spacing) or spacing.ndim == 0:
         return spacing
-    if is_array(spacing) and spacing.ndim != 0:
+    if spacing.ndim != 1:
         raise ValueError("distances must be either scalars or 1d")
-    return spacing
+    if spacing.shape[0] != length:
+        raise ValueError("when 1d, distances must match the length of the corresponding "
+                         "dimension")
+    steps = _manipulation.astype(ew.subtract(spacing[1:], spacing[:-1]), dtype, copy=False)
+    if steps.shape[0] and _utility.all(ew.equal(steps, steps[0])).item():
+        return steps[0]
+    return steps
 
 
 def _gradient_axis(f, axis, h, edge_order):
     """NumPy's second-order central differences inside, first- or second-order
-    one-sided ones at the edges, of ``f`` along ``axis`` (``h`` a scalar or 1-D
-    coordinates)."""
+    one-sided ones at the edges, of ``f`` along ``axis`` (``h`` a scalar
+    spacing or the 1-D differences of the coordinates)."""
     n = f.shape[axis]
     if n < edge_order + 1:
         raise ValueError("Shape of array too small to calculate a numerical gradient, at "
@@ -746,9 +751,8 @@ def _gradient_axis(f, axis, h, edge_order):
     def sl(start, stop):
         return _along(f, axis, start, stop)
 
-    if is_array(h):
-        dx = _manipulation.reshape(_manipulation.astype(ew.subtract(h[1:], h[:-1]), f.dtype,
-                                                        copy=False), (-1,))
+    if is_array(h) and h.ndim == 1:
+        dx = h
         dx1, dx2 = dx[:-1], dx[1:]
         a = ew.divide(ew.negative(dx2), ew.multiply(dx1, ew.add(dx1, dx2)))
         b = ew.divide(ew.subtract(dx2, dx1), ew.multiply(dx1, dx2))
@@ -770,6 +774,9 @@ def _gradient_axis(f, axis, h, edge_order):
 
 
 def _second_order_edges(sl, dx, h):
+    """The two boundary values of ``gradient`` with ``edge_order=2``: NumPy's
+    one-sided three-point formulas (``sl(start, stop)`` slices ``f`` along the
+    axis; ``dx`` the coordinate differences or None for the scalar ``h``)."""
     if dx is None:
         first = ew.divide(ew.add(ew.add(ew.multiply(sl(0, 1), -1.5), ew.multiply(sl(1, 2), 2.0)),
                                  ew.multiply(sl(2, 3), -0.5)), h)
@@ -817,7 +824,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         spacings = list(varargs)
     else:
         raise TypeError("invalid number of arguments")
-    results = tuple(_gradient_axis(f, ax, _spacing_of(h, f.shape[ax], "gradient"), edge_order)
+    results = tuple(_gradient_axis(f, ax, _spacing_of(h, f.shape[ax], f.dtype), edge_order)
                     for ax, h in zip(axes, spacings))
     return results[0] if len(results) == 1 else results
 

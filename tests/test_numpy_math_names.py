@@ -323,6 +323,14 @@ def test_gradient_matches_numpy(dtype, edge_order, rng):
         assert_matches(g, e, rtol=rtol, atol=rtol)
 
 
+def test_gradient_of_uniform_coordinates_is_the_scalar_formula(rng):
+    f = rng.normal(size=(4, 9))
+    x = np.linspace(0.0, 2.0, 9)
+    for edge_order in (1, 2):
+        assert_matches(npx.gradient(up(f), up(x), axis=1, edge_order=edge_order),
+                       np.gradient(f, x, axis=1, edge_order=edge_order), rtol=0, atol=0)
+
+
 def test_gradient_errors():
     with pytest.raises(TypeError):
         np.gradient(np.array([True, False, True]))
