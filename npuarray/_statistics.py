@@ -505,7 +505,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     ignored. Bin numbers are computed on the device as NumPy does (aclnnSWhere,
     aclnnGather, aclnnSearchSorted for explicit edges), then counted with
     aclnnSort + aclnnSearchSorted (weighted: aclnnCumsum). Returns (hist,
-    bin_edges): int64 counts, or float64 sums of ``weights``, or a density.
+    bin_edges): int64 counts, or float64 sums of ``weights``, or a float64
+    density; given edges are returned in their own dtype, as NumPy.
     ValueError for string bins, bins < 1, non-monotonic edges or a
     non-finite range."""
     a = _manipulation.reshape(as_device(a, "histogram"), (-1,))
@@ -518,14 +519,10 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         edges, low, high = _histogram_edges(a, int(bins), range, dtype)
         index = _uniform_bin_index(a, edges, low, high, int(bins))
     else:
-        edges = _manipulation.astype(as_device(bins, "histogram") if not
-                                     isinstance(bins, (list, tuple))
-                                     else _creation_asarray(bins, a.device), dtype)
-        if edges.ndim != 1 or edges.shape[0] < 2:
-            raise ValueError("`bins` must be 1d, when an array")
-        if _utility.any(ew.less(_utility.diff(edges), 0)).item():
-            raise ValueError("`bins` must increase monotonically, when an array")
-        index = _edge_bin_index(a, edges)
+        edges = _explicit_edges(bins, a.device, "bins")
+        compare = np.result_type(a.dtype, edges.dtype)  # as NumPy's comparisons promote
+        index = _edge_bin_index(_manipulation.astype(a, compare, copy=False),
+                                _manipulation.astype(edges, compare, copy=False))
     count = edges.shape[0] - 1
     if weights is not None:
         weights = _manipulation.reshape(as_device(weights, "histogram"), (-1,))
@@ -536,13 +533,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
                         device=a.device)
     if density:
-        widths = _utility.diff(edges)
+        widths = _manipulation.astype(_utility.diff(edges), np.float64)
         hist = ew.divide(ew.divide(hist, widths), st.sum(hist))
     return hist, edges
-
-
-def _creation_asarray(values, device):
-    return asarray(np.asarray(values, dtype=np.float64), device=device)
 
 
 # -- covariance ----------------------------------------------------------------------------

@@ -128,3 +128,15 @@ def test_histogram2d_matches_numpy(dtype, rng):
                    rtol=1e-6)
     with pytest.raises(ValueError):
         npx.histogram2d(up(x), up(y[:5]))
+
+
+@pytest.mark.parametrize("bins", [[-3, 0, 1, 4], np.array([-3, 0.1, 1, 4]),
+                                  np.array([-3, 0, 2], np.int8)])
+@pytest.mark.parametrize("density", [False, True])
+def test_histogram_returns_given_edges_in_their_dtype(bins, density, rng):
+    a = (rng.normal(size=100) * 3).astype(np.float32)
+    device_bins = up(bins) if isinstance(bins, np.ndarray) else bins
+    hist, edges = npx.histogram(up(a), device_bins, density=density)
+    want_hist, want_edges = np.histogram(a, bins, density=density)
+    assert_matches(hist, want_hist)
+    assert_matches(edges, want_edges)
