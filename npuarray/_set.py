@@ -80,7 +80,7 @@ def _selected(values, mask):
 
 
 def _joined(ar1, ar2, name):
-    """The two flattened operands in their promoted dtype, and that concatenation."""
+    """The two flattened operands, in their promoted dtype."""
     a, b = _flat(ar1, name), _flat(ar2, name)
     dtype = result_type(a.dtype, b.dtype)
     a = _manipulation.astype(a, dtype, copy=False)
@@ -97,6 +97,7 @@ def _stable_order(values):
 
 
 def _sorted(values):
+    """1-D ``values`` sorted as NumPy sorts them (complex: by real, then imaginary part)."""
     if values.dtype.kind == "c":
         return take(values, _stable_order(values))
     return _sorting.sort(values)
