@@ -33,3 +33,8 @@ def test_isfortran_follows_the_strides():
         assert npx.isfortran(view) is bool(np.isfortran(host)), host.strides
     with pytest.raises((TypeError, AttributeError)):
         npx.isfortran([1, 2])
+
+
+def test_euler_gamma_is_numpys():
+    assert npx.euler_gamma == np.euler_gamma
+    assert isinstance(npx.euler_gamma, float)
