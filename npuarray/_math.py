@@ -468,18 +468,6 @@ def modf(x, /):
     return ew.copysign(fraction, x), integral
 
 
-def _scaled(x, exponent, pieces):
-    """``x * 2**exponent`` in ``pieces`` exact power-of-two factors, so that no
-    factor overflows or underflows ``x``'s dtype (``exponent`` int64, split by
-    aclnnFloorDivide; each factor aclnnPowScalarTensor of it cast to the dtype)."""
-    remaining = exponent
-    for left in range(pieces, 0, -1):
-        step = ew.floor_divide(remaining, left)
-        x = ew.multiply(x, ew.pow(2.0, _manipulation.astype(step, x.dtype)))
-        remaining = ew.subtract(remaining, step)
-    return x
-
-
 @with_ufunc_out
 def frexp(x, /):
     """``(mantissa, exponent)`` with ``x == mantissa * 2**exponent`` and
@@ -510,19 +498,47 @@ def frexp(x, /):
             _manipulation.astype(ew.where(special, 0, exponent), int_dtype))
 
 
+# The dtype in which a float16 / float32 ``x * 2**k`` is exact over their ranges of k.
+_EXACT_WIDER = {np.dtype(np.float16): np.dtype(np.float32),
+                np.dtype(np.float32): np.dtype(np.float64)}
+
+
+def _scalbn(x, n):
+    """``x * 2**n`` (``n`` int64) for float64 ``x`` with one rounding, as C's
+    ``scalbn``: up to two exact steps of 2**1023 or 2**-969 (which keep a
+    result that can still be non-zero normal), then one power of two in the
+    normal range (aclnnGtScalar, aclnnSWhere, aclnnMuls, aclnnPowScalarTensor)."""
+    info = np.finfo(x.dtype)
+    top, bottom = info.maxexp - 1, info.minexp
+    down = info.minexp + info.nmant + 1
+    for _ in range(2):
+        up = ew.greater(n, top)
+        x, n = ew.where(up, ew.multiply(x, 2.0 ** top), x), ew.where(up, ew.subtract(n, top), n)
+        low = ew.less(n, bottom)
+        x = ew.where(low, ew.multiply(x, 2.0 ** down), x)
+        n = ew.where(low, ew.subtract(n, down), n)
+    n = ew.clip(n, bottom, top)
+    return ew.multiply(x, ew.pow(2.0, _manipulation.astype(n, x.dtype)))
+
+
 @with_ufunc_out
 def ldexp(x1, x2, /):
-    """``x1 * 2**x2`` element-wise (``numpy.ldexp``) for integer ``x2``: the
-    exponent clipped to the dtype's range of binades (beyond it the result is
-    0 or inf anyway) and applied as three exact power-of-two factors
-    (aclnnClamp, aclnnPowScalarTensor, aclnnMul). Result dtype NumPy's (int
-    ``x1`` -> float); TypeError for a floating ``x2`` or complex ``x1``."""
+    """``x1 * 2**x2`` element-wise (``numpy.ldexp``) for integer ``x2``, rounded
+    once: float16 and float32 scaled exactly in float32 / float64 by a power of
+    two (the exponent clipped to where the result is 0 or inf anyway) and cast
+    back (aclnnClamp, aclnnPowScalarTensor, aclnnMul, aclnnCast); float64 as
+    C's ``scalbn``. Result dtype NumPy's (int ``x1`` -> float); TypeError for a
+    floating ``x2`` or complex ``x1``."""
     (dtype,) = _ufunc_dtypes(np.ldexp, x1, x2)
     x = _in_dtype(x1, dtype, "ldexp")
+    exponent = _manipulation.astype(as_device(x2, "ldexp"), np.int64)
+    wider = _EXACT_WIDER.get(dtype)
+    if wider is None:
+        return _scalbn(x, exponent)
     info = np.finfo(dtype)
     span = info.maxexp - info.minexp + info.nmant + 2
-    exponent = _manipulation.astype(as_device(x2, "ldexp"), np.int64)
-    return _scaled(x, ew.clip(exponent, -span, span), 3)
+    factor = ew.pow(2.0, _manipulation.astype(ew.clip(exponent, -span, span), wider))
+    return _manipulation.astype(ew.multiply(_manipulation.astype(x, wider), factor), dtype)
 
 
 def _euclid(a, b):
@@ -588,13 +604,16 @@ def logaddexp2(x1, x2, /):
     """Element-wise ``log2(2**x1 + 2**x2)`` without overflow (``numpy.logaddexp2``):
     ``max + log1p(2**-|x1 - x2|) / ln 2`` (aclnnMaximum, aclnnPowScalarTensor,
     aclnnLog1p); equal operands (also infinities) give ``x1 + 1``. Float dtypes
-    as NumPy's loops; TypeError for complex."""
+    as NumPy's loops (float16 computed in float32, as NumPy's); TypeError for
+    complex."""
     (dtype,) = _ufunc_dtypes(np.logaddexp2, x1, x2)
-    a, b = _in_dtype(x1, dtype, "logaddexp2"), _in_dtype(x2, dtype, "logaddexp2")
+    compute = np.dtype(np.float32) if dtype == np.float16 else dtype  # as NumPy's half loop
+    a, b = _in_dtype(x1, compute, "logaddexp2"), _in_dtype(x2, compute, "logaddexp2")
     larger = ew.maximum(a, b)
     gap = ew.abs(ew.subtract(a, b))
     combined = ew.add(larger, ew.divide(ew.log1p(ew.pow(2.0, ew.negative(gap))), math.log(2)))
-    return ew.where(ew.equal(a, b), ew.add(a, 1.0), combined)
+    result = ew.where(ew.equal(a, b), ew.add(a, 1.0), combined)
+    return _manipulation.astype(result, dtype, copy=False)
 
 
 @with_ufunc_out

@@ -402,3 +402,35 @@ def test_unwrap_of_integers_as_numpy(dtype, options, rng):
 def test_angle_of_integers_follows_arctan2(dtype, rng):
     a = sample(rng, (5,), dtype)
     assert_matches(npx.angle(up(a)), np.angle(a), rtol=1e-3)
+
+
+BITS = {"float16": np.uint16, "float32": np.uint32, "float64": np.uint64}
+
+
+def _every_kind_of_float(rng, dtype, n=2000):
+    """Random bit patterns of ``dtype``: subnormals, huge values, infinities, NaNs."""
+    return rng.integers(0, np.iinfo(BITS[dtype]).max, n, dtype=BITS[dtype]).view(dtype)
+
+
+def _identical(result, expected):
+    host = result.to_host()
+    assert host.dtype == expected.dtype
+    same = (host == expected) | (np.isnan(host) & np.isnan(expected))
+    assert same.all(), (host[~same][:5], expected[~same][:5])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_exact_functions_on_random_bit_patterns(dtype, rng):
+    a, b = _every_kind_of_float(rng, dtype), _every_kind_of_float(rng, dtype)
+    exponents = rng.integers(-2300, 2300, a.shape[0])
+    with np.errstate(all="ignore"):
+        _identical(npx.fmod(up(a), up(b)), np.fmod(a, b))
+        for got, want in zip(npx.divmod(up(a), up(b)), np.divmod(a, b)):
+            _identical(got, want)
+        for name in ("frexp", "modf"):
+            for got, want in zip(getattr(npx, name)(up(a)), getattr(np, name)(a)):
+                _identical(got, want)
+        _identical(npx.spacing(up(a)), np.spacing(a))
+        _identical(npx.ldexp(up(a), up(exponents)), np.ldexp(a, exponents))
+        assert_matches(npx.logaddexp2(up(a), up(b)), np.logaddexp2(a, b),
+                       rtol=_tolerance(dtype))
