@@ -10,6 +10,7 @@ the operands' device.
 import builtins
 import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -506,13 +507,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     aclnnGather, aclnnSearchSorted for explicit edges), then counted with
     aclnnSort + aclnnSearchSorted (weighted: aclnnCumsum). Returns (hist,
     bin_edges): int64 counts, or float64 sums of ``weights``, or a float64
-    density; given edges are returned in their own dtype, as NumPy.
-    ValueError for string bins, bins < 1, non-monotonic edges or a
-    non-finite range."""
+    density; given edges are returned in their own dtype, as NumPy. A string
+    ``bins`` names one of NumPy's estimators ("auto", "fd", "doane", "rice",
+    "scott", "sqrt", "stone", "sturges"), computed from statistics read from
+    the device. ValueError for an unknown estimator, bins < 1, non-monotonic
+    edges or a non-finite range; TypeError for an estimator with weights."""
     a = _manipulation.reshape(as_device(a, "histogram"), (-1,))
     dtype = float_dtype(a.dtype)
     if isinstance(bins, str):
-        raise ValueError(f"histogram: bins={bins!r} estimators are not supported by npuarray")
+        bins = _estimated_bin_count(a, bins, range, weights)
     if isinstance(bins, (int, np.integer)):
         if bins < 1:
             raise ValueError("`bins` must be positive, when an integer")
@@ -688,10 +691,12 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002  Nu
     ``bins + 1`` equal-width edges over ``range`` or ``a``'s min and max (read
     from the device) as ``arange * step + low`` (aclnnArange, aclnnMul,
     aclnnAdd) in ``a``'s floating dtype (float64 for integers), or the given
-    edges in their own dtype. ``weights`` only serve estimators, which are
-    not supported (ValueError for a string ``bins``); TypeError for complex
-    ``a`` (no order on the device)."""
+    edges in their own dtype; a string ``bins`` names one of NumPy's
+    estimators, as in ``histogram`` (``weights`` refused with them, as NumPy's
+    TypeError). TypeError for complex ``a`` (no order on the device)."""
     a = _manipulation.reshape(as_device(a, "histogram_bin_edges"), (-1,))
+    if isinstance(bins, str):
+        bins = _estimated_bin_count(a, bins, range, weights)
     if np.ndim(bins) == 0 and not is_array(bins):
         count = _bin_count(bins, "bins")
         return _histogram_edges(a, count, range, float_dtype(a.dtype))[0]
@@ -791,3 +796,136 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
         bins = [bins, bins]
     hist, edges = histogramdd([x, y], bins, range, density, weights)
     return hist, edges[0], edges[1]
+
+
+# -- NumPy's bin-count estimators (bins="auto", "fd", "sturges", ...) ------------------------
+# Each reads a few statistics of the data from the device (min, max, std, mean,
+# quartiles: scalars in the data's dtype, as NumPy's) and applies NumPy's formula to
+# them on the host (numpy/lib/_histograms_impl.py).
+
+def _host_scalar(x):
+    return x.to_host()[()]
+
+
+def _unsigned_subtract(a, b):
+    """``a - b`` of NumPy scalars, in the unsigned type for signed integers (NumPy's
+    ``_unsigned_subtract``: no overflow)."""
+    dtype = np.result_type(a, b)
+    if dtype.kind == "i":
+        unsigned = np.dtype(f"u{dtype.itemsize}")
+        return np.subtract(np.asarray(a, dtype), np.asarray(b, dtype), casting="unsafe",
+                           dtype=unsigned)
+    return np.subtract(a, b, dtype=dtype)
+
+
+def _ptp_of(x):
+    low, high = _manipulation.stack([st.min(x), st.max(x)]).to_host()
+    return _unsigned_subtract(high, low)
+
+
+def _width_sqrt(x):
+    return _ptp_of(x) / np.sqrt(x.size)
+
+
+def _width_sturges(x):
+    return _ptp_of(x) / (np.log2(x.size) + 1.0)
+
+
+def _width_rice(x):
+    return _ptp_of(x) / (2.0 * x.size ** (1.0 / 3))
+
+
+def _width_scott(x):
+    return (24.0 * np.pi ** 0.5 / x.size) ** (1.0 / 3.0) * _host_scalar(st.std(_float(x)))
+
+
+def _width_fd(x):
+    high, low = percentile(x, [75, 25]).to_host()
+    return 2.0 * np.subtract(high, low) * x.size ** (-1.0 / 3.0)
+
+
+def _width_doane(x):
+    if x.size <= 2:
+        return 0.0
+    sg1 = np.sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
+    values = _float(x)
+    sigma = _host_scalar(st.std(values))
+    if not sigma > 0.0:
+        return 0.0
+    skew = ew.divide(ew.subtract(values, st.mean(values)), sigma)
+    g1 = _host_scalar(st.mean(ew.multiply(ew.multiply(skew, skew), skew)))
+    return _ptp_of(x) / (1.0 + np.log2(x.size) + np.log2(1.0 + np.absolute(g1) / sg1))
+
+
+def _width_stone(x, range_):
+    """Stone's rule: the bin count in 1..max(100, sqrt(n)) minimising the
+    estimated L2 risk, one device histogram (aclnnBincount) per candidate."""
+    n, ptp_x = x.size, _ptp_of(x)
+    if n <= 1 or ptp_x == 0:
+        return 0
+
+    def risk(nbins):
+        p = ew.divide(histogram(x, bins=nbins, range=range_)[0], n)
+        return (2 - (n + 1) * _host_scalar(st.sum(ew.multiply(p, p)))) / (ptp_x / nbins)
+
+    upper = builtins.max(100, int(np.sqrt(n)))
+    nbins = builtins.min(builtins.range(1, upper + 1), key=risk)
+    if nbins == upper:
+        warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning,
+                      stacklevel=4)
+    return ptp_x / nbins
+
+
+def _width_auto(x):
+    fd, sturges = _width_fd(x), _width_sturges(x)
+    return builtins.min(fd, sturges) if fd else sturges
+
+
+_WIDTHS = {"auto": _width_auto, "fd": _width_fd, "doane": _width_doane,
+           "rice": _width_rice, "scott": _width_scott, "sqrt": _width_sqrt,
+           "sturges": _width_sturges}
+
+
+def _float(x):
+    return x if x.dtype.kind == "f" else _manipulation.astype(x, np.float64)
+
+
+def _outer_edges(a, range_):
+    """NumPy's ``_get_outer_edges``: the range, or a's min and max (NumPy scalars
+    read from the device), widened by 0.5 each way when equal."""
+    if range_ is not None:
+        first, last = range_
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif not a.size:
+        first, last = 0, 1
+    else:
+        first, last = _manipulation.stack([st.min(a), st.max(a)]).to_host()
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def _estimated_bin_count(a, name, range_, weights):
+    """The number of equal bins NumPy's estimator ``name`` picks for ``a``."""
+    if name not in _WIDTHS and name != "stone":
+        raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+    if weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported for "
+                        "weighted data")
+    first, last = _outer_edges(a, range_)
+    if range_ is not None:
+        a = take(a, _searching.nonzero(ew.logical_and(ew.greater_equal(a, first),
+                                                      ew.less_equal(a, last)))[0])
+    if not a.size:
+        return 1
+    width = _width_stone(a, range_) if name == "stone" else _WIDTHS[name](a)
+    if not width:
+        return 1
+    if a.dtype.kind in "iu" and width < 1:
+        width = 1
+    return int(np.ceil(_unsigned_subtract(last, first) / width))

@@ -1,5 +1,7 @@
-"""digitize, histogram_bin_edges, histogramdd and histogram2d (npuarray._statistics)
-against NumPy."""
+"""digitize, histogram_bin_edges, histogramdd, histogram2d and the bin estimators of
+histogram (npuarray._statistics) against NumPy."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -140,3 +142,35 @@ def test_histogram_returns_given_edges_in_their_dtype(bins, density, rng):
     want_hist, want_edges = np.histogram(a, bins, density=density)
     assert_matches(hist, want_hist)
     assert_matches(edges, want_edges)
+
+
+ESTIMATORS = ["auto", "fd", "doane", "rice", "scott", "sqrt", "sturges", "stone"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8"])
+@pytest.mark.parametrize("estimator", ESTIMATORS)
+def test_bin_estimators_match_numpy(estimator, dtype, rng):
+    a = (rng.normal(size=2000) * 20 + (0 if dtype.startswith("float") else 100)).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # stone's "may be suboptimal"
+        for options in ({}, {"range": (-5, 50)}):
+            want_edges = np.histogram_bin_edges(a, estimator, **options)
+            assert_matches(npx.histogram_bin_edges(up(a), estimator, **options), want_edges,
+                           rtol=1e-12)
+            hist, edges = npx.histogram(up(a), estimator, **options)
+            want_hist, _ = np.histogram(a, estimator, **options)
+            assert_matches(hist, want_hist)
+            assert_matches(edges, want_edges, rtol=1e-12)
+
+
+def test_bin_estimators_edge_cases_and_errors():
+    for values in (np.ones(5), np.zeros(0), np.array([1.0, 2.0])):
+        for estimator in ("auto", "doane", "stone"):
+            assert_matches(npx.histogram_bin_edges(up(values), estimator),
+                           np.histogram_bin_edges(values, estimator))
+    with pytest.raises(ValueError, match="not a valid estimator"):
+        npx.histogram(up(np.ones(3)), "bogus")
+    with pytest.raises(TypeError):
+        np.histogram(np.ones(3), "auto", weights=np.ones(3))
+    with pytest.raises(TypeError):
+        npx.histogram(up(np.ones(3)), "auto", weights=up(np.ones(3)))
