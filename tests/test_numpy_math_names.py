@@ -94,7 +94,9 @@ def test_float_power_matches_numpy(dtype, rng):
         dtype=dtype)
     expected = np.float_power(a, b)
     assert_matches(npx.float_power(up(a), up(b)), expected, rtol=1e-6)
-    assert_matches(npx.float_power(up(a), -1), np.float_power(a, -1), rtol=1e-6)
+    with np.errstate(divide="ignore"):
+        expected = np.float_power(a, -1)
+    assert_matches(npx.float_power(up(a), -1), expected, rtol=1e-6)
 
 
 # -- modf, frexp, ldexp, spacing --------------------------------------------------------------
@@ -154,7 +156,9 @@ def test_ldexp_of_integers_and_refusals():
 def test_spacing_matches_numpy(dtype):
     with np.errstate(over="ignore"):
         a = np.array(SPECIAL, dtype=dtype)
-    assert_matches(npx.spacing(up(a)), np.spacing(a), rtol=0)
+    with np.errstate(invalid="ignore"):
+        expected = np.spacing(a)
+    assert_matches(npx.spacing(up(a)), expected, rtol=0)
 
 
 def test_spacing_of_integers_and_complex():

@@ -87,9 +87,10 @@ def test_histogramdd_matches_numpy(dtype, rng):
                        np.histogramdd([s[:, 0], s[:, 1]], bins=4))
     w = rng.uniform(size=80)
     ranges = [(-1, 1), (0, 2), (-3, 3)]
+    with np.errstate(invalid="ignore"):  # unsigned samples: no weight inside the ranges
+        expected = np.histogramdd(s, bins=4, range=ranges, weights=w, density=True)
     _matches_histogram(npx.histogramdd(up(s), bins=4, range=ranges, weights=up(w), density=True),
-                       np.histogramdd(s, bins=4, range=ranges, weights=w, density=True),
-                       rtol=1e-12)
+                       expected, rtol=1e-12)
     edges = [np.array([-2, 0, 1, 4]), 3, up(np.array([-5.0, 0.0, 5.0]))]
     _matches_histogram(npx.histogramdd(up(s), bins=[up(edges[0]), 3, edges[2]]),
                        np.histogramdd(s, bins=[edges[0], 3, edges[2].to_host()]))
