@@ -29,7 +29,7 @@ import numpy as np
 from ._core import _elementwise as ew
 from ._core import _manipulation, _ops, _statistical, _transfer, _utility
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
-from . import _sorting, _statistics
+from . import _bitwise, _sorting, _statistics
 from . import _numpy_adapters as _adapters
 
 __all__ = []
@@ -70,6 +70,13 @@ _UFUNCS = {
     np.deg2rad: _math.deg2rad, np.rad2deg: _math.rad2deg, np.heaviside: _math.heaviside,
     np.matmul: _linear_algebra.matmul,
 }
+# NumPy's one-output ufuncs composed in the math, bitwise and linear-algebra modules.
+_UFUNCS.update({
+    np.fmod: _math.fmod, np.float_power: _math.float_power, np.ldexp: _math.ldexp,
+    np.gcd: _math.gcd, np.lcm: _math.lcm, np.logaddexp2: _math.logaddexp2,
+    np.spacing: _math.spacing, np.bitwise_count: _bitwise.bitwise_count,
+    np.matvec: _linear_algebra.matvec, np.vecmat: _linear_algebra.vecmat,
+})
 
 # ufunc.reduce: (device reduction, identity used for ``where=``).
 _REDUCTIONS = {

@@ -438,3 +438,19 @@ def test_exact_functions_on_random_bit_patterns(dtype, rng):
         _identical(npx.ldexp(up(a), up(exponents)), np.ldexp(a, exponents))
         assert_matches(npx.logaddexp2(up(a), up(b)), np.logaddexp2(a, b),
                        rtol=_tolerance(dtype))
+
+
+@pytest.mark.parametrize("name", ["fmod", "float_power", "logaddexp2"])
+def test_numpy_ufuncs_of_npuarrays_run_on_the_device(name, rng):
+    """``numpy.fmod(x, y)`` ... of NPUArrays reach npuarray's (``__array_ufunc__``)."""
+    a, b = rng.uniform(1, 9, 6), rng.uniform(1, 3, 6)
+    assert_matches(getattr(np, name)(up(a), up(b)), getattr(np, name)(a, b), rtol=1e-12)
+    ints = np.array([12, 18, 0, 7])
+    assert_matches(np.gcd(up(ints), 6), np.gcd(ints, 6))
+    assert_matches(np.lcm(up(ints), up(ints[::-1])), np.lcm(ints, ints[::-1]))
+    assert_matches(np.bitwise_count(up(ints)), np.bitwise_count(ints))
+    assert_matches(np.ldexp(up(a), up(ints[:1])), np.ldexp(a, ints[:1]))
+    assert_matches(np.spacing(up(a)), np.spacing(a))
+    m = rng.normal(size=(2, 6))
+    assert_matches(np.matvec(up(m), up(a)), np.matvec(m, a))
+    assert_matches(np.vecmat(up(a), up(m.T)), np.vecmat(a, m.T))
