@@ -61,15 +61,13 @@ from ._window import *  # noqa: F401,F403  bartlett, blackman, hamming, hanning,
 from ._window import __all__ as _window_all
 from ._functional import *  # noqa: F401,F403  vectorize, apply_along_axis, piecewise
 from ._functional import __all__ as _functional_all
-from ._bitpacking import *  # noqa: F401,F403  packbits, unpackbits, bitwise_count
-from ._bitpacking import __all__ as _bitpacking_all
 from ._dtype_routines import *  # noqa: F401,F403  dtype, promote_types, issubdtype, scalar types
 from ._dtype_routines import __all__ as _dtype_routines_all
 from ._floating_point_errors import *  # noqa: F401,F403  errstate, seterr, geterr (NumPy's)
 from ._floating_point_errors import __all__ as _floating_point_errors_all
 from ._memory_ranges import *  # noqa: F401,F403  shares_memory, may_share_memory (metadata only)
 from ._memory_ranges import __all__ as _memory_ranges_all
-__all__ += [*_io_all, *_polynomial_all, *_window_all, *_functional_all, *_bitpacking_all,
+__all__ += [*_io_all, *_polynomial_all, *_window_all, *_functional_all,
             *_dtype_routines_all, *_floating_point_errors_all, *_memory_ranges_all]
 from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions

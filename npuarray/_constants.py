@@ -21,3 +21,9 @@ newaxis = None
 
 pi = math.pi
 """The ratio of a circle's circumference to its diameter (Python float)."""
+
+# NumPy's constant beyond the standard's.
+__all__ += ["euler_gamma"]
+
+euler_gamma = 0.577215664901532860606512090082402431
+"""The Euler-Mascheroni constant γ (Python float, ``numpy.euler_gamma``)."""

@@ -1,6 +1,7 @@
 """Linear algebra at the top level (NumPy's chapter; ``numpy.linalg`` is
 ``npuarray.linalg``): ``matmul``, ``tensordot``, ``vecdot``, ``matrix_transpose``,
-``dot``, ``vdot``, ``inner``, ``outer``, ``kron``, ``einsum``, ``trace``: views, and
+``dot``, ``vdot``, ``inner``, ``outer``, ``kron``, ``einsum``, ``trace``, ``matvec``,
+``vecmat``: views, and
 contractions reduced to aclnnMatmul on the current stream of the operands' device.
 """
 import builtins
@@ -228,3 +229,72 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     result, labels = _sum_labels(result, labels, set(labels) - set(output))
     result = _manipulation.permute_dims(result, tuple(labels.index(c) for c in output))
     return into(_manipulation.copy_array(result) if len(arrays) == 1 else result, out)
+
+
+# -- Matrix-vector products (NumPy 2.2) and einsum's contraction plan ------------------------
+
+__all__ += ["matvec", "vecmat", "einsum_path"]
+
+
+def _products(a, b):
+    """``a @ b`` (aclnnMatmul); for bool operands the logical "or of ands" NumPy
+    gives, as the int32 product compared with 0."""
+    if a.dtype != np.bool_:
+        return matmul(a, b)
+    counts = matmul(_manipulation.astype(a, np.int32), _manipulation.astype(b, np.int32))
+    return ew.not_equal(counts, 0)
+
+
+def matvec(x1, x2, /, out=None):
+    """Matrix-vector products ``x1 @ x2`` of the stacks of matrices (..., m, n)
+    and vectors (..., n), broadcast over the leading axes: (..., m)
+    (``numpy.matvec``; aclnnMatmul of ``x2`` as a column). The promoted dtype
+    (bool: whether any product is true);
+    ValueError for missing core axes or mismatched n."""
+    a, b = _same_dtype(x1, x2, "matvec")
+    signature = "(m,n),(n)->(m)"
+    if a.ndim < 2:
+        raise ValueError(f"matvec: Input operand 0 does not have enough dimensions (has "
+                         f"{a.ndim}, gufunc core with signature {signature} requires 2)")
+    if b.ndim < 1:
+        raise ValueError(f"matvec: Input operand 1 does not have enough dimensions (has 0, "
+                         f"gufunc core with signature {signature} requires 1)")
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"matvec: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {signature} (size {b.shape[-1]} is "
+                         f"different from {a.shape[-1]})")
+    return into(_products(a, _manipulation.expand_dims(b, axis=-1))[..., 0], out)
+
+
+def vecmat(x1, x2, /, out=None):
+    """Vector-matrix products ``conj(x1) @ x2`` of the stacks of vectors (..., n)
+    and matrices (..., n, m), broadcast over the leading axes: (..., m)
+    (``numpy.vecmat``; aclnnMatmul of the conjugated ``x1`` as a row). The
+    promoted dtype; ValueError for missing core axes or mismatched n."""
+    a, b = _same_dtype(x1, x2, "vecmat")
+    signature = "(n),(n,m)->(m)"
+    if a.ndim < 1:
+        raise ValueError(f"vecmat: Input operand 0 does not have enough dimensions (has 0, "
+                         f"gufunc core with signature {signature} requires 1)")
+    if b.ndim < 2:
+        raise ValueError(f"vecmat: Input operand 1 does not have enough dimensions (has "
+                         f"{b.ndim}, gufunc core with signature {signature} requires 2)")
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"vecmat: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {signature} (size {b.shape[-2]} is "
+                         f"different from {a.shape[-1]})")
+    if a.dtype.kind == "c":
+        a = ew.conj(a)
+    return into(_products(_manipulation.expand_dims(a, axis=-2), b)[..., 0, :], out)
+
+
+def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
+    """NumPy's contraction order for ``einsum(subscripts, *operands)``
+    (``numpy.einsum_path``): the plan depends only on the operands' shapes,
+    so it is computed by NumPy on the host from zero-stride placeholders of
+    those shapes and dtypes — no data moves. Returns (path list, report)."""
+    placeholders = [np.lib.stride_tricks.as_strided(np.zeros(1, x.dtype), x.shape,
+                                                    (0,) * x.ndim, writeable=False)
+                    if hasattr(x, "shape") and hasattr(x, "dtype") else x for x in operands]
+    return np.einsum_path(subscripts, *placeholders, optimize=optimize,
+                          einsum_call=einsum_call)

@@ -1,6 +1,7 @@
 """Logic functions (NumPy's chapter): truth tests (``all``, ``any``), array contents
 (``isfinite``, ``isinf``, ``isnan``, ``isneginf``, ``isposinf``), type tests
-(``iscomplex``, ``isreal``), logical operations and comparisons (``logical_and``,
+(``iscomplex``, ``isreal``, ``iscomplexobj``, ``isrealobj``, ``isscalar``, ``isfortran``),
+logical operations and comparisons (``logical_and``,
 ``equal``, ``isclose``, ``allclose``, ``array_equal``). aclnn comparison and logical
 operators, aclnnAll / aclnnAny, on the current stream of the operands' device.
 """
@@ -13,7 +14,7 @@ from ._core._elementwise import (equal, greater, greater_equal, isfinite, isinf,
                                  less_equal, logical_and, logical_not, logical_or, logical_xor,
                                  not_equal)
 from ._core._utility import all, any
-from ._operands import as_device, float_dtype
+from ._operands import as_device, float_dtype, is_array
 
 __all__ = ["equal", "greater", "greater_equal", "isfinite", "isinf", "isnan", "less",
            "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor",
@@ -93,3 +94,48 @@ def array_equiv(a1, a2):
 
 def _false(device):
     return _creation.zeros((), dtype=np.bool_, device=device)
+
+
+# -- Array type testing --------------------------------------------------------------------
+
+__all__ += ["iscomplexobj", "isrealobj", "isscalar", "isfortran"]
+
+
+def iscomplexobj(x):
+    """Whether ``x`` has a complex dtype, whatever its values (``numpy.iscomplexobj``):
+    the NPUArray's dtype, or NumPy's answer for host objects; no device work."""
+    if is_array(x):
+        return x.dtype.kind == "c"
+    return np.iscomplexobj(x)
+
+
+def isrealobj(x):
+    """Whether ``x`` does not have a complex dtype (``numpy.isrealobj``); no device work."""
+    return not iscomplexobj(x)
+
+
+def isscalar(element):
+    """Whether ``element`` is a Python or NumPy scalar (``numpy.isscalar``): an
+    NPUArray, even 0-d, is not (as NumPy's 0-d arrays are not)."""
+    return np.isscalar(element)
+
+
+def _contiguous(shape, strides):
+    expected = 1
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return True
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
+
+
+def isfortran(a):
+    """Whether ``a`` is Fortran-contiguous and not also C-contiguous
+    (``numpy.isfortran``): from the view's shape and strides, no device work.
+    TypeError for other objects than NPUArrays and NumPy arrays."""
+    if not is_array(a):
+        return np.isfortran(a)
+    items = tuple(s // a.dtype.itemsize for s in a.strides)
+    return _contiguous(a.shape, items) and not a.is_c_contiguous()

@@ -11,10 +11,11 @@ NumPy-signature forms (``numpy.sum(a, axis, dtype, out, keepdims)``) that
 ``numpy.sum(x)`` on an NPUArray reaches through ``__array_function__``.
 """
 import math
+import warnings
 
 import numpy as np
 
-from ._core import _creation, _manipulation, _searching
+from ._core import _creation, _manipulation, _searching, _utility
 from ._core import _elementwise as ew
 from ._core import _statistical as st
 from ._core._data_type import result_type
@@ -28,8 +29,8 @@ from ._core._indexing import take
 from ._core._linear_algebra import matmul
 from ._core._statistical import cumulative_prod, cumulative_sum, prod, sum
 from ._core._utility import diff
-from ._operands import (all_nan, as_device, axis_argument, check_no_unsupported, float_dtype,
-                        into, is_array, nan_replaced)
+from ._operands import (all_nan, as_device, axis_argument, axis_tuple, check_no_unsupported,
+                        float_dtype, into, is_array, nan_replaced, with_ufunc_out)
 
 __all__ = ["abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "ceil",
            "clip", "conj", "copysign", "cos", "cosh", "divide", "exp", "expm1", "floor",
@@ -383,3 +384,499 @@ def numpy_prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
     a = as_device(a, "prod")
     result = st.prod(a, axis=axis_argument(axis), dtype=dtype, keepdims=keepdims)
     return into(result if initial is None else ew.multiply(result, initial), out)
+
+
+# -- NumPy's other arithmetic, exponent and complex-part functions ---------------------------
+# The ufuncs among them take ``out=`` (``with_ufunc_out``).
+
+__all__ += ["fmod", "float_power", "divmod", "modf", "frexp", "ldexp", "gcd", "lcm", "angle",
+            "conjugate", "logaddexp2", "spacing", "real_if_close", "ediff1d", "cross",
+            "trapezoid", "gradient", "unwrap"]
+
+conjugate = ew.conj
+
+
+def _ufunc_dtypes(ufunc, *operands):
+    """The dtypes NumPy's ``ufunc`` gives for these operands (NEP 50: Python
+    scalars weak), found by calling it on empty host arrays of the operands'
+    dtypes; NumPy's TypeError (``UFuncTypeError``) for dtypes it has no loop for."""
+    probes = [np.empty(0, x.dtype) if is_array(x) else x for x in operands]
+    result = ufunc(*probes)
+    return tuple(np.dtype(r.dtype) for r in result) if isinstance(result, tuple) else (
+        np.dtype(result.dtype),)
+
+
+def _in_dtype(x, dtype, name):
+    """``x`` as a device array of ``dtype`` (scalars uploaded, arrays cast)."""
+    x = as_device(x, name)
+    return x if x.dtype == dtype else _manipulation.astype(x, dtype)
+
+
+@with_ufunc_out
+def fmod(x1, x2, /):
+    """Element-wise C remainder ``x1 - trunc(x1 / x2) * x2``, with the sign of
+    ``x1`` (``numpy.fmod``). Integers: aclnnRemainderTensor (the sign of ``x2``),
+    moved by ``x2`` where the operands' signs differ (aclnnSWhere, aclnnSub);
+    floats: ``copysign(remainder(|x1|, |x2|), x1)`` (aclnnAbs, aclnnRemainderTensor,
+    aclnnSWhere) — exact, NaN for ``x2 == 0`` or infinite ``x1``; integer division
+    by zero gives 0, as NumPy. Dtypes as NumPy's loops (bool -> int8; TypeError
+    for complex). Runs on the current stream of the operands' device."""
+    (dtype,) = _ufunc_dtypes(np.fmod, x1, x2)
+    a, b = _in_dtype(x1, dtype, "fmod"), _in_dtype(x2, dtype, "fmod")
+    if dtype.kind == "u":
+        return ew.remainder(a, b)
+    if dtype.kind == "i":
+        r = ew.remainder(a, b)
+        moved = ew.logical_and(ew.not_equal(r, 0), ew.not_equal(ew.less(a, 0), ew.less(b, 0)))
+        return ew.where(moved, ew.subtract(r, b), r)
+    return ew.copysign(ew.remainder(ew.abs(a), ew.abs(b)), a)
+
+
+@with_ufunc_out
+def float_power(x1, x2, /):
+    """Element-wise ``x1 ** x2`` in float64 (complex128 for complex operands)
+    whatever the inputs (``numpy.float_power``; aclnnCast, aclnnPowTensorTensor):
+    negative integer powers are allowed, NaN for a negative base and a
+    non-integer real power."""
+    (dtype,) = _ufunc_dtypes(np.float_power, x1, x2)
+    return ew.pow(_in_dtype(x1, dtype, "float_power"), _in_dtype(x2, dtype, "float_power"))
+
+
+@with_ufunc_out
+def divmod(x1, x2, /):  # noqa: A001  NumPy's name
+    """``(x1 // x2, x1 % x2)`` element-wise (``numpy.divmod``; aclnnFloorDivide,
+    aclnnRemainderTensor), in NumPy's dtypes (bool -> int8; TypeError for complex)."""
+    quotient, _ = _ufunc_dtypes(np.divmod, x1, x2)
+    a, b = _in_dtype(x1, quotient, "divmod"), _in_dtype(x2, quotient, "divmod")
+    q, r = ew.floor_divide(a, b), ew.remainder(a, b)
+    if quotient.kind == "f":
+        # NumPy's npy_divmod: an infinite dividend (NaN remainder, b != 0) has a NaN quotient.
+        q = ew.where(ew.logical_and(ew.isnan(r), ew.not_equal(b, 0)), np.nan, q)
+    return q, r
+
+
+@with_ufunc_out
+def modf(x, /):
+    """``(fractional, integral)`` parts of ``x``, both with ``x``'s sign
+    (``numpy.modf``): aclnnTrunc, aclnnSub, the fraction of an infinity 0
+    (aclnnSWhere, aclnnCopysign). Integers give NumPy's float dtype; TypeError
+    for complex."""
+    (dtype, _) = _ufunc_dtypes(np.modf, x)
+    x = _in_dtype(x, dtype, "modf")
+    integral = ew.trunc(x)
+    fraction = ew.where(ew.isinf(x), 0.0, ew.subtract(x, integral))
+    return ew.copysign(fraction, x), integral
+
+
+@with_ufunc_out
+def frexp(x, /):
+    """``(mantissa, exponent)`` with ``x == mantissa * 2**exponent`` and
+    ``0.5 <= |mantissa| < 1`` (``numpy.frexp``), read from the IEEE 754 fields:
+    ``x``'s bits as the signed integer of its size (no copy), the exponent
+    field shifted out and re-biased and the mantissa's exponent field set to
+    -1's (aclnnRightShift, aclnnBitwiseAnd, aclnnBitwiseOr, aclnnSub);
+    subnormals are first scaled into the normal range by an exact power of two
+    (aclnnMul). Zero, infinities and NaN give themselves and exponent 0.
+    Exponent int32; integers give NumPy's float dtype; TypeError for complex."""
+    (dtype, int_dtype) = _ufunc_dtypes(np.frexp, x)
+    x = _in_dtype(x, dtype, "frexp")
+    info = np.finfo(dtype)
+    bits_dtype = np.dtype(f"i{dtype.itemsize}")
+    fraction_bits, bias, field_mask = info.nmant, info.maxexp - 1, 2 * info.maxexp - 1
+    shift = fraction_bits + 2  # 2**shift makes every subnormal normal, exactly
+    special = ew.logical_or(ew.equal(x, 0), ew.logical_not(ew.isfinite(x)))
+    subnormal = ew.logical_and(ew.less(ew.abs(x), float(info.smallest_normal)),
+                               ew.logical_not(special))
+    scaled = ew.where(subnormal, ew.multiply(x, float(2.0 ** shift)), x)
+    bits = ew.bits_as(scaled, bits_dtype)
+    field = ew.bitwise_and(ew.bitwise_right_shift(bits, fraction_bits), field_mask)
+    exponent = ew.subtract(ew.subtract(field, bias - 1), ew.where(subnormal, shift, 0))
+    mantissa_bits = ew.bitwise_or(ew.bitwise_and(bits, ~(field_mask << fraction_bits)),
+                               (bias - 1) << fraction_bits)
+    mantissa = ew.bits_as(_manipulation.astype(mantissa_bits, bits_dtype, copy=False), dtype)
+    return (ew.where(special, x, mantissa),
+            _manipulation.astype(ew.where(special, 0, exponent), int_dtype))
+
+
+# The dtype in which a float16 / float32 ``x * 2**k`` is exact over their ranges of k.
+_EXACT_WIDER = {np.dtype(np.float16): np.dtype(np.float32),
+                np.dtype(np.float32): np.dtype(np.float64)}
+
+
+def _scalbn(x, n):
+    """``x * 2**n`` (``n`` int64) for float64 ``x`` with one rounding, as C's
+    ``scalbn``: up to two exact steps of 2**1023 or 2**-969 (which keep a
+    result that can still be non-zero normal), then one power of two in the
+    normal range (aclnnGtScalar, aclnnSWhere, aclnnMuls, aclnnPowScalarTensor)."""
+    info = np.finfo(x.dtype)
+    top, bottom = info.maxexp - 1, info.minexp
+    down = info.minexp + info.nmant + 1
+    for _ in range(2):
+        up = ew.greater(n, top)
+        x, n = ew.where(up, ew.multiply(x, 2.0 ** top), x), ew.where(up, ew.subtract(n, top), n)
+        low = ew.less(n, bottom)
+        x = ew.where(low, ew.multiply(x, 2.0 ** down), x)
+        n = ew.where(low, ew.subtract(n, down), n)
+    n = ew.clip(n, bottom, top)
+    return ew.multiply(x, ew.pow(2.0, _manipulation.astype(n, x.dtype)))
+
+
+@with_ufunc_out
+def ldexp(x1, x2, /):
+    """``x1 * 2**x2`` element-wise (``numpy.ldexp``) for integer ``x2``, rounded
+    once: float16 and float32 scaled exactly in float32 / float64 by a power of
+    two (the exponent clipped to where the result is 0 or inf anyway) and cast
+    back (aclnnClamp, aclnnPowScalarTensor, aclnnMul, aclnnCast); float64 as
+    C's ``scalbn``. Result dtype NumPy's (int ``x1`` -> float); TypeError for a
+    floating ``x2`` or complex ``x1``."""
+    (dtype,) = _ufunc_dtypes(np.ldexp, x1, x2)
+    x = _in_dtype(x1, dtype, "ldexp")
+    exponent = _manipulation.astype(as_device(x2, "ldexp"), np.int64)
+    wider = _EXACT_WIDER.get(dtype)
+    if wider is None:
+        return _scalbn(x, exponent)
+    info = np.finfo(dtype)
+    span = info.maxexp - info.minexp + info.nmant + 2
+    factor = ew.pow(2.0, _manipulation.astype(ew.clip(exponent, -span, span), wider))
+    return _manipulation.astype(ew.multiply(_manipulation.astype(x, wider), factor), dtype)
+
+
+def _euclid(a, b):
+    """gcd of the non-negative arrays ``a``, ``b`` (same shape): Euclid's steps
+    (aclnnRemainderTensor, aclnnSWhere), four between reads of whether any
+    ``b`` is still non-zero (aclnnAny, one byte to the host) — a finished
+    element is left as it is by further steps; at most about 1.44 log2(max)
+    steps in all."""
+    while _utility.any(ew.not_equal(b, 0)).item():
+        for _ in range(4):
+            nonzero = ew.not_equal(b, 0)
+            a, b = ew.where(nonzero, b, a), ew.where(
+                nonzero, ew.remainder(a, ew.where(nonzero, b, 1)), 0)
+    return a
+
+
+def _integer_pair(ufunc, x1, x2, name):
+    (dtype,) = _ufunc_dtypes(ufunc, x1, x2)
+    a, b = _in_dtype(x1, dtype, name), _in_dtype(x2, dtype, name)
+    a, b = _manipulation.broadcast_arrays(a, b)
+    return ew.abs(a), ew.abs(b)
+
+
+@with_ufunc_out
+def gcd(x1, x2, /):
+    """Greatest common divisor of ``|x1|`` and ``|x2|`` element-wise
+    (``numpy.gcd``); ``gcd(0, 0) == 0``. Integer dtypes (bool -> int8; TypeError
+    for floating and complex), composed as Euclid's algorithm on the device."""
+    a, b = _integer_pair(np.gcd, x1, x2, "gcd")
+    return _euclid(a, b)
+
+
+@with_ufunc_out
+def lcm(x1, x2, /):
+    """Least common multiple of ``|x1|`` and ``|x2|`` element-wise
+    (``numpy.lcm``): ``|x1| // gcd * |x2|``, 0 when either is 0. Integer dtypes
+    as :func:`gcd`."""
+    a, b = _integer_pair(np.lcm, x1, x2, "lcm")
+    divisor = _euclid(a, b)
+    zero = ew.equal(divisor, 0)
+    return ew.where(zero, 0, ew.multiply(ew.floor_divide(a, ew.where(zero, 1, divisor)), b))
+
+
+def angle(z, deg=False):
+    """Counter-clockwise angle of each complex element from the positive real
+    axis, in ``(-pi, pi]`` (degrees with ``deg=True``) (``numpy.angle``):
+    aclnnAtan2 of the imaginary and real parts. Real input gives 0 or pi in
+    the dtype of NumPy's ``arctan2(0, z)`` (float dtypes kept, int8 -> float16,
+    int16 -> float32, wider integers float64); complex give their real dtype."""
+    z = as_device(z, "angle")
+    if z.dtype.kind == "c":
+        re, im = ew.real(z), ew.imag(z)
+    else:
+        (dtype,) = _ufunc_dtypes(np.arctan2, 0, z)  # NumPy's arctan2(0, z) loop
+        re = _in_dtype(z, dtype, "angle")
+        im = _creation.zeros_like(re)
+    result = ew.atan2(im, re)
+    return ew.multiply(result, 180 / math.pi) if deg else result
+
+
+@with_ufunc_out
+def logaddexp2(x1, x2, /):
+    """Element-wise ``log2(2**x1 + 2**x2)`` without overflow (``numpy.logaddexp2``):
+    ``max + log1p(2**-|x1 - x2|) / ln 2`` (aclnnMaximum, aclnnPowScalarTensor,
+    aclnnLog1p); equal operands (also infinities) give ``x1 + 1``. Float dtypes
+    as NumPy's loops (float16 computed in float32, as NumPy's); TypeError for
+    complex."""
+    (dtype,) = _ufunc_dtypes(np.logaddexp2, x1, x2)
+    compute = np.dtype(np.float32) if dtype == np.float16 else dtype  # as NumPy's half loop
+    a, b = _in_dtype(x1, compute, "logaddexp2"), _in_dtype(x2, compute, "logaddexp2")
+    larger = ew.maximum(a, b)
+    gap = ew.abs(ew.subtract(a, b))
+    combined = ew.add(larger, ew.divide(ew.log1p(ew.pow(2.0, ew.negative(gap))), math.log(2)))
+    result = ew.where(ew.equal(a, b), ew.add(a, 1.0), combined)
+    return _manipulation.astype(result, dtype, copy=False)
+
+
+@with_ufunc_out
+def spacing(x, /):
+    """Distance from each element to the next representable value away from
+    zero, negative for negative ``x`` (``numpy.spacing``): aclnnNextAfter
+    towards ±inf minus ``x`` (float16: towards +inf, as NumPy's half loop); NaN
+    for infinities and NaN. Float dtypes (integers
+    give NumPy's float dtype); TypeError for complex."""
+    (dtype,) = _ufunc_dtypes(np.spacing, x)
+    x = _in_dtype(x, dtype, "spacing")
+    if dtype == np.float16:  # NumPy's half-precision loop always steps towards +inf
+        away = _creation.full_like(x, np.inf)
+    else:
+        away = ew.where(ew.less(x, 0), -np.inf, np.inf)  # -0.0 steps up, as NumPy
+    step = ew.subtract(ew.nextafter(x, _manipulation.astype(away, dtype)), x)
+    return ew.where(ew.isfinite(x), step, np.nan)
+
+
+def real_if_close(a, tol=100):
+    """The real part of complex ``a`` when every imaginary part is below ``tol``
+    machine epsilons (``tol`` > 1) or ``tol`` itself (``numpy.real_if_close``);
+    else ``a``. The test is one aclnnAbs, aclnnLtScalar and aclnnAll, read by
+    the host since it decides the result's dtype. Real input is returned as is."""
+    a = as_device(a, "real_if_close")
+    if a.dtype.kind != "c":
+        return a
+    if tol > 1:
+        tol = tol * np.finfo(a.dtype).eps
+    if _utility.all(ew.less(ew.abs(ew.imag(a)), tol)).item():
+        return ew.real(a)
+    return a
+
+
+def _flat_edge(values, dtype, name):
+    values = _manipulation.reshape(as_device(values, "ediff1d"), (-1,))
+    if not np.can_cast(values.dtype, dtype, casting="same_kind"):
+        raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the "
+                        f"`same_kind` rule.")
+    return _manipulation.astype(values, dtype, copy=False)
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Differences of consecutive elements of the flattened ``ary``, with
+    ``to_begin`` / ``to_end`` joined before / after (``numpy.ediff1d``;
+    aclnnSub, aclnnInplaceCopy). ``ary``'s dtype; TypeError when an edge cannot
+    be cast to it under ``same_kind``."""
+    ary = _manipulation.reshape(as_device(ary, "ediff1d"), (-1,))
+    if ary.dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+    parts = [] if to_begin is None else [_flat_edge(to_begin, ary.dtype, "to_begin")]
+    parts.append(ew.subtract(ary[1:], ary[:-1]))
+    if to_end is not None:
+        parts.append(_flat_edge(to_end, ary.dtype, "to_end"))
+    return parts[0] if len(parts) == 1 else _manipulation.concat(parts)
+
+
+def _vector_components(v, axis, name):
+    v = _manipulation.moveaxis(as_device(v, name), axis, -1)
+    if v.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    return [v[..., k] for k in range(v.shape[-1])]
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cross product of 2- or 3-vectors along ``axisa`` of ``a`` and ``axisb``
+    of ``b`` (``axis`` sets all three), broadcast over the other axes, placed
+    along ``axisc`` (``numpy.cross``): components multiplied and subtracted
+    (aclnnMul, aclnnSub) and stacked. Two 2-vectors give the z-component (no
+    vector axis), as NumPy (which deprecates it). ValueError for other
+    lengths; AxisError for bad axes; NumPy's DeprecationWarning for 2-vectors."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = as_device(a, "cross")
+    b = as_device(b, "cross")
+    dtype = result_type(a.dtype, b.dtype)
+    if dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported")
+    u = _vector_components(_manipulation.astype(a, dtype, copy=False), axisa, "cross")
+    v = _vector_components(_manipulation.astype(b, dtype, copy=False), axisb, "cross")
+    if len(u) == 2 or len(v) == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
+    if len(u) == 2 and len(v) == 2:
+        return ew.subtract(ew.multiply(u[0], v[1]), ew.multiply(u[1], v[0]))
+    u = u + [0] * (3 - len(u))
+    v = v + [0] * (3 - len(v))
+    parts = [ew.subtract(ew.multiply(u[i], v[j]), ew.multiply(u[j], v[i]))
+             for i, j in ((1, 2), (2, 0), (0, 1))]
+    parts = _manipulation.broadcast_arrays(*[_manipulation.astype(as_device(p, "cross"), dtype,
+                                                                 copy=False) for p in parts])
+    result = _manipulation.stack(parts, axis=-1)
+    return _manipulation.moveaxis(result, -1, axisc)
+
+
+def _along(x, axis, start, stop):
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(start, stop)
+    return x[tuple(index)]
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """Integral of ``y`` along ``axis`` by the trapezoidal rule
+    (``numpy.trapezoid``): ``sum(d * (y[1:] + y[:-1]) / 2)`` with ``d`` the
+    differences of the sample points ``x`` (1-D along ``axis`` or ``y``'s
+    shape) or the spacing ``dx`` (aclnnSub, aclnnAdd, aclnnMul, aclnnReduceSum).
+    The pair sums are in ``y``'s dtype, as NumPy's (bool: logical or), then
+    float64 for integers and bool."""
+    y = as_device(y, "trapezoid")
+    (axis,) = axis_tuple(axis, y.ndim)
+    if x is None:
+        d = dx
+    else:
+        x = as_device(x, "trapezoid")
+        d = ew.subtract(x[1:], x[:-1]) if x.ndim == 1 else ew.subtract(
+            _along(x, axis, 1, None), _along(x, axis, None, -1))
+        if x.ndim == 1:
+            shape = [1] * y.ndim
+            shape[axis] = d.shape[0]
+            d = _manipulation.reshape(d, tuple(shape))
+    pair = ew.logical_or if y.dtype == np.bool_ else ew.add
+    pairs = pair(_along(y, axis, 1, None), _along(y, axis, None, -1))
+    return st.sum(ew.divide(ew.multiply(d, pairs), 2.0), axis=axis)
+
+
+def _spacing_of(spacing, length, dtype):
+    """A scalar spacing, or the differences (``dtype``) of 1-D device
+    coordinates of ``length`` — one scalar when they are all equal (one
+    aclnnAll read by the host), as NumPy treats uniform coordinates."""
+    if not is_array(spacing) or spacing.ndim == 0:
+        return spacing
+    if spacing.ndim != 1:
+        raise ValueError("distances must be either scalars or 1d")
+    if spacing.shape[0] != length:
+        raise ValueError("when 1d, distances must match the length of the corresponding "
+                         "dimension")
+    steps = _manipulation.astype(ew.subtract(spacing[1:], spacing[:-1]), dtype, copy=False)
+    if steps.shape[0] and _utility.all(ew.equal(steps, steps[0])).item():
+        return steps[0]
+    return steps
+
+
+def _gradient_axis(f, axis, h, edge_order):
+    """NumPy's second-order central differences inside, first- or second-order
+    one-sided ones at the edges, of ``f`` along ``axis`` (``h`` a scalar
+    spacing or the 1-D differences of the coordinates)."""
+    n = f.shape[axis]
+    if n < edge_order + 1:
+        raise ValueError("Shape of array too small to calculate a numerical gradient, at "
+                         "least (edge_order + 1) elements are required.")
+    shape = [1] * f.ndim
+    shape[axis] = -1
+
+    def sl(start, stop):
+        return _along(f, axis, start, stop)
+
+    if is_array(h) and h.ndim == 1:
+        dx = h
+        dx1, dx2 = dx[:-1], dx[1:]
+        a = ew.divide(ew.negative(dx2), ew.multiply(dx1, ew.add(dx1, dx2)))
+        b = ew.divide(ew.subtract(dx2, dx1), ew.multiply(dx1, dx2))
+        c = ew.divide(dx1, ew.multiply(dx2, ew.add(dx1, dx2)))
+        a, b, c = (_manipulation.reshape(v, tuple(shape)) for v in (a, b, c))
+        inner = ew.add(ew.add(ew.multiply(a, sl(None, -2)), ew.multiply(b, sl(1, -1))),
+                       ew.multiply(c, sl(2, None)))
+        first_h, last_h = dx[0], dx[-1]
+    else:
+        inner = ew.divide(ew.subtract(sl(2, None), sl(None, -2)), 2.0 * h)
+        dx = None
+        first_h = last_h = h
+    if edge_order == 1:
+        first = ew.divide(ew.subtract(sl(1, 2), sl(0, 1)), first_h)
+        last = ew.divide(ew.subtract(sl(-1, None), sl(-2, -1)), last_h)
+    else:
+        first, last = _second_order_edges(sl, dx, h)
+    return _manipulation.concat([first, inner, last], axis=axis)
+
+
+def _second_order_edges(sl, dx, h):
+    """The two boundary values of ``gradient`` with ``edge_order=2``: NumPy's
+    one-sided three-point formulas (``sl(start, stop)`` slices ``f`` along the
+    axis; ``dx`` the coordinate differences or None for the scalar ``h``)."""
+    if dx is None:
+        first = ew.divide(ew.add(ew.add(ew.multiply(sl(0, 1), -1.5), ew.multiply(sl(1, 2), 2.0)),
+                                 ew.multiply(sl(2, 3), -0.5)), h)
+        last = ew.divide(ew.add(ew.add(ew.multiply(sl(-3, -2), 0.5), ew.multiply(sl(-2, -1),
+                                                                             -2.0)),
+                                ew.multiply(sl(-1, None), 1.5)), h)
+        return first, last
+    d1, d2 = dx[0], dx[1]
+    a = ew.negative(ew.divide(ew.add(ew.multiply(d1, 2.0), d2), ew.multiply(d1, ew.add(d1, d2))))
+    b = ew.divide(ew.add(d1, d2), ew.multiply(d1, d2))
+    c = ew.negative(ew.divide(d1, ew.multiply(d2, ew.add(d1, d2))))
+    first = ew.add(ew.add(ew.multiply(a, sl(0, 1)), ew.multiply(b, sl(1, 2))),
+                   ew.multiply(c, sl(2, 3)))
+    d1, d2 = dx[-2], dx[-1]
+    a = ew.divide(d2, ew.multiply(d1, ew.add(d1, d2)))
+    b = ew.negative(ew.divide(ew.add(d2, d1), ew.multiply(d1, d2)))
+    c = ew.divide(ew.add(ew.multiply(d2, 2.0), d1), ew.multiply(d2, ew.add(d1, d2)))
+    last = ew.add(ew.add(ew.multiply(a, sl(-3, -2)), ew.multiply(b, sl(-2, -1))),
+                  ew.multiply(c, sl(-1, None)))
+    return first, last
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """Gradient of ``f`` by second-order central differences inside and
+    first- or second-order (``edge_order``) one-sided differences at the
+    boundaries (``numpy.gradient``), along ``axis`` (default every axis);
+    ``varargs``: one scalar spacing for every axis, one per axis, or 1-D
+    coordinate arrays. Slices, aclnnSub, aclnnMul, aclnnDiv, aclnnInplaceCopy
+    on the operands' stream. One array for one axis, else a tuple. Integers
+    give float64; TypeError for bool, as NumPy. ValueError for an axis shorter than
+    ``edge_order + 1``, a bad spacing count or ``edge_order`` not 1 or 2."""
+    f = as_device(f, "gradient")
+    if f.dtype == np.bool_:
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+    f = _floating(f, "gradient")
+    axes = axis_tuple(axis, f.ndim)
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    if not varargs:
+        spacings = [1.0] * len(axes)
+    elif len(varargs) == 1 and not (is_array(varargs[0]) and varargs[0].ndim == 1):
+        spacings = [varargs[0]] * len(axes)
+    elif len(varargs) == len(axes):
+        spacings = list(varargs)
+    else:
+        raise TypeError("invalid number of arguments")
+    results = tuple(_gradient_axis(f, ax, _spacing_of(h, f.shape[ax], f.dtype), edge_order)
+                    for ax, h in zip(axes, spacings))
+    return results[0] if len(results) == 1 else results
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
+    """``p`` with jumps between consecutive elements along ``axis`` larger than
+    ``max(discont, period / 2)`` replaced by their ``period`` complement
+    (``numpy.unwrap``): NumPy's formula with aclnnSub, aclnnRemainderTensor,
+    aclnnSWhere, aclnnCumsum and aclnnAdd. The differences are taken in
+    ``p``'s dtype, then computed in the dtype of ``result_type(diff, period)``
+    (float64 for integers and a float period; integer arithmetic for integers
+    and an integer period), as NumPy."""
+    p = as_device(p, "unwrap")
+    (axis,) = axis_tuple(axis, p.ndim)
+    dd = diff(p, axis=axis)
+    dtype = np.result_type(dd.dtype, period)
+    if discont is None:
+        discont = period / 2
+    if dtype.kind in "iu":
+        high, ambiguous = period // 2, period % 2 == 0
+    else:
+        high, ambiguous = period / 2, True
+    dd = _manipulation.astype(dd, dtype, copy=False)
+    ddmod = ew.subtract(ew.remainder(ew.add(dd, high), period), high)
+    if ambiguous:
+        ddmod = ew.where(ew.logical_and(ew.equal(ddmod, -high), ew.greater(dd, 0)), high,
+                         ddmod)
+    correction = ew.subtract(ddmod, dd)
+    correction = ew.where(ew.less(ew.abs(dd), discont), 0, correction)
+    corrected = ew.add(_along(p, axis, 1, None), st.cumulative_sum(correction, axis=axis))
+    return _manipulation.concat([_manipulation.astype(_along(p, axis, 0, 1), dtype),
+                                 _manipulation.astype(corrected, dtype, copy=False)],
+                                axis=axis)

@@ -224,25 +224,6 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  NumPy's name
-    """``numpy.linalg.norm``: the vector norm of the flattened array (or along
-    an int ``axis``), the matrix norm over a 2-tuple ``axis`` or of a 2-D
-    array with a matrix ``ord`` ("fro", "nuc", inf, -inf, 1, -1, 2, -2)."""
-    x = as_device(x, "norm")
-    if axis is None:
-        if ord is None or (x.ndim == 1):
-            result = linalg.vector_norm(x, axis=None, keepdims=keepdims,
-                                        ord=2 if ord is None else ord)
-            return result
-        if x.ndim != 2:
-            raise ValueError("Improper number of dimensions to norm.")
-        axis = (0, 1)
-    if isinstance(axis, int) or (isinstance(axis, tuple) and len(axis) == 1):
-        return linalg.vector_norm(x, axis=axis, keepdims=keepdims,
-                                  ord=2 if ord is None else ord)
-    if len(axis) != 2:
-        raise ValueError("Improper number of dimensions to norm.")
-    moved = _manipulation.moveaxis(x, tuple(axis), (-2, -1))
-    result = linalg.matrix_norm(moved, keepdims=keepdims, ord="fro" if ord is None else ord)
-    if keepdims:
-        result = _manipulation.moveaxis(result, (-2, -1), tuple(axis))
-    return result
+    """``numpy.linalg.norm``: ``npuarray.linalg.norm`` (integers in float64,
+    NumPy's errors), a scalar ``x`` uploaded first."""
+    return linalg.norm(as_device(x, "norm"), ord, axis, keepdims)

@@ -29,9 +29,8 @@ import numpy as np
 from ._core import _elementwise as ew
 from ._core import _manipulation, _ops, _statistical, _transfer, _utility
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
-from . import _sorting, _statistics
-from . import (_bitpacking, _dtype_routines, _functional, _io, _memory_ranges, _polynomial,
-               _window)
+from . import _bitwise, _dtype_routines, _functional, _io, _memory_ranges, _polynomial
+from . import _sorting, _statistics, _window
 from . import _numpy_adapters as _adapters
 
 __all__ = []
@@ -72,6 +71,13 @@ _UFUNCS = {
     np.deg2rad: _math.deg2rad, np.rad2deg: _math.rad2deg, np.heaviside: _math.heaviside,
     np.matmul: _linear_algebra.matmul,
 }
+# NumPy's one-output ufuncs composed in the math, bitwise and linear-algebra modules.
+_UFUNCS.update({
+    np.fmod: _math.fmod, np.float_power: _math.float_power, np.ldexp: _math.ldexp,
+    np.gcd: _math.gcd, np.lcm: _math.lcm, np.logaddexp2: _math.logaddexp2,
+    np.spacing: _math.spacing, np.bitwise_count: _bitwise.bitwise_count,
+    np.matvec: _linear_algebra.matvec, np.vecmat: _linear_algebra.vecmat,
+})
 
 # ufunc.reduce: (device reduction, identity used for ``where=``).
 _REDUCTIONS = {
@@ -255,7 +261,7 @@ def _function_table():
     # API functions it re-exports from the core, whose signatures are the standard's, nor
     # NumPy's own objects that some re-export).
     for module in (_creation, _indexing, _linear_algebra, nm, _logic, _math, _set, _sorting,
-                   _statistics, _io, _polynomial, _window, _functional, _bitpacking,
+                   _statistics, _bitwise, _io, _polynomial, _window, _functional,
                    _dtype_routines, _memory_ranges):
         for name in module.__all__:
             function = getattr(module, name)

@@ -1,5 +1,6 @@
 """Helpers shared by the NumPy-name modules: operands, ``out=``, axes."""
 import builtins
+import functools
 
 import numpy as np
 
@@ -82,3 +83,19 @@ def nan_replaced(a, value, name):
 def all_nan(nan, axis, keepdims):
     """Where every element along ``axis`` is NaN (``nan`` the mask)."""
     return _utility.all(nan, axis=axis_argument(axis), keepdims=keepdims)
+
+
+def with_ufunc_out(function):
+    """``function`` (element-wise, one or more outputs) taking NumPy's ufunc
+    keyword ``out=``: an NPUArray, or a tuple with an NPUArray or None per
+    output; each result is copied into its ``out`` (``into``)."""
+    @functools.wraps(function)
+    def call(*args, out=None):
+        result = function(*args)
+        if out is None or not isinstance(result, tuple):
+            return into(result, out)
+        if not isinstance(out, tuple) or len(out) != len(result):
+            raise ValueError(f"The 'out' tuple must have exactly {len(result)} entries: one "
+                             f"per ufunc output")
+        return tuple(r if o is None else into(r, o) for r, o in zip(result, out))
+    return call

@@ -1,13 +1,19 @@
 """Set routines (NumPy's chapter): ``unique`` with NumPy's ``return_*`` options and
 the array API's ``unique_all``/``unique_counts``/``unique_inverse``/``unique_values``
-(aclnnUnique2, aclnnSort), ``isin``. Work runs on the current stream of the operands'
+(aclnnUnique2, aclnnSort), ``isin``, and the 1-D set operations ``union1d``,
+``intersect1d``, ``setdiff1d``, ``setxor1d``. Work runs on the current stream of the operands'
 device.
 """
+import numpy as np
+
+from ._core import _creation, _manipulation, _searching, _set, _sorting
 from ._core import _elementwise as ew
-from ._core import _manipulation, _searching, _set
 from ._core import _statistical as st
+from ._core._data_type import result_type
+from ._core._indexing import take
 from ._core._set import isin, unique_all, unique_counts, unique_inverse, unique_values
 from ._operands import as_device
+from ._sorting import lexsort
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values", "unique"]
 
@@ -57,3 +63,103 @@ def _merge_nans(values, index, inverse, counts):
     counts = _manipulation.concat([counts[:first], _manipulation.reshape(
         st.sum(counts[first:]), (1,))])
     return values, index, ew.minimum(inverse, first), counts
+
+
+# -- NumPy's set operations on 1-D arrays ----------------------------------------------------
+
+__all__ += ["union1d", "intersect1d", "setdiff1d", "setxor1d"]
+
+
+def _flat(ar, name):
+    return _manipulation.reshape(as_device(ar, name), (-1,))
+
+
+def _selected(values, mask):
+    """``values[mask]`` for a 1-D bool ``mask``: aclnnNonzero then aclnnIndexSelect."""
+    return take(values, _searching.nonzero(mask)[0])
+
+
+def _joined(ar1, ar2, name):
+    """The two flattened operands, in their promoted dtype."""
+    a, b = _flat(ar1, name), _flat(ar2, name)
+    dtype = result_type(a.dtype, b.dtype)
+    a = _manipulation.astype(a, dtype, copy=False)
+    b = _manipulation.astype(b, dtype, copy=False)
+    return a, b
+
+
+def _stable_order(values):
+    """The stable sorting permutation of 1-D ``values``: aclnnSort, complex
+    values by real part then imaginary part (``lexsort``), as NumPy orders them."""
+    if values.dtype.kind == "c":
+        return lexsort([ew.imag(values), ew.real(values)])
+    return _sorting.argsort(values, stable=True)
+
+
+def _sorted(values):
+    """1-D ``values`` sorted as NumPy sorts them (complex: by real, then imaginary part)."""
+    if values.dtype.kind == "c":
+        return take(values, _stable_order(values))
+    return _sorting.sort(values)
+
+
+def union1d(ar1, ar2):
+    """Sorted unique values in either of the flattened arrays (``numpy.union1d``):
+    ``unique`` of the concatenation (aclnnInplaceCopy, aclnnUnique2), in the
+    promoted dtype."""
+    a, b = _joined(ar1, ar2, "union1d")
+    return unique(_manipulation.concat([a, b]))
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """Sorted unique values in both flattened arrays (``numpy.intersect1d``):
+    the uniques of each concatenated and stably sorted (aclnnUnique2,
+    aclnnSort), the equal neighbours kept (aclnnEqTensor, aclnnNonzero,
+    aclnnIndexSelect). ``return_indices`` adds the index of each value's first
+    occurrence in each flattened input (int64); ``assume_unique`` skips the
+    uniques (then the inputs must be unique)."""
+    a, b = _joined(ar1, ar2, "intersect1d")
+    index_a = index_b = None
+    if not assume_unique:
+        if return_indices:
+            a, index_a = unique(a, return_index=True)
+            b, index_b = unique(b, return_index=True)
+        else:
+            a, b = unique(a), unique(b)
+    joined = _manipulation.concat([a, b])
+    if not return_indices:
+        ordered = _sorted(joined)
+        return _selected(ordered[:-1], ew.equal(ordered[1:], ordered[:-1]))
+    order = _stable_order(joined)
+    ordered = take(joined, order)
+    same = ew.equal(ordered[1:], ordered[:-1])
+    common = _selected(ordered[:-1], same)
+    first = _selected(order[:-1], same)
+    second = ew.subtract(_selected(order[1:], same), a.shape[0])
+    if index_a is not None:
+        first, second = take(index_a, first), take(index_b, second)
+    return common, first, second
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """Sorted unique values of ``ar1`` that are not in ``ar2`` (``numpy.setdiff1d``):
+    ``unique(ar1)`` (aclnnUnique2) masked by ``isin(..., invert=True)``; with
+    ``assume_unique`` the flattened ``ar1`` in its order."""
+    a = _flat(ar1, "setdiff1d")
+    a = a if assume_unique else unique(a)
+    return _selected(a, isin(a, _flat(ar2, "setdiff1d"), invert=True))
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """Sorted unique values in exactly one of the flattened arrays
+    (``numpy.setxor1d``): the uniques of each concatenated and sorted
+    (aclnnUnique2, aclnnSort), the values unequal to both neighbours kept."""
+    a, b = _joined(ar1, ar2, "setxor1d")
+    if not assume_unique:
+        a, b = unique(a), unique(b)
+    ordered = _sorted(_manipulation.concat([a, b]))
+    if not ordered.shape[0]:
+        return ordered
+    true = _creation.ones((1,), dtype=np.bool_, device=ordered.device)
+    flag = _manipulation.concat([true, ew.not_equal(ordered[1:], ordered[:-1]), true])
+    return _selected(ordered, ew.logical_and(flag[1:], flag[:-1]))

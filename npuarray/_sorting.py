@@ -2,18 +2,21 @@
 ``partition``, ``argpartition`` (aclnnSort), ``argmax``/``argmin`` and their NaN-ignoring
 forms (aclnnArgMax / aclnnArgMin), ``nonzero``, ``argwhere``, ``flatnonzero``,
 ``extract`` (aclnnNonzero), ``where`` (aclnnSWhere), ``searchsorted``
-(aclnnSearchSorted), ``count_nonzero``. Work runs on the current stream of the
+(aclnnSearchSorted), ``count_nonzero``, ``lexsort`` and ``sort_complex`` (stable
+aclnnSort passes). Work runs on the current stream of the
 operands' device.
 """
 
 import numpy as np
 
-from ._core import _manipulation, _searching, _sorting, _utility
+from ._core import _elementwise as ew
+from ._core import _creation, _indexing, _manipulation, _searching, _sorting, _utility
 from ._core._elementwise import where
 from ._core._indexing import take
 from ._core._searching import argmax, argmin, count_nonzero, nonzero, searchsorted
 from ._core._sorting import argsort, sort
-from ._operands import all_nan, as_device, axis_tuple, check_no_unsupported, into, nan_replaced
+from ._operands import (all_nan, as_device, axis_tuple, check_no_unsupported, into, is_array,
+                        nan_replaced)
 
 __all__ = ["argsort", "sort", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted",
            "where", "nanargmax", "nanargmin", "argwhere", "flatnonzero", "extract",
@@ -100,3 +103,62 @@ def _partition_operand(name, a, kth, axis, order):
     axis = axis_tuple(axis, a.ndim)[0]
     _check_kth(a, kth, axis)
     return a, axis
+
+
+# -- Sorting by several keys; complex sorting --------------------------------------------------
+
+__all__ += ["lexsort", "sort_complex"]
+
+
+def _lexsort_permutation(keys, axis):
+    """The stable permutation ordering by ``keys`` (the last primary): a stable
+    aclnnSort per key, from the first to the last, each of the key gathered
+    in the current order (aclnnGather)."""
+    order = _sorting.argsort(keys[0], axis=axis, stable=True)
+    for key in keys[1:]:
+        ranked = _indexing.take_along_axis(key, order, axis=axis)
+        order = _indexing.take_along_axis(order, _sorting.argsort(ranked, axis=axis,
+                                                                  stable=True), axis=axis)
+    return order
+
+
+def lexsort(keys, axis=-1):
+    """Indices (int64) that sort by several keys, the last key primary and
+    ties broken by the earlier ones (``numpy.lexsort``): ``keys`` a sequence of
+    same-shaped arrays or the rows of an array. Stable aclnnSort passes with
+    aclnnGather on the keys' stream; a complex key sorts by real part, then
+    imaginary part. TypeError for no keys, ValueError for keys of different
+    shapes, AxisError for a bad axis."""
+    if is_array(keys):
+        keys = [keys[i] for i in range(keys.shape[0])] if keys.ndim else []
+    keys = [as_device(k, "lexsort") for k in keys]
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if any(k.shape != keys[0].shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    # A complex key orders by real part, then imaginary part: two real keys.
+    keys = [part for k in keys for part in ((ew.imag(k), ew.real(k)) if k.dtype.kind == "c"
+                                            else (k,))]
+    if keys[0].ndim == 0:
+        # NumPy sorts 0-d keys as one element, along axis 0 or -1 only.
+        axis_tuple(axis, 1)
+        return _creation.zeros((), dtype=np.int64, device=keys[0].device)
+    (axis,) = axis_tuple(axis, keys[0].ndim)
+    return _lexsort_permutation(keys, axis)
+
+
+def sort_complex(a):
+    """``a`` sorted along its last axis by real part, then imaginary part, as a
+    complex array (``numpy.sort_complex``): real input sorted (aclnnSort) and
+    cast to complex64 (8- and 16-bit integers) or complex128 (the rest, as
+    NumPy); complex input ordered by two stable sorts (aclnnSort,
+    aclnnGather)."""
+    a = as_device(a, "sort_complex")
+    if a.ndim == 0:
+        raise np.exceptions.AxisError(-1, 0)
+    if a.dtype.kind != "c":
+        small = a.dtype.kind in "iu" and a.dtype.itemsize <= 2
+        return _manipulation.astype(_sorting.sort(a, axis=-1),
+                                    np.complex64 if small else np.complex128)
+    order = _lexsort_permutation([ew.imag(a), ew.real(a)], a.ndim - 1)
+    return _indexing.take_along_axis(a, order, axis=-1)

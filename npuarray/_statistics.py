@@ -1,13 +1,16 @@
 """Statistics (NumPy's chapter): order statistics (``max``, ``min``, ``ptp``,
 ``percentile``, ``quantile``, ``median`` and their NaN-ignoring forms), averages and
 variances (``mean``, ``average``, ``std``, ``var``, ``nanmean``...), correlating
-(``cov``, ``corrcoef``) and histograms (``histogram``, ``bincount``), with NumPy's
+(``cov``, ``corrcoef``) and histograms (``histogram``, ``histogram2d``, ``histogramdd``,
+``histogram_bin_edges``, ``bincount``, ``digitize``), with NumPy's
 signatures, composed on the device from the array API reductions, aclnnSort,
 aclnnSearchSorted, aclnnGather and aclnnCumsum. Work runs on the current stream of
 the operands' device.
 """
 import builtins
+import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -503,27 +506,26 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     ignored. Bin numbers are computed on the device as NumPy does (aclnnSWhere,
     aclnnGather, aclnnSearchSorted for explicit edges), then counted with
     aclnnSort + aclnnSearchSorted (weighted: aclnnCumsum). Returns (hist,
-    bin_edges): int64 counts, or float64 sums of ``weights``, or a density.
-    ValueError for string bins, bins < 1, non-monotonic edges or a
-    non-finite range."""
+    bin_edges): int64 counts, or float64 sums of ``weights``, or a float64
+    density; given edges are returned in their own dtype, as NumPy. A string
+    ``bins`` names one of NumPy's estimators ("auto", "fd", "doane", "rice",
+    "scott", "sqrt", "stone", "sturges"), computed from statistics read from
+    the device. ValueError for an unknown estimator, bins < 1, non-monotonic
+    edges or a non-finite range; TypeError for an estimator with weights."""
     a = _manipulation.reshape(as_device(a, "histogram"), (-1,))
     dtype = float_dtype(a.dtype)
     if isinstance(bins, str):
-        raise ValueError(f"histogram: bins={bins!r} estimators are not supported by npuarray")
+        bins = _estimated_bin_count(a, bins, range, weights)
     if isinstance(bins, (int, np.integer)):
         if bins < 1:
             raise ValueError("`bins` must be positive, when an integer")
         edges, low, high = _histogram_edges(a, int(bins), range, dtype)
         index = _uniform_bin_index(a, edges, low, high, int(bins))
     else:
-        edges = _manipulation.astype(as_device(bins, "histogram") if not
-                                     isinstance(bins, (list, tuple))
-                                     else _creation_asarray(bins, a.device), dtype)
-        if edges.ndim != 1 or edges.shape[0] < 2:
-            raise ValueError("`bins` must be 1d, when an array")
-        if _utility.any(ew.less(_utility.diff(edges), 0)).item():
-            raise ValueError("`bins` must increase monotonically, when an array")
-        index = _edge_bin_index(a, edges)
+        edges = _explicit_edges(bins, a.device, "bins")
+        compare = np.result_type(a.dtype, edges.dtype)  # as NumPy's comparisons promote
+        index = _edge_bin_index(_manipulation.astype(a, compare, copy=False),
+                                _manipulation.astype(edges, compare, copy=False))
     count = edges.shape[0] - 1
     if weights is not None:
         weights = _manipulation.reshape(as_device(weights, "histogram"), (-1,))
@@ -534,13 +536,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
                         device=a.device)
     if density:
-        widths = _utility.diff(edges)
+        widths = _manipulation.astype(_utility.diff(edges), np.float64)
         hist = ew.divide(ew.divide(hist, widths), st.sum(hist))
     return hist, edges
-
-
-def _creation_asarray(values, device):
-    return asarray(np.asarray(values, dtype=np.float64), device=device)
 
 
 # -- covariance ----------------------------------------------------------------------------
@@ -619,3 +617,315 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     if c.dtype.kind == "c":
         return ew.add(ew.clip(ew.real(c), -1, 1), ew.multiply(ew.clip(ew.imag(c), -1, 1), 1j))
     return ew.clip(c, -1, 1)
+
+
+# -- Binning: digitize, bin edges, multi-dimensional histograms -----------------------------
+
+__all__ += ["digitize", "histogram_bin_edges", "histogramdd", "histogram2d"]
+
+
+def digitize(x, bins, right=False):
+    """Index (int64, ``x``'s shape) of the bin of ``bins`` (1-D, monotonically
+    increasing or decreasing) each element of ``x`` falls in
+    (``numpy.digitize``): aclnnSearchSorted on the (reversed, when
+    decreasing) bins, ``right`` choosing which edge a bin includes. The
+    direction is one aclnnAll read by the host. ValueError for bins that are
+    not 1-D or not monotonic, TypeError for complex ``x``."""
+    x = as_device(x, "digitize")
+    if x.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    bins = as_device(bins, "digitize")
+    if bins.ndim != 1:
+        raise ValueError("object too deep for desired array" if bins.ndim > 1 else
+                         "object of too small depth for desired array")
+    dtype = np.result_type(x.dtype, bins.dtype)
+    x, bins = _manipulation.astype(x, dtype, copy=False), _manipulation.astype(bins, dtype,
+                                                                              copy=False)
+    later, earlier = bins[1:], bins[:-1]  # compared, not subtracted: unsigned bins wrap
+    increasing, decreasing = _manipulation.stack(
+        [_utility.all(ew.greater_equal(later, earlier)),
+         _utility.all(ew.less_equal(later, earlier))]).tolist()
+    side = "left" if right else "right"
+    if increasing:
+        return _searching.searchsorted(bins, x, side=side)
+    if not decreasing:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    flipped = _manipulation.flip(bins, axis=0)
+    return ew.subtract(bins.shape[0], _searching.searchsorted(flipped, x, side=side))
+
+
+def _explicit_edges(bins, device, name):
+    """Given bin edges as a device array (lists uploaded), checked 1-D,
+    at least two and increasing (one aclnnAny read by the host)."""
+    if is_array(bins):
+        edges = bins
+    else:
+        edges = asarray(np.asarray(bins), device=device)
+    if edges.ndim != 1 or edges.shape[0] < 2:
+        raise ValueError(f"`{name}` must be 1d, when an array")
+    if _utility.any(ew.less(edges[1:], edges[:-1])).item():
+        raise ValueError(f"`{name}` must increase monotonically, when an array")
+    return edges
+
+
+def _bin_count(bins, name):
+    if isinstance(bins, str):
+        raise ValueError(f"{name}: bins={bins!r} estimators are not supported by npuarray")
+    try:
+        count = operator.index(bins)
+    except TypeError:
+        raise TypeError(f"`{name}` must be an integer, when a scalar") from None
+    if count < 1:
+        raise ValueError(f"`{name}` must be positive, when an integer")
+    return count
+
+
+def _edges_dtype(a, range_):
+    """The dtype NumPy computes ``a``'s equal-width bin edges in: ``a``'s floating
+    dtype, float64 for integers, bool or a given range of Python numbers."""
+    return a.dtype if a.dtype.kind == "f" and range_ is None else np.dtype(np.float64)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002  NumPy's name
+    """The bin edges ``numpy.histogram`` uses for ``a`` (``numpy.histogram_bin_edges``):
+    ``bins + 1`` equal-width edges over ``range`` or ``a``'s min and max (read
+    from the device) as ``arange * step + low`` (aclnnArange, aclnnMul,
+    aclnnAdd) in ``a``'s floating dtype (float64 for integers), or the given
+    edges in their own dtype; a string ``bins`` names one of NumPy's
+    estimators, as in ``histogram`` (``weights`` refused with them, as NumPy's
+    TypeError). TypeError for complex ``a`` (no order on the device)."""
+    a = _manipulation.reshape(as_device(a, "histogram_bin_edges"), (-1,))
+    if isinstance(bins, str):
+        bins = _estimated_bin_count(a, bins, range, weights)
+    if np.ndim(bins) == 0 and not is_array(bins):
+        count = _bin_count(bins, "bins")
+        return _histogram_edges(a, count, range, float_dtype(a.dtype))[0]
+    return _explicit_edges(bins, a.device, "bins")
+
+
+def _sample_columns(sample):
+    """The D columns (1-D device arrays of N elements) of an (N, D) array or a
+    sequence of D 1-D arrays, as ``numpy.histogramdd`` takes them."""
+    if is_array(sample):
+        sample = sample if sample.ndim == 2 else _manipulation.reshape(sample, (-1, 1))
+        return [sample[:, i] for i in builtins.range(sample.shape[1])]
+    columns = [_manipulation.reshape(as_device(c, "histogramdd"), (-1,)) for c in sample]
+    if len({c.shape for c in columns}) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has "
+                         "an inhomogeneous shape after 1 dimensions.")
+    return columns
+
+
+def _axis_bins(column, bins, range_, i):
+    """(edges, bin of each element: 0 below, 1..n inside, n+1 above or NaN) of
+    one dimension of ``histogramdd``: aclnnSearchSorted on the edges, the
+    right-most edge counted in the last bin (aclnnEqTensor, aclnnSWhere)."""
+    if np.ndim(bins) == 0 and not is_array(bins):
+        count = _bin_count(bins, f"bins[{i}]")
+        edges = _histogram_edges(column, count, range_, _edges_dtype(column, range_))[0]
+    else:
+        edges = as_device(bins, "histogramdd") if is_array(bins) else \
+            asarray(np.asarray(bins), device=column.device)
+        if edges.ndim != 1:
+            raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+        if _utility.any(ew.less(edges[1:], edges[:-1])).item():
+            raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+    dtype = np.result_type(column.dtype, edges.dtype)
+    keys = _manipulation.astype(edges, dtype, copy=False)
+    values = _manipulation.astype(column, dtype, copy=False)
+    index = _searching.searchsorted(keys, values, side="right")
+    return edges, ew.where(ew.equal(values, keys[-1]), ew.subtract(index, 1), index)
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """Multi-dimensional histogram of the N points of ``sample`` ((N, D) array
+    or D arrays of N) (``numpy.histogramdd``): per dimension ``bins`` (an int or
+    edges, one for all dimensions or one per dimension) over ``range``, each
+    point's bin by aclnnSearchSorted, the bins combined into one flat index
+    (aclnnMul, aclnnAdd) and counted with aclnnBincount. Returns (hist float64
+    of shape (n0, n1, ...), list of edges); ``density`` divides by the total
+    and the bin volumes. ValueError for mismatched bins / range counts or
+    weights, bad bins as ``histogram``; TypeError for complex samples (no order
+    on the device)."""
+    columns = _sample_columns(sample)
+    dims = len(columns)
+    if isinstance(bins, (list, tuple)) or is_array(bins) and bins.ndim:
+        if len(bins) != dims:
+            raise ValueError("The dimension of bins must be equal to the dimension of the "
+                             "sample x.")
+    else:
+        bins = [bins] * dims
+    ranges = [None] * dims if range is None else list(range)
+    if len(ranges) != dims:
+        raise ValueError("range argument must have one entry per dimension")
+    binned = [_axis_bins(c, b, r, i) for i, (c, b, r) in enumerate(zip(columns, bins, ranges))]
+    edges = [e for e, _ in binned]
+    shape = tuple(e.shape[0] + 1 for e in edges)
+    flat = binned[0][1]
+    for (_, index), size in zip(binned[1:], shape[1:]):
+        flat = ew.add(ew.multiply(flat, size), index)
+    if weights is not None:
+        weights = _manipulation.reshape(as_device(weights, "histogramdd"), (-1,))
+        if weights.shape != flat.shape:
+            raise ValueError("weights should have the same shape as the sample's points")
+        weights = _manipulation.astype(weights, np.float64)
+    hist = _manipulation.astype(_counts_by_value(flat, math.prod(shape), weights), np.float64,
+                                copy=False)
+    core = tuple(builtins.slice(1, -1) for _ in shape)
+    hist = _manipulation.reshape(hist, shape)[core]
+    if density:
+        total = st.sum(hist)
+        for i, e in enumerate(edges):
+            widths_shape = [1] * dims
+            widths_shape[i] = -1
+            hist = ew.divide(hist, _manipulation.reshape(_utility.diff(e), tuple(widths_shape)))
+        hist = ew.divide(hist, total)
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """Two-dimensional histogram of the points (``x``, ``y``)
+    (``numpy.histogram2d``): :func:`histogramdd` of the two columns; ``bins``
+    an int or edges for both, or a pair of them. Returns (hist float64,
+    xedges, yedges)."""
+    try:
+        count = len(bins)
+    except TypeError:
+        count = 1
+    if count not in (1, 2):
+        bins = [bins, bins]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
+
+
+# -- NumPy's bin-count estimators (bins="auto", "fd", "sturges", ...) ------------------------
+# Each reads a few statistics of the data from the device (min, max, std, mean,
+# quartiles: scalars in the data's dtype, as NumPy's) and applies NumPy's formula to
+# them on the host (numpy/lib/_histograms_impl.py).
+
+def _host_scalar(x):
+    return x.to_host()[()]
+
+
+def _unsigned_subtract(a, b):
+    """``a - b`` of NumPy scalars, in the unsigned type for signed integers (NumPy's
+    ``_unsigned_subtract``: no overflow)."""
+    dtype = np.result_type(a, b)
+    if dtype.kind == "i":
+        unsigned = np.dtype(f"u{dtype.itemsize}")
+        return np.subtract(np.asarray(a, dtype), np.asarray(b, dtype), casting="unsafe",
+                           dtype=unsigned)
+    return np.subtract(a, b, dtype=dtype)
+
+
+def _ptp_of(x):
+    low, high = _manipulation.stack([st.min(x), st.max(x)]).to_host()
+    return _unsigned_subtract(high, low)
+
+
+def _width_sqrt(x):
+    return _ptp_of(x) / np.sqrt(x.size)
+
+
+def _width_sturges(x):
+    return _ptp_of(x) / (np.log2(x.size) + 1.0)
+
+
+def _width_rice(x):
+    return _ptp_of(x) / (2.0 * x.size ** (1.0 / 3))
+
+
+def _width_scott(x):
+    return (24.0 * np.pi ** 0.5 / x.size) ** (1.0 / 3.0) * _host_scalar(st.std(_float(x)))
+
+
+def _width_fd(x):
+    high, low = percentile(x, [75, 25]).to_host()
+    return 2.0 * np.subtract(high, low) * x.size ** (-1.0 / 3.0)
+
+
+def _width_doane(x):
+    if x.size <= 2:
+        return 0.0
+    sg1 = np.sqrt(6.0 * (x.size - 2) / ((x.size + 1.0) * (x.size + 3)))
+    values = _float(x)
+    sigma = _host_scalar(st.std(values))
+    if not sigma > 0.0:
+        return 0.0
+    skew = ew.divide(ew.subtract(values, st.mean(values)), sigma)
+    g1 = _host_scalar(st.mean(ew.multiply(ew.multiply(skew, skew), skew)))
+    return _ptp_of(x) / (1.0 + np.log2(x.size) + np.log2(1.0 + np.absolute(g1) / sg1))
+
+
+def _width_stone(x, range_):
+    """Stone's rule: the bin count in 1..max(100, sqrt(n)) minimising the
+    estimated L2 risk, one device histogram (aclnnBincount) per candidate."""
+    n, ptp_x = x.size, _ptp_of(x)
+    if n <= 1 or ptp_x == 0:
+        return 0
+
+    def risk(nbins):
+        p = ew.divide(histogram(x, bins=nbins, range=range_)[0], n)
+        return (2 - (n + 1) * _host_scalar(st.sum(ew.multiply(p, p)))) / (ptp_x / nbins)
+
+    upper = builtins.max(100, int(np.sqrt(n)))
+    nbins = builtins.min(builtins.range(1, upper + 1), key=risk)
+    if nbins == upper:
+        warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning,
+                      stacklevel=4)
+    return ptp_x / nbins
+
+
+def _width_auto(x):
+    fd, sturges = _width_fd(x), _width_sturges(x)
+    return builtins.min(fd, sturges) if fd else sturges
+
+
+_WIDTHS = {"auto": _width_auto, "fd": _width_fd, "doane": _width_doane,
+           "rice": _width_rice, "scott": _width_scott, "sqrt": _width_sqrt,
+           "sturges": _width_sturges}
+
+
+def _float(x):
+    return x if x.dtype.kind == "f" else _manipulation.astype(x, np.float64)
+
+
+def _outer_edges(a, range_):
+    """NumPy's ``_get_outer_edges``: the range, or a's min and max (NumPy scalars
+    read from the device), widened by 0.5 each way when equal."""
+    if range_ is not None:
+        first, last = range_
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif not a.size:
+        first, last = 0, 1
+    else:
+        first, last = _manipulation.stack([st.min(a), st.max(a)]).to_host()
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def _estimated_bin_count(a, name, range_, weights):
+    """The number of equal bins NumPy's estimator ``name`` picks for ``a``."""
+    if name not in _WIDTHS and name != "stone":
+        raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+    if weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported for "
+                        "weighted data")
+    first, last = _outer_edges(a, range_)
+    if range_ is not None:
+        a = take(a, _searching.nonzero(ew.logical_and(ew.greater_equal(a, first),
+                                                      ew.less_equal(a, last)))[0])
+    if not a.size:
+        return 1
+    width = _width_stone(a, range_) if name == "stone" else _WIDTHS[name](a)
+    if not width:
+        return 1
+    if a.dtype.kind in "iu" and width < 1:
+        width = 1
+    return int(np.ceil(_unsigned_subtract(last, first) / width))

@@ -1,5 +1,5 @@
 """packbits, unpackbits, bitwise_count and the bit-twiddling ufunc names
-(npuarray/_bitpacking.py) against NumPy."""
+(npuarray/_bitwise.py) against NumPy."""
 import numpy as np
 import pytest
 from hypothesis import given, settings

@@ -14,6 +14,12 @@ from ._compose import *  # noqa: F401,F403
 from ._compose import __all__ as _compose_all
 from ._factor import *  # noqa: F401,F403
 from ._factor import __all__ as _factor_all
+# NumPy's linalg names beyond the array API: norm, cond, multi_dot, tensorinv, tensorsolve
+from ._norms import *  # noqa: F401,F403
+from ._norms import __all__ as _norms_all
+from ._products import *  # noqa: F401,F403
+from ._products import __all__ as _products_all
 
 __all__ = ["LinAlgError", "matmul", "matrix_transpose", "tensordot", "vecdot", *_factor_all,
            *_compose_all]
+__all__ += [*_norms_all, *_products_all]
