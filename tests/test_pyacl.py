@@ -1,9 +1,10 @@
 """npuarray.pyacl: pyACL's API over the binding, checked against the binding's behaviour
 and NumPy data; both run modes (NPUSIM_RUN_MODE) in subprocesses through
 ``python -m npuarray.pyacl``; DVPP memory; wrapping device memory into arrays."""
+import pathlib
+import subprocess
 import sys
 import textwrap
-import warnings
 import weakref
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 import npuarray as npx
 import npuarray.pyacl as acl
 from npuarray._acl import ffi, lib
+from conftest import package_env
 
 ACL_ERROR_INVALID_PARAM = 100000
 ACL_ERROR_REPEAT_INITIALIZE = 100002
@@ -473,8 +475,6 @@ print("run_mode", run_mode, "device_bytes", used, "checksum", int(out.sum(dtype=
 @needs_npusim
 @pytest.mark.parametrize("mode, run_mode", [("host", 1), ("device", 0)])
 def test_seed_001_sequence_in_both_run_modes(tmp_path, mode, run_mode):
-    from conftest import package_env
-    import subprocess
     script = tmp_path / "seed001.py"
     script.write_text(SEED_001)
     seed = int(np.random.default_rng().integers(1 << 30))
@@ -527,8 +527,6 @@ print("run success!")
 @needs_npusim
 @pytest.mark.parametrize("mode", ["host", "device"])
 def test_sample_pattern_runs_in_both_run_modes(tmp_path, mode):
-    from conftest import package_env
-    import subprocess
     script = tmp_path / "sample_like.py"
     script.write_text(SAMPLE_LIKE)
     proc = subprocess.run([sys.executable, "-m", "npuarray.pyacl", str(script)],
@@ -546,8 +544,6 @@ def test_sample_pattern_runs_in_both_run_modes(tmp_path, mode):
 
 
 def test_launcher_arguments_and_the_acl_alias(run_python, tmp_path):
-    from conftest import package_env
-    import subprocess
     script = tmp_path / "argv.py"
     script.write_text("import sys, acl, acl.rt\nprint(acl.__name__, acl.rt.__name__, sys.argv[1:])\n")
     proc = subprocess.run([sys.executable, "-m", "npuarray.pyacl", str(script), "a", "--b"],
@@ -568,9 +564,6 @@ def test_launcher_arguments_and_the_acl_alias(run_python, tmp_path):
 @needs_npusim
 @pytest.mark.parametrize("mode", ["host", "device"])
 def test_example_pyacl_memory(mode):
-    from conftest import package_env
-    import pathlib
-    import subprocess
     example = pathlib.Path(__file__).resolve().parent.parent / "examples" / "pyacl_memory.py"
     if not example.exists():
         pytest.skip("examples/ is not beside the tests (installed tests)")
