@@ -1,9 +1,11 @@
 """npuarray.pyacl: pyACL's API over the binding, checked against the binding's behaviour
 and NumPy data; both run modes (NPUSIM_RUN_MODE) in subprocesses through
 ``python -m npuarray.pyacl``; DVPP memory; wrapping device memory into arrays."""
+import json
+import pathlib
+import subprocess
 import sys
 import textwrap
-import warnings
 import weakref
 
 import numpy as np
@@ -12,6 +14,7 @@ import pytest
 import npuarray as npx
 import npuarray.pyacl as acl
 from npuarray._acl import ffi, lib
+from conftest import package_env
 
 ACL_ERROR_INVALID_PARAM = 100000
 ACL_ERROR_REPEAT_INITIALIZE = 100002
@@ -217,8 +220,6 @@ def test_memory_round_trip_and_mem_info(device0, rng):
     dev, ret = acl.rt.malloc(n, acl.ACL_MEM_MALLOC_HUGE_FIRST)
     cached, _ = acl.rt.malloc_cached(n, acl.ACL_MEM_MALLOC_NORMAL_ONLY)
     assert ret == 0 and dev % 64 == 0
-    free_after = acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0]
-    assert free_before - free_after >= 2 * ((n + 31) // 32 * 32 + 32)
     raw, ptr = _host_bytes(data)
     assert acl.rt.memcpy(dev, n, ptr, n, H2D) == 0
     assert acl.rt.memcpy(cached, n, dev, n, D2D) == 0
@@ -231,7 +232,6 @@ def test_memory_round_trip_and_mem_info(device0, rng):
     assert acl.rt.free(dev) == 0 and acl.rt.free(cached) == 0
     assert acl.rt.free(dev) == ACL_ERROR_RT_PARAM_INVALID      # twice
     assert acl.rt.memcpy(out.ctypes.data, n, dev, n, D2H) == ACL_ERROR_RT_PARAM_INVALID  # freed
-    assert acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0] == free_before
     assert acl.rt.malloc(0, 0) == (0, ACL_ERROR_INVALID_PARAM)
     with pytest.raises(TypeError):
         acl.rt.free("0x1000")
@@ -240,10 +240,8 @@ def test_memory_round_trip_and_mem_info(device0, rng):
 
 
 def test_align32_allocation_and_cache_maintenance(device0, rng):
-    free_before = acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0]
     dev, ret = acl.rt.malloc_align32(100, 0)
     assert ret == 0 and dev % 32 == 0
-    assert 128 <= free_before - acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0] < 128 + 64  # no +32
     data = rng.integers(0, 255, 100, dtype=np.uint8)
     assert acl.rt.memcpy(dev, 100, data.ctypes.data, 100, H2D) == 0
     assert acl.rt.mem_flush(dev, 100) == 0 and acl.rt.mem_invalidate(dev, 100) == 0
@@ -341,14 +339,10 @@ def test_util_pointers_and_numpy(rng):
 
 @pytest.mark.parametrize("size", [1, 31, 32, 33, 1000, 4096, (1 << 20) + 3])
 def test_dvpp_memory_sizes_alignment_and_data(device0, rng, size):
-    expected = (size + 31) // 32 * 32 + 32                  # CANN: ALIGN_UP(size, 32) + 32
-    free_before = acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0]
     media, ret1 = acl.media.dvpp_malloc(size)
-    free_media = acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0]
     himpi, ret2 = acl.himpi.dvpp_malloc(0, size)
     assert ret1 == ret2 == 0
     assert media % 128 == 0 and himpi % 128 == 0
-    assert expected <= free_before - free_media < expected + 128
     data = rng.integers(0, 255, size, dtype=np.uint8)
     raw, ptr = _host_bytes(data)
     assert acl.rt.memcpy(media, size, ptr, size, H2D) == 0
@@ -361,8 +355,46 @@ def test_dvpp_memory_sizes_alignment_and_data(device0, rng, size):
     assert acl.himpi.dvpp_free(media) == HI_ERR_SYS_ILLEGAL_PARAM
     assert "acldvppFree" in acl.get_recent_err_msg()
     assert acl.media.dvpp_free(media) == 0 and acl.himpi.dvpp_free(himpi) == 0
-    assert acl.rt.get_mem_info(acl.ACL_HBM_MEM)[0] == free_before
     assert acl.media.dvpp_free(media) == ACL_ERROR_RT_PARAM_INVALID
+
+
+MEM_INFO = """
+import json, sys
+import npuarray.pyacl as acl
+acl.rt.set_device(0)
+def used():
+    free, total, ret = acl.rt.get_mem_info(1)
+    assert ret == 0
+    return total - free
+out = {}
+for size in json.loads(sys.argv[1]):
+    before = used()
+    ptrs = [acl.rt.malloc(size, 0)[0], acl.rt.malloc_align32(size, 0)[0],
+            acl.media.dvpp_malloc(size)[0], acl.himpi.dvpp_malloc(0, size)[0]]
+    grown = used()
+    out[size] = [acl.rt.free(ptrs[0]), acl.rt.free(ptrs[1]), acl.media.dvpp_free(ptrs[2]),
+                 acl.himpi.dvpp_free(ptrs[3]), used() - before, grown - before]
+print(json.dumps(out))
+"""
+
+
+@needs_npusim
+def test_mem_info_counts_every_allocation_with_cann_s_sizes(tmp_path):
+    """aclrtGetMemInfo sees aclrtMalloc (ALIGN_UP(size, 32) + 32), aclrtMallocAlign32
+    (ALIGN_UP(size, 32)) and both DVPP allocations (ALIGN_UP(size, 32) + 32) and gets every
+    byte back (a process of its own: npuarray's pools do not move the figures)."""
+    sizes = [1, 31, 32, 33, 1000, 4096, (1 << 20) + 3]
+    script = tmp_path / "mem_info.py"
+    script.write_text(MEM_INFO)
+    proc = subprocess.run([sys.executable, str(script), json.dumps(sizes)], env=package_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    for size, (r1, r2, r3, r4, left, grown) in json.loads(proc.stdout).items():
+        size = int(size)
+        aligned = (size + 31) // 32 * 32
+        expected = 3 * (aligned + 32) + aligned
+        assert (r1, r2, r3, r4, left) == (0, 0, 0, 0, 0)
+        assert expected <= grown < expected + 4 * 64, (size, grown, expected)
 
 
 def test_dvpp_bad_arguments(device0):
@@ -473,8 +505,6 @@ print("run_mode", run_mode, "device_bytes", used, "checksum", int(out.sum(dtype=
 @needs_npusim
 @pytest.mark.parametrize("mode, run_mode", [("host", 1), ("device", 0)])
 def test_seed_001_sequence_in_both_run_modes(tmp_path, mode, run_mode):
-    from conftest import package_env
-    import subprocess
     script = tmp_path / "seed001.py"
     script.write_text(SEED_001)
     seed = int(np.random.default_rng().integers(1 << 30))
@@ -527,8 +557,6 @@ print("run success!")
 @needs_npusim
 @pytest.mark.parametrize("mode", ["host", "device"])
 def test_sample_pattern_runs_in_both_run_modes(tmp_path, mode):
-    from conftest import package_env
-    import subprocess
     script = tmp_path / "sample_like.py"
     script.write_text(SAMPLE_LIKE)
     proc = subprocess.run([sys.executable, "-m", "npuarray.pyacl", str(script)],
@@ -546,8 +574,6 @@ def test_sample_pattern_runs_in_both_run_modes(tmp_path, mode):
 
 
 def test_launcher_arguments_and_the_acl_alias(run_python, tmp_path):
-    from conftest import package_env
-    import subprocess
     script = tmp_path / "argv.py"
     script.write_text("import sys, acl, acl.rt\nprint(acl.__name__, acl.rt.__name__, sys.argv[1:])\n")
     proc = subprocess.run([sys.executable, "-m", "npuarray.pyacl", str(script), "a", "--b"],
@@ -568,9 +594,6 @@ def test_launcher_arguments_and_the_acl_alias(run_python, tmp_path):
 @needs_npusim
 @pytest.mark.parametrize("mode", ["host", "device"])
 def test_example_pyacl_memory(mode):
-    from conftest import package_env
-    import pathlib
-    import subprocess
     example = pathlib.Path(__file__).resolve().parent.parent / "examples" / "pyacl_memory.py"
     if not example.exists():
         pytest.skip("examples/ is not beside the tests (installed tests)")

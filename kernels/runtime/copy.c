@@ -59,6 +59,14 @@ static endpoint locate(const void *p)
     return ep;
 }
 
+/* In the device run mode aclrtMallocHost memory is the board's own memory, which the CPU and
+ * every device of the board reach without peer access (it is device-side memory only in
+ * that no host transfer is involved). */
+static bool board_memory(const endpoint *ep)
+{
+    return g_rt_config.run_mode == ACL_DEVICE && rt_mem_block_origin(ep->ptr) == RT_ORIGIN_MALLOC_HOST;
+}
+
 /* Checks one endpoint of a transfer of n bytes executed on `exec_device` (-1: no context). */
 static aclError check_endpoint(const char *api, const char *what, const endpoint *ep, size_t n,
                                int32_t exec_device, bool async)
@@ -68,7 +76,8 @@ static aclError check_endpoint(const char *api, const char *what, const endpoint
             return npusim_error(ACL_ERROR_RT_CONTEXT_NULL,
                                 "%s: %s is device memory but the calling thread has no current "
                                 "context (aclrtSetDevice)", api, what);
-        if (ep->device != exec_device && !rt_peer_enabled(exec_device, ep->device))
+        if (ep->device != exec_device && !rt_peer_enabled(exec_device, ep->device) &&
+            !board_memory(ep))
             return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                                 "%s: %s is memory of device %d but the copy runs on device %d, which "
                                 "has not enabled peer access to it (aclrtDeviceEnablePeerAccess)",

@@ -366,6 +366,19 @@ aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char 
     return check_live_in(kind == RT_MEM_PINNED ? PINNED_REGION : device, p, n, api, what);
 }
 
+int rt_mem_block_origin(const void *p)
+{
+    int32_t device;
+    rt_mem_kind kind = rt_mem_classify(p, &device);
+    if (kind == RT_MEM_PAGEABLE) return -1;
+    region *r = &g_regions[kind == RT_MEM_PINNED ? PINNED_REGION : device];
+    pthread_mutex_lock(&r->mu);
+    block *b = find_block(r, (uintptr_t)p);
+    int origin = b ? (int)b->origin : -1;
+    pthread_mutex_unlock(&r->mu);
+    return origin;
+}
+
 aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device, const char *what)
 {
     int32_t owner = nbytes ? live_cache_find((uintptr_t)ptr, nbytes) : -1;

@@ -219,6 +219,8 @@ typedef enum {
  * at least 64) in the memory of `device`, tagged with `origin`. */
 aclError rt_device_alloc(int32_t device, size_t req, size_t padded, size_t align, uint32_t page,
                          rt_mem_origin origin, void **out, const char *api);
+/* The rt_mem_origin of the live block holding p, or -1 (pageable, freed, never allocated). */
+int rt_mem_block_origin(const void *p);
 /* Frees device memory allocated by `origin`'s function; any other pointer is refused with
  * `bad_code` and a message naming the right free call. */
 aclError rt_device_free(void *ptr, rt_mem_origin origin, int bad_code, const char *api);

@@ -3,11 +3,14 @@ status ``ret`` (0 on success), outputs come first: ``(value, ret)``. Failures ar
 raised as exceptions (as in pyACL); only Python-level misuse (a pointer that is not an
 int, a negative size) raises TypeError / ValueError."""
 import operator
+import os
 import warnings
 
 from .._acl import ffi, lib
 
 _NOTES_BYTES = 1 << 16
+# npusim reads NPUSIM_STRICT at aclInit, which the binding ran when npuarray was imported.
+_STRICT = os.environ.get("NPUSIM_STRICT") == "1"
 
 
 class StrictModeWarning(RuntimeWarning):
@@ -60,8 +63,8 @@ def output(function, ctype, *args, convert=None):
 
 def warn_strict_notes():
     """Turns npusim's pending strict-mode notes (NPUSIM_STRICT=1) into StrictModeWarnings."""
-    take = getattr(lib, "npusim_take_notes", None)
-    if take is None:     # CANN: no such log
+    take = getattr(lib, "npusim_take_notes", None) if _STRICT else None
+    if take is None:     # not strict, or CANN: no such log
         return
     buf = ffi.new("char[]", _NOTES_BYTES)
     while take(buf, _NOTES_BYTES):

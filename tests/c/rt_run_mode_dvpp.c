@@ -60,6 +60,20 @@ static void check_run_mode(bool device_mode)
     free(pageable);
     EXPECT_OK(aclrtDestroyStream(s));
 
+    /* Another device reaches aclrtMallocHost memory without peer access: pinned host memory,
+     * or (device run mode) the board's memory; not another device's aclrtMalloc memory. */
+    EXPECT_OK(aclrtSetDevice(1));
+    void *d1 = NULL;
+    EXPECT_OK(aclrtMalloc(&d1, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMemcpy(d1, 4096, h, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+    EXPECT_CODE(aclrtMemcpy(d1, 4096, d, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    memset(h2, 0, 4096);
+    EXPECT_OK(aclrtMemcpy(h2, 4096, d1, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(memcmp(h, h2, 4096) == 0, "copy through device 1 lost bytes");
+    EXPECT_OK(aclrtFree(d1));
+    EXPECT_OK(aclrtResetDevice(1));
+    EXPECT_OK(aclrtSetDevice(0));
+
     EXPECT_CODE(aclrtFree(h), ACL_ERROR_RT_PARAM_INVALID);   /* not aclrtMalloc's */
     EXPECT_CODE(aclrtFreeHost(d), ACL_ERROR_RT_PARAM_INVALID);
     EXPECT_OK(aclrtFreeHost(h));
