@@ -200,6 +200,29 @@ def test_shuffle_sort_and_rechunk_match_numpy(cluster, rng):
     np.testing.assert_array_equal(shuffled.to_host(), values[perm])
 
 
+_CLIENT = """
+import dask, numpy as np
+import dask.array as da
+import npuarray
+from distributed import Client
+with Client() as client, dask.config.set({"array.backend": "npuarray"}):
+    x = da.random.default_rng(5).standard_normal((256, 16), chunks=(32, 16))
+    gram = client.compute(x.T @ x).result()
+    local = x.compute(scheduler="sync").to_host()
+    print(type(gram).__name__, np.allclose(gram.to_host(), local.T @ local, rtol=1e-12))
+"""
+
+
+def test_a_client_that_only_imports_npuarray_gets_npuarrays(cluster, tmp_path):
+    # Client() finds the scheduler through DASK_SCHEDULER_ADDRESS, as the README shows.
+    _, _, address = cluster
+    out = subprocess.run([sys.executable, "-c", _CLIENT], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=START_TIMEOUT,
+                         env=package_env(DASK_SCHEDULER_ADDRESS=address))
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["NPUArray", "True"]
+
+
 def test_a_worker_killed_mid_computation_and_the_result_is_still_right(cluster, rng, tmp_path):
     client, _, _ = cluster
     host = rng.standard_normal((128, 64))

@@ -142,7 +142,8 @@ class NPUHostFile(zict.common.ZictBase):
     :func:`parse_device_memory_limit`; 0: never spill). ``memory_limit``: bytes
     of host memory for spilled chunks and host objects before they go on to disk
     (0 or None: no limit). ``worker_local_directory``: where the disk tier
-    lives (its ``storage`` subdirectory; Dask fills it in). Values holding
+    lives (its ``npu-storage`` subdirectory). ``max_spill``: most bytes on disk
+    (False: no limit; past it, objects stay in host memory). Values holding
     device memory (:func:`device_nbytes` > 0) enter the device tier; others the
     host tier. Thread-safe (zict's buffers lock).
 
@@ -154,7 +155,7 @@ class NPUHostFile(zict.common.ZictBase):
     def __init__(self, device_memory_limit=0.8, memory_limit=0, worker_local_directory=None,
                  max_spill=False):
         super().__init__()
-        directory = os.path.join(worker_local_directory or os.getcwd(), "storage")
+        directory = os.path.join(worker_local_directory or os.getcwd(), "npu-storage")
         self.device_memory_limit = parse_device_memory_limit(device_memory_limit)
         self.memory_limit = int(parse_bytes(memory_limit) if isinstance(memory_limit, str)
                                 else memory_limit or 0)

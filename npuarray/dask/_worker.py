@@ -80,8 +80,9 @@ def dask_setup(worker, device_memory_limit):
     the runtime with the parent's visible devices."""
     register_lazily()
     npx.Device(0).use()
-    _use_data(worker, NPUHostFile(device_memory_limit, worker.memory_manager.memory_limit or 0,
-                                  worker.local_directory))
+    memory = worker.memory_manager
+    _use_data(worker, NPUHostFile(device_memory_limit, memory.memory_limit or 0,
+                                  worker.local_directory, max_spill=memory.max_spill))
     stop = threading.Event()
     threading.Thread(target=_sample_pool, args=(npx.get_default_memory_pool(), stop),
                      name="npuarray-pool-sampler", daemon=True).start()
