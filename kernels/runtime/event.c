@@ -50,6 +50,13 @@ void rt_event_release(rt_event *e)
     free(e);
 }
 
+/* `rc`, after dropping the reference an API call acquired on `e` (NULL: none). */
+static aclError released(rt_event *e, aclError rc)
+{
+    if (e) rt_event_release(e);
+    return rc;
+}
+
 typedef struct { rt_event *event; uint64_t seq; bool pending; } rt_event_task;
 
 /* Marks record `seq` of e as done now. */
@@ -148,18 +155,22 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 aclError aclrtDestroyEvent(aclrtEvent event)
 {
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, "aclrtDestroyEvent", &rc);
+    rt_event *e = rt_event_acquire(event, "aclrtDestroyEvent", &rc);
     if (!e) return rc;
     int pending = atomic_load(&e->pending_waits);
-    if (pending > 0)
+    if (pending > 0) {
+        rt_event_release(e);
         return npusim_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
                             "aclrtDestroyEvent: %d stream wait(s) on this event (aclrtStreamWaitEvent) "
                             "have not completed; CANN requires them to complete before the event is "
                             "destroyed (synchronize the waiting stream first)", pending);
-    if (!rt_handle_take(e, RT_HANDLE_EVENT)) /* another thread destroyed it meanwhile */
+    }
+    bool taken = rt_handle_take(e, RT_HANDLE_EVENT);
+    if (taken) rt_event_release(e); /* the handle's reference: tasks, graphs, callers hold their own */
+    rt_event_release(e);
+    if (!taken) /* another thread destroyed it meanwhile */
         return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyEvent: event %p is not a live "
                             "event (destroyed, or never created)", event);
-    rt_event_release(e); /* pending record/wait tasks, graphs and synchronisers hold their own */
     return ACL_SUCCESS;
 }
 
@@ -167,14 +178,13 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
     const char *api = "aclrtRecordEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_event *e = rt_event_acquire(event, api, &rc);
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
-    if (!s) return rc;
-    if (rt_capture_event_record(s, e, api, &rc) >= 0) return rc;
+    if (!s || rt_capture_event_record(s, e, api, &rc) >= 0) return released(e, rc);
     pthread_mutex_lock(&e->mu);
     rt_event_task t = {e, ++e->recorded, false};
     pthread_mutex_unlock(&e->mu);
-    rt_event_retain(e);
+    /* the task takes the caller's reference */
     return rt_submit_inline_short(s, &record_ops, &t, sizeof t, api); /* marks a point: no work */
 }
 
@@ -182,19 +192,19 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
     const char *api = "aclrtStreamWaitEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_event *e = rt_event_acquire(event, api, &rc);
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
-    if (!s) return rc;
+    if (!s) return released(e, rc);
     if (e->kind != RT_EVENT_PLAIN && !(e->flags & ACL_EVENT_SYNC))
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: the event was created by %s without ACL_EVENT_SYNC and cannot be "
-                            "waited on", api, kind_creator(e));
-    if (rt_capture_stream_wait(s, e, api, &rc) >= 0) return rc;
+                            "waited on", api, kind_creator(e)));
+    if (rt_capture_stream_wait(s, e, api, &rc) >= 0) return released(e, rc);
     pthread_mutex_lock(&e->mu);
     rt_event_task t = {e, e->recorded, true};
     pthread_mutex_unlock(&e->mu);
-    if (t.seq == 0) return ACL_SUCCESS; /* never recorded: nothing to wait for */
-    rt_event_retain(e);
+    if (t.seq == 0) return released(e, ACL_SUCCESS); /* never recorded: nothing to wait for */
+    /* the task takes the caller's reference */
     atomic_fetch_add(&e->pending_waits, 1);
     return rt_submit_inline(s, &wait_ops, &t, sizeof t, api);
 }
@@ -214,16 +224,15 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
     const char *api = "aclrtResetEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_event *e = rt_event_acquire(event, api, &rc);
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
-    if (!s) return rc;
+    if (!s) return released(e, rc);
     if (e->kind != RT_EVENT_FLAG || !(e->flags & ACL_EVENT_SYNC))
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: only events from aclrtCreateEventWithFlag with ACL_EVENT_SYNC can be "
                             "reset; this one comes from %s%s", api, kind_creator(e),
-                            e->kind == RT_EVENT_FLAG ? " without ACL_EVENT_SYNC" : "");
-    rt_event_task t = {e, 0, false};
-    rt_event_retain(e);
+                            e->kind == RT_EVENT_FLAG ? " without ACL_EVENT_SYNC" : ""));
+    rt_event_task t = {e, 0, false}; /* the task takes the caller's reference */
     return rt_submit_inline(s, &reset_ops, &t, sizeof t, api);
 }
 
@@ -242,9 +251,12 @@ static rt_event *query_target(aclrtEvent event, const void *status, const char *
         *rc = npusim_error(ACL_ERROR_INVALID_PARAM, "%s: status is NULL", api);
         return NULL;
     }
-    rt_event *e = rt_event_resolve(event, api, rc);
-    if (e && (*rc = rt_capture_check_event(e, api))) return NULL;
-    return e;
+    rt_event *e = rt_event_acquire(event, api, rc);
+    if (e && (*rc = rt_capture_check_event(e, api))) {
+        rt_event_release(e);
+        return NULL;
+    }
+    return e; /* the caller releases it */
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
@@ -254,13 +266,13 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
     rt_event *e = query_target(event, status, api, &rc);
     if (!e) return rc;
     if (e->kind == RT_EVENT_EX)
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: events from aclrtCreateEventExWithFlag cannot be queried with this "
-                            "API; use aclrtQueryEventStatus", api);
+                            "API; use aclrtQueryEventStatus", api));
     uint64_t recorded, completed;
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
-    return ACL_SUCCESS;
+    return released(e, ACL_SUCCESS);
 }
 
 /* COMPLETE when every task the event captured (those before its latest record) has run; an
@@ -274,7 +286,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     uint64_t recorded, completed;
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    return ACL_SUCCESS;
+    return released(e, ACL_SUCCESS);
 }
 
 /* COMPLETE when a stream waiting on the event now would not block. */
@@ -285,12 +297,12 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
     rt_event *e = query_target(event, status, api, &rc);
     if (!e) return rc;
     if (e->kind == RT_EVENT_EX)
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
-                            "%s: not supported for events from aclrtCreateEventExWithFlag", api);
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: not supported for events from aclrtCreateEventExWithFlag", api));
     uint64_t recorded, completed;
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
-    return ACL_SUCCESS;
+    return released(e, ACL_SUCCESS);
 }
 
 static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
@@ -359,14 +371,16 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
     const char *api = "aclrtEventElapsedTime";
     if (!ms) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: ms is NULL", api);
     aclError rc = ACL_SUCCESS;
-    rt_event *start = rt_event_resolve(startEvent, api, &rc);
-    rt_event *end = start ? rt_event_resolve(endEvent, api, &rc) : NULL;
-    if (!end) return rc;
+    rt_event *start = rt_event_acquire(startEvent, api, &rc);
+    rt_event *end = start ? rt_event_acquire(endEvent, api, &rc) : NULL;
     uint64_t t0, t1;
-    if ((rc = event_time(start, "startEvent", &t0)) || (rc = event_time(end, "endEvent", &t1))) return rc;
-    if (t1 < t0)
-        return npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
-                            "%s: endEvent completed before startEvent", api);
-    *ms = (float)((double)(t1 - t0) / 1e6);
-    return ACL_SUCCESS;
+    if (end && !(rc = event_time(start, "startEvent", &t0)) && !(rc = event_time(end, "endEvent", &t1))) {
+        if (t1 < t0)
+            rc = npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, "%s: endEvent completed before startEvent",
+                              api);
+        else
+            *ms = (float)((double)(t1 - t0) / 1e6);
+    }
+    released(end, ACL_SUCCESS);
+    return released(start, rc);
 }
