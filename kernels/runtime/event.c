@@ -77,7 +77,18 @@ static int record_run(void *p)
 {
     rt_event_task *t = p;
     event_complete(t->event, t->seq);
+    t->pending = false;
     return 0;
+}
+
+/* A record dropped without running (aclrtDestroyStreamForce, or its stream stopped on a
+ * failure) completes the event all the same: the work before it will never run, and
+ * synchronisers and stream waits on the event would otherwise wait for ever. */
+static void record_task_release(void *p)
+{
+    rt_event_task *t = p;
+    if (t->pending) event_complete(t->event, t->seq);
+    rt_event_release(t->event);
 }
 
 static int wait_run(void *p)
@@ -104,7 +115,7 @@ static void wait_task_release(void *p)
     rt_event_release(t->event);
 }
 
-static const npusim_task_ops record_ops = {"aclrtRecordEvent", record_run, event_task_release};
+static const npusim_task_ops record_ops = {"aclrtRecordEvent", record_run, record_task_release};
 static const npusim_task_ops wait_ops = {"aclrtStreamWaitEvent", wait_run, wait_task_release};
 
 static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t flag, const char *api)
@@ -182,7 +193,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
     if (!s || rt_capture_event_record(s, e, api, &rc) >= 0) return released(e, rc);
     pthread_mutex_lock(&e->mu);
-    rt_event_task t = {e, ++e->recorded, false};
+    rt_event_task t = {e, ++e->recorded, true};
     pthread_mutex_unlock(&e->mu);
     /* the task takes the caller's reference */
     return rt_submit_inline_short(s, &record_ops, &t, sizeof t, api); /* marks a point: no work */
