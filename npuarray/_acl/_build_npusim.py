@@ -265,8 +265,11 @@ def build_sanitized(variant):
         fcntl.flock(lock, fcntl.LOCK_EX)
         objects = [os.path.join(KERNELS, "build", "obj", variant, os.path.relpath(source, KERNELS)[:-2] + ".o")
                    for source in kernel_sources()]
-        built = make_ffibuilder(HELPER_SOURCES, objects, flags).compile(tmpdir=build_dir, verbose=False)
-    return built
+        inputs = objects + HELPER_SOURCES + glob.glob(os.path.join(ACL_DIR, "*.py"))
+        previous = glob.glob(os.path.join(build_dir, "npuarray", "_npusim*.so"))
+        if previous and os.path.getmtime(previous[0]) >= _newest(inputs):
+            return previous[0]  # current
+        return make_ffibuilder(HELPER_SOURCES, objects, flags).compile(tmpdir=build_dir, verbose=False)
 
 
 def sanitizer_runtime(variant):
