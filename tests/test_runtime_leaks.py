@@ -15,6 +15,7 @@ from npuarray.runtime._memory_pool import get_default_memory_pool
 
 MIB = 1 << 20
 WARM_UP = 50
+BOUNDED = 8  # streams, finalizers or threads a bounded cache may add (see the test)
 
 
 def _rss():
@@ -123,20 +124,28 @@ LOOPS = [(_stream_with_work, 3000), (_stream_per_size, 2000), (_event, 10000),
          (_thread, 500)]
 
 
+def _counts():
+    gc.collect()
+    return _live(npx.Stream), len(weakref.finalize._registry), _os_threads()
+
+
 @pytest.mark.parametrize("body, iterations", LOOPS, ids=[f.__name__[1:] for f, _ in LOOPS])
 def test_loop_memory_stays_flat(data, body, iterations):
+    """Bounded caches (spare events, waits a stream keeps until it passes them, the last
+    few streams that used a buffer) may fill during the first half; the second half, of
+    hundreds of iterations, must add no more than such a cache holds."""
     for _ in range(WARM_UP):
         body(data)
-    gc.collect()
     get_default_memory_pool().free_all_blocks()
-    rss, threads = _rss(), _os_threads()
-    streams, finalizers = _live(npx.Stream), len(weakref.finalize._registry)
-    for _ in range(iterations):
-        body(data)
     gc.collect()
+    rss = _rss()
+    for _ in range(iterations // 2):
+        body(data)
+    halfway = _counts()
+    for _ in range(iterations - iterations // 2):
+        body(data)
+    end = _counts()
     get_default_memory_pool().free_all_blocks()
     growth = _rss() - rss
     assert growth <= MIB, f"{growth / iterations:.0f} bytes per iteration"
-    assert _live(npx.Stream) <= streams + 1
-    assert len(weakref.finalize._registry) <= finalizers + 2
-    assert _os_threads() <= threads + 1
+    assert all(e <= h + BOUNDED for h, e in zip(halfway, end)), (halfway, end)

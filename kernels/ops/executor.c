@@ -301,6 +301,30 @@ static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device
     return 0;
 }
 
+/* The race detector's view of a launch (npusim_race_launch): inputs read, outputs written. */
+static int race_check(const npusim_exec *ex, void *const *data, aclrtStream stream)
+{
+    if (!npusim_race_enabled()) return 0;
+    npusim_race_access accesses[NPUSIM_MAX_OPERANDS];
+    int n = 0;
+    for (int i = 0; i < ex->n_tensors; i++) {
+        if (!ex->present[i]) continue;
+        const aclTensor *t = &ex->t[i];
+        int64_t count = npusim_numel(t);
+        if (count == 0) continue;
+        int64_t first = t->offset, last = t->offset;
+        for (int d = 0; d < t->ndim; d++) {
+            int64_t step = (t->shape[d] - 1) * t->strides[d];
+            if (step < 0) first += step;
+            else last += step;
+        }
+        size_t isz = npusim_dtype_size(t->dtype);
+        accesses[n++] = (npusim_race_access){(const char *)data[i] + first * (int64_t)isz,
+                                             (size_t)(last - first + 1) * isz, i >= ex->n_inputs};
+    }
+    return npusim_race_launch(stream, accesses, n, ex->def->name);
+}
+
 /* The checks of a launch on `device` (npusim_launch_checked): the operands' ranges, then the
  * injected launch fault. */
 static int check_launch(const npusim_exec *ex, void *const *data, int32_t device)
@@ -325,10 +349,13 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
     npusim_exec *ex = NULL;
     int rc = acquire_for_launch(opname, executor, &ex);
     if (rc) return rc;
-    if (!ex->repeatable) return npusim_launch_checked(stream, &ex->def->single_use, ex, task_length(ex), check_single);
     void *data[NPUSIM_MAX_OPERANDS];
     for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
-
+    if ((rc = race_check(ex, data, stream))) {
+        exec_unref(ex);
+        return rc;
+    }
+    if (!ex->repeatable) return npusim_launch_checked(stream, &ex->def->single_use, ex, task_length(ex), check_single);
     int32_t device = npusim_stream_device(stream);
     if (device < 0) rc = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
     if (device < 0 && rc == 0) rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: invalid stream", opname);

@@ -4,6 +4,7 @@
  * re-recorded later never deadlocks, and waiting on a never-recorded event is a no-op. */
 #include <stdlib.h>
 
+#include "racecheck.h"
 #include "rt_internal.h"
 
 #define KNOWN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | \
@@ -45,6 +46,7 @@ rt_event *rt_event_acquire(aclrtEvent handle, const char *api, aclError *err)
 void rt_event_release(rt_event *e)
 {
     if (atomic_fetch_sub(&e->refs, 1) != 1) return;
+    rt_race_event_free(e);
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->cv);
     free(e);
@@ -192,6 +194,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     rt_event *e = rt_event_acquire(event, api, &rc);
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
     if (!s || rt_capture_event_record(s, e, api, &rc) >= 0) return released(e, rc);
+    rt_race_event_record(s, e);
     pthread_mutex_lock(&e->mu);
     rt_event_task t = {e, ++e->recorded, true};
     pthread_mutex_unlock(&e->mu);
@@ -215,6 +218,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
     rt_event_task t = {e, e->recorded, true};
     pthread_mutex_unlock(&e->mu);
     if (t.seq == 0) return released(e, ACL_SUCCESS); /* never recorded: nothing to wait for */
+    rt_race_event_wait(s, e);
     /* the task takes the caller's reference */
     atomic_fetch_add(&e->pending_waits, 1);
     return rt_submit_inline(s, &wait_ops, &t, sizeof t, api);
@@ -281,8 +285,10 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
                             "%s: events from aclrtCreateEventExWithFlag cannot be queried with this "
                             "API; use aclrtQueryEventStatus", api));
     uint64_t recorded, completed;
+    struct rc_vc *known = rt_race_snapshot_event(e);
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    rt_race_host_learns(known, *status == ACL_EVENT_STATUS_COMPLETE);
     return released(e, ACL_SUCCESS);
 }
 
@@ -295,8 +301,10 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     rt_event *e = query_target(event, status, api, &rc);
     if (!e) return rc;
     uint64_t recorded, completed;
+    struct rc_vc *known = rt_race_snapshot_event(e);
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    rt_race_host_learns(known, *status == ACL_EVENT_RECORDED_STATUS_COMPLETE);
     return released(e, ACL_SUCCESS);
 }
 
@@ -330,6 +338,7 @@ static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
     }
     struct timespec deadline;
     if (timeout > 0) rt_deadline(&deadline, timeout);
+    struct rc_vc *known = rt_race_snapshot_event(e);
     pthread_mutex_lock(&e->mu);
     uint64_t target = e->recorded;
     e->waiters++;
@@ -340,6 +349,7 @@ static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
             pthread_cond_wait(&e->cv, &e->mu);
     e->waiters--;
     pthread_mutex_unlock(&e->mu);
+    rt_race_host_learns(known, rc == ACL_SUCCESS);
     rt_event_release(e);
     if (rc) return npusim_error(rc, "%s: the event did not complete within %d ms", api, (int)timeout);
     return ACL_SUCCESS;

@@ -104,7 +104,8 @@ def preamble():
     """#includes of the ABI headers: the runtime, the aclnn meta API and every operator."""
     headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h", "aclnn/opdev/op_errno.h",
                "cann_ops_fft.h",
-               "cann_ops_blas.h"]
+               "cann_ops_blas.h",
+               "npusim_racecheck.h"]
     headers = [h for h in headers if os.path.exists(os.path.join(KERNELS, "include", h))]
     ops = sorted(glob.glob(os.path.join(KERNELS, "include", "aclnnop", "*.h")))
     headers += ["aclnnop/" + os.path.basename(h) for h in ops]

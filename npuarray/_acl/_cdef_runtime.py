@@ -252,4 +252,10 @@ aclError aclrtResetDeviceForce(int32_t deviceId);
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+
+/* npusim's stream race detector (kernels/include/npusim_racecheck.h; not in CANN) */
+int npusim_racecheck_set_mode(int mode);
+int npusim_racecheck_get_mode(void);
+size_t npusim_racecheck_next_report(char *buf, size_t size);
+void npusim_racecheck_set_site_provider(void (*provider)(char *buf, size_t size));
 """

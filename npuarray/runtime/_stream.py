@@ -12,7 +12,7 @@ import time
 import weakref
 
 from .._acl import InvalidValueError, available, check, ffi, lib
-from . import _capture_guard as _capture, _device
+from . import _capture_guard as _capture, _device, _racecheck
 from ._device import Device, activate, as_device_id, keep_at_exit
 from . import _profiler
 
@@ -101,6 +101,8 @@ class Stream:
             self._marked, self._next_check = 0, self._WAITED_CHECK
         if self._errors:
             self._raise_errors()
+        if _racecheck.active:
+            _racecheck.emit_warnings()
 
     def query(self):
         """True when all work queued on this stream is done (aclrtStreamQuery); never blocks."""
