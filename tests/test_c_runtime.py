@@ -106,3 +106,11 @@ def test_runtime_under_sanitizers(variant):
     for name in SANITIZED:
         out = run(name, variant=variant, timeout=300)
         assert "passed" in out or "verified" in out
+
+
+@pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
+def test_race_detector_finds_seeded_races_and_passes_ordered_programs(variant):
+    if variant != "release" and os.environ.get("NPUSIM_SKIP_SANITIZERS") == "1":
+        pytest.skip("NPUSIM_SKIP_SANITIZERS=1 set")
+    out = run("rt_racecheck.cpp", variant=variant, timeout=300)
+    assert "seeded races found: 6/6" in out and "checks passed" in out
