@@ -55,3 +55,15 @@ def test_short_stress_run_under_sanitizers(variant):
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["errors"] == [] and report["wrong_bytes"] == 0 and report["hangs"] == 0
     assert report["operations"] > 100 and report["bytes_verified"] > 0
+
+
+def test_short_stress_run_has_no_race_under_the_race_detector():
+    """npuarray orders every cross-stream and cross-thread use of its arrays and pools:
+    npusim's race detector in error mode (a race fails the operation) finds none."""
+    proc = subprocess.run([sys.executable, SCRIPT, "--seconds", "2", "--threads", "4",
+                           "--streams", "5", "--seed", "5"], capture_output=True, text=True,
+                          timeout=180, env=package_env(NPUSIM_RACECHECK="1"))
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert report["errors"] == [] and report["wrong_bytes"] == 0, report
+    assert report["operations"] > 500
+    assert proc.returncode == 0, proc.stderr
