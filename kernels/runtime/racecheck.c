@@ -110,10 +110,23 @@ static void vc_set(rc_vc *v, uint32_t uid, uint64_t count)
     v->n++;
 }
 
+/* Whether dst already covers src entry-wise (the common case: nothing to merge). */
+static bool vc_covers(const rc_vc *dst, const rc_vc *src)
+{
+    uint32_t i = 0;
+    for (uint32_t j = 0; j < src->n; j++) {
+        while (i < dst->n && dst->e[i].uid < src->e[j].uid) i++;
+        if (!gone(src->e[j].uid) && (i == dst->n || dst->e[i].uid != src->e[j].uid
+                                     || dst->e[i].count < src->e[j].count))
+            return false;
+    }
+    return true;
+}
+
 /* dst = max(dst, src) entry-wise, dropping the entries of streams that are gone. */
 static void vc_join(rc_vc *dst, const rc_vc *src)
 {
-    if (!src || !src->n || !vc_reserve(dst, dst->n + src->n)) return;
+    if (!src || !src->n || vc_covers(dst, src) || !vc_reserve(dst, dst->n + src->n)) return;
     vc_entry *out = malloc((dst->n + src->n) * sizeof *out);
     if (!out) return;
     uint32_t i = 0, j = 0, n = 0;

@@ -22,7 +22,7 @@ __all__ = ["RaceWarning", "racecheck"]
 _MODES = {"off": 0, "error": 1, "warn": 2}
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _lock = threading.Lock()
-active = False   # a mode is on: Stream.synchronize turns kept reports into warnings
+warning = False  # warn mode is on: Stream.synchronize turns kept reports into warnings
 
 
 class RaceWarning(UserWarning):
@@ -52,10 +52,10 @@ def _require_npusim():
 
 def _set_mode(code):
     """Sets npusim's mode (and the site provider with it); returns the previous code."""
-    global active
+    global warning
     previous = lib.npusim_racecheck_set_mode(code)
     lib.npusim_racecheck_set_site_provider(_site if code else ffi.NULL)
-    active = bool(code)
+    warning = code == _MODES["warn"]
     return previous
 
 

@@ -101,7 +101,7 @@ class Stream:
             self._marked, self._next_check = 0, self._WAITED_CHECK
         if self._errors:
             self._raise_errors()
-        if _racecheck.active:
+        if _racecheck.warning:
             _racecheck.emit_warnings()
 
     def query(self):
