@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray._acl import ffi, lib
+from npuarray._acl import check, ffi, lib
 from npuarray.runtime import _racecheck
 
 N = 4096
@@ -130,7 +130,6 @@ def test_host_read_of_a_pending_write(gated, rng):
 
 
 def lib_memcpy_d2h(out, memory):
-    from npuarray._acl import check
     check(lib.aclrtMemcpy(ffi.from_buffer(out), out.nbytes, ffi.cast("void *", memory.ptr),
                           out.nbytes, lib.ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy")
 

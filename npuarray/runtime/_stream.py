@@ -152,8 +152,7 @@ class Stream:
             del waited[:self._marked]
             self._marked = 0
         if not self._marked:
-            from ._event import Event
-            self._mark = self.record(self._mark or Event())
+            self._mark = self.record(self._mark)   # a new Event the first time
             self._marked = len(waited)
         self._next_check = len(waited) + self._WAITED_CHECK
 
