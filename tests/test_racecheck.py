@@ -230,3 +230,33 @@ def test_off_mode_checks_nothing(gated, rng):
         memory.copy_from_host(host, stream=gated.stream, blocking=False)
         memory.copy_to_host(out, stream=npx.Stream(), blocking=False)
     gated.release()
+
+
+def test_pool_reuse_is_reported_only_when_unordered(gated):
+    """A block freed while its stream may still write it: the pool keeps it for that stream
+    (nothing reported); a pool that forgot the block's last user and handed it to another
+    stream at once would race, and that is reported."""
+    pool = npx.MemoryPool(0)
+    other = npx.Stream()
+    with npx.racecheck():
+        buf = pool.allocate(N * 4, gated.stream)
+        assert lib.aclrtMemsetAsync(ffi.cast("void *", buf.ptr), N * 4, 1, N * 4,
+                                    gated.stream.handle) == 0
+        ptr = buf.ptr
+        del buf                                   # filed under the gated stream
+        safe = pool.allocate(N * 4, other)        # another block: the gated one is busy
+        assert safe.ptr != ptr
+        check(lib.aclrtMemsetAsync(ffi.cast("void *", safe.ptr), N * 4, 2, N * 4,
+                                   other.handle), "aclrtMemsetAsync")
+        (size,) = pool._free[id(gated.stream)]    # the block's size class
+        unsafe = pool._take_cached(size, gated.stream)  # what a buggy pool would hand to `other`
+        assert unsafe == ptr
+        _expect_race(lambda: check(lib.aclrtMemsetAsync(ffi.cast("void *", unsafe), N * 4, 3,
+                                                        N * 4, other.handle),
+                                   "aclrtMemsetAsync"),
+                     "aclrtMemsetAsync on stream", "writing")
+        pool._release(size, unsafe, gated.stream)
+    gated.release()
+    other.synchronize()
+    del safe
+    pool.free_all_blocks()
