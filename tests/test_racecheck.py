@@ -199,6 +199,24 @@ def test_warn_mode_runs_the_operation_and_warns(gated, rng):
     other.synchronize()
 
 
+def test_warn_mode_from_the_environment_warns_at_synchronize(run_python):
+    proc = run_python("""
+import threading, warnings, numpy as np, npuarray as npx
+mem, a, b = npx.DeviceMemory(4096), npx.Stream(), npx.Stream()
+host, gate = npx.zeros_pinned(1024, np.float32), threading.Event()
+a.launch_host_func(lambda: gate.wait(30))     # a stays busy: the copies race
+mem.copy_from_host(host, stream=a, blocking=False)
+mem.copy_to_host(host, stream=b, blocking=False)
+gate.set()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    npx.synchronize()
+print([str(w.message)[:9] for w in caught if w.category is npx.RaceWarning])
+""", NPUSIM_RACECHECK="warn")
+    assert proc.returncode == 0, proc.stderr
+    assert "['data race']" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_racecheck_restores_the_previous_mode_and_checks_its_argument():
     before = lib.npusim_racecheck_get_mode()
     with npx.racecheck("warn"):
