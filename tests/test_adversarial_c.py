@@ -34,3 +34,10 @@ def test_arrays_beyond_64_bits_say_array_is_too_big(shape):
     with pytest.raises(ValueError, match="array is too big"):
         npx.empty(shape, dtype=npx.float32)
     np.testing.assert_array_equal(npx.arange(3).to_host(), np.arange(3))  # next op works
+
+
+@pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
+def test_c_event_destroy_racing_record_wait_query_returns_codes(variant):
+    if variant != "release" and os.environ.get("NPUSIM_SKIP_SANITIZERS") == "1":
+        pytest.skip("NPUSIM_SKIP_SANITIZERS=1 set")
+    assert "checks passed" in run("rt_event_destroy_race.c", variant=variant, timeout=300)

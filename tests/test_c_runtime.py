@@ -128,3 +128,11 @@ def test_run_modes_and_dvpp_memory_under_sanitizers(variant):
     for mode in ("host", "device"):
         assert "checks passed" in run("rt_run_mode_dvpp.c", mode, variant=variant, timeout=300,
                                       NPUSIM_RUN_MODE=mode)
+
+
+@pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
+def test_race_detector_finds_seeded_races_and_passes_ordered_programs(variant):
+    if variant != "release" and os.environ.get("NPUSIM_SKIP_SANITIZERS") == "1":
+        pytest.skip("NPUSIM_SKIP_SANITIZERS=1 set")
+    out = run("rt_racecheck.cpp", variant=variant, timeout=300)
+    assert "seeded races found: 6/6" in out and "checks passed" in out

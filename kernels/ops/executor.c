@@ -18,72 +18,80 @@
 #define EXEC_MAGIC 0x4578656375746f72ull
 
 /* ---------------------------------------------------------------------------------------------
- * Registry of live executors: an open-addressing hash set of pointers. */
+ * Registry of live executors. The user holds a handle, not the executor's address: a slot
+ * index and the slot's generation, bumped each time the slot is freed. A consumed or
+ * destroyed executor's handle is thus refused however many executors come after it (even one
+ * living at the same address), and the table stays as large as the most executors live at
+ * once. Handles are odd numbers, never an executor's (aligned) address. */
 
-#define TOMBSTONE ((npusim_exec *)1)
+#define SLOT_BITS 24
+#define SLOT_MASK ((1u << SLOT_BITS) - 1)
+#define NO_SLOT UINT32_MAX
+
+typedef struct {
+    npusim_exec *ex;     /* NULL: free */
+    uint64_t generation; /* of the slot's current (or next) executor */
+    uint32_t next_free;
+} exec_slot;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static npusim_exec **registry;
-static size_t registry_cap, registry_used; /* used counts live entries and tombstones */
+static exec_slot *slots;
+static uint32_t slots_used, slots_cap, free_head = NO_SLOT;
 
-static size_t slot_of(const void *p, size_t cap)
+static aclOpExecutor *handle_of(uint32_t index)
 {
-    uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 17) & (cap - 1);
+    uint64_t generation = slots[index].generation & ((UINT64_C(1) << (63 - SLOT_BITS)) - 1);
+    return (aclOpExecutor *)(uintptr_t)((generation << (SLOT_BITS + 1)) | ((uint64_t)index << 1) | 1);
 }
 
-static npusim_exec **registry_find(const void *p)
+/* The live executor behind `handle`, or NULL (consumed, destroyed, or not a handle). */
+static npusim_exec *registry_find(const aclOpExecutor *handle)
 {
-    if (!registry_cap) return NULL;
-    for (size_t i = slot_of(p, registry_cap);; i = (i + 1) & (registry_cap - 1)) {
-        if (registry[i] == p) return &registry[i];
-        if (!registry[i]) return NULL;
+    uint64_t v = (uint64_t)(uintptr_t)handle;
+    uint32_t index = (uint32_t)(v >> 1) & SLOT_MASK;
+    if (!(v & 1) || index >= slots_used || !slots[index].ex) return NULL;
+    return handle_of(index) == handle ? slots[index].ex : NULL;
+}
+
+/* Registers ex; its handle, or NULL when out of host memory or slots. */
+static aclOpExecutor *registry_add(npusim_exec *ex)
+{
+    uint32_t index = free_head;
+    if (index != NO_SLOT) {
+        free_head = slots[index].next_free;
+    } else {
+        if (slots_used == slots_cap) {
+            uint32_t cap = slots_cap ? slots_cap * 2 : 256;
+            exec_slot *grown = cap <= SLOT_MASK + 1u ? realloc(slots, cap * sizeof *grown) : NULL;
+            if (!grown) return NULL;
+            slots = grown;
+            slots_cap = cap;
+        }
+        index = slots_used++;
+        slots[index].generation = 0;
     }
+    slots[index].ex = ex;
+    return handle_of(index);
 }
 
-static bool registry_grow(void)
+/* Forgets the executor behind the live `handle`: the slot's next handle differs. */
+static void registry_remove(const aclOpExecutor *handle)
 {
-    size_t cap = registry_cap ? registry_cap * 2 : 256;
-    npusim_exec **fresh = calloc(cap, sizeof *fresh);
-    if (!fresh) return false;
-    size_t used = 0;
-    for (size_t i = 0; i < registry_cap; i++) {
-        npusim_exec *e = registry[i];
-        if (!e || e == TOMBSTONE) continue;
-        size_t j = slot_of(e, cap);
-        while (fresh[j]) j = (j + 1) & (cap - 1);
-        fresh[j] = e;
-        used++;
-    }
-    free(registry);
-    registry = fresh;
-    registry_cap = cap;
-    registry_used = used;
-    return true;
+    uint32_t index = (uint32_t)((uintptr_t)handle >> 1) & SLOT_MASK;
+    slots[index].ex = NULL;
+    slots[index].generation++;
+    slots[index].next_free = free_head;
+    free_head = index;
 }
-
-static bool registry_add(npusim_exec *e)
-{
-    if ((registry_used + 1) * 2 > registry_cap && !registry_grow()) return false;
-    size_t i = slot_of(e, registry_cap);
-    while (registry[i] && registry[i] != TOMBSTONE) i = (i + 1) & (registry_cap - 1);
-    if (!registry[i]) registry_used++;
-    registry[i] = e;
-    return true;
-}
-
-static void registry_remove(npusim_exec **slot) { *slot = TOMBSTONE; }
 
 /* ---------------------------------------------------------------------------------------------
  * Creation and release */
 
 /* Freed executors kept for reuse, oldest first. An executor is a few KB, beyond malloc's
  * per-thread caches, and is freed on the stream's worker thread: a malloc/free per operation
- * would contend with the launching thread for the heap's lock. Reuse is first in, first out
- * and only once EXECUTOR_QUARANTINE younger ones wait: a stale handle (an executor consumed by
- * its second phase, used again) then meets a dead executor, not the next operation's. */
+ * would contend with the launching thread for the heap's lock. (Reuse is safe from stale
+ * handles: a handle names a registry slot's generation, not the address.) */
 #define SPARE_EXECUTORS 64
-#define EXECUTOR_QUARANTINE 32
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static npusim_exec *spare[SPARE_EXECUTORS]; /* a ring: n_spare entries from spare_head */
 static int spare_head, n_spare;
@@ -92,7 +100,7 @@ static npusim_exec *exec_alloc(void)
 {
     npusim_exec *ex = NULL;
     pthread_mutex_lock(&spare_lock);
-    if (n_spare > EXECUTOR_QUARANTINE) {
+    if (n_spare > 0) {
         ex = spare[spare_head];
         spare_head = (spare_head + 1) % SPARE_EXECUTORS;
         n_spare--;
@@ -201,40 +209,49 @@ npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const 
 aclnnStatus npusim_exec_finish(npusim_exec *ex, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     pthread_mutex_lock(&registry_lock);
-    bool ok = registry_add(ex);
+    aclOpExecutor *handle = registry_add(ex);
     pthread_mutex_unlock(&registry_lock);
-    if (!ok) {
+    if (!handle) {
         const char *name = ex->def->name;
         exec_free(ex);
         return npusim_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of host memory for the executor", name);
     }
     *workspaceSize = 0;
-    *executor = ex;
+    *executor = handle;
     return ACLNN_SUCCESS;
+}
+
+npusim_exec *npusim_exec_of(aclOpExecutor *handle)
+{
+    pthread_mutex_lock(&registry_lock);
+    npusim_exec *ex = registry_find(handle);
+    pthread_mutex_unlock(&registry_lock);
+    return ex;
 }
 
 /* ---------------------------------------------------------------------------------------------
  * Second phase */
 
-/* Takes the registry's hold on a live executor for one launch (consuming a single-use one). */
-static int acquire_for_launch(const char *opname, aclOpExecutor *executor)
+/* Takes the registry's hold on a live executor for one launch (consuming a single-use one);
+ * the executor in *out. */
+static int acquire_for_launch(const char *opname, aclOpExecutor *executor, npusim_exec **out)
 {
     if (!executor) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", opname);
     pthread_mutex_lock(&registry_lock);
-    npusim_exec **slot = registry_find(executor);
+    npusim_exec *ex = *out = registry_find(executor);
     int rc = 0;
-    if (!slot) {
+    if (!ex) {
         rc = npusim_error(ACLNN_ERR_PARAM_INVALID,
                           "%s: executor %p is not live: it was already used by a second-phase call "
                           "(executors are single use unless aclSetAclOpExecutorRepeatable is called), "
                           "destroyed, or never created", opname, (void *)executor);
-    } else if (strcmp(executor->def->name, opname) != 0) {
+    } else if (strcmp(ex->def->name, opname) != 0) {
         rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p was created by %sGetWorkspaceSize",
-                          opname, (void *)executor, executor->def->name);
-    } else if (executor->repeatable) {
-        atomic_fetch_add(&executor->refs, 1);
+                          opname, (void *)executor, ex->def->name);
+    } else if (ex->repeatable) {
+        atomic_fetch_add(&ex->refs, 1);
     } else {
-        registry_remove(slot);
+        registry_remove(executor);
     }
     pthread_mutex_unlock(&registry_lock);
     return rc;
@@ -284,6 +301,30 @@ static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device
     return 0;
 }
 
+/* The race detector's view of a launch (npusim_race_launch): inputs read, outputs written. */
+static int race_check(const npusim_exec *ex, void *const *data, aclrtStream stream)
+{
+    if (!npusim_race_enabled()) return 0;
+    npusim_race_access accesses[NPUSIM_MAX_OPERANDS];
+    int n = 0;
+    for (int i = 0; i < ex->n_tensors; i++) {
+        if (!ex->present[i]) continue;
+        const aclTensor *t = &ex->t[i];
+        int64_t count = npusim_numel(t);
+        if (count == 0) continue;
+        int64_t first = t->offset, last = t->offset;
+        for (int d = 0; d < t->ndim; d++) {
+            int64_t step = (t->shape[d] - 1) * t->strides[d];
+            if (step < 0) first += step;
+            else last += step;
+        }
+        size_t isz = npusim_dtype_size(t->dtype);
+        accesses[n++] = (npusim_race_access){(const char *)data[i] + first * (int64_t)isz,
+                                             (size_t)(last - first + 1) * isz, i >= ex->n_inputs};
+    }
+    return npusim_race_launch(stream, accesses, n, ex->def->name);
+}
+
 /* The checks of a launch on `device` (npusim_launch_checked): the operands' ranges, then the
  * injected launch fault. */
 static int check_launch(const npusim_exec *ex, void *const *data, int32_t device)
@@ -305,13 +346,16 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
 {
     (void)workspace; /* every npusim operator asks for 0 bytes of workspace */
     (void)workspaceSize;
-    int rc = acquire_for_launch(opname, executor);
+    npusim_exec *ex = NULL;
+    int rc = acquire_for_launch(opname, executor, &ex);
     if (rc) return rc;
-    npusim_exec *ex = executor;
-    if (!ex->repeatable) return npusim_launch_checked(stream, &ex->def->single_use, ex, task_length(ex), check_single);
     void *data[NPUSIM_MAX_OPERANDS];
     for (int i = 0; i < ex->n_tensors; i++) data[i] = ex->t[i].data;
-
+    if ((rc = race_check(ex, data, stream))) {
+        exec_unref(ex);
+        return rc;
+    }
+    if (!ex->repeatable) return npusim_launch_checked(stream, &ex->def->single_use, ex, task_length(ex), check_single);
     int32_t device = npusim_stream_device(stream);
     if (device < 0) rc = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
     if (device < 0 && rc == 0) rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: invalid stream", opname);
@@ -337,10 +381,10 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 {
     if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "aclSetAclOpExecutorRepeatable: executor is NULL");
     pthread_mutex_lock(&registry_lock);
-    npusim_exec **slot = registry_find(executor);
-    if (slot) executor->repeatable = true;
+    npusim_exec *ex = registry_find(executor);
+    if (ex) ex->repeatable = true;
     pthread_mutex_unlock(&registry_lock);
-    if (!slot)
+    if (!ex)
         return npusim_error(ACLNN_ERR_INNER,
                             "aclSetAclOpExecutorRepeatable: executor %p is not live (already consumed by "
                             "its second phase, or destroyed); call it right after GetWorkspaceSize",
@@ -352,43 +396,44 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
 {
     if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "aclDestroyAclOpExecutor: executor is NULL");
     pthread_mutex_lock(&registry_lock);
-    npusim_exec **slot = registry_find(executor);
-    if (slot) registry_remove(slot);
+    npusim_exec *ex = registry_find(executor);
+    if (ex) registry_remove(executor);
     pthread_mutex_unlock(&registry_lock);
-    if (!slot)
+    if (!ex)
         return npusim_error(ACLNN_ERR_INNER,
                             "aclDestroyAclOpExecutor: executor %p is not live (a single-use executor is "
                             "released by its second phase; or it was already destroyed)", (void *)executor);
-    exec_unref(executor);
+    exec_unref(ex);
     return ACLNN_SUCCESS;
 }
 
 enum addr_group { GROUP_INPUTS, GROUP_OUTPUTS, GROUP_ALL };
 
 /* Rebinds the device address of tensor `index` of a group of a live executor's tensors. */
-static aclnnStatus set_addr(const char *api, aclOpExecutor *executor, size_t index, enum addr_group group,
+static aclnnStatus set_addr(const char *api, aclOpExecutor *handle, size_t index, enum addr_group group,
                             aclTensor *tensor, void *addr)
 {
-    if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "%s: executor is NULL", api);
+    if (!handle) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "%s: executor is NULL", api);
     if (!tensor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "%s: tensor is NULL", api);
     pthread_mutex_lock(&registry_lock);
     int rc = 0;
-    if (!registry_find(executor)) {
-        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live", api, (void *)executor);
+    npusim_exec *ex = registry_find(handle);
+    if (!ex) {
+        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live", api, (void *)handle);
         pthread_mutex_unlock(&registry_lock);
         return rc;
     }
-    int first = group == GROUP_OUTPUTS ? executor->n_inputs : 0;
-    int count = group == GROUP_INPUTS ? executor->n_inputs
-                : group == GROUP_OUTPUTS ? executor->n_tensors - executor->n_inputs : executor->n_tensors;
+    int first = group == GROUP_OUTPUTS ? ex->n_inputs : 0;
+    int count = group == GROUP_INPUTS ? ex->n_inputs
+                : group == GROUP_OUTPUTS ? ex->n_tensors - ex->n_inputs : ex->n_tensors;
     if (index >= (size_t)count) {
         rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: index %zu is out of range: %s has %d such tensors",
-                          api, index, executor->def->name, count);
-    } else if (!executor->present[first + (int)index]) {
+                          api, index, ex->def->name, count);
+    } else if (!ex->present[first + (int)index]) {
         rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: tensor %zu of %s was NULL at the first phase", api,
-                          index, executor->def->name);
+                          index, ex->def->name);
     } else {
-        executor->t[first + (int)index].data = addr;
+        ex->t[first + (int)index].data = addr;
         if (npusim_is_tensor(tensor)) tensor->data = addr;
     }
     pthread_mutex_unlock(&registry_lock);

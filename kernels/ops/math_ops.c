@@ -344,7 +344,7 @@ static aclnnStatus clamp_prepare(const ew_spec *spec, const aclTensor *self, con
     const ew_operand ins[] = { TENSOR_ARG(self, "self") };
     int rc = npusim_ew_prepare(spec, ins, 1, NULL, NULL, out, NULL, workspaceSize, executor);
     if (rc) return rc;
-    npusim_exec *ex = *executor;
+    npusim_exec *ex = npusim_exec_of(*executor);
     /* The engine chose the kind from self alone; bounds of a higher category widen it. */
     npusim_kind k = npusim_kind_of(p);
     if (k == KIND_BOOL) k = KIND_I32;

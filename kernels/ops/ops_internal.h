@@ -176,6 +176,9 @@ npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const 
                                 const aclTensor *const *outputs, int n_outputs);
 /* Finishes the first phase: registers ex and hands it out. */
 aclnnStatus npusim_exec_finish(npusim_exec *ex, uint64_t *workspaceSize, aclOpExecutor **executor);
+/* The live executor behind a handle npusim_exec_finish handed out (NULL when not live): for a
+ * first phase finishing its description after npusim_exec_finish. */
+npusim_exec *npusim_exec_of(aclOpExecutor *handle);
 /* The second phase shared by every operator: validates, checks device ranges, enqueues. */
 aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t workspaceSize,
                                aclOpExecutor *executor, aclrtStream stream);

@@ -978,8 +978,9 @@ static aclnnStatus var_prepare(const npusim_opdef *def, const aclTensor *self, c
 {
     int rc = reduce_prepare(def, RED_SQDEV, M_VAR, self, dim, keepdim, out, workspaceSize, executor);
     if (rc) return rc;
-    (*executor)->dim = correction; /* not launched yet: still ours to finish describing */
-    (*executor)->flag = root;
+    npusim_exec *ex = npusim_exec_of(*executor); /* not launched yet: ours to finish describing */
+    ex->dim = correction;
+    ex->flag = root;
     return ACLNN_SUCCESS;
 }
 

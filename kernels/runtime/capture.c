@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "racecheck.h"
 #include "rt_internal.h"
 
 typedef struct { int *ids; int n, cap; } node_set;
@@ -148,6 +149,7 @@ static void detach(rt_capture *c)
 /* Frees everything a capture or model owns. Not under g_mu. */
 static void capture_free(rt_capture *c)
 {
+    rt_race_forget_model(c);
     if (c->helpers) {
         pthread_mutex_lock(&c->mu);
         c->stopping = true;
@@ -696,7 +698,7 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
     aclError rc = ACL_SUCCESS;
     rt_capture *m = resolve_model(modelRI, api, &rc);
     rt_stream *s = m ? rt_stream_resolve(stream, api, &rc) : NULL;
-    if (!s) return rc;
+    if (!s || (rc = rt_race_replay(s, m, api))) return rc;
     atomic_fetch_add(&m->refs, 1);
     if (replays_short(m)) return rt_submit_inline_short(s, &replay_ops, &m, sizeof m, api);
     return rt_submit_inline(s, &replay_ops, &m, sizeof m, api);
@@ -714,7 +716,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
     if (!m->exec_stream) m->exec_stream = rt_stream_new(m->device, false, 0, 0, &rc);
     rt_stream *s = m->exec_stream;
     pthread_mutex_unlock(&g_mu);
-    if (!s) return rc;
+    if (!s || (rc = rt_race_replay(s, m, api))) return rc;
     atomic_fetch_add(&m->refs, 1);
     rt_task t = {.ops = &replay_ops, .is_inline = true};
     memcpy(t.inline_data, &m, sizeof m);

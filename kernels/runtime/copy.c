@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "racecheck.h"
 #include "rt_internal.h"
 
 #define PARALLEL_COPY_BYTES (4u << 20)
@@ -182,6 +183,15 @@ static aclError check_common(const char *api, const void *dst, size_t destMax, c
     return ACL_SUCCESS;
 }
 
+/* The race detector's view of a copy on stream s (NULL: by the host, synchronously). */
+static aclError race_copy(rt_stream *s, void *dst, size_t dst_span, const void *src, size_t src_span,
+                          const char *api)
+{
+    if (!rt_race_enabled()) return ACL_SUCCESS;
+    const npusim_race_access accesses[2] = {{src, src_span, 0}, {dst, dst_span, 1}};
+    return s ? rt_race_stream_access(s, accesses, 2, api) : rt_race_host_access(accesses, 2, api);
+}
+
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
 {
     const char *api = "aclrtMemcpy";
@@ -190,6 +200,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
     if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
     if ((rc = check_copy(api, dst, count, src, count, kind, rt_current_device_or_none(), false))) return rc;
+    if ((rc = race_copy(NULL, dst, count, src, count, api))) return rc;
     rt_copy_bytes(dst, src, count);
     return ACL_SUCCESS;
 }
@@ -247,6 +258,7 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
     if ((rc = check_pageable_under_capture(api, dst, src, s))) return rc;
     if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true))) return rc;
     if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
+    if ((rc = race_copy(s, dst, count, src, count, api))) return rc;
     copy_task t = {dst, src, count, 1, count, count, count, count};
     if (count <= SHORT_COPY_BYTES) return rt_submit_inline_short(s, &copy_ops, &t, sizeof t, api);
     return rt_submit_inline(s, &copy_ops, &t, sizeof t, api);
@@ -298,6 +310,7 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
     size_t ds = span_2d(dpitch, width, height), ss = span_2d(spitch, width, height);
     if ((rc = check_copy(api, dst, ds, src, ss, kind, rt_current_device_or_none(), false))) return rc;
+    if ((rc = race_copy(NULL, dst, ds, src, ss, api))) return rc;
     copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
     return copy_run(&t);
 }
@@ -312,6 +325,7 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
     if (!s || width == 0 || height == 0) return rc;
     size_t ds = span_2d(dpitch, width, height), ss = span_2d(spitch, width, height);
     if ((rc = check_copy(api, dst, ds, src, ss, kind, s->device, true))) return rc;
+    if ((rc = race_copy(s, dst, ds, src, ss, api))) return rc;
     copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
     return rt_submit_inline(s, &copy2d_ops, &t, sizeof t, api);
 }
@@ -354,6 +368,8 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
     aclError rc = check_memset(api, devPtr, maxCount, count, rt_current_device_or_none());
     if (rc || count == 0) return rc;
     if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
+    const npusim_race_access write = {devPtr, count, 1};
+    if ((rc = rt_race_host_access(&write, 1, api))) return rc;
     memset(devPtr, value & 0xff, count);
     return ACL_SUCCESS;
 }
@@ -365,6 +381,8 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
     rt_stream *s = rt_stream_resolve(stream, api, &rc);
     if (!s) return rc;
     if ((rc = check_memset(api, devPtr, maxCount, count, s->device)) || count == 0) return rc;
+    const npusim_race_access write = {devPtr, count, 1};
+    if ((rc = rt_race_stream_access(s, &write, 1, api))) return rc;
     memset_task t = {devPtr, count, value & 0xff};
     return rt_submit_inline(s, &memset_ops, &t, sizeof t, api);
 }

@@ -4,6 +4,7 @@
  * re-recorded later never deadlocks, and waiting on a never-recorded event is a no-op. */
 #include <stdlib.h>
 
+#include "racecheck.h"
 #include "rt_internal.h"
 
 #define KNOWN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | \
@@ -45,9 +46,17 @@ rt_event *rt_event_acquire(aclrtEvent handle, const char *api, aclError *err)
 void rt_event_release(rt_event *e)
 {
     if (atomic_fetch_sub(&e->refs, 1) != 1) return;
+    rt_race_event_free(e);
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->cv);
     free(e);
+}
+
+/* `rc`, after dropping the reference an API call acquired on `e` (NULL: none). */
+static aclError released(rt_event *e, aclError rc)
+{
+    if (e) rt_event_release(e);
+    return rc;
 }
 
 typedef struct { rt_event *event; uint64_t seq; bool pending; } rt_event_task;
@@ -70,7 +79,18 @@ static int record_run(void *p)
 {
     rt_event_task *t = p;
     event_complete(t->event, t->seq);
+    t->pending = false;
     return 0;
+}
+
+/* A record dropped without running (aclrtDestroyStreamForce, or its stream stopped on a
+ * failure) completes the event all the same: the work before it will never run, and
+ * synchronisers and stream waits on the event would otherwise wait for ever. */
+static void record_task_release(void *p)
+{
+    rt_event_task *t = p;
+    if (t->pending) event_complete(t->event, t->seq);
+    rt_event_release(t->event);
 }
 
 static int wait_run(void *p)
@@ -97,7 +117,7 @@ static void wait_task_release(void *p)
     rt_event_release(t->event);
 }
 
-static const npusim_task_ops record_ops = {"aclrtRecordEvent", record_run, event_task_release};
+static const npusim_task_ops record_ops = {"aclrtRecordEvent", record_run, record_task_release};
 static const npusim_task_ops wait_ops = {"aclrtStreamWaitEvent", wait_run, wait_task_release};
 
 static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t flag, const char *api)
@@ -148,18 +168,22 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 aclError aclrtDestroyEvent(aclrtEvent event)
 {
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, "aclrtDestroyEvent", &rc);
+    rt_event *e = rt_event_acquire(event, "aclrtDestroyEvent", &rc);
     if (!e) return rc;
     int pending = atomic_load(&e->pending_waits);
-    if (pending > 0)
+    if (pending > 0) {
+        rt_event_release(e);
         return npusim_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE,
                             "aclrtDestroyEvent: %d stream wait(s) on this event (aclrtStreamWaitEvent) "
                             "have not completed; CANN requires them to complete before the event is "
                             "destroyed (synchronize the waiting stream first)", pending);
-    if (!rt_handle_take(e, RT_HANDLE_EVENT)) /* another thread destroyed it meanwhile */
+    }
+    bool taken = rt_handle_take(e, RT_HANDLE_EVENT);
+    if (taken) rt_event_release(e); /* the handle's reference: tasks, graphs, callers hold their own */
+    rt_event_release(e);
+    if (!taken) /* another thread destroyed it meanwhile */
         return npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "aclrtDestroyEvent: event %p is not a live "
                             "event (destroyed, or never created)", event);
-    rt_event_release(e); /* pending record/wait tasks, graphs and synchronisers hold their own */
     return ACL_SUCCESS;
 }
 
@@ -167,14 +191,14 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
     const char *api = "aclrtRecordEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_event *e = rt_event_acquire(event, api, &rc);
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
-    if (!s) return rc;
-    if (rt_capture_event_record(s, e, api, &rc) >= 0) return rc;
+    if (!s || rt_capture_event_record(s, e, api, &rc) >= 0) return released(e, rc);
+    rt_race_event_record(s, e);
     pthread_mutex_lock(&e->mu);
-    rt_event_task t = {e, ++e->recorded, false};
+    rt_event_task t = {e, ++e->recorded, true};
     pthread_mutex_unlock(&e->mu);
-    rt_event_retain(e);
+    /* the task takes the caller's reference */
     return rt_submit_inline_short(s, &record_ops, &t, sizeof t, api); /* marks a point: no work */
 }
 
@@ -182,19 +206,20 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
     const char *api = "aclrtStreamWaitEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_event *e = rt_event_acquire(event, api, &rc);
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
-    if (!s) return rc;
+    if (!s) return released(e, rc);
     if (e->kind != RT_EVENT_PLAIN && !(e->flags & ACL_EVENT_SYNC))
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: the event was created by %s without ACL_EVENT_SYNC and cannot be "
-                            "waited on", api, kind_creator(e));
-    if (rt_capture_stream_wait(s, e, api, &rc) >= 0) return rc;
+                            "waited on", api, kind_creator(e)));
+    if (rt_capture_stream_wait(s, e, api, &rc) >= 0) return released(e, rc);
     pthread_mutex_lock(&e->mu);
     rt_event_task t = {e, e->recorded, true};
     pthread_mutex_unlock(&e->mu);
-    if (t.seq == 0) return ACL_SUCCESS; /* never recorded: nothing to wait for */
-    rt_event_retain(e);
+    if (t.seq == 0) return released(e, ACL_SUCCESS); /* never recorded: nothing to wait for */
+    rt_race_event_wait(s, e);
+    /* the task takes the caller's reference */
     atomic_fetch_add(&e->pending_waits, 1);
     return rt_submit_inline(s, &wait_ops, &t, sizeof t, api);
 }
@@ -214,16 +239,15 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
     const char *api = "aclrtResetEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_resolve(event, api, &rc);
+    rt_event *e = rt_event_acquire(event, api, &rc);
     rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
-    if (!s) return rc;
+    if (!s) return released(e, rc);
     if (e->kind != RT_EVENT_FLAG || !(e->flags & ACL_EVENT_SYNC))
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: only events from aclrtCreateEventWithFlag with ACL_EVENT_SYNC can be "
                             "reset; this one comes from %s%s", api, kind_creator(e),
-                            e->kind == RT_EVENT_FLAG ? " without ACL_EVENT_SYNC" : "");
-    rt_event_task t = {e, 0, false};
-    rt_event_retain(e);
+                            e->kind == RT_EVENT_FLAG ? " without ACL_EVENT_SYNC" : ""));
+    rt_event_task t = {e, 0, false}; /* the task takes the caller's reference */
     return rt_submit_inline(s, &reset_ops, &t, sizeof t, api);
 }
 
@@ -242,9 +266,12 @@ static rt_event *query_target(aclrtEvent event, const void *status, const char *
         *rc = npusim_error(ACL_ERROR_INVALID_PARAM, "%s: status is NULL", api);
         return NULL;
     }
-    rt_event *e = rt_event_resolve(event, api, rc);
-    if (e && (*rc = rt_capture_check_event(e, api))) return NULL;
-    return e;
+    rt_event *e = rt_event_acquire(event, api, rc);
+    if (e && (*rc = rt_capture_check_event(e, api))) {
+        rt_event_release(e);
+        return NULL;
+    }
+    return e; /* the caller releases it */
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
@@ -254,13 +281,15 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
     rt_event *e = query_target(event, status, api, &rc);
     if (!e) return rc;
     if (e->kind == RT_EVENT_EX)
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
                             "%s: events from aclrtCreateEventExWithFlag cannot be queried with this "
-                            "API; use aclrtQueryEventStatus", api);
+                            "API; use aclrtQueryEventStatus", api));
     uint64_t recorded, completed;
+    struct rc_vc *known = rt_race_snapshot_event(e);
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
-    return ACL_SUCCESS;
+    rt_race_host_learns(known, *status == ACL_EVENT_STATUS_COMPLETE);
+    return released(e, ACL_SUCCESS);
 }
 
 /* COMPLETE when every task the event captured (those before its latest record) has run; an
@@ -272,9 +301,11 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     rt_event *e = query_target(event, status, api, &rc);
     if (!e) return rc;
     uint64_t recorded, completed;
+    struct rc_vc *known = rt_race_snapshot_event(e);
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    return ACL_SUCCESS;
+    rt_race_host_learns(known, *status == ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    return released(e, ACL_SUCCESS);
 }
 
 /* COMPLETE when a stream waiting on the event now would not block. */
@@ -285,12 +316,12 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
     rt_event *e = query_target(event, status, api, &rc);
     if (!e) return rc;
     if (e->kind == RT_EVENT_EX)
-        return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
-                            "%s: not supported for events from aclrtCreateEventExWithFlag", api);
+        return released(e, npusim_error(ACL_ERROR_RT_PARAM_INVALID,
+                            "%s: not supported for events from aclrtCreateEventExWithFlag", api));
     uint64_t recorded, completed;
     event_state(e, &recorded, &completed);
     *status = completed >= recorded ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
-    return ACL_SUCCESS;
+    return released(e, ACL_SUCCESS);
 }
 
 static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
@@ -307,6 +338,7 @@ static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
     }
     struct timespec deadline;
     if (timeout > 0) rt_deadline(&deadline, timeout);
+    struct rc_vc *known = rt_race_snapshot_event(e);
     pthread_mutex_lock(&e->mu);
     uint64_t target = e->recorded;
     e->waiters++;
@@ -317,6 +349,7 @@ static aclError sync_event(aclrtEvent event, int32_t timeout, const char *api)
             pthread_cond_wait(&e->cv, &e->mu);
     e->waiters--;
     pthread_mutex_unlock(&e->mu);
+    rt_race_host_learns(known, rc == ACL_SUCCESS);
     rt_event_release(e);
     if (rc) return npusim_error(rc, "%s: the event did not complete within %d ms", api, (int)timeout);
     return ACL_SUCCESS;
@@ -359,14 +392,16 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endE
     const char *api = "aclrtEventElapsedTime";
     if (!ms) return npusim_error(ACL_ERROR_INVALID_PARAM, "%s: ms is NULL", api);
     aclError rc = ACL_SUCCESS;
-    rt_event *start = rt_event_resolve(startEvent, api, &rc);
-    rt_event *end = start ? rt_event_resolve(endEvent, api, &rc) : NULL;
-    if (!end) return rc;
+    rt_event *start = rt_event_acquire(startEvent, api, &rc);
+    rt_event *end = start ? rt_event_acquire(endEvent, api, &rc) : NULL;
     uint64_t t0, t1;
-    if ((rc = event_time(start, "startEvent", &t0)) || (rc = event_time(end, "endEvent", &t1))) return rc;
-    if (t1 < t0)
-        return npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL,
-                            "%s: endEvent completed before startEvent", api);
-    *ms = (float)((double)(t1 - t0) / 1e6);
-    return ACL_SUCCESS;
+    if (end && !(rc = event_time(start, "startEvent", &t0)) && !(rc = event_time(end, "endEvent", &t1))) {
+        if (t1 < t0)
+            rc = npusim_error(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, "%s: endEvent completed before startEvent",
+                              api);
+        else
+            *ms = (float)((double)(t1 - t0) / 1e6);
+    }
+    released(end, ACL_SUCCESS);
+    return released(start, rc);
 }

@@ -28,14 +28,18 @@ static void insert_slot(slot *slots, size_t cap, const void *key, int kind)
     slots[i].kind = kind;
 }
 
+/* Rebuilds the table without its tombstones, at a size keeping it at most a quarter full:
+ * sized by the live handles, so that creating and destroying handles for ever stays bounded. */
 static bool grow(void)
 {
-    size_t cap = g_cap ? g_cap * 2 : 256;
+    size_t live = 0;
+    for (size_t i = 0; i < g_cap; i++) live += g_slots[i].kind > 0;
+    size_t cap = 256;
+    while ((live + 1) * 4 > cap) cap *= 2;
     slot *slots = calloc(cap, sizeof *slots);
     if (!slots) return false;
-    size_t live = 0;
     for (size_t i = 0; i < g_cap; i++)
-        if (g_slots[i].kind > 0) { insert_slot(slots, cap, g_slots[i].key, g_slots[i].kind); live++; }
+        if (g_slots[i].kind > 0) insert_slot(slots, cap, g_slots[i].key, g_slots[i].kind);
     free(g_slots);
     g_slots = slots;
     g_cap = cap;

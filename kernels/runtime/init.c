@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "racecheck.h"
 #include "rt_internal.h"
 
 rt_config g_rt_config;
@@ -135,6 +136,7 @@ aclError aclInit(const char *configPath)
     if (!rc && configPath) rc = check_config_file(configPath);
     if (!rc) rc = read_config();
     if (!rc) rc = rt_fault_configure();
+    if (!rc) rc = rt_race_configure();
     if (!rc) {
         rt_mem_reset_config();
         rt_pool_reset_config();

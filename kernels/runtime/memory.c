@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "racecheck.h"
 #include "rt_internal.h"
 
 #define PINNED_REGION RT_MAX_DEVICES
@@ -302,6 +303,18 @@ rt_mem_kind rt_mem_classify(const void *p, int32_t *device)
     return in_region(&g_regions[PINNED_REGION], addr) ? RT_MEM_PINNED : RT_MEM_PAGEABLE;
 }
 
+bool rt_mem_block_start(const void *p, uintptr_t *start)
+{
+    int32_t device;
+    if (rt_mem_classify(p, &device) != RT_MEM_DEVICE) return false;
+    region *r = &g_regions[device];
+    pthread_mutex_lock(&r->mu);
+    block *b = find_block(r, (uintptr_t)p);
+    if (b) *start = b->start;
+    pthread_mutex_unlock(&r->mu);
+    return b != NULL;
+}
+
 /* Every launch checks each of its operands, usually the same few blocks again and again: each
  * thread remembers the live blocks it found last, with the region's generation then. While
  * the generation is unchanged no block of the region was freed, so a range inside a
@@ -411,7 +424,9 @@ aclError rt_device_free(void *ptr, rt_mem_origin origin, int bad_code, const cha
                             kind == RT_MEM_PINNED ? "pinned host memory" : "pageable host memory",
                             origin_malloc_name(origin),
                             kind == RT_MEM_PINNED ? " (free it with aclrtFreeHost)" : "");
-    return region_free(device, ptr, origin, bad_code, api);
+    aclError rc = region_free(device, ptr, origin, bad_code, api);
+    if (!rc) rt_race_forget_block((uintptr_t)ptr);  /* a later block here starts afresh */
+    return rc;
 }
 
 static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad32,

@@ -64,6 +64,13 @@ int32_t npusim_stream_device(aclrtStream stream);
 aclError npusim_check_device_range(const void *ptr, size_t nbytes, int32_t device,
                                    const char *what);
 
+/* The race detector (include/npusim_racecheck.h): the device memory an operation on `stream`
+ * reads and writes, given before it is enqueued. 0, or the race error in error mode (then
+ * the operation must not be enqueued); returns at once when the detector is off. */
+typedef struct { const void *ptr; size_t bytes; int write; } npusim_race_access;
+bool npusim_race_enabled(void);
+aclError npusim_race_launch(aclrtStream stream, const npusim_race_access *accesses, int n, const char *op);
+
 /* Fault injection (NPUSIM_FAULT_INJECT, runtime/fault.c) for the second phase of operator
  * `opname`: `code` (with a message) when this launch is the one to fail, else 0. */
 int npusim_fault_launch(const char *opname, int code);

@@ -149,6 +149,10 @@ typedef struct rt_stream {
     struct rt_stream *next_on_device; /* device's stream list, guarded by the device lock */
     int device_pins;                  /* device synchronisations using it; device lock */
     atomic_int pins;                  /* stream synchronisations using it (freeing waits) */
+
+    /* Race detector (racecheck.c, under its lock): the stream's uid and vector clock. */
+    uint32_t race_uid;
+    struct rc_vc *race_vc;
 } rt_stream;
 
 /* Resolves a user stream handle (NULL: current context's default stream). On failure returns
@@ -231,6 +235,8 @@ rt_mem_kind rt_mem_classify(const void *p, int32_t *device);
 /* ACL_SUCCESS when [p, p+n) lies in one live block of the region p belongs to (pinned or
  * device). Errors name `api` and `what` (freed, never allocated, overrun). */
 aclError rt_mem_check_live(const void *p, size_t n, const char *api, const char *what);
+/* The start of the live device block holding p (race detector); false when there is none. */
+bool rt_mem_block_start(const void *p, uintptr_t *start);
 void rt_mem_reset_config(void);
 
 /* ---- copies (copy.c) -------------------------------------------------------------------- */
@@ -260,6 +266,8 @@ typedef struct rt_event {
      * in, and the index of that record in the capture. */
     struct rt_capture *capture;
     int capture_record;
+    /* Race detector: the recording stream's vector clock at the latest record (racecheck.c). */
+    struct rc_vc *race_vc;
 } rt_event;
 
 rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err);

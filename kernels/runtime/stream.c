@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "racecheck.h"
 #include "rt_internal.h"
 
 #define RING_INITIAL 64
@@ -200,6 +201,7 @@ bool rt_stream_on_worker(const rt_stream *s) { return pthread_equal(s->worker, p
 void rt_stream_free(rt_stream *s, bool wait)
 {
     rt_handle_remove(s);
+    rt_race_stream_destroyed(s);
     rt_device_unlink_stream(s);
     pthread_mutex_lock(&s->mu);
     s->stop = true;
@@ -461,7 +463,18 @@ static void run_queued_here(rt_stream *s, uint64_t target)
     rt_error_restore(&caller_errors);
 }
 
+static aclError wait_idle(rt_stream *s, int32_t timeout_ms, const char *api, bool *finished);
+
 aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
+{
+    struct rc_vc *known = rt_race_snapshot_stream(s);
+    bool finished = false;
+    aclError rc = wait_idle(s, timeout_ms, api, &finished);
+    rt_race_host_learns(known, finished); /* also when a task failed: the work is over */
+    return rc;
+}
+
+static aclError wait_idle(rt_stream *s, int32_t timeout_ms, const char *api, bool *finished)
 {
     if (rt_stream_on_worker(s))
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
@@ -481,6 +494,7 @@ aclError rt_stream_wait_idle(rt_stream *s, int32_t timeout_ms, const char *api)
         if (!done) s->sync_spins = false;
     }
     if (!completed_by(s, target)) rc = sleep_for_completion(s, target, timeout_ms, &deadline);
+    *finished = rc == ACL_SUCCESS;
     char msg[RT_MSG_BYTES];
     aclError sticky = rc ? ACL_SUCCESS : s->sticky;
     if (sticky) {
@@ -599,9 +613,11 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
         return npusim_error(ACL_ERROR_RT_STREAM_CAPTURED,
                             "%s: stream %d is capturing; queries are not allowed during capture",
                             api, (int)s->id);
+    struct rc_vc *known = rt_race_snapshot_stream(s);
     pthread_mutex_lock(&s->mu);
     *status = completed_by(s, s->submitted) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     pthread_mutex_unlock(&s->mu);
+    rt_race_host_learns(known, *status == ACL_STREAM_STATUS_COMPLETE);
     return ACL_SUCCESS;
 }
 

@@ -106,7 +106,7 @@ def preamble():
     headers = ["acl/acl.h", "aclnn/acl_meta.h", "aclnn/aclnn_base.h", "aclnn/opdev/op_errno.h",
                "cann_ops_fft.h",
                "cann_ops_blas.h",
-               "acl/ops/acl_dvpp.h", "acl/dvpp/hi_dvpp.h"]
+               "acl/ops/acl_dvpp.h", "acl/dvpp/hi_dvpp.h", "npusim_racecheck.h"]
     headers = [h for h in headers if os.path.exists(os.path.join(KERNELS, "include", h))]
     ops = sorted(glob.glob(os.path.join(KERNELS, "include", "aclnnop", "*.h")))
     headers += ["aclnnop/" + os.path.basename(h) for h in ops]
@@ -121,7 +121,7 @@ def missing_functions(cdef, sources):
     return sorted(set(declared_functions(cdef)) - defined_functions(sources) - LIBC_FUNCTIONS)
 
 
-def make_ffibuilder(sources, extra_objects=()):
+def make_ffibuilder(sources, extra_objects=(), extra_flags=()):
     cdef = extension_cdef()
     missing = missing_functions(cdef, extension_sources())
     if missing:
@@ -132,7 +132,8 @@ def make_ffibuilder(sources, extra_objects=()):
     helpers = "".join('#include "%s"\n' % h for h in HELPER_HEADERS)
     helpers += '#include "npusim.h"\n'   # npusim's own tools (_cdef_npusim.py)
     ffi.set_source(MODULE_NAME, preamble() + helpers, sources=sources, include_dirs=INCLUDE_DIRS,
-                   extra_compile_args=COMPILE_ARGS, extra_objects=list(extra_objects),
+                   extra_compile_args=COMPILE_ARGS + list(extra_flags),
+                   extra_objects=list(extra_objects), extra_link_args=list(extra_flags),
                    libraries=LIBRARIES)
     return ffi
 
@@ -245,6 +246,47 @@ def build_fastpath_inplace():
     return target
 
 
+# ----------------------------------------------------------------------------------------
+# Sanitizer builds of the extension, for running Python programs against an AddressSanitizer
+# or ThreadSanitizer npusim: the kernels' objects come from kernels/Makefile's `asan` / `tsan`
+# targets; the extension stays in build/npusim-<variant>/ and is loaded instead of the package's
+# own when NPUARRAY_NPUSIM_EXTENSION names it (with the sanitizer's runtime in LD_PRELOAD:
+# the interpreter itself is not instrumented).
+
+SANITIZER_FLAGS = {
+    "asan": ["-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"],
+    "tsan": ["-O1", "-g", "-fsanitize=thread"],
+}
+
+
+def build_sanitized(variant):
+    """Builds the npusim extension with `variant` ("asan" or "tsan"); returns its path."""
+    flags = SANITIZER_FLAGS[variant]
+    subprocess.run(["make", "-s", "-C", KERNELS, "-j2", variant], check=True)
+    build_dir = os.path.join(ROOT, "build", "npusim-" + variant)
+    os.makedirs(build_dir, exist_ok=True)
+    with open(os.path.join(build_dir, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        objects = [os.path.join(KERNELS, "build", "obj", variant, os.path.relpath(source, KERNELS)[:-2] + ".o")
+                   for source in kernel_sources()]
+        inputs = objects + HELPER_SOURCES + glob.glob(os.path.join(ACL_DIR, "*.py"))
+        previous = glob.glob(os.path.join(build_dir, "npuarray", "_npusim*.so"))
+        if previous and os.path.getmtime(previous[0]) >= _newest(inputs):
+            return previous[0]  # current
+        return make_ffibuilder(HELPER_SOURCES, objects, flags).compile(tmpdir=build_dir, verbose=False)
+
+
+def sanitizer_runtime(variant):
+    """The path of the sanitizer's shared runtime (libasan.so / libtsan.so) for LD_PRELOAD."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"
+    name = "lib%s.so" % variant
+    return subprocess.run([cc, "-print-file-name=" + name], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 if __name__ == "__main__":
-    print("built", build_inplace())
+    if sys.argv[1:2] == ["--sanitizer"]:
+        print("built", build_sanitized(sys.argv[2]))
+    else:
+        print("built", build_inplace())
     sys.exit(0)

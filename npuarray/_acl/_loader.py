@@ -14,8 +14,11 @@ same ``lib`` functions; one missing in the loaded provider raises
 NotSupportedError when called.
 """
 import glob
+import importlib.machinery
+import importlib.util
 import os
 import re
+import sys
 from dataclasses import dataclass
 
 from ._errors import NotSupportedError
@@ -157,8 +160,20 @@ def _init(lib, ffi):
                          ffi.string(text).decode("utf-8", "replace"))
 
 
+def _load_extension_from(path):
+    """Loads the npusim extension at `path` as ``npuarray._npusim`` (a sanitizer build, see
+    ``_build_npusim.build_sanitized``), in place of the package's own."""
+    loader = importlib.machinery.ExtensionFileLoader("npuarray._npusim", path)
+    spec = importlib.util.spec_from_file_location("npuarray._npusim", path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    sys.modules["npuarray._npusim"] = module
+
+
 def load_npusim(reason):
     _set_blas_library()
+    if os.environ.get("NPUARRAY_NPUSIM_EXTENSION"):
+        _load_extension_from(os.environ["NPUARRAY_NPUSIM_EXTENSION"])
     try:
         from .. import _npusim
     except ImportError as exc:

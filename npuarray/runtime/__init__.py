@@ -10,9 +10,11 @@ from ._event import Event
 from ._graph import Graph, capture_mode
 from ._memory import DeviceMemory
 from ._pinned import empty_pinned, get_default_pinned_memory_pool, is_pinned, zeros_pinned
+from ._racecheck import RaceWarning, racecheck
 from ._stream import Stream, default_stream, get_current_stream
 
 __all__ = ["Device", "DeviceMemory", "Event", "Graph", "Stream", "capture_mode",
            "default_stream", "device_count", "empty_pinned", "get_current_stream",
            "get_default_pinned_memory_pool", "get_device",
-           "is_pinned", "show_config", "synchronize", "zeros_pinned"]
+           "is_pinned", "show_config", "synchronize", "zeros_pinned",
+           "RaceWarning", "racecheck"]

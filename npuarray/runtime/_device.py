@@ -19,7 +19,7 @@ import os
 import threading
 
 from .._acl import InvalidValueError, check, ffi, lib
-from . import _capture_guard as _capture
+from . import _capture_guard as _capture, _racecheck
 
 ACL_ERROR_RT_INVALID_DEVICEID = 107001
 
@@ -226,6 +226,8 @@ class Device:
             _profiler.end(span)
         from ._stream import raise_host_function_errors
         raise_host_function_errors(self.id)
+        if _racecheck.warning:
+            _racecheck.emit_warnings()
 
     def mem_info(self):
         """(free, total) device memory in bytes (aclrtGetMemInfo, HBM)."""

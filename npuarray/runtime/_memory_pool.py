@@ -206,6 +206,10 @@ class DeviceBuffer:
                     self._others = [previous]
                 elif not any(s is previous for s in others):
                     others.append(previous)
+                    if len(others) % _PRUNE_USERS == 0 and not _capture_guard.active:
+                        # A long-lived buffer read by stream after stream (a stream per
+                        # batch) would keep every one of them: forget the idle ones.
+                        others[:] = [s for s in others if not _finished(s, wait=False)]
             self._stream = stream
 
     def host_wait(self):
@@ -509,7 +513,17 @@ class MemoryPool:
             self._late.append((size, ptr, stream))
             return
         with self._lock:
+            if key not in self._free:
+                self._retire_dropped_streams()
             self._file(key, size, ptr, stream)
+
+    def _retire_dropped_streams(self):
+        """Before a new stream's free list is made: the free lists of streams only the
+        pool still refers to go to the any-stream list once idle, so that the streams
+        are freed (a program making a stream per batch drops each after its batch)."""
+        streams = self._streams
+        for key in [k for k in streams if sys.getrefcount(streams[k]) <= _ONLY_DICT_REFS]:
+            self._retire_if_idle(key)
 
     def _return_late(self):
         """Returns the blocks released during this pool's critical sections."""
@@ -548,6 +562,8 @@ def _drain(ptrs):
 
 _Device = Device
 _users_lock = threading.Lock()  # DeviceBuffer.prepare's switch of the last user
+_ONLY_DICT_REFS = 2  # sys.getrefcount(d[k]) of an object only the dict d refers to
+_PRUNE_USERS = 8  # every this many remembered users, the buffer drops those gone idle
 _default_pools = {}
 _default_pools_lock = threading.Lock()
 _local = threading.local()

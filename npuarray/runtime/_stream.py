@@ -12,7 +12,7 @@ import time
 import weakref
 
 from .._acl import InvalidValueError, available, check, ffi, lib
-from . import _capture_guard as _capture, _device
+from . import _capture_guard as _capture, _device, _racecheck
 from ._device import Device, activate, as_device_id, keep_at_exit
 from . import _profiler
 
@@ -32,7 +32,7 @@ class Stream:
     host. The stream is destroyed (after its work finishes) when garbage collected.
     """
     __slots__ = ("device", "handle", "_errors", "_finalizer", "_companion", "_waited",
-                 "__weakref__")
+                 "_mark", "_marked", "_next_check", "__weakref__")
 
     def __init__(self, device=None):
         device_id = as_device_id(device)
@@ -48,6 +48,7 @@ class Stream:
         # defers the destroy likewise). The finalizer holds the list so that the events
         # outlive the stream's final synchronisation.
         self._waited = []
+        self._mark, self._marked, self._next_check = None, 0, self._WAITED_CHECK
         self._finalizer = keep_at_exit(
             weakref.finalize(self, _destroy_stream, device_id, self.handle, self._errors,
                              self._waited))
@@ -97,8 +98,11 @@ class Stream:
             check(ret, "aclrtSynchronizeStream")
         if self._waited:
             self._waited.clear()
+            self._marked, self._next_check = 0, self._WAITED_CHECK
         if self._errors:
             self._raise_errors()
+        if _racecheck.warning:
+            _racecheck.emit_warnings()
 
     def query(self):
         """True when all work queued on this stream is done (aclrtStreamQuery); never blocks."""
@@ -127,18 +131,30 @@ class Stream:
             _profiler.end(span)
         self._waited.append(event)
 
-    _WAITED_CHECK = 16   # every this many kept events, the stream is asked whether it is idle
+    _WAITED_CHECK = 16   # every this many kept events, the stream's progress is looked at
 
     def _forget_passed_waits(self):
-        """Releases the events this stream waited on once it has passed all the waits. Every
-        few waits the stream is queried (never during a capture, where a query is
-        forbidden): once idle it has passed them, and the events may be destroyed."""
+        """Releases the events this stream waited on once it has passed the waits. Every few
+        waits (never during a capture, where records and queries are captured or refused)
+        the stream is asked whether it is idle, and a marker event is recorded on it after
+        the waits kept so far: once the stream is idle, or the marker has completed, those
+        waits have passed and their events may be destroyed (a stream given work between
+        its waits is rarely idle when asked)."""
         waited = self._waited
-        if waited and len(waited) % self._WAITED_CHECK == 0 and not _capture.active:
-            status = ffi.new("aclrtStreamStatus *")
-            if (lib.aclrtStreamQuery(self.handle, status) == 0
-                    and status[0] == lib.ACL_STREAM_STATUS_COMPLETE):
-                waited.clear()
+        if len(waited) < self._next_check or _capture.active:
+            return
+        status = ffi.new("aclrtStreamStatus *")
+        if (lib.aclrtStreamQuery(self.handle, status) == 0
+                and status[0] == lib.ACL_STREAM_STATUS_COMPLETE):
+            waited.clear()   # idle: it passed them all
+            self._marked = 0
+        elif self._marked and self._mark.query():
+            del waited[:self._marked]
+            self._marked = 0
+        if not self._marked:
+            self._mark = self.record(self._mark)   # a new Event the first time
+            self._marked = len(waited)
+        self._next_check = len(waited) + self._WAITED_CHECK
 
     def wait_stream(self, other):
         """Makes later work on this stream wait for the work queued so far on `other`."""

@@ -90,6 +90,25 @@ int main(void)
     expect_sum(dout, a, b, 2.0f, __LINE__);
     expect_sum(dout2, a, b, 2.0f, __LINE__);
 
+    /* A consumed executor stays refused however many executors come after it, also while
+     * newer ones are live (and may occupy its memory). */
+    aclOpExecutor *stale = ex;
+    for (int i = 0; i < 1000; i++) {
+        aclOpExecutor *churn = NULL;
+        EXPECT(aclnnAddGetWorkspaceSize(ta, tb, alpha, tout, &ws, &churn) == ACLNN_SUCCESS, "churn %d", i);
+        EXPECT(aclnnAdd(NULL, 0, churn, stream) == ACLNN_SUCCESS, "churn launch %d", i);
+    }
+    EXPECT(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "sync: %s", aclGetRecentErrMsg());
+    enum { LIVE = 100 };
+    aclOpExecutor *live[LIVE];
+    for (int i = 0; i < LIVE; i++)
+        EXPECT(aclnnAddGetWorkspaceSize(ta, tb, alpha, tout, &ws, &live[i]) == ACLNN_SUCCESS, "live %d", i);
+    EXPECT(aclnnAdd(NULL, 0, stale, stream) == ACLNN_ERR_PARAM_INVALID, "a consumed executor, 1000 later");
+    EXPECT(aclDestroyAclOpExecutor(stale) == ACLNN_ERR_INNER, "destroying it, 1000 later");
+    EXPECT(aclSetAclOpExecutorRepeatable(stale) == ACLNN_ERR_INNER, "making it repeatable, 1000 later");
+    for (int i = 0; i < LIVE; i++)
+        EXPECT(aclDestroyAclOpExecutor(live[i]) == ACLNN_SUCCESS, "destroy live %d: %s", i, aclGetRecentErrMsg());
+
     /* Repeatable: launch, rebind input 1 to c and output 0 to dout2, launch again. */
     EXPECT(aclnnAddGetWorkspaceSize(ta, tb, alpha, tout, &ws, &ex) == ACLNN_SUCCESS, "%s", aclGetRecentErrMsg());
     EXPECT(aclSetAclOpExecutorRepeatable(ex) == ACLNN_SUCCESS, "repeatable: %s", aclGetRecentErrMsg());

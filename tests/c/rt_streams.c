@@ -177,6 +177,29 @@ static void failure_mode(void)
     EXPECT_OK(aclrtFreeHost(h));
 }
 
+/* ---- a forced destroy drops queued work, event records included -------------------------- */
+
+static void force_destroy_completes_dropped_records(void)
+{
+    aclrtStream s, other;
+    aclrtEvent e;
+    EXPECT_OK(aclrtCreateStream(&s));
+    EXPECT_OK(aclrtCreateStream(&other));
+    EXPECT_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    EXPECT_OK(aclrtLaunchHostFunc(s, sleep_ms, (void *)(intptr_t)50));
+    EXPECT_OK(aclrtRecordEvent(e, s));            /* still queued behind the host function */
+    EXPECT_OK(aclrtStreamWaitEvent(other, e));
+    EXPECT_OK(aclrtDestroyStreamForce(s));
+    /* The record will never run: the event must not keep its waiters waiting for it. */
+    EXPECT_OK(aclrtSynchronizeEventWithTimeout(e, 2000));
+    EXPECT_OK(aclrtSynchronizeStreamWithTimeout(other, 2000));
+    aclrtEventRecordedStatus status;
+    EXPECT_OK(aclrtQueryEventStatus(e, &status));
+    EXPECT(status == ACL_EVENT_RECORDED_STATUS_COMPLETE, "a dropped record left the event pending");
+    EXPECT_OK(aclrtDestroyEvent(e));
+    EXPECT_OK(aclrtDestroyStream(other));
+}
+
 int main(void)
 {
     EXPECT_OK(aclInit(NULL));
@@ -184,6 +207,7 @@ int main(void)
     cross_stream_order();
     callbacks();
     failure_mode();
+    force_destroy_completes_dropped_records();
     EXPECT_OK(aclrtResetDevice(0));
     EXPECT_OK(aclFinalize());
     return rt_check_summary("rt_streams");
