@@ -24,8 +24,6 @@ ordered on its counter buffer like any other shared array. Draws without a Tenso
 import math
 import numbers
 import operator
-import os
-import threading
 
 import numpy as np
 
@@ -41,6 +39,7 @@ from .._searching import searchsorted
 from .._transfer import asarray
 from ..runtime import _capture_guard
 from ..runtime._device import as_device_id
+from ._bit_generator import BitGenerator, Philox, _DeviceState, _signed64
 
 __all__ = ["Generator", "default_rng"]
 
@@ -53,26 +52,6 @@ _RANDOM_DIRECT = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np
 _INT64_MAX = 2**63 - 1
 _UNSIGNED_SEED = frozenset({"aclnnInplaceUniform"})  # uint64_t seed; the others take int64_t
 _POISSON_LAM_MAX = 1e10  # the CDF table spans 24 sqrt(lam) values: 2.4 million at most
-
-
-def _seed_key(seed):
-    """The 64-bit Philox key of ``seed`` (None: fresh OS entropy). NumPy's SeedSequence
-    spreads the entropy so nearby seeds (0, 1, 2, ...) give unrelated keys."""
-    if seed is None:
-        seed = int.from_bytes(os.urandom(16), "little")
-    elif isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (numbers.Integral, list, tuple)):
-        raise TypeError(f"seed must be None, a non-negative int or a sequence of them, "
-                        f"got {type(seed).__name__}")
-    try:
-        state = np.random.SeedSequence(seed).generate_state(1, np.uint64)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"invalid seed {seed!r}: {error}") from None
-    return int(state[0])
-
-
-def _signed64(value):
-    """``value`` (0 <= value < 2**64) as the int64 with the same bits (CANN's int64 seed)."""
-    return value - 2**64 if value > _INT64_MAX else value
 
 
 def _shape(size):
@@ -121,26 +100,43 @@ class Generator:
     threads are safe: each call reserves its own counter range. Drawing on a stream being
     captured into a Graph raises ``CaptureError`` (see the module docstring)."""
 
-    def __init__(self, seed=None):
-        self._key = _seed_key(seed)
-        self._offset = 0
-        self._lock = threading.Lock()
-        self._states = {}  # device id -> _DeviceState: the counter captured draws read
+    def __init__(self, bit_generator=None):
+        if not isinstance(bit_generator, BitGenerator):
+            bit_generator = Philox(bit_generator)
+        self._bit_generator = bit_generator
         stream = runtime.get_current_stream()
         if not _capturing(stream):
-            self._states[stream.device.id] = _DeviceState(self._key, stream.device, stream)
+            self._device_state(stream.device, stream)
 
     def __repr__(self):
-        return f"Generator(Philox4x32-10, offset={self._offset})"
+        return f"Generator({type(self._bit_generator).__name__})"
+
+    @property
+    def bit_generator(self):
+        """The :class:`BitGenerator` (key and counter) this generator draws from."""
+        return self._bit_generator
+
+    def spawn(self, n_children):
+        """``n_children`` new Generators on the children of this bit generator
+        (``numpy.random.Generator.spawn``): independent streams."""
+        return [type(self)(child) for child in self._bit_generator.spawn(n_children)]
 
     # -- plumbing --------------------------------------------------------------------------
 
     def _reserve(self, count):
         """The offset of a launch using ``count`` counters; the next launch starts after."""
-        with self._lock:
-            offset = self._offset
-            self._offset += count
-        return offset
+        return self._bit_generator._reserve(count)
+
+    def _device_state(self, device, stream):
+        """The bit generator's counter buffer on ``device`` (made on first use)."""
+        bits = self._bit_generator
+        state = bits._states.get(device.id)
+        if state is None:
+            with bits.lock:  # one counter buffer per device, even across threads
+                state = bits._states.get(device.id)
+                if state is None:
+                    state = bits._states[device.id] = _DeviceState(bits._key, device, stream)
+        return state
 
     def _empty(self, shape, dtype, device, method, capturable=False):
         """A new array for a draw and the stream it runs on. ``capturable``: the draw has a
@@ -148,11 +144,8 @@ class Generator:
         device = runtime.Device(as_device_id(device))
         stream = runtime.get_current_stream(device)
         if not _capturing(stream):
-            if device.id not in self._states:
-                with self._lock:  # one counter buffer per device, even across threads
-                    if device.id not in self._states:
-                        self._states[device.id] = _DeviceState(self._key, device, stream)
-        elif not capturable or device.id not in self._states:
+            self._device_state(device, stream)
+        elif not capturable or device.id not in self._bit_generator._states:
             why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
                    if not capturable else
                    f"needs the generator's counter on {device!r}, which is made by its first "
@@ -169,12 +162,13 @@ class Generator:
         if not size:
             return out
         if _capturing(stream):
-            state = self._states[stream.device.id]
-            seed, offset = state.tensors(op)
+            state = self._bit_generator._states[stream.device.id]
+            seed, offset = state.tensors(op in _UNSIGNED_SEED)
             _ops.launch(op + "Tensor", out, *params, seed, offset, 0, stream=stream)
             state.advance(size, stream)
         else:
-            seed = self._key if op in _UNSIGNED_SEED else _signed64(self._key)
+            key = self._bit_generator._key
+            seed = key if op in _UNSIGNED_SEED else _signed64(key)
             _ops.launch(op, out, *params, seed, self._reserve(size), stream=stream)
         return out
 
@@ -185,7 +179,7 @@ class Generator:
     def _randperm(self, n, device, method):
         out, stream = self._empty((n,), np.dtype(np.int64), device, method)
         if n:
-            _ops.launch("aclnnRandperm", n, _signed64(self._key), self._reserve(n), out,
+            _ops.launch("aclnnRandperm", n, _signed64(self._bit_generator._key), self._reserve(n), out,
                         stream=stream)
         return out
 
@@ -389,7 +383,7 @@ class Generator:
             return self._randperm(n, device, "choice")[:count]
         out, stream = self._empty((count,), np.dtype(np.int64), p.device, "choice")
         if count:
-            _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._key),
+            _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._bit_generator._key),
                         self._reserve(max(n, count)), out, stream=stream)
         return out
 
@@ -487,38 +481,13 @@ def _capturing(stream):
     return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
 
 
-class _DeviceState:
-    """A generator's device-resident (seed, offset) on one device, for captured draws: the
-    Tensor variants of the operators read them when the graph runs, and the graph adds
-    each draw's size to the offset (aclnnAdds), so every replay continues the stream.
-    The offsets start at 2**62, apart from the host counter's, so captured and eager
-    draws never share counters."""
-
-    _FIRST_OFFSET = 2**62
-
-    def __init__(self, key, device, stream):
-        state = _ops.empty((2,), np.dtype(np.int64), device, stream)
-        _ops.fill_(state[0:1], _signed64(key), stream=stream)
-        _ops.fill_(state[1:2], self._FIRST_OFFSET, stream=stream)
-        self._int64 = state[0:1], state[1:2]
-        self._uint64 = tuple(NPUArray._from_buffer(state._buffer, (1,), (1,), state._offset + i,
-                                                   np.dtype(np.uint64)) for i in (0, 1))
-
-    def tensors(self, op):
-        """(seedTensor, offsetTensor) in the dtype ``op``'s Tensor variant documents."""
-        return self._uint64 if op in _UNSIGNED_SEED else self._int64
-
-    def advance(self, count, stream):
-        offset = self._int64[1]
-        one = _ops.acl_scalar(1, offset.dtype)
-        _ops.launch("aclnnAdds", offset, _ops.acl_scalar(count, offset.dtype), one, offset,
-                    stream=stream)
-
-
 def default_rng(seed=None):
-    """A new :class:`Generator` seeded with ``seed`` (None: OS entropy; an int >= 0 or a
-    sequence of them, spread by ``numpy.random.SeedSequence``); a Generator is returned
-    as is (``numpy.random.default_rng``). TypeError / ValueError for other seeds."""
+    """A new :class:`Generator` (``numpy.random.default_rng``) on a :class:`Philox` bit
+    generator seeded with ``seed`` (None: OS entropy; an int >= 0, a sequence of them or a
+    :class:`SeedSequence`); a :class:`BitGenerator` is wrapped as it is, and a Generator is
+    returned as it is. TypeError / ValueError for other seeds."""
     if isinstance(seed, Generator):
         return seed
-    return Generator(seed)
+    if isinstance(seed, BitGenerator):
+        return Generator(seed)
+    return Generator(Philox(seed))
