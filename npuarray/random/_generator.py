@@ -33,13 +33,17 @@ from .._array import NPUArray
 from .._data_type import normalize_dtype
 from .._elementwise import (add, broadcast_shapes, greater_equal, log1p, minimum, multiply,
                             negative, subtract, where)
-from .._indexing import take
+from .._indexing import take, take_along_axis
+from .._sorting import argsort
 from .._manipulation import reshape
 from .._searching import searchsorted
-from .._transfer import asarray
-from ..runtime import _capture_guard
+from .._transfer import asarray, asnumpy
 from ..runtime._device import as_device_id
 from ._bit_generator import BitGenerator, Philox, _DeviceState, _signed64
+from ._compose import _capturing, _shape
+from ._continuous import ContinuousDistributions
+from ._discrete import DiscreteDistributions
+from ._multivariate import MultivariateDistributions
 
 __all__ = ["Generator", "default_rng"]
 
@@ -52,26 +56,6 @@ _RANDOM_DIRECT = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np
 _INT64_MAX = 2**63 - 1
 _UNSIGNED_SEED = frozenset({"aclnnInplaceUniform"})  # uint64_t seed; the others take int64_t
 _POISSON_LAM_MAX = 1e10  # the CDF table spans 24 sqrt(lam) values: 2.4 million at most
-
-
-def _shape(size):
-    if size is None:
-        return ()
-    if isinstance(size, numbers.Integral) and not isinstance(size, (bool, np.bool_)):
-        size = (size,)
-    try:
-        shape = tuple(_index(n) for n in size)
-    except TypeError:
-        raise TypeError(f"size must be None, an int or a tuple of ints, got {size!r}") from None
-    if any(n < 0 for n in shape):
-        raise ValueError(f"negative dimensions are not allowed: {shape}")
-    return shape
-
-
-def _index(n):
-    if isinstance(n, (bool, np.bool_)):
-        raise TypeError("bool is not a valid size")
-    return operator.index(n)
 
 
 def _float_dtype(dtype, method):
@@ -89,7 +73,7 @@ def _scalar(value, name):
     return float(value)
 
 
-class Generator:
+class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDistributions):
     """A random number generator on the NPU: a Philox4x32-10 key and counter, as CANN's
     random operators take them (``numpy.random.Generator``'s methods; mirrors
     ``cupy.random.Generator``). Create one with :func:`default_rng`.
@@ -141,6 +125,11 @@ class Generator:
     def _empty(self, shape, dtype, device, method, capturable=False):
         """A new array for a draw and the stream it runs on. ``capturable``: the draw has a
         Tensor variant; others are refused on a stream being captured."""
+        stream = self._stream(device, method, capturable)
+        return _ops.empty(shape, dtype, stream.device, stream), stream
+
+    def _stream(self, device, method, capturable):
+        """The current stream of ``device`` for a draw (see :meth:`_empty`)."""
         device = runtime.Device(as_device_id(device))
         stream = runtime.get_current_stream(device)
         if not _capturing(stream):
@@ -153,7 +142,45 @@ class Generator:
             raise CaptureError(_ACL_ERROR_RT_STREAM_CAPTURED, f"Generator.{method}",
                                f"{stream!r} is being captured into a graph and this draw {why}; "
                                "draw outside the capture instead")
-        return _ops.empty(shape, dtype, device, stream), stream
+        return stream
+
+    def _target(self, size, dtype, out, device, method):
+        """(array, stream) a capturable in-place draw fills: ``out`` itself (an NPUArray of
+        ``dtype`` whose shape is ``size`` when given) or a new array."""
+        if out is None:
+            return self._empty(_shape(size), dtype, device, method, capturable=True)
+        self._out_size(size, out)
+        if out.dtype != dtype:
+            raise TypeError(f"Generator.{method}: out has dtype {out.dtype}, expected {dtype}")
+        return out, self._stream(out.device, method, capturable=True)
+
+    @staticmethod
+    def _out_size(size, out):
+        """The draw's size: ``size``, or ``out``'s shape (ValueError when they differ;
+        TypeError when ``out`` is not an NPUArray)."""
+        if out is None:
+            return size
+        if not isinstance(out, NPUArray):
+            raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
+        if size is not None and _shape(size) != out.shape:
+            raise ValueError(f"size {_shape(size)} must match out.shape {out.shape}")
+        return out.shape
+
+    @staticmethod
+    def _out_dtype(dtype, out, method):
+        dtype = _float_dtype(dtype, method)
+        if out is not None and isinstance(out, NPUArray) and out.dtype != dtype:
+            raise TypeError(f"Generator.{method}: out has dtype {out.dtype}, expected {dtype}")
+        return dtype
+
+    @staticmethod
+    def _finish(result, dtype, out):
+        """``result`` in ``dtype``, copied into ``out`` when given (aclnnInplaceCopy)."""
+        result = _as_dtype(result, dtype)
+        if out is None:
+            return result
+        _ops.copy_(out, result)
+        return out
 
     def _fill(self, op, out, stream, *params):
         """Launch the in-place draw ``op``(out, *params, seed, offset); inside a capture its
@@ -185,11 +212,13 @@ class Generator:
 
     # -- floating distributions -----------------------------------------------------------
 
-    def random(self, size=None, dtype=np.float64, *, device=None):
+    def random(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Floats uniform in [0, 1) (``numpy.random.Generator.random``): aclnnInplaceUniform
-        with from=0, to=1. ``dtype`` float32 or float64, else TypeError; negative sizes:
-        ValueError."""
-        return self._uniform01(_shape(size), _float_dtype(dtype, "random"), device, "random")
+        with from=0, to=1, into ``out`` (an NPUArray of ``dtype``) when given. ``dtype``
+        float32 or float64, else TypeError; negative sizes: ValueError."""
+        target, stream = self._target(size, _float_dtype(dtype, "random"), out, device,
+                                      "random")
+        return self._fill("aclnnInplaceUniform", target, stream, 0.0, 1.0)
 
     def _broadcast(self, params, size, device):
         """(shape, device) of a draw whose parameters are floats or NPUArrays: ``size``, or
@@ -226,13 +255,13 @@ class Generator:
         span = high - low if scalars else subtract(high, low)
         return _as_dtype(add(multiply(unit, span), low), dtype)
 
-    def standard_normal(self, size=None, dtype=np.float64, *, device=None):
+    def standard_normal(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Standard normal floats (``numpy.random.Generator.standard_normal``):
-        aclnnInplaceNormal with mean=0, std=1. ``dtype`` float32 or float64, else TypeError."""
-        dtype = _float_dtype(dtype, "standard_normal")
-        out, stream = self._empty(_shape(size), dtype, device, "standard_normal",
-                                  capturable=True)
-        return self._fill("aclnnInplaceNormal", out, stream, 0.0, 1.0)
+        aclnnInplaceNormal with mean=0, std=1, into ``out`` (an NPUArray of ``dtype``) when
+        given. ``dtype`` float32 or float64, else TypeError."""
+        target, stream = self._target(size, _float_dtype(dtype, "standard_normal"), out,
+                                      device, "standard_normal")
+        return self._fill("aclnnInplaceNormal", target, stream, 0.0, 1.0)
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=np.float64, device=None):
         """Normal floats of mean ``loc`` and standard deviation ``scale``
@@ -295,22 +324,6 @@ class Generator:
         self._fill("aclnnInplaceRandom", out, stream, low, high)
         return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
 
-    def poisson(self, lam=1.0, size=None, *, device=None):
-        """Poisson counts (int64) of mean ``lam`` (scalar; ``numpy.random.Generator.poisson``)
-        by inversion on the device: ``searchsorted(cdf, u, side="right")`` (aclnnSearchSorted)
-        of float64 uniforms u in the distribution's CDF over lam +- 12 sqrt(lam) + 12 (the
-        mass left out is below 1e-30). The CDF table (O(sqrt(lam)) values of a
-        parameter, not of the result) is computed on the host and uploaded. lam < 0, NaN or
-        above 1e10: ValueError."""
-        lam = _scalar(lam, "lam")
-        if not 0 <= lam <= _POISSON_LAM_MAX:
-            raise ValueError(f"lam must be in [0, {_POISSON_LAM_MAX:g}] (got {lam})")
-        first, cdf = _poisson_cdf(lam)
-        unit = self._uniform01(_shape(size), np.dtype(np.float64), device, "poisson")
-        table = asarray(cdf, device=unit.device)
-        index = minimum(searchsorted(table, unit, side="right"), len(cdf) - 1)
-        return add(index, first) if first else index
-
     # -- permutations and sampling --------------------------------------------------------
 
     def permutation(self, x, axis=0, *, device=None):
@@ -335,6 +348,35 @@ class Generator:
             raise TypeError(f"shuffle works in place on an NPUArray, got {type(x).__name__}")
         axis = _axis(x, axis, "shuffle")
         _ops.copy_(x, take(x, self._randperm(x.shape[axis], x.device, "shuffle"), axis=axis))
+
+    def permuted(self, x, *, axis=None, out=None):
+        """``x`` with each slice along ``axis`` shuffled independently (``numpy.random.
+        Generator.permuted``; ``axis=None``: the flattened array, reshaped back): the
+        argsort of aclnnInplaceUniform keys along ``axis`` (aclnnArgsort), then
+        aclnnGatherV2 (take_along_axis). ``out`` (an NPUArray of x's shape; may be x) receives
+        the result. IndexError for a bad axis, ValueError for an ``out`` of another shape."""
+        x = _device_array(x, "permuted", None) if not isinstance(x, NPUArray) else x
+        if out is not None and (not isinstance(out, NPUArray) or out.shape != x.shape):
+            raise ValueError("out must be an NPUArray of the same shape as x")
+        if axis is None:
+            flat = reshape(x, (x.size,))
+            result = reshape(take(flat, self._randperm(x.size, x.device, "permuted")), x.shape)
+        else:
+            axis = _axis(x, axis, "permuted")
+            keys = self._uniform01(x.shape, np.dtype(np.float32), x.device, "permuted")
+            result = take_along_axis(x, argsort(keys, axis=axis), axis=axis)
+        if out is None:
+            return result
+        _ops.copy_(out, result)
+        return out
+
+    def bytes(self, length):
+        """``length`` random bytes (``numpy.random.Generator.bytes``): uint8 draws of
+        aclnnInplaceRandom on the current device, copied to the host as ``bytes``."""
+        length = _integer(length, "length")
+        if length < 0:
+            raise ValueError("length must be non-negative")
+        return asnumpy(self.integers(0, 256, length, dtype=np.uint8)).tobytes()
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
         """Random samples from ``a`` (an int n: ``arange(n)``; or an array, host data
@@ -461,24 +503,6 @@ def _probabilities(p, n, count, replace, device):
     if not replace and np.count_nonzero(host) < count:
         raise ValueError("Fewer non-zero entries in p than size")
     return asarray(host, device=device)
-
-
-def _poisson_cdf(lam):
-    """(first k, CDF of k = first, first + 1, ... normalised to end at 1) over the range
-    holding all but < 1e-30 of the Poisson(lam) mass."""
-    spread = 12.0 * math.sqrt(lam) + 12.0
-    first = max(0, int(lam - spread))
-    last = int(lam + spread) + 1
-    k = np.arange(first, last + 1, dtype=np.float64)
-    log_factorial = math.lgamma(first + 1) + np.concatenate(([0.0], np.cumsum(np.log(k[1:]))))
-    log_pmf = (k * math.log(lam) - lam - log_factorial) if lam > 0 else np.where(k == 0, 0.0,
-                                                                                 -np.inf)
-    cdf = np.cumsum(np.exp(log_pmf))
-    return first, cdf / cdf[-1]
-
-
-def _capturing(stream):
-    return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
 
 
 def default_rng(seed=None):
