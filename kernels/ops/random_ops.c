@@ -21,6 +21,7 @@
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_uniform.h"
+#include "ew_ops.h"
 #include "ops_internal.h"
 
 /* Dtypes of selfRef / out in the operators' documents (hicann/ops-math):
@@ -66,10 +67,21 @@ static inline void philox4x32_10(uint64_t seed, uint64_t counter, uint32_t out[4
     for (int i = 0; i < 4; i++) out[i] = c[i];
 }
 
+/* The hot loops are also compiled for AVX-512 and AVX2 and picked at load time (GCC's
+ * target_clones through glibc's ifunc, as kernels/ops/reduce.c): Philox's 32 x 32 -> 64-bit
+ * products vectorise on 8 or 4 lanes there instead of 2. Not in sanitizer builds: the ifunc
+ * resolvers run before the sanitizer runtime is ready. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#define RANDOM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RANDOM_CLONES
+#endif
+
 /* Blocks at counters counter, counter + 1, ... counter + n - 1 into out[n][4]: the same function
  * computed lane-parallel (structure of arrays) so that the compiler vectorises the rounds. */
 #define PHILOX_LANES 16
-static void philox_blocks(uint64_t seed, uint64_t counter, size_t n, uint32_t (*out)[4])
+RANDOM_CLONES static void philox_blocks(uint64_t seed, uint64_t counter, size_t n, uint32_t (*out)[4])
 {
     for (size_t first = 0; first < n; first += PHILOX_LANES) {
         uint32_t c0[PHILOX_LANES], c1[PHILOX_LANES], c2[PHILOX_LANES] = { 0 }, c3[PHILOX_LANES] = { 0 };
@@ -140,53 +152,117 @@ typedef struct {
     uint64_t seed, offset;
 } draw_ctx;
 
+/* Uniform floats af + bf u from one 32-bit word each (u: the top `bits` bits times 2^-bits). */
+RANDOM_CLONES static void uniform_narrow(const uint32_t *w, size_t m, float af, float bf, int bits, float scale,
+                                         float *out)
+{
+    int shift = 32 - bits;
+    for (size_t i = 0; i < m; i++) out[i] = af + bf * ((float)(int32_t)(w[i] >> shift) * scale);
+}
+
+/* Uniform doubles a + b u from two words each (u: 53 bits times 2^-53). */
+RANDOM_CLONES static void uniform_wide(const uint32_t *w, size_t m, double a, double b, double *out)
+{
+    for (size_t i = 0; i < m; i++) {
+        int64_t top = (int64_t)(((uint64_t)w[2 * i] << 32 | w[2 * i + 1]) >> 11);
+        out[i] = a + b * ((double)top * 0x1p-53);
+    }
+}
+
+/* Integers from + (x range >> 64) from two words x = hi 2^32 + lo each (range <= 2^32: bias below
+ * 2^-32), as (hi range + (lo range >> 32)) >> 32: 32 x 32 -> 64-bit products, which vectorise
+ * (range < 2^32 keeps the sum below 2^64; range = 2^32 takes hi itself). */
+RANDOM_CLONES static void integers_k2(const uint32_t *w, size_t m, int64_t from, uint64_t range, int64_t *out)
+{
+    if (range == (uint64_t)1 << 32) {
+        for (size_t i = 0; i < m; i++) out[i] = (int64_t)((uint64_t)from + w[2 * i]);
+        return;
+    }
+    for (size_t i = 0; i < m; i++) {
+        uint64_t t = (uint64_t)w[2 * i] * range + (((uint64_t)w[2 * i + 1] * range) >> 32);
+        out[i] = (int64_t)((uint64_t)from + (t >> 32));
+    }
+}
+
+/* Box-Muller on the pairs of 32-bit words of float outputs, z[2p], z[2p + 1] = r cos t, r sin t
+ * with r = sqrt(-2 log u1), t = 2 pi u2, u1 = (2^32 - w[2p]) 2^-32 in (0, 1] (never 0: the log
+ * stays finite) and u2 = w[2p + 1] 2^-32, for `pairs` pairs; the logarithm, cosine and sine are
+ * the element-wise engine's vectorised float32 kernels (ew_vmath.c, within 1 ULP). */
+#define NORMAL_PAIRS (2 * (NPUSIM_BLOCK / 4 + 1))
+RANDOM_CLONES static void box_muller_inputs(const uint32_t *w, size_t pairs, float *u1, float *t)
+{
+    for (size_t p = 0; p < pairs; p++) {
+        u1[p] = (float)(int64_t)(((uint64_t)1 << 32) - w[2 * p]) * 0x1p-32f;
+        t[p] = (float)(int64_t)w[2 * p + 1] * (6.2831853071795865f * 0x1p-32f);
+    }
+}
+
+RANDOM_CLONES static void box_muller_outputs(const float *log_u1, const float *c, const float *s, size_t pairs,
+                                             float *z)
+{
+    for (size_t p = 0; p < pairs; p++) {
+        float r = sqrtf(-2.0f * log_u1[p]);
+        z[2 * p] = r * c[p];
+        z[2 * p + 1] = r * s[p];
+    }
+}
+
+static void normals_narrow(const uint32_t *words, size_t skip, size_t m, float a, float b, float *out)
+{
+    float u1[NORMAL_PAIRS], t[NORMAL_PAIRS], c[NORMAL_PAIRS], s[NORMAL_PAIRS], z[2 * NORMAL_PAIRS];
+    size_t pairs = (skip + m + 1) / 2;
+    box_muller_inputs(words, pairs, u1, t);
+    npusim_vlog_f32(u1, (const void *const[]){ u1 }, pairs, NULL);
+    npusim_vcos_f32(c, (const void *const[]){ t }, pairs, NULL);
+    npusim_vsin_f32(s, (const void *const[]){ t }, pairs, NULL);
+    box_muller_outputs(u1, c, s, pairs, z);
+    for (size_t i = 0; i < m; i++) out[i] = a + b * z[skip + i];
+}
+
+/* Normals a + b z for double (and integer) outputs: one Box-Muller pair of 53-bit uniforms per
+ * block (u1 in (0, 1]), element e is part e % 2 of its block. */
+static void normals_wide(const uint32_t (*blocks)[4], size_t skip, size_t m, double a, double b, double *out)
+{
+    double pair[2] = { 0, 0 };
+    for (size_t i = 0; i < m; i++) {
+        size_t e = skip + i;
+        if ((e & 1) == 0 || i == 0) {
+            const uint32_t *w = blocks[e >> 1];
+            double u1 = 1.0 - unit53(word64(w, 0)), u2 = unit53(word64(w, 1));
+            double r = sqrt(-2.0 * log(u1)), t = 2.0 * M_PI * u2;
+            pair[0] = r * cos(t);
+            pair[1] = r * sin(t);
+        }
+        out[i] = a + b * pair[e & 1];
+    }
+}
+
 /* Elements [first, first + m) into buf (int64 for integers, float for narrow outputs, else
  * double). ex->scalars: [0] from / mean, [1] to - from / std (integers: from, range); ex->mode
- * the law. Element e uses part e % k of the block at counter c->offset + e / k. */
+ * the law. Element e uses part e % k of the block at counter c->offset + e / k: laid out block
+ * after block, the words of the blocks are the elements' words in order. */
 static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
 {
     const npusim_exec *ex = c->ex;
-    uint64_t seed = c->seed, offset = c->offset;
-    uint64_t k_mask = ((uint64_t)1 << c->k_log2) - 1, first_block = first >> c->k_log2;
+    uint64_t first_block = first >> c->k_log2;
     uint32_t blocks[NPUSIM_BLOCK + 1][4];
-    philox_blocks(seed, offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1), blocks);
-    double pair[2] = { 0, 0 }; /* the Box-Muller pair of the current half block */
-    double a = ex->scalars[0].d, b = ex->scalars[1].d;
-    float af = (float)a, bf = (float)b;
-    for (size_t i = 0; i < m; i++) {
-        uint64_t e = first + i, part = e & k_mask;
-        const uint32_t *w = blocks[(e >> c->k_log2) - first_block];
-        if (ex->mode == DRAW_INTEGER) {
-            bool rejected; /* k = 2: range <= 2^32, bias below 2^-32 when kept */
-            uint64_t v = c->k_log2 ? multiply_shift(word64(w, (int)part), ex->scalars[1].u, &rejected)
-                                   : bounded(w, ex->scalars[1].u);
-            ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + v);
-        } else if (ex->mode == DRAW_UNIFORM) {
-            if (c->narrow)
-                ((float *)buf)[i] = af + bf * unit32(w[part], c->bits, c->scale);
-            else
-                ((double *)buf)[i] = a + b * unit53(word64(w, (int)part));
-        } else {
-            if ((part & 1) == 0 || i == 0) { /* Box-Muller: u1 in (0, 1] keeps the log finite */
-                if (c->narrow) {
-                    uint64_t h = part & ~(uint64_t)1; /* u1 = (2^32 - w) 2^-32 in (0, 1], never 0 */
-                    float u1 = (float)(((uint64_t)1 << 32) - w[h]) * 0x1p-32f, u2 = (float)w[h + 1] * 0x1p-32f;
-                    float r = sqrtf(-2.0f * logf(u1)), t = 6.2831853071795865f * u2;
-                    pair[0] = (double)(r * cosf(t));
-                    pair[1] = (double)(r * sinf(t));
-                } else {
-                    double u1 = 1.0 - unit53(word64(w, 0)), u2 = unit53(word64(w, 1));
-                    double r = sqrt(-2.0 * log(u1)), t = 2.0 * M_PI * u2;
-                    pair[0] = r * cos(t);
-                    pair[1] = r * sin(t);
-                }
-            }
-            if (c->narrow)
-                ((float *)buf)[i] = af + bf * (float)pair[part & 1];
-            else
-                ((double *)buf)[i] = a + b * pair[part & 1];
-        }
-    }
+    philox_blocks(c->seed, c->offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1),
+                  blocks);
+    size_t skip = (size_t)(first - (first_block << c->k_log2)); /* elements of the first block before `first` */
+    const uint32_t *words = &blocks[0][0];
+    if (ex->mode == DRAW_UNIFORM && c->narrow)
+        uniform_narrow(words + skip, m, (float)ex->scalars[0].d, (float)ex->scalars[1].d, c->bits, c->scale, buf);
+    else if (ex->mode == DRAW_UNIFORM)
+        uniform_wide(words + 2 * skip, m, ex->scalars[0].d, ex->scalars[1].d, buf);
+    else if (ex->mode == DRAW_INTEGER && c->k_log2)
+        integers_k2(words + 2 * skip, m, ex->scalars[0].i, ex->scalars[1].u, buf);
+    else if (ex->mode == DRAW_INTEGER)
+        for (size_t i = 0; i < m; i++)
+            ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + bounded(blocks[i], ex->scalars[1].u));
+    else if (c->narrow)
+        normals_narrow(words, skip, m, (float)ex->scalars[0].d, (float)ex->scalars[1].d, buf);
+    else
+        normals_wide((const uint32_t (*)[4])blocks, skip, m, ex->scalars[0].d, ex->scalars[1].d, buf);
 }
 
 /* Linear elements [begin, end) of the view, stored run by run along its last dim. */
@@ -196,6 +272,8 @@ static void draw_range(size_t begin, size_t end, void *vctx)
     const npusim_view *v = c->out;
     npusim_kind kind = c->ex->mode == DRAW_INTEGER ? KIND_I64 : c->narrow ? KIND_F32 : KIND_F64;
     int64_t itemsize = (int64_t)npusim_dtype_size(v->dtype);
+    /* the buffer's dtype is the view's: draw in place where the run is contiguous */
+    bool direct = v->dtype == (kind == KIND_I64 ? ACL_INT64 : kind == KIND_F32 ? ACL_FLOAT : ACL_DOUBLE);
     int64_t inner = v->ndim ? v->shape[v->ndim - 1] : 1;
     int64_t inner_stride = v->ndim ? v->strides[v->ndim - 1] * itemsize : 0;
     _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 8];
@@ -210,8 +288,12 @@ static void draw_range(size_t begin, size_t end, void *vctx)
         size_t m = (size_t)(inner - col);
         if (m > end - i) m = end - i;
         if (m > NPUSIM_BLOCK) m = NPUSIM_BLOCK;
-        draw_block(c, i, m, buf);
-        npusim_store(kind, buf, p, inner_stride, v->dtype, m);
+        if (direct && inner_stride == itemsize) {
+            draw_block(c, i, m, p);
+        } else {
+            draw_block(c, i, m, buf);
+            npusim_store(kind, buf, p, inner_stride, v->dtype, m);
+        }
         i += m;
     }
 }
@@ -455,28 +537,53 @@ aclnnStatus aclnnInplaceRandomTensor(void *workspace, uint64_t workspaceSize, ac
 
 /* ---------------------------------------------------------------------------------------------
  * aclnnRandperm: out = a uniformly random permutation of 0 .. n-1 (random/stateless_randperm).
- * Fisher-Yates from the top: step i (n-1 down to 1) swaps position i with a position uniform in
- * [0, i], drawn from the Philox block at counter offset + i. */
+ * Durstenfeld's "inside-out" Fisher-Yates: step i (0 up to n-1) draws j uniform in [0, i] from
+ * the Philox block at counter offset + i, moves a[j] to a[i] and puts i at a[j]. The draws do not
+ * depend on one another, so they are made first, in parallel and vectorised, into a itself (a[i]
+ * = j_i: step i reads a[i] before any step writes it, since steps only write indices <= i); the
+ * moves then run in order, prefetching the a[j] a few steps ahead. */
+
+typedef struct {
+    uint64_t seed, offset;
+    int64_t *a;
+} randperm_ctx;
+
+static void randperm_draws(size_t begin, size_t end, void *vctx)
+{
+    const randperm_ctx *c = vctx;
+    uint32_t blocks[NPUSIM_BLOCK][4];
+    for (size_t first = begin; first < end; first += NPUSIM_BLOCK) {
+        size_t m = end - first < NPUSIM_BLOCK ? end - first : NPUSIM_BLOCK;
+        philox_blocks(c->seed, c->offset + first, m, blocks);
+        for (size_t l = 0; l < m; l++) c->a[first + l] = (int64_t)bounded(blocks[l], (uint64_t)(first + l) + 1);
+    }
+}
+
+#define RANDPERM_PREFETCH 16 /* steps between a prefetch of a[j] and its use */
 
 static int randperm_kernel(const npusim_exec *ex, npusim_view *views)
 {
     int64_t n = ex->dim;
-    int64_t *perm = malloc((size_t)(n ? n : 1) * sizeof *perm);
-    if (!perm) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements",
-                                   (long long)n);
-    for (int64_t i = 0; i < n; i++) perm[i] = i;
-    uint64_t seed = (uint64_t)ex->dims[0], offset = (uint64_t)ex->dims[1];
-    for (int64_t i = n - 1; i > 0; i--) {
-        uint32_t w[4];
-        philox4x32_10(seed, offset + (uint64_t)i, w);
-        int64_t j = (int64_t)bounded(w, (uint64_t)i + 1), t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
     npusim_view *out = &views[0];
-    int64_t stride = out->ndim ? out->strides[0] * (int64_t)npusim_dtype_size(out->dtype) : 0;
-    npusim_store(KIND_I64, perm, out->base, stride, out->dtype, (size_t)n);
-    free(perm);
+    bool direct = out->dtype == ACL_INT64 && (n < 2 || out->strides[0] == 1);
+    int64_t *a = direct ? (int64_t *)out->base : malloc((size_t)(n ? n : 1) * sizeof *a);
+    if (!a) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements", (long long)n);
+    randperm_ctx c = { (uint64_t)ex->dims[0], (uint64_t)ex->dims[1], a };
+    if ((size_t)n < NPUSIM_PARALLEL_MIN / 8)
+        randperm_draws(0, (size_t)n, &c);
+    else
+        npusim_parallel_for((size_t)n, NPUSIM_PARALLEL_MIN / 8, randperm_draws, &c);
+    for (int64_t i = 0; i < n; i++) {
+        if (i + RANDPERM_PREFETCH < n) __builtin_prefetch(&a[a[i + RANDPERM_PREFETCH]], 1);
+        int64_t j = a[i];
+        a[i] = a[j];
+        a[j] = i;
+    }
+    if (!direct) {
+        int64_t stride = out->ndim ? out->strides[0] * (int64_t)npusim_dtype_size(out->dtype) : 0;
+        npusim_store(KIND_I64, a, out->base, stride, out->dtype, (size_t)n);
+        free(a);
+    }
     return 0;
 }
 
