@@ -67,7 +67,12 @@ class BitGenerator:
     def __init__(self, seed=None):
         self._seed_seq = _seed_sequence(seed)
         self._set_key(int(self._seed_seq.generate_state(1, np.uint64)[0]))
-        self.lock = threading.Lock()
+        self._lock = threading.Lock()
+
+    @property
+    def lock(self):
+        """The lock serialising this bit generator's counter reservations."""
+        return self._lock
 
     def _set_key(self, key, counter=0):
         self._key = key
@@ -84,7 +89,7 @@ class BitGenerator:
 
     def _reserve(self, count):
         """The counter of a launch using ``count`` counters; the next launch starts after."""
-        with self.lock:
+        with self._lock:
             counter = self._counter
             self._counter = (self._counter + count) % _UINT64
         return counter
@@ -106,7 +111,7 @@ class BitGenerator:
             raise ValueError("state['state'] must hold the int 'key' and 'counter'") from None
         if not (0 <= key < _UINT64 and 0 <= counter < _UINT64):
             raise ValueError("key and counter must be in [0, 2**64)")
-        with self.lock:
+        with self._lock:
             self._set_key(key, counter)
 
     def spawn(self, n_children):
@@ -124,7 +129,7 @@ class BitGenerator:
             raise ValueError("jumps must be non-negative")
         child = type(self).__new__(type(self))
         child._seed_seq = self._seed_seq
-        child.lock = threading.Lock()
+        child._lock = threading.Lock()
         words = [self._key & 0xFFFFFFFF, self._key >> 32, jumps & 0xFFFFFFFF, jumps >> 32,
                  _JUMP_WORD]
         key = int(SeedSequence(words).generate_state(1, np.uint64)[0]) if jumps else self._key

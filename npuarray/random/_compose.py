@@ -27,14 +27,22 @@ _INVERSION_STEPS_MAX = 100_000
 
 
 class Params:
-    """The float64 device parameters of one draw, their broadcast shape and device."""
+    """The parameters of one draw, their broadcast shape and device. Host arrays become
+    float64 NPUArrays; Python scalars stay floats when the draw is ``capturable`` (closed
+    forms: a scalar then travels with each launch, as a graph replays it), else they become
+    0-d float64 NPUArrays so that one formula serves scalars and arrays; such draws (rejection
+    or sequential search) refuse a capture first (CaptureError)."""
 
-    def __init__(self, size, device, params):
+    def __init__(self, size, device, params, capturable=False, what="draw"):
+        if not capturable:
+            check_not_capturing(what)
         arrays = [p for p in params if isinstance(p, NPUArray)]
         if device is None and arrays:
             device = arrays[0].device
-        self.values = [_device(p, device) for p in params]
-        param_shape = broadcast_shapes(*(v.shape for v in self.values)) if self.values else ()
+        self.values = [p if capturable and isinstance(p, float) else _device(p, device)
+                       for p in params]
+        param_shape = broadcast_shapes(*(np.shape(v) if isinstance(v, float) else v.shape
+                                         for v in self.values)) if self.values else ()
         self.shape = param_shape if size is None else _shape(size)
         if broadcast_shapes(self.shape, param_shape) != self.shape:
             raise ValueError(f"parameters of shape {param_shape} do not broadcast to size "
@@ -46,6 +54,11 @@ def _device(value, device):
     if isinstance(value, NPUArray):
         return value if value.dtype == _F64 else value.astype(_F64)
     return asarray(np.asarray(value, dtype=np.float64), device=device)
+
+
+def on_values(device_fn, host_fn, x):
+    """``host_fn(x)`` for a float parameter, ``device_fn(x)`` for an NPUArray one."""
+    return host_fn(x) if isinstance(x, float) else device_fn(x)
 
 
 def param(value, name, valid=None, message=None, integer=False):

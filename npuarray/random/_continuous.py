@@ -28,16 +28,18 @@ def _p(value, name, rule=None):
 class ContinuousDistributions:
     """The continuous ``numpy.random.Generator`` methods (mixed into Generator)."""
 
-    def _params(self, size, device, *params):
-        return c.Params(size, device, params)
+    def _params(self, size, device, *params, what="draw"):
+        """The draw's parameters (see ``_compose.Params``); ``what``: the method's name when
+        it cannot be captured (a rejection or sequential method), else "draw"."""
+        return c.Params(size, device, params, capturable=what == "draw", what=what)
 
     def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None, *,
                              device=None):
         """Standard exponential floats (``Generator.standard_exponential``) by inversion,
-        ``-log1p(-u)``; ``method`` ("zig" or "inv") is accepted, both invert. ``out``: an
-        NPUArray of ``dtype`` filled in place (its shape is the size)."""
-        if method not in ("zig", "inv"):
-            raise ValueError(f"method must be 'zig' or 'inv', got {method!r}")
+        ``-log1p(-u)``; ``method`` ("zig" or "inv") is accepted, both invert (NumPy takes
+        any other value as "inv"). ``out``: an NPUArray of ``dtype`` filled in place (its
+        shape is the size)."""
+        del method  # one algorithm serves both
         dtype = self._out_dtype(dtype, out, "standard_exponential")
         params = self._params(self._out_size(size, out), device or _out_device(out))
         return self._finish(c.exponential(self, params), dtype, out)
@@ -47,14 +49,14 @@ class ContinuousDistributions:
         from normals and uniforms. shape < 0: ValueError; shape 0 gives 0."""
         dtype = self._out_dtype(dtype, out, "standard_gamma")
         params = self._params(self._out_size(size, out), device or _out_device(out),
-                              _p(shape, "shape", _NONNEGATIVE))
+                              _p(shape, "shape", _NONNEGATIVE), what="standard_gamma")
         return self._finish(c.standard_gamma(self, params.values[0], params), dtype, out)
 
     def gamma(self, shape, scale=1.0, size=None, *, device=None):
         """Gamma floats of ``shape`` and ``scale`` (``Generator.gamma``): standard_gamma
         times scale. shape < 0 or scale < 0: ValueError."""
         params = self._params(size, device, _p(shape, "shape", _NONNEGATIVE),
-                              _p(scale, "scale", _NONNEGATIVE))
+                              _p(scale, "scale", _NONNEGATIVE), what="gamma")
         shape, scale = params.values
         return c.standard_gamma(self, shape, params) * scale
 
@@ -62,7 +64,7 @@ class ContinuousDistributions:
         """Beta(a, b) floats (``Generator.beta``): X / (X + Y) for X ~ Gamma(a), Y ~
         Gamma(b), as 1 / (1 + exp(log Y - log X)) so that tiny shapes keep their mass.
         a <= 0 or b <= 0: ValueError."""
-        params = self._params(size, device, _p(a, "a", _POSITIVE), _p(b, "b", _POSITIVE))
+        params = self._params(size, device, _p(a, "a", _POSITIVE), _p(b, "b", _POSITIVE), what="beta")
         a, b = params.values
         log_x = c.log_standard_gamma(self, a, params)
         log_y = c.log_standard_gamma(self, b, params)
@@ -71,7 +73,7 @@ class ContinuousDistributions:
     def chisquare(self, df, size=None, *, device=None):
         """Chi-square floats with ``df`` degrees of freedom (``Generator.chisquare``):
         2 Gamma(df / 2). df <= 0: ValueError."""
-        params = self._params(size, device, _p(df, "df", _POSITIVE))
+        params = self._params(size, device, _p(df, "df", _POSITIVE), what="chisquare")
         return 2.0 * c.standard_gamma(self, params.values[0] * 0.5, params)
 
     def noncentral_chisquare(self, df, nonc, size=None, *, device=None):
@@ -79,7 +81,7 @@ class ContinuousDistributions:
         with df + 2 K degrees of freedom, K ~ Poisson(nonc / 2) (the Poisson mixture).
         df <= 0 or nonc < 0: ValueError."""
         params = self._params(size, device, _p(df, "df", _POSITIVE),
-                              _p(nonc, "nonc", _NONNEGATIVE))
+                              _p(nonc, "nonc", _NONNEGATIVE), what="noncentral_chisquare")
         df, nonc = params.values
         mixed = df + 2.0 * self._poisson_device(nonc * 0.5, params)
         return 2.0 * c.standard_gamma(self, mixed * 0.5, params)
@@ -88,7 +90,7 @@ class ContinuousDistributions:
         """F floats (``Generator.f``): (chi2(dfnum) / dfnum) / (chi2(dfden) / dfden).
         dfnum <= 0 or dfden <= 0: ValueError."""
         params = self._params(size, device, _p(dfnum, "dfnum", _POSITIVE),
-                              _p(dfden, "dfden", _POSITIVE))
+                              _p(dfden, "dfden", _POSITIVE), what="f")
         dfnum, dfden = params.values
         num = c.standard_gamma(self, dfnum * 0.5, params) * dfden
         den = c.standard_gamma(self, dfden * 0.5, params) * dfnum
@@ -98,7 +100,7 @@ class ContinuousDistributions:
         """Noncentral F floats (``Generator.noncentral_f``): (noncentral chi2(dfnum, nonc) /
         dfnum) / (chi2(dfden) / dfden). dfnum <= 0, dfden <= 0 or nonc < 0: ValueError."""
         params = self._params(size, device, _p(dfnum, "dfnum", _POSITIVE),
-                              _p(dfden, "dfden", _POSITIVE), _p(nonc, "nonc", _NONNEGATIVE))
+                              _p(dfden, "dfden", _POSITIVE), _p(nonc, "nonc", _NONNEGATIVE), what="noncentral_f")
         dfnum, dfden, nonc = params.values
         mixed = dfnum + 2.0 * self._poisson_device(nonc * 0.5, params)
         num = c.standard_gamma(self, mixed * 0.5, params) * dfden
@@ -108,7 +110,7 @@ class ContinuousDistributions:
     def standard_t(self, df, size=None, *, device=None):
         """Student's t floats (``Generator.standard_t``): Z / sqrt(chi2(df) / df).
         df <= 0: ValueError."""
-        params = self._params(size, device, _p(df, "df", _POSITIVE))
+        params = self._params(size, device, _p(df, "df", _POSITIVE), what="standard_t")
         df = params.values[0]
         chi2 = 2.0 * c.standard_gamma(self, df * 0.5, params)
         return c.normal(self, params) / sqrt(chi2 / df)
@@ -175,6 +177,9 @@ class ContinuousDistributions:
         ValueError."""
         params = self._params(size, device, _p(a, "a", _NONNEGATIVE))
         a = params.values[0]
+        if isinstance(a, float):
+            return c.exponential(self, params) * 0.0 if a == 0 else \
+                pow_(c.exponential(self, params), 1.0 / a)
         zero = a == 0.0
         value = pow_(c.exponential(self, params), 1.0 / where(zero, 1.0, a))
         return where(zero, 0.0, value)
@@ -214,7 +219,7 @@ class ContinuousDistributions:
         """von Mises floats on [-pi, pi] (``Generator.vonmises``): Best and Fisher's
         rejection (Applied Statistics 28, 1979) from uniforms; a uniform angle for kappa
         below 1e-8 and a wrapped normal above 1e6 (as NumPy). kappa < 0: ValueError."""
-        params = self._params(size, device, _p(mu, "mu"), _p(kappa, "kappa", _NONNEGATIVE))
+        params = self._params(size, device, _p(mu, "mu"), _p(kappa, "kappa", _NONNEGATIVE), what="vonmises")
         mu, kappa = params.values
         huge, tiny = kappa > 1e6, kappa < 1e-8
         k = where(huge | tiny, 1.0, kappa)

@@ -37,7 +37,7 @@ class DiscreteDistributions:
         beyond NumPy's bound (about 9.2e18): ValueError."""
         lam = _p(lam, "lam", lambda x: (x >= 0) & (x <= _POISSON_LAM_MAX),
                  "< 0, is NaN or is too large")
-        params = self._params(size, device, lam)
+        params = self._params(size, device, lam, what="poisson")
         if isinstance(lam, float) and lam <= _POISSON_TABLE_MAX:
             first, cdf = _poisson_cdf(lam)
             return _table_inversion(self, params, first, cdf)
@@ -61,7 +61,7 @@ class DiscreteDistributions:
         or NaN: ValueError."""
         n = _p(n, "n", lambda x: x >= 0, "< 0", integer=True)
         p = _probability(p, "p", lambda x: (x >= 0) & (x <= 1), "< 0, p > 1 or p is NaN")
-        params = self._params(size, device, n, p)
+        params = self._params(size, device, n, p, what="binomial")
         n, p = params.values
         return c.to_int64(_binomial(self, n, p, params))
 
@@ -70,7 +70,7 @@ class DiscreteDistributions:
         Gamma(n, (1 - p) / p) mean. n <= 0 or p outside (0, 1] or NaN: ValueError."""
         n = _p(n, "n", lambda x: x > 0, "<= 0")
         p = _probability(p, "p", lambda x: (x > 0) & (x <= 1), "<= 0, p > 1 or p contains NaNs")
-        params = self._params(size, device, n, p)
+        params = self._params(size, device, n, p, what="negative_binomial")
         n, p = params.values
         mean = c.standard_gamma(self, n, params) * ((1.0 - p) / p)
         return c.to_int64(self._poisson_device(mean, params))
@@ -81,7 +81,9 @@ class DiscreteDistributions:
         p = _probability(p, "p", lambda x: (x > 0) & (x <= 1), "<= 0, p > 1 or p contains NaNs")
         params = self._params(size, device, p)
         u = c.uniform(self, params, open_low=True)
-        trials = -floor(-(log(u) / log1p(-params.values[0])))
+        log_q = c.on_values(lambda p: log1p(-p),
+                            lambda p: math.log1p(-p) if p < 1 else -math.inf, params.values[0])
+        trials = -floor(-(log(u) / log_q))
         return c.to_int64(maximum(trials, 1.0))
 
     def hypergeometric(self, ngood, nbad, nsample, size=None, *, device=None):
@@ -96,7 +98,7 @@ class DiscreteDistributions:
         if all(isinstance(v, (float, np.ndarray)) for v in (ngood, nbad, nsample)) and \
                 np.any(np.add(ngood, nbad) < nsample):
             raise ValueError("ngood + nbad < nsample")
-        params = self._params(size, device, ngood, nbad, nsample)
+        params = self._params(size, device, ngood, nbad, nsample, what="hypergeometric")
         if all(isinstance(v, float) for v in (ngood, nbad, nsample)):
             first, cdf = _hypergeometric_cdf(int(ngood), int(nbad), int(nsample))
             return _table_inversion(self, params, first, cdf)
@@ -108,7 +110,7 @@ class DiscreteDistributions:
         p = _probability(p, "p", lambda x: (x >= 0) & (x < 1), "< 0, p >= 1 or p is NaN")
         params = self._params(size, device, p)
         p = params.values[0]
-        r = log1p(-p)
+        r = c.on_values(lambda p: log1p(-p), lambda p: math.log1p(-p), p)
         v = c.uniform(self, params, open_low=True)
         q = -c.expm1(r * c.uniform(self, params, open_low=True))
         safe_q = where(q > 0.0, q, 0.5)
@@ -121,7 +123,7 @@ class DiscreteDistributions:
         """Zipf counts >= 1 (int64) (``Generator.zipf``): Devroye's rejection from two
         uniforms (as NumPy). a <= 1 or NaN: ValueError."""
         a = _probability(a, "a", lambda x: x > 1, "<= 1 or a is NaN")
-        params = self._params(size, device, a)
+        params = self._params(size, device, a, what="zipf")
         am1 = params.values[0] - 1.0
         b = c.pow_(2.0, am1)
         cap = float(np.iinfo(np.int64).max)

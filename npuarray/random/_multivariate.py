@@ -34,7 +34,7 @@ class MultivariateDistributions:
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if p[:-1].sum() > 1.0 + 1e-12:
             raise ValueError("sum(pvals[:-1]) > 1.0")
-        params = self._params(size, device, n)
+        params = self._params(size, device, n, what="multinomial")
         left = params.values[0] + c.full(params.shape, 0.0, dtype=np.float64, device=params.device)
         counts, mass = [], 1.0
         for share in p[:-1]:
@@ -65,7 +65,7 @@ class MultivariateDistributions:
         nsample = c.param(nsample, "nsample", lambda x: x >= 0, "< 0", integer=True)
         if np.any(np.asarray(nsample) > colors.sum()):
             raise ValueError("nsample > sum(colors)")
-        params = self._params(size, device, nsample)
+        params = self._params(size, device, nsample, what="multivariate_hypergeometric")
         left = params.values[0] + c.full(params.shape, 0.0, dtype=np.float64, device=params.device)
         counts, rest = [], int(colors.sum())
         for count in colors[:-1].tolist():
@@ -87,7 +87,7 @@ class MultivariateDistributions:
             raise ValueError("alpha must be a one-dimensional sequence")
         k = len(alpha) if not isinstance(alpha, NPUArray) else alpha.shape[0]
         shape = c._shape(size) + (k,)
-        params = self._params(shape, device, alpha)
+        params = self._params(shape, device, alpha, what="dirichlet")
         logs = c.log_standard_gamma(self, params.values[0], params)
         top = max_(logs, axis=-1, keepdims=True)
         weights = exp(logs - maximum(top, -1e300))
@@ -118,7 +118,7 @@ class MultivariateDistributions:
             _check_psd(np.asarray(cov, dtype=np.float64), tol, check_valid, method)
         dims = mean_shape[0]
         shape = c._shape(size) + (dims,)
-        params = self._params(shape, device, mean)
+        params = self._params(shape, device, mean, what="multivariate_normal")
         cov_d = c._device(cov, params.device)
         z = c.normal(self, params)
         return matmul(z, _factor(cov_d, method)) + params.values[0]
