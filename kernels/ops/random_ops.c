@@ -5,10 +5,13 @@
  * the counter-based generator of CANN's and torch's random operators, keyed by seed. Elements
  * are numbered i = 0, 1, ... in C order over selfRef's logical shape; element i takes part i % k
  * of the 128-bit block at counter offset + i / k, where k is what one block yields: 4 for
- * float/float16/bfloat16 outputs (32-bit uniforms; normals as two Box-Muller pairs), 2 for
- * double and integer outputs (53-bit uniforms, one Box-Muller pair; integer ranges up to 2^32,
- * one 64-bit word each, bias below 2^-32), 1 for integer ranges above 2^32 (a 64-bit word and
- * one retry, unbiased). A launch of n elements so uses at most n counters from offset on: the
+ * float/float16/bfloat16 outputs (32-bit uniforms; normals as two Box-Muller pairs) and for
+ * integer ranges up to 2^16 in launches of at least 16 elements (a 32-bit word each, Lemire's
+ * multiply-shift; the rare rejected word is retried with word i % 4 of the block at counter
+ * offset + r ceil(n / 4) + i / 4, r = 1 then 2, so that a biased value is kept with probability
+ * below 2^-48), 2 for double and other integer outputs (53-bit uniforms, one Box-Muller pair;
+ * integer ranges up to 2^32, one 64-bit word each, bias below 2^-32), 1 for integer ranges above
+ * 2^32 (a 64-bit word and one retry). A launch of n elements so uses at most n counters from offset on: the
  * caller advances offset by n between launches to get fresh numbers, and equal (seed, offset)
  * give equal numbers on every run. Bitwise
  * equality with the NPU's kernels is not promised (their counter layout is not documented); the
@@ -150,6 +153,7 @@ typedef struct {
     int k_log2;   /* log2 of the values one Philox block yields */
     bool narrow;  /* float32 arithmetic and 32-bit uniforms (float, float16, bfloat16 outputs) */
     uint64_t seed, offset;
+    uint64_t quarter; /* ceil(n / 4): the retry blocks of 32-bit integer draws start there */
 } draw_ctx;
 
 /* Uniform floats af + bf u from one 32-bit word each (u: the top `bits` bits times 2^-bits). */
@@ -166,6 +170,37 @@ RANDOM_CLONES static void uniform_wide(const uint32_t *w, size_t m, double a, do
     for (size_t i = 0; i < m; i++) {
         int64_t top = (int64_t)(((uint64_t)w[2 * i] << 32 | w[2 * i + 1]) >> 11);
         out[i] = a + b * ((double)top * 0x1p-53);
+    }
+}
+
+/* Integers from + (w range >> 32) from one word w each (range <= 2^16), Lemire's multiply-shift:
+ * returns whether some word fell in the (2^32 mod range) values that bias the mapping, which
+ * draw_block then retries. */
+RANDOM_CLONES static bool integers_k4(const uint32_t *w, size_t m, int64_t from, uint32_t range, uint32_t threshold,
+                                      int64_t *out)
+{
+    uint32_t rejected = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t product = (uint64_t)w[i] * range;
+        rejected |= (uint32_t)((uint32_t)product < threshold);
+        out[i] = from + (int64_t)(product >> 32);
+    }
+    return rejected != 0;
+}
+
+/* Retries of integers_k4's rejected elements [first, first + m): word e % 4 of the blocks at
+ * counter offset + r quarter + e / 4, r = 1, 2; the last word is kept if all three are rejected. */
+static void integers_k4_retry(const draw_ctx *c, const uint32_t *w, uint64_t first, size_t m, int64_t *out)
+{
+    uint32_t range = (uint32_t)c->ex->scalars[1].u, threshold = (uint32_t)(0 - range) % range;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t e = first + i, product = (uint64_t)w[i] * range;
+        for (uint64_t r = 1; r <= 2 && (uint32_t)product < threshold; r++) {
+            uint32_t block[4];
+            philox4x32_10(c->seed, c->offset + r * c->quarter + (e >> 2), block);
+            product = (uint64_t)block[e & 3] * range;
+        }
+        out[i] = c->ex->scalars[0].i + (int64_t)(product >> 32);
     }
 }
 
@@ -254,7 +289,11 @@ static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
         uniform_narrow(words + skip, m, (float)ex->scalars[0].d, (float)ex->scalars[1].d, c->bits, c->scale, buf);
     else if (ex->mode == DRAW_UNIFORM)
         uniform_wide(words + 2 * skip, m, ex->scalars[0].d, ex->scalars[1].d, buf);
-    else if (ex->mode == DRAW_INTEGER && c->k_log2)
+    else if (ex->mode == DRAW_INTEGER && c->k_log2 == 2) {
+        uint32_t range = (uint32_t)ex->scalars[1].u;
+        if (integers_k4(words + skip, m, ex->scalars[0].i, range, (uint32_t)(0 - range) % range, buf))
+            integers_k4_retry(c, words + skip, first, m, buf);
+    } else if (ex->mode == DRAW_INTEGER && c->k_log2)
         integers_k2(words + 2 * skip, m, ex->scalars[0].i, ex->scalars[1].u, buf);
     else if (ex->mode == DRAW_INTEGER)
         for (size_t i = 0; i < m; i++)
@@ -298,14 +337,16 @@ static void draw_range(size_t begin, size_t end, void *vctx)
     }
 }
 
-/* How a draw spends the four words of a block, by law and output dtype. */
-static void draw_layout(const npusim_exec *ex, aclDataType dt, draw_ctx *c)
+/* How a draw of n elements spends the four words of a block, by law and output dtype. */
+static void draw_layout(const npusim_exec *ex, aclDataType dt, size_t n, draw_ctx *c)
 {
+    c->quarter = (n + 3) / 4;
     c->narrow = dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
     c->bits = dt == ACL_FLOAT ? 24 : dt == ACL_FLOAT16 ? 11 : 8;
     c->scale = ldexpf(1.0f, -c->bits);
     if (ex->mode == DRAW_INTEGER)
-        c->k_log2 = ex->scalars[1].u <= ((uint64_t)1 << 32) ? 1 : 0;
+        c->k_log2 = ex->scalars[1].u <= ((uint64_t)1 << 16) && n >= 16 ? 2
+                    : ex->scalars[1].u <= ((uint64_t)1 << 32) ? 1 : 0;
     else if (ex->mode == DRAW_UNIFORM)
         c->k_log2 = c->narrow ? 2 : 1;
     else /* normals: two pairs of 32-bit uniforms, or one pair of 53-bit ones (also for integers) */
@@ -317,14 +358,14 @@ static void draw_layout(const npusim_exec *ex, aclDataType dt, draw_ctx *c)
 static int draw_kernel(const npusim_exec *ex, npusim_view *views)
 {
     const npusim_view *out = &views[ex->n_tensors - 1];
-    draw_ctx c = { ex, out, 0, 0, 0, false, (uint64_t)ex->dims[0], (uint64_t)ex->dims[1] };
+    draw_ctx c = { .ex = ex, .out = out, .seed = (uint64_t)ex->dims[0], .offset = (uint64_t)ex->dims[1] };
     if (ex->n_inputs == 2) {
         c.seed = *(const uint64_t *)views[0].base;
         c.offset += *(const uint64_t *)views[1].base;
     }
-    draw_layout(ex, out->dtype, &c);
     size_t n = 1;
     for (int d = 0; d < out->ndim; d++) n *= (size_t)out->shape[d];
+    draw_layout(ex, out->dtype, n, &c);
     if (n < NPUSIM_PARALLEL_MIN / 8)
         draw_range(0, n, &c);
     else
