@@ -12,9 +12,9 @@ import operator
 
 import numpy as np
 
-from .. import (all as all_, any as any_, asarray, asnumpy, broadcast_shapes, exp, expm1,
-                floor, full, greater, log, log1p, logical_and, logical_or, pow as pow_, sqrt,
-                where)
+from .. import (any as any_, asarray, asnumpy, broadcast_shapes, broadcast_to, exp, expm1,
+                flatnonzero, floor, full, greater, log, log1p, logical_and, logical_not, pow as pow_,
+                reshape, sqrt, take, where)
 from .._acl import CaptureError
 from .._array import NPUArray
 from .. import runtime
@@ -48,6 +48,12 @@ class Params:
             raise ValueError(f"parameters of shape {param_shape} do not broadcast to size "
                              f"{self.shape}")
         self.device = device
+
+    def subset(self, count):
+        """Parameters sizing a draw of ``count`` elements on the same device."""
+        sub = object.__new__(Params)
+        sub.values, sub.shape, sub.device = [], (count,), self.device
+        return sub
 
 
 def _device(value, device):
@@ -105,17 +111,37 @@ def check_not_capturing(what):
                            "outside the capture instead")
 
 
-def rejection(propose, what):
-    """Rounds of ``propose() -> (candidate, accepted)`` until every element holds an
-    accepted candidate: the first accepted one. The host reads one bool per round (a
-    synchronisation), so this cannot run in a capture (CaptureError)."""
+class Subset:
+    """The elements a rejection round draws for: all of them (``index`` None), or the flat
+    positions ``index`` (an int64 NPUArray) of those still pending. ``params`` sizes the
+    round's draws; :meth:`pick` gathers a derived parameter at the round's elements."""
+
+    def __init__(self, params, index=None):
+        self.index = index
+        self.params = params if index is None else params.subset(index.shape[0])
+        self._shape = params.shape
+
+    def pick(self, x):
+        if self.index is None or isinstance(x, float) or x.ndim == 0:
+            return x
+        return take(reshape(broadcast_to(x, self._shape), (-1,)), self.index)
+
+
+def rejection(propose, params, what):
+    """Rounds of ``propose(subset) -> (candidate, accepted)`` until every element holds an
+    accepted candidate: the first accepted one. The first round draws for every element,
+    the next ones only for those still pending (aclnnNonzero, then aclnnIndex /
+    aclnnIndexPutImpl), so a round costs what is left. The host reads the pending count
+    after each round (a synchronisation), so this cannot run in a capture (CaptureError)."""
     check_not_capturing(what)
-    value, done = propose()
-    while not bool(asnumpy(all_(done))):
-        candidate, accepted = propose()
-        value = where(done, value, candidate)
-        done = logical_or(done, accepted)
-    return value
+    value, done = propose(Subset(params))
+    value = reshape(value, (-1,))
+    pending = flatnonzero(logical_not(done))
+    while pending.shape[0]:
+        candidate, accepted = propose(Subset(params, pending))
+        value[pending[accepted]] = candidate[accepted]
+        pending = pending[logical_not(accepted)]
+    return reshape(value, params.shape)
 
 
 def inversion(gen, params, pmf0, ratio, what):
@@ -167,17 +193,18 @@ def log_standard_gamma(gen, shape_param, params):
     c = 1.0 / sqrt(9.0 * d)
     log_d = log(d)
 
-    def propose():
-        x = normal(gen, params)
-        t = 1.0 + c * x
+    def propose(sub):
+        d_, c_ = sub.pick(d), sub.pick(c)
+        x = normal(gen, sub.params)
+        t = 1.0 + c_ * x
         v = t * t * t
         positive = v > 0.0
         log_v = log(where(positive, v, 1.0))
-        bound = 0.5 * x * x + d - d * v + d * log_v
-        accepted = logical_and(positive, log(uniform(gen, params, open_low=True)) < bound)
-        return log_d + log_v, accepted
+        bound = 0.5 * x * x + d_ - d_ * v + d_ * log_v
+        accepted = logical_and(positive, log(uniform(gen, sub.params, open_low=True)) < bound)
+        return sub.pick(log_d) + log_v, accepted
 
-    log_gamma = rejection(propose, "gamma")
+    log_gamma = rejection(propose, params, "gamma")
     small = shape_param < 1.0
     if bool(asnumpy(any_(small))):
         tail = log(uniform(gen, params, open_low=True)) / where(small, shape_param, 1.0)

@@ -227,15 +227,16 @@ class ContinuousDistributions:
         rho = (r - sqrt(2.0 * r)) / (2.0 * k)
         s = where(k < 1e-5, 1.0 / k + k, (1.0 + rho * rho) / (2.0 * rho))
 
-        def propose():
-            z = cos(math.pi * c.uniform(self, params))
-            w = (1.0 + s * z) / (s + z)
-            y = k * (s - w)
-            v = c.uniform(self, params, open_low=True)
+        def propose(sub):
+            s_, k_ = sub.pick(s), sub.pick(k)
+            z = cos(math.pi * c.uniform(self, sub.params))
+            w = (1.0 + s_ * z) / (s_ + z)
+            y = k_ * (s_ - w)
+            v = c.uniform(self, sub.params, open_low=True)
             accepted = (y * (2.0 - y) - v >= 0.0) | (log(y / v) + 1.0 - y >= 0.0)
             return w, accepted
 
-        w = c.rejection(propose, "vonmises")
+        w = c.rejection(propose, params, "vonmises")
         sign = where(c.uniform(self, params) < 0.5, -1.0, 1.0)
         angle = sign * acos(where(w > 1.0, 1.0, where(w < -1.0, -1.0, w)))
         angle = where(tiny, math.pi * (2.0 * c.uniform(self, params) - 1.0), angle)

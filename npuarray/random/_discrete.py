@@ -128,16 +128,17 @@ class DiscreteDistributions:
         b = c.pow_(2.0, am1)
         cap = float(np.iinfo(np.int64).max)
 
-        def propose():
-            u = c.uniform(self, params, open_low=True)
-            v = c.uniform(self, params)
-            x = floor(c.pow_(u, -1.0 / am1))
+        def propose(sub):
+            am1_, b_ = sub.pick(am1), sub.pick(b)
+            u = c.uniform(self, sub.params, open_low=True)
+            v = c.uniform(self, sub.params)
+            x = floor(c.pow_(u, -1.0 / am1_))
             in_range = (x >= 1.0) & (x <= cap)
             x = where(in_range, x, 1.0)
-            t = c.pow_(1.0 + 1.0 / x, am1)
-            return x, in_range & (v * x * (t - 1.0) / (b - 1.0) <= t / b)
+            t = c.pow_(1.0 + 1.0 / x, am1_)
+            return x, in_range & (v * x * (t - 1.0) / (b_ - 1.0) <= t / b_)
 
-        return c.to_int64(c.rejection(propose, "zipf"))
+        return c.to_int64(c.rejection(propose, params, "zipf"))
 
 
 def _table_inversion(gen, params, first, cdf):
@@ -191,19 +192,20 @@ def _ptrs(gen, lam, params):
     log_inv_alpha = log(1.1239 + 1.1328 / (b - 3.4))
     vr = 0.9277 - 3.6224 / (b - 2.0)
 
-    def propose():
-        u = c.uniform(gen, params) - 0.5
-        v = c.uniform(gen, params, open_low=True)
+    def propose(sub):
+        lam_, loglam_, a_, b_ = (sub.pick(x) for x in (lam, loglam, a, b))
+        u = c.uniform(gen, sub.params) - 0.5
+        v = c.uniform(gen, sub.params, open_low=True)
         us = 0.5 - abs(u)
-        k = floor((2.0 * a / us + b) * u + lam + 0.43)
-        quick = (us >= 0.07) & (v <= vr)
+        k = floor((2.0 * a_ / us + b_) * u + lam_ + 0.43)
+        quick = (us >= 0.07) & (v <= sub.pick(vr))
         refused = (k < 0.0) | ((us < 0.013) & (v > us))
         k_safe = maximum(k, 0.0)
-        bound = -lam + k_safe * loglam - c.loggam(k_safe + 1.0)
-        slow = log(v) + log_inv_alpha - log(a / (us * us) + b) <= bound
+        bound = -lam_ + k_safe * loglam_ - c.loggam(k_safe + 1.0)
+        slow = log(v) + sub.pick(log_inv_alpha) - log(a_ / (us * us) + b_) <= bound
         return k_safe, (k >= 0.0) & (quick | (~refused & slow))
 
-    return c.rejection(propose, "poisson")
+    return c.rejection(propose, params, "poisson")
 
 
 def _binomial(gen, n, p, params):
@@ -237,19 +239,21 @@ def _btrs(gen, n, p, params):
     m = floor((n + 1.0) * p)
     h = c.loggam(m + 1.0) + c.loggam(n - m + 1.0)
 
-    def propose():
-        u = c.uniform(gen, params) - 0.5
-        v = c.uniform(gen, params, open_low=True)
+    def propose(sub):
+        n_, a_, b_, m_ = (sub.pick(x) for x in (n, a, b, m))
+        u = c.uniform(gen, sub.params) - 0.5
+        v = c.uniform(gen, sub.params, open_low=True)
         us = 0.5 - abs(u)
-        k = floor((2.0 * a / us + b) * u + center)
-        valid = (k >= 0.0) & (k <= n)
-        quick = (us >= 0.07) & (v <= vr)
-        k_safe = minimum(maximum(k, 0.0), n)
-        bound = h - c.loggam(k_safe + 1.0) - c.loggam(n - k_safe + 1.0) + (k_safe - m) * lpq
-        slow = log(v * alpha / (a / (us * us) + b)) <= bound
+        k = floor((2.0 * a_ / us + b_) * u + sub.pick(center))
+        valid = (k >= 0.0) & (k <= n_)
+        quick = (us >= 0.07) & (v <= sub.pick(vr))
+        k_safe = minimum(maximum(k, 0.0), n_)
+        bound = (sub.pick(h) - c.loggam(k_safe + 1.0) - c.loggam(n_ - k_safe + 1.0)
+                 + (k_safe - m_) * sub.pick(lpq))
+        slow = log(v * sub.pick(alpha) / (a_ / (us * us) + b_)) <= bound
         return k_safe, valid & (quick | slow)
 
-    return c.rejection(propose, "binomial")
+    return c.rejection(propose, params, "binomial")
 
 
 def _hypergeometric(gen, good, bad, sample, params):
