@@ -12,9 +12,9 @@ import operator
 
 import numpy as np
 
-from .. import (any as any_, asarray, asnumpy, broadcast_shapes, broadcast_to, exp, expm1,
-                flatnonzero, floor, full, greater, log, log1p, logical_and, logical_not, pow as pow_,
-                reshape, sqrt, take, where)
+from .. import (any as any_, asarray, asnumpy, broadcast_shapes, broadcast_to, exp, flatnonzero,
+                floor, full, greater, log, log1p, logical_and, logical_not, reshape, sqrt, take,
+                where)
 from .._acl import CaptureError
 from .._array import NPUArray
 from .. import runtime

@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-from .. import asarray, floor, log, log1p, maximum, minimum, searchsorted, sqrt, where
+from .. import (any as any_, asarray, asnumpy, exp, expm1, floor, log, log1p, maximum, minimum,
+                pow as pow_, searchsorted, sqrt, where)
 from . import _compose as c
 
 _POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10)
@@ -48,9 +49,9 @@ class DiscreteDistributions:
         inversion below."""
         large = lam >= 10.0
         small_lam = where(large, 0.0, lam)
-        counts = c.inversion(self, params, c.exp(-small_lam),
+        counts = c.inversion(self, params, exp(-small_lam),
                              lambda k: small_lam / (k + 1.0), "poisson")
-        if not bool(c.asnumpy(c.any_(large))):
+        if not bool(asnumpy(any_(large))):
             return counts
         return where(large, _ptrs(self, where(large, lam, 10.0), params), counts)
 
@@ -112,7 +113,7 @@ class DiscreteDistributions:
         p = params.values[0]
         r = c.on_values(lambda p: log1p(-p), lambda p: math.log1p(-p), p)
         v = c.uniform(self, params, open_low=True)
-        q = -c.expm1(r * c.uniform(self, params, open_low=True))
+        q = -expm1(r * c.uniform(self, params, open_low=True))
         safe_q = where(q > 0.0, q, 0.5)
         deep = floor(1.0 + log(v) / log(safe_q))
         shallow = where(v <= q, 2.0, 1.0)
@@ -125,17 +126,17 @@ class DiscreteDistributions:
         a = _probability(a, "a", lambda x: x > 1, "<= 1 or a is NaN")
         params = self._params(size, device, a, what="zipf")
         am1 = params.values[0] - 1.0
-        b = c.pow_(2.0, am1)
+        b = pow_(2.0, am1)
         cap = float(np.iinfo(np.int64).max)
 
         def propose(sub):
             am1_, b_ = sub.pick(am1), sub.pick(b)
             u = c.uniform(self, sub.params, open_low=True)
             v = c.uniform(self, sub.params)
-            x = floor(c.pow_(u, -1.0 / am1_))
+            x = floor(pow_(u, -1.0 / am1_))
             in_range = (x >= 1.0) & (x <= cap)
             x = where(in_range, x, 1.0)
-            t = c.pow_(1.0 + 1.0 / x, am1_)
+            t = pow_(1.0 + 1.0 / x, am1_)
             return x, in_range & (v * x * (t - 1.0) / (b_ - 1.0) <= t / b_)
 
         return c.to_int64(c.rejection(propose, params, "zipf"))
@@ -215,11 +216,11 @@ def _binomial(gen, n, p, params):
     large = n * q >= 10.0
     n_small, q_small = where(large, 0.0, n), where(large, 0.0, q)
     ratio_base = q_small / (1.0 - q_small)
-    counts = c.inversion(gen, params, c.exp(n_small * log1p(-q_small)),
+    counts = c.inversion(gen, params, exp(n_small * log1p(-q_small)),
                          lambda k: maximum(n_small - k, 0.0) / (k + 1.0) * ratio_base,
                          "binomial")
     counts = minimum(counts, n_small)
-    if bool(c.asnumpy(c.any_(large))):
+    if bool(asnumpy(any_(large))):
         counts = where(large, _btrs(gen, where(large, n, 100.0), where(large, q, 0.5), params),
                        counts)
     return where(flip, n - counts, counts)
@@ -269,7 +270,7 @@ def _hypergeometric(gen, good, bad, sample, params):
     def log_choose(n, k):
         return c.loggam(n + 1.0) - c.loggam(k + 1.0) - c.loggam(n - k + 1.0)
 
-    pmf0 = c.exp(log_choose(good, start) + log_choose(bad, sample - start)
+    pmf0 = exp(log_choose(good, start) + log_choose(bad, sample - start)
                  - log_choose(total, sample))
 
     def ratio(step):

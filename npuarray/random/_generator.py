@@ -23,7 +23,6 @@ ordered on its counter buffer like any other shared array. Draws without a Tenso
 """
 import math
 import numbers
-import operator
 
 import numpy as np
 
@@ -31,12 +30,11 @@ from .. import _ops, runtime
 from .._acl import CaptureError
 from .._array import NPUArray
 from .._data_type import normalize_dtype
-from .._elementwise import (add, broadcast_shapes, greater_equal, log1p, minimum, multiply,
-                            negative, subtract, where)
+from .._elementwise import (add, broadcast_shapes, greater_equal, log1p, multiply, negative,
+                            subtract, where)
 from .._indexing import take, take_along_axis
-from .._sorting import argsort
 from .._manipulation import reshape
-from .._searching import searchsorted
+from .._sorting import argsort
 from .._transfer import asarray, asnumpy
 from ..runtime._device import as_device_id
 from ._bit_generator import BitGenerator, Philox, _DeviceState, _signed64

@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from .. import asarray, exp, linalg, matmul, max as max_, maximum, sqrt, stack, sum as sum_
+from .. import asarray, exp, full, linalg, matmul, max as max_, maximum, sqrt, stack, sum as sum_
 from .._array import NPUArray
 from . import _compose as c
 from ._discrete import _binomial, _hypergeometric
@@ -35,7 +35,7 @@ class MultivariateDistributions:
         if p[:-1].sum() > 1.0 + 1e-12:
             raise ValueError("sum(pvals[:-1]) > 1.0")
         params = self._params(size, device, n, what="multinomial")
-        left = params.values[0] + c.full(params.shape, 0.0, dtype=np.float64, device=params.device)
+        left = params.values[0] + full(params.shape, 0.0, dtype=np.float64, device=params.device)
         counts, mass = [], 1.0
         for share in p[:-1]:
             prob = min(max(share / mass, 0.0), 1.0) if mass > 0 else 0.0
@@ -66,7 +66,7 @@ class MultivariateDistributions:
         if np.any(np.asarray(nsample) > colors.sum()):
             raise ValueError("nsample > sum(colors)")
         params = self._params(size, device, nsample, what="multivariate_hypergeometric")
-        left = params.values[0] + c.full(params.shape, 0.0, dtype=np.float64, device=params.device)
+        left = params.values[0] + full(params.shape, 0.0, dtype=np.float64, device=params.device)
         counts, rest = [], int(colors.sum())
         for count in colors[:-1].tolist():
             rest -= count
@@ -131,7 +131,7 @@ def _factor(cov, method):
     if method == "eigh":
         w, v = linalg.eigh(cov)
         return sqrt(maximum(w, 0.0))[:, None] * v.mT
-    u, s, vh = linalg.svd(cov)
+    _, s, vh = linalg.svd(cov)
     return sqrt(s)[:, None] * vh
 
 
@@ -140,7 +140,7 @@ def _check_psd(cov, tol, check_valid, method):
     within ``tol`` (its svd reconstructs it)."""
     if method == "cholesky":
         return
-    u, s, vh = np.linalg.svd(cov)
+    _, s, vh = np.linalg.svd(cov)
     psd = np.allclose(np.dot(vh.T * s, vh), cov, rtol=tol, atol=tol)
     if not psd:
         message = "covariance is not symmetric positive-semidefinite."
