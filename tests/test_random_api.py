@@ -396,3 +396,30 @@ def test_rejection_draws_refuse_capture(draw):
         with pytest.raises(npx.CaptureError, match="captured"):
             with graph.capture():
                 draw(g)
+
+
+@pytest.mark.parametrize("low, high, dtype", [(0, 2**64, np.uint64), (-2**63, 2**63, np.int64)])
+def test_integers_whole_64_bit_range(low, high, dtype):
+    x = host(R.default_rng(20).integers(low, high, 100_000, dtype=dtype))
+    assert x.dtype == dtype and len(np.unique(x)) == x.size
+    top = (x.view(np.uint64) >> np.uint64(60)).astype(np.int64)  # uniform top nibble
+    assert np.bincount(top, minlength=16).min() > 100_000 / 16 * 0.9
+    closed = host(R.default_rng(20).integers(low, high - 1, 10, dtype=dtype, endpoint=True))
+    assert closed.dtype == dtype
+    with pytest.raises(ValueError):
+        R.default_rng(0).integers(2**63, 2**64 - 1, dtype=np.uint64)  # beyond the operator
+
+
+def test_generators_and_states_pickle():
+    import pickle
+    g = R.default_rng(21)
+    g.random(5)
+    clone = pickle.loads(pickle.dumps(g))
+    np.testing.assert_array_equal(host(clone.standard_normal(8)), host(g.standard_normal(8)))
+    rs = pickle.loads(pickle.dumps(R.RandomState(3)))
+    np.testing.assert_array_equal(host(rs.rand(4)), host(R.RandomState(3).rand(4)))
+
+
+def test_numpy_bit_generator_seeds_through_its_seed_sequence():
+    ours = host(R.default_rng(np.random.PCG64(5)).random(4))
+    np.testing.assert_array_equal(ours, host(R.default_rng(R.SeedSequence(5)).random(4)))

@@ -38,6 +38,8 @@ def _seed_sequence(seed):
     or a SeedSequence. TypeError for other types, ValueError for negative entropy."""
     if isinstance(seed, np.random.bit_generator.ISeedSequence):
         return seed
+    if isinstance(seed, np.random.BitGenerator):  # NumPy's: its seed sequence keys ours
+        return seed.seed_seq
     if seed is None:
         return SeedSequence(int.from_bytes(os.urandom(16), "little"))
     if isinstance(seed, np.ndarray):
@@ -56,8 +58,9 @@ def _seed_sequence(seed):
 class BitGenerator:
     """A Philox4x32-10 key and counter on the device (``numpy.random.BitGenerator``).
 
-    ``seed``: None (OS entropy), an int >= 0, a sequence of them or a :class:`SeedSequence`;
-    the 64-bit key is the sequence's first uint64 word. Draws made through a
+    ``seed``: None (OS entropy), an int >= 0, a sequence of them, a :class:`SeedSequence`
+    or a NumPy bit generator (its ``seed_seq``); the 64-bit key is the sequence's first
+    uint64 word. Draws made through a
     :class:`~npuarray.random.Generator` on this bit generator reserve counters from it, so
     generators sharing one bit generator share its stream. TypeError / ValueError for bad
     seeds (as NumPy). ``state`` is ``{"bit_generator": name, "state": {"key", "counter"}}``
@@ -145,27 +148,27 @@ class BitGenerator:
         return self
 
     def random_raw(self, size=None, output=True):
-        """Raw uint64 words (``BitGenerator.random_raw``): two 32-bit halves drawn by
-        aclnnInplaceRandom joined on the device (aclnnBitwiseLeftShift, aclnnBitwiseOr).
-        ``output=False`` advances the stream and returns None."""
-        from ._generator import Generator
-        words = Generator(self).integers(0, 2**32, (2,) + _size_tuple(size), dtype=np.int64)
-        if not output:
-            return None
-        words = words.astype(np.uint64)
-        return (words[0] << np.uint64(32)) | words[1]
+        """Raw uint64 words (``BitGenerator.random_raw``) on the current device: two 32-bit
+        halves drawn by aclnnInplaceRandom joined on the device (aclnnBitwiseLeftShift,
+        aclnnBitwiseOr). ``output=False`` advances the stream and returns None."""
+        from ._generator import Generator  # the generator module builds on this one
+        words = Generator(self).integers(0, 2**64, size, dtype=np.uint64)
+        return words if output else None
+
+    def __getstate__(self):
+        """Pickles the seed sequence, key and counter (not the device buffers or the lock)."""
+        return {"seed_seq": self._seed_seq, "key": self._key, "counter": self._counter}
+
+    def __setstate__(self, state):
+        self._seed_seq = state["seed_seq"]
+        self._lock = threading.Lock()
+        self._set_key(state["key"], state["counter"])
 
 
 def operator_index(value, name):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     return int(value)
-
-
-def _size_tuple(size):
-    if size is None:
-        return ()
-    return (size,) if isinstance(size, numbers.Integral) else tuple(size)
 
 
 class Philox(BitGenerator):

@@ -1,7 +1,7 @@
 """``Generator``: NumPy's random API on CANN's counter-based random operators.
 
-A generator is a Philox4x32-10 key (``seed``) and a counter (``offset``), exactly the two
-arguments CANN's random operators take (``aclnnInplaceUniform``, ``aclnnInplaceNormal``,
+A generator draws from a bit generator (``_bit_generator``): a Philox4x32-10 key
+(``seed``) and a counter (``offset``), exactly the two arguments CANN's random operators take (``aclnnInplaceUniform``, ``aclnnInplaceNormal``,
 ``aclnnInplaceRandom``, ``aclnnRandperm``, ``aclnnMultinomial``; hicann/ops-math
 ``random/``). A launch filling ``n`` elements uses at most the counters ``[offset, offset +
 n)`` (npusim's layout: kernels/ops/random_ops.c) and the generator then advances its offset
@@ -20,6 +20,11 @@ eager draws use separate counter ranges. Replays of graphs sharing a generator a
 ordered on its counter buffer like any other shared array. Draws without a Tensor variant
 (``permutation``, ``shuffle``, ``choice`` through aclnnRandperm / aclnnMultinomial) raise
 ``CaptureError`` (107027) in a capture instead of replaying identical "random" numbers.
+
+The distributions CANN has no operator for are composed on the device from these draws
+(``_continuous``, ``_discrete``, ``_multivariate``): closed forms (inversion, ratios,
+Box-Muller-like transforms) capture like the draws they use; rejection and sequential-search
+methods read a count on the host between rounds and raise ``CaptureError`` in a capture.
 """
 import math
 import numbers
@@ -72,9 +77,10 @@ def _scalar(value, name):
 
 
 class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDistributions):
-    """A random number generator on the NPU: a Philox4x32-10 key and counter, as CANN's
-    random operators take them (``numpy.random.Generator``'s methods; mirrors
-    ``cupy.random.Generator``). Create one with :func:`default_rng`.
+    """A random number generator on the NPU (``numpy.random.Generator``, every method;
+    mirrors ``cupy.random.Generator``) drawing from ``bit_generator``: a
+    :class:`BitGenerator` (a Philox4x32-10 key and counter, as CANN's random operators take
+    them), or a seed for a new :class:`Philox`. Create one with :func:`default_rng`.
 
     Every method returns a new NPUArray of shape ``size`` (``None``: a 0-d array, where
     NumPy returns a Python scalar: reading it would synchronise) on ``device`` (default:
@@ -295,9 +301,11 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
                  device=None):
         """Integers uniform in [low, high) ([low, high] with ``endpoint=True``; ``high=None``:
         [0, low)) (``numpy.random.Generator.integers``; scalar bounds): aclnnInplaceRandom
-        for bool, int8-64 and uint8, int64 draws cast with aclnnCast for uint16-64.
-        ValueError when the range is empty or leaves ``dtype``'s bounds (or, for uint64,
-        exceeds int64's, the operator's parameter type); TypeError for non-integer dtypes."""
+        for bool, int8-64 and uint8, int64 draws cast with aclnnCast for uint16-64; the
+        whole 64-bit range (int64 or uint64) joins two 32-bit draws on the device
+        (aclnnBitwiseLeftShift, aclnnBitwiseOr). ValueError when the range is empty or leaves
+        ``dtype``'s bounds, or for other uint64 ranges beyond int64's (the operator's
+        parameter type); TypeError for non-integer dtypes."""
         dtype = normalize_dtype(dtype)
         if dtype.kind not in "biu":
             raise TypeError(f"Generator.integers: unsupported dtype {dtype} (an integer or "
@@ -314,13 +322,24 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         lowest, highest = (0, 1) if info is None else (int(info.min), int(info.max))
         if low < lowest:
             raise ValueError(f"low is out of bounds for {dtype}")
-        if high - 1 > min(highest, _INT64_MAX - 1):
+        if high - 1 > highest:
             raise ValueError(f"high is out of bounds for {dtype}")
+        if high - low == 2**64:  # every 64-bit pattern: uniform whatever low is
+            return _as_dtype(self._raw64(_shape(size), device), dtype)
+        if high - 1 > _INT64_MAX - 1:
+            raise ValueError(f"high - 1 = {high - 1} exceeds aclnnInplaceRandom's int64 bound "
+                             f"{_INT64_MAX - 1} (only the whole 64-bit range goes beyond)")
         draw_dtype = dtype if dtype in _RANDOM_DIRECT else np.dtype(np.int64)
         out, stream = self._empty(_shape(size), draw_dtype, device, "integers",
                                   capturable=True)
         self._fill("aclnnInplaceRandom", out, stream, low, high)
         return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
+
+    def _raw64(self, shape, device):
+        """uint64 words uniform over [0, 2**64): two aclnnInplaceRandom draws in [0, 2**32)
+        joined on the device (aclnnBitwiseLeftShift, aclnnBitwiseOr)."""
+        halves = self.integers(0, 2**32, (2,) + shape, device=device).astype(np.uint64)
+        return (halves[0] << np.uint64(32)) | halves[1]
 
     # -- permutations and sampling --------------------------------------------------------
 
