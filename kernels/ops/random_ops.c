@@ -1,5 +1,6 @@
 /* Random number operators of CANN's hicann/ops-math "random" folder: aclnnInplaceUniform,
- * aclnnInplaceNormal, aclnnInplaceRandom and aclnnRandperm, each with (seed, offset) as on the NPU.
+ * aclnnInplaceNormal, aclnnInplaceRandom, aclnnRandperm, aclnnMultinomial and aclnnBernoulli (with
+ * their Tensor and in-place variants), each with (seed, offset) as on the NPU.
  *
  * Generator: Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11),
  * the counter-based generator of CANN's and torch's random operators, keyed by seed. Elements
@@ -19,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "aclnnop/aclnn_bernoulli.h"
 #include "aclnnop/aclnn_multinomial.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_random.h"
@@ -810,4 +812,207 @@ aclnnStatus aclnnMultinomialGetWorkspaceSize(const aclTensor *self, int64_t nums
 aclnnStatus aclnnMultinomial(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
     return npusim_exec_launch("aclnnMultinomial", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnBernoulli, aclnnBernoulliTensor, aclnnInplaceBernoulli, aclnnInplaceBernoulliTensor: out =
+ * 0 or 1, 1 with probability prob (random/dsa_gen_bit_mask/docs/aclnnBernoulli&aclnnInplaceBernoulli.md;
+ * self only gives the shape). Element i is 1 when word i % 4 of the block at counter offset + i / 4,
+ * times 2^-32, is below its prob (a scalar, or the prob tensor broadcast to out's shape): n / 4
+ * counters, as the float draws. A prob tensor must hold values in [0, 1] (checked when the launch
+ * runs: npusim fails it otherwise, where the NPU's result is undefined). */
+
+#define M_BERNOULLI (M_UNIFORM | M_BOOL)
+#define M_PROB (DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE) | DT(ACL_BF16))
+
+typedef struct {
+    const npusim_view *out, *prob; /* prob NULL: the scalar p */
+    double p;
+    uint64_t seed, offset;
+} bernoulli_ctx;
+
+/* The element (row, col) of view v broadcast to `shape` (ndim dims): row numbers the leading dims in C
+ * order, col the last dim; v's dims are right-aligned and its size-1 dims repeat. */
+static char *broadcast_at(const npusim_view *v, int ndim, const int64_t *shape, int64_t row, int64_t col)
+{
+    int64_t itemsize = (int64_t)npusim_dtype_size(v->dtype);
+    int lead = ndim - v->ndim;
+    char *p = v->base;
+    if (v->ndim && ndim && v->shape[v->ndim - 1] != 1) p += col * v->strides[v->ndim - 1] * itemsize;
+    for (int d = ndim - 2; d >= 0; d--) {
+        int64_t index = row % shape[d];
+        row /= shape[d];
+        if (d - lead >= 0 && v->shape[d - lead] != 1) p += index * v->strides[d - lead] * itemsize;
+    }
+    return p;
+}
+
+static void bernoulli_range(size_t begin, size_t end, void *vctx)
+{
+    const bernoulli_ctx *c = vctx;
+    const npusim_view *out = c->out, *prob = c->prob;
+    int last = out->ndim - 1;
+    int64_t inner = out->ndim ? out->shape[last] : 1;
+    int64_t out_stride = out->ndim ? out->strides[last] * (int64_t)npusim_dtype_size(out->dtype) : 0;
+    int64_t prob_stride = prob && prob->ndim && prob->shape[prob->ndim - 1] != 1 && out->ndim
+                              ? prob->strides[prob->ndim - 1] * (int64_t)npusim_dtype_size(prob->dtype) : 0;
+    double p[NPUSIM_BLOCK], value[NPUSIM_BLOCK];
+    uint32_t blocks[NPUSIM_BLOCK / 4 + 2][4];
+    for (size_t i = begin; i < end;) {
+        int64_t col = (int64_t)i % inner, row = (int64_t)i / inner;
+        size_t m = (size_t)(inner - col);
+        if (m > end - i) m = end - i;
+        if (m > NPUSIM_BLOCK) m = NPUSIM_BLOCK;
+        if (prob)
+            npusim_load(KIND_F64, p, broadcast_at(prob, out->ndim, out->shape, row, col), prob_stride, prob->dtype, m);
+        uint64_t first_block = i >> 2;
+        philox_blocks(c->seed, c->offset + first_block, (size_t)(((i + m - 1) >> 2) - first_block + 1), blocks);
+        const uint32_t *words = &blocks[0][0] + (i - (first_block << 2));
+        for (size_t l = 0; l < m; l++) value[l] = (double)words[l] * 0x1p-32 < (prob ? p[l] : c->p) ? 1.0 : 0.0;
+        npusim_store(KIND_F64, value, broadcast_at(out, out->ndim, out->shape, row, col), out_stride, out->dtype, m);
+        i += m;
+    }
+}
+
+/* Fails the launch unless every prob is in [0, 1]. */
+static int check_probabilities(const npusim_view *prob)
+{
+    int64_t count = 1, inner = prob->ndim ? prob->shape[prob->ndim - 1] : 1;
+    for (int d = 0; d < prob->ndim; d++) count *= prob->shape[d];
+    int64_t stride = prob->ndim ? prob->strides[prob->ndim - 1] * (int64_t)npusim_dtype_size(prob->dtype) : 0;
+    double p[NPUSIM_BLOCK];
+    for (int64_t i = 0; i < count;) {
+        int64_t col = i % inner, m = inner - col < NPUSIM_BLOCK ? inner - col : NPUSIM_BLOCK;
+        npusim_load(KIND_F64, p, broadcast_at(prob, prob->ndim, prob->shape, i / inner, col), stride, prob->dtype,
+                    (size_t)m);
+        for (int64_t l = 0; l < m; l++)
+            if (!(p[l] >= 0 && p[l] <= 1))
+                return npusim_error(ACLNN_ERR_PARAM_INVALID, "prob[%lld] = %g is not in [0, 1]", (long long)(i + l),
+                                    p[l]);
+        i += m;
+    }
+    return 0;
+}
+
+/* ex->dims[0..1]: seed and offset; ex->scalars[0]: the scalar prob; views[0] the prob tensor when
+ * ex->n_inputs is 1. */
+static int bernoulli_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    const npusim_view *out = &views[ex->n_tensors - 1], *prob = ex->n_inputs ? &views[0] : NULL;
+    int rc = prob ? check_probabilities(prob) : 0;
+    if (rc) return rc;
+    bernoulli_ctx c = { out, prob, ex->scalars[0].d, (uint64_t)ex->dims[0], (uint64_t)ex->dims[1] };
+    size_t n = 1;
+    for (int d = 0; d < out->ndim; d++) n *= (size_t)out->shape[d];
+    if (n < NPUSIM_PARALLEL_MIN / 8)
+        bernoulli_range(0, n, &c);
+    else
+        npusim_parallel_for(n, NPUSIM_PARALLEL_MIN / 8, bernoulli_range, &c);
+    return 0;
+}
+
+static const npusim_opdef def_bernoulli = NPUSIM_OPDEF("aclnnBernoulli", bernoulli_kernel);
+static const npusim_opdef def_bernoulli_tensor = NPUSIM_OPDEF("aclnnBernoulliTensor", bernoulli_kernel);
+static const npusim_opdef def_inplace_bernoulli = NPUSIM_OPDEF("aclnnInplaceBernoulli", bernoulli_kernel);
+static const npusim_opdef def_inplace_bernoulli_tensor = NPUSIM_OPDEF("aclnnInplaceBernoulliTensor",
+                                                                      bernoulli_kernel);
+
+/* The first phase of the four: self (NULL for the in-place ones) gives out's shape and dtype; prob is
+ * the scalar or (prob_tensor) a tensor broadcasting to out. */
+static aclnnStatus bernoulli_prepare(const npusim_opdef *def, const aclTensor *self, const aclScalar *prob,
+                                     const aclTensor *prob_tensor, int64_t seed, int64_t offset, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = def->name, *out_arg = self ? "out" : "selfRef";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (self && ((rc = npusim_check_tensor(name, "self", self)) ||
+                        (rc = npusim_check_dtype(name, "self", self->dtype, M_BERNOULLI)))) ||
+        (rc = npusim_check_tensor(name, out_arg, out)) ||
+        (rc = npusim_check_dtype(name, out_arg, out->dtype, M_BERNOULLI)))
+        return rc;
+    if (self && self->dtype != out->dtype)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: self (%s) and out (%s) must have one dtype",
+                            name, npusim_dtype_name(self->dtype), npusim_dtype_name(out->dtype));
+    if (self && (rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape))) return rc;
+    double p = 0;
+    if (prob_tensor) {
+        if ((rc = npusim_check_tensor(name, "prob", prob_tensor)) ||
+            (rc = npusim_check_dtype(name, "prob", prob_tensor->dtype, M_PROB)))
+            return rc;
+        const aclTensor *pair[2] = { out, prob_tensor };
+        int ndim;
+        int64_t shape[NPUSIM_MAX_DIMS];
+        if ((rc = npusim_broadcast_shape(name, pair, 2, &ndim, shape)) ||
+            (rc = npusim_check_shape_equal(name, "prob broadcast with out", out, ndim, shape)))
+            return rc;
+    } else {
+        if ((rc = npusim_check_scalar(name, "prob", prob)) ||
+            (rc = npusim_check_dtype(name, "prob", prob->dtype, M_PROB)))
+            return rc;
+        p = npusim_scalar_double(prob);
+        if (!(p >= 0 && p <= 1))
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: prob (%g) must be in [0, 1]", name, p);
+    }
+    npusim_exec *ex = npusim_exec_create(def, prob_tensor ? &prob_tensor : NULL, prob_tensor ? 1 : 0,
+                                         (const aclTensor *const *)&out, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->scalars[0].d = p;
+    ex->dims[0] = seed;
+    ex->dims[1] = offset;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBernoulliGetWorkspaceSize(const aclTensor *self, const aclScalar *prob, int64_t seed, int64_t offset,
+                                           aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (!self) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnBernoulliGetWorkspaceSize: self is NULL");
+    return bernoulli_prepare(&def_bernoulli, self, prob, NULL, seed, offset, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBernoulli(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnBernoulli", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBernoulliTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *prob, int64_t seed,
+                                                 int64_t offset, aclTensor *out, uint64_t *workspaceSize,
+                                                 aclOpExecutor **executor)
+{
+    if (!self) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnBernoulliTensorGetWorkspaceSize: self is NULL");
+    if (!prob) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnBernoulliTensorGetWorkspaceSize: prob is NULL");
+    return bernoulli_prepare(&def_bernoulli_tensor, self, NULL, prob, seed, offset, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBernoulliTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnBernoulliTensor", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceBernoulliGetWorkspaceSize(const aclTensor *selfRef, const aclScalar *prob, int64_t seed,
+                                                  int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return bernoulli_prepare(&def_inplace_bernoulli, NULL, prob, NULL, seed, offset, (aclTensor *)selfRef,
+                             workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBernoulli(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                  aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceBernoulli", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceBernoulliTensorGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *prob, int64_t seed,
+                                                        int64_t offset, uint64_t *workspaceSize,
+                                                        aclOpExecutor **executor)
+{
+    if (!prob)
+        return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnInplaceBernoulliTensorGetWorkspaceSize: prob is NULL");
+    return bernoulli_prepare(&def_inplace_bernoulli_tensor, NULL, NULL, prob, seed, offset, (aclTensor *)selfRef,
+                             workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBernoulliTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                        aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceBernoulliTensor", workspace, workspaceSize, executor, stream);
 }

@@ -2,7 +2,7 @@
  * offset o shifted by the values one Philox block gives: 4 for float32 uniforms and normals and
  * integer ranges up to 2^16 (here 2^16 itself: no word is rejected, so none is retried from the
  * launch's spare counters, which depend on its size), 2 for float64 and wider ranges), strided outputs equal to
- * contiguous ones, and aclnnRandperm giving a permutation; sizes large enough for the kernels'
+ * contiguous ones, aclnnRandperm giving a permutation and aclnnBernoulli's frequencies; sizes large enough for the kernels'
  * parallel paths, so the sanitizers see the worker threads. Prints "aclnn_random ok". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #include "acl/acl.h"
 #include "aclnn_check.h"
+#include "aclnnop/aclnn_bernoulli.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
@@ -97,6 +98,42 @@ static void check_randperm(void)
     aclrtFree(dev);
 }
 
+/* aclnnBernoulliTensor with probabilities {0, 0.25, 0.75, 1} broadcast over N / 4 rows (int8), then
+ * aclnnInplaceBernoulli with p = 0.5 on the same buffer. */
+static void check_bernoulli(void)
+{
+    int64_t rows = N / 4, shape[2] = { rows, 4 }, strides[2] = { 4, 1 }, storage = N, four = 4, one = 1;
+    float probs[4] = { 0.0f, 0.25f, 0.75f, 1.0f };
+    void *dev = dev_from(NULL, (size_t)N), *prob_dev = dev_from(probs, sizeof probs);
+    aclTensor *out = aclCreateTensor(shape, 2, ACL_INT8, strides, 0, ACL_FORMAT_ND, &storage, 1, dev);
+    aclTensor *prob = aclCreateTensor(&four, 1, ACL_FLOAT, &one, 0, ACL_FORMAT_ND, &four, 1, prob_dev);
+    RUN(aclnnInplaceBernoulliTensor, out, prob, 42, 0);
+    int8_t *x = (int8_t *)malloc((size_t)N);
+    to_host(x, dev, (size_t)N);
+    int64_t ones[4] = { 0, 0, 0, 0 };
+    for (int64_t i = 0; i < N; i++) ones[i % 4] += x[i];
+    EXPECT(ones[0] == 0 && ones[3] == rows, "bernoulli: p = 0 / 1 columns hold %lld / %lld ones of %lld",
+           (long long)ones[0], (long long)ones[3], (long long)rows);
+    EXPECT(ones[1] > rows / 4 - 1000 && ones[1] < rows / 4 + 1000, "bernoulli: %lld ones at p = 0.25",
+           (long long)ones[1]);
+    EXPECT(ones[2] > 3 * rows / 4 - 1000 && ones[2] < 3 * rows / 4 + 1000, "bernoulli: %lld ones at p = 0.75",
+           (long long)ones[2]);
+    float half = 0.5f;
+    aclScalar *p = aclCreateScalar(&half, ACL_FLOAT);
+    RUN(aclnnInplaceBernoulli, out, p, 42, 0);
+    to_host(x, dev, (size_t)N);
+    int64_t total = 0;
+    for (int64_t i = 0; i < N; i++) total += x[i];
+    EXPECT(total > N / 2 - 1500 && total < N / 2 + 1500, "bernoulli: %lld ones of %lld at p = 0.5", (long long)total,
+           (long long)N);
+    aclDestroyScalar(p);
+    free(x);
+    aclDestroyTensor(out);
+    aclDestroyTensor(prob);
+    aclrtFree(dev);
+    aclrtFree(prob_dev);
+}
+
 int main(void)
 {
     if (aclnn_test_setup()) return 1;
@@ -108,5 +145,6 @@ int main(void)
     check_layout("integers [0, 2^40)", WIDE_RANGE, ACL_INT64, 8, 1);
     check_ranges();
     check_randperm();
+    check_bernoulli();
     return aclnn_test_finish("aclnn_random");
 }
