@@ -288,3 +288,11 @@ def test_integers_retry_path_keeps_values_uniform():
     assert x.min() >= 0 and x.max() < 40_000
     counts = np.bincount(x // 400, minlength=100)
     assert stats.chisquare(counts).pvalue > P_MIN
+
+
+def test_binomial_one_trial_is_bernoulli():
+    x = draw("binomial", 1, 0.35, seed=21)
+    assert x.dtype == np.int64 and set(np.unique(x)) == {0, 1}
+    assert stats.binomtest(int(x.sum()), N, 0.35).pvalue > P_MIN
+    y = draw("binomial", npx.asarray(np.array([1.0, 1.0])), 0.35, seed=21, size=(N // 2, 2))
+    assert stats.binomtest(int(y.sum()), N, 0.35).pvalue > P_MIN

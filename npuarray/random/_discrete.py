@@ -57,11 +57,14 @@ class DiscreteDistributions:
 
     def binomial(self, n, p, size=None, *, device=None):
         """Binomial counts (int64) of ``n`` trials with success probability ``p``
-        (``Generator.binomial``): BTRS where n min(p, 1 - p) >= 10, sequential inversion
-        below, on min(p, 1 - p) (n minus the count for p > 1/2). n < 0 or p outside [0, 1]
+        (``Generator.binomial``): aclnnInplaceBernoulli for one trial (scalar p); else BTRS
+        where n min(p, 1 - p) >= 10, sequential inversion below, on min(p, 1 - p) (n minus
+        the count for p > 1/2). n < 0 or p outside [0, 1]
         or NaN: ValueError."""
         n = _p(n, "n", lambda x: x >= 0, "< 0", integer=True)
         p = _probability(p, "p", lambda x: (x >= 0) & (x <= 1), "< 0, p > 1 or p is NaN")
+        if isinstance(n, float) and n == 1 and isinstance(p, float):  # one trial: Bernoulli
+            return self._bernoulli(p, c.Params(size, device, ()).shape, device, "binomial")
         params = self._params(size, device, n, p, what="binomial")
         n, p = params.values
         return c.to_int64(_binomial(self, n, p, params))

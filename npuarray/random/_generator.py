@@ -214,6 +214,16 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
                         stream=stream)
         return out
 
+    def _bernoulli(self, p, shape, device, method):
+        """int64 zeros and ones, ones with probability ``p`` (a float in [0, 1]):
+        aclnnInplaceBernoulli (no Tensor variant: refused in a capture)."""
+        out, stream = self._empty(shape, np.dtype(np.int64), device, method)
+        if out.size:
+            _ops.launch("aclnnInplaceBernoulli", out, _ops.acl_scalar(p, np.dtype(np.float64)),
+                        _signed64(self._bit_generator._key), self._reserve(out.size),
+                        stream=stream)
+        return out
+
     # -- floating distributions -----------------------------------------------------------
 
     def random(self, size=None, dtype=np.float64, out=None, *, device=None):
