@@ -16,7 +16,7 @@ import numpy as np
 
 import npuarray as npx
 
-from . import _targets as targets
+from . import _targets
 from ._harness import torch_or_none
 
 N = 1 << 24
@@ -41,16 +41,16 @@ def run(harness):
     cases = [
         ("random.standard_normal float32 " + size, lambda: g.standard_normal(n, dtype=np.float32),
          lambda: rng.standard_normal(n, dtype=np.float32),
-         torch and (lambda: torch.randn(n, dtype=torch.float32)), full and targets.RANDOM_NORMAL_16M),
+         torch and (lambda: torch.randn(n, dtype=torch.float32)), full and _targets.RANDOM_NORMAL_16M),
         ("random.random float32 " + size, lambda: g.random(n, dtype=np.float32),
          lambda: rng.random(n, dtype=np.float32),
-         torch and (lambda: torch.rand(n, dtype=torch.float32)), full and targets.RANDOM_RANDOM_16M),
+         torch and (lambda: torch.rand(n, dtype=torch.float32)), full and _targets.RANDOM_RANDOM_16M),
         ("random.integers int64 " + size, lambda: g.integers(0, 1000, n),
          lambda: rng.integers(0, 1000, n), torch and (lambda: torch.randint(0, 1000, (n,))),
-         full and targets.RANDOM_INTEGERS_16M),
+         full and _targets.RANDOM_INTEGERS_16M),
         ("random.permutation 1 M", lambda: g.permutation(1 << 20),
          lambda: rng.permutation(1 << 20), torch and (lambda: torch.randperm(1 << 20)),
-         targets.RANDOM_PERMUTATION_1M),
+         _targets.RANDOM_PERMUTATION_1M),
         ("random.standard_normal float64 " + size, lambda: g.standard_normal(n),
          lambda: rng.standard_normal(n), torch and (lambda: torch.randn(n, dtype=torch.float64)),
          None),
