@@ -423,3 +423,12 @@ def test_generators_and_states_pickle():
 def test_numpy_bit_generator_seeds_through_its_seed_sequence():
     ours = host(R.default_rng(np.random.PCG64(5)).random(4))
     np.testing.assert_array_equal(ours, host(R.default_rng(R.SeedSequence(5)).random(4)))
+
+
+@pytest.mark.parametrize("args, kwargs", [(([0, 5], [10, 2]), {}), (([0, 5], [10, 300]), {"dtype": np.uint8}),
+                                          (([-1, 5], [10, 20]), {"dtype": np.uint16})])
+def test_integers_array_bounds_errors_as_numpy(args, kwargs):
+    with pytest.raises(ValueError):
+        np.random.default_rng(0).integers(*args, **kwargs)
+    with pytest.raises(ValueError):
+        R.default_rng(0).integers(*args, **kwargs)

@@ -296,3 +296,17 @@ def test_binomial_one_trial_is_bernoulli():
     assert stats.binomtest(int(x.sum()), N, 0.35).pvalue > P_MIN
     y = draw("binomial", npx.asarray(np.array([1.0, 1.0])), 0.35, seed=21, size=(N // 2, 2))
     assert stats.binomtest(int(y.sum()), N, 0.35).pvalue > P_MIN
+
+
+def test_integers_with_array_bounds():
+    low, high = np.array([0, -5, 100]), np.array([10, 5, 107])
+    x = npx.asnumpy(npx.random.default_rng(22).integers(low, high, size=(N // 4, 3)))
+    assert x.dtype == np.int64 and x.shape == (N // 4, 3)
+    for column in range(3):
+        values = x[:, column]
+        assert values.min() >= low[column] and values.max() < high[column]
+        counts = np.bincount(values - low[column], minlength=high[column] - low[column])
+        assert stats.chisquare(counts).pvalue > P_MIN
+    closed = npx.asnumpy(npx.random.default_rng(22).integers(
+        npx.asarray(np.array([1, 2])), 3, size=(1000, 2), endpoint=True, dtype=np.int16))
+    assert closed.dtype == np.int16 and closed.min() >= 1 and closed.max() == 3

@@ -35,8 +35,8 @@ from .. import _ops, runtime
 from .._acl import CaptureError
 from .._array import NPUArray
 from .._data_type import normalize_dtype
-from .._elementwise import (add, broadcast_shapes, greater_equal, log1p, multiply, negative,
-                            subtract, where)
+from .._elementwise import (add, broadcast_shapes, floor, greater_equal, log1p, multiply,
+                            negative, subtract, where)
 from .._indexing import take, take_along_axis
 from .._manipulation import reshape
 from .._sorting import argsort
@@ -315,13 +315,17 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         whole 64-bit range (int64 or uint64) joins two 32-bit draws on the device
         (aclnnBitwiseLeftShift, aclnnBitwiseOr). ValueError when the range is empty or leaves
         ``dtype``'s bounds, or for other uint64 ranges beyond int64's (the operator's
-        parameter type); TypeError for non-integer dtypes."""
+        parameter type); TypeError for non-integer dtypes. Array bounds (host data or
+        NPUArrays, broadcasting with ``size``) scale float64 uniforms instead (see
+        ``_integers_array``)."""
         dtype = normalize_dtype(dtype)
         if dtype.kind not in "biu":
             raise TypeError(f"Generator.integers: unsupported dtype {dtype} (an integer or "
                             "bool dtype)")
         if high is None:
             low, high = 0, low
+        if any(isinstance(b, (NPUArray, np.ndarray, list, tuple)) for b in (low, high)):
+            return self._integers_array(low, high, size, dtype, endpoint, device)
         low, high = _integer(low, "low"), _integer(high, "high")
         if endpoint:
             high += 1
@@ -344,6 +348,32 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
                                   capturable=True)
         self._fill("aclnnInplaceRandom", out, stream, low, high)
         return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
+
+    def _integers_array(self, low, high, size, dtype, endpoint, device):
+        """``integers`` with array bounds (host data checked as NumPy does; NPUArrays used
+        as given): floor(u (high - low)) + low for 53-bit float64 uniforms u
+        (aclnnInplaceUniform, aclnnMul, aclnnFloor, aclnnAdd), so the bias is below
+        (high - low) 2^-53; ranges must stay below 2^53."""
+        from ._compose import Params, param  # the compose module builds on this one
+        low = param(low, "low", integer=True)
+        high = param(high, "high", integer=True)
+        if endpoint:
+            high = high + 1
+        if not isinstance(low, NPUArray) and not isinstance(high, NPUArray):
+            if np.any(np.greater_equal(low, high)):
+                raise ValueError("low >= high")
+            info = np.iinfo(dtype) if dtype.kind != "b" else None
+            lowest, highest = (0, 1) if info is None else (int(info.min), int(info.max))
+            if np.any(np.less(low, lowest)):
+                raise ValueError(f"low is out of bounds for {dtype}")
+            if np.any(np.greater(np.subtract(high, 1), highest)):
+                raise ValueError(f"high is out of bounds for {dtype}")
+            if np.any(np.subtract(high, low) > 2.0**53):
+                raise ValueError("high - low must stay below 2**53 with array bounds")
+        params = Params(size, device, (low, high), capturable=True)
+        low, high = params.values
+        unit = self._uniform01(params.shape, np.dtype(np.float64), params.device, "integers")
+        return _ops.cast(floor(unit * (high - low)) + low, dtype)
 
     def _raw64(self, shape, device):
         """uint64 words uniform over [0, 2**64): two aclnnInplaceRandom draws in [0, 2**32)
