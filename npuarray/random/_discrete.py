@@ -2,8 +2,8 @@
 
 Each method mirrors ``numpy.random.Generator``'s of the same name and keywords; parameters
 broadcast and are validated as in ``_continuous``. Scalar Poisson (mean up to 1e4) and
-hypergeometric parameters invert a CDF table with aclnnSearchSorted: the table is computed on
-the host from the parameters (O(standard deviation) values, no random number). Array
+hypergeometric parameters invert a CDF table with aclnnSearchSorted; the table (O(standard
+deviation) values) is computed on the device, only its bounds on the host from the parameters. Array
 parameters, and large scalar means, run device algorithms: Hormann's transformed rejection
 PTRS (Poisson) and BTRS (binomial) where the mean is at least 10, sequential inversion below
 (the host reads one bool every few steps), so these cannot be captured in a graph
@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from .. import (any as any_, asarray, asnumpy, exp, expm1, floor, log, log1p, maximum, minimum,
-                pow as pow_, searchsorted, sqrt, where)
+from .. import (any as any_, arange, asnumpy, cumsum, exp, expm1, floor, log, log1p, maximum,
+                minimum, pow as pow_, searchsorted, sqrt, where)
 from . import _compose as c
 
 _POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10)
@@ -39,9 +39,8 @@ class DiscreteDistributions:
         lam = _p(lam, "lam", lambda x: (x >= 0) & (x <= _POISSON_LAM_MAX),
                  "< 0, is NaN or is too large")
         params = self._params(size, device, lam, what="poisson")
-        if isinstance(lam, float) and lam <= _POISSON_TABLE_MAX:
-            first, cdf = _poisson_cdf(lam)
-            return _table_inversion(self, params, first, cdf)
+        if isinstance(lam, float) and 0 < lam <= _POISSON_TABLE_MAX:
+            return _poisson_table(self, params, lam)
         return c.to_int64(self._poisson_device(params.values[0], params))
 
     def _poisson_device(self, lam, params):
@@ -104,8 +103,7 @@ class DiscreteDistributions:
             raise ValueError("ngood + nbad < nsample")
         params = self._params(size, device, ngood, nbad, nsample, what="hypergeometric")
         if all(isinstance(v, float) for v in (ngood, nbad, nsample)):
-            first, cdf = _hypergeometric_cdf(int(ngood), int(nbad), int(nsample))
-            return _table_inversion(self, params, first, cdf)
+            return _hypergeometric_table(self, params, int(ngood), int(nbad), int(nsample))
         return c.to_int64(_hypergeometric(self, *params.values, params))
 
     def logseries(self, p, size=None, *, device=None):
@@ -145,46 +143,43 @@ class DiscreteDistributions:
         return c.to_int64(c.rejection(propose, params, "zipf"))
 
 
-def _table_inversion(gen, params, first, cdf):
-    """int64 draws inverting the CDF table ``cdf`` of the values first, first + 1, ...:
-    searchsorted(cdf, u, side="right") (aclnnSearchSorted)."""
+def _table_inversion(gen, params, first, last, log_pmf):
+    """int64 draws inverting the CDF of the values first .. last (host ints from the
+    parameters) with searchsorted(cdf, u, side="right") (aclnnSearchSorted). The table is
+    made on the device: ``log_pmf(k)`` of a float64 arange (aclnnArange; log-gamma by
+    Stirling's series, aclnnExp), summed by aclnnCumsum and normalised to end at 1."""
     u = c.uniform(gen, params)
-    table = asarray(cdf, device=u.device)
-    index = minimum(searchsorted(table, u, side="right"), len(cdf) - 1)
+    k = arange(float(first), float(last) + 1.0, dtype=np.float64, device=u.device)
+    cdf = cumsum(exp(log_pmf(k)))
+    index = minimum(searchsorted(cdf / cdf[-1], u, side="right"), last - first)
     return index + first if first else index
 
 
-def _poisson_cdf(lam):
-    """(first k, CDF of k = first, first + 1, ... normalised to end at 1)."""
+def _poisson_table(gen, params, lam):
+    """Poisson(lam) by table inversion over lam +- (12 sqrt(lam) + 12)."""
     spread = _TABLE_SPREAD * math.sqrt(lam) + _TABLE_SPREAD
-    first = max(0, int(lam - spread))
-    k = np.arange(first, int(lam + spread) + 2, dtype=np.float64)
-    if lam == 0:
-        return 0, np.ones(1)
-    log_pmf = k * math.log(lam) - lam - _lgamma(k + 1)
-    cdf = np.cumsum(np.exp(log_pmf))
-    return first, cdf / cdf[-1]
+    first, last = max(0, int(lam - spread)), int(lam + spread) + 1
+    log_lam = math.log(lam)
+    return _table_inversion(gen, params, first, last,
+                            lambda k: k * log_lam - lam - c.loggam(k + 1.0))
 
 
-def _hypergeometric_cdf(good, bad, sample):
+def _hypergeometric_table(gen, params, good, bad, sample):
+    """Hypergeometric(good, bad, sample) by table inversion over mean +- (12 sd + 12)."""
     total = good + bad
     low, high = max(0, sample - bad), min(sample, good)
     mean = sample * good / total if total else 0.0
     sd = math.sqrt(mean * (bad / total) * (total - sample) / (total - 1)) if total > 1 else 0.0
     spread = _TABLE_SPREAD * sd + _TABLE_SPREAD
     first, last = max(low, int(mean - spread)), min(high, int(mean + spread) + 1)
-    k = np.arange(first, last + 1, dtype=np.float64)
-    log_pmf = (_lchoose(good, k) + _lchoose(bad, sample - k)) - _lchoose(total, sample)
-    cdf = np.cumsum(np.exp(log_pmf - log_pmf.max()))
-    return first, cdf / cdf[-1]
+    constant = (math.lgamma(good + 1) + math.lgamma(bad + 1) - math.lgamma(total + 1)
+                + math.lgamma(sample + 1) + math.lgamma(total - sample + 1))
 
+    def log_pmf(k):  # log C(good, k) + log C(bad, sample - k) - log C(total, sample)
+        return (constant - c.loggam(k + 1.0) - c.loggam(good - k + 1.0)
+                - c.loggam(sample - k + 1.0) - c.loggam(bad - sample + k + 1.0))
 
-def _lgamma(x):
-    return np.vectorize(math.lgamma, otypes=[np.float64])(x)
-
-
-def _lchoose(n, k):
-    return math.lgamma(n + 1) - _lgamma(k + 1) - _lgamma(n - k + 1)
+    return _table_inversion(gen, params, first, last, log_pmf)
 
 
 def _ptrs(gen, lam, params):
