@@ -580,52 +580,70 @@ aclnnStatus aclnnInplaceRandomTensor(void *workspace, uint64_t workspaceSize, ac
 
 /* ---------------------------------------------------------------------------------------------
  * aclnnRandperm: out = a uniformly random permutation of 0 .. n-1 (random/stateless_randperm).
- * Durstenfeld's "inside-out" Fisher-Yates: step i (0 up to n-1) draws j uniform in [0, i] from
- * the Philox block at counter offset + i, moves a[j] to a[i] and puts i at a[j]. The draws do not
- * depend on one another, so they are made first, in parallel and vectorised, into a itself (a[i]
- * = j_i: step i reads a[i] before any step writes it, since steps only write indices <= i); the
- * moves then run in order, prefetching the a[j] a few steps ahead. */
+ * Durstenfeld's "inside-out" Fisher-Yates: step i (0 up to n-1) draws j uniform in [0, i] from the
+ * 64-bit word i % 2 of the Philox block at counter offset + i / 2 (multiply-shift: bias below
+ * (i + 1) 2^-64), moves a[j] to a[i] and puts i at a[j]. The draws do not depend on one another, so
+ * they are made first, in parallel and vectorised, into a itself (a[i] = j_i: step i reads a[i]
+ * before any step writes it, since steps only write indices <= i); the moves then run in order,
+ * prefetching the a[j] a few steps ahead, on int32 values when n allows (half the memory the
+ * random accesses touch), widened to out's dtype at the end. */
 
 typedef struct {
     uint64_t seed, offset;
-    int64_t *a;
+    int32_t *a32; /* the work array when n <= INT32_MAX, else a64 */
+    int64_t *a64;
 } randperm_ctx;
 
 static void randperm_draws(size_t begin, size_t end, void *vctx)
 {
     const randperm_ctx *c = vctx;
-    uint32_t blocks[NPUSIM_BLOCK][4];
+    uint32_t blocks[NPUSIM_BLOCK / 2 + 2][4];
     for (size_t first = begin; first < end; first += NPUSIM_BLOCK) {
         size_t m = end - first < NPUSIM_BLOCK ? end - first : NPUSIM_BLOCK;
-        philox_blocks(c->seed, c->offset + first, m, blocks);
-        for (size_t l = 0; l < m; l++) c->a[first + l] = (int64_t)bounded(blocks[l], (uint64_t)(first + l) + 1);
+        uint64_t first_block = first >> 1;
+        philox_blocks(c->seed, c->offset + first_block, (size_t)(((first + m - 1) >> 1) - first_block + 1), blocks);
+        const uint32_t *w = &blocks[0][0] + 2 * (first - 2 * first_block);
+        for (size_t l = 0; l < m; l++) {
+            uint64_t x = (uint64_t)w[2 * l] << 32 | w[2 * l + 1], range = (uint64_t)(first + l) + 1;
+            uint64_t j = (uint64_t)(((unsigned __int128)x * range) >> 64);
+            if (c->a32)
+                c->a32[first + l] = (int32_t)j;
+            else
+                c->a64[first + l] = (int64_t)j;
+        }
     }
 }
 
 #define RANDPERM_PREFETCH 16 /* steps between a prefetch of a[j] and its use */
+#define INSIDE_OUT_MOVES(a, n, T)                                                                             \
+    for (int64_t i = 0; i < (n); i++) {                                                                       \
+        if (i + RANDPERM_PREFETCH < (n)) __builtin_prefetch(&(a)[(a)[i + RANDPERM_PREFETCH]], 1);             \
+        T j_ = (a)[i];                                                                                        \
+        (a)[i] = (a)[j_];                                                                                     \
+        (a)[j_] = (T)i;                                                                                       \
+    }
 
 static int randperm_kernel(const npusim_exec *ex, npusim_view *views)
 {
     int64_t n = ex->dim;
     npusim_view *out = &views[0];
-    bool direct = out->dtype == ACL_INT64 && (n < 2 || out->strides[0] == 1);
-    int64_t *a = direct ? (int64_t *)out->base : malloc((size_t)(n ? n : 1) * sizeof *a);
-    if (!a) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements", (long long)n);
-    randperm_ctx c = { (uint64_t)ex->dims[0], (uint64_t)ex->dims[1], a };
+    int64_t stride = out->ndim ? out->strides[0] * (int64_t)npusim_dtype_size(out->dtype) : 0;
+    bool narrow = n <= INT32_MAX, direct = !narrow && out->dtype == ACL_INT64 && out->strides[0] == 1;
+    void *work = direct ? out->base : malloc((size_t)(n ? n : 1) * (narrow ? 4 : 8));
+    if (!work) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements", (long long)n);
+    randperm_ctx c = { (uint64_t)ex->dims[0], (uint64_t)ex->dims[1], narrow ? work : NULL, narrow ? NULL : work };
     if ((size_t)n < NPUSIM_PARALLEL_MIN / 8)
         randperm_draws(0, (size_t)n, &c);
     else
         npusim_parallel_for((size_t)n, NPUSIM_PARALLEL_MIN / 8, randperm_draws, &c);
-    for (int64_t i = 0; i < n; i++) {
-        if (i + RANDPERM_PREFETCH < n) __builtin_prefetch(&a[a[i + RANDPERM_PREFETCH]], 1);
-        int64_t j = a[i];
-        a[i] = a[j];
-        a[j] = i;
+    if (narrow) {
+        INSIDE_OUT_MOVES(c.a32, n, int32_t)
+    } else {
+        INSIDE_OUT_MOVES(c.a64, n, int64_t)
     }
     if (!direct) {
-        int64_t stride = out->ndim ? out->strides[0] * (int64_t)npusim_dtype_size(out->dtype) : 0;
-        npusim_store(KIND_I64, a, out->base, stride, out->dtype, (size_t)n);
-        free(a);
+        npusim_store(narrow ? KIND_I32 : KIND_I64, work, out->base, stride, out->dtype, (size_t)n);
+        free(work);
     }
     return 0;
 }
