@@ -41,6 +41,12 @@ REPLAY_PER_OP = Target("replay-per-op", 9, "graph replay, per op", "slowdown", 0
 # In the order of the table.
 ALL = [ADD_1K_SYNC, DEPENDENT_ADD, KMEANS_EAGER, KMEANS_GRAPH, ADD_16M, SUM_16M, MATMUL_1024,
        PINNED_1MIB, STAGED_64MIB, REPLAY_PER_OP]
+# numpy.random on the device: each row at least as fast as NumPy (and PyTorch CPU).
+RANDOM_NORMAL_16M = Target("random-normal-16m", 24, "standard_normal 16 M float32", "speedup", 1.0)
+RANDOM_RANDOM_16M = Target("random-random-16m", 24, "random 16 M float32", "speedup", 1.0)
+RANDOM_INTEGERS_16M = Target("random-integers-16m", 24, "integers 16 M int64", "speedup", 1.0)
+RANDOM_PERMUTATION_1M = Target("random-permutation-1m", 24, "permutation 1 M", "speedup", 1.0)
+ALL += [RANDOM_NORMAL_16M, RANDOM_RANDOM_16M, RANDOM_INTEGERS_16M, RANDOM_PERMUTATION_1M]
 BY_KEY = {target.key: target for target in ALL}
 
 

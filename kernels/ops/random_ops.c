@@ -1,14 +1,18 @@
 /* Random number operators of CANN's hicann/ops-math "random" folder: aclnnInplaceUniform,
- * aclnnInplaceNormal, aclnnInplaceRandom and aclnnRandperm, each with (seed, offset) as on the NPU.
+ * aclnnInplaceNormal, aclnnInplaceRandom, aclnnRandperm, aclnnMultinomial and aclnnBernoulli (with
+ * their Tensor and in-place variants), each with (seed, offset) as on the NPU.
  *
  * Generator: Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC'11),
  * the counter-based generator of CANN's and torch's random operators, keyed by seed. Elements
  * are numbered i = 0, 1, ... in C order over selfRef's logical shape; element i takes part i % k
  * of the 128-bit block at counter offset + i / k, where k is what one block yields: 4 for
- * float/float16/bfloat16 outputs (32-bit uniforms; normals as two Box-Muller pairs), 2 for
- * double and integer outputs (53-bit uniforms, one Box-Muller pair; integer ranges up to 2^32,
- * one 64-bit word each, bias below 2^-32), 1 for integer ranges above 2^32 (a 64-bit word and
- * one retry, unbiased). A launch of n elements so uses at most n counters from offset on: the
+ * float/float16/bfloat16 outputs (32-bit uniforms; normals as two Box-Muller pairs) and for
+ * integer ranges up to 2^16 in launches of at least 16 elements (a 32-bit word each, Lemire's
+ * multiply-shift; the rare rejected word is retried with word i % 4 of the block at counter
+ * offset + r ceil(n / 4) + i / 4, r = 1 then 2, so that a biased value is kept with probability
+ * below 2^-48), 2 for double and other integer outputs (53-bit uniforms, one Box-Muller pair;
+ * integer ranges up to 2^32, one 64-bit word each, bias below 2^-32), 1 for integer ranges above
+ * 2^32 (a 64-bit word and one retry). A launch of n elements so uses at most n counters from offset on: the
  * caller advances offset by n between launches to get fresh numbers, and equal (seed, offset)
  * give equal numbers on every run. Bitwise
  * equality with the NPU's kernels is not promised (their counter layout is not documented); the
@@ -16,11 +20,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "aclnnop/aclnn_bernoulli.h"
 #include "aclnnop/aclnn_multinomial.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_uniform.h"
+#include "ew_ops.h"
 #include "ops_internal.h"
 
 /* Dtypes of selfRef / out in the operators' documents (hicann/ops-math):
@@ -66,10 +72,21 @@ static inline void philox4x32_10(uint64_t seed, uint64_t counter, uint32_t out[4
     for (int i = 0; i < 4; i++) out[i] = c[i];
 }
 
+/* The hot loops are also compiled for AVX-512 and AVX2 and picked at load time (GCC's
+ * target_clones through glibc's ifunc, as kernels/ops/reduce.c): Philox's 32 x 32 -> 64-bit
+ * products vectorise on 8 or 4 lanes there instead of 2. Not in sanitizer builds: the ifunc
+ * resolvers run before the sanitizer runtime is ready. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#define RANDOM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define RANDOM_CLONES
+#endif
+
 /* Blocks at counters counter, counter + 1, ... counter + n - 1 into out[n][4]: the same function
  * computed lane-parallel (structure of arrays) so that the compiler vectorises the rounds. */
 #define PHILOX_LANES 16
-static void philox_blocks(uint64_t seed, uint64_t counter, size_t n, uint32_t (*out)[4])
+RANDOM_CLONES static void philox_blocks(uint64_t seed, uint64_t counter, size_t n, uint32_t (*out)[4])
 {
     for (size_t first = 0; first < n; first += PHILOX_LANES) {
         uint32_t c0[PHILOX_LANES], c1[PHILOX_LANES], c2[PHILOX_LANES] = { 0 }, c3[PHILOX_LANES] = { 0 };
@@ -138,55 +155,155 @@ typedef struct {
     int k_log2;   /* log2 of the values one Philox block yields */
     bool narrow;  /* float32 arithmetic and 32-bit uniforms (float, float16, bfloat16 outputs) */
     uint64_t seed, offset;
+    uint64_t quarter; /* ceil(n / 4): the retry blocks of 32-bit integer draws start there */
 } draw_ctx;
+
+/* Uniform floats af + bf u from one 32-bit word each (u: the top `bits` bits times 2^-bits). */
+RANDOM_CLONES static void uniform_narrow(const uint32_t *w, size_t m, float af, float bf, int bits, float scale,
+                                         float *out)
+{
+    int shift = 32 - bits;
+    for (size_t i = 0; i < m; i++) out[i] = af + bf * ((float)(int32_t)(w[i] >> shift) * scale);
+}
+
+/* Uniform doubles a + b u from two words each (u: 53 bits times 2^-53). */
+RANDOM_CLONES static void uniform_wide(const uint32_t *w, size_t m, double a, double b, double *out)
+{
+    for (size_t i = 0; i < m; i++) {
+        int64_t top = (int64_t)(((uint64_t)w[2 * i] << 32 | w[2 * i + 1]) >> 11);
+        out[i] = a + b * ((double)top * 0x1p-53);
+    }
+}
+
+/* Integers from + (w range >> 32) from one word w each (range <= 2^16), Lemire's multiply-shift:
+ * returns whether some word fell in the (2^32 mod range) values that bias the mapping, which
+ * draw_block then retries. */
+RANDOM_CLONES static bool integers_k4(const uint32_t *w, size_t m, int64_t from, uint32_t range, uint32_t threshold,
+                                      int64_t *out)
+{
+    uint32_t rejected = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t product = (uint64_t)w[i] * range;
+        rejected |= (uint32_t)((uint32_t)product < threshold);
+        out[i] = from + (int64_t)(product >> 32);
+    }
+    return rejected != 0;
+}
+
+/* Retries of integers_k4's rejected elements [first, first + m): word e % 4 of the blocks at
+ * counter offset + r quarter + e / 4, r = 1, 2; the last word is kept if all three are rejected. */
+static void integers_k4_retry(const draw_ctx *c, const uint32_t *w, uint64_t first, size_t m, int64_t *out)
+{
+    uint32_t range = (uint32_t)c->ex->scalars[1].u, threshold = (uint32_t)(0 - range) % range;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t e = first + i, product = (uint64_t)w[i] * range;
+        for (uint64_t r = 1; r <= 2 && (uint32_t)product < threshold; r++) {
+            uint32_t block[4];
+            philox4x32_10(c->seed, c->offset + r * c->quarter + (e >> 2), block);
+            product = (uint64_t)block[e & 3] * range;
+        }
+        out[i] = c->ex->scalars[0].i + (int64_t)(product >> 32);
+    }
+}
+
+/* Integers from + (x range >> 64) from two words x = hi 2^32 + lo each (range <= 2^32: bias below
+ * 2^-32), as (hi range + (lo range >> 32)) >> 32: 32 x 32 -> 64-bit products, which vectorise
+ * (range < 2^32 keeps the sum below 2^64; range = 2^32 takes hi itself). */
+RANDOM_CLONES static void integers_k2(const uint32_t *w, size_t m, int64_t from, uint64_t range, int64_t *out)
+{
+    if (range == (uint64_t)1 << 32) {
+        for (size_t i = 0; i < m; i++) out[i] = (int64_t)((uint64_t)from + w[2 * i]);
+        return;
+    }
+    for (size_t i = 0; i < m; i++) {
+        uint64_t t = (uint64_t)w[2 * i] * range + (((uint64_t)w[2 * i + 1] * range) >> 32);
+        out[i] = (int64_t)((uint64_t)from + (t >> 32));
+    }
+}
+
+/* Box-Muller on the pairs of 32-bit words of float outputs, z[2p], z[2p + 1] = r cos t, r sin t
+ * with r = sqrt(-2 log u1), t = 2 pi u2, u1 = (2^32 - w[2p]) 2^-32 in (0, 1] (never 0: the log
+ * stays finite) and u2 = w[2p + 1] 2^-32, for `pairs` pairs; the logarithm, cosine and sine are
+ * the element-wise engine's vectorised float32 kernels (ew_vmath.c, within 1 ULP). */
+#define NORMAL_PAIRS (2 * (NPUSIM_BLOCK / 4 + 1))
+RANDOM_CLONES static void box_muller_inputs(const uint32_t *w, size_t pairs, float *u1, float *t)
+{
+    for (size_t p = 0; p < pairs; p++) {
+        u1[p] = (float)(int64_t)(((uint64_t)1 << 32) - w[2 * p]) * 0x1p-32f;
+        t[p] = (float)(int64_t)w[2 * p + 1] * (6.2831853071795865f * 0x1p-32f);
+    }
+}
+
+RANDOM_CLONES static void box_muller_outputs(const float *log_u1, const float *c, const float *s, size_t pairs,
+                                             float *z)
+{
+    for (size_t p = 0; p < pairs; p++) {
+        float r = sqrtf(-2.0f * log_u1[p]);
+        z[2 * p] = r * c[p];
+        z[2 * p + 1] = r * s[p];
+    }
+}
+
+static void normals_narrow(const uint32_t *words, size_t skip, size_t m, float a, float b, float *out)
+{
+    float u1[NORMAL_PAIRS], t[NORMAL_PAIRS], c[NORMAL_PAIRS], s[NORMAL_PAIRS], z[2 * NORMAL_PAIRS];
+    size_t pairs = (skip + m + 1) / 2;
+    box_muller_inputs(words, pairs, u1, t);
+    npusim_vlog_f32(u1, (const void *const[]){ u1 }, pairs, NULL);
+    npusim_vcos_f32(c, (const void *const[]){ t }, pairs, NULL);
+    npusim_vsin_f32(s, (const void *const[]){ t }, pairs, NULL);
+    box_muller_outputs(u1, c, s, pairs, z);
+    for (size_t i = 0; i < m; i++) out[i] = a + b * z[skip + i];
+}
+
+/* Normals a + b z for double (and integer) outputs: one Box-Muller pair of 53-bit uniforms per
+ * block (u1 in (0, 1]), element e is part e % 2 of its block. */
+static void normals_wide(const uint32_t (*blocks)[4], size_t skip, size_t m, double a, double b, double *out)
+{
+    double pair[2] = { 0, 0 };
+    for (size_t i = 0; i < m; i++) {
+        size_t e = skip + i;
+        if ((e & 1) == 0 || i == 0) {
+            const uint32_t *w = blocks[e >> 1];
+            double u1 = 1.0 - unit53(word64(w, 0)), u2 = unit53(word64(w, 1));
+            double r = sqrt(-2.0 * log(u1)), t = 2.0 * M_PI * u2;
+            pair[0] = r * cos(t);
+            pair[1] = r * sin(t);
+        }
+        out[i] = a + b * pair[e & 1];
+    }
+}
 
 /* Elements [first, first + m) into buf (int64 for integers, float for narrow outputs, else
  * double). ex->scalars: [0] from / mean, [1] to - from / std (integers: from, range); ex->mode
- * the law. Element e uses part e % k of the block at counter c->offset + e / k. */
+ * the law. Element e uses part e % k of the block at counter c->offset + e / k: laid out block
+ * after block, the words of the blocks are the elements' words in order. */
 static void draw_block(const draw_ctx *c, uint64_t first, size_t m, void *buf)
 {
     const npusim_exec *ex = c->ex;
-    uint64_t seed = c->seed, offset = c->offset;
-    uint64_t k_mask = ((uint64_t)1 << c->k_log2) - 1, first_block = first >> c->k_log2;
+    uint64_t first_block = first >> c->k_log2;
     uint32_t blocks[NPUSIM_BLOCK + 1][4];
-    philox_blocks(seed, offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1), blocks);
-    double pair[2] = { 0, 0 }; /* the Box-Muller pair of the current half block */
-    double a = ex->scalars[0].d, b = ex->scalars[1].d;
-    float af = (float)a, bf = (float)b;
-    for (size_t i = 0; i < m; i++) {
-        uint64_t e = first + i, part = e & k_mask;
-        const uint32_t *w = blocks[(e >> c->k_log2) - first_block];
-        if (ex->mode == DRAW_INTEGER) {
-            bool rejected; /* k = 2: range <= 2^32, bias below 2^-32 when kept */
-            uint64_t v = c->k_log2 ? multiply_shift(word64(w, (int)part), ex->scalars[1].u, &rejected)
-                                   : bounded(w, ex->scalars[1].u);
-            ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + v);
-        } else if (ex->mode == DRAW_UNIFORM) {
-            if (c->narrow)
-                ((float *)buf)[i] = af + bf * unit32(w[part], c->bits, c->scale);
-            else
-                ((double *)buf)[i] = a + b * unit53(word64(w, (int)part));
-        } else {
-            if ((part & 1) == 0 || i == 0) { /* Box-Muller: u1 in (0, 1] keeps the log finite */
-                if (c->narrow) {
-                    uint64_t h = part & ~(uint64_t)1; /* u1 = (2^32 - w) 2^-32 in (0, 1], never 0 */
-                    float u1 = (float)(((uint64_t)1 << 32) - w[h]) * 0x1p-32f, u2 = (float)w[h + 1] * 0x1p-32f;
-                    float r = sqrtf(-2.0f * logf(u1)), t = 6.2831853071795865f * u2;
-                    pair[0] = (double)(r * cosf(t));
-                    pair[1] = (double)(r * sinf(t));
-                } else {
-                    double u1 = 1.0 - unit53(word64(w, 0)), u2 = unit53(word64(w, 1));
-                    double r = sqrt(-2.0 * log(u1)), t = 2.0 * M_PI * u2;
-                    pair[0] = r * cos(t);
-                    pair[1] = r * sin(t);
-                }
-            }
-            if (c->narrow)
-                ((float *)buf)[i] = af + bf * (float)pair[part & 1];
-            else
-                ((double *)buf)[i] = a + b * pair[part & 1];
-        }
-    }
+    philox_blocks(c->seed, c->offset + first_block, (size_t)(((first + m - 1) >> c->k_log2) - first_block + 1),
+                  blocks);
+    size_t skip = (size_t)(first - (first_block << c->k_log2)); /* elements of the first block before `first` */
+    const uint32_t *words = &blocks[0][0];
+    if (ex->mode == DRAW_UNIFORM && c->narrow)
+        uniform_narrow(words + skip, m, (float)ex->scalars[0].d, (float)ex->scalars[1].d, c->bits, c->scale, buf);
+    else if (ex->mode == DRAW_UNIFORM)
+        uniform_wide(words + 2 * skip, m, ex->scalars[0].d, ex->scalars[1].d, buf);
+    else if (ex->mode == DRAW_INTEGER && c->k_log2 == 2) {
+        uint32_t range = (uint32_t)ex->scalars[1].u;
+        if (integers_k4(words + skip, m, ex->scalars[0].i, range, (uint32_t)(0 - range) % range, buf))
+            integers_k4_retry(c, words + skip, first, m, buf);
+    } else if (ex->mode == DRAW_INTEGER && c->k_log2)
+        integers_k2(words + 2 * skip, m, ex->scalars[0].i, ex->scalars[1].u, buf);
+    else if (ex->mode == DRAW_INTEGER)
+        for (size_t i = 0; i < m; i++)
+            ((int64_t *)buf)[i] = (int64_t)((uint64_t)ex->scalars[0].i + bounded(blocks[i], ex->scalars[1].u));
+    else if (c->narrow)
+        normals_narrow(words, skip, m, (float)ex->scalars[0].d, (float)ex->scalars[1].d, buf);
+    else
+        normals_wide((const uint32_t (*)[4])blocks, skip, m, ex->scalars[0].d, ex->scalars[1].d, buf);
 }
 
 /* Linear elements [begin, end) of the view, stored run by run along its last dim. */
@@ -196,6 +313,8 @@ static void draw_range(size_t begin, size_t end, void *vctx)
     const npusim_view *v = c->out;
     npusim_kind kind = c->ex->mode == DRAW_INTEGER ? KIND_I64 : c->narrow ? KIND_F32 : KIND_F64;
     int64_t itemsize = (int64_t)npusim_dtype_size(v->dtype);
+    /* the buffer's dtype is the view's: draw in place where the run is contiguous */
+    bool direct = v->dtype == (kind == KIND_I64 ? ACL_INT64 : kind == KIND_F32 ? ACL_FLOAT : ACL_DOUBLE);
     int64_t inner = v->ndim ? v->shape[v->ndim - 1] : 1;
     int64_t inner_stride = v->ndim ? v->strides[v->ndim - 1] * itemsize : 0;
     _Alignas(64) unsigned char buf[NPUSIM_BLOCK * 8];
@@ -210,20 +329,26 @@ static void draw_range(size_t begin, size_t end, void *vctx)
         size_t m = (size_t)(inner - col);
         if (m > end - i) m = end - i;
         if (m > NPUSIM_BLOCK) m = NPUSIM_BLOCK;
-        draw_block(c, i, m, buf);
-        npusim_store(kind, buf, p, inner_stride, v->dtype, m);
+        if (direct && inner_stride == itemsize) {
+            draw_block(c, i, m, p);
+        } else {
+            draw_block(c, i, m, buf);
+            npusim_store(kind, buf, p, inner_stride, v->dtype, m);
+        }
         i += m;
     }
 }
 
-/* How a draw spends the four words of a block, by law and output dtype. */
-static void draw_layout(const npusim_exec *ex, aclDataType dt, draw_ctx *c)
+/* How a draw of n elements spends the four words of a block, by law and output dtype. */
+static void draw_layout(const npusim_exec *ex, aclDataType dt, size_t n, draw_ctx *c)
 {
+    c->quarter = (n + 3) / 4;
     c->narrow = dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
     c->bits = dt == ACL_FLOAT ? 24 : dt == ACL_FLOAT16 ? 11 : 8;
     c->scale = ldexpf(1.0f, -c->bits);
     if (ex->mode == DRAW_INTEGER)
-        c->k_log2 = ex->scalars[1].u <= ((uint64_t)1 << 32) ? 1 : 0;
+        c->k_log2 = ex->scalars[1].u <= ((uint64_t)1 << 16) && n >= 16 ? 2
+                    : ex->scalars[1].u <= ((uint64_t)1 << 32) ? 1 : 0;
     else if (ex->mode == DRAW_UNIFORM)
         c->k_log2 = c->narrow ? 2 : 1;
     else /* normals: two pairs of 32-bit uniforms, or one pair of 53-bit ones (also for integers) */
@@ -235,14 +360,14 @@ static void draw_layout(const npusim_exec *ex, aclDataType dt, draw_ctx *c)
 static int draw_kernel(const npusim_exec *ex, npusim_view *views)
 {
     const npusim_view *out = &views[ex->n_tensors - 1];
-    draw_ctx c = { ex, out, 0, 0, 0, false, (uint64_t)ex->dims[0], (uint64_t)ex->dims[1] };
+    draw_ctx c = { .ex = ex, .out = out, .seed = (uint64_t)ex->dims[0], .offset = (uint64_t)ex->dims[1] };
     if (ex->n_inputs == 2) {
         c.seed = *(const uint64_t *)views[0].base;
         c.offset += *(const uint64_t *)views[1].base;
     }
-    draw_layout(ex, out->dtype, &c);
     size_t n = 1;
     for (int d = 0; d < out->ndim; d++) n *= (size_t)out->shape[d];
+    draw_layout(ex, out->dtype, n, &c);
     if (n < NPUSIM_PARALLEL_MIN / 8)
         draw_range(0, n, &c);
     else
@@ -455,28 +580,71 @@ aclnnStatus aclnnInplaceRandomTensor(void *workspace, uint64_t workspaceSize, ac
 
 /* ---------------------------------------------------------------------------------------------
  * aclnnRandperm: out = a uniformly random permutation of 0 .. n-1 (random/stateless_randperm).
- * Fisher-Yates from the top: step i (n-1 down to 1) swaps position i with a position uniform in
- * [0, i], drawn from the Philox block at counter offset + i. */
+ * Durstenfeld's "inside-out" Fisher-Yates: step i (0 up to n-1) draws j uniform in [0, i] from the
+ * 64-bit word i % 2 of the Philox block at counter offset + i / 2 (multiply-shift: bias below
+ * (i + 1) 2^-64), moves a[j] to a[i] and puts i at a[j]. The draws do not depend on one another, so
+ * they are made first, in parallel and vectorised, into a itself (a[i] = j_i: step i reads a[i]
+ * before any step writes it, since steps only write indices <= i); the moves then run in order,
+ * prefetching the a[j] a few steps ahead, on int32 values when n allows (half the memory the
+ * random accesses touch), widened to out's dtype at the end. */
+
+typedef struct {
+    uint64_t seed, offset;
+    int32_t *a32; /* the work array when n <= INT32_MAX, else a64 */
+    int64_t *a64;
+} randperm_ctx;
+
+static void randperm_draws(size_t begin, size_t end, void *vctx)
+{
+    const randperm_ctx *c = vctx;
+    uint32_t blocks[NPUSIM_BLOCK / 2 + 2][4];
+    for (size_t first = begin; first < end; first += NPUSIM_BLOCK) {
+        size_t m = end - first < NPUSIM_BLOCK ? end - first : NPUSIM_BLOCK;
+        uint64_t first_block = first >> 1;
+        philox_blocks(c->seed, c->offset + first_block, (size_t)(((first + m - 1) >> 1) - first_block + 1), blocks);
+        const uint32_t *w = &blocks[0][0] + 2 * (first - 2 * first_block);
+        for (size_t l = 0; l < m; l++) {
+            uint64_t x = (uint64_t)w[2 * l] << 32 | w[2 * l + 1], range = (uint64_t)(first + l) + 1;
+            uint64_t j = (uint64_t)(((unsigned __int128)x * range) >> 64);
+            if (c->a32)
+                c->a32[first + l] = (int32_t)j;
+            else
+                c->a64[first + l] = (int64_t)j;
+        }
+    }
+}
+
+#define RANDPERM_PREFETCH 16 /* steps between a prefetch of a[j] and its use */
+#define INSIDE_OUT_MOVES(a, n, T)                                                                             \
+    for (int64_t i = 0; i < (n); i++) {                                                                       \
+        if (i + RANDPERM_PREFETCH < (n)) __builtin_prefetch(&(a)[(a)[i + RANDPERM_PREFETCH]], 1);             \
+        T j_ = (a)[i];                                                                                        \
+        (a)[i] = (a)[j_];                                                                                     \
+        (a)[j_] = (T)i;                                                                                       \
+    }
 
 static int randperm_kernel(const npusim_exec *ex, npusim_view *views)
 {
     int64_t n = ex->dim;
-    int64_t *perm = malloc((size_t)(n ? n : 1) * sizeof *perm);
-    if (!perm) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements",
-                                   (long long)n);
-    for (int64_t i = 0; i < n; i++) perm[i] = i;
-    uint64_t seed = (uint64_t)ex->dims[0], offset = (uint64_t)ex->dims[1];
-    for (int64_t i = n - 1; i > 0; i--) {
-        uint32_t w[4];
-        philox4x32_10(seed, offset + (uint64_t)i, w);
-        int64_t j = (int64_t)bounded(w, (uint64_t)i + 1), t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
     npusim_view *out = &views[0];
     int64_t stride = out->ndim ? out->strides[0] * (int64_t)npusim_dtype_size(out->dtype) : 0;
-    npusim_store(KIND_I64, perm, out->base, stride, out->dtype, (size_t)n);
-    free(perm);
+    bool narrow = n <= INT32_MAX, direct = !narrow && out->dtype == ACL_INT64 && out->strides[0] == 1;
+    void *work = direct ? out->base : malloc((size_t)(n ? n : 1) * (narrow ? 4 : 8));
+    if (!work) return npusim_error(ACLNN_ERR_INNER, "out of host memory for %lld elements", (long long)n);
+    randperm_ctx c = { (uint64_t)ex->dims[0], (uint64_t)ex->dims[1], narrow ? work : NULL, narrow ? NULL : work };
+    if ((size_t)n < NPUSIM_PARALLEL_MIN / 8)
+        randperm_draws(0, (size_t)n, &c);
+    else
+        npusim_parallel_for((size_t)n, NPUSIM_PARALLEL_MIN / 8, randperm_draws, &c);
+    if (narrow) {
+        INSIDE_OUT_MOVES(c.a32, n, int32_t)
+    } else {
+        INSIDE_OUT_MOVES(c.a64, n, int64_t)
+    }
+    if (!direct) {
+        npusim_store(narrow ? KIND_I32 : KIND_I64, work, out->base, stride, out->dtype, (size_t)n);
+        free(work);
+    }
     return 0;
 }
 
@@ -662,4 +830,207 @@ aclnnStatus aclnnMultinomialGetWorkspaceSize(const aclTensor *self, int64_t nums
 aclnnStatus aclnnMultinomial(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
     return npusim_exec_launch("aclnnMultinomial", workspace, workspaceSize, executor, stream);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * aclnnBernoulli, aclnnBernoulliTensor, aclnnInplaceBernoulli, aclnnInplaceBernoulliTensor: out =
+ * 0 or 1, 1 with probability prob (random/dsa_gen_bit_mask/docs/aclnnBernoulli&aclnnInplaceBernoulli.md;
+ * self only gives the shape). Element i is 1 when word i % 4 of the block at counter offset + i / 4,
+ * times 2^-32, is below its prob (a scalar, or the prob tensor broadcast to out's shape): n / 4
+ * counters, as the float draws. A prob tensor must hold values in [0, 1] (checked when the launch
+ * runs: npusim fails it otherwise, where the NPU's result is undefined). */
+
+#define M_BERNOULLI (M_UNIFORM | M_BOOL)
+#define M_PROB (DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE) | DT(ACL_BF16))
+
+typedef struct {
+    const npusim_view *out, *prob; /* prob NULL: the scalar p */
+    double p;
+    uint64_t seed, offset;
+} bernoulli_ctx;
+
+/* The element (row, col) of view v broadcast to `shape` (ndim dims): row numbers the leading dims in C
+ * order, col the last dim; v's dims are right-aligned and its size-1 dims repeat. */
+static char *broadcast_at(const npusim_view *v, int ndim, const int64_t *shape, int64_t row, int64_t col)
+{
+    int64_t itemsize = (int64_t)npusim_dtype_size(v->dtype);
+    int lead = ndim - v->ndim;
+    char *p = v->base;
+    if (v->ndim && ndim && v->shape[v->ndim - 1] != 1) p += col * v->strides[v->ndim - 1] * itemsize;
+    for (int d = ndim - 2; d >= 0; d--) {
+        int64_t index = row % shape[d];
+        row /= shape[d];
+        if (d - lead >= 0 && v->shape[d - lead] != 1) p += index * v->strides[d - lead] * itemsize;
+    }
+    return p;
+}
+
+static void bernoulli_range(size_t begin, size_t end, void *vctx)
+{
+    const bernoulli_ctx *c = vctx;
+    const npusim_view *out = c->out, *prob = c->prob;
+    int last = out->ndim - 1;
+    int64_t inner = out->ndim ? out->shape[last] : 1;
+    int64_t out_stride = out->ndim ? out->strides[last] * (int64_t)npusim_dtype_size(out->dtype) : 0;
+    int64_t prob_stride = prob && prob->ndim && prob->shape[prob->ndim - 1] != 1 && out->ndim
+                              ? prob->strides[prob->ndim - 1] * (int64_t)npusim_dtype_size(prob->dtype) : 0;
+    double p[NPUSIM_BLOCK], value[NPUSIM_BLOCK];
+    uint32_t blocks[NPUSIM_BLOCK / 4 + 2][4];
+    for (size_t i = begin; i < end;) {
+        int64_t col = (int64_t)i % inner, row = (int64_t)i / inner;
+        size_t m = (size_t)(inner - col);
+        if (m > end - i) m = end - i;
+        if (m > NPUSIM_BLOCK) m = NPUSIM_BLOCK;
+        if (prob)
+            npusim_load(KIND_F64, p, broadcast_at(prob, out->ndim, out->shape, row, col), prob_stride, prob->dtype, m);
+        uint64_t first_block = i >> 2;
+        philox_blocks(c->seed, c->offset + first_block, (size_t)(((i + m - 1) >> 2) - first_block + 1), blocks);
+        const uint32_t *words = &blocks[0][0] + (i - (first_block << 2));
+        for (size_t l = 0; l < m; l++) value[l] = (double)words[l] * 0x1p-32 < (prob ? p[l] : c->p) ? 1.0 : 0.0;
+        npusim_store(KIND_F64, value, broadcast_at(out, out->ndim, out->shape, row, col), out_stride, out->dtype, m);
+        i += m;
+    }
+}
+
+/* Fails the launch unless every prob is in [0, 1]. */
+static int check_probabilities(const npusim_view *prob)
+{
+    int64_t count = 1, inner = prob->ndim ? prob->shape[prob->ndim - 1] : 1;
+    for (int d = 0; d < prob->ndim; d++) count *= prob->shape[d];
+    int64_t stride = prob->ndim ? prob->strides[prob->ndim - 1] * (int64_t)npusim_dtype_size(prob->dtype) : 0;
+    double p[NPUSIM_BLOCK];
+    for (int64_t i = 0; i < count;) {
+        int64_t col = i % inner, m = inner - col < NPUSIM_BLOCK ? inner - col : NPUSIM_BLOCK;
+        npusim_load(KIND_F64, p, broadcast_at(prob, prob->ndim, prob->shape, i / inner, col), stride, prob->dtype,
+                    (size_t)m);
+        for (int64_t l = 0; l < m; l++)
+            if (!(p[l] >= 0 && p[l] <= 1))
+                return npusim_error(ACLNN_ERR_PARAM_INVALID, "prob[%lld] = %g is not in [0, 1]", (long long)(i + l),
+                                    p[l]);
+        i += m;
+    }
+    return 0;
+}
+
+/* ex->dims[0..1]: seed and offset; ex->scalars[0]: the scalar prob; views[0] the prob tensor when
+ * ex->n_inputs is 1. */
+static int bernoulli_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    const npusim_view *out = &views[ex->n_tensors - 1], *prob = ex->n_inputs ? &views[0] : NULL;
+    int rc = prob ? check_probabilities(prob) : 0;
+    if (rc) return rc;
+    bernoulli_ctx c = { out, prob, ex->scalars[0].d, (uint64_t)ex->dims[0], (uint64_t)ex->dims[1] };
+    size_t n = 1;
+    for (int d = 0; d < out->ndim; d++) n *= (size_t)out->shape[d];
+    if (n < NPUSIM_PARALLEL_MIN / 8)
+        bernoulli_range(0, n, &c);
+    else
+        npusim_parallel_for(n, NPUSIM_PARALLEL_MIN / 8, bernoulli_range, &c);
+    return 0;
+}
+
+static const npusim_opdef def_bernoulli = NPUSIM_OPDEF("aclnnBernoulli", bernoulli_kernel);
+static const npusim_opdef def_bernoulli_tensor = NPUSIM_OPDEF("aclnnBernoulliTensor", bernoulli_kernel);
+static const npusim_opdef def_inplace_bernoulli = NPUSIM_OPDEF("aclnnInplaceBernoulli", bernoulli_kernel);
+static const npusim_opdef def_inplace_bernoulli_tensor = NPUSIM_OPDEF("aclnnInplaceBernoulliTensor",
+                                                                      bernoulli_kernel);
+
+/* The first phase of the four: self (NULL for the in-place ones) gives out's shape and dtype; prob is
+ * the scalar or (prob_tensor) a tensor broadcasting to out. */
+static aclnnStatus bernoulli_prepare(const npusim_opdef *def, const aclTensor *self, const aclScalar *prob,
+                                     const aclTensor *prob_tensor, int64_t seed, int64_t offset, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = def->name, *out_arg = self ? "out" : "selfRef";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (self && ((rc = npusim_check_tensor(name, "self", self)) ||
+                        (rc = npusim_check_dtype(name, "self", self->dtype, M_BERNOULLI)))) ||
+        (rc = npusim_check_tensor(name, out_arg, out)) ||
+        (rc = npusim_check_dtype(name, out_arg, out->dtype, M_BERNOULLI)))
+        return rc;
+    if (self && self->dtype != out->dtype)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: self (%s) and out (%s) must have one dtype",
+                            name, npusim_dtype_name(self->dtype), npusim_dtype_name(out->dtype));
+    if (self && (rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape))) return rc;
+    double p = 0;
+    if (prob_tensor) {
+        if ((rc = npusim_check_tensor(name, "prob", prob_tensor)) ||
+            (rc = npusim_check_dtype(name, "prob", prob_tensor->dtype, M_PROB)))
+            return rc;
+        const aclTensor *pair[2] = { out, prob_tensor };
+        int ndim;
+        int64_t shape[NPUSIM_MAX_DIMS];
+        if ((rc = npusim_broadcast_shape(name, pair, 2, &ndim, shape)) ||
+            (rc = npusim_check_shape_equal(name, "prob broadcast with out", out, ndim, shape)))
+            return rc;
+    } else {
+        if ((rc = npusim_check_scalar(name, "prob", prob)) ||
+            (rc = npusim_check_dtype(name, "prob", prob->dtype, M_PROB)))
+            return rc;
+        p = npusim_scalar_double(prob);
+        if (!(p >= 0 && p <= 1))
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: prob (%g) must be in [0, 1]", name, p);
+    }
+    npusim_exec *ex = npusim_exec_create(def, prob_tensor ? &prob_tensor : NULL, prob_tensor ? 1 : 0,
+                                         (const aclTensor *const *)&out, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->scalars[0].d = p;
+    ex->dims[0] = seed;
+    ex->dims[1] = offset;
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBernoulliGetWorkspaceSize(const aclTensor *self, const aclScalar *prob, int64_t seed, int64_t offset,
+                                           aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    if (!self) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnBernoulliGetWorkspaceSize: self is NULL");
+    return bernoulli_prepare(&def_bernoulli, self, prob, NULL, seed, offset, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBernoulli(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnBernoulli", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBernoulliTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *prob, int64_t seed,
+                                                 int64_t offset, aclTensor *out, uint64_t *workspaceSize,
+                                                 aclOpExecutor **executor)
+{
+    if (!self) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnBernoulliTensorGetWorkspaceSize: self is NULL");
+    if (!prob) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnBernoulliTensorGetWorkspaceSize: prob is NULL");
+    return bernoulli_prepare(&def_bernoulli_tensor, self, NULL, prob, seed, offset, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBernoulliTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnBernoulliTensor", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceBernoulliGetWorkspaceSize(const aclTensor *selfRef, const aclScalar *prob, int64_t seed,
+                                                  int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    return bernoulli_prepare(&def_inplace_bernoulli, NULL, prob, NULL, seed, offset, (aclTensor *)selfRef,
+                             workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBernoulli(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                  aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceBernoulli", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceBernoulliTensorGetWorkspaceSize(const aclTensor *selfRef, const aclTensor *prob, int64_t seed,
+                                                        int64_t offset, uint64_t *workspaceSize,
+                                                        aclOpExecutor **executor)
+{
+    if (!prob)
+        return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnInplaceBernoulliTensorGetWorkspaceSize: prob is NULL");
+    return bernoulli_prepare(&def_inplace_bernoulli_tensor, NULL, NULL, prob, seed, offset, (aclTensor *)selfRef,
+                             workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBernoulliTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                        aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnInplaceBernoulliTensor", workspace, workspaceSize, executor, stream);
 }

@@ -1,62 +1,68 @@
 """``npuarray.random``: NumPy's random API on the NPU (``numpy.random``, as ``cupy.random``).
 
-:func:`default_rng` gives a :class:`Generator` (Philox4x32-10 key and counter, the ``seed``
-and ``offset`` of CANN's random operators); the legacy functions ``seed``, ``rand``,
-``randn``, ``randint``, ``random_sample`` (alias ``random``) draw from one module-wide
-generator. Every draw runs on the device, on the current stream of the target device.
+:func:`default_rng` gives a :class:`Generator` on a :class:`Philox` bit generator (a
+Philox4x32-10 key and counter, the ``seed`` and ``offset`` of CANN's random operators);
+:class:`RandomState` is NumPy's legacy generator, and the module-level functions (``seed``,
+``rand``, ``normal``, ``binomial``, ``get_state``, ...) draw from one module-wide
+RandomState, as NumPy's do. Every draw runs on the device, on the current stream of the
+target device; only the key and counter (host integers) travel with each launch.
 """
+import functools
 import threading
 
-import numpy as np
-
+from ._bit_generator import (MT19937, PCG64, PCG64DXSM, SFC64, BitGenerator, Philox,
+                             SeedSequence)
 from ._generator import Generator, default_rng
+from ._legacy import DELEGATED, RandomState
 
-__all__ = ["Generator", "default_rng", "seed", "rand", "randn", "randint", "random_sample",
-           "random"]
+_STATE_FUNCTIONS = ("seed", "get_state", "set_state", "rand", "randn", "randint",
+                    "random_integers", "random_sample")
+__all__ = ["BitGenerator", "Generator", "MT19937", "PCG64", "PCG64DXSM", "Philox",
+           "RandomState", "SFC64", "SeedSequence", "default_rng", "get_bit_generator",
+           "set_bit_generator", "random", "ranf", "sample", *_STATE_FUNCTIONS, *DELEGATED]
 
 _global_lock = threading.Lock()
 _global = None
 
 
-def _global_generator():
+def _global_state():
+    """The module-wide RandomState (made on first use, on the current device)."""
     global _global
     with _global_lock:
         if _global is None:
-            _global = Generator()
+            _global = RandomState()
         return _global
 
 
-def seed(seed=None):
-    """Reseeds the module-wide generator of the legacy functions (``numpy.random.seed``;
-    None: OS entropy)."""
+def get_bit_generator():
+    """The module-wide RandomState's bit generator (``numpy.random.get_bit_generator``)."""
+    return _global_state()._generator.bit_generator
+
+
+def set_bit_generator(bitgen):
+    """Makes the module-wide RandomState draw from ``bitgen``, a :class:`BitGenerator`
+    (``numpy.random.set_bit_generator``); TypeError for anything else."""
     global _global
-    generator = Generator(seed)
+    if not isinstance(bitgen, BitGenerator):
+        raise TypeError(f"bitgen must be a BitGenerator, got {type(bitgen).__name__}")
+    state = RandomState(bitgen)
     with _global_lock:
-        _global = generator
+        _global = state
 
 
-def rand(*shape, device=None):
-    """Float64 values uniform in [0, 1) of shape ``shape`` (``numpy.random.rand``):
-    aclnnInplaceUniform from the module-wide generator; ``rand()`` is a 0-d array."""
-    return _global_generator().random(shape, device=device)
+def _module_function(name):
+    method = getattr(RandomState, name)
+
+    @functools.wraps(method)
+    def call(*args, **kwargs):
+        return method(_global_state(), *args, **kwargs)
+
+    call.__doc__ = (f"``numpy.random.{name}``: :meth:`RandomState.{name}` on the module-wide "
+                    f"RandomState.\n\n{method.__doc__}")
+    return call
 
 
-def randn(*shape, device=None):
-    """Standard normal float64 values of shape ``shape`` (``numpy.random.randn``):
-    aclnnInplaceNormal from the module-wide generator."""
-    return _global_generator().standard_normal(shape, device=device)
-
-
-def randint(low, high=None, size=None, dtype=np.int64, *, device=None):
-    """Integers in [low, high) ([0, low) when ``high`` is None) (``numpy.random.randint``):
-    aclnnInplaceRandom from the module-wide generator; errors as Generator.integers."""
-    return _global_generator().integers(low, high, size, dtype, device=device)
-
-
-def random_sample(size=None, *, device=None):
-    """Float64 values uniform in [0, 1) of shape ``size`` (``numpy.random.random_sample``):
-    aclnnInplaceUniform from the module-wide generator."""
-    return _global_generator().random(size, device=device)
-
-
-random = random_sample
+for _name in _STATE_FUNCTIONS + DELEGATED:
+    globals()[_name] = _module_function(_name)
+del _name
+random = ranf = sample = random_sample  # noqa: F821  NumPy's aliases

@@ -1,7 +1,7 @@
 """``Generator``: NumPy's random API on CANN's counter-based random operators.
 
-A generator is a Philox4x32-10 key (``seed``) and a counter (``offset``), exactly the two
-arguments CANN's random operators take (``aclnnInplaceUniform``, ``aclnnInplaceNormal``,
+A generator draws from a bit generator (``_bit_generator``): a Philox4x32-10 key
+(``seed``) and a counter (``offset``), exactly the two arguments CANN's random operators take (``aclnnInplaceUniform``, ``aclnnInplaceNormal``,
 ``aclnnInplaceRandom``, ``aclnnRandperm``, ``aclnnMultinomial``; hicann/ops-math
 ``random/``). A launch filling ``n`` elements uses at most the counters ``[offset, offset +
 n)`` (npusim's layout: kernels/ops/random_ops.c) and the generator then advances its offset
@@ -20,12 +20,14 @@ eager draws use separate counter ranges. Replays of graphs sharing a generator a
 ordered on its counter buffer like any other shared array. Draws without a Tensor variant
 (``permutation``, ``shuffle``, ``choice`` through aclnnRandperm / aclnnMultinomial) raise
 ``CaptureError`` (107027) in a capture instead of replaying identical "random" numbers.
+
+The distributions CANN has no operator for are composed on the device from these draws
+(``_continuous``, ``_discrete``, ``_multivariate``): closed forms (inversion, ratios,
+Box-Muller-like transforms) capture like the draws they use; rejection and sequential-search
+methods read a count on the host between rounds and raise ``CaptureError`` in a capture.
 """
 import math
 import numbers
-import operator
-import os
-import threading
 
 import numpy as np
 
@@ -34,14 +36,18 @@ from .. import runtime
 from .._acl import CaptureError
 from .._core._array import NPUArray
 from .._core._data_type import normalize_dtype
-from .._core._elementwise import (add, broadcast_shapes, greater_equal, log1p, minimum, multiply,
-                            negative, subtract, where)
-from .._core._indexing import take
+from .._core._elementwise import (add, broadcast_shapes, floor, greater_equal, log1p, multiply,
+                                  negative, subtract, where)
+from .._core._indexing import take, take_along_axis
 from .._core._manipulation import reshape
-from .._core._searching import searchsorted
-from .._core._transfer import asarray
-from ..runtime import _capture_guard
+from .._core._sorting import argsort
+from .._core._transfer import asarray, asnumpy
 from ..runtime._device import as_device_id
+from ._bit_generator import BitGenerator, Philox, _DeviceState, _signed64
+from ._compose import _capturing, _shape
+from ._continuous import ContinuousDistributions
+from ._discrete import DiscreteDistributions
+from ._multivariate import MultivariateDistributions
 
 __all__ = ["Generator", "default_rng"]
 
@@ -54,46 +60,6 @@ _RANDOM_DIRECT = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np
 _INT64_MAX = 2**63 - 1
 _UNSIGNED_SEED = frozenset({"aclnnInplaceUniform"})  # uint64_t seed; the others take int64_t
 _POISSON_LAM_MAX = 1e10  # the CDF table spans 24 sqrt(lam) values: 2.4 million at most
-
-
-def _seed_key(seed):
-    """The 64-bit Philox key of ``seed`` (None: fresh OS entropy). NumPy's SeedSequence
-    spreads the entropy so nearby seeds (0, 1, 2, ...) give unrelated keys."""
-    if seed is None:
-        seed = int.from_bytes(os.urandom(16), "little")
-    elif isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (numbers.Integral, list, tuple)):
-        raise TypeError(f"seed must be None, a non-negative int or a sequence of them, "
-                        f"got {type(seed).__name__}")
-    try:
-        state = np.random.SeedSequence(seed).generate_state(1, np.uint64)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"invalid seed {seed!r}: {error}") from None
-    return int(state[0])
-
-
-def _signed64(value):
-    """``value`` (0 <= value < 2**64) as the int64 with the same bits (CANN's int64 seed)."""
-    return value - 2**64 if value > _INT64_MAX else value
-
-
-def _shape(size):
-    if size is None:
-        return ()
-    if isinstance(size, numbers.Integral) and not isinstance(size, (bool, np.bool_)):
-        size = (size,)
-    try:
-        shape = tuple(_index(n) for n in size)
-    except TypeError:
-        raise TypeError(f"size must be None, an int or a tuple of ints, got {size!r}") from None
-    if any(n < 0 for n in shape):
-        raise ValueError(f"negative dimensions are not allowed: {shape}")
-    return shape
-
-
-def _index(n):
-    if isinstance(n, (bool, np.bool_)):
-        raise TypeError("bool is not a valid size")
-    return operator.index(n)
 
 
 def _float_dtype(dtype, method):
@@ -111,10 +77,11 @@ def _scalar(value, name):
     return float(value)
 
 
-class Generator:
-    """A random number generator on the NPU: a Philox4x32-10 key and counter, as CANN's
-    random operators take them (``numpy.random.Generator``'s methods; mirrors
-    ``cupy.random.Generator``). Create one with :func:`default_rng`.
+class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDistributions):
+    """A random number generator on the NPU (``numpy.random.Generator``, every method;
+    mirrors ``cupy.random.Generator``) drawing from ``bit_generator``: a
+    :class:`BitGenerator` (a Philox4x32-10 key and counter, as CANN's random operators take
+    them), or a seed for a new :class:`Philox`. Create one with :func:`default_rng`.
 
     Every method returns a new NPUArray of shape ``size`` (``None``: a 0-d array, where
     NumPy returns a Python scalar: reading it would synchronise) on ``device`` (default:
@@ -122,38 +89,57 @@ class Generator:
     threads are safe: each call reserves its own counter range. Drawing on a stream being
     captured into a Graph raises ``CaptureError`` (see the module docstring)."""
 
-    def __init__(self, seed=None):
-        self._key = _seed_key(seed)
-        self._offset = 0
-        self._lock = threading.Lock()
-        self._states = {}  # device id -> _DeviceState: the counter captured draws read
+    def __init__(self, bit_generator=None):
+        if not isinstance(bit_generator, BitGenerator):
+            bit_generator = Philox(bit_generator)
+        self._bit_generator = bit_generator
         stream = runtime.get_current_stream()
         if not _capturing(stream):
-            self._states[stream.device.id] = _DeviceState(self._key, stream.device, stream)
+            self._device_state(stream.device, stream)
 
     def __repr__(self):
-        return f"Generator(Philox4x32-10, offset={self._offset})"
+        return f"Generator({type(self._bit_generator).__name__})"
+
+    @property
+    def bit_generator(self):
+        """The :class:`BitGenerator` (key and counter) this generator draws from."""
+        return self._bit_generator
+
+    def spawn(self, n_children):
+        """``n_children`` new Generators on the children of this bit generator
+        (``numpy.random.Generator.spawn``): independent streams."""
+        return [type(self)(child) for child in self._bit_generator.spawn(n_children)]
 
     # -- plumbing --------------------------------------------------------------------------
 
     def _reserve(self, count):
         """The offset of a launch using ``count`` counters; the next launch starts after."""
-        with self._lock:
-            offset = self._offset
-            self._offset += count
-        return offset
+        return self._bit_generator._reserve(count)
+
+    def _device_state(self, device, stream):
+        """The bit generator's counter buffer on ``device`` (made on first use)."""
+        bits = self._bit_generator
+        state = bits._states.get(device.id)
+        if state is None:
+            with bits.lock:  # one counter buffer per device, even across threads
+                state = bits._states.get(device.id)
+                if state is None:
+                    state = bits._states[device.id] = _DeviceState(bits._key, device, stream)
+        return state
 
     def _empty(self, shape, dtype, device, method, capturable=False):
         """A new array for a draw and the stream it runs on. ``capturable``: the draw has a
         Tensor variant; others are refused on a stream being captured."""
+        stream = self._stream(device, method, capturable)
+        return _ops.empty(shape, dtype, stream.device, stream), stream
+
+    def _stream(self, device, method, capturable):
+        """The current stream of ``device`` for a draw (see :meth:`_empty`)."""
         device = runtime.Device(as_device_id(device))
         stream = runtime.get_current_stream(device)
         if not _capturing(stream):
-            if device.id not in self._states:
-                with self._lock:  # one counter buffer per device, even across threads
-                    if device.id not in self._states:
-                        self._states[device.id] = _DeviceState(self._key, device, stream)
-        elif not capturable or device.id not in self._states:
+            self._device_state(device, stream)
+        elif not capturable or device.id not in self._bit_generator._states:
             why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
                    if not capturable else
                    f"needs the generator's counter on {device!r}, which is made by its first "
@@ -161,7 +147,45 @@ class Generator:
             raise CaptureError(_ACL_ERROR_RT_STREAM_CAPTURED, f"Generator.{method}",
                                f"{stream!r} is being captured into a graph and this draw {why}; "
                                "draw outside the capture instead")
-        return _ops.empty(shape, dtype, device, stream), stream
+        return stream
+
+    def _target(self, size, dtype, out, device, method):
+        """(array, stream) a capturable in-place draw fills: ``out`` itself (an NPUArray of
+        ``dtype`` whose shape is ``size`` when given) or a new array."""
+        if out is None:
+            return self._empty(_shape(size), dtype, device, method, capturable=True)
+        self._out_size(size, out)
+        if out.dtype != dtype:
+            raise TypeError(f"Generator.{method}: out has dtype {out.dtype}, expected {dtype}")
+        return out, self._stream(out.device, method, capturable=True)
+
+    @staticmethod
+    def _out_size(size, out):
+        """The draw's size: ``size``, or ``out``'s shape (ValueError when they differ;
+        TypeError when ``out`` is not an NPUArray)."""
+        if out is None:
+            return size
+        if not isinstance(out, NPUArray):
+            raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
+        if size is not None and _shape(size) != out.shape:
+            raise ValueError(f"size {_shape(size)} must match out.shape {out.shape}")
+        return out.shape
+
+    @staticmethod
+    def _out_dtype(dtype, out, method):
+        dtype = _float_dtype(dtype, method)
+        if out is not None and isinstance(out, NPUArray) and out.dtype != dtype:
+            raise TypeError(f"Generator.{method}: out has dtype {out.dtype}, expected {dtype}")
+        return dtype
+
+    @staticmethod
+    def _finish(result, dtype, out):
+        """``result`` in ``dtype``, copied into ``out`` when given (aclnnInplaceCopy)."""
+        result = _as_dtype(result, dtype)
+        if out is None:
+            return result
+        _ops.copy_(out, result)
+        return out
 
     def _fill(self, op, out, stream, *params):
         """Launch the in-place draw ``op``(out, *params, seed, offset); inside a capture its
@@ -170,12 +194,13 @@ class Generator:
         if not size:
             return out
         if _capturing(stream):
-            state = self._states[stream.device.id]
-            seed, offset = state.tensors(op)
+            state = self._bit_generator._states[stream.device.id]
+            seed, offset = state.tensors(op in _UNSIGNED_SEED)
             _ops.launch(op + "Tensor", out, *params, seed, offset, 0, stream=stream)
             state.advance(size, stream)
         else:
-            seed = self._key if op in _UNSIGNED_SEED else _signed64(self._key)
+            key = self._bit_generator._key
+            seed = key if op in _UNSIGNED_SEED else _signed64(key)
             _ops.launch(op, out, *params, seed, self._reserve(size), stream=stream)
         return out
 
@@ -186,17 +211,29 @@ class Generator:
     def _randperm(self, n, device, method):
         out, stream = self._empty((n,), np.dtype(np.int64), device, method)
         if n:
-            _ops.launch("aclnnRandperm", n, _signed64(self._key), self._reserve(n), out,
+            _ops.launch("aclnnRandperm", n, _signed64(self._bit_generator._key), self._reserve(n), out,
+                        stream=stream)
+        return out
+
+    def _bernoulli(self, p, shape, device, method):
+        """int64 zeros and ones, ones with probability ``p`` (a float in [0, 1]):
+        aclnnInplaceBernoulli (no Tensor variant: refused in a capture)."""
+        out, stream = self._empty(shape, np.dtype(np.int64), device, method)
+        if out.size:
+            _ops.launch("aclnnInplaceBernoulli", out, _ops.acl_scalar(p, np.dtype(np.float64)),
+                        _signed64(self._bit_generator._key), self._reserve(out.size),
                         stream=stream)
         return out
 
     # -- floating distributions -----------------------------------------------------------
 
-    def random(self, size=None, dtype=np.float64, *, device=None):
+    def random(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Floats uniform in [0, 1) (``numpy.random.Generator.random``): aclnnInplaceUniform
-        with from=0, to=1. ``dtype`` float32 or float64, else TypeError; negative sizes:
-        ValueError."""
-        return self._uniform01(_shape(size), _float_dtype(dtype, "random"), device, "random")
+        with from=0, to=1, into ``out`` (an NPUArray of ``dtype``) when given. ``dtype``
+        float32 or float64, else TypeError; negative sizes: ValueError."""
+        target, stream = self._target(size, _float_dtype(dtype, "random"), out, device,
+                                      "random")
+        return self._fill("aclnnInplaceUniform", target, stream, 0.0, 1.0)
 
     def _broadcast(self, params, size, device):
         """(shape, device) of a draw whose parameters are floats or NPUArrays: ``size``, or
@@ -233,13 +270,13 @@ class Generator:
         span = high - low if scalars else subtract(high, low)
         return _as_dtype(add(multiply(unit, span), low), dtype)
 
-    def standard_normal(self, size=None, dtype=np.float64, *, device=None):
+    def standard_normal(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Standard normal floats (``numpy.random.Generator.standard_normal``):
-        aclnnInplaceNormal with mean=0, std=1. ``dtype`` float32 or float64, else TypeError."""
-        dtype = _float_dtype(dtype, "standard_normal")
-        out, stream = self._empty(_shape(size), dtype, device, "standard_normal",
-                                  capturable=True)
-        return self._fill("aclnnInplaceNormal", out, stream, 0.0, 1.0)
+        aclnnInplaceNormal with mean=0, std=1, into ``out`` (an NPUArray of ``dtype``) when
+        given. ``dtype`` float32 or float64, else TypeError."""
+        target, stream = self._target(size, _float_dtype(dtype, "standard_normal"), out,
+                                      device, "standard_normal")
+        return self._fill("aclnnInplaceNormal", target, stream, 0.0, 1.0)
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=np.float64, device=None):
         """Normal floats of mean ``loc`` and standard deviation ``scale``
@@ -275,15 +312,21 @@ class Generator:
                  device=None):
         """Integers uniform in [low, high) ([low, high] with ``endpoint=True``; ``high=None``:
         [0, low)) (``numpy.random.Generator.integers``; scalar bounds): aclnnInplaceRandom
-        for bool, int8-64 and uint8, int64 draws cast with aclnnCast for uint16-64.
-        ValueError when the range is empty or leaves ``dtype``'s bounds (or, for uint64,
-        exceeds int64's, the operator's parameter type); TypeError for non-integer dtypes."""
+        for bool, int8-64 and uint8, int64 draws cast with aclnnCast for uint16-64; the
+        whole 64-bit range (int64 or uint64) joins two 32-bit draws on the device
+        (aclnnBitwiseLeftShift, aclnnBitwiseOr). ValueError when the range is empty or leaves
+        ``dtype``'s bounds, or for other uint64 ranges beyond int64's (the operator's
+        parameter type); TypeError for non-integer dtypes. Array bounds (host data or
+        NPUArrays, broadcasting with ``size``) scale float64 uniforms instead (see
+        ``_integers_array``)."""
         dtype = normalize_dtype(dtype)
         if dtype.kind not in "biu":
             raise TypeError(f"Generator.integers: unsupported dtype {dtype} (an integer or "
                             "bool dtype)")
         if high is None:
             low, high = 0, low
+        if any(isinstance(b, (NPUArray, np.ndarray, list, tuple)) for b in (low, high)):
+            return self._integers_array(low, high, size, dtype, endpoint, device)
         low, high = _integer(low, "low"), _integer(high, "high")
         if endpoint:
             high += 1
@@ -294,29 +337,50 @@ class Generator:
         lowest, highest = (0, 1) if info is None else (int(info.min), int(info.max))
         if low < lowest:
             raise ValueError(f"low is out of bounds for {dtype}")
-        if high - 1 > min(highest, _INT64_MAX - 1):
+        if high - 1 > highest:
             raise ValueError(f"high is out of bounds for {dtype}")
+        if high - low == 2**64:  # every 64-bit pattern: uniform whatever low is
+            return _as_dtype(self._raw64(_shape(size), device), dtype)
+        if high - 1 > _INT64_MAX - 1:
+            raise ValueError(f"high - 1 = {high - 1} exceeds aclnnInplaceRandom's int64 bound "
+                             f"{_INT64_MAX - 1} (only the whole 64-bit range goes beyond)")
         draw_dtype = dtype if dtype in _RANDOM_DIRECT else np.dtype(np.int64)
         out, stream = self._empty(_shape(size), draw_dtype, device, "integers",
                                   capturable=True)
         self._fill("aclnnInplaceRandom", out, stream, low, high)
         return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
 
-    def poisson(self, lam=1.0, size=None, *, device=None):
-        """Poisson counts (int64) of mean ``lam`` (scalar; ``numpy.random.Generator.poisson``)
-        by inversion on the device: ``searchsorted(cdf, u, side="right")`` (aclnnSearchSorted)
-        of float64 uniforms u in the distribution's CDF over lam +- 12 sqrt(lam) + 12 (the
-        mass left out is below 1e-30). The CDF table (O(sqrt(lam)) values of a
-        parameter, not of the result) is computed on the host and uploaded. lam < 0, NaN or
-        above 1e10: ValueError."""
-        lam = _scalar(lam, "lam")
-        if not 0 <= lam <= _POISSON_LAM_MAX:
-            raise ValueError(f"lam must be in [0, {_POISSON_LAM_MAX:g}] (got {lam})")
-        first, cdf = _poisson_cdf(lam)
-        unit = self._uniform01(_shape(size), np.dtype(np.float64), device, "poisson")
-        table = asarray(cdf, device=unit.device)
-        index = minimum(searchsorted(table, unit, side="right"), len(cdf) - 1)
-        return add(index, first) if first else index
+    def _integers_array(self, low, high, size, dtype, endpoint, device):
+        """``integers`` with array bounds (host data checked as NumPy does; NPUArrays used
+        as given): floor(u (high - low)) + low for 53-bit float64 uniforms u
+        (aclnnInplaceUniform, aclnnMul, aclnnFloor, aclnnAdd), so the bias is below
+        (high - low) 2^-53; ranges must stay below 2^53."""
+        from ._compose import Params, param  # the compose module builds on this one
+        low = param(low, "low", integer=True)
+        high = param(high, "high", integer=True)
+        if endpoint:
+            high = high + 1
+        if not isinstance(low, NPUArray) and not isinstance(high, NPUArray):
+            if np.any(np.greater_equal(low, high)):
+                raise ValueError("low >= high")
+            info = np.iinfo(dtype) if dtype.kind != "b" else None
+            lowest, highest = (0, 1) if info is None else (int(info.min), int(info.max))
+            if np.any(np.less(low, lowest)):
+                raise ValueError(f"low is out of bounds for {dtype}")
+            if np.any(np.greater(np.subtract(high, 1), highest)):
+                raise ValueError(f"high is out of bounds for {dtype}")
+            if np.any(np.subtract(high, low) > 2.0**53):
+                raise ValueError("high - low must stay below 2**53 with array bounds")
+        params = Params(size, device, (low, high), capturable=True)
+        low, high = params.values
+        unit = self._uniform01(params.shape, np.dtype(np.float64), params.device, "integers")
+        return _ops.cast(floor(unit * (high - low)) + low, dtype)
+
+    def _raw64(self, shape, device):
+        """uint64 words uniform over [0, 2**64): two aclnnInplaceRandom draws in [0, 2**32)
+        joined on the device (aclnnBitwiseLeftShift, aclnnBitwiseOr)."""
+        halves = self.integers(0, 2**32, (2,) + shape, device=device).astype(np.uint64)
+        return (halves[0] << np.uint64(32)) | halves[1]
 
     # -- permutations and sampling --------------------------------------------------------
 
@@ -342,6 +406,35 @@ class Generator:
             raise TypeError(f"shuffle works in place on an NPUArray, got {type(x).__name__}")
         axis = _axis(x, axis, "shuffle")
         _ops.copy_(x, take(x, self._randperm(x.shape[axis], x.device, "shuffle"), axis=axis))
+
+    def permuted(self, x, *, axis=None, out=None):
+        """``x`` with each slice along ``axis`` shuffled independently (``numpy.random.
+        Generator.permuted``; ``axis=None``: the flattened array, reshaped back): the
+        argsort of aclnnInplaceUniform keys along ``axis`` (aclnnArgsort), then
+        aclnnGatherV2 (take_along_axis). ``out`` (an NPUArray of x's shape; may be x) receives
+        the result. IndexError for a bad axis, ValueError for an ``out`` of another shape."""
+        x = _device_array(x, "permuted", None) if not isinstance(x, NPUArray) else x
+        if out is not None and (not isinstance(out, NPUArray) or out.shape != x.shape):
+            raise ValueError("out must be an NPUArray of the same shape as x")
+        if axis is None:
+            flat = reshape(x, (x.size,))
+            result = reshape(take(flat, self._randperm(x.size, x.device, "permuted")), x.shape)
+        else:
+            axis = _axis(x, axis, "permuted")
+            keys = self._uniform01(x.shape, np.dtype(np.float32), x.device, "permuted")
+            result = take_along_axis(x, argsort(keys, axis=axis), axis=axis)
+        if out is None:
+            return result
+        _ops.copy_(out, result)
+        return out
+
+    def bytes(self, length):
+        """``length`` random bytes (``numpy.random.Generator.bytes``): uint8 draws of
+        aclnnInplaceRandom on the current device, copied to the host as ``bytes``."""
+        length = _integer(length, "length")
+        if length < 0:
+            raise ValueError("length must be non-negative")
+        return asnumpy(self.integers(0, 256, length, dtype=np.uint8)).tobytes()
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
         """Random samples from ``a`` (an int n: ``arange(n)``; or an array, host data
@@ -390,7 +483,7 @@ class Generator:
             return self._randperm(n, device, "choice")[:count]
         out, stream = self._empty((count,), np.dtype(np.int64), p.device, "choice")
         if count:
-            _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._key),
+            _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._bit_generator._key),
                         self._reserve(max(n, count)), out, stream=stream)
         return out
 
@@ -470,56 +563,13 @@ def _probabilities(p, n, count, replace, device):
     return asarray(host, device=device)
 
 
-def _poisson_cdf(lam):
-    """(first k, CDF of k = first, first + 1, ... normalised to end at 1) over the range
-    holding all but < 1e-30 of the Poisson(lam) mass."""
-    spread = 12.0 * math.sqrt(lam) + 12.0
-    first = max(0, int(lam - spread))
-    last = int(lam + spread) + 1
-    k = np.arange(first, last + 1, dtype=np.float64)
-    log_factorial = math.lgamma(first + 1) + np.concatenate(([0.0], np.cumsum(np.log(k[1:]))))
-    log_pmf = (k * math.log(lam) - lam - log_factorial) if lam > 0 else np.where(k == 0, 0.0,
-                                                                                 -np.inf)
-    cdf = np.cumsum(np.exp(log_pmf))
-    return first, cdf / cdf[-1]
-
-
-def _capturing(stream):
-    return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
-
-
-class _DeviceState:
-    """A generator's device-resident (seed, offset) on one device, for captured draws: the
-    Tensor variants of the operators read them when the graph runs, and the graph adds
-    each draw's size to the offset (aclnnAdds), so every replay continues the stream.
-    The offsets start at 2**62, apart from the host counter's, so captured and eager
-    draws never share counters."""
-
-    _FIRST_OFFSET = 2**62
-
-    def __init__(self, key, device, stream):
-        state = _ops.empty((2,), np.dtype(np.int64), device, stream)
-        _ops.fill_(state[0:1], _signed64(key), stream=stream)
-        _ops.fill_(state[1:2], self._FIRST_OFFSET, stream=stream)
-        self._int64 = state[0:1], state[1:2]
-        self._uint64 = tuple(NPUArray._from_buffer(state._buffer, (1,), (1,), state._offset + i,
-                                                   np.dtype(np.uint64)) for i in (0, 1))
-
-    def tensors(self, op):
-        """(seedTensor, offsetTensor) in the dtype ``op``'s Tensor variant documents."""
-        return self._uint64 if op in _UNSIGNED_SEED else self._int64
-
-    def advance(self, count, stream):
-        offset = self._int64[1]
-        one = _ops.acl_scalar(1, offset.dtype)
-        _ops.launch("aclnnAdds", offset, _ops.acl_scalar(count, offset.dtype), one, offset,
-                    stream=stream)
-
-
 def default_rng(seed=None):
-    """A new :class:`Generator` seeded with ``seed`` (None: OS entropy; an int >= 0 or a
-    sequence of them, spread by ``numpy.random.SeedSequence``); a Generator is returned
-    as is (``numpy.random.default_rng``). TypeError / ValueError for other seeds."""
+    """A new :class:`Generator` (``numpy.random.default_rng``) on a :class:`Philox` bit
+    generator seeded with ``seed`` (None: OS entropy; an int >= 0, a sequence of them or a
+    :class:`SeedSequence`); a :class:`BitGenerator` is wrapped as it is, and a Generator is
+    returned as it is. TypeError / ValueError for other seeds."""
     if isinstance(seed, Generator):
         return seed
-    return Generator(seed)
+    if isinstance(seed, BitGenerator):
+        return Generator(seed)
+    return Generator(Philox(seed))
