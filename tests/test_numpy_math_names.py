@@ -27,7 +27,7 @@ def _signed(rng, shape, dtype):
     return values.astype(dtype) if dtype.kind == "i" else (values / 7).astype(dtype)
 
 
-def _both(result, expected, rtol):
+def assert_pairs_match(result, expected, rtol):
     assert isinstance(result, tuple) and len(result) == len(expected)
     for r, e in zip(result, expected):
         assert_matches(r, e, rtol=rtol, atol=rtol)
@@ -74,14 +74,14 @@ def test_divmod_matches_numpy(dtype, rng):
     a, b = _signed(rng, (3, 6), dtype), _signed(rng, (3, 6), dtype)
     if np.dtype(dtype).kind == "b":
         b = np.ones_like(b)
-    _both(npx.divmod(up(a), up(b)), np.divmod(a, b), _tolerance(dtype))
+    assert_pairs_match(npx.divmod(up(a), up(b)), np.divmod(a, b), _tolerance(dtype))
 
 
 def test_divmod_infinite_dividend_and_zero_divisor():
     a = np.array([np.inf, -np.inf, 1.0, -1.0, 0.0, 7.0])
     b = np.array([3.0, 3.0, 0.0, 0.0, 0.0, -2.0])
     with np.errstate(all="ignore"):
-        _both(npx.divmod(up(a), up(b)), np.divmod(a, b), 1e-12)
+        assert_pairs_match(npx.divmod(up(a), up(b)), np.divmod(a, b), 1e-12)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint16", "float32", "float64",
@@ -109,15 +109,15 @@ SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 0.75, -3.25, 1023.999, 2.0 ** -1022, 1e-31
 def test_modf_matches_numpy(dtype, rng):
     with np.errstate(over="ignore"):
         a = np.array(SPECIAL + list(rng.normal(0, 100, 8)), dtype=dtype)
-    _both(npx.modf(up(a)), np.modf(a), 0)
+    assert_pairs_match(npx.modf(up(a)), np.modf(a), 0)
     for host, x in views(a.reshape(4, 6)):
-        _both(npx.modf(x), np.modf(host), 0)
+        assert_pairs_match(npx.modf(x), np.modf(host), 0)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "uint8", "bool"])
 def test_modf_of_integers_gives_numpys_float(dtype, rng):
     a = sample(rng, (7,), dtype)
-    _both(npx.modf(up(a)), np.modf(a), 0)
+    assert_pairs_match(npx.modf(up(a)), np.modf(a), 0)
 
 
 @pytest.mark.parametrize("dtype", FLOATS + ["int16", "int32", "uint8"])
@@ -126,7 +126,7 @@ def test_frexp_is_exact(dtype, rng):
         a = np.array(SPECIAL + list(rng.normal(0, 1e3, 8)) + list(rng.uniform(-1e-30, 1e-30, 4)),
                      dtype=np.float64).astype(dtype) if np.dtype(dtype).kind == "f" else \
             sample(rng, (12,), dtype)
-    _both(npx.frexp(up(a)), np.frexp(a), 0)
+    assert_pairs_match(npx.frexp(up(a)), np.frexp(a), 0)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

@@ -13,7 +13,7 @@ def _values(rng, shape, dtype, low=0, high=10):
     return rng.integers(low, high, shape).astype(dtype)
 
 
-def _matches_all(result, expected):
+def assert_all_match(result, expected):
     result = result if isinstance(result, tuple) else (result,)
     expected = expected if isinstance(expected, tuple) else (expected,)
     assert len(result) == len(expected)
@@ -25,27 +25,27 @@ def _matches_all(result, expected):
 @pytest.mark.parametrize("name", ["union1d", "intersect1d", "setdiff1d", "setxor1d"])
 def test_set_operations_match_numpy(name, dtype, rng):
     a, b = _values(rng, (3, 5), dtype), _values(rng, (7,), dtype, 4, 14)
-    _matches_all(getattr(npx, name)(up(a), up(b)), getattr(np, name)(a, b))
+    assert_all_match(getattr(npx, name)(up(a), up(b)), getattr(np, name)(a, b))
 
 
 @pytest.mark.parametrize("dtype", SET_DTYPES)
 def test_intersect1d_return_indices(dtype, rng):
     a, b = _values(rng, (4, 5), dtype), _values(rng, (9,), dtype, 3, 12)
-    _matches_all(npx.intersect1d(up(a), up(b), return_indices=True),
+    assert_all_match(npx.intersect1d(up(a), up(b), return_indices=True),
                  np.intersect1d(a, b, return_indices=True))
     ua, ub = np.unique(a), np.unique(b)[::-1].copy()
-    _matches_all(npx.intersect1d(up(ua), up(ub), assume_unique=True, return_indices=True),
+    assert_all_match(npx.intersect1d(up(ua), up(ub), assume_unique=True, return_indices=True),
                  np.intersect1d(ua, ub, assume_unique=True, return_indices=True))
 
 
 def test_assume_unique_keeps_numpys_order(rng):
     a = rng.permutation(12).astype(np.int32)
     b = rng.permutation(8).astype(np.int32) + 5
-    _matches_all(npx.setdiff1d(up(a), up(b), assume_unique=True),
+    assert_all_match(npx.setdiff1d(up(a), up(b), assume_unique=True),
                  np.setdiff1d(a, b, assume_unique=True))
-    _matches_all(npx.setxor1d(up(a), up(b), assume_unique=True),
+    assert_all_match(npx.setxor1d(up(a), up(b), assume_unique=True),
                  np.setxor1d(a, b, assume_unique=True))
-    _matches_all(npx.intersect1d(up(a), up(b), assume_unique=True),
+    assert_all_match(npx.intersect1d(up(a), up(b), assume_unique=True),
                  np.intersect1d(a, b, assume_unique=True))
 
 
@@ -54,19 +54,19 @@ def test_assume_unique_keeps_numpys_order(rng):
 def test_set_operations_of_complex_values(name, dtype, rng):
     a = (rng.integers(0, 3, 12) + 1j * rng.integers(0, 3, 12)).astype(dtype)
     b = (rng.integers(1, 4, 9) + 1j * rng.integers(0, 3, 9)).astype(dtype)
-    _matches_all(getattr(npx, name)(up(a), up(b)), getattr(np, name)(a, b))
+    assert_all_match(getattr(npx, name)(up(a), up(b)), getattr(np, name)(a, b))
     if name == "intersect1d":
-        _matches_all(npx.intersect1d(up(a), up(b), return_indices=True),
+        assert_all_match(npx.intersect1d(up(a), up(b), return_indices=True),
                      np.intersect1d(a, b, return_indices=True))
 
 
 def test_set_operations_promote_and_handle_empty_and_nan():
     a, b = np.array([1, 2, 2, 5], np.int8), np.array([2.5, 5.0, np.nan, np.nan], np.float32)
     for name in ("union1d", "intersect1d", "setdiff1d", "setxor1d"):
-        _matches_all(getattr(npx, name)(up(a), up(b)), getattr(np, name)(a, b))
+        assert_all_match(getattr(npx, name)(up(a), up(b)), getattr(np, name)(a, b))
         empty = np.array([], np.float64)
-        _matches_all(getattr(npx, name)(up(empty), up(empty)), getattr(np, name)(empty, empty))
-        _matches_all(getattr(npx, name)(up(b), up(empty)), getattr(np, name)(b, empty))
+        assert_all_match(getattr(npx, name)(up(empty), up(empty)), getattr(np, name)(empty, empty))
+        assert_all_match(getattr(npx, name)(up(b), up(empty)), getattr(np, name)(b, empty))
 
 
 @pytest.mark.parametrize("dtype", [d for d in REAL_DTYPES] + ["float16"])
