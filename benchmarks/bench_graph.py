@@ -2,13 +2,13 @@
 
 * A chain of 100 dependent elementwise operations on small arrays: eager (one
   aclnn launch per operation) vs one replay of the captured chain, per operation.
-  Targets: replay <= 1 us per operation and >= 5x faster than eager (issue 4),
-  replay time <= 0.6x NumPy's time for the same chain (issue 9).
+  Targets: replay <= 1 us per operation and >= 5x faster than eager,
+  replay time <= 0.6x NumPy's time for the same chain.
 * One k-means iteration of the main example (examples/digits_kmeans.py) on the
   digits: eager vs replayed, per iteration.
 * The whole k-means run (15 iterations to convergence, one read-back of the shift
   per iteration) eager and with its device work replayed from graphs captured once
-  (GraphKMeans; target >= 1.5x NumPy, issue 9), then where a replayed run's time
+  (GraphKMeans; target >= 1.5x NumPy), then where a replayed run's time
   goes: upload, replay calls, read-backs against the device time of the replays,
   final results.
 NumPy (and PyTorch CPU when installed) run the same work in the same run.

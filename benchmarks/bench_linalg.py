@@ -1,4 +1,4 @@
-"""npuarray.linalg and npuarray.fft against NumPy and PyTorch CPU (issue 8 "Measure").
+"""npuarray.linalg and npuarray.fft against NumPy and PyTorch CPU.
 
 * ``solve``, ``cholesky``, ``qr``, ``svd``, ``eigh`` on 512 x 512 float32 and float64
   (float64 solve / cholesky and eigh are host fallbacks: CANN has no device kernel);

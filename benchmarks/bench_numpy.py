@@ -1,4 +1,4 @@
-"""NumPy's names through npuarray against NumPy (issue 12 "Measure").
+"""NumPy's names through npuarray against NumPy.
 
 ``median``, ``percentile``, ``histogram``, ``unique`` (with counts) and
 ``einsum`` on 16 M float32 (1 M with ``--quick``), each called the way a NumPy script calls it

@@ -1,17 +1,17 @@
-"""aclnn operators through npuarray against NumPy and PyTorch CPU (issue 3 "Measure").
+"""aclnn operators through npuarray against NumPy and PyTorch CPU.
 
-* ``a + b`` on float32, 1 K ... 16 M elements, each synchronised (issue 9 targets:
+* ``a + b`` on float32, 1 K ... 16 M elements, each synchronised (targets:
   1 K takes <= 8x NumPy's time, 16 M >= 2.0x NumPy's speed);
 * host overhead per operation: a chain of 1000 dependent ``+`` on 16-element
-  arrays, synchronised at the end (issue 9: <= 5x NumPy's per-op time), with the
+  arrays, synchronised at the end (<= 5x NumPy's per-op time), with the
   host CPU time of the launching thread per operation (``time.thread_time``: what
   the launch path costs, unaffected by other processes on a shared machine);
 * the same chains for ``y * 1.001`` (array and Python float) and ``y += one``
   (in place);
-* ``sum`` over 16 M float32 (issue 9 target >= 1.8x NumPy);
-* ``matmul`` 1024 x 1024 float32 (issue 9 target >= 1.0x NumPy);
-* ``sort``, ``cumulative_sum``, ``std`` over 16 M float32 (issue 7; no target yet);
-* ``unique_values`` over 16 M float32 with repeats (aclnnUnique2; issue 7).
+* ``sum`` over 16 M float32 (target >= 1.8x NumPy);
+* ``matmul`` 1024 x 1024 float32 (target >= 1.0x NumPy);
+* ``sort``, ``cumulative_sum``, ``std`` over 16 M float32 (no target yet);
+* ``unique_values`` over 16 M float32 with repeats (aclnnUnique2).
 
 Every npuarray timing ends with a synchronisation of the stream, so it covers
 the work, not only its submission.
@@ -92,7 +92,7 @@ def _overhead(harness, stream, torch):
                             target=_targets.DEPENDENT_ADD)
     per_op = times["npuarray"] / CHAIN * 1e6
     numpy_per_op = times["numpy"] / CHAIN * 1e6
-    print("    per dependent operation: %.2f us, %.1fx NumPy's %.2f us (issue 9 target <= 5x)"
+    print("    per dependent operation: %.2f us, %.1fx NumPy's %.2f us (target <= 5x)"
           % (per_op, per_op / numpy_per_op, numpy_per_op))
     _host_cpu(harness, chain)
     _phase_share(harness, x, one)
@@ -100,7 +100,7 @@ def _overhead(harness, stream, torch):
 
 
 def _scalar_and_in_place_chains(harness, stream, torch):
-    """The two other launch fast paths (issue 9): ``y * 1.001`` (aclnnMuls, an array and
+    """The two other launch fast paths: ``y * 1.001`` (aclnnMuls, an array and
     a Python float) and ``y += one`` (aclnnInplaceAdd, no result array), 1000 dependent
     operations on 16 float32 elements each."""
     x = npx.asarray(np.ones(16, np.float32))
@@ -209,7 +209,7 @@ def _matmul(harness, stream, torch):
     print("    npuarray matmul: %.1f GFLOP/s" % (2 * n ** 3 / times["npuarray"] / 1e9))
 
 
-# sin, statistics and sorting (issue 7): one 16 M float32 vector, NumPy and torch alike.
+# sin, statistics and sorting: one 16 M float32 vector, NumPy and torch alike.
 STATS_N = 1 << 24
 
 
@@ -243,7 +243,7 @@ def _unique_values(harness, stream, torch):
     harness.compare("unique_values float32 16 M", impls, nbytes=4 * n, repeat=3)
 
 
-# Element-wise kernel paths (issue 9): broadcasts on small shapes (the k-means one-hot and
+# Element-wise kernel paths: broadcasts on small shapes (the k-means one-hot and
 # centring), a contiguous medium op, casts, a scalar operand and the float32 transcendentals.
 EW_ROWS, EW_COLS = 1797, 64  # the digits data set of examples/digits_kmeans.py
 TRANSCENDENTALS = ["sin", "cos", "exp", "log", "tanh"]

@@ -1,11 +1,11 @@
-"""Host<->device transfers against numpy.copyto, the host's own copy bandwidth (issue 2).
+"""Host<->device transfers against numpy.copyto, the host's own copy bandwidth.
 
 For 1 MiB, 64 MiB and 512 MiB: H2D and D2H from pinned memory (synchronous on the
 default stream, asynchronous on a stream), D2D, and pageable copies (synchronous: direct;
 asynchronous: staged through pooled pinned memory), each next to numpy.copyto (and
 torch's Tensor.copy_ when PyTorch is installed) of the same size. Then the host-side
 cost of enqueueing an event record and of synchronising an idle stream.
-Targets (issue 9): >= 0.8x numpy.copyto for pinned copies of 1 MiB, >= 0.9x for pinned
+Targets: >= 0.8x numpy.copyto for pinned copies of 1 MiB, >= 0.9x for pinned
 copies of >= 64 MiB, >= 0.8x for staged pageable copies of 64 MiB, <= 5 us per event
 record and per idle-stream synchronise. Each size starts with an untimed warm-up of
 every copy, so the first case timed is not the one that pays for the process's first
@@ -21,7 +21,7 @@ from ._harness import torch_or_none
 SIZES = [("1 MiB", 1 << 20), ("64 MiB", 64 << 20), ("512 MiB", 512 << 20)]
 QUICK_SIZES = SIZES[:2]
 HOST_COST_CALLS = 10000
-# (case, size) -> the issue 9 target its row measures
+# (case, size) -> the target its row measures
 TARGETS = {
     **{(name, 1 << 20): _targets.PINNED_1MIB for name in (
         "H2D pinned sync", "H2D pinned async", "D2H pinned sync", "D2H pinned async")},

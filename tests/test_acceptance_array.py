@@ -1,4 +1,4 @@
-"""Black-box acceptance tests of NPUArray (issue 3), written from the issue text and docs/design.md:
+"""Black-box acceptance tests of NPUArray, written from docs/design.md:
 only the public `npuarray.*` API, every result compared with NumPy."""
 import pickle
 import subprocess

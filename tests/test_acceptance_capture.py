@@ -1,7 +1,7 @@
-"""Black-box acceptance of graph capture (issue 4): npusim's aclmdlRI ABI and npuarray.Graph.
+"""Black-box acceptance of graph capture: npusim's aclmdlRI ABI and npuarray.Graph.
 
 Written from docs/acl-abi.md sections 3.2, 4 and 5, the vendor's
-cross-stream capture sample (seed 003) and issue 4, not from the implementation. The ABI
+cross-stream capture sample (seed 003), not from the implementation. The ABI
 tests drive the raw binding (every call returns the ACL code, compared exactly); each runs
 on a fresh thread because raw aclrtSetDevice calls change that thread's ACL state, and
 captures a failing test leaves open are ended so later tests are not judged under them.
@@ -250,7 +250,7 @@ def test_end_from_another_thread(mode, expected):
         begin(s, mode)
         code, model = in_thread(end_code, s)
         assert code == expected
-        assert capture_info(s)[0] == NONE  # issue 4: a failed End leaves the stream out of capture
+        assert capture_info(s)[0] == NONE  # a failed End leaves the stream out of capture
         if code == SUCCESS:
             ok(lib.aclmdlRIDestroy(model))
         sync(s)

@@ -1,4 +1,4 @@
-"""Black-box acceptance tests of the runtime layer (issue 2), written from the issue text and
+"""Black-box acceptance tests of the runtime layer, written from
 the vendor documents: only the public `npuarray.*` API, compared with hand-derived values."""
 import gc
 import pickle

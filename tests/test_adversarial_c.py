@@ -1,4 +1,4 @@
-"""Adversarial misuse of the C ABI (issue 10 item 5), from C (tests/c/adv_abi.cpp, in the
+"""Adversarial misuse of the C ABI, from C (tests/c/adv_abi.cpp, in the
 release, AddressSanitizer and ThreadSanitizer builds of npusim) and from Python."""
 import os
 

@@ -1,4 +1,4 @@
-"""Errors that name what the user did (issue 10 item 8): indexing with a device index
+"""Errors that name what the user did: indexing with a device index
 array inside a graph capture, and integer powers with negative array exponents."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Adversarial: fork() after the parent used a device (issue 10 item 3).
+"""Adversarial: fork() after the parent used a device.
 
 The child of fork() has the runtime's memory but not its threads: using npuarray
 there raises a clear RuntimeError naming the "spawn" start method, and a child

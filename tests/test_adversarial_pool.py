@@ -1,6 +1,6 @@
 """Adversarial: a pool block is reused only after every stream that used it is done.
 
-Regression tests for issue 10 item 1: an array read by two threads, each on its own
+Regression tests: an array read by two threads, each on its own
 stream, then dropped, must not have its block handed out while one read is queued.
 """
 import threading

@@ -1,4 +1,4 @@
-"""Adversarial: graphs and host functions (issue 10 items 6 and 8).
+"""Adversarial: graphs and host functions.
 
 A host function captured in a graph runs at every replay; re-capturing into new graphs in
 a loop does not leak device memory (measured with aclrtGetMemInfo, not the pool's own

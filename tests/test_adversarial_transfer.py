@@ -1,7 +1,7 @@
 """Adversarial: transfers whose source is changed or freed while the copy is queued.
 
-Regression tests for issue 10 item 2 (a peer copy on a busy stream must read the
-source before a later write to it) and item 4 (Ctrl-C during a staged copy).
+Regression tests: a peer copy on a busy stream must read the source before a later
+write to it; Ctrl-C during a staged copy.
 """
 import numpy as np
 import pytest

@@ -346,7 +346,7 @@ def test_numpy_functions_on_device_arrays(rng):
     assert isinstance(exp, npx.NPUArray)
     np.testing.assert_allclose(exp.to_host(), np.exp(host), rtol=1e-5)
     # Host arrays mixed in are not uploaded, functions without a device version
-    # raise TypeError (issue 12; npuarray._numpy_dispatch).
+    # raise TypeError (npuarray._numpy_dispatch).
     with pytest.raises(TypeError):
         np.allclose(x, host)
     np.testing.assert_array_equal(np.concatenate([x, x]).to_host(), np.concatenate([host, host]))

@@ -81,7 +81,7 @@ def test_labels_fit_their_column():
 
 
 def test_the_issue_table_is_complete():
-    """The ten rows of issue 9's "Measure" table (the kinds and bounds it states)."""
+    """The ten rows of the small-operation targets table (the kinds and bounds it states)."""
     expected = {
         "add-1k-sync": ("slowdown", 8.0), "dependent-add": ("slowdown", 5.0),
         "kmeans-eager": ("speedup", 1.0), "kmeans-graph": ("speedup", 1.5),

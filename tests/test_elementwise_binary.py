@@ -1,4 +1,4 @@
-"""Binary element-wise functions of issue 7 against NumPy: atan2, logaddexp,
+"""Binary element-wise functions against NumPy: atan2, logaddexp,
 copysign, hypot, nextafter, clip, and the uint64 forms of floor_divide,
 remainder, pow, maximum and minimum. Every dtype the standard allows,
 broadcasting, scalars on either side, 0-d, empty and non-contiguous inputs, the

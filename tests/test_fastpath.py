@@ -1,5 +1,5 @@
 """npuarray/_core/_fastpath.c: the C common case of NPUArray's binary operators and of
-DeviceBuffer.__del__ (issue 9). Each test checks results against NumPy, and that every
+DeviceBuffer.__del__. Each test checks results against NumPy, and that every
 case outside the common one reaches the Python operator with the same semantics."""
 import gc
 import inspect

@@ -1,4 +1,4 @@
-"""The launch fast path of binary operators (issue 9): ``x + y`` for two arrays whose dtypes the
+"""The launch fast path of binary operators: ``x + y`` for two arrays whose dtypes the
 aclnn operator takes as they are goes through ``_Binary.call`` -> ``_ops.binary_result`` ->
 the C helper ``npuarray_aclnn_launch`` (both aclnn phases in one call). Everything else takes the
 general path. These tests check that the fast path gives what the general path and NumPy give,

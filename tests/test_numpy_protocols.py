@@ -1,4 +1,4 @@
-"""NumPy's protocols on NPUArrays (issue 12 part 2): __array_function__ runs
+"""NumPy's protocols on NPUArrays: __array_function__ runs
 NumPy functions on the device or raises TypeError naming them, __array_ufunc__
 handles out=, dtype=, where=, casting= and reduce / accumulate / outer / at;
 none of it copies to the host (checked under transfer_guard("disallow"))."""

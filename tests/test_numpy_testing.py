@@ -1,4 +1,4 @@
-"""npuarray.testing (issue 12 part 4): NumPy's assertions on NPUArrays or NumPy arrays."""
+"""npuarray.testing: NumPy's assertions on NPUArrays or NumPy arrays."""
 import numpy as np
 import pytest
 

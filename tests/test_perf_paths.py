@@ -1,5 +1,4 @@
-"""Correctness of the fast paths added for host overhead and throughput (issue 3
-"Measure"): the memoised aclTensors of operator results, the stream worker that
+"""Correctness of the fast paths added for host overhead and throughput: the memoised aclTensors of operator results, the stream worker that
 spins briefly before sleeping, and the streaming-store path of large contiguous
 element-wise outputs. Each result is compared with NumPy."""
 import time

@@ -1,4 +1,4 @@
-"""The memory pool's lock-free fast path (issue 9): a small block freed on a stream is
+"""The memory pool's lock-free fast path: a small block freed on a stream is
 reused on that stream with list.pop/append under the GIL, no lock. Checked here: reuse and
 statistics, every block owned exactly once (also when a free list is dropped in the middle
 of a release), cross-stream ordering, the limit, threads, fork and graph capture."""

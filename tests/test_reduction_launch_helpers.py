@@ -1,5 +1,5 @@
 """Small reductions and matrix products through npuarray's exact-signature C launch helpers
-(issue 9, round 3): ``npuarray_aclnn_launch_reduce`` (aclnnAmax / aclnnAmin),
+``npuarray_aclnn_launch_reduce`` (aclnnAmax / aclnnAmin),
 ``..._reduce_dtype`` (aclnnReduceSum / aclnnMean), ``..._reduce_index`` (aclnnArgMax /
 aclnnArgMin) and ``..._matmul`` (aclnnMatmul) run both aclnn phases in one call from
 ``_ops.reduction_result`` / ``_ops.matmul_result``, and aclTensors of views (``c.T``) are

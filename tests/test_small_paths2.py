@@ -1,5 +1,5 @@
 """Small reductions, arg-extrema and matmul through their memoised fast paths
-(issue 9, round 2): repeated calls with the same (dtype, shape, axis, keepdims)
+repeated calls with the same (dtype, shape, axis, keepdims)
 reuse a plan, so every test calls twice or more with new data, with views of
 other strides, and checks that bad input after a memoised call still fails."""
 import numpy as np

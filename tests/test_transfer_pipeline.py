@@ -1,5 +1,5 @@
 """Staged (pageable) asynchronous copies and the fixed-cost paths of the copy primitives
-(issue 9): piece boundaries, sizes that are no multiple of a piece, 0 bytes, odd sizes,
+piece boundaries, sizes that are no multiple of a piece, 0 bytes, odd sizes,
 views, both directions on an idle stream (a small probe piece, then one direct copy) and on
 a stream held back by earlier work (the pipeline of pieces), interleaving with compute,
 the host buffer reused after the call, and errors in the middle of a pipeline."""

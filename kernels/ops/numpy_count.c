@@ -1,4 +1,4 @@
-/* Counting operator behind NumPy's bincount and histogram (issue 12): aclnnBincount, the number
+/* Counting operator behind NumPy's bincount and histogram: aclnnBincount, the number
  * of occurrences (or the sum of weights) of each value 0, 1, ... of a 1-D non-negative integer
  * self, into out, whose length the caller sizes (max(self) + 1, at least minlength).
  *

@@ -1,4 +1,4 @@
-/* Selection operators behind NumPy's order statistics (issue 12: numpy.median, percentile,
+/* Selection operators behind NumPy's order statistics (numpy.median, percentile,
  * quantile, partition): aclnnKthvalue, the k-th smallest element (k from 1, as torch.kthvalue,
  * which it backs in torch_npu) of every line of self along dim, with its INT64 index.
  *

@@ -100,7 +100,7 @@ aclnnStatus aclnnIndexGetWorkspaceSize(const aclTensor* self, const aclTensorLis
 aclnnStatus aclnnMaskedSelectGetWorkspaceSize(const aclTensor* self, const aclTensor* mask, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnInplaceMaskedFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclTensor* mask, const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnIndexPutImplGetWorkspaceSize(aclTensor* selfRef, const aclTensorList* indices, const aclTensor* values, const bool accumulate, const bool unsafe, uint64_t* workspaceSize, aclOpExecutor** executor);
-/* linalg (issue 8): hicann/ops-math math/{cholesky,slogdet,qr,svd}, ops-nn inverse, lp_norm_v2, ops-math cross */
+/* linalg: hicann/ops-math math/{cholesky,slogdet,qr,svd}, ops-nn inverse, lp_norm_v2, ops-math cross */
 aclnnStatus aclnnLinalgCholeskyGetWorkspaceSize(const aclTensor* self, bool upper, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnInverseGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnSlogdetGetWorkspaceSize(const aclTensor* self, aclTensor* signOut, aclTensor* logOut, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -138,7 +138,7 @@ aclnnStatus aclnnSignbitGetWorkspaceSize(const aclTensor* self, aclTensor* out, 
 aclnnStatus aclnnIsPosInfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnIsNegInfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnRealGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
-// Binary element-wise, bitwise and shift operators (issue 7): aclnn_bitwise_*.h, aclnn_left_shift.h,
+// Binary element-wise, bitwise and shift operators: aclnn_bitwise_*.h, aclnn_left_shift.h,
 // aclnn_right_shift.h, aclnn_logical_xor.h, aclnn_logaddexp.h, aclnn_clamp.h
 aclnnStatus aclnnBitwiseAndTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnBitwiseAndScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -156,7 +156,7 @@ aclnnStatus aclnnClampMinGetWorkspaceSize(const aclTensor* self, const aclScalar
 aclnnStatus aclnnClampMaxGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMax, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnLogAddExpGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnAtan2GetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
-/* Statistics, scans and sorting (issue 7: prod, std, var, cumulative_*, sort, argsort) */
+/* Statistics, scans and sorting (prod, std, var, cumulative_*, sort, argsort) */
 aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepDim, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnStdGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, const int64_t correction, bool keepdim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -165,17 +165,17 @@ aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor* self, int64_t dim, aclD
 aclnnStatus aclnnCumprodGetWorkspaceSize(const aclTensor* input, const aclScalar* dim, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor* self, bool stable, int64_t dim, bool descending, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnArgsortGetWorkspaceSize(const aclTensor* self, int64_t dim, bool descending, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
-// Searching, set and indexing functions (issue 7): hicann/ops-nn index/non_zero, index/unique_consecutive,
+// Searching, set and indexing functions: hicann/ops-nn index/non_zero, index/unique_consecutive,
 // index/gather_elements_v2; hicann/ops-math math/search_sorted, math/equal
 aclnnStatus aclnnNonzeroGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnSearchSortedGetWorkspaceSize(const aclTensor* sortedSequence, const aclTensor* self, bool outInt32, bool right, const aclTensor* sorter, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor* self, const int64_t dim, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnIsInTensorScalarGetWorkspaceSize(const aclTensor* element, const aclScalar* testElement, bool assumeUnique, bool invert, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
-/* NumPy's names (issue 12): hicann/ops-nn index/kth_value/op_api/aclnn_kthvalue.h, CANN's aclnn_bincount.h */
+/* NumPy's names: hicann/ops-nn index/kth_value/op_api/aclnn_kthvalue.h, CANN's aclnn_bincount.h */
 aclnnStatus aclnnKthvalueGetWorkspaceSize(const aclTensor* self, int64_t k, int64_t dim, bool keepdim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnBincountGetWorkspaceSize(const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
-// Random numbers (issue 12, npuarray.random): hicann/ops-math random/dsa_random_uniform (aclnn_uniform.h,
+// Random numbers (npuarray.random): hicann/ops-math random/dsa_random_uniform (aclnn_uniform.h,
 // aclnn_random.h), random/dsa_random_normal (aclnn_normal.h), random/stateless_randperm (aclnn_randperm.h),
 // random/stateless_sample_multinomial (aclnn_multinomial.h)
 aclnnStatus aclnnInplaceUniformGetWorkspaceSize(const aclTensor* selfRef, double from, double to, uint64_t seed, uint64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -191,7 +191,7 @@ aclnnStatus aclnnBernoulliGetWorkspaceSize(const aclTensor* self, const aclScala
 aclnnStatus aclnnBernoulliTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnInplaceBernoulliGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnInplaceBernoulliTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
-// Launch path (issue 9): the in-place arithmetic of `x += y`, `x *= y` ... (npusim:
+// Launch path: the in-place arithmetic of `x += y`, `x *= y` ... (npusim:
 // kernels/ops/arith_ops.c, the dtypes of aclnnAdd/Sub/Mul/Div: hicann/ops-math
 // math/add/docs/aclnnAdd&aclnnInplaceAdd.md, math/sub/docs/aclnnSub&aclnnInplaceSub.md,
 // math/mul/docs/aclnnMul&aclnnInplaceMul.md, math/div/docs/aclnnDiv&aclnnInplaceDiv.md)

@@ -684,7 +684,7 @@ def logical_or(x1, x2, /):
 
 
 # ---------------------------------------------------------------------------
-# Binary functions (issue 7): bitwise operations and shifts, logical_xor
+# Binary functions: bitwise operations and shifts, logical_xor
 
 __all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
             "bitwise_left_shift", "bitwise_right_shift", "logical_xor"]

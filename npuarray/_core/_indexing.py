@@ -532,7 +532,7 @@ _set_all = _ops.fast_binary_operator("aclnnInplaceCopy", _ops.COPY_PLANS, {},
                                      _set_all_in_python, mode="in-place")
 
 
-# -- take, take_along_axis (issue 7) -----------------------------------------------------------
+# -- take, take_along_axis -------------------------------------------------------------------
 
 # hicann/ops-nn index/gather_elements_v2/docs/aclnnGather.md (self and out)
 _GATHER_DTYPES = frozenset(map(np.dtype, (

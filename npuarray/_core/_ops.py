@@ -14,7 +14,7 @@ common scalars are cached, operator entry points are looked up once, the two
 out-parameters are reused per thread, and binary element-wise operators take a
 shorter path (``launch_binary``).
 
-The hottest operations have fast paths (issue 9). NPUArray's operators (``x + y``,
+The hottest operations have fast paths. NPUArray's operators (``x + y``,
 ``x + 2.0``, ``2.0 - x``, ``x += y``, ``x[...] = y``), new results (``empty``), unary
 and reduction launches and small reads run their common case entirely in C
 (``npuarray/_core/_fastpath.c``, set up by ``configure_fastpath``). Behind them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
@@ -856,7 +856,7 @@ def cast(x, dtype, *, stream=None):
 
 
 # ---------------------------------------------------------------------------
-# Descriptors of views, and single-launch reductions and products (issue 9)
+# Descriptors of views, and single-launch reductions and products
 
 # aclTensors of views, memoised by everything the descriptor holds: the buffer's address
 # and size (the storage), shape, strides, offset and dtype. ``c.T`` or ``x[:, 0]`` is a new

@@ -132,7 +132,7 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 
 # ---------------------------------------------------------------------------
-# nonzero, count_nonzero, searchsorted (issue 7)
+# nonzero, count_nonzero, searchsorted
 
 # aclnnNonzero takes every real dtype (hicann/ops-nn index/non_zero/docs/aclnnNonzero.md);
 # complex inputs are tested against zero first.

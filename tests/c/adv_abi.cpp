@@ -1,4 +1,4 @@
-/* Adversarial misuse of the C ABI (issue 10 item 5): sizes that wrap past 2^64, destroying a
+/* Adversarial misuse of the C ABI: sizes that wrap past 2^64, destroying a
  * stream or event while another thread synchronises on it, a tensor destroyed twice, a consumed
  * executor used again after its memory could have been recycled. Every misuse must return an
  * error code with a message (never crash, alias or run the wrong work); under the ASan / TSan
