@@ -48,9 +48,10 @@ from ._inspection import *  # noqa: F401,F403  __array_namespace_info__
 from ._inspection import __all__ as _inspection_all
 from ._constants import *  # noqa: F401,F403  e, inf, nan, newaxis, pi
 from ._constants import __all__ as _constants_all
+from ._ufunc import *  # noqa: F401,F403  ufunc; the element-wise functions as ufunc objects
 __all__ += [*_creation_all, *_manipulation_all, *_math_all, *_logic_all, *_bitwise_all,
             *_sorting_all, *_statistics_all, *_set_all, *_indexing_all, *_linear_algebra_all,
-            *_inspection_all, *_constants_all]
+            *_inspection_all, *_constants_all, "ufunc"]
 from . import testing  # noqa: E402,F401  npuarray.testing: assert_allclose, assert_array_equal
 from . import fft, linalg  # noqa: E402  the array API extensions
 from . import random  # noqa: E402  numpy.random on CANN's random operators
