@@ -32,7 +32,7 @@ from ._core import _manipulation, _ops, _statistical, _transfer, _utility
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
 from . import _sorting, _statistics
 from . import _numpy_adapters as _adapters
-from . import _operands, _ufunc
+from . import _operands, _signatures, _ufunc
 
 __all__ = []
 
@@ -158,6 +158,8 @@ def _function_table():
         np.cumulative_sum: a.cumulative(_statistical.cumulative_sum, "cumulative_sum"),
         np.cumulative_prod: a.cumulative(_statistical.cumulative_prod, "cumulative_prod"),
     })
+    for name in _signatures.__all__:
+        table[getattr(np, name)] = getattr(_signatures, name)
     for numpy_function, function in _SAME_FUNCTIONS():
         table[numpy_function] = _keyword_adapter(numpy_function, function)
     from . import fft, linalg

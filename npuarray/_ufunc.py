@@ -78,7 +78,7 @@ def _check_cast(name, source, target, casting, what):
                         f"{np.dtype(target)!r} with casting rule {casting!r}")
 
 
-def _ordered(result, order, inputs):
+def ordered(result, order, inputs):
     """``result`` laid out in ``order`` (NumPy's 'C', 'F', 'A', 'K'): Fortran order
     is a C-contiguous copy of the transpose, viewed transposed (as CuPy's)."""
     if order in ("K", "C", None) or result.ndim < 2:
@@ -112,7 +112,7 @@ def is_fortran(x):
     return True
 
 
-def _out_array(out, nout=1):
+def out_array(out, nout=1):
     """The one output NPUArray of ``out=`` (None, an array or a 1-tuple)."""
     if isinstance(out, tuple):
         if len(out) != nout:
@@ -203,7 +203,7 @@ class ufunc:
                 isinstance(signature, str) and len(signature) == 1 else None
             if dtype is None:
                 raise TypeError(f"{name}(): only a single-dtype signature= is supported")
-        out = _out_array(out, self.nout)
+        out = out_array(out, self.nout)
         inputs = operands(name, args)
         if dtype is not None:
             inputs = self._cast_inputs(inputs, normalize_dtype(dtype), casting)
@@ -216,7 +216,7 @@ class ufunc:
             if where is False and out is None:
                 return result
         result = store(name, result, out, where, casting)
-        return result if out is not None else _ordered(result, order, inputs)
+        return result if out is not None else ordered(result, order, inputs)
 
     def _cast_inputs(self, inputs, dtype, casting):
         converted = []
@@ -267,7 +267,7 @@ class ufunc:
             result = self._function(result, initial)
             if result.dtype != array.dtype and self.__name__ not in _BOOL_RESULTS:
                 result = _manipulation.astype(result, array.dtype)
-        return store(name, result, _out_array(out), True, "unsafe")
+        return store(name, result, out_array(out), True, "unsafe")
 
     def _reduce_axes(self, array, axes, keepdims, fill):
         reduction = _REDUCTIONS.get(self.__name__)
@@ -324,7 +324,7 @@ class ufunc:
                 array = _manipulation.astype(array, dtype, copy=False)
             result = _manipulation.moveaxis(self._scan(_manipulation.moveaxis(array, axis, 0)),
                                             0, axis)
-        return store(self.__name__, result, _out_array(out), True, "unsafe")
+        return store(self.__name__, result, out_array(out), True, "unsafe")
 
     def _scan(self, x):
         n = x.shape[0]
@@ -371,7 +371,7 @@ class ufunc:
             parts.append(self.reduce(moved[start:stop], axis=0, dtype=dtype)
                          if stop > start else moved[start])
         result = _manipulation.moveaxis(_manipulation.stack(parts, axis=0), 0, axis)
-        return store(self.__name__, result, _out_array(out), True, "unsafe")
+        return store(self.__name__, result, out_array(out), True, "unsafe")
 
     def at(self, a, indices, b=None, /):
         """``numpy.ufunc.at``: unbuffered in-place ``a[indices] = f(a[indices], b)``.

@@ -120,13 +120,11 @@ def test_unimplemented_functions_raise_type_error_naming_them(data, guarded):
 
 
 def test_unsupported_keywords_raise_type_error(data, guarded):
-    _, x = data
-    with pytest.raises(TypeError, match="where"):
-        np.sum(x, where=x > 0)
+    a, x = data
+    assert_matches(np.sum(x, where=x > 0), np.sum(a, where=a > 0), rtol=1e-6)
     with pytest.raises(TypeError):
         np.sort(x, order="f")
-    with pytest.raises(ValueError):
-        np.reshape(x, (20,), order="F")
+    assert_matches(np.reshape(x, (20,), order="F"), np.reshape(a, (20,), order="F"))
 
 
 UFUNCS = [np.add, np.subtract, np.multiply, np.divide, np.power, np.maximum, np.minimum,
