@@ -158,10 +158,10 @@ def _function_table():
         np.cumulative_sum: a.cumulative(_statistical.cumulative_sum, "cumulative_sum"),
         np.cumulative_prod: a.cumulative(_statistical.cumulative_prod, "cumulative_prod"),
     })
-    for name in _signatures.__all__:
-        table[getattr(np, name)] = getattr(_signatures, name)
     for numpy_function, function in _SAME_FUNCTIONS():
         table[numpy_function] = _keyword_adapter(numpy_function, function)
+    for name in _signatures.__all__:
+        table[getattr(np, name)] = getattr(_signatures, name)
     from . import fft, linalg
     for numpy_module, module in ((np.linalg, linalg), (np.fft, fft)):
         for name in module.__all__:

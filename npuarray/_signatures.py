@@ -20,7 +20,8 @@ import operator
 import numpy as np
 
 from . import _math, _ufunc
-from ._core import _creation, _indexing, _manipulation, _ops, _searching, _sorting
+from . import _set as _set_names
+from ._core import _creation, _indexing, _manipulation, _ops, _searching, _set, _sorting
 from ._core import _statistical as st
 from ._core import _transfer, _utility
 from ._core import _elementwise as ew
@@ -31,7 +32,8 @@ __all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "a
            "argmax", "argmin", "where", "sort", "argsort", "clip", "round", "around", "real",
            "imag", "linspace", "meshgrid", "asarray", "empty", "zeros", "ones", "full",
            "empty_like", "zeros_like", "ones_like", "full_like", "tile", "take", "reshape",
-           "cumulative_sum", "cumulative_prod"]
+           "cumulative_sum", "cumulative_prod", "tril", "triu", "isin",
+           "unique"]
 
 _NO_VALUE = np._NoValue
 
@@ -490,8 +492,10 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
         step = (stop - start) / div if div > 0 else np.nan
         return (result, np.float64(step) if not isinstance(step, complex) else step) \
             if retstep else result
+    # Python scalars stay weak (NEP 50): float32 ends give float32 values.
+    compute = np.result_type(*(v if isinstance(v, (builtins.int, builtins.float, complex))
+                               else as_device(v, "linspace").dtype for v in (start, stop)), 1.0)
     start, stop = as_device(start, "linspace"), as_device(stop, "linspace")
-    compute = np.result_type(start.dtype, stop.dtype, float)
     start = _manipulation.astype(start, compute, copy=False)
     stop = _manipulation.astype(stop, compute, copy=False)
     delta = ew.subtract(stop, start)
@@ -587,3 +591,65 @@ def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
     flipped = _manipulation.permute_dims(a, tuple(range(a.ndim - 1, -1, -1)))
     result = _manipulation.reshape(flipped, shape[::-1], copy=copy)
     return _manipulation.permute_dims(result, tuple(range(len(shape) - 1, -1, -1)))
+
+
+def tril(m, /, k=0):
+    """Lower triangle of the last two axes, below diagonal ``k`` kept (``numpy.tril``,
+    array API ``tril``): aclnnTril; ``k`` positional or keyword."""
+    return _creation.tril(as_device(m, "tril"), k=operator.index(k))
+
+
+def triu(m, /, k=0):
+    """Upper triangle of the last two axes (``numpy.triu``, array API ``triu``): aclnnTriu."""
+    return _creation.triu(as_device(m, "triu"), k=operator.index(k))
+
+
+def isin(element, test_elements, /, assume_unique=False, invert=False, *, kind=None):
+    """Whether each element of ``element`` is in ``test_elements`` (``numpy.isin``,
+    array API ``isin``), in ``element``'s shape; either may be a host array or
+    sequence (uploaded). ``assume_unique`` and ``kind`` are hints NumPy may ignore;
+    so does npuarray."""
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: {kind!r}. Please use None, 'sort' or 'table'.")
+    return _set.isin(as_device(element, "isin"), as_device(test_elements, "isin"),
+                     invert=builtins.bool(invert))
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):  # noqa: A002  NumPy's name
+    """Sorted unique elements (``numpy.unique``), or with ``axis`` the unique
+    sub-arrays along it in lexicographic order: a stable sort per column
+    (aclnnSort), neighbours compared (aclnnNeTensor, aclnnAny), the first of each
+    run kept (aclnnIndexSelect). ``return_index`` (first occurrences),
+    ``return_inverse`` and ``return_counts`` as NumPy's."""
+    if axis is None:
+        return _set_names.unique(ar, return_index, return_inverse, return_counts,
+                                 equal_nan=equal_nan, sorted=sorted)
+    a = as_device(ar, "unique")
+    axis = _manipulation.normalize_axis_tuple(axis, a.ndim)[0]
+    moved = _manipulation.moveaxis(a, axis, 0)
+    n, rest = moved.shape[0], moved.shape[1:]
+    rows = _manipulation.reshape(moved, (n, -1))
+    order = _creation.arange(n, dtype=np.int64, device=a.device)
+    for j in range(rows.shape[1] - 1, -1, -1):  # stable sorts, last key first
+        keys = _indexing.take(rows[:, j], order)
+        order = _indexing.take(order, _sorting.argsort(keys, stable=True))
+    ordered = _indexing.take(rows, order, axis=0)
+    first = _creation.ones((builtins.min(n, 1),), dtype=np.bool_, device=a.device)
+    changed = _utility.any(ew.not_equal(ordered[1:], ordered[:-1]), axis=1) if n > 1 else \
+        _creation.zeros((0,), dtype=np.bool_, device=a.device)
+    starts = _manipulation.concat([first, changed])
+    positions = _searching.nonzero(starts)[0]
+    values = _manipulation.reshape(_indexing.take(ordered, positions, axis=0),
+                                   (positions.shape[0],) + rest)
+    result = [_manipulation.moveaxis(values, 0, axis)]
+    if return_index:
+        result.append(_indexing.take(order, positions))
+    if return_inverse:
+        group = ew.subtract(st.cumulative_sum(_manipulation.astype(starts, np.int64)), 1)
+        result.append(_indexing.take(group, _sorting.argsort(order, stable=True)))
+    if return_counts:
+        ends = _manipulation.concat([positions[1:], _creation.full(
+            (1,), n, dtype=np.int64, device=a.device)])
+        result.append(ew.subtract(ends, positions))
+    return result[0] if len(result) == 1 else tuple(result)
