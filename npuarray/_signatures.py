@@ -68,8 +68,8 @@ def _reduce(ufunc_name, function, a, axis, dtype, out, keepdims, initial, where)
     axis = axis_argument(axis)
     if out is None and not _given(initial) and where is True \
             and type(a) is _array_type():
-        options = {} if dtype is None else {"dtype": dtype}
-        return function(a, axis=axis, keepdims=keepdims, **options)
+        return function(a, axis=axis, keepdims=keepdims,
+                        **({} if dtype is None else {"dtype": dtype}))
     a = as_device(a, ufunc_name)
     if axis is None:
         axis = tuple(range(a.ndim))
@@ -83,6 +83,9 @@ def sum(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE
     aclnnReduceSum on the current stream; integers accumulate in int64 / uint64 as
     NumPy. ``dtype`` the accumulator and result dtype, ``out`` an NPUArray,
     ``keepdims``, ``initial`` (added), ``where`` (a bool mask: the elements summed)."""
+    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+            and type(axis) is not list and keepdims is not _NO_VALUE:
+        return st.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)  # the plain call, as cheap
     return _reduce("add", st.sum, a, axis, dtype, out, keepdims, initial, where)
 
 
@@ -90,6 +93,9 @@ def prod(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALU
          where=True):
     """Product over ``axis`` (``numpy.prod``, array API ``prod``): aclnnProd; the
     keywords as ``sum``'s."""
+    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+            and type(axis) is not list and keepdims is not _NO_VALUE:
+        return st.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
     return _reduce("multiply", st.prod, a, axis, dtype, out, keepdims, initial, where)
 
 
@@ -98,12 +104,18 @@ def max(a, /, axis=None, out=None, keepdims=False, initial=_NO_VALUE,  # noqa: A
     """Largest element over ``axis`` (``numpy.max``, array API ``max``): aclnnAmax;
     ``initial`` takes part, ``where`` needs ``initial`` (ValueError otherwise, as
     NumPy), as does an empty reduction."""
+    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+            and type(axis) is not list and keepdims is not _NO_VALUE:
+        return st.max(a, axis=axis, keepdims=keepdims)
     return _reduce("maximum", st.max, a, axis, None, out, keepdims, initial, where)
 
 
 def min(a, /, axis=None, out=None, keepdims=False, initial=_NO_VALUE,  # noqa: A001
         where=True):
     """Smallest element over ``axis`` (``numpy.min``, array API ``min``): aclnnAmin."""
+    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+            and type(axis) is not list and keepdims is not _NO_VALUE:
+        return st.min(a, axis=axis, keepdims=keepdims)
     return _reduce("minimum", st.min, a, axis, None, out, keepdims, initial, where)
 
 

@@ -472,10 +472,10 @@ def _entry(u, function):
             return function(*args)
         return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback)
     if nin == 1:
-        def call(*args, **kwargs):
-            if kwargs or len(args) != 1 or type(args[0]) is not array_type:
-                return general(*args, **kwargs)
-            return function(args[0])
+        def call(x, out=None, /, *args, **kwargs):
+            if out is None and not kwargs and type(x) is array_type and not args:
+                return function(x)
+            return general(x, *((out,) if out is not None else ()), *args, **kwargs)
     else:
         def call(*args, **kwargs):
             if kwargs or not _plain_binary(args, array_type):
