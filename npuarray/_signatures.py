@@ -33,7 +33,7 @@ __all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "a
            "imag", "linspace", "meshgrid", "asarray", "empty", "zeros", "ones", "full",
            "empty_like", "zeros_like", "ones_like", "full_like", "tile", "take", "reshape",
            "cumulative_sum", "cumulative_prod", "tril", "triu", "isin",
-           "unique"]
+           "unique", "searchsorted"]
 
 _NO_VALUE = np._NoValue
 
@@ -499,6 +499,8 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
     arrays = isinstance(start, (_array_type(), np.ndarray, list, tuple)) or \
         isinstance(stop, (_array_type(), np.ndarray, list, tuple))
     if not arrays:
+        if dtype is None and (isinstance(start, np.generic) or isinstance(stop, np.generic)):
+            dtype = np.result_type(start, stop, 1.0)  # NumPy scalars are strong (NEP 50)
         result = _creation.linspace(start, stop, num, dtype=dtype, device=device,
                                     endpoint=endpoint)
         step = (stop - start) / div if div > 0 else np.nan
@@ -665,3 +667,16 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
             (1,), n, dtype=np.int64, device=a.device)])
         result.append(ew.subtract(ends, positions))
     return result[0] if len(result) == 1 else tuple(result)
+
+
+def searchsorted(a, v, /, side="left", sorter=None):
+    """Insertion indices of ``v`` into the sorted 1-D ``a`` (``numpy.searchsorted``,
+    array API ``searchsorted``): aclnnSearchSorted. ``v`` an array, a host array or
+    a Python or NumPy scalar; ``sorter`` the indices that sort ``a``."""
+    if isinstance(v, np.generic):
+        v = v.item()  # compared by value; the result is an index either way
+    elif isinstance(v, (np.ndarray, list, tuple)):
+        v = as_device(v, "searchsorted")
+    if sorter is not None:
+        sorter = as_device(sorter, "searchsorted")
+    return _searching.searchsorted(as_device(a, "searchsorted"), v, side=side, sorter=sorter)
