@@ -28,7 +28,7 @@ import inspect
 import numpy as np
 
 from ._core import _elementwise as ew
-from ._core import _manipulation, _ops, _statistical, _transfer, _utility
+from ._core import _manipulation, _ops, _transfer
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
 from . import _sorting, _statistics
 from . import _numpy_adapters as _adapters
@@ -140,24 +140,16 @@ def _function_table():
                 table[target] = function
     a = _adapters
     table.update({
-        np.sum: _math.numpy_sum, np.prod: _math.numpy_prod,
-        np.mean: _statistics.numpy_mean, np.std: _statistics.numpy_std,
-        np.var: _statistics.numpy_var, np.max: _math.amax, np.min: _math.amin,
-        np.round: a.round_, np.around: a.round_, np.argmax: a.argmax, np.argmin: a.argmin,
-        np.sort: a.sort, np.argsort: a.argsort, np.where: a.where, np.clip: a.clip,
-        np.reshape: a.reshape, np.stack: a.stack, np.take: a.take,
-        np.searchsorted: a.searchsorted, np.count_nonzero: a.count_nonzero,
-        np.all: a.all_, np.any: a.any_, np.diff: a.diff, np.zeros_like: a.zeros_like,
-        np.ones_like: a.ones_like, np.empty_like: a.empty_like, np.full_like: a.full_like,
+        np.stack: a.stack, np.count_nonzero: a.count_nonzero, np.diff: a.diff,
         np.broadcast_to: a.broadcast_to, np.broadcast_arrays: a.broadcast_arrays,
-        np.meshgrid: a.meshgrid, np.isin: a.isin, np.astype: a.astype, np.copyto: a.copyto,
-        np.result_type: a.result_type, np.can_cast: a.can_cast, np.shape: a.shape,
-        np.ndim: a.ndim, np.size: a.size, np.iscomplexobj: a.iscomplexobj,
-        np.isrealobj: a.isrealobj, np.tensordot: a.tensordot, np.concat: nm.concatenate,
-        np.permute_dims: nm.transpose, np.matmul: _linear_algebra.matmul,
-        np.cumulative_sum: a.cumulative(_statistical.cumulative_sum, "cumulative_sum"),
-        np.cumulative_prod: a.cumulative(_statistical.cumulative_prod, "cumulative_prod"),
+        np.astype: a.astype, np.copyto: a.copyto, np.result_type: a.result_type,
+        np.can_cast: a.can_cast, np.shape: a.shape, np.ndim: a.ndim, np.size: a.size,
+        np.iscomplexobj: a.iscomplexobj, np.isrealobj: a.isrealobj, np.tensordot: a.tensordot,
+        np.concat: nm.concatenate, np.permute_dims: nm.transpose,
+        np.matmul: _linear_algebra.matmul,
     })
+    # sum, std, sort, where, clip, take, reshape, zeros_like, ...: one function with NumPy's
+    # signature and the standard's.
     for numpy_function, function in _SAME_FUNCTIONS():
         table[numpy_function] = _keyword_adapter(numpy_function, function)
     for name in _signatures.__all__:

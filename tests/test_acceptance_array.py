@@ -620,12 +620,15 @@ def test_broadcasting_and_mismatch(rng):
 def test_mixing_with_numpy_arrays(rng):
     a = rng.standard_normal(4)
     x = npx.asarray(a)
-    # as CuPy: no implicit upload of a NumPy operand, on either side
-    with pytest.raises(TypeError) as info:
-        x + a
-    assert "asarray" in str(info.value)
-    with pytest.raises(TypeError):
-        a + x
+    # as JAX: a NumPy operand is uploaded, on either side (an implicit transfer)
+    np.testing.assert_allclose(host(x + a), a + a)
+    np.testing.assert_allclose(host(a + x), a + a)
+    with npx.transfer_guard("disallow"):
+        with pytest.raises(TypeError) as info:  # ImplicitTransferError
+            x + a
+        assert "asarray" in str(info.value)
+        with pytest.raises(TypeError):
+            a + x
     np.testing.assert_allclose(host(x + npx.asarray(a)), a + a)
 
 
