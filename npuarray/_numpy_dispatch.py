@@ -32,7 +32,7 @@ from ._core import _manipulation, _ops, _transfer
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
 from . import _sorting, _statistics
 from . import _numpy_adapters as _adapters
-from . import _operands, _signatures, _ufunc
+from . import _signatures, _ufunc
 
 __all__ = []
 
@@ -91,15 +91,6 @@ def _has_host_out(out):
     return builtins.any(isinstance(o, np.ndarray) for o in outs)
 
 
-def _matmul(x1, x2, /, out=None, **kwargs):
-    """``numpy.matmul`` (a generalized ufunc): npuarray.matmul, ``out=`` an NPUArray."""
-    if kwargs:
-        raise TypeError(f"numpy.matmul: the arguments {sorted(kwargs)} are not supported on "
-                        f"NPUArrays by npuarray")
-    x1, x2 = (_operands.as_device(v, "matmul") for v in (x1, x2))
-    return _operands.into(_linear_algebra.matmul(x1, x2), out)
-
-
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NEP 13: ``ufunc(*inputs)``, ``ufunc.reduce``, ``accumulate``, ``outer``,
     ``reduceat`` and ``at`` on the device through the npuarray ufunc of the same
@@ -114,7 +105,7 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     device_ufunc = _ufunc.BY_NUMPY.get(ufunc)
     what = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
     if ufunc is np.matmul and method == "__call__" and not _has_host_out(out):
-        return _matmul(*inputs, **kwargs)
+        return _signatures.matmul(*inputs, **kwargs)
     if device_ufunc is None or _has_host_out(out):
         return on_host(getattr(ufunc, method), what, inputs, kwargs)
     if method == "__call__":

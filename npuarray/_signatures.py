@@ -21,7 +21,8 @@ import numpy as np
 
 from . import _math, _ufunc
 from . import _set as _set_names
-from ._core import _creation, _indexing, _manipulation, _ops, _searching, _set, _sorting
+from ._core import _creation, _indexing, _linear_algebra, _manipulation, _ops, _searching
+from ._core import _set, _sorting
 from ._core import _statistical as st
 from ._core import _transfer, _utility
 from ._core import _elementwise as ew
@@ -33,7 +34,7 @@ __all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "a
            "imag", "linspace", "meshgrid", "asarray", "empty", "zeros", "ones", "full",
            "empty_like", "zeros_like", "ones_like", "full_like", "tile", "take", "reshape",
            "cumulative_sum", "cumulative_prod", "tril", "triu", "isin",
-           "unique", "searchsorted"]
+           "unique", "searchsorted", "matmul"]
 
 _NO_VALUE = np._NoValue
 
@@ -680,3 +681,26 @@ def searchsorted(a, v, /, side="left", sorter=None):
     if sorter is not None:
         sorter = as_device(sorter, "searchsorted")
     return _searching.searchsorted(as_device(a, "searchsorted"), v, side=side, sorter=sorter)
+
+
+def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", subok=True,
+           **unknown):
+    """Matrix product (``numpy.matmul``, array API ``matmul``): aclnnMatmul /
+    aclnnBatchMatMul. ``dtype`` the operands' (and result's) dtype, cast as ``casting``
+    allows; ``out`` an NPUArray of the result's shape. TypeError for the gufunc's
+    ``axes`` / ``axis`` keywords."""
+    if unknown:
+        raise TypeError(f"matmul: the arguments {sorted(unknown)} are not supported by npuarray")
+    a, b = as_device(x1, "matmul"), as_device(x2, "matmul")
+    if dtype is not None:
+        dtype = normalize_dtype(dtype)
+        for operand in (a, b):
+            if not np.can_cast(operand.dtype, dtype, casting=casting):
+                raise TypeError(f"Cannot cast ufunc 'matmul' input from {operand.dtype!r} to "
+                                f"{dtype!r} with casting rule {casting!r}")
+        a, b = (_manipulation.astype(v, dtype, copy=False) for v in (a, b))
+    result = _linear_algebra.matmul(a, b)
+    out = _ufunc.out_array(out)
+    if out is None:
+        return _ufunc.ordered(result, order, [a, b])
+    return _ufunc.store("matmul", result, out, True, casting)

@@ -124,7 +124,8 @@ CALLS = [
     ("diag", "diag", ["V"], {}), ("diag-2d", "diag", ["S"], {}), ("diagonal", "diagonal", ["S"], {"offset": 1}),
     ("trace", "trace", ["S"], {}),
     # linear algebra and statistics of data
-    ("dot", "dot", ["A", "AT"], {}), ("matmul", "matmul", ["A", "AT"], {}), ("outer", "outer", ["V", "V2"], {}),
+    ("dot", "dot", ["A", "AT"], {}), ("matmul", "matmul", ["A", "AT"], {}),
+    ("matmul-out", "matmul", ["A", "AT"], {"out": "OUT"}), ("matmul-dtype", "matmul", ["A", "AT"], {"dtype": F64}), ("outer", "outer", ["V", "V2"], {}),
     ("inner", "inner", ["V", "V2"], {}), ("vdot", "vdot", ["V", "V2"], {}),
     ("tensordot", "tensordot", ["A", "AT"], {"axes": 1}), ("einsum", "einsum", ["ij,kj->ik", "A", "A2"], {}),
     ("kron", "kron", ["V", "V2"], {}), ("cov", "cov", ["A"], {}), ("cov-rowvar", "cov", ["A"], {"rowvar": False}),
