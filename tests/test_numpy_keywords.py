@@ -240,9 +240,6 @@ HOST_FALLBACKS = ("linalg.", "fft.")
 
 # Known differences from NumPy, outside these keywords: (label, dtype or None) -> reason.
 KNOWN = {
-    ("cov", np.float32): "cov of float32 is float32; NumPy computes in float64",
-    ("cov-rowvar", np.float32): "cov of float32 is float32; NumPy computes in float64",
-    ("corrcoef", np.float32): "corrcoef of float32 is float32; NumPy computes in float64",
     ("percentile-axis", np.float32): "a list q gives float32; NumPy promotes to float64",
     ("linalg.norm", None): "npuarray.linalg has no norm (numpy.linalg.norm is dispatched)",
     ("linalg.norm-axis", None): "npuarray.linalg has no norm",
