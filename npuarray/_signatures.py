@@ -311,12 +311,13 @@ def argsort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=No
     return _sorting.argsort(a, axis=axis, descending=descending, stable=True)
 
 
-def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE,  # noqa: A002
-         max=_NO_VALUE, **kwargs):  # noqa: A002
-    """``a`` limited to [``a_min``, ``a_max``] (``numpy.clip``; array API ``clip``
-    with ``min`` / ``max``): aclnnClamp / aclnnClampTensor. Either bound may be None
-    (or left out); NumPy's ufunc keywords (``dtype``, ``casting``, ``where``...)
-    apply as for ufuncs. ValueError when a bound is given under both names."""
+def clip(a, /, min=_NO_VALUE, max=_NO_VALUE, out=None, *, a_min=_NO_VALUE,  # noqa: A002
+         a_max=_NO_VALUE, **kwargs):
+    """``a`` limited to [``min``, ``max``] (array API ``clip``; ``numpy.clip``, whose
+    ``a_min`` / ``a_max`` keywords are taken too): aclnnClamp / aclnnClampTensor.
+    Either bound may be None (or left out); NumPy's ufunc keywords (``dtype``,
+    ``casting``, ``where``...) apply as for ufuncs. ValueError when a bound is given
+    under both names."""
     if _given(a_min) and _given(min) or _given(a_max) and _given(max):
         raise ValueError("Passed a_min/a_max and min/max at the same time; use one pair")
     low = a_min if _given(a_min) else (min if _given(min) else None)

@@ -11,8 +11,8 @@ Every read of device data by the host goes through ``_read_to_host``, which
 first runs ``host_read_hooks`` (the runtime's capture guard is one: it raises
 CaptureError before the runtime is touched). Implicit reads (``__array__``,
 ``__bool__``, ``__int__``, ``__float__``, ``__complex__``, ``__index__``,
-``iter()`` of a 1-D array, ``format(x, spec)`` of a 0-d array, NumPy functions
-without a device implementation) additionally
+``format(x, spec)`` of a 0-d array, NumPy functions without a device
+implementation; uploads of host operands, ``implicit_upload``) additionally
 obey the transfer guard; explicit ones (``to_host``, ``asnumpy``, ``item``,
 ``tolist``) always work. ``repr``/``str`` are allowed under every guard level,
 as in JAX and CuPy: printing is an explicit request to see the values, and a
