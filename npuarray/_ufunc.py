@@ -112,16 +112,26 @@ def is_fortran(x):
     return True
 
 
-def out_array(out, nout=1):
+def out_array(out):
     """The one output NPUArray of ``out=`` (None, an array or a 1-tuple)."""
-    if isinstance(out, tuple):
-        if len(out) != nout:
-            raise ValueError(f"The 'out' tuple must have exactly {nout} entries: one per "
-                             f"ufunc output")
-        out = out[0]
-    if out is not None and not isinstance(out, _array_type()):
-        raise TypeError(f"out must be an NPUArray, got {type(out).__name__} (npuarray "
-                        f"writes results on the device)")
+    return out_arrays(out, 1)[0]
+
+
+def out_arrays(out, nout):
+    """The ``nout`` outputs of ``out=`` (None, an array when ``nout`` is 1, or a tuple
+    of NPUArrays and Nones): a tuple of NPUArrays or None."""
+    if not isinstance(out, tuple):
+        if out is not None and nout != 1:
+            raise TypeError(f"out must be a tuple of {nout} arrays for a ufunc with "
+                            f"{nout} outputs")
+        out = (out,) if nout == 1 else (None,) * nout
+    if len(out) != nout:
+        raise ValueError(f"The 'out' tuple must have exactly {nout} entries: one per "
+                         f"ufunc output")
+    for target in out:
+        if target is not None and not isinstance(target, _array_type()):
+            raise TypeError(f"out must be an NPUArray, got {type(target).__name__} "
+                            f"(npuarray writes results on the device)")
     return out
 
 
@@ -203,20 +213,24 @@ class ufunc:
                 isinstance(signature, str) and len(signature) == 1 else None
             if dtype is None:
                 raise TypeError(f"{name}(): only a single-dtype signature= is supported")
-        out = out_array(out, self.nout)
+        outs = out_arrays(out, self.nout)
         inputs = operands(name, args)
         if dtype is not None:
             inputs = self._cast_inputs(inputs, normalize_dtype(dtype), casting)
-        result = self._function(*inputs)
-        if dtype is not None and result.dtype.kind != "b" and result.dtype != np.dtype(dtype):
-            result = _manipulation.astype(result, dtype)
-        if where is not True:
-            where = operands(name, [where])[0] if not isinstance(where, builtins.bool) \
-                else where
-            if where is False and out is None:
-                return result
-        result = store(name, result, out, where, casting)
-        return result if out is not None else ordered(result, order, inputs)
+        results = self._function(*inputs)
+        results = results if self.nout > 1 else (results,)
+        if where is not True and not isinstance(where, builtins.bool):
+            where = operands(name, [where])[0]
+        final = []
+        for result, target in zip(results, outs):
+            if dtype is not None and result.dtype.kind != "b" \
+                    and result.dtype != np.dtype(dtype):
+                result = _manipulation.astype(result, dtype)
+            if target is None:
+                final.append(ordered(result, order, inputs))
+            else:
+                final.append(store(name, result, target, where, casting))
+        return tuple(final) if self.nout > 1 else final[0]
 
     def _cast_inputs(self, inputs, dtype, casting):
         converted = []

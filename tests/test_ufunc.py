@@ -177,3 +177,20 @@ def test_ufunc_without_device_version_runs_on_host_copies(data, caplog):
     host_out = np.zeros((4, 6), np.float32)
     assert np.add(x, 1, out=host_out) is host_out  # a NumPy out=: NumPy computes into it
     np.testing.assert_allclose(host_out, a + 1)
+
+
+def test_two_output_ufuncs_take_an_out_tuple(data):
+    from npuarray._ufunc import make_ufunc  # a two-output function as the namespace's would be
+    divmod_ = make_ufunc("divmod", lambda a, b: (npx.floor_divide(a, b), npx.remainder(a, b)),
+                         np.divmod)
+    a, x = data
+    q, r = divmod_(x, 0.7)
+    eq, er = np.divmod(a, np.float32(0.7))
+    assert_matches(q, eq, rtol=1e-6)
+    assert_matches(r, er, rtol=1e-5, atol=1e-6)
+    outs = (npx.zeros((4, 6), dtype=npx.float32), None)
+    got = divmod_(x, 0.7, out=outs)
+    assert got[0] is outs[0]
+    assert_matches(outs[0], eq, rtol=1e-6)
+    with pytest.raises(TypeError, match="tuple of 2"):
+        divmod_(x, 0.7, out=outs[0])
