@@ -50,9 +50,11 @@ from ._inspection import *  # noqa: F401,F403  __array_namespace_info__
 from ._inspection import __all__ as _inspection_all
 from ._constants import *  # noqa: F401,F403  e, inf, nan, newaxis, pi
 from ._constants import __all__ as _constants_all
+from ._ufunc import *  # noqa: F401,F403  ufunc; the element-wise functions as ufunc objects
+from ._signatures import *  # noqa: F401,F403  sum, std, sort, zeros...: NumPy's and the standard's signatures
 __all__ += [*_creation_all, *_manipulation_all, *_math_all, *_logic_all, *_bitwise_all,
             *_sorting_all, *_statistics_all, *_set_all, *_indexing_all, *_linear_algebra_all,
-            *_inspection_all, *_constants_all]
+            *_inspection_all, *_constants_all, "ufunc"]
 from ._io import *  # noqa: F401,F403  save, load, savetxt, loadtxt, printing options (host I/O)
 from ._io import __all__ as _io_all
 from ._polynomial import *  # noqa: F401,F403  poly, polyval, polyfit, roots, poly1d, ...

@@ -7,11 +7,12 @@ npuarray function of the same meaning (NEP 13 ``__array_ufunc__``, NEP 18
 ``__array_function__``) and return NPUArrays computed on the current stream
 of the operands' device: nothing is copied to the host.
 
-A NumPy function or ufunc npuarray does not implement raises TypeError naming
-it, instead of downloading the data silently (as CuPy does); the way to
-NumPy's own version is an explicit ``x.to_host()`` / ``npuarray.asnumpy(x)``.
-NumPy arrays mixed with NPUArrays are not uploaded either (NotImplemented:
-NumPy raises TypeError).
+Host operands mixed in (NumPy arrays, sequences) are uploaded; a NumPy function
+or ufunc npuarray does not implement (``numpy.may_share_memory(x, a)``,
+``numpy.average(a, weights=x)``...) runs on host copies and returns NumPy's host
+result, as JAX does. Both are implicit transfers under ``transfer_guard``
+("log" reports the caller's line, "disallow" raises ImplicitTransferError naming
+the function). Another library's arrays get NotImplemented.
 
 NumPy's creation functions called with ``like=`` an NPUArray (NEP 35:
 ``numpy.asarray(data, like=x)``, ``numpy.zeros(shape, like=x)``, ``numpy.arange``,
@@ -27,11 +28,12 @@ import inspect
 import numpy as np
 
 from ._core import _elementwise as ew
-from ._core import _manipulation, _ops, _statistical, _transfer, _utility
+from ._core import _manipulation, _ops, _transfer
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
 from . import _bitwise, _dtype_routines, _functional, _io, _memory_ranges, _polynomial
 from . import _sorting, _statistics, _window
 from . import _numpy_adapters as _adapters
+from . import _signatures, _ufunc
 
 __all__ = []
 
@@ -45,210 +47,77 @@ def _array_type():
 # ---------------------------------------------------------------------------
 # __array_ufunc__
 
-_UFUNCS = {
-    np.add: ew.add, np.subtract: ew.subtract, np.multiply: ew.multiply,
-    np.divide: ew.divide, np.floor_divide: ew.floor_divide, np.remainder: ew.remainder,
-    np.power: ew.pow, np.negative: ew.negative, np.positive: ew.positive,
-    np.absolute: ew.abs, np.fabs: _math.fabs, np.exp: ew.exp, np.exp2: _math.exp2,
-    np.expm1: ew.expm1, np.log: ew.log, np.log2: ew.log2, np.log10: ew.log10,
-    np.log1p: ew.log1p, np.sqrt: ew.sqrt, np.square: ew.square, np.cbrt: _math.cbrt,
-    np.reciprocal: ew.reciprocal, np.sin: ew.sin, np.cos: ew.cos, np.tan: ew.tan,
-    np.arcsin: ew.asin, np.arccos: ew.acos, np.arctan: ew.atan, np.arctan2: ew.atan2,
-    np.sinh: ew.sinh, np.cosh: ew.cosh, np.tanh: ew.tanh, np.arcsinh: ew.asinh,
-    np.arccosh: ew.acosh, np.arctanh: ew.atanh, np.hypot: ew.hypot,
-    np.logaddexp: ew.logaddexp, np.copysign: ew.copysign, np.nextafter: ew.nextafter,
-    np.equal: ew.equal, np.not_equal: ew.not_equal, np.greater: ew.greater,
-    np.greater_equal: ew.greater_equal, np.less: ew.less, np.less_equal: ew.less_equal,
-    np.maximum: ew.maximum, np.minimum: ew.minimum, np.fmax: _math.fmax,
-    np.fmin: _math.fmin, np.logical_and: ew.logical_and, np.logical_or: ew.logical_or,
-    np.logical_xor: ew.logical_xor, np.logical_not: ew.logical_not,
-    np.bitwise_and: ew.bitwise_and, np.bitwise_or: ew.bitwise_or,
-    np.bitwise_xor: ew.bitwise_xor, np.invert: ew.bitwise_invert,
-    np.left_shift: ew.bitwise_left_shift, np.right_shift: ew.bitwise_right_shift,
-    np.isnan: ew.isnan, np.isinf: ew.isinf, np.isfinite: ew.isfinite,
-    np.signbit: ew.signbit, np.sign: ew.sign, np.floor: ew.floor, np.ceil: ew.ceil,
-    np.trunc: ew.trunc, np.rint: _math.rint, np.conjugate: ew.conj,
-    np.deg2rad: _math.deg2rad, np.rad2deg: _math.rad2deg, np.heaviside: _math.heaviside,
-    np.matmul: _linear_algebra.matmul,
-}
-# NumPy's one-output ufuncs composed in the math, bitwise and linear-algebra modules.
-_UFUNCS.update({
-    np.fmod: _math.fmod, np.float_power: _math.float_power, np.ldexp: _math.ldexp,
-    np.gcd: _math.gcd, np.lcm: _math.lcm, np.logaddexp2: _math.logaddexp2,
-    np.spacing: _math.spacing, np.bitwise_count: _bitwise.bitwise_count,
-    np.matvec: _linear_algebra.matvec, np.vecmat: _linear_algebra.vecmat,
-})
-
-# ufunc.reduce: (device reduction, identity used for ``where=``).
-_REDUCTIONS = {
-    np.add: (_statistical.sum, 0), np.multiply: (_statistical.prod, 1),
-    np.maximum: (_statistical.max, None), np.minimum: (_statistical.min, None),
-    np.logical_and: (_utility.all, True), np.logical_or: (_utility.any, False),
-    np.fmax: (_math.nanmax, None), np.fmin: (_math.nanmin, None),
-}
-# ufunc.accumulate.
-_ACCUMULATIONS = {np.add: _statistical.cumulative_sum, np.multiply: _statistical.cumulative_prod}
+def _is_operand(value):
+    """Whether NumPy's protocols take ``value`` with NPUArrays: device arrays, scalars,
+    host arrays and sequences (uploaded or, for what runs on the host, kept)."""
+    return isinstance(value, (_array_type(), np.ndarray, list, tuple, slice, *_SCALARS)) \
+        or value is None or value is Ellipsis
 
 
-def _is_device_operand(value):
-    return isinstance(value, (_array_type(), *_SCALARS))
+def _host_values(value, what):
+    """``value`` with every NPUArray in it (in lists, tuples and dicts too) copied to
+    the host: an implicit transfer for ``what``."""
+    if isinstance(value, _array_type()):
+        return _transfer.implicit_to_host(value, what, "npuarray.asnumpy(x) first")
+    if isinstance(value, (list, tuple)):
+        return type(value)(_host_values(v, what) for v in value)
+    if isinstance(value, dict):
+        return {k: _host_values(v, what) for k, v in value.items()}
+    return value
+
+
+def _holds_device_array(value):
+    if isinstance(value, _array_type()):
+        return True
+    if isinstance(value, (list, tuple)):
+        return builtins.any(_holds_device_array(v) for v in value)
+    if isinstance(value, dict):
+        return builtins.any(_holds_device_array(v) for v in value.values())
+    return False
 
 
 def _not_implemented(what):
-    raise TypeError(f"{what} is not implemented for NPUArray by npuarray; copy the data "
-                    f"to the host explicitly (x.to_host() or npuarray.asnumpy(x)) to use "
-                    f"NumPy's version")
+    raise TypeError(f"{what} is not implemented by npuarray")
 
 
-def _out_array(out):
-    """The one output NPUArray of ``out=`` (None, an array or a 1-tuple)."""
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise TypeError(f"npuarray ufuncs have one output, got out= of length {len(out)}")
-        out = out[0]
-    if out is not None and not isinstance(out, _array_type()):
-        raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
-    return out
+def on_host(function, what, args, kwargs):
+    """``function(*args, **kwargs)`` run by NumPy on host copies of the NPUArrays in
+    the arguments (implicit transfers under ``transfer_guard``, which names
+    ``what``); NumPy's host result."""
+    return function(*_host_values(args, what), **_host_values(kwargs, what))
 
 
-def _check_cast(ufunc, source, target, casting, what):
-    if not np.can_cast(source, target, casting=casting):
-        raise TypeError(f"Cannot cast ufunc {ufunc.__name__!r} {what} from {source!r} to "
-                        f"{target!r} with casting rule {casting!r}")
+# NumPy's generalised ufuncs of linear algebra, which npuarray has as functions.
+_PRODUCTS = {np.matmul: _signatures.matmul, np.matvec: _linear_algebra.matvec,
+             np.vecmat: _linear_algebra.vecmat, np.vecdot: _linear_algebra.vecdot}
 
 
-def _cast_inputs(ufunc, inputs, dtype, casting):
-    """The inputs converted to ``dtype`` (NumPy's ``dtype=``: the loop's type)."""
-    dtype = np.dtype(dtype)
-    converted = []
-    for value in inputs:
-        if isinstance(value, _array_type()):
-            _check_cast(ufunc, value.dtype, dtype, casting, "input")
-            value = _manipulation.astype(value, dtype, copy=False)
-        converted.append(value)
-    return converted
+def _has_host_out(out):
+    outs = out if isinstance(out, tuple) else (out,)
+    return builtins.any(isinstance(o, np.ndarray) for o in outs)
 
 
-def _store(ufunc, result, out, where, casting):
-    """``result`` written into ``out`` (cast by ``casting``) where ``where`` holds."""
-    if where is not True:
-        if out is not None:
-            result = ew.where(where, result, out)
-        # Without out=, NumPy leaves the masked-out elements uninitialised; they keep
-        # the computed values here.
-    if out is None:
-        return result
-    _check_cast(ufunc, result.dtype, out.dtype, casting, "output")
-    if out.shape != result.shape:
-        result = _manipulation.broadcast_to(result, out.shape)
-    _ops.copy_(out, result)
-    return out
-
-
-def _call(ufunc, inputs, out, kwargs):
-    function = _UFUNCS.get(ufunc)
-    if function is None:
-        _not_implemented(f"numpy.{ufunc.__name__}")
-    dtype = kwargs.pop("dtype", None)
-    where = kwargs.pop("where", True)
-    casting = kwargs.pop("casting", "same_kind")
-    kwargs.pop("subok", None)
-    if kwargs.pop("order", "K") not in ("K", "C", "A"):
-        raise TypeError(f"numpy.{ufunc.__name__}: only C order results are supported")
-    if kwargs:
-        raise TypeError(f"numpy.{ufunc.__name__}: the arguments {sorted(kwargs)} are not "
-                        f"supported on NPUArrays by npuarray")
-    if dtype is not None:
-        inputs = _cast_inputs(ufunc, inputs, dtype, casting)
-    return _store(ufunc, function(*inputs), out, where, casting)
-
-
-def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False,
-            initial=np._NoValue, where=True):
-    entry = _REDUCTIONS.get(ufunc)
-    if entry is None:
-        _not_implemented(f"numpy.{ufunc.__name__}.reduce")
-    function, identity = entry
-    if where is not True:
-        if identity is None:
-            raise TypeError(f"numpy.{ufunc.__name__}.reduce: where= is not supported")
-        array = ew.where(where, array, identity)
-    options = {"dtype": dtype} if function in (_statistical.sum, _statistical.prod) else {}
-    if dtype is not None and not options:
-        array = _manipulation.astype(array, dtype, copy=False)
-    result = function(array, axis=axis, keepdims=keepdims, **options)
-    if initial is not np._NoValue and initial is not None:
-        result = _UFUNCS[ufunc](result, initial)
-    return _store(ufunc, result, _out_array(out), True, "unsafe")
-
-
-def _accumulate(ufunc, array, axis=0, dtype=None, out=None):
-    function = _ACCUMULATIONS.get(ufunc)
-    if function is None:
-        _not_implemented(f"numpy.{ufunc.__name__}.accumulate")
-    if array.ndim == 0:
-        raise TypeError("cannot accumulate on a scalar")
-    return _store(ufunc, function(array, axis=axis, dtype=dtype), _out_array(out), True,
-                  "unsafe")
-
-
-def _outer(ufunc, a, b, **kwargs):
-    a, b = (x if isinstance(x, _array_type()) else _creation.array(x) for x in (a, b))
-    expanded = _manipulation.reshape(a, a.shape + (1,) * b.ndim)
-    return _call(ufunc, [expanded, b], _out_array(kwargs.pop("out", None)), kwargs)
-
-
-def _at(ufunc, a, indices, b=None):
-    """``ufunc.at(a, indices, b)``: unbuffered in place. add / subtract scatter
-    with aclnnIndexPutImpl(accumulate=true), so repeated indices all count;
-    other ufuncs gather, compute and write back, which needs distinct indices
-    (checked: one read of their count)."""
-    if ufunc not in _UFUNCS:
-        _not_implemented(f"numpy.{ufunc.__name__}.at")
-    key = indices if isinstance(indices, tuple) else (indices,)
-    arrays = [_indexing._int_indices(i, "at") if not isinstance(i, slice) else i
-              for i in key]
-    if builtins.any(isinstance(i, slice) for i in arrays):
-        raise TypeError(f"numpy.{ufunc.__name__}.at: slices in the indices are not supported")
-    arrays = [ew.where(ew.less(i, 0), ew.add(i, n), i) for i, n in zip(arrays, a.shape)]
-    if ufunc in (np.add, np.subtract) and b is not None:
-        values = ew.negative(b) if ufunc is np.subtract and isinstance(b, _array_type()) \
-            else (-b if ufunc is np.subtract else b)
-        target_shape = arrays[0].shape + a.shape[len(arrays):]
-        values = _manipulation.astype(_manipulation.broadcast_to(
-            values if isinstance(values, _array_type()) else
-            _creation.array(values, dtype=a.dtype, device=a.device), target_shape), a.dtype)
-        stream = _ops.stream_of(a)
-        _ops.launch("aclnnIndexPutImpl", a, _ops.acl_tensor_list(arrays, stream),
-                    _ops.copy(values), True, False, stream=stream)
-        return None
-    flat = arrays[0] if len(arrays) == 1 else None
-    if flat is None or _set.unique(flat).shape[0] != flat.shape[0]:
-        raise TypeError(f"numpy.{ufunc.__name__}.at: repeated or multi-axis indices are "
-                        f"supported for add and subtract only")
-    current = a[flat]
-    a[flat] = _UFUNCS[ufunc](current) if b is None else _UFUNCS[ufunc](current, b)
-    return None
-
-
-def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
-    """NEP 13: ``ufunc(*inputs)``, ``ufunc.reduce``, ``ufunc.accumulate``,
-    ``ufunc.outer`` and ``ufunc.at`` on the device, with ``out=``, ``dtype=``,
-    ``where=`` and ``casting=``. TypeError naming the ufunc (and method) for
-    what npuarray does not implement; NotImplemented for host arrays mixed in."""
-    if not builtins.all(_is_device_operand(v) for v in inputs):
+def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """NEP 13: ``ufunc(*inputs)``, ``ufunc.reduce``, ``accumulate``, ``outer``,
+    ``reduceat`` and ``at`` on the device through the npuarray ufunc of the same
+    name (``npuarray.ufunc``: ``out=``, ``dtype=``, ``where=``, ``casting=``,
+    ``order=``); host operands are uploaded. A ufunc npuarray lacks, or a NumPy
+    ``out=``, runs on host copies and returns NumPy's result (implicit transfers
+    under ``transfer_guard``). NotImplemented for another library's arrays."""
+    out = kwargs.get("out")
+    values = inputs + (out if isinstance(out, tuple) else (out,))
+    if not builtins.all(_is_operand(v) for v in values):
         return NotImplemented
+    device_ufunc = _ufunc.BY_NUMPY.get(ufunc)
+    what = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+    product = _PRODUCTS.get(ufunc) if method == "__call__" else None
+    if product is not None and not _has_host_out(out):
+        return product(*inputs, **kwargs)
+    if device_ufunc is None or _has_host_out(out):
+        return on_host(getattr(ufunc, method), what, inputs, kwargs)
     if method == "__call__":
-        return _call(ufunc, inputs, _out_array(out), kwargs)
-    if method == "reduce":
-        return _reduce(ufunc, *inputs, out=out, **kwargs)
-    if method == "accumulate":
-        return _accumulate(ufunc, *inputs, out=out, **kwargs)
-    if method == "outer":
-        return _outer(ufunc, *inputs, out=out, **kwargs)
-    if method == "at":
-        return _at(ufunc, *inputs)
-    _not_implemented(f"numpy.{ufunc.__name__}.{method}")
+        return device_ufunc._call(*inputs, **kwargs)
+    return getattr(device_ufunc, method)(*inputs, **kwargs)
 
 
 # ---------------------------------------------------------------------------
@@ -271,26 +140,20 @@ def _function_table():
                 table[target] = function
     a = _adapters
     table.update({
-        np.sum: _math.numpy_sum, np.prod: _math.numpy_prod,
-        np.mean: _statistics.numpy_mean, np.std: _statistics.numpy_std,
-        np.var: _statistics.numpy_var, np.max: _math.amax, np.min: _math.amin,
-        np.round: a.round_, np.around: a.round_, np.argmax: a.argmax, np.argmin: a.argmin,
-        np.sort: a.sort, np.argsort: a.argsort, np.where: a.where, np.clip: a.clip,
-        np.reshape: a.reshape, np.stack: a.stack, np.take: a.take,
-        np.searchsorted: a.searchsorted, np.count_nonzero: a.count_nonzero,
-        np.all: a.all_, np.any: a.any_, np.diff: a.diff, np.zeros_like: a.zeros_like,
-        np.ones_like: a.ones_like, np.empty_like: a.empty_like, np.full_like: a.full_like,
+        np.stack: a.stack, np.count_nonzero: a.count_nonzero, np.diff: a.diff,
         np.broadcast_to: a.broadcast_to, np.broadcast_arrays: a.broadcast_arrays,
-        np.meshgrid: a.meshgrid, np.isin: a.isin, np.astype: a.astype, np.copyto: a.copyto,
-        np.result_type: a.result_type, np.can_cast: a.can_cast, np.shape: a.shape,
-        np.ndim: a.ndim, np.size: a.size, np.iscomplexobj: a.iscomplexobj,
-        np.isrealobj: a.isrealobj, np.tensordot: a.tensordot, np.concat: nm.concatenate,
-        np.permute_dims: nm.transpose, np.matmul: _linear_algebra.matmul,
-        np.cumulative_sum: a.cumulative(_statistical.cumulative_sum, "cumulative_sum"),
-        np.cumulative_prod: a.cumulative(_statistical.cumulative_prod, "cumulative_prod"),
+        np.astype: a.astype, np.copyto: a.copyto, np.result_type: a.result_type,
+        np.can_cast: a.can_cast, np.shape: a.shape, np.ndim: a.ndim, np.size: a.size,
+        np.iscomplexobj: a.iscomplexobj, np.isrealobj: a.isrealobj, np.tensordot: a.tensordot,
+        np.concat: nm.concatenate, np.permute_dims: nm.transpose,
+        np.matmul: _linear_algebra.matmul,
     })
+    # sum, std, sort, where, clip, take, reshape, zeros_like, ...: one function with NumPy's
+    # signature and the standard's.
     for numpy_function, function in _SAME_FUNCTIONS():
         table[numpy_function] = _keyword_adapter(numpy_function, function)
+    for name in _signatures.__all__:
+        table[getattr(np, name)] = getattr(_signatures, name)
     from . import fft, linalg
     for numpy_module, module in ((np.linalg, linalg), (np.fft, fft)):
         for name in module.__all__:
@@ -513,7 +376,7 @@ def array_function(self, func, types, args, kwargs):
     take part (NumPy then raises TypeError)."""
     global _FUNCTIONS, _LIKE
     array_type = _array_type()
-    if not builtins.all(issubclass(t, array_type) for t in types):
+    if not builtins.all(issubclass(t, (array_type, np.ndarray)) for t in types):
         return NotImplemented
     if _FUNCTIONS is None:
         _FUNCTIONS = _function_table()
@@ -526,5 +389,9 @@ def array_function(self, func, types, args, kwargs):
     if implementation is None:
         module = getattr(func, "__module__", "numpy") or "numpy"
         module = "numpy" if module.startswith("numpy._core") or module == "numpy" else module
-        _not_implemented(f"{module}.{func.__name__}")
+        if not _holds_device_array((args, kwargs)):
+            # Only like=self brought NumPy here: a creation function without a device
+            # version, whose host result would not be the NPUArray asked for.
+            _not_implemented(f"{module}.{func.__name__}(like=NPUArray)")
+        return on_host(func, f"{module}.{func.__name__}", args, kwargs)
     return implementation(*args, **kwargs)

@@ -17,14 +17,16 @@ def array_type():
 
 def as_device(x, name):
     """``x`` as an NPUArray: NPUArrays as they are, Python and NumPy scalars as
-    0-d device arrays. Host arrays raise TypeError: uploading is explicit
-    (``npuarray.asarray``), as in CuPy."""
+    0-d device arrays, host arrays and sequences uploaded (an implicit transfer,
+    under ``transfer_guard``). TypeError for anything else."""
     if isinstance(x, array_type()):
         return x
     if isinstance(x, _SCALARS):
         return _transfer.asarray(x)
-    raise TypeError(f"{name}: expected an NPUArray or a scalar, got {type(x).__name__}; "
-                    f"upload host data with npuarray.asarray()")
+    if isinstance(x, (np.ndarray, list, tuple)):
+        return _transfer.implicit_upload(x, f"npuarray.{name}()")
+    raise TypeError(f"{name}: expected an NPUArray, a scalar or a host array, got "
+                    f"{type(x).__name__}")
 
 
 def is_array(x):

@@ -547,7 +547,8 @@ def _observations(m, y, rowvar, dtype, name):
     x = as_device(m, name)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
-    compute = np.dtype(dtype) if dtype is not None else float_dtype(x.dtype)
+    # NumPy computes in at least float64: result_type(m, y, float64).
+    compute = np.dtype(dtype) if dtype is not None else np.result_type(x.dtype, np.float64)
     if y is not None:
         y = as_device(y, name)
         if y.ndim > 2:

@@ -620,12 +620,15 @@ def test_broadcasting_and_mismatch(rng):
 def test_mixing_with_numpy_arrays(rng):
     a = rng.standard_normal(4)
     x = npx.asarray(a)
-    # as CuPy: no implicit upload of a NumPy operand, on either side
-    with pytest.raises(TypeError) as info:
-        x + a
-    assert "asarray" in str(info.value)
-    with pytest.raises(TypeError):
-        a + x
+    # as JAX: a NumPy operand is uploaded, on either side (an implicit transfer)
+    np.testing.assert_allclose(host(x + a), a + a)
+    np.testing.assert_allclose(host(a + x), a + a)
+    with npx.transfer_guard("disallow"):
+        with pytest.raises(TypeError) as info:  # ImplicitTransferError
+            x + a
+        assert "asarray" in str(info.value)
+        with pytest.raises(TypeError):
+            a + x
     np.testing.assert_allclose(host(x + npx.asarray(a)), a + a)
 
 
@@ -1129,10 +1132,11 @@ def test_device_mismatch_every_binary_form(fn):
 def test_transfer_guard_covers_every_implicit_conversion():
     x = npx.asarray([1.0, 2.0])
     with npx.transfer_guard("disallow"):
-        for fn in (complex, lambda v: [1, 2, 3][npx.asarray(1)], lambda v: list(v)):
+        for fn in (complex, lambda v: [1, 2, 3][npx.asarray(1)]):
             with pytest.raises(npx.ImplicitTransferError):
                 fn(x[0] if fn is complex else x)
         assert len(x) == 2                          # no transfer needed
+        assert all(v.shape == () for v in list(x))  # iteration yields device arrays
         assert x.tolist() == [1.0, 2.0]             # explicit
         assert x[1].item() == 2.0                   # explicit
         y = npx.asarray([3.0]) + 1                  # uploads are not guarded
@@ -1270,12 +1274,13 @@ def test_casts_of_special_values_match_numpy():
         np.testing.assert_array_equal(npx.asarray(a).astype(dst).to_host(), a.astype(dst))
 
 
-def test_numpy_operand_is_not_uploaded_implicitly_but_ufuncs_dispatch():
+def test_numpy_operand_is_uploaded_implicitly_and_ufuncs_dispatch():
     x = npx.asarray(np.arange(3.0))
     r = np.exp(x)
     assert isinstance(r, npx.NPUArray)
     np.testing.assert_allclose(r.to_host(), np.exp(np.arange(3.0)))
-    with pytest.raises(TypeError):
+    np.testing.assert_array_equal((x == [0, 1, 5]).to_host(), [True, True, False])
+    with npx.transfer_guard("disallow"), pytest.raises(npx.ImplicitTransferError):
         x == [0, 1, 2]
 
 

@@ -346,8 +346,13 @@ def test_runs_on_the_current_stream(rng):
 
 @pytest.mark.parametrize("name", ALL_FUNCTIONS)
 def test_non_array_input_raises_type_error(name):
-    with pytest.raises(TypeError, match=name):
-        getattr(npx, name)([1.0, 2.0])
+    with pytest.raises(TypeError, match=f"{name}|{getattr(npx, name).__name__}"):
+        getattr(npx, name)("1.0")
+    # A host sequence is uploaded (an implicit transfer, refused by name under "disallow").
+    np.testing.assert_allclose(getattr(npx, name)([0.5, 0.25]).to_host(),
+                               reference(numpy_of(name), np.array([0.5, 0.25])))
+    with npx.transfer_guard("disallow"), pytest.raises(npx.ImplicitTransferError):
+        getattr(npx, name)([0.5, 0.25])
     np.testing.assert_allclose(getattr(npx, name)(npx.asarray([0.5])).to_host(),
                                reference(numpy_of(name), np.array([0.5])))
 

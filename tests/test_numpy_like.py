@@ -239,7 +239,7 @@ def test_fortran_order_raises_value_error(like, call):
     (lambda like: np.ones(2, dtype="U3", like=like), TypeError),
     (lambda like: np.asarray(["a", "b"], like=like), TypeError),
     (lambda like: np.full(2, 1, dtype=object, like=like), TypeError),
-    (lambda like: np.asfortranarray([1.0], like=like), TypeError),
+    (lambda like: np.asfortranarray([1.0], like=like), TypeError),  # no like= version
     (lambda like: np.arange(0, 5, 0, like=like), ValueError),  # NumPy: ZeroDivisionError
     (lambda like: np.zeros(2, device="cpu", like=like), ValueError),
     (lambda like: np.asarray([1.0], device="cpu", like=like), ValueError),

@@ -28,8 +28,8 @@ def test_concatenate_dtype_out_and_errors(rng):
         npx.concatenate([up(a), up(np.zeros((2, 4), np.int32))])
     with pytest.raises((ValueError, IndexError)):
         npx.concatenate([up(a)], axis=2)
-    with pytest.raises(TypeError):
-        npx.concatenate([a])  # host arrays are not uploaded implicitly
+    with npx.transfer_guard("disallow"), pytest.raises(npx.ImplicitTransferError):
+        npx.concatenate([a])  # host arrays are uploaded implicitly
     assert_matches(npx.concatenate([up(a)]), a)
 
 

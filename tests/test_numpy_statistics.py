@@ -32,8 +32,11 @@ def test_amax_errors_and_out():
     x = up(np.arange(6.0).reshape(2, 3))
     with pytest.raises((ValueError, IndexError)):
         npx.amax(x, axis=2)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="initial"):  # as NumPy: no identity
         npx.amax(x, where=x > 1)
+    assert_matches(npx.amax(x, axis=1, where=x > 1, initial=-1.0),
+                   np.amax(np.arange(6.0).reshape(2, 3), axis=1, where=np.arange(6.0).reshape(2, 3) > 1,
+                           initial=-1.0))
     out = npx.zeros(3)
     assert npx.amax(x, 0, out=out) is out
     assert_matches(out, np.array([3.0, 4.0, 5.0]))

@@ -358,8 +358,8 @@ def test_bad_input_after_plans_raises_and_the_next_call_works(rng):
         npx.max(npx.asarray(a.astype(np.complex64)), axis=1)
     with pytest.raises(TypeError):
         npx.argmin(npx.asarray(a.astype(np.complex64)), axis=1)
-    with pytest.raises(TypeError):
-        npx.sum(a, axis=1)  # a NumPy array, not an NPUArray
+    with npx.transfer_guard("disallow"), pytest.raises(npx.ImplicitTransferError):
+        npx.sum(a, axis=1)  # a NumPy array: an implicit upload
     with pytest.raises(ValueError):
         npx.matmul(d, d)  # (4, 6) @ (4, 6)
     with pytest.raises(TypeError):

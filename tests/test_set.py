@@ -215,8 +215,7 @@ def test_isin_special_values_views_and_empty(rng):
 
 
 def test_isin_bad_operands_then_next_call_works():
-    with pytest.raises(TypeError):
-        npx.isin(1, 2)
+    assert npx.isin(1, 2).shape == () and not npx.isin(1, 2).item()  # scalars, as NumPy
     with pytest.raises(TypeError):
         npx.isin(npx.ones(3), "a")
     _assert_equal(npx.isin(npx.asarray(np.array([1, 5])), npx.asarray(np.array([5]))), [False, True])

@@ -159,8 +159,8 @@ def test_large_line(rng):
 def test_bad_arguments(name):
     fn = getattr(npx, name)
     x = up(np.arange(6.0).reshape(2, 3))
-    with pytest.raises(TypeError):
-        fn(np.arange(3))                             # host data
+    with npx.transfer_guard("disallow"), pytest.raises(npx.ImplicitTransferError):
+        fn(np.arange(3))                             # host data: an implicit upload
     with pytest.raises(TypeError):
         fn(up(np.ones(3, np.complex64)))             # no order on complex numbers
     with pytest.raises((ValueError, IndexError)):

@@ -306,8 +306,8 @@ def test_sum_mean_every_dtype(rng, dtype):
 def test_bad_arguments(rng, name):
     fn = getattr(npx, name)
     a = up(random_array(rng, (3, 4), "float32"))
-    with pytest.raises(TypeError):
-        fn(np.ones(3))                       # host data
+    with npx.transfer_guard("disallow"), pytest.raises(npx.ImplicitTransferError):
+        fn(np.ones(3))                       # host data: an implicit upload
     with pytest.raises((ValueError, IndexError)):
         fn(a, axis=2)
     with pytest.raises((ValueError, IndexError)):

@@ -83,14 +83,15 @@ def test_take_out_of_bounds_raises_and_next_call_works(rng):
             npx.take(x, npx.asarray(np.array(bad)), axis=1)
     with pytest.raises(IndexError):
         npx.take(x[:, :0], npx.asarray(np.array([0])), axis=1)
-    with pytest.raises(ValueError):
-        npx.take(x, npx.asarray(np.array([0])))  # axis required for 2-D x
+    # Without axis, NumPy's take indexes the flattened array.
+    np.testing.assert_array_equal(npx.take(x, npx.asarray(np.array([5]))).to_host(),
+                                  np.take(x.to_host(), [5]))
     with pytest.raises(np.exceptions.AxisError):
         npx.take(x, npx.asarray(np.array([0])), axis=2)
     with pytest.raises(TypeError):
         npx.take(x, npx.asarray(np.array([0.0])), axis=0)
-    with pytest.raises(TypeError):
-        npx.take(x, [0], axis=0)
+    with npx.transfer_guard("disallow"), pytest.raises(npx.ImplicitTransferError):
+        npx.take(x, [0], axis=0)  # host indices: an implicit upload
     _assert_same(npx.take(x, npx.asarray(np.array([3])), axis=1), np.take(x.to_host(), [3], axis=1))
 
 

@@ -34,13 +34,39 @@ def test_disallow_forbids_implicit_transfers(scalar, name):
     IMPLICIT[name](scalar)  # allowed again outside the block
 
 
-def test_iteration_of_1d_arrays_is_implicit():
+def test_iteration_yields_device_arrays_without_transfer():
     x = npx.asarray([3, 1, 2])
     with npx.transfer_guard("disallow"):
-        with pytest.raises(npx.ImplicitTransferError, match="to_host"):
-            list(x)
+        items = list(x)  # 0-d device views, as CuPy's: nothing is copied
+        assert np.iterable(x)
         rows = list(npx.asarray([[1, 2], [3, 4]]))  # rows are device views: no transfer
+        with pytest.raises(npx.ImplicitTransferError):
+            float(items[0])  # reading one is an implicit transfer
+    assert all(isinstance(v, npx.NPUArray) and v.shape == () for v in items)
+    assert [v.item() for v in items] == [3, 1, 2]
     assert [r.to_host().tolist() for r in rows] == [[1, 2], [3, 4]]
+
+
+def test_host_fallback_and_uploads_obey_the_guard(caplog):
+    a = np.arange(4.0)
+    x = npx.asarray(a)
+    windows = np.lib.stride_tricks.sliding_window_view  # no device version in npuarray
+    np.testing.assert_array_equal(windows(x, 2), windows(a, 2))  # NumPy's host answer
+    np.testing.assert_allclose(np.average(a, weights=x), np.average(a, weights=a))
+    with npx.transfer_guard("log"), caplog.at_level("WARNING", logger="npuarray"):
+        x + a
+        windows(x, 2)
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("test_transfer_guard.py" in m and "to the device" in m for m in messages)
+    assert any("sliding_window_view" in m and "test_transfer_guard.py" in m
+               for m in messages)
+    with npx.transfer_guard("disallow"):
+        with pytest.raises(npx.ImplicitTransferError, match="sliding_window_view"):
+            windows(x, 2)
+        with pytest.raises(npx.ImplicitTransferError, match="add"):
+            x + a
+        assert_close = (x + 1.0).to_host()  # Python scalars stay operands
+    np.testing.assert_allclose(assert_close, a + 1)
 
 
 def test_explicit_transfers_always_work(scalar):

@@ -241,13 +241,10 @@ class NPUArray(NDArrayMethods):
         return self._shape[0]
 
     def __iter__(self):
-        """Rows as device views; a 1-D array yields NumPy scalars read from the
-        host in one transfer (implicit transfer, like ``numpy.ndarray``)."""
+        """``x[0]``, ``x[1]``, ... as device views (0-d arrays for a 1-D array, as
+        CuPy's): nothing is copied to the host. TypeError for a 0-d array."""
         if not self._shape:
             raise TypeError("iteration over a 0-d array")
-        if self.ndim == 1:
-            return iter(_transfer.implicit_to_host(
-                self, "iter(x)", "iter(x.to_host())"))
         return (self[i] for i in range(self._shape[0]))
 
     def __format__(self, spec):

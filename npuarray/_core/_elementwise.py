@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from . import _data_type, _manipulation, _ops
+from . import _data_type, _manipulation, _ops, _transfer
 from ._data_type import BFLOAT16, BOOL
 from ._shape import broadcast_shapes
 
@@ -320,6 +320,8 @@ class _Binary:
 
     def _general(self, x1, x2):
         array_type = _ops._array_type or _ops._npuarray_type()
+        x1, x2 = (_transfer.implicit_upload(v, f"{self.name}()")
+                  if isinstance(v, (np.ndarray, list, tuple)) else v for v in (x1, x2))
         if isinstance(x1, array_type):
             if isinstance(x2, array_type):
                 return self.arrays(x1, x2)
@@ -468,6 +470,12 @@ _BINARY = {spec.name: spec for spec in [
     _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
     _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
 ]}
+
+
+def plan_of(name):
+    """The plan (``_Binary``) of the binary function ``name``: its aclnn operator
+    ``op`` and the tables of its C fast path, for ufunc objects built on it."""
+    return _BINARY[name]
 
 
 def binary_operator(name):

@@ -11,8 +11,8 @@ Every read of device data by the host goes through ``_read_to_host``, which
 first runs ``host_read_hooks`` (the runtime's capture guard is one: it raises
 CaptureError before the runtime is touched). Implicit reads (``__array__``,
 ``__bool__``, ``__int__``, ``__float__``, ``__complex__``, ``__index__``,
-``iter()`` of a 1-D array, ``format(x, spec)`` of a 0-d array, NumPy functions
-without a device implementation) additionally
+``format(x, spec)`` of a 0-d array, NumPy functions without a device
+implementation; uploads of host operands, ``implicit_upload``) additionally
 obey the transfer guard; explicit ones (``to_host``, ``asnumpy``, ``item``,
 ``tolist``) always work. ``repr``/``str`` are allowed under every guard level,
 as in JAX and CuPy: printing is an explicit request to see the values, and a
@@ -26,6 +26,7 @@ import contextlib
 import ctypes
 import logging
 import os
+import sys
 import threading
 
 import numpy as np
@@ -89,7 +90,8 @@ def transfer_guard(level):
     the "npuarray" logger) or "disallow" (it raises ImplicitTransferError, a
     TypeError naming the explicit call). Implicit: ``numpy.asarray(x)``,
     ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)``, ``operator.index(x)``,
-    ``iter(x)`` of a 1-D array. Explicit and always allowed: ``x.to_host()``,
+    a NumPy function without a device version run on host copies, and host
+    arrays uploaded as operands (``x + numpy_array``). Explicit and always allowed: ``x.to_host()``,
     ``npuarray.asnumpy(x)``, ``x.item()``, ``x.tolist()``, ``repr(x)``.
     Thread-local; nested blocks restore the outer level. The process default
     comes from NPUARRAY_TRANSFER_GUARD (read at import). ValueError for an
@@ -107,14 +109,48 @@ def transfer_guard(level):
 def implicit_to_host(x, what, explicit):
     """``x`` as a NumPy array for an implicit transfer ``what`` (e.g. "bool(x)"),
     after the transfer guard allowed it; ``explicit`` names the call to use."""
-    level = guard_level()
-    if level != "allow":
-        message = (f"{what} copies an array of shape {x.shape} from {_device_name(x)} to "
-                   f"the host implicitly; use {explicit} to transfer explicitly")
-        if level == "disallow":
-            raise ImplicitTransferError(message + " (transfer_guard is 'disallow')")
-        _logger.warning(message)
+    check_implicit(f"{what} copies an array of shape {x.shape} from {_device_name(x)} "
+                   f"to the host implicitly; use {explicit} to transfer explicitly")
     return _read_to_host(x, what)
+
+
+def check_implicit(message):
+    """Apply the transfer guard to the implicit transfer ``message`` describes:
+    nothing under "allow", a warning on the "npuarray" logger naming the
+    caller's file and line under "log", ImplicitTransferError under "disallow"."""
+    level = guard_level()
+    if level == "allow":
+        return
+    if level == "disallow":
+        raise ImplicitTransferError(message + " (transfer_guard is 'disallow')")
+    _logger.warning("%s: %s", _caller_line(), message)
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
+
+
+def _caller_line():
+    """``file:line`` of the innermost frame outside npuarray and NumPy: the user's
+    line that asked for the transfer."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if not filename.startswith((_PACKAGE_DIR, _NUMPY_DIR)) \
+                and not filename.startswith("<frozen"):
+            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    return "<unknown>"
+
+
+def implicit_upload(host, what):
+    """The host operand ``host`` (a NumPy array or scalar, a list) of ``what`` as an
+    NPUArray on the current device: an implicit host-to-device transfer, under the
+    transfer guard like the implicit downloads."""
+    shape = np.shape(host)
+    check_implicit(f"{what} copies a host array of shape {shape} to the device "
+                   f"implicitly; use npuarray.asarray() to transfer explicitly")
+    return asarray(host)
 
 
 # -- device to host ----------------------------------------------------------------------------

@@ -107,7 +107,7 @@ def _svd_launch(x, full_matrices, compute_uv):
     return u, s, v
 
 
-def svd(x, /, *, full_matrices=True):
+def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
     """Singular value decomposition ``x = U diag(S) Vh`` (array API
     ``linalg.svd``, ``numpy.linalg.svd``): ``SVDResult(U, S, Vh)`` with ``U``
     ``(..., M, M)`` and ``Vh`` ``(..., N, N)`` (``K = min(M, N)`` columns / rows
@@ -118,6 +118,8 @@ def svd(x, /, *, full_matrices=True):
     made real with aclnnReal). Empty input: host fallback (nothing to move). Raises TypeError for non-floating input, LinAlgError for fewer
     than two dimensions or when the decomposition does not converge.
     """
+    if not compute_uv:  # numpy.linalg.svd(compute_uv=False): the singular values alone
+        return svdvals(x)
     check_floating("svd", x)
     check_matrices("svd", x)
     if not x.size:
@@ -277,7 +279,7 @@ def _np_solve(a, b, dtype):
     return np.linalg.solve(a, b)
 
 
-def eigh(x, /):
+def eigh(x, /, UPLO="L"):  # noqa: N803  NumPy's name
     """Eigenvalues (ascending, real) and orthonormal eigenvectors of the
     Hermitian matrices ``x`` (array API ``linalg.eigh``, ``numpy.linalg.eigh``):
     ``EighResult(eigenvalues (..., M), eigenvectors (..., M, M))``. Host
@@ -286,14 +288,14 @@ def eigh(x, /):
     ``transfer_guard("disallow")``. TypeError for non-floating input,
     LinAlgError for non-square input."""
     _square("eigh", x)
-    return EighResult(*on_host("linalg.eigh", lambda a: tuple(np.linalg.eigh(a)), x))
+    return EighResult(*on_host("linalg.eigh", lambda a: tuple(np.linalg.eigh(a, UPLO)), x))
 
 
-def eigvalsh(x, /):
+def eigvalsh(x, /, UPLO="L"):  # noqa: N803  NumPy's name
     """Eigenvalues of the Hermitian matrices ``x``, ascending, real, shape
     ``(..., M)`` (array API ``linalg.eigvalsh``). Host fallback as ``eigh``."""
     _square("eigvalsh", x)
-    return on_host("linalg.eigvalsh", np.linalg.eigvalsh, x)
+    return on_host("linalg.eigvalsh", lambda a: np.linalg.eigvalsh(a, UPLO), x)
 
 
 def eig(x, /):
