@@ -45,10 +45,11 @@ typedef struct {
 } qmm_job;
 
 /* One tile: acc[r][j] = sum_k a[r][k] * b[k][j] modulo 2^32, for TILE_ROWS x TILE_COLS. */
-static void tile_portable(const uint8_t *a, int64_t Kp, const int8_t *panel, uint32_t acc[TILE_ROWS][TILE_COLS])
+/* One tile over k in [k0, k1) (multiples of 4), added to acc (Kp: x1's padded row length). */
+static void tile_portable(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+                          uint32_t acc[TILE_ROWS][TILE_COLS])
 {
-    memset(acc, 0, sizeof(uint32_t) * TILE_ROWS * TILE_COLS);
-    for (int64_t k4 = 0; k4 < Kp / 4; k4++) {
+    for (int64_t k4 = k0 / 4; k4 < k1 / 4; k4++) {
         const int8_t *bp = panel + k4 * TILE_COLS * 4;
         for (int r = 0; r < TILE_ROWS; r++) {
             const uint8_t *ar = a + r * Kp + k4 * 4;
@@ -62,12 +63,16 @@ static void tile_portable(const uint8_t *a, int64_t Kp, const int8_t *panel, uin
 
 #ifdef QMM_X86
 __attribute__((target("avx512f,avx512bw,avx512vnni")))
-static void tile_vnni(const uint8_t *a, int64_t Kp, const int8_t *panel, uint32_t acc[TILE_ROWS][TILE_COLS])
+static void tile_vnni(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+                      uint32_t acc[TILE_ROWS][TILE_COLS])
 {
-    __m512i c00 = _mm512_setzero_si512(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
-    __m512i c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+#define QMM_LOAD(r, h) _mm512_loadu_si512((const void *)(acc[r] + 16 * h))
+    __m512i c00 = QMM_LOAD(0, 0), c01 = QMM_LOAD(0, 1), c10 = QMM_LOAD(1, 0), c11 = QMM_LOAD(1, 1);
+    __m512i c20 = QMM_LOAD(2, 0), c21 = QMM_LOAD(2, 1), c30 = QMM_LOAD(3, 0), c31 = QMM_LOAD(3, 1);
+    __m512i c40 = QMM_LOAD(4, 0), c41 = QMM_LOAD(4, 1), c50 = QMM_LOAD(5, 0), c51 = QMM_LOAD(5, 1);
+#undef QMM_LOAD
     const uint8_t *a0 = a, *a1 = a + Kp, *a2 = a + 2 * Kp, *a3 = a + 3 * Kp, *a4 = a + 4 * Kp, *a5 = a + 5 * Kp;
-    for (int64_t k = 0; k < Kp; k += 4) {
+    for (int64_t k = k0; k < k1; k += 4) {
         __m512i b0 = _mm512_loadu_si512((const void *)(panel + k * TILE_COLS));
         __m512i b1 = _mm512_loadu_si512((const void *)(panel + k * TILE_COLS + 64));
         int32_t w;
@@ -100,37 +105,111 @@ static bool have_vnni(void)
 }
 #else
 static bool have_vnni(void) { return false; }
-static void tile_vnni(const uint8_t *a, int64_t Kp, const int8_t *panel, uint32_t acc[TILE_ROWS][TILE_COLS])
+static void tile_vnni(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+                      uint32_t acc[TILE_ROWS][TILE_COLS])
 {
-    tile_portable(a, Kp, panel, acc);
+    tile_portable(a, Kp, k0, k1, panel, acc);
 }
 #endif
+
+/* k per pass over the row tiles of a task: a panel's slice of KBLOCK x 32 bytes stays in L1. */
+#define KBLOCK 512
 
 static void qmm_tasks(size_t begin, size_t end, void *ctx)
 {
     const qmm_job *j = ctx;
     bool vnni = have_vnni();
-    uint32_t acc[TILE_ROWS][TILE_COLS];
+    uint32_t acc[TASK_ROW_TILES][TILE_ROWS][TILE_COLS];
     for (size_t task = begin; task < end; task++) {
         int64_t panel = (int64_t)task % j->panels, block = (int64_t)task / j->panels;
         const int8_t *bp = j->b + panel * j->Kp * TILE_COLS;
         int64_t col0 = panel * TILE_COLS, ncols = j->N - col0 < TILE_COLS ? j->N - col0 : TILE_COLS;
-        for (int64_t t = 0; t < TASK_ROW_TILES; t++) {
-            int64_t row0 = (block * TASK_ROW_TILES + t) * TILE_ROWS;
-            if (row0 >= j->M) break;
-            const uint8_t *a = j->a + row0 * j->Kp;
-            if (vnni) tile_vnni(a, j->Kp, bp, acc);
-            else tile_portable(a, j->Kp, bp, acc);
+        int64_t row_first = block * TASK_ROW_TILES * TILE_ROWS;
+        int64_t tiles = (j->M - row_first + TILE_ROWS - 1) / TILE_ROWS;
+        if (tiles > TASK_ROW_TILES) tiles = TASK_ROW_TILES;
+        memset(acc, 0, sizeof acc);
+        for (int64_t k0 = 0; k0 < j->Kp; k0 += KBLOCK) {
+            int64_t k1 = j->Kp - k0 < KBLOCK ? j->Kp : k0 + KBLOCK;
+            for (int64_t t = 0; t < tiles; t++) {
+                const uint8_t *a = j->a + (row_first + t * TILE_ROWS) * j->Kp;
+                if (vnni) tile_vnni(a, j->Kp, k0, k1, bp, acc[t]);
+                else tile_portable(a, j->Kp, k0, k1, bp, acc[t]);
+            }
+        }
+        for (int64_t t = 0; t < tiles; t++) {
+            int64_t row0 = row_first + t * TILE_ROWS;
             int64_t nrows = j->M - row0 < TILE_ROWS ? j->M - row0 : TILE_ROWS;
             for (int64_t r = 0; r < nrows; r++) {
                 int32_t *crow = (int32_t *)j->c + (row0 + r) * j->crs + col0 * j->ccs;
                 for (int64_t c = 0; c < ncols; c++) {
-                    uint32_t v = acc[r][c] - (uint32_t)j->colsum[col0 + c];
+                    uint32_t v = acc[t][r][c] - (uint32_t)j->colsum[col0 + c];
                     if (j->bias) v += (uint32_t)j->bias[col0 + c];
                     crow[c * j->ccs] = (int32_t)v;
                 }
             }
         }
+    }
+}
+
+typedef struct {
+    const imatrix *A, *B;
+    uint8_t *a;
+    int8_t *b;
+    int32_t *colsum;
+    int64_t Kp;
+} pack_job;
+
+/* Rows [begin, end) of x1 + 128 (bytes as unsigned), k padded with 128 (x1 = 0). */
+static void pack_rows(size_t begin, size_t end, void *ctx)
+{
+    const pack_job *p = ctx;
+    int64_t K = p->A->cols, cs = p->A->cs;
+    for (size_t i = begin; i < end; i++) {
+        const int8_t *src = (const int8_t *)p->A->base + (int64_t)i * p->A->rs;
+        uint8_t *dst = p->a + (int64_t)i * p->Kp;
+        if (cs == 1)
+            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k] ^ 0x80u;
+        else
+            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k * cs] ^ 0x80u;
+        memset(dst + K, 128, (size_t)(p->Kp - K));
+    }
+}
+
+/* Panels [begin, end) of x2: [Kp / 4][TILE_COLS][4] bytes each, zero padded, and
+ * 128 * the column sums (the +128 of x1 to take back). */
+static void pack_panels(size_t begin, size_t end, void *ctx)
+{
+    const pack_job *p = ctx;
+    int64_t K = p->B->rows, N = p->B->cols, rs = p->B->rs, cs = p->B->cs;
+    for (size_t panel = begin; panel < end; panel++) {
+        int64_t col0 = (int64_t)panel * TILE_COLS, ncols = N - col0 < TILE_COLS ? N - col0 : TILE_COLS;
+        int8_t *dst = p->b + (int64_t)panel * p->Kp * TILE_COLS;
+        int32_t sums[TILE_COLS] = {0};
+        memset(dst, 0, (size_t)(p->Kp * TILE_COLS));
+        int64_t k = 0;
+        if (cs == 1 && ncols == TILE_COLS)   /* whole panels of rows: four rows interleaved */
+            for (; k + 4 <= K; k += 4) {
+                const int8_t *s0 = (const int8_t *)p->B->base + k * rs + col0, *s1 = s0 + rs, *s2 = s1 + rs,
+                             *s3 = s2 + rs;
+                int8_t *row = dst + k * TILE_COLS;
+                for (int c = 0; c < TILE_COLS; c++) {
+                    row[4 * c] = s0[c];
+                    row[4 * c + 1] = s1[c];
+                    row[4 * c + 2] = s2[c];
+                    row[4 * c + 3] = s3[c];
+                    sums[c] += s0[c] + s1[c] + s2[c] + s3[c];
+                }
+            }
+        for (; k < K; k++) {
+            const int8_t *src = (const int8_t *)p->B->base + k * rs + col0 * cs;
+            int8_t *row = dst + (k / 4) * TILE_COLS * 4 + k % 4;
+            for (int64_t c = 0; c < ncols; c++) {
+                int8_t v = src[c * cs];
+                row[4 * c] = v;
+                sums[c] += v;
+            }
+        }
+        for (int c = 0; c < TILE_COLS; c++) p->colsum[col0 + c] = 128 * sums[c];
     }
 }
 
@@ -147,26 +226,21 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
     int32_t *colsum = (int32_t *)mem;
     uint8_t *a = (uint8_t *)(mem + (size_t)Np * sizeof(int32_t));
     int8_t *b = (int8_t *)(a + a_bytes);
-    memset(a, 128, a_bytes);   /* padding reads as x1 = 0 */
-    memset(b, 0, b_bytes);
-    for (int64_t i = 0; i < M; i++) {
-        const int8_t *src = (const int8_t *)A->base + i * A->rs;
-        for (int64_t k = 0; k < K; k++) a[i * Kp + k] = (uint8_t)(src[k * A->cs] + 128);
-    }
-    memset(colsum, 0, (size_t)Np * sizeof(int32_t));
-    for (int64_t k = 0; k < K; k++) {
-        const int8_t *src = (const int8_t *)B->base + k * B->rs;
-        for (int64_t n = 0; n < N; n++) {
-            int8_t v = src[n * B->cs];
-            b[(n / TILE_COLS) * Kp * TILE_COLS + (k / 4) * TILE_COLS * 4 + (n % TILE_COLS) * 4 + k % 4] = v;
-            colsum[n] += 128 * v;
-        }
+    memset(a + M * Kp, 128, (size_t)((Mp - M) * Kp));   /* padding rows read as x1 = 0 */
+    pack_job pj = {A, B, a, b, colsum, Kp};
+    bool parallel = M * N * K >= (1LL << 21);
+    if (parallel) {
+        npusim_parallel_for((size_t)M, 16, pack_rows, &pj);
+        npusim_parallel_for((size_t)panels, 1, pack_panels, &pj);
+    } else {
+        pack_rows(0, (size_t)M, &pj);
+        pack_panels(0, (size_t)panels, &pj);
     }
     int64_t row_blocks = (M + TILE_ROWS * TASK_ROW_TILES - 1) / (TILE_ROWS * TASK_ROW_TILES);
     qmm_job job = {a, b, bias, colsum, c, crs, ccs, M, N, Kp, row_blocks, panels};
     size_t tasks = (size_t)(row_blocks * panels);
-    if (M * N * K < (1LL << 21)) qmm_tasks(0, tasks, &job);
-    else npusim_parallel_for(tasks, 1, qmm_tasks, &job);
+    if (parallel) npusim_parallel_for(tasks, 1, qmm_tasks, &job);
+    else qmm_tasks(0, tasks, &job);
     free(mem);
     return 0;
 }
