@@ -51,6 +51,7 @@ _FLOAT32 = np.dtype(np.float32)
 BITS = 7                  # bits per slice: |slice| <= 127
 MAX_SLICES = 11           # beyond this the composed product is as fast
 MIN_MULTIPLY_ADDS = 1 << 15   # smaller products: the composed product's few launches win
+MIN_SIDE = 32             # thinner products (matrix-vector): slicing costs more than the composed sums
 _UNIT_ROUNDOFF = 2.0 ** -53
 _MAX_EXPONENT = 900       # row / column scales beyond 2**+-900 could overflow when undone
 _INT32_LIMIT = 2 ** 31 - 1
@@ -64,7 +65,7 @@ def product(a, b, out, stream):
     when the emulation does not apply (see the module's docstring); reads back a few
     numbers (which waits for ``stream``) to choose the number of slices."""
     (m, k), n = a._shape[-2:], b._shape[-1]
-    if m * n * k < MIN_MULTIPLY_ADDS or _capture_guard.capture_of(stream) is not None:
+    if m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE or _capture_guard.capture_of(stream) is not None:
         return False
     scales = _Scales(a, b, stream)
     s = scales.slices()
@@ -84,7 +85,7 @@ def product(a, b, out, stream):
     return True
 
 
-def _power_of_two_scale(largest):
+def power_of_two_scale(largest):
     """``2**-e`` with ``largest * 2**-e`` in [1/4, 1) (1 for zero rows): from log2,
     whose rounding can only lower the result into [1/4, 1/2)."""
     safe = _elementwise.where(_elementwise.equal(largest, 0), 1.0, largest)
@@ -121,7 +122,7 @@ class _Scales:
         for j0 in range(0, count, step):
             block = x[..., j0:j0 + step, :] if axis == -1 else x[..., :, j0:j0 + step]
             magnitude = _elementwise.abs(block)
-            scale, exponent = _power_of_two_scale(_statistical.max(magnitude, axis=axis, keepdims=True))
+            scale, exponent = power_of_two_scale(_statistical.max(magnitude, axis=axis, keepdims=True))
             sums.append(_elementwise.multiply(_statistical.sum(magnitude, axis=axis, keepdims=True), scale))
             firsts.append(_ops.cast(_elementwise.multiply(magnitude, _elementwise.multiply(scale, 128.0)),
                                     _INT8, stream=stream))

@@ -26,6 +26,7 @@ def taken(monkeypatch):
         return outcomes[-1]
     monkeypatch.setattr(_ozaki, "product", spy)
     monkeypatch.setattr(_ozaki, "MIN_MULTIPLY_ADDS", 0)
+    monkeypatch.setattr(_ozaki, "MIN_SIDE", 1)
     return outcomes
 
 

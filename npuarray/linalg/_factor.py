@@ -14,9 +14,9 @@ import numpy as np
 from .. import _ops
 from .._elementwise import conj, exp, imag, multiply, negative, real
 from .._manipulation import concat, matrix_transpose
-from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, REAL_OF, check_floating,
+from ._common import (COMPLEX64, COMPLEX128, FLOAT32, FLOAT64, REAL_FLOATING, REAL_OF, check_floating,
                       check_matrices, new, raise_if_nan)
-from . import _lu
+from . import _lu, _refine
 from ._host import on_host
 
 __all__ = ["cholesky", "qr", "svd", "svdvals", "inv", "slogdet", "det", "solve", "eigh",
@@ -50,6 +50,8 @@ def cholesky(x, /, *, upper=False):
     leaves, which reads one bool back and so waits for the stream).
     """
     _square("cholesky", x)
+    if x._dtype == FLOAT64 and x.size:
+        return _refine.cholesky_float64(x, upper)
     if x._dtype != FLOAT32:
         return on_host("linalg.cholesky", lambda a: _np_cholesky(a, upper), x)
     out = new(x._shape, x._dtype, x)
@@ -254,20 +256,25 @@ def solve(x1, x2, /):
     if dtype == FLOAT32 and _lu.available():
         return _lu.solve_float32(x1, x2, vector)
     if dtype == COMPLEX64 and _lu.available():
-        return _complex_solve(x1, x2, vector)
+        return _complex_solve(x1, x2, vector, dtype, _lu.solve_float32)
+    if dtype == FLOAT64 and _lu.available():
+        return _refine.solve_float64(x1, x2, vector, inv)
+    if dtype == COMPLEX128 and _lu.available():
+        return _complex_solve(x1, x2, vector, dtype,
+                              lambda a, b, v: _refine.solve_float64(a, b, v, inv))
     return on_host("linalg.solve", lambda a, b: _np_solve(a, b, dtype), x1, x2)
 
 
-def _complex_solve(a, b, vector):
-    """complex64 ``solve`` as the real float32 system [[Ar, -Ai], [Ai, Ar]] [xr; xi] =
-    [br; bi] on the ops-blas LU."""
+def _complex_solve(a, b, vector, dtype, real_solve):
+    """complex ``solve`` as the real system [[Ar, -Ai], [Ai, Ar]] [xr; xi] = [br; bi]
+    of ``real_solve`` (the ops-blas LU for complex64, its refinement for complex128)."""
     n = a._shape[-1]
-    a = a if a._dtype == COMPLEX64 else _ops.cast(a, COMPLEX64)
-    b = b if b._dtype == COMPLEX64 else _ops.cast(b, COMPLEX64)
+    a = a if a._dtype == dtype else _ops.cast(a, dtype)
+    b = b if b._dtype == dtype else _ops.cast(b, dtype)
     rhs = concat([real(b), imag(b)], axis=-1 if vector else -2)
-    x = _lu.solve_float32(_real_block(a), rhs, vector)
-    return _from_parts(x[..., :n], x[..., n:], COMPLEX64) if vector else \
-        _from_parts(x[..., :n, :], x[..., n:, :], COMPLEX64)
+    x = real_solve(_real_block(a), rhs, vector)
+    return _from_parts(x[..., :n], x[..., n:], dtype) if vector else \
+        _from_parts(x[..., :n, :], x[..., n:, :], dtype)
 
 
 def _np_solve(a, b, dtype):

@@ -1,0 +1,167 @@
+"""float64 ``solve`` and ``cholesky`` on the device: CANN's single-precision
+factorisations refined to double precision with float64 residuals.
+
+CANN's LU (aclblasSgetrfBatched / SgetrsBatched, hicann/ops-blas) and Cholesky
+(aclnnLinalgCholesky, hicann/ops-math math/cholesky/docs/aclnnLinalgCholesky.md) are
+float32 only. As cuSOLVER's iterative-refinement solvers and HPL-AI do, the float32
+factors are used as preconditioners and the answer is corrected with residuals
+computed in float64 on the device (``matmul``: the int8 Ozaki product, or composed
+sums for thin products):
+
+* ``solve``: equilibrate ``a`` by powers of two (rows, then columns: exact), factor
+  it in float32, then ``x += solve32(b - a x)`` until the correction is below the
+  unit roundoff (at most ``MAX_STEPS``). When float32 cannot factor it or the
+  iteration does not converge (condition numbers beyond about 1e7), float64
+  aclnnInverse (hicann/ops-nn index/matrix_inverse/docs/aclnnInverse.md) takes
+  over, with the same refinement.
+* ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor in
+  float32 ``L0``, then Newton steps on ``L L^T = a``: with ``R = a - L L^T`` in
+  float64 and ``Y = L0^-1 R L0^-T`` (float32), ``L += L Phi(Y)``, where ``Phi``
+  keeps the strict lower triangle and half the diagonal; until
+  ``max|R| <= n u max|a|`` (LAPACK's backward error).
+
+Each step reads one number back to decide whether to go on (which waits for the
+stream); during a graph capture a fixed number of steps runs instead.
+"""
+import numpy as np
+
+from .. import _ops, _ozaki
+from .._creation import eye, tril
+from .._elementwise import abs as _abs, add, broadcast_shapes, divide, isnan, multiply, sqrt, subtract
+from .._linear_algebra import matmul
+from .._manipulation import expand_dims, matrix_transpose, stack
+from .._statistical import max as _max, sum as _sum
+from .._utility import any as _any
+from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed
+from . import _lu
+
+__all__ = []
+
+MAX_STEPS = 12          # corrections before giving up on a preconditioner
+CAPTURE_STEPS = 4       # fixed number of steps when the result cannot be read back
+_U = 2.0 ** -53
+
+
+def _largest(x, axis):
+    return _max(_abs(x), axis=axis, keepdims=True)
+
+
+def _relative_size(step, x):
+    """max|step| / max|x| as a host float (one read; nan propagates)."""
+    sizes = stack([_max(_abs(step)), _max(_abs(x))]).to_host()
+    return float(sizes[0]) / float(sizes[1]) if sizes[1] else float(sizes[0])
+
+
+def _refined(a, b, solve, converged):
+    """x with a x = b from an approximate solver ``solve`` (float64 in and out):
+    corrections until ``converged(step, x)`` says so; (x, whether it converged)."""
+    x = solve(b)
+    for _ in range(CAPTURE_STEPS if not checks_allowed(a) else MAX_STEPS):
+        step = solve(subtract(b, matmul(a, x)))
+        x = add(x, step)
+        if checks_allowed(a):
+            state = converged(step, x)
+            if state is not None:
+                return x, state
+    return x, not checks_allowed(a)
+
+
+def _float32_solver(factors):
+    """float64 solves through float32 LU factors: the right-hand side scaled by a
+    power of two per column so that float32 neither overflows nor underflows."""
+    def solve(rhs):
+        scale, _ = _ozaki.power_of_two_scale(_largest(rhs, -2))
+        return divide(_ops.cast(factors.solve(multiply(rhs, scale)), FLOAT64), scale)
+    return solve
+
+
+def _convergence():
+    """converged(step, x): True below the unit roundoff, False when the steps stop
+    shrinking (or are not finite), None to go on."""
+    history = []
+
+    def converged(step, x):
+        size = _relative_size(step, x)
+        history.append(size)
+        if size <= 2 * _U:
+            return True
+        if not np.isfinite(size) or (len(history) > 2 and size > 0.5 * history[-2]):
+            return False
+        return None
+    return converged
+
+
+def solve_float64(a, b, vector, inverse):
+    """``solve`` for float64 ``a`` (..., n, n) and ``b`` ((n,) when ``vector``, else
+    (..., n, k)); ``inverse`` is ``linalg.inv``. LinAlgError when ``a`` is singular."""
+    stream = _ops.current_stream(a._buffer.device)
+    rhs = expand_dims(b, axis=-1) if vector else b
+    a = a if a._dtype == FLOAT64 else _ops.cast(a, FLOAT64, stream=stream)
+    rhs = rhs if rhs._dtype == FLOAT64 else _ops.cast(rhs, FLOAT64, stream=stream)
+    batch = broadcast_shapes(a._shape[:-2], rhs._shape[:-2])
+    n, k = a._shape[-1], rhs._shape[-1]
+    if not all(batch) or n == 0 or k == 0:
+        out = _ops.empty(batch + (n, k), FLOAT64, a._buffer.device, stream)
+        return out[..., 0] if vector else out
+    rows, _ = _ozaki.power_of_two_scale(_largest(a, -1))
+    scaled = multiply(a, rows)
+    columns, _ = _ozaki.power_of_two_scale(_largest(scaled, -2))
+    scaled = multiply(scaled, columns)
+    rhs = multiply(rhs, rows)
+    x, converged = None, False
+    try:
+        factors = _lu.Factors(scaled, batch, stream)
+    except LinAlgError:   # singular in float32: float64 may still solve it
+        factors = None
+    if factors is not None:
+        x, converged = _refined(scaled, rhs, _float32_solver(factors), _convergence())
+    if not converged:
+        inv_a = inverse(scaled)   # LinAlgError when singular in float64 too
+        x, _ = _refined(scaled, rhs, lambda r: matmul(inv_a, r), _convergence())
+    x = multiply(x, matrix_transpose(columns))
+    return x[..., 0] if vector else x
+
+
+def cholesky_float64(x, upper):
+    """Cholesky factor of float64 Hermitian positive-definite ``x`` (..., n, n):
+    lower (or upper when ``upper``); LinAlgError when not positive definite."""
+    stream = _ops.current_stream(x._buffer.device)
+    n = x._shape[-1]
+    identity = eye(n, dtype=FLOAT64, device=x.device)
+    diagonal = _sum(multiply(x, identity), axis=-1, keepdims=True)   # (..., n, 1)
+    scale, _ = _ozaki.power_of_two_scale(sqrt(_abs(diagonal)))
+    a = multiply(multiply(x, scale), matrix_transpose(scale))
+    first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
+    _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
+    if checks_allowed(first) and _any(isnan(first)).to_host():
+        raise LinAlgError("Matrix is not positive definite (in float32: its condition number may "
+                          "exceed about 1e7, beyond what the refinement starts from)")
+    inverse = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
+    _ops.launch("aclnnInverse", first, inverse, stream=stream)
+    lower = _ops.cast(first, FLOAT64, stream=stream)
+    tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks_allowed(a) else 0.0
+    previous = None
+    for _ in range(CAPTURE_STEPS if not checks_allowed(a) else MAX_STEPS):
+        residual = subtract(a, matmul(lower, matrix_transpose(lower)))
+        if checks_allowed(a):
+            size = float(_max(_abs(residual)).to_host())
+            if size <= tolerance:
+                break
+            if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
+                raise LinAlgError("Matrix is not positive definite (or too ill-conditioned for "
+                                  "the float32 Cholesky factor to be refined)")
+            previous = size
+        lower = add(lower, _newton_step(residual, inverse, lower, identity, stream))
+    lower = divide(lower, scale)
+    return _ops.cast(matrix_transpose(lower), FLOAT64, stream=stream) if upper else lower
+
+
+def _newton_step(residual, inverse, lower, identity, stream):
+    """L Phi(L0^-1 R L0^-T) in float32 (the step is small: its float32 error is
+    below float64's), R scaled by a power of two against float32's range."""
+    scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual)))
+    r32 = _ops.cast(multiply(residual, scale), FLOAT32, stream=stream)
+    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
+    phi = subtract(tril(y), multiply(multiply(y, _ops.cast(identity, FLOAT32, stream=stream)), 0.5))
+    step = matmul(_ops.cast(lower, FLOAT32, stream=stream), phi)
+    return divide(_ops.cast(step, FLOAT64, stream=stream), scale)
