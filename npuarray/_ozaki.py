@@ -18,12 +18,13 @@ Yokota ("DGEMM on integer matrix multiplication unit", IJHPCA 2024):
   ``2**(-7 (d + 1))``, then the row and column scales are undone — exact but for the
   ``s`` additions.
 
-Products with ``p + q > s + 1`` and the bits below the last slice are dropped. Their
-sum is at most ``(s + 1) 2**(-7 s) (|a|_i + |b|_j)`` in scaled units, where ``|a|_i``
-and ``|b|_j`` are the row and column sums of magnitudes; the number of slices is the
-smallest that keeps this under half of dgemm's bound ``K u (|A| |B|)_ij`` for every
-element, with ``|A| |B|`` bounded below by the product of the first slices' magnitudes
-(one more int8 product). Inputs that defeat the scheme — a NaN or infinity, row or
+Products with ``p + q > s + 1`` and the bits below the last slice are dropped: each
+term ``a_ik b_kj`` loses at most ``(s + 1) 2**(-7 s)`` in scaled units (the scaled
+values are below 1), so the error of an element is at most ``(s + 1) 2**(-7 s)``
+times the number of k with ``a_ik b_kj != 0`` (an int8 product of the supports). The
+number of slices is the smallest that keeps this and the ``s`` float64 additions
+(at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for every element (``|A| |B|`` from a float32 aclnnMatmul of the
+scaled magnitudes). Inputs that defeat the scheme — a NaN or infinity, row or
 column scales beyond 2**+-900, or a within-row spread of exponents that would need
 more than ``MAX_SLICES`` slices — are left to the caller's composed product (``product``
 returns False), as is any product during a graph capture (choosing ``s`` reads a few
@@ -102,48 +103,49 @@ class _Scales:
 
     def __init__(self, a, b, stream):
         self.a, self.b, self.stream = a, b, stream
-        (m, k), n = a._shape[-2:], b._shape[-1]
-        self.k = k
+        self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
-        self.sigma, a_exp, row_sums, a_first = self._scaled(a, -1, stream)
-        self.tau, b_exp, col_sums, b_first = self._scaled(b, -2, stream)
+        self.sigma, a_exp, a_scaled, a_support = self._scaled(a, -1, stream)
+        self.tau, b_exp, b_scaled, b_support = self._scaled(b, -2, stream)
         self.exponents = _statistical.max(_elementwise.abs(_manipulation.concat(
             [_manipulation.reshape(a_exp, (-1,)), _manipulation.reshape(b_exp, (-1,))])))
-        self.ratio = self._ratio(a_first, b_first, row_sums, col_sums, stream)
+        self.ratio = self._ratio(a_scaled, b_scaled, a_support, b_support, stream)
 
     @staticmethod
     def _scaled(x, axis, stream):
-        """(scale, exponent, scaled sums of magnitudes, |first slice| as int8) along
-        ``axis`` (-1: rows of a, -2: columns of b), in blocks of the other axis."""
+        """(scale, exponent, |x| scaled as float32, x != 0 as int8) along ``axis``
+        (-1: rows of a, -2: columns of b), in blocks of the other axis."""
         other = -2 if axis == -1 else -1
         count, length = x._shape[other], x._shape[axis]
         step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // (count * length))))
-        scales, exponents, sums, firsts = [], [], [], []
+        scales, exponents, scaled, supports = [], [], [], []
         for j0 in range(0, count, step):
             block = x[..., j0:j0 + step, :] if axis == -1 else x[..., :, j0:j0 + step]
             magnitude = _elementwise.abs(block)
             scale, exponent = power_of_two_scale(_statistical.max(magnitude, axis=axis, keepdims=True))
-            sums.append(_elementwise.multiply(_statistical.sum(magnitude, axis=axis, keepdims=True), scale))
-            firsts.append(_ops.cast(_elementwise.multiply(magnitude, _elementwise.multiply(scale, 128.0)),
-                                    _INT8, stream=stream))
+            scaled.append(_ops.cast(_elementwise.multiply(magnitude, scale), _FLOAT32, stream=stream))
+            supports.append(_ops.cast(_elementwise.not_equal(block, 0), _INT8, stream=stream))
             scales.append(scale)
             exponents.append(exponent)
         join = (lambda parts: _manipulation.concat(parts, axis=other)) if len(scales) > 1 else (lambda p: p[0])
-        return join(scales), join(exponents), join(sums), join(firsts)
+        return join(scales), join(exponents), join(scaled), join(supports)
 
-    def _ratio(self, a_first, b_first, row_sums, col_sums, stream):
-        """max over elements of (|a|_i + |b|_j) / lower bound of (|A||B|)_ij, scaled."""
-        m, n = a_first._shape[-2], b_first._shape[-1]
-        rows = max(1, _BLOCK_BYTES // (8 * n * max(1, a_first.size // (m * a_first._shape[-1]))))
+    def _ratio(self, a_scaled, b_scaled, a_support, b_support, stream):
+        """max over elements of (the number of k with a_ik b_kj != 0) / (|A| |B|)_ij in
+        scaled units. The first bounds the dropped terms (each below 2**(-7 s) of the
+        scaled unit), the second is dgemm's bound without K u, in float32 (aclnnMatmul:
+        values that underflow there only lower it, towards more slices)."""
+        m, n = a_scaled._shape[-2], b_scaled._shape[-1]
+        rows = max(1, _BLOCK_BYTES // (8 * n * max(1, a_scaled.size // (m * a_scaled._shape[-1]))))
         maxima = []
         for i0 in range(0, m, rows):
-            lower = _quant_product(a_first[..., i0:i0 + rows, :], b_first, self.unit, stream)  # 2**14 x bound
-            bound = _elementwise.maximum(_ops.cast(lower, FLOAT64, stream=stream), 2.0 ** -900)
-            # a zero row of a (column of b) gives an exactly zero row (column) of the product
-            row = row_sums[..., i0:i0 + rows, :]
-            spread = _elementwise.add(_elementwise.multiply(row, _elementwise.greater(col_sums, 0)),
-                                      _elementwise.multiply(col_sums, _elementwise.greater(row, 0)))
-            maxima.append(_statistical.max(_elementwise.divide(_elementwise.multiply(spread, 2.0 ** 14), bound)))
+            x1 = a_scaled[..., i0:i0 + rows, :]
+            size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], b_scaled._shape[:-2])
+                              + (x1._shape[-2], n), _FLOAT32, x1._buffer.device, stream)
+            _ops.launch("aclnnMatmul", x1, b_scaled, size, 0, stream=stream)
+            count = _quant_product(a_support[..., i0:i0 + rows, :], b_support, self.unit, stream)
+            bound = _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900)
+            maxima.append(_statistical.max(_elementwise.divide(count, bound)))
         return _statistical.max(_manipulation.stack(maxima))
 
     def slices(self):
@@ -152,9 +154,9 @@ class _Scales:
             [self.exponents, self.ratio]).to_host())
         if not (math.isfinite(exponents) and math.isfinite(ratio)) or exponents > _MAX_EXPONENT:
             return None
-        target = self.k * _UNIT_ROUNDOFF / 2
         for s in range(1, MAX_SLICES + 1):
-            if (s + 1) * 2.0 ** (-BITS * s) * ratio <= target:
+            # dropped terms + the s float64 additions (at most s u (|A| |B|)_ij) within K u
+            if (s + 1) * 2.0 ** (-BITS * s) * ratio <= (self.k - s - 1) * _UNIT_ROUNDOFF:
                 return s
         return None
 

@@ -43,8 +43,11 @@ def cholesky(x, /, *, upper=False):
     ``x = U^H U`` when ``upper`` (array API ``linalg.cholesky``,
     ``numpy.linalg.cholesky``). Same shape and dtype as ``x``.
 
-    float32: aclnnLinalgCholesky on the current stream. float64 and complex:
-    host fallback (CANN documents FLOAT and BFLOAT16 only). Raises TypeError for
+    float32: aclnnLinalgCholesky on the current stream. float64: that float32
+    factor refined by Newton steps with float64 residuals on the device
+    (``_refine.cholesky_float64``: backward error within ``n u max|x|``; condition
+    numbers up to about 1e7, beyond which float32 cannot start and LinAlgError is
+    raised). complex: host fallback (CANN documents FLOAT and BFLOAT16 only). Raises TypeError for
     non-floating input, LinAlgError (a ValueError) for non-square input or a
     matrix that is not positive definite (detected from the NaN the operator
     leaves, which reads one bool back and so waits for the stream).
@@ -234,8 +237,10 @@ def solve(x1, x2, /):
     float32: CANN's ops-blas LU, aclblasSgetrfBatched and aclblasSgetrsBatched, on
     the current stream (reading the factorisation's info back waits for it);
     complex64: the same LU on the real block system ``[[Ar, -Ai], [Ai, Ar]]``.
-    float64 and complex128: host fallback (downloads on the current stream, LAPACK
-    ``gesv``, uploads on it), since that LU is float32 only. Raises TypeError for non-floating input, LinAlgError for
+    float64 and complex128 (the real block system): that float32 LU refined with
+    float64 residuals on the device as LAPACK's dsgesv does, float64 aclnnInverse
+    with the same refinement where float32 cannot factor or converge
+    (``_refine.solve_float64``). Host fallback only when ops-blas is missing. Raises TypeError for non-floating input, LinAlgError for
     non-square or singular ``x1``, ValueError for shapes that do not match.
     """
     _square("solve", x1)

@@ -26,9 +26,9 @@ HOST_FUNCTIONS = {
     "linalg.eigvalsh": "no eigensolver in CANN",
     "linalg.eig": "no eigensolver in CANN",
     "linalg.eigvals": "no eigensolver in CANN",
-    "linalg.solve": "float64 and complex128: CANN's LU (aclblasSgetrfBatched/SgetrsBatched) is "
-                    "float32 only",
-    "linalg.cholesky": "float64 and complex: aclnnLinalgCholesky is FLOAT and BFLOAT16 only",
+    "linalg.solve": "only where ops-blas is missing (float32 LU; float64 / complex128 refine it)",
+    "linalg.cholesky": "complex64 and complex128: aclnnLinalgCholesky is FLOAT and BFLOAT16 only "
+                       "(float64 refines its float32 factor)",
 }
 _config.host_fallbacks.update(HOST_FUNCTIONS)
 

@@ -9,8 +9,8 @@ computed in float64 on the device (``matmul``: the int8 Ozaki product, or compos
 sums for thin products):
 
 * ``solve``: equilibrate ``a`` by powers of two (rows, then columns: exact), factor
-  it in float32, then ``x += solve32(b - a x)`` until the correction is below the
-  unit roundoff (at most ``MAX_STEPS``). When float32 cannot factor it or the
+  it in float32, then ``x += solve32(b - a x)`` until the residual meets LAPACK
+  dsgesv's test ``max|b - a x| <= sqrt(n) u ||a|| max|x|`` (at most ``MAX_STEPS``). When float32 cannot factor it or the
   iteration does not converge (condition numbers beyond about 1e7), float64
   aclnnInverse (hicann/ops-nn index/matrix_inverse/docs/aclnnInverse.md) takes
   over, with the same refinement.
@@ -46,24 +46,30 @@ def _largest(x, axis):
     return _max(_abs(x), axis=axis, keepdims=True)
 
 
-def _relative_size(step, x):
-    """max|step| / max|x| as a host float (one read; nan propagates)."""
-    sizes = stack([_max(_abs(step)), _max(_abs(x))]).to_host()
-    return float(sizes[0]) / float(sizes[1]) if sizes[1] else float(sizes[0])
-
-
-def _refined(a, b, solve, converged):
-    """x with a x = b from an approximate solver ``solve`` (float64 in and out):
-    corrections until ``converged(step, x)`` says so; (x, whether it converged)."""
+def _refined(a, b, solve):
+    """x with a x = b from an approximate solver ``solve`` (float64 in and out), as
+    LAPACK's dsgesv refines: corrections until the residual satisfies
+    ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``; (x, whether it did). Gives up
+    when a residual is not at most half the previous one (or not finite)."""
     x = solve(b)
-    for _ in range(CAPTURE_STEPS if not checks_allowed(a) else MAX_STEPS):
-        step = solve(subtract(b, matmul(a, x)))
-        x = add(x, step)
-        if checks_allowed(a):
-            state = converged(step, x)
-            if state is not None:
-                return x, state
-    return x, not checks_allowed(a)
+    if not checks_allowed(a):
+        for _ in range(CAPTURE_STEPS):
+            x = add(x, solve(subtract(b, matmul(a, x))))
+        return x, True
+    norm = _max(_sum(_abs(a), axis=-1))
+    target = np.sqrt(a._shape[-1]) * _U
+    previous = None
+    for _ in range(MAX_STEPS):
+        residual = subtract(b, matmul(a, x))
+        size, x_size, a_norm = (float(v) for v in stack(
+            [_max(_abs(residual)), _max(_abs(x)), norm]).to_host())
+        if size <= target * a_norm * x_size:
+            return x, True
+        if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
+            return x, False
+        previous = size
+        x = add(x, solve(residual))
+    return x, False
 
 
 def _float32_solver(factors):
@@ -73,22 +79,6 @@ def _float32_solver(factors):
         scale, _ = _ozaki.power_of_two_scale(_largest(rhs, -2))
         return divide(_ops.cast(factors.solve(multiply(rhs, scale)), FLOAT64), scale)
     return solve
-
-
-def _convergence():
-    """converged(step, x): True below the unit roundoff, False when the steps stop
-    shrinking (or are not finite), None to go on."""
-    history = []
-
-    def converged(step, x):
-        size = _relative_size(step, x)
-        history.append(size)
-        if size <= 2 * _U:
-            return True
-        if not np.isfinite(size) or (len(history) > 2 and size > 0.5 * history[-2]):
-            return False
-        return None
-    return converged
 
 
 def solve_float64(a, b, vector, inverse):
@@ -114,10 +104,10 @@ def solve_float64(a, b, vector, inverse):
     except LinAlgError:   # singular in float32: float64 may still solve it
         factors = None
     if factors is not None:
-        x, converged = _refined(scaled, rhs, _float32_solver(factors), _convergence())
+        x, converged = _refined(scaled, rhs, _float32_solver(factors))
     if not converged:
         inv_a = inverse(scaled)   # LinAlgError when singular in float64 too
-        x, _ = _refined(scaled, rhs, lambda r: matmul(inv_a, r), _convergence())
+        x, _ = _refined(scaled, rhs, lambda r: matmul(inv_a, r))
     x = multiply(x, matrix_transpose(columns))
     return x[..., 0] if vector else x
 
