@@ -1,11 +1,12 @@
 """npuarray.linalg: the array API 2025.12 linear-algebra extension on the device.
 
 Factorisations run as CANN's aclnn operators (aclnnLinalgCholesky, aclnnLinalgQr,
-aclnnSvd, aclnnInverse, aclnnSlogdet; npusim computes them with LAPACK), the rest
-is composed of device operators. Functions CANN has no device implementation for
-(eigh, eigvalsh, eig, eigvals; some dtypes of others, listed in
-``npuarray.show_config()``) compute on the host in stream order and raise
-ImplicitTransferError under ``transfer_guard("disallow")``.
+aclnnSvd, aclnnInverse, aclnnSlogdet; npusim computes them with LAPACK) and ops-blas's
+LU, float64 ones refined from float32 factors (``_refine``); eigh / eigvalsh come from
+aclnnSvd (``_eigh``); the rest is composed of device operators. Functions CANN has no
+device path for (eig, eigvals; complex cholesky; listed in ``npuarray.show_config()``)
+compute on the host in stream order and raise ImplicitTransferError under
+``transfer_guard("disallow")``.
 """
 from .._linear_algebra import matmul, tensordot, vecdot
 from .._manipulation import matrix_transpose

@@ -1,5 +1,5 @@
 """Factorisations and the functions built on them: cholesky, qr, svd, svdvals,
-inv, slogdet, det, solve, and the eigen-decompositions (host fallback).
+inv, slogdet, det, solve, and the eigen-decompositions (nonsymmetric: host fallback).
 
 Each runs on the current stream of its operand's device. Batched over the
 leading dimensions. Device operators (hicann/ops-math, ops-nn): aclnnLinalgCholesky,
@@ -16,7 +16,7 @@ from .._elementwise import conj, exp, imag, multiply, negative, real
 from .._manipulation import concat, matrix_transpose
 from ._common import (COMPLEX64, COMPLEX128, FLOAT32, FLOAT64, REAL_FLOATING, REAL_OF, check_floating,
                       check_matrices, new, raise_if_nan)
-from . import _lu, _refine
+from . import _eigh, _lu, _refine
 from ._host import on_host
 
 __all__ = ["cholesky", "qr", "svd", "svdvals", "inv", "slogdet", "det", "solve", "eigh",
@@ -292,27 +292,34 @@ def _np_solve(a, b, dtype):
 def eigh(x, /):
     """Eigenvalues (ascending, real) and orthonormal eigenvectors of the
     Hermitian matrices ``x`` (array API ``linalg.eigh``, ``numpy.linalg.eigh``):
-    ``EighResult(eigenvalues (..., M), eigenvectors (..., M, M))``. Host
-    fallback (CANN has no eigensolver): downloads on the current stream, NumPy
-    (LAPACK ``syevd``/``heevd``), uploads on it; ImplicitTransferError under
-    ``transfer_guard("disallow")``. TypeError for non-floating input,
-    LinAlgError for non-square input."""
+    ``EighResult(eigenvalues (..., M), eigenvectors (..., M, M))``, eigenvalues
+    in the real dtype of ``x``, eigenvectors in its dtype; only the lower
+    triangle of ``x`` is read, as NumPy's default. On the device, on the current
+    stream, every floating dtype: aclnnSvd of ``x`` shifted to positive definite
+    (``_eigh``: CANN has no eigensolver; accuracy as LAPACK's ``syevd``/``heevd``).
+    TypeError for non-floating input, LinAlgError for non-square input."""
     _square("eigh", x)
-    return EighResult(*on_host("linalg.eigh", lambda a: tuple(np.linalg.eigh(a)), x))
+    return EighResult(*_eigh.decomposition(x))
 
 
 def eigvalsh(x, /):
     """Eigenvalues of the Hermitian matrices ``x``, ascending, real, shape
-    ``(..., M)`` (array API ``linalg.eigvalsh``). Host fallback as ``eigh``."""
+    ``(..., M)`` (array API ``linalg.eigvalsh``, ``numpy.linalg.eigvalsh``). On
+    the device as ``eigh`` (aclnnSvd without vectors)."""
     _square("eigvalsh", x)
-    return on_host("linalg.eigvalsh", np.linalg.eigvalsh, x)
+    return _eigh.eigenvalues(x)
 
 
 def eig(x, /):
     """Eigenvalues and right eigenvectors of the square matrices ``x``, complex
     (array API 2025.12 ``linalg.eig``, ``numpy.linalg.eig``; complex64 for
     float32 and complex64 input, else complex128): ``EigResult``. Host fallback
-    as ``eigh``."""
+    (downloads on the current stream, LAPACK ``geev``, uploads on it;
+    ImplicitTransferError under ``transfer_guard("disallow")``): CANN has no
+    eigensolver, and a nonsymmetric one (Hessenberg reduction and shifted QR
+    sweeps, deflating one eigenvalue at a time) is a long chain of small
+    dependent steps that matrix products and CANN's factorisations do not
+    express: unlike ``eigh`` there is no decomposition CANN has that it reduces to."""
     _square("eig", x)
     dtype = COMPLEX64 if x._dtype in (FLOAT32, COMPLEX64) else np.dtype(np.complex128)
     return EigResult(*on_host("linalg.eig", lambda a: tuple(
@@ -321,7 +328,8 @@ def eig(x, /):
 
 def eigvals(x, /):
     """Eigenvalues of the square matrices ``x``, complex, shape ``(..., M)``
-    (array API 2025.12 ``linalg.eigvals``). Host fallback as ``eigh``."""
+    (array API 2025.12 ``linalg.eigvals``). Host fallback as ``eig``, for the
+    same reason."""
     _square("eigvals", x)
     dtype = COMPLEX64 if x._dtype in (FLOAT32, COMPLEX64) else np.dtype(np.complex128)
     return on_host("linalg.eigvals", lambda a: np.linalg.eigvals(a).astype(dtype), x)

@@ -22,10 +22,9 @@ _logger = logging.getLogger("npuarray")
 
 # function -> why it runs on the host (shown by npuarray.show_config())
 HOST_FUNCTIONS = {
-    "linalg.eigh": "no eigensolver in CANN (ops-math, ops-solver)",
-    "linalg.eigvalsh": "no eigensolver in CANN",
-    "linalg.eig": "no eigensolver in CANN",
-    "linalg.eigvals": "no eigensolver in CANN",
+    "linalg.eig": "no eigensolver in CANN, and no decomposition it has that a nonsymmetric "
+                  "one reduces to (eigh runs on the device from aclnnSvd)",
+    "linalg.eigvals": "as linalg.eig",
     "linalg.solve": "only where ops-blas is missing (float32 LU; float64 / complex128 refine it)",
     "linalg.cholesky": "complex64 and complex128: aclnnLinalgCholesky is FLOAT and BFLOAT16 only "
                        "(float64 refines its float32 factor)",
