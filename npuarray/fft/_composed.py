@@ -20,6 +20,7 @@ does. These transforms run instead:
 Twiddles and chirps come from aclnnExp of exact angles on the device. Errors are
 those of a radix-4 FFT: ``O(u log n)`` relative to ``||x||``.
 """
+import collections
 import math
 
 import numpy as np
@@ -27,7 +28,8 @@ import numpy as np
 from .. import _ops
 from .._creation import arange
 from .._elementwise import conj, exp, multiply, remainder
-from .._manipulation import concat, flip, reshape
+from .._manipulation import flip, matrix_transpose, reshape
+from ..runtime import _capture_guard
 
 __all__ = []
 
@@ -43,57 +45,95 @@ def _binary(op, x1, x2, out, stream):
         _ops.launch(op, x1, x2, _ops.acl_scalar(1, _FLOAT64), out, stream=stream)
 
 
-def _twiddles(count, period, sign, device):
-    """exp(sign 2 pi i k / period) for k = 0 .. count - 1, complex128 (count,)."""
-    k = arange(count, dtype=_FLOAT64, device=device)
-    return exp(multiply(k, complex(0, sign * 2 * math.pi / period)))
+_TWIDDLE_CACHE_SIZE = 64
+_twiddle_cache = collections.OrderedDict()   # (radix, length, sign, device id) -> device array
 
 
-def _radix2(z, sign, stream):
-    """(..., B, L) -> (..., B / 2, 2 L)."""
-    *batch, b, length = z._shape
-    half = b // 2
-    even, odd = z[..., :half, :], z[..., half:, :]
-    t = multiply(odd, _twiddles(length, 2 * length, sign, z.device))
-    out = _ops.empty(tuple(batch) + (half, 2, length), COMPLEX128, z._buffer.device, stream)
-    _binary("aclnnAdd", even, t, out[..., 0, :], stream)
-    _binary("aclnnSub", even, t, out[..., 1, :], stream)
-    return reshape(out, tuple(batch) + (half, 2 * length))
+def _powers(radix, length, sign, device):
+    """The twiddles ``w^(j k)``, ``w = exp(sign 2 pi i / (radix length))``, for j = 1 ..
+    radix - 1 and k < length, as a complex128 (radix - 1, length) device array; kept in
+    a small LRU cache (made outside graph captures only, so a graph never owns one)."""
+    key = (radix, length, sign, device.id)
+    cached = _twiddle_cache.get(key)
+    if cached is not None:
+        _twiddle_cache.move_to_end(key)
+        return cached
+    k = arange(length, dtype=_FLOAT64, device=device)
+    j = reshape(arange(1, radix, dtype=_FLOAT64, device=device), (radix - 1, 1))
+    angle = remainder(multiply(j, k), float(radix * length))   # j k mod radix L: exact
+    powers = exp(multiply(angle, complex(0, sign * 2 * math.pi / (radix * length))))
+    if _capture_guard.active:
+        return powers
+    _twiddle_cache[key] = powers
+    while len(_twiddle_cache) > _TWIDDLE_CACHE_SIZE:
+        _twiddle_cache.popitem(last=False)
+    return powers
 
 
-def _radix4(z, sign, stream):
-    """(..., B, L) -> (..., B / 4, 4 L)."""
-    *batch, b, length = z._shape
-    quarter = b // 4
-    device = z._buffer.device
-    parts = reshape(z, tuple(batch) + (4, quarter, length))
-    w = _twiddles(length, 4 * length, sign, z.device)   # w^k
-    powers = reshape(concat([w, multiply(w, w), multiply(multiply(w, w), w)]), (3, 1, length))
-    t = multiply(parts[..., 1:, :, :], powers)          # T1, T2, T3
-    t0, t1, t2, t3 = parts[..., 0, :, :], t[..., 0, :, :], t[..., 1, :, :], t[..., 2, :, :]
-    shape = tuple(batch) + (quarter, length)
+def _butterflies(parts, t, out, radix, sign, stream):
+    """``out[m] = sum_j t_j (sign i)^(j m)`` for radix 2 or 4, where ``parts(j)`` gives
+    ``t_0`` and ``t(j)`` the twiddled ``t_j`` (j >= 1), ``out(m)`` the target views."""
+    if radix == 2:
+        _binary("aclnnAdd", parts(0), t(1), out(0), stream)
+        _binary("aclnnSub", parts(0), t(1), out(1), stream)
+        return
+    device = parts(0)._buffer.device
+    shape = parts(0)._shape
     s02, d02, s13, d13 = (_ops.empty(shape, COMPLEX128, device, stream) for _ in range(4))
-    _binary("aclnnAdd", t0, t2, s02, stream)
-    _binary("aclnnSub", t0, t2, d02, stream)
-    _binary("aclnnAdd", t1, t3, s13, stream)
-    _binary("aclnnSub", t1, t3, d13, stream)
-    rotated = multiply(d13, complex(0, sign))             # sign i (T1 - T3)
-    out = _ops.empty(tuple(batch) + (quarter, 4, length), COMPLEX128, device, stream)
-    _binary("aclnnAdd", s02, s13, out[..., 0, :], stream)
-    _binary("aclnnAdd", d02, rotated, out[..., 1, :], stream)
-    _binary("aclnnSub", s02, s13, out[..., 2, :], stream)
-    _binary("aclnnSub", d02, rotated, out[..., 3, :], stream)
-    return reshape(out, tuple(batch) + (quarter, 4 * length))
+    _binary("aclnnAdd", parts(0), t(2), s02, stream)
+    _binary("aclnnSub", parts(0), t(2), d02, stream)
+    _binary("aclnnAdd", t(1), t(3), s13, stream)
+    _binary("aclnnSub", t(1), t(3), d13, stream)
+    rotated = multiply(d13, complex(0, sign))             # sign i (t1 - t3)
+    _binary("aclnnAdd", s02, s13, out(0), stream)
+    _binary("aclnnAdd", d02, rotated, out(1), stream)
+    _binary("aclnnSub", s02, s13, out(2), stream)
+    _binary("aclnnSub", d02, rotated, out(3), stream)
+
+
+def _stage_rows(z, radix, sign, stream):
+    """Layout (..., B, L) (row b: transform of x[b::B]) -> (..., B / radix, radix L)."""
+    *batch, b, length = z._shape
+    batch, q = tuple(batch), b // radix
+    parts = reshape(z, batch + (radix, q, length))
+    t = multiply(parts[..., 1:, :, :], reshape(_powers(radix, length, sign, z.device), (radix - 1, 1, length)))
+    out = _ops.empty(batch + (q, radix, length), COMPLEX128, z._buffer.device, stream)
+    _butterflies(lambda j: parts[..., j, :, :], lambda j: t[..., j - 1, :, :],
+                 lambda m: out[..., m, :], radix, sign, stream)
+    return reshape(out, batch + (q, radix * length))
+
+
+def _stage_columns(z, radix, sign, stream):
+    """Layout (..., L, B) (column b: transform of x[b::B]) -> (..., radix L, B / radix):
+    the early stages, whose B is long, keep it as the contiguous axis."""
+    *batch, length, b = z._shape
+    batch, q = tuple(batch), b // radix
+    parts = reshape(z, batch + (length, radix, q))
+    twiddles = reshape(matrix_transpose(_powers(radix, length, sign, z.device)), (length, radix - 1, 1))
+    t = multiply(parts[..., :, 1:, :], twiddles)
+    out = _ops.empty(batch + (radix, length, q), COMPLEX128, z._buffer.device, stream)
+    _butterflies(lambda j: parts[..., :, j, :], lambda j: t[..., :, j - 1, :],
+                 lambda m: out[..., m, :, :], radix, sign, stream)
+    return reshape(out, batch + (radix * length, q))
 
 
 def _power_of_two(x, sign, stream):
-    """Transform of the C-contiguous complex128 rows of ``x`` (..., n), n a power of 2."""
+    """Transform of the C-contiguous complex128 rows of ``x`` (..., n), n a power of 2:
+    column stages while B is longer than L, then one transpose and row stages."""
     n = x._shape[-1]
-    z = reshape(x, x._shape[:-1] + (n, 1))
-    if n.bit_length() % 2 == 0:   # n = 2 * 4**q
-        z = _radix2(z, sign, stream)
-    while z._shape[-2] > 1:
-        z = _radix4(z, sign, stream)
+    batch = x._shape[:-1]
+    radices = ([2] if n.bit_length() % 2 == 0 else []) + [4] * ((n.bit_length() - 1) // 2)
+    z, length = reshape(x, batch + (1, n)), 1
+    stages = iter(radices)
+    for radix in stages:
+        if n // length < length * radix:   # B would drop below L: go on in rows
+            z = _ops.copy(matrix_transpose(z))
+            z = _stage_rows(z, radix, sign, stream)
+            for later in stages:
+                z = _stage_rows(z, later, sign, stream)
+            return reshape(z, x._shape)
+        z = _stage_columns(z, radix, sign, stream)
+        length *= radix
     return reshape(z, x._shape)
 
 
