@@ -56,7 +56,8 @@ MIN_SIDE = 32             # thinner products (matrix-vector): slicing costs more
 _UNIT_ROUNDOFF = 2.0 ** -53
 _MAX_EXPONENT = 900       # row / column scales beyond 2**+-900 could overflow when undone
 _INT32_LIMIT = 2 ** 31 - 1
-_BLOCK_BYTES = 16 << 20   # temporaries of one step
+_BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
+_SLICE_BYTES = 16 << 20   # int8 slices of a block of rows of a (x2 is packed once per block)
 
 
 def product(a, b, out, stream):
@@ -76,7 +77,7 @@ def product(a, b, out, stream):
     for k0 in range(0, k, chunk):
         k1 = min(k, k0 + chunk)
         b_slices = _slices_of_b(b[..., k0:k1, :], scales.tau, s, stream)
-        rows = max(1, min(m, _BLOCK_BYTES // max(1, s * (k1 - k0) + 4 * n)))
+        rows = max(1, min(m, _SLICE_BYTES // max(1, s * (k1 - k0) + 4 * n)))
         for i0 in range(0, m, rows):
             i1 = min(m, i0 + rows)
             a_slices = _slices_of_a(a[..., i0:i1, k0:k1], scales.sigma[..., i0:i1, :], s, stream)
@@ -97,55 +98,67 @@ def power_of_two_scale(largest):
     return _elementwise.pow(2.0, _elementwise.negative(exponent)), exponent
 
 
+def _largest(x, axis):
+    """max |x| along ``axis`` (kept), from aclnnAmax and aclnnAmin: no |x| temporary."""
+    return _elementwise.maximum(_statistical.max(x, axis=axis, keepdims=True),
+                                _elementwise.negative(_statistical.min(x, axis=axis, keepdims=True)))
+
+
+def _magnitude_and_support(x, scale, axis, stream):
+    """(|x| scale as float32, x != 0 as int8), made in blocks of ``_BLOCK_BYTES`` along
+    the axis other than ``axis`` (-1: rows of a, -2: columns of b)."""
+    other = -2 if axis == -1 else -1
+    count, length = x._shape[other], x._shape[axis]
+    device = x._buffer.device
+    scaled = _ops.empty(x._shape, _FLOAT32, device, stream)
+    support = _ops.empty(x._shape, _INT8, device, stream)
+    step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
+    for j0 in range(0, count, step):
+        part = (Ellipsis, slice(j0, j0 + step), slice(None)) if axis == -1 else \
+            (Ellipsis, slice(None), slice(j0, j0 + step))
+        block = x[part]
+        _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
+                    to_acl_dtype(_FLOAT32), scaled[part], stream=stream)
+        _ops.launch("aclnnCast", _elementwise.not_equal(block, 0), to_acl_dtype(_INT8), support[part],
+                    stream=stream)
+    return scaled, support
+
+
 class _Scales:
     """Row scales of ``a``, column scales of ``b`` and what the number of slices
     depends on, computed in blocks on the device."""
 
     def __init__(self, a, b, stream):
-        self.a, self.b, self.stream = a, b, stream
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
-        self.sigma, a_exp, a_scaled, a_support = self._scaled(a, -1, stream)
-        self.tau, b_exp, b_scaled, b_support = self._scaled(b, -2, stream)
+        self.sigma, a_exp = power_of_two_scale(_largest(a, -1))
+        self.tau, b_exp = power_of_two_scale(_largest(b, -2))
         self.exponents = _statistical.max(_elementwise.abs(_manipulation.concat(
             [_manipulation.reshape(a_exp, (-1,)), _manipulation.reshape(b_exp, (-1,))])))
-        self.ratio = self._ratio(a_scaled, b_scaled, a_support, b_support, stream)
+        self.ratio = self._ratio(a, b, stream)
 
-    @staticmethod
-    def _scaled(x, axis, stream):
-        """(scale, exponent, |x| scaled as float32, x != 0 as int8) along ``axis``
-        (-1: rows of a, -2: columns of b), in blocks of the other axis."""
-        other = -2 if axis == -1 else -1
-        count, length = x._shape[other], x._shape[axis]
-        step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // (count * length))))
-        scales, exponents, scaled, supports = [], [], [], []
-        for j0 in range(0, count, step):
-            block = x[..., j0:j0 + step, :] if axis == -1 else x[..., :, j0:j0 + step]
-            magnitude = _elementwise.abs(block)
-            scale, exponent = power_of_two_scale(_statistical.max(magnitude, axis=axis, keepdims=True))
-            scaled.append(_ops.cast(_elementwise.multiply(magnitude, scale), _FLOAT32, stream=stream))
-            supports.append(_ops.cast(_elementwise.not_equal(block, 0), _INT8, stream=stream))
-            scales.append(scale)
-            exponents.append(exponent)
-        join = (lambda parts: _manipulation.concat(parts, axis=other)) if len(scales) > 1 else (lambda p: p[0])
-        return join(scales), join(exponents), join(scaled), join(supports)
-
-    def _ratio(self, a_scaled, b_scaled, a_support, b_support, stream):
+    def _ratio(self, a, b, stream):
         """max over elements of (the number of k with a_ik b_kj != 0) / (|A| |B|)_ij in
         scaled units. The first bounds the dropped terms (each below 2**(-7 s) of the
         scaled unit), the second is dgemm's bound without K u, in float32 (aclnnMatmul:
-        values that underflow there only lower it, towards more slices)."""
-        m, n = a_scaled._shape[-2], b_scaled._shape[-1]
-        rows = max(1, _BLOCK_BYTES // (8 * n * max(1, a_scaled.size // (m * a_scaled._shape[-1]))))
+        values that underflow there only lower it, towards more slices). In blocks of
+        columns of b and rows of a, whose float32 and int8 copies are made per block."""
+        m, k, n = a._shape[-2], self.k, b._shape[-1]
+        columns = max(1, _BLOCK_BYTES // (4 * k * max(1, b.size // (k * n))))
+        rows = max(1, _BLOCK_BYTES // (8 * max(columns, k) * max(1, a.size // (m * k))))
         maxima = []
-        for i0 in range(0, m, rows):
-            x1 = a_scaled[..., i0:i0 + rows, :]
-            size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], b_scaled._shape[:-2])
-                              + (x1._shape[-2], n), _FLOAT32, x1._buffer.device, stream)
-            _ops.launch("aclnnMatmul", x1, b_scaled, size, 0, stream=stream)
-            count = _quant_product(a_support[..., i0:i0 + rows, :], b_support, self.unit, stream)
-            bound = _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900)
-            maxima.append(_statistical.max(_elementwise.divide(count, bound)))
+        for j0 in range(0, n, columns):
+            b_scaled, b_support = _magnitude_and_support(b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns],
+                                                         -2, stream)
+            for i0 in range(0, m, rows):
+                x1, support = _magnitude_and_support(a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :],
+                                                     -1, stream)
+                size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], b_scaled._shape[:-2])
+                                  + (x1._shape[-2], b_scaled._shape[-1]), _FLOAT32, x1._buffer.device, stream)
+                _ops.launch("aclnnMatmul", x1, b_scaled, size, 0, stream=stream)
+                count = _quant_product(support, b_support, self.unit, stream)
+                bound = _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900)
+                maxima.append(_statistical.max(_elementwise.divide(count, bound)))
         return _statistical.max(_manipulation.stack(maxima))
 
     def slices(self):
