@@ -16,7 +16,8 @@ sums for thin products):
   over, with the same refinement.
 * ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor in
   float32 ``L0``, then Newton steps on ``L L^T = a``: with ``R = a - L L^T`` in
-  float64 and ``Y = L0^-1 R L0^-T`` (float32), ``L += L Phi(Y)``, where ``Phi``
+  float64 and ``Y = L0^-1 R L0^-T`` (float32, solves with L0's ops-blas LU),
+  ``L += L Phi(Y)``, where ``Phi``
   keeps the strict lower triangle and half the diagonal; until
   ``max|R| <= n u max|a|`` (LAPACK's backward error).
 
@@ -126,8 +127,7 @@ def cholesky_float64(x, upper):
     if checks_allowed(first) and _any(isnan(first)).to_host():
         raise LinAlgError("Matrix is not positive definite (in float32: its condition number may "
                           "exceed about 1e7, beyond what the refinement starts from)")
-    inverse = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
-    _ops.launch("aclnnInverse", first, inverse, stream=stream)
+    factors = _lu.Factors(first, a._shape[:-2], stream)   # L0's own LU: solves with L0
     lower = _ops.cast(first, FLOAT64, stream=stream)
     tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks_allowed(a) else 0.0
     previous = None
@@ -141,17 +141,18 @@ def cholesky_float64(x, upper):
                 raise LinAlgError("Matrix is not positive definite (or too ill-conditioned for "
                                   "the float32 Cholesky factor to be refined)")
             previous = size
-        lower = add(lower, _newton_step(residual, inverse, lower, identity, stream))
+        lower = add(lower, _newton_step(residual, factors, lower, identity, stream))
     lower = divide(lower, scale)
     return _ops.cast(matrix_transpose(lower), FLOAT64, stream=stream) if upper else lower
 
 
-def _newton_step(residual, inverse, lower, identity, stream):
+def _newton_step(residual, factors, lower, identity, stream):
     """L Phi(L0^-1 R L0^-T) in float32 (the step is small: its float32 error is
-    below float64's), R scaled by a power of two against float32's range."""
+    below float64's), R scaled by a power of two against float32's range; the
+    solves with L0 use its LU factors (``R`` is symmetric: ``L0^-1 (L0^-1 R)^T``)."""
     scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual)))
     r32 = _ops.cast(multiply(residual, scale), FLOAT32, stream=stream)
-    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
+    y = factors.solve(matrix_transpose(factors.solve(r32)))
     phi = subtract(tril(y), multiply(multiply(y, _ops.cast(identity, FLOAT32, stream=stream)), 0.5))
     step = matmul(_ops.cast(lower, FLOAT32, stream=stream), phi)
     return divide(_ops.cast(step, FLOAT64, stream=stream), scale)
