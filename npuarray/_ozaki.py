@@ -88,7 +88,7 @@ def product(a, b, out, stream):
 
 
 def power_of_two_scale(largest):
-    """``2**-e`` with ``largest * 2**-e`` in [1/4, 1) (1 for zero rows): from log2,
+    """``2**-e`` with ``largest * 2**-e`` in [1/4, 1) (1/2 for zero rows): from log2,
     whose rounding can only lower the result into [1/4, 1/2)."""
     safe = _elementwise.where(_elementwise.equal(largest, 0), 1.0, largest)
     exponent = _elementwise.add(_elementwise.floor(_elementwise.log2(safe)), 1.0)
@@ -199,9 +199,8 @@ def _slice_into(truncated, slices, axis, stream):
         later, earlier, target = part(truncated, 1, s), part(truncated, 0, s - 1), part(slices, 1, s)
     else:
         later, earlier, target = part(truncated, 0, s - 1), part(truncated, 1, s), part(slices, 0, s - 1)
-    difference = _ops.empty(later._shape, _INT64, later._buffer.device, stream)
-    _ops.launch("aclnnSub", later, earlier, _ops.acl_scalar(128, _INT64), difference, stream=stream)
-    _ops.launch("aclnnCast", difference, int8, target, stream=stream)
+    # the difference, in [-127, 127], stored into the int8 slices (aclnnSub casts on store)
+    _ops.launch("aclnnSub", later, earlier, _ops.acl_scalar(128, _INT64), target, stream=stream)
 
 
 def _slices_of_a(a, sigma, s, stream):

@@ -88,7 +88,7 @@ def test_the_issue_table_is_complete():
         "add-16m": ("speedup", 2.0), "sum-16m": ("speedup", 1.8),
         "matmul-1024": ("speedup", 1.0), "pinned-1mib": ("speedup", 0.8),
         "staged-64mib": ("speedup", 0.8), "replay-per-op": ("slowdown", 0.6)}
-    assert {t.key: (t.kind, t.bound) for t in _targets.ALL} == expected
+    assert {t.key: (t.kind, t.bound) for t in _targets.ALL if t.issue == 9} == expected
     assert len(_targets.BY_KEY) == len(_targets.ALL)
 
 
