@@ -139,3 +139,33 @@ def test_cholesky_upper_and_not_positive_definite():
     bad[7, 7] = -1.0
     with pytest.raises(np.linalg.LinAlgError):
         _cholesky(bad)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_cholesky_complex_on_the_device(dtype):
+    n = 50
+    g = RNG.standard_normal((2, n, n)) + 1j * RNG.standard_normal((2, n, n))
+    a = (g @ np.conj(np.swapaxes(g, -1, -2)) + n * np.eye(n)).astype(dtype)
+    lower = _cholesky(a)
+    upper = _cholesky(a, upper=True)
+    assert lower.dtype == dtype
+    u = np.finfo(dtype).eps / 2
+    norm = np.abs(a).max()
+    assert np.abs(lower @ np.conj(np.swapaxes(lower, -1, -2)) - a).max() <= 10 * n * u * norm
+    np.testing.assert_allclose(lower, np.linalg.cholesky(a), atol=100 * n * u * np.sqrt(norm))
+    np.testing.assert_allclose(upper, np.conj(np.swapaxes(np.linalg.cholesky(a), -1, -2)),
+                               atol=100 * n * u * np.sqrt(norm))
+    bad = a[0].copy()
+    bad[3, 3] = -1
+    with pytest.raises(np.linalg.LinAlgError):
+        _cholesky(bad)
+
+
+def test_cholesky_float64_beyond_float32():
+    n = 60   # eigenvalues 1 .. 1e-12: float32 cannot factor it, the spectral path does
+    q, _ = np.linalg.qr(RNG.standard_normal((n, n)))
+    a = (q * np.logspace(0, -12, n)) @ q.T
+    a = (a + a.T) / 2
+    lower = _cholesky(a)
+    assert np.abs(lower @ lower.T - a).max() <= 10 * n * U * np.abs(a).max()
+    np.testing.assert_array_equal(np.triu(lower, 1), 0 * np.triu(lower, 1))

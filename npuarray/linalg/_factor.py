@@ -16,7 +16,7 @@ from .._elementwise import conj, exp, imag, multiply, negative, real
 from .._manipulation import concat, matrix_transpose
 from ._common import (COMPLEX64, COMPLEX128, FLOAT32, FLOAT64, REAL_FLOATING, REAL_OF, check_floating,
                       check_matrices, new, raise_if_nan)
-from . import _eigh, _lu, _refine
+from . import _cholesky, _eigh, _lu, _refine
 from ._host import on_host
 
 __all__ = ["cholesky", "qr", "svd", "svdvals", "inv", "slogdet", "det", "solve", "eigh",
@@ -46,8 +46,9 @@ def cholesky(x, /, *, upper=False):
     float32: aclnnLinalgCholesky on the current stream. float64: that float32
     factor refined by Newton steps with float64 residuals on the device
     (``_refine.cholesky_float64``: backward error within ``n u max|x|``; condition
-    numbers up to about 1e7, beyond which float32 cannot start and LinAlgError is
-    raised). complex: host fallback (CANN documents FLOAT and BFLOAT16 only). Raises TypeError for
+    numbers up to about 1e7; beyond, and for complex input, which
+    aclnnLinalgCholesky does not take: QR of ``diag(sqrt(w)) V^H`` from ``eigh``,
+    ``_cholesky``). Empty complex input: host fallback (nothing to move). Raises TypeError for
     non-floating input, LinAlgError (a ValueError) for non-square input or a
     matrix that is not positive definite (detected from the NaN the operator
     leaves, which reads one bool back and so waits for the stream).
@@ -55,6 +56,8 @@ def cholesky(x, /, *, upper=False):
     _square("cholesky", x)
     if x._dtype == FLOAT64 and x.size:
         return _refine.cholesky_float64(x, upper)
+    if x._dtype != FLOAT32 and x.size:
+        return _cholesky.from_spectrum(x, upper)
     if x._dtype != FLOAT32:
         return on_host("linalg.cholesky", lambda a: _np_cholesky(a, upper), x)
     out = new(x._shape, x._dtype, x)

@@ -26,8 +26,7 @@ HOST_FUNCTIONS = {
                   "one reduces to (eigh runs on the device from aclnnSvd)",
     "linalg.eigvals": "as linalg.eig",
     "linalg.solve": "only where ops-blas is missing (float32 LU; float64 / complex128 refine it)",
-    "linalg.cholesky": "complex64 and complex128: aclnnLinalgCholesky is FLOAT and BFLOAT16 only "
-                       "(float64 refines its float32 factor)",
+    "linalg.cholesky": "empty complex input only (complex runs on the device from eigh and QR)",
 }
 _config.host_fallbacks.update(HOST_FUNCTIONS)
 

@@ -19,7 +19,10 @@ sums for thin products):
   float64 and ``Y = L0^-1 R L0^-T`` (float32, solves with L0's ops-blas LU),
   ``L += L Phi(Y)``, where ``Phi``
   keeps the strict lower triangle and half the diagonal; until
-  ``max|R| <= n u max|a|`` (LAPACK's backward error).
+  ``max|R| <= n u max|a|`` (LAPACK's backward error). Where float32 cannot factor
+  ``a`` or the steps stall (condition numbers beyond about 1e7), the factor comes
+  from the spectral decomposition instead (``_cholesky``), which also tells a
+  matrix that is not positive definite.
 
 Each step reads one number back to decide whether to go on (which waits for the
 stream); during a graph capture a fixed number of steps runs instead.
@@ -34,7 +37,7 @@ from .._manipulation import expand_dims, matrix_transpose, stack
 from .._statistical import max as _max, sum as _sum
 from .._utility import any as _any
 from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed
-from . import _lu
+from . import _cholesky, _lu
 
 __all__ = []
 
@@ -124,9 +127,8 @@ def cholesky_float64(x, upper):
     a = multiply(multiply(x, scale), matrix_transpose(scale))
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
-    if checks_allowed(first) and _any(isnan(first)).to_host():
-        raise LinAlgError("Matrix is not positive definite (in float32: its condition number may "
-                          "exceed about 1e7, beyond what the refinement starts from)")
+    if checks_allowed(first) and _any(isnan(first)).to_host():   # beyond float32 (or not PD)
+        return _cholesky.from_spectrum(x, upper)
     factors = _lu.Factors(first, a._shape[:-2], stream)   # L0's own LU: solves with L0
     lower = _ops.cast(first, FLOAT64, stream=stream)
     tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks_allowed(a) else 0.0
@@ -138,8 +140,7 @@ def cholesky_float64(x, upper):
             if size <= tolerance:
                 break
             if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
-                raise LinAlgError("Matrix is not positive definite (or too ill-conditioned for "
-                                  "the float32 Cholesky factor to be refined)")
+                return _cholesky.from_spectrum(x, upper)   # too ill-conditioned to refine
             previous = size
         lower = add(lower, _newton_step(residual, factors, lower, identity, stream))
     lower = divide(lower, scale)
