@@ -15,6 +15,7 @@ from ._compose import *  # noqa: F401,F403
 from ._compose import __all__ as _compose_all
 from ._factor import *  # noqa: F401,F403
 from ._factor import __all__ as _factor_all
+from ._lstsq import lstsq
 
 __all__ = ["LinAlgError", "matmul", "matrix_transpose", "tensordot", "vecdot", *_factor_all,
-           *_compose_all]
+           *_compose_all, "lstsq"]
