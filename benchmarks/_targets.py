@@ -38,6 +38,14 @@ STAGED_64MIB = Target("staged-64mib", 9, "staged pageable async 64 MiB vs copyto
                       0.8)
 REPLAY_PER_OP = Target("replay-per-op", 9, "graph replay, per op", "slowdown", 0.6)
 
+# float64 on the integer matrix unit, device linalg and fft (bench_float64.py)
+F64_MATMUL_512 = Target("f64-matmul-512", 21, "matmul 512^2 float64", "speedup", 0.25)
+F64_MATMUL_1024 = Target("f64-matmul-1024", 21, "matmul 1024^2 float64", "speedup", 0.25)
+F64_SOLVE_512 = Target("f64-solve-512", 21, "solve 512^2 float64", "speedup", 0.5)
+F64_CHOLESKY_512 = Target("f64-cholesky-512", 21, "cholesky 512^2 float64", "speedup", 0.5)
+EIGH_512 = Target("eigh-512", 21, "eigh 512^2 float32 / float64", "speedup", 0.1)
+C128_FFT_2_20 = Target("c128-fft-2-20", 21, "fft 2^20 complex128", "speedup", 0.5)
+
 # In the order of the issue's table.
 ALL = [ADD_1K_SYNC, DEPENDENT_ADD, KMEANS_EAGER, KMEANS_GRAPH, ADD_16M, SUM_16M, MATMUL_1024,
        PINNED_1MIB, STAGED_64MIB, REPLAY_PER_OP]
@@ -47,6 +55,7 @@ RANDOM_RANDOM_16M = Target("random-random-16m", 24, "random 16 M float32", "spee
 RANDOM_INTEGERS_16M = Target("random-integers-16m", 24, "integers 16 M int64", "speedup", 1.0)
 RANDOM_PERMUTATION_1M = Target("random-permutation-1m", 24, "permutation 1 M", "speedup", 1.0)
 ALL += [RANDOM_NORMAL_16M, RANDOM_RANDOM_16M, RANDOM_INTEGERS_16M, RANDOM_PERMUTATION_1M]
+ALL += [F64_MATMUL_512, F64_MATMUL_1024, F64_SOLVE_512, F64_CHOLESKY_512, EIGH_512, C128_FFT_2_20]
 BY_KEY = {target.key: target for target in ALL}
 
 

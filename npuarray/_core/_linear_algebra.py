@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from . import _elementwise, _manipulation, _ops
+from . import _elementwise, _manipulation, _ops, _ozaki
 from ._data_type import BFLOAT16
 from ._elementwise import _is_array, _kind, _promote, broadcast_shapes, same_device
 from ..runtime._memory_pool import get_default_memory_pool
@@ -88,7 +88,8 @@ def _product(a, b, shape, k, dtype, device, stream, *, conjugate_a=False):
 
 def _real_product(a, b, out, stream):
     """``out[...] = a @ b`` for real ``a``, ``b`` of ``out``'s dtype: aclnnMatmul for
-    the dtypes CANN documents for it, else ``_composed_product``."""
+    the dtypes CANN documents for it, float64 on the int8 unit (``_ozaki.product``)
+    where it applies, else ``_composed_product``."""
     if out._dtype in _MATMUL:
         _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
         return
@@ -98,6 +99,8 @@ def _real_product(a, b, out, stream):
     a = a if a.ndim > 1 else _manipulation.expand_dims(a, 0)
     b = b if b.ndim > 1 else _manipulation.expand_dims(b, -1)
     shape, _ = _matmul_shape(a._shape, b._shape)
+    if work == _ozaki.FLOAT64 and _ozaki.product(a, b, _manipulation.reshape(out, shape), stream):
+        return  # on the integer matrix unit (npuarray/_core/_ozaki.py)
     _composed_product(a, b, _manipulation.reshape(out, shape), stream)
 
 
@@ -156,7 +159,10 @@ def matmul(x1, x2, /):
     dimension removed); leading batch dimensions broadcast. Shapes ``(..., M, K)``
     and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. aclnnMatmul
     computes float16, bfloat16 and float32 (the dtypes CANN documents); float64
-    and integers (in int64, wrapping as NumPy) are sums of broadcast products on
+    runs on the integer matrix unit (int8 slices on aclnnQuantMatmulV5, the Ozaki
+    scheme of ``npuarray/_ozaki.py``: within dgemm's error bound) unless its inputs
+    defeat it (inf, nan, huge exponent spreads) or it is small or thin; those and
+    integers (in int64, wrapping as NumPy) are sums of broadcast products on
     the device (aclnnMul, aclnnReduceSum: much slower than aclnnMatmul); complex
     dtypes are one real product of their parts (see ``_complex_product``). Raises ValueError for 0-d operands, mismatched
     contracted dimensions, non-broadcasting batch dimensions or arrays on

@@ -8,9 +8,9 @@ moved back (a view). Lengths are cut or zero-padded to ``n`` first, and the
 the input's device.
 
 CANN's FFT library is single precision only (and refuses lengths with a prime
-factor above 199): float64 / complex128 input and such lengths compute on the
-host in stream order (``_host`` of npuarray.linalg), as listed by
-``npuarray.show_config()``.
+factor above 199): float64 / complex128 input and such lengths are transformed on
+the device in complex128 by element-wise operators (``_composed``: Stockham
+radix-4 stages, Bluestein's chirp transform for other lengths).
 """
 import math
 import operator
@@ -18,11 +18,9 @@ import operator
 import numpy as np
 
 from .._core import _ops
-from .._core._elementwise import _is_array, multiply
+from .._core._elementwise import _is_array, conj, multiply, real
 from .._core._manipulation import concat, flip, moveaxis
-from ..linalg._host import on_host
-from ..runtime import _config
-from . import _plan
+from . import _composed, _plan
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft"]
 
@@ -30,8 +28,6 @@ _FLOAT32, _COMPLEX64 = np.dtype(np.float32), np.dtype(np.complex64)
 _DEVICE_DTYPES = frozenset((_FLOAT32, _COMPLEX64))
 _ALL_FLOATING = frozenset(map(np.dtype, (np.float32, np.float64, np.complex64, np.complex128)))
 _NORMS = ("backward", "ortho", "forward")
-_config.host_fallbacks["fft.*"] = ("float64 and complex128 input, and lengths with a prime factor "
-                                   "above 199: CANN's aclfft is single precision only")
 
 
 # ---------------------------------------------------------------------------
@@ -71,14 +67,6 @@ def _scale(norm, n, inverse):
     if (norm == "backward") == inverse:
         return 1.0 / n
     return 1.0
-
-
-def _numpy_norm(norm, inverse, numpy_inverse):
-    """The ``norm`` NumPy's transform (inverse or not) needs to scale as ``inverse`` says:
-    hfft and ihfft are C2R / R2C transforms with the other direction's scaling."""
-    if inverse == numpy_inverse or norm == "ortho":
-        return norm
-    return "forward" if norm == "backward" else "backward"
 
 
 def _complex_of(dtype):
@@ -123,7 +111,8 @@ def _c2c(name, x, axis, n, inverse, norm):
     dtype = _complex_of(x._dtype)
     moved = moveaxis(x, axis, -1)
     if not _on_device(moved, n):
-        return on_host("fft." + name, lambda a: _np_c2c(a, axis, n, inverse, norm, dtype), x)
+        out = _composed_rows(moved, inverse)
+        return moveaxis(_scaled(_as(out, dtype), _scale(norm, n, inverse)), -1, axis)
     if moved._dtype != dtype:
         moved = _ops.cast(moved, dtype)
     src, rows = _rows(moved)
@@ -134,9 +123,14 @@ def _c2c(name, x, axis, n, inverse, norm):
     return moveaxis(_scaled(out, _scale(norm, n, inverse)), -1, axis)
 
 
-def _np_c2c(a, axis, n, inverse, norm, dtype):
-    transform = np.fft.ifft if inverse else np.fft.fft
-    return transform(a, n=n, axis=axis, norm=norm).astype(dtype, copy=False)
+def _as(x, dtype):
+    return x if x._dtype == dtype else _ops.cast(x, dtype)
+
+
+def _composed_rows(moved, inverse):
+    """complex128 transforms of the rows of ``moved`` (axis last) on the device."""
+    src, _ = _rows(_as(moved, _composed.COMPLEX128))
+    return _composed.c2c(src, inverse, _ops.stream_of(src))
 
 
 def _scaled(x, factor):
@@ -149,8 +143,8 @@ def _r2c(name, x, axis, n, norm, inverse=False):
     dtype = _complex_of(x._dtype)
     moved = moveaxis(x, axis, -1)
     if not _on_device(moved, n):
-        return on_host("fft." + name, lambda a: np.fft.rfft(a, n=n, axis=axis, norm=_numpy_norm(norm, inverse, False)).astype(
-            dtype, copy=False), x)
+        out = _composed_rows(moved, False)[..., :n // 2 + 1]
+        return moveaxis(_scaled(_as(out, dtype), _scale(norm, n, inverse)), -1, axis)
     src, rows = _rows(moved)
     out = _ops.empty(src._shape[:-1] + (n // 2 + 1,), dtype, src._buffer.device,
                      _ops.stream_of(src))
@@ -162,15 +156,16 @@ def _r2c(name, x, axis, n, norm, inverse=False):
 def _c2r(name, x, axis, n, norm, inverse=True):
     """Complex-to-real (Hermitian) transform giving ``n`` real outputs along ``axis``."""
     x = _resized(x, axis, n // 2 + 1)
-    real = np.dtype(np.float32) if x._dtype in (_FLOAT32, _COMPLEX64) else np.dtype(np.float64)
+    real_dtype = np.dtype(np.float32) if x._dtype in (_FLOAT32, _COMPLEX64) else np.dtype(np.float64)
     moved = moveaxis(x, axis, -1)
-    if not _on_device(moved, n):
-        return on_host("fft." + name, lambda a: np.fft.irfft(a, n=n, axis=axis, norm=_numpy_norm(norm, inverse, True)).astype(
-            real, copy=False), x)
+    if not _on_device(moved, n):   # the whole Hermitian spectrum, then its real part
+        full = concat([moved, conj(flip(moved[..., 1:n - n // 2], axis=-1))], axis=-1)
+        out = real(_composed_rows(full, True))
+        return moveaxis(_scaled(_as(out, real_dtype), _scale(norm, n, inverse)), -1, axis)
     if moved._dtype != _COMPLEX64:
         moved = _ops.cast(moved, _COMPLEX64)
     src, rows = _rows(moved)
-    out = _ops.empty(src._shape[:-1] + (n,), real, src._buffer.device, _ops.stream_of(src))
+    out = _ops.empty(src._shape[:-1] + (n,), real_dtype, src._buffer.device, _ops.stream_of(src))
     if rows:
         _plan.execute(_plan.C2R, n, rows, src, out, _plan.ACLFFT_BACKWARD)
     return moveaxis(_scaled(out, _scale(norm, n, inverse)), -1, axis)

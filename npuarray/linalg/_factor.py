@@ -1,5 +1,5 @@
 """Factorisations and the functions built on them: cholesky, qr, svd, svdvals,
-inv, slogdet, det, solve, and the eigen-decompositions (host fallback).
+inv, slogdet, det, solve, and the eigen-decompositions (nonsymmetric: host fallback).
 
 Each runs on the current stream of its operand's device. Batched over the
 leading dimensions. Device operators (hicann/ops-math, ops-nn): aclnnLinalgCholesky,
@@ -14,9 +14,9 @@ import numpy as np
 from .._core import _ops
 from .._core._elementwise import conj, exp, imag, multiply, negative, real
 from .._core._manipulation import concat, matrix_transpose
-from ._common import (COMPLEX64, FLOAT32, REAL_FLOATING, REAL_OF, check_floating,
-                      check_matrices, new, raise_if_nan)
-from . import _lu
+from ._common import (COMPLEX64, COMPLEX128, FLOAT32, FLOAT64, REAL_FLOATING, REAL_OF,
+                      check_floating, check_matrices, new, raise_if_nan)
+from . import _cholesky, _eigh, _lu, _refine
 from ._host import on_host
 
 __all__ = ["cholesky", "qr", "svd", "svdvals", "inv", "slogdet", "det", "solve", "eigh",
@@ -43,13 +43,21 @@ def cholesky(x, /, *, upper=False):
     ``x = U^H U`` when ``upper`` (array API ``linalg.cholesky``,
     ``numpy.linalg.cholesky``). Same shape and dtype as ``x``.
 
-    float32: aclnnLinalgCholesky on the current stream. float64 and complex:
-    host fallback (CANN documents FLOAT and BFLOAT16 only). Raises TypeError for
+    float32: aclnnLinalgCholesky on the current stream. float64: that float32
+    factor refined by Newton steps with float64 residuals on the device
+    (``_refine.cholesky_float64``: backward error within ``n u max|x|``; condition
+    numbers up to about 1e7; beyond, and for complex input, which
+    aclnnLinalgCholesky does not take: QR of ``diag(sqrt(w)) V^H`` from ``eigh``,
+    ``_cholesky``). Empty complex input: host fallback (nothing to move). Raises TypeError for
     non-floating input, LinAlgError (a ValueError) for non-square input or a
     matrix that is not positive definite (detected from the NaN the operator
     leaves, which reads one bool back and so waits for the stream).
     """
     _square("cholesky", x)
+    if x._dtype == FLOAT64 and x.size:
+        return _refine.cholesky_float64(x, upper)
+    if x._dtype != FLOAT32 and x.size:
+        return _cholesky.from_spectrum(x, upper)
     if x._dtype != FLOAT32:
         return on_host("linalg.cholesky", lambda a: _np_cholesky(a, upper), x)
     out = new(x._shape, x._dtype, x)
@@ -234,8 +242,10 @@ def solve(x1, x2, /):
     float32: CANN's ops-blas LU, aclblasSgetrfBatched and aclblasSgetrsBatched, on
     the current stream (reading the factorisation's info back waits for it);
     complex64: the same LU on the real block system ``[[Ar, -Ai], [Ai, Ar]]``.
-    float64 and complex128: host fallback (downloads on the current stream, LAPACK
-    ``gesv``, uploads on it), since that LU is float32 only. Raises TypeError for non-floating input, LinAlgError for
+    float64 and complex128 (the real block system): that float32 LU refined with
+    float64 residuals on the device as LAPACK's dsgesv does, float64 aclnnInverse
+    with the same refinement where float32 cannot factor or converge
+    (``_refine.solve_float64``). Host fallback only when ops-blas is missing. Raises TypeError for non-floating input, LinAlgError for
     non-square or singular ``x1``, ValueError for shapes that do not match.
     """
     _square("solve", x1)
@@ -256,20 +266,25 @@ def solve(x1, x2, /):
     if dtype == FLOAT32 and _lu.available():
         return _lu.solve_float32(x1, x2, vector)
     if dtype == COMPLEX64 and _lu.available():
-        return _complex_solve(x1, x2, vector)
+        return _complex_solve(x1, x2, vector, dtype, _lu.solve_float32)
+    if dtype == FLOAT64 and _lu.available():
+        return _refine.solve_float64(x1, x2, vector, inv)
+    if dtype == COMPLEX128 and _lu.available():
+        return _complex_solve(x1, x2, vector, dtype,
+                              lambda a, b, v: _refine.solve_float64(a, b, v, inv))
     return on_host("linalg.solve", lambda a, b: _np_solve(a, b, dtype), x1, x2)
 
 
-def _complex_solve(a, b, vector):
-    """complex64 ``solve`` as the real float32 system [[Ar, -Ai], [Ai, Ar]] [xr; xi] =
-    [br; bi] on the ops-blas LU."""
+def _complex_solve(a, b, vector, dtype, real_solve):
+    """complex ``solve`` as the real system [[Ar, -Ai], [Ai, Ar]] [xr; xi] = [br; bi]
+    of ``real_solve`` (the ops-blas LU for complex64, its refinement for complex128)."""
     n = a._shape[-1]
-    a = a if a._dtype == COMPLEX64 else _ops.cast(a, COMPLEX64)
-    b = b if b._dtype == COMPLEX64 else _ops.cast(b, COMPLEX64)
+    a = a if a._dtype == dtype else _ops.cast(a, dtype)
+    b = b if b._dtype == dtype else _ops.cast(b, dtype)
     rhs = concat([real(b), imag(b)], axis=-1 if vector else -2)
-    x = _lu.solve_float32(_real_block(a), rhs, vector)
-    return _from_parts(x[..., :n], x[..., n:], COMPLEX64) if vector else \
-        _from_parts(x[..., :n, :], x[..., n:, :], COMPLEX64)
+    x = real_solve(_real_block(a), rhs, vector)
+    return _from_parts(x[..., :n], x[..., n:], dtype) if vector else \
+        _from_parts(x[..., :n, :], x[..., n:, :], dtype)
 
 
 def _np_solve(a, b, dtype):
@@ -279,30 +294,49 @@ def _np_solve(a, b, dtype):
     return np.linalg.solve(a, b)
 
 
+def _lower(x, uplo):
+    """``x`` with the triangle NumPy's ``UPLO`` names moved to the lower one (the upper
+    triangle of ``x`` is the lower one of its conjugate transpose): a view, or a
+    conjugate on the device. ValueError for another ``UPLO``."""
+    if uplo not in ("L", "U"):
+        raise ValueError(f"UPLO argument must be 'L' or 'U', got {uplo!r}")
+    if uplo == "L":
+        return x
+    upper = matrix_transpose(x)
+    return conj(upper) if upper.dtype.kind == "c" else upper
+
+
 def eigh(x, /, UPLO="L"):  # noqa: N803  NumPy's name
     """Eigenvalues (ascending, real) and orthonormal eigenvectors of the
     Hermitian matrices ``x`` (array API ``linalg.eigh``, ``numpy.linalg.eigh``):
-    ``EighResult(eigenvalues (..., M), eigenvectors (..., M, M))``. Host
-    fallback (CANN has no eigensolver): downloads on the current stream, NumPy
-    (LAPACK ``syevd``/``heevd``), uploads on it; ImplicitTransferError under
-    ``transfer_guard("disallow")``. TypeError for non-floating input,
-    LinAlgError for non-square input."""
+    ``EighResult(eigenvalues (..., M), eigenvectors (..., M, M))``, eigenvalues
+    in the real dtype of ``x``, eigenvectors in its dtype; only the lower
+    triangle of ``x`` is read, as NumPy's default. On the device, on the current
+    stream, every floating dtype: aclnnSvd of ``x`` shifted to positive definite
+    (``_eigh``: CANN has no eigensolver; accuracy as LAPACK's ``syevd``/``heevd``).
+    TypeError for non-floating input, LinAlgError for non-square input."""
     _square("eigh", x)
-    return EighResult(*on_host("linalg.eigh", lambda a: tuple(np.linalg.eigh(a, UPLO)), x))
+    return EighResult(*_eigh.decomposition(_lower(x, UPLO)))
 
 
 def eigvalsh(x, /, UPLO="L"):  # noqa: N803  NumPy's name
     """Eigenvalues of the Hermitian matrices ``x``, ascending, real, shape
-    ``(..., M)`` (array API ``linalg.eigvalsh``). Host fallback as ``eigh``."""
+    ``(..., M)`` (array API ``linalg.eigvalsh``, ``numpy.linalg.eigvalsh``). On
+    the device as ``eigh`` (aclnnSvd without vectors)."""
     _square("eigvalsh", x)
-    return on_host("linalg.eigvalsh", lambda a: np.linalg.eigvalsh(a, UPLO), x)
+    return _eigh.eigenvalues(_lower(x, UPLO))
 
 
 def eig(x, /):
     """Eigenvalues and right eigenvectors of the square matrices ``x``, complex
     (array API 2025.12 ``linalg.eig``, ``numpy.linalg.eig``; complex64 for
     float32 and complex64 input, else complex128): ``EigResult``. Host fallback
-    as ``eigh``."""
+    (downloads on the current stream, LAPACK ``geev``, uploads on it;
+    ImplicitTransferError under ``transfer_guard("disallow")``): CANN has no
+    eigensolver, and a nonsymmetric one (Hessenberg reduction and shifted QR
+    sweeps, deflating one eigenvalue at a time) is a long chain of small
+    dependent steps that matrix products and CANN's factorisations do not
+    express: unlike ``eigh`` there is no decomposition CANN has that it reduces to."""
     _square("eig", x)
     dtype = COMPLEX64 if x._dtype in (FLOAT32, COMPLEX64) else np.dtype(np.complex128)
     return EigResult(*on_host("linalg.eig", lambda a: tuple(
@@ -311,7 +345,8 @@ def eig(x, /):
 
 def eigvals(x, /):
     """Eigenvalues of the square matrices ``x``, complex, shape ``(..., M)``
-    (array API 2025.12 ``linalg.eigvals``). Host fallback as ``eigh``."""
+    (array API 2025.12 ``linalg.eigvals``). Host fallback as ``eig``, for the
+    same reason."""
     _square("eigvals", x)
     dtype = COMPLEX64 if x._dtype in (FLOAT32, COMPLEX64) else np.dtype(np.complex128)
     return on_host("linalg.eigvals", lambda a: np.linalg.eigvals(a).astype(dtype), x)

@@ -22,13 +22,11 @@ _logger = logging.getLogger("npuarray")
 
 # function -> why it runs on the host (shown by npuarray.show_config())
 HOST_FUNCTIONS = {
-    "linalg.eigh": "no eigensolver in CANN (ops-math, ops-solver)",
-    "linalg.eigvalsh": "no eigensolver in CANN",
-    "linalg.eig": "no eigensolver in CANN",
-    "linalg.eigvals": "no eigensolver in CANN",
-    "linalg.solve": "float64 and complex128: CANN's LU (aclblasSgetrfBatched/SgetrsBatched) is "
-                    "float32 only",
-    "linalg.cholesky": "float64 and complex: aclnnLinalgCholesky is FLOAT and BFLOAT16 only",
+    "linalg.eig": "no eigensolver in CANN, and no decomposition it has that a nonsymmetric "
+                  "one reduces to (eigh runs on the device from aclnnSvd)",
+    "linalg.eigvals": "as linalg.eig",
+    "linalg.solve": "only where ops-blas is missing (float32 LU; float64 / complex128 refine it)",
+    "linalg.cholesky": "empty complex input only (complex runs on the device from eigh and QR)",
 }
 _config.host_fallbacks.update(HOST_FUNCTIONS)
 

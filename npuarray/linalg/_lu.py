@@ -74,45 +74,64 @@ def _pointers(first, step, count, device, stream):
     return _ops.arange_(out, first, first + step * count, step, stream=stream)
 
 
+class Factors:
+    """The float32 LU factors (aclblasSgetrfBatched) of a stack of matrices, kept for
+    several solves with aclblasSgetrsBatched (mixed-precision refinement reuses them)."""
+
+    def __init__(self, a, batch, stream):
+        device = a._buffer.device
+        self.n, self.batch, self.stream, self.device = a._shape[-1], batch, stream, device
+        a = a if a._dtype == _FLOAT32 else _ops.cast(a, _FLOAT32, stream=stream)
+        n = self.n
+        self.lu = _column_major(a, batch + (n, n), stream)
+        self.count = self.lu.size // (n * n)
+        self.handle = _handle(device)
+        self.a_ptrs = _pointers(self.lu.data_ptr, n * n * self.lu.dtype.itemsize, self.count, device, stream)
+        self.pivots = _ops.empty((self.count, n), _INT32, device, stream)
+        info = _ops.empty((self.count,), _INT32, device, stream)
+        for buffer in (self.lu._buffer, self.a_ptrs._buffer, self.pivots._buffer, info._buffer):
+            buffer.prepare(stream)
+        activate(device.id)
+        _check(lib.aclblasSetStream(self.handle, stream.handle), "aclblasSetStream")
+        _check(lib.aclblasSgetrfBatched(self.handle, n, ffi.cast("float **", self.a_ptrs.data_ptr), n,
+                                        ffi.cast("int *", self.pivots.data_ptr),
+                                        ffi.cast("int *", info.data_ptr), self.count),
+               "aclblasSgetrfBatched")
+        if checks_allowed(info) and np.any(info.to_host(stream=stream) > 0):
+            raise LinAlgError("Singular matrix")
+
+    def solve(self, rhs):
+        """A new (..., n, k) float32 array: the solution for the (batch-broadcast)
+        right-hand sides ``rhs`` (..., n, k)."""
+        n, stream, device = self.n, self.stream, self.device
+        rhs = rhs if rhs._dtype == _FLOAT32 else _ops.cast(rhs, _FLOAT32, stream=stream)
+        k = rhs._shape[-1]
+        x = _column_major(rhs, self.batch + (n, k), stream)  # overwritten with the solution
+        x._buffer.prepare(stream)
+        activate(device.id)
+        _check(lib.aclblasSetStream(self.handle, stream.handle), "aclblasSetStream")
+        host_info = ffi.new("int *")
+        for start in range(0, k, MAX_NRHS):
+            nrhs = min(MAX_NRHS, k - start)  # columns start.. of each B: rows of x's matrices
+            b_ptrs = _pointers(x.data_ptr + start * n * x.dtype.itemsize,
+                               n * k * x.dtype.itemsize, self.count, device, stream)
+            b_ptrs._buffer.prepare(stream)
+            _check(lib.aclblasSgetrsBatched(
+                self.handle, ACLBLAS_OP_N, n, nrhs, ffi.cast("float **", self.a_ptrs.data_ptr), n,
+                ffi.cast("int *", self.pivots.data_ptr), ffi.cast("float **", b_ptrs.data_ptr), n,
+                host_info, self.count), "aclblasSgetrsBatched")
+        return x.mT
+
+
 def solve_float32(a, b, vector):
     """``solve`` for float32 ``a`` (..., n, n) and ``b`` ((n,) when ``vector``, else
     (..., n, k)), batch dimensions broadcast; LinAlgError when a matrix is singular."""
-    device = a._buffer.device
-    stream = _ops.current_stream(device)
-    n = a._shape[-1]
+    stream = _ops.current_stream(a._buffer.device)
     rhs = expand_dims(b, axis=-1) if vector else b
-    rhs = rhs if rhs._dtype == _FLOAT32 else _ops.cast(rhs, _FLOAT32, stream=stream)
-    a = a if a._dtype == _FLOAT32 else _ops.cast(a, _FLOAT32, stream=stream)
     batch = broadcast_shapes(a._shape[:-2], rhs._shape[:-2])
-    k = rhs._shape[-1]
-    lu = _column_major(a, batch + (n, n), stream)
-    x = _column_major(rhs, batch + (n, k), stream)  # overwritten with the solution
-    result = x.mT[..., 0] if vector else x.mT
-    if lu.size == 0 or x.size == 0:
-        return result
-    handle = _handle(device)
-    count = lu.size // (n * n)
-    a_ptrs = _pointers(lu.data_ptr, n * n * lu.dtype.itemsize, count, device, stream)
-    pivots = _ops.empty((count, n), _INT32, device, stream)
-    info = _ops.empty((count,), _INT32, device, stream)
-    for buffer in (lu._buffer, x._buffer, a_ptrs._buffer, pivots._buffer, info._buffer):
-        buffer.prepare(stream)
-    activate(device.id)
-    _check(lib.aclblasSetStream(handle, stream.handle), "aclblasSetStream")
-    _check(lib.aclblasSgetrfBatched(handle, n, ffi.cast("float **", a_ptrs.data_ptr), n,
-                                    ffi.cast("int *", pivots.data_ptr),
-                                    ffi.cast("int *", info.data_ptr), count),
-           "aclblasSgetrfBatched")
-    if checks_allowed(info) and np.any(info.to_host(stream=stream) > 0):
-        raise LinAlgError("Singular matrix")
-    host_info = ffi.new("int *")
-    for start in range(0, k, MAX_NRHS):
-        nrhs = min(MAX_NRHS, k - start)  # columns start.. of each B: rows of x's matrices
-        b_ptrs = _pointers(x.data_ptr + start * n * x.dtype.itemsize,
-                           n * k * x.dtype.itemsize, count, device, stream)
-        b_ptrs._buffer.prepare(stream)
-        _check(lib.aclblasSgetrsBatched(
-            handle, ACLBLAS_OP_N, n, nrhs, ffi.cast("float **", a_ptrs.data_ptr), n,
-            ffi.cast("int *", pivots.data_ptr), ffi.cast("float **", b_ptrs.data_ptr), n,
-            host_info, count), "aclblasSgetrsBatched")
-    return result
+    n, k = a._shape[-1], rhs._shape[-1]
+    if not all(batch) or n == 0 or k == 0:
+        result = _ops.empty(batch + (n, k), _FLOAT32, a._buffer.device, stream)
+        return result[..., 0] if vector else result
+    result = Factors(a, batch, stream).solve(rhs)
+    return result[..., 0] if vector else result

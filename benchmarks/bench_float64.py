@@ -1,0 +1,119 @@
+"""float64 science on the device against NumPy and PyTorch CPU: matrix products on the
+integer matrix unit (npuarray/_ozaki.py), solve / cholesky refined from float32 factors,
+eigh from aclnnSvd, complex128 FFTs composed of element-wise operators.
+
+* ``matmul`` 512^2 and 1024^2 float64 (``--quick``: 512^2), with the error of one product
+  against a double-double reference, as a fraction of dgemm's bound ``K u |A| |B|``;
+* ``solve`` (16 right-hand sides) and ``cholesky`` of a 512^2 float64 SPD matrix;
+* ``eigh`` 512^2 float32 and float64 (``--quick``: 256^2);
+* ``fft`` of 2^20 complex128, and of length 2 * 401 (Bluestein);
+* the pool's peak of a 2048^2 float64 product against its operands (not with ``--quick``).
+
+Every npuarray timing ends with a synchronisation of the stream. Ratios are NumPy time /
+npuarray time.
+"""
+import numpy as np
+
+import npuarray as npx
+
+from . import _targets
+from ._harness import torch_or_none
+
+
+def _synchronized(stream, fn):
+    def run():
+        fn()
+        stream.synchronize()
+    return run
+
+
+def _torch(torch, name, *arrays):
+    if torch is None:
+        return {}
+    tensors = [torch.from_numpy(a) for a in arrays]
+    fn = eval("torch." + name, {"torch": torch})   # a dotted name of torch's API
+    return {"torch": lambda: fn(*tensors)}
+
+
+def _dgemm_bound_fraction(a, b, c):
+    def split(x):
+        t = x * (2.0 ** 27 + 1)
+        high = t - (t - x)
+        return high, x - high
+    ah, al = split(a)
+    bh, bl = split(b)
+    ld = np.longdouble
+    exact = (ah.astype(ld) @ bh + (ah.astype(ld) @ bl + al.astype(ld) @ bh)) + al.astype(ld) @ bl
+    bound = a.shape[1] * 2.0 ** -53 * (np.abs(a) @ np.abs(b))
+    return float(np.max(np.abs(c - exact) / bound))
+
+
+def _matmul(harness, stream, torch, rng):
+    for n, target in ((512, _targets.F64_MATMUL_512), (1024, _targets.F64_MATMUL_1024)):
+        if harness.quick and n > 512:
+            continue
+        a, b = rng.standard_normal((n, n)), rng.standard_normal((n, n))
+        x, y = npx.asarray(a), npx.asarray(b)
+        impls = {"npuarray": _synchronized(stream, lambda x=x, y=y: x @ y),
+                 "numpy": lambda a=a, b=b: a @ b, **_torch(torch, "matmul", a, b)}
+        harness.compare("matmul %dx%d float64" % (n, n), impls, repeat=3, target=target)
+        print("  matmul %d^2 float64: max error / dgemm bound = %.3g (numpy: %.3g)"
+              % (n, _dgemm_bound_fraction(a, b, (x @ y).to_host()), _dgemm_bound_fraction(a, b, a @ b)))
+
+
+def _factorisations(harness, stream, torch, rng):
+    n = 256 if harness.quick else 512
+    g = rng.standard_normal((n, n))
+    spd, rhs = g @ g.T + n * np.eye(n), rng.standard_normal((n, 16))
+    s, r = npx.asarray(spd), npx.asarray(rhs)
+    harness.compare("solve %dx%d float64" % (n, n), {
+        "npuarray": _synchronized(stream, lambda: npx.linalg.solve(s, r)),
+        "numpy": lambda: np.linalg.solve(spd, rhs), **_torch(torch, "linalg.solve", spd, rhs)},
+        repeat=3, target=None if harness.quick else _targets.F64_SOLVE_512)
+    harness.compare("cholesky %dx%d float64" % (n, n), {
+        "npuarray": _synchronized(stream, lambda: npx.linalg.cholesky(s)),
+        "numpy": lambda: np.linalg.cholesky(spd), **_torch(torch, "linalg.cholesky", spd)},
+        repeat=3, target=None if harness.quick else _targets.F64_CHOLESKY_512)
+    for dtype in (np.float32, np.float64):
+        h = spd.astype(dtype)
+        d = npx.asarray(h)
+        harness.compare("eigh %dx%d %s" % (n, n, np.dtype(dtype).name), {
+            "npuarray": _synchronized(stream, lambda d=d: npx.linalg.eigh(d)),
+            "numpy": lambda h=h: np.linalg.eigh(h), **_torch(torch, "linalg.eigh", h)},
+            repeat=3, target=None if harness.quick else _targets.EIGH_512)
+
+
+def _fft(harness, stream, torch, rng):
+    for n, target in ((1 << 20, _targets.C128_FFT_2_20), (2 * 401, None)):
+        host = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+        x = npx.asarray(host)
+        harness.compare("fft %d complex128" % n, {
+            "npuarray": _synchronized(stream, lambda x=x: npx.fft.fft(x)),
+            "numpy": lambda host=host: np.fft.fft(host), **_torch(torch, "fft.fft", host)},
+            repeat=3, target=target)
+        error = np.max(np.abs(npx.fft.fft(x).to_host() - np.fft.fft(host))) / np.max(np.abs(np.fft.fft(host)))
+        print("  fft %d complex128: max error / max |X| = %.3g" % (n, error))
+
+
+def _peak_memory(harness):
+    """The pool's high-water mark over a 2048^2 float64 product (operands included), in a
+    process that has done nothing else: run it first."""
+    if harness.quick:
+        return
+    pool = npx.get_default_memory_pool()
+    rng = np.random.default_rng(3)
+    a, b = npx.asarray(rng.standard_normal((2048, 2048))), npx.asarray(rng.standard_normal((2048, 2048)))
+    (a @ b).to_host()
+    peak, operands = pool.peak_total_bytes(), a.nbytes + b.nbytes
+    print("  matmul 2048^2 float64: pool peak %.0f MiB for %.0f MiB of operands (%.2fx, the "
+          "result's %.0f MiB included)" % (peak / 2**20, operands / 2**20, peak / operands, a.nbytes / 2**20))
+
+
+def run(harness):
+    torch = torch_or_none()
+    stream = npx.get_current_stream()
+    rng = np.random.default_rng(21)
+    _peak_memory(harness)
+    _matmul(harness, stream, torch, rng)
+    _factorisations(harness, stream, torch, rng)
+    _fft(harness, stream, torch, rng)

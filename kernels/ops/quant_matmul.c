@@ -1,0 +1,384 @@
+/* aclnnQuantMatmulV5 (hicann/ops-nn matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md): the
+ * combination that document lists for exact integer products, x1 and x2 INT8, x1Scale null,
+ * x2Scale FLOAT32 or BFLOAT16, bias null or INT32, out INT32, where "the scales take no part in
+ * the computation": out = x1 @ x2 (+ bias). x1 is (batch, m, k) ((batch, k, m) with transposeX1),
+ * x2 is (batch, k, n) ((batch, n, k) with transposeX2), 2 to 6 dims, batch dims broadcast; out is
+ * (batch, m, n). npusim implements that combination only (the others dequantise to float16 /
+ * bfloat16 / int8 and are refused with ACLNN_ERR_PARAM_INVALID naming what it takes).
+ *
+ * The int32 accumulator wraps modulo 2^32, as the cube unit's does: the result is exact while
+ * |x1 @ x2 + bias| < 2^31 (k <= 131072 for any int8 inputs).
+ *
+ * The product runs on int8 dot products of four bytes (AVX-512 VNNI vpdpbusd, which multiplies
+ * unsigned by signed bytes: x1 is shifted by +128 and 128 * (column sums of x2) subtracted), on
+ * tiles of 6 rows x 32 columns of out, spread over npusim's thread pool; a portable loop of the
+ * same arithmetic runs where VNNI is missing. */
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define QMM_X86 1
+#endif
+
+#include "aclnnop/aclnn_quant_matmul_v5.h"
+#include "ew_ops.h"
+
+#define TILE_ROWS 6
+#define TILE_COLS 32
+/* Row tiles per task: 8 x 6 rows share one pass over a panel of x2 (Kp x 32 bytes) in cache. */
+#define TASK_ROW_TILES 8
+
+typedef struct {
+    const char *base;
+    int64_t rows, cols, rs, cs; /* element strides */
+} imatrix;
+
+typedef struct {
+    const uint8_t *a;     /* (Mp, Kp): x1 + 128, rows padded to TILE_ROWS, k to 4 */
+    const int8_t *b;      /* panels of TILE_COLS columns: [panel][Kp / 4][TILE_COLS][4] */
+    const int32_t *bias;  /* (N) or NULL, contiguous copy */
+    const int32_t *colsum;/* (Np): 128 * column sums of x2 */
+    char *c;
+    int64_t crs, ccs;     /* out strides, elements */
+    int64_t M, N, Kp, row_blocks, panels;
+} qmm_job;
+
+/* One tile: acc[r][j] = sum_k a[r][k] * b[k][j] modulo 2^32, for TILE_ROWS x TILE_COLS. */
+/* One tile over k in [k0, k1) (multiples of 4), added to acc (Kp: x1's padded row length). */
+static void tile_portable(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+                          uint32_t acc[TILE_ROWS][TILE_COLS])
+{
+    for (int64_t k4 = k0 / 4; k4 < k1 / 4; k4++) {
+        const int8_t *bp = panel + k4 * TILE_COLS * 4;
+        for (int r = 0; r < TILE_ROWS; r++) {
+            const uint8_t *ar = a + r * Kp + k4 * 4;
+            for (int j = 0; j < TILE_COLS; j++) {
+                int32_t s = ar[0] * bp[4 * j] + ar[1] * bp[4 * j + 1] + ar[2] * bp[4 * j + 2] + ar[3] * bp[4 * j + 3];
+                acc[r][j] += (uint32_t)s;
+            }
+        }
+    }
+}
+
+#ifdef QMM_X86
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static void tile_vnni(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+                      uint32_t acc[TILE_ROWS][TILE_COLS])
+{
+#define QMM_LOAD(r, h) _mm512_loadu_si512((const void *)(acc[r] + 16 * h))
+    __m512i c00 = QMM_LOAD(0, 0), c01 = QMM_LOAD(0, 1), c10 = QMM_LOAD(1, 0), c11 = QMM_LOAD(1, 1);
+    __m512i c20 = QMM_LOAD(2, 0), c21 = QMM_LOAD(2, 1), c30 = QMM_LOAD(3, 0), c31 = QMM_LOAD(3, 1);
+    __m512i c40 = QMM_LOAD(4, 0), c41 = QMM_LOAD(4, 1), c50 = QMM_LOAD(5, 0), c51 = QMM_LOAD(5, 1);
+#undef QMM_LOAD
+    const uint8_t *a0 = a, *a1 = a + Kp, *a2 = a + 2 * Kp, *a3 = a + 3 * Kp, *a4 = a + 4 * Kp, *a5 = a + 5 * Kp;
+    for (int64_t k = k0; k < k1; k += 4) {
+        __m512i b0 = _mm512_loadu_si512((const void *)(panel + k * TILE_COLS));
+        __m512i b1 = _mm512_loadu_si512((const void *)(panel + k * TILE_COLS + 64));
+        int32_t w;
+        __m512i x;
+#define QMM_ROW(ar, l, r)                           \
+        memcpy(&w, ar + k, 4);                      \
+        x = _mm512_set1_epi32(w);                   \
+        l = _mm512_dpbusd_epi32(l, x, b0);          \
+        r = _mm512_dpbusd_epi32(r, x, b1);
+        QMM_ROW(a0, c00, c01)
+        QMM_ROW(a1, c10, c11)
+        QMM_ROW(a2, c20, c21)
+        QMM_ROW(a3, c30, c31)
+        QMM_ROW(a4, c40, c41)
+        QMM_ROW(a5, c50, c51)
+#undef QMM_ROW
+    }
+    _mm512_storeu_si512((void *)acc[0], c00); _mm512_storeu_si512((void *)(acc[0] + 16), c01);
+    _mm512_storeu_si512((void *)acc[1], c10); _mm512_storeu_si512((void *)(acc[1] + 16), c11);
+    _mm512_storeu_si512((void *)acc[2], c20); _mm512_storeu_si512((void *)(acc[2] + 16), c21);
+    _mm512_storeu_si512((void *)acc[3], c30); _mm512_storeu_si512((void *)(acc[3] + 16), c31);
+    _mm512_storeu_si512((void *)acc[4], c40); _mm512_storeu_si512((void *)(acc[4] + 16), c41);
+    _mm512_storeu_si512((void *)acc[5], c50); _mm512_storeu_si512((void *)(acc[5] + 16), c51);
+}
+
+static bool have_vnni(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
+}
+#else
+static bool have_vnni(void) { return false; }
+static void tile_vnni(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+                      uint32_t acc[TILE_ROWS][TILE_COLS])
+{
+    tile_portable(a, Kp, k0, k1, panel, acc);
+}
+#endif
+
+/* k per pass over the row tiles of a task: a panel's slice of KBLOCK x 32 bytes stays in L1. */
+#define KBLOCK 512
+
+static void qmm_tasks(size_t begin, size_t end, void *ctx)
+{
+    const qmm_job *j = ctx;
+    bool vnni = have_vnni();
+    uint32_t acc[TASK_ROW_TILES][TILE_ROWS][TILE_COLS];
+    for (size_t task = begin; task < end; task++) {
+        int64_t panel = (int64_t)task % j->panels, block = (int64_t)task / j->panels;
+        const int8_t *bp = j->b + panel * j->Kp * TILE_COLS;
+        int64_t col0 = panel * TILE_COLS, ncols = j->N - col0 < TILE_COLS ? j->N - col0 : TILE_COLS;
+        int64_t row_first = block * TASK_ROW_TILES * TILE_ROWS;
+        int64_t tiles = (j->M - row_first + TILE_ROWS - 1) / TILE_ROWS;
+        if (tiles > TASK_ROW_TILES) tiles = TASK_ROW_TILES;
+        memset(acc, 0, sizeof acc);
+        for (int64_t k0 = 0; k0 < j->Kp; k0 += KBLOCK) {
+            int64_t k1 = j->Kp - k0 < KBLOCK ? j->Kp : k0 + KBLOCK;
+            for (int64_t t = 0; t < tiles; t++) {
+                const uint8_t *a = j->a + (row_first + t * TILE_ROWS) * j->Kp;
+                if (vnni) tile_vnni(a, j->Kp, k0, k1, bp, acc[t]);
+                else tile_portable(a, j->Kp, k0, k1, bp, acc[t]);
+            }
+        }
+        for (int64_t t = 0; t < tiles; t++) {
+            int64_t row0 = row_first + t * TILE_ROWS;
+            int64_t nrows = j->M - row0 < TILE_ROWS ? j->M - row0 : TILE_ROWS;
+            for (int64_t r = 0; r < nrows; r++) {
+                int32_t *crow = (int32_t *)j->c + (row0 + r) * j->crs + col0 * j->ccs;
+                for (int64_t c = 0; c < ncols; c++) {
+                    uint32_t v = acc[t][r][c] - (uint32_t)j->colsum[col0 + c];
+                    if (j->bias) v += (uint32_t)j->bias[col0 + c];
+                    crow[c * j->ccs] = (int32_t)v;
+                }
+            }
+        }
+    }
+}
+
+typedef struct {
+    const imatrix *A, *B;
+    uint8_t *a;
+    int8_t *b;
+    int32_t *colsum;
+    int64_t Kp;
+} pack_job;
+
+/* Rows [begin, end) of x1 + 128 (bytes as unsigned), k padded with 128 (x1 = 0). */
+static void pack_rows(size_t begin, size_t end, void *ctx)
+{
+    const pack_job *p = ctx;
+    int64_t K = p->A->cols, cs = p->A->cs;
+    for (size_t i = begin; i < end; i++) {
+        const int8_t *src = (const int8_t *)p->A->base + (int64_t)i * p->A->rs;
+        uint8_t *dst = p->a + (int64_t)i * p->Kp;
+        if (cs == 1)
+            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k] ^ 0x80u;
+        else
+            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k * cs] ^ 0x80u;
+        memset(dst + K, 128, (size_t)(p->Kp - K));
+    }
+}
+
+/* Panels [begin, end) of x2: [Kp / 4][TILE_COLS][4] bytes each, zero padded, and
+ * 128 * the column sums (the +128 of x1 to take back). */
+static void pack_panels(size_t begin, size_t end, void *ctx)
+{
+    const pack_job *p = ctx;
+    int64_t K = p->B->rows, N = p->B->cols, rs = p->B->rs, cs = p->B->cs;
+    for (size_t panel = begin; panel < end; panel++) {
+        int64_t col0 = (int64_t)panel * TILE_COLS, ncols = N - col0 < TILE_COLS ? N - col0 : TILE_COLS;
+        int8_t *dst = p->b + (int64_t)panel * p->Kp * TILE_COLS;
+        int32_t sums[TILE_COLS] = {0};
+        memset(dst, 0, (size_t)(p->Kp * TILE_COLS));
+        int64_t k = 0;
+        if (cs == 1 && ncols == TILE_COLS)   /* whole panels of rows: four rows interleaved */
+            for (; k + 4 <= K; k += 4) {
+                const int8_t *s0 = (const int8_t *)p->B->base + k * rs + col0, *s1 = s0 + rs, *s2 = s1 + rs,
+                             *s3 = s2 + rs;
+                int8_t *row = dst + k * TILE_COLS;
+                for (int c = 0; c < TILE_COLS; c++) {
+                    row[4 * c] = s0[c];
+                    row[4 * c + 1] = s1[c];
+                    row[4 * c + 2] = s2[c];
+                    row[4 * c + 3] = s3[c];
+                    sums[c] += s0[c] + s1[c] + s2[c] + s3[c];
+                }
+            }
+        for (; k < K; k++) {
+            const int8_t *src = (const int8_t *)p->B->base + k * rs + col0 * cs;
+            int8_t *row = dst + (k / 4) * TILE_COLS * 4 + k % 4;
+            for (int64_t c = 0; c < ncols; c++) {
+                int8_t v = src[c * cs];
+                row[4 * c] = v;
+                sums[c] += v;
+            }
+        }
+        for (int c = 0; c < TILE_COLS; c++) p->colsum[col0 + c] = 128 * sums[c];
+    }
+}
+
+/* Packs x1 (+128, padded) and x2 (panels) and runs the tiles of one matrix of out. */
+static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char *c, int64_t crs, int64_t ccs)
+{
+    int64_t M = A->rows, K = A->cols, N = B->cols;
+    if (M == 0 || N == 0) return 0;
+    int64_t Kp = (K + 3) / 4 * 4, Mp = (M + TILE_ROWS - 1) / TILE_ROWS * TILE_ROWS;
+    int64_t panels = (N + TILE_COLS - 1) / TILE_COLS, Np = panels * TILE_COLS;
+    size_t a_bytes = (size_t)(Mp * Kp), b_bytes = (size_t)(Np * Kp);
+    char *mem = malloc(a_bytes + b_bytes + (size_t)Np * sizeof(int32_t) + 64);
+    if (!mem) return npusim_error(ACLNN_ERR_INNER, "aclnnQuantMatmulV5: out of host memory");
+    int32_t *colsum = (int32_t *)mem;
+    uint8_t *a = (uint8_t *)(mem + (size_t)Np * sizeof(int32_t));
+    int8_t *b = (int8_t *)(a + a_bytes);
+    memset(a + M * Kp, 128, (size_t)((Mp - M) * Kp));   /* padding rows read as x1 = 0 */
+    pack_job pj = {A, B, a, b, colsum, Kp};
+    bool parallel = M * N * K >= (1LL << 21);
+    if (parallel) {
+        npusim_parallel_for((size_t)M, 16, pack_rows, &pj);
+        npusim_parallel_for((size_t)panels, 1, pack_panels, &pj);
+    } else {
+        pack_rows(0, (size_t)M, &pj);
+        pack_panels(0, (size_t)panels, &pj);
+    }
+    int64_t row_blocks = (M + TILE_ROWS * TASK_ROW_TILES - 1) / (TILE_ROWS * TASK_ROW_TILES);
+    qmm_job job = {a, b, bias, colsum, c, crs, ccs, M, N, Kp, row_blocks, panels};
+    size_t tasks = (size_t)(row_blocks * panels);
+    if (parallel) npusim_parallel_for(tasks, 1, qmm_tasks, &job);
+    else qmm_tasks(0, tasks, &job);
+    free(mem);
+    return 0;
+}
+
+/* The matrix of the last two dims of a view at a batch offset, as (rows, cols) after an
+ * optional transpose of the view's own layout. */
+static imatrix imatrix_of(const npusim_view *v, bool transposed, int64_t offset)
+{
+    int d = v->ndim;
+    imatrix m = { v->base + offset, v->shape[d - 2], v->shape[d - 1], v->strides[d - 2], v->strides[d - 1] };
+    if (transposed) {
+        int64_t t = m.rows; m.rows = m.cols; m.cols = t;
+        t = m.rs; m.rs = m.cs; m.cs = t;
+    }
+    return m;
+}
+
+/* Tensors: x1, x2, x2Scale, bias (optional), out. ex->flag / ex->mode: transposeX1 / transposeX2. */
+static int qmm_kernel(const npusim_exec *ex, npusim_view *views)
+{
+    const npusim_view *x1 = &views[0], *x2 = &views[1], *out = &views[4];
+    int32_t *bias = NULL;
+    int64_t N = out->shape[out->ndim - 1];
+    if (ex->present[3]) {
+        bias = malloc(sizeof(int32_t) * (size_t)(N ? N : 1));
+        if (!bias) return npusim_error(ACLNN_ERR_INNER, "aclnnQuantMatmulV5: out of host memory");
+        const npusim_view *bv = &views[3];
+        for (int64_t n = 0; n < N; n++) bias[n] = ((const int32_t *)bv->base)[n * bv->strides[bv->ndim - 1]];
+    }
+    int nb = ex->n_dims;
+    int64_t batch = 1;
+    for (int d = 0; d < nb; d++) batch *= ex->dims[d];
+    int rc = 0;
+    for (int64_t i = 0; i < batch && !rc; i++) {
+        int64_t rest = i, oa = 0, ob = 0, oc = 0;
+        for (int d = nb - 1; d >= 0; d--) {
+            int64_t idx = rest % ex->dims[d];
+            rest /= ex->dims[d];
+            int da = x1->ndim - 2 - (nb - d), db = x2->ndim - 2 - (nb - d);
+            if (da >= 0 && x1->shape[da] != 1) oa += idx * x1->strides[da];
+            if (db >= 0 && x2->shape[db] != 1) ob += idx * x2->strides[db];
+            oc += idx * out->strides[d];
+        }
+        imatrix A = imatrix_of(x1, ex->flag, oa), B = imatrix_of(x2, ex->mode != 0, ob);
+        rc = qmm_one(&A, &B, bias, out->base + oc * 4, out->strides[out->ndim - 2], out->strides[out->ndim - 1]);
+    }
+    free(bias);
+    return rc;
+}
+
+static const npusim_opdef def_qmm = NPUSIM_OPDEF("aclnnQuantMatmulV5", qmm_kernel);
+
+static int qmm_refuse_present(const char *name, const char *arg, const aclTensor *t)
+{
+    if (!t) return 0;
+    return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: %s must be null: npusim implements the "
+                        "INT8 x INT8 -> INT32 combination (x1Scale, yScale, x1Offset, x2Offset, yOffset null)",
+                        name, arg);
+}
+
+static int qmm_shapes(const char *name, const aclTensor *x1, const aclTensor *x2, bool t1, bool t2,
+                      const aclTensor *out, int *nb, int64_t *batch)
+{
+    if (x1->ndim < 2 || x1->ndim > 6 || x2->ndim < 2 || x2->ndim > 6)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: x1 and x2 need 2 to 6 dims (got %d "
+                            "and %d)", name, x1->ndim, x2->ndim);
+    int64_t m = x1->shape[x1->ndim - (t1 ? 1 : 2)], k1 = x1->shape[x1->ndim - (t1 ? 2 : 1)];
+    int64_t k2 = x2->shape[x2->ndim - (t2 ? 1 : 2)], n = x2->shape[x2->ndim - (t2 ? 2 : 1)];
+    if (k1 != k2)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: x1's k (%lld) differs from x2's k "
+                            "(%lld)", name, (long long)k1, (long long)k2);
+    if (m == 0 || n == 0 || k1 == 0)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: x1 and x2 must not be empty tensors",
+                            name);
+    int ba = x1->ndim - 2, bb = x2->ndim - 2;
+    *nb = ba > bb ? ba : bb;
+    int64_t shape[NPUSIM_MAX_DIMS];
+    for (int d = 0; d < *nb; d++) {
+        int da = d - (*nb - ba), db = d - (*nb - bb);
+        int64_t sa = da >= 0 ? x1->shape[da] : 1, sb = db >= 0 ? x2->shape[db] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: batch dims %lld and %lld cannot be "
+                                "broadcast", name, (long long)sa, (long long)sb);
+        batch[d] = shape[d] = sa == 1 ? sb : sa;
+    }
+    shape[*nb] = m;
+    shape[*nb + 1] = n;
+    return npusim_check_shape_equal(name, "out", out, *nb + 2, shape);
+}
+
+aclnnStatus aclnnQuantMatmulV5GetWorkspaceSize(const aclTensor *x1, const aclTensor *x2, const aclTensor *x1Scale,
+                                               const aclTensor *x2Scale, const aclTensor *yScale,
+                                               const aclTensor *x1Offset, const aclTensor *x2Offset,
+                                               const aclTensor *yOffset, const aclTensor *bias, bool transposeX1,
+                                               bool transposeX2, int64_t groupSize, aclTensor *out,
+                                               uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const char *name = "aclnnQuantMatmulV5";
+    int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
+    if (rc || (rc = npusim_check_tensor(name, "x1", x1)) || (rc = npusim_check_tensor(name, "x2", x2)) ||
+        (rc = npusim_check_tensor(name, "x2Scale", x2Scale)) || (rc = npusim_check_tensor(name, "out", out)) ||
+        (bias && (rc = npusim_check_tensor(name, "bias", bias))) ||
+        (rc = npusim_check_dtype(name, "x1", x1->dtype, DT(ACL_INT8))) ||
+        (rc = npusim_check_dtype(name, "x2", x2->dtype, DT(ACL_INT8))) ||
+        (rc = npusim_check_dtype(name, "x2Scale", x2Scale->dtype, DT(ACL_FLOAT) | DT(ACL_BF16))) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT32))) ||
+        (bias && (rc = npusim_check_dtype(name, "bias", bias->dtype, DT(ACL_INT32)))) ||
+        (rc = qmm_refuse_present(name, "x1Scale", x1Scale)) || (rc = qmm_refuse_present(name, "yScale", yScale)) ||
+        (rc = qmm_refuse_present(name, "x1Offset", x1Offset)) ||
+        (rc = qmm_refuse_present(name, "x2Offset", x2Offset)) ||
+        (rc = qmm_refuse_present(name, "yOffset", yOffset)))
+        return rc;
+    if (groupSize != 0)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: groupSize must be 0 without 2-D scales "
+                            "(got %lld)", name, (long long)groupSize);
+    int nb = 0;
+    int64_t batch[NPUSIM_MAX_DIMS];
+    if ((rc = qmm_shapes(name, x1, x2, transposeX1, transposeX2, out, &nb, batch))) return rc;
+    int64_t n = out->shape[out->ndim - 1];
+    if (x2Scale->ndim != 1 || (x2Scale->shape[0] != 1 && x2Scale->shape[0] != n))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: x2Scale must have shape (1,) or (n,) = "
+                            "(%lld,)", name, (long long)n);
+    if (bias && !((bias->ndim == 1 && bias->shape[0] == n) ||
+                  (bias->ndim == 2 && out->ndim == 2 && bias->shape[0] == 1 && bias->shape[1] == n)))
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: bias must have shape (n,) or (1, n) "
+                            "with n = %lld", name, (long long)n);
+    const aclTensor *ins[4] = { x1, x2, x2Scale, bias };
+    const aclTensor *outs[1] = { out };
+    npusim_exec *ex = npusim_exec_create(&def_qmm, ins, 4, outs, 1);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->flag = transposeX1;
+    ex->mode = transposeX2;
+    ex->n_dims = nb;
+    for (int d = 0; d < nb; d++) ex->dims[d] = batch[d];
+    return npusim_exec_finish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnQuantMatmulV5(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnQuantMatmulV5", workspace, workspaceSize, executor, stream);
+}

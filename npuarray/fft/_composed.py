@@ -1,0 +1,173 @@
+"""complex128 FFTs of every length on the device, composed of element-wise operators.
+
+CANN's aclfft is single precision and takes lengths whose prime factors are at most
+199 (hicann/ops-fft docs/zh/API Reference/FFT_1D.md); npusim refuses the rest as it
+does. These transforms run instead:
+
+* a power of two: Stockham autosort stages (no bit reversal). The data is kept as
+  ``(B, L)``: row ``b`` holds the finished length-``L`` transform of ``x[b::B]``.
+  A radix-4 stage turns it into ``(B / 4, 4 L)``: with ``Z_j`` the rows
+  ``j B / 4 ..`` and ``T_j = w^(j k) Z_j`` (one aclnnMul by the twiddles
+  ``w = exp(-+2 pi i / 4 L)``), the four quarters of each new row are the 4-point
+  transforms ``(T0 + T2) +- (T1 + T3)``, ``(T0 - T2) -+ i (T1 - T3)`` (aclnnAdd,
+  aclnnSub, written into strided views of the new array); an odd power of two
+  starts with one radix-2 stage. ``log4 n`` stages of ten launches each.
+* any other length: Bluestein's chirp transform, ``X_k = c_k sum_j (x_j c_j)
+  conj(c)_(k-j)`` with ``c_j = exp(-+i pi j**2 / n)`` (``j**2 mod 2 n`` in int64, so
+  the angle is exact to rounding), as a circular convolution of power-of-two length
+  ``m >= 2 n - 1`` by the transforms above.
+
+Twiddles and chirps come from aclnnExp of exact angles on the device. Errors are
+those of a radix-4 FFT: ``O(u log n)`` relative to ``||x||``.
+"""
+import collections
+import math
+
+import numpy as np
+
+from .._core import _ops
+from .._core._creation import arange
+from .._core._elementwise import conj, exp, multiply, remainder
+from .._core._manipulation import flip, matrix_transpose, reshape
+from ..runtime import _capture_guard
+
+__all__ = []
+
+COMPLEX128 = np.dtype(np.complex128)
+_INT64 = np.dtype(np.int64)
+_FLOAT64 = np.dtype(np.float64)
+
+
+def _binary(op, x1, x2, out, stream):
+    if op == "aclnnMul":
+        _ops.launch(op, x1, x2, out, stream=stream)
+    else:
+        _ops.launch(op, x1, x2, _ops.acl_scalar(1, _FLOAT64), out, stream=stream)
+
+
+_TWIDDLE_CACHE_SIZE = 64
+_twiddle_cache = collections.OrderedDict()   # (radix, length, sign, device id) -> device array
+
+
+def _powers(radix, length, sign, device):
+    """The twiddles ``w^(j k)``, ``w = exp(sign 2 pi i / (radix length))``, for j = 1 ..
+    radix - 1 and k < length, as a complex128 (radix - 1, length) device array; kept in
+    a small LRU cache (made outside graph captures only, so a graph never owns one)."""
+    key = (radix, length, sign, device.id)
+    cached = _twiddle_cache.get(key)
+    if cached is not None:
+        _twiddle_cache.move_to_end(key)
+        return cached
+    k = arange(length, dtype=_FLOAT64, device=device)
+    j = reshape(arange(1, radix, dtype=_FLOAT64, device=device), (radix - 1, 1))
+    angle = remainder(multiply(j, k), float(radix * length))   # j k mod radix L: exact
+    powers = exp(multiply(angle, complex(0, sign * 2 * math.pi / (radix * length))))
+    if _capture_guard.active:
+        return powers
+    _twiddle_cache[key] = powers
+    while len(_twiddle_cache) > _TWIDDLE_CACHE_SIZE:
+        _twiddle_cache.popitem(last=False)
+    return powers
+
+
+def _butterflies(parts, t, out, radix, sign, stream):
+    """``out[m] = sum_j t_j (sign i)^(j m)`` for radix 2 or 4, where ``parts(j)`` gives
+    ``t_0`` and ``t(j)`` the twiddled ``t_j`` (j >= 1), ``out(m)`` the target views."""
+    if radix == 2:
+        _binary("aclnnAdd", parts(0), t(1), out(0), stream)
+        _binary("aclnnSub", parts(0), t(1), out(1), stream)
+        return
+    device = parts(0)._buffer.device
+    shape = parts(0)._shape
+    s02, d02, s13, d13 = (_ops.empty(shape, COMPLEX128, device, stream) for _ in range(4))
+    _binary("aclnnAdd", parts(0), t(2), s02, stream)
+    _binary("aclnnSub", parts(0), t(2), d02, stream)
+    _binary("aclnnAdd", t(1), t(3), s13, stream)
+    _binary("aclnnSub", t(1), t(3), d13, stream)
+    rotated = multiply(d13, complex(0, sign))             # sign i (t1 - t3)
+    _binary("aclnnAdd", s02, s13, out(0), stream)
+    _binary("aclnnAdd", d02, rotated, out(1), stream)
+    _binary("aclnnSub", s02, s13, out(2), stream)
+    _binary("aclnnSub", d02, rotated, out(3), stream)
+
+
+def _stage_rows(z, radix, sign, stream):
+    """Layout (..., B, L) (row b: transform of x[b::B]) -> (..., B / radix, radix L)."""
+    *batch, b, length = z._shape
+    batch, q = tuple(batch), b // radix
+    parts = reshape(z, batch + (radix, q, length))
+    t = multiply(parts[..., 1:, :, :], reshape(_powers(radix, length, sign, z.device), (radix - 1, 1, length)))
+    out = _ops.empty(batch + (q, radix, length), COMPLEX128, z._buffer.device, stream)
+    _butterflies(lambda j: parts[..., j, :, :], lambda j: t[..., j - 1, :, :],
+                 lambda m: out[..., m, :], radix, sign, stream)
+    return reshape(out, batch + (q, radix * length))
+
+
+def _stage_columns(z, radix, sign, stream):
+    """Layout (..., L, B) (column b: transform of x[b::B]) -> (..., radix L, B / radix):
+    the early stages, whose B is long, keep it as the contiguous axis."""
+    *batch, length, b = z._shape
+    batch, q = tuple(batch), b // radix
+    parts = reshape(z, batch + (length, radix, q))
+    twiddles = reshape(matrix_transpose(_powers(radix, length, sign, z.device)), (length, radix - 1, 1))
+    t = multiply(parts[..., :, 1:, :], twiddles)
+    out = _ops.empty(batch + (radix, length, q), COMPLEX128, z._buffer.device, stream)
+    _butterflies(lambda j: parts[..., :, j, :], lambda j: t[..., :, j - 1, :],
+                 lambda m: out[..., m, :, :], radix, sign, stream)
+    return reshape(out, batch + (radix * length, q))
+
+
+def _power_of_two(x, sign, stream):
+    """Transform of the C-contiguous complex128 rows of ``x`` (..., n), n a power of 2:
+    column stages while B is longer than L, then one transpose and row stages."""
+    n = x._shape[-1]
+    batch = x._shape[:-1]
+    radices = ([2] if n.bit_length() % 2 == 0 else []) + [4] * ((n.bit_length() - 1) // 2)
+    z, length = reshape(x, batch + (1, n)), 1
+    stages = iter(radices)
+    for radix in stages:
+        if n // length < length * radix:   # B would drop below L: go on in rows
+            z = _ops.copy(matrix_transpose(z))
+            z = _stage_rows(z, radix, sign, stream)
+            for later in stages:
+                z = _stage_rows(z, later, sign, stream)
+            return reshape(z, x._shape)
+        z = _stage_columns(z, radix, sign, stream)
+        length *= radix
+    return reshape(z, x._shape)
+
+
+def _chirp(n, sign, device):
+    """exp(sign i pi (j**2 mod 2 n) / n) for j = 0 .. n - 1."""
+    j = arange(n, dtype=_INT64, device=device)
+    angle = _ops.cast(remainder(multiply(j, j), 2 * n), _FLOAT64)
+    return exp(multiply(angle, complex(0, sign * math.pi / n)))
+
+
+def _bluestein(x, sign, stream):
+    n = x._shape[-1]
+    m = 1 << (2 * n - 2).bit_length()
+    device = x._buffer.device
+    chirp = _chirp(n, sign, x.device)
+    padded = _ops.fill_(_ops.empty(x._shape[:-1] + (m,), COMPLEX128, device, stream), 0)
+    _binary("aclnnMul", x, chirp, padded[..., :n], stream)
+    kernel = _ops.fill_(_ops.empty((m,), COMPLEX128, device, stream), 0)
+    inverse_chirp = conj(chirp)
+    _ops.copy_(kernel[:n], inverse_chirp)
+    if n > 1:
+        _ops.copy_(kernel[m - n + 1:], flip(inverse_chirp[1:]))
+    spectrum = multiply(_power_of_two(padded, -1, stream), _power_of_two(kernel, -1, stream))
+    convolution = _power_of_two(spectrum, 1, stream)[..., :n]
+    return multiply(convolution, multiply(chirp, 1.0 / m))
+
+
+def c2c(x, inverse, stream):
+    """Unnormalised complex transform along the last axis of the C-contiguous
+    complex128 ``x`` (forward: exp(-2 pi i jk / n); inverse: exp(+...)), a new array."""
+    n = x._shape[-1]
+    sign = 1 if inverse else -1
+    if x.size == 0 or n == 1:
+        return _ops.copy(x)
+    if n & (n - 1) == 0:
+        return _power_of_two(x, sign, stream)
+    return _bluestein(x, sign, stream)

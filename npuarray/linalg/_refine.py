@@ -1,0 +1,160 @@
+"""float64 ``solve`` and ``cholesky`` on the device: CANN's single-precision
+factorisations refined to double precision with float64 residuals.
+
+CANN's LU (aclblasSgetrfBatched / SgetrsBatched, hicann/ops-blas) and Cholesky
+(aclnnLinalgCholesky, hicann/ops-math math/cholesky/docs/aclnnLinalgCholesky.md) are
+float32 only. As cuSOLVER's iterative-refinement solvers and HPL-AI do, the float32
+factors are used as preconditioners and the answer is corrected with residuals
+computed in float64 on the device (``matmul``: the int8 Ozaki product, or composed
+sums for thin products):
+
+* ``solve``: equilibrate ``a`` by powers of two (rows, then columns: exact), factor
+  it in float32, then ``x += solve32(b - a x)`` until the residual meets LAPACK
+  dsgesv's test ``max|b - a x| <= sqrt(n) u ||a|| max|x|`` (at most ``MAX_STEPS``). When float32 cannot factor it or the
+  iteration does not converge (condition numbers beyond about 1e7), float64
+  aclnnInverse (hicann/ops-nn index/matrix_inverse/docs/aclnnInverse.md) takes
+  over, with the same refinement.
+* ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor in
+  float32 ``L0``, then Newton steps on ``L L^T = a``: with ``R = a - L L^T`` in
+  float64 and ``Y = L0^-1 R L0^-T`` (float32, solves with L0's ops-blas LU),
+  ``L += L Phi(Y)``, where ``Phi``
+  keeps the strict lower triangle and half the diagonal; until
+  ``max|R| <= n u max|a|`` (LAPACK's backward error). Where float32 cannot factor
+  ``a`` or the steps stall (condition numbers beyond about 1e7), the factor comes
+  from the spectral decomposition instead (``_cholesky``), which also tells a
+  matrix that is not positive definite.
+
+Each step reads one number back to decide whether to go on (which waits for the
+stream); during a graph capture a fixed number of steps runs instead.
+"""
+import numpy as np
+
+from .._core import _ops
+from .._core import _ozaki
+from .._core._creation import eye, tril
+from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, isnan, multiply, sqrt, subtract
+from .._core._linear_algebra import matmul
+from .._core._manipulation import expand_dims, matrix_transpose, stack
+from .._core._statistical import max as _max, sum as _sum
+from .._core._utility import any as _any
+from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed
+from . import _cholesky, _lu
+
+__all__ = []
+
+MAX_STEPS = 12          # corrections before giving up on a preconditioner
+CAPTURE_STEPS = 4       # fixed number of steps when the result cannot be read back
+_U = 2.0 ** -53
+
+
+def _largest(x, axis):
+    return _max(_abs(x), axis=axis, keepdims=True)
+
+
+def _refined(a, b, solve):
+    """x with a x = b from an approximate solver ``solve`` (float64 in and out), as
+    LAPACK's dsgesv refines: corrections until the residual satisfies
+    ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``; (x, whether it did). Gives up
+    when a residual is not at most half the previous one (or not finite)."""
+    x = solve(b)
+    if not checks_allowed(a):
+        for _ in range(CAPTURE_STEPS):
+            x = add(x, solve(subtract(b, matmul(a, x))))
+        return x, True
+    norm = _max(_sum(_abs(a), axis=-1))
+    target = np.sqrt(a._shape[-1]) * _U
+    previous = None
+    for _ in range(MAX_STEPS):
+        residual = subtract(b, matmul(a, x))
+        size, x_size, a_norm = (float(v) for v in stack(
+            [_max(_abs(residual)), _max(_abs(x)), norm]).to_host())
+        if size <= target * a_norm * x_size:
+            return x, True
+        if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
+            return x, False
+        previous = size
+        x = add(x, solve(residual))
+    return x, False
+
+
+def _float32_solver(factors):
+    """float64 solves through float32 LU factors: the right-hand side scaled by a
+    power of two per column so that float32 neither overflows nor underflows."""
+    def solve(rhs):
+        scale, _ = _ozaki.power_of_two_scale(_largest(rhs, -2))
+        return divide(_ops.cast(factors.solve(multiply(rhs, scale)), FLOAT64), scale)
+    return solve
+
+
+def solve_float64(a, b, vector, inverse):
+    """``solve`` for float64 ``a`` (..., n, n) and ``b`` ((n,) when ``vector``, else
+    (..., n, k)); ``inverse`` is ``linalg.inv``. LinAlgError when ``a`` is singular."""
+    stream = _ops.current_stream(a._buffer.device)
+    rhs = expand_dims(b, axis=-1) if vector else b
+    a = a if a._dtype == FLOAT64 else _ops.cast(a, FLOAT64, stream=stream)
+    rhs = rhs if rhs._dtype == FLOAT64 else _ops.cast(rhs, FLOAT64, stream=stream)
+    batch = broadcast_shapes(a._shape[:-2], rhs._shape[:-2])
+    n, k = a._shape[-1], rhs._shape[-1]
+    if not all(batch) or n == 0 or k == 0:
+        out = _ops.empty(batch + (n, k), FLOAT64, a._buffer.device, stream)
+        return out[..., 0] if vector else out
+    rows, _ = _ozaki.power_of_two_scale(_largest(a, -1))
+    scaled = multiply(a, rows)
+    columns, _ = _ozaki.power_of_two_scale(_largest(scaled, -2))
+    scaled = multiply(scaled, columns)
+    rhs = multiply(rhs, rows)
+    x, converged = None, False
+    try:
+        factors = _lu.Factors(scaled, batch, stream)
+    except LinAlgError:   # singular in float32: float64 may still solve it
+        factors = None
+    if factors is not None:
+        x, converged = _refined(scaled, rhs, _float32_solver(factors))
+    if not converged:
+        inv_a = inverse(scaled)   # LinAlgError when singular in float64 too
+        x, _ = _refined(scaled, rhs, lambda r: matmul(inv_a, r))
+    x = multiply(x, matrix_transpose(columns))
+    return x[..., 0] if vector else x
+
+
+def cholesky_float64(x, upper):
+    """Cholesky factor of float64 Hermitian positive-definite ``x`` (..., n, n):
+    lower (or upper when ``upper``); LinAlgError when not positive definite."""
+    stream = _ops.current_stream(x._buffer.device)
+    n = x._shape[-1]
+    identity = eye(n, dtype=FLOAT64, device=x.device)
+    diagonal = _sum(multiply(x, identity), axis=-1, keepdims=True)   # (..., n, 1)
+    scale, _ = _ozaki.power_of_two_scale(sqrt(_abs(diagonal)))
+    a = multiply(multiply(x, scale), matrix_transpose(scale))
+    first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
+    _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
+    if checks_allowed(first) and _any(isnan(first)).to_host():   # beyond float32 (or not PD)
+        return _cholesky.from_spectrum(x, upper)
+    factors = _lu.Factors(first, a._shape[:-2], stream)   # L0's own LU: solves with L0
+    lower = _ops.cast(first, FLOAT64, stream=stream)
+    tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks_allowed(a) else 0.0
+    previous = None
+    for _ in range(CAPTURE_STEPS if not checks_allowed(a) else MAX_STEPS):
+        residual = subtract(a, matmul(lower, matrix_transpose(lower)))
+        if checks_allowed(a):
+            size = float(_max(_abs(residual)).to_host())
+            if size <= tolerance:
+                break
+            if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
+                return _cholesky.from_spectrum(x, upper)   # too ill-conditioned to refine
+            previous = size
+        lower = add(lower, _newton_step(residual, factors, lower, identity, stream))
+    lower = divide(lower, scale)
+    return _ops.cast(matrix_transpose(lower), FLOAT64, stream=stream) if upper else lower
+
+
+def _newton_step(residual, factors, lower, identity, stream):
+    """L Phi(L0^-1 R L0^-T) in float32 (the step is small: its float32 error is
+    below float64's), R scaled by a power of two against float32's range; the
+    solves with L0 use its LU factors (``R`` is symmetric: ``L0^-1 (L0^-1 R)^T``)."""
+    scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual)))
+    r32 = _ops.cast(multiply(residual, scale), FLOAT32, stream=stream)
+    y = factors.solve(matrix_transpose(factors.solve(r32)))
+    phi = subtract(tril(y), multiply(multiply(y, _ops.cast(identity, FLOAT32, stream=stream)), 0.5))
+    step = matmul(_ops.cast(lower, FLOAT32, stream=stream), phi)
+    return divide(_ops.cast(step, FLOAT64, stream=stream), scale)

@@ -1,0 +1,177 @@
+"""float64 / complex128 matmul on the integer matrix unit (npuarray/_core/_ozaki.py): results within
+dgemm's error bound ``K u (|A| |B|)`` of exact products (Python fractions on small sizes, a
+double-double product on larger ones), on random, ill-conditioned, ill-scaled, zero, batched,
+non-contiguous and complex inputs; inputs the scheme cannot take (inf, nan, huge spreads within
+a row) go to the composed product and match NumPy."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import npuarray as npx
+from npuarray._core import _ozaki
+
+RNG = np.random.default_rng(2121)
+U = 2.0 ** -53
+
+
+@pytest.fixture
+def taken(monkeypatch):
+    """Records each product's outcome (True: emulated) and lets small products use the scheme."""
+    outcomes = []
+    original = _ozaki.product
+
+    def spy(*args):
+        outcomes.append(original(*args))
+        return outcomes[-1]
+    monkeypatch.setattr(_ozaki, "product", spy)
+    monkeypatch.setattr(_ozaki, "MIN_MULTIPLY_ADDS", 0)
+    monkeypatch.setattr(_ozaki, "MIN_SIDE", 1)
+    return outcomes
+
+
+def _split(x):
+    c = x * (2.0 ** 27 + 1)
+    high = c - (c - x)
+    return high, x - high
+
+
+def _exact_dd(a, b):
+    """a @ b to about 2**-100 relative (products of 26-bit halves summed in long double pairs)."""
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    ld = np.longdouble
+    parts = [ah.astype(ld) @ bh.astype(ld), ah.astype(ld) @ bl.astype(ld), al.astype(ld) @ bh.astype(ld),
+             al.astype(ld) @ bl.astype(ld)]
+    return parts[0] + (parts[1] + parts[2]) + parts[3]
+
+
+def _exact_fractions(a, b):
+    m, k = a.shape
+    n = b.shape[1]
+    fa = [[Fraction(float(v)) for v in row] for row in a]
+    fb = [[Fraction(float(v)) for v in row] for row in b]
+    return [[sum(fa[i][t] * fb[t][j] for t in range(k)) for j in range(n)] for i in range(m)]
+
+
+def _assert_within_dgemm_bound(c, exact, a, b):
+    k = a.shape[-1]
+    bound = k * U / (1 - k * U) * (np.abs(a) @ np.abs(b))
+    err = np.abs(c.astype(np.longdouble) - exact)
+    assert np.all(err <= bound), float(np.max(err / np.where(bound > 0, bound, 1)))
+
+
+def test_small_product_equals_fractions_within_the_bound(taken):
+    a = RNG.standard_normal((7, 13)) * 2.0 ** RNG.integers(-20, 21, (7, 13))
+    b = RNG.standard_normal((13, 5))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    exact = _exact_fractions(a, b)
+    bound = 13 * U * (np.abs(a) @ np.abs(b))
+    for i in range(7):
+        for j in range(5):
+            assert abs(Fraction(float(c[i, j])) - exact[i][j]) <= Fraction(float(bound[i, j]))
+
+
+@pytest.mark.parametrize("kind", ["normal", "uniform", "row-col-scaled", "inner-scaled", "hilbert",
+                                  "ill-conditioned", "rectangular"])
+def test_within_dgemm_bound(kind, taken):
+    n = 160
+    a, b = RNG.standard_normal((n, n)), RNG.standard_normal((n, n))
+    if kind == "uniform":
+        a, b = RNG.random((n, n)), RNG.random((n, n))
+    elif kind == "row-col-scaled":   # row and column scales 2**-40 .. 2**40
+        a = a * 2.0 ** RNG.integers(-40, 41, (n, 1))
+        b = b * 2.0 ** RNG.integers(-40, 41, (1, n))
+    elif kind == "inner-scaled":
+        a = a * 2.0 ** RNG.integers(-8, 9, (1, n))
+        b = b * 2.0 ** RNG.integers(-8, 9, (n, 1))
+    elif kind == "hilbert":
+        a = 1.0 / (np.arange(n)[:, None] + np.arange(n) + 1.0)
+    elif kind == "ill-conditioned":   # singular values 1 .. 1e-14
+        q1, _ = np.linalg.qr(a)
+        q2, _ = np.linalg.qr(b)
+        a = (q1 * np.logspace(0, -14, n)) @ q2.T
+    elif kind == "rectangular":
+        a, b = RNG.standard_normal((90, 33)), RNG.standard_normal((33, 250))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
+def test_zero_rows_columns_and_matrices(taken):
+    a, b = RNG.standard_normal((40, 50)), RNG.standard_normal((50, 30))
+    a[3] = 0
+    b[:, 7] = 0
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    assert np.all(c[3] == 0) and np.all(c[:, 7] == 0)
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+    zero = (npx.asarray(np.zeros((40, 50))) @ npx.asarray(b)).to_host()
+    np.testing.assert_array_equal(zero, np.zeros((40, 30)))
+
+
+@pytest.mark.parametrize("special", [np.inf, -np.inf, np.nan])
+def test_inf_and_nan_take_the_composed_product(special, taken):
+    a, b = RNG.standard_normal((30, 20)), RNG.standard_normal((20, 25))
+    a[4, 5] = special
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [False]
+    np.testing.assert_allclose(c, a @ b, rtol=1e-13, atol=1e-13, equal_nan=True)
+
+
+def test_huge_spread_within_a_row_takes_the_composed_product(taken):
+    a, b = RNG.standard_normal((30, 20)), RNG.standard_normal((20, 25))
+    a[:, ::2] *= 2.0 ** -300   # products that would need far more than MAX_SLICES slices
+    b[::2] *= 2.0 ** 300
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [False]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
+def test_batched_broadcast_and_non_contiguous(taken):
+    a = RNG.standard_normal((3, 1, 40, 24))
+    b = RNG.standard_normal((2, 24, 36))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    exact = np.stack([np.stack([_exact_dd(a[i, 0], b[j]) for j in range(2)]) for i in range(3)])
+    _assert_within_dgemm_bound(c, exact, np.broadcast_to(a, (3, 2, 40, 24)), b)
+    big = RNG.standard_normal((80, 90))
+    view = npx.asarray(big)[::2, 1::3]   # (40, 30), strided both ways
+    other = npx.asarray(big.T.copy()).T[:30, :50]   # a transposed (column-major) view
+    c = (view @ other).to_host()
+    _assert_within_dgemm_bound(c, _exact_dd(big[::2, 1::3], big[:30, :50]), big[::2, 1::3], big[:30, :50])
+
+
+def test_complex128(taken):
+    a = RNG.standard_normal((50, 40)) + 1j * RNG.standard_normal((50, 40))
+    b = RNG.standard_normal((40, 30)) + 1j * RNG.standard_normal((40, 30))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken and all(taken)
+    real = _exact_dd(a.real, b.real) - _exact_dd(a.imag, b.imag)
+    imag = _exact_dd(a.real, b.imag) + _exact_dd(a.imag, b.real)
+    bound = 2 * 80 * U * (np.abs(a) @ np.abs(b))
+    assert np.all(np.abs(c.real - real) <= bound) and np.all(np.abs(c.imag - imag) <= bound)
+
+
+def test_vectors_and_default_threshold():
+    a, b = RNG.standard_normal(300), RNG.standard_normal((300, 200))
+    np.testing.assert_allclose((npx.asarray(a) @ npx.asarray(b)).to_host(), a @ b, rtol=1e-12, atol=1e-12)
+    small = RNG.standard_normal((3, 3))   # below MIN_MULTIPLY_ADDS: composed
+    np.testing.assert_allclose((npx.asarray(small) @ npx.asarray(small)).to_host(), small @ small, rtol=1e-14)
+
+
+def test_on_a_non_default_stream(taken):
+    a, b = RNG.standard_normal((64, 48)), RNG.standard_normal((48, 32))
+    with npx.Stream():
+        c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
+def test_k_longer_than_one_int32_sum(taken, monkeypatch):
+    monkeypatch.setattr(_ozaki, "_INT32_LIMIT", 127 * 127 * 8 * 40)   # chunks of k = 40 for s = 8
+    a, b = RNG.standard_normal((20, 130)), RNG.standard_normal((130, 10))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
