@@ -604,15 +604,11 @@ def require(a, dtype=None, requirements=None, *, like=None):
         a = astype(a, dtype, copy=False)
     if "C" in wanted and not a.is_c_contiguous():
         a = _manipulation.copy_array(a)
-    if "F" in wanted and not _is_f_contiguous(a):
+    if "F" in wanted and not a.flags.f_contiguous:
         a = _fortran_copy(a)
-    if ("W" in wanted and not _writeable(a)) or ("O" in wanted and not _owns_data(a)):
+    if ("W" in wanted and not a.flags.writeable) or ("O" in wanted and not a.flags.owndata):
         a = _fortran_copy(a) if "F" in wanted else _manipulation.copy_array(a)
     return a
-
-
-def _is_f_contiguous(a):
-    return permute_dims(a, tuple(range(a.ndim))[::-1]).is_c_contiguous()
 
 
 def _fortran_copy(a):
@@ -620,14 +616,3 @@ def _fortran_copy(a):
     reverse = tuple(range(a.ndim))[::-1]
     return permute_dims(_manipulation.copy_array(permute_dims(a, reverse)), reverse)
 
-
-def _writeable(a):
-    """Whether writes through ``a`` are allowed (not a broadcast view), as NumPy's
-    WRITEABLE flag."""
-    return not any(st == 0 and n > 1 for n, st in zip(a.shape, a._strides))
-
-
-def _owns_data(a):
-    """Whether ``a`` starts its buffer and is contiguous: npuarray keeps no base
-    pointer, so this is what "owns its data" can mean for a device array."""
-    return a._offset == 0 and a.is_c_contiguous()
