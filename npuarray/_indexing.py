@@ -5,6 +5,7 @@ device, on the current stream of the operands' device. ``x[key]`` itself is
 NPUArray's (``_core._indexing``).
 """
 import builtins
+import inspect
 import itertools
 import operator
 
@@ -13,6 +14,7 @@ import numpy as np
 from ._core import _creation, _manipulation, _searching
 from ._core import _elementwise as ew
 from ._core._indexing import take, take_along_axis
+from ._core._ndarray_methods import flatiter
 from ._core._transfer import asarray
 from ._operands import as_device, axis_tuple, into, is_array
 
@@ -20,7 +22,7 @@ __all__ = ["take", "take_along_axis", "put", "unravel_index", "ravel_multi_index
            "compress", "diagonal", "s_", "index_exp", "r_", "c_", "ix_", "tril_indices",
            "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
            "diag_indices_from", "mask_indices", "fill_diagonal", "select", "place", "putmask",
-           "put_along_axis", "ndindex", "ndenumerate"]
+           "put_along_axis", "ndindex", "ndenumerate", "flatiter", "iterable"]
 
 
 def _wrap_indices(indices, n, mode, name):
@@ -312,8 +314,7 @@ def _range_of(item):
     step = 1 if item.step is None else item.step
     if isinstance(step, (complex, np.complexfloating)):
         return _creation.linspace(start, item.stop, int(abs(step)))
-    return asarray(np.arange(start, item.stop, step)) if isinstance(
-        step, np.generic) else _creation.arange(start, item.stop, step)
+    return _creation.arange(start, item.stop, step)
 
 
 def _raised(obj, ndmin, trans1d, from_slice=False):
@@ -434,9 +435,11 @@ def mask_indices(n, mask_func, k=0):
     npuarray's ``tril``/``triu`` take ``k`` by keyword and are called so."""
     m = _creation.ones((operator.index(n),) * 2, dtype=np.int64)
     try:
-        a = mask_func(m, k)
-    except TypeError:
+        inspect.signature(mask_func).bind(m, k)
+    except TypeError:           # k is keyword-only (npuarray.tril, npuarray.triu)
         a = mask_func(m, k=k)
+    else:
+        a = mask_func(m, k)
     return _searching.nonzero(ew.not_equal(as_device(a, "mask_indices"), 0))
 
 
@@ -655,3 +658,12 @@ class ndenumerate:
     def __next__(self):
         index = next(self._it)
         return index, self._arr[index]
+
+
+def iterable(y):
+    """Whether ``y`` can be iterated (``numpy.iterable``): an NPUArray is when it
+    has dimensions (answered from its shape: nothing is read or transferred);
+    anything else as NumPy says."""
+    if is_array(y):
+        return y.ndim > 0
+    return np.iterable(y)

@@ -4,7 +4,9 @@ functions (views where NumPy returns views; copies with aclnnInplaceCopy,
 gathers with aclnnIndexSelect). Work runs on the current stream of the
 operands' device.
 """
+import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -21,7 +23,8 @@ __all__ = ["astype", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "co
            "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack",
            "column_stack", "array_split", "split", "hsplit", "vsplit", "dsplit", "fliplr",
            "flipud", "rot90", "pad", "append", "delete", "insert", "resize", "rollaxis",
-           "copyto", "block", "trim_zeros", "require"]
+           "copyto", "block", "trim_zeros", "require", "shape", "ndim", "size", "row_stack",
+           "broadcast"]
 
 
 def _check_casting(name, arrays, dtype, casting):
@@ -369,21 +372,21 @@ def delete(arr, obj, axis=None):
     IndexError for an index out of range; ValueError for a mask of another length."""
     arr, axis = _along(_operand(arr), axis, "delete")
     n = arr.shape[axis]
-    indices = _host_indices(obj, n, "delete")
-    if isinstance(obj, slice):
-        keep = np.ones(n, bool)
-        keep[indices] = False
-    elif np.asarray(obj.to_host() if isinstance(obj, _manipulation.NPUArray) else obj
-                    ).dtype == np.bool_:
-        if len(obj) != n:
+    if isinstance(obj, _manipulation.NPUArray):
+        obj = obj.to_host()
+    keep = np.ones(n, bool)
+    if not isinstance(obj, slice) and np.asarray(obj).dtype == np.bool_:
+        mask = np.asarray(obj)
+        if mask.shape != (n,):
             raise ValueError(f"boolean array argument obj to delete must be one dimensional "
                              f"and match the axis length of {n}")
-        keep = ~np.asarray(obj.to_host() if isinstance(obj, _manipulation.NPUArray) else obj)
+        keep = ~mask
     else:
-        if indices.size and (indices.min() < -n or indices.max() >= n):
-            bad = indices[(indices < -n) | (indices >= n)][0]
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-        keep = np.ones(n, bool)
+        indices = _host_indices(obj, n, "delete")
+        outside = (indices < -n) | (indices >= n)
+        if outside.any():
+            raise IndexError(f"index {indices[outside].flat[0]} is out of bounds for axis "
+                             f"{axis} with size {n}")
         keep[indices] = False
     return _indexing.take(arr, _transfer.asarray(np.flatnonzero(keep), device=arr.device),
                           axis=axis)
@@ -616,3 +619,68 @@ def _fortran_copy(a):
     reverse = tuple(range(a.ndim))[::-1]
     return permute_dims(_manipulation.copy_array(permute_dims(a, reverse)), reverse)
 
+
+
+def shape(a):
+    """The shape of ``a`` (``numpy.shape``): an NPUArray's ``shape`` attribute (no
+    device work, no transfer); NumPy's answer for anything else."""
+    return a.shape if isinstance(a, _manipulation.NPUArray) else np.shape(a)
+
+
+def ndim(a):
+    """The number of dimensions of ``a`` (``numpy.ndim``; metadata only)."""
+    return a.ndim if isinstance(a, _manipulation.NPUArray) else np.ndim(a)
+
+
+def size(a, axis=None):
+    """The number of elements of ``a``, or its length along ``axis`` (an int or a
+    tuple of ints; ``numpy.size``; metadata only). AxisError for a bad axis."""
+    if not isinstance(a, _manipulation.NPUArray):
+        return np.size(a, axis)
+    if axis is None:
+        return a.size
+    return math.prod(a.shape[i] for i in axis_tuple(axis, a.ndim))
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """Deprecated alias of ``vstack`` (``numpy.row_stack``): DeprecationWarning, as
+    NumPy 2 gives, then ``vstack``."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
+class broadcast:  # noqa: N801  NumPy's name
+    """The broadcast of its arguments (``numpy.broadcast``): ``shape``, ``nd``/``ndim``,
+    ``size``, ``numiter``; ``iters`` the flat iterators of the broadcast views
+    (no copies) and iteration tuples of 0-d device elements, ``index`` the position
+    reached, ``reset()`` back to 0. Host data is uploaded; ValueError when the
+    shapes do not broadcast (at most 64 arguments, as NumPy)."""
+
+    def __init__(self, *args):
+        if len(args) > 64:
+            raise ValueError(f"Need at most 64 array objects, got {len(args)}")
+        arrays = [_operand(a) for a in args]
+        self.shape = broadcast_shapes(*(a.shape for a in arrays))
+        self._views = [broadcast_to(a, self.shape) for a in arrays]
+        self.index = 0
+
+    nd = property(lambda self: len(self.shape))
+    ndim = nd
+    numiter = property(lambda self: len(self._views))
+    size = property(lambda self: math.prod(self.shape))
+    iters = property(lambda self: tuple(v.flat for v in self._views))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.index >= self.size:
+            raise StopIteration
+        position = np.unravel_index(self.index, self.shape) if self.shape else ()
+        self.index += 1
+        return tuple(v[position] for v in self._views)
+
+    def reset(self):
+        """Back to the first element."""
+        self.index = 0

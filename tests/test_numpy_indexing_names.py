@@ -235,3 +235,12 @@ def test_ndindex_ndenumerate():
     assert [i for i, _ in pairs] == [i for i, _ in np.ndenumerate(x)]
     for (_, v), (_, e) in zip(pairs, np.ndenumerate(x)):
         assert isinstance(v, npx.NPUArray) and v.shape == () and v.item() == e
+
+
+def test_flatiter_and_iterable():
+    d = up(np.arange(4.0))
+    assert isinstance(d.flat, npx.flatiter)
+    assert npx.iterable(d) and not npx.iterable(up(np.float32(1)))
+    assert npx.iterable([1, 2]) == np.iterable([1, 2]) and npx.iterable(3) == np.iterable(3)
+    with npx.transfer_guard("disallow"):
+        assert npx.iterable(d)

@@ -156,3 +156,36 @@ def test_require(rng):
         npx.require(d, requirements="CF")
     with pytest.raises(KeyError):
         npx.require(d, requirements="Z")
+
+
+def test_shape_ndim_size(rng):
+    x = rng.standard_normal((2, 3, 4))
+    d = up(x)
+    assert npx.shape(d) == np.shape(x) and npx.ndim(d) == np.ndim(x) and npx.size(d) == x.size
+    assert npx.size(d, 1) == np.size(x, 1) and npx.size(d, (0, 2)) == np.size(x, (0, 2))
+    assert npx.shape([[1, 2]]) == (1, 2) and npx.ndim(3.0) == 0 and npx.size([1, 2, 3]) == 3
+    with pytest.raises(np.exceptions.AxisError):
+        npx.size(d, 3)
+
+
+def test_row_stack_deprecated(rng):
+    a, b = rng.standard_normal(3), rng.standard_normal((2, 3))
+    with pytest.warns(DeprecationWarning):
+        result = npx.row_stack([up(a), up(b)])
+    assert_matches(result, np.vstack([a, b]))
+
+
+def test_broadcast(rng):
+    a, b = rng.standard_normal((2, 1)), rng.standard_normal(3)
+    bd, bn = npx.broadcast(up(a), up(b)), np.broadcast(a, b)
+    assert (bd.shape, bd.nd, bd.ndim, bd.size, bd.numiter, bd.index) == \
+        (bn.shape, bn.nd, bn.ndim, bn.size, bn.numiter, bn.index)
+    items = list(bd)
+    assert [tuple(v.item() for v in t) for t in items] == [tuple(map(float, t)) for t in bn]
+    assert bd.index == 6
+    bd.reset()
+    assert bd.index == 0 and len(bd.iters) == 2
+    assert_matches(bd.iters[1].copy(), np.broadcast_to(b, (2, 3)).ravel())
+    assert npx.broadcast(up(np.float32(1))).shape == ()
+    with pytest.raises(ValueError):
+        npx.broadcast(up(np.ones(2)), up(np.ones(3)))

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _namespace
 
-__all__ = []  # internal: NPUArray inherits NDArrayMethods
+__all__ = ["flatiter"]  # x.flat's type (numpy.flatiter); NPUArray inherits NDArrayMethods
 
 
 def _npx():
