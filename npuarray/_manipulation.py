@@ -463,12 +463,11 @@ def rollaxis(a, axis, start=0):
     a = as_device(a, "rollaxis")
     n = a.ndim
     axis = axis_tuple(axis, n)[0]
+    if not -n <= start < n + 1:
+        raise np.exceptions.AxisError(
+            f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
     if start < 0:
         start += n
-    if not 0 <= start < n + 1:
-        raise np.exceptions.AxisError(
-            f"'start' arg requires {-n} <= start < {n + 1}, but {start - n if start < 0 else start} "
-            f"was passed in")
     if axis < start:
         start -= 1
     if axis == start:

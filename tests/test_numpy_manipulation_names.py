@@ -12,7 +12,8 @@ def test_append(rng, dtype):
     x = sample(rng, (3, 4), dtype)
     assert_matches(npx.append(up(x), 1), np.append(x, 1))
     assert_matches(npx.append(up(x), up(x[:1]), axis=0), np.append(x, x[:1], axis=0))
-    assert_matches(npx.append(up(x), [[1], [2], [3]], axis=1), np.append(x, [[1], [2], [3]], axis=1))
+    column = [[1], [2], [3]]
+    assert_matches(npx.append(up(x), column, axis=1), np.append(x, column, axis=1))
     with pytest.raises(ValueError):
         npx.append(up(x), up(x[:, :1]), axis=0)
 

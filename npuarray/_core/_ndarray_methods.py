@@ -260,8 +260,9 @@ class NDArrayMethods:
 
     def tobytes(self, order="C"):
         """``numpy.ndarray.tobytes``: the raw bytes of the elements in ``order``
-        ("C", "F", "A" as NumPy; "K" reads in C order, as NumPy's does), after a download (aclrtMemcpy device to host,
-        an explicit transfer, on the current stream)."""
+        ("C", "F", "A" as NumPy; "K" reads in C order, as NumPy's does), after a
+        download (aclrtMemcpy device to host, an explicit transfer, on the
+        current stream)."""
         if order == "A":   # the host copy is C-ordered: "A" follows this view's layout
             order = "F" if self.flags.fnc else "C"
         return self.to_host().tobytes(order)
