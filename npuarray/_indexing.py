@@ -519,9 +519,7 @@ def select(condlist, choicelist, default=0):
     shape = _manipulation.broadcast_shapes(*[c.shape for c in conds + as_typed])
     result = _manipulation.broadcast_to(as_typed[-1], shape)
     for cond, choice in zip(reversed(conds), reversed(as_typed[:-1])):
-        result = ew.where(cond, choice, result)
-    if result.shape != shape or result is as_typed[-1]:
-        result = _manipulation.copy_array(_manipulation.broadcast_to(result, shape))
+        result = ew.where(cond, choice, result)   # a new array of the broadcast shape
     return result
 
 
