@@ -4,11 +4,14 @@ functions (views where NumPy returns views; copies with aclnnInplaceCopy,
 gathers with aclnnIndexSelect). Work runs on the current stream of the
 operands' device.
 """
+import math
 import operator
+import warnings
 
 import numpy as np
 
-from ._core import _creation, _elementwise, _indexing, _manipulation
+from ._core import (_creation, _elementwise, _indexing, _manipulation, _searching,
+                    _statistical, _transfer)
 from ._core._manipulation import (astype, broadcast_arrays, broadcast_shapes, broadcast_to,
                                   concat, expand_dims, flip, moveaxis, permute_dims, repeat,
                                   reshape, roll, squeeze, stack, swapaxes, tile, unstack)
@@ -19,7 +22,9 @@ __all__ = ["astype", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "co
            "squeeze", "stack", "swapaxes", "tile", "unstack", "concatenate", "transpose",
            "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack",
            "column_stack", "array_split", "split", "hsplit", "vsplit", "dsplit", "fliplr",
-           "flipud", "rot90", "pad"]
+           "flipud", "rot90", "pad", "append", "delete", "insert", "resize", "rollaxis",
+           "copyto", "block", "trim_zeros", "require", "shape", "ndim", "size", "row_stack",
+           "broadcast"]
 
 
 def _check_casting(name, arrays, dtype, casting):
@@ -308,3 +313,373 @@ def _pad_constant(array, widths, constant_values):
                 out[head + (slice(shape[axis] - after, None),)] = high
     return out
 
+
+
+def _operand(x):
+    """An NPUArray as it is; host data (scalars, lists, NumPy arrays) uploaded
+    with NumPy's dtype for it (``numpy.asarray``'s), as NumPy's routines take
+    array-likes: an explicit transfer of the argument."""
+    if isinstance(x, _manipulation.NPUArray):
+        return x
+    return _transfer.asarray(np.asarray(x))
+
+
+def append(arr, values, axis=None):
+    """``arr`` followed by ``values`` along ``axis`` (None: both flattened), a
+    new array (``numpy.append``; aclnnInplaceCopy into each part on the current
+    stream). The dtype is ``result_type`` of both as arrays (NumPy's
+    ``concatenate``); ValueError for mismatched shapes."""
+    arr, values = _operand(arr), _operand(values)
+    if axis is None:
+        arr, values = reshape(arr, (-1,)), reshape(values, (-1,))
+        axis = 0
+    return concatenate((arr, values), axis=axis)
+
+
+def _along(arr, axis, name):
+    """(``arr``, axis) with ``arr`` flattened for ``axis`` None, as NumPy's
+    delete and insert do."""
+    if axis is None:
+        return reshape(arr, (-1,)), 0
+    return arr, axis_tuple(axis, arr.ndim)[0]
+
+
+def _host_indices(obj, n, name):
+    """``obj`` (an int, slice, sequence or integer/bool array; device ones read
+    back, a small index transfer) as host int64 positions along an axis of
+    length ``n``."""
+    if isinstance(obj, slice):
+        return np.arange(*obj.indices(n), dtype=np.int64)
+    if isinstance(obj, _manipulation.NPUArray):
+        obj = obj.to_host()
+    indices = np.array(obj)
+    if indices.dtype == np.bool_:
+        if indices.ndim != 1:
+            raise ValueError(f"boolean array argument obj to {name} must be one dimensional")
+        return np.flatnonzero(indices)
+    if indices.size == 0 and not isinstance(obj, np.ndarray):
+        return indices.astype(np.int64)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return indices.astype(np.int64)
+
+
+def delete(arr, obj, axis=None):
+    """``arr`` without the sub-arrays at positions ``obj`` along ``axis`` (None:
+    flattened), a new array (``numpy.delete``): the kept positions gathered with
+    aclnnIndexSelect on the current stream. ``obj`` is an int, slice, integer
+    sequence or a boolean mask of the axis' length (device ``obj`` is read back).
+    IndexError for an index out of range; ValueError for a mask of another length."""
+    arr, axis = _along(_operand(arr), axis, "delete")
+    n = arr.shape[axis]
+    if isinstance(obj, _manipulation.NPUArray):
+        obj = obj.to_host()
+    keep = np.ones(n, bool)
+    if not isinstance(obj, slice) and np.asarray(obj).dtype == np.bool_:
+        mask = np.asarray(obj)
+        if mask.shape != (n,):
+            raise ValueError(f"boolean array argument obj to delete must be one dimensional "
+                             f"and match the axis length of {n}")
+        keep = ~mask
+    else:
+        indices = _host_indices(obj, n, "delete")
+        outside = (indices < -n) | (indices >= n)
+        if outside.any():
+            raise IndexError(f"index {indices[outside].flat[0]} is out of bounds for axis "
+                             f"{axis} with size {n}")
+        keep[indices] = False
+    return _indexing.take(arr, _transfer.asarray(np.flatnonzero(keep), device=arr.device),
+                          axis=axis)
+
+
+def insert(arr, obj, values, axis=None):
+    """``arr`` with ``values`` inserted before the positions ``obj`` along
+    ``axis`` (None: flattened), a new array of ``arr``'s dtype (``numpy.insert``):
+    ``arr`` and the values (cast to ``arr.dtype``, broadcast as NumPy does) are
+    joined, then put in order with one aclnnIndexSelect on the current stream.
+    The order is computed on the host from ``obj`` (an int, slice, sequence or
+    boolean mask; device ``obj`` is read back). IndexError for a position
+    outside [-n, n]."""
+    arr, axis = _along(_operand(arr), axis, "insert")
+    n = arr.shape[axis]
+    indices = _host_indices(obj, n, "insert")
+    if indices.ndim > 1:
+        raise ValueError("index array argument obj to insert must be one dimensional "
+                         "or scalar")
+    values = astype(_operand(values), arr.dtype, copy=False)
+    if values.ndim < arr.ndim:
+        values = reshape(values, (1,) * (arr.ndim - values.ndim) + values.shape)
+    if indices.size == 1:
+        index = int(indices.item())
+        if index < -n or index > n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        index += n if index < 0 else 0
+        if indices.ndim == 0:
+            values = moveaxis(values, 0, axis)
+        numnew = values.shape[axis]
+        positions = np.arange(index, index + numnew)
+    else:
+        if indices.size and (indices.min() < -n or indices.max() > n):
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        positions = np.where(indices < 0, indices + n, indices)
+        numnew = positions.size
+        order = np.argsort(positions, kind="stable")
+        positions[order] += np.arange(numnew)
+    shape = list(arr.shape)
+    shape[axis] = numnew
+    values = broadcast_to(values, tuple(shape))
+    source = np.empty(n + numnew, np.int64)
+    old = np.ones(n + numnew, bool)
+    old[positions] = False
+    source[old] = np.arange(n)
+    source[positions] = n + np.arange(numnew)
+    joined = concat([arr, values], axis=axis)
+    return _indexing.take(joined, _transfer.asarray(source, device=arr.device), axis=axis)
+
+
+def resize(a, new_shape):
+    """A new array of shape ``new_shape`` filled with ``a``'s elements in C order,
+    repeated as needed (``numpy.resize``; aclnnIndexSelect of the repeated flat
+    positions on the current stream); zeros when ``a`` is empty. ValueError for
+    negative dimensions."""
+    a = _operand(a)
+    new_shape = (new_shape,) if isinstance(new_shape, (int, np.integer)) else tuple(new_shape)
+    new_shape = tuple(operator.index(d) for d in new_shape)
+    if any(d < 0 for d in new_shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = int(np.prod(new_shape, dtype=np.int64))
+    if not a.size or not size:
+        return _creation.zeros(new_shape, dtype=a.dtype, device=a.device)
+    flat = reshape(a, (-1,))
+    positions = _elementwise.remainder(
+        _creation.arange(size, dtype=np.int64, device=a.device), a.size)
+    return reshape(_indexing.take(flat, positions), new_shape)
+
+
+def rollaxis(a, axis, start=0):
+    """View of ``a`` with ``axis`` moved before position ``start``
+    (``numpy.rollaxis``; no copy). AxisError for ``axis`` out of range,
+    ValueError-like AxisError for ``start`` outside [-ndim, ndim]."""
+    a = as_device(a, "rollaxis")
+    n = a.ndim
+    axis = axis_tuple(axis, n)[0]
+    if not -n <= start < n + 1:
+        raise np.exceptions.AxisError(
+            f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if start < 0:
+        start += n
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a
+    axes = list(range(n))
+    axes.remove(axis)
+    axes.insert(start, axis)
+    return permute_dims(a, tuple(axes))
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """``dst[...] = src`` broadcast, only where ``where`` holds (``numpy.copyto``;
+    aclnnInplaceCopy, or aclnnSWhere with a mask, on the current stream).
+    TypeError when ``src``'s dtype cannot be cast to ``dst``'s by ``casting``
+    (Python scalars are weak, NEP 50) or ``dst`` is not an NPUArray; ValueError
+    when shapes do not broadcast."""
+    if not isinstance(dst, _manipulation.NPUArray):
+        raise TypeError(f"copyto: dst must be an NPUArray, got {type(dst).__name__}")
+    if isinstance(src, (bool, int, float, complex)):
+        if not np.can_cast(np.result_type(src, np.empty(0, dst.dtype)), dst.dtype, casting):
+            raise TypeError(f"Cannot cast scalar from {type(src).__name__} to {dst.dtype} "
+                            f"according to the rule {casting!r}")
+        src = _creation.full((), src, dtype=dst.dtype, device=dst.device)
+    else:
+        src = _operand(src)
+        if not np.can_cast(src.dtype, dst.dtype, casting):
+            raise TypeError(f"Cannot cast array data from {src.dtype} to {dst.dtype} "
+                            f"according to the rule {casting!r}")
+    src = broadcast_to(astype(src, dst.dtype, copy=False), dst.shape)
+    if where is True:
+        dst[...] = src
+        return
+    mask = _operand(where)
+    if mask.dtype != np.bool_:
+        raise TypeError(f"copyto: where must be boolean, got {mask.dtype}")
+    dst[...] = _elementwise.where(broadcast_to(mask, dst.shape), src, dst)
+
+
+def _block_depth(arrays, index):
+    if isinstance(arrays, tuple):
+        raise TypeError(f"{index} is a tuple. Only lists can be used to arrange blocks, and "
+                        f"np.block does not allow implicit conversion from tuple to ndarray.")
+    if not isinstance(arrays, list):
+        return 0, [_operand(arrays).ndim]
+    if not arrays:
+        raise ValueError(f"List at {index} cannot be empty")
+    depths, ndims = set(), []
+    for i, item in enumerate(arrays):
+        depth, leaves = _block_depth(item, f"{index}[{i}]")
+        depths.add(depth)
+        ndims += leaves
+    if len(depths) != 1:
+        raise ValueError(f"List depths are mismatched at {index}: the lists nested in it "
+                         f"have depths {sorted(depths)}")
+    return depths.pop() + 1, ndims
+
+
+def _block(arrays, depth, result_ndim):
+    if not isinstance(arrays, list):
+        a = _operand(arrays)
+        return reshape(a, (1,) * (result_ndim - a.ndim) + a.shape)
+    parts = [_block(item, depth - 1, result_ndim) for item in arrays]
+    return concat(parts, axis=-depth)
+
+
+def block(arrays):
+    """An array assembled from nested lists of blocks (``numpy.block``): the
+    innermost lists are joined along the last axis, each outer level along the
+    axis before (aclnnInplaceCopy into each slice, on the current stream); blocks
+    get leading length-1 axes up to the result's dimensions. The dtype is the
+    blocks' ``result_type``. ValueError for empty lists, mismatched nesting or
+    shapes; TypeError for tuples."""
+    depth, ndims = _block_depth(arrays, "arrays")
+    result_ndim = max(depth, *ndims)
+    if depth == 0:
+        return _manipulation.copy_array(_block(arrays, 0, result_ndim))
+    leaves = []
+
+    def collect(item):
+        if isinstance(item, list):
+            for sub in item:
+                collect(sub)
+        else:
+            leaves.append(_operand(item))
+    collect(arrays)
+    dtype = np.result_type(*[leaf.dtype for leaf in leaves])
+    return astype(_block(arrays, depth, result_ndim), dtype, copy=False)
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """View of ``filt`` without its leading (``"f"``) and/or trailing (``"b"``)
+    zeros along ``axis`` (None: every axis; the bounding box of the non-zero
+    elements), as ``numpy.trim_zeros`` (2.2 and later). The box comes from
+    aclnnNonzero, aclnnAmin and aclnnAmax on the current stream and one read of
+    2 x ndim positions. ValueError for a ``trim`` other than "f", "b", "fb", "bf"."""
+    filt = as_device(filt, "trim_zeros")
+    trim = trim.lower()
+    if trim not in ("fb", "bf", "f", "b"):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    axes = axis_tuple(axis, filt.ndim)
+    if not axes:
+        return filt
+    coordinates = _searching.nonzero(filt)
+    if not coordinates or not coordinates[0].size:
+        start = stop = [0] * filt.ndim
+    else:
+        bounds = _transfer.asnumpy(stack(
+            [stack([_statistical.min(c), _statistical.max(c)]) for c in coordinates]))
+        start = bounds[:, 0] if "f" in trim else [None] * filt.ndim
+        stop = bounds[:, 1] + 1 if "b" in trim else [None] * filt.ndim
+    key = tuple(slice(None if start[d] is None else int(start[d]),
+                      None if stop[d] is None else int(stop[d])) if d in axes else slice(None)
+                for d in range(filt.ndim))
+    return filt[key]
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """``a`` as an NPUArray meeting ``requirements`` (``numpy.require``): "C"
+    (C-contiguous), "F" (Fortran-contiguous), "A" (either), "W" (writeable),
+    "O" (owns its data), "E" (ensure array); a copy (aclnnInplaceCopy on the
+    current stream) only when one is needed. ``dtype`` casts. ValueError for
+    "C" with "F", or an unknown requirement; host data is uploaded."""
+    if like is not None:
+        raise TypeError("require: like= is not supported by npuarray")
+    names = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
+             "F_CONTIGUOUS": "F", "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W",
+             "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+    try:  # a string is a sequence of one-letter flags, as in NumPy
+        wanted = {names[r.upper()] for r in requirements or ()}
+    except KeyError as e:
+        raise KeyError(f"require: unknown requirement {e.args[0]!r}") from None
+    if "C" in wanted and "F" in wanted:
+        raise ValueError("Cannot specify both 'C' and 'F' order")
+    a = _operand(a)
+    if dtype is not None:
+        a = astype(a, dtype, copy=False)
+    if "C" in wanted and not a.is_c_contiguous():
+        a = _manipulation.copy_array(a)
+    if "F" in wanted and not a.flags.f_contiguous:
+        a = _fortran_copy(a)
+    if ("W" in wanted and not a.flags.writeable) or ("O" in wanted and not a.flags.owndata):
+        a = _fortran_copy(a) if "F" in wanted else _manipulation.copy_array(a)
+    return a
+
+
+def _fortran_copy(a):
+    """A Fortran-ordered copy of ``a``: the C-ordered copy of its transpose, transposed."""
+    reverse = tuple(range(a.ndim))[::-1]
+    return permute_dims(_manipulation.copy_array(permute_dims(a, reverse)), reverse)
+
+
+
+def shape(a):
+    """The shape of ``a`` (``numpy.shape``): an NPUArray's ``shape`` attribute (no
+    device work, no transfer); NumPy's answer for anything else."""
+    return a.shape if isinstance(a, _manipulation.NPUArray) else np.shape(a)
+
+
+def ndim(a):
+    """The number of dimensions of ``a`` (``numpy.ndim``; metadata only)."""
+    return a.ndim if isinstance(a, _manipulation.NPUArray) else np.ndim(a)
+
+
+def size(a, axis=None):
+    """The number of elements of ``a``, or its length along ``axis`` (an int or a
+    tuple of ints; ``numpy.size``; metadata only). AxisError for a bad axis."""
+    if not isinstance(a, _manipulation.NPUArray):
+        return np.size(a, axis)
+    if axis is None:
+        return a.size
+    return math.prod(a.shape[i] for i in axis_tuple(axis, a.ndim))
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """Deprecated alias of ``vstack`` (``numpy.row_stack``): DeprecationWarning, as
+    NumPy 2 gives, then ``vstack``."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
+class broadcast:  # noqa: N801  NumPy's name
+    """The broadcast of its arguments (``numpy.broadcast``): ``shape``, ``nd``/``ndim``,
+    ``size``, ``numiter``; ``iters`` the flat iterators of the broadcast views
+    (no copies) and iteration tuples of 0-d device elements, ``index`` the position
+    reached, ``reset()`` back to 0. Host data is uploaded; ValueError when the
+    shapes do not broadcast (at most 64 arguments, as NumPy)."""
+
+    def __init__(self, *args):
+        if len(args) > 64:
+            raise ValueError(f"Need at most 64 array objects, got {len(args)}")
+        arrays = [_operand(a) for a in args]
+        self.shape = broadcast_shapes(*(a.shape for a in arrays))
+        self._views = [broadcast_to(a, self.shape) for a in arrays]
+        self.index = 0
+
+    nd = property(lambda self: len(self.shape))
+    ndim = nd
+    numiter = property(lambda self: len(self._views))
+    size = property(lambda self: math.prod(self.shape))
+    iters = property(lambda self: tuple(v.flat for v in self._views))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.index >= self.size:
+            raise StopIteration
+        position = np.unravel_index(self.index, self.shape) if self.shape else ()
+        self.index += 1
+        return tuple(v[position] for v in self._views)
+
+    def reset(self):
+        """Back to the first element."""
+        self.index = 0

@@ -349,6 +349,11 @@ def _npx_creation():
     return array_api_creation
 
 
+def _like_asfortranarray(like_device, a, dtype=None):
+    """``numpy.asfortranarray``: ``a`` uploaded to like's device, in Fortran order."""
+    return _creation.asfortranarray(_transfer.asarray(a, dtype=dtype, device=like_device))
+
+
 def _like_table():
     creation = _npx_creation()
     table = {np.asarray: _like_asarray, np.asanyarray: _like_asarray, np.array: _like_array,
@@ -356,7 +361,7 @@ def _like_table():
              np.ones: _like_filled(creation.ones), np.empty: _like_filled(creation.empty),
              np.full: _like_full, np.arange: _like_arange, np.eye: _like_eye,
              np.identity: _like_identity, np.tri: _like_tri, np.fromfunction: _like_fromfunction,
-             np.require: _like_require}
+             np.require: _like_require, np.asfortranarray: _like_asfortranarray}
     for parse in (np.fromiter, np.frombuffer, np.fromstring, np.fromfile, np.loadtxt,
                   np.genfromtxt):
         table[parse] = _like_parsed(parse)

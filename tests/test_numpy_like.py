@@ -239,7 +239,6 @@ def test_fortran_order_raises_value_error(like, call):
     (lambda like: np.ones(2, dtype="U3", like=like), TypeError),
     (lambda like: np.asarray(["a", "b"], like=like), TypeError),
     (lambda like: np.full(2, 1, dtype=object, like=like), TypeError),
-    (lambda like: np.asfortranarray([1.0], like=like), TypeError),  # no like= version
     (lambda like: np.arange(0, 5, 0, like=like), ValueError),  # NumPy: ZeroDivisionError
     (lambda like: np.zeros(2, device="cpu", like=like), ValueError),
     (lambda like: np.asarray([1.0], device="cpu", like=like), ValueError),
@@ -260,3 +259,10 @@ def test_results_run_on_likes_current_stream(rng, like):
         total = got + zeros
         stream.synchronize()
     assert_like(total, host * 2, like)
+
+
+def test_asfortranarray_like(like):
+    a = np.arange(6.0).reshape(2, 3)
+    got = np.asfortranarray(a.tolist(), like=like)
+    assert_like(got, np.asfortranarray(a), like)
+    assert got.flags.f_contiguous and not got.flags.c_contiguous

@@ -12,10 +12,13 @@ the result's shape. Arguments NumPy has but a device cannot honour raise:
 default ValueError.
 """
 import operator
+import pickle
+
+import numpy as np
 
 from . import _namespace
 
-__all__ = []  # internal: NPUArray inherits NDArrayMethods
+__all__ = ["flatiter"]  # x.flat's type (numpy.flatiter); NPUArray inherits NDArrayMethods
 
 
 def _npx():
@@ -206,3 +209,262 @@ class NDArrayMethods:
     def dot(self, b, out=None):
         """``numpy.ndarray.dot``: ``npuarray.dot`` (aclnnMatmul and friends)."""
         return _npx().dot(self, b, out=out)
+
+    # -- memory layout, views and bytes (numpy.ndarray's, as CuPy's ndarray has them) ---------
+    @property
+    def flags(self):
+        """``numpy.ndarray.flags``: the layout flags of this view (``Flags``):
+        C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA, WRITEABLE (False for a broadcast
+        view), ALIGNED; read-only. Computed from shape and strides on the host."""
+        return Flags(self)
+
+    @property
+    def base(self):
+        """``numpy.ndarray.base``: None for an array that owns its memory (it starts
+        its buffer and spans it, C-contiguous), else the whole buffer as a 1-D array
+        of this dtype. npuarray keeps no link from a view to the array it was taken
+        from, so a view's base is a new array object over the same memory."""
+        if _owns_data(self):
+            return None
+        length = self._buffer.nbytes // self._dtype.itemsize
+        return type(self)._from_buffer(self._buffer, (length,), (1,), 0, self._dtype)
+
+    @property
+    def data(self):
+        """CuPy's ``ndarray.data``: a ``MemoryPointer`` to the first element (the
+        device buffer ``mem`` and the address ``ptr``); device memory has no host
+        buffer, so NumPy's memoryview is not offered."""
+        return MemoryPointer(self._buffer, self._offset * self._dtype.itemsize)
+
+    @property
+    def flat(self):
+        """``numpy.ndarray.flat``: a ``flatiter`` over the elements in C order, to
+        index (``x.flat[i]``, slices, integer and boolean arrays) and assign to
+        (``x.flat[i] = v``) on the device, or iterate (0-d device arrays)."""
+        return flatiter(self)
+
+    def view(self, dtype=None, type=None):  # noqa: A002  NumPy's argument name
+        """``numpy.ndarray.view``: the same memory seen as ``dtype`` (no copy). A
+        dtype of another item size rescales the last axis, which must then be
+        contiguous and hold a whole number of new items (ValueError otherwise,
+        as NumPy). ``type`` may only be NPUArray (TypeError otherwise)."""
+        npuarray_type = builtins_type(self)
+        if isinstance(dtype, builtins_type(npuarray_type)) and issubclass(dtype, npuarray_type):
+            dtype, type = None, dtype
+        if type is not None and not (isinstance(type, builtins_type(npuarray_type))
+                                     and issubclass(type, npuarray_type)):
+            raise TypeError(f"view: type must be NPUArray, got {type!r}")
+        if dtype is None:
+            return self._view(self._shape, self._strides, self._offset)
+        return _reinterpreted(self, np.dtype(dtype))
+
+    def tobytes(self, order="C"):
+        """``numpy.ndarray.tobytes``: the raw bytes of the elements in ``order``
+        ("C", "F", "A" as NumPy; "K" reads in C order, as NumPy's does), after a
+        download (aclrtMemcpy device to host, an explicit transfer, on the
+        current stream)."""
+        if order == "A":   # the host copy is C-ordered: "A" follows this view's layout
+            order = "F" if self.flags.fnc else "C"
+        return self.to_host().tobytes(order)
+
+    def tofile(self, fid, sep="", format="%s"):  # noqa: A002  NumPy's argument name
+        """``numpy.ndarray.tofile``: the elements written to the file ``fid`` (binary,
+        or text with ``sep``), after a download (aclrtMemcpy, explicit)."""
+        self.to_host().tofile(fid, sep=sep, format=format)
+
+    def dumps(self):
+        """``numpy.ndarray.dumps``: the pickle of this array (its data downloaded;
+        ``pickle.loads`` uploads it to the same device)."""
+        return pickle.dumps(self)
+
+    def dump(self, file):
+        """``numpy.ndarray.dump``: the pickle of this array written to ``file`` (a
+        path or a binary file object); ``pickle.load`` reads it back to the device."""
+        if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+            with open(file, "wb") as f:
+                pickle.dump(self, f)
+        else:
+            pickle.dump(self, file)
+
+    def byteswap(self, inplace=False):
+        """``numpy.ndarray.byteswap``: the bytes of every element reversed (of each
+        part of a complex number, as NumPy): the uint8 view of a C-ordered copy with
+        its byte axis flipped, copied (aclnnInplaceCopy on the current stream).
+        ``inplace=True`` writes the swapped bits into this array through an
+        unsigned-integer view (values are moved as bits, never converted) and
+        returns it."""
+        npx = _npx()
+        unit = self._dtype.itemsize // (2 if self._dtype.kind == "c" else 1)
+        parts = self._dtype.itemsize // unit
+        source = self if self.is_c_contiguous() else npx.ascontiguousarray(self)
+        raw = _reinterpreted(source.reshape(-1), np.dtype(np.uint8))
+        flipped = npx.ascontiguousarray(npx.flip(raw.reshape(self._shape + (parts, unit)),
+                                                 axis=-1))
+        if not inplace:
+            return _reinterpreted(flipped.reshape(-1), self._dtype).reshape(self._shape)
+        bits = np.dtype(f"u{unit}")
+        target = type(self)._from_buffer(
+            self._buffer, self._shape + (parts,), tuple(st * parts for st in self._strides)
+            + (1,), self._offset * parts, bits)
+        target[...] = _reinterpreted(flipped, bits).reshape(self._shape + (parts,))
+        return self
+
+
+def builtins_type(x):
+    """``type(x)`` (``view`` shadows ``type`` with NumPy's argument)."""
+    return type(x)
+
+
+def _owns_data(x):
+    """Whether ``x`` starts its buffer, spans all of it and is C-contiguous."""
+    return (x._offset == 0 and x.is_c_contiguous()
+            and x.size * x._dtype.itemsize == x._buffer.nbytes)
+
+
+def _reinterpreted(x, dtype):
+    """``x``'s memory as ``dtype`` (a view): the last axis rescaled when the item
+    sizes differ (NumPy's rules for ``ndarray.view``)."""
+    old, new = x._dtype.itemsize, dtype.itemsize
+    if old == new:
+        return type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, dtype)
+    if x.ndim == 0:
+        raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize "
+                         "is unchanged")
+    if x._shape[-1] != 1 and x._strides[-1] != 1:
+        raise ValueError("To change to a dtype of a different size, the last axis must be "
+                         "contiguous")
+    last_bytes = x._shape[-1] * old
+    if last_bytes % new:
+        raise ValueError("When changing to a larger dtype, its size must be a divisor of the "
+                         "total size in bytes of the last axis of the array.")
+    byte_strides = [s * old for s in x._strides[:-1]]
+    if x._offset * old % new or any(s % new for s in byte_strides):
+        raise ValueError("view: the array's offset and strides are not multiples of the new "
+                         "item size")
+    shape = x._shape[:-1] + (last_bytes // new,)
+    strides = tuple(s // new for s in byte_strides) + (1,)
+    return type(x)._from_buffer(x._buffer, shape, strides, x._offset * old // new, dtype)
+
+
+def _contiguous(shape, byte_strides, itemsize, order):
+    if 0 in shape:
+        return True
+    expected = itemsize
+    pairs = zip(shape, byte_strides)
+    for n, s in (reversed(list(pairs)) if order == "C" else pairs):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
+
+
+class Flags:
+    """The layout flags of an NPUArray (``numpy.ndarray.flags``, CuPy's ``Flags``):
+    attributes ``c_contiguous``, ``f_contiguous``, ``owndata``, ``writeable``,
+    ``aligned``, ``writebackifcopy`` and NumPy's combined ``forc``, ``fnc``,
+    ``behaved``, ``carray``, ``farray``; also indexable by NumPy's names
+    (``flags["C_CONTIGUOUS"]``, ``flags["C"]``). Read-only."""
+
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+             "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+             "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+             "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+             "X": "writebackifcopy", "FORC": "forc", "FNC": "fnc", "BEHAVED": "behaved",
+             "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray",
+             "FA": "farray"}
+
+    def __init__(self, x):
+        itemsize = x._dtype.itemsize
+        byte_strides = [s * itemsize for s in x._strides]
+        self.c_contiguous = _contiguous(x._shape, byte_strides, itemsize, "C")
+        self.f_contiguous = _contiguous(x._shape, byte_strides, itemsize, "F")
+        self.owndata = _owns_data(x)
+        self.writeable = not any(s == 0 and n > 1 for n, s in zip(x._shape, x._strides))
+        self.aligned = True            # device allocations and element offsets are aligned
+        self.writebackifcopy = False
+
+    forc = property(lambda self: self.c_contiguous or self.f_contiguous)
+    fnc = property(lambda self: self.f_contiguous and not self.c_contiguous)
+    behaved = property(lambda self: self.aligned and self.writeable)
+    carray = property(lambda self: self.behaved and self.c_contiguous)
+    # NumPy tests FARRAY as "any of ALIGNED, WRITEABLE, F_CONTIGUOUS, and not C_CONTIGUOUS"
+    # (a bit-mask test in numpy/_core/src/multiarray/flagsobject.c); mirrored as it is.
+    farray = property(lambda self: (self.behaved or self.f_contiguous) and not self.c_contiguous)
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._KEYS[key.upper()])
+        except (KeyError, AttributeError):
+            raise KeyError(f"Unknown flag {key!r}") from None
+
+    def __repr__(self):
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED",
+                 "WRITEBACKIFCOPY")
+        return "\n".join(f"  {name} : {self[name]}" for name in names)
+
+
+class MemoryPointer:
+    """A device address inside a device buffer (CuPy's ``MemoryPointer``): ``mem``
+    the ``DeviceBuffer``, ``ptr`` the address (int), ``device`` its device."""
+    __slots__ = ("mem", "ptr", "device")
+
+    def __init__(self, mem, byte_offset):
+        self.mem = mem
+        self.ptr = mem.ptr + byte_offset
+        self.device = mem.device
+
+    def __int__(self):
+        return self.ptr
+
+    def __repr__(self):
+        return f"<MemoryPointer 0x{self.ptr:x} on {self.device}>"
+
+
+class flatiter:  # noqa: N801  NumPy's and CuPy's name
+    """A flat (C-order) view of an NPUArray (``numpy.flatiter``, ``x.flat``):
+    ``flat[key]`` reads the elements at ``key`` of the flattened array (a view
+    when the array is C-contiguous, else of a C-ordered copy; aclnnInplaceCopy),
+    ``flat[key] = value`` writes them into the array (aclnnIndexPutImpl or a
+    fill on the current stream), iteration yields 0-d device arrays.
+    ``base`` is the array; ``copy()`` a flattened copy."""
+
+    def __init__(self, base):
+        self.base = base
+        self._index = 0
+
+    def _flat(self):
+        x = self.base
+        return x.reshape(-1) if x.is_c_contiguous() else _npx().ascontiguousarray(x).reshape(-1)
+
+    def __getitem__(self, key):
+        return self._flat()[_host_key(key)]
+
+    def __setitem__(self, key, value):
+        x = self.base
+        key = _host_key(key)
+        if x.is_c_contiguous():
+            x.reshape(-1)[key] = value
+            return
+        scratch = _npx().ascontiguousarray(x).copy()
+        scratch.reshape(-1)[key] = value
+        x[...] = scratch
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        flat = self._flat()
+        return (flat[i] for i in range(flat.shape[0]))
+
+    def copy(self):
+        """The flattened array, a new C-contiguous copy (``numpy.flatiter.copy``)."""
+        return self._flat().copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._flat(), dtype=dtype)
+
+
+def _host_key(key):
+    """``key`` with lists turned into NumPy arrays (a list indexes one axis, as a
+    flat index does)."""
+    return np.asarray(key) if isinstance(key, list) else key

@@ -1,0 +1,111 @@
+"""NumPy's creation names mgrid, ogrid, vander, diagflat, fromfunction,
+geomspace, asarray_chkfinite, asfortranarray, fromiter (npuarray._creation)
+against NumPy."""
+import numpy as np
+import pytest
+
+import npuarray as npx
+from _numpy_names_helpers import REAL_DTYPES, assert_matches, sample, up
+
+KEYS = [np.s_[0:5, 0:3], np.s_[-1:1:5j, 0:3], np.s_[0:1:0.25, 2:8:2], np.s_[0:5],
+        np.s_[-1:1:5j], np.s_[0:4:3j, 1:2:2j], np.s_[5:0:-2, 0:2], np.s_[0:3:1j]]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_mgrid(key):
+    assert_matches(npx.mgrid[key], np.mgrid[key])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_ogrid(key):
+    result, expected = npx.ogrid[key], np.ogrid[key]
+    if isinstance(expected, tuple):
+        assert isinstance(result, tuple) and len(result) == len(expected)
+        for r, e in zip(result, expected):
+            assert_matches(r, e)
+    else:
+        assert_matches(result, expected)
+
+
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
+@pytest.mark.parametrize("N,increasing", [(None, False), (4, True), (1, False), (0, False)])
+def test_vander(rng, dtype, N, increasing):
+    x = sample(rng, 4, dtype)
+    if dtype.startswith(("int", "uint")):
+        x = x % 5                                    # powers stay in range
+    assert_matches(npx.vander(up(x), N, increasing), np.vander(x, N, increasing), rtol=1e-6)
+
+
+def test_vander_errors():
+    with pytest.raises(ValueError):
+        npx.vander(up(np.ones((2, 2))))
+    with pytest.raises(ValueError):
+        npx.vander(up(np.ones(2)), -1)
+
+
+@pytest.mark.parametrize("k", [0, 1, -2])
+def test_diagflat(rng, k):
+    v = rng.standard_normal((2, 2)).astype(np.float32)
+    assert_matches(npx.diagflat(up(v), k), np.diagflat(v, k))
+    assert_matches(npx.diagflat([1, 2], k), np.diagflat([1, 2], k))
+
+
+def test_fromfunction():
+    assert_matches(npx.fromfunction(lambda i, j: i + j, (3, 4)),
+                   np.fromfunction(lambda i, j: i + j, (3, 4)))
+    assert_matches(npx.fromfunction(lambda i, j, c: i * j + c, (3, 4), dtype=int, c=2),
+                   np.fromfunction(lambda i, j, c: i * j + c, (3, 4), dtype=int, c=2))
+
+
+@pytest.mark.parametrize("args", [(1, 1000, 4), (-1, -1000, 5), (1, 256, 9, False), (2, 3, 1),
+                                  (8, 2, 4), (1.5, 7.25, 0), (np.float32(1), 16.0, 5)])
+def test_geomspace(args):
+    assert_matches(npx.geomspace(*args), np.geomspace(*args))
+
+
+def test_geomspace_dtype_and_errors():
+    assert_matches(npx.geomspace(1, 1000, 4, dtype=np.float32),
+                   np.geomspace(1, 1000, 4, dtype=np.float32))
+    assert_matches(npx.geomspace(1, 1000, 4, dtype=int), np.geomspace(1, 1000, 4, dtype=int))
+    with pytest.raises(ValueError):
+        npx.geomspace(0, 10)
+    with pytest.raises(ValueError):
+        npx.geomspace(-1, 10)
+    with pytest.raises(ValueError):
+        npx.geomspace(1, 10, -1)
+    with pytest.raises(TypeError):
+        npx.geomspace(up(np.ones(2)), 10)
+
+
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
+def test_asarray_chkfinite(rng, dtype):
+    x = sample(rng, 5, dtype)
+    assert_matches(npx.asarray_chkfinite(up(x)), np.asarray_chkfinite(x))
+    assert_matches(npx.asarray_chkfinite(x.tolist(), dtype=np.float32),
+                   np.asarray_chkfinite(x.tolist(), dtype=np.float32))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_asarray_chkfinite_rejects(bad):
+    with pytest.raises(ValueError):
+        npx.asarray_chkfinite(up(np.array([1.0, bad], np.float32)))
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (2, 3, 4), (5,), ()])
+def test_asfortranarray(rng, shape):
+    x = rng.standard_normal(shape)
+    f = npx.asfortranarray(up(x))
+    expected = np.asfortranarray(x)
+    assert_matches(f, expected)
+    assert f.strides == expected.strides
+    assert npx.asfortranarray(f) is f
+    assert_matches(npx.asfortranarray(up(x), dtype=np.float32),
+                   np.asfortranarray(x, dtype=np.float32))
+
+
+def test_fromiter():
+    assert_matches(npx.fromiter(range(5), np.float32), np.fromiter(range(5), np.float32))
+    assert_matches(npx.fromiter((i * i for i in range(6)), int, count=3),
+                   np.fromiter((i * i for i in range(6)), int, count=3))
+    with pytest.raises(ValueError):
+        npx.fromiter(range(2), int, count=5)
