@@ -13,6 +13,7 @@ DOCS = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS))  # _apipages
 
 import _apipages  # noqa: E402
+import npuarray  # noqa: E402
 
 project = "npuarray"
 author = "the npuarray developers"
@@ -24,7 +25,8 @@ exclude_patterns = ["_build", "seeds", "README.md"]
 templates_path = ["_templates"]
 html_theme = "alabaster"
 html_title = "npuarray"
-html_static_path = []
+html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"  # also spares browsers a request for /favicon.ico
 
 autosummary_generate = True
 autodoc_default_options = {"members": False}
@@ -53,3 +55,27 @@ intersphinx_mapping = {"numpy": (NUMPY_DOCS, _numpy_inventory(DOCS / "_build" / 
 autosummary_context = {"numpy_names": _apipages.numpy_function_names()}
 
 _apipages.write_reference(DOCS / "api")
+
+
+def _numpy_objects(app, what, name, obj, options, lines):
+    """NumPy's own objects that npuarray re-exports (dtype, errstate, printing options,
+    SeedSequence...), as CuPy does: their pages point to NumPy's, whose docstrings cite
+    labels of NumPy's own site."""
+    if name.startswith("npuarray.") and _numpy_owned(name):
+        numpy_name = "numpy" + name[len("npuarray"):]
+        lines[:] = [f"NumPy's own object, which npuarray re-exports: see :obj:`{numpy_name}`."]
+
+
+def _numpy_owned(name):
+    """Whether the object ``name`` names, or an object it is a member of, is NumPy's."""
+    current = npuarray
+    for part in name.split(".")[1:]:
+        current = getattr(current, part, None)
+        module = getattr(current, "__module__", None)
+        if isinstance(module, str) and module.startswith("numpy"):
+            return True
+    return False
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _numpy_objects)

@@ -197,7 +197,7 @@ ogrid = MGridClass(sparse=True)
 
 
 def vander(x, N=None, increasing=False):
-    """The Vandermonde matrix of the 1-D ``x``: columns ``x**(N-1) ... x**0``
+    """The Vandermonde matrix of the 1-D ``x``: columns ``x**(N-1)`` down to ``x**0``
     (reversed with ``increasing``), ``N`` = ``len(x)`` by default
     (``numpy.vander``): a running product along the columns (aclnnCumprod) of
     ``x`` broadcast, on the current stream. Dtype ``promote_types(x.dtype, int)``
@@ -299,8 +299,10 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 
 def fromiter(iter, dtype, count=-1, *, like=None):  # noqa: A002  NumPy's name
-    """A 1-D device array of the values ``iter`` yields (``numpy.fromiter``): read
-    on the host by NumPy, then uploaded (aclrtMemcpy, an explicit transfer).
+    """A 1-D device array of an iterable's values (``numpy.fromiter``).
+
+    The values are read on the host by NumPy, then uploaded (aclrtMemcpy, an
+    explicit transfer).
     ValueError when ``count`` is more than ``iter`` yields."""
     if like is not None:
         raise TypeError("fromiter: like= is not supported by npuarray")

@@ -69,7 +69,7 @@ def i0(x):
     ``x``: an NPUArray or scalar of real dtype; bool and integers compute in
     float64, floating dtypes in their own (NumPy's rule; bfloat16 in float32,
     rounded back), the result has
-    ``x``'s shape. Both of Cephes' Chebyshev expansions (|x| <= 8 and |x| > 8)
+    ``x``'s shape. Both of Cephes' Chebyshev expansions (``|x| <= 8`` and ``|x| > 8``)
     are evaluated on the device with element-wise operators (aclnnMul, aclnnAdd,
     aclnnExp, aclnnSqrt, aclnnSWhere) on the current stream of ``x``'s device;
     float64 is accurate to about 1e-15 relative, as NumPy's.

@@ -78,8 +78,7 @@ class MultivariateDistributions:
         return stack(counts, axis=-1).astype(np.int64)
 
     def dirichlet(self, alpha, size=None, *, device=None):
-        """Dirichlet vectors (float64, shape ``size + (len(alpha),)``) (``Generator.
-        dirichlet``): gammas of shapes ``alpha`` normalised to sum 1, in logs so that tiny
+        """Dirichlet vectors (float64, shape ``size + (len(alpha),)``) (``Generator.dirichlet``): gammas of shapes ``alpha`` normalised to sum 1, in logs so that tiny
         alphas keep their mass (a zero alpha gives 0). alpha < 0 or NaN, or not 1-D:
         ValueError."""
         alpha = c.param(alpha, "alpha", lambda x: x >= 0, "< 0")
