@@ -24,15 +24,15 @@ def test_size_classes():
     ("0", 0), ("1024", 1024), ("512M", 512 << 20), ("2GiB", 2 << 30), ("3 kb", 3072),
 ])
 def test_limit_parsing(text, expected):
-    assert mp._parse_limit(text, lambda: 1 / 0) == expected
+    assert mp.parse_limit(text, lambda: 1 / 0) == expected
 
 
 def test_limit_parsing_percentages_and_garbage():
-    assert mp._parse_limit("25%", lambda: 4000) == 1000
-    assert mp._parse_limit(" 12.5 % ", lambda: 8000) == 1000
+    assert mp.parse_limit("25%", lambda: 4000) == 1000
+    assert mp.parse_limit(" 12.5 % ", lambda: 8000) == 1000
     for text in ("lots", "-1", "5 apples"):
         with pytest.raises(ValueError):
-            mp._parse_limit(text, lambda: 4000)
+            mp.parse_limit(text, lambda: 4000)
 
 
 @pytest.fixture

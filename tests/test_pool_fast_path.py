@@ -357,9 +357,9 @@ def test_results_on_a_fresh_device_create_its_default_pool(run_python):
         from npuarray.runtime import _memory_pool as mp
         with npx.Device(7):
             x = npx.asarray(np.arange(4.0))
-            mp._default_pools.clear()          # as if no array had been made on it yet
+            mp.default_pools.clear()          # as if no array had been made on it yet
             y = x + x
-            print(y._buffer._pool is mp._default_pools[7], y.to_host().tolist())
+            print(y._buffer._pool is mp.default_pools[7], y.to_host().tolist())
     """), timeout=60)
     assert result.returncode == 0, result.stderr
     assert "True [0.0, 2.0, 4.0, 6.0]" in result.stdout

@@ -39,31 +39,31 @@ __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "s
 # ---------------------------------------------------------------------------
 # Dtypes
 
-def _dtypes_of(*names):
+def dtypes_of(*names):
     return frozenset(np.dtype(BFLOAT16 if n == "bfloat16" else n) for n in names)
 
 
 _INT_FLOAT = ("float32", "float16", "float64", "bfloat16", "int8", "int16", "int32",
               "int64", "uint8")
 # Dtypes CANN documents for each operator (docs/acl-abi.md §7.2).
-_ARITH = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
-_RSUB = _dtypes_of(*_INT_FLOAT, "complex64", "complex128")
-_FLOOR_DIVIDE = _dtypes_of("float32", "float16", "float64", "int8", "int16", "int32",
+_ARITH = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+_RSUB = dtypes_of(*_INT_FLOAT, "complex64", "complex128")
+_FLOOR_DIVIDE = dtypes_of("float32", "float16", "float64", "int8", "int16", "int32",
                            "int64", "uint8", "bool")
-_REMAINDER = _dtypes_of("int32", "int64", "float16", "float32", "float64", "bfloat16")
-_POW = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
-_NEG = _dtypes_of("int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+_REMAINDER = dtypes_of("int32", "int64", "float16", "float32", "float64", "bfloat16")
+_POW = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+_NEG = dtypes_of("int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
                   "complex64", "complex128")
-_ABS = _dtypes_of(*_INT_FLOAT, "bool", "complex64")
-_EXP = _dtypes_of("float32", "float16", "float64", "bfloat16", "complex64", "complex128")
-_EQ = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint32", "uint64")
-_NE = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint64")
-_ORDER = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
-_LE = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint64")
-_MAXIMUM = _dtypes_of(*_INT_FLOAT, "bool")
-_LOGICAL = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
-_LOGICAL_NOT = _dtypes_of(*_INT_FLOAT, "bool")
-_WHERE = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64", "complex64",
+_ABS = dtypes_of(*_INT_FLOAT, "bool", "complex64")
+_EXP = dtypes_of("float32", "float16", "float64", "bfloat16", "complex64", "complex128")
+_EQ = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint32", "uint64")
+_NE = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint64")
+_ORDER = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
+_LE = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint64")
+_MAXIMUM = dtypes_of(*_INT_FLOAT, "bool")
+_LOGICAL = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+_LOGICAL_NOT = dtypes_of(*_INT_FLOAT, "bool")
+_WHERE = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64", "complex64",
                     "complex128")
 
 # The next wider dtype that holds every value (integers: modulo the narrower
@@ -81,7 +81,7 @@ _FLOAT_OF = {np.dtype(a): np.dtype(b) for a, b in [
     ("int64", "float64"), ("uint64", "float64")]}
 
 
-def _kind(dtype):
+def dtype_kind(dtype):
     """'b' bool, 'i' signed, 'u' unsigned, 'f' real floating, 'c' complex."""
     return "f" if dtype == BFLOAT16 else dtype.kind
 
@@ -89,7 +89,7 @@ def _kind(dtype):
 _UINT64, _INT64 = np.dtype(np.uint64), np.dtype(np.int64)
 
 
-def _supported(dtype, supported, name, *, modular=False):
+def check_dtype_supported(dtype, supported, name, *, modular=False):
     """``dtype`` or the nearest wider dtype in ``supported``; TypeError if none.
 
     ``modular`` operations (+, -, *, negation: their low bits depend only on the
@@ -107,11 +107,11 @@ def _supported(dtype, supported, name, *, modular=False):
 
 
 @functools.lru_cache(maxsize=None)
-def _promote(a, b):
+def promote(a, b):
     return _data_type.promote_types(a, b)
 
 
-def _is_array(x):
+def is_array(x):
     return isinstance(x, _ops._array_type or _ops._npuarray_type())
 
 
@@ -120,7 +120,7 @@ def defers_to(other):
     array of another library (it has ``__array_ufunc__``, ``__array_function__`` or
     ``__array_namespace__``, as Dask arrays do) that is neither an NPUArray nor a
     NumPy array or scalar, which npuarray refuses with its own TypeError."""
-    if _is_array(other) or isinstance(other, (np.ndarray, np.generic)):
+    if is_array(other) or isinstance(other, (np.ndarray, np.generic)):
         return False
     kind = type(other)
     return (hasattr(kind, "__array_ufunc__") or hasattr(kind, "__array_function__")
@@ -224,16 +224,16 @@ class _Binary:
         """(computation dtype, result dtype) for operands promoted to ``dtype``."""
         plan = self._plans.get(dtype)
         if plan is None:
-            if _kind(dtype) not in self.kinds:
+            if dtype_kind(dtype) not in self.kinds:
                 raise TypeError(f"{self.name}() does not support dtype {dtype}")
             out = dtype
-            if self.result == "float" and _kind(dtype) in "biu":
+            if self.result == "float" and dtype_kind(dtype) in "biu":
                 out = _data_type.default_float
             signed = _SIGNED_OF.get(out) if self.same_bits else None
             if out not in self.supported and signed in self.supported:
                 compute = signed
             else:
-                compute = _supported(out, self.supported, self.name, modular=self.modular)
+                compute = check_dtype_supported(out, self.supported, self.name, modular=self.modular)
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
 
@@ -305,10 +305,10 @@ class _Binary:
         except (TypeError, ValueError):
             promoted = None
         if promoted == dtype and op is not None \
-                and (self.name != "pow" or _kind(dtype) in "fc") \
+                and (self.name != "pow" or dtype_kind(dtype) in "fc") \
                 and compute == dtype and compute in self.scalar_supported \
                 and (self.result == "bool" or out_dtype == compute):
-            low, high = (np.iinfo(dtype).min, np.iinfo(dtype).max) if _kind(dtype) in "iu" \
+            low, high = (np.iinfo(dtype).min, np.iinfo(dtype).max) if dtype_kind(dtype) in "iu" \
                 else (-np.inf, np.inf)
             direct = (op, self._alpha(compute) if self.alpha else None, out_dtype, compute,
                       low, high, reflected and self.scalar_first)
@@ -336,7 +336,7 @@ class _Binary:
         they do not promote or the function refuses them (the general path
         raises the error)."""
         try:
-            dtype = dtype1 if dtype1 == dtype2 else _promote(dtype1, dtype2)
+            dtype = dtype1 if dtype1 == dtype2 else promote(dtype1, dtype2)
             compute, out_dtype = self.plan(dtype)
         except (TypeError, ValueError):
             return False
@@ -350,7 +350,7 @@ class _Binary:
         device = x1._buffer.device
         if x2._buffer.device is not device:
             device = same_device(self.name, x1, x2)
-        dtype = x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
+        dtype = x1._dtype if x1._dtype is x2._dtype else promote(x1._dtype, x2._dtype)
         compute, out_dtype = self._plans.get(dtype) or self.plan(dtype)
         shape = x1._shape if x1._shape == x2._shape else broadcast_shapes(x1._shape, x2._shape)
         stream = _ops.current_stream(device)
@@ -375,14 +375,14 @@ class _Binary:
     def with_scalar(self, x, value, *, reflected):
         value, strong = _scalar_operand(self.name, value)
         if strong is not None:
-            dtype = _promote(x._dtype, strong)
+            dtype = promote(x._dtype, strong)
         else:
             dtype = _data_type.scalar_result_type(x._dtype, value)
         compute, out_dtype = self.plan(dtype)
-        if self.name == "pow" and not reflected and _kind(dtype) in "iu" and value < 0:
+        if self.name == "pow" and not reflected and dtype_kind(dtype) in "iu" and value < 0:
             raise ValueError("Integers to negative integer powers are not allowed.")
         compute = self._fit_scalar(value, dtype, compute)
-        if _kind(dtype) == "u" and _kind(compute) == "i" and compute.itemsize == dtype.itemsize \
+        if dtype_kind(dtype) == "u" and dtype_kind(compute) == "i" and compute.itemsize == dtype.itemsize \
                 and value >= 1 << (8 * compute.itemsize - 1):
             value -= 1 << (8 * compute.itemsize)  # unsigned as same-width signed: same bits
         device = x._buffer.device
@@ -408,7 +408,7 @@ class _Binary:
         every int is a value (NumPy 2: int8 / 1000 is float64); other arithmetic
         raises OverflowError."""
         if not isinstance(value, int) or isinstance(value, builtins.bool) \
-                or _kind(dtype) not in "iu" or self.result == "float":
+                or dtype_kind(dtype) not in "iu" or self.result == "float":
             return compute
         info = np.iinfo(dtype)
         if info.min <= value <= info.max:
@@ -416,7 +416,7 @@ class _Binary:
         if self.result != "bool":
             _data_type.check_scalar_fits(value, dtype)
         fits_int64 = -2**63 <= value < 2**63 and dtype != np.uint64
-        return _supported(np.dtype(np.int64 if fits_int64 else np.float64), self.supported,
+        return check_dtype_supported(np.dtype(np.int64 if fits_int64 else np.float64), self.supported,
                           self.name)
 
     def _run(self, op, operands, compute, out, stream):
@@ -560,12 +560,12 @@ def floor_divide(x1, x2, /):
     if _operands_dtype(x1, x2) == _UINT64:
         return _uint64_floor_divide(*_uint64_operands("floor_divide", x1, x2))
     result = _BINARY["floor_divide"](x1, x2)
-    if _kind(result._dtype) != "f" or _is_empty(result._shape):
+    if dtype_kind(result._dtype) != "f" or _is_empty(result._shape):
         return result
-    if not _is_array(x2) and builtins.abs(x2) == np.inf:
+    if not is_array(x2) and builtins.abs(x2) == np.inf:
         return divide(x1, x2)   # the quotient is the answer for every x1
     take_quotient = not_equal(result, result)
-    if _is_array(x2):
+    if is_array(x2):
         take_quotient = logical_or(take_quotient, equal(abs(x2), np.inf))
     return where(take_quotient, divide(x1, x2), result)
 
@@ -591,7 +591,7 @@ def pow(x1, x2, /):  # noqa: A001  the array API name
     dtype = _operands_dtype(x1, x2)
     if dtype == _UINT64:
         return _uint64_pow(*_uint64_operands("pow", x1, x2))
-    if dtype is not None and _kind(dtype) == "i" and _is_array(x2) and _kind(x2._dtype) == "i":
+    if dtype is not None and dtype_kind(dtype) == "i" and is_array(x2) and dtype_kind(x2._dtype) == "i":
         _refuse_negative_exponents(x2)
     return _BINARY["pow"].call(x1, x2)
 
@@ -664,16 +664,16 @@ def minimum(x1, x2, /):
 def _operands_dtype(x1, x2):
     """The promoted dtype of two operands (None when neither is an NPUArray; the
     binary function then raises)."""
-    if _is_array(x1):
-        if _is_array(x2):
-            return x1._dtype if x1._dtype is x2._dtype else _promote(x1._dtype, x2._dtype)
+    if is_array(x1):
+        if is_array(x2):
+            return x1._dtype if x1._dtype is x2._dtype else promote(x1._dtype, x2._dtype)
         array, scalar = x1, x2
-    elif _is_array(x2):
+    elif is_array(x2):
         array, scalar = x2, x1
     else:
         return None
     if isinstance(scalar, np.generic):
-        return _promote(array._dtype, _data_type.normalize_dtype(scalar.dtype))
+        return promote(array._dtype, _data_type.normalize_dtype(scalar.dtype))
     if isinstance(scalar, (builtins.bool, int, float, complex)):
         return _data_type.scalar_result_type(array._dtype, scalar)
     return None
@@ -699,17 +699,17 @@ __all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
 
 _INTEGER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 # math/bitwise_and/docs/aclnnBitwiseAndTensor.md, aclnnBitwiseAndScalar.md (ops-math)
-_BITWISE_AND = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "uint16")
+_BITWISE_AND = dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "uint16")
 # math/bitwise_or/docs/aclnnBitwiseOr{Tensor,Scalar}&aclnnInplaceBitwiseOr{Tensor,Scalar}.md,
 # math/bitwise_xor/docs/aclnnBitwiseXor{Tensor,Scalar}&aclnnInplaceBitwiseXor{Tensor,Scalar}.md
-_BITWISE_OR_XOR = _dtypes_of("bool", *_INTEGER)
+_BITWISE_OR_XOR = dtypes_of("bool", *_INTEGER)
 # math/bitwise_not/docs/aclnnBitwiseNot.md
-_BITWISE_NOT = _dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
+_BITWISE_NOT = dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
 # math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md,
 # math/right_shift/docs/aclnnRightShift.md
-_SHIFT = _dtypes_of(*_INTEGER)
+_SHIFT = dtypes_of(*_INTEGER)
 # math/not_equal/docs/aclnnLogicalXor.md
-_LOGICAL_XOR = _dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
+_LOGICAL_XOR = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
 
 _BINARY.update((spec.name, spec) for spec in [
     _Binary("bitwise_and", "aclnnBitwiseAndTensor", _BITWISE_AND, "biu",
@@ -761,7 +761,7 @@ def bitwise_invert(x, /):
     as the signed dtype of their width. Other dtypes raise TypeError."""
     _unary_array("bitwise_invert", x)
     dtype = x._dtype
-    if _kind(dtype) not in "biu":
+    if dtype_kind(dtype) not in "biu":
         raise TypeError(f"bitwise_invert() needs an integer or bool array, got {dtype}")
     compute = dtype if dtype in _BITWISE_NOT else _SIGNED_OF[dtype]
     device = x._buffer.device
@@ -776,18 +776,18 @@ def _shift(name, x1, x2):
     """``name`` (a shift) with NumPy's result for counts that are negative or
     not below the bit width (0, or -1 for negative values shifted right): CANN
     documents neither, so such counts are masked out on the device."""
-    if not _is_array(x2):
-        if not _is_array(x1):
+    if not is_array(x2):
+        if not is_array(x1):
             return _BINARY[name](x1, x2)  # raises TypeError: no array operand
         return _shift_by_scalar(name, x1, x2)
     shifted = _BINARY[name](x1, x2)
     width = 8 * shifted._dtype.itemsize
     # One comparison finds both bad counts: read as unsigned, a negative count is >= 2**7.
-    counts = bits_as(x2, _UNSIGNED_OF[x2._dtype]) if _kind(x2._dtype) == "i" else x2
+    counts = bits_as(x2, _UNSIGNED_OF[x2._dtype]) if dtype_kind(x2._dtype) == "i" else x2
     valid = less(counts, width)
-    if name == "bitwise_right_shift" and _kind(shifted._dtype) == "i":
+    if name == "bitwise_right_shift" and dtype_kind(shifted._dtype) == "i":
         # The sign in every bit: x1 >> (width - 1), the count typed like x2 to keep the dtype.
-        sign = _BINARY[name](x1, x2._dtype.type(width - 1)) if _is_array(x1) \
+        sign = _BINARY[name](x1, x2._dtype.type(width - 1)) if is_array(x1) \
             else int(x1) >> (width - 1)
         return where(valid, shifted, sign)
     return where(valid, shifted, 0)
@@ -799,13 +799,13 @@ def _shift_by_scalar(name, x, count):
     value, strong = _scalar_operand(name, count)
     if not isinstance(value, int):
         raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
-    dtype = _promote(x._dtype, strong) if strong is not None else \
+    dtype = promote(x._dtype, strong) if strong is not None else \
         _data_type.scalar_result_type(x._dtype, value)
     _data_type.check_scalar_fits(value, dtype)
     width = 8 * dtype.itemsize
     if 0 <= value < width:
         return _BINARY[name](x, count)
-    if name == "bitwise_right_shift" and _kind(dtype) == "i":
+    if name == "bitwise_right_shift" and dtype_kind(dtype) == "i":
         return _BINARY[name](x, type(count)(width - 1))  # the sign in every bit
     out = _BINARY[name](x, type(count)(0))   # the result's dtype and shape, then zeros
     _ops.fill_(out, 0, stream=_ops.stream_of(out))
@@ -837,7 +837,7 @@ __all__ += ["clip"]
 
 # conversion/clip_by_value_v2/docs/aclnnClamp.md (and aclnnClampMin.md,
 # aclnnClampMax&aclnnInplaceClampMax.md)
-_CLAMP = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
+_CLAMP = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
                     "int32", "int64", "bool")
 
 
@@ -847,7 +847,7 @@ def _clip_bound(name, bound, dtype):
     unspecified; the result is the same), float bounds of integer arrays raise
     TypeError."""
     value, _ = _scalar_operand("clip", bound)
-    if _kind(dtype) in "iu":
+    if dtype_kind(dtype) in "iu":
         if not isinstance(value, int):
             raise TypeError(f"clip(): {name}={bound!r} is not an integer, but x has dtype {dtype}")
         info = np.iinfo(dtype)
@@ -872,11 +872,11 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
     broadcast."""
     _unary_array("clip", x)
     dtype = x._dtype
-    if _kind(dtype) not in "iuf":
+    if dtype_kind(dtype) not in "iuf":
         raise TypeError(f"clip() needs a real numeric array, got {dtype}")
     if min is None and max is None:
         return _copy(x)
-    if _is_array(min) or _is_array(max):
+    if is_array(min) or is_array(max):
         return _clip_arrays(x, min, max)
     lo = None if min is None else _clip_bound("min", min, dtype)
     hi = None if max is None else _clip_bound("max", max, dtype)
@@ -888,7 +888,7 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
         lo = hi  # NumPy's max; CANN documents max(min(x, max), min), which would give min
     if dtype == _UINT64:
         return _clip_by_selection(x, lo, hi)
-    compute = _supported(dtype, _CLAMP, "clip")
+    compute = check_dtype_supported(dtype, _CLAMP, "clip")
     stream = _ops.stream_of(x)
     out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
     if _is_empty(x._shape):
@@ -921,9 +921,9 @@ def _clip_arrays(x, lo, hi):
     dtype = x._dtype
     bounds = []
     for name, bound in (("min", lo), ("max", hi)):
-        if _is_array(bound):
+        if is_array(bound):
             same_device("clip", x, bound)
-            if _kind(bound._dtype) not in "biuf":
+            if dtype_kind(bound._dtype) not in "biuf":
                 raise TypeError(f"clip(): {name} must be real, got dtype {bound._dtype}")
             bound = _as_dtype(bound, dtype, _ops.stream_of(x))
         elif bound is not None:
@@ -947,7 +947,7 @@ _BITS_OF = {np.dtype(f): np.dtype(i) for f, i in [
     ("float16", "int16"), ("float32", "int32"), ("float64", "int64")]}
 _BITS_OF[BFLOAT16] = np.dtype(np.int16)
 # math/log_add_exp/docs/aclnnLogAddExp.md: out is FLOAT, FLOAT16 or BFLOAT16
-_LOG_ADD_EXP_OUT = _dtypes_of("float32", "float16", "bfloat16")
+_LOG_ADD_EXP_OUT = dtypes_of("float32", "float16", "bfloat16")
 _LN2 = 0.6931471805599453
 
 
@@ -955,20 +955,20 @@ def _float_operands(name, x1, x2):
     """(a, b, dtype): the operands as NPUArrays of their floating result dtype
     (integers and bool give NumPy's float dtype, e.g. int8 → float16; Python
     scalars become 0-d arrays). TypeError for complex or non-numeric operands."""
-    arrays = [x for x in (x1, x2) if _is_array(x)]
+    arrays = [x for x in (x1, x2) if is_array(x)]
     if not arrays:
         raise TypeError(f"{name}() needs an NPUArray operand, got {type(x1).__name__} and "
                         f"{type(x2).__name__}")
     for x in (x1, x2):
-        if not _is_array(x):
+        if not is_array(x):
             _scalar_operand(name, x)
     dtype = _operands_dtype(x1, x2)
-    if _kind(dtype) not in "biuf":
+    if dtype_kind(dtype) not in "biuf":
         raise TypeError(f"{name}() needs real operands, got dtype {dtype}")
     dtype = _FLOAT_OF.get(dtype, dtype)
     device = same_device(name, *arrays)
     stream = _ops.current_stream(device)
-    a, b = (_as_dtype(x, dtype, stream) if _is_array(x)
+    a, b = (_as_dtype(x, dtype, stream) if is_array(x)
             else _full(_scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
     return a, b, dtype
 
@@ -1055,11 +1055,11 @@ def nextafter(x1, x2, /):
 
 def _uint64_operands(name, x1, x2):
     """Both operands as uint64 NPUArrays (Python ints must fit: OverflowError)."""
-    device = same_device(name, *[x for x in (x1, x2) if _is_array(x)])
+    device = same_device(name, *[x for x in (x1, x2) if is_array(x)])
     stream = _ops.current_stream(device)
     operands = []
     for x in (x1, x2):
-        if _is_array(x):
+        if is_array(x):
             operands.append(_as_dtype(x, _UINT64, stream))
         else:
             value, _ = _scalar_operand(name, x)
@@ -1113,7 +1113,7 @@ def _uint64_pow(a, e):
 # Unary functions
 
 def _unary_array(name, x):
-    if not _is_array(x):
+    if not is_array(x):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     return x
 
@@ -1123,7 +1123,7 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
     the nearest wider one ``supported`` by the operator (the result cast back).
     Operators whose result kind differs from the input's (bool results, the
     real abs of complex input) write ``out_dtype`` directly."""
-    compute = _supported(x._dtype, supported, name, modular=modular)
+    compute = check_dtype_supported(x._dtype, supported, name, modular=modular)
     if out_dtype == compute == x._dtype:  # the common case: one launch, in C
         out = _ops.unary_result(op, x, out_dtype)
         if out is not None:
@@ -1133,7 +1133,7 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
     out = _ops.empty(x._shape, out_dtype, device, stream)
     if _is_empty(x._shape):
         return out
-    writes_out = out_dtype in (compute, BOOL) or _kind(compute) == "c" != _kind(out_dtype)
+    writes_out = out_dtype in (compute, BOOL) or dtype_kind(compute) == "c" != dtype_kind(out_dtype)
     target = out if writes_out else _ops.empty(x._shape, compute, device, stream)
     _ops.launch(op, _as_dtype(x, compute, stream), target, stream=stream)
     if target is not out:
@@ -1172,7 +1172,7 @@ def abs(x, /):  # noqa: A001  the array API name
     aclnnAbs. Unsigned integers and bool are returned as a copy; complex input
     gives the real dtype of the same precision."""
     _unary_array("abs", x)
-    kind = _kind(x._dtype)
+    kind = dtype_kind(x._dtype)
     if kind in "bu":
         return _copy(x)
     if x._dtype == np.complex128:
@@ -1246,31 +1246,31 @@ _COMPLEX_NAMES = ("complex64", "complex128")
 # math/{sin,cos,tan,sinh}/docs/aclnn<Op>&aclnnInplace<Op>.md,
 # math/log/docs/aclnnLog2&aclnnInplaceLog2.md, aclnnLog10&aclnnInplaceLog10.md,
 # math/reciprocal/docs/aclnnReciprocal&aclnnInplaceReciprocal.md
-_FLOAT_COMPLEX = _dtypes_of(*_FLOATING, *_COMPLEX_NAMES)
+_FLOAT_COMPLEX = dtypes_of(*_FLOATING, *_COMPLEX_NAMES)
 # math/tanh/docs/aclnnTanh&aclnnInplaceTanh.md, math/trunc/docs/aclnnTrunc&aclnnInplaceTrunc.md,
 # math/expm1/docs/aclnnExpm1&aclnnInplaceExpm1.md (no float64 input)
-_HALF_SINGLE = _dtypes_of("float16", "float32", "bfloat16")
+_HALF_SINGLE = dtypes_of("float16", "float32", "bfloat16")
 # math/{cosh,asin,acos,acosh,asinh,atanh}/docs/aclnn<Op>&aclnnInplace<Op>.md (base table)
-_NO_BF16 = _dtypes_of("float16", "float32", "float64")
+_NO_BF16 = dtypes_of("float16", "float32", "float64")
 # math/atan/docs/aclnnAtan&aclnnInplaceAtan.md, math/log1p/docs/aclnnLog1p&aclnnInplaceLog1p.md,
 # math/ceil/docs/aclnnCeil&aclnnInplaceCeil.md, math/round/docs/aclnnRound&aclnnInplaceRound.md,
 # math/is_pos_inf/docs/aclnnIsPosInf.md
-_ALL_FLOATING = _dtypes_of(*_FLOATING)
+_ALL_FLOATING = dtypes_of(*_FLOATING)
 # math/floor/docs/aclnnFloor&aclnnInplaceFloor.md (floating dtypes; integers are copied)
 _FLOOR = _NO_BF16
 # math/sign/docs/aclnnSign.md
-_SIGN = _dtypes_of(*_FLOATING, "int32", "int64", "bool", *_COMPLEX_NAMES)
+_SIGN = dtypes_of(*_FLOATING, "int32", "int64", "bool", *_COMPLEX_NAMES)
 # math/signbit/docs/aclnnSignbit.md
-_SIGNBIT = _dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
+_SIGNBIT = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
 # math/real/docs/aclnnReal.md (complex input; real input is copied)
-_REAL = _dtypes_of("float16", "float32", *_COMPLEX_NAMES)
+_REAL = dtypes_of("float16", "float32", *_COMPLEX_NAMES)
 
 
 def _numeric(name, x, kinds):
     """``x`` after checking it is an NPUArray whose dtype kind is in ``kinds``."""
     _unary_array(name, x)
-    if _kind(x._dtype) not in kinds:
-        what = {"b": "bool", "c": "complex"}.get(_kind(x._dtype), str(x._dtype))
+    if dtype_kind(x._dtype) not in kinds:
+        what = {"b": "bool", "c": "complex"}.get(dtype_kind(x._dtype), str(x._dtype))
         raise TypeError(f"{name}() does not support dtype {x._dtype} ({what} input is not "
                         f"defined for it by the array API standard)")
     return x
@@ -1348,7 +1348,7 @@ def _cosh_composed(z):
 
 
 def _tanh_composed(x):
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         # ctan(w) = -i ctanh(iw) (C99 Annex G), so tanh(z) = i tan(-iz) ...
         re, im = _parts(_times_i(tan(_times_minus_i(x))))
         # ... except that the standard wants tanh(+-inf + bj) = +-1 + 0j with the zero
@@ -1363,7 +1363,7 @@ def _tanh_composed(x):
 
 
 def _expm1_composed(x):
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         return _expm1_complex(x)
     # float64: Kahan's method, accurate to a few ulp near 0 where exp(x) - 1 is not:
     # u = e**x, expm1 = (u - 1) * x / log(u); u == 1 gives x itself (so +-0 and tiny
@@ -1615,7 +1615,7 @@ def reciprocal(x, /):
 def _rounding(name, op, x, supported, composed=None):
     """A rounding function: the identity (a copy) on integers, ``op`` on floats."""
     _numeric(name, x, "iuf")
-    if _kind(x._dtype) in "iu":
+    if dtype_kind(x._dtype) in "iu":
         return _copy(x)
     if composed is not None and not _has_kernel(x._dtype, supported):
         return composed(x)
@@ -1654,7 +1654,7 @@ def round(x, /):  # noqa: A001  the array API name
     rounds its real and imaginary parts (aclnnRound on their float view); integer
     input is copied. bool raises TypeError."""
     _numeric("round", x, "iufc")
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         return _complex_from_pairs(round(_manipulation.complex_parts(x)), x._dtype)
     return _rounding("round", "aclnnRound", x, _ALL_FLOATING)
 
@@ -1665,7 +1665,7 @@ def sign(x, /):
     aclnnSign, int8/int16/uint8/uint16/uint32 computed in int32 or int64; unsigned
     input is ``x != 0``. Numeric dtypes; bool raises TypeError."""
     _numeric("sign", x, "iufc")
-    if _kind(x._dtype) == "u":
+    if dtype_kind(x._dtype) == "u":
         return _ops.cast(not_equal(x, 0), x._dtype, stream=_ops.stream_of(x))
     return _unary("sign", "aclnnSign", x, _SIGN, x._dtype)
 
@@ -1697,7 +1697,7 @@ def isinf(x, /):
     ``numpy.isinf``): aclnnIsPosInf of aclnnAbs(x) for floats; complex x is infinite
     when either part is; integer and bool input gives False. Any numeric dtype."""
     _unary_array("isinf", x)
-    kind = _kind(x._dtype)
+    kind = dtype_kind(x._dtype)
     if kind in "biu":
         return _filled_bool(x, False)
     if kind == "c":
@@ -1711,7 +1711,7 @@ def real(x, /):
     complex input (complex64 -> float32, complex128 -> float64); real input is
     copied, keeping its dtype."""
     _unary_array("real", x)
-    if _kind(x._dtype) != "c":
+    if dtype_kind(x._dtype) != "c":
         return _copy(x)
     part = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64)
     return _unary("real", "aclnnReal", x, _REAL, part)
@@ -1723,7 +1723,7 @@ def imag(x, /):
     (complex64 -> float32, complex128 -> float64); real input gives zeros of its
     dtype (aclnnInplaceFillScalar)."""
     _unary_array("imag", x)
-    if _kind(x._dtype) != "c":
+    if dtype_kind(x._dtype) != "c":
         return _full_like(x, 0, x._dtype)
     return _ops.copy(_parts(x)[1])
 
@@ -1733,7 +1733,7 @@ def conj(x, /):
     parts copied and the imaginary parts negated (aclnnNeg) into a new array; real
     input is copied."""
     _unary_array("conj", x)
-    if _kind(x._dtype) != "c":
+    if dtype_kind(x._dtype) != "c":
         return _copy(x)
     re, im = _parts(x)
     return _complex_from(re, negative(im), x._dtype)
@@ -1762,17 +1762,17 @@ def where(condition, x1, x2, /):
     aclnnNeScalar); ``x1``/``x2`` are NPUArrays or Python scalars. The result
     has the broadcast shape of the three and the promoted dtype of ``x1``, ``x2``.
     """
-    if not _is_array(condition):
+    if not is_array(condition):
         raise TypeError(f"where() needs an NPUArray condition, got {type(condition).__name__}")
-    arrays = [a for a in (condition, x1, x2) if _is_array(a)]
+    arrays = [a for a in (condition, x1, x2) if is_array(a)]
     device = same_device("where", *arrays)
     stream = _ops.current_stream(device)
-    dtype = _data_type.result_type(*[a if _is_array(a) else _scalar_operand("where", a)[0]
+    dtype = _data_type.result_type(*[a if is_array(a) else _scalar_operand("where", a)[0]
                                   for a in (x1, x2)])
-    compute = _supported(dtype, _WHERE, "where")
+    compute = check_dtype_supported(dtype, _WHERE, "where")
     operands = []
     for a in (x1, x2):
-        operands.append(_as_dtype(a, compute, stream) if _is_array(a)
+        operands.append(_as_dtype(a, compute, stream) if is_array(a)
                         else _full(_scalar_operand("where", a)[0], compute, device, stream))
     if condition._dtype != BOOL:
         condition = not_equal(condition, 0)
@@ -1810,7 +1810,7 @@ def _inplace_fast(spec, x, other):
 
 
 def _can_cast_same_kind(src, dst):
-    return src == dst or _data_type.can_cast(src, dst) or _kind(src) == _kind(dst)
+    return src == dst or _data_type.can_cast(src, dst) or dtype_kind(src) == dtype_kind(dst)
 
 
 def inplace(name, x, other):
@@ -1849,7 +1849,7 @@ def inplace(name, x, other):
 # Classification: isnan, isfinite
 
 # hicann/ops-math math/is_finite/docs/aclnnIsFinite.md
-_ISFINITE = _dtypes_of("float32", "float16", "float64", "bfloat16")
+_ISFINITE = dtypes_of("float32", "float16", "float64", "bfloat16")
 
 
 def isnan(x, /):
@@ -1857,7 +1857,7 @@ def isnan(x, /):
     ``isnan``, ``numpy.isnan``): ``x != x`` with aclnnNeTensor, true for a
     complex element when either part is NaN; all false for bool and integers."""
     _unary_array("isnan", x)
-    if _kind(x._dtype) in "biu":
+    if dtype_kind(x._dtype) in "biu":
         return _filled_bool(x, False)
     return not_equal(x, x)
 
@@ -1869,7 +1869,7 @@ def isfinite(x, /):
     (aclnnSub, aclnnEqScalar: inf - inf and NaN give NaN); all true for bool and
     integers."""
     _unary_array("isfinite", x)
-    kind = _kind(x._dtype)
+    kind = dtype_kind(x._dtype)
     if kind in "biu":
         return _filled_bool(x, True)
     if kind == "c":

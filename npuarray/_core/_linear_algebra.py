@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _elementwise, _manipulation, _ops, _ozaki
 from ._data_type import BFLOAT16
-from ._elementwise import _is_array, _kind, _promote, broadcast_shapes, same_device
+from ._elementwise import is_array, dtype_kind, promote, broadcast_shapes, same_device
 from ..runtime._memory_pool import get_default_memory_pool
 
 __all__ = ["matmul", "tensordot", "vecdot"]
@@ -59,12 +59,12 @@ def _matmul_shape(shape1, shape2):
 def _operands(name, x1, x2):
     """(device, promoted dtype) of two NPUArrays; TypeError for other operands and
     for bool, ValueError for arrays on different devices."""
-    if not (_is_array(x1) and _is_array(x2)):
+    if not (is_array(x1) and is_array(x2)):
         raise TypeError(f"{name}() needs two NPUArrays, got {type(x1).__name__} and "
                         f"{type(x2).__name__}")
     device = same_device(name, x1, x2)
-    dtype = _promote(x1._dtype, x2._dtype)
-    if _kind(dtype) == "b":
+    dtype = promote(x1._dtype, x2._dtype)
+    if dtype_kind(dtype) == "b":
         raise TypeError(f"{name}() needs numeric arrays, got dtype {dtype}")
     return device, dtype
 
@@ -79,7 +79,7 @@ def _product(a, b, shape, k, dtype, device, stream, *, conjugate_a=False):
         return _ops.fill_(out, 0, stream=stream)
     a = a if a._dtype == dtype else _ops.cast(a, dtype, stream=stream)
     b = b if b._dtype == dtype else _ops.cast(b, dtype, stream=stream)
-    if _kind(dtype) == "c":
+    if dtype_kind(dtype) == "c":
         _complex_product(a, b, out, conjugate_a, stream)
     else:
         _real_product(a, b, out, stream)
@@ -93,7 +93,7 @@ def _real_product(a, b, out, stream):
     if out._dtype in _MATMUL:
         _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
         return
-    work = out._dtype if _kind(out._dtype) == "f" else _INT64
+    work = out._dtype if dtype_kind(out._dtype) == "f" else _INT64
     a = a if a._dtype == work else _ops.cast(a, work, stream=stream)
     b = b if b._dtype == work else _ops.cast(b, work, stream=stream)
     a = a if a.ndim > 1 else _manipulation.expand_dims(a, 0)
@@ -168,7 +168,7 @@ def matmul(x1, x2, /):
     contracted dimensions, non-broadcasting batch dimensions or arrays on
     different devices; TypeError for bool or non-array operands.
     """
-    if _is_array(x1) and _is_array(x2):
+    if is_array(x1) and is_array(x2):
         shape = _planned_shapes.get((x1._dtype, x2._dtype, x1._shape, x2._shape))
         device = x1._buffer.device
         if shape is not None and x2._buffer.device is device:

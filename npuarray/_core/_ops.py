@@ -36,7 +36,7 @@ from .._acl import ffi, lib
 from ._data_type import SUPPORTED_DTYPES, to_acl_dtype
 from ._shape import broadcast_shapes, c_strides
 from ..runtime._memory_pool import allocate
-from ..runtime._memory_pool import _default_pools, _local as _pool_overrides
+from ..runtime._memory_pool import default_pools, pool_overrides as _pool_overrides
 from ..runtime import get_current_stream
 from ..runtime import _capture_guard
 from ..runtime._stream import current_stream_of
@@ -371,7 +371,7 @@ def _result(layout, shape, dtype, device, stream):
     out = empty_result(shape, dtype, device, stream)  # the common case, in C
     if out is not None:
         return out
-    pool = _default_pools.get(device.id)
+    pool = default_pools.get(device.id)
     if pool is None or vars(_pool_overrides).get("overrides"):
         buffer = allocate(layout[0], device, stream)  # first use, or inside using_pool()
     else:
@@ -495,9 +495,9 @@ def configure_fastpath(array_type):
         "array_type": array_type, "buffer_type": _memory_pool.DeviceBuffer,
         "stream_type": _stream.Stream, "device_type": _device.Device,
         "capture_active": _capture_guard.active, "profiler_globals": vars(_profiler),
-        "device_globals": vars(_device), "stream_tls": _stream._tls, "device_tls": _device._tls,
+        "device_globals": vars(_device), "stream_tls": _stream.thread_state, "device_tls": _device.thread_state,
         "pool_tls": _pool_overrides, "default_streams": _stream._default_streams,
-        "default_pools": _default_pools, "whole_tensors": _whole_tensors,
+        "default_pools": default_pools, "whole_tensors": _whole_tensors,
         "whole_tensor": _whole_tensor, "scalars": _scalars, "acl_scalar": acl_scalar,
         "activate": activate,
         "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,

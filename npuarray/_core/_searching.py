@@ -11,7 +11,7 @@ import numpy as np
 from . import _ops
 from ._shape import c_strides
 from ._data_type import BOOL
-from ._elementwise import _kind, _supported, _dtypes_of
+from ._elementwise import dtype_kind, check_dtype_supported, dtypes_of
 from ._statistical import normalize_axes, uint64_order_keys
 
 __all__ = ["argmax", "argmin", "nonzero", "count_nonzero", "searchsorted"]
@@ -19,7 +19,7 @@ __all__ = ["argmax", "argmin", "nonzero", "count_nonzero", "searchsorted"]
 _INDEX = np.dtype(np.int64)
 # Dtypes CANN documents for aclnnArgMax / aclnnArgMin: hicann/ops-math
 # math/arg_max_v2/docs/aclnnArgMax.md, math/arg_min/docs/aclnnArgMin.md.
-_ARG = _dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
+_ARG = dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
                   "int64", "uint8")
 
 
@@ -76,7 +76,7 @@ def _arg_extremum(name, op, x, axis, keepdims):
                 return out
     if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
     if x._dtype == np.uint64:  # no uint64 kernel: int64 keys in the same order
         x = uint64_order_keys(x)
@@ -86,7 +86,7 @@ def _arg_extremum(name, op, x, axis, keepdims):
         raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}")
     device = x._buffer.device
     stream = _ops.get_current_stream(device)
-    compute = np.dtype(np.uint8) if x._dtype == BOOL else _supported(x._dtype, _ARG, name)
+    compute = np.dtype(np.uint8) if x._dtype == BOOL else check_dtype_supported(x._dtype, _ARG, name)
     if axis is None:
         if 0 in x._shape:
             raise ValueError(f"attempt to get {name} of an empty sequence")
@@ -137,7 +137,7 @@ def argmin(x, /, *, axis=None, keepdims=False):
 # aclnnNonzero takes every real dtype (hicann/ops-nn index/non_zero/docs/aclnnNonzero.md);
 # complex inputs are tested against zero first.
 # hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md (sortedSequence and self)
-_SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
+_SEARCHSORTED = dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
                            "int64")
 
 
@@ -166,7 +166,7 @@ def nonzero(x, /):
     device = x._buffer.device
     stream = _ops.current_stream(device)
     ndim, size = len(x._shape), x.size
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         x = _elementwise.not_equal(x, 0)
     out = _ops.empty((size, ndim), _INDEX, device, stream)
     count = 0
@@ -196,14 +196,14 @@ def _search_dtype(x1, x2):
     """The dtype searchsorted compares in: the promoted dtype of ``x1`` and ``x2``,
     widened to one aclnnSearchSorted supports (bool as uint8)."""
     dtype = _data_type.result_type(x1, x2)
-    if _kind(dtype) == "c":
+    if dtype_kind(dtype) == "c":
         raise TypeError(f"searchsorted() does not support complex dtype {dtype}: complex "
                         f"numbers have no order")
     if dtype == BOOL:
         return np.dtype(np.uint8)
     if dtype == _UINT64:
         return dtype  # searched as order-preserving int64 keys (_uint64_keys)
-    return _supported(dtype, _SEARCHSORTED, "searchsorted")
+    return check_dtype_supported(dtype, _SEARCHSORTED, "searchsorted")
 
 
 _UINT64 = np.dtype(np.uint64)
@@ -260,7 +260,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
 def _check_sorter(sorter, x1, stream):
     _check_array("searchsorted", sorter)
     _elementwise.same_device("searchsorted", x1, sorter)
-    if _kind(sorter._dtype) not in "iu":
+    if dtype_kind(sorter._dtype) not in "iu":
         raise TypeError(f"searchsorted(): sorter must have an integer dtype, got "
                         f"{sorter._dtype}")
     if sorter._shape != x1._shape:

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _data_type, _elementwise, _manipulation, _ops, _statistical, _transfer
 from ._data_type import BFLOAT16, BOOL, default_index
-from ._elementwise import _dtypes_of, _kind
+from ._elementwise import dtypes_of, dtype_kind
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]
 
@@ -27,13 +27,13 @@ UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indi
 # aclnnUnique2 takes every real dtype (hicann/ops-nn index/unique_consecutive/docs/
 # aclnnUnique2.md); complex ones go through int64 keys (_complex_keys).
 # hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md
-_SEARCHSORTED = _dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
+_SEARCHSORTED = dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
                            "int64")
 # hicann/ops-math math/sort/docs/aclnnSort.md
-_SORT = _dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64", "uint8",
+_SORT = dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64", "uint8",
                    "uint16", "uint32", "uint64", "bool")
 # hicann/ops-math math/equal/docs/aclnnIsInTensorScalar.md (element)
-_ISIN_TENSOR_SCALAR = _dtypes_of("float32", "float16", "float64", "bfloat16", "int8", "int16",
+_ISIN_TENSOR_SCALAR = dtypes_of("float32", "float16", "float64", "bfloat16", "int8", "int16",
                                  "int32", "int64", "uint8", "uint16", "bool", "complex64",
                                  "complex128")
 # Equality-preserving casts into the dtypes aclnnSearchSorted takes (uint64 to int64
@@ -62,7 +62,7 @@ def _unique(name, x, want_inverse, want_counts):
     """(values, inverse indices with x's shape or None, counts or None) by aclnnUnique2,
     with one synchronisation of the current stream."""
     _check_array(name, x)
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         values, inverse, counts, _ = _unique_complex(name, x)
         return values, inverse if want_inverse else None, counts if want_counts else None
     for hook in _transfer.host_read_hooks:
@@ -192,7 +192,7 @@ def unique_all(x, /):
     aclnnUnique2 (twice), aclnnMaskedSelect and element-wise operators; one
     synchronisation; rules of ``unique_values``."""
     _check_array("unique_all", x)
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         values, inverse, counts, indices = _unique_complex("unique_all", x)
         return UniqueAllResult(values, indices, inverse, counts)
     values, inverse, counts = _unique("unique_all", x, True, True)
@@ -302,7 +302,7 @@ def isin(x1, x2, /, *, invert=False):
     if not a.size or not b.size:
         return _ops.fill_(_ops.empty(shape, BOOL, device, stream), bool(invert) and a.size > 0)
     compute = _SEARCHABLE.get(dtype, dtype)
-    if a.size * b.size <= _PAIRWISE_LIMIT or compute not in _SEARCHSORTED or _kind(dtype) == "c":
+    if a.size * b.size <= _PAIRWISE_LIMIT or compute not in _SEARCHSORTED or dtype_kind(dtype) == "c":
         found = _isin_pairwise(a.reshape((a.size,)), b.reshape((b.size,))).reshape(shape)
     else:
         found = _isin_sorted(_elementwise._as_dtype(a, compute, stream),

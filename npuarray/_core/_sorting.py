@@ -17,7 +17,7 @@ import numpy as np
 from . import _elementwise, _ops
 from ._shape import c_strides
 from ._data_type import BOOL
-from ._elementwise import _kind, _dtypes_of
+from ._elementwise import dtype_kind, dtypes_of
 from ._statistical import normalize_axes
 
 __all__ = ["argsort", "sort"]
@@ -27,7 +27,7 @@ _UINT8 = np.dtype(np.uint8)
 _FLOAT64 = np.dtype(np.float64)
 _INT64_MAX = 2**63 - 1
 # hicann/ops-math math/sort/docs/aclnnSort.md (self, valuesOut; Atlas A2/A3 table)
-_SORT = _dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64",
+_SORT = dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64",
                    "uint8", "uint16", "uint32", "uint64", "bool")
 # hicann/ops-math math/sort/docs/aclnnArgsort.md
 _ARGSORT = _SORT - {BOOL}
@@ -36,7 +36,7 @@ _ARGSORT = _SORT - {BOOL}
 def _check(name, x, axis, descending, stable):
     if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}: the array API "
                         f"defines no order on complex numbers")
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
@@ -66,7 +66,7 @@ def _float64_keys(x, descending):
 def _sort_keys(x, descending, supported):
     """(keys, sort keys descending?, keys are negated x): what the kernel sorts for
     ``x``, in a dtype of ``supported``."""
-    kind = _kind(x._dtype)
+    kind = dtype_kind(x._dtype)
     if x._dtype == _FLOAT64:
         return _float64_keys(x, descending), False, False
     if x._dtype == BOOL and BOOL not in supported:

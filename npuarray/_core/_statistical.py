@@ -12,7 +12,7 @@ IndexError), repeated axes ValueError, unsupported dtypes TypeError.
 import numpy as np
 
 from . import _data_type, _elementwise, _ops
-from ._elementwise import _kind, _supported, _dtypes_of
+from ._elementwise import dtype_kind, check_dtype_supported, dtypes_of
 
 __all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "cumulative_sum",
            "cumulative_prod"]
@@ -22,22 +22,22 @@ _UINT64 = np.dtype(np.uint64)
 _FLOAT64 = np.dtype(np.float64)
 
 # Dtypes CANN documents for each reduction (docs/acl-abi.md §7.2).
-_REDUCE_SUM = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16",
+_REDUCE_SUM = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16",
                          "int32", "int64", "uint8", "bool", "complex64", "complex128")
-_MEAN = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
+_MEAN = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
                    "int64", "uint8", "complex64", "complex128")
-_AMAX = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
+_AMAX = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
                    "int64", "uint8", "bool")
 # hicann/ops-math math/reduce_prod/docs/aclnnProd.md and aclnnProdDim.md
-_PROD = _dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
+_PROD = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
                    "int32", "int64", "bool", "complex64", "complex128")
 # hicann/ops-math math/reduce_std_v2/docs/aclnnStd.md, math/reduce_var/docs/aclnnVar.md
-_STD_VAR = _dtypes_of("float32", "float16", "bfloat16")
+_STD_VAR = dtypes_of("float32", "float16", "bfloat16")
 # hicann/ops-math math/cumsum/docs/aclnnCumsum.md
-_CUMSUM = _dtypes_of("float32", "float16", "int32", "float64", "uint8", "int8", "int16",
+_CUMSUM = dtypes_of("float32", "float16", "int32", "float64", "uint8", "int8", "int16",
                      "int64", "complex64", "complex128", "bfloat16")
 # hicann/ops-math math/cumprod/docs/aclnnCumprod&aclnnInplaceCumprod.md
-_CUMPROD = _dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
+_CUMPROD = dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
                       "int64", "uint8", "uint16", "uint32", "uint64")
 _INT32 = np.dtype(np.int32)
 
@@ -59,13 +59,13 @@ def normalize_axes(axis, ndim, name):
     return tuple(sorted(result))
 
 
-def _reduced_shape(shape, axes, keepdims):
+def reduced_shape(shape, axes, keepdims):
     if keepdims:
         return tuple(1 if i in axes else n for i, n in enumerate(shape))
     return tuple(n for i, n in enumerate(shape) if i not in axes)
 
 
-def _check_array(name, x):
+def check_array(name, x):
     if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
 
@@ -102,7 +102,7 @@ def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=Non
     A ``key`` (from _plan_key) memoises the launch when it is a single one."""
     device = x._buffer.device
     stream = _ops.current_stream(device)
-    shape = _reduced_shape(x._shape, axes, keepdims)
+    shape = reduced_shape(x._shape, axes, keepdims)
     out = _ops.empty(shape, out_dtype, device, stream)
     if 0 in shape:
         return out
@@ -127,13 +127,13 @@ def _fill_reduction(x, axes, keepdims, dtype, value):
     """The result of reducing over zero elements: ``value`` everywhere."""
     device = x._buffer.device
     stream = _ops.current_stream(device)
-    out = _ops.empty(_reduced_shape(x._shape, axes, keepdims), dtype, device, stream)
+    out = _ops.empty(reduced_shape(x._shape, axes, keepdims), dtype, device, stream)
     return _ops.fill_(out, value, stream=stream)
 
 
 def _sum_dtype(dtype):
     """NumPy's / the array API's default accumulation dtype of ``sum``."""
-    kind = _kind(dtype)
+    kind = dtype_kind(dtype)
     if kind in "bi":
         return _INT64
     if kind == "u":
@@ -156,7 +156,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001  array AP
         out = _ops.reduction_result(x, *plan)
         if out is not None:
             return out
-    _check_array("sum", x)
+    check_array("sum", x)
     axes = normalize_axes(axis, len(x._shape), "sum")
     out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
     if 0 in x._shape:
@@ -174,9 +174,9 @@ def _accumulation_compute(out_dtype, supported, name):
     wider supported dtype."""
     if out_dtype in supported:
         return out_dtype
-    if _kind(out_dtype) in "iu":
+    if dtype_kind(out_dtype) in "iu":
         return _INT64
-    return _supported(out_dtype, supported, name)
+    return check_dtype_supported(out_dtype, supported, name)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
@@ -189,7 +189,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     result dtype; integer products wrap modulo 2**bits as NumPy's. The product
     over no elements is 1. Raises TypeError (non-array input or dtype),
     AxisError (a ValueError and IndexError) for a bad axis."""
-    _check_array("prod", x)
+    check_array("prod", x)
     axes = normalize_axes(axis, len(x._shape), "prod")
     out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
     if 0 in x._shape:
@@ -197,7 +197,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     compute = _accumulation_compute(out_dtype, _PROD, "prod")
     device = x._buffer.device
     stream = _ops.current_stream(device)
-    shape = _reduced_shape(x._shape, axes, keepdims)
+    shape = reduced_shape(x._shape, axes, keepdims)
     out = _ops.empty(shape, out_dtype, device, stream)
     result = x if x._dtype == compute else _ops.cast(x, compute, stream=stream)
     acl_dtype = _data_type.to_acl_dtype(compute)
@@ -210,7 +210,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     else:
         # Highest axis first, so the lower axes keep their positions.
         for axis_ in reversed(axes):
-            reduced = _reduced_shape(result._shape, (axis_,), keepdims)
+            reduced = reduced_shape(result._shape, (axis_,), keepdims)
             target = _ops.empty(reduced, compute, device, stream)
             _ops.launch("aclnnProdDim", result, axis_, keepdims, acl_dtype, target,
                         stream=stream)
@@ -231,12 +231,12 @@ def mean(x, /, *, axis=None, keepdims=False):
         out = _ops.reduction_result(x, *plan)
         if out is not None:
             return out
-    _check_array("mean", x)
+    check_array("mean", x)
     axes = normalize_axes(axis, len(x._shape), "mean")
-    out_dtype = _FLOAT64 if _kind(x._dtype) in "biu" else x._dtype
+    out_dtype = _FLOAT64 if dtype_kind(x._dtype) in "biu" else x._dtype
     if 0 in x._shape:
         return _fill_reduction(x, axes, keepdims, out_dtype, float("nan"))
-    compute = _supported(out_dtype, _MEAN, "mean")
+    compute = check_dtype_supported(out_dtype, _MEAN, "mean")
     return _reduce("aclnnMean", x, axes, keepdims, out_dtype, compute, acl_dtype_arg=True,
                    key=key)
 
@@ -269,14 +269,14 @@ def _moment(name, x, axis, correction, keepdims, *, root):
         out = _ops.reduction_result(x, *plan)
         if out is not None:
             return out
-    _check_array(name, x)
+    check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
-    kind = _kind(x._dtype)
+    kind = dtype_kind(x._dtype)
     if kind == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
     count, divisor = _correction_divisor(name, x, axes, correction)
     out_dtype = _data_type.default_float if kind in "biu" else x._dtype
-    shape = _reduced_shape(x._shape, axes, keepdims)
+    shape = reduced_shape(x._shape, axes, keepdims)
     device = x._buffer.device
     stream = _ops.current_stream(device)
     if 0 in shape:
@@ -293,7 +293,7 @@ def _native_moment(x, axes, correction, keepdims, root, count, divisor, stream, 
     """aclnnStd (integer correction) or aclnnVar (correction 0 or 1), memoised under
     ``key`` (from _moment_key) as a single launch; any other correction scales the
     population moment by M / (M - correction)."""
-    shape = _reduced_shape(x._shape, axes, keepdims)
+    shape = reduced_shape(x._shape, axes, keepdims)
     out = _ops.empty(shape, x._dtype, x._buffer.device, stream)
     dims = _ops.dims_array(axes)
     single = None
@@ -357,9 +357,9 @@ def _extremum(name, op, x, axis, keepdims):
         out = _ops.reduction_result(x, *plan)
         if out is not None:
             return out
-    _check_array(name, x)
+    check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
-    if _kind(x._dtype) == "c":
+    if dtype_kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
     if any(x._shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no "
@@ -368,7 +368,7 @@ def _extremum(name, op, x, axis, keepdims):
         keys = _reduce(op, uint64_order_keys(x), axes, keepdims, _INT64, _INT64,
                        acl_dtype_arg=False)
         return _reinterpret(_elementwise.add(keys, _UINT64_SHIFT), _UINT64)
-    compute = _supported(x._dtype, _AMAX, name)
+    compute = check_dtype_supported(x._dtype, _AMAX, name)
     return _reduce(op, x, axes, keepdims, x._dtype, compute, acl_dtype_arg=False, key=key)
 
 
@@ -405,7 +405,7 @@ def min(x, /, *, axis=None, keepdims=False):  # noqa: A001  array API name
 # ---------------------------------------------------------------------------
 # Cumulative sums and products
 
-def _axis_slice(x, dim, start, stop):
+def axis_slice(x, dim, start, stop):
     """The view ``x[..., start:stop, ...]`` with the slice on axis ``dim``."""
     return x[(slice(None),) * dim + (slice(start, stop),)]
 
@@ -429,7 +429,7 @@ def _scan_axis(name, x, axis):
 def _scan(name, x, axis, dtype, include_initial, identity, launch_scan, supported):
     """The shared frame of cumulative_sum / cumulative_prod: dtype rules, the
     initial value, casting to an operator dtype and back."""
-    _check_array(name, x)
+    check_array(name, x)
     x, dim = _scan_axis(name, x, axis)
     out_dtype = _sum_dtype(x._dtype) if dtype is None else _data_type.normalize_dtype(dtype)
     device = x._buffer.device
@@ -440,16 +440,16 @@ def _scan(name, x, axis, dtype, include_initial, identity, launch_scan, supporte
     out = _ops.empty(tuple(shape), out_dtype, device, stream)
     body = out
     if include_initial:
-        _ops.fill_(_axis_slice(out, dim, 0, 1), identity, stream=stream)
-        body = _axis_slice(out, dim, 1, shape[dim])
+        _ops.fill_(axis_slice(out, dim, 0, 1), identity, stream=stream)
+        body = axis_slice(out, dim, 1, shape[dim])
     if 0 in x._shape:
         return out
     compute = _accumulation_compute(out_dtype, supported, name) if supported else out_dtype
     source = x if x._dtype == compute else _ops.cast(x, compute, stream=stream)
     if compute == out_dtype:
         target = body
-    elif compute.itemsize == out_dtype.itemsize and _kind(compute) in "iu" \
-            and _kind(out_dtype) in "iu":  # int64 results are the bits of the uint64 ones
+    elif compute.itemsize == out_dtype.itemsize and dtype_kind(compute) in "iu" \
+            and dtype_kind(out_dtype) in "iu":  # int64 results are the bits of the uint64 ones
         target = type(body)._from_buffer(body._buffer, body._shape, body._strides,
                                          body._offset, compute)
     else:
@@ -480,8 +480,8 @@ def _cumprod_by_doubling(source, dim, target, stream):
     running = _ops.copy(source, stream=stream)
     width = 1
     while width < n:
-        upper = _axis_slice(running, dim, width, n)
-        products = _elementwise.multiply(upper, _axis_slice(running, dim, 0, n - width))
+        upper = axis_slice(running, dim, width, n)
+        products = _elementwise.multiply(upper, axis_slice(running, dim, 0, n - width))
         _ops.copy_(upper, products, stream=stream)
         width *= 2
     _ops.copy_(target, running, stream=stream)
@@ -510,4 +510,4 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     and error rules as ``cumulative_sum``; ``include_initial`` prepends the
     multiplicative identity 1."""
     return _scan("cumulative_prod", x, axis, dtype, include_initial, 1, _launch_cumprod,
-                 _CUMPROD | _dtypes_of("complex64", "complex128"))
+                 _CUMPROD | dtypes_of("complex64", "complex128"))

@@ -14,15 +14,15 @@ import numpy as np
 
 from . import _data_type, _ops
 from ._data_type import BOOL
-from ._elementwise import _dtypes_of, _kind, not_equal, subtract
+from ._elementwise import dtypes_of, dtype_kind, not_equal, subtract
 from ._manipulation import concat
-from ._statistical import _axis_slice, _check_array, _reduced_shape, normalize_axes
+from ._statistical import axis_slice, check_array, reduced_shape, normalize_axes
 
 __all__ = ["all", "any", "diff"]
 
 # Dtypes CANN documents for aclnnAll and aclnnAny (hicann/ops-math
 # math/reduce_all/docs/aclnnAll.md, math/reduce_any/docs/aclnnAny.md).
-_ALL_ANY = _dtypes_of("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
+_ALL_ANY = dtypes_of("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
                       "int64", "uint8", "bool")
 
 
@@ -42,17 +42,17 @@ def any(x, /, *, axis=None, keepdims=False):  # noqa: A001  array API name
 
 
 def _truth_reduction(name, op, x, axis, keepdims, *, empty_value):
-    _check_array(name, x)
+    check_array(name, x)
     axes = normalize_axes(axis, len(x._shape), name)
     device = x._buffer.device
     stream = _ops.current_stream(device)
-    shape = _reduced_shape(x._shape, axes, keepdims)
+    shape = reduced_shape(x._shape, axes, keepdims)
     out = _ops.empty(shape, BOOL, device, stream)
     if 0 in shape:
         return out
     if 0 in x._shape:  # a reduction over no elements
         return _ops.fill_(out, empty_value, stream=stream)
-    if not axes or x._dtype not in _ALL_ANY or _kind(x._dtype) == "c":
+    if not axes or x._dtype not in _ALL_ANY or dtype_kind(x._dtype) == "c":
         x = not_equal(x, 0)
         if not axes:
             return _ops.copy_(out, x, stream=stream)
@@ -74,7 +74,7 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     (none when ``n`` exceeds that length); ``n=0`` returns ``x``. Raises
     ValueError for 0-d input or negative ``n``, TypeError for a non-int ``n``
     or ``axis``, AxisError (a ValueError and IndexError) for a bad axis."""
-    _check_array("diff", x)
+    check_array("diff", x)
     if not x._shape:
         raise ValueError("diff() requires an input of at least one dimension")
     for name, value in (("axis", axis), ("n", n)):
@@ -93,7 +93,7 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
         length = x._shape[dim]
         if length == 0:
             break
-        x = difference(_axis_slice(x, dim, 1, length), _axis_slice(x, dim, 0, length - 1))
+        x = difference(axis_slice(x, dim, 1, length), axis_slice(x, dim, 0, length - 1))
     return x
 
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from .._core._creation import arange
 from .._core._data_type import normalize_dtype
-from .._core._elementwise import _is_array, multiply
+from .._core._elementwise import is_array, multiply
 from .._core._manipulation import concat, roll
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -41,7 +41,7 @@ def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
 
 
 def _shift(name, x, axes, sign):
-    if not _is_array(x):
+    if not is_array(x):
         raise TypeError(f"fft.{name}() needs an NPUArray, got {type(x).__name__}")
     if axes is None:
         axes = tuple(range(x.ndim))

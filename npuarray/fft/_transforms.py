@@ -18,7 +18,7 @@ import operator
 import numpy as np
 
 from .._core import _ops
-from .._core._elementwise import _is_array, conj, multiply, real
+from .._core._elementwise import is_array, conj, multiply, real
 from .._core._manipulation import concat, flip, moveaxis
 from . import _composed, _plan
 
@@ -34,7 +34,7 @@ _NORMS = ("backward", "ortho", "forward")
 # Checks
 
 def _check_input(name, x, *, real=False):
-    if not _is_array(x):
+    if not is_array(x):
         raise TypeError(f"fft.{name}() needs an NPUArray, got {type(x).__name__}")
     if x._dtype not in _ALL_FLOATING or (real and x._dtype.kind == "c"):
         wanted = "a real floating-point" if real else "a floating-point"

@@ -2,7 +2,7 @@
 import numpy as np
 
 from .._core import _ops
-from .._core._elementwise import _is_array, isnan
+from .._core._elementwise import is_array, isnan
 from ..runtime import _capture_guard
 from .._core._utility import any as _any
 
@@ -20,7 +20,7 @@ REAL_OF = {FLOAT32: FLOAT32, FLOAT64: FLOAT64, COMPLEX64: FLOAT32, COMPLEX128: F
 
 
 def check_array(name, x):
-    if not _is_array(x):
+    if not is_array(x):
         raise TypeError(f"linalg.{name}() needs an NPUArray, got {type(x).__name__}")
 
 

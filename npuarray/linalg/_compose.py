@@ -12,7 +12,7 @@ import numpy as np
 from .._core import _ops
 from .._core._creation import eye
 from .._core._data_type import bfloat16, to_acl_dtype
-from .._core._elementwise import (_is_array, _promote, abs as _abs, broadcast_shapes, conj, divide,
+from .._core._elementwise import (is_array, promote, abs as _abs, broadcast_shapes, conj, divide,
                             greater, multiply, not_equal, pow as _pow, sqrt, where)
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, reshape
@@ -120,7 +120,7 @@ def _cutoff(s, rtol, x):
     largest = _max(s, axis=-1, keepdims=True)
     if rtol is None:
         return multiply(largest, _default_rtol(x))
-    if _is_array(rtol):
+    if is_array(rtol):
         return multiply(largest, expand_dims(rtol, axis=-1))
     return multiply(largest, float(rtol))
 
@@ -200,7 +200,7 @@ def cross(x1, x2, /, *, axis=-1):
     if x1._shape[axis] != 3 or x2._shape[axis] != 3:
         raise ValueError(f"linalg.cross(): the axis {axis} dimension must be 3 in both "
                          f"operands (shapes {x1.shape} and {x2.shape})")
-    dtype = _promote(x1._dtype, x2._dtype)
+    dtype = promote(x1._dtype, x2._dtype)
     if dtype == np.bool_:
         raise TypeError("linalg.cross() does not support bool operands")
     work = dtype if dtype in _CROSS else _INT64  # uint16/32/64: the same bits modulo 2**64

@@ -250,8 +250,8 @@ def solve(x1, x2, /):
     """
     _square("solve", x1)
     check_floating("solve", x2)
-    from .._core._elementwise import _promote, broadcast_shapes
-    dtype = _promote(x1._dtype, x2._dtype)
+    from .._core._elementwise import promote, broadcast_shapes
+    dtype = promote(x1._dtype, x2._dtype)
     m = x1._shape[-1]
     vector = x2.ndim == 1
     rows = x2._shape[0] if vector else (x2._shape[-2] if x2.ndim >= 2 else None)

@@ -4,7 +4,7 @@ hicann/ops-math math/svd/docs/aclnnSvd.md) and matrix products, as LAPACK's ``ge
 most ``rcond * max(s)`` treated as zero."""
 import numpy as np
 
-from .._core._elementwise import _promote, abs as _abs, conj, divide, greater, multiply, subtract, where
+from .._core._elementwise import promote, abs as _abs, conj, divide, greater, multiply, subtract, where
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose
 from .._core._statistical import max as _max, sum as _sum
@@ -32,7 +32,7 @@ def lstsq(a, b, rcond=None):
     if a.ndim != 2 or b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
         raise LinAlgError(f"linalg.lstsq(): a must be 2-D and b 1-D or 2-D with as many rows "
                           f"(got shapes {a.shape} and {b.shape})")
-    dtype = _promote(a._dtype, b._dtype)
+    dtype = promote(a._dtype, b._dtype)
     a, b = a.astype(dtype, copy=False), b.astype(dtype, copy=False)
     m, n = a.shape
     rhs = expand_dims(b, -1) if b.ndim == 1 else b

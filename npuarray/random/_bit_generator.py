@@ -28,7 +28,7 @@ _UINT64 = 2**64
 _JUMP_WORD = 0x6A756D70  # "jump": marks the entropy of a jumped key
 
 
-def _signed64(value):
+def signed64(value):
     """``value`` (0 <= value < 2**64) as the int64 with the same bits (CANN's int64 seed)."""
     return value - _UINT64 if value > _INT64_MAX else value
 
@@ -80,7 +80,7 @@ class BitGenerator:
     def _set_key(self, key, counter=0):
         self._key = key
         self._counter = counter
-        self._states = {}  # device id -> _DeviceState, the counters captured draws read
+        self._states = {}  # device id -> DeviceState, the counters captured draws read
 
     def __repr__(self):
         return f"{type(self).__name__}(key={self._key:#x}, counter={self._counter})"
@@ -222,7 +222,7 @@ class SFC64(BitGenerator):
         raise AttributeError("'SFC64' object has no attribute 'advance' (as NumPy's SFC64)")
 
 
-class _DeviceState:
+class DeviceState:
     """A bit generator's device-resident (key, counter) on one device, for captured draws:
     the Tensor variants of the operators read them when the graph runs, and the graph adds
     each draw's size to the counter (aclnnAdds), so every replay continues the stream.
@@ -233,7 +233,7 @@ class _DeviceState:
 
     def __init__(self, key, device, stream):
         state = _ops.empty((2,), np.dtype(np.int64), device, stream)
-        _ops.fill_(state[0:1], _signed64(key), stream=stream)
+        _ops.fill_(state[0:1], signed64(key), stream=stream)
         _ops.fill_(state[1:2], self._FIRST_OFFSET, stream=stream)
         self._int64 = state[0:1], state[1:2]
         self._uint64 = tuple(NPUArray._from_buffer(state._buffer, (1,), (1,), state._offset + i,

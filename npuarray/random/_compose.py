@@ -43,7 +43,7 @@ class Params:
                        for p in params]
         param_shape = broadcast_shapes(*(np.shape(v) if isinstance(v, float) else v.shape
                                          for v in self.values)) if self.values else ()
-        self.shape = param_shape if size is None else _shape(size)
+        self.shape = param_shape if size is None else output_shape(size)
         if broadcast_shapes(self.shape, param_shape) != self.shape:
             raise ValueError(f"parameters of shape {param_shape} do not broadcast to size "
                              f"{self.shape}")
@@ -104,7 +104,7 @@ def exponential(gen, params):
 
 def check_not_capturing(what):
     stream = runtime.get_current_stream()
-    if _capturing(stream):
+    if capturing(stream):
         raise CaptureError(_ACL_ERROR_RT_STREAM_CAPTURED, what,
                            f"{stream!r} is being captured into a graph and {what} reads on the "
                            "host, between rounds, whether every element is accepted; draw "
@@ -221,7 +221,7 @@ def to_int64(x):
     return floor(x).astype(np.int64)
 
 
-def _shape(size):
+def output_shape(size):
     if size is None:
         return ()
     if isinstance(size, numbers.Integral) and not isinstance(size, (bool, np.bool_)):
@@ -241,7 +241,7 @@ def _index(n):
     return operator.index(n)
 
 
-def _capturing(stream):
+def capturing(stream):
     return bool(_capture_guard.active) and _capture_guard.capture_of(stream) is not None
 
 

@@ -66,7 +66,7 @@ class DiscreteDistributions:
             return self._bernoulli(p, c.Params(size, device, ()).shape, device, "binomial")
         params = self._params(size, device, n, p, what="binomial")
         n, p = params.values
-        return c.to_int64(_binomial(self, n, p, params))
+        return c.to_int64(draw_binomial(self, n, p, params))
 
     def negative_binomial(self, n, p, size=None, *, device=None):
         """Negative binomial counts (int64) (``Generator.negative_binomial``): Poisson of a
@@ -104,7 +104,7 @@ class DiscreteDistributions:
         params = self._params(size, device, ngood, nbad, nsample, what="hypergeometric")
         if all(isinstance(v, float) for v in (ngood, nbad, nsample)):
             return _hypergeometric_table(self, params, int(ngood), int(nbad), int(nsample))
-        return c.to_int64(_hypergeometric(self, *params.values, params))
+        return c.to_int64(draw_hypergeometric(self, *params.values, params))
 
     def logseries(self, p, size=None, *, device=None):
         """Logarithmic series counts >= 1 (int64) (``Generator.logseries``): Kemp's second
@@ -207,7 +207,7 @@ def _ptrs(gen, lam, params):
     return c.rejection(propose, params, "poisson")
 
 
-def _binomial(gen, n, p, params):
+def draw_binomial(gen, n, p, params):
     """float64 Binomial(n, p) counts (device n, p)."""
     flip = p > 0.5
     q = where(flip, 1.0 - p, p)
@@ -255,7 +255,7 @@ def _btrs(gen, n, p, params):
     return c.rejection(propose, params, "binomial")
 
 
-def _hypergeometric(gen, good, bad, sample, params):
+def draw_hypergeometric(gen, good, bad, sample, params):
     """float64 hypergeometric counts for device parameters: sequential inversion from
     max(low end of the support, mean - 12 sd - 12)."""
     total = good + bad

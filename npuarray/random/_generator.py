@@ -43,8 +43,8 @@ from .._core._manipulation import reshape
 from .._core._sorting import argsort
 from .._core._transfer import asarray, asnumpy
 from ..runtime._device import as_device_id
-from ._bit_generator import BitGenerator, Philox, _DeviceState, _signed64
-from ._compose import _capturing, _shape
+from ._bit_generator import BitGenerator, Philox, DeviceState, signed64
+from ._compose import capturing, output_shape
 from ._continuous import ContinuousDistributions
 from ._discrete import DiscreteDistributions
 from ._multivariate import MultivariateDistributions
@@ -94,7 +94,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
             bit_generator = Philox(bit_generator)
         self._bit_generator = bit_generator
         stream = runtime.get_current_stream()
-        if not _capturing(stream):
+        if not capturing(stream):
             self._device_state(stream.device, stream)
 
     def __repr__(self):
@@ -124,7 +124,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
             with bits.lock:  # one counter buffer per device, even across threads
                 state = bits._states.get(device.id)
                 if state is None:
-                    state = bits._states[device.id] = _DeviceState(bits._key, device, stream)
+                    state = bits._states[device.id] = DeviceState(bits._key, device, stream)
         return state
 
     def _empty(self, shape, dtype, device, method, capturable=False):
@@ -137,7 +137,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         """The current stream of ``device`` for a draw (see :meth:`_empty`)."""
         device = runtime.Device(as_device_id(device))
         stream = runtime.get_current_stream(device)
-        if not _capturing(stream):
+        if not capturing(stream):
             self._device_state(device, stream)
         elif not capturable or device.id not in self._bit_generator._states:
             why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
@@ -153,7 +153,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         """(array, stream) a capturable in-place draw fills: ``out`` itself (an NPUArray of
         ``dtype`` whose shape is ``size`` when given) or a new array."""
         if out is None:
-            return self._empty(_shape(size), dtype, device, method, capturable=True)
+            return self._empty(output_shape(size), dtype, device, method, capturable=True)
         self._out_size(size, out)
         if out.dtype != dtype:
             raise TypeError(f"Generator.{method}: out has dtype {out.dtype}, expected {dtype}")
@@ -167,8 +167,8 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
             return size
         if not isinstance(out, NPUArray):
             raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
-        if size is not None and _shape(size) != out.shape:
-            raise ValueError(f"size {_shape(size)} must match out.shape {out.shape}")
+        if size is not None and output_shape(size) != out.shape:
+            raise ValueError(f"size {output_shape(size)} must match out.shape {out.shape}")
         return out.shape
 
     @staticmethod
@@ -193,14 +193,14 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         size = out.size
         if not size:
             return out
-        if _capturing(stream):
+        if capturing(stream):
             state = self._bit_generator._states[stream.device.id]
             seed, offset = state.tensors(op in _UNSIGNED_SEED)
             _ops.launch(op + "Tensor", out, *params, seed, offset, 0, stream=stream)
             state.advance(size, stream)
         else:
             key = self._bit_generator._key
-            seed = key if op in _UNSIGNED_SEED else _signed64(key)
+            seed = key if op in _UNSIGNED_SEED else signed64(key)
             _ops.launch(op, out, *params, seed, self._reserve(size), stream=stream)
         return out
 
@@ -211,7 +211,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
     def _randperm(self, n, device, method):
         out, stream = self._empty((n,), np.dtype(np.int64), device, method)
         if n:
-            _ops.launch("aclnnRandperm", n, _signed64(self._bit_generator._key), self._reserve(n), out,
+            _ops.launch("aclnnRandperm", n, signed64(self._bit_generator._key), self._reserve(n), out,
                         stream=stream)
         return out
 
@@ -221,7 +221,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         out, stream = self._empty(shape, np.dtype(np.int64), device, method)
         if out.size:
             _ops.launch("aclnnInplaceBernoulli", out, _ops.acl_scalar(p, np.dtype(np.float64)),
-                        _signed64(self._bit_generator._key), self._reserve(out.size),
+                        signed64(self._bit_generator._key), self._reserve(out.size),
                         stream=stream)
         return out
 
@@ -241,9 +241,9 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         ValueError when the parameters do not broadcast to ``size``."""
         arrays = [p for p in params if isinstance(p, NPUArray)]
         if not arrays:
-            return _shape(size), device
+            return output_shape(size), device
         param_shape = broadcast_shapes(*(a.shape for a in arrays))
-        shape = param_shape if size is None else _shape(size)
+        shape = param_shape if size is None else output_shape(size)
         if broadcast_shapes(shape, param_shape) != shape:
             raise ValueError(f"parameters of shape {param_shape} do not broadcast to size {shape}")
         return shape, arrays[0].device if device is None else device
@@ -340,12 +340,12 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         if high - 1 > highest:
             raise ValueError(f"high is out of bounds for {dtype}")
         if high - low == 2**64:  # every 64-bit pattern: uniform whatever low is
-            return _as_dtype(self._raw64(_shape(size), device), dtype)
+            return _as_dtype(self._raw64(output_shape(size), device), dtype)
         if high - 1 > _INT64_MAX - 1:
             raise ValueError(f"high - 1 = {high - 1} exceeds aclnnInplaceRandom's int64 bound "
                              f"{_INT64_MAX - 1} (only the whole 64-bit range goes beyond)")
         draw_dtype = dtype if dtype in _RANDOM_DIRECT else np.dtype(np.int64)
-        out, stream = self._empty(_shape(size), draw_dtype, device, "integers",
+        out, stream = self._empty(output_shape(size), draw_dtype, device, "integers",
                                   capturable=True)
         self._fill("aclnnInplaceRandom", out, stream, low, high)
         return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
@@ -460,7 +460,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
             axis = _axis(pool, axis, "choice")
             n = pool.shape[axis]
             device = pool.device
-        shape = _shape(size)
+        shape = output_shape(size)
         count = math.prod(shape)
         if n == 0 and count:
             raise ValueError("a cannot be empty unless no samples are taken")
@@ -483,7 +483,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
             return self._randperm(n, device, "choice")[:count]
         out, stream = self._empty((count,), np.dtype(np.int64), p.device, "choice")
         if count:
-            _ops.launch("aclnnMultinomial", p, count, replace, _signed64(self._bit_generator._key),
+            _ops.launch("aclnnMultinomial", p, count, replace, signed64(self._bit_generator._key),
                         self._reserve(max(n, count)), out, stream=stream)
         return out
 

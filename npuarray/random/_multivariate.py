@@ -15,7 +15,7 @@ import numpy as np
 from .. import asarray, exp, full, linalg, matmul, max as max_, maximum, sqrt, stack, sum as sum_
 from .._core._array import NPUArray
 from . import _compose as c
-from ._discrete import _binomial, _hypergeometric
+from ._discrete import draw_binomial, draw_hypergeometric
 
 
 class MultivariateDistributions:
@@ -39,7 +39,7 @@ class MultivariateDistributions:
         counts, mass = [], 1.0
         for share in p[:-1]:
             prob = min(max(share / mass, 0.0), 1.0) if mass > 0 else 0.0
-            drawn = _binomial(self, left, asarray(prob, device=params.device), params)
+            drawn = draw_binomial(self, left, asarray(prob, device=params.device), params)
             counts.append(drawn)
             left = left - drawn
             mass -= share
@@ -71,7 +71,7 @@ class MultivariateDistributions:
         for count in colors[:-1].tolist():
             rest -= count
             good, bad = (asarray(float(v), device=params.device) for v in (count, rest))
-            drawn = _hypergeometric(self, good, bad, left, params)
+            drawn = draw_hypergeometric(self, good, bad, left, params)
             counts.append(drawn)
             left = left - drawn
         counts.append(left)
@@ -85,7 +85,7 @@ class MultivariateDistributions:
         if np.ndim(alpha) != 1 if not isinstance(alpha, NPUArray) else alpha.ndim != 1:
             raise ValueError("alpha must be a one-dimensional sequence")
         k = len(alpha) if not isinstance(alpha, NPUArray) else alpha.shape[0]
-        shape = c._shape(size) + (k,)
+        shape = c.output_shape(size) + (k,)
         params = self._params(shape, device, alpha, what="dirichlet")
         logs = c.log_standard_gamma(self, params.values[0], params)
         top = max_(logs, axis=-1, keepdims=True)
@@ -116,7 +116,7 @@ class MultivariateDistributions:
         if not isinstance(cov, NPUArray) and check_valid != "ignore":
             _check_psd(np.asarray(cov, dtype=np.float64), tol, check_valid, method)
         dims = mean_shape[0]
-        shape = c._shape(size) + (dims,)
+        shape = c.output_shape(size) + (dims,)
         params = self._params(shape, device, mean, what="multivariate_normal")
         cov_d = c._device(cov, params.device)
         z = c.normal(self, params)

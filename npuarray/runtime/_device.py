@@ -23,7 +23,7 @@ from . import _capture_guard as _capture, _racecheck
 
 ACL_ERROR_RT_INVALID_DEVICEID = 107001
 
-_tls = threading.local()
+thread_state = threading.local()
 _contexts = {}            # device id -> its default aclrtContext (shared by all threads)
 _contexts_lock = threading.Lock()
 _peer_access = set()      # (device, peer) pairs enabled through Device.enable_peer_access
@@ -40,7 +40,7 @@ def _after_fork_in_child():
     global forked
     if _contexts:
         forked = True
-        _tls.__dict__.pop("acl_device", None)  # the forking thread's fast path
+        thread_state.__dict__.pop("acl_device", None)  # the forking thread's fast path
         _deferred.clear()
 
 
@@ -78,7 +78,7 @@ def validate_device_id(device_id):
 
 def activate(device_id):
     """Makes `device_id` the ACL current device of the calling thread (before raw ACL calls)."""
-    if getattr(_tls, "acl_device", None) == device_id:
+    if getattr(thread_state, "acl_device", None) == device_id:
         if _deferred:
             _run_deferred()
         return
@@ -90,14 +90,14 @@ def activate(device_id):
             "(Stream.launch_host_func): the runtime forbids them there, and waiting on a stream "
             "from its own host function would never return. Do the work after the host "
             "function, on the stream")
-    bound = _tls.__dict__.setdefault("bound", set())
+    bound = thread_state.__dict__.setdefault("bound", set())
     if device_id in bound:
         check(lib.aclrtSetCurrentContext(_contexts[device_id]), "aclrtSetCurrentContext")
     else:
         check(lib.aclrtSetDevice(device_id), "aclrtSetDevice")
         bound.add(device_id)
         _remember_context(device_id)
-    _tls.acl_device = device_id
+    thread_state.acl_device = device_id
     if _deferred:
         _run_deferred()
 
@@ -112,11 +112,11 @@ def _remember_context(device_id):
 
 def in_host_function():
     """True on a thread currently running a stream host function (no ACL calls allowed there)."""
-    return getattr(_tls, "in_host_func", False)
+    return getattr(thread_state, "in_host_func", False)
 
 
 def set_in_host_function(flag):
-    _tls.in_host_func = flag
+    thread_state.in_host_func = flag
 
 
 def release_later_if_needed(release):
@@ -134,7 +134,7 @@ def _release_keeping_device(release):
     In a forked child nothing is released: the resources are the parent's."""
     if forked:
         return
-    previous = getattr(_tls, "acl_device", None)
+    previous = getattr(thread_state, "acl_device", None)
     try:
         release()
     finally:
@@ -176,11 +176,11 @@ def _drain_devices():
 
 def current_device_id():
     """The user's current device of this thread (0 unless changed with `with Device(i)`)."""
-    return getattr(_tls, "device", 0)
+    return getattr(thread_state, "device", 0)
 
 
 def _set_current_device_id(device_id):
-    _tls.device = device_id
+    thread_state.device = device_id
 
 
 def peer_access_enabled(device_id, peer_id):
@@ -200,12 +200,12 @@ class Device:
 
     def __enter__(self):
         # The previous device is saved per thread: one Device object may be entered by many.
-        _tls.__dict__.setdefault("device_stack", []).append(current_device_id())
+        thread_state.__dict__.setdefault("device_stack", []).append(current_device_id())
         _set_current_device_id(self.id)
         return self
 
     def __exit__(self, *exc):
-        _set_current_device_id(_tls.device_stack.pop())
+        _set_current_device_id(thread_state.device_stack.pop())
         return False
 
     def use(self):

@@ -55,7 +55,7 @@ import threading
 from .. import _acl
 from . import _capture_guard, _device
 from ._device import Device, activate, as_device_id, release_later_if_needed
-from ._device import _tls as _device_state
+from ._device import thread_state as _device_state
 from ._stream import get_current_stream
 
 __all__ = ["MemoryPool", "get_default_memory_pool", "using_pool"]
@@ -77,7 +77,7 @@ def round_size(nbytes):
     return -(-nbytes // step) * step
 
 
-def _parse_limit(text, device_bytes, variable="NPUARRAY_MEMORY_LIMIT"):
+def parse_limit(text, device_bytes, variable="NPUARRAY_MEMORY_LIMIT"):
     """Bytes from the environment variable ``variable`` holding ``text``: an
     integer with an optional unit (K, M, G, T; KB/MB/.. and KiB/MiB/.. are all
     powers of 1024), or a percentage of ``device_bytes`` (a callable giving the
@@ -564,9 +564,9 @@ _Device = Device
 _users_lock = threading.Lock()  # DeviceBuffer.prepare's switch of the last user
 _ONLY_DICT_REFS = 2  # sys.getrefcount(d[k]) of an object only the dict d refers to
 _PRUNE_USERS = 8  # every this many remembered users, the buffer drops those gone idle
-_default_pools = {}
+default_pools = {}
 _default_pools_lock = threading.Lock()
-_local = threading.local()
+pool_overrides = threading.local()
 
 
 def get_default_memory_pool(device=None):
@@ -575,15 +575,15 @@ def get_default_memory_pool(device=None):
     ``NPUARRAY_MEMORY_LIMIT`` (bytes, units K/M/G/T accepted, or a percentage
     of the device memory such as "50%")."""
     device_id = as_device_id(device)
-    pool = _default_pools.get(device_id)
+    pool = default_pools.get(device_id)
     if pool is None:
         with _default_pools_lock:
-            pool = _default_pools.get(device_id)
+            pool = default_pools.get(device_id)
             if pool is None:
                 pool = MemoryPool(device_id)
-                pool.set_limit(_parse_limit(os.environ.get("NPUARRAY_MEMORY_LIMIT", "0"),
+                pool.set_limit(parse_limit(os.environ.get("NPUARRAY_MEMORY_LIMIT", "0"),
                                             lambda: pool.device.mem_info()[1]))
-                _default_pools[device_id] = pool
+                default_pools[device_id] = pool
     return pool
 
 
@@ -591,9 +591,9 @@ def get_default_memory_pool(device=None):
 def using_pool(pool):
     """Route this thread's allocations on ``pool.device`` to ``pool`` inside the
     block (graph capture gives each graph a private pool this way)."""
-    overrides = getattr(_local, "overrides", None)
+    overrides = getattr(pool_overrides, "overrides", None)
     if overrides is None:
-        overrides = _local.overrides = {}
+        overrides = pool_overrides.overrides = {}
     device_id = pool.device.id
     previous = overrides.get(device_id)
     overrides[device_id] = pool
@@ -609,12 +609,12 @@ def using_pool(pool):
 def current_pool(device=None):
     """The pool allocations of this thread on ``device`` go to."""
     device_id = device.id if type(device) is _Device else as_device_id(device)
-    overrides = vars(_local).get("overrides")
+    overrides = vars(pool_overrides).get("overrides")
     if overrides:
         pool = overrides.get(device_id)
         if pool is not None:
             return pool
-    return _default_pools.get(device_id) or get_default_memory_pool(device_id)
+    return default_pools.get(device_id) or get_default_memory_pool(device_id)
 
 
 def allocate(nbytes, device=None, stream=None):
@@ -623,8 +623,8 @@ def allocate(nbytes, device=None, stream=None):
     thread's current pool. Raises OutOfMemoryError."""
     # The common case inline (a Device, no pool override): allocation is on the path
     # of every operation.
-    pool = _default_pools.get(device.id) if type(device) is _Device else None
-    if pool is None or vars(_local).get("overrides"):
+    pool = default_pools.get(device.id) if type(device) is _Device else None
+    if pool is None or vars(pool_overrides).get("overrides"):
         pool = current_pool(device)
     if stream is None:
         stream = get_current_stream(pool.device)

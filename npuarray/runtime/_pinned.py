@@ -17,7 +17,7 @@ import numpy as np
 
 from .._acl import AclError, check, ffi, lib
 from . import _device
-from ._memory_pool import _parse_limit
+from ._memory_pool import parse_limit
 
 _registry_lock = threading.Lock()
 _starts = []      # sorted start addresses of live pinned allocations
@@ -149,7 +149,7 @@ class PinnedPool:
 
     def __init__(self, limit=None):
         if limit is None:
-            limit = _parse_limit(os.environ.get("NPUARRAY_PINNED_POOL_LIMIT", str(1 << 30)), None,
+            limit = parse_limit(os.environ.get("NPUARRAY_PINNED_POOL_LIMIT", str(1 << 30)), None,
                                  "NPUARRAY_PINNED_POOL_LIMIT")
         self.limit = limit
         self._lock = threading.Lock()

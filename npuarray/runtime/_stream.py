@@ -21,7 +21,7 @@ ACL_ERROR_RT_PARAM_INVALID = 107000
 _default_streams = {}                  # device id -> Stream
 _default_lock = threading.Lock()
 _streams_by_device = {}                # device id -> WeakSet of its Streams
-_tls = threading.local()
+thread_state = threading.local()
 
 
 class Stream:
@@ -60,13 +60,13 @@ class Stream:
         device_id = self.device.id
         current = _current_streams()
         saved = (_device.current_device_id(), device_id, current.get(device_id))
-        _tls.__dict__.setdefault("stack", []).append(saved)
+        thread_state.__dict__.setdefault("stack", []).append(saved)
         current[device_id] = self
         _device._set_current_device_id(device_id)
         return self
 
     def __exit__(self, *exc):
-        previous_device, device_id, previous_stream = _tls.stack.pop()
+        previous_device, device_id, previous_stream = thread_state.stack.pop()
         current = _current_streams()
         if previous_stream is None:
             current.pop(device_id, None)
@@ -372,10 +372,10 @@ def raise_host_function_errors(device_id):
 
 def _current_streams():
     try:
-        return _tls.current
+        return thread_state.current
     except AttributeError:
-        _tls.current = {}
-        return _tls.current
+        thread_state.current = {}
+        return thread_state.current
 
 
 def default_stream(device=None):
@@ -397,7 +397,7 @@ def current_stream_of(device):
     without the argument normalisation: every operation of the array layer looks
     up its stream here, so the common case is two dict lookups."""
     device_id = device.id
-    current = _tls.__dict__.get("current")
+    current = thread_state.__dict__.get("current")
     stream = current.get(device_id) if current else None
     if stream is None:
         stream = _default_streams.get(device_id) or default_stream(device_id)
