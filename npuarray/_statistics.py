@@ -17,6 +17,7 @@ import numpy as np
 from ._core import _creation, _manipulation, _ops, _searching, _sorting, _utility
 from ._core import _elementwise as ew
 from ._core import _statistical as st
+from ._core._data_type import BFLOAT16
 from ._core._indexing import take, take_along_axis
 from ._core._linear_algebra import matmul
 from ._core._statistical import max, mean, min, std, var
@@ -198,6 +199,17 @@ def _reduced_last(a, axes):
     return _manipulation.reshape(moved, tuple(a.shape[i] for i in kept) + (count,))
 
 
+def _quantile_dtype(dtype, q):
+    """The result dtype NumPy 2 gives: ``a``'s dtype promoted with ``q``'s, a Python
+    number being weak (``percentile(float32, 50)`` is float32, ``[5, 50]`` float64),
+    float64 where that is not floating."""
+    if dtype == BFLOAT16 or dtype.kind == "b" or (isinstance(q, (builtins.bool, int, float))
+                                                  and not isinstance(q, np.generic)):
+        return float_dtype(dtype)
+    promoted = np.result_type(dtype, q.dtype if is_array(q) else np.asarray(q).dtype)
+    return float_dtype(promoted)
+
+
 def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
     a = as_device(a, name)
     if a.dtype.kind == "c":
@@ -206,7 +218,7 @@ def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
         raise ValueError(f"{name}: method {method!r} is not supported by npuarray "
                          f"(supported: {', '.join(_QUANTILE_METHODS)})")
     levels = _quantile_levels(q, name, a.device)
-    dtype = float_dtype(a.dtype)
+    dtype = _quantile_dtype(a.dtype, q)
     axes = axis_tuple(axis, a.ndim)
     rows = _reduced_last(_manipulation.reshape(a, (1,)) if a.ndim == 0 else a,
                          axes if a.ndim else (0,))
@@ -367,9 +379,15 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 
 def _percent(q, name):
-    if isinstance(q, (list, tuple, int, float, np.ndarray, np.generic)):
+    """``q / 100``, keeping what NumPy's result dtype depends on: a Python number stays
+    one (weak), NumPy scalars and arrays keep their dtype, sequences become float64."""
+    if isinstance(q, (builtins.bool, int, float)) and not isinstance(q, np.generic):
+        return q / 100
+    if isinstance(q, (list, tuple)):
         return np.true_divide(np.asarray(q, dtype=np.float64), 100)
-    return ew.divide(_manipulation.astype(as_device(q, name), np.float64), 100)
+    if isinstance(q, (np.ndarray, np.generic)):
+        return np.true_divide(q, 100)
+    return ew.divide(as_device(q, name), 100)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):

@@ -240,7 +240,6 @@ HOST_FALLBACKS = ("linalg.", "fft.")
 
 # Known differences from NumPy, outside these keywords: (label, dtype or None) -> reason.
 KNOWN = {
-    ("percentile-axis", np.float32): "a list q gives float32; NumPy promotes to float64",
 }
 
 

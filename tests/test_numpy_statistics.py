@@ -309,3 +309,23 @@ def test_numpy_signature_reductions_through_numpy(rng):
         assert_matches(np.prod(x, 0, initial=2.0), np.prod(a, 0, initial=2.0), rtol=1e-5)
         with pytest.raises(ValueError):
             np.var(x, ddof=1, correction=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int32, np.uint8])
+@pytest.mark.parametrize("q", [50, 50.0, [5, 50], np.float64(50), np.float32(50),
+                               np.array([5, 50], np.float32), np.array(50.0)],
+                         ids=["int", "float", "list", "f64", "f32", "array-f32", "0d-f64"])
+def test_quantile_result_dtype_is_numpys(dtype, q, rng):
+    """NumPy 2 promotes ``a`` with ``q`` (a Python number weakly): float32 data with a
+    list of percentiles gives float64, with a Python number float32."""
+    a = rng.integers(0, 100, 12).astype(dtype)
+    for ours, theirs, level in ((npx.percentile, np.percentile, q),
+                                (npx.nanpercentile, np.nanpercentile, q),
+                                (npx.quantile, np.quantile, np.true_divide(q, 100)
+                                 if not isinstance(q, (int, float)) or isinstance(q, np.generic)
+                                 else q / 100)):
+        expected = theirs(a, level)
+        got = ours(up(a), level)
+        assert got.dtype == expected.dtype
+        assert_matches(got, expected, rtol=2e-3)
+
