@@ -3,6 +3,8 @@
 Regression tests: a peer copy on a busy stream must read the source before a later
 write to it; Ctrl-C during a staged copy.
 """
+import time
+
 import numpy as np
 import pytest
 
@@ -18,13 +20,16 @@ def peer_devices():
 
 
 def _busy_stream(device_id, rng):
-    """A stream on ``device_id`` with a few large matrix products queued."""
+    """A stream on ``device_id`` still busy when the test's copy is queued: a few matrix
+    products, then a host function that holds the stream for a second (the products
+    alone may be done by then on a fast machine, and an idle stream takes other paths)."""
     with npx.Device(device_id):
         stream = npx.Stream()
         big = npx.asarray(rng.random((256, 256), dtype=np.float32))
         with stream:
             for _ in range(3):
                 big @ big
+        stream.launch_host_func(lambda: time.sleep(1.0))
     return stream
 
 

@@ -14,7 +14,7 @@
 enum { N = 1024, BYTES = N * sizeof(float) };
 
 static aclrtStream a, b, c;
-static float *x, *y, *out, *host;
+static float *x, *y, *out, *host, *host2; /* host2: a second stream's copies land apart */
 static aclTensor *tx, *ty, *tout;
 static aclScalar *one;
 static int g_found, g_seeded;
@@ -102,7 +102,7 @@ static void ordered_programs(void)
     EXPECT_OK(aclrtRecordEvent(e, a));
     EXPECT_OK(aclrtStreamWaitEvent(b, e));
     EXPECT_OK(aclrtMemcpyAsync(host, BYTES, out, BYTES, ACL_MEMCPY_DEVICE_TO_HOST, b));
-    EXPECT_OK(aclrtMemcpyAsync(host, BYTES, x, BYTES, ACL_MEMCPY_DEVICE_TO_HOST, a)); /* 3 */
+    EXPECT_OK(aclrtMemcpyAsync(host2, BYTES, x, BYTES, ACL_MEMCPY_DEVICE_TO_HOST, a)); /* 3 */
     EXPECT_OK(aclrtSynchronizeStream(a));
     EXPECT_OK(aclrtMemsetAsync(x, BYTES, 0, BYTES, b));
     EXPECT_OK(aclrtSynchronizeStream(b));
@@ -142,6 +142,8 @@ static void ordered_programs(void)
 static void warn_mode(void)
 {
     EXPECT(npusim_racecheck_set_mode(NPUSIM_RACECHECK_WARN) == NPUSIM_RACECHECK_ERROR, "previous mode");
+#ifndef __SANITIZE_THREAD__
+    /* In warn mode the race really runs: ThreadSanitizer would (rightly) report it. */
     EXPECT_OK(add(a));
     EXPECT_OK(aclrtMemcpyAsync(host, BYTES, out, BYTES, ACL_MEMCPY_DEVICE_TO_HOST, b)); /* runs */
     char report[512];
@@ -149,11 +151,14 @@ static void warn_mode(void)
            "warn mode keeps the report");
     EXPECT(npusim_racecheck_next_report(report, sizeof report) == 0, "one report only");
     sync_all();
+#endif
     EXPECT(npusim_racecheck_set_mode(7) == -1, "an unknown mode is refused");
     EXPECT(npusim_racecheck_set_mode(NPUSIM_RACECHECK_OFF) == NPUSIM_RACECHECK_WARN, "previous mode");
+#ifndef __SANITIZE_THREAD__
     EXPECT_OK(add(a));                              /* off: nothing is checked */
     EXPECT_OK(aclrtMemcpyAsync(host, BYTES, out, BYTES, ACL_MEMCPY_DEVICE_TO_HOST, b));
     sync_all();
+#endif
 }
 
 int main(void)
@@ -168,6 +173,7 @@ int main(void)
     EXPECT_OK(aclrtMalloc((void **)&y, BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
     EXPECT_OK(aclrtMalloc((void **)&out, BYTES, ACL_MEM_MALLOC_HUGE_FIRST));
     EXPECT_OK(aclrtMallocHost((void **)&host, BYTES));
+    EXPECT_OK(aclrtMallocHost((void **)&host2, BYTES));
     for (int i = 0; i < N; i++) host[i] = (float)i * 0.5f;
     EXPECT_OK(aclrtMemcpy(x, BYTES, host, BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
     EXPECT_OK(aclrtMemcpy(y, BYTES, host, BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
