@@ -38,10 +38,10 @@ myst_heading_anchors = 3
 # inventory is written from NumPy's own names (the build needs no network); its
 # addresses are those of numpy.org's generated reference pages.
 NUMPY_DOCS = "https://numpy.org/doc/stable/"
+NUMPY_NAMES = _apipages.numpy_function_names()
 
 
-def _numpy_inventory(path):
-    names = _apipages.numpy_function_names()
+def _numpy_inventory(path, names):
     lines = "".join(f"{name} py:function 1 reference/generated/{name}.html -\n"
                     for name in sorted(names))
     header = ("# Sphinx inventory version 2\n# Project: NumPy\n# Version: stable\n"
@@ -51,8 +51,9 @@ def _numpy_inventory(path):
     return str(path)
 
 
-intersphinx_mapping = {"numpy": (NUMPY_DOCS, _numpy_inventory(DOCS / "_build" / "numpy.inv"))}
-autosummary_context = {"numpy_names": _apipages.numpy_function_names()}
+intersphinx_mapping = {"numpy": (NUMPY_DOCS, _numpy_inventory(DOCS / "_build" / "numpy.inv",
+                                                            NUMPY_NAMES))}
+autosummary_context = {"numpy_names": NUMPY_NAMES}
 
 _apipages.write_reference(DOCS / "api")
 

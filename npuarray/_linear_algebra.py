@@ -245,6 +245,20 @@ def _products(a, b):
     return ew.not_equal(counts, 0)
 
 
+def _check_core(name, signature, a, a_ndim, b, b_ndim, a_n, b_n):
+    """NumPy's gufunc checks, with its messages: each operand has its core axes
+    (``a_ndim``, ``b_ndim``) and the contracted lengths ``a_n``, ``b_n`` agree."""
+    for index, (x, needed) in enumerate(((a, a_ndim), (b, b_ndim))):
+        if x.ndim < needed:
+            raise ValueError(f"{name}: Input operand {index} does not have enough dimensions "
+                             f"(has {x.ndim}, gufunc core with signature {signature} requires "
+                             f"{needed})")
+    if a_n != b_n:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {signature} (size {b_n[0]} is different "
+                         f"from {a_n[0]})")
+
+
 def matvec(x1, x2, /, out=None):
     """Matrix-vector products ``x1 @ x2`` of the stacks of matrices (..., m, n)
     and vectors (..., n), broadcast over the leading axes: (..., m)
@@ -252,17 +266,7 @@ def matvec(x1, x2, /, out=None):
     (bool: whether any product is true);
     ValueError for missing core axes or mismatched n."""
     a, b = _same_dtype(x1, x2, "matvec")
-    signature = "(m,n),(n)->(m)"
-    if a.ndim < 2:
-        raise ValueError(f"matvec: Input operand 0 does not have enough dimensions (has "
-                         f"{a.ndim}, gufunc core with signature {signature} requires 2)")
-    if b.ndim < 1:
-        raise ValueError(f"matvec: Input operand 1 does not have enough dimensions (has 0, "
-                         f"gufunc core with signature {signature} requires 1)")
-    if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"matvec: Input operand 1 has a mismatch in its core dimension 0, "
-                         f"with gufunc signature {signature} (size {b.shape[-1]} is "
-                         f"different from {a.shape[-1]})")
+    _check_core("matvec", "(m,n),(n)->(m)", a, 2, b, 1, a.shape[-1:], b.shape[-1:])
     return into(_products(a, _manipulation.expand_dims(b, axis=-1))[..., 0], out)
 
 
@@ -272,17 +276,7 @@ def vecmat(x1, x2, /, out=None):
     (``numpy.vecmat``; aclnnMatmul of the conjugated ``x1`` as a row). The
     promoted dtype; ValueError for missing core axes or mismatched n."""
     a, b = _same_dtype(x1, x2, "vecmat")
-    signature = "(n),(n,m)->(m)"
-    if a.ndim < 1:
-        raise ValueError(f"vecmat: Input operand 0 does not have enough dimensions (has 0, "
-                         f"gufunc core with signature {signature} requires 1)")
-    if b.ndim < 2:
-        raise ValueError(f"vecmat: Input operand 1 does not have enough dimensions (has "
-                         f"{b.ndim}, gufunc core with signature {signature} requires 2)")
-    if a.shape[-1] != b.shape[-2]:
-        raise ValueError(f"vecmat: Input operand 1 has a mismatch in its core dimension 0, "
-                         f"with gufunc signature {signature} (size {b.shape[-2]} is "
-                         f"different from {a.shape[-1]})")
+    _check_core("vecmat", "(n),(n,m)->(m)", a, 1, b, 2, a.shape[-1:], b.shape[-2:-1])
     if a.dtype.kind == "c":
         a = ew.conj(a)
     return into(_products(_manipulation.expand_dims(a, axis=-2), b)[..., 0, :], out)

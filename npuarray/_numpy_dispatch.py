@@ -28,7 +28,8 @@ import inspect
 import numpy as np
 
 from ._core import _elementwise as ew
-from ._core import _manipulation, _ops, _transfer
+from ._core import _manipulation, _transfer
+from ._core._array import NPUArray
 from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm, _math, _set
 from . import _bitwise, _dtype_routines, _functional, _io, _memory_ranges, _polynomial
 from . import _sorting, _statistics, _window
@@ -40,9 +41,6 @@ __all__ = []
 _SCALARS = (builtins.bool, int, float, complex, np.generic)
 
 
-def _array_type():
-    return _ops._array_type or _ops._npuarray_type()
-
 
 # ---------------------------------------------------------------------------
 # __array_ufunc__
@@ -50,14 +48,14 @@ def _array_type():
 def _is_operand(value):
     """Whether NumPy's protocols take ``value`` with NPUArrays: device arrays, scalars,
     host arrays and sequences (uploaded or, for what runs on the host, kept)."""
-    return isinstance(value, (_array_type(), np.ndarray, list, tuple, slice, *_SCALARS)) \
+    return isinstance(value, (NPUArray, np.ndarray, list, tuple, slice, *_SCALARS)) \
         or value is None or value is Ellipsis
 
 
 def _host_values(value, what):
     """``value`` with every NPUArray in it (in lists, tuples and dicts too) copied to
     the host: an implicit transfer for ``what``."""
-    if isinstance(value, _array_type()):
+    if isinstance(value, NPUArray):
         return _transfer.implicit_to_host(value, what, "npuarray.asnumpy(x) first")
     if isinstance(value, (list, tuple)):
         return type(value)(_host_values(v, what) for v in value)
@@ -67,7 +65,7 @@ def _host_values(value, what):
 
 
 def _holds_device_array(value):
-    if isinstance(value, _array_type()):
+    if isinstance(value, NPUArray):
         return True
     if isinstance(value, (list, tuple)):
         return builtins.any(_holds_device_array(v) for v in value)
@@ -271,7 +269,7 @@ def _like_full(like_device, shape, fill_value, dtype=None, order="C", *, device=
     it as NumPy when not given); an array ``fill_value`` is broadcast and copied."""
     _c_order(order, "full")
     device = _target(device, like_device)
-    if isinstance(fill_value, _array_type()) or np.ndim(fill_value):
+    if isinstance(fill_value, NPUArray) or np.ndim(fill_value):
         fill = _transfer.asarray(fill_value, device=device)
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
         return _manipulation.astype(_manipulation.broadcast_to(fill, shape),
@@ -380,8 +378,7 @@ def array_function(self, func, types, args, kwargs):
     ``func`` when it has none; NotImplemented when non-NPUArray array types
     take part (NumPy then raises TypeError)."""
     global _FUNCTIONS, _LIKE
-    array_type = _array_type()
-    if not builtins.all(issubclass(t, (array_type, np.ndarray)) for t in types):
+    if not builtins.all(issubclass(t, (NPUArray, np.ndarray)) for t in types):
         return NotImplemented
     if _FUNCTIONS is None:
         _FUNCTIONS = _function_table()

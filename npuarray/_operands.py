@@ -7,19 +7,17 @@ import numpy as np
 from ._core import _elementwise as ew
 from ._core import _ops, _transfer, _utility
 from ._core._shape import normalize_axis_tuple
+from ._core._array import NPUArray
 
 _SCALARS = (builtins.bool, int, float, complex, np.generic)
 
-
-def array_type():
-    return _ops._array_type or _ops._npuarray_type()
 
 
 def as_device(x, name):
     """``x`` as an NPUArray: NPUArrays as they are, Python and NumPy scalars as
     0-d device arrays, host arrays and sequences uploaded (an implicit transfer,
     under ``transfer_guard``). TypeError for anything else."""
-    if isinstance(x, array_type()):
+    if isinstance(x, NPUArray):
         return x
     if isinstance(x, _SCALARS):
         return _transfer.asarray(x)
@@ -30,7 +28,7 @@ def as_device(x, name):
 
 
 def is_array(x):
-    return isinstance(x, array_type())
+    return isinstance(x, NPUArray)
 
 
 def into(result, out):

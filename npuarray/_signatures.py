@@ -21,12 +21,13 @@ import numpy as np
 
 from . import _math, _ufunc
 from . import _set as _set_names
-from ._core import _creation, _indexing, _linear_algebra, _manipulation, _ops, _searching
+from ._core import _creation, _indexing, _linear_algebra, _manipulation, _searching
 from ._core import _set, _sorting
 from ._core import _statistical as st
 from ._core import _transfer, _utility
 from ._core import _elementwise as ew
 from ._core._data_type import BFLOAT16, normalize_dtype
+from ._core._array import NPUArray
 from ._operands import as_device, axis_argument, float_dtype, into
 
 __all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "all", "any",
@@ -38,9 +39,6 @@ __all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "a
 
 _NO_VALUE = np._NoValue
 
-
-def _array_type():
-    return _ops._array_type or _ops._npuarray_type()
 
 
 def _floating(dtype):
@@ -68,7 +66,7 @@ def _reduce(ufunc_name, function, a, axis, dtype, out, keepdims, initial, where)
     keepdims = _keepdims(keepdims)
     axis = axis_argument(axis)
     if out is None and not _given(initial) and where is True \
-            and type(a) is _array_type():
+            and type(a) is NPUArray:
         return function(a, axis=axis, keepdims=keepdims,
                         **({} if dtype is None else {"dtype": dtype}))
     a = as_device(a, ufunc_name)
@@ -84,7 +82,7 @@ def sum(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE
     aclnnReduceSum on the current stream; integers accumulate in int64 / uint64 as
     NumPy. ``dtype`` the accumulator and result dtype, ``out`` an NPUArray,
     ``keepdims``, ``initial`` (added), ``where`` (a bool mask: the elements summed)."""
-    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+    if out is None and initial is _NO_VALUE and where is True and type(a) is NPUArray \
             and type(axis) is not list and keepdims is not _NO_VALUE:
         return st.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)  # the plain call, as cheap
     return _reduce("add", st.sum, a, axis, dtype, out, keepdims, initial, where)
@@ -94,7 +92,7 @@ def prod(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALU
          where=True):
     """Product over ``axis`` (``numpy.prod``, array API ``prod``): aclnnProd; the
     keywords as ``sum``'s."""
-    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+    if out is None and initial is _NO_VALUE and where is True and type(a) is NPUArray \
             and type(axis) is not list and keepdims is not _NO_VALUE:
         return st.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
     return _reduce("multiply", st.prod, a, axis, dtype, out, keepdims, initial, where)
@@ -105,7 +103,7 @@ def max(a, /, axis=None, out=None, keepdims=False, initial=_NO_VALUE,  # noqa: A
     """Largest element over ``axis`` (``numpy.max``, array API ``max``): aclnnAmax;
     ``initial`` takes part, ``where`` needs ``initial`` (ValueError otherwise, as
     NumPy), as does an empty reduction."""
-    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+    if out is None and initial is _NO_VALUE and where is True and type(a) is NPUArray \
             and type(axis) is not list and keepdims is not _NO_VALUE:
         return st.max(a, axis=axis, keepdims=keepdims)
     return _reduce("maximum", st.max, a, axis, None, out, keepdims, initial, where)
@@ -114,7 +112,7 @@ def max(a, /, axis=None, out=None, keepdims=False, initial=_NO_VALUE,  # noqa: A
 def min(a, /, axis=None, out=None, keepdims=False, initial=_NO_VALUE,  # noqa: A001
         where=True):
     """Smallest element over ``axis`` (``numpy.min``, array API ``min``): aclnnAmin."""
-    if out is None and initial is _NO_VALUE and where is True and type(a) is _ops._array_type \
+    if out is None and initial is _NO_VALUE and where is True and type(a) is NPUArray \
             and type(axis) is not list and keepdims is not _NO_VALUE:
         return st.min(a, axis=axis, keepdims=keepdims)
     return _reduce("minimum", st.min, a, axis, None, out, keepdims, initial, where)
@@ -125,7 +123,7 @@ amax, amin = max, min
 
 def _truth(name, function, a, axis, out, keepdims, where):
     keepdims = _keepdims(keepdims)
-    if out is None and where is True and type(a) is _array_type():
+    if out is None and where is True and type(a) is NPUArray:
         return function(a, axis=axis_argument(axis), keepdims=keepdims)
     a = as_device(a, name)
     if where is not True:
@@ -157,7 +155,7 @@ def mean(a, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     bool mask of the elements averaged (NaN where none is), ``out`` an NPUArray."""
     keepdims = _keepdims(keepdims)
     axis = axis_argument(axis)
-    if out is None and dtype is None and where is True and type(a) is _array_type() \
+    if out is None and dtype is None and where is True and type(a) is NPUArray \
             and _floating(a.dtype):
         return st.mean(a, axis=axis, keepdims=keepdims)
     a = as_device(a, "mean")
@@ -183,7 +181,7 @@ def _moment(name, root, a, axis, dtype, out, ddof, keepdims, where, mean_, corre
         ddof = correction
     function = st.std if root else st.var
     if out is None and dtype is None and where is True and mean_ is _NO_VALUE \
-            and type(a) is _array_type() and _floating(a.dtype):
+            and type(a) is NPUArray and _floating(a.dtype):
         return function(a, axis=axis, correction=ddof, keepdims=keepdims)
     a = as_device(a, name)
     compute = normalize_dtype(dtype) if dtype is not None else _float_dtype(a.dtype)
@@ -274,7 +272,7 @@ def where(condition, x=_NO_VALUE, y=_NO_VALUE, /):
         raise ValueError("either both or neither of x and y should be given")
     condition = as_device(condition, "where")
     x, y = _ufunc.operands("where", [x, y]) if not (
-        isinstance(x, _array_type()) or isinstance(y, _array_type())) else \
+        isinstance(x, NPUArray) or isinstance(y, NPUArray)) else \
         [as_device(v, "where") if isinstance(v, (np.ndarray, list, tuple)) else v
          for v in (x, y)]
     return ew.where(condition, x, y)
@@ -427,7 +425,7 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None):
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """A new array filled with ``fill_value`` (``numpy.full``, array API ``full``):
     aclnnInplaceFillScalar; the dtype from ``fill_value`` when not given (NumPy's)."""
-    if isinstance(fill_value, (_array_type(), np.ndarray, list, tuple)):
+    if isinstance(fill_value, (NPUArray, np.ndarray, list, tuple)):
         fill = as_device(fill_value, "full")
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
         result = _manipulation.astype(_manipulation.broadcast_to(fill, shape),
@@ -445,7 +443,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     device copy when ``a`` has another one), 'A' / 'K' keep the array's."""
     result = _transfer.asarray(a, dtype=dtype, device=device, copy=copy)
     if order in (None, "K", "A"):
-        return _layout(result, order if isinstance(a, _array_type()) else None, result)
+        return _layout(result, order if isinstance(a, NPUArray) else None, result)
     laid_out = _layout(result, order)
     if copy is False and laid_out is not result:
         raise ValueError(f"asarray(copy=False): the array is not in order {order!r}")
@@ -498,8 +496,8 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     div = num - 1 if endpoint else num
-    arrays = isinstance(start, (_array_type(), np.ndarray, list, tuple)) or \
-        isinstance(stop, (_array_type(), np.ndarray, list, tuple))
+    arrays = isinstance(start, (NPUArray, np.ndarray, list, tuple)) or \
+        isinstance(stop, (NPUArray, np.ndarray, list, tuple))
     if not arrays:
         if dtype is None and (isinstance(start, np.generic) or isinstance(stop, np.generic)):
             dtype = np.result_type(start, stop, 1.0)  # NumPy scalars are strong (NEP 50)

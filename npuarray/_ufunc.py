@@ -31,6 +31,7 @@ from . import _sorting as _sorting_names
 from ._core import _elementwise as ew
 from ._core import _creation, _manipulation, _ops, _sorting, _statistical, _transfer, _utility
 from ._core._data_type import normalize_dtype
+from ._core._array import NPUArray
 
 __all__ = ["ufunc"]
 
@@ -40,9 +41,6 @@ _NO_VALUE = np._NoValue
 _TYPE_CODES = set("?bBhHiIlLqQefdFD->")
 
 
-def _array_type():
-    return _ops._array_type or _ops._npuarray_type()
-
 
 def operands(name, values):
     """``values`` as the ufunc ``name`` takes them: NPUArrays and Python scalars as
@@ -50,11 +48,10 @@ def operands(name, values):
     uploaded (an implicit transfer); when no operand is an array, the first NumPy
     scalar (else the first operand) becomes a 0-d device array, so NEP 50 gives
     NumPy's dtype. TypeError for anything else."""
-    array_type = _array_type()
     values = list(values)
     have_array = False
     for i, value in enumerate(values):
-        if isinstance(value, array_type):
+        if isinstance(value, NPUArray):
             have_array = True
         elif isinstance(value, (np.ndarray, list, tuple)):
             values[i] = _transfer.implicit_upload(value, f"npuarray.{name}()")
@@ -86,7 +83,7 @@ def ordered(result, order, inputs):
             raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
         return result
     if order == "A":
-        arrays = [x for x in inputs if isinstance(x, _array_type())]
+        arrays = [x for x in inputs if isinstance(x, NPUArray)]
         if not arrays or not builtins.all(is_fortran(x) for x in arrays):
             return result
     elif order != "F":
@@ -129,7 +126,7 @@ def out_arrays(out, nout):
         raise ValueError(f"The 'out' tuple must have exactly {nout} entries: one per "
                          f"ufunc output")
     for target in out:
-        if target is not None and not isinstance(target, _array_type()):
+        if target is not None and not isinstance(target, NPUArray):
             raise TypeError(f"out must be an NPUArray, got {type(target).__name__} "
                             f"(npuarray writes results on the device)")
     return out
@@ -235,7 +232,7 @@ class ufunc:
     def _cast_inputs(self, inputs, dtype, casting):
         converted = []
         for value in inputs:
-            if isinstance(value, _array_type()):
+            if isinstance(value, NPUArray):
                 _check_cast(self.__name__, value.dtype, dtype, casting, "input")
                 value = _manipulation.astype(value, dtype, copy=False)
             converted.append(value)
@@ -359,7 +356,7 @@ class ufunc:
     def outer(self, a, b, /, **kwargs):
         """``numpy.ufunc.outer``: ``result[i..., j...] = f(a[i...], b[j...])``."""
         self._binary_only("outer")
-        a, b = (v if isinstance(v, _array_type()) else _transfer.asarray(v)
+        a, b = (v if isinstance(v, NPUArray) else _transfer.asarray(v)
                 if isinstance(v, _SCALARS) else operands(self.__name__, [v])[0]
                 for v in (a, b))
         expanded = _manipulation.reshape(a, a.shape + (1,) * b.ndim)
@@ -373,7 +370,7 @@ class ufunc:
         array = operands(self.__name__, [array])[0]
         axis = _manipulation.normalize_axis_tuple(axis, array.ndim)[0]
         starts = [int(i) for i in np.asarray(
-            indices.to_host() if isinstance(indices, _array_type()) else indices).ravel()]
+            indices.to_host() if isinstance(indices, NPUArray) else indices).ravel()]
         moved = _manipulation.moveaxis(array, axis, 0)
         n = moved.shape[0]
         parts = []
@@ -399,7 +396,7 @@ class ufunc:
 def _index_array(index, n):
     """One axis's integer index of ``ufunc.at`` as a flat int64 device array,
     negative entries wrapped by the axis length ``n``."""
-    if not isinstance(index, _array_type()):
+    if not isinstance(index, NPUArray):
         index = _transfer.asarray(np.asarray(index, dtype=np.int64))
     if index.dtype.kind not in "iu":
         raise TypeError(f"ufunc.at: indices must be integers, got {index.dtype}")
@@ -414,7 +411,7 @@ def _at(function, a, indices, b):
         raise TypeError(f"{name}.at: slices in the indices are not supported")
     arrays = [_index_array(i, n) for i, n in zip(key, a.shape)]
     if name in ("add", "subtract") and b is not None:
-        if isinstance(b, _array_type()):
+        if isinstance(b, NPUArray):
             values = ew.negative(b) if name == "subtract" else b
         else:
             values = _transfer.asarray(np.asarray(b), device=a.device)
@@ -460,15 +457,15 @@ _PLAN_ONLY = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "gr
               "greater_equal", "less", "less_equal", "logical_and", "logical_or")
 
 
-def _plain_binary(args, array_type):
+def _plain_binary(args):
     """Whether ``args`` are two operands the element-wise function takes as they are:
     an NPUArray and an NPUArray or scalar."""
     if len(args) != 2:
         return False
     a, b = args
-    if isinstance(a, array_type):
-        return isinstance(b, (array_type, *_SCALARS))
-    return isinstance(b, array_type) and isinstance(a, _SCALARS)
+    if isinstance(a, NPUArray):
+        return isinstance(b, (NPUArray, *_SCALARS))
+    return isinstance(b, NPUArray) and isinstance(a, _SCALARS)
 
 
 def _entry(u, function):
@@ -476,23 +473,22 @@ def _entry(u, function):
     keywords (in C for the plan-only binary functions), ``u._call`` otherwise."""
     general = u._call
     nin = u.nin
-    array_type = _array_type()
     if u.__name__ in _PLAN_ONLY and function.__name__ == u.__name__:
         plan = ew.plan_of(u.__name__)
 
         def fallback(*args, **kwargs):
-            if kwargs or not _plain_binary(args, array_type):
+            if kwargs or not _plain_binary(args):
                 return general(*args, **kwargs)
             return function(*args)
         return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback)
     if nin == 1:
         def call(x, out=None, /, *args, **kwargs):
-            if out is None and not kwargs and type(x) is array_type and not args:
+            if out is None and not kwargs and type(x) is NPUArray and not args:
                 return function(x)
             return general(x, *((out,) if out is not None else ()), *args, **kwargs)
     else:
         def call(*args, **kwargs):
-            if kwargs or not _plain_binary(args, array_type):
+            if kwargs or not _plain_binary(args):
                 return general(*args, **kwargs)
             return function(*args)
     call.__name__ = u.__name__

@@ -179,3 +179,16 @@ def test_einsum_path_matches_numpy(optimize, rng):
     expected = np.einsum_path("ij,jk,kl->il", *arrays, optimize=optimize)
     assert got[0] == expected[0]
     assert got[1] == expected[1]
+
+
+@pytest.mark.parametrize("name, a_shape, b_shape", [
+    ("matvec", (3,), (3,)), ("matvec", (2, 3), (4,)), ("matvec", (2, 3), ()),
+    ("vecmat", (3,), (3,)), ("vecmat", (3,), (4, 2)), ("vecmat", (), (3, 2))])
+def test_matvec_and_vecmat_refuse_what_numpys_gufuncs_refuse(name, a_shape, b_shape):
+    a, b = np.ones(a_shape), np.ones(b_shape)
+    with pytest.raises(ValueError) as numpys:
+        getattr(np, name)(a, b)
+    with pytest.raises(ValueError) as ours:
+        getattr(npx, name)(up(a), up(b))
+    # NumPy's message, after the function's name
+    assert str(ours.value).split(": ", 1)[1] == str(numpys.value).split(": ", 1)[1]
