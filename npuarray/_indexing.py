@@ -13,7 +13,8 @@ import numpy as np
 
 from ._core import _creation, _manipulation, _searching
 from ._core import _elementwise as ew
-from ._core._indexing import take, take_along_axis
+from ._core import _indexing
+from ._core._indexing import take
 from ._core._ndarray_methods import flatiter
 from ._core._transfer import asarray
 from ._operands import as_device, axis_tuple, into, is_array
@@ -665,3 +666,28 @@ def iterable(y):
     if is_array(y):
         return y.ndim > 0
     return np.iterable(y)
+
+
+def take_along_axis(arr, indices, /, axis=-1):
+    """Elements of ``arr`` at ``indices`` along ``axis`` (``numpy.take_along_axis``,
+    array API ``take_along_axis``): aclnnGather on the current stream of ``arr``'s
+    device, with the core's bounds check (IndexError for an index outside
+    ``[-n, n)``).
+
+    ``indices`` has ``arr``'s number of axes and broadcasts against it outside
+    ``axis``; ``axis=None`` takes from the flattened ``arr`` with 1-D ``indices``.
+    Host arrays (``arr`` or ``indices``) are uploaded, an implicit transfer under
+    ``transfer_guard``, so that NumPy code mixing the two (``dask.array``'s
+    ``argtopk`` keeps its index chunks on the host) runs as it does on NumPy.
+    IndexError for non-integer ``indices`` (as NumPy); ValueError when ``axis`` is
+    None and ``indices`` is not 1-D, or the numbers of axes differ."""
+    arr = as_device(arr, "take_along_axis")
+    indices = as_device(indices, "take_along_axis")
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        arr, axis = _manipulation.reshape(arr, (-1,)), 0
+    return _indexing.take_along_axis(arr, indices, axis=axis)
+

@@ -171,16 +171,12 @@ def _SAME_FUNCTIONS():
             (np.roll, m.roll), (np.tile, m.tile), (np.repeat, m.repeat),
             (np.moveaxis, m.moveaxis), (np.swapaxes, m.swapaxes),
             (np.matrix_transpose, m.matrix_transpose), (np.unstack, m.unstack),
-            (np.take_along_axis, _take_along_axis()), (np.nonzero, se.nonzero),
+            (np.nonzero, se.nonzero),
             (np.tril, cr.tril), (np.triu, cr.triu), (np.real, ew.real), (np.imag, ew.imag),
             (np.unique_all, _set.unique_all), (np.unique_counts, _set.unique_counts),
             (np.unique_inverse, _set.unique_inverse),
             (np.unique_values, _set.unique_values)]
 
-
-def _take_along_axis():
-    from ._core._indexing import take_along_axis
-    return take_along_axis
 
 
 def _keyword_adapter(numpy_function, function):

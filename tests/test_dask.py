@@ -298,7 +298,25 @@ _OPERATIONS = {
     "arange_like": lambda x, y: da.arange(6, chunks=4, like=x) + x[:, 0],
     "ones_zeros_full_like": lambda x, y: da.ones_like(x) + da.zeros_like(y) + da.full_like(x, 2.5),
     "triu": lambda x, y: da.triu(x, 1),
+    "topk": lambda x, y: x.topk(3, axis=1),
 }
+
+
+@pytest.mark.parametrize("k, axis", [(5, None), (-2, 0), (2, 1)])
+def test_argtopk_uploads_dasks_host_index_chunks(rng, k, axis):
+    # Dask's argtopk keeps the index chunks it pairs with the data on the host, so
+    # take_along_axis receives one device and one host array: an implicit upload,
+    # allowed here and refused under transfer_guard("disallow").
+    a = rng.standard_normal((6, 4))
+    x = device_chunks(a, (3, 2))
+    x, host = (x.reshape(24), a.reshape(24)) if axis is None else (x, a)
+    with npx.transfer_guard("allow"):
+        got = x.argtopk(k, axis=axis or 0).compute(scheduler="sync")
+    assert isinstance(got, npx.NPUArray)
+    expected = da.from_array(host, chunks=3).argtopk(k, axis=axis or 0).compute()
+    np.testing.assert_array_equal(got.to_host(), expected)
+    with pytest.raises(npx.ImplicitTransferError):
+        compute(x.argtopk(k, axis=axis or 0))
 
 
 @pytest.mark.parametrize("operation", list(_OPERATIONS.values()), ids=list(_OPERATIONS))

@@ -176,10 +176,25 @@ def test_take_along_axis_errors_then_next_call_works(rng):
         npx.take_along_axis(x, npx.asarray(np.zeros((2, 1), np.int64)), axis=1)  # no broadcast
     with pytest.raises(np.exceptions.AxisError):
         npx.take_along_axis(x, npx.asarray(np.zeros((1, 1), np.int64)), axis=2)
-    with pytest.raises(TypeError):
+    with pytest.raises(IndexError, match="integer"):  # NumPy's error
         npx.take_along_axis(x, npx.asarray(np.zeros((1, 1))), axis=1)
+    with pytest.raises(ValueError, match="single dimension"):
+        npx.take_along_axis(x, npx.asarray(np.zeros((1, 1), np.int64)), axis=None)
     _assert_same(npx.take_along_axis(x, npx.asarray(np.array([[3], [0], [1]])), axis=1),
           np.take_along_axis(x.to_host(), np.array([[3], [0], [1]]), axis=1))
+
+
+def test_take_along_axis_numpy_forms_host_operands_and_axis_none(rng):
+    host = rng.standard_normal((3, 4))
+    indices = rng.integers(-12, 12, size=7)
+    x = npx.asarray(host)
+    _assert_same(npx.take_along_axis(x, indices, None), np.take_along_axis(host, indices, None))
+    rows = rng.integers(0, 4, size=(3, 2))
+    for got in (npx.take_along_axis(x, rows, 1), npx.take_along_axis(host, npx.asarray(rows), 1),
+                np.take_along_axis(host, npx.asarray(rows), 1),
+                np.take_along_axis(x, rows, axis=1)):
+        assert isinstance(got, npx.NPUArray)
+        _assert_same(got, np.take_along_axis(host, rows, 1))
 
 
 # -- 0-d index arrays in __getitem__ / __setitem__ ----------------------------------------------
