@@ -28,6 +28,7 @@ from ._core._elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2
 from ._core._indexing import take
 from ._core._linear_algebra import matmul
 from ._core._statistical import cumulative_prod, cumulative_sum, prod, sum
+from .linalg import cross as _linalg_cross
 from ._core._utility import diff
 from ._operands import (all_nan, as_device, axis_argument, axis_tuple, check_no_unsupported,
                         float_dtype, into, is_array, nan_replaced, with_ufunc_out)
@@ -672,6 +673,12 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return parts[0] if len(parts) == 1 else _manipulation.concat(parts)
 
 
+# The dtypes in which aclnnLinalgCross gives NumPy's bits: npusim rounds each float32 / float64
+# product as NumPy does and integers wrap alike; float16 / complex it computes wider, once.
+_CROSS_IN_ONE_OPERATOR = frozenset(map(np.dtype, (np.float32, np.float64, np.int8, np.int16,
+                                                  np.int32, np.int64, np.uint8)))
+
+
 def _vector_components(v, axis, name):
     v = _manipulation.moveaxis(as_device(v, name), axis, -1)
     if v.shape[-1] not in (2, 3):
@@ -683,8 +690,9 @@ def _vector_components(v, axis, name):
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross product of 2- or 3-vectors along ``axisa`` of ``a`` and ``axisb``
     of ``b`` (``axis`` sets all three), broadcast over the other axes, placed
-    along ``axisc`` (``numpy.cross``): components multiplied and subtracted
-    (aclnnMul, aclnnSub) and stacked. Two 2-vectors give the z-component (no
+    along ``axisc`` (``numpy.cross``): one aclnnLinalgCross for two 3-vectors in
+    float32, float64, int8-int64 and uint8; otherwise components multiplied and
+    subtracted (aclnnMul, aclnnSub) and stacked, on the current stream. Two 2-vectors give the z-component (no
     vector axis), as NumPy (which deprecates it). ValueError for other
     lengths; AxisError for bad axes; NumPy's DeprecationWarning for 2-vectors."""
     if axis is not None:
@@ -702,6 +710,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
                       DeprecationWarning, stacklevel=2)
     if len(u) == 2 and len(v) == 2:
         return ew.subtract(ew.multiply(u[0], v[1]), ew.multiply(u[1], v[0]))
+    if len(u) == 3 and len(v) == 3 and dtype in _CROSS_IN_ONE_OPERATOR:
+        vectors_a = _manipulation.moveaxis(_manipulation.astype(a, dtype, copy=False), axisa, -1)
+        vectors_b = _manipulation.moveaxis(_manipulation.astype(b, dtype, copy=False), axisb, -1)
+        return _manipulation.moveaxis(_linalg_cross(vectors_a, vectors_b, axis=-1), -1, axisc)
     u = u + [0] * (3 - len(u))
     v = v + [0] * (3 - len(v))
     parts = [ew.subtract(ew.multiply(u[i], v[j]), ew.multiply(u[j], v[i]))

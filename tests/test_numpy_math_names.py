@@ -280,6 +280,28 @@ def test_cross_matches_numpy(dtype, rng):
                    rtol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int64", "uint8", "uint16",
+                                   "float16", "complex64"])
+@pytest.mark.parametrize("layout", ["packed", "broadcast", "strided", "moved-axes"])
+def test_cross_gives_numpys_bits(dtype, layout, rng):
+    # One aclnnLinalgCross (float32/64, int8-int64, uint8) or the composition: either way the
+    # same bits as NumPy's, in the packed (n, 3) kernel path and the general strided one.
+    a = (rng.standard_normal((40, 3)) * 50).astype(dtype)
+    b = (rng.standard_normal((40, 3)) * 50).astype(dtype)
+    kwargs = {}
+    if layout == "broadcast":
+        b = b[:1]
+    elif layout == "strided":
+        a, b = a[::-2], b[1::2]
+    elif layout == "moved-axes":
+        a, b, kwargs = a.T.reshape(3, 5, 8), b.reshape(5, 8, 3), {"axisa": 0, "axisc": 1}
+    with np.errstate(over="ignore"):
+        expected = np.cross(a, b, **kwargs)
+    got = npx.cross(up(a), up(b), **kwargs)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got.to_host(), expected)
+
+
 def test_cross_of_2_vectors_and_errors(rng):
     a, b = rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
     with pytest.warns(DeprecationWarning):

@@ -44,13 +44,38 @@ typedef struct {
     npusim_view *v; /* self, other, out */
     int dim;        /* in out's dims */
     int64_t strides[3][NPUSIM_MAX_DIMS]; /* element strides of each operand over out's dims */
+    bool packed;    /* float or double, each operand C-contiguous in out's shape, dim last */
 } cross_ctx;
+
+/* The packed case, the common one (NumPy's (n, 3) vectors): lines are consecutive triples, read
+ * and written with typed loads, so the loop has no per-element dtype dispatch or index division.
+ * Each product is rounded separately as NumPy's a1 * b2 - a2 * b1 is (C11 without contraction). */
+#define CROSS_PACKED(T)                                                                      \
+    static void cross_packed_##T(const T *a, const T *b, T *r, size_t begin, size_t end)     \
+    {                                                                                        \
+        for (size_t i = begin * 3; i < end * 3; i += 3) {                                    \
+            T a0 = a[i], a1 = a[i + 1], a2 = a[i + 2], b0 = b[i], b1 = b[i + 1], b2 = b[i + 2]; \
+            r[i] = a1 * b2 - a2 * b1;                                                        \
+            r[i + 1] = a2 * b0 - a0 * b2;                                                    \
+            r[i + 2] = a0 * b1 - a1 * b0;                                                    \
+        }                                                                                    \
+    }
+CROSS_PACKED(float)
+CROSS_PACKED(double)
 
 static void cross_range(size_t begin, size_t end, void *arg)
 {
     const cross_ctx *c = arg;
     const npusim_view *out = &c->v[2];
     npusim_kind k = c->ex->kind;
+    if (c->packed) {
+        if (out->dtype == ACL_FLOAT)
+            cross_packed_float((const float *)c->v[0].base, (const float *)c->v[1].base, (float *)out->base, begin, end);
+        else
+            cross_packed_double((const double *)c->v[0].base, (const double *)c->v[1].base, (double *)out->base, begin,
+                                end);
+        return;
+    }
     unsigned char a[3][16], b[3][16], r[16];
     for (size_t line = begin; line < end; line++) {
         int64_t rest = (int64_t)line, off[3] = { 0, 0, 0 };
@@ -78,13 +103,18 @@ static void cross_range(size_t begin, size_t end, void *arg)
 
 static int cross_kernel(const npusim_exec *ex, npusim_view *v)
 {
-    cross_ctx c = { ex, v, (int)ex->dim, { { 0 } } };
+    cross_ctx c = { ex, v, (int)ex->dim, { { 0 } }, false };
     const npusim_view *out = &v[2];
+    c.packed = (out->dtype == ACL_FLOAT || out->dtype == ACL_DOUBLE) && c.dim == out->ndim - 1;
     for (int t = 0; t < 3; t++) {
         int lead = out->ndim - v[t].ndim;
-        for (int d = 0; d < out->ndim; d++) {
+        int64_t contiguous = 1;
+        for (int d = out->ndim - 1; d >= 0; d--) {
             int e = d - lead;
             c.strides[t][d] = e >= 0 && v[t].shape[e] != 1 ? v[t].strides[e] : 0;
+            if (out->shape[d] != 1 && (e < 0 || v[t].shape[e] != out->shape[d] || c.strides[t][d] != contiguous))
+                c.packed = false;
+            contiguous *= out->shape[d];
         }
     }
     int64_t lines = 1;
