@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ._core import _creation, _manipulation, _searching, _utility
+from ._core import _creation, _manipulation, _ops, _searching, _utility
 from ._core import _elementwise as ew
 from ._core import _statistical as st
 from ._core._data_type import result_type
@@ -27,6 +27,7 @@ from ._core._elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2
                                  sqrt, square, subtract, tan, tanh, trunc)
 from ._core._indexing import take
 from ._core._linear_algebra import matmul
+from ._core._shape import broadcast_shapes
 from ._core._statistical import cumulative_prod, cumulative_sum, prod, sum
 from .linalg import cross as _linalg_cross
 from ._core._utility import diff
@@ -557,28 +558,53 @@ def _euclid(a, b):
 
 
 def _integer_pair(ufunc, x1, x2, name):
+    """The operands of ``ufunc`` as device arrays of NumPy's loop dtype, and that dtype."""
     (dtype,) = _ufunc_dtypes(ufunc, x1, x2)
-    a, b = _in_dtype(x1, dtype, name), _in_dtype(x2, dtype, name)
-    a, b = _manipulation.broadcast_arrays(a, b)
-    return ew.abs(a), ew.abs(b)
+    return _in_dtype(x1, dtype, name), _in_dtype(x2, dtype, name), dtype
+
+
+# The dtype in which aclnnGcd (int16/int32/int64 after promotion) takes each of NumPy's
+# integer loop dtypes, every value of it exactly; uint64 has none and is composed.
+_GCD_INPUT = {np.dtype(t): np.dtype(w) for t, w in (
+    (np.int8, np.int16), (np.uint8, np.int16), (np.int16, np.int16), (np.uint16, np.int32),
+    (np.int32, np.int32), (np.uint32, np.int64), (np.int64, np.int64))}
+
+
+def _gcd(a, b, dtype):
+    """gcd(|a|, |b|) in ``dtype`` (NumPy's loop dtype of ``a`` and ``b``): one aclnnGcd
+    on the current stream, its inputs widened where NumPy's dtype is not one of
+    its own (the magnitude of int8's -128 then wraps back to -128 on the store,
+    as NumPy's does); uint64 by Euclid's steps."""
+    if dtype not in _GCD_INPUT:
+        a, b = _manipulation.broadcast_arrays(ew.abs(a), ew.abs(b))
+        return _euclid(a, b)
+    work = _GCD_INPUT[dtype]
+    a, b = (_manipulation.astype(x, work, copy=False) for x in (a, b))
+    stream = _ops.stream_of(a)
+    out = _ops.empty(broadcast_shapes(a.shape, b.shape), dtype, a.device, stream)
+    if out.size:
+        _ops.launch("aclnnGcd", a, b, out, stream=stream)
+    return out
 
 
 @with_ufunc_out
 def gcd(x1, x2, /):
     """Greatest common divisor of ``|x1|`` and ``|x2|`` element-wise
-    (``numpy.gcd``); ``gcd(0, 0) == 0``. Integer dtypes (bool -> int8; TypeError
-    for floating and complex), composed as Euclid's algorithm on the device."""
-    a, b = _integer_pair(np.gcd, x1, x2, "gcd")
-    return _euclid(a, b)
+    (``numpy.gcd``), broadcast; ``gcd(0, 0) == 0``. NumPy's integer dtypes
+    (bool -> int8; TypeError for floating and complex): one aclnnGcd on the
+    current stream (uint64, which it lacks, as Euclid's algorithm)."""
+    a, b, dtype = _integer_pair(np.gcd, x1, x2, "gcd")
+    return _gcd(a, b, dtype)
 
 
 @with_ufunc_out
 def lcm(x1, x2, /):
     """Least common multiple of ``|x1|`` and ``|x2|`` element-wise
-    (``numpy.lcm``): ``|x1| // gcd * |x2|``, 0 when either is 0. Integer dtypes
-    as :func:`gcd`."""
-    a, b = _integer_pair(np.lcm, x1, x2, "lcm")
-    divisor = _euclid(a, b)
+    (``numpy.lcm``): ``|x1| // gcd * |x2|`` (aclnnGcd, aclnnFloorDivide,
+    aclnnMul), 0 when either is 0. Integer dtypes as :func:`gcd`."""
+    a, b, dtype = _integer_pair(np.lcm, x1, x2, "lcm")
+    a, b = ew.abs(a), ew.abs(b)
+    divisor = _gcd(a, b, dtype)
     zero = ew.equal(divisor, 0)
     return ew.where(zero, 0, ew.multiply(ew.floor_divide(a, ew.where(zero, 1, divisor)), b))
 

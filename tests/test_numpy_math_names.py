@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import npuarray as npx
+from npuarray._core import _ops  # the raw operators, below the public API
 from _numpy_names_helpers import REAL_DTYPES, assert_matches, sample, up, views
 
 INTEGER_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
@@ -197,6 +198,39 @@ def test_gcd_lcm_scalars():
     assert_matches(npx.lcm(up(np.array([4, 6, 0])), 10), np.lcm(np.array([4, 6, 0]), 10))
     big = np.array([2 ** 40 * 3, 2 ** 52 + 1], dtype=np.int64)
     assert_matches(npx.gcd(up(big), up(big[::-1])), np.gcd(big, big[::-1]))
+
+
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES)
+def test_gcd_lcm_at_the_extremes_broadcast_and_strided(dtype, rng):
+    # aclnnGcd on widened inputs (or Euclid's steps for uint64): the minimum's magnitude
+    # wraps back to the minimum as NumPy's does; zeros; full-range values; views.
+    dtype = np.dtype(dtype)
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max, (9, 8), dtype=dtype, endpoint=True)
+    b = rng.integers(info.min, info.max, (8,), dtype=dtype, endpoint=True)
+    a[0, :3], a[1, :3], b[:2], b[2] = info.min, 0, 0, info.min
+    a[2] //= 64
+    for x, y in ((a, b), (a[::-2, 1::2], b[::2]), (a.T[:, :1], a[:, 0])):
+        with np.errstate(over="ignore"):
+            expected_gcd, expected_lcm = np.gcd(x, y), np.lcm(x, y)
+        np.testing.assert_array_equal(npx.gcd(up(x), up(y)).to_host(), expected_gcd)
+        np.testing.assert_array_equal(npx.lcm(up(x), up(y)).to_host(), expected_lcm)
+
+
+@pytest.mark.parametrize("self_dtype, other_dtype", [
+    (np.bool_, np.bool_), (np.int8, np.int8), (np.uint8, np.uint8), (np.float32, np.float32),
+    (np.int32, np.float32)])
+def test_npusim_gcd_refuses_promotions_outside_int16_to_int64(self_dtype, other_dtype):
+    # hicann/ops-math math/gcd/docs/aclnnGcd.md: the promoted dtype is INT16, INT32 or INT64.
+    x = npx.asarray(np.arange(3).astype(self_dtype))
+    y = npx.asarray(np.arange(3).astype(other_dtype))
+    out = npx.zeros(3, dtype=npx.int32)
+    with pytest.raises(npx.InvalidValueError) as info:
+        _ops.launch("aclnnGcd", x, y, out)
+    assert info.value.code == 161002 and info.value.api == "aclnnGcdGetWorkspaceSize"
+    good = npx.asarray(np.array([12, -18, 0], np.int16))
+    _ops.launch("aclnnGcd", good, npx.asarray(np.array([8, 8, 0], np.uint8)), out)
+    np.testing.assert_array_equal(out.to_host(), [4, 2, 0])
 
 
 # -- angle, conjugate, logaddexp2, real_if_close -------------------------------------------------

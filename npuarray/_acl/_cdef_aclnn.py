@@ -202,6 +202,9 @@ aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor*
 // Exact int8 x int8 -> int32 products (the integer matrix unit), on which float64 products are
 // emulated: hicann/ops-nn matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md (kernels/ops/quant_matmul.c)
 aclnnStatus aclnnQuantMatmulV5GetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* x1Scale, const aclTensor* x2Scale, const aclTensor* yScale, const aclTensor* x1Offset, const aclTensor* x2Offset, const aclTensor* yOffset, const aclTensor* bias, bool transposeX1, bool transposeX2, int64_t groupSize, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+// The greatest common divisor of integers promoted to int16/int32/int64: hicann/ops-math
+// math/gcd/docs/aclnnGcd.md (kernels/ops/gcd.c)
+aclnnStatus aclnnGcdGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 """
 
 _SECOND_PHASE = ("aclnnStatus {op}(void* workspace, uint64_t workspaceSize, "

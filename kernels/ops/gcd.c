@@ -1,0 +1,65 @@
+/* aclnnGcd (hicann/ops-math math/gcd/docs/aclnnGcd.md, op_host/op_api/aclnn_gcd.cpp): out = gcd(|self|, |other|)
+ * element-wise. self and other promote to INT16, INT32 or INT64 (the Atlas A2/A3 list; bool with bool and int8
+ * with int8 promote outside it and are rejected), broadcast; out is any integer dtype the promoted one casts to;
+ * any strides. gcd(0, 0) = 0; gcd(x, 0) = |x|, and |minimum| wraps to the minimum itself in two's complement,
+ * which is NumPy's and torch's answer too.
+ *
+ * npusim computes with Stein's binary algorithm on the magnitudes as unsigned integers: no division, a loop of
+ * shifts and branch-free subtractions per element. */
+#include "aclnnop/aclnn_gcd.h"
+#include "ew_ops.h"
+
+#define M_GCD_PROMOTED (DT(ACL_INT16) | DT(ACL_INT32) | DT(ACL_INT64))
+
+static inline uint64_t magnitude64(int64_t x) { return x < 0 ? 0 - (uint64_t)x : (uint64_t)x; }
+static inline uint32_t magnitude32(int32_t x) { return x < 0 ? 0 - (uint32_t)x : (uint32_t)x; }
+
+static inline uint64_t stein64(uint64_t a, uint64_t b)
+{
+    if (!a || !b) return a | b;
+    int shift = __builtin_ctzll(a | b);
+    a >>= __builtin_ctzll(a);
+    do {
+        b >>= __builtin_ctzll(b);
+        uint64_t low = a < b ? a : b; /* min and max without a branch (conditional moves) */
+        b = (a < b ? b : a) - low;
+        a = low;
+    } while (b);
+    return a << shift;
+}
+
+static inline uint32_t stein32(uint32_t a, uint32_t b)
+{
+    if (!a || !b) return a | b;
+    int shift = __builtin_ctz(a | b);
+    a >>= __builtin_ctz(a);
+    do {
+        b >>= __builtin_ctz(b);
+        uint32_t low = a < b ? a : b; /* min and max without a branch (conditional moves) */
+        b = (a < b ? b : a) - low;
+        a = low;
+    } while (b);
+    return a << shift;
+}
+
+/* The casts back to signed wrap (2^63 -> INT64_MIN), as documented above. */
+BINARY(gcd_i64, int64_t, int64_t, (int64_t)stein64(magnitude64(x), magnitude64(y)))
+BINARY(gcd_i32, int32_t, int32_t, (int32_t)stein32(magnitude32(x), magnitude32(y)))
+
+/* Kinds: int16 computes as int64 (loaded widened), int32 in its own slot. */
+static const npusim_ew_op ew_gcd = { "gcd", 2, 0, false, false, { [KIND_I64] = gcd_i64, [KIND_I32] = gcd_i32 } };
+
+static const ew_spec spec_gcd = EW_SPEC("aclnnGcd", &ew_gcd, M_SINTS | M_UINTS | M_BOOL, M_SINTS | M_UINTS,
+                                        M_GCD_PROMOTED, 0);
+
+aclnnStatus aclnnGcdGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const ew_operand ins[] = { TENSOR_ARG(self, "self"), TENSOR_ARG(other, "other") };
+    return npusim_ew_prepare(&spec_gcd, ins, 2, NULL, NULL, out, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGcd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnGcd", workspace, workspaceSize, executor, stream);
+}
