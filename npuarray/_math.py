@@ -414,24 +414,34 @@ def _in_dtype(x, dtype, name):
     return x if x.dtype == dtype else _manipulation.astype(x, dtype)
 
 
+# The dtype in which aclnnFmodTensor (double, float16, bfloat16, float, int8, uint8, int32,
+# int64) takes each of NumPy's fmod loop dtypes, every value exactly; uint64 has none.
+_FMOD_INPUT = {np.dtype(t): np.dtype(w) for t, w in (
+    (np.int8, np.int8), (np.uint8, np.uint8), (np.int16, np.int32), (np.uint16, np.int32),
+    (np.int32, np.int32), (np.uint32, np.int64), (np.int64, np.int64),
+    (np.float16, np.float16), (np.float32, np.float32), (np.float64, np.float64))}
+
+
 @with_ufunc_out
 def fmod(x1, x2, /):
     """Element-wise C remainder ``x1 - trunc(x1 / x2) * x2``, with the sign of
-    ``x1`` (``numpy.fmod``). Integers: aclnnRemainderTensor (the sign of ``x2``),
-    moved by ``x2`` where the operands' signs differ (aclnnSWhere, aclnnSub);
-    floats: ``copysign(remainder(|x1|, |x2|), x1)`` (aclnnAbs, aclnnRemainderTensor,
-    aclnnSWhere) — exact, NaN for ``x2 == 0`` or infinite ``x1``; integer division
-    by zero gives 0, as NumPy. Dtypes as NumPy's loops (bool -> int8; TypeError
-    for complex). Runs on the current stream of the operands' device."""
+    ``x1`` (``numpy.fmod``), broadcast: one aclnnFmodTensor on the current stream
+    of the operands' device (int16, uint16 and uint32 widened for it; uint64,
+    which it cannot hold, as aclnnRemainderTensor, equal there since unsigned
+    operands have one sign). Floats: exact, NaN for ``x2 == 0`` or infinite
+    ``x1``; integer division by zero gives 0, as NumPy. Dtypes as NumPy's loops
+    (bool -> int8; TypeError for complex)."""
     (dtype,) = _ufunc_dtypes(np.fmod, x1, x2)
     a, b = _in_dtype(x1, dtype, "fmod"), _in_dtype(x2, dtype, "fmod")
-    if dtype.kind == "u":
+    if dtype not in _FMOD_INPUT:
         return ew.remainder(a, b)
-    if dtype.kind == "i":
-        r = ew.remainder(a, b)
-        moved = ew.logical_and(ew.not_equal(r, 0), ew.not_equal(ew.less(a, 0), ew.less(b, 0)))
-        return ew.where(moved, ew.subtract(r, b), r)
-    return ew.copysign(ew.remainder(ew.abs(a), ew.abs(b)), a)
+    work = _FMOD_INPUT[dtype]
+    a, b = (_manipulation.astype(x, work, copy=False) for x in (a, b))
+    stream = _ops.stream_of(a)
+    out = _ops.empty(broadcast_shapes(a.shape, b.shape), work, a.device, stream)
+    if out.size:
+        _ops.launch("aclnnFmodTensor", a, b, out, stream=stream)
+    return _manipulation.astype(out, dtype, copy=False)
 
 
 @with_ufunc_out

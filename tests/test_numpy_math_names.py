@@ -46,6 +46,55 @@ def test_fmod_matches_numpy(dtype, rng):
     assert_matches(npx.fmod(up(a), up(b[0])), np.fmod(a, b[0]), rtol=_tolerance(dtype))
 
 
+@pytest.mark.parametrize("dtype", INTEGER_DTYPES + ["float16", "float32", "float64", "bool"])
+def test_fmod_gives_numpys_bits_at_the_extremes(dtype, rng):
+    # One aclnnFmodTensor (int16/uint16/uint32 widened for it; uint64 as a remainder):
+    # minimum % -1, division by zero, infinities, NaN and -0.0 as NumPy, broadcast.
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, (9, 7), dtype=dtype, endpoint=True)
+        b = rng.integers(info.min, info.max, (7,), dtype=dtype, endpoint=True)
+        a[0], b[:2], b[2], b[3] = info.min, 0, -1 if info.min else 1, 3
+    elif dtype.kind == "b":
+        a, b = rng.integers(0, 2, (9, 7)).astype(bool), rng.integers(0, 2, 7).astype(bool)
+    else:
+        a = (rng.standard_normal((9, 7)) * 100).astype(dtype)
+        b = (rng.standard_normal(7) * 3).astype(dtype)
+        a[0, :4], b[:2] = [np.inf, -np.inf, np.nan, -0.0], [0, np.inf]
+    for x, y in ((a, b), (a[::-2, ::3], b[::3]), (a, 3)):
+        with np.errstate(all="ignore"):
+            expected = np.fmod(x, y)
+        got = npx.fmod(up(x), y if np.isscalar(y) else up(y)).to_host()
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+        assert np.array_equal(np.signbit(got), np.signbit(expected))
+
+
+@pytest.mark.parametrize("dtype, good", [(np.int16, False), (np.uint32, False), (np.bool_, False),
+                                         (np.complex64, False), (np.int8, True), (np.uint8, True),
+                                         (np.float16, True), (np.float64, True)])
+def test_npusim_fmod_tensor_and_scalar_keep_canns_dtypes(dtype, good):
+    # hicann/ops-math math/mod/docs/aclnnFmodTensor&aclnnInplaceFmodTensor.md and
+    # aclnnFmodScalar&aclnnInplaceFmodScalar.md: DOUBLE, BFLOAT16, FLOAT16, FLOAT, INT32, INT64,
+    # INT8, UINT8.
+    x = npx.asarray(np.array([7, -7, 5, 0]).astype(dtype))
+    divisor = npx.asarray(np.array([3, 3, -2, 4]).astype(dtype))
+    out = npx.zeros(4, dtype=dtype)
+    scalar = _ops.acl_scalar(3, np.dtype(np.int32))
+    if not good:
+        for op, other in (("aclnnFmodTensor", divisor), ("aclnnFmodScalar", scalar)):
+            with pytest.raises(npx.InvalidValueError) as info:
+                _ops.launch(op, x, other, out)
+            assert info.value.code == 161002
+        return
+    _ops.launch("aclnnFmodTensor", x, divisor, out)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(out.to_host(), np.fmod(x.to_host(), divisor.to_host()))
+    _ops.launch("aclnnFmodScalar", x, scalar, out)
+    np.testing.assert_array_equal(out.to_host(), np.fmod(x.to_host(), np.array(3, dtype)))
+
+
 def test_fmod_special_values_and_scalars():
     a = np.array([5.0, -5.0, np.inf, -np.inf, np.nan, 7.5, -0.0, 1e300, -3.0])
     b = np.array([np.inf, -np.inf, 2.0, 3.0, 1.0, 0.0, 2.0, 7.0, -2.0])

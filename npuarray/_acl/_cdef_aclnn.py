@@ -205,6 +205,10 @@ aclnnStatus aclnnQuantMatmulV5GetWorkspaceSize(const aclTensor* x1, const aclTen
 // The greatest common divisor of integers promoted to int16/int32/int64: hicann/ops-math
 // math/gcd/docs/aclnnGcd.md (kernels/ops/gcd.c)
 aclnnStatus aclnnGcdGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+// C's remainder (the sign of self): hicann/ops-math math/mod/docs/aclnnFmodTensor&aclnnInplaceFmodTensor.md,
+// aclnnFmodScalar&aclnnInplaceFmodScalar.md (kernels/ops/fmod.c)
+aclnnStatus aclnnFmodTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus aclnnFmodScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 """
 
 _SECOND_PHASE = ("aclnnStatus {op}(void* workspace, uint64_t workspaceSize, "

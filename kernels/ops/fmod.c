@@ -1,0 +1,53 @@
+/* aclnnFmodTensor and aclnnFmodScalar (hicann/ops-math math/mod/docs/aclnnFmodTensor&aclnnInplaceFmodTensor.md,
+ * aclnnFmodScalar&aclnnInplaceFmodScalar.md): out = self - trunc(self / other) * other, the C remainder with the
+ * sign of self (torch.fmod and numpy.fmod; the documents' formula writes the rounding as a floor). self and
+ * other (a tensor, broadcast, or a host aclScalar) are DOUBLE, BFLOAT16, FLOAT16, FLOAT, INT32, INT64, INT8 or
+ * UINT8; they promote, and out is any of those the promoted dtype casts to.
+ *
+ * npusim: floats by C's fmod (exact in every precision; NaN for a zero divisor or an infinite dividend); integers
+ * by C's truncating %, with a zero divisor giving 0 (NumPy's value; the device's is unspecified) and -1 giving 0
+ * (the minimum % -1 overflows in C). */
+#include <math.h>
+
+#include "aclnnop/aclnn_fmod_scalar.h"
+#include "aclnnop/aclnn_fmod_tensor.h"
+#include "ew_ops.h"
+
+#define M_FMOD (M_FLOATS | DT(ACL_INT32) | DT(ACL_INT64) | DT(ACL_INT8) | DT(ACL_UINT8))
+
+BINARY(fmod_i64, int64_t, int64_t, (y == 0 || y == -1) ? 0 : x % y)
+BINARY(fmod_i32, int32_t, int32_t, (y == 0 || y == -1) ? 0 : x % y)
+BINARY(fmod_f32, float, float, fmodf(x, y))
+BINARY(fmod_f64, double, double, fmod(x, y))
+
+/* Kinds: int8/uint8 compute as int64 (loaded widened), float16/bfloat16 as float. */
+static const npusim_ew_op ew_fmod = { "fmod", 2, 0, false, false,
+                                      { [KIND_I64] = fmod_i64, [KIND_F32] = fmod_f32, [KIND_F64] = fmod_f64,
+                                        [KIND_I32] = fmod_i32 } };
+
+static const ew_spec spec_fmod_tensor = EW_SPEC("aclnnFmodTensor", &ew_fmod, M_FMOD, M_FMOD, M_FMOD, 0);
+static const ew_spec spec_fmod_scalar = EW_SPEC("aclnnFmodScalar", &ew_fmod, M_FMOD, M_FMOD, M_FMOD, 0);
+
+aclnnStatus aclnnFmodTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
+                                            uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const ew_operand ins[] = { TENSOR_ARG(self, "self"), TENSOR_ARG(other, "other") };
+    return npusim_ew_prepare(&spec_fmod_tensor, ins, 2, NULL, NULL, out, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFmodTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnFmodTensor", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnFmodScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
+                                            uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    const ew_operand ins[] = { TENSOR_ARG(self, "self"), SCALAR_ARG(other, "other") };
+    return npusim_ew_prepare(&spec_fmod_scalar, ins, 2, NULL, NULL, out, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFmodScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
+{
+    return npusim_exec_launch("aclnnFmodScalar", workspace, workspaceSize, executor, stream);
+}
