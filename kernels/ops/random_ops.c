@@ -38,9 +38,6 @@
 /* random/dsa_random_uniform/docs/aclnnInplaceRandom.md (COMPLEX64/128 are listed too; npusim's
  * integer draws have no complex store, so it refuses them rather than guess their layout) */
 #define M_RANDOM (M_UNIFORM | M_BOOL)
-/* random/stateless_randperm/docs/aclnnRandperm.md */
-#define M_RANDPERM (DT(ACL_INT64) | DT(ACL_INT32) | DT(ACL_INT16) | DT(ACL_UINT8) | DT(ACL_INT8) | \
-                    DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE) | DT(ACL_BF16))
 
 enum { DRAW_UNIFORM, DRAW_NORMAL, DRAW_INTEGER };
 
@@ -656,7 +653,7 @@ aclnnStatus aclnnRandpermGetWorkspaceSize(int64_t n, int64_t seed, int64_t offse
     const char *name = "aclnnRandperm";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_RANDPERM)))
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnRandperm_out)))
         return rc;
     if (n < 0 || out->ndim != 1 || out->shape[0] != n)
         return npusim_error(ACLNN_ERR_PARAM_INVALID,
@@ -689,7 +686,6 @@ aclnnStatus aclnnRandperm(void *workspace, uint64_t workspaceSize, aclOpExecutor
  * sum (and, without replacement, at least numsamples positive): npusim fails the launch
  * otherwise, where the NPU would return arbitrary categories. */
 
-#define M_MULTINOMIAL (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE))
 
 typedef struct {
     double key;
@@ -803,8 +799,8 @@ aclnnStatus aclnnMultinomialGetWorkspaceSize(const aclTensor *self, int64_t nums
     const char *name = "aclnnMultinomial";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_MULTINOMIAL)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT64))))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnMultinomial_self)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnMultinomial_out)))
         return rc;
     if ((self->ndim != 1 && self->ndim != 2) || self->shape[self->ndim - 1] < 1)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMultinomialGetWorkspaceSize: self must be (C) or (N, C) "

@@ -772,11 +772,7 @@ static const npusim_opdef def_prod = NPUSIM_OPDEF("aclnnProd", reduce_kernel);
 static const npusim_opdef def_prod_dim = NPUSIM_OPDEF("aclnnProdDim", reduce_kernel);
 static const npusim_opdef def_any = NPUSIM_OPDEF("aclnnAny", reduce_kernel);
 
-#define M_REDUCE_SUM M_ARITH
-#define M_MEAN (M_ARITH & ~M_BOOL)
-#define M_AMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 #define M_ARGMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8))
-#define M_ALL_ANY (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 
 /* Normalises dims (negative -> from the end; empty -> all), rejecting repeats and out-of-range
  * (declared in ops_internal.h: aclnnLinalgVectorNorm uses it too). */
@@ -884,7 +880,7 @@ aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntAr
         return npusim_error(ACLNN_ERR_PARAM_INVALID,
                             "aclnnReduceSumGetWorkspaceSize: dtype %s must equal out's dtype %s",
                             npusim_dtype_name(dtype), npusim_dtype_name(out->dtype));
-    return reduce_prepare(&def_reduce_sum, RED_SUM, M_REDUCE_SUM, self, dims, keepDims, out, workspaceSize, executor);
+    return reduce_prepare(&def_reduce_sum, RED_SUM, NPUSIM_DTYPES_aclnnReduceSum_self, self, dims, keepDims, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReduceSum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -902,7 +898,7 @@ aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *
         return npusim_error(ACLNN_ERR_PARAM_INVALID,
                             "aclnnMeanGetWorkspaceSize: out has dtype %s; a mean needs a floating or complex out",
                             npusim_dtype_name(out->dtype));
-    return reduce_prepare(&def_mean, RED_MEAN, M_MEAN, self, dim, keepDim, out, workspaceSize, executor);
+    return reduce_prepare(&def_mean, RED_MEAN, NPUSIM_DTYPES_aclnnMean_self, self, dim, keepDim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMean(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -913,7 +909,7 @@ aclnnStatus aclnnMean(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
                                       uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_amax, RED_MAX, M_AMAX, self, dim, keepDim, out, workspaceSize, executor);
+    return reduce_prepare(&def_amax, RED_MAX, NPUSIM_DTYPES_aclnnAmax_self, self, dim, keepDim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -924,7 +920,7 @@ aclnnStatus aclnnAmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
 aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
                                       uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_amin, RED_MIN, M_AMAX, self, dim, keepDim, out, workspaceSize, executor);
+    return reduce_prepare(&def_amin, RED_MIN, NPUSIM_DTYPES_aclnnAmin_self, self, dim, keepDim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -945,7 +941,7 @@ aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor *self, const aclDataType d
 {
     int rc = check_out_dtype("aclnnProd", dtype, out);
     if (rc) return rc;
-    return reduce_prepare(&def_prod, RED_PROD, M_ARITH, self, NULL, false, out, workspaceSize, executor);
+    return reduce_prepare(&def_prod, RED_PROD, NPUSIM_DTYPES_aclnnProd_self, self, NULL, false, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnProd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -960,7 +956,7 @@ aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor *self, int64_t dim, boo
     if (rc) return rc;
     aclIntArray *dims = aclCreateIntArray(&dim, 1);
     if (!dims) return ACLNN_ERR_INNER;
-    rc = reduce_prepare(&def_prod_dim, RED_PROD, M_ARITH, self, dims, keepDim, out, workspaceSize, executor);
+    rc = reduce_prepare(&def_prod_dim, RED_PROD, NPUSIM_DTYPES_aclnnProdDim_self, self, dims, keepDim, out, workspaceSize, executor);
     aclDestroyIntArray(dims);
     return rc;
 }
@@ -1009,7 +1005,7 @@ aclnnStatus aclnnStd(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
 aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
                                      uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_all, RED_ALL, M_ALL_ANY, self, dim, keepdim, out, workspaceSize, executor);
+    return reduce_prepare(&def_all, RED_ALL, NPUSIM_DTYPES_aclnnAll_self, self, dim, keepdim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAll(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -1020,7 +1016,7 @@ aclnnStatus aclnnAll(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
 aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
                                      uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_any, RED_ANY, M_ALL_ANY, self, dim, keepdim, out, workspaceSize, executor);
+    return reduce_prepare(&def_any, RED_ANY, NPUSIM_DTYPES_aclnnAny_self, self, dim, keepdim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAny(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -1309,8 +1305,6 @@ aclnnStatus aclnnArgMin(void *workspace, uint64_t workspaceSize, aclOpExecutor *
  * aclnnCumsum: running sums along one dim, accumulated in double (floating types), int64
  * (integers, wrapping) or complex double, then cast to out's dtype, which `dtype` must equal. */
 
-#define M_CUMSUM (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_INT32) | DT(ACL_DOUBLE) | DT(ACL_UINT8) | DT(ACL_INT8) | \
-                  DT(ACL_INT16) | DT(ACL_INT64) | M_COMPLEX | DT(ACL_BF16))
 
 typedef struct {
     npusim_kind kind;
@@ -1394,8 +1388,8 @@ aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclD
     const char *name = "aclnnCumsum";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_CUMSUM)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_CUMSUM)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnCumsum_self)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnCumsum_out)))
         return rc;
     if (dtype != out->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dtype %s must equal out's dtype %s", name,
