@@ -151,6 +151,8 @@ def rows(mirrors):
         for name, ctype in sigs[op]:
             role = "output" if ctype in ("aclTensor*", "aclTensorList*") else "input"
             role, dtypes = documented.get(name, (role, []))
+            if name == "out" or name.endswith("Out"):
+                role = "output"   # aclnnAmin's document calls its out an input
             if not any(ctype.startswith(t) or (" " + t) in ctype for t in DTYPED):
                 dtypes = []
             npusim, why = kept.get((op, name), ("=", ""))
