@@ -1,6 +1,6 @@
 /* Arithmetic, math and logical element-wise aclnn operators (docs/acl-abi.md §7.2 "Arithmetic", "Math",
  * "Logical"): first phases describe the operator to the element-wise engine; second phases
- * launch the executor. Dtype sets are the ones CANN documents per operator.
+ * launch the executor. Dtype sets are the operator table's (aclnn_dtypes.h, from kernels/aclnn_dtypes.tsv).
  *
  * Semantics worth knowing: binary operators compute in the promoted type of their inputs (torch
  * rules; a scalar only raises the category) and cast to out's dtype, which must be able to hold

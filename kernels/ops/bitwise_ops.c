@@ -60,15 +60,6 @@ static const npusim_ew_op ew_shl = OP("left_shift", 2, false, NULL, shl_i64k, sh
 static const npusim_ew_op ew_shr = OP("right_shift", 2, false, NULL, shr_i64k, shr_u64k, NULL);
 static const npusim_ew_op ew_lxor = OP("logical_xor", 2, true, lxor_b, NULL, NULL, NULL);
 
-#define M_INTS (M_SINTS | M_UINTS)
-/* math/bitwise_and/docs/aclnnBitwiseAndScalar.md: self, other; out adds the floats */
-#define M_AND_SCALAR (M_BOOL | M_SINTS | DT(ACL_UINT8) | DT(ACL_UINT16))
-/* math/bitwise_or/docs/aclnnBitwiseOr{Tensor,Scalar}&aclnnInplaceBitwiseOr{Tensor,Scalar}.md and
- * math/bitwise_xor/docs/aclnnBitwiseXor{Tensor,Scalar}&...: every integer dtype and BOOL */
-#define M_OR_XOR (M_BOOL | M_INTS)
-/* math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md, math/right_shift/docs/aclnnRightShift.md */
-#define M_SHIFT M_INTS
-
 static const ew_spec spec_and_tensor = EW_SPEC_OF(aclnnBitwiseAndTensor, self, out, &ew_band, 0, 0);
 static const ew_spec spec_and_scalar = EW_SPEC_OF(aclnnBitwiseAndScalar, self, out, &ew_band, 0, 0);
 static const ew_spec spec_or_tensor = EW_SPEC_OF(aclnnBitwiseOrTensor, self, out, &ew_bor, 0, 0);
@@ -113,7 +104,7 @@ aclnnStatus aclnnBitwiseAndTensor(void *workspace, uint64_t workspaceSize, aclOp
 aclnnStatus aclnnBitwiseAndScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
                                                   uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_and_scalar, M_AND_SCALAR, self, other, "other", out, workspaceSize, executor);
+    return tensor_scalar(&spec_and_scalar, NPUSIM_DTYPES_aclnnBitwiseAndScalar_other, self, other, "other", out, workspaceSize, executor);
 }
 aclnnStatus aclnnBitwiseAndScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
@@ -133,7 +124,7 @@ aclnnStatus aclnnBitwiseOrTensor(void *workspace, uint64_t workspaceSize, aclOpE
 aclnnStatus aclnnBitwiseOrScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
                                                  uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_or_scalar, M_OR_XOR, self, other, "other", out, workspaceSize, executor);
+    return tensor_scalar(&spec_or_scalar, NPUSIM_DTYPES_aclnnBitwiseOrScalar_other, self, other, "other", out, workspaceSize, executor);
 }
 aclnnStatus aclnnBitwiseOrScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
@@ -153,7 +144,7 @@ aclnnStatus aclnnBitwiseXorTensor(void *workspace, uint64_t workspaceSize, aclOp
 aclnnStatus aclnnBitwiseXorScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
                                                   uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_xor_scalar, M_OR_XOR, self, other, "other", out, workspaceSize, executor);
+    return tensor_scalar(&spec_xor_scalar, NPUSIM_DTYPES_aclnnBitwiseXorScalar_other, self, other, "other", out, workspaceSize, executor);
 }
 aclnnStatus aclnnBitwiseXorScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
@@ -184,7 +175,7 @@ aclnnStatus aclnnLeftShift(void *workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnLeftShiftsGetWorkspaceSize(const aclTensor *self, const aclScalar *shiftBits, aclTensor *out,
                                             uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_left_shifts, M_SHIFT, self, shiftBits, "shiftBits", out, workspaceSize, executor);
+    return tensor_scalar(&spec_left_shifts, NPUSIM_DTYPES_aclnnLeftShifts_shiftBits, self, shiftBits, "shiftBits", out, workspaceSize, executor);
 }
 aclnnStatus aclnnLeftShifts(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {

@@ -772,7 +772,6 @@ static const npusim_opdef def_prod = NPUSIM_OPDEF("aclnnProd", reduce_kernel);
 static const npusim_opdef def_prod_dim = NPUSIM_OPDEF("aclnnProdDim", reduce_kernel);
 static const npusim_opdef def_any = NPUSIM_OPDEF("aclnnAny", reduce_kernel);
 
-#define M_ARGMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8))
 
 /* Normalises dims (negative -> from the end; empty -> all), rejecting repeats and out-of-range
  * (declared in ops_internal.h: aclnnLinalgVectorNorm uses it too). */
@@ -966,13 +965,12 @@ aclnnStatus aclnnProdDim(void *workspace, uint64_t workspaceSize, aclOpExecutor 
     return npusim_exec_launch("aclnnProdDim", workspace, workspaceSize, executor, stream);
 }
 
-#define M_VAR (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
-
 static aclnnStatus var_prepare(const npusim_opdef *def, const aclTensor *self, const aclIntArray *dim,
                                int64_t correction, bool keepdim, bool root, aclTensor *out, uint64_t *workspaceSize,
                                aclOpExecutor **executor)
 {
-    int rc = reduce_prepare(def, RED_SQDEV, M_VAR, self, dim, keepdim, out, workspaceSize, executor);
+    uint64_t dtypes = root ? NPUSIM_DTYPES_aclnnStd_self : NPUSIM_DTYPES_aclnnVar_self;
+    int rc = reduce_prepare(def, RED_SQDEV, dtypes, self, dim, keepdim, out, workspaceSize, executor);
     if (rc) return rc;
     npusim_exec *ex = npusim_exec_of(*executor); /* not launched yet: ours to finish describing */
     ex->dim = correction;
@@ -1258,8 +1256,10 @@ static aclnnStatus arg_prepare(const npusim_opdef *def, bool max, const aclTenso
     const char *name = def->name;
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_ARGMAX)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT32) | DT(ACL_INT64))))
+        (rc = npusim_check_dtype(name, "self", self->dtype,
+                                 max ? NPUSIM_DTYPES_aclnnArgMax_self : NPUSIM_DTYPES_aclnnArgMin_self)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype,
+                                 max ? NPUSIM_DTYPES_aclnnArgMax_out : NPUSIM_DTYPES_aclnnArgMin_out)))
         return rc;
     if ((rc = npusim_normalise_dim(name, "tensor", dim, self->ndim, &dim))) return rc;
     if (self->ndim > 0 && self->shape[dim] == 0)

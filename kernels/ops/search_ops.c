@@ -214,7 +214,7 @@ static int check_search_shapes(const char *name, const aclTensor *seq, const acl
                                 "the same leading dims", name);
     }
     if (sorter) {
-        int rc = npusim_check_dtype(name, "sorter", sorter->dtype, DT(ACL_INT64));
+        int rc = npusim_check_dtype(name, "sorter", sorter->dtype, NPUSIM_DTYPES_aclnnSearchSorted_sorter);
         if (rc || (rc = npusim_check_shape_equal(name, "sorter", sorter, seq->ndim, seq->shape))) return rc;
     }
     return npusim_check_shape_equal(name, "out", out, self->ndim, self->shape);

@@ -131,10 +131,10 @@ static int check_unique2_outputs(const char *name, const aclTensor *self, const 
     int64_t total = npusim_numel(self);
     int rc = npusim_check_shape_equal(name, "valueOut", valueOut, 1, &total);
     if (rc) return rc;
-    if (inverseOut && ((rc = npusim_check_dtype(name, "inverseOut", inverseOut->dtype, DT(ACL_INT64))) ||
+    if (inverseOut && ((rc = npusim_check_dtype(name, "inverseOut", inverseOut->dtype, NPUSIM_DTYPES_aclnnUnique2_inverseOut)) ||
                        (rc = npusim_check_shape_equal(name, "inverseOut", inverseOut, self->ndim, self->shape))))
         return rc;
-    if (countsOut && ((rc = npusim_check_dtype(name, "countsOut", countsOut->dtype, DT(ACL_INT64))) ||
+    if (countsOut && ((rc = npusim_check_dtype(name, "countsOut", countsOut->dtype, NPUSIM_DTYPES_aclnnUnique2_countsOut)) ||
                       (rc = npusim_check_shape_equal(name, "countsOut", countsOut, 1, &total))))
         return rc;
     return 0;
