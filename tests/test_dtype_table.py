@@ -41,7 +41,12 @@ TENSOR_SHAPES = {"aclnnMatmul": [(2, 3), (3, 2), (2, 2)], "aclnnInverse": [(2, 2
                  "aclnnSvd": [(2, 2), (2,), (2, 2), (2, 2)],
                  "aclnnLinalgCross": [(3, 2), (3, 2), (3, 2)], "aclnnNonzero": [(2, 3), (6, 2)],
                  "aclnnUnique2": [(2, 3), (6,), (2, 3), (6,)],
-                 "aclnnBincount": [(3,), (3,), (2,)], "aclnnIndexSelect": [(2, 3), (2,), (2, 3)]}
+                 "aclnnBincount": [(3,), (3,), (2,)], "aclnnIndexSelect": [(2, 3), (2,), (2, 3)],
+                 "aclnnKthvalue": [(2, 3), (3,), (3,)], "aclnnMultinomial": [(2, 3), (2, 1)],
+                 "aclnnRandperm": [(6,)]}
+# Integer parameters whose generic value 0 is out of range: (operator, parameter) -> value.
+INT_ARGS = {("aclnnKthvalue", "k"): 1, ("aclnnMultinomial", "numsamples"): 1,
+            ("aclnnRandperm", "n"): 6}
 # A tensor parameter whose set lacks the generic dtype takes the first of these it has.
 PREFERRED = ["int64", "int32", "float32", "bool"]
 # Parameters whose dtype, within the table's set, another argument chooses (as in CANN).
@@ -197,7 +202,7 @@ class _Call:
                 self.keep += [dims, array]
                 self.args.append(array)
             elif ctype in ("int64_t", "int32_t", "int8_t", "uint64_t", "int", "double", "float"):
-                self.args.append(0)
+                self.args.append(INT_ARGS.get((op, name), 0))
             elif ctype in ("aclDataType", "const aclDataType"):
                 self.args.append(to_acl_dtype(_np_dtype(out_dtype if out_dtype != "same" else base)))
             elif ctype == "bool":
