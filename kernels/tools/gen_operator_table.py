@@ -72,8 +72,10 @@ def c_header(rows):
              "#ifndef NPUSIM_ACLNN_DTYPES_H", "#define NPUSIM_ACLNN_DTYPES_H", ""]
     for row in rows:
         if row.npusim:
-            mask = " | ".join("DT(%s)" % ACL_NAMES[d] for d in row.npusim)
-            lines.append("#define NPUSIM_DTYPES_%s_%s (%s)" % (row.op, row.param, mask))
+            terms = ["DT(%s)" % ACL_NAMES[d] for d in row.npusim]
+            define = _wrapped("#define NPUSIM_DTYPES_%s_%s (" % (row.op, row.param), terms, ")",
+                              " " * 4, " |", width=98)
+            lines.append(define.replace("\n", " \\\n"))
     return "\n".join(lines + ["", "#endif /* NPUSIM_ACLNN_DTYPES_H */", ""])
 
 
@@ -99,8 +101,6 @@ def operator_dtypes(op, param=None):
 
 def _dtype(name):
     return BFLOAT16 if name == "bfloat16" else np.dtype(name)
-
-
 '''
 PY_TAIL = '''
 _FIRST_INPUT = {op: next((name for name, role, ctype in params
@@ -111,19 +111,39 @@ _DTYPE_SETS = {key: frozenset(_dtype(n) for n in names if n != "complex32")
 '''
 
 
+def _q(text):
+    return '"%s"' % text
+
+
+def _wrapped(head, items, tail, indent, separator=",", width=100):
+    """``head`` + the ``separator``-separated ``items`` + ``tail``, wrapped at ``width``."""
+    if not items:
+        return head + tail.lstrip(",")
+    lines, line = [], head
+    for i, item in enumerate(items):
+        piece = item + (separator if i < len(items) - 1 else tail)
+        if len(line) + 1 + len(piece) > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += ("" if line.endswith(("(", " ")) else " ") + piece
+    return "\n".join(lines + [line])
+
+
 def py_module(rows):
     ops = {}
     for row in rows:
         ops.setdefault(row.op, []).append(row)
-    out = [PY_HEAD, "# operator -> its first phase's parameters: (name, role, C type)\nSIGNATURES = {"]
+    out = [PY_HEAD + "\n\n# operator -> its first phase's parameters: (name, role, C type)\nSIGNATURES = {"]
     for op, params in ops.items():
-        out.append("    %r: (%s)," % (op, ", ".join("(%r, %r, %r)" % (r.param, r.role, r.ctype)
-                                                     for r in params)))
+        out.append("    %s: (" % _q(op))
+        out += ["        (%s, %s, %s)," % (_q(r.param), _q(r.role), _q(r.ctype)) for r in params]
+        out.append("    ),")
     out.append("}\n\n# operator -> the CANN document of its dtypes\nDOCUMENTS = {")
-    out += ["    %r: %r," % (op, params[0].document) for op, params in ops.items()]
+    out += ["    %s:\n        %s," % (_q(op), _q(params[0].document)) for op, params in ops.items()]
     out.append("}\n\n# (operator, parameter) -> the dtype names both providers accept\nDTYPES = {")
-    out += ["    (%r, %r): (%s)," % (r.op, r.param, "".join("%r, " % d for d in r.common).rstrip(" "))
-            for r in rows]
+    for r in rows:
+        out.append(_wrapped("    (%s, %s): (" % (_q(r.op), _q(r.param)), [_q(d) for d in r.common],
+                            ",)," if len(r.common) == 1 else "),", " " * 8))
     out.append("}\n" + PY_TAIL)
     return "\n".join(out)
 
