@@ -1,6 +1,6 @@
 /* Arithmetic, math and logical element-wise aclnn operators (docs/acl-abi.md §7.2 "Arithmetic", "Math",
  * "Logical"): first phases describe the operator to the element-wise engine; second phases
- * launch the executor. Dtype sets are the ones CANN documents per operator.
+ * launch the executor. Dtype sets are the operator table's (aclnn_dtypes.h, from kernels/aclnn_dtypes.tsv).
  *
  * Semantics worth knowing: binary operators compute in the promoted type of their inputs (torch
  * rules; a scalar only raises the category) and cast to out's dtype, which must be able to hold
@@ -27,53 +27,46 @@
 #include "aclnnop/aclnn_sub.h"
 #include "ew_ops.h"
 
-#define M_ARITH_NOBOOL (M_ARITH & ~M_BOOL)
-#define M_FLOORDIV (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE) | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 #define M_REMAINDER (DT(ACL_INT32) | DT(ACL_INT64) | M_FLOATS)
-#define M_NEG (DT(ACL_INT8) | DT(ACL_INT32) | DT(ACL_INT64) | M_FLOATS | M_COMPLEX)
-#define M_ABS (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL | DT(ACL_COMPLEX64))
-#define M_EXP (M_FLOATS | M_COMPLEX | M_BOOL | DT(ACL_INT64))
-#define M_MAXMIN (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-#define M_LOGICAL_NOT (M_BOOL | DT(ACL_UINT8) | M_SINTS | M_FLOATS)
 
-static const ew_spec spec_add = EW_SPEC("aclnnAdd", &npusim_ew_add, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_adds = EW_SPEC("aclnnAdds", &npusim_ew_add, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_inplace_add = EW_SPEC("aclnnInplaceAdd", &npusim_ew_add, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_sub = EW_SPEC("aclnnSub", &npusim_ew_sub, M_ARITH, M_ARITH, 0, RULE_NO_BOOL);
-static const ew_spec spec_subs = EW_SPEC("aclnnSubs", &npusim_ew_sub, M_ARITH, M_ARITH, 0, RULE_NO_BOOL);
-static const ew_spec spec_inplace_sub = EW_SPEC("aclnnInplaceSub", &npusim_ew_sub, M_ARITH, M_ARITH, 0, RULE_NO_BOOL);
-static const ew_spec spec_rsub = EW_SPEC("aclnnRsub", &npusim_ew_sub, M_ARITH_NOBOOL, M_ARITH_NOBOOL, 0, RULE_NO_BOOL);
-static const ew_spec spec_rsubs = EW_SPEC("aclnnRsubs", &npusim_ew_sub, M_ARITH_NOBOOL, M_ARITH_NOBOOL, 0, RULE_NO_BOOL);
-static const ew_spec spec_mul = EW_SPEC("aclnnMul", &npusim_ew_mul, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_muls = EW_SPEC("aclnnMuls", &npusim_ew_mul, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_inplace_mul = EW_SPEC("aclnnInplaceMul", &npusim_ew_mul, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_div = EW_SPEC("aclnnDiv", &npusim_ew_div, M_ARITH, M_ARITH, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_divs = EW_SPEC("aclnnDivs", &npusim_ew_div, M_ARITH, M_ARITH, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_inplace_div = EW_SPEC("aclnnInplaceDiv", &npusim_ew_div, M_ARITH, M_ARITH, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_divmod_true = EW_SPEC("aclnnDivMod", &npusim_ew_div, M_ARITH, M_ARITH, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_divmod_trunc = EW_SPEC("aclnnDivMod", &npusim_ew_truncdiv, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_divmod_floor = EW_SPEC("aclnnDivMod", &npusim_ew_floordiv, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_divmods_true = EW_SPEC("aclnnDivMods", &npusim_ew_div, M_ARITH, M_ARITH, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_divmods_trunc = EW_SPEC("aclnnDivMods", &npusim_ew_truncdiv, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_divmods_floor = EW_SPEC("aclnnDivMods", &npusim_ew_floordiv, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_floor_divide = EW_SPEC("aclnnFloorDivide", &npusim_ew_floordiv, M_FLOORDIV, M_FLOORDIV, 0, 0);
-static const ew_spec spec_floor_divides = EW_SPEC("aclnnFloorDivides", &npusim_ew_floordiv, M_FLOORDIV, M_FLOORDIV, 0, 0);
-static const ew_spec spec_rem_tt = EW_SPEC("aclnnRemainderTensorTensor", &npusim_ew_remainder, M_ARITH, M_REMAINDER, M_REMAINDER, 0);
-static const ew_spec spec_rem_ts = EW_SPEC("aclnnRemainderTensorScalar", &npusim_ew_remainder, M_REMAINDER, M_REMAINDER, M_REMAINDER, 0);
-static const ew_spec spec_rem_st = EW_SPEC("aclnnRemainderScalarTensor", &npusim_ew_remainder, M_REMAINDER, M_REMAINDER, M_REMAINDER, 0);
-static const ew_spec spec_pow_tt = EW_SPEC("aclnnPowTensorTensor", &npusim_ew_pow, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_pow_ts = EW_SPEC("aclnnPowTensorScalar", &npusim_ew_pow, M_ARITH, M_ARITH, 0, 0);
-static const ew_spec spec_pow_st = EW_SPEC("aclnnPowScalarTensor", &npusim_ew_pow, M_ARITH_NOBOOL, M_ARITH, 0, 0);
-static const ew_spec spec_maximum = EW_SPEC("aclnnMaximum", &npusim_ew_maximum, M_MAXMIN, M_MAXMIN, 0, 0);
-static const ew_spec spec_minimum = EW_SPEC("aclnnMinimum", &npusim_ew_minimum, M_MAXMIN, M_MAXMIN, 0, 0);
-static const ew_spec spec_neg = EW_SPEC("aclnnNeg", &npusim_ew_neg, M_NEG, M_NEG, 0, 0);
-static const ew_spec spec_abs = EW_SPEC("aclnnAbs", &npusim_ew_abs, M_ABS, M_ABS, 0, 0);
-static const ew_spec spec_exp = EW_SPEC("aclnnExp", &npusim_ew_exp, M_EXP, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_log = EW_SPEC("aclnnLog", &npusim_ew_log, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_sqrt = EW_SPEC("aclnnSqrt", &npusim_ew_sqrt, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_logical_not = EW_SPEC("aclnnLogicalNot", &npusim_ew_not, M_LOGICAL_NOT, M_ALL, 0, 0);
-static const ew_spec spec_logical_and = EW_SPEC("aclnnLogicalAnd", &npusim_ew_and, M_ARITH, M_ALL, 0, 0);
-static const ew_spec spec_logical_or = EW_SPEC("aclnnLogicalOr", &npusim_ew_or, M_ARITH, M_ALL, 0, 0);
+static const ew_spec spec_add = EW_SPEC_OF(aclnnAdd, self, out, &npusim_ew_add, 0, 0);
+static const ew_spec spec_adds = EW_SPEC_OF(aclnnAdds, self, out, &npusim_ew_add, 0, 0);
+static const ew_spec spec_inplace_add = EW_SPEC_OF(aclnnInplaceAdd, other, selfRef, &npusim_ew_add, 0, 0);
+static const ew_spec spec_sub = EW_SPEC_OF(aclnnSub, self, out, &npusim_ew_sub, 0, RULE_NO_BOOL);
+static const ew_spec spec_subs = EW_SPEC_OF(aclnnSubs, self, out, &npusim_ew_sub, 0, RULE_NO_BOOL);
+static const ew_spec spec_inplace_sub = EW_SPEC_OF(aclnnInplaceSub, other, selfRef, &npusim_ew_sub, 0, RULE_NO_BOOL);
+static const ew_spec spec_rsub = EW_SPEC_OF(aclnnRsub, self, out, &npusim_ew_sub, 0, RULE_NO_BOOL);
+static const ew_spec spec_rsubs = EW_SPEC_OF(aclnnRsubs, self, out, &npusim_ew_sub, 0, RULE_NO_BOOL);
+static const ew_spec spec_mul = EW_SPEC_OF(aclnnMul, self, out, &npusim_ew_mul, 0, 0);
+static const ew_spec spec_muls = EW_SPEC_OF(aclnnMuls, self, out, &npusim_ew_mul, 0, 0);
+static const ew_spec spec_inplace_mul = EW_SPEC_OF(aclnnInplaceMul, other, selfRef, &npusim_ew_mul, 0, 0);
+static const ew_spec spec_div = EW_SPEC_OF(aclnnDiv, self, out, &npusim_ew_div, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_divs = EW_SPEC_OF(aclnnDivs, self, out, &npusim_ew_div, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_inplace_div = EW_SPEC_OF(aclnnInplaceDiv, other, selfRef, &npusim_ew_div, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_divmod_true = EW_SPEC_OF(aclnnDivMod, self, out, &npusim_ew_div, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_divmod_trunc = EW_SPEC_OF(aclnnDivMod, self, out, &npusim_ew_truncdiv, 0, 0);
+static const ew_spec spec_divmod_floor = EW_SPEC_OF(aclnnDivMod, self, out, &npusim_ew_floordiv, 0, 0);
+static const ew_spec spec_divmods_true = EW_SPEC_OF(aclnnDivMods, self, out, &npusim_ew_div, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_divmods_trunc = EW_SPEC_OF(aclnnDivMods, self, out, &npusim_ew_truncdiv, 0, 0);
+static const ew_spec spec_divmods_floor = EW_SPEC_OF(aclnnDivMods, self, out, &npusim_ew_floordiv, 0, 0);
+static const ew_spec spec_floor_divide = EW_SPEC_OF(aclnnFloorDivide, self, out, &npusim_ew_floordiv, 0, 0);
+static const ew_spec spec_floor_divides = EW_SPEC_OF(aclnnFloorDivides, self, out, &npusim_ew_floordiv, 0, 0);
+static const ew_spec spec_rem_tt = EW_SPEC_OF(aclnnRemainderTensorTensor, self, out, &npusim_ew_remainder, M_REMAINDER, 0);
+static const ew_spec spec_rem_ts = EW_SPEC_OF(aclnnRemainderTensorScalar, self, out, &npusim_ew_remainder, M_REMAINDER, 0);
+static const ew_spec spec_rem_st = EW_SPEC_OF(aclnnRemainderScalarTensor, other, out, &npusim_ew_remainder, M_REMAINDER, 0);
+static const ew_spec spec_pow_tt = EW_SPEC_OF(aclnnPowTensorTensor, self, out, &npusim_ew_pow, 0, 0);
+static const ew_spec spec_pow_ts = EW_SPEC_OF(aclnnPowTensorScalar, self, out, &npusim_ew_pow, 0, 0);
+static const ew_spec spec_pow_st = EW_SPEC_OF(aclnnPowScalarTensor, exponent, out, &npusim_ew_pow, 0, 0);
+static const ew_spec spec_maximum = EW_SPEC_OF(aclnnMaximum, self, out, &npusim_ew_maximum, 0, 0);
+static const ew_spec spec_minimum = EW_SPEC_OF(aclnnMinimum, self, out, &npusim_ew_minimum, 0, 0);
+static const ew_spec spec_neg = EW_SPEC_OF(aclnnNeg, self, out, &npusim_ew_neg, 0, 0);
+static const ew_spec spec_abs = EW_SPEC_OF(aclnnAbs, self, out, &npusim_ew_abs, 0, 0);
+static const ew_spec spec_exp = EW_SPEC_OF(aclnnExp, self, out, &npusim_ew_exp, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_log = EW_SPEC_OF(aclnnLog, self, out, &npusim_ew_log, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_sqrt = EW_SPEC_OF(aclnnSqrt, self, out, &npusim_ew_sqrt, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_logical_not = EW_SPEC_OF(aclnnLogicalNot, self, out, &npusim_ew_not, 0, 0);
+static const ew_spec spec_logical_and = EW_SPEC_OF(aclnnLogicalAnd, self, out, &npusim_ew_and, 0, 0);
+static const ew_spec spec_logical_or = EW_SPEC_OF(aclnnLogicalOr, self, out, &npusim_ew_or, 0, 0);
 
 /* Rsub: out = other - alpha * self, i.e. sub with the inputs swapped. */
 static const int SWAPPED[2] = { 1, 0 };

@@ -35,13 +35,8 @@ static void lae_f64(void *out_, const void *const *in, size_t n, const npusim_ex
 static const npusim_ew_op ew_log_add_exp = { "log_add_exp", 2, 0, false, false,
                                              { NULL, NULL, NULL, lae_f32, lae_f64, NULL, NULL } };
 
-/* math/log_add_exp/docs/aclnnLogAddExp.md: self, other: FLOAT16, FLOAT, DOUBLE, UINT8, INT8,
- * UINT16, INT16, UINT32, INT32, UINT64, INT64, BOOL, BFLOAT16; out: FLOAT, FLOAT16, BFLOAT16 */
-#define M_LOG_ADD_EXP_IN (M_FLOATS | M_SINTS | M_UINTS | M_BOOL)
-#define M_LOG_ADD_EXP_OUT (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
 
-static const ew_spec spec_log_add_exp = EW_SPEC("aclnnLogAddExp", &ew_log_add_exp, M_LOG_ADD_EXP_IN,
-                                                M_LOG_ADD_EXP_OUT, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_log_add_exp = EW_SPEC_OF(aclnnLogAddExp, self, out, &ew_log_add_exp, 0, RULE_FLOAT_RESULT);
 
 aclnnStatus aclnnLogAddExpGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
                                            uint64_t *workspaceSize, aclOpExecutor **executor)

@@ -60,34 +60,17 @@ static const npusim_ew_op ew_shl = OP("left_shift", 2, false, NULL, shl_i64k, sh
 static const npusim_ew_op ew_shr = OP("right_shift", 2, false, NULL, shr_i64k, shr_u64k, NULL);
 static const npusim_ew_op ew_lxor = OP("logical_xor", 2, true, lxor_b, NULL, NULL, NULL);
 
-#define M_INTS (M_SINTS | M_UINTS)
-/* math/bitwise_and/docs/aclnnBitwiseAndTensor.md: self, other; out adds UINT32, UINT64 */
-#define M_AND_TENSOR (M_BOOL | M_SINTS | DT(ACL_UINT8) | DT(ACL_UINT16))
-/* math/bitwise_and/docs/aclnnBitwiseAndScalar.md: self, other; out adds the floats */
-#define M_AND_SCALAR (M_BOOL | M_SINTS | DT(ACL_UINT8) | DT(ACL_UINT16))
-/* math/bitwise_or/docs/aclnnBitwiseOr{Tensor,Scalar}&aclnnInplaceBitwiseOr{Tensor,Scalar}.md and
- * math/bitwise_xor/docs/aclnnBitwiseXor{Tensor,Scalar}&...: every integer dtype and BOOL */
-#define M_OR_XOR (M_BOOL | M_INTS)
-/* math/bitwise_not/docs/aclnnBitwiseNot.md */
-#define M_NOT (M_BOOL | M_SINTS | DT(ACL_UINT8))
-/* math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md, math/right_shift/docs/aclnnRightShift.md */
-#define M_SHIFT M_INTS
-/* math/not_equal/docs/aclnnLogicalXor.md */
-#define M_LOGICAL_XOR (M_FLOATS | M_COMPLEX | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-
-static const ew_spec spec_and_tensor = EW_SPEC("aclnnBitwiseAndTensor", &ew_band, M_AND_TENSOR,
-                                               M_AND_TENSOR | DT(ACL_UINT32) | DT(ACL_UINT64), 0, 0);
-static const ew_spec spec_and_scalar = EW_SPEC("aclnnBitwiseAndScalar", &ew_band, M_AND_SCALAR,
-                                               M_AND_SCALAR | M_FLOATS, 0, 0);
-static const ew_spec spec_or_tensor = EW_SPEC("aclnnBitwiseOrTensor", &ew_bor, M_OR_XOR, M_OR_XOR, 0, 0);
-static const ew_spec spec_or_scalar = EW_SPEC("aclnnBitwiseOrScalar", &ew_bor, M_OR_XOR, M_OR_XOR, 0, 0);
-static const ew_spec spec_xor_tensor = EW_SPEC("aclnnBitwiseXorTensor", &ew_bxor, M_OR_XOR, M_OR_XOR, 0, 0);
-static const ew_spec spec_xor_scalar = EW_SPEC("aclnnBitwiseXorScalar", &ew_bxor, M_OR_XOR, M_OR_XOR, 0, 0);
-static const ew_spec spec_not = EW_SPEC("aclnnBitwiseNot", &ew_bnot, M_NOT, M_NOT, 0, 0);
-static const ew_spec spec_left_shift = EW_SPEC("aclnnLeftShift", &ew_shl, M_SHIFT, M_SHIFT, 0, 0);
-static const ew_spec spec_left_shifts = EW_SPEC("aclnnLeftShifts", &ew_shl, M_SHIFT, M_SHIFT, 0, 0);
-static const ew_spec spec_right_shift = EW_SPEC("aclnnRightShift", &ew_shr, M_SHIFT, M_SHIFT, 0, 0);
-static const ew_spec spec_logical_xor = EW_SPEC("aclnnLogicalXor", &ew_lxor, M_LOGICAL_XOR, M_LOGICAL_XOR, 0, 0);
+static const ew_spec spec_and_tensor = EW_SPEC_OF(aclnnBitwiseAndTensor, self, out, &ew_band, 0, 0);
+static const ew_spec spec_and_scalar = EW_SPEC_OF(aclnnBitwiseAndScalar, self, out, &ew_band, 0, 0);
+static const ew_spec spec_or_tensor = EW_SPEC_OF(aclnnBitwiseOrTensor, self, out, &ew_bor, 0, 0);
+static const ew_spec spec_or_scalar = EW_SPEC_OF(aclnnBitwiseOrScalar, self, out, &ew_bor, 0, 0);
+static const ew_spec spec_xor_tensor = EW_SPEC_OF(aclnnBitwiseXorTensor, self, out, &ew_bxor, 0, 0);
+static const ew_spec spec_xor_scalar = EW_SPEC_OF(aclnnBitwiseXorScalar, self, out, &ew_bxor, 0, 0);
+static const ew_spec spec_not = EW_SPEC_OF(aclnnBitwiseNot, self, out, &ew_bnot, 0, 0);
+static const ew_spec spec_left_shift = EW_SPEC_OF(aclnnLeftShift, self, out, &ew_shl, 0, 0);
+static const ew_spec spec_left_shifts = EW_SPEC_OF(aclnnLeftShifts, self, out, &ew_shl, 0, 0);
+static const ew_spec spec_right_shift = EW_SPEC_OF(aclnnRightShift, input, out, &ew_shr, 0, 0);
+static const ew_spec spec_logical_xor = EW_SPEC_OF(aclnnLogicalXor, self, out, &ew_lxor, 0, 0);
 
 /* A scalar operand must have a dtype of the operator's set too (the documents list it). */
 static aclnnStatus tensor_scalar(const ew_spec *spec, uint64_t scalar_dtypes, const aclTensor *self,
@@ -121,7 +104,7 @@ aclnnStatus aclnnBitwiseAndTensor(void *workspace, uint64_t workspaceSize, aclOp
 aclnnStatus aclnnBitwiseAndScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
                                                   uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_and_scalar, M_AND_SCALAR, self, other, "other", out, workspaceSize, executor);
+    return tensor_scalar(&spec_and_scalar, NPUSIM_DTYPES_aclnnBitwiseAndScalar_other, self, other, "other", out, workspaceSize, executor);
 }
 aclnnStatus aclnnBitwiseAndScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
@@ -141,7 +124,7 @@ aclnnStatus aclnnBitwiseOrTensor(void *workspace, uint64_t workspaceSize, aclOpE
 aclnnStatus aclnnBitwiseOrScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
                                                  uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_or_scalar, M_OR_XOR, self, other, "other", out, workspaceSize, executor);
+    return tensor_scalar(&spec_or_scalar, NPUSIM_DTYPES_aclnnBitwiseOrScalar_other, self, other, "other", out, workspaceSize, executor);
 }
 aclnnStatus aclnnBitwiseOrScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
@@ -161,7 +144,7 @@ aclnnStatus aclnnBitwiseXorTensor(void *workspace, uint64_t workspaceSize, aclOp
 aclnnStatus aclnnBitwiseXorScalarGetWorkspaceSize(const aclTensor *self, const aclScalar *other, aclTensor *out,
                                                   uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_xor_scalar, M_OR_XOR, self, other, "other", out, workspaceSize, executor);
+    return tensor_scalar(&spec_xor_scalar, NPUSIM_DTYPES_aclnnBitwiseXorScalar_other, self, other, "other", out, workspaceSize, executor);
 }
 aclnnStatus aclnnBitwiseXorScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {
@@ -192,7 +175,7 @@ aclnnStatus aclnnLeftShift(void *workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnLeftShiftsGetWorkspaceSize(const aclTensor *self, const aclScalar *shiftBits, aclTensor *out,
                                             uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return tensor_scalar(&spec_left_shifts, M_SHIFT, self, shiftBits, "shiftBits", out, workspaceSize, executor);
+    return tensor_scalar(&spec_left_shifts, NPUSIM_DTYPES_aclnnLeftShifts_shiftBits, self, shiftBits, "shiftBits", out, workspaceSize, executor);
 }
 aclnnStatus aclnnLeftShifts(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
 {

@@ -15,22 +15,18 @@
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "ew_ops.h"
 
-#define M_EQ (M_ARITH | DT(ACL_UINT32) | DT(ACL_UINT64))
-#define M_NE (M_ARITH | DT(ACL_UINT64))
-#define M_ORDER (M_ALL & ~M_COMPLEX)
-#define M_LE (M_ORDER & ~DT(ACL_UINT32))
-static const ew_spec spec_eq_tensor = EW_SPEC("aclnnEqTensor", &npusim_ew_eq, M_EQ, M_ALL, 0, 0);
-static const ew_spec spec_eq_scalar = EW_SPEC("aclnnEqScalar", &npusim_ew_eq, M_EQ, M_ALL, 0, 0);
-static const ew_spec spec_ne_tensor = EW_SPEC("aclnnNeTensor", &npusim_ew_ne, M_NE, M_ALL, 0, 0);
-static const ew_spec spec_ne_scalar = EW_SPEC("aclnnNeScalar", &npusim_ew_ne, M_NE, M_ALL, 0, 0);
-static const ew_spec spec_gt_tensor = EW_SPEC("aclnnGtTensor", &npusim_ew_gt, M_ORDER, M_ALL, 0, 0);
-static const ew_spec spec_gt_scalar = EW_SPEC("aclnnGtScalar", &npusim_ew_gt, M_ORDER, M_ALL, 0, 0);
-static const ew_spec spec_ge_tensor = EW_SPEC("aclnnGeTensor", &npusim_ew_ge, M_ORDER, M_ALL, 0, 0);
-static const ew_spec spec_ge_scalar = EW_SPEC("aclnnGeScalar", &npusim_ew_ge, M_ORDER, M_ALL, 0, 0);
-static const ew_spec spec_lt_tensor = EW_SPEC("aclnnLtTensor", &npusim_ew_lt, M_ORDER, M_ALL, 0, 0);
-static const ew_spec spec_lt_scalar = EW_SPEC("aclnnLtScalar", &npusim_ew_lt, M_ORDER, M_ALL, 0, 0);
-static const ew_spec spec_le_tensor = EW_SPEC("aclnnLeTensor", &npusim_ew_le, M_LE, M_ALL, 0, 0);
-static const ew_spec spec_le_scalar = EW_SPEC("aclnnLeScalar", &npusim_ew_le, M_LE, M_ALL, 0, 0);
+static const ew_spec spec_eq_tensor = EW_SPEC_OF(aclnnEqTensor, self, out, &npusim_ew_eq, 0, 0);
+static const ew_spec spec_eq_scalar = EW_SPEC_OF(aclnnEqScalar, self, out, &npusim_ew_eq, 0, 0);
+static const ew_spec spec_ne_tensor = EW_SPEC_OF(aclnnNeTensor, self, out, &npusim_ew_ne, 0, 0);
+static const ew_spec spec_ne_scalar = EW_SPEC_OF(aclnnNeScalar, self, out, &npusim_ew_ne, 0, 0);
+static const ew_spec spec_gt_tensor = EW_SPEC_OF(aclnnGtTensor, self, out, &npusim_ew_gt, 0, 0);
+static const ew_spec spec_gt_scalar = EW_SPEC_OF(aclnnGtScalar, self, out, &npusim_ew_gt, 0, 0);
+static const ew_spec spec_ge_tensor = EW_SPEC_OF(aclnnGeTensor, self, out, &npusim_ew_ge, 0, 0);
+static const ew_spec spec_ge_scalar = EW_SPEC_OF(aclnnGeScalar, self, out, &npusim_ew_ge, 0, 0);
+static const ew_spec spec_lt_tensor = EW_SPEC_OF(aclnnLtTensor, self, out, &npusim_ew_lt, 0, 0);
+static const ew_spec spec_lt_scalar = EW_SPEC_OF(aclnnLtScalar, self, out, &npusim_ew_lt, 0, 0);
+static const ew_spec spec_le_tensor = EW_SPEC_OF(aclnnLeTensor, self, out, &npusim_ew_le, 0, 0);
+static const ew_spec spec_le_scalar = EW_SPEC_OF(aclnnLeScalar, self, out, &npusim_ew_le, 0, 0);
 
 aclnnStatus aclnnEqTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {

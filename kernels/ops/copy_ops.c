@@ -14,17 +14,12 @@
 #include "aclnnop/aclnn_s_where.h"
 #include "ew_ops.h"
 
-#define M_MASKED_FILL (M_BOOL | DT(ACL_INT8) | DT(ACL_INT32) | DT(ACL_INT64) | DT(ACL_FLOAT) | DT(ACL_FLOAT16) | \
-                       DT(ACL_BF16))
 
-static const ew_spec spec_cast = EW_SPEC("aclnnCast", &npusim_ew_identity, M_ALL, M_ALL, 0, RULE_CAST);
-static const ew_spec spec_copy = EW_SPEC("aclnnInplaceCopy", &npusim_ew_identity, M_ALL, M_ALL, 0,
-                                         RULE_CAST | RULE_BROADCAST_TO_OUT);
-static const ew_spec spec_fill = EW_SPEC("aclnnInplaceFillScalar", &npusim_ew_identity, M_ALL, M_ALL, 0,
-                                         RULE_CAST | RULE_BROADCAST_TO_OUT);
-static const ew_spec spec_where = EW_SPEC("aclnnSWhere", &npusim_ew_where, M_ALL, M_ALL, 0, 0);
-static const ew_spec spec_masked_fill = EW_SPEC("aclnnInplaceMaskedFillScalar", &npusim_ew_where, M_MASKED_FILL,
-                                                M_MASKED_FILL, 0, RULE_CAST | RULE_BROADCAST_TO_OUT);
+static const ew_spec spec_cast = EW_SPEC_OF(aclnnCast, self, out, &npusim_ew_identity, 0, RULE_CAST);
+static const ew_spec spec_copy = EW_SPEC_OF(aclnnInplaceCopy, src, selfRef, &npusim_ew_identity, 0, RULE_CAST | RULE_BROADCAST_TO_OUT);
+static const ew_spec spec_fill = EW_SPEC_OF(aclnnInplaceFillScalar, selfRef, selfRef, &npusim_ew_identity, 0, RULE_CAST | RULE_BROADCAST_TO_OUT);
+static const ew_spec spec_where = EW_SPEC_OF(aclnnSWhere, self, out, &npusim_ew_where, 0, 0);
+static const ew_spec spec_masked_fill = EW_SPEC_OF(aclnnInplaceMaskedFillScalar, selfRef, selfRef, &npusim_ew_where, 0, RULE_CAST | RULE_BROADCAST_TO_OUT);
 
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out,
                                       uint64_t *workspaceSize, aclOpExecutor **executor)
@@ -106,7 +101,6 @@ aclnnStatus aclnnInplaceMaskedFillScalar(void *workspace, uint64_t workspaceSize
  * aclnnArange: out[i] = start + i * step for i in [0, ceil((end - start) / step)). Integer
  * arguments with an integer out compute exactly in int64; otherwise in double. */
 
-#define M_ARANGE (DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE) | DT(ACL_UINT8) | M_SINTS | M_BOOL | DT(ACL_BF16))
 
 typedef struct {
     const npusim_exec *ex;
@@ -186,7 +180,7 @@ aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar *start, const aclScalar 
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_scalar(name, "start", start)) || (rc = npusim_check_scalar(name, "end", end)) ||
         (rc = npusim_check_scalar(name, "step", step)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_ARANGE)))
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnArange_out)))
         return rc;
     int64_t length = 0;
     if ((rc = arange_length(start, end, step, &length))) return rc;
@@ -214,8 +208,6 @@ aclnnStatus aclnnArange(void *workspace, uint64_t workspaceSize, aclOpExecutor *
  * aclnnFlip: out = self reversed along dims (torch.flip). The kernel reads self through a view
  * with negated strides, which npusim's iterators support internally. */
 
-#define M_FLIP (DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_INT32) | DT(ACL_INT16) | DT(ACL_INT64) | M_BOOL | \
-                DT(ACL_INT8) | DT(ACL_UINT8) | DT(ACL_DOUBLE) | M_COMPLEX | DT(ACL_BF16))
 
 static int flip_kernel(const npusim_exec *ex, npusim_view *views)
 {
@@ -247,7 +239,7 @@ aclnnStatus aclnnFlipGetWorkspaceSize(const aclTensor *self, const aclIntArray *
     const char *name = "aclnnFlip";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_FLIP)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnFlip_self)))
         return rc;
     if (!dims) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "%sGetWorkspaceSize: dims is NULL", name);
     if (!npusim_is_int_array(dims))

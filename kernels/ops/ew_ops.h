@@ -22,6 +22,10 @@ typedef struct {
 
 #define EW_SPEC(name, op, in, out, promoted, rules) \
     { NPUSIM_OPDEF(name, npusim_ew_kernel), op, in, out, promoted, rules }
+/* The same with the operator table's dtypes (aclnn_dtypes.h): its inputs take those of
+ * parameter `in`, its output those of parameter `out`. */
+#define EW_SPEC_OF(aclnn, in, out, op, promoted, rules) \
+    EW_SPEC(#aclnn, op, NPUSIM_DTYPES_##aclnn##_##in, NPUSIM_DTYPES_##aclnn##_##out, promoted, rules)
 
 /* An input in parameter order: a tensor or (is_scalar) a scalar. */
 typedef struct {

@@ -12,9 +12,6 @@
 #include "aclnnop/aclnn_gather.h"
 #include "ew_ops.h"
 
-/* hicann/ops-nn index/gather_elements_v2/docs/aclnnGather.md (self and out) */
-#define M_GATHER (M_FLOATS | M_SINTS | M_UINTS | M_BOOL)
-#define M_GATHER_INDEX (DT(ACL_INT32) | DT(ACL_INT64))
 
 typedef struct {
     size_t itemsize;
@@ -95,8 +92,8 @@ aclnnStatus aclnnGatherGetWorkspaceSize(const aclTensor *self, const int64_t dim
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "index", index)) ||
         (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_GATHER)) ||
-        (rc = npusim_check_dtype(name, "index", index->dtype, M_GATHER_INDEX)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnGather_self)) ||
+        (rc = npusim_check_dtype(name, "index", index->dtype, NPUSIM_DTYPES_aclnnGather_index)))
         return rc;
     if (out->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out has dtype %s, self %s: they must match",

@@ -19,10 +19,6 @@
 #include "aclnnop/aclnn_masked_select.h"
 #include "ew_ops.h"
 
-#define M_INDEX_SELECT M_ALL
-#define M_INDEX (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL | DT(ACL_COMPLEX64))
-#define M_INDEX_PUT (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-#define M_MASKED_SELECT (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 #define M_INDICES (DT(ACL_INT32) | DT(ACL_INT64))
 
 /* ---------------------------------------------------------------------------------------------
@@ -147,8 +143,8 @@ aclnnStatus aclnnIndexSelectGetWorkspaceSize(const aclTensor *self, int64_t dim,
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "index", index)) ||
         (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_INDEX_SELECT)) ||
-        (rc = npusim_check_dtype(name, "index", index->dtype, M_INDICES)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnIndexSelect_self)) ||
+        (rc = npusim_check_dtype(name, "index", index->dtype, NPUSIM_DTYPES_aclnnIndexSelect_index)))
         return rc;
     if (out->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out has dtype %s, self %s: they must match",
@@ -357,7 +353,7 @@ aclnnStatus aclnnIndexGetWorkspaceSize(const aclTensor *self, const aclTensorLis
     const char *name = "aclnnIndex";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_INDEX)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnIndex_self)))
         return rc;
     if (out->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out has dtype %s, self %s: they must match",
@@ -417,7 +413,7 @@ aclnnStatus aclnnIndexPutImplGetWorkspaceSize(aclTensor *selfRef, const aclTenso
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "selfRef", selfRef)) ||
         (rc = npusim_check_tensor(name, "values", values)) ||
-        (rc = npusim_check_dtype(name, "selfRef", selfRef->dtype, M_INDEX_PUT)))
+        (rc = npusim_check_dtype(name, "selfRef", selfRef->dtype, NPUSIM_DTYPES_aclnnIndexPutImpl_selfRef)))
         return rc;
     if (values->dtype != selfRef->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: values has dtype %s, selfRef %s: they must "
@@ -492,8 +488,8 @@ aclnnStatus aclnnMaskedSelectGetWorkspaceSize(const aclTensor *self, const aclTe
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "mask", mask)) ||
         (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_MASKED_SELECT)) ||
-        (rc = npusim_check_dtype(name, "mask", mask->dtype, DT(ACL_BOOL) | DT(ACL_UINT8))))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnMaskedSelect_self)) ||
+        (rc = npusim_check_dtype(name, "mask", mask->dtype, NPUSIM_DTYPES_aclnnMaskedSelect_mask)))
         return rc;
     if (out->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: out has dtype %s, self %s: they must match",

@@ -11,7 +11,6 @@
 #include "aclnnop/aclnn_linalg_cross.h"
 #include "ops_internal.h"
 
-#define M_CROSS (M_SINTS | DT(ACL_UINT8) | DT(ACL_FLOAT16) | DT(ACL_BF16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE) | M_COMPLEX)
 
 static npusim_kind cross_kind(aclDataType dt)
 {
@@ -132,7 +131,7 @@ aclnnStatus aclnnLinalgCrossGetWorkspaceSize(const aclTensor *self, const aclTen
     const char *name = "aclnnLinalgCross";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "other", other)) ||
-        (rc = npusim_check_tensor(name, "out", out)) || (rc = npusim_check_dtype(name, "self", self->dtype, M_CROSS)))
+        (rc = npusim_check_tensor(name, "out", out)) || (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnLinalgCross_self)))
         return rc;
     if (other->dtype != self->dtype || out->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: self, other and out must share one dtype "

@@ -32,11 +32,6 @@
  * math/slogdet/docs/aclnnSlogdet.md: FLOAT, DOUBLE, COMPLEX64, COMPLEX128
  * math/qr/docs/aclnnLinalgQr.md: FLOAT, FLOAT16, DOUBLE, COMPLEX64, COMPLEX128
  * math/svd/docs/aclnnSvd.md: FLOAT, DOUBLE, COMPLEX64, COMPLEX128 */
-#define M_CHOLESKY (DT(ACL_FLOAT) | DT(ACL_BF16))
-#define M_INVERSE (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE))
-#define M_SLOGDET (DT(ACL_FLOAT) | DT(ACL_DOUBLE) | M_COMPLEX)
-#define M_QR (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE) | M_COMPLEX)
-#define M_SVD (DT(ACL_FLOAT) | DT(ACL_DOUBLE) | M_COMPLEX)
 
 /* ---------------------------------------------------------------------------------------------
  * LAPACKE from OpenBLAS */
@@ -309,7 +304,7 @@ aclnnStatus aclnnLinalgCholeskyGetWorkspaceSize(const aclTensor *self, bool uppe
     const char *name = "aclnnLinalgCholesky";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_CHOLESKY)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnLinalgCholesky_self)) ||
         (rc = check_same_dtype(name, "out", out, self)) || (rc = check_matrix(name, "self", self, true)) ||
         (rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape)) || (rc = la_ready(name)))
         return rc;
@@ -357,7 +352,7 @@ aclnnStatus aclnnInverseGetWorkspaceSize(const aclTensor *self, aclTensor *out, 
     const char *name = "aclnnInverse";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_INVERSE)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnInverse_self)) ||
         (rc = check_same_dtype(name, "out", out, self)) || (rc = check_matrix(name, "self", self, true)) ||
         (rc = npusim_check_shape_equal(name, "out", out, self->ndim, self->shape)) || (rc = la_ready(name)))
         return rc;
@@ -442,7 +437,7 @@ aclnnStatus aclnnSlogdetGetWorkspaceSize(const aclTensor *self, aclTensor *signO
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "signOut", signOut)) ||
         (rc = npusim_check_tensor(name, "logOut", logOut)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_SLOGDET)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnSlogdet_self)) ||
         (rc = check_same_dtype(name, "signOut", signOut, self)) || (rc = check_same_dtype(name, "logOut", logOut, self)) ||
         (rc = check_matrix(name, "self", self, true)) ||
         (rc = check_batch_shape(name, "signOut", signOut, self, 0, 0, 0)) ||
@@ -511,7 +506,7 @@ aclnnStatus aclnnLinalgQrGetWorkspaceSize(const aclTensor *self, int64_t mode, a
     const char *name = "aclnnLinalgQr";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "Q", Q)) ||
-        (rc = npusim_check_tensor(name, "R", R)) || (rc = npusim_check_dtype(name, "self", self->dtype, M_QR)) ||
+        (rc = npusim_check_tensor(name, "R", R)) || (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnLinalgQr_self)) ||
         (rc = check_same_dtype(name, "Q", Q, self)) || (rc = check_same_dtype(name, "R", R, self)) ||
         (rc = check_matrix(name, "self", self, false)) || (rc = la_ready(name)))
         return rc;
@@ -600,7 +595,7 @@ aclnnStatus aclnnSvdGetWorkspaceSize(const aclTensor *input, const bool fullMatr
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "input", input)) || (rc = npusim_check_tensor(name, "sigma", sigma)) ||
         (rc = npusim_check_tensor(name, "u", u)) || (rc = npusim_check_tensor(name, "v", v)) ||
-        (rc = npusim_check_dtype(name, "input", input->dtype, M_SVD)) ||
+        (rc = npusim_check_dtype(name, "input", input->dtype, NPUSIM_DTYPES_aclnnSvd_input)) ||
         (rc = check_same_dtype(name, "sigma", sigma, input)) || (rc = check_matrix(name, "input", input, false)) ||
         (rc = la_ready(name)))
         return rc;

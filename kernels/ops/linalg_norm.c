@@ -13,7 +13,6 @@
 #include "aclnnop/aclnn_linalg_vector_norm.h"
 #include "ops_internal.h"
 
-#define M_VECTOR_NORM (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
 
 typedef struct {
     const npusim_exec *ex;
@@ -109,9 +108,9 @@ aclnnStatus aclnnLinalgVectorNormGetWorkspaceSize(const aclTensor *self, const a
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_scalar(name, "ord", ord)) ||
         (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_VECTOR_NORM)) ||
-        (rc = npusim_check_dtype(name, "dtype", dtype, M_VECTOR_NORM)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_VECTOR_NORM)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnLinalgVectorNorm_self)) ||
+        (rc = npusim_check_dtype(name, "dtype", dtype, NPUSIM_DTYPES_aclnnLinalgVectorNorm_dtype)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnLinalgVectorNorm_out)))
         return rc;
     if (dtype != out->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dtype %s must equal out's dtype %s", name,

@@ -29,40 +29,30 @@
 #include "aclnnop/aclnn_trunc.h"
 #include "ew_ops.h"
 
-#define M_REAL (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-#define M_FLOATS_NO_BF16 (M_FLOATS & ~DT(ACL_BF16))
-#define M_REAL_NO_BF16 (M_REAL & ~DT(ACL_BF16))
-#define M_TANH (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | M_BOOL | DT(ACL_UINT8) | M_SINTS | DT(ACL_BF16))
-#define M_EXPM1 (DT(ACL_INT64) | M_BOOL | DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
-#define M_FLOOR ((M_FLOATS & ~DT(ACL_BF16)) | M_SINTS | M_UINTS)
-#define M_TRUNC (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
-#define M_ROUND (M_FLOATS | DT(ACL_INT32) | DT(ACL_INT64))
-#define M_SIGN (M_FLOATS | DT(ACL_INT32) | DT(ACL_INT64) | M_COMPLEX | M_BOOL)
-#define M_ATAN2 M_REAL
 
-static const ew_spec spec_sin = EW_SPEC("aclnnSin", &npusim_ew_sin, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_cos = EW_SPEC("aclnnCos", &npusim_ew_cos, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_tan = EW_SPEC("aclnnTan", &npusim_ew_tan, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_tanh = EW_SPEC("aclnnTanh", &npusim_ew_tanh, M_TANH, M_FLOATS, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_sinh = EW_SPEC("aclnnSinh", &npusim_ew_sinh, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_cosh = EW_SPEC("aclnnCosh", &npusim_ew_cosh, M_FLOATS_NO_BF16, M_FLOATS_NO_BF16, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_asin = EW_SPEC("aclnnAsin", &npusim_ew_asin, M_REAL_NO_BF16, M_FLOATS_NO_BF16, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_acos = EW_SPEC("aclnnAcos", &npusim_ew_acos, M_REAL_NO_BF16, M_FLOATS_NO_BF16, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_atan = EW_SPEC("aclnnAtan", &npusim_ew_atan, M_REAL, M_FLOATS, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_log2 = EW_SPEC("aclnnLog2", &npusim_ew_log2, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_log10 = EW_SPEC("aclnnLog10", &npusim_ew_log10, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_log1p = EW_SPEC("aclnnLog1p", &npusim_ew_log1p, M_REAL, M_FLOATS, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_exp2 = EW_SPEC("aclnnExp2", &npusim_ew_exp2, M_REAL, M_FLOATS, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_expm1 = EW_SPEC("aclnnExpm1", &npusim_ew_expm1, M_EXPM1, M_FLOATS, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_rsqrt = EW_SPEC("aclnnRsqrt", &npusim_ew_rsqrt, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_reciprocal = EW_SPEC("aclnnReciprocal", &npusim_ew_reciprocal, M_ARITH, M_FLOATS | M_COMPLEX, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_floor = EW_SPEC("aclnnFloor", &npusim_ew_floor, M_FLOOR, M_FLOOR, 0, 0);
-static const ew_spec spec_ceil = EW_SPEC("aclnnCeil", &npusim_ew_ceil, M_FLOATS, M_FLOATS, 0, 0);
-static const ew_spec spec_trunc = EW_SPEC("aclnnTrunc", &npusim_ew_trunc, M_TRUNC, M_TRUNC, 0, 0);
-static const ew_spec spec_round = EW_SPEC("aclnnRound", &npusim_ew_round, M_ROUND, M_ROUND, 0, 0);
-static const ew_spec spec_sign = EW_SPEC("aclnnSign", &npusim_ew_sign, M_SIGN, M_SIGN, 0, 0);
-static const ew_spec spec_isfinite = EW_SPEC("aclnnIsFinite", &npusim_ew_isfinite, M_FLOATS, M_ALL, 0, 0);
-static const ew_spec spec_atan2 = EW_SPEC("aclnnAtan2", &npusim_ew_atan2, M_ATAN2, M_FLOATS, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_sin = EW_SPEC_OF(aclnnSin, self, out, &npusim_ew_sin, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_cos = EW_SPEC_OF(aclnnCos, input, out, &npusim_ew_cos, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_tan = EW_SPEC_OF(aclnnTan, self, out, &npusim_ew_tan, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_tanh = EW_SPEC_OF(aclnnTanh, self, out, &npusim_ew_tanh, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_sinh = EW_SPEC_OF(aclnnSinh, self, out, &npusim_ew_sinh, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_cosh = EW_SPEC_OF(aclnnCosh, self, out, &npusim_ew_cosh, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_asin = EW_SPEC_OF(aclnnAsin, self, out, &npusim_ew_asin, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_acos = EW_SPEC_OF(aclnnAcos, input, out, &npusim_ew_acos, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_atan = EW_SPEC_OF(aclnnAtan, input, out, &npusim_ew_atan, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_log2 = EW_SPEC_OF(aclnnLog2, self, out, &npusim_ew_log2, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_log10 = EW_SPEC_OF(aclnnLog10, self, out, &npusim_ew_log10, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_log1p = EW_SPEC_OF(aclnnLog1p, self, out, &npusim_ew_log1p, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_exp2 = EW_SPEC_OF(aclnnExp2, self, out, &npusim_ew_exp2, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_expm1 = EW_SPEC_OF(aclnnExpm1, self, out, &npusim_ew_expm1, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_rsqrt = EW_SPEC_OF(aclnnRsqrt, self, out, &npusim_ew_rsqrt, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_reciprocal = EW_SPEC_OF(aclnnReciprocal, self, out, &npusim_ew_reciprocal, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_floor = EW_SPEC_OF(aclnnFloor, self, out, &npusim_ew_floor, 0, 0);
+static const ew_spec spec_ceil = EW_SPEC_OF(aclnnCeil, self, out, &npusim_ew_ceil, 0, 0);
+static const ew_spec spec_trunc = EW_SPEC_OF(aclnnTrunc, self, out, &npusim_ew_trunc, 0, 0);
+static const ew_spec spec_round = EW_SPEC_OF(aclnnRound, self, out, &npusim_ew_round, 0, 0);
+static const ew_spec spec_sign = EW_SPEC_OF(aclnnSign, self, result, &npusim_ew_sign, 0, 0);
+static const ew_spec spec_isfinite = EW_SPEC_OF(aclnnIsFinite, self, out, &npusim_ew_isfinite, 0, 0);
+static const ew_spec spec_atan2 = EW_SPEC_OF(aclnnAtan2, self, out, &npusim_ew_atan2, 0, RULE_FLOAT_RESULT);
 
 aclnnStatus aclnnSinGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
@@ -321,12 +311,10 @@ aclnnStatus aclnnAtan2(void *workspace, uint64_t workspaceSize, aclOpExecutor *e
  * aclnnClamp / aclnnClampMin / aclnnClampMax: out = min(max(self, min), max) in the promoted type
  * of self and the bounds (NULL bound: none; aclnnClamp needs at least one). */
 
-#define M_CLAMP (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-#define M_CLAMP_SIDE (M_FLOATS | M_SINTS | DT(ACL_UINT8))
 
-static const ew_spec spec_clamp = EW_SPEC("aclnnClamp", &npusim_ew_clamp, M_CLAMP, M_CLAMP, 0, 0);
-static const ew_spec spec_clamp_min = EW_SPEC("aclnnClampMin", &npusim_ew_clamp, M_CLAMP_SIDE, M_CLAMP_SIDE, 0, 0);
-static const ew_spec spec_clamp_max = EW_SPEC("aclnnClampMax", &npusim_ew_clamp, M_CLAMP_SIDE, M_CLAMP_SIDE, 0, 0);
+static const ew_spec spec_clamp = EW_SPEC_OF(aclnnClamp, self, out, &npusim_ew_clamp, 0, 0);
+static const ew_spec spec_clamp_min = EW_SPEC_OF(aclnnClampMin, self, out, &npusim_ew_clamp, 0, 0);
+static const ew_spec spec_clamp_max = EW_SPEC_OF(aclnnClampMax, self, out, &npusim_ew_clamp, 0, 0);
 
 static aclnnStatus clamp_prepare(const ew_spec *spec, const aclTensor *self, const aclScalar *lo, const aclScalar *hi,
                                  aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)

@@ -17,7 +17,6 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "ew_ops.h"
 
-#define M_MATMUL (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
 
 /* ---------------------------------------------------------------------------------------------
  * OpenBLAS */
@@ -348,9 +347,9 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "mat2", mat2)) ||
         (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_MATMUL)) ||
-        (rc = npusim_check_dtype(name, "mat2", mat2->dtype, M_MATMUL)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_MATMUL)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnMatmul_self)) ||
+        (rc = npusim_check_dtype(name, "mat2", mat2->dtype, NPUSIM_DTYPES_aclnnMatmul_mat2)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnMatmul_out)))
         return rc;
     if (cubeMathType < 0 || cubeMathType > 4)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: cubeMathType %d is not one of 0 "

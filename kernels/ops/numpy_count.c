@@ -15,9 +15,6 @@
 #include "aclnnop/aclnn_bincount.h"
 #include "ew_ops.h"
 
-#define M_BINCOUNT_SELF (M_SINTS | DT(ACL_UINT8))
-#define M_BINCOUNT_WEIGHTS (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE) | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-#define M_BINCOUNT_OUT (DT(ACL_INT32) | DT(ACL_INT64) | DT(ACL_FLOAT) | DT(ACL_DOUBLE))
 #define CHUNK 65536
 
 /* views: self, [weights,] out. */
@@ -78,9 +75,9 @@ aclnnStatus aclnnBincountGetWorkspaceSize(const aclTensor *self, const aclTensor
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
         (weights && (rc = npusim_check_tensor(name, "weights", weights))) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_BINCOUNT_SELF)) ||
-        (weights && (rc = npusim_check_dtype(name, "weights", weights->dtype, M_BINCOUNT_WEIGHTS))) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_BINCOUNT_OUT)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnBincount_self)) ||
+        (weights && (rc = npusim_check_dtype(name, "weights", weights->dtype, NPUSIM_DTYPES_aclnnBincount_weights))) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnBincount_out)))
         return rc;
     if (self->ndim != 1 || out->ndim != 1)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnBincountGetWorkspaceSize: self and out must be 1-D, got "

@@ -18,7 +18,6 @@
 #include "aclnnop/aclnn_kthvalue.h"
 #include "ew_ops.h"
 
-#define M_KTHVALUE (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | M_SINTS | DT(ACL_UINT8))
 
 typedef struct {
     bool floating;
@@ -159,8 +158,8 @@ aclnnStatus aclnnKthvalueGetWorkspaceSize(const aclTensor *self, int64_t k, int6
     if (rc || (rc = npusim_check_tensor(name, "self", self)) ||
         (rc = npusim_check_tensor(name, "valuesOut", valuesOut)) ||
         (rc = npusim_check_tensor(name, "indicesOut", indicesOut)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_KTHVALUE)) ||
-        (rc = npusim_check_dtype(name, "indicesOut", indicesOut->dtype, DT(ACL_INT64))))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnKthvalue_self)) ||
+        (rc = npusim_check_dtype(name, "indicesOut", indicesOut->dtype, NPUSIM_DTYPES_aclnnKthvalue_indicesOut)))
         return rc;
     if (valuesOut->dtype != self->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnKthvalueGetWorkspaceSize: valuesOut has dtype %s, self "

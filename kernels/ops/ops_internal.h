@@ -271,6 +271,7 @@ extern const npusim_ew_op npusim_ew_add, npusim_ew_sub, npusim_ew_mul, npusim_ew
 #define M_BOOL DT(ACL_BOOL)
 #define M_ALL (M_FLOATS | M_COMPLEX | M_SINTS | M_UINTS | M_BOOL)
 #define M_ARITH (M_FLOATS | M_COMPLEX | M_SINTS | DT(ACL_UINT8) | M_BOOL)
+#include "aclnn_dtypes.h" /* per operator parameter, generated from kernels/aclnn_dtypes.tsv */
 bool npusim_dtype_in(aclDataType dt, uint64_t mask);
 /* 161002 naming op, argument and dtype unless dt is in mask. */
 int npusim_check_dtype(const char *op, const char *arg, aclDataType dt, uint64_t mask);

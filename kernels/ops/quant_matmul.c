@@ -343,11 +343,11 @@ aclnnStatus aclnnQuantMatmulV5GetWorkspaceSize(const aclTensor *x1, const aclTen
     if (rc || (rc = npusim_check_tensor(name, "x1", x1)) || (rc = npusim_check_tensor(name, "x2", x2)) ||
         (rc = npusim_check_tensor(name, "x2Scale", x2Scale)) || (rc = npusim_check_tensor(name, "out", out)) ||
         (bias && (rc = npusim_check_tensor(name, "bias", bias))) ||
-        (rc = npusim_check_dtype(name, "x1", x1->dtype, DT(ACL_INT8))) ||
-        (rc = npusim_check_dtype(name, "x2", x2->dtype, DT(ACL_INT8))) ||
-        (rc = npusim_check_dtype(name, "x2Scale", x2Scale->dtype, DT(ACL_FLOAT) | DT(ACL_BF16))) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT32))) ||
-        (bias && (rc = npusim_check_dtype(name, "bias", bias->dtype, DT(ACL_INT32)))) ||
+        (rc = npusim_check_dtype(name, "x1", x1->dtype, NPUSIM_DTYPES_aclnnQuantMatmulV5_x1)) ||
+        (rc = npusim_check_dtype(name, "x2", x2->dtype, NPUSIM_DTYPES_aclnnQuantMatmulV5_x2)) ||
+        (rc = npusim_check_dtype(name, "x2Scale", x2Scale->dtype, NPUSIM_DTYPES_aclnnQuantMatmulV5_x2Scale)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnQuantMatmulV5_out)) ||
+        (bias && (rc = npusim_check_dtype(name, "bias", bias->dtype, NPUSIM_DTYPES_aclnnQuantMatmulV5_bias))) ||
         (rc = qmm_refuse_present(name, "x1Scale", x1Scale)) || (rc = qmm_refuse_present(name, "yScale", yScale)) ||
         (rc = qmm_refuse_present(name, "x1Offset", x1Offset)) ||
         (rc = qmm_refuse_present(name, "x2Offset", x2Offset)) ||

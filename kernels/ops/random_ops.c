@@ -29,18 +29,7 @@
 #include "ew_ops.h"
 #include "ops_internal.h"
 
-/* Dtypes of selfRef / out in the operators' documents (hicann/ops-math):
- * random/dsa_random_uniform/docs/aclnnInplaceUniform.md */
-#define M_UNIFORM (DT(ACL_FLOAT) | DT(ACL_INT32) | DT(ACL_INT64) | DT(ACL_BF16) | DT(ACL_FLOAT16) | \
-                   DT(ACL_INT16) | DT(ACL_INT8) | DT(ACL_UINT8) | DT(ACL_DOUBLE))
-/* random/dsa_random_normal/docs/aclnnInplaceNormal.md */
-#define M_NORMAL (M_UNIFORM | M_BOOL)
-/* random/dsa_random_uniform/docs/aclnnInplaceRandom.md (COMPLEX64/128 are listed too; npusim's
- * integer draws have no complex store, so it refuses them rather than guess their layout) */
-#define M_RANDOM (M_UNIFORM | M_BOOL)
-/* random/stateless_randperm/docs/aclnnRandperm.md */
-#define M_RANDPERM (DT(ACL_INT64) | DT(ACL_INT32) | DT(ACL_INT16) | DT(ACL_UINT8) | DT(ACL_INT8) | \
-                    DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_DOUBLE) | DT(ACL_BF16))
+/* selfRef's dtypes (aclnn_dtypes.h): an operator and its Tensor variant have the same row. */
 
 enum { DRAW_UNIFORM, DRAW_NORMAL, DRAW_INTEGER };
 
@@ -451,7 +440,7 @@ static aclnnStatus uniform_prepare(const npusim_opdef *def, const aclTensor *sel
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: from (%g) and to (%g) must lie in the "
                             "range of selfRef's dtype %s", def->name, from, to, npusim_dtype_name(selfRef->dtype));
     npusim_value a = { .d = from }, b = { .d = to - from };
-    return draw_prepare(def, M_UNIFORM, selfRef, DRAW_UNIFORM, a, b, src, workspaceSize, executor);
+    return draw_prepare(def, NPUSIM_DTYPES_aclnnInplaceUniform_selfRef, selfRef, DRAW_UNIFORM, a, b, src, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceUniformGetWorkspaceSize(const aclTensor *selfRef, double from, double to, uint64_t seed,
@@ -496,7 +485,7 @@ static aclnnStatus normal_prepare(const npusim_opdef *def, const aclTensor *self
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: mean (%g) must be finite and std (%g) "
                             "finite and >= 0", def->name, mean, std);
     npusim_value a = { .d = mean }, b = { .d = std };
-    return draw_prepare(def, M_NORMAL, selfRef, DRAW_NORMAL, a, b, src, workspaceSize, executor);
+    return draw_prepare(def, NPUSIM_DTYPES_aclnnInplaceNormal_selfRef, selfRef, DRAW_NORMAL, a, b, src, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceNormalGetWorkspaceSize(const aclTensor *selfRef, float mean, float std, int64_t seed,
@@ -546,7 +535,7 @@ static aclnnStatus random_prepare(const npusim_opdef *def, const aclTensor *self
                             "the range of selfRef's dtype %s", def->name, (long long)from, (long long)(to - 1),
                             npusim_dtype_name(selfRef->dtype));
     npusim_value a = { .i = from }, b = { .u = (uint64_t)to - (uint64_t)from };
-    return draw_prepare(def, M_RANDOM, selfRef, DRAW_INTEGER, a, b, src, workspaceSize, executor);
+    return draw_prepare(def, NPUSIM_DTYPES_aclnnInplaceRandom_selfRef, selfRef, DRAW_INTEGER, a, b, src, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceRandomGetWorkspaceSize(const aclTensor *selfRef, int64_t from, int64_t to, int64_t seed,
@@ -656,7 +645,7 @@ aclnnStatus aclnnRandpermGetWorkspaceSize(int64_t n, int64_t seed, int64_t offse
     const char *name = "aclnnRandperm";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_RANDPERM)))
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnRandperm_out)))
         return rc;
     if (n < 0 || out->ndim != 1 || out->shape[0] != n)
         return npusim_error(ACLNN_ERR_PARAM_INVALID,
@@ -689,7 +678,6 @@ aclnnStatus aclnnRandperm(void *workspace, uint64_t workspaceSize, aclOpExecutor
  * sum (and, without replacement, at least numsamples positive): npusim fails the launch
  * otherwise, where the NPU would return arbitrary categories. */
 
-#define M_MULTINOMIAL (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE))
 
 typedef struct {
     double key;
@@ -803,8 +791,8 @@ aclnnStatus aclnnMultinomialGetWorkspaceSize(const aclTensor *self, int64_t nums
     const char *name = "aclnnMultinomial";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_MULTINOMIAL)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT64))))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnMultinomial_self)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnMultinomial_out)))
         return rc;
     if ((self->ndim != 1 && self->ndim != 2) || self->shape[self->ndim - 1] < 1)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "aclnnMultinomialGetWorkspaceSize: self must be (C) or (N, C) "
@@ -840,8 +828,10 @@ aclnnStatus aclnnMultinomial(void *workspace, uint64_t workspaceSize, aclOpExecu
  * counters, as the float draws. A prob tensor must hold values in [0, 1] (checked when the launch
  * runs: npusim fails it otherwise, where the NPU's result is undefined). */
 
-#define M_BERNOULLI (M_UNIFORM | M_BOOL)
-#define M_PROB (DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE) | DT(ACL_BF16))
+/* One check serves the four Bernoulli operators: aclnnBernoulli's rows of the operator table (the
+ * rows of the other three record where that differs from their documents). */
+#define M_BERNOULLI NPUSIM_DTYPES_aclnnBernoulli_self
+#define M_PROB NPUSIM_DTYPES_aclnnBernoulli_prob
 
 typedef struct {
     const npusim_view *out, *prob; /* prob NULL: the scalar p */

@@ -772,11 +772,6 @@ static const npusim_opdef def_prod = NPUSIM_OPDEF("aclnnProd", reduce_kernel);
 static const npusim_opdef def_prod_dim = NPUSIM_OPDEF("aclnnProdDim", reduce_kernel);
 static const npusim_opdef def_any = NPUSIM_OPDEF("aclnnAny", reduce_kernel);
 
-#define M_REDUCE_SUM M_ARITH
-#define M_MEAN (M_ARITH & ~M_BOOL)
-#define M_AMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-#define M_ARGMAX (M_FLOATS | M_SINTS | DT(ACL_UINT8))
-#define M_ALL_ANY (M_FLOATS | M_SINTS | DT(ACL_UINT8) | M_BOOL)
 
 /* Normalises dims (negative -> from the end; empty -> all), rejecting repeats and out-of-range
  * (declared in ops_internal.h: aclnnLinalgVectorNorm uses it too). */
@@ -839,17 +834,15 @@ static npusim_kind reduce_kind(red_op op, aclDataType self, aclDataType out)
     }
 }
 
-static aclnnStatus reduce_prepare(const npusim_opdef *def, red_op op, uint64_t self_dtypes, const aclTensor *self,
-                                  const aclIntArray *dims, bool keep, aclTensor *out, uint64_t *workspaceSize,
-                                  aclOpExecutor **executor)
+static aclnnStatus reduce_prepare(const npusim_opdef *def, red_op op, uint64_t self_dtypes, uint64_t out_dtypes,
+                                  const aclTensor *self, const aclIntArray *dims, bool keep, aclTensor *out,
+                                  uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     const char *name = def->name;
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
         (rc = npusim_check_dtype(name, "self", self->dtype, self_dtypes)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype,
-                                 op == RED_SUM || op == RED_PROD ? M_ARITH
-                                 : op == RED_ALL || op == RED_ANY ? DT(ACL_BOOL) | DT(ACL_UINT8) : self_dtypes)))
+        (rc = npusim_check_dtype(name, "out", out->dtype, out_dtypes)))
         return rc;
     int64_t nd[NPUSIM_MAX_DIMS];
     int n_dims = 0, ndim;
@@ -884,7 +877,8 @@ aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntAr
         return npusim_error(ACLNN_ERR_PARAM_INVALID,
                             "aclnnReduceSumGetWorkspaceSize: dtype %s must equal out's dtype %s",
                             npusim_dtype_name(dtype), npusim_dtype_name(out->dtype));
-    return reduce_prepare(&def_reduce_sum, RED_SUM, M_REDUCE_SUM, self, dims, keepDims, out, workspaceSize, executor);
+    return reduce_prepare(&def_reduce_sum, RED_SUM, NPUSIM_DTYPES_aclnnReduceSum_self, NPUSIM_DTYPES_aclnnReduceSum_out,
+                          self, dims, keepDims, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReduceSum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -902,7 +896,8 @@ aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *
         return npusim_error(ACLNN_ERR_PARAM_INVALID,
                             "aclnnMeanGetWorkspaceSize: out has dtype %s; a mean needs a floating or complex out",
                             npusim_dtype_name(out->dtype));
-    return reduce_prepare(&def_mean, RED_MEAN, M_MEAN, self, dim, keepDim, out, workspaceSize, executor);
+    return reduce_prepare(&def_mean, RED_MEAN, NPUSIM_DTYPES_aclnnMean_self, NPUSIM_DTYPES_aclnnMean_out,
+                          self, dim, keepDim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMean(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -913,7 +908,8 @@ aclnnStatus aclnnMean(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
                                       uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_amax, RED_MAX, M_AMAX, self, dim, keepDim, out, workspaceSize, executor);
+    return reduce_prepare(&def_amax, RED_MAX, NPUSIM_DTYPES_aclnnAmax_self, NPUSIM_DTYPES_aclnnAmax_out,
+                          self, dim, keepDim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -924,7 +920,8 @@ aclnnStatus aclnnAmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
 aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
                                       uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_amin, RED_MIN, M_AMAX, self, dim, keepDim, out, workspaceSize, executor);
+    return reduce_prepare(&def_amin, RED_MIN, NPUSIM_DTYPES_aclnnAmin_self, NPUSIM_DTYPES_aclnnAmin_out,
+                          self, dim, keepDim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -945,7 +942,8 @@ aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor *self, const aclDataType d
 {
     int rc = check_out_dtype("aclnnProd", dtype, out);
     if (rc) return rc;
-    return reduce_prepare(&def_prod, RED_PROD, M_ARITH, self, NULL, false, out, workspaceSize, executor);
+    return reduce_prepare(&def_prod, RED_PROD, NPUSIM_DTYPES_aclnnProd_self, NPUSIM_DTYPES_aclnnProd_out,
+                          self, NULL, false, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnProd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -960,7 +958,8 @@ aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor *self, int64_t dim, boo
     if (rc) return rc;
     aclIntArray *dims = aclCreateIntArray(&dim, 1);
     if (!dims) return ACLNN_ERR_INNER;
-    rc = reduce_prepare(&def_prod_dim, RED_PROD, M_ARITH, self, dims, keepDim, out, workspaceSize, executor);
+    rc = reduce_prepare(&def_prod_dim, RED_PROD, NPUSIM_DTYPES_aclnnProdDim_self, NPUSIM_DTYPES_aclnnProdDim_out,
+                        self, dims, keepDim, out, workspaceSize, executor);
     aclDestroyIntArray(dims);
     return rc;
 }
@@ -970,13 +969,13 @@ aclnnStatus aclnnProdDim(void *workspace, uint64_t workspaceSize, aclOpExecutor 
     return npusim_exec_launch("aclnnProdDim", workspace, workspaceSize, executor, stream);
 }
 
-#define M_VAR (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16))
-
 static aclnnStatus var_prepare(const npusim_opdef *def, const aclTensor *self, const aclIntArray *dim,
                                int64_t correction, bool keepdim, bool root, aclTensor *out, uint64_t *workspaceSize,
                                aclOpExecutor **executor)
 {
-    int rc = reduce_prepare(def, RED_SQDEV, M_VAR, self, dim, keepdim, out, workspaceSize, executor);
+    uint64_t self_dtypes = root ? NPUSIM_DTYPES_aclnnStd_self : NPUSIM_DTYPES_aclnnVar_self;
+    uint64_t out_dtypes = root ? NPUSIM_DTYPES_aclnnStd_out : NPUSIM_DTYPES_aclnnVar_out;
+    int rc = reduce_prepare(def, RED_SQDEV, self_dtypes, out_dtypes, self, dim, keepdim, out, workspaceSize, executor);
     if (rc) return rc;
     npusim_exec *ex = npusim_exec_of(*executor); /* not launched yet: ours to finish describing */
     ex->dim = correction;
@@ -1009,7 +1008,8 @@ aclnnStatus aclnnStd(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
 aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
                                      uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_all, RED_ALL, M_ALL_ANY, self, dim, keepdim, out, workspaceSize, executor);
+    return reduce_prepare(&def_all, RED_ALL, NPUSIM_DTYPES_aclnnAll_self, NPUSIM_DTYPES_aclnnAll_out,
+                          self, dim, keepdim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAll(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -1020,7 +1020,8 @@ aclnnStatus aclnnAll(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
 aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
                                      uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return reduce_prepare(&def_any, RED_ANY, M_ALL_ANY, self, dim, keepdim, out, workspaceSize, executor);
+    return reduce_prepare(&def_any, RED_ANY, NPUSIM_DTYPES_aclnnAny_self, NPUSIM_DTYPES_aclnnAny_out,
+                          self, dim, keepdim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAny(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -1262,8 +1263,10 @@ static aclnnStatus arg_prepare(const npusim_opdef *def, bool max, const aclTenso
     const char *name = def->name;
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_ARGMAX)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT32) | DT(ACL_INT64))))
+        (rc = npusim_check_dtype(name, "self", self->dtype,
+                                 max ? NPUSIM_DTYPES_aclnnArgMax_self : NPUSIM_DTYPES_aclnnArgMin_self)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype,
+                                 max ? NPUSIM_DTYPES_aclnnArgMax_out : NPUSIM_DTYPES_aclnnArgMin_out)))
         return rc;
     if ((rc = npusim_normalise_dim(name, "tensor", dim, self->ndim, &dim))) return rc;
     if (self->ndim > 0 && self->shape[dim] == 0)
@@ -1309,8 +1312,6 @@ aclnnStatus aclnnArgMin(void *workspace, uint64_t workspaceSize, aclOpExecutor *
  * aclnnCumsum: running sums along one dim, accumulated in double (floating types), int64
  * (integers, wrapping) or complex double, then cast to out's dtype, which `dtype` must equal. */
 
-#define M_CUMSUM (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_INT32) | DT(ACL_DOUBLE) | DT(ACL_UINT8) | DT(ACL_INT8) | \
-                  DT(ACL_INT16) | DT(ACL_INT64) | M_COMPLEX | DT(ACL_BF16))
 
 typedef struct {
     npusim_kind kind;
@@ -1394,8 +1395,8 @@ aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclD
     const char *name = "aclnnCumsum";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_CUMSUM)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_CUMSUM)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnCumsum_self)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnCumsum_out)))
         return rc;
     if (dtype != out->dtype)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dtype %s must equal out's dtype %s", name,

@@ -8,10 +8,6 @@
 #include "aclnnop/aclnn_cumprod.h"
 #include "ew_ops.h"
 
-/* Dtypes of input, out and dtype: math/cumprod/docs/aclnnCumprod&aclnnInplaceCumprod.md (hicann/ops-math). */
-#define M_CUMPROD (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_BF16) | DT(ACL_DOUBLE) | M_SINTS | M_UINTS)
-#define M_CUMPROD_DIM DT(ACL_INT32)
-
 typedef struct {
     npusim_kind kind; /* F64, I64 or U64 */
     aclDataType in_dtype, out_dtype;
@@ -72,7 +68,7 @@ static const npusim_opdef def_inplace_cumprod = NPUSIM_OPDEF("aclnnInplaceCumpro
 static int cumprod_dim(const char *name, const aclTensor *input, const aclScalar *dim, int64_t *out)
 {
     int rc = npusim_check_scalar(name, "dim", dim);
-    if (rc || (rc = npusim_check_dtype(name, "dim", dim->dtype, M_CUMPROD_DIM))) return rc;
+    if (rc || (rc = npusim_check_dtype(name, "dim", dim->dtype, NPUSIM_DTYPES_aclnnCumprod_dim))) return rc;
     int64_t d = 0;
     npusim_scalar_value(dim, KIND_I64, &d);
     return npusim_normalise_dim(name, "input", d, input->ndim, out);
@@ -85,8 +81,8 @@ static aclnnStatus cumprod_prepare(const npusim_opdef *def, const aclTensor *inp
     int64_t d = 0;
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "input", input)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "input", input->dtype, M_CUMPROD)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, M_CUMPROD)) ||
+        (rc = npusim_check_dtype(name, "input", input->dtype, NPUSIM_DTYPES_aclnnCumprod_input)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnCumprod_out)) ||
         (rc = cumprod_dim(name, input, dim, &d)) ||
         (rc = npusim_check_shape_equal(name, "out", out, input->ndim, input->shape)))
         return rc;
@@ -105,7 +101,7 @@ aclnnStatus aclnnCumprodGetWorkspaceSize(const aclTensor *input, const aclScalar
     const char *name = "aclnnCumprod";
     if (npusim_is_tensor(input) && npusim_is_tensor(out)) {
         aclDataType want = dtype == ACL_DT_UNDEFINED ? input->dtype : dtype;
-        if (dtype != ACL_DT_UNDEFINED && !npusim_dtype_in(dtype, M_CUMPROD))
+        if (dtype != ACL_DT_UNDEFINED && !npusim_dtype_in(dtype, NPUSIM_DTYPES_aclnnCumprod_out))
             return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: dtype %s is not supported", name,
                                 npusim_dtype_name(dtype));
         if (out->dtype != want)

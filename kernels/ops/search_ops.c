@@ -18,10 +18,6 @@
 #include "aclnnop/aclnn_searchsorted.h"
 #include "ew_ops.h"
 
-/* hicann/ops-nn index/non_zero/docs/aclnnNonzero.md */
-#define M_NONZERO (M_FLOATS | M_SINTS | M_UINTS | M_BOOL)
-/* hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md (sortedSequence and self) */
-#define M_SEARCHSORTED (DT(ACL_DOUBLE) | DT(ACL_FLOAT) | DT(ACL_FLOAT16) | DT(ACL_UINT8) | M_SINTS)
 
 /* ---------------------------------------------------------------------------------------------
  * aclnnNonzero */
@@ -86,8 +82,8 @@ aclnnStatus aclnnNonzeroGetWorkspaceSize(const aclTensor *self, aclTensor *out, 
     const char *name = "aclnnNonzero";
     int rc = npusim_check_out_ptrs(name, workspaceSize, executor);
     if (rc || (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_NONZERO)) ||
-        (rc = npusim_check_dtype(name, "out", out->dtype, DT(ACL_INT64))))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnNonzero_self)) ||
+        (rc = npusim_check_dtype(name, "out", out->dtype, NPUSIM_DTYPES_aclnnNonzero_out)))
         return rc;
     int64_t shape[2] = { npusim_numel(self), self->ndim };
     if ((rc = npusim_check_shape_equal(name, "out", out, 2, shape))) return rc;
@@ -218,7 +214,7 @@ static int check_search_shapes(const char *name, const aclTensor *seq, const acl
                                 "the same leading dims", name);
     }
     if (sorter) {
-        int rc = npusim_check_dtype(name, "sorter", sorter->dtype, DT(ACL_INT64));
+        int rc = npusim_check_dtype(name, "sorter", sorter->dtype, NPUSIM_DTYPES_aclnnSearchSorted_sorter);
         if (rc || (rc = npusim_check_shape_equal(name, "sorter", sorter, seq->ndim, seq->shape))) return rc;
     }
     return npusim_check_shape_equal(name, "out", out, self->ndim, self->shape);
@@ -233,8 +229,8 @@ aclnnStatus aclnnSearchSortedGetWorkspaceSize(const aclTensor *sortedSequence, c
     if (rc || (rc = npusim_check_tensor(name, "sortedSequence", sortedSequence)) ||
         (rc = npusim_check_tensor(name, "self", self)) || (rc = npusim_check_tensor(name, "out", out)) ||
         (sorter && (rc = npusim_check_tensor(name, "sorter", sorter))) ||
-        (rc = npusim_check_dtype(name, "sortedSequence", sortedSequence->dtype, M_SEARCHSORTED)) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_SEARCHSORTED)) ||
+        (rc = npusim_check_dtype(name, "sortedSequence", sortedSequence->dtype, NPUSIM_DTYPES_aclnnSearchSorted_sortedSequence)) ||
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnSearchSorted_self)) ||
         (rc = npusim_check_dtype(name, "out", out->dtype, DT(outInt32 ? ACL_INT32 : ACL_INT64))))
         return rc;
     if (npusim_promote(sortedSequence->dtype, self->dtype) == ACL_DT_UNDEFINED)

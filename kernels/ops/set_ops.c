@@ -19,8 +19,6 @@
 #include "aclnnop/aclnn_unique2.h"
 #include "ew_ops.h"
 
-/* hicann/ops-nn index/unique_consecutive/docs/aclnnUnique2.md (self and valueOut) */
-#define M_UNIQUE2 (M_BOOL | M_FLOATS | M_SINTS | M_UINTS)
 
 /* Sort keys: unsigned integers whose order is the value order. A NaN gets the largest key (all
  * ones, which no other value reaches), -0.0 the key of 0.0. */
@@ -133,10 +131,10 @@ static int check_unique2_outputs(const char *name, const aclTensor *self, const 
     int64_t total = npusim_numel(self);
     int rc = npusim_check_shape_equal(name, "valueOut", valueOut, 1, &total);
     if (rc) return rc;
-    if (inverseOut && ((rc = npusim_check_dtype(name, "inverseOut", inverseOut->dtype, DT(ACL_INT64))) ||
+    if (inverseOut && ((rc = npusim_check_dtype(name, "inverseOut", inverseOut->dtype, NPUSIM_DTYPES_aclnnUnique2_inverseOut)) ||
                        (rc = npusim_check_shape_equal(name, "inverseOut", inverseOut, self->ndim, self->shape))))
         return rc;
-    if (countsOut && ((rc = npusim_check_dtype(name, "countsOut", countsOut->dtype, DT(ACL_INT64))) ||
+    if (countsOut && ((rc = npusim_check_dtype(name, "countsOut", countsOut->dtype, NPUSIM_DTYPES_aclnnUnique2_countsOut)) ||
                       (rc = npusim_check_shape_equal(name, "countsOut", countsOut, 1, &total))))
         return rc;
     return 0;
@@ -153,7 +151,7 @@ aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor *self, bool sorted, boo
         (rc = npusim_check_tensor(name, "valueOut", valueOut)) ||
         (inverseOut && (rc = npusim_check_tensor(name, "inverseOut", inverseOut))) ||
         (countsOut && (rc = npusim_check_tensor(name, "countsOut", countsOut))) ||
-        (rc = npusim_check_dtype(name, "self", self->dtype, M_UNIQUE2)))
+        (rc = npusim_check_dtype(name, "self", self->dtype, NPUSIM_DTYPES_aclnnUnique2_self)))
         return rc;
     if (self->ndim < 1)
         return npusim_error(ACLNN_ERR_PARAM_INVALID, "%sGetWorkspaceSize: self must have 1 to 8 dims (got 0)", name);
@@ -189,10 +187,8 @@ aclnnStatus aclnnUnique2(void *workspace, uint64_t workspaceSize, aclOpExecutor 
  * dtype (NaN equals nothing); out is BOOL with element's shape. assumeUnique changes nothing for
  * a single test element. */
 
-/* hicann/ops-math math/equal/docs/aclnnIsInTensorScalar.md (element) */
-#define M_ISIN (M_FLOATS | M_COMPLEX | M_SINTS | DT(ACL_UINT8) | DT(ACL_UINT16) | M_BOOL)
-static const ew_spec spec_isin = EW_SPEC("aclnnIsInTensorScalar", &npusim_ew_eq, M_ISIN, DT(ACL_BOOL), 0, 0);
-static const ew_spec spec_isin_invert = EW_SPEC("aclnnIsInTensorScalar", &npusim_ew_ne, M_ISIN, DT(ACL_BOOL), 0, 0);
+static const ew_spec spec_isin = EW_SPEC_OF(aclnnIsInTensorScalar, element, out, &npusim_ew_eq, 0, 0);
+static const ew_spec spec_isin_invert = EW_SPEC_OF(aclnnIsInTensorScalar, element, out, &npusim_ew_ne, 0, 0);
 
 aclnnStatus aclnnIsInTensorScalarGetWorkspaceSize(const aclTensor *element, const aclScalar *testElement,
                                                   bool assumeUnique, bool invert, aclTensor *out,

@@ -15,8 +15,6 @@
 #include "aclnnop/aclnn_sort.h"
 #include "ew_ops.h"
 
-#define M_SORT (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | M_SINTS | M_UINTS | M_BOOL)
-#define M_ARGSORT (DT(ACL_BF16) | DT(ACL_FLOAT16) | DT(ACL_FLOAT) | M_SINTS | M_UINTS)
 
 #define RADIX_BITS 8
 #define RADIX_BUCKETS (1 << RADIX_BITS)
@@ -374,7 +372,7 @@ aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor *self, bool stable, int64_
     (void)stable; /* always stable, see above */
     if (!valuesOut)
         return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "aclnnSortGetWorkspaceSize: valuesOut is NULL");
-    return sort_prepare(&def_sort, M_SORT, self, dim, descending, valuesOut, indicesOut, workspaceSize, executor);
+    return sort_prepare(&def_sort, NPUSIM_DTYPES_aclnnSort_self, self, dim, descending, valuesOut, indicesOut, workspaceSize, executor);
 }
 
 aclnnStatus aclnnSort(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)
@@ -385,7 +383,7 @@ aclnnStatus aclnnSort(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
 aclnnStatus aclnnArgsortGetWorkspaceSize(const aclTensor *self, int64_t dim, bool descending, aclTensor *out,
                                          uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    return sort_prepare(&def_argsort, M_ARGSORT, self, dim, descending, NULL, out, workspaceSize, executor);
+    return sort_prepare(&def_argsort, NPUSIM_DTYPES_aclnnArgsort_self, self, dim, descending, NULL, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnArgsort(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)

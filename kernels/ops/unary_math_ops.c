@@ -56,30 +56,17 @@ static const npusim_ew_op ew_real = { "real", 1, 0, false, true,
 /* ---------------------------------------------------------------------------------------------
  * Dtype sets, each from the operator's document in hicann/ops-math. */
 
-#define M_F16_F32_F64 (DT(ACL_FLOAT16) | DT(ACL_FLOAT) | DT(ACL_DOUBLE))
-/* math/acosh/docs/aclnnAcosh&aclnnInplaceAcosh.md: self and out FLOAT16, FLOAT, DOUBLE. */
-#define M_ACOSH M_F16_F32_F64
 /* math/asinh/docs/aclnnAsinh&aclnnInplaceAsinh.md and math/atanh/docs/aclnnAtanh&aclnnInplaceAtanh.md:
  * input FLOAT, FLOAT16, DOUBLE, INT8, INT16, INT32, INT64, UINT8, BOOL (integers and bool computed
  * in FLOAT); out FLOAT, FLOAT16, DOUBLE. */
-#define M_ASINH_IN (M_F16_F32_F64 | M_SINTS | DT(ACL_UINT8) | M_BOOL)
-/* math/signbit/docs/aclnnSignbit.md: self FLOAT, FLOAT16, BFLOAT16, DOUBLE, every integer, BOOL;
- * out BOOL or a dtype bool casts to. */
-#define M_SIGNBIT (M_FLOATS | M_SINTS | M_UINTS | M_BOOL)
-/* math/is_pos_inf/docs/aclnnIsPosInf.md, math/is_neg_inf/docs/aclnnIsNegInf.md: self FLOAT,
- * FLOAT16, DOUBLE, BFLOAT16; out BOOL. */
-#define M_ISINF M_FLOATS
-/* math/real/docs/aclnnReal.md: self FLOAT, FLOAT16, COMPLEX64, COMPLEX128 (COMPLEX32, which
- * npusim has no storage for, is left out); out FLOAT, FLOAT16, DOUBLE. */
-#define M_REAL_IN (DT(ACL_FLOAT) | DT(ACL_FLOAT16) | M_COMPLEX)
 
-static const ew_spec spec_acosh = EW_SPEC("aclnnAcosh", &ew_acosh, M_ACOSH, M_ACOSH, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_asinh = EW_SPEC("aclnnAsinh", &ew_asinh, M_ASINH_IN, M_F16_F32_F64, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_atanh = EW_SPEC("aclnnAtanh", &ew_atanh, M_ASINH_IN, M_F16_F32_F64, 0, RULE_FLOAT_RESULT);
-static const ew_spec spec_signbit = EW_SPEC("aclnnSignbit", &ew_signbit, M_SIGNBIT, M_SIGNBIT, 0, 0);
-static const ew_spec spec_isposinf = EW_SPEC("aclnnIsPosInf", &ew_isposinf, M_ISINF, M_BOOL, 0, 0);
-static const ew_spec spec_isneginf = EW_SPEC("aclnnIsNegInf", &ew_isneginf, M_ISINF, M_BOOL, 0, 0);
-static const ew_spec spec_real = EW_SPEC("aclnnReal", &ew_real, M_REAL_IN, M_F16_F32_F64, 0, 0);
+static const ew_spec spec_acosh = EW_SPEC_OF(aclnnAcosh, self, out, &ew_acosh, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_asinh = EW_SPEC_OF(aclnnAsinh, input, out, &ew_asinh, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_atanh = EW_SPEC_OF(aclnnAtanh, input, out, &ew_atanh, 0, RULE_FLOAT_RESULT);
+static const ew_spec spec_signbit = EW_SPEC_OF(aclnnSignbit, self, out, &ew_signbit, 0, 0);
+static const ew_spec spec_isposinf = EW_SPEC_OF(aclnnIsPosInf, self, out, &ew_isposinf, 0, 0);
+static const ew_spec spec_isneginf = EW_SPEC_OF(aclnnIsNegInf, self, out, &ew_isneginf, 0, 0);
+static const ew_spec spec_real = EW_SPEC_OF(aclnnReal, self, out, &ew_real, 0, 0);
 
 /* ---------------------------------------------------------------------------------------------
  * The two phases: (input, out) checked and prepared by the element-wise engine. */

@@ -144,6 +144,20 @@ def _relative_to_cwd(path):
     return path if rel.startswith("..") else rel
 
 
+def generate_operator_table():
+    """Rewrites npusim's dtype checks (kernels/ops/aclnn_dtypes.h) and npuarray's operator
+    table (npuarray/_core/_operator_table.py) where kernels/aclnn_dtypes.tsv changed them."""
+    path = os.path.join(KERNELS, "tools", "gen_operator_table.py")
+    spec = importlib.util.spec_from_file_location("_npuarray_gen_operator_table", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for written in module.write():
+        print("generated", os.path.relpath(written, ROOT), flush=True)
+
+
+# Both builds (setup.py and the in-place one) import this module: the generated files are
+# current before anything compiles.
+generate_operator_table()
 # Used by setup.py (cffi_modules): compiles every kernel source with the module.
 ffibuilder = make_ffibuilder([_relative_to_cwd(s) for s in extension_sources()])
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _data_type, _manipulation, _ops, _transfer
 from ._data_type import BFLOAT16, BOOL
+from ._operator_table import operator_dtypes
 from ._shape import broadcast_shapes
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
@@ -37,34 +38,7 @@ __all__ += ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "s
 
 
 # ---------------------------------------------------------------------------
-# Dtypes
-
-def dtypes_of(*names):
-    return frozenset(np.dtype(BFLOAT16 if n == "bfloat16" else n) for n in names)
-
-
-_INT_FLOAT = ("float32", "float16", "float64", "bfloat16", "int8", "int16", "int32",
-              "int64", "uint8")
-# Dtypes CANN documents for each operator (docs/acl-abi.md §7.2).
-_ARITH = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
-_RSUB = dtypes_of(*_INT_FLOAT, "complex64", "complex128")
-_FLOOR_DIVIDE = dtypes_of("float32", "float16", "float64", "int8", "int16", "int32",
-                           "int64", "uint8", "bool")
-_REMAINDER = dtypes_of("int32", "int64", "float16", "float32", "float64", "bfloat16")
-_POW = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
-_NEG = dtypes_of("int8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
-                  "complex64", "complex128")
-_ABS = dtypes_of(*_INT_FLOAT, "bool", "complex64")
-_EXP = dtypes_of("float32", "float16", "float64", "bfloat16", "complex64", "complex128")
-_EQ = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint32", "uint64")
-_NE = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128", "uint64")
-_ORDER = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
-_LE = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint64")
-_MAXIMUM = dtypes_of(*_INT_FLOAT, "bool")
-_LOGICAL = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
-_LOGICAL_NOT = dtypes_of(*_INT_FLOAT, "bool")
-_WHERE = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64", "complex64",
-                    "complex128")
+# Dtypes (each operator's: operator_dtypes, from the operator table kernels/aclnn_dtypes.tsv)
 
 # The next wider dtype that holds every value (integers: modulo the narrower
 # width once cast back), tried when an operator lacks a dtype.
@@ -437,38 +411,43 @@ class _Binary:
 
 _NUMERIC = "biufc"
 _BINARY = {spec.name: spec for spec in [
-    _Binary("add", "aclnnAdd", _ARITH, _NUMERIC, scalar_op="aclnnAdds",
+    _Binary("add", "aclnnAdd", operator_dtypes("aclnnAdd"), _NUMERIC, scalar_op="aclnnAdds",
             reflected_op="aclnnAdds", alpha=True, modular=True, inplace_op="aclnnInplaceAdd"),
-    _Binary("subtract", "aclnnSub", _ARITH, "iufc", scalar_op="aclnnSubs",
-            reflected_op="aclnnRsubs", scalar_supported=_RSUB, alpha=True, modular=True,
-            inplace_op="aclnnInplaceSub"),
-    _Binary("multiply", "aclnnMul", _ARITH, _NUMERIC, scalar_op="aclnnMuls",
+    _Binary("subtract", "aclnnSub", operator_dtypes("aclnnSub"), "iufc", scalar_op="aclnnSubs",
+            reflected_op="aclnnRsubs", scalar_supported=operator_dtypes("aclnnRsubs"), alpha=True,
+            modular=True, inplace_op="aclnnInplaceSub"),
+    _Binary("multiply", "aclnnMul", operator_dtypes("aclnnMul"), _NUMERIC, scalar_op="aclnnMuls",
             reflected_op="aclnnMuls", modular=True, inplace_op="aclnnInplaceMul"),
-    _Binary("divide", "aclnnDiv", _ARITH, _NUMERIC, scalar_op="aclnnDivs", result="float",
-            inplace_op="aclnnInplaceDiv"),
-    _Binary("floor_divide", "aclnnFloorDivide", _FLOOR_DIVIDE, "iuf",
+    _Binary("divide", "aclnnDiv", operator_dtypes("aclnnDiv"), _NUMERIC, scalar_op="aclnnDivs",
+            result="float", inplace_op="aclnnInplaceDiv"),
+    _Binary("floor_divide", "aclnnFloorDivide", operator_dtypes("aclnnFloorDivide"), "iuf",
             scalar_op="aclnnFloorDivides"),
-    _Binary("remainder", "aclnnRemainderTensorTensor", _REMAINDER, "iuf",
-            scalar_op="aclnnRemainderTensorScalar",
-            reflected_op="aclnnRemainderScalarTensor", scalar_first=True),
-    _Binary("pow", "aclnnPowTensorTensor", _POW, "iufc", scalar_op="aclnnPowTensorScalar",
-            reflected_op="aclnnPowScalarTensor", scalar_first=True),
-    _Binary("equal", "aclnnEqTensor", _EQ, _NUMERIC, scalar_op="aclnnEqScalar",
-            reflected_op="aclnnEqScalar", result="bool"),
-    _Binary("not_equal", "aclnnNeTensor", _NE, _NUMERIC, scalar_op="aclnnNeScalar",
-            reflected_op="aclnnNeScalar", result="bool"),
-    _Binary("greater", "aclnnGtTensor", _ORDER, "biuf", scalar_op="aclnnGtScalar",
-            reflected_op="aclnnLtScalar", result="bool"),
-    _Binary("greater_equal", "aclnnGeTensor", _ORDER, "biuf", scalar_op="aclnnGeScalar",
-            reflected_op="aclnnLeScalar", scalar_supported=_LE, result="bool"),
-    _Binary("less", "aclnnLtTensor", _ORDER, "biuf", scalar_op="aclnnLtScalar",
-            reflected_op="aclnnGtScalar", result="bool"),
-    _Binary("less_equal", "aclnnLeTensor", _LE, "biuf", scalar_op="aclnnLeScalar",
-            reflected_op="aclnnGeScalar", result="bool"),
-    _Binary("maximum", "aclnnMaximum", _MAXIMUM, "biuf"),
-    _Binary("minimum", "aclnnMinimum", _MAXIMUM, "biuf"),
-    _Binary("logical_and", "aclnnLogicalAnd", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
-    _Binary("logical_or", "aclnnLogicalOr", _LOGICAL, _NUMERIC, result="bool", same_bits=True),
+    _Binary("remainder", "aclnnRemainderTensorTensor",
+            operator_dtypes("aclnnRemainderTensorTensor"), "iuf",
+            scalar_op="aclnnRemainderTensorScalar", reflected_op="aclnnRemainderScalarTensor",
+            scalar_first=True),
+    _Binary("pow", "aclnnPowTensorTensor", operator_dtypes("aclnnPowTensorTensor"), "iufc",
+            scalar_op="aclnnPowTensorScalar", reflected_op="aclnnPowScalarTensor",
+            scalar_first=True),
+    _Binary("equal", "aclnnEqTensor", operator_dtypes("aclnnEqTensor"), _NUMERIC,
+            scalar_op="aclnnEqScalar", reflected_op="aclnnEqScalar", result="bool"),
+    _Binary("not_equal", "aclnnNeTensor", operator_dtypes("aclnnNeTensor"), _NUMERIC,
+            scalar_op="aclnnNeScalar", reflected_op="aclnnNeScalar", result="bool"),
+    _Binary("greater", "aclnnGtTensor", operator_dtypes("aclnnGtTensor"), "biuf",
+            scalar_op="aclnnGtScalar", reflected_op="aclnnLtScalar", result="bool"),
+    _Binary("greater_equal", "aclnnGeTensor", operator_dtypes("aclnnGeTensor"), "biuf",
+            scalar_op="aclnnGeScalar", reflected_op="aclnnLeScalar",
+            scalar_supported=operator_dtypes("aclnnLeScalar"), result="bool"),
+    _Binary("less", "aclnnLtTensor", operator_dtypes("aclnnLtTensor"), "biuf",
+            scalar_op="aclnnLtScalar", reflected_op="aclnnGtScalar", result="bool"),
+    _Binary("less_equal", "aclnnLeTensor", operator_dtypes("aclnnLeTensor"), "biuf",
+            scalar_op="aclnnLeScalar", reflected_op="aclnnGeScalar", result="bool"),
+    _Binary("maximum", "aclnnMaximum", operator_dtypes("aclnnMaximum"), "biuf"),
+    _Binary("minimum", "aclnnMinimum", operator_dtypes("aclnnMinimum"), "biuf"),
+    _Binary("logical_and", "aclnnLogicalAnd", operator_dtypes("aclnnLogicalAnd"), _NUMERIC,
+            result="bool", same_bits=True),
+    _Binary("logical_or", "aclnnLogicalOr", operator_dtypes("aclnnLogicalOr"), _NUMERIC,
+            result="bool", same_bits=True),
 ]}
 
 
@@ -697,34 +676,21 @@ def logical_or(x1, x2, /):
 __all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
             "bitwise_left_shift", "bitwise_right_shift", "logical_xor"]
 
-_INTEGER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-# math/bitwise_and/docs/aclnnBitwiseAndTensor.md, aclnnBitwiseAndScalar.md (ops-math)
-_BITWISE_AND = dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8", "uint16")
-# math/bitwise_or/docs/aclnnBitwiseOr{Tensor,Scalar}&aclnnInplaceBitwiseOr{Tensor,Scalar}.md,
-# math/bitwise_xor/docs/aclnnBitwiseXor{Tensor,Scalar}&aclnnInplaceBitwiseXor{Tensor,Scalar}.md
-_BITWISE_OR_XOR = dtypes_of("bool", *_INTEGER)
-# math/bitwise_not/docs/aclnnBitwiseNot.md
-_BITWISE_NOT = dtypes_of("bool", "int8", "int16", "int32", "int64", "uint8")
-# math/left_shift/docs/aclnnLeftShift.md, aclnnLeftShifts.md,
-# math/right_shift/docs/aclnnRightShift.md
-_SHIFT = dtypes_of(*_INTEGER)
-# math/not_equal/docs/aclnnLogicalXor.md
-_LOGICAL_XOR = dtypes_of(*_INT_FLOAT, "bool", "complex64", "complex128")
 
 _BINARY.update((spec.name, spec) for spec in [
-    _Binary("bitwise_and", "aclnnBitwiseAndTensor", _BITWISE_AND, "biu",
+    _Binary("bitwise_and", "aclnnBitwiseAndTensor", operator_dtypes("aclnnBitwiseAndTensor"), "biu",
             scalar_op="aclnnBitwiseAndScalar", reflected_op="aclnnBitwiseAndScalar",
             same_bits=True),
-    _Binary("bitwise_or", "aclnnBitwiseOrTensor", _BITWISE_OR_XOR, "biu",
-            scalar_op="aclnnBitwiseOrScalar", reflected_op="aclnnBitwiseOrScalar",
-            same_bits=True),
-    _Binary("bitwise_xor", "aclnnBitwiseXorTensor", _BITWISE_OR_XOR, "biu",
+    _Binary("bitwise_or", "aclnnBitwiseOrTensor", operator_dtypes("aclnnBitwiseOrTensor"), "biu",
+            scalar_op="aclnnBitwiseOrScalar", reflected_op="aclnnBitwiseOrScalar", same_bits=True),
+    _Binary("bitwise_xor", "aclnnBitwiseXorTensor", operator_dtypes("aclnnBitwiseXorTensor"), "biu",
             scalar_op="aclnnBitwiseXorScalar", reflected_op="aclnnBitwiseXorScalar",
             same_bits=True),
-    _Binary("bitwise_left_shift", "aclnnLeftShift", _SHIFT, "iu", scalar_op="aclnnLeftShifts"),
-    _Binary("bitwise_right_shift", "aclnnRightShift", _SHIFT, "iu"),
-    _Binary("logical_xor", "aclnnLogicalXor", _LOGICAL_XOR, _NUMERIC, result="bool",
-            same_bits=True),
+    _Binary("bitwise_left_shift", "aclnnLeftShift", operator_dtypes("aclnnLeftShift"), "iu",
+            scalar_op="aclnnLeftShifts"),
+    _Binary("bitwise_right_shift", "aclnnRightShift", operator_dtypes("aclnnRightShift"), "iu"),
+    _Binary("logical_xor", "aclnnLogicalXor", operator_dtypes("aclnnLogicalXor"), _NUMERIC,
+            result="bool", same_bits=True),
 ])
 
 
@@ -763,7 +729,7 @@ def bitwise_invert(x, /):
     dtype = x._dtype
     if dtype_kind(dtype) not in "biu":
         raise TypeError(f"bitwise_invert() needs an integer or bool array, got {dtype}")
-    compute = dtype if dtype in _BITWISE_NOT else _SIGNED_OF[dtype]
+    compute = dtype if dtype in operator_dtypes("aclnnBitwiseNot") else _SIGNED_OF[dtype]
     device = x._buffer.device
     stream = _ops.current_stream(device)
     out = _ops.empty(x._shape, dtype, device, stream)
@@ -835,10 +801,6 @@ def bitwise_right_shift(x1, x2, /):
 
 __all__ += ["clip"]
 
-# conversion/clip_by_value_v2/docs/aclnnClamp.md (and aclnnClampMin.md,
-# aclnnClampMax&aclnnInplaceClampMax.md)
-_CLAMP = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
-                    "int32", "int64", "bool")
 
 
 def _clip_bound(name, bound, dtype):
@@ -888,7 +850,7 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
         lo = hi  # NumPy's max; CANN documents max(min(x, max), min), which would give min
     if dtype == _UINT64:
         return _clip_by_selection(x, lo, hi)
-    compute = check_dtype_supported(dtype, _CLAMP, "clip")
+    compute = check_dtype_supported(dtype, operator_dtypes("aclnnClamp"), "clip")
     stream = _ops.stream_of(x)
     out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
     if _is_empty(x._shape):
@@ -946,8 +908,6 @@ __all__ += ["atan2", "logaddexp", "copysign", "hypot", "nextafter"]
 _BITS_OF = {np.dtype(f): np.dtype(i) for f, i in [
     ("float16", "int16"), ("float32", "int32"), ("float64", "int64")]}
 _BITS_OF[BFLOAT16] = np.dtype(np.int16)
-# math/log_add_exp/docs/aclnnLogAddExp.md: out is FLOAT, FLOAT16 or BFLOAT16
-_LOG_ADD_EXP_OUT = dtypes_of("float32", "float16", "bfloat16")
 _LN2 = 0.6931471805599453
 
 
@@ -998,7 +958,7 @@ def logaddexp(x1, x2, /):
     ``max + log1p(exp(-|x1 - x2|))`` with aclnnLog1p (equal inputs, infinities
     included, give ``x1 + log(2)``). NaN propagates; +inf dominates."""
     a, b, dtype = _float_operands("logaddexp", x1, x2)
-    if dtype in _LOG_ADD_EXP_OUT:
+    if dtype in operator_dtypes("aclnnLogAddExp", "out"):
         return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
     larger = maximum(a, b)
     tail = log1p(exp(negative(abs(subtract(a, b)))))
@@ -1155,7 +1115,7 @@ def negative(x, /):
     _unary_array("negative", x)
     if x._dtype == BOOL:
         raise TypeError("negative() does not support bool; use logical_not()")
-    return _unary("negative", "aclnnNeg", x, _NEG, x._dtype, modular=True)
+    return _unary("negative", "aclnnNeg", x, operator_dtypes("aclnnNeg"), x._dtype, modular=True)
 
 
 def positive(x, /):
@@ -1178,7 +1138,7 @@ def abs(x, /):  # noqa: A001  the array API name
     if x._dtype == np.complex128:
         return _complex_abs(x)
     out_dtype = np.dtype(np.float32) if kind == "c" else x._dtype
-    return _unary("abs", "aclnnAbs", x, _ABS, out_dtype)
+    return _unary("abs", "aclnnAbs", x, operator_dtypes("aclnnAbs"), out_dtype)
 
 
 def _complex_abs(x):
@@ -1205,26 +1165,26 @@ def exp(x, /):
     """Element-wise ``e**x`` (array API ``exp``): aclnnExp. Integer and bool input
     gives NumPy's float dtype (int8/uint8/bool → float16, int16/uint16 → float32,
     wider → float64)."""
-    return _float_unary("exp", "aclnnExp", x, _EXP)
+    return _float_unary("exp", "aclnnExp", x, operator_dtypes("aclnnExp"))
 
 
 def log(x, /):
     """Element-wise natural logarithm (array API ``log``): aclnnLog; -inf at 0,
     nan below. Integer input gives NumPy's float dtype (see ``exp``)."""
-    return _float_unary("log", "aclnnLog", x, _EXP)
+    return _float_unary("log", "aclnnLog", x, operator_dtypes("aclnnLog"))
 
 
 def sqrt(x, /):
     """Element-wise square root (array API ``sqrt``): aclnnSqrt; nan for negative
     reals. Integer input gives NumPy's float dtype (see ``exp``)."""
-    return _float_unary("sqrt", "aclnnSqrt", x, _EXP)
+    return _float_unary("sqrt", "aclnnSqrt", x, operator_dtypes("aclnnSqrt"))
 
 
 def logical_not(x, /):
     """Element-wise ``not x`` → bool array (array API ``logical_not``; any real
     dtype, zero is false): aclnnLogicalNot."""
     _unary_array("logical_not", x)
-    return _unary("logical_not", "aclnnLogicalNot", x, _LOGICAL_NOT, BOOL)
+    return _unary("logical_not", "aclnnLogicalNot", x, operator_dtypes("aclnnLogicalNot"), BOOL)
 
 
 # ---------------------------------------------------------------------------
@@ -1241,29 +1201,6 @@ def logical_not(x, /):
 # Every function returns a new array of x's shape on the current stream of x's
 # device and raises TypeError for a non-NPUArray or an unsupported dtype.
 
-_FLOATING = ("float16", "float32", "float64", "bfloat16")
-_COMPLEX_NAMES = ("complex64", "complex128")
-# math/{sin,cos,tan,sinh}/docs/aclnn<Op>&aclnnInplace<Op>.md,
-# math/log/docs/aclnnLog2&aclnnInplaceLog2.md, aclnnLog10&aclnnInplaceLog10.md,
-# math/reciprocal/docs/aclnnReciprocal&aclnnInplaceReciprocal.md
-_FLOAT_COMPLEX = dtypes_of(*_FLOATING, *_COMPLEX_NAMES)
-# math/tanh/docs/aclnnTanh&aclnnInplaceTanh.md, math/trunc/docs/aclnnTrunc&aclnnInplaceTrunc.md,
-# math/expm1/docs/aclnnExpm1&aclnnInplaceExpm1.md (no float64 input)
-_HALF_SINGLE = dtypes_of("float16", "float32", "bfloat16")
-# math/{cosh,asin,acos,acosh,asinh,atanh}/docs/aclnn<Op>&aclnnInplace<Op>.md (base table)
-_NO_BF16 = dtypes_of("float16", "float32", "float64")
-# math/atan/docs/aclnnAtan&aclnnInplaceAtan.md, math/log1p/docs/aclnnLog1p&aclnnInplaceLog1p.md,
-# math/ceil/docs/aclnnCeil&aclnnInplaceCeil.md, math/round/docs/aclnnRound&aclnnInplaceRound.md,
-# math/is_pos_inf/docs/aclnnIsPosInf.md
-_ALL_FLOATING = dtypes_of(*_FLOATING)
-# math/floor/docs/aclnnFloor&aclnnInplaceFloor.md (floating dtypes; integers are copied)
-_FLOOR = _NO_BF16
-# math/sign/docs/aclnnSign.md
-_SIGN = dtypes_of(*_FLOATING, "int32", "int64", "bool", *_COMPLEX_NAMES)
-# math/signbit/docs/aclnnSignbit.md
-_SIGNBIT = dtypes_of(*_INT_FLOAT, "bool", "uint16", "uint32", "uint64")
-# math/real/docs/aclnnReal.md (complex input; real input is copied)
-_REAL = dtypes_of("float16", "float32", *_COMPLEX_NAMES)
 
 
 def _numeric(name, x, kinds):
@@ -1500,72 +1437,72 @@ def acos(x, /):
     """Element-wise inverse cosine, real part in [0, pi] (array API ``acos``,
     ``numpy.arccos``): aclnnAcos for real floating dtypes (bfloat16 computed in
     float32); complex input is composed on the device (see above)."""
-    return _math("acos", "aclnnAcos", x, _NO_BF16, _acos_complex)
+    return _math("acos", "aclnnAcos", x, operator_dtypes("aclnnAcos"), _acos_complex)
 
 
 def acosh(x, /):
     """Element-wise inverse hyperbolic cosine (array API ``acosh``, ``numpy.arccosh``):
     aclnnAcosh for real floating dtypes; complex input as ``+-1j * acos(x)``
     (composed on the device, see above)."""
-    return _math("acosh", "aclnnAcosh", x, _NO_BF16, _acosh_complex)
+    return _math("acosh", "aclnnAcosh", x, operator_dtypes("aclnnAcosh"), _acosh_complex)
 
 
 def asin(x, /):
     """Element-wise inverse sine (array API ``asin``, ``numpy.arcsin``): aclnnAsin for
     real floating dtypes; complex input as ``-1j * asinh(1j * x)`` (composed on the
     device, see above)."""
-    return _math("asin", "aclnnAsin", x, _NO_BF16, _asin_complex)
+    return _math("asin", "aclnnAsin", x, operator_dtypes("aclnnAsin"), _asin_complex)
 
 
 def asinh(x, /):
     """Element-wise inverse hyperbolic sine (array API ``asinh``, ``numpy.arcsinh``):
     aclnnAsinh for real floating dtypes; complex input is composed on the device
     (see above)."""
-    return _math("asinh", "aclnnAsinh", x, _NO_BF16, _asinh_complex)
+    return _math("asinh", "aclnnAsinh", x, operator_dtypes("aclnnAsinh"), _asinh_complex)
 
 
 def atan(x, /):
     """Element-wise inverse tangent, real part in [-pi/2, pi/2] (array API ``atan``,
     ``numpy.arctan``): aclnnAtan for real floating dtypes; complex input as
     ``-1j * atanh(1j * x)`` (composed on the device, see above)."""
-    return _math("atan", "aclnnAtan", x, _ALL_FLOATING, _atan_complex)
+    return _math("atan", "aclnnAtan", x, operator_dtypes("aclnnAtan"), _atan_complex)
 
 
 def atanh(x, /):
     """Element-wise inverse hyperbolic tangent (array API ``atanh``, ``numpy.arctanh``):
     aclnnAtanh for real floating dtypes; complex input is composed on the device
     (see above)."""
-    return _math("atanh", "aclnnAtanh", x, _NO_BF16, _atanh_complex)
+    return _math("atanh", "aclnnAtanh", x, operator_dtypes("aclnnAtanh"), _atanh_complex)
 
 
 def cos(x, /):
     """Element-wise cosine of radians (array API ``cos``, ``numpy.cos``): aclnnCos.
     Floating and complex dtypes."""
-    return _math("cos", "aclnnCos", x, _FLOAT_COMPLEX)
+    return _math("cos", "aclnnCos", x, operator_dtypes("aclnnCos"))
 
 
 def cosh(x, /):
     """Element-wise hyperbolic cosine (array API ``cosh``, ``numpy.cosh``): aclnnCosh;
     complex input as ``cos(1j * x)`` with aclnnCos (exact identity of C99 Annex G)."""
-    return _math("cosh", "aclnnCosh", x, _NO_BF16, _cosh_composed)
+    return _math("cosh", "aclnnCosh", x, operator_dtypes("aclnnCosh"), _cosh_composed)
 
 
 def sin(x, /):
     """Element-wise sine of radians (array API ``sin``, ``numpy.sin``): aclnnSin.
     Floating and complex dtypes."""
-    return _math("sin", "aclnnSin", x, _FLOAT_COMPLEX)
+    return _math("sin", "aclnnSin", x, operator_dtypes("aclnnSin"))
 
 
 def sinh(x, /):
     """Element-wise hyperbolic sine (array API ``sinh``, ``numpy.sinh``): aclnnSinh.
     Floating and complex dtypes."""
-    return _math("sinh", "aclnnSinh", x, _FLOAT_COMPLEX)
+    return _math("sinh", "aclnnSinh", x, operator_dtypes("aclnnSinh"))
 
 
 def tan(x, /):
     """Element-wise tangent of radians (array API ``tan``, ``numpy.tan``): aclnnTan.
     Floating and complex dtypes."""
-    return _math("tan", "aclnnTan", x, _FLOAT_COMPLEX)
+    return _math("tan", "aclnnTan", x, operator_dtypes("aclnnTan"))
 
 
 def tanh(x, /):
@@ -1573,7 +1510,7 @@ def tanh(x, /):
     for float16/bfloat16/float32. aclnnTanh has no float64 or complex kernel:
     float64 is ``sinh(x) / cosh(x)`` (``sign(x)`` beyond ``|x| > 20``) and complex is
     ``1j * tan(-1j * x)`` with aclnnTan (exact identity of C99 Annex G)."""
-    return _math("tanh", "aclnnTanh", x, _HALF_SINGLE, _tanh_composed)
+    return _math("tanh", "aclnnTanh", x, operator_dtypes("aclnnTanh"), _tanh_composed)
 
 
 def expm1(x, /):
@@ -1582,26 +1519,26 @@ def expm1(x, /):
     float64 input: float64 uses Kahan's ``(u - 1) * x / log(u)`` with ``u = exp(x)``
     (aclnnExp, aclnnLog, ...; a few ulp); complex is composed from real expm1, exp,
     sin and cos of its parts (see ``_expm1_complex``)."""
-    return _math("expm1", "aclnnExpm1", x, _HALF_SINGLE, _expm1_composed)
+    return _math("expm1", "aclnnExpm1", x, operator_dtypes("aclnnExpm1"), _expm1_composed)
 
 
 def log1p(x, /):
     """Element-wise ``log(1 + x)``, accurate near 0 (array API ``log1p``,
     ``numpy.log1p``): aclnnLog1p; complex input, which aclnnLog1p lacks, as
     ``log(1 + x)`` with aclnnAdds and aclnnLog, its real part near 0 from aclnnLog1p."""
-    return _math("log1p", "aclnnLog1p", x, _ALL_FLOATING, _log1p_composed)
+    return _math("log1p", "aclnnLog1p", x, operator_dtypes("aclnnLog1p"), _log1p_composed)
 
 
 def log2(x, /):
     """Element-wise base-2 logarithm (array API ``log2``, ``numpy.log2``): aclnnLog2.
     Floating and complex dtypes."""
-    return _math("log2", "aclnnLog2", x, _FLOAT_COMPLEX)
+    return _math("log2", "aclnnLog2", x, operator_dtypes("aclnnLog2"))
 
 
 def log10(x, /):
     """Element-wise base-10 logarithm (array API ``log10``, ``numpy.log10``):
     aclnnLog10. Floating and complex dtypes."""
-    return _math("log10", "aclnnLog10", x, _FLOAT_COMPLEX)
+    return _math("log10", "aclnnLog10", x, operator_dtypes("aclnnLog10"))
 
 
 def reciprocal(x, /):
@@ -1609,7 +1546,7 @@ def reciprocal(x, /):
     and complex dtypes only; integer and bool input raise TypeError (NumPy's integer
     reciprocal is not the standard's)."""
     _numeric("reciprocal", x, "fc")
-    return _unary("reciprocal", "aclnnReciprocal", x, _FLOAT_COMPLEX, x._dtype)
+    return _unary("reciprocal", "aclnnReciprocal", x, operator_dtypes("aclnnReciprocal"), x._dtype)
 
 
 def _rounding(name, op, x, supported, composed=None):
@@ -1626,14 +1563,14 @@ def ceil(x, /):
     """Element-wise smallest integer-valued number >= x, in x's dtype (array API
     ``ceil``, ``numpy.ceil``): aclnnCeil; integer input is copied. Real dtypes; bool
     and complex raise TypeError."""
-    return _rounding("ceil", "aclnnCeil", x, _ALL_FLOATING)
+    return _rounding("ceil", "aclnnCeil", x, operator_dtypes("aclnnCeil"))
 
 
 def floor(x, /):
     """Element-wise largest integer-valued number <= x, in x's dtype (array API
     ``floor``, ``numpy.floor``): aclnnFloor; integer input is copied. Real dtypes;
     bool and complex raise TypeError."""
-    return _rounding("floor", "aclnnFloor", x, _FLOOR)
+    return _rounding("floor", "aclnnFloor", x, operator_dtypes("aclnnFloor"))
 
 
 def _trunc_composed(x):
@@ -1645,7 +1582,7 @@ def trunc(x, /):
     ``numpy.trunc``): aclnnTrunc for float16/bfloat16/float32; float64, which
     aclnnTrunc lacks, is ``where(x < 0, ceil(x), floor(x))``. Integer input is
     copied; bool and complex raise TypeError."""
-    return _rounding("trunc", "aclnnTrunc", x, _HALF_SINGLE, _trunc_composed)
+    return _rounding("trunc", "aclnnTrunc", x, operator_dtypes("aclnnTrunc"), _trunc_composed)
 
 
 def round(x, /):  # noqa: A001  the array API name
@@ -1656,7 +1593,7 @@ def round(x, /):  # noqa: A001  the array API name
     _numeric("round", x, "iufc")
     if dtype_kind(x._dtype) == "c":
         return _complex_from_pairs(round(_manipulation.complex_parts(x)), x._dtype)
-    return _rounding("round", "aclnnRound", x, _ALL_FLOATING)
+    return _rounding("round", "aclnnRound", x, operator_dtypes("aclnnRound"))
 
 
 def sign(x, /):
@@ -1667,7 +1604,7 @@ def sign(x, /):
     _numeric("sign", x, "iufc")
     if dtype_kind(x._dtype) == "u":
         return _ops.cast(not_equal(x, 0), x._dtype, stream=_ops.stream_of(x))
-    return _unary("sign", "aclnnSign", x, _SIGN, x._dtype)
+    return _unary("sign", "aclnnSign", x, operator_dtypes("aclnnSign"), x._dtype)
 
 
 def signbit(x, /):
@@ -1675,7 +1612,7 @@ def signbit(x, /):
     ``numpy.signbit``): true for -0.0 and for NaNs with the bit set; ``x < 0`` for
     integers. aclnnSignbit. Real dtypes; bool and complex raise TypeError."""
     _numeric("signbit", x, "iuf")
-    return _unary("signbit", "aclnnSignbit", x, _SIGNBIT, BOOL)
+    return _unary("signbit", "aclnnSignbit", x, operator_dtypes("aclnnSignbit"), BOOL)
 
 
 def square(x, /):
@@ -1703,7 +1640,7 @@ def isinf(x, /):
     if kind == "c":
         infinite = isinf(_manipulation.complex_parts(x))
         return logical_or(infinite[..., 0], infinite[..., 1])
-    return _unary("isinf", "aclnnIsPosInf", abs(x), _ALL_FLOATING, BOOL)
+    return _unary("isinf", "aclnnIsPosInf", abs(x), operator_dtypes("aclnnIsPosInf"), BOOL)
 
 
 def real(x, /):
@@ -1714,7 +1651,7 @@ def real(x, /):
     if dtype_kind(x._dtype) != "c":
         return _copy(x)
     part = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64)
-    return _unary("real", "aclnnReal", x, _REAL, part)
+    return _unary("real", "aclnnReal", x, operator_dtypes("aclnnReal"), part)
 
 
 def imag(x, /):
@@ -1769,7 +1706,7 @@ def where(condition, x1, x2, /):
     stream = _ops.current_stream(device)
     dtype = _data_type.result_type(*[a if is_array(a) else _scalar_operand("where", a)[0]
                                   for a in (x1, x2)])
-    compute = check_dtype_supported(dtype, _WHERE, "where")
+    compute = check_dtype_supported(dtype, operator_dtypes("aclnnSWhere", "self"), "where")
     operands = []
     for a in (x1, x2):
         operands.append(_as_dtype(a, compute, stream) if is_array(a)
@@ -1848,8 +1785,6 @@ def inplace(name, x, other):
 # ---------------------------------------------------------------------------
 # Classification: isnan, isfinite
 
-# hicann/ops-math math/is_finite/docs/aclnnIsFinite.md
-_ISFINITE = dtypes_of("float32", "float16", "float64", "bfloat16")
 
 
 def isnan(x, /):
@@ -1874,7 +1809,7 @@ def isfinite(x, /):
         return _filled_bool(x, True)
     if kind == "c":
         return equal(subtract(x, x), 0)
-    return _unary("isfinite", "aclnnIsFinite", x, _ISFINITE, BOOL)
+    return _unary("isfinite", "aclnnIsFinite", x, operator_dtypes("aclnnIsFinite"), BOOL)
 
 
 def _filled_bool(x, value):

@@ -12,8 +12,8 @@ import operator
 import numpy as np
 
 from . import _elementwise, _manipulation, _ops, _ozaki
-from ._data_type import BFLOAT16
 from ._elementwise import is_array, dtype_kind, promote, broadcast_shapes, same_device
+from ._operator_table import operator_dtypes
 from ..runtime._memory_pool import get_default_memory_pool
 
 __all__ = ["matmul", "tensordot", "vecdot"]
@@ -23,8 +23,7 @@ __all__ = ["matmul", "tensordot", "vecdot"]
 # CANN refuses it for float32 with 161002 rather than lose precision silently).
 _KEEP_DTYPE = 0
 
-# Dtypes CANN documents for aclnnMatmul (hicann/ops-nn matmul/mat_mul_v3/docs/aclnnMatmul.md).
-_MATMUL = frozenset(map(np.dtype, (np.float16, np.float32))) | {BFLOAT16}
+_MATMUL = operator_dtypes("aclnnMatmul")
 # Other real dtypes are composed on the device (``_composed_product``): float64 as itself,
 # integers in int64, whose products and sums modulo 2**64 wrap back to every integer dtype
 # exactly as NumPy's do.

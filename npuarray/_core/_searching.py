@@ -11,16 +11,14 @@ import numpy as np
 from . import _ops
 from ._shape import c_strides
 from ._data_type import BOOL
-from ._elementwise import dtype_kind, check_dtype_supported, dtypes_of
+from ._elementwise import dtype_kind, check_dtype_supported
+from ._operator_table import operator_dtypes
 from ._statistical import normalize_axes, uint64_order_keys
 
 __all__ = ["argmax", "argmin", "nonzero", "count_nonzero", "searchsorted"]
 
 _INDEX = np.dtype(np.int64)
-# Dtypes CANN documents for aclnnArgMax / aclnnArgMin: hicann/ops-math
-# math/arg_max_v2/docs/aclnnArgMax.md, math/arg_min/docs/aclnnArgMin.md.
-_ARG = dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
-                  "int64", "uint8")
+_ARG = operator_dtypes("aclnnArgMax")
 
 
 def _flat(x, stream):
@@ -136,9 +134,7 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 # aclnnNonzero takes every real dtype (hicann/ops-nn index/non_zero/docs/aclnnNonzero.md);
 # complex inputs are tested against zero first.
-# hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md (sortedSequence and self)
-_SEARCHSORTED = dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
-                           "int64")
+_SEARCHSORTED = operator_dtypes("aclnnSearchSorted")
 
 
 def _check_array(name, x):

@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _data_type, _elementwise, _manipulation, _ops, _statistical, _transfer
 from ._data_type import BFLOAT16, BOOL, default_index
-from ._elementwise import dtypes_of, dtype_kind
+from ._elementwise import dtype_kind
+from ._operator_table import operator_dtypes
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]
 
@@ -26,16 +27,9 @@ UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indi
 
 # aclnnUnique2 takes every real dtype (hicann/ops-nn index/unique_consecutive/docs/
 # aclnnUnique2.md); complex ones go through int64 keys (_complex_keys).
-# hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md
-_SEARCHSORTED = dtypes_of("float64", "float32", "float16", "uint8", "int8", "int16", "int32",
-                           "int64")
-# hicann/ops-math math/sort/docs/aclnnSort.md
-_SORT = dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64", "uint8",
-                   "uint16", "uint32", "uint64", "bool")
-# hicann/ops-math math/equal/docs/aclnnIsInTensorScalar.md (element)
-_ISIN_TENSOR_SCALAR = dtypes_of("float32", "float16", "float64", "bfloat16", "int8", "int16",
-                                 "int32", "int64", "uint8", "uint16", "bool", "complex64",
-                                 "complex128")
+_SEARCHSORTED = operator_dtypes("aclnnSearchSorted")
+_SORT = operator_dtypes("aclnnSort")
+_ISIN_TENSOR_SCALAR = operator_dtypes("aclnnIsInTensorScalar")
 # Equality-preserving casts into the dtypes aclnnSearchSorted takes (uint64 to int64
 # wraps modulo 2**64: one-to-one, which is all that equality needs).
 _SEARCHABLE = {BOOL: np.dtype(np.uint8), BFLOAT16: np.dtype(np.float32),

@@ -17,7 +17,8 @@ import numpy as np
 from . import _elementwise, _ops
 from ._shape import c_strides
 from ._data_type import BOOL
-from ._elementwise import dtype_kind, dtypes_of
+from ._elementwise import dtype_kind
+from ._operator_table import operator_dtypes
 from ._statistical import normalize_axes
 
 __all__ = ["argsort", "sort"]
@@ -26,11 +27,8 @@ _INDEX = np.dtype(np.int64)
 _UINT8 = np.dtype(np.uint8)
 _FLOAT64 = np.dtype(np.float64)
 _INT64_MAX = 2**63 - 1
-# hicann/ops-math math/sort/docs/aclnnSort.md (self, valuesOut; Atlas A2/A3 table)
-_SORT = dtypes_of("bfloat16", "float16", "float32", "int8", "int16", "int32", "int64",
-                   "uint8", "uint16", "uint32", "uint64", "bool")
-# hicann/ops-math math/sort/docs/aclnnArgsort.md
-_ARGSORT = _SORT - {BOOL}
+_SORT = operator_dtypes("aclnnSort")
+_ARGSORT = operator_dtypes("aclnnArgsort")
 
 
 def _check(name, x, axis, descending, stable):

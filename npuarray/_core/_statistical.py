@@ -12,7 +12,8 @@ IndexError), repeated axes ValueError, unsupported dtypes TypeError.
 import numpy as np
 
 from . import _data_type, _elementwise, _ops
-from ._elementwise import dtype_kind, check_dtype_supported, dtypes_of
+from ._elementwise import dtype_kind, check_dtype_supported
+from ._operator_table import operator_dtypes
 
 __all__ = ["sum", "prod", "mean", "std", "var", "max", "min", "cumulative_sum",
            "cumulative_prod"]
@@ -21,24 +22,14 @@ _INT64 = np.dtype(np.int64)
 _UINT64 = np.dtype(np.uint64)
 _FLOAT64 = np.dtype(np.float64)
 
-# Dtypes CANN documents for each reduction (docs/acl-abi.md §7.2).
-_REDUCE_SUM = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16",
-                         "int32", "int64", "uint8", "bool", "complex64", "complex128")
-_MEAN = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
-                   "int64", "uint8", "complex64", "complex128")
-_AMAX = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32",
-                   "int64", "uint8", "bool")
-# hicann/ops-math math/reduce_prod/docs/aclnnProd.md and aclnnProdDim.md
-_PROD = dtypes_of("float16", "float32", "float64", "bfloat16", "int8", "uint8", "int16",
-                   "int32", "int64", "bool", "complex64", "complex128")
-# hicann/ops-math math/reduce_std_v2/docs/aclnnStd.md, math/reduce_var/docs/aclnnVar.md
-_STD_VAR = dtypes_of("float32", "float16", "bfloat16")
-# hicann/ops-math math/cumsum/docs/aclnnCumsum.md
-_CUMSUM = dtypes_of("float32", "float16", "int32", "float64", "uint8", "int8", "int16",
-                     "int64", "complex64", "complex128", "bfloat16")
-# hicann/ops-math math/cumprod/docs/aclnnCumprod&aclnnInplaceCumprod.md
-_CUMPROD = dtypes_of("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
-                      "int64", "uint8", "uint16", "uint32", "uint64")
+# The dtypes each reduction takes (kernels/aclnn_dtypes.tsv, the operator table).
+_REDUCE_SUM = operator_dtypes("aclnnReduceSum")
+_MEAN = operator_dtypes("aclnnMean")
+_AMAX = operator_dtypes("aclnnAmax")
+_PROD = operator_dtypes("aclnnProd")
+_STD_VAR = operator_dtypes("aclnnStd")
+_CUMSUM = operator_dtypes("aclnnCumsum")
+_CUMPROD = operator_dtypes("aclnnCumprod")
 _INT32 = np.dtype(np.int32)
 
 
@@ -510,4 +501,4 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     and error rules as ``cumulative_sum``; ``include_initial`` prepends the
     multiplicative identity 1."""
     return _scan("cumulative_prod", x, axis, dtype, include_initial, 1, _launch_cumprod,
-                 _CUMPROD | dtypes_of("complex64", "complex128"))
+                 _CUMPROD | {np.dtype(np.complex64), np.dtype(np.complex128)})

@@ -14,16 +14,16 @@ import numpy as np
 
 from . import _data_type, _ops
 from ._data_type import BOOL
-from ._elementwise import dtypes_of, dtype_kind, not_equal, subtract
+from ._elementwise import dtype_kind, not_equal, subtract
 from ._manipulation import concat
+from ._operator_table import operator_dtypes
 from ._statistical import axis_slice, check_array, reduced_shape, normalize_axes
 
 __all__ = ["all", "any", "diff"]
 
 # Dtypes CANN documents for aclnnAll and aclnnAny (hicann/ops-math
 # math/reduce_all/docs/aclnnAll.md, math/reduce_any/docs/aclnnAny.md).
-_ALL_ANY = dtypes_of("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32",
-                      "int64", "uint8", "bool")
+_ALL_ANY = operator_dtypes("aclnnAll")
 
 
 def all(x, /, *, axis=None, keepdims=False):  # noqa: A001  array API name

@@ -11,20 +11,19 @@ import numpy as np
 
 from .._core import _ops
 from .._core._creation import eye
-from .._core._data_type import bfloat16, to_acl_dtype
+from .._core._data_type import to_acl_dtype
 from .._core._elementwise import (is_array, promote, abs as _abs, broadcast_shapes, conj, divide,
                             greater, multiply, not_equal, pow as _pow, sqrt, where)
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, reshape
+from .._core._operator_table import operator_dtypes
 from .._core._statistical import max as _max, min as _min, sum as _sum
 from ._common import REAL_OF, check_array, check_floating, check_matrices, new
 from ._factor import inv, svd, svdvals
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
-# aclnnLinalgCross's dtypes (hicann/ops-math math/cross/docs/aclnnLinalgCross.md)
-_CROSS = frozenset(map(np.dtype, (np.int8, np.int16, np.int32, np.int64, np.uint8, np.float16,
-                                  bfloat16, np.float32, np.float64, np.complex64, np.complex128)))
+_CROSS = operator_dtypes("aclnnLinalgCross")
 
 __all__ = ["vector_norm", "matrix_norm", "pinv", "matrix_rank", "matrix_power", "cross", "outer",
            "diagonal", "trace"]
