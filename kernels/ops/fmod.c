@@ -13,8 +13,6 @@
 #include "aclnnop/aclnn_fmod_tensor.h"
 #include "ew_ops.h"
 
-#define M_FMOD (M_FLOATS | DT(ACL_INT32) | DT(ACL_INT64) | DT(ACL_INT8) | DT(ACL_UINT8))
-
 BINARY(fmod_i64, int64_t, int64_t, (y == 0 || y == -1) ? 0 : x % y)
 BINARY(fmod_i32, int32_t, int32_t, (y == 0 || y == -1) ? 0 : x % y)
 BINARY(fmod_f32, float, float, fmodf(x, y))
@@ -25,8 +23,8 @@ static const npusim_ew_op ew_fmod = { "fmod", 2, 0, false, false,
                                       { [KIND_I64] = fmod_i64, [KIND_F32] = fmod_f32, [KIND_F64] = fmod_f64,
                                         [KIND_I32] = fmod_i32 } };
 
-static const ew_spec spec_fmod_tensor = EW_SPEC("aclnnFmodTensor", &ew_fmod, M_FMOD, M_FMOD, M_FMOD, 0);
-static const ew_spec spec_fmod_scalar = EW_SPEC("aclnnFmodScalar", &ew_fmod, M_FMOD, M_FMOD, M_FMOD, 0);
+static const ew_spec spec_fmod_tensor = EW_SPEC_OF(aclnnFmodTensor, self, out, &ew_fmod, NPUSIM_DTYPES_aclnnFmodTensor_self, 0);
+static const ew_spec spec_fmod_scalar = EW_SPEC_OF(aclnnFmodScalar, self, out, &ew_fmod, NPUSIM_DTYPES_aclnnFmodScalar_self, 0);
 
 aclnnStatus aclnnFmodTensorGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
                                             uint64_t *workspaceSize, aclOpExecutor **executor)

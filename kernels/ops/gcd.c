@@ -49,8 +49,7 @@ BINARY(gcd_i32, int32_t, int32_t, (int32_t)stein32(magnitude32(x), magnitude32(y
 /* Kinds: int16 computes as int64 (loaded widened), int32 in its own slot. */
 static const npusim_ew_op ew_gcd = { "gcd", 2, 0, false, false, { [KIND_I64] = gcd_i64, [KIND_I32] = gcd_i32 } };
 
-static const ew_spec spec_gcd = EW_SPEC("aclnnGcd", &ew_gcd, M_SINTS | M_UINTS | M_BOOL, M_SINTS | M_UINTS,
-                                        M_GCD_PROMOTED, 0);
+static const ew_spec spec_gcd = EW_SPEC_OF(aclnnGcd, self, out, &ew_gcd, M_GCD_PROMOTED, 0);
 
 aclnnStatus aclnnGcdGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
                                      uint64_t *workspaceSize, aclOpExecutor **executor)

@@ -279,10 +279,25 @@ SIGNATURES = {
         ("other", "input", "const aclScalar*"),
         ("out", "output", "aclTensor*"),
     ),
+    "aclnnFmodScalar": (
+        ("self", "input", "const aclTensor*"),
+        ("other", "input", "const aclScalar*"),
+        ("out", "output", "aclTensor*"),
+    ),
+    "aclnnFmodTensor": (
+        ("self", "input", "const aclTensor*"),
+        ("other", "input", "const aclTensor*"),
+        ("out", "output", "aclTensor*"),
+    ),
     "aclnnGather": (
         ("self", "input", "const aclTensor*"),
         ("dim", "input", "const int64_t"),
         ("index", "input", "const aclTensor*"),
+        ("out", "output", "aclTensor*"),
+    ),
+    "aclnnGcd": (
+        ("self", "input", "const aclTensor*"),
+        ("other", "input", "const aclTensor*"),
         ("out", "output", "aclTensor*"),
     ),
     "aclnnGeScalar": (
@@ -914,8 +929,14 @@ DOCUMENTS = {
         "hicann/ops-math:math/floor_div/docs/aclnnFloorDivide&aclnnInplaceFloorDivide.md@v9.1.0",
     "aclnnFloorDivides":
         "hicann/ops-math:math/floor_div/docs/aclnnFloorDivides&aclnnInplaceFloorDivides.md@v9.1.0",
+    "aclnnFmodScalar":
+        "hicann/ops-math:math/mod/docs/aclnnFmodScalar&aclnnInplaceFmodScalar.md@v9.1.0",
+    "aclnnFmodTensor":
+        "hicann/ops-math:math/mod/docs/aclnnFmodTensor&aclnnInplaceFmodTensor.md@v9.1.0",
     "aclnnGather":
         "hicann/ops-nn:index/gather_elements_v2/docs/aclnnGather.md@v9.1.0",
+    "aclnnGcd":
+        "hicann/ops-math:math/gcd/docs/aclnnGcd.md@v9.1.0",
     "aclnnGeScalar":
         "hicann/ops-math:math/greater_equal/docs/aclnnGeScalar&aclnnInplaceGeScalar.md@v9.1.0",
     "aclnnGeTensor":
@@ -1366,11 +1387,26 @@ DTYPES = {
         "int64", "uint8", "bool"),
     ("aclnnFloorDivides", "out"): ("float32", "float16", "float64", "int8", "int16", "int32",
         "int64", "uint8", "bool"),
+    ("aclnnFmodScalar", "self"): ("float32", "float16", "bfloat16", "float64", "int8", "int32",
+        "int64", "uint8"),
+    ("aclnnFmodScalar", "other"): ("float32", "float16", "bfloat16", "float64", "int8", "int32",
+        "int64", "uint8"),
+    ("aclnnFmodScalar", "out"): ("float32", "float16", "bfloat16", "float64", "int8", "int32",
+        "int64", "uint8"),
+    ("aclnnFmodTensor", "self"): ("float32", "float16", "bfloat16", "float64", "int8", "int32",
+        "int64", "uint8"),
+    ("aclnnFmodTensor", "other"): ("float32", "float16", "bfloat16", "float64", "int8", "int32",
+        "int64", "uint8"),
+    ("aclnnFmodTensor", "out"): ("float32", "float16", "bfloat16", "float64", "int8", "int32",
+        "int64", "uint8"),
     ("aclnnGather", "self"): ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
         "int64", "uint8", "uint16", "uint32", "uint64", "bool"),
     ("aclnnGather", "dim"): (),
     ("aclnnGather", "index"): ("int32", "int64"),
     ("aclnnGather", "out"): (),
+    ("aclnnGcd", "self"): ("int16", "int32", "int64"),
+    ("aclnnGcd", "other"): ("int16", "int32", "int64"),
+    ("aclnnGcd", "out"): ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"),
     ("aclnnGeScalar", "self"): ("float32", "float16", "bfloat16", "float64", "int8", "int16",
         "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"),
     ("aclnnGeScalar", "other"): ("float32", "float16", "bfloat16", "float64", "int8", "int16",
