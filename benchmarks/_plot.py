@@ -19,7 +19,7 @@ from . import _targets  # noqa: E402
 
 LIBRARIES = (("numpy", "NumPy", "o", "tab:blue"), ("torch", "PyTorch CPU", "s", "tab:orange"))
 ROW_INCHES = 0.24  # height of one row of the chart
-MIN_RATIO, MAX_RATIO = 1e-2, 1e2  # the axis covers at least this range
+MIN_RATIO, MAX_RATIO = 0.1, 10.0  # the axis covers at least this range
 
 
 def load_rows(path):
