@@ -68,6 +68,7 @@ def main(argv=None):
     if unknown:
         parser.error("unknown benchmark(s) %s; available: %s"
                      % (", ".join(unknown), ", ".join(available)))
+    plotter = _plotter(parser) if args.plot is not None else None  # before a long run
     if args.from_json is not None:
         if args.plot is None:
             parser.error("--from-json only selects the rows --plot draws; add --plot")
@@ -76,10 +77,10 @@ def main(argv=None):
                          % ", ".join(args.names))
         source = output if args.from_json is True else args.from_json
         try:
-            rows = _plot_module().load_rows(source)
+            rows = plotter.load_rows(source)
         except (OSError, ValueError) as error:
             parser.error("cannot plot from %s: %s" % (source, error))
-        return _draw(parser, rows, _png_path(args))
+        return _draw(parser, plotter, rows, _png_path(args))
     harness = Harness(repeat=args.repeat, warmup=args.warmup, quick=args.quick)
     print(Harness.header())
     for name in args.names or available:
@@ -92,8 +93,8 @@ def main(argv=None):
         print(summary)
     harness.write_json(output)
     print("results written to %s" % output)
-    if args.plot is not None:
-        return _draw(parser, harness.rows, _png_path(args))
+    if plotter is not None:
+        return _draw(parser, plotter, harness.rows, _png_path(args))
     return 0
 
 
@@ -103,18 +104,19 @@ def _png_path(args):
     return os.path.join(HERE, "results-quick.png" if args.quick else "results.png")
 
 
-def _plot_module():
+def _plotter(parser):
     """benchmarks._plot, imported only when a chart is asked for: matplotlib is optional
     (the bench extra), and a run without --plot must not need it."""
-    return importlib.import_module("benchmarks._plot")
-
-
-def _draw(parser, rows, path):
     try:
-        count = _plot_module().plot(rows, path)
+        return importlib.import_module("benchmarks._plot")
     except ImportError as error:
         parser.error("--plot needs matplotlib (pip install matplotlib, or the bench extra): %s"
                      % error)
+
+
+def _draw(parser, plotter, rows, path):
+    try:
+        count = plotter.plot(rows, path)
     except ValueError as error:
         parser.error(str(error))
     print("plot of %d rows written to %s" % (count, path))

@@ -112,3 +112,16 @@ def test_from_json_errors_name_the_file(tmp_path, capsys):
     with pytest.raises(SystemExit):  # --from-json selects what --plot draws
         bench_main.main(["--from-json", str(results_file(tmp_path))])
     assert "add --plot" in capsys.readouterr().err
+
+
+def test_without_matplotlib_plot_fails_before_any_benchmark_runs(monkeypatch, capsys):
+    ran = []
+
+    def import_module(name):
+        ran.append(name)
+        raise ImportError("No module named 'matplotlib'")   # as without the bench extra
+    monkeypatch.setattr(bench_main.importlib, "import_module", import_module)
+    with pytest.raises(SystemExit):
+        bench_main.main(["ops", "--plot"])
+    assert ran == ["benchmarks._plot"]  # no benchmark module was imported, none ran
+    assert "--plot needs matplotlib" in capsys.readouterr().err
