@@ -1,14 +1,16 @@
 """aclnn operators through npuarray against NumPy and PyTorch CPU.
 
 * ``a + b`` on float32, 1 K ... 16 M elements, each synchronised (targets:
-  1 K takes <= 8x NumPy's time, 16 M >= 2.0x NumPy's speed);
+  1 K takes <= 8x NumPy's time, 16 M >= 2.0x NumPy's speed, and 16 M at >= 90 %
+  of the machine's copy bandwidth: 12 bytes read + written per element);
 * host overhead per operation: a chain of 1000 dependent ``+`` on 16-element
   arrays, synchronised at the end (<= 5x NumPy's per-op time), with the
   host CPU time of the launching thread per operation (``time.thread_time``: what
   the launch path costs, unaffected by other processes on a shared machine);
 * the same chains for ``y * 1.001`` (array and Python float) and ``y += one``
   (in place);
-* ``sum`` over 16 M float32 (target >= 1.8x NumPy);
+* ``sum`` over 16 M float32 (target >= 1.8x NumPy, and >= 90 % of the copy
+  bandwidth: 4 bytes read per element);
 * ``matmul`` 1024 x 1024 float32 (target >= 1.0x NumPy);
 * ``sort``, ``cumulative_sum``, ``std`` over 16 M float32 (no target yet);
 * ``unique_values`` over 16 M float32 with repeats (aclnnUnique2).
@@ -30,6 +32,7 @@ ADD_SIZES = [1 << 10, 1 << 14, 1 << 18, 1 << 20, 1 << 22, 1 << 24]
 QUICK_ADD_SIZES = [1 << 10, 1 << 24]  # the two the issues set targets for
 ADD_TARGETS = {1 << 10: _targets.ADD_1K_SYNC, 1 << 24: _targets.ADD_16M}
 CHAIN = 1000
+BANDWIDTH_BOUND_ADDS = {1 << 24}  # set against the machine's copy bandwidth (reads + writes)
 
 
 def _label(n):
@@ -56,7 +59,8 @@ def _add(harness, stream, torch):
             ta, tb = torch.from_numpy(a), torch.from_numpy(b)
             impls["torch"] = lambda: ta + tb
         harness.compare("add float32 %s" % _label(n), impls, nbytes=3 * 4 * n,
-                        repeat=15 if n <= 1 << 20 else 7, target=ADD_TARGETS.get(n))
+                        repeat=15 if n <= 1 << 20 else 7, target=ADD_TARGETS.get(n),
+                        traffic=3 * 4 * n if n in BANDWIDTH_BOUND_ADDS else None)
 
 
 def _overhead(harness, stream, torch):
@@ -191,7 +195,7 @@ def _sum(harness, stream, torch):
         ta = torch.from_numpy(a)
         impls["torch"] = lambda: ta.sum()
     harness.compare("sum float32 16 M", impls, nbytes=4 * n, repeat=7,
-                    target=_targets.SUM_16M)
+                    target=_targets.SUM_16M, traffic=4 * n)
 
 
 def _matmul(harness, stream, torch):

@@ -195,7 +195,7 @@ def test_compare_runs_each_library_as_one_block_after_settling(monkeypatch, caps
     assert recorded["ratio_vs_numpy"] == 4.0
     assert recorded["best_ratio_vs_numpy"] == 4.0
     printed = capsys.readouterr().out
-    assert printed.rstrip().endswith("4.00/4.00x          -        -  np/npx >= 1.8")
+    assert printed.rstrip().endswith("4.00/4.00x          -        -         -  np/npx >= 1.8")
 
 
 def test_no_warm_up_when_asked_for_none(monkeypatch):
@@ -243,6 +243,62 @@ def test_json_keeps_targets_and_the_settling_method(tmp_path, monkeypatch, capsy
     assert payload["settle"]["unsettled_blocks"] == 0
     lines = _targets.summarize(payload["rows"])
     assert [(line.case, line.status) for line in lines] == [("add float32 16 M", _targets.MET)]
+
+
+# -- bandwidth-bound rows -------------------------------------------------------------------
+
+def test_bandwidth_bound_rows_are_set_against_the_copy_bandwidth(monkeypatch, capsys):
+    harness = Harness(repeat=3, warmup=0)
+    monkeypatch.setattr(harness, "settle", lambda: 0.0)
+    measured = []
+    monkeypatch.setattr(_harness, "measure_copy_bandwidth",
+                        lambda *args: measured.append(args) or 64e9)
+    fn = fake_clock(monkeypatch, {"a": 2 ** -8, "b": 2 ** -6})
+    harness.benchmark = "ops"
+    # 2**24 bytes moved in 2**-8 s: 4.29 GB/s of a 64 GB/s machine (6.7 %)
+    harness.compare("add", {"npuarray": fn("a", []), "numpy": fn("b", [])}, traffic=1 << 24)
+    harness.compare("sum", {"npuarray": fn("a", []), "numpy": fn("b", [])}, traffic=1 << 32)
+    harness.compare("other", {"npuarray": fn("a", []), "numpy": fn("b", [])})
+    assert len(measured) == 1  # once per run
+    assert measured[0] == (_harness.BANDWIDTH_BYTES, 2, _harness.BANDWIDTH_RUNS)
+    add, total, other = harness.rows
+    assert add["traffic"] == 1 << 24
+    assert add["of_copy_bandwidth"]["median"] == pytest.approx((1 << 24) * 2 ** 8 / 64e9)
+    assert add["of_copy_bandwidth"]["best"] == pytest.approx((1 << 24) * 2 ** 8 / 64e9)
+    assert total["of_copy_bandwidth"]["median"] == pytest.approx((1 << 32) * 2 ** 8 / 64e9)
+    assert "of_copy_bandwidth" not in other
+    out = capsys.readouterr().out
+    assert "machine copy bandwidth: 64.0 GB/s" in out
+    assert "7/7%" in out
+    summary = harness.summary()
+    assert "64.0 GB/s (target >= 90 %)" in summary
+    assert re.search(r"ops: add\s+7%\s+7%\s+not met", summary)
+    assert re.search(r"ops: sum\s+1718%\s+1718%\s+met", summary)
+    assert "ops: other" not in summary
+
+
+def test_json_records_the_copy_bandwidth_and_how(tmp_path, monkeypatch, capsys):
+    harness = Harness(repeat=1, warmup=0)
+    monkeypatch.setattr(harness, "settle", lambda: 0.0)
+    monkeypatch.setattr(_harness, "measure_copy_bandwidth", lambda *args: 50e9)
+    fn = fake_clock(monkeypatch, {"a": 2 ** -10})
+    harness.benchmark = "transfer"
+    harness.compare("D2D 64 MiB", {"npuarray": fn("a", [])}, traffic=2 << 26)
+    path = tmp_path / "results.json"
+    harness.write_json(str(path))
+    payload = json.loads(path.read_text())
+    assert payload["copy_bandwidth"]["GB/s"] == 50.0
+    assert payload["copy_bandwidth"]["threads"] == 2
+    assert "read" in payload["copy_bandwidth"]["method"]
+    share = payload["rows"][0]["of_copy_bandwidth"]["median"]
+    assert share == pytest.approx((2 << 26) * 2 ** 10 / 50e9)
+
+
+def test_copy_bandwidth_measures_a_real_copy():
+    # Bytes read + written per second: positive and finite, and the copy really happened
+    # (a broken measurement returning at once would give an infinite rate).
+    rate = _harness.measure_copy_bandwidth(1 << 20, 2, 2)
+    assert 1e7 < rate < 1e13
 
 
 def spinning_thread(seconds):

@@ -90,3 +90,32 @@ def test_a_stream_dropped_with_a_pending_wait_is_synchronised_then_destroyed(rng
     producer.synchronize()
     a = rng.random(5).astype(np.float32)
     np.testing.assert_array_equal(npx.asnumpy(npx.asarray(a) * 2), a * 2)
+
+
+def test_a_record_on_an_idle_stream_completes_at_once_and_behind_work_only_after_it():
+    """aclrtRecordEvent marks a point in the stream: on an idle stream whose worker sleeps
+    the point is reached when the call returns (npusim records it on the calling thread,
+    however many records follow one another); behind pending work, only once the work ran."""
+    stream = npx.Stream()
+    activate(stream.device.id)
+    stream.synchronize()
+    event = _raw_event()
+    status = ffi.new("aclrtEventRecordedStatus *")
+    time.sleep(0.01)      # the stream's worker stops polling for work and sleeps
+    for _ in range(10):   # more records in a row than the stream runs short tasks here
+        assert lib.aclrtRecordEvent(event, stream.handle) == 0
+        assert lib.aclrtQueryEventStatus(event, status) == 0
+        assert status[0] == lib.ACL_EVENT_RECORDED_STATUS_COMPLETE
+    x = npx.asarray(np.arange(8.0))
+    with stream:
+        gate = _blocked(stream)
+        y = x + 1.0
+        assert lib.aclrtRecordEvent(event, stream.handle) == 0
+        assert lib.aclrtQueryEventStatus(event, status) == 0
+        assert status[0] == lib.ACL_EVENT_RECORDED_STATUS_NOT_READY
+        gate.set()
+    assert lib.aclrtSynchronizeEvent(event) == 0
+    assert lib.aclrtQueryEventStatus(event, status) == 0
+    assert status[0] == lib.ACL_EVENT_RECORDED_STATUS_COMPLETE
+    np.testing.assert_array_equal(y.to_host(), np.arange(8.0) + 1.0)
+    assert lib.aclrtDestroyEvent(event) == 0

@@ -61,6 +61,12 @@ def copy_calls(monkeypatch):
     return calls
 
 
+@pytest.fixture
+def unprobed(monkeypatch):
+    """No device has been probed yet: an idle stream's staged copy starts with a probe."""
+    monkeypatch.setattr(runtime_transfer, "_keeps_up", {})
+
+
 def fail_nth(monkeypatch, api, n, error):
     """The n-th call of ``api`` (from 1) raises `error` after it was queued."""
     real_check = runtime_transfer.check
@@ -113,7 +119,7 @@ def test_staged_upload_lands_every_byte_and_the_source_is_free_on_return(
     (PROBE + 1, ["aclrtMemcpyAsync", "aclrtMemcpy"]),
     (3 * PIECE + 5, ["aclrtMemcpyAsync", "aclrtMemcpy"])])
 def test_idle_stream_upload_probes_then_copies_the_rest_directly(
-        random_bytes, copy_calls, nbytes, expected):
+        random_bytes, copy_calls, unprobed, nbytes, expected):
     data = random_bytes(nbytes)
     memory = guarded_memory(nbytes)
     stream = npx.Stream()
@@ -202,7 +208,7 @@ def test_staged_download_fills_exactly_the_destination(random_bytes, nbytes, hol
     (PROBE, ["aclrtMemcpyAsync"]),
     (2 * PIECE + 1, ["aclrtMemcpyAsync", "aclrtMemcpy"])])
 def test_idle_stream_download_probes_then_copies_the_rest_directly(
-        random_bytes, copy_calls, nbytes, expected):
+        random_bytes, copy_calls, unprobed, nbytes, expected):
     data = random_bytes(nbytes)
     memory = filled_memory(data)
     out = np.zeros(nbytes, np.uint8)
@@ -213,6 +219,56 @@ def test_idle_stream_download_probes_then_copies_the_rest_directly(
     assert copy_calls == expected
     np.testing.assert_array_equal(out, data)   # the device kept up: already there
     stream.synchronize()
+
+
+@npusim_only
+@pytest.mark.parametrize("nbytes", [1, PROBE, PROBE + 1, (1 << 20) + 1, 2 * PIECE + 1])
+def test_once_a_probe_found_the_device_keeping_up_idle_copies_go_direct(
+        random_bytes, copy_calls, unprobed, nbytes):
+    data = random_bytes(nbytes)
+    memory = guarded_memory(nbytes)
+    out = np.zeros(nbytes, np.uint8)
+    stream = npx.Stream()
+    used = pool_used()
+    memory.copy_from_host(random_bytes(nbytes), stream=stream, blocking=False)  # the probe
+    assert copy_calls[0] == "aclrtMemcpyAsync"
+    assert runtime_transfer._keeps_up == {0: True}
+    stream.synchronize()
+    copy_calls.clear()
+    memory.copy_from_host(data, stream=stream, blocking=False)
+    data_copy = data.copy()
+    data[:] = 0                              # read in full on return
+    memory.copy_to_host(out, nbytes=nbytes, stream=stream, blocking=False)
+    assert copy_calls == ["aclrtMemcpy", "aclrtMemcpy"]  # one hop each, no staging block
+    np.testing.assert_array_equal(out, data_copy)
+    assert pool_used() == used
+    assert_uploaded(memory, data_copy)
+    with held(stream):                       # a busy stream still gets the pipeline
+        copy_calls.clear()
+        memory.copy_from_host(data_copy, stream=stream, blocking=False)
+        assert "aclrtMemcpy" not in copy_calls
+    stream.synchronize()
+    assert_uploaded(memory, data_copy)
+
+
+@npusim_only
+def test_a_probe_the_device_did_not_keep_up_with_is_remembered(random_bytes, copy_calls,
+                                                              unprobed, monkeypatch):
+    data = random_bytes(PIECE + 3)
+    memory = guarded_memory(data.nbytes)
+    stream = npx.Stream()
+    # As on an NPU: the stream is idle before the copy, the probe's copy still in flight
+    # when the host looks; later looks ask the runtime.
+    answers = [True, False]
+    real = runtime_transfer._caught_up
+    monkeypatch.setattr(runtime_transfer, "_caught_up",
+                        lambda s: answers.pop(0) if answers else real(s))
+    stream.synchronize()
+    memory.copy_from_host(data, stream=stream, blocking=False)
+    assert runtime_transfer._keeps_up == {0: False}
+    assert copy_calls == ["aclrtMemcpyAsync", "aclrtMemcpyAsync"]  # probe, then a whole piece
+    stream.synchronize()
+    assert_uploaded(memory, data)
 
 
 def test_held_stream_download_is_complete_once_an_event_after_it_completed(random_bytes,
@@ -485,3 +541,31 @@ def test_read_only_and_strided_sources_are_copied(rng):
         memory.copy_from_host(host, stream=stream, blocking=False)
         stream.synchronize()
         np.testing.assert_array_equal(memory.copy_to_host().reshape(source.shape), source)
+
+
+@pytest.mark.parametrize("pinned", [False, True], ids=["pageable", "pinned"])
+@pytest.mark.parametrize("offset", [0, 1], ids=["aligned", "unaligned"])
+@pytest.mark.parametrize("nbytes", [0, 1, 7, 4093, (1 << 20) - 1, 1 << 20, (1 << 20) + 1])
+def test_async_round_trip_is_complete_once_an_event_after_it_completed(rng, nbytes, offset,
+                                                                       pinned):
+    """Both directions on a stream, for sizes around the short-copy and probe limits, from
+    and into host buffers that start one byte past an allocation (unaligned): the bytes are
+    there once an event recorded after the copies has completed, nothing past them is
+    written."""
+    alloc = npx.empty_pinned if pinned else (lambda n, dtype: np.empty(n, dtype))
+    src = alloc(nbytes + offset + 1, np.uint8)[offset:offset + nbytes]
+    dst_buffer = alloc(nbytes + offset + 1, np.uint8)
+    dst_buffer[:] = GUARD
+    dst = dst_buffer[offset:offset + nbytes]
+    src[:] = rng.integers(1, 256, nbytes, dtype=np.uint8)
+    expected = src.copy()
+    memory = guarded_memory(nbytes)
+    stream = npx.Stream()
+    memory.copy_from_host(src, stream=stream, blocking=False)
+    memory.copy_to_host(dst, nbytes=nbytes, stream=stream, blocking=False)
+    event = npx.Event()
+    event.record(stream)
+    event.synchronize()
+    np.testing.assert_array_equal(dst, expected)
+    assert (dst_buffer[:offset] == GUARD).all() and (dst_buffer[offset + nbytes:] == GUARD).all()
+    assert_uploaded(memory, expected)

@@ -171,6 +171,10 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
  * thread when the stream is idle soon after a synchronisation (see npusim_task_length). */
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api);
+/* rt_submit_inline for a tiny task (no work: an event record), which an idle stream whose
+ * worker sleeps runs on the calling thread (see tiny_goes_here in stream.c). */
+aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                               const char *api);
 /* Whether a task runs the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback, the
  * replay of a graph holding one of those): such tasks run on runtime threads only, never on a
  * thread of the user's (a launching or synchronising one). */

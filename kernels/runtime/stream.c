@@ -358,6 +358,13 @@ aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const 
     return submit_short(s, &t, api, false);
 }
 
+aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
+                               const char *api)
+{
+    rt_task t = inline_task(ops, data, size);
+    return submit_short(s, &t, api, true);
+}
+
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)
 {
     aclError rc = ACL_SUCCESS;

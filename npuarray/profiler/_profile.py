@@ -103,10 +103,14 @@ class Profile:
     # -- resolving device times -----------------------------------------------------------
 
     def _resolve(self, track, records):
-        """Sets the device times of `records`, the timed records of `track`'s stream."""
+        """Sets the device times of `records`, the timed records of `track`'s stream: each
+        ends when the stream reached its event, and starts when the stream had passed the
+        event recorded before it and the host had begun the call (see
+        ``npuarray.runtime._profiler``)."""
         stream = track.stream
         device_id = stream.device.id
         times = None
+        events = list(track.events)   # in record order (the anchor is appended after them)
         try:
             if not _profiler.capturing(stream):   # still captured: its events cannot be read
                 times = _profiler.event_times(stream, track.events)
@@ -116,10 +120,13 @@ class Profile:
             _profiler.give_back(device_id, track.events)  # the anchor too
         if times is None:
             return
+        previous = {event: before for before, event in zip(events, events[1:])}
         origin = self._origin
         for record in records:
-            start, end = (times.get(event) for event in record._events)
-            if start is not None and end is not None:  # (a call begun in an earlier profile: no)
+            end = times.get(record._events)
+            before = times.get(previous.get(record._events))
+            if end is not None and before is not None:
+                start = min(max(before, record.host_start_ns), end)
                 record.device_start_ns = start - origin
                 record.device_end_ns = end - origin
 

@@ -11,14 +11,20 @@ nothing else when no profile runs:
     if span:
         _profiler.end(span)
 
-``begin_*`` takes the host start time and, for work that runs on a stream,
-records a timing event there (aclrtRecordEvent on a pooled event created with
-aclrtCreateEventExWithFlag(ACL_EVENT_TIME_LINE)); ``end`` takes the host
-duration, records the closing event and appends the record to the running
-profile. The events are resolved into device times when the profile ends
-(``npuarray.profiler.Profile``). Inside a graph capture no event is recorded (an event
-recorded on a capturing stream becomes part of the graph and its timestamps
-cannot be read: 107028), so captured work gets host-side records only.
+``begin_*`` takes the host start time; ``end`` takes the host duration and, for
+work that runs on a stream, records one timing event there after it
+(aclrtRecordEvent on a pooled event created with
+aclrtCreateEventExWithFlag(ACL_EVENT_TIME_LINE)), then appends the record to the
+running profile. A stream's first timed work in a profile is preceded by a
+baseline event. The events are resolved into device times when the profile ends
+(``npuarray.profiler.Profile``): work ends when its stream reaches its event, and
+starts when the stream is both past the event before it (the previous timed
+work's end, or the baseline) and has been handed the work (not before the call
+began on the host): a stream runs its work in order, so one event per call
+gives both ends, at half the cost of an event before and after each call.
+Inside a graph capture no event is recorded (an event recorded on a capturing
+stream becomes part of the graph and its timestamps cannot be read: 107028), so
+captured work gets host-side records only.
 
 Appends come from any thread: ``list.append`` is atomic, so the records of all
 threads are collected without a lock on the hot path.
@@ -72,7 +78,7 @@ class Record:
         self.host_duration_ns = 0
         self.device_start_ns = None
         self.device_end_ns = None
-        self._events = None           # (start, end) timing events until resolved
+        self._events = None           # the _Track (begun), then the end event, until resolved
 
     @property
     def device_duration_ns(self):
@@ -150,13 +156,12 @@ def give_back(device_id, events):
         _pools.setdefault(device_id, []).extend(events)
 
 
-def _record_timing_event(profile, stream):
-    """Records a pooled timing event on `stream` and returns it; None when the runtime
-    refuses (the device was reset since the event was pooled, or the stream failed):
-    the record then keeps host times only, and the user's call goes on. Every hook site
-    has made the stream's device current already."""
+def _record_timing_event(track, stream):
+    """Records a pooled timing event on `stream` (whose _Track in the running profile is
+    `track`) and returns it; None when the runtime refuses (the device was reset since the
+    event was pooled, or the stream failed): the record then keeps host times only, and
+    the user's call goes on. Every hook site has made the stream's device current already."""
     device_id = stream.device.id
-    track = profile.track(stream)
     for _ in range(2):
         try:
             event = take_event(device_id)
@@ -208,16 +213,17 @@ def capturing(stream):
 # -- hooks ----------------------------------------------------------------------------------
 
 def _begin_device(record, stream):
-    """Opens `record` for work on `stream`: a timing event before it unless captured."""
+    """Opens `record` for work on `stream`, timed (by the event its end records) unless
+    captured; the stream's first timed work in the profile records a baseline first."""
     profile = _profile
     if profile is None:   # the profile ended meanwhile (another thread)
         return None
     if capturing(stream):
         record.captured = True
     else:
-        start = _record_timing_event(profile, stream)
-        if start is not None:
-            record._events = (start, None)
+        track = profile.track(stream)
+        if track.events or _record_timing_event(track, stream) is not None:
+            record._events = track
     record.host_start_ns = _now()
     return record
 
@@ -273,9 +279,10 @@ def end(record):
         if capturing(record.stream):   # joined a capture meanwhile (it waited on a captured event)
             record._events = None
             record.captured = True
+        elif profile.track(record.stream) is not record._events:
+            record._events = None      # begun in an earlier profile: no baseline here
         else:
-            end_event = _record_timing_event(profile, record.stream)
-            record._events = None if end_event is None else (record._events[0], end_event)
+            record._events = _record_timing_event(record._events, record.stream)
     incoming = profile.incoming
     if incoming is not None:   # None: the profile ended meanwhile (on another thread)
         incoming.append(record)
