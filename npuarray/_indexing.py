@@ -14,7 +14,7 @@ import numpy as np
 from ._core import _creation, _manipulation, _searching
 from ._core import _elementwise as ew
 from ._core._indexing import take, take_along_axis
-from ._core._ndarray_methods import flatiter
+from ._core._array_layout import flatiter
 from ._core._transfer import asarray
 from ._operands import as_device, axis_tuple, into, is_array
 

@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from . import _data_type, _manipulation, _ops, _transfer
+from . import _array_type, _data_type, _manipulation, _ops, _transfer
 from ._data_type import BFLOAT16, BOOL
 from ._shape import broadcast_shapes
 
@@ -112,7 +112,7 @@ def promote(a, b):
 
 
 def is_array(x):
-    return isinstance(x, _ops._array_type or _ops._npuarray_type())
+    return isinstance(x, _array_type.NPUArray)
 
 
 def defers_to(other):
@@ -246,7 +246,7 @@ class _Binary:
         scalar_plans, scalar_plan = self._scalar_direct, self._scalar_direct_plan
 
         def call(x1, x2):
-            array_type = _ops._array_type
+            array_type = _array_type.NPUArray
             if type(x1) is array_type:
                 if type(x2) is array_type:
                     direct = direct_plans.get((x1._dtype, x2._dtype))
@@ -319,7 +319,7 @@ class _Binary:
         return self.call(x1, x2)
 
     def _general(self, x1, x2):
-        array_type = _ops._array_type or _ops._npuarray_type()
+        array_type = _array_type.NPUArray
         x1, x2 = (_transfer.implicit_upload(v, f"{self.name}()")
                   if isinstance(v, (np.ndarray, list, tuple)) else v for v in (x1, x2))
         if isinstance(x1, array_type):
@@ -599,11 +599,16 @@ def pow(x1, x2, /):  # noqa: A001  the array API name
 def _refuse_negative_exponents(exponent):
     if _is_empty(exponent._shape):
         return
-    from . import _statistical, _transfer  # they import this module
     for hook in _transfer.host_read_hooks:
         hook("pow() of integers with an integer array exponent (negative exponents are "
              "checked on the host)")
-    if _statistical.min(exponent).to_host() < 0:
+    lowest = exponent
+    if exponent._shape:  # aclnnAmin over every axis (signed integers: CANN's dtypes)
+        stream = _ops.current_stream(exponent._buffer.device)
+        lowest = _ops.empty((), exponent._dtype, exponent._buffer.device, stream)
+        _ops.launch("aclnnAmin", exponent, _ops.dims_array(range(len(exponent._shape))),
+                    False, lowest, stream=stream)
+    if _transfer.to_host(lowest) < 0:
         raise ValueError("Integers to negative integer powers are not allowed.")
 
 
@@ -1182,15 +1187,10 @@ def abs(x, /):  # noqa: A001  the array API name
 
 
 def _complex_abs(x):
-    """|z| for complex128, which aclnnAbs lacks: from the (real, imag) pairs of z's bytes,
-    scaled by the larger part so the squares neither overflow nor underflow (as hypot)."""
-    from ._statistical import max as amax, sum as asum
-    parts = _manipulation.complex_parts(x)                 # (..., 2) float64, same bytes
-    scale = amax(abs(parts), axis=-1)
-    safe = where(scale > 0, scale, 1.0)
-    ratio = parts / _manipulation.expand_dims(safe, axis=-1)
-    magnitude = safe * sqrt(asum(ratio * ratio, axis=-1))
-    return where(isinf(x), np.inf, magnitude)  # an infinite part wins over NaN (as hypot)
+    """|z| for complex128, which aclnnAbs lacks: ``hypot`` of the real and imaginary
+    parts (float64 views of z's bytes), scaled by the larger part so the squares
+    neither overflow nor underflow; an infinite part wins over NaN."""
+    return hypot(*_parts(x))
 
 
 def _float_unary(name, op, x, supported):
@@ -1792,7 +1792,7 @@ def _inplace_fast(spec, x, other):
     both are arrays whose dtypes it takes as they are, the result has x's dtype
     and shape, and other does not overlap x (unless it is x itself): True when
     done, False for the general path (result, then a copy into x)."""
-    array_type = _ops._array_type
+    array_type = _array_type.NPUArray
     if type(x) is not array_type or type(other) is not array_type:
         return False
     direct = spec._direct.get((x._dtype, other._dtype))
@@ -1813,10 +1813,11 @@ def _can_cast_same_kind(src, dst):
     return src == dst or _data_type.can_cast(src, dst) or dtype_kind(src) == dtype_kind(dst)
 
 
-def inplace(name, x, other):
+def inplace(name, x, other, function=None):
     """``x <op>= other`` for the binary function ``name`` (``"add"`` for ``+=``,
-    ...; also ``"matmul"``): computes ``name(x, other)`` and copies the result
-    into ``x`` with aclnnInplaceCopy, then returns ``x``.
+    ...), or for ``function`` when given (``"matmul"``, ``_linear_algebra.matmul``):
+    computes ``function(x, other)`` and copies the result into ``x`` with
+    aclnnInplaceCopy, then returns ``x``.
 
     Array API / NumPy in-place rules: the broadcast result must have ``x``'s
     shape (else ValueError) and its dtype must cast to ``x.dtype`` within the
@@ -1827,9 +1828,7 @@ def inplace(name, x, other):
     if spec is not None and spec.inplace_op is not None and _inplace_fast(spec, x, other):
         return x
     _manipulation.check_writable(x)
-    if name == "matmul":
-        from ._linear_algebra import matmul as function
-    else:
+    if function is None:
         function = globals().get(name) if name in _BINARY else None
         if function is None:
             raise ValueError(f"no in-place form of {name!r}")

@@ -8,7 +8,7 @@ current stream is synchronised once and the length read with aclGetViewShape.
 """
 import numpy as np
 
-from . import _ops
+from . import _array_type, _data_type, _elementwise, _ops, _statistical, _transfer
 from ._shape import c_strides
 from ._data_type import BOOL
 from ._elementwise import dtype_kind, check_dtype_supported, dtypes_of
@@ -67,14 +67,14 @@ def _remember(key, plan):
 def _arg_extremum(name, op, x, axis, keepdims):
     key = None
     if (axis is None or type(axis) is int) and \
-            isinstance(x, _ops._array_type or _ops._npuarray_type()):
+            isinstance(x, _array_type.NPUArray):
         key = (op, x._dtype, x._shape, axis, bool(keepdims))
         plan = _plans.get(key)
         if plan is not None:
             out = _run_plan(op, plan, x)
             if out is not None:
                 return out
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     if dtype_kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
@@ -142,7 +142,7 @@ _SEARCHSORTED = dtypes_of("float64", "float32", "float16", "uint8", "int8", "int
 
 
 def _check_array(name, x):
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
 
 
@@ -267,6 +267,3 @@ def _check_sorter(sorter, x1, stream):
         raise ValueError(f"searchsorted(): sorter has shape {sorter._shape}, x1 "
                          f"{x1._shape}: they must match")
     return _elementwise._as_dtype(sorter, _INDEX, stream)
-
-
-from . import _data_type, _elementwise, _statistical, _transfer  # noqa: E402

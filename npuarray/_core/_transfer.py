@@ -32,7 +32,7 @@ import threading
 import numpy as np
 
 from .. import _acl, runtime
-from . import _ops
+from . import _array_type, _manipulation, _ops
 from ._shape import c_strides
 from ..runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
@@ -175,7 +175,7 @@ def asnumpy(x, *, stream=None, out=None, blocking=True):
     """``x`` as a ``numpy.ndarray``: ``x.to_host(stream=, out=, blocking=)`` for
     an NPUArray, ``numpy.asarray(x)`` (copied into ``out`` when given) for
     anything else. Mirrors ``cupy.asnumpy``."""
-    if isinstance(x, NPUArray):
+    if isinstance(x, _array_type.NPUArray):
         return to_host(x, stream=stream, out=out, blocking=blocking)
     host = np.asarray(x)
     if out is None:
@@ -321,7 +321,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     """
     if dtype is not None:
         dtype = normalize_dtype(dtype)
-    if isinstance(obj, NPUArray):
+    if isinstance(obj, _array_type.NPUArray):
         return _from_array(obj, dtype, device, copy)
     if _holds_arrays(obj):
         return _stack_sequence(obj, dtype, device, copy)
@@ -335,12 +335,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 def _holds_arrays(obj):
     """Whether ``obj`` is a (nested) list or tuple with an NPUArray inside."""
     return isinstance(obj, (list, tuple)) and any(
-        isinstance(e, NPUArray) or _holds_arrays(e) for e in obj)
+        isinstance(e, _array_type.NPUArray) or _holds_arrays(e) for e in obj)
 
 
 def _first_array(obj):
-    return obj if isinstance(obj, NPUArray) else next(
-        _first_array(e) for e in obj if isinstance(e, NPUArray) or _holds_arrays(e))
+    return obj if isinstance(obj, _array_type.NPUArray) else next(
+        _first_array(e) for e in obj if isinstance(e, _array_type.NPUArray) or _holds_arrays(e))
 
 
 def _stack_sequence(items, dtype, device, copy):
@@ -577,7 +577,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     copied on the device (aclrtMemcpyAsync D2D) into pool memory, so
     ``copy=False`` raises BufferError for them and for host data. TypeError for
     objects without ``__dlpack__``; BufferError for other device types."""
-    if isinstance(x, NPUArray):
+    if isinstance(x, _array_type.NPUArray):
         return asarray(x, device=device, copy=copy)
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"{type(x).__name__} does not implement the DLPack protocol")
@@ -624,7 +624,3 @@ def _import_device_tensor(tensor, device):
 def rebuild_pickled(host, device_id):
     """Unpickling: upload ``host`` to device ``device_id``."""
     return asarray(host, device=device_id)
-
-
-from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)
-from . import _manipulation  # noqa: E402
