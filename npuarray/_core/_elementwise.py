@@ -137,7 +137,7 @@ def same_device(name, *arrays):
     return device
 
 
-def _scalar_operand(name, value):
+def scalar_operand(name, value):
     """(Python value, dtype or None) of a scalar operand: NumPy scalars keep their
     dtype (strong), Python scalars have none (weak). TypeError otherwise."""
     if isinstance(value, np.generic):
@@ -148,11 +148,12 @@ def _scalar_operand(name, value):
                     f"{type(value).__name__} (upload host data with npuarray.asarray)")
 
 
-def _as_dtype(x, dtype, stream):
+def as_dtype(x, dtype, stream):
+    """``x``, or its copy cast to ``dtype`` (aclnnCast on ``stream``) when it differs."""
     return x if x._dtype == dtype else _ops.cast(x, dtype, stream=stream)
 
 
-def _full(value, dtype, device, stream):
+def full_scalar(value, dtype, device, stream):
     """A 0-d array holding ``value``, for operators without a scalar variant."""
     out = _ops.empty((), dtype, device, stream)
     _ops.fill_(out, value, stream=stream)
@@ -370,10 +371,10 @@ class _Binary:
         operations on same-width integers, else cast (aclnnCast)."""
         if self.same_bits and x._dtype.itemsize == compute.itemsize and x._dtype.kind in "iu":
             return bits_as(x, compute)
-        return _as_dtype(x, compute, stream)
+        return as_dtype(x, compute, stream)
 
     def with_scalar(self, x, value, *, reflected):
-        value, strong = _scalar_operand(self.name, value)
+        value, strong = scalar_operand(self.name, value)
         if strong is not None:
             dtype = promote(x._dtype, strong)
         else:
@@ -392,7 +393,7 @@ class _Binary:
             return out
         op = self.reflected_op if reflected else self.scalar_op
         if op is None or compute not in self.scalar_supported:
-            other = _full(value, compute, device, stream)
+            other = full_scalar(value, compute, device, stream)
             operands = (other, self._convert(x, compute, stream)) if reflected else \
                 (self._convert(x, compute, stream), other)
             return self._run(self.op, operands, compute, out, stream)
@@ -801,7 +802,7 @@ def _shift(name, x1, x2):
 def _shift_by_scalar(name, x, count):
     if type(count) is int and 0 <= count < 8 * x._dtype.itemsize:
         return _BINARY[name](x, count)  # the common case: a count valid for x's dtype
-    value, strong = _scalar_operand(name, count)
+    value, strong = scalar_operand(name, count)
     if not isinstance(value, int):
         raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
     dtype = promote(x._dtype, strong) if strong is not None else \
@@ -851,7 +852,7 @@ def _clip_bound(name, bound, dtype):
     outside the dtype's range are moved to its edge (the standard leaves them
     unspecified; the result is the same), float bounds of integer arrays raise
     TypeError."""
-    value, _ = _scalar_operand("clip", bound)
+    value, _ = scalar_operand("clip", bound)
     if dtype_kind(dtype) in "iu":
         if not isinstance(value, int):
             raise TypeError(f"clip(): {name}={bound!r} is not an integer, but x has dtype {dtype}")
@@ -899,7 +900,7 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
     if _is_empty(x._shape):
         return out
     target = out if compute == dtype else _ops.empty(x._shape, compute, x._buffer.device, stream)
-    xc = _as_dtype(x, compute, stream)
+    xc = as_dtype(x, compute, stream)
     if lo is not None and hi is not None:
         _ops.launch("aclnnClamp", xc, _ops.acl_scalar(lo, compute), _ops.acl_scalar(hi, compute),
                     target, stream=stream)
@@ -930,7 +931,7 @@ def _clip_arrays(x, lo, hi):
             same_device("clip", x, bound)
             if dtype_kind(bound._dtype) not in "biuf":
                 raise TypeError(f"clip(): {name} must be real, got dtype {bound._dtype}")
-            bound = _as_dtype(bound, dtype, _ops.stream_of(x))
+            bound = as_dtype(bound, dtype, _ops.stream_of(x))
         elif bound is not None:
             bound = _clip_bound(name, bound, dtype)
         bounds.append(bound)
@@ -966,15 +967,15 @@ def _float_operands(name, x1, x2):
                         f"{type(x2).__name__}")
     for x in (x1, x2):
         if not is_array(x):
-            _scalar_operand(name, x)
+            scalar_operand(name, x)
     dtype = _operands_dtype(x1, x2)
     if dtype_kind(dtype) not in "biuf":
         raise TypeError(f"{name}() needs real operands, got dtype {dtype}")
     dtype = _FLOAT_OF.get(dtype, dtype)
     device = same_device(name, *arrays)
     stream = _ops.current_stream(device)
-    a, b = (_as_dtype(x, dtype, stream) if is_array(x)
-            else _full(_scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
+    a, b = (as_dtype(x, dtype, stream) if is_array(x)
+            else full_scalar(scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
     return a, b, dtype
 
 
@@ -1065,11 +1066,11 @@ def _uint64_operands(name, x1, x2):
     operands = []
     for x in (x1, x2):
         if is_array(x):
-            operands.append(_as_dtype(x, _UINT64, stream))
+            operands.append(as_dtype(x, _UINT64, stream))
         else:
-            value, _ = _scalar_operand(name, x)
+            value, _ = scalar_operand(name, x)
             _data_type.check_scalar_fits(value, _UINT64)
-            operands.append(_full(value, _UINT64, device, stream))
+            operands.append(full_scalar(value, _UINT64, device, stream))
     return operands
 
 
@@ -1140,7 +1141,7 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
         return out
     writes_out = out_dtype in (compute, BOOL) or dtype_kind(compute) == "c" != dtype_kind(out_dtype)
     target = out if writes_out else _ops.empty(x._shape, compute, device, stream)
-    _ops.launch(op, _as_dtype(x, compute, stream), target, stream=stream)
+    _ops.launch(op, as_dtype(x, compute, stream), target, stream=stream)
     if target is not out:
         _ops.copy_(out, target, stream=stream)
     return out
@@ -1767,13 +1768,13 @@ def where(condition, x1, x2, /):
     arrays = [a for a in (condition, x1, x2) if is_array(a)]
     device = same_device("where", *arrays)
     stream = _ops.current_stream(device)
-    dtype = _data_type.result_type(*[a if is_array(a) else _scalar_operand("where", a)[0]
+    dtype = _data_type.result_type(*[a if is_array(a) else scalar_operand("where", a)[0]
                                   for a in (x1, x2)])
     compute = check_dtype_supported(dtype, _WHERE, "where")
     operands = []
     for a in (x1, x2):
-        operands.append(_as_dtype(a, compute, stream) if is_array(a)
-                        else _full(_scalar_operand("where", a)[0], compute, device, stream))
+        operands.append(as_dtype(a, compute, stream) if is_array(a)
+                        else full_scalar(scalar_operand("where", a)[0], compute, device, stream))
     if condition._dtype != BOOL:
         condition = not_equal(condition, 0)
     shape = broadcast_shapes(condition._shape, operands[0]._shape, operands[1]._shape)

@@ -243,7 +243,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     compute = _search_dtype(x1, x2)
     if not is_array:
         _data_type.check_scalar_fits(x2, compute)
-        x2 = _elementwise._full(x2, compute, device, stream)
+        x2 = _elementwise.full_scalar(x2, compute, device, stream)
     if compute == _UINT64:
         x1, x2, compute = _uint64_keys(x1), _uint64_keys(x2), _INDEX
     if sorter is not None:
@@ -251,8 +251,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     out = _ops.empty(x2._shape, _INDEX, device, stream)
     if 0 in x2._shape:
         return out
-    _ops.launch("aclnnSearchSorted", _elementwise._as_dtype(x1, compute, stream),
-                _elementwise._as_dtype(x2, compute, stream), False, side == "right", sorter,
+    _ops.launch("aclnnSearchSorted", _elementwise.as_dtype(x1, compute, stream),
+                _elementwise.as_dtype(x2, compute, stream), False, side == "right", sorter,
                 out, stream=stream)
     return out
 
@@ -266,4 +266,4 @@ def _check_sorter(sorter, x1, stream):
     if sorter._shape != x1._shape:
         raise ValueError(f"searchsorted(): sorter has shape {sorter._shape}, x1 "
                          f"{x1._shape}: they must match")
-    return _elementwise._as_dtype(sorter, _INDEX, stream)
+    return _elementwise.as_dtype(sorter, _INDEX, stream)

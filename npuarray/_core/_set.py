@@ -214,8 +214,8 @@ def _out_of_range(value, dtype):
 def _operand(value, dtype, device, stream):
     """An array operand of isin as an NPUArray of ``dtype`` (scalars become 0-d)."""
     if isinstance(value, _array_type.NPUArray):
-        return _elementwise._as_dtype(value, dtype, stream)
-    return _elementwise._full(value, dtype, device, stream)
+        return _elementwise.as_dtype(value, dtype, stream)
+    return _elementwise.full_scalar(value, dtype, device, stream)
 
 
 def _isin_pairwise(x1, x2):
@@ -285,7 +285,7 @@ def isin(x1, x2, /, *, invert=False):
         raise TypeError("isin() needs at least one NPUArray operand")
     for value in (x1, x2):
         if not isinstance(value, _array_type.NPUArray):
-            _elementwise._scalar_operand("isin", value)
+            _elementwise.scalar_operand("isin", value)
     device = _elementwise.same_device("isin", *arrays)
     stream = _ops.current_stream(device)
     dtype = _data_type.result_type(x1, x2)
@@ -296,7 +296,7 @@ def isin(x1, x2, /, *, invert=False):
         return _ops.fill_(_ops.empty(shape, BOOL, device, stream), bool(invert), stream=stream)
     if x1_is_array and not isinstance(x2, _array_type.NPUArray) \
             and dtype in _ISIN_TENSOR_SCALAR:
-        return _isin_scalar(_elementwise._as_dtype(x1, dtype, stream), x2, invert, stream)
+        return _isin_scalar(_elementwise.as_dtype(x1, dtype, stream), x2, invert, stream)
     a = _operand(x1, dtype, device, stream)
     b = _operand(x2, dtype, device, stream)
     if not a.size or not b.size:
@@ -305,6 +305,6 @@ def isin(x1, x2, /, *, invert=False):
     if a.size * b.size <= _PAIRWISE_LIMIT or compute not in _SEARCHSORTED or dtype_kind(dtype) == "c":
         found = _isin_pairwise(a.reshape((a.size,)), b.reshape((b.size,))).reshape(shape)
     else:
-        found = _isin_sorted(_elementwise._as_dtype(a, compute, stream),
-                             _elementwise._as_dtype(b, compute, stream))
+        found = _isin_sorted(_elementwise.as_dtype(a, compute, stream),
+                             _elementwise.as_dtype(b, compute, stream))
     return _elementwise.logical_not(found) if invert else found
