@@ -507,6 +507,13 @@ def configure_fastpath(array_type, host_read_hooks):
     return True
 
 
+def fastpath_counts():
+    """How many operations each C fast path has run, by path (``_fastpath.counts()``:
+    "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read"); an
+    empty dict without the extension. For tests that the common cases stay in C."""
+    return _fastpath.counts() if _fastpath is not None else {}
+
+
 def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forward"):
     """NPUArray's binary operator for ``op_name``: ``operator`` (the Python one), with
     its common case in C when the fast path is on (``direct``, ``scalar_direct``: the
