@@ -39,6 +39,10 @@ class BuildExtAlsoInPlace(build_ext):
 FASTPATH = Extension("npuarray._core._fastpath", ["npuarray/_core/_fastpath.c"],
                      extra_compile_args=["-O2", "-std=c11"])
 
+# DLPack capsules of NPUArrays (npuarray/_core/_dlpack.c): a plain CPython extension.
+DLPACK = Extension("npuarray._core._dlpack", ["npuarray/_core/_dlpack.c"],
+                   extra_compile_args=["-O2", "-std=c11"])
+
 setup(cffi_modules=["npuarray/_acl/_build_npusim.py:ffibuilder"],
-      ext_modules=[FASTPATH],
+      ext_modules=[FASTPATH, DLPACK],
       cmdclass={"build_ext": BuildExtAlsoInPlace})

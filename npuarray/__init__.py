@@ -51,7 +51,6 @@ from ._inspection import __all__ as _inspection_all
 from ._constants import *  # noqa: F401,F403  e, inf, nan, newaxis, pi
 from ._constants import __all__ as _constants_all
 from ._ufunc import *  # noqa: F401,F403  ufunc; the element-wise functions as ufunc objects
-from ._signatures import *  # noqa: F401,F403  sum, std, sort, zeros...: NumPy's and the standard's signatures
 __all__ += [*_creation_all, *_manipulation_all, *_math_all, *_logic_all, *_bitwise_all,
             *_sorting_all, *_statistics_all, *_set_all, *_indexing_all, *_linear_algebra_all,
             *_inspection_all, *_constants_all, "ufunc"]

@@ -6,6 +6,7 @@
 aclnnInplaceCopy, uploads as aclrtMemcpy(Async), on the current stream of the target
 device.
 """
+import builtins
 import math
 import operator
 
@@ -13,11 +14,13 @@ import numpy as np
 
 from ._core import _creation, _manipulation, _searching, _statistical, _transfer
 from ._core import _elementwise as ew
-from ._core._creation import (arange, empty, empty_like, eye, full, full_like, linspace, meshgrid,
-                              ones, ones_like, tril, triu, zeros, zeros_like)
-from ._core._transfer import asarray, from_dlpack
+from ._core._creation import arange, eye
+from ._core._transfer import from_dlpack
 from ._indexing import diagonal
 from ._operands import as_device, is_array
+from ._core._data_type import normalize_dtype
+from ._core._array import NPUArray
+from ._operands import fortran_copy, is_c_ordered, is_fortran
 
 __all__ = ["arange", "empty", "empty_like", "eye", "full", "full_like", "linspace",
            "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like", "asarray",
@@ -315,3 +318,201 @@ def _operand(x):
     if is_array(x):
         return x
     return _transfer.asarray(np.asarray(x))
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def _layout(x, order, source=None):
+    """``x`` (C-contiguous or a view) in ``order``: 'C' a C-contiguous array, 'F'
+    Fortran order, 'A' Fortran when ``source`` is Fortran-contiguous, 'K' as ``source``
+    is (C otherwise); ``None`` keeps ``x``."""
+    if order is None or x.ndim < 2:
+        if order not in (None, "C", "F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+        return x
+    source = x if source is None else source
+    if order in ("A", "K"):
+        fortran = is_fortran(source) and not is_c_ordered(source)
+        order = "F" if fortran else ("C" if order == "A" or source is not x else None)
+        if order is None:
+            return x
+    if order == "F":
+        return x if is_fortran(x) else fortran_copy(x)
+    if order == "C":
+        return x if is_c_ordered(x) else _manipulation.copy_array(x)
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def _new(make, shape, dtype, order, device, *args):
+    """``make(shape, *args)`` in ``order``: Fortran order allocates the reversed shape
+    and views it transposed (no copy)."""
+    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+        tuple(operator.index(n) for n in shape)
+    dtype = np.float64 if dtype is None and not args else dtype
+    if order == "F" and len(shape) > 1:
+        created = make(shape[::-1], *args, dtype=dtype, device=device)
+        return _manipulation.permute_dims(created, tuple(range(len(shape) - 1, -1, -1)))
+    if order not in ("C", "F", None):
+        raise ValueError(f"only 'C' or 'F' order is permitted (got {order!r})")
+    return make(shape, *args, dtype=dtype, device=device)
+
+
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    """A new uninitialised array (``numpy.empty``, array API ``empty``): memory from
+    the pool on the current stream; ``dtype`` (float64 default, positional as NumPy
+    takes it), ``order`` 'C' or 'F'."""
+    return _new(_creation.empty, shape, dtype, order, device)
+
+
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    """A new array of zeros (``numpy.zeros``, array API ``zeros``):
+    aclnnInplaceZero; ``dtype`` and ``order`` as ``empty``'s."""
+    return _new(_creation.zeros, shape, dtype, order, device)
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    """A new array of ones (``numpy.ones``, array API ``ones``): aclnnInplaceFillScalar."""
+    return _new(_creation.ones, shape, dtype, order, device)
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """A new array filled with ``fill_value`` (``numpy.full``, array API ``full``):
+    aclnnInplaceFillScalar; the dtype from ``fill_value`` when not given (NumPy's)."""
+    if isinstance(fill_value, (NPUArray, np.ndarray, list, tuple)):
+        fill = as_device(fill_value, "full")
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        result = _manipulation.astype(_manipulation.broadcast_to(fill, shape),
+                                      fill.dtype if dtype is None else dtype, copy=True)
+        return _layout(result, order)
+    if dtype is None:
+        dtype = np.asarray(fill_value).dtype if isinstance(fill_value, np.generic) else \
+            _transfer.asarray(fill_value).dtype
+    return _new(_creation.full, shape, dtype, order, device, fill_value)
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """``a`` as an NPUArray (``numpy.asarray``, array API ``asarray``): host data
+    uploaded (an explicit transfer); ``order`` 'C' / 'F' gives that layout (a
+    device copy when ``a`` has another one), 'A' / 'K' keep the array's."""
+    result = _transfer.asarray(a, dtype=dtype, device=device, copy=copy)
+    if order in (None, "K", "A"):
+        return _layout(result, order if isinstance(a, NPUArray) else None, result)
+    laid_out = _layout(result, order)
+    if copy is False and laid_out is not result:
+        raise ValueError(f"asarray(copy=False): the array is not in order {order!r}")
+    return laid_out
+
+
+def _like(make, a, dtype, order, shape, device, *args):
+    a = as_device(a, make.__name__)
+    dtype = a.dtype if dtype is None else dtype
+    device = a.device if device is None else device
+    target_shape = a.shape if shape is None else \
+        ((shape,) if isinstance(shape, int) else tuple(shape))
+    if order in ("K", "A"):
+        fortran = is_fortran(a) and not is_c_ordered(a) \
+            and len(target_shape) == a.ndim
+        order = "F" if fortran else "C"
+    return _new(make, target_shape, dtype, order, device, *args)
+
+
+def empty_like(a, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """A new uninitialised array like ``a`` (``numpy.empty_like``, array API
+    ``empty_like``); ``order`` 'K' / 'A' follow ``a``'s layout, ``shape`` overrides."""
+    return _like(_creation.empty, a, dtype, order, shape, device)
+
+
+def zeros_like(a, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Zeros like ``a`` (``numpy.zeros_like``, array API ``zeros_like``)."""
+    return _like(_creation.zeros, a, dtype, order, shape, device)
+
+
+def ones_like(a, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Ones like ``a`` (``numpy.ones_like``, array API ``ones_like``)."""
+    return _like(_creation.ones, a, dtype, order, shape, device)
+
+
+def full_like(a, /, fill_value, dtype=None, order="K", subok=True, shape=None, *,
+              device=None):
+    """``fill_value`` like ``a`` (``numpy.full_like``, array API ``full_like``)."""
+    return _like(_creation.full, a, dtype, order, shape, device, fill_value)
+
+
+def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``num`` evenly spaced values from ``start`` to ``stop`` (``numpy.linspace``,
+    array API ``linspace``): aclnnLinspace for scalar ends; array ends (broadcast)
+    give one sequence per element along ``axis``, computed on the device as NumPy
+    does (``start + i * step``, the last value ``stop`` when ``endpoint``).
+    ``retstep`` also returns the step. ValueError for a negative ``num``."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = num - 1 if endpoint else num
+    arrays = isinstance(start, (NPUArray, np.ndarray, list, tuple)) or \
+        isinstance(stop, (NPUArray, np.ndarray, list, tuple))
+    if not arrays:
+        if dtype is None and (isinstance(start, np.generic) or isinstance(stop, np.generic)):
+            dtype = np.result_type(start, stop, 1.0)  # NumPy scalars are strong (NEP 50)
+        result = _creation.linspace(start, stop, num, dtype=dtype, device=device,
+                                    endpoint=endpoint)
+        step = (stop - start) / div if div > 0 else np.nan
+        return (result, np.float64(step) if not isinstance(step, complex) else step) \
+            if retstep else result
+    # Python scalars stay weak (NEP 50): float32 ends give float32 values.
+    compute = np.result_type(*(v if isinstance(v, (builtins.int, builtins.float, complex))
+                               else as_device(v, "linspace").dtype for v in (start, stop)), 1.0)
+    start, stop = as_device(start, "linspace"), as_device(stop, "linspace")
+    start = _manipulation.astype(start, compute, copy=False)
+    stop = _manipulation.astype(stop, compute, copy=False)
+    delta = ew.subtract(stop, start)
+    shape = _manipulation.broadcast_shapes(start.shape, stop.shape)
+    steps = _manipulation.reshape(_creation.arange(num, dtype=compute, device=start.device),
+                                  (num,) + (1,) * len(shape))
+    step = ew.divide(delta, div) if div > 0 else ew.multiply(delta, np.nan)
+    result = ew.add(ew.multiply(steps, step) if div > 0 else ew.multiply(steps, delta), start)
+    if endpoint and num > 1:
+        result[-1] = _manipulation.broadcast_to(stop, shape)
+    result = _manipulation.moveaxis(result, 0, axis)
+    if dtype is not None:
+        target = normalize_dtype(dtype)
+        result = _manipulation.astype(ew.floor(result) if target.kind in "iu" else result,
+                                      target)
+    return (result, step) if retstep else result
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from 1-D arrays (``numpy.meshgrid``, array API ``meshgrid``),
+    as a tuple: ``sparse`` gives broadcastable views of shape (1, ..., n, ..., 1),
+    otherwise broadcast to the full grid and copied on the device unless
+    ``copy=False`` (read-only-like broadcast views, as NumPy's). ``"xy"`` swaps the
+    first two axes. ValueError for an unknown ``indexing``."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    arrays = [_manipulation.reshape(as_device(x, "meshgrid"), (-1,)) for x in xi]
+    ndim = len(arrays)
+    shapes = []
+    for i, x in enumerate(arrays):
+        shape = [1] * ndim
+        axis = (1 - i if i < 2 else i) if indexing == "xy" and ndim > 1 else i
+        shape[axis] = x.shape[0]
+        shapes.append(tuple(shape))
+    grids = [_manipulation.reshape(x, s) for x, s in zip(arrays, shapes)]
+    if not sparse:
+        full_shape = _manipulation.broadcast_shapes(*shapes) if shapes else ()
+        grids = [_manipulation.broadcast_to(g, full_shape) for g in grids]
+    if copy:
+        grids = [_manipulation.copy_array(g) for g in grids]
+    return tuple(grids)
+
+
+def tril(m, /, k=0):
+    """Lower triangle of the last two axes, below diagonal ``k`` kept (``numpy.tril``,
+    array API ``tril``): aclnnTril; ``k`` positional or keyword."""
+    return _creation.tril(as_device(m, "tril"), k=operator.index(k))
+
+
+def triu(m, /, k=0):
+    """Upper triangle of the last two axes (``numpy.triu``, array API ``triu``): aclnnTriu."""
+    return _creation.triu(as_device(m, "triu"), k=operator.index(k))

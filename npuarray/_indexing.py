@@ -11,11 +11,9 @@ import operator
 
 import numpy as np
 
-from ._core import _creation, _manipulation, _searching
+from ._core import _creation, _indexing, _manipulation, _searching
 from ._core import _elementwise as ew
-from ._core import _indexing
-from ._core._indexing import take
-from ._core._ndarray_methods import flatiter
+from ._core._array_layout import flatiter
 from ._core._transfer import asarray
 from ._operands import as_device, axis_tuple, into, is_array
 
@@ -691,3 +689,27 @@ def take_along_axis(arr, indices, /, axis=-1):
         arr, axis = _manipulation.reshape(arr, (-1,)), 0
     return _indexing.take_along_axis(arr, indices, axis=axis)
 
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def take(a, indices, /, axis=None, out=None, mode="raise"):
+    """Elements of ``a`` at ``indices`` along ``axis`` (None: of the flattened ``a``)
+    (``numpy.take``, array API ``take``): aclnnIndexSelect. ``mode`` "raise"
+    (IndexError out of range), "wrap" (modulo the length) or "clip"."""
+    a = as_device(a, "take")
+    if axis is None and a.ndim != 1:
+        a, axis = _manipulation.reshape(a, (-1,)), 0
+    index = as_device(indices, "take")
+    n = a.shape[0 if axis is None else _manipulation.normalize_axis_tuple(axis, a.ndim)[0]]
+    if mode == "wrap":
+        index = ew.remainder(index, n) if n else index
+    elif mode == "clip":
+        index = ew.clip(index, 0, builtins.max(n - 1, 0))
+    elif mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if index.ndim == 0:
+        result = _indexing.take(a, _manipulation.reshape(index, (1,)), axis=axis)
+        result = _manipulation.squeeze(result, axis=0 if axis is None else axis)
+    else:
+        result = _indexing.take(a, index, axis=axis)
+    return into(result, out)

@@ -12,10 +12,13 @@ from ._core import _elementwise as ew
 from ._core import _manipulation
 from ._core import _statistical as st
 from ._core._data_type import result_type
-from ._core._linear_algebra import matmul, tensordot, vecdot
+from ._core._linear_algebra import tensordot, vecdot
 from ._core._manipulation import matrix_transpose
 from ._indexing import diagonal
 from ._operands import as_device, into
+from ._core import _linear_algebra
+from ._core._data_type import normalize_dtype
+from ._operands import ordered, out_array, store
 
 __all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "dot", "vdot", "inner",
            "outer", "kron", "trace", "einsum"]
@@ -292,3 +295,29 @@ def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
                     if hasattr(x, "shape") and hasattr(x, "dtype") else x for x in operands]
     return np.einsum_path(subscripts, *placeholders, optimize=optimize,
                           einsum_call=einsum_call)
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", subok=True,
+           **unknown):
+    """Matrix product (``numpy.matmul``, array API ``matmul``): aclnnMatmul /
+    aclnnBatchMatMul. ``dtype`` the operands' (and result's) dtype, cast as ``casting``
+    allows; ``out`` an NPUArray of the result's shape. TypeError for the gufunc's
+    ``axes`` / ``axis`` keywords."""
+    if unknown:
+        raise TypeError(f"matmul: the arguments {sorted(unknown)} are not supported by npuarray")
+    a, b = as_device(x1, "matmul"), as_device(x2, "matmul")
+    if dtype is not None:
+        dtype = normalize_dtype(dtype)
+        for operand in (a, b):
+            if not np.can_cast(operand.dtype, dtype, casting=casting):
+                raise TypeError(f"Cannot cast ufunc 'matmul' input from {operand.dtype!r} to "
+                                f"{dtype!r} with casting rule {casting!r}")
+        a, b = (_manipulation.astype(v, dtype, copy=False) for v in (a, b))
+    result = _linear_algebra.matmul(a, b)
+    out = out_array(out)
+    if out is None:
+        return ordered(result, order, [a, b])
+    return store("matmul", result, out, True, casting)

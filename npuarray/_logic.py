@@ -13,8 +13,9 @@ from ._core._data_type import result_type
 from ._core._elementwise import (equal, greater, greater_equal, isfinite, isinf, isnan, less,
                                  less_equal, logical_and, logical_not, logical_or, logical_xor,
                                  not_equal)
-from ._core._utility import all, any
 from ._operands import as_device, float_dtype, is_array
+from ._core._array import NPUArray
+from ._operands import axis_argument, into, keepdims_flag
 
 __all__ = ["equal", "greater", "greater_equal", "isfinite", "isinf", "isnan", "less",
            "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor",
@@ -139,3 +140,28 @@ def isfortran(a):
         return np.isfortran(a)
     items = tuple(s // a.dtype.itemsize for s in a.strides)
     return _contiguous(a.shape, items) and not a.is_c_contiguous()
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def _truth(name, function, a, axis, out, keepdims, where):
+    keepdims = keepdims_flag(keepdims)
+    if out is None and where is True and type(a) is NPUArray:
+        return function(a, axis=axis_argument(axis), keepdims=keepdims)
+    a = as_device(a, name)
+    if where is not True:
+        a = ew.where(as_device(where, name), ew.not_equal(a, 0), name == "all")
+    result = function(a, axis=axis_argument(axis), keepdims=keepdims)
+    return into(result if out is None else _manipulation.astype(result, out.dtype), out)
+
+
+def all(a, /, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
+    """Whether every element over ``axis`` is non-zero (``numpy.all``, array API
+    ``all``): aclnnAll; ``where`` restricts the elements tested."""
+    return _truth("all", _utility.all, a, axis, out, keepdims, where)
+
+
+def any(a, /, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
+    """Whether any element over ``axis`` is non-zero (``numpy.any``): aclnnAny."""
+    return _truth("any", _utility.any, a, axis, out, keepdims, where)

@@ -12,10 +12,11 @@ import numpy as np
 
 from ._core import (_creation, _elementwise, _indexing, _manipulation, _searching,
                     _statistical, _transfer)
-from ._core._manipulation import (astype, broadcast_arrays, broadcast_shapes, broadcast_to,
-                                  concat, expand_dims, flip, moveaxis, permute_dims, repeat,
-                                  reshape, roll, squeeze, stack, swapaxes, tile, unstack)
-from ._operands import as_device, axis_tuple, into
+from ._core._manipulation import (astype, broadcast_arrays, broadcast_shapes, broadcast_to, concat,
+                                  expand_dims, flip, moveaxis, permute_dims, repeat, roll, squeeze,
+                                  stack, swapaxes, unstack)
+from ._core._array import NPUArray
+from ._operands import as_device, axis_tuple, into, is_c_ordered, is_fortran
 
 __all__ = ["astype", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat",
            "expand_dims", "flip", "moveaxis", "permute_dims", "repeat", "reshape", "roll",
@@ -314,12 +315,11 @@ def _pad_constant(array, widths, constant_values):
     return out
 
 
-
 def _operand(x):
     """An NPUArray as it is; host data (scalars, lists, NumPy arrays) uploaded
     with NumPy's dtype for it (``numpy.asarray``'s), as NumPy's routines take
     array-likes: an explicit transfer of the argument."""
-    if isinstance(x, _manipulation.NPUArray):
+    if isinstance(x, NPUArray):
         return x
     return _transfer.asarray(np.asarray(x))
 
@@ -350,7 +350,7 @@ def _host_indices(obj, n, name):
     length ``n``."""
     if isinstance(obj, slice):
         return np.arange(*obj.indices(n), dtype=np.int64)
-    if isinstance(obj, _manipulation.NPUArray):
+    if isinstance(obj, NPUArray):
         obj = obj.to_host()
     indices = np.array(obj)
     if indices.dtype == np.bool_:
@@ -372,7 +372,7 @@ def delete(arr, obj, axis=None):
     IndexError for an index out of range; ValueError for a mask of another length."""
     arr, axis = _along(_operand(arr), axis, "delete")
     n = arr.shape[axis]
-    if isinstance(obj, _manipulation.NPUArray):
+    if isinstance(obj, NPUArray):
         obj = obj.to_host()
     keep = np.ones(n, bool)
     if not isinstance(obj, slice) and np.asarray(obj).dtype == np.bool_:
@@ -484,7 +484,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     TypeError when ``src``'s dtype cannot be cast to ``dst``'s by ``casting``
     (Python scalars are weak, NEP 50) or ``dst`` is not an NPUArray; ValueError
     when shapes do not broadcast."""
-    if not isinstance(dst, _manipulation.NPUArray):
+    if not isinstance(dst, NPUArray):
         raise TypeError(f"copyto: dst must be an NPUArray, got {type(dst).__name__}")
     if isinstance(src, (bool, int, float, complex)):
         if not np.can_cast(np.result_type(src, np.empty(0, dst.dtype)), dst.dtype, casting):
@@ -619,22 +619,21 @@ def _fortran_copy(a):
     return permute_dims(_manipulation.copy_array(permute_dims(a, reverse)), reverse)
 
 
-
 def shape(a):
     """The shape of ``a`` (``numpy.shape``): an NPUArray's ``shape`` attribute (no
     device work, no transfer); NumPy's answer for anything else."""
-    return a.shape if isinstance(a, _manipulation.NPUArray) else np.shape(a)
+    return a.shape if isinstance(a, NPUArray) else np.shape(a)
 
 
 def ndim(a):
     """The number of dimensions of ``a`` (``numpy.ndim``; metadata only)."""
-    return a.ndim if isinstance(a, _manipulation.NPUArray) else np.ndim(a)
+    return a.ndim if isinstance(a, NPUArray) else np.ndim(a)
 
 
 def size(a, axis=None):
     """The number of elements of ``a``, or its length along ``axis`` (an int or a
     tuple of ints; ``numpy.size``; metadata only). AxisError for a bad axis."""
-    if not isinstance(a, _manipulation.NPUArray):
+    if not isinstance(a, NPUArray):
         return np.size(a, axis)
     if axis is None:
         return a.size
@@ -683,3 +682,35 @@ class broadcast:  # noqa: N801  NumPy's name
     def reset(self):
         """Back to the first element."""
         self.index = 0
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def tile(A, reps, /):  # noqa: N803  NumPy's name
+    """``A`` repeated ``reps`` times per axis (``numpy.tile``, array API ``tile``):
+    ``reps`` an int or a tuple."""
+    reps = (operator.index(reps),) if not isinstance(reps, (tuple, list)) else tuple(reps)
+    return _manipulation.tile(as_device(A, "tile"), reps)
+
+
+def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
+    """``a`` with a new ``shape`` (``numpy.reshape``, array API ``reshape``): a view
+    when the strides allow, else a device copy (``copy=False`` raises then).
+    ``order="F"`` reads and writes the elements in Fortran order (the transpose's
+    reshape, transposed); "A" uses Fortran order for a Fortran-contiguous ``a``."""
+    if shape is None:
+        if newshape is None:
+            raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+        shape = newshape
+    a = as_device(a, "reshape")
+    if order == "A":
+        order = "F" if is_fortran(a) and not is_c_ordered(a) else "C"
+    if order == "C":
+        return _manipulation.reshape(a, shape, copy=copy)
+    if order != "F":
+        raise ValueError(f"order must be one of 'C', 'F', 'A' (got {order!r})")
+    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else tuple(shape)
+    flipped = _manipulation.permute_dims(a, tuple(range(a.ndim - 1, -1, -1)))
+    result = _manipulation.reshape(flipped, shape[::-1], copy=copy)
+    return _manipulation.permute_dims(result, tuple(range(len(shape) - 1, -1, -1)))

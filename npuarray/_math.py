@@ -20,19 +20,21 @@ from ._core import _elementwise as ew
 from ._core import _statistical as st
 from ._core._data_type import result_type
 from ._core._elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, ceil,
-                                 clip, conj, copysign, cos, cosh, divide, exp, expm1, floor,
-                                 floor_divide, hypot, imag, log, log1p, log2, log10, logaddexp,
-                                 maximum, minimum, multiply, negative, nextafter, positive, pow,
-                                 real, reciprocal, remainder, round, sign, signbit, sin, sinh,
-                                 sqrt, square, subtract, tan, tanh, trunc)
+                                 conj, copysign, cos, cosh, divide, exp, expm1, floor,
+                                 floor_divide, hypot, log, log1p, log2, log10, logaddexp, maximum,
+                                 minimum, multiply, negative, nextafter, positive, pow, reciprocal,
+                                 remainder, sign, signbit, sin, sinh, sqrt, square, subtract, tan,
+                                 tanh, trunc)
 from ._core._indexing import take
 from ._core._linear_algebra import matmul
 from ._core._shape import broadcast_shapes
-from ._core._statistical import cumulative_prod, cumulative_sum, prod, sum
 from .linalg import cross as _linalg_cross
 from ._core._utility import diff
 from ._operands import (all_nan, as_device, axis_argument, axis_tuple, check_no_unsupported,
                         float_dtype, into, is_array, nan_replaced, with_ufunc_out)
+from ._core import _namespace
+from ._core._array import NPUArray
+from ._operands import NO_VALUE, given, keepdims_flag, ordered, out_array, store
 
 __all__ = ["abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "ceil",
            "clip", "conj", "copysign", "cos", "cosh", "divide", "exp", "expm1", "floor",
@@ -42,7 +44,7 @@ __all__ = ["abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "ata
            "sqrt", "square", "subtract", "tan", "tanh", "trunc", "cumulative_prod",
            "cumulative_sum", "prod", "sum", "diff", "around", "rint", "fix", "deg2rad",
            "rad2deg", "sinc", "exp2", "cbrt", "heaviside", "fabs", "fmax", "fmin",
-           "nan_to_num", "convolve", "correlate", "amax", "amin", "cumsum", "cumprod",
+           "nan_to_num", "convolve", "correlate", "max", "min", "amax", "amin", "cumsum", "cumprod",
            "nanprod", "nanmax", "nanmin", "nancumsum", "nancumprod", "interp",
            "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
            "arctanh", "degrees", "mod", "nansum", "power", "radians", "true_divide"]
@@ -71,7 +73,7 @@ def _ufunc_floating(x, name):
     return _manipulation.astype(x, np.promote_types(x.dtype, np.float16))
 
 
-def around(a, decimals=0):
+def _rounded(a, decimals=0):
     """Round to ``decimals`` decimals, halves to even (``numpy.around`` /
     ``numpy.round``): aclnnRound of ``a * 10**decimals`` divided back, as NumPy
     computes it; integers are returned as they are for ``decimals >= 0`` and
@@ -260,21 +262,6 @@ def correlate(a, v, mode="valid"):
     a, v = _convolution_operands(a, v, "correlate")
     reversed_v = _manipulation.flip(ew.conj(v) if v.dtype.kind == "c" else v, axis=0)
     return _convolve(a, reversed_v, mode)
-
-
-def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Largest element over ``axis`` (``numpy.amax`` / ``numpy.max``; aclnnAmax).
-    ``initial`` takes part in the maximum; ``where`` is not supported."""
-    check_no_unsupported("amax", where=where)
-    result = st.max(as_device(a, "amax"), axis=axis_argument(axis), keepdims=keepdims)
-    return into(result if initial is None else ew.maximum(result, initial), out)
-
-
-def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Smallest element over ``axis`` (``numpy.amin`` / ``numpy.min``; aclnnAmin)."""
-    check_no_unsupported("amin", where=where)
-    result = st.min(as_device(a, "amin"), axis=axis_argument(axis), keepdims=keepdims)
-    return into(result if initial is None else ew.minimum(result, initial), out)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -928,3 +915,129 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     return _manipulation.concat([_manipulation.astype(_along(p, axis, 0, 1), dtype),
                                  _manipulation.astype(corrected, dtype, copy=False)],
                                 axis=axis)
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def _reduce(ufunc_name, function, a, axis, dtype, out, keepdims, initial, where):
+    """``function`` (the array API reduction) for the plain call, else the ufunc's
+    ``reduce`` with NumPy's ``out`` / ``initial`` / ``where``."""
+    keepdims = keepdims_flag(keepdims)
+    axis = axis_argument(axis)
+    if out is None and not given(initial) and where is True \
+            and type(a) is NPUArray:
+        return function(a, axis=axis, keepdims=keepdims,
+                        **({} if dtype is None else {"dtype": dtype}))
+    a = as_device(a, ufunc_name)
+    if axis is None:
+        axis = tuple(range(a.ndim))
+    return getattr(_namespace.module, ufunc_name).reduce(a, axis=axis, dtype=dtype, out=out,
+                                            keepdims=keepdims, initial=initial, where=where)
+
+
+def sum(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=NO_VALUE,  # noqa: A001
+        where=True):
+    """Sum over ``axis`` (None: all; int or tuple) (``numpy.sum``, array API ``sum``):
+    aclnnReduceSum on the current stream; integers accumulate in int64 / uint64 as
+    NumPy. ``dtype`` the accumulator and result dtype, ``out`` an NPUArray,
+    ``keepdims``, ``initial`` (added), ``where`` (a bool mask: the elements summed)."""
+    if out is None and initial is NO_VALUE and where is True and type(a) is NPUArray \
+            and type(axis) is not list and keepdims is not NO_VALUE:
+        return st.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)  # the plain call, as cheap
+    return _reduce("add", st.sum, a, axis, dtype, out, keepdims, initial, where)
+
+
+def prod(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=NO_VALUE,
+         where=True):
+    """Product over ``axis`` (``numpy.prod``, array API ``prod``): aclnnProd; the
+    keywords as ``sum``'s."""
+    if out is None and initial is NO_VALUE and where is True and type(a) is NPUArray \
+            and type(axis) is not list and keepdims is not NO_VALUE:
+        return st.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _reduce("multiply", st.prod, a, axis, dtype, out, keepdims, initial, where)
+
+
+def max(a, /, axis=None, out=None, keepdims=False, initial=NO_VALUE,  # noqa: A001
+        where=True):
+    """Largest element over ``axis`` (``numpy.max``, array API ``max``): aclnnAmax;
+    ``initial`` takes part, ``where`` needs ``initial`` (ValueError otherwise, as
+    NumPy), as does an empty reduction."""
+    if out is None and initial is NO_VALUE and where is True and type(a) is NPUArray \
+            and type(axis) is not list and keepdims is not NO_VALUE:
+        return st.max(a, axis=axis, keepdims=keepdims)
+    return _reduce("maximum", st.max, a, axis, None, out, keepdims, initial, where)
+
+
+def min(a, /, axis=None, out=None, keepdims=False, initial=NO_VALUE,  # noqa: A001
+        where=True):
+    """Smallest element over ``axis`` (``numpy.min``, array API ``min``): aclnnAmin."""
+    if out is None and initial is NO_VALUE and where is True and type(a) is NPUArray \
+            and type(axis) is not list and keepdims is not NO_VALUE:
+        return st.min(a, axis=axis, keepdims=keepdims)
+    return _reduce("minimum", st.min, a, axis, None, out, keepdims, initial, where)
+
+
+amax, amin = max, min
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """Running sum along ``axis`` (array API / NumPy 2 ``cumulative_sum``): aclnnCumsum;
+    ``axis`` may be omitted for 1-D ``x``; ``out`` an NPUArray."""
+    return into(st.cumulative_sum(as_device(x, "cumulative_sum"), axis=axis, dtype=dtype,
+                                  include_initial=include_initial), out)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    """Running product along ``axis`` (``cumulative_prod``): aclnnCumprod."""
+    return into(st.cumulative_prod(as_device(x, "cumulative_prod"), axis=axis, dtype=dtype,
+                                   include_initial=include_initial), out)
+
+
+def clip(a, /, min=NO_VALUE, max=NO_VALUE, out=None, *, a_min=NO_VALUE,  # noqa: A002
+         a_max=NO_VALUE, **kwargs):
+    """``a`` limited to [``min``, ``max``] (array API ``clip``; ``numpy.clip``, whose
+    ``a_min`` / ``a_max`` keywords are taken too): aclnnClamp / aclnnClampTensor.
+    Either bound may be None (or left out); NumPy's ufunc keywords (``dtype``,
+    ``casting``, ``where``...) apply as for ufuncs. ValueError when a bound is given
+    under both names."""
+    if given(a_min) and given(min) or given(a_max) and given(max):
+        raise ValueError("Passed a_min/a_max and min/max at the same time; use one pair")
+    low = a_min if given(a_min) else (min if given(min) else None)
+    high = a_max if given(a_max) else (max if given(max) else None)
+    a = as_device(a, "clip")
+    low, high = (as_device(v, "clip") if isinstance(v, (np.ndarray, list, tuple)) else v
+                 for v in (low, high))
+    dtype = kwargs.pop("dtype", None)
+    where = kwargs.pop("where", True)
+    casting = kwargs.pop("casting", "same_kind")
+    kwargs.pop("subok", None)
+    order = kwargs.pop("order", "K")
+    if kwargs:
+        raise TypeError(f"clip() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    if dtype is not None:
+        a = _manipulation.astype(a, dtype, copy=False)
+    result = ew.clip(a, low, high)
+    out = out_array(out)
+    if out is None:
+        return ordered(result, order, [a])
+    return store("clip", result, out, where, casting)
+
+
+def round(a, /, decimals=0, out=None):  # noqa: A001
+    """Round to ``decimals`` decimals, halves to even (``numpy.round``, array API
+    ``round``): aclnnRound of ``a * 10**decimals`` divided back, as NumPy."""
+    return into(_rounded(as_device(a, "round"), decimals), out)
+
+
+around = round
+
+
+def real(val, /):
+    """Real part (``numpy.real``, array API ``real``); real input as it is."""
+    return ew.real(as_device(val, "real"))
+
+
+def imag(val, /):
+    """Imaginary part (``numpy.imag``, array API ``imag``); zeros for real input."""
+    return ew.imag(as_device(val, "imag"))

@@ -5,7 +5,7 @@ pass NumPy's positional and keyword arguments, which the standard's functions
 (keyword-only ``axis``, other names) do not take. These adapters accept NumPy's
 signature and call the array API function; NumPy-only keywords that npuarray does
 not implement raise TypeError naming them. They are not exported (the functions
-whose exported form takes both signatures are in ``npuarray._signatures``).
+whose exported form takes both signatures are defined so in their chapter modules).
 """
 import numpy as np
 

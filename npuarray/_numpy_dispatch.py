@@ -34,7 +34,7 @@ from . import _creation, _indexing, _linear_algebra, _logic, _manipulation as nm
 from . import _bitwise, _dtype_routines, _functional, _io, _memory_ranges, _polynomial
 from . import _sorting, _statistics, _window
 from . import _numpy_adapters as _adapters
-from . import _signatures, _ufunc
+from . import _ufunc
 
 __all__ = []
 
@@ -86,7 +86,7 @@ def on_host(function, what, args, kwargs):
 
 
 # NumPy's generalised ufuncs of linear algebra, which npuarray has as functions.
-_PRODUCTS = {np.matmul: _signatures.matmul, np.matvec: _linear_algebra.matvec,
+_PRODUCTS = {np.matmul: _linear_algebra.matmul, np.matvec: _linear_algebra.matvec,
              np.vecmat: _linear_algebra.vecmat, np.vecdot: _linear_algebra.vecdot}
 
 
@@ -146,12 +146,10 @@ def _function_table():
         np.concat: nm.concatenate, np.permute_dims: nm.transpose,
         np.matmul: _linear_algebra.matmul,
     })
-    # sum, std, sort, where, clip, take, reshape, zeros_like, ...: one function with NumPy's
-    # signature and the standard's.
+    # The array API functions NumPy has under the same name, unless a namespace module
+    # defines the function with NumPy's signature and the standard's (tile, tril, real...).
     for numpy_function, function in _SAME_FUNCTIONS():
-        table[numpy_function] = _keyword_adapter(numpy_function, function)
-    for name in _signatures.__all__:
-        table[getattr(np, name)] = getattr(_signatures, name)
+        table.setdefault(numpy_function, _keyword_adapter(numpy_function, function))
     from . import fft, linalg
     for numpy_module, module in ((np.linalg, linalg), (np.fft, fft)):
         for name in module.__all__:

@@ -4,21 +4,23 @@ the array API's ``unique_all``/``unique_counts``/``unique_inverse``/``unique_val
 ``intersect1d``, ``setdiff1d``, ``setxor1d``. Work runs on the current stream of the operands'
 device.
 """
+import builtins
+
 import numpy as np
 
-from ._core import _creation, _manipulation, _searching, _set, _sorting
+from ._core import _creation, _indexing, _manipulation, _searching, _set, _sorting, _utility
 from ._core import _elementwise as ew
 from ._core import _statistical as st
 from ._core._data_type import result_type
 from ._core._indexing import take
-from ._core._set import isin, unique_all, unique_counts, unique_inverse, unique_values
+from ._core._set import unique_all, unique_counts, unique_inverse, unique_values
 from ._operands import as_device
 from ._sorting import lexsort
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values", "unique"]
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+def _unique_flat(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):  # noqa: A002  NumPy's name
     """Sorted unique elements of the flattened ``ar`` (``numpy.unique``;
     aclnnUnique2), with the index of each value's first occurrence
@@ -163,3 +165,57 @@ def setxor1d(ar1, ar2, assume_unique=False):
     true = _creation.ones((1,), dtype=np.bool_, device=ordered.device)
     flag = _manipulation.concat([true, ew.not_equal(ordered[1:], ordered[:-1]), true])
     return _selected(ordered, ew.logical_and(flag[1:], flag[:-1]))
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def isin(element, test_elements, /, assume_unique=False, invert=False, *, kind=None):
+    """Whether each element of ``element`` is in ``test_elements`` (``numpy.isin``,
+    array API ``isin``), in ``element``'s shape; either may be a host array or
+    sequence (uploaded). ``assume_unique`` and ``kind`` are hints NumPy may ignore;
+    so does npuarray."""
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"Invalid kind: {kind!r}. Please use None, 'sort' or 'table'.")
+    return _set.isin(as_device(element, "isin"), as_device(test_elements, "isin"),
+                     invert=builtins.bool(invert))
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):  # noqa: A002  NumPy's name
+    """Sorted unique elements (``numpy.unique``), or with ``axis`` the unique
+    sub-arrays along it in lexicographic order: a stable sort per column
+    (aclnnSort), neighbours compared (aclnnNeTensor, aclnnAny), the first of each
+    run kept (aclnnIndexSelect). ``return_index`` (first occurrences),
+    ``return_inverse`` and ``return_counts`` as NumPy's."""
+    if axis is None:
+        return _unique_flat(ar, return_index, return_inverse, return_counts,
+                                 equal_nan=equal_nan, sorted=sorted)
+    a = as_device(ar, "unique")
+    axis = _manipulation.normalize_axis_tuple(axis, a.ndim)[0]
+    moved = _manipulation.moveaxis(a, axis, 0)
+    n, rest = moved.shape[0], moved.shape[1:]
+    rows = _manipulation.reshape(moved, (n, -1))
+    order = _creation.arange(n, dtype=np.int64, device=a.device)
+    for j in range(rows.shape[1] - 1, -1, -1):  # stable sorts, last key first
+        keys = _indexing.take(rows[:, j], order)
+        order = _indexing.take(order, _sorting.argsort(keys, stable=True))
+    ordered = _indexing.take(rows, order, axis=0)
+    first = _creation.ones((builtins.min(n, 1),), dtype=np.bool_, device=a.device)
+    changed = _utility.any(ew.not_equal(ordered[1:], ordered[:-1]), axis=1) if n > 1 else \
+        _creation.zeros((0,), dtype=np.bool_, device=a.device)
+    starts = _manipulation.concat([first, changed])
+    positions = _searching.nonzero(starts)[0]
+    values = _manipulation.reshape(_indexing.take(ordered, positions, axis=0),
+                                   (positions.shape[0],) + rest)
+    result = [_manipulation.moveaxis(values, 0, axis)]
+    if return_index:
+        result.append(_indexing.take(order, positions))
+    if return_inverse:
+        group = ew.subtract(st.cumulative_sum(_manipulation.astype(starts, np.int64)), 1)
+        result.append(_indexing.take(group, _sorting.argsort(order, stable=True)))
+    if return_counts:
+        ends = _manipulation.concat([positions[1:], _creation.full(
+            (1,), n, dtype=np.int64, device=a.device)])
+        result.append(ew.subtract(ends, positions))
+    return result[0] if len(result) == 1 else tuple(result)

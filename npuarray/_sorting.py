@@ -11,12 +11,12 @@ import numpy as np
 
 from ._core import _elementwise as ew
 from ._core import _creation, _indexing, _manipulation, _searching, _sorting, _utility
-from ._core._elementwise import where
 from ._core._indexing import take
-from ._core._searching import argmax, argmin, count_nonzero, nonzero, searchsorted
-from ._core._sorting import argsort, sort
+from ._core._searching import count_nonzero, nonzero
 from ._operands import (all_nan, as_device, axis_tuple, check_no_unsupported, into, is_array,
                         nan_replaced)
+from ._core._array import NPUArray
+from ._operands import NO_VALUE, keepdims_flag, operands
 
 __all__ = ["argsort", "sort", "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted",
            "where", "nanargmax", "nanargmin", "argwhere", "flatnonzero", "extract",
@@ -162,3 +162,82 @@ def sort_complex(a):
                                     np.complex64 if small else np.complex128)
     order = _lexsort_permutation([ew.imag(a), ew.real(a)], a.ndim - 1)
     return _indexing.take_along_axis(a, order, axis=-1)
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def _arg_extremum(name, function, a, axis, out, keepdims):
+    result = function(as_device(a, name), axis=axis, keepdims=keepdims_flag(keepdims))
+    return into(result, out)
+
+
+def argmax(a, /, axis=None, out=None, *, keepdims=False):
+    """Index of the largest element over ``axis`` (``numpy.argmax``, array API
+    ``argmax``): aclnnArgMax; ``out`` an int64 NPUArray."""
+    return _arg_extremum("argmax", _searching.argmax, a, axis, out, keepdims)
+
+
+def argmin(a, /, axis=None, out=None, *, keepdims=False):
+    """Index of the smallest element over ``axis`` (``numpy.argmin``): aclnnArgMin."""
+    return _arg_extremum("argmin", _searching.argmin, a, axis, out, keepdims)
+
+
+def where(condition, x=NO_VALUE, y=NO_VALUE, /):
+    """``x`` where ``condition`` holds, else ``y`` (``numpy.where``, array API
+    ``where``: aclnnSWhere); with ``condition`` alone, its ``nonzero`` indices.
+    Scalars only give a 0-d device array. ValueError for only one of x, y."""
+    if x is NO_VALUE and y is NO_VALUE:
+        return _searching.nonzero(as_device(condition, "where"))
+    if x is NO_VALUE or y is NO_VALUE:
+        raise ValueError("either both or neither of x and y should be given")
+    condition = as_device(condition, "where")
+    x, y = operands("where", [x, y]) if not (
+        isinstance(x, NPUArray) or isinstance(y, NPUArray)) else \
+        [as_device(v, "where") if isinstance(v, (np.ndarray, list, tuple)) else v
+         for v in (x, y)]
+    return ew.where(condition, x, y)
+
+
+_SORT_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _sort_args(name, a, axis, kind, order):
+    if order is not None:
+        raise TypeError(f"{name}: order= (fields of structured arrays) is not supported: "
+                        f"npuarray arrays have no fields")
+    if kind not in _SORT_KINDS:
+        raise ValueError(f"{name}: sort kind must be one of 'quick', 'heap', or 'stable' "
+                         f"(got {kind!r})")
+    a = as_device(a, name)
+    if axis is None:
+        return _manipulation.reshape(a, (-1,)), -1
+    return a, axis
+
+
+def sort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """Sorted copy along ``axis`` (None: of the flattened array) (``numpy.sort``,
+    array API ``sort``): aclnnSort, always stable (every ``kind`` gives the stable
+    order); ``descending`` as the standard's."""
+    a, axis = _sort_args("sort", a, axis, kind, order)
+    return _sorting.sort(a, axis=axis, descending=descending, stable=True)
+
+
+def argsort(a, /, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """Indices that sort ``a`` along ``axis`` (``numpy.argsort``, array API
+    ``argsort``): aclnnSort's indices, stable."""
+    a, axis = _sort_args("argsort", a, axis, kind, order)
+    return _sorting.argsort(a, axis=axis, descending=descending, stable=True)
+
+
+def searchsorted(a, v, /, side="left", sorter=None):
+    """Insertion indices of ``v`` into the sorted 1-D ``a`` (``numpy.searchsorted``,
+    array API ``searchsorted``): aclnnSearchSorted. ``v`` an array, a host array or
+    a Python or NumPy scalar; ``sorter`` the indices that sort ``a``."""
+    if isinstance(v, np.generic):
+        v = v.item()  # compared by value; the result is an index either way
+    elif isinstance(v, (np.ndarray, list, tuple)):
+        v = as_device(v, "searchsorted")
+    if sorter is not None:
+        sorter = as_device(sorter, "searchsorted")
+    return _searching.searchsorted(as_device(a, "searchsorted"), v, side=side, sorter=sorter)

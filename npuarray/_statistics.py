@@ -20,14 +20,17 @@ from ._core import _statistical as st
 from ._core._data_type import BFLOAT16
 from ._core._indexing import take, take_along_axis
 from ._core._linear_algebra import matmul
-from ._core._statistical import max, mean, min, std, var
 from ._core._transfer import asarray
 from ._indexing import diagonal
 from ._math import amax, amin
 from ._operands import (as_device, axis_argument, axis_tuple, check_no_unsupported, float_dtype,
                         into, is_array, nan_replaced)
+from ._core._data_type import normalize_dtype
+from ._core._array import NPUArray
+from ._math import sum
+from ._operands import NO_VALUE, keepdims_flag
 
-__all__ = ["max", "mean", "min", "std", "var", "ptp", "nanmean", "nanvar", "nanstd",
+__all__ = ["mean", "std", "var", "ptp", "nanmean", "nanvar", "nanstd",
            "average", "quantile", "percentile", "median", "nanquantile", "nanpercentile",
            "nanmedian", "bincount", "histogram", "cov", "corrcoef"]
 
@@ -948,3 +951,105 @@ def _estimated_bin_count(a, name, range_, weights):
     if a.dtype.kind in "iu" and width < 1:
         width = 1
     return int(np.ceil(_unsigned_subtract(last, first) / width))
+
+
+# -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
+# NumPy's extra keywords is the array API function's own ------------------------------
+
+def _floating(dtype):
+    """Whether ``dtype`` is a floating or complex dtype (bfloat16 included)."""
+    return dtype.kind in "fc" or dtype == BFLOAT16
+
+
+def _float_dtype(dtype):
+    return dtype if _floating(dtype) else float_dtype(dtype)
+
+
+def _masked_count(a, axis, keepdims, where, dtype):
+    """Number of elements over ``axis`` where ``where`` holds, in ``dtype``."""
+    mask = _manipulation.broadcast_to(as_device(where, "mean"), a.shape)
+    return st.sum(_manipulation.astype(mask, dtype), axis=axis, keepdims=keepdims)
+
+
+def mean(a, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """Arithmetic mean over ``axis`` (``numpy.mean``, array API ``mean``): aclnnMean;
+    integers in float64. ``dtype`` the computation and result dtype, ``where`` a
+    bool mask of the elements averaged (NaN where none is), ``out`` an NPUArray."""
+    keepdims = keepdims_flag(keepdims)
+    axis = axis_argument(axis)
+    if out is None and dtype is None and where is True and type(a) is NPUArray \
+            and _floating(a.dtype):
+        return st.mean(a, axis=axis, keepdims=keepdims)
+    a = as_device(a, "mean")
+    compute = normalize_dtype(dtype) if dtype is not None else _float_dtype(a.dtype)
+    compute_in = compute if _floating(compute) else np.dtype(np.float64)
+    a = _manipulation.astype(a, compute_in, copy=False)
+    if where is True:
+        result = st.mean(a, axis=axis, keepdims=keepdims)
+    else:
+        total = sum(a, axis=axis, keepdims=keepdims, where=where)
+        result = ew.divide(total, _masked_count(a, axis, keepdims, where, compute_in))
+    if result.dtype != compute:
+        result = _manipulation.astype(result, compute)
+    return into(result, out)
+
+
+def _central_moment(name, root, a, axis, dtype, out, ddof, keepdims, where, mean_, correction):
+    keepdims = keepdims_flag(keepdims)
+    axis = axis_argument(axis)
+    if correction is not NO_VALUE and correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    function = st.std if root else st.var
+    if out is None and dtype is None and where is True and mean_ is NO_VALUE \
+            and type(a) is NPUArray and _floating(a.dtype):
+        return function(a, axis=axis, correction=ddof, keepdims=keepdims)
+    a = as_device(a, name)
+    compute = normalize_dtype(dtype) if dtype is not None else _float_dtype(a.dtype)
+    a = _manipulation.astype(a, compute if _floating(compute) else np.float64, copy=False)
+    if where is True and mean_ is NO_VALUE:
+        result = function(a, axis=axis, correction=ddof, keepdims=keepdims)
+    else:
+        centre = mean(a, axis=axis, keepdims=True, where=where) if mean_ is NO_VALUE \
+            else as_device(mean_, name)
+        deviation = ew.subtract(a, centre)
+        squares = ew.multiply(deviation, ew.conj(deviation)) if a.dtype.kind == "c" \
+            else ew.square(deviation)
+        if squares.dtype.kind == "c":
+            squares = ew.real(squares)
+        total = sum(squares, axis=axis, keepdims=keepdims, where=where)
+        count = _masked_count(a, axis, keepdims, where, total.dtype) if where is not True \
+            else np.prod([a.shape[i] for i in _axes(axis, a.ndim)])
+        result = ew.divide(total, ew.maximum(ew.subtract(count, ddof), 0)
+                           if not isinstance(count, (int, np.integer)) else
+                           builtins.max(count - ddof, 0))
+        if root:
+            result = ew.sqrt(result)
+    if dtype is not None and result.dtype != compute:
+        result = _manipulation.astype(result, compute)
+    return into(result, out)
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(_manipulation.normalize_axis_tuple(axis, ndim))
+
+
+def var(a, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=NO_VALUE, correction=NO_VALUE):  # noqa: A002  NumPy's name
+    """Variance over ``axis`` (``numpy.var``, array API ``var``): aclnnVar, or
+    composed on the device for ``where`` / ``mean``. ``ddof`` (NumPy) or
+    ``correction`` (the standard) is subtracted from the count (ValueError when
+    both are given); ``dtype``, ``out``, ``keepdims``, ``where`` as NumPy's."""
+    return _central_moment("var", False, a, axis, dtype, out, ddof, keepdims, where, mean,
+                           correction)
+
+
+def std(a, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=NO_VALUE, correction=NO_VALUE):  # noqa: A002  NumPy's name
+    """Standard deviation over ``axis`` (``numpy.std``, array API ``std``): aclnnStd
+    (or composed), ``ddof`` / ``correction`` as ``var``'s."""
+    return _central_moment("std", True, a, axis, dtype, out, ddof, keepdims, where, mean,
+                           correction)

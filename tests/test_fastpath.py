@@ -69,6 +69,26 @@ def test_the_operators_and_the_release_are_the_c_ones():
     assert str(inspect.signature(npx.NPUArray.__iadd__)) == "(self, other)"
 
 
+@pytest.mark.parametrize("operation, expected, path", [
+    (lambda x, y: x + y, lambda a, b: a + b, "arrays"),
+    (lambda x, y: x + 2.0, lambda a, b: a + 2.0, "scalar"),
+    (lambda x, y: x.sum(), lambda a, b: a.sum(), "reduction"),
+    (lambda x, y: x.__setitem__(Ellipsis, y) or x, lambda a, b: b, "in_place"),
+], ids=["x + y", "x + 2.0", "x.sum()", "x[...] = y"])
+def test_the_common_cases_run_in_c(operation, expected, path, rng):
+    # The counters of _fastpath.c: one more on the path each case should take, so a change
+    # that sends it back to Python (a renamed slot, a new condition) fails here.
+    a, b = (rng.standard_normal(16).astype(np.float32) for _ in range(2))
+    x, y = npx.asarray(a), npx.asarray(b)
+    operation(x, y)  # the plans made and a block of the result's size cached
+    before = _ops.fastpath_counts()
+    result = operation(x, y)
+    after = _ops.fastpath_counts()
+    assert after[path] == before[path] + 1, (path, before, after)
+    assert sum(after.values()) == sum(before.values()) + 1  # one operation, one path
+    np.testing.assert_allclose(result.to_host(), expected(a, b), rtol=1e-6)
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shape", [(16,), (3, 5), (), (2, 3, 4)], ids=str)
 def test_every_operator_and_dtype_matches_numpy(dtype, shape, rng):

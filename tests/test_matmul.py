@@ -100,10 +100,10 @@ def test_operator_and_inplace(rng):
     a, b = random_array(rng, (4, 4), "float64"), random_array(rng, (4, 4), "float64")
     x = up(a)
     assert_product(x @ up(b), a, b)
-    inplace("matmul", x, up(b))
+    inplace("matmul", x, up(b), matmul)
     assert_product(x, a, b)
     with pytest.raises(ValueError):
-        inplace("matmul", x, up(np.ones((4, 2))))   # would change x's shape
+        inplace("matmul", x, up(np.ones((4, 2))), matmul)   # would change x's shape
 
 
 def test_shape_errors_then_next_operation_works(rng):

@@ -1,4 +1,4 @@
-"""numpy.ndarray's methods outside the array API (npuarray/_ndarray_methods.py),
+"""numpy.ndarray's methods outside the array API (npuarray/_core/_array.py),
 each compared with the same method of the same NumPy array."""
 import numpy as np
 import pytest

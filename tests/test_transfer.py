@@ -1,12 +1,14 @@
 """Host <-> device transfers: streams, blocking, pinned memory, strided views, devices."""
 import sys
 import threading
+import types
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import npuarray as npx
+from npuarray._core import _dlpack
 
 
 def test_asnumpy_of_arrays_and_host_objects(rng):
@@ -134,37 +136,77 @@ def test_transfers_from_many_threads(rng):
 
 
 def _read_capsule(capsule):
-    import ctypes
-    from npuarray._core import _transfer
-    get = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
-        ("PyCapsule_GetPointer", ctypes.pythonapi))
-    return _transfer._DLManagedTensor.from_address(get(capsule, b"dltensor")).dl_tensor
+    """The fields of a "dltensor" capsule, consumed (its deleter runs when this returns)."""
+    _, data, device, shape, strides, dtype = _dlpack.consume(capsule)
+    return types.SimpleNamespace(data=data, device=device, shape=shape, strides=strides,
+                                 dtype=dtype)
 
 
 def test_dlpack_export_of_device_memory(rng):
-    from npuarray._core import _transfer
     host = rng.standard_normal((6, 8)).astype(np.float32)
     x = npx.asarray(host)
     view = x[1:, ::2]
     assert view.__dlpack_device__() == (12, 0)
-    before = sys.getrefcount(view)
-    capsule = view.__dlpack__()
-    tensor = _read_capsule(capsule)
+    tensor = _read_capsule(view.__dlpack__())
     assert tensor.data == view.data_ptr
-    assert (tensor.device.device_type, tensor.device.device_id) == (12, 0)
-    assert tensor.ndim == 2 and list(tensor.shape[:2]) == [5, 4]
-    assert list(tensor.strides[:2]) == [8, 2]
-    assert (tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes) == (2, 32, 1)
-    assert sys.getrefcount(view) == before + 1  # the export keeps the view alive
-    del capsule  # never consumed: the capsule releases the export
-    assert sys.getrefcount(view) == before
+    assert tensor.device == (12, 0)
+    assert tensor.shape == (5, 4) and tensor.strides == (8, 2)
+    assert tensor.dtype == (2, 32, 1)
     reversed_view = x[::-1]
     with pytest.raises(BufferError):
         reversed_view.__dlpack__(copy=False)
-    tensor = _read_capsule(reversed_view.__dlpack__())
-    assert list(tensor.strides[:2]) == [8, 1]
+    assert _read_capsule(reversed_view.__dlpack__()).strides == (8, 1)
+    assert _read_capsule(npx.asarray(np.float64(2.5)).__dlpack__()).shape == ()
     with pytest.raises(BufferError):
         x.__dlpack__(dl_device=(12, 3))
+
+
+def test_dlpack_capsule_releases_the_array_once(rng):
+    view = npx.asarray(rng.standard_normal((4, 4)))[1:]
+    before = sys.getrefcount(view)
+    capsule = view.__dlpack__()
+    assert sys.getrefcount(view) == before + 1  # the export keeps the view alive
+    del capsule  # never consumed: its destructor runs the deleter
+    assert sys.getrefcount(view) == before
+    capsule = view.__dlpack__()
+    release, *_ = _dlpack.consume(capsule)  # renamed "used_dltensor": the consumer's now
+    with pytest.raises(ValueError, match="already consumed"):
+        _dlpack.consume(capsule)
+    del capsule  # a used capsule does not delete
+    assert sys.getrefcount(view) == before + 1
+    del release  # the consumer done: the deleter runs once
+    assert sys.getrefcount(view) == before
+    with pytest.raises(ValueError, match="not a"):
+        _dlpack.consume(np.arange(3).__array_interface__["data"][0])
+
+
+def test_dlpack_deleter_runs_when_a_consumer_fails(rng):
+    # NumPy takes the capsule of device memory and raises (kDLExtDev is not a CPU
+    # device): the export is still released, and the error is NumPy's.
+    x = npx.asarray(rng.standard_normal(5))
+    before = sys.getrefcount(x)
+    with pytest.raises((BufferError, RuntimeError, ValueError)):
+        np.from_dlpack(x)
+    assert sys.getrefcount(x) == before
+
+
+def test_dlpack_round_trip_through_our_own_capsule(rng):
+    host = rng.standard_normal((3, 4)).astype(np.float32)
+    x = npx.asarray(host)
+
+    class Producer:  # our capsule, as another library would hand it over
+        def __dlpack__(self, **kwargs):
+            return x.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return x.__dlpack_device__()
+
+    before = sys.getrefcount(x)
+    y = npx.from_dlpack(Producer())
+    assert y._buffer is not x._buffer
+    np.testing.assert_array_equal(y.to_host(), host)
+    assert sys.getrefcount(x) == before  # the capsule's deleter ran after the copy
+    np.testing.assert_array_equal(np.from_dlpack(x, device="cpu"), host)
 
 
 def test_dlpack_to_numpy_copies_to_the_host(rng):
@@ -174,7 +216,7 @@ def test_dlpack_to_numpy_copies_to_the_host(rng):
     with pytest.raises(BufferError):
         x.__dlpack__(dl_device=(1, 0), copy=False)
     bf = npx.asarray(np.ones(3, npx.bfloat16))
-    assert _read_capsule(bf.__dlpack__()).dtype.code == 4
+    assert _read_capsule(bf.__dlpack__()).dtype == (4, 16, 1)
 
 
 def test_from_dlpack(rng):

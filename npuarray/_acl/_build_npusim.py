@@ -240,22 +240,29 @@ def _build_inplace_locked():
     return target
 
 
-FASTPATH_SOURCE = os.path.join(ROOT, "npuarray", "_core", "_fastpath.c")
+# The core's plain CPython extensions: the host fast path and the DLPack capsules.
+CORE_EXTENSIONS = ("_fastpath", "_dlpack")
 
 
 def build_fastpath_inplace():
-    """Builds npuarray/_core/_fastpath*.so (npuarray's host fast path, a plain CPython
-    extension; setup.py builds it for installs) when its source changed."""
-    target = os.path.join(ROOT, "npuarray", "_core",
-                          "_fastpath" + sysconfig.get_config_var("EXT_SUFFIX"))
-    if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(FASTPATH_SOURCE):
+    """Builds npuarray/_core/_fastpath*.so (npuarray's host fast path) and _dlpack*.so
+    (DLPack capsules), plain CPython extensions (setup.py builds them for installs), when
+    their source changed; returns the fast path's."""
+    built = [_build_core_extension(name) for name in CORE_EXTENSIONS]
+    return built[0]
+
+
+def _build_core_extension(name):
+    source = os.path.join(ROOT, "npuarray", "_core", name + ".c")
+    target = os.path.join(ROOT, "npuarray", "_core", name + sysconfig.get_config_var("EXT_SUFFIX"))
+    if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(source):
         return target
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"
-    print("compiling", os.path.relpath(FASTPATH_SOURCE, ROOT), flush=True)
+    print("compiling", os.path.relpath(source, ROOT), flush=True)
     command = [cc, "-shared", "-fPIC", "-O2", "-std=c11", "-Wall", "-Wextra",
-               "-I" + sysconfig.get_paths()["include"], FASTPATH_SOURCE, "-o", target + ".tmp"]
+               "-I" + sysconfig.get_paths()["include"], source, "-o", target + ".tmp"]
     if subprocess.call(command) != 0:
-        raise SystemExit("npuarray build failed compiling " + FASTPATH_SOURCE)
+        raise SystemExit("npuarray build failed compiling " + source)
     os.replace(target + ".tmp", target)
     return target
 

@@ -7,23 +7,122 @@ nothing is copied to the host unless asked (``to_host``, ``asnumpy``) or
 implied by a Python protocol (``__array__``, ``__bool__``, ``__float__``, ...),
 which ``npuarray.transfer_guard`` can forbid.
 
-Operators delegate by array API name to the operator modules (``x + y`` is
-``npuarray.add(x, y)``), which launch aclnn operators on the current stream.
-NumPy calls on NPUArrays (``numpy.exp(x)``, ``numpy.sum(x)``) run on the device
-where npuarray implements them; other NumPy functions read the arrays through
-``__array__`` (an implicit transfer) and return NumPy results.
+Every method and operator is written in the class body below, which names the
+function each one runs: ``x + y`` is the plan of ``npuarray.add``
+(``_elementwise.binary_operator("add")``, its common case in C), ``x.sum()`` is
+``_statistical.sum``; the operator modules launch aclnn operators on the current
+stream. NumPy's ndarray methods outside the array API (``x.std(ddof=1)``,
+``x.take(indices)``, ``x.sort()``, ``x.real``...) have ``numpy.ndarray``'s
+signatures and semantics (in-place ``sort``/``partition``/``put``, flattening
+when ``axis`` is None for ``take``, ``argsort``, ``cumsum``, ``ddof`` for
+``std``/``var``) and run npuarray's function of the same name; ``out=`` takes an
+NPUArray of the result's shape. Arguments NumPy has but a device cannot honour
+raise: ``order=`` (structured dtypes) ValueError, ``mode=`` other than NumPy's
+default ValueError. NumPy calls on NPUArrays (``numpy.exp(x)``, ``numpy.sum(x)``)
+run on the device where npuarray implements them; other NumPy functions read
+the arrays through ``__array__`` (an implicit transfer) and return NumPy results.
+
+The operator modules sit below this one (they take the class from
+``_array_type``, where it is registered once it exists).
 """
 __all__ = ["NPUArray"]
 
-from . import _namespace
-from ._ndarray_methods import NDArrayMethods, into_out
+import builtins
+import functools
+import operator
+import pickle
+
+import numpy as np
+
+from . import (_array_type, _elementwise, _indexing, _linear_algebra, _manipulation,
+               _namespace, _ops, _searching, _statistical, _transfer)
+from ._array_layout import Flags, MemoryPointer, flatiter, owns_data, reinterpreted
 from ._shape import is_c_contiguous
 
 # Published versions of the array API standard that __array_namespace__ accepts.
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
-class NPUArray(NDArrayMethods):
+def _npx():
+    # The package namespace (NumPy's names): it is built on the core, which therefore
+    # takes it from the namespace hand-over when called, never by importing it.
+    return _namespace.module
+
+
+def into_out(result, out):
+    """``result``, or the NPUArray ``out`` after ``out[...] = result`` (NumPy's
+    ``out=``; ValueError when the shapes differ, TypeError for host arrays)."""
+    if out is None:
+        return result
+    if not isinstance(out, NPUArray):
+        raise TypeError(f"out must be an NPUArray, got {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ValueError(f"out has shape {out.shape}, the result has shape {result.shape}")
+    out[...] = result
+    return out
+
+
+def _refuse_order(order):
+    if order is not None:
+        raise ValueError("order= sorts structured arrays by field; NPUArray dtypes have none")
+
+
+def _refuse_mode(mode, default="raise"):
+    if mode != default:
+        raise ValueError(f"mode={mode!r} is not supported (only NumPy's default {default!r})")
+
+
+def _flat_or(x, axis):
+    """(x flattened, 0) when ``axis`` is None, as NumPy's methods do, else (x, axis)."""
+    return (x.reshape(-1), 0) if axis is None else (x, axis)
+
+
+def _device_indices(x, indices):
+    """``indices`` as an NPUArray of ``x``'s device (an explicit upload for host ints)."""
+    if isinstance(indices, NPUArray):
+        return indices
+    npx = _npx()
+    return npx.asarray(indices, dtype=npx.int64, device=x.device)
+
+
+# -- how the binary operators are made (used as decorators in the class body) --------------------
+
+# Operand types that never defer: the common case (2.0 * x) pays one set lookup.
+_SCALAR_TYPES = frozenset({float, int, bool, complex})
+
+
+def _deferring(method):
+    """The binary operator ``method``, returning NotImplemented for another library's
+    array (``_elementwise.defers_to``) so that Python asks it, as NumPy's operators do."""
+    @functools.wraps(method)
+    def deferring(self, other):
+        kind = type(other)
+        if kind is not NPUArray and kind not in _SCALAR_TYPES and _elementwise.defers_to(other):
+            return NotImplemented
+        return method(self, other)
+    return deferring
+
+
+def _reflected_in_c(name):
+    """The reflected operator of the binary function ``name`` (``__radd__``): ``2.0 - x``
+    for a Python float or int in C, the decorated method otherwise."""
+    return functools.partial(_elementwise.reflected_operator, name)
+
+
+def _inplace_in_c(name):
+    """The in-place operator of ``name`` (``__iadd__``): ``x += y`` for two arrays with
+    the plan's in-place aclnn operator in C, the decorated method otherwise."""
+    return functools.partial(_elementwise.inplace_operator, name)
+
+
+def _scalar_in_c(name, mode):
+    """The operator (``mode`` "forward" or "reflected") of ``name`` whose function checks
+    arrays before its plan (pow): ``x ** 2.0`` in C, the decorated method otherwise."""
+    return lambda method: _elementwise.scalar_operator(name, method, mode)
+
+
+
+class NPUArray:
     """An array on an NPU (CuPy's ``ndarray`` / the array API's array object).
 
     Create arrays with ``npuarray.asarray``, ``zeros``, ``empty``, ``arange``...,
@@ -264,41 +363,62 @@ class NPUArray(NDArrayMethods):
 
     def __setitem__(self, key, value):
         _indexing.setitem(self, key, value)
+    # -- arithmetic (aclnn operators, see npuarray._core._elementwise) -------------------------
+    # ``x + y`` is the plan of ``npuarray.add`` as an operator: its common case (arrays whose
+    # dtypes aclnnAdd takes as they are, or a Python float or int) runs in C
+    # (``_fastpath.BinaryOperator``), the rest in ``_elementwise``'s Python code, which
+    # returns NotImplemented for another library's array. One call per ``x + y``: small
+    # operations are bound by host overhead.
+    __add__ = _elementwise.binary_operator("add")
+    __sub__ = _elementwise.binary_operator("subtract")
+    __mul__ = _elementwise.binary_operator("multiply")
+    __truediv__ = _elementwise.binary_operator("divide")
 
-    # -- arithmetic (aclnn operators, see npuarray._core._elementwise) -------------------------------
-    # x + y, x - y, x * y, x / y and the six comparisons are bound at the end of this module
-    # to their element-wise plans (``_bind_binary_operators``).
+    @_reflected_in_c("add")
+    @_deferring
     def __radd__(self, other):
         return _elementwise.add(other, self)
 
+    @_inplace_in_c("add")
     def __iadd__(self, other):
         _elementwise.inplace("add", self, other)
         return self
 
+    @_reflected_in_c("subtract")
+    @_deferring
     def __rsub__(self, other):
         return _elementwise.subtract(other, self)
 
+    @_inplace_in_c("subtract")
     def __isub__(self, other):
         _elementwise.inplace("subtract", self, other)
         return self
 
+    @_reflected_in_c("multiply")
+    @_deferring
     def __rmul__(self, other):
         return _elementwise.multiply(other, self)
 
+    @_inplace_in_c("multiply")
     def __imul__(self, other):
         _elementwise.inplace("multiply", self, other)
         return self
 
+    @_reflected_in_c("divide")
+    @_deferring
     def __rtruediv__(self, other):
         return _elementwise.divide(other, self)
 
+    @_inplace_in_c("divide")
     def __itruediv__(self, other):
         _elementwise.inplace("divide", self, other)
         return self
 
+    @_deferring
     def __floordiv__(self, other):
         return _elementwise.floor_divide(self, other)
 
+    @_deferring
     def __rfloordiv__(self, other):
         return _elementwise.floor_divide(other, self)
 
@@ -306,9 +426,11 @@ class NPUArray(NDArrayMethods):
         _elementwise.inplace("floor_divide", self, other)
         return self
 
+    @_deferring
     def __mod__(self, other):
         return _elementwise.remainder(self, other)
 
+    @_deferring
     def __rmod__(self, other):
         return _elementwise.remainder(other, self)
 
@@ -316,9 +438,15 @@ class NPUArray(NDArrayMethods):
         _elementwise.inplace("remainder", self, other)
         return self
 
+    # ``x ** 2.0`` in C when the plan takes the scalar as it is; ``pow``'s checks of
+    # integer powers (uint64, negative exponents) otherwise.
+    @_scalar_in_c("pow", "forward")
+    @_deferring
     def __pow__(self, other):
         return _elementwise.pow(self, other)
 
+    @_scalar_in_c("pow", "reflected")
+    @_deferring
     def __rpow__(self, other):
         return _elementwise.pow(other, self)
 
@@ -326,14 +454,16 @@ class NPUArray(NDArrayMethods):
         _elementwise.inplace("pow", self, other)
         return self
 
+    @_deferring
     def __matmul__(self, other):
         return _linear_algebra.matmul(self, other)
 
+    @_deferring
     def __rmatmul__(self, other):
         return _linear_algebra.matmul(other, self)
 
     def __imatmul__(self, other):
-        _elementwise.inplace("matmul", self, other)
+        _elementwise.inplace("matmul", self, other, _linear_algebra.matmul)
         return self
 
     def __neg__(self):
@@ -346,9 +476,11 @@ class NPUArray(NDArrayMethods):
         return _elementwise.abs(self)
 
     # -- bitwise (aclnnBitwise*, aclnnLeftShift / aclnnRightShift, see npuarray._core._elementwise) ----
+    @_deferring
     def __and__(self, other):
         return _elementwise.bitwise_and(self, other)
 
+    @_deferring
     def __rand__(self, other):
         return _elementwise.bitwise_and(other, self)
 
@@ -356,9 +488,11 @@ class NPUArray(NDArrayMethods):
         _elementwise.inplace("bitwise_and", self, other)
         return self
 
+    @_deferring
     def __or__(self, other):
         return _elementwise.bitwise_or(self, other)
 
+    @_deferring
     def __ror__(self, other):
         return _elementwise.bitwise_or(other, self)
 
@@ -366,9 +500,11 @@ class NPUArray(NDArrayMethods):
         _elementwise.inplace("bitwise_or", self, other)
         return self
 
+    @_deferring
     def __xor__(self, other):
         return _elementwise.bitwise_xor(self, other)
 
+    @_deferring
     def __rxor__(self, other):
         return _elementwise.bitwise_xor(other, self)
 
@@ -376,9 +512,11 @@ class NPUArray(NDArrayMethods):
         _elementwise.inplace("bitwise_xor", self, other)
         return self
 
+    @_deferring
     def __lshift__(self, other):
         return _elementwise.bitwise_left_shift(self, other)
 
+    @_deferring
     def __rlshift__(self, other):
         return _elementwise.bitwise_left_shift(other, self)
 
@@ -386,9 +524,11 @@ class NPUArray(NDArrayMethods):
         _elementwise.inplace("bitwise_left_shift", self, other)
         return self
 
+    @_deferring
     def __rshift__(self, other):
         return _elementwise.bitwise_right_shift(self, other)
 
+    @_deferring
     def __rrshift__(self, other):
         return _elementwise.bitwise_right_shift(other, self)
 
@@ -399,9 +539,16 @@ class NPUArray(NDArrayMethods):
     def __invert__(self):
         return _elementwise.bitwise_invert(self)
 
+    # -- comparisons (aclnnEqTensor, aclnnEqScalar, ...), as the arithmetic operators ----------
+    __eq__ = _elementwise.binary_operator("equal")
+    __ne__ = _elementwise.binary_operator("not_equal")
+    __lt__ = _elementwise.binary_operator("less")
+    __le__ = _elementwise.binary_operator("less_equal")
+    __gt__ = _elementwise.binary_operator("greater")
+    __ge__ = _elementwise.binary_operator("greater_equal")
+
     # Comparisons return bool arrays, so arrays are unhashable (as in NumPy).
     __hash__ = None
-
     # -- NumPy-style methods -------------------------------------------------------------------
     def astype(self, dtype, /, *, copy=True, device=None):
         """``npuarray.astype(self, dtype, copy=copy, device=device)`` (aclnnCast)."""
@@ -466,65 +613,249 @@ class NPUArray(NDArrayMethods):
         """``npuarray.argmin`` (aclnnArgMin)."""
         return into_out(_searching.argmin(self, axis=axis, keepdims=keepdims), out)
 
+    # -- numpy.ndarray's methods outside the array API ----------------------------------------
+    # reductions --------------------------------------------------------------------------
+    def all(self, axis=None, out=None, keepdims=False):
+        """``numpy.ndarray.all``: ``npuarray.all`` (aclnnAll)."""
+        return into_out(_npx().all(self, axis=axis, keepdims=keepdims), out)
 
-# The operator modules import NPUArray from here; they are bound after the class
-# exists so that either import order works.
-from . import _indexing, _manipulation, _transfer  # noqa: E402
-from . import _elementwise, _linear_algebra
-from . import _ops, _searching, _statistical  # noqa: E402
+    def any(self, axis=None, out=None, keepdims=False):
+        """``numpy.ndarray.any``: ``npuarray.any`` (aclnnAny)."""
+        return into_out(_npx().any(self, axis=axis, keepdims=keepdims), out)
 
-# The operators whose array API function is its plan alone call the plan's __call__
-# directly: one Python frame per ``x + y`` instead of three (small operations are
-# bound by host overhead). Same semantics as ``npuarray.add(self, other)`` etc.
-_PLAIN_BINARY_OPERATORS = {
-    "__add__": "add", "__sub__": "subtract", "__mul__": "multiply", "__truediv__": "divide",
-    "__eq__": "equal", "__ne__": "not_equal", "__lt__": "less", "__le__": "less_equal",
-    "__gt__": "greater", "__ge__": "greater_equal"}
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        """``numpy.ndarray.prod``: ``npuarray.prod`` (aclnnProd)."""
+        return into_out(_npx().prod(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """``numpy.ndarray.std``: ``npuarray.std`` with ``correction=ddof``, then cast
+        to ``dtype`` when given."""
+        return into_out(self._moment("std", axis, dtype, ddof, keepdims), out)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """``numpy.ndarray.var``: ``npuarray.var`` with ``correction=ddof``, then cast
+        to ``dtype`` when given."""
+        return into_out(self._moment("var", axis, dtype, ddof, keepdims), out)
+
+    def _moment(self, name, axis, dtype, ddof, keepdims):
+        result = getattr(_npx(), name)(self, axis=axis, correction=ddof, keepdims=keepdims)
+        return result if dtype is None else result.astype(dtype)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        """``numpy.ndarray.cumsum`` (flattened when ``axis`` is None): aclnnCumsum."""
+        return _npx().cumsum(self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        """``numpy.ndarray.cumprod`` (flattened when ``axis`` is None): aclnnCumprod."""
+        return _npx().cumprod(self, axis=axis, dtype=dtype, out=out)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        """``numpy.ndarray.trace``: ``npuarray.trace``."""
+        return _npx().trace(self, offset=offset, axis1=axis1, axis2=axis2, dtype=dtype,
+                            out=out)
+
+    # -- sorting and searching ---------------------------------------------------------------
+    def sort(self, axis=-1, kind=None, order=None):
+        """``numpy.ndarray.sort``: sorts in place (stable radix sort, aclnnSort)
+        along ``axis``; returns None. ValueError for a read-only (broadcast) view."""
+        _refuse_order(order)
+        self[...] = _npx().sort(self, axis=axis)
+
+    def argsort(self, axis=-1, kind=None, order=None):
+        """``numpy.ndarray.argsort`` (flattened when ``axis`` is None): int64 indices of
+        a stable sort (aclnnArgsort)."""
+        _refuse_order(order)
+        x, axis = _flat_or(self, axis)
+        return _npx().argsort(x, axis=axis)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        """``numpy.ndarray.partition``: partitions in place around ``kth``; returns None."""
+        _refuse_order(order)
+        self[...] = _npx().partition(self, kth, axis=axis)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        """``numpy.ndarray.argpartition``: ``npuarray.argpartition``."""
+        _refuse_order(order)
+        return _npx().argpartition(self, kth, axis=axis)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        """``numpy.ndarray.searchsorted``: insertion indices of ``v`` (an NPUArray or a
+        Python number) into this sorted 1-D array (aclnnSearchSorted)."""
+        npx = _npx()
+        values = v if isinstance(v, npx.NPUArray) else npx.asarray(v, dtype=self.dtype,
+                                                                   device=self.device)
+        return npx.searchsorted(self, values, side=side, sorter=sorter)
+
+    def nonzero(self):
+        """``numpy.ndarray.nonzero``: a tuple of int64 index arrays (aclnnNonzero)."""
+        return _npx().nonzero(self)
+
+    # -- selection ---------------------------------------------------------------------------
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        """``numpy.ndarray.take``: elements at ``indices`` (NPUArray or host ints, uploaded)
+        along ``axis``, of the flattened array when ``axis`` is None (aclnnIndexSelect).
+        IndexError for an index out of range."""
+        _refuse_mode(mode)
+        x, axis = _flat_or(self, axis)
+        indices = _device_indices(self, indices)
+        taken = _npx().take(x, indices.reshape(-1), axis=axis)   # checks the axis
+        axis = operator.index(axis) % x.ndim
+        shape = x.shape[:axis] + indices.shape + x.shape[axis + 1:]
+        return into_out(taken.reshape(shape), out)
+
+    def put(self, indices, values, mode="raise"):
+        """``numpy.ndarray.put``: writes ``values`` at the flat ``indices`` (NPUArrays or
+        scalars, as ``npuarray.put`` takes them), in place."""
+        _npx().put(self, indices, values, mode=mode)
+
+    def compress(self, condition, axis=None, out=None):
+        """``numpy.ndarray.compress``: ``npuarray.compress(condition, self, axis)``."""
+        return _npx().compress(condition, self, axis=axis, out=out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        """``numpy.ndarray.choose``: ``npuarray.choose(self, choices)``."""
+        return _npx().choose(self, choices, out=out, mode=mode)
+
+    def repeat(self, repeats, axis=None):
+        """``numpy.ndarray.repeat``: ``npuarray.repeat`` (flattened when ``axis`` is None)."""
+        return _npx().repeat(self, repeats, axis=axis)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """``numpy.ndarray.diagonal``: ``npuarray.diagonal``."""
+        return _npx().diagonal(self, offset=offset, axis1=axis1, axis2=axis2)
+
+    # -- element-wise and shape --------------------------------------------------------------
+    def clip(self, min=None, max=None, out=None):
+        """``numpy.ndarray.clip``: ``npuarray.clip`` (aclnnClamp and friends)."""
+        return into_out(_npx().clip(self, min, max), out)
+
+    def round(self, decimals=0, out=None):
+        """``numpy.ndarray.round``: ``npuarray.around`` (half to even, as NumPy)."""
+        return into_out(_npx().around(self, decimals=decimals), out)
+
+    def conj(self):
+        """``numpy.ndarray.conj``: ``npuarray.conj``."""
+        return _npx().conj(self)
+
+    conjugate = conj
+
+    @property
+    def real(self):
+        """``numpy.ndarray.real``: ``npuarray.real`` (a strided view for complex input)."""
+        return _npx().real(self)
+
+    @property
+    def imag(self):
+        """``numpy.ndarray.imag``: ``npuarray.imag`` (zeros for real input)."""
+        return _npx().imag(self)
+
+    def swapaxes(self, axis1, axis2):
+        """``numpy.ndarray.swapaxes``: a view with the two axes exchanged."""
+        return _npx().swapaxes(self, axis1, axis2)
+
+    def dot(self, b, out=None):
+        """``numpy.ndarray.dot``: ``npuarray.dot`` (aclnnMatmul and friends)."""
+        return _npx().dot(self, b, out=out)
+
+    # -- memory layout, views and bytes (numpy.ndarray's, as CuPy's ndarray has them) ---------
+    @property
+    def flags(self):
+        """``numpy.ndarray.flags``: the layout flags of this view (``Flags``):
+        C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA, WRITEABLE (False for a broadcast
+        view), ALIGNED; read-only. Computed from shape and strides on the host."""
+        return Flags(self)
+
+    @property
+    def base(self):
+        """``numpy.ndarray.base``: None for an array that owns its memory (it starts
+        its buffer and spans it, C-contiguous), else the whole buffer as a 1-D array
+        of this dtype. npuarray keeps no link from a view to the array it was taken
+        from, so a view's base is a new array object over the same memory."""
+        if owns_data(self):
+            return None
+        length = self._buffer.nbytes // self._dtype.itemsize
+        return type(self)._from_buffer(self._buffer, (length,), (1,), 0, self._dtype)
+
+    @property
+    def data(self):
+        """CuPy's ``ndarray.data``: a ``MemoryPointer`` to the first element (the
+        device buffer ``mem`` and the address ``ptr``); device memory has no host
+        buffer, so NumPy's memoryview is not offered."""
+        return MemoryPointer(self._buffer, self._offset * self._dtype.itemsize)
+
+    @property
+    def flat(self):
+        """``numpy.ndarray.flat``: a ``flatiter`` over the elements in C order, to
+        index (``x.flat[i]``, slices, integer and boolean arrays) and assign to
+        (``x.flat[i] = v``) on the device, or iterate (0-d device arrays)."""
+        return flatiter(self)
+
+    def view(self, dtype=None, type=None):  # noqa: A002  NumPy's argument name
+        """``numpy.ndarray.view``: the same memory seen as ``dtype`` (no copy). A
+        dtype of another item size rescales the last axis, which must then be
+        contiguous and hold a whole number of new items (ValueError otherwise,
+        as NumPy). ``type`` may only be NPUArray (TypeError otherwise)."""
+        npuarray_type = builtins.type(self)
+        if isinstance(dtype, builtins.type(npuarray_type)) and issubclass(dtype, npuarray_type):
+            dtype, type = None, dtype
+        if type is not None and not (isinstance(type, builtins.type(npuarray_type))
+                                     and issubclass(type, npuarray_type)):
+            raise TypeError(f"view: type must be NPUArray, got {type!r}")
+        if dtype is None:
+            return self._view(self._shape, self._strides, self._offset)
+        return reinterpreted(self, np.dtype(dtype))
+
+    def tobytes(self, order="C"):
+        """``numpy.ndarray.tobytes``: the raw bytes of the elements in ``order``
+        ("C", "F", "A" as NumPy; "K" reads in C order, as NumPy's does), after a
+        download (aclrtMemcpy device to host, an explicit transfer, on the
+        current stream)."""
+        if order == "A":   # the host copy is C-ordered: "A" follows this view's layout
+            order = "F" if self.flags.fnc else "C"
+        return self.to_host().tobytes(order)
+
+    def tofile(self, fid, sep="", format="%s"):  # noqa: A002  NumPy's argument name
+        """``numpy.ndarray.tofile``: the elements written to the file ``fid`` (binary,
+        or text with ``sep``), after a download (aclrtMemcpy, explicit)."""
+        self.to_host().tofile(fid, sep=sep, format=format)
+
+    def dumps(self):
+        """``numpy.ndarray.dumps``: the pickle of this array (its data downloaded;
+        ``pickle.loads`` uploads it to the same device)."""
+        return pickle.dumps(self)
+
+    def dump(self, file):
+        """``numpy.ndarray.dump``: the pickle of this array written to ``file`` (a
+        path or a binary file object); ``pickle.load`` reads it back to the device."""
+        if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+            with open(file, "wb") as f:
+                pickle.dump(self, f)
+        else:
+            pickle.dump(self, file)
+
+    def byteswap(self, inplace=False):
+        """``numpy.ndarray.byteswap``: the bytes of every element reversed (of each
+        part of a complex number, as NumPy): the uint8 view of a C-ordered copy with
+        its byte axis flipped, copied (aclnnInplaceCopy on the current stream).
+        ``inplace=True`` writes the swapped bits into this array through an
+        unsigned-integer view (values are moved as bits, never converted) and
+        returns it."""
+        npx = _npx()
+        unit = self._dtype.itemsize // (2 if self._dtype.kind == "c" else 1)
+        parts = self._dtype.itemsize // unit
+        source = self if self.is_c_contiguous() else npx.ascontiguousarray(self)
+        raw = reinterpreted(source.reshape(-1), np.dtype(np.uint8))
+        flipped = npx.ascontiguousarray(npx.flip(raw.reshape(self._shape + (parts, unit)),
+                                                 axis=-1))
+        if not inplace:
+            return reinterpreted(flipped.reshape(-1), self._dtype).reshape(self._shape)
+        bits = np.dtype(f"u{unit}")
+        target = type(self)._from_buffer(
+            self._buffer, self._shape + (parts,), tuple(st * parts for st in self._strides)
+            + (1,), self._offset * parts, bits)
+        target[...] = reinterpreted(flipped, bits).reshape(self._shape + (parts,))
+        return self
 
 
-# The other binary operators, which return NotImplemented for another library's array
-# (``_elementwise.defers_to``) so that Python asks it, as NumPy's operators do.
-_DEFERRING_OPERATORS = (
-    "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__floordiv__", "__rfloordiv__",
-    "__mod__", "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__",
-    "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__",
-    "__lshift__", "__rlshift__", "__rshift__", "__rrshift__")
-
-
-# Operand types that never defer: the common case (2.0 * x) pays one set lookup.
-_NEVER_DEFERS_TO = frozenset({NPUArray, float, int, bool, complex})
-
-
-def _deferring(method):
-    def operator(self, other):
-        if type(other) not in _NEVER_DEFERS_TO and _elementwise.defers_to(other):
-            return NotImplemented
-        return method(self, other)
-    operator.__name__ = operator.__qualname__ = method.__name__
-    operator.__doc__ = method.__doc__
-    return operator
-
-
-# Reflected and in-place operators whose common case also runs in C (2.0 - x, x += y).
-_REFLECTED_OPERATORS = {"__radd__": "add", "__rsub__": "subtract", "__rmul__": "multiply",
-                        "__rtruediv__": "divide"}
-_IN_PLACE_OPERATORS = {"__iadd__": "add", "__isub__": "subtract", "__imul__": "multiply",
-                       "__itruediv__": "divide"}
-
-
-def _bind_binary_operators():
-    for dunder, name in _PLAIN_BINARY_OPERATORS.items():
-        setattr(NPUArray, dunder, _elementwise.binary_operator(name))
-    for dunder in _DEFERRING_OPERATORS:
-        setattr(NPUArray, dunder, _deferring(getattr(NPUArray, dunder)))
-    for dunder, name in _REFLECTED_OPERATORS.items():
-        setattr(NPUArray, dunder, _elementwise.reflected_operator(name, getattr(NPUArray, dunder)))
-    for dunder, name in _IN_PLACE_OPERATORS.items():
-        setattr(NPUArray, dunder, _elementwise.inplace_operator(name, getattr(NPUArray, dunder)))
-    for dunder, mode in (("__pow__", "forward"), ("__rpow__", "reflected")):
-        setattr(NPUArray, dunder, _elementwise.scalar_operator("pow", getattr(NPUArray, dunder),
-                                                               mode))
-
-
-_bind_binary_operators()
-_ops.configure_fastpath(NPUArray)
+_array_type.register(NPUArray)
+_ops.configure_fastpath(NPUArray, _transfer.host_read_hooks)

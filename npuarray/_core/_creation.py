@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from . import _ops
+from . import _array_type, _elementwise, _ops
 from .. import runtime
 from ._data_type import (BOOL, check_scalar_fits, default_complex, default_float, default_int,
                       is_floating, normalize_dtype)
@@ -67,7 +67,7 @@ def _fill(x, value):
     """Write the scalar (or 0-d NPUArray) ``value`` into every element of ``x``."""
     if x.size == 0:
         return x
-    if isinstance(value, NPUArray):
+    if isinstance(value, _array_type.NPUArray):
         if value.ndim:
             raise ValueError(f"fill value must be a scalar or a 0-d array, got shape "
                              f"{value.shape}")
@@ -85,7 +85,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
     float64, complex128 (NumPy scalars and 0-d arrays keep theirs).
     OverflowError when an int does not fit ``dtype``."""
     if dtype is None:
-        dtype = fill_value.dtype if isinstance(fill_value, NPUArray) else \
+        dtype = fill_value.dtype if isinstance(fill_value, _array_type.NPUArray) else \
             _scalar_dtype(fill_value)
     else:
         dtype = normalize_dtype(dtype)
@@ -105,7 +105,7 @@ def ones(shape, *, dtype=None, device=None):
 
 
 def _like(x, dtype, device):
-    if not isinstance(x, NPUArray):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"expected an NPUArray, got {type(x).__name__}")
     return (x.dtype if dtype is None else normalize_dtype(dtype),
             x.device if device is None else device)
@@ -240,7 +240,7 @@ def meshgrid(*arrays, indexing="xy"):
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     for a in arrays:
-        if not isinstance(a, NPUArray) or a.ndim != 1:
+        if not isinstance(a, _array_type.NPUArray) or a.ndim != 1:
             raise ValueError("meshgrid needs 1-D NPUArrays")
     shape = [a.shape[0] for a in arrays]
     if indexing == "xy" and len(arrays) > 1:
@@ -255,7 +255,7 @@ def meshgrid(*arrays, indexing="xy"):
 
 
 def _triangle(x, k, keep_lower):
-    if not isinstance(x, NPUArray) or x.ndim < 2:
+    if not isinstance(x, _array_type.NPUArray) or x.ndim < 2:
         raise ValueError("tril/triu need an NPUArray of at least 2 dimensions")
     k = operator_index(k)
     n, m = x.shape[-2:]
@@ -278,7 +278,3 @@ def triu(x, /, *, k=0):
     """Upper triangle of the last two axes of ``x``: elements with column -
     row >= ``k`` kept, the others zero (array API ``triu``)."""
     return _triangle(x, k, keep_lower=False)
-
-
-from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)
-from . import _elementwise  # noqa: E402

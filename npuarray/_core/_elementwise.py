@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from . import _data_type, _manipulation, _ops, _transfer
+from . import _array_type, _data_type, _manipulation, _ops, _transfer
 from ._data_type import BFLOAT16, BOOL
 from ._operator_table import operator_dtypes
 from ._shape import broadcast_shapes
@@ -86,7 +86,7 @@ def promote(a, b):
 
 
 def is_array(x):
-    return isinstance(x, _ops._array_type or _ops._npuarray_type())
+    return isinstance(x, _array_type.NPUArray)
 
 
 def defers_to(other):
@@ -111,7 +111,7 @@ def same_device(name, *arrays):
     return device
 
 
-def _scalar_operand(name, value):
+def scalar_operand(name, value):
     """(Python value, dtype or None) of a scalar operand: NumPy scalars keep their
     dtype (strong), Python scalars have none (weak). TypeError otherwise."""
     if isinstance(value, np.generic):
@@ -122,11 +122,12 @@ def _scalar_operand(name, value):
                     f"{type(value).__name__} (upload host data with npuarray.asarray)")
 
 
-def _as_dtype(x, dtype, stream):
+def as_dtype(x, dtype, stream):
+    """``x``, or its copy cast to ``dtype`` (aclnnCast on ``stream``) when it differs."""
     return x if x._dtype == dtype else _ops.cast(x, dtype, stream=stream)
 
 
-def _full(value, dtype, device, stream):
+def full_scalar(value, dtype, device, stream):
     """A 0-d array holding ``value``, for operators without a scalar variant."""
     out = _ops.empty((), dtype, device, stream)
     _ops.fill_(out, value, stream=stream)
@@ -220,7 +221,7 @@ class _Binary:
         scalar_plans, scalar_plan = self._scalar_direct, self._scalar_direct_plan
 
         def call(x1, x2):
-            array_type = _ops._array_type
+            array_type = _array_type.NPUArray
             if type(x1) is array_type:
                 if type(x2) is array_type:
                     direct = direct_plans.get((x1._dtype, x2._dtype))
@@ -293,7 +294,7 @@ class _Binary:
         return self.call(x1, x2)
 
     def _general(self, x1, x2):
-        array_type = _ops._array_type or _ops._npuarray_type()
+        array_type = _array_type.NPUArray
         x1, x2 = (_transfer.implicit_upload(v, f"{self.name}()")
                   if isinstance(v, (np.ndarray, list, tuple)) else v for v in (x1, x2))
         if isinstance(x1, array_type):
@@ -344,10 +345,10 @@ class _Binary:
         operations on same-width integers, else cast (aclnnCast)."""
         if self.same_bits and x._dtype.itemsize == compute.itemsize and x._dtype.kind in "iu":
             return bits_as(x, compute)
-        return _as_dtype(x, compute, stream)
+        return as_dtype(x, compute, stream)
 
     def with_scalar(self, x, value, *, reflected):
-        value, strong = _scalar_operand(self.name, value)
+        value, strong = scalar_operand(self.name, value)
         if strong is not None:
             dtype = promote(x._dtype, strong)
         else:
@@ -366,7 +367,7 @@ class _Binary:
             return out
         op = self.reflected_op if reflected else self.scalar_op
         if op is None or compute not in self.scalar_supported:
-            other = _full(value, compute, device, stream)
+            other = full_scalar(value, compute, device, stream)
             operands = (other, self._convert(x, compute, stream)) if reflected else \
                 (self._convert(x, compute, stream), other)
             return self._run(self.op, operands, compute, out, stream)
@@ -578,11 +579,16 @@ def pow(x1, x2, /):  # noqa: A001  the array API name
 def _refuse_negative_exponents(exponent):
     if _is_empty(exponent._shape):
         return
-    from . import _statistical, _transfer  # they import this module
     for hook in _transfer.host_read_hooks:
         hook("pow() of integers with an integer array exponent (negative exponents are "
              "checked on the host)")
-    if _statistical.min(exponent).to_host() < 0:
+    lowest = exponent
+    if exponent._shape:  # aclnnAmin over every axis (signed integers: CANN's dtypes)
+        stream = _ops.current_stream(exponent._buffer.device)
+        lowest = _ops.empty((), exponent._dtype, exponent._buffer.device, stream)
+        _ops.launch("aclnnAmin", exponent, _ops.dims_array(range(len(exponent._shape))),
+                    False, lowest, stream=stream)
+    if _transfer.to_host(lowest) < 0:
         raise ValueError("Integers to negative integer powers are not allowed.")
 
 
@@ -762,7 +768,7 @@ def _shift(name, x1, x2):
 def _shift_by_scalar(name, x, count):
     if type(count) is int and 0 <= count < 8 * x._dtype.itemsize:
         return _BINARY[name](x, count)  # the common case: a count valid for x's dtype
-    value, strong = _scalar_operand(name, count)
+    value, strong = scalar_operand(name, count)
     if not isinstance(value, int):
         raise TypeError(f"{name}() needs an integer shift count, got {type(count).__name__}")
     dtype = promote(x._dtype, strong) if strong is not None else \
@@ -808,7 +814,7 @@ def _clip_bound(name, bound, dtype):
     outside the dtype's range are moved to its edge (the standard leaves them
     unspecified; the result is the same), float bounds of integer arrays raise
     TypeError."""
-    value, _ = _scalar_operand("clip", bound)
+    value, _ = scalar_operand("clip", bound)
     if dtype_kind(dtype) in "iu":
         if not isinstance(value, int):
             raise TypeError(f"clip(): {name}={bound!r} is not an integer, but x has dtype {dtype}")
@@ -856,7 +862,7 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
     if _is_empty(x._shape):
         return out
     target = out if compute == dtype else _ops.empty(x._shape, compute, x._buffer.device, stream)
-    xc = _as_dtype(x, compute, stream)
+    xc = as_dtype(x, compute, stream)
     if lo is not None and hi is not None:
         _ops.launch("aclnnClamp", xc, _ops.acl_scalar(lo, compute), _ops.acl_scalar(hi, compute),
                     target, stream=stream)
@@ -887,7 +893,7 @@ def _clip_arrays(x, lo, hi):
             same_device("clip", x, bound)
             if dtype_kind(bound._dtype) not in "biuf":
                 raise TypeError(f"clip(): {name} must be real, got dtype {bound._dtype}")
-            bound = _as_dtype(bound, dtype, _ops.stream_of(x))
+            bound = as_dtype(bound, dtype, _ops.stream_of(x))
         elif bound is not None:
             bound = _clip_bound(name, bound, dtype)
         bounds.append(bound)
@@ -921,15 +927,15 @@ def _float_operands(name, x1, x2):
                         f"{type(x2).__name__}")
     for x in (x1, x2):
         if not is_array(x):
-            _scalar_operand(name, x)
+            scalar_operand(name, x)
     dtype = _operands_dtype(x1, x2)
     if dtype_kind(dtype) not in "biuf":
         raise TypeError(f"{name}() needs real operands, got dtype {dtype}")
     dtype = _FLOAT_OF.get(dtype, dtype)
     device = same_device(name, *arrays)
     stream = _ops.current_stream(device)
-    a, b = (_as_dtype(x, dtype, stream) if is_array(x)
-            else _full(_scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
+    a, b = (as_dtype(x, dtype, stream) if is_array(x)
+            else full_scalar(scalar_operand(name, x)[0], dtype, device, stream) for x in (x1, x2))
     return a, b, dtype
 
 
@@ -1020,11 +1026,11 @@ def _uint64_operands(name, x1, x2):
     operands = []
     for x in (x1, x2):
         if is_array(x):
-            operands.append(_as_dtype(x, _UINT64, stream))
+            operands.append(as_dtype(x, _UINT64, stream))
         else:
-            value, _ = _scalar_operand(name, x)
+            value, _ = scalar_operand(name, x)
             _data_type.check_scalar_fits(value, _UINT64)
-            operands.append(_full(value, _UINT64, device, stream))
+            operands.append(full_scalar(value, _UINT64, device, stream))
     return operands
 
 
@@ -1095,7 +1101,7 @@ def _unary(name, op, x, supported, out_dtype, *, modular=False):
         return out
     writes_out = out_dtype in (compute, BOOL) or dtype_kind(compute) == "c" != dtype_kind(out_dtype)
     target = out if writes_out else _ops.empty(x._shape, compute, device, stream)
-    _ops.launch(op, _as_dtype(x, compute, stream), target, stream=stream)
+    _ops.launch(op, as_dtype(x, compute, stream), target, stream=stream)
     if target is not out:
         _ops.copy_(out, target, stream=stream)
     return out
@@ -1142,15 +1148,10 @@ def abs(x, /):  # noqa: A001  the array API name
 
 
 def _complex_abs(x):
-    """|z| for complex128, which aclnnAbs lacks: from the (real, imag) pairs of z's bytes,
-    scaled by the larger part so the squares neither overflow nor underflow (as hypot)."""
-    from ._statistical import max as amax, sum as asum
-    parts = _manipulation.complex_parts(x)                 # (..., 2) float64, same bytes
-    scale = amax(abs(parts), axis=-1)
-    safe = where(scale > 0, scale, 1.0)
-    ratio = parts / _manipulation.expand_dims(safe, axis=-1)
-    magnitude = safe * sqrt(asum(ratio * ratio, axis=-1))
-    return where(isinf(x), np.inf, magnitude)  # an infinite part wins over NaN (as hypot)
+    """|z| for complex128, which aclnnAbs lacks: ``hypot`` of the real and imaginary
+    parts (float64 views of z's bytes), scaled by the larger part so the squares
+    neither overflow nor underflow; an infinite part wins over NaN."""
+    return hypot(*_parts(x))
 
 
 def _float_unary(name, op, x, supported):
@@ -1704,13 +1705,13 @@ def where(condition, x1, x2, /):
     arrays = [a for a in (condition, x1, x2) if is_array(a)]
     device = same_device("where", *arrays)
     stream = _ops.current_stream(device)
-    dtype = _data_type.result_type(*[a if is_array(a) else _scalar_operand("where", a)[0]
+    dtype = _data_type.result_type(*[a if is_array(a) else scalar_operand("where", a)[0]
                                   for a in (x1, x2)])
     compute = check_dtype_supported(dtype, operator_dtypes("aclnnSWhere", "self"), "where")
     operands = []
     for a in (x1, x2):
-        operands.append(_as_dtype(a, compute, stream) if is_array(a)
-                        else _full(_scalar_operand("where", a)[0], compute, device, stream))
+        operands.append(as_dtype(a, compute, stream) if is_array(a)
+                        else full_scalar(scalar_operand("where", a)[0], compute, device, stream))
     if condition._dtype != BOOL:
         condition = not_equal(condition, 0)
     shape = broadcast_shapes(condition._shape, operands[0]._shape, operands[1]._shape)
@@ -1729,7 +1730,7 @@ def _inplace_fast(spec, x, other):
     both are arrays whose dtypes it takes as they are, the result has x's dtype
     and shape, and other does not overlap x (unless it is x itself): True when
     done, False for the general path (result, then a copy into x)."""
-    array_type = _ops._array_type
+    array_type = _array_type.NPUArray
     if type(x) is not array_type or type(other) is not array_type:
         return False
     direct = spec._direct.get((x._dtype, other._dtype))
@@ -1750,10 +1751,11 @@ def _can_cast_same_kind(src, dst):
     return src == dst or _data_type.can_cast(src, dst) or dtype_kind(src) == dtype_kind(dst)
 
 
-def inplace(name, x, other):
+def inplace(name, x, other, function=None):
     """``x <op>= other`` for the binary function ``name`` (``"add"`` for ``+=``,
-    ...; also ``"matmul"``): computes ``name(x, other)`` and copies the result
-    into ``x`` with aclnnInplaceCopy, then returns ``x``.
+    ...), or for ``function`` when given (``"matmul"``, ``_linear_algebra.matmul``):
+    computes ``function(x, other)`` and copies the result into ``x`` with
+    aclnnInplaceCopy, then returns ``x``.
 
     Array API / NumPy in-place rules: the broadcast result must have ``x``'s
     shape (else ValueError) and its dtype must cast to ``x.dtype`` within the
@@ -1764,9 +1766,7 @@ def inplace(name, x, other):
     if spec is not None and spec.inplace_op is not None and _inplace_fast(spec, x, other):
         return x
     _manipulation.check_writable(x)
-    if name == "matmul":
-        from ._linear_algebra import matmul as function
-    else:
+    if function is None:
         function = globals().get(name) if name in _BINARY else None
         if function is None:
             raise ValueError(f"no in-place form of {name!r}")

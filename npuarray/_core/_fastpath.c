@@ -93,6 +93,14 @@ static PyObject *read_status;      /* _ops._fast_read_status(status, phase): err
 static void *capture_info, *synchronize_stream, *memcpy_sync;
 static int memcpy_device_to_host;
 
+/* How many operations each path ran in C, for tests that check the common cases stay here
+ * (counts()): incremented with the GIL held, after the operation succeeded. */
+enum { TAKEN_ARRAYS, TAKEN_SCALAR, TAKEN_IN_PLACE, TAKEN_UNARY, TAKEN_REDUCTION, TAKEN_EMPTY,
+       TAKEN_FILL, TAKEN_READ, TAKEN_PATHS };
+static const char *const taken_names[TAKEN_PATHS] = {
+    "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read"};
+static uint64_t taken[TAKEN_PATHS];
+
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
     *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict,
     *s_device, *s_entry_points, *s_fill;
@@ -1089,6 +1097,9 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
     PyObject *out = NULL;
     if (common_case(op, x1, x2, &in)) {
         out = new_result(&in);
+        if (out != NULL) {
+            taken[in.scalar != NULL ? TAKEN_SCALAR : TAKEN_ARRAYS]++;
+        }
     } else {
         PyErr_Clear();
     }
@@ -1161,7 +1172,11 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
     Py_DECREF(in.stream);
     Py_DECREF(name);
     Py_DECREF(alpha_object);
-    return failed ? NULL : Py_NewRef(x);
+    if (failed) {
+        return NULL;
+    }
+    taken[TAKEN_IN_PLACE]++;
+    return Py_NewRef(x);
 }
 
 static PyObject *binary_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
@@ -1528,6 +1543,9 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
     if (out == NULL && !PyErr_Occurred()) {
         Py_RETURN_NONE;
     }
+    if (out != NULL) {
+        taken[TAKEN_UNARY]++;
+    }
     return out;
 }
 
@@ -1577,7 +1595,11 @@ static PyObject *fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
         Py_DECREF(held[i]);
     }
-    return failed ? NULL : Py_NewRef(Py_True);
+    if (failed) {
+        return NULL;
+    }
+    taken[TAKEN_FILL]++;
+    return Py_NewRef(Py_True);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1761,6 +1783,9 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
     if (out == NULL && !PyErr_Occurred()) {
         Py_RETURN_NONE; /* no cached block */
     }
+    if (out != NULL) {
+        taken[TAKEN_REDUCTION]++;
+    }
     return out;
 }
 
@@ -1805,6 +1830,9 @@ static PyObject *empty_result(PyObject *module, PyObject *const *args, Py_ssize_
     Py_XDECREF(strides);
     if (out == NULL && !PyErr_Occurred()) {
         Py_RETURN_NONE;
+    }
+    if (out != NULL) {
+        taken[TAKEN_EMPTY]++;
     }
     return out;
 }
@@ -1906,12 +1934,36 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
         Py_DECREF(host);
         return NULL;
     }
+    taken[TAKEN_READ]++;
     return host;
 }
 
 /* --------------------------------------------------------------------------------------- */
 
+PyDoc_STRVAR(counts_doc,
+"counts() -> dict\n\n"
+"How many operations each fast path has run in C since the module was loaded, by path:\n"
+"\"arrays\" (x <op> y), \"scalar\" (x <op> 2.0, 2.0 <op> x), \"in_place\" (x <op>= y,\n"
+"x[...] = y), \"unary\", \"reduction\", \"empty\", \"fill\" and \"read\" (small\n"
+"reads to the host). For tests: an operation that fell back to Python adds nothing.");
+
+static PyObject *counts(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *result = PyDict_New();
+    for (int i = 0; result != NULL && i < TAKEN_PATHS; i++) {
+        PyObject *count = PyLong_FromUnsignedLongLong(taken[i]);
+        if (count == NULL || PyDict_SetItemString(result, taken_names[i], count) < 0) {
+            Py_CLEAR(result);
+        }
+        Py_XDECREF(count);
+    }
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"counts", counts, METH_NOARGS, counts_doc},
     {"read_to_host", read_to_host, METH_O, read_to_host_doc},
     {"empty_result", (PyCFunction)(void (*)(void))empty_result, METH_FASTCALL,
      empty_result_doc},

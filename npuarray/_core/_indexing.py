@@ -27,7 +27,8 @@ import operator
 
 import numpy as np
 
-from . import _ops
+from . import (_array_type, _creation, _elementwise, _manipulation, _ops, _statistical,
+               _transfer)
 from .. import runtime
 from ._data_type import BOOL, bfloat16, check_scalar_fits, default_index
 from ._shape import normalize_axis_index
@@ -62,7 +63,7 @@ def _is_integer(k):
         operator.index(k)
     except TypeError:
         return False
-    return not isinstance(k, NPUArray)
+    return not isinstance(k, _array_type.NPUArray)
 
 
 def _classify(k, device):
@@ -74,7 +75,7 @@ def _classify(k, device):
         return bool(k)
     if _is_integer(k):
         return operator.index(k)
-    if isinstance(k, NPUArray):
+    if isinstance(k, _array_type.NPUArray):
         if k.device != device:
             raise ValueError(f"the index array is on npu:{k.device.id} and the indexed "
                              f"array on npu:{device.id}; move one with to_device()")
@@ -285,9 +286,9 @@ def _masked_select_bits(x, mask):
         parts = _manipulation.complex_parts(x)
         pairs = _manipulation.broadcast_to(mask.reshape(mask.shape + (1,)), parts.shape)
         flat = _masked_select(parts, pairs)
-        return NPUArray._from_buffer(flat._buffer, (flat.size // 2,), (1,), 0, x.dtype)
+        return _array_type.NPUArray._from_buffer(flat._buffer, (flat.size // 2,), (1,), 0, x.dtype)
     flat = _masked_select(_same_bits(x), mask)
-    return NPUArray._from_buffer(flat._buffer, flat.shape, (1,), 0, x.dtype)
+    return _array_type.NPUArray._from_buffer(flat._buffer, flat.shape, (1,), 0, x.dtype)
 
 
 def _front(view, axes):
@@ -383,7 +384,7 @@ def _is_scalar(value):
 def _as_device_value(value, dtype, device):
     """``value`` as an NPUArray on ``device`` (host data uploaded as ``dtype``;
     sequences of NPUArrays stacked on the device)."""
-    if isinstance(value, NPUArray):
+    if isinstance(value, _array_type.NPUArray):
         if value.device != device:
             raise ValueError(f"cannot assign an array on npu:{value.device.id} to an "
                              f"array on npu:{device.id}; move it with to_device()")
@@ -473,7 +474,7 @@ _SAME_WIDTH_SIGNED = {np.dtype(np.uint16): np.dtype(np.int16),
 def _same_bits(a):
     """A view of ``a``'s bytes as a dtype aclnnIndex and aclnnIndexPutImpl support."""
     if a.dtype in _SAME_WIDTH_SIGNED:
-        return NPUArray._from_buffer(a._buffer, a.shape, a._strides, a._offset,
+        return _array_type.NPUArray._from_buffer(a._buffer, a.shape, a._strides, a._offset,
                                      _SAME_WIDTH_SIGNED[a.dtype])
     return _manipulation.complex_parts(a)
 
@@ -542,7 +543,7 @@ _GATHER_DTYPES = frozenset(map(np.dtype, (
 
 def _check_take_args(name, x, indices):
     for arg in (x, indices):
-        if not isinstance(arg, NPUArray):
+        if not isinstance(arg, _array_type.NPUArray):
             raise TypeError(f"{name}() needs NPUArrays, got {type(arg).__name__}")
     if indices.dtype.kind not in "iu":
         raise TypeError(f"{name}(): indices must have an integer dtype, got {indices.dtype}")
@@ -616,7 +617,3 @@ def take_along_axis(x, indices, /, *, axis=-1):
         index = _manipulation.broadcast_to(index.reshape(index.shape + (1,)), target.shape)
     _ops.launch("aclnnGather", source, axis, index, target, stream=stream)
     return out
-
-
-from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)
-from . import _creation, _elementwise, _manipulation, _statistical, _transfer  # noqa: E402

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from . import _elementwise, _manipulation, _ops, _ozaki
+from . import _elementwise, _manipulation, _ops, _ozaki, _statistical
 from ._elementwise import is_array, dtype_kind, promote, broadcast_shapes, same_device
 from ._operator_table import operator_dtypes
 from ..runtime._memory_pool import get_default_memory_pool
@@ -109,7 +109,6 @@ def _composed_product(a, b, out, stream):
     (aclnnMul, aclnnReduceSum), in blocks of rows and columns whose temporary stays
     under ``_COMPOSED_STEP_BYTES`` (an eighth of a capped pool's limit); each block is cast into the (C-contiguous
     ``out``) view of its place with aclnnInplaceCopy."""
-    from ._statistical import sum as _sum  # it imports the element-wise layer, as we do
     (m, k), n = a._shape[-2:], b._shape[-1]
     batch = max(1, out.size // (m * n))
     per_element = batch * k * a._dtype.itemsize
@@ -123,7 +122,7 @@ def _composed_product(a, b, out, stream):
         b_block = _manipulation.expand_dims(b[..., :, j:j + columns], -3)  # (..., 1, K, c)
         for i in range(0, m, rows):
             a_block = _manipulation.expand_dims(a[..., i:i + rows, :], -1)  # (..., r, K, 1)
-            block = _sum(_elementwise.multiply(a_block, b_block), axis=-2, dtype=a._dtype)
+            block = _statistical.sum(_elementwise.multiply(a_block, b_block), axis=-2, dtype=a._dtype)
             _ops.copy_(out[..., i:i + rows, j:j + columns], block, stream=stream)
 
 

@@ -8,7 +8,7 @@ aclnnCast. All work runs on the current stream of the array's device.
 """
 import numpy as np
 
-from . import _ops
+from . import _array_type, _ops
 from ._data_type import normalize_dtype, result_type
 from ._shape import broadcast_shapes, c_strides, normalize_axis_index, normalize_axis_tuple
 
@@ -18,7 +18,7 @@ __all__ = ["reshape", "permute_dims", "expand_dims", "squeeze", "broadcast_to",
            "repeat"]
 
 def _check_array(x, name="x"):
-    if not isinstance(x, NPUArray):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name} must be an NPUArray, got {type(x).__name__}; "
                         "convert it with npuarray.asarray")
 
@@ -215,7 +215,7 @@ def complex_parts(x):
     """A view of complex ``x``'s bytes as real numbers of shape ``x.shape + (2,)``: the
     real parts at ``[..., 0]``, the imaginary parts at ``[..., 1]``."""
     part = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64)
-    return NPUArray._from_buffer(x._buffer, x._shape + (2,), tuple(2 * s for s in x._strides)
+    return _array_type.NPUArray._from_buffer(x._buffer, x._shape + (2,), tuple(2 * s for s in x._strides)
                                  + (1,), 2 * x._offset, part)
 
 
@@ -393,7 +393,7 @@ def repeat(x, repeats, /, *, axis=None):
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     axis = normalize_axis_index(axis, x.ndim)
-    if isinstance(repeats, NPUArray):
+    if isinstance(repeats, _array_type.NPUArray):
         repeats = repeats.to_host()
     if isinstance(repeats, (int, np.integer)):
         if repeats < 0:
@@ -409,6 +409,3 @@ def repeat(x, repeats, /, *, axis=None):
         raise ValueError(f"repeats must hold one count >= 0 per element along axis {axis}")
     index = np.repeat(np.arange(x.shape[axis]), np.broadcast_to(counts, (x.shape[axis],)))
     return x[(slice(None),) * axis + (index,)]
-
-
-from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)

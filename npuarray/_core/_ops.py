@@ -33,6 +33,7 @@ import numpy as np
 
 from .. import _acl
 from .._acl import ffi, lib
+from . import _array_type
 from ._data_type import SUPPORTED_DTYPES, to_acl_dtype
 from ._shape import broadcast_shapes, c_strides
 from ..runtime._memory_pool import allocate
@@ -41,7 +42,23 @@ from ..runtime import get_current_stream
 from ..runtime import _capture_guard
 from ..runtime._stream import current_stream_of
 from ..runtime._device import activate
-from ..runtime import _profiler
+from ..runtime import _device, _memory_pool, _profiler, _stream
+
+# The C launch helper (npuarray/_acl/_launch.c) lives in the npusim extension and calls
+# whichever provider is loaded through the addresses of its entry points: the CANN path
+# gets the same single call. Without the extension (a CANN-only install that did not
+# build it) the fast paths launch from Python.
+try:
+    from .._npusim import ffi as _helper_ffi, lib as _helper_lib
+    _launch_helper = _helper_lib.npuarray_aclnn_launch
+    _NEEDS_WORKSPACE = _helper_lib.NPUARRAY_NEEDS_WORKSPACE
+except (ImportError, AttributeError):
+    _launch_helper = None
+# The C fast path of NPUArray's operators (npuarray/_core/_fastpath.c, see configure_fastpath).
+try:
+    from . import _fastpath
+except ImportError:
+    _fastpath = None
 
 __all__ = []  # internal: used by the array layer and the operator modules
 
@@ -52,16 +69,7 @@ ACL_ERROR_API_NOT_SUPPORT = 200001  # aclError (docs/acl-abi.md §3.1)
 _NULL = ffi.NULL
 _phases = {}                     # op name -> (first phase, second phase)
 _out_params = threading.local()  # per thread: (uint64_t* size, aclOpExecutor** executor)
-_array_type = None               # NPUArray, bound on first use (import order)
 _new_object = object.__new__
-
-
-def _npuarray_type():
-    global _array_type
-    if _array_type is None:
-        from ._array import NPUArray
-        _array_type = NPUArray
-    return _array_type
 
 
 # ---------------------------------------------------------------------------
@@ -194,7 +202,7 @@ def launch(op_name, *args, stream=None):
     from the memory pool and goes back to it (stream-ordered) after the
     launch. Errors raise ``AclError`` subclasses with the operator's message."""
     first, second = _phases.get(op_name) or _lookup(op_name)
-    array_type = _array_type or _npuarray_type()
+    array_type = _array_type.NPUArray
     if stream is None:
         stream = _stream_of_first_array(args, array_type)
     if op_name in _SHAPE_WRITING_OPS:
@@ -376,7 +384,7 @@ def _result(layout, shape, dtype, device, stream):
         buffer = allocate(layout[0], device, stream)  # first use, or inside using_pool()
     else:
         buffer = pool.allocate(layout[0], stream)
-    out = _new_object(_array_type or _npuarray_type())  # NPUArray._from_buffer, inline
+    out = _new_object(_array_type.NPUArray)  # NPUArray._from_buffer, inline
     out._buffer = buffer
     out._shape = shape
     out._strides = layout[1]
@@ -441,16 +449,6 @@ def _launch_in_python(op_name, pointers, stream):
     _second_phase(op_name, second, size_out, executor_out, stream)
 
 
-# The C launch helper (npuarray/_acl/_launch.c) lives in the npusim extension, npuarray's
-# one compiled module, and calls whichever provider is loaded through the addresses of its
-# entry points: the CANN path gets the same single call. Without the extension (a CANN-only
-# install that did not build it) the fast paths launch from Python.
-try:
-    from .._npusim import ffi as _helper_ffi, lib as _helper_lib
-    _launch_helper = _helper_lib.npuarray_aclnn_launch
-    _NEEDS_WORKSPACE = _helper_lib.NPUARRAY_NEEDS_WORKSPACE
-except (ImportError, AttributeError):
-    _launch_helper = None
 _PYTHON_LAUNCH = (None, None)  # launch from Python (no helper, or phases that are not C)
 _entry_points = {}  # op name -> (void* first phase, void* second phase) or _PYTHON_LAUNCH
 
@@ -476,20 +474,13 @@ def _entry_points_of(op_name):
 # DeviceBuffer.__del__, each falling back to the Python code it stands in for. Without the
 # extension (or with a cffi whose object layout it does not know) everything runs here.
 
-try:
-    from . import _fastpath
-except ImportError:
-    _fastpath = None
-
-
-def configure_fastpath(array_type):
-    """Hands ``_fastpath`` npuarray's classes and runtime state and makes
+def configure_fastpath(array_type, host_read_hooks):
+    """Hands ``_fastpath`` npuarray's classes and runtime state (``host_read_hooks``:
+    ``_transfer``'s list of the callables told of implicit host reads) and makes
     ``DeviceBuffer.__del__`` its C release; True when the fast paths are on.
     Called once, when NPUArray exists."""
     if _fastpath is None or _launch_helper is None:
         return False
-    from . import _transfer
-    from ..runtime import _device, _stream, _memory_pool
     samples = [ffi.cast("void *", 0x1000), ffi.gc(ffi.cast("void *", 0x2000), lambda _: None)]
     config = {
         "array_type": array_type, "buffer_type": _memory_pool.DeviceBuffer,
@@ -501,7 +492,7 @@ def configure_fastpath(array_type):
         "whole_tensor": _whole_tensor, "scalars": _scalars, "acl_scalar": acl_scalar,
         "activate": activate,
         "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
-        "host_read_hooks": _transfer.host_read_hooks, "host_empty": np.empty,
+        "host_read_hooks": host_read_hooks, "host_empty": np.empty,
         "read_status": _fast_read_status, "capture_read_hook": _capture_guard.check_host_read,
         "ops_globals": globals(),
         "ACL_MEMCPY_DEVICE_TO_HOST": lib.ACL_MEMCPY_DEVICE_TO_HOST,
@@ -514,6 +505,13 @@ def configure_fastpath(array_type):
     if not isinstance(vars(buffer_type)["__del__"], _fastpath.BufferRelease):
         buffer_type.__del__ = _fastpath.BufferRelease(buffer_type.__del__)
     return True
+
+
+def fastpath_counts():
+    """How many operations each C fast path has run, by path (``_fastpath.counts()``:
+    "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read"); an
+    empty dict without the extension. For tests that the common cases stay in C."""
+    return _fastpath.counts() if _fastpath is not None else {}
 
 
 def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forward"):
@@ -729,7 +727,7 @@ def empty(shape, dtype, device, stream):
     for n in shape:
         size *= n
     buffer = allocate(size * dtype.itemsize, device, stream)
-    x = (_array_type or _npuarray_type())._from_buffer(
+    x = _array_type.NPUArray._from_buffer(
         buffer, shape, c_strides(shape), 0, dtype)
     if size:
         x._acl_tensor = _whole_tensors.get((buffer.ptr, shape, dtype)) or _whole_tensor(x)

@@ -8,7 +8,7 @@ current stream is synchronised once and the length read with aclGetViewShape.
 """
 import numpy as np
 
-from . import _ops
+from . import _array_type, _data_type, _elementwise, _ops, _statistical, _transfer
 from ._shape import c_strides
 from ._data_type import BOOL
 from ._elementwise import dtype_kind, check_dtype_supported
@@ -65,14 +65,14 @@ def _remember(key, plan):
 def _arg_extremum(name, op, x, axis, keepdims):
     key = None
     if (axis is None or type(axis) is int) and \
-            isinstance(x, _ops._array_type or _ops._npuarray_type()):
+            isinstance(x, _array_type.NPUArray):
         key = (op, x._dtype, x._shape, axis, bool(keepdims))
         plan = _plans.get(key)
         if plan is not None:
             out = _run_plan(op, plan, x)
             if out is not None:
                 return out
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     if dtype_kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}")
@@ -138,7 +138,7 @@ _SEARCHSORTED = operator_dtypes("aclnnSearchSorted")
 
 
 def _check_array(name, x):
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
 
 
@@ -239,7 +239,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     compute = _search_dtype(x1, x2)
     if not is_array:
         _data_type.check_scalar_fits(x2, compute)
-        x2 = _elementwise._full(x2, compute, device, stream)
+        x2 = _elementwise.full_scalar(x2, compute, device, stream)
     if compute == _UINT64:
         x1, x2, compute = _uint64_keys(x1), _uint64_keys(x2), _INDEX
     if sorter is not None:
@@ -247,8 +247,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     out = _ops.empty(x2._shape, _INDEX, device, stream)
     if 0 in x2._shape:
         return out
-    _ops.launch("aclnnSearchSorted", _elementwise._as_dtype(x1, compute, stream),
-                _elementwise._as_dtype(x2, compute, stream), False, side == "right", sorter,
+    _ops.launch("aclnnSearchSorted", _elementwise.as_dtype(x1, compute, stream),
+                _elementwise.as_dtype(x2, compute, stream), False, side == "right", sorter,
                 out, stream=stream)
     return out
 
@@ -262,7 +262,4 @@ def _check_sorter(sorter, x1, stream):
     if sorter._shape != x1._shape:
         raise ValueError(f"searchsorted(): sorter has shape {sorter._shape}, x1 "
                          f"{x1._shape}: they must match")
-    return _elementwise._as_dtype(sorter, _INDEX, stream)
-
-
-from . import _data_type, _elementwise, _statistical, _transfer  # noqa: E402
+    return _elementwise.as_dtype(sorter, _INDEX, stream)

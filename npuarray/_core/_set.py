@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import _data_type, _elementwise, _manipulation, _ops, _statistical, _transfer
+from . import _array_type, _data_type, _elementwise, _manipulation, _ops, _statistical, _transfer
 from ._data_type import BFLOAT16, BOOL, default_index
 from ._elementwise import dtype_kind
 from ._operator_table import operator_dtypes
@@ -41,7 +41,7 @@ _PAIRWISE_LIMIT = 1 << 22
 
 
 def _check_array(name, x):
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
 
 
@@ -207,9 +207,9 @@ def _out_of_range(value, dtype):
 
 def _operand(value, dtype, device, stream):
     """An array operand of isin as an NPUArray of ``dtype`` (scalars become 0-d)."""
-    if isinstance(value, _ops._array_type):
-        return _elementwise._as_dtype(value, dtype, stream)
-    return _elementwise._full(value, dtype, device, stream)
+    if isinstance(value, _array_type.NPUArray):
+        return _elementwise.as_dtype(value, dtype, stream)
+    return _elementwise.full_scalar(value, dtype, device, stream)
 
 
 def _isin_pairwise(x1, x2):
@@ -274,23 +274,23 @@ def isin(x1, x2, /, *, invert=False):
     except large float64 ``x2``, sorted as its distinct values by aclnnUnique2
     (one synchronisation). One of ``x1``, ``x2`` may be a Python scalar. TypeError
     when neither is an NPUArray or a scalar is of an unsupported type."""
-    arrays = [a for a in (x1, x2) if isinstance(a, _ops._array_type or _ops._npuarray_type())]
+    arrays = [a for a in (x1, x2) if isinstance(a, _array_type.NPUArray)]
     if not arrays:
         raise TypeError("isin() needs at least one NPUArray operand")
     for value in (x1, x2):
-        if not isinstance(value, _ops._array_type):
-            _elementwise._scalar_operand("isin", value)
+        if not isinstance(value, _array_type.NPUArray):
+            _elementwise.scalar_operand("isin", value)
     device = _elementwise.same_device("isin", *arrays)
     stream = _ops.current_stream(device)
     dtype = _data_type.result_type(x1, x2)
-    x1_is_array = isinstance(x1, _ops._array_type)
+    x1_is_array = isinstance(x1, _array_type.NPUArray)
     shape = x1._shape if x1_is_array else ()
-    if any(_out_of_range(v, dtype) for v in (x1, x2) if not isinstance(v, _ops._array_type)):
+    if any(_out_of_range(v, dtype) for v in (x1, x2) if not isinstance(v, _array_type.NPUArray)):
         # an int outside an integer dtype matches nothing, as in NumPy's comparisons
         return _ops.fill_(_ops.empty(shape, BOOL, device, stream), bool(invert), stream=stream)
-    if x1_is_array and not isinstance(x2, _ops._array_type) \
+    if x1_is_array and not isinstance(x2, _array_type.NPUArray) \
             and dtype in _ISIN_TENSOR_SCALAR:
-        return _isin_scalar(_elementwise._as_dtype(x1, dtype, stream), x2, invert, stream)
+        return _isin_scalar(_elementwise.as_dtype(x1, dtype, stream), x2, invert, stream)
     a = _operand(x1, dtype, device, stream)
     b = _operand(x2, dtype, device, stream)
     if not a.size or not b.size:
@@ -299,6 +299,6 @@ def isin(x1, x2, /, *, invert=False):
     if a.size * b.size <= _PAIRWISE_LIMIT or compute not in _SEARCHSORTED or dtype_kind(dtype) == "c":
         found = _isin_pairwise(a.reshape((a.size,)), b.reshape((b.size,))).reshape(shape)
     else:
-        found = _isin_sorted(_elementwise._as_dtype(a, compute, stream),
-                             _elementwise._as_dtype(b, compute, stream))
+        found = _isin_sorted(_elementwise.as_dtype(a, compute, stream),
+                             _elementwise.as_dtype(b, compute, stream))
     return _elementwise.logical_not(found) if invert else found

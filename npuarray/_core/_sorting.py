@@ -14,7 +14,7 @@ standard does not order complex numbers: TypeError).
 """
 import numpy as np
 
-from . import _elementwise, _ops
+from . import _array_type, _elementwise, _ops
 from ._shape import c_strides
 from ._data_type import BOOL
 from ._elementwise import dtype_kind
@@ -32,7 +32,7 @@ _ARGSORT = operator_dtypes("aclnnArgsort")
 
 
 def _check(name, x, axis, descending, stable):
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
     if dtype_kind(x._dtype) == "c":
         raise TypeError(f"{name}() does not support complex dtype {x._dtype}: the array API "

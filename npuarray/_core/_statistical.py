@@ -11,7 +11,7 @@ IndexError), repeated axes ValueError, unsupported dtypes TypeError.
 """
 import numpy as np
 
-from . import _data_type, _elementwise, _ops
+from . import _array_type, _data_type, _elementwise, _ops
 from ._elementwise import dtype_kind, check_dtype_supported
 from ._operator_table import operator_dtypes
 
@@ -57,7 +57,7 @@ def reduced_shape(shape, axes, keepdims):
 
 
 def check_array(name, x):
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         raise TypeError(f"{name}() needs an NPUArray, got {type(x).__name__}")
 
 
@@ -77,7 +77,7 @@ def _plan_key(op, x, axis, keepdims, dtype):
     """The plan cache key of reducing ``x`` with ``op``, or None when the call
     must take the general path: not an array, or an ``axis`` / ``dtype`` that
     could compare equal to a different one (bools equal 0 and 1) or not hash."""
-    if not isinstance(x, _ops._array_type or _ops._npuarray_type()):
+    if not isinstance(x, _array_type.NPUArray):
         return None
     if not (axis is None or type(axis) is int
             or (type(axis) is tuple and all(type(a) is int for a in axis))):

@@ -23,7 +23,6 @@ does, or a host copy for ``dl_device=(kDLCPU, 0)``; ``from_dlpack`` imports
 host producers (upload) and device producers (device copy).
 """
 import contextlib
-import ctypes
 import logging
 import os
 import sys
@@ -32,7 +31,7 @@ import threading
 import numpy as np
 
 from .. import _acl, runtime
-from . import _ops
+from . import _array_type, _dlpack, _manipulation, _ops
 from ._shape import c_strides
 from ..runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
@@ -175,7 +174,7 @@ def asnumpy(x, *, stream=None, out=None, blocking=True):
     """``x`` as a ``numpy.ndarray``: ``x.to_host(stream=, out=, blocking=)`` for
     an NPUArray, ``numpy.asarray(x)`` (copied into ``out`` when given) for
     anything else. Mirrors ``cupy.asnumpy``."""
-    if isinstance(x, NPUArray):
+    if isinstance(x, _array_type.NPUArray):
         return to_host(x, stream=stream, out=out, blocking=blocking)
     host = np.asarray(x)
     if out is None:
@@ -321,7 +320,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     """
     if dtype is not None:
         dtype = normalize_dtype(dtype)
-    if isinstance(obj, NPUArray):
+    if isinstance(obj, _array_type.NPUArray):
         return _from_array(obj, dtype, device, copy)
     if _holds_arrays(obj):
         return _stack_sequence(obj, dtype, device, copy)
@@ -335,12 +334,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 def _holds_arrays(obj):
     """Whether ``obj`` is a (nested) list or tuple with an NPUArray inside."""
     return isinstance(obj, (list, tuple)) and any(
-        isinstance(e, NPUArray) or _holds_arrays(e) for e in obj)
+        isinstance(e, _array_type.NPUArray) or _holds_arrays(e) for e in obj)
 
 
 def _first_array(obj):
-    return obj if isinstance(obj, NPUArray) else next(
-        _first_array(e) for e in obj if isinstance(e, NPUArray) or _holds_arrays(e))
+    return obj if isinstance(obj, _array_type.NPUArray) else next(
+        _first_array(e) for e in obj if isinstance(e, _array_type.NPUArray) or _holds_arrays(e))
 
 
 def _stack_sequence(items, dtype, device, copy):
@@ -455,50 +454,14 @@ def array_str(x):
 
 
 # -- DLPack ------------------------------------------------------------------------------------
-# Legacy (unversioned) DLManagedTensor, dlpack.h 1.x; exported the way torch_npu
-# exports NPU tensors: kDLExtDev (12), data at the first element, strides in
-# elements, byte_offset 0.
+# Legacy (unversioned) DLManagedTensor, dlpack.h 1.x, in capsules made and consumed in C
+# (npuarray/_core/_dlpack.c); exported the way torch_npu exports NPU tensors: kDLExtDev (12),
+# data at the first element, strides in elements, byte_offset 0.
 
 KDL_CPU, KDL_EXT_DEV = 1, 12
 # DLDataTypeCode by NumPy kind: kDLBool, kDLInt, kDLUInt, kDLFloat, kDLComplex.
 _DL_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
 _DL_BFLOAT = 4
-
-
-class _DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class _DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class _DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-
-
-class _DLManagedTensor(ctypes.Structure):
-    pass
-
-
-_DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
-                             ("deleter", ctypes.CFUNCTYPE(None, ctypes.c_void_p))]
-
-
-def _python_api(name, restype, *argtypes):
-    """A private binding of a C API function (ctypes.pythonapi's are shared and mutable)."""
-    return ctypes.PYFUNCTYPE(restype, *argtypes)((name, ctypes.pythonapi))
-
-
-_incref = _python_api("Py_IncRef", None, ctypes.py_object)
-_decref = _python_api("Py_DecRef", None, ctypes.c_void_p)
-_capsule_rename = _python_api("PyCapsule_SetName", ctypes.c_int, ctypes.py_object,
-                              ctypes.c_char_p)
-_capsule_pointer_of = _python_api("PyCapsule_GetPointer", ctypes.c_void_p, ctypes.py_object,
-                                  ctypes.c_char_p)
-
 
 _DL_DTYPES = {(code, dtype.itemsize * 8): dtype for dtype, code in (
     (np.dtype(np.bool_), 6), (np.dtype(np.int8), 0), (np.dtype(np.int16), 0),
@@ -509,8 +472,8 @@ _DL_DTYPES = {(code, dtype.itemsize * 8): dtype for dtype, code in (
 
 
 def _dl_dtype(dtype):
-    code = _DL_BFLOAT if dtype == BFLOAT16 else _DL_CODES[dtype.kind]
-    return _DLDataType(code, dtype.itemsize * 8, 1)
+    """(DLDataTypeCode, bits) of a NumPy dtype."""
+    return (_DL_BFLOAT if dtype == BFLOAT16 else _DL_CODES[dtype.kind], dtype.itemsize * 8)
 
 
 def dlpack(x, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -540,33 +503,11 @@ def dlpack(x, *, stream=None, max_version=None, dl_device=None, copy=None):
 
 
 def _device_capsule(x):
-    """A "dltensor" capsule of the device memory of ``x`` (no negative strides).
-
-    The capsule, its DLManagedTensor and their C destructor and deleter are NumPy's
-    (those of an empty host array of the same rank), with the tensor's fields
-    rewritten to describe ``x`` and its owner swapped for ``x``. A destructor or
-    deleter written in Python cannot run while the consumer's exception is set: a
-    failing consumer (numpy.from_dlpack of a device array; torch at exit) then got
-    "SystemError ... returned NULL without setting an exception" and the export
-    leaked. NumPy's, in C, save that exception around the release."""
-    capsule = np.empty((0,) * x.ndim, np.uint8).__dlpack__()
-    managed = _DLManagedTensor.from_address(_capsule_pointer_of(capsule, b"dltensor"))
-    tensor = managed.dl_tensor
-    tensor.data = x.data_ptr
-    tensor.device = _DLDevice(KDL_EXT_DEV, x.device.id)
-    tensor.dtype = _dl_dtype(x.dtype)
-    tensor.byte_offset = 0
-    if x.ndim:  # NumPy allocated 2 * ndim int64 for shape then strides
-        dims = ctypes.cast(tensor.shape, ctypes.POINTER(ctypes.c_int64 * (2 * x.ndim)))[0]
-        dims[:] = (*x.shape, *x._strides)
-        tensor.strides = ctypes.cast(ctypes.addressof(dims) + 8 * x.ndim,
-                                     ctypes.POINTER(ctypes.c_int64))
-    _incref(x)  # the deleter releases the owner in manager_ctx: now x, not NumPy's array
-    previous, managed.manager_ctx = managed.manager_ctx, id(x)
-    _decref(previous)
-    return capsule
-
-
+    """A "dltensor" capsule of the device memory of ``x`` (no negative strides), made
+    in C (``_dlpack.export``): its tensor holds ``x`` until the consumer's call of the
+    deleter, or until the capsule is destroyed unconsumed."""
+    return _dlpack.export(x, x.data_ptr, (KDL_EXT_DEV, x.device.id), x.shape, x._strides,
+                          _dl_dtype(x.dtype))
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
@@ -577,7 +518,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     copied on the device (aclrtMemcpyAsync D2D) into pool memory, so
     ``copy=False`` raises BufferError for them and for host data. TypeError for
     objects without ``__dlpack__``; BufferError for other device types."""
-    if isinstance(x, NPUArray):
+    if isinstance(x, _array_type.NPUArray):
         return asarray(x, device=device, copy=copy)
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"{type(x).__name__} does not implement the DLPack protocol")
@@ -589,34 +530,29 @@ def from_dlpack(x, /, *, device=None, copy=None):
         return asarray(np.from_dlpack(x), device=device)
     if device_type != KDL_EXT_DEV:
         raise BufferError(f"cannot import DLPack device type {device_type}")
-    capsule = x.__dlpack__()
-    managed = _DLManagedTensor.from_address(_capsule_pointer_of(capsule, b"dltensor"))
-    _capsule_rename(capsule, b"used_dltensor")
-    try:
-        return _import_device_tensor(managed.dl_tensor, device)
-    finally:
-        if managed.deleter:
-            managed.deleter(ctypes.addressof(managed))
+    # The capsule is ours once consumed; ``release`` calls the producer's deleter when
+    # dropped, after the copy.
+    release, data, (_, device_id), shape, strides, dl_dtype = _dlpack.consume(x.__dlpack__())
+    return _import_device_tensor(data, device_id, shape, strides, dl_dtype, device)
 
 
-def _import_device_tensor(tensor, device):
-    """Copy a kDLExtDev DLTensor (compact strides only) into a new NPUArray."""
-    dtype = _DL_DTYPES.get((tensor.dtype.code, tensor.dtype.bits))
-    if dtype is None or tensor.dtype.lanes != 1:
-        raise BufferError(f"unsupported DLPack dtype (code {tensor.dtype.code}, "
-                          f"{tensor.dtype.bits} bits, {tensor.dtype.lanes} lanes)")
-    shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
-    if tensor.strides and tuple(tensor.strides[i] for i in range(tensor.ndim)) != \
-            c_strides(shape):
+def _import_device_tensor(data, device_id, shape, strides, dl_dtype, device):
+    """Copy a kDLExtDev tensor (compact strides only) at address ``data`` of device
+    ``device_id`` into a new NPUArray on ``device`` (default: the same device)."""
+    code, bits, lanes = dl_dtype
+    dtype = _DL_DTYPES.get((code, bits))
+    if dtype is None or lanes != 1:
+        raise BufferError(f"unsupported DLPack dtype (code {code}, {bits} bits, "
+                          f"{lanes} lanes)")
+    if strides is not None and strides != c_strides(shape):
         raise BufferError("only C-contiguous DLPack device tensors can be imported")
-    source = runtime.Device(tensor.device.device_id)
+    source = runtime.Device(device_id)
     target = source if device is None else runtime.Device(as_device_id(device))
     stream = runtime.get_current_stream(target)
     y = _ops.empty(shape, dtype, target, stream)
     if y.size:
         runtime.get_current_stream(source).synchronize()  # the producer's pending work
-        copy_device_to_device(y._buffer.ptr, target, tensor.data + tensor.byte_offset,
-                              source, y.nbytes, stream)
+        copy_device_to_device(y._buffer.ptr, target, data, source, y.nbytes, stream)
         stream.synchronize()  # the producer may free its memory once we return
     return y
 
@@ -624,7 +560,3 @@ def _import_device_tensor(tensor, device):
 def rebuild_pickled(host, device_id):
     """Unpickling: upload ``host`` to device ``device_id``."""
     return asarray(host, device=device_id)
-
-
-from ._array import NPUArray  # noqa: E402  (NPUArray imports this module)
-from . import _manipulation  # noqa: E402

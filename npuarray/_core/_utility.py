@@ -12,7 +12,7 @@ repeated axes ValueError.
 """
 import numpy as np
 
-from . import _data_type, _ops
+from . import _array_type, _data_type, _ops
 from ._data_type import BOOL
 from ._elementwise import dtype_kind, not_equal, subtract
 from ._manipulation import concat
@@ -100,7 +100,7 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
 def _edge(x, dim, part):
     """``part`` of ``diff``'s input as an array: a Python scalar becomes a
     length-1 slab along ``dim`` (NumPy broadcasts it so)."""
-    if isinstance(part, (_ops._array_type or _ops._npuarray_type())):
+    if isinstance(part, _array_type.NPUArray):
         return part
     if isinstance(part, (bool, int, float, complex, np.generic)):
         dtype = _data_type.result_type(x, part)
