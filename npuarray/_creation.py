@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from ._core import _creation, _manipulation, _searching, _statistical, _transfer
+from ._core import _creation, _manipulation, _searching, _statistical, _transfer, _utility
 from ._core import _elementwise as ew
 from ._core._creation import arange, eye
 from ._core._transfer import from_dlpack
@@ -71,17 +71,21 @@ def copy(a, order="K", subok=False):
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *,
              device=None):
-    """``base ** linspace(start, stop, num)`` (``numpy.logspace``; aclnnArange,
-    aclnnPowScalarTensor), cast to ``dtype``. Scalar ``start`` / ``stop``
-    only (TypeError otherwise); ValueError for negative ``num``."""
-    if not all(isinstance(v, (int, float, np.integer, np.floating)) for v in (start, stop)):
-        raise TypeError("logspace: start and stop must be real scalars in npuarray")
-    if axis not in (0, -1):
-        raise ValueError("logspace: the result is 1-D; axis must be 0")
-    exponents = _creation.linspace(float(start), float(stop), num, endpoint=endpoint,
-                                   device=device)
-    result = ew.pow(float(base), exponents)
-    return result if dtype is None else _manipulation.astype(result, dtype)
+    """``base ** linspace(start, stop, num, axis=axis)`` (``numpy.logspace``):
+    :func:`linspace` (aclnnLinspace, or its composition for array or complex ends)
+    then aclnnPow on the current stream, cast to ``dtype``. ``start``, ``stop``
+    and ``base`` may be arrays (broadcast; an array ``base`` gets a length-1 axis
+    at ``axis``, as NumPy's). ValueError for a negative ``num``."""
+    if not isinstance(base, (builtins.int, builtins.float)) and np.ndim(
+            base.to_host() if is_array(base) else base):
+        start, stop, base = (as_device(v, "logspace") for v in (start, stop, base))
+        ndim = max(v.ndim for v in (start, stop, base))
+        start, stop, base = (_manipulation.reshape(v, (1,) * (ndim - v.ndim) + v.shape)
+                             for v in (start, stop, base))
+        base = _manipulation.expand_dims(base, axis=axis)
+    exponents = linspace(start, stop, num, endpoint=endpoint, axis=axis, device=device)
+    result = ew.pow(base, exponents)
+    return result if dtype is None else _manipulation.astype(result, dtype, copy=False)
 
 
 def indices(dimensions, dtype=int, sparse=False, *, device=None):
@@ -238,36 +242,39 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
     """``num`` numbers spaced evenly on a log scale from ``start`` to ``stop``
-    (``numpy.geomspace``): ``logspace`` of the magnitudes' log10 (aclnnArange,
-    aclnnPowScalarTensor on the current stream) with the sign of ``start``
-    applied and the endpoints set exactly, as NumPy does. Real scalar ``start``
-    and ``stop`` (TypeError otherwise); ValueError when either is zero or their
-    signs differ (NumPy gives complex there). Computed in NumPy's working dtype
-    (float64 unless ``start``/``stop`` are wider), then cast to ``dtype``."""
-    if not all(isinstance(v, (int, float, np.integer, np.floating)) for v in (start, stop)):
-        raise TypeError("geomspace: start and stop must be real scalars in npuarray")
-    if start == 0 or stop == 0:
-        raise ValueError("Geometric sequence cannot include zero")
-    if (start < 0) != (stop < 0):
-        raise ValueError("geomspace: start and stop of opposite signs give complex numbers, "
-                         "which npuarray's geomspace does not produce")
+    (``numpy.geomspace``), NumPy's algorithm on the device (current stream):
+    ``start`` is rotated onto the positive real axis by ``sign(start)``
+    (aclnnSign, aclnnDiv), :func:`logspace` runs between the log10 of the
+    rotated ends (aclnnLog10), the endpoints are set exactly, and the result is
+    rotated back. Scalar or array ends (broadcast, one sequence per element along
+    ``axis``), real or complex; ends of opposite signs give NaN inside, as
+    NumPy's (complex ends give the complex path). Computed in float64 (complex128
+    for complex ends) as NumPy does, then cast to ``dtype``. ValueError when an end
+    is zero or ``num`` is negative."""
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    work = np.result_type(np.asarray(start) * 1.0, np.asarray(stop) * 1.0, float(num),
-                          np.zeros((), dtype))
-    sign = -1.0 if start < 0 else 1.0
-    result = _manipulation.astype(logspace(math.log10(abs(start)), math.log10(abs(stop)), num,
-                                           endpoint=endpoint, device=device), work)
+    start, stop = (as_device(v, "geomspace") for v in (start, stop))
+    work = np.result_type(start.dtype, stop.dtype, float(num), np.zeros((), dtype))
+    start = _manipulation.astype(start, work)
+    stop = _manipulation.astype(stop, work)
+    if _utility.any(ew.logical_or(_utility.any(ew.equal(start, 0)),
+                                  _utility.any(ew.equal(stop, 0)))).item():
+        raise ValueError("Geometric sequence cannot include zero")
+    sign = ew.sign(start)
+    start = ew.divide(start, sign)
+    stop = ew.divide(stop, sign)
+    result = logspace(ew.log10(start), ew.log10(stop), num, endpoint=endpoint, base=10.0,
+                      dtype=work, device=device)
     if num > 0:
-        result[0] = abs(start)
+        shape = result.shape[1:]
+        result[0] = _manipulation.broadcast_to(start, shape)
         if num > 1 and endpoint:
-            result[-1] = abs(stop)
-    if sign < 0:
-        result = ew.negative(result)
-    if axis not in (0, -1):
-        raise np.exceptions.AxisError(axis, 1)
-    return result if dtype is None else _manipulation.astype(result, dtype)
+            result[-1] = _manipulation.broadcast_to(stop, shape)
+    result = ew.multiply(result, sign)
+    if axis != 0:
+        result = _manipulation.moveaxis(result, 0, axis)
+    return result if dtype is None else _manipulation.astype(result, dtype, copy=False)
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
@@ -450,9 +457,11 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     div = num - 1 if endpoint else num
-    arrays = isinstance(start, (NPUArray, np.ndarray, list, tuple)) or \
-        isinstance(stop, (NPUArray, np.ndarray, list, tuple))
-    if not arrays:
+    # aclnnLinspace's path takes real ends and a floating dtype; complex ends, array ends and
+    # integer dtypes take the composed one.
+    real_scalars = all(isinstance(v, (builtins.int, builtins.float, np.integer, np.floating))
+                       for v in (start, stop))
+    if real_scalars and (dtype is None or normalize_dtype(dtype).kind == "f"):
         if dtype is None and (isinstance(start, np.generic) or isinstance(stop, np.generic)):
             dtype = np.result_type(start, stop, 1.0)  # NumPy scalars are strong (NEP 50)
         result = _creation.linspace(start, stop, num, dtype=dtype, device=device,
