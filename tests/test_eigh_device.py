@@ -108,6 +108,23 @@ def test_uplo_reads_only_the_named_triangle(dtype, uplo, rng):
     np.testing.assert_allclose(np.abs(vectors.to_host()), np.abs(v), rtol=1e-3, atol=1e-3)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_imaginary_parts_on_the_diagonal_are_ignored(dtype, uplo, rng):
+    # LAPACK's heevd (NumPy's eigh) reads a Hermitian matrix's diagonal as real: a complex
+    # diagonal's imaginary parts do not change the result.
+    a = (rng.standard_normal((2, 6, 6)) + 1j * rng.standard_normal((2, 6, 6))).astype(dtype)
+    hermitian = np.tril(a) if uplo == "L" else np.triu(a)
+    hermitian = hermitian + np.conj(np.swapaxes(hermitian, -1, -2))
+    hermitian[..., np.arange(6), np.arange(6)] = np.real(np.diagonal(a, axis1=-2, axis2=-1))
+    values, vectors = npx.linalg.eigh(npx.asarray(a), UPLO=uplo)
+    for matrix, w, v in zip(hermitian, values.to_host(), vectors.to_host()):
+        _check(matrix, w, v)
+    np.testing.assert_allclose(npx.linalg.eigvalsh(npx.asarray(a), UPLO=uplo).to_host(),
+                               np.linalg.eigvalsh(a, UPLO=uplo),
+                               atol=1e-4 if dtype == np.complex64 else 1e-12)
+
+
 def test_uplo_must_be_l_or_u():
     with pytest.raises(ValueError, match="UPLO"):
         npx.linalg.eigh(npx.eye(3), UPLO="X")

@@ -20,7 +20,8 @@ import numpy as np
 
 from .._core import _ops
 from .._core._creation import eye, tril
-from .._core._elementwise import abs as _abs, add, conj, multiply, real, subtract
+from .._core._elementwise import abs as _abs, add, conj, multiply, real, subtract, where
+from .._core._manipulation import astype
 from .._core._manipulation import flip, matrix_transpose
 from .._core._statistical import max as _max, sum as _sum
 from ._common import REAL_OF, new
@@ -36,6 +37,9 @@ def _shifted(x):
     smallest normal number so that the zero matrix is shifted too."""
     lower = tril(x)
     a = add(lower, conj(matrix_transpose(tril(x, k=-1))))
+    if x._dtype.kind == "c":   # a Hermitian diagonal is real: LAPACK ignores its imaginary parts
+        diagonal = eye(x._shape[-1], dtype=np.bool_, device=x.device)
+        a = where(diagonal, astype(real(a), x._dtype), a)
     norm = _max(_sum(_abs(a), axis=-2, keepdims=True), axis=-1, keepdims=True)
     shift = add(multiply(norm, _MARGIN), float(np.finfo(REAL_OF[x._dtype]).tiny))
     identity = eye(x._shape[-1], dtype=x._dtype, device=x.device)
