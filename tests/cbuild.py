@@ -1,4 +1,4 @@
-"""Builds the C/C++ test programs of tests/c/ against npusim.
+"""Builds and runs the C/C++ test programs of tests/npusim/c/ against npusim.
 
 ``build_c_program(source_path, cxx=False)`` runs ``make -C kernels`` (so libnpusim is current),
 then compiles ``source_path`` with ``-Ikernels/include`` and links ``kernels/build/libnpusim.so``
@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 KERNELS = ROOT / "kernels"
 INCLUDE = KERNELS / "include"
 BUILD = KERNELS / "build"
+C_PROGRAMS = ROOT / "tests" / "npusim" / "c"
 
 _LIBRARIES = {
     "release": BUILD / "libnpusim.so",
@@ -63,8 +64,8 @@ def build_library(variant: str = "release") -> Path:
 
 
 def _newest_header_mtime() -> float:
-    """Of the ABI headers and the test programs' own (tests/c/*.h, e.g. rt_check.h)."""
-    headers = [*INCLUDE.rglob("*.h"), *(ROOT / "tests" / "c").glob("*.h")]
+    """Of the ABI headers and the test programs' own (C_PROGRAMS/*.h, e.g. rt_check.h)."""
+    headers = [*INCLUDE.rglob("*.h"), *C_PROGRAMS.glob("*.h")]
     return max((p.stat().st_mtime for p in headers), default=0.0)
 
 
@@ -107,3 +108,14 @@ def build_c_program(source_path, cxx: bool = False, variant: str = "release") ->
         _run(cmd)
         os.replace(str(exe) + ".tmp", exe)
     return exe
+
+
+def run_program(source, cxx=None, variant="release", timeout=120):
+    """Builds and runs C_PROGRAMS/`source` (C++ when `cxx`, by default when it ends in .cpp);
+    asserts that it exits 0 and returns its standard output."""
+    cxx = source.endswith(".cpp") if cxx is None else cxx
+    exe = build_c_program(C_PROGRAMS / source, cxx=cxx, variant=variant)
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout, env=program_env())
+    assert proc.returncode == 0, "%s failed (%d):\n%s%s" % (source, proc.returncode, proc.stdout, proc.stderr)
+    return proc.stdout
+
