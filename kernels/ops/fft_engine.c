@@ -80,6 +80,7 @@ void fft_tables_free(fft_tables *t)
     free(t->filter);
     fft_tables_free(t->half);
     free(t->real_twiddle);
+    fft_pow2_free(t->pow2);
     free(t);
 }
 
@@ -126,10 +127,11 @@ fft_tables *fft_tables_make(int64_t n, bool real)
     t->m = 1;
     if (is_pow2(n)) {
         t->m = n;
+        t->pow2 = fft_pow2_make(n);
     } else {
         while (t->m < 2 * n - 1) t->m <<= 1;
     }
-    bool ok = make_stages(t) && (t->m == n || make_bluestein(t)) && (!real || n % 2 || make_real(t));
+    bool ok = (t->pow2 ? true : make_stages(t) && make_bluestein(t)) && (!real || n % 2 || make_real(t));
     if (ok) return t;
     fft_tables_free(t);
     return NULL;
@@ -160,10 +162,6 @@ static void bluestein_forward(const fft_tables *t, fft_cplx *data, fft_cplx *wor
 
 void fft_run(const fft_tables *t, fft_cplx *data, int sign, fft_cplx *work)
 {
-    if (t->m == t->n) {
-        radix2(data, t->n, t->stage, sign);
-        return;
-    }
     if (sign < 0) {
         bluestein_forward(t, data, work);
         return;
