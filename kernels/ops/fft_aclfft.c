@@ -474,7 +474,7 @@ static bool job_rows(const fft_job *j)
 {
     const fft_tables *t = j->tables[j->rank - 1]->t;
     int64_t n = t->n, rows = j->batch * (j->rank == 2 ? j->dims[0] : 1);
-    if (t->pow2) return fft_pow2_run(t->pow2, j->in, n, j->out, n, 1, rows, j->sign);
+    if (t->pow2 && j->type == ACLFFT_C2C) return fft_pow2_run(t->pow2, j->in, n, j->out, n, 1, rows, j->sign);
     if (t->half && t->half->pow2) return real_pow2(j, t);
     engine_pass(j, 0);
     return true;

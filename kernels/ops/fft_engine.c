@@ -162,6 +162,7 @@ static void bluestein_forward(const fft_tables *t, fft_cplx *data, fft_cplx *wor
 
 void fft_run(const fft_tables *t, fft_cplx *data, int sign, fft_cplx *work)
 {
+    if (t->n == 1) return; /* the only power of two real transforms bring here */
     if (sign < 0) {
         bluestein_forward(t, data, work);
         return;

@@ -33,8 +33,8 @@ fft_tables *fft_tables_make(int64_t n, bool real);
 void fft_tables_free(fft_tables *t);
 /* Scratch elements fft_run needs for these tables. */
 int64_t fft_work_size(const fft_tables *t);
-/* In-place unnormalised transform of data[n], n not a power of two (those have `pow2` tables
- * instead); sign -1 forward, +1 backward. */
+/* In-place unnormalised transform of data[n], n = 1 or not a power of two (those have `pow2`
+ * tables instead); sign -1 forward, +1 backward. */
 void fft_run(const fft_tables *t, fft_cplx *data, int sign, fft_cplx *work);
 /* Real transforms of even n through one complex transform of n/2 (tables made with `real`),
  * n/2 not a power of two.

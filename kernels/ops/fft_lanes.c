@@ -29,6 +29,8 @@
 
 #define FFT_DIRECT_MAX 2048 /* points of a line transformed whole: 2 x 2048 x 16 lanes x 8 B = 512 KiB */
 #define FFT_FOUR_STEP_MIN 64
+#define FFT_BLOCK 32 /* points per line copied at a time between a line and the lane buffer */
+#define FFT_AHEAD 16 /* elements ahead prefetched when a line's elements are far apart */
 
 static const double PI = 3.14159265358979323846;
 
