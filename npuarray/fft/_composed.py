@@ -38,11 +38,14 @@ _INT64 = np.dtype(np.int64)
 _FLOAT64 = np.dtype(np.float64)
 
 
-def _binary(op, x1, x2, out, stream):
+def _binary(op, x1, x2, out, stream, alpha=1):
+    """``out = x1 * x2`` (aclnnMul) or ``out = x1 +- alpha x2`` (aclnnAdd, aclnnSub: a real
+    or complex ``alpha``); ``out`` may be ``x1`` or ``x2`` itself."""
     if op == "aclnnMul":
         _ops.launch(op, x1, x2, out, stream=stream)
     else:
-        _ops.launch(op, x1, x2, _ops.acl_scalar(1, _FLOAT64), out, stream=stream)
+        dtype = COMPLEX128 if isinstance(alpha, complex) else _FLOAT64
+        _ops.launch(op, x1, x2, _ops.acl_scalar(alpha, dtype), out, stream=stream)
 
 
 _TWIDDLE_CACHE_SIZE = 64
@@ -70,25 +73,37 @@ def _powers(radix, length, sign, device):
     return powers
 
 
-def _butterflies(parts, t, out, radix, sign, stream):
-    """``out[m] = sum_j t_j (sign i)^(j m)`` for radix 2 or 4, where ``parts(j)`` gives
-    ``t_0`` and ``t(j)`` the twiddled ``t_j`` (j >= 1), ``out(m)`` the target views."""
+def _butterflies(x, w, out, radix, sign, stream):
+    """``out(m) = sum_j w_j x_j (sign i)^(j m)`` for radix 2 or 4, where ``x(j)`` gives the
+    parts, ``w(j)`` their twiddles (None: all ones), ``out(m)`` the target views.
+
+    Everything happens in the target: a twiddled part is written into an output slot, and a
+    sum ``u + v`` taken in u's own slot is followed by ``(u + v) - 2 v = u - v``, so that a
+    radix-4 stage is ten launches on quarter-sized operands and no temporary."""
+    def operand(a):                     # an output slot (int) or an array
+        return out(a) if isinstance(a, int) else a
+
+    def twiddled(j, slot):              # t_j = w_j x_j in `slot`, or x_j itself
+        if w is None:
+            return x(j)
+        _binary("aclnnMul", x(j), w(j), out(slot), stream)
+        return slot
+
+    def pair(u, v, total, difference, alpha=1):   # u + alpha v into total, u - alpha v into difference
+        _binary("aclnnAdd", operand(u), operand(v), out(total), stream, alpha)
+        if isinstance(u, int) and u == total:    # u is gone: (u + alpha v) - 2 alpha v
+            _binary("aclnnSub", out(total), operand(v), out(difference), stream, 2 * alpha)
+        else:
+            _binary("aclnnSub", operand(u), operand(v), out(difference), stream, alpha)
+
     if radix == 2:
-        _binary("aclnnAdd", parts(0), t(1), out(0), stream)
-        _binary("aclnnSub", parts(0), t(1), out(1), stream)
+        pair(x(0), twiddled(1, 1), 0, 1)
         return
-    device = parts(0)._buffer.device
-    shape = parts(0)._shape
-    s02, d02, s13, d13 = (_ops.empty(shape, COMPLEX128, device, stream) for _ in range(4))
-    _binary("aclnnAdd", parts(0), t(2), s02, stream)
-    _binary("aclnnSub", parts(0), t(2), d02, stream)
-    _binary("aclnnAdd", t(1), t(3), s13, stream)
-    _binary("aclnnSub", t(1), t(3), d13, stream)
-    rotated = multiply(d13, complex(0, sign))             # sign i (t1 - t3)
-    _binary("aclnnAdd", s02, s13, out(0), stream)
-    _binary("aclnnAdd", d02, rotated, out(1), stream)
-    _binary("aclnnSub", s02, s13, out(2), stream)
-    _binary("aclnnSub", d02, rotated, out(3), stream)
+    pair(x(0), twiddled(2, 2), 0, 1)                 # a = t0 + t2 in 0, b = t0 - t2 in 1
+    t3 = twiddled(3, 3)
+    pair(twiddled(1, 2), t3, 2, 3)                   # c = t1 + t3 in 2, d = t1 - t3 in 3
+    pair(0, 2, 0, 2)                                 # a + c, a - c
+    pair(1, 3, 1, 3, complex(0, sign))              # b + sign i d, b - sign i d
 
 
 def _stage_rows(z, radix, sign, stream):
@@ -96,9 +111,9 @@ def _stage_rows(z, radix, sign, stream):
     *batch, b, length = z._shape
     batch, q = tuple(batch), b // radix
     parts = reshape(z, batch + (radix, q, length))
-    t = multiply(parts[..., 1:, :, :], reshape(_powers(radix, length, sign, z.device), (radix - 1, 1, length)))
+    powers = _powers(radix, length, sign, z.device) if length > 1 else None
     out = _ops.empty(batch + (q, radix, length), COMPLEX128, z._buffer.device, stream)
-    _butterflies(lambda j: parts[..., j, :, :], lambda j: t[..., j - 1, :, :],
+    _butterflies(lambda j: parts[..., j, :, :], None if powers is None else (lambda j: powers[j - 1]),
                  lambda m: out[..., m, :], radix, sign, stream)
     return reshape(out, batch + (q, radix * length))
 
@@ -109,10 +124,11 @@ def _stage_columns(z, radix, sign, stream):
     *batch, length, b = z._shape
     batch, q = tuple(batch), b // radix
     parts = reshape(z, batch + (length, radix, q))
-    twiddles = reshape(matrix_transpose(_powers(radix, length, sign, z.device)), (length, radix - 1, 1))
-    t = multiply(parts[..., :, 1:, :], twiddles)
+    powers = None
+    if length > 1:
+        powers = reshape(matrix_transpose(_powers(radix, length, sign, z.device)), (length, radix - 1, 1))
     out = _ops.empty(batch + (radix, length, q), COMPLEX128, z._buffer.device, stream)
-    _butterflies(lambda j: parts[..., :, j, :], lambda j: t[..., :, j - 1, :],
+    _butterflies(lambda j: parts[..., :, j, :], None if powers is None else (lambda j: powers[:, j - 1, :]),
                  lambda m: out[..., m, :, :], radix, sign, stream)
     return reshape(out, batch + (radix * length, q))
 
