@@ -15,8 +15,10 @@
  * Exec enqueues the transform on the plan's stream (aclfftSetStream; NULL: the default stream)
  * after checking that idata and odata lie in device memory of that stream's device. Plans and
  * queued transforms share the twiddle tables by reference count, so destroying a plan with work
- * still queued is safe. The transforms run on the CPU pool in double precision (fft_engine.c);
- * R2C and C2R of even length use a complex transform of half the length. */
+ * still queued is safe. Power-of-two lengths run in single precision, vectorised across lines
+ * and threaded (fft_lanes.c); other lengths in double precision, line by line across the CPU
+ * pool (fft_engine.c: Bluestein). R2C and C2R of even length use a complex transform of half
+ * the length. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,8 +1,9 @@
-/* npusim's FFT engine (see fft_engine.h). Twiddles and chirps are computed directly with cos/sin
- * of reduced angles (no recurrences), so the error stays near that of the transform itself.
- * The radix-2 passes run block by block while the blocks fit in cache, then over the whole
- * array for the last stages; real transforms of even length use one complex transform of half
- * the length. */
+/* npusim's double-precision FFT engine (see fft_engine.h): Bluestein's algorithm for lengths
+ * that are not powers of two (those have single-precision tables: fft_lanes.c). Twiddles and
+ * chirps are computed directly with cos/sin of reduced angles (no recurrences), so the error
+ * stays near that of the transform itself. The radix-2 passes of the convolution run block by
+ * block while the blocks fit in cache, then over the whole array for the last stages; real
+ * transforms of even length use one complex transform of half the length. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>

@@ -7,11 +7,13 @@ does. These transforms run instead:
 * a power of two: Stockham autosort stages (no bit reversal). The data is kept as
   ``(B, L)``: row ``b`` holds the finished length-``L`` transform of ``x[b::B]``.
   A radix-4 stage turns it into ``(B / 4, 4 L)``: with ``Z_j`` the rows
-  ``j B / 4 ..`` and ``T_j = w^(j k) Z_j`` (one aclnnMul by the twiddles
-  ``w = exp(-+2 pi i / 4 L)``), the four quarters of each new row are the 4-point
+  ``j B / 4 ..`` and ``T_j = w^(j k) Z_j`` (an aclnnMul by the twiddles
+  ``w = exp(-+2 pi i / 4 L)`` per part), the four quarters of each new row are the 4-point
   transforms ``(T0 + T2) +- (T1 + T3)``, ``(T0 - T2) -+ i (T1 - T3)`` (aclnnAdd,
-  aclnnSub, written into strided views of the new array); an odd power of two
-  starts with one radix-2 stage. ``log4 n`` stages of ten launches each.
+  aclnnSub with a real or complex alpha, computed in place in strided views of the
+  new array: no temporaries); an odd power of two starts with one radix-2 stage.
+  ``log4 n`` stages of ten quarter-sized launches each (seven on the first, whose
+  twiddles are ones).
 * any other length: Bluestein's chirp transform, ``X_k = c_k sum_j (x_j c_j)
   conj(c)_(k-j)`` with ``c_j = exp(-+i pi j**2 / n)`` (``j**2 mod 2 n`` in int64, so
   the angle is exact to rounding), as a circular convolution of power-of-two length
