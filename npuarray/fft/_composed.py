@@ -30,7 +30,7 @@ import numpy as np
 from .._core import _ops
 from .._core._creation import arange
 from .._core._elementwise import conj, exp, multiply, remainder
-from .._core._manipulation import flip, matrix_transpose, reshape
+from .._core._manipulation import flip, matrix_transpose, moveaxis, reshape
 from ..runtime import _capture_guard
 
 __all__ = []
@@ -109,15 +109,25 @@ def _butterflies(x, w, out, radix, sign, stream):
 
 
 def _stage_rows(z, radix, sign, stream):
-    """Layout (..., B, L) (row b: transform of x[b::B]) -> (..., B / radix, radix L)."""
-    *batch, b, length = z._shape
-    batch, q = tuple(batch), b // radix
-    parts = reshape(z, batch + (radix, q, length))
-    powers = _powers(radix, length, sign, z.device) if length > 1 else None
-    out = _ops.empty(batch + (q, radix, length), COMPLEX128, z._buffer.device, stream)
-    _butterflies(lambda j: parts[..., j, :, :], None if powers is None else (lambda j: powers[j - 1]),
-                 lambda m: out[..., m, :], radix, sign, stream)
-    return reshape(out, batch + (q, radix * length))
+    """Layout (..., B, M, L) (row b: the transform of x[b::B], its element m L + l at
+    [b, m, l]) -> (..., B / radix, radix, M L). Each output part is written as one
+    contiguous block (slot-major), which the next stage reads as a strided view; the last
+    stage (B = radix) writes the C-contiguous result."""
+    *batch, b, mid, length = z._shape
+    batch, q, row = tuple(batch), b // radix, mid * length
+    powers = reshape(_powers(radix, row, sign, z.device), (radix - 1, mid, length))
+    device, axis = z._buffer.device, len(batch)
+    if q > 1:
+        buf = _ops.empty(batch + (radix, q, mid, length), COMPLEX128, device, stream)
+        out = lambda m: buf[..., m, :, :, :]                          # noqa: E731
+        result = reshape(moveaxis(buf, axis, axis + 1), batch + (q, radix, row), copy=False)
+    else:
+        buf = _ops.empty(batch + (q, radix, mid, length), COMPLEX128, device, stream)
+        out = lambda m: buf[..., :, m, :, :]                          # noqa: E731
+        result = reshape(buf, batch + (q, radix, row))
+    _butterflies(lambda j: z[..., j * q:(j + 1) * q, :, :], lambda j: powers[j - 1],
+                 out, radix, sign, stream)
+    return result
 
 
 def _stage_columns(z, radix, sign, stream):
@@ -145,7 +155,7 @@ def _power_of_two(x, sign, stream):
     stages = iter(radices)
     for radix in stages:
         if n // length < length * radix:   # B would drop below L: go on in rows
-            z = _ops.copy(matrix_transpose(z))
+            z = reshape(_ops.copy(matrix_transpose(z)), batch + (n // length, 1, length))
             z = _stage_rows(z, radix, sign, stream)
             for later in stages:
                 z = _stage_rows(z, later, sign, stream)
