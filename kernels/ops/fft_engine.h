@@ -49,7 +49,7 @@ void fft_pow2_free(fft_pow2 *p);
 /* Unnormalised transforms (sign -1 forward, +1 backward) of `lines` lines of interleaved
  * complex64: line l's element k at src + 2 (l src_line + k elem) floats, written at
  * dst + 2 (l dst_line + k elem). src may be dst (in place); lines must not overlap otherwise.
- * Runs on the CPU pool; false when out of host memory (dst then unwritten). */
+ * Runs on the CPU pool; false when out of host memory (dst then partly unwritten). */
 bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *dst, int64_t dst_line,
                   int64_t elem, int64_t lines, int sign);
 

@@ -13,6 +13,7 @@
  * the error is that of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
  * The source is compiled for AVX-512 and AVX2 as well (GCC on x86-64) and the CPU picks. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -87,7 +88,7 @@ typedef struct {
 
 typedef struct {
     int lanes;
-    void (*run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end);
+    bool (*run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end);
 } fft_isa;
 
 static const fft_isa isa_base = { 4, run_base };
@@ -183,29 +184,30 @@ typedef struct {
     const fft_isa *isa;
     const fft_pow2 *p;
     const fft_lines *ln;
+    atomic_bool failed;
 } lines_job;
 
 static void run_range(size_t begin, size_t end, void *arg)
 {
-    const lines_job *j = arg;
-    j->isa->run(j->p, j->ln, (int64_t)begin, (int64_t)end);
+    lines_job *j = arg;
+    if (!j->isa->run(j->p, j->ln, (int64_t)begin, (int64_t)end)) atomic_store(&j->failed, true);
 }
 
-static void run_lines(const fft_isa *isa, const fft_pow2 *p, const fft_lines *ln)
+static bool run_lines(const fft_isa *isa, const fft_pow2 *p, const fft_lines *ln)
 {
-    lines_job j = { isa, p, ln };
+    lines_job j = { isa, p, ln, false };
     int64_t groups = (ln->lines + isa->lanes - 1) / isa->lanes;
     npusim_parallel_for((size_t)groups, 1, run_range, &j);
+    return !atomic_load(&j.failed);
 }
 
-static void four_step(const fft_isa *isa, const fft_pow2 *p, const float *src, float *dst, int64_t elem,
+static bool four_step(const fft_isa *isa, const fft_pow2 *p, const float *src, float *dst, int64_t elem,
                       bool conj, float *scratch)
 {
     int64_t n1 = p->n1, n2 = p->n2;
     fft_lines a = { src, scratch, elem, n1 * elem, n2, 1, n1, conj, false, p->roots };
-    run_lines(isa, p->sub2 ? p->sub2 : p->sub1, &a);
     fft_lines b = { scratch, dst, 1, n2, elem, n2 * elem, n2, false, conj, NULL };
-    run_lines(isa, p->sub1, &b);
+    return run_lines(isa, p->sub2 ? p->sub2 : p->sub1, &a) && run_lines(isa, p->sub1, &b);
 }
 
 bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *dst, int64_t dst_line, int64_t elem,
@@ -215,13 +217,13 @@ bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *
     bool conj = sign > 0;
     if (p->n <= FFT_DIRECT_MAX && (lines >= isa->lanes || p->n < FFT_FOUR_STEP_MIN)) {
         fft_lines ln = { src, dst, src_line, elem, dst_line, elem, lines, conj, conj, NULL };
-        run_lines(isa, p, &ln);
-        return true;
+        return run_lines(isa, p, &ln);
     }
     float *scratch = malloc(sizeof(float) * (size_t)(2 * p->n));
     if (!scratch) return false;
-    for (int64_t l = 0; l < lines; l++)
-        four_step(isa, p, src + 2 * l * src_line, dst + 2 * l * dst_line, elem, conj, scratch);
+    bool ok = true;
+    for (int64_t l = 0; l < lines && ok; l++)
+        ok = four_step(isa, p, src + 2 * l * src_line, dst + 2 * l * dst_line, elem, conj, scratch);
     free(scratch);
-    return true;
+    return ok;
 }

@@ -190,8 +190,9 @@ static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int shift, in
     }
 }
 
-/* Transforms the lines of groups [begin, end) (FFT_LANES lines a group) of ln. */
-static void FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end)
+/* Transforms the lines of groups [begin, end) (FFT_LANES lines a group) of ln; false when out
+ * of host memory for the lane buffer (those lines then unwritten). */
+static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end)
 {
     int64_t n = p->n;
     int shift = 62; /* no padding below 4 points */
@@ -199,7 +200,7 @@ static void FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
     /* y's quarters start 12 vectors on from x's: other cache sets again */
     int64_t size = FL(at)(n, shift) + 12;
     FL(cv) *buf = aligned_alloc(64, sizeof(FL(cv)) * (size_t)(2 * size));
-    if (!buf) return; /* a few MiB at most: the result stays unwritten */
+    if (!buf) return false;
     for (int64_t g = begin; g < end; g++) {
         int64_t first = g * FFT_LANES;
         int lanes = (int)(ln->lines - first < FFT_LANES ? ln->lines - first : FFT_LANES);
@@ -208,6 +209,7 @@ static void FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
         FL(store)(result, ln, n, shift, first, lanes);
     }
     free(buf);
+    return true;
 }
 
 #undef FL_LO
