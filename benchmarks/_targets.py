@@ -56,6 +56,11 @@ RANDOM_INTEGERS_16M = Target("random-integers-16m", 24, "integers 16 M int64", "
 RANDOM_PERMUTATION_1M = Target("random-permutation-1m", 24, "permutation 1 M", "speedup", 1.0)
 ALL += [RANDOM_NORMAL_16M, RANDOM_RANDOM_16M, RANDOM_INTEGERS_16M, RANDOM_PERMUTATION_1M]
 ALL += [F64_MATMUL_512, F64_MATMUL_1024, F64_SOLVE_512, F64_CHOLESKY_512, EIGH_512, C128_FFT_2_20]
+# Single-precision FFTs (bench_fft.py): at least NumPy's speed (PyTorch's MKL: >= 0.5, read
+# from the row's PyTorch column).
+FFT_C64_2_20 = Target("fft-c64-2-20", 22, "fft 2^20 complex64", "speedup", 1.0)
+FFT_C64_ROWS = Target("fft-c64-rows", 22, "fft 1024x1024 complex64 rows", "speedup", 1.0)
+ALL += [FFT_C64_2_20, FFT_C64_ROWS]
 BY_KEY = {target.key: target for target in ALL}
 
 

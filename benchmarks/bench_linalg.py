@@ -1,10 +1,10 @@
-"""npuarray.linalg and npuarray.fft against NumPy and PyTorch CPU.
+"""npuarray.linalg against NumPy and PyTorch CPU.
 
 * ``solve``, ``cholesky``, ``qr``, ``svd``, ``eigh`` on 512 x 512 float32 and float64
   (float64 solve / cholesky and eigh are host fallbacks: CANN has no device kernel);
   ``--quick``: float32 on 256 x 256 only;
-* ``fft`` of 2**20 complex64, ``rfft`` of 2**20 float32, both on a batch of
-  1024 x 1024, and ``fftn`` (fft2) of 2048 x 2048 complex64.
+
+The FFT rows are in ``bench_fft``.
 
 Every npuarray timing ends with a synchronisation of the stream, so it covers
 the work, not only its submission. Ratios are NumPy time / npuarray time.
@@ -58,30 +58,7 @@ def _linalg(harness, stream, torch):
             harness.compare("%s %dx%d %s" % (case, n, n, name), impls, repeat=3)
 
 
-def _fft(harness, stream, torch):
-    rng = np.random.default_rng(1)
-    signal = (rng.standard_normal(1 << 20) + 1j * rng.standard_normal(1 << 20)).astype(
-        np.complex64)
-    batch = signal.reshape(1024, 1024)
-    image = (rng.standard_normal((2048, 2048)) + 1j * rng.standard_normal((2048, 2048))).astype(
-        np.complex64)
-    cases = [("fft 2^20 complex64", signal, np.fft.fft, npx.fft.fft, "fft"),
-             ("rfft 2^20 float32", signal.real.copy(), np.fft.rfft, npx.fft.rfft, "rfft"),
-             ("fft 1024x1024 complex64", batch, np.fft.fft, npx.fft.fft, "fft"),
-             ("rfft 1024x1024 float32", batch.real.copy(), np.fft.rfft, npx.fft.rfft, "rfft"),
-             ("fft2 2048x2048 complex64", image, np.fft.fft2, npx.fft.fftn, "fft2")]
-    for case, host, numpy_fn, ours, torch_name in cases[:2] if harness.quick else cases:
-        x = npx.asarray(host)
-        impls = {"npuarray": _synchronized(stream, lambda ours=ours, x=x: ours(x)),
-                 "numpy": lambda numpy_fn=numpy_fn, host=host: numpy_fn(host)}
-        if torch is not None:
-            t = torch.from_numpy(host)
-            impls["torch"] = lambda f=getattr(torch.fft, torch_name), t=t: f(t)
-        harness.compare(case, impls, nbytes=2 * host.nbytes, repeat=5)
-
-
 def run(harness):
     stream = npx.get_current_stream()
     torch = torch_or_none()
     _linalg(harness, stream, torch)
-    _fft(harness, stream, torch)

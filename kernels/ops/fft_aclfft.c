@@ -15,8 +15,10 @@
  * Exec enqueues the transform on the plan's stream (aclfftSetStream; NULL: the default stream)
  * after checking that idata and odata lie in device memory of that stream's device. Plans and
  * queued transforms share the twiddle tables by reference count, so destroying a plan with work
- * still queued is safe. The transforms run on the CPU pool in double precision (fft_engine.c);
- * R2C and C2R of even length use a complex transform of half the length. */
+ * still queued is safe. Power-of-two lengths run in single precision, vectorised across lines
+ * and threaded (fft_lanes.c); other lengths in double precision, line by line across the CPU
+ * pool (fft_engine.c: Bluestein). R2C and C2R of even length use a complex transform of half
+ * the length. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -386,18 +388,120 @@ static void transform_lines(size_t begin, size_t end, void *arg)
     free(data);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Real transforms whose half length is a power of two: the complex transform of the packed
+ * rows in single precision (fft_pow2_run), the split into the spectrum in double per row */
+
+typedef struct {
+    const fft_job *job;
+    const fft_tables *t;
+} real_ctx;
+
+static fft_cplx load(const float *v, int64_t k) { return (fft_cplx){ v[2 * k], v[2 * k + 1] }; }
+
+static void put(float *v, int64_t k, fft_cplx z)
+{
+    v[2 * k] = (float)z.re;
+    v[2 * k + 1] = (float)z.im;
+}
+
+static fft_cplx times(fft_cplx a, fft_cplx b) { return (fft_cplx){ a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re }; }
+
+/* Z (h values, in place in the row of h + 1) -> X_k = E_k + w^k O_k as fft_real_forward. */
+static void real_split_rows(size_t begin, size_t end, void *arg)
+{
+    const real_ctx *c = arg;
+    int64_t h = c->t->n / 2;
+    const fft_cplx *w = c->t->real_twiddle;
+    for (size_t row = begin; row < end; row++) {
+        float *v = c->job->out + 2 * (int64_t)row * (h + 1);
+        put(v, h, load(v, 0));
+        for (int64_t k = 0; k <= h / 2; k++) {
+            fft_cplx z = load(v, k), y = load(v, h - k);
+            fft_cplx e = { (z.re + y.re) / 2, (z.im - y.im) / 2 }, o = { (z.im + y.im) / 2, -(z.re - y.re) / 2 };
+            fft_cplx e2 = { (y.re + z.re) / 2, (y.im - z.im) / 2 }, o2 = { (y.im + z.im) / 2, -(y.re - z.re) / 2 };
+            fft_cplx a = times(w[k], o), b = times(w[h - k], o2);
+            put(v, k, (fft_cplx){ e.re + a.re, e.im + a.im });
+            put(v, h - k, (fft_cplx){ e2.re + b.re, e2.im + b.im });
+        }
+    }
+}
+
+/* The n/2 + 1 terms of a Hermitian spectrum (imaginary parts of X_0, X_h ignored) -> the h
+ * values Z_k = (X_k + conj X_{h-k}) + i (X_k - conj X_{h-k}) / w^k into the output row, as
+ * fft_real_backward. */
+static void real_merge_rows(size_t begin, size_t end, void *arg)
+{
+    const real_ctx *c = arg;
+    int64_t h = c->t->n / 2;
+    const fft_cplx *w = c->t->real_twiddle;
+    for (size_t row = begin; row < end; row++) {
+        const float *x = c->job->in + 2 * (int64_t)row * (h + 1);
+        float *v = c->job->out + 2 * (int64_t)row * h;
+        for (int64_t k = 0; k <= h / 2; k++) {
+            fft_cplx a = load(x, k), b = load(x, h - k);
+            if (k == 0) a.im = b.im = 0;
+            fft_cplx f = { a.re + b.re, a.im - b.im }, d = { a.re - b.re, a.im + b.im };
+            fft_cplx f2 = { b.re + a.re, b.im - a.im }, d2 = { b.re - a.re, b.im + a.im };
+            fft_cplx g = times(d, (fft_cplx){ w[k].re, -w[k].im });
+            fft_cplx g2 = times(d2, (fft_cplx){ w[h - k].re, -w[h - k].im });
+            put(v, k, (fft_cplx){ f.re - g.im, f.im + g.re });
+            if (k > 0) put(v, h - k, (fft_cplx){ f2.re - g2.im, f2.im + g2.re });
+        }
+    }
+}
+
+static bool real_pow2(const fft_job *j, const fft_tables *t)
+{
+    int64_t h = t->n / 2;
+    real_ctx c = { j, t };
+    if (j->type == ACLFFT_R2C) {
+        if (!fft_pow2_run(t->half->pow2, j->in, h, j->out, h + 1, 1, j->batch, -1)) return false;
+        npusim_parallel_for((size_t)j->batch, 16, real_split_rows, &c);
+        return true;
+    }
+    npusim_parallel_for((size_t)j->batch, 16, real_merge_rows, &c);
+    return fft_pow2_run(t->half->pow2, j->out, h, j->out, h, 1, j->batch, +1);
+}
+
+/* One pass of the job on the double-precision engine, line by line across the CPU pool. */
+static void engine_pass(const fft_job *j, int pass)
+{
+    line_ctx c = { j, j->tables[pass ? 0 : j->rank - 1]->t, pass };
+    int64_t lines = pass ? j->batch * j->dims[1] : j->batch * (j->rank == 2 ? j->dims[0] : 1);
+    npusim_parallel_for((size_t)lines, 1, transform_lines, &c);
+}
+
+static bool job_rows(const fft_job *j)
+{
+    const fft_tables *t = j->tables[j->rank - 1]->t;
+    int64_t n = t->n, rows = j->batch * (j->rank == 2 ? j->dims[0] : 1);
+    if (t->pow2 && j->type == ACLFFT_C2C) return fft_pow2_run(t->pow2, j->in, n, j->out, n, 1, rows, j->sign);
+    if (t->half && t->half->pow2) return real_pow2(j, t);
+    engine_pass(j, 0);
+    return true;
+}
+
+static bool job_columns(const fft_job *j)
+{
+    const fft_tables *t = j->tables[0]->t;
+    if (!t->pow2) {
+        engine_pass(j, 1);
+        return true;
+    }
+    int64_t nx = j->dims[0], ny = j->dims[1];
+    for (int64_t b = 0; b < j->batch; b++) {
+        float *m = j->out + 2 * b * nx * ny;
+        if (!fft_pow2_run(t->pow2, m, 1, m, 1, ny, ny, j->sign)) return false;
+    }
+    return true;
+}
+
 static int fft_job_run(void *payload)
 {
     const fft_job *j = payload;
-    int last = j->rank - 1;
-    line_ctx rows = { j, j->tables[last]->t, 0 };
-    int64_t lines = j->batch * (j->rank == 2 ? j->dims[0] : 1);
-    npusim_parallel_for((size_t)lines, 1, transform_lines, &rows);
-    if (j->rank == 2) {
-        line_ctx cols = { j, j->tables[0]->t, 1 };
-        npusim_parallel_for((size_t)(j->batch * j->dims[1]), 1, transform_lines, &cols);
-    }
-    return 0;
+    bool ok = job_rows(j) && (j->rank == 1 || job_columns(j));
+    return ok ? ACL_SUCCESS : ACL_ERROR_RT_MEMORY_ALLOCATION;
 }
 
 static void fft_job_release(void *payload)

@@ -1,8 +1,9 @@
-/* npusim's FFT engine (see fft_engine.h). Twiddles and chirps are computed directly with cos/sin
- * of reduced angles (no recurrences), so the error stays near that of the transform itself.
- * The radix-2 passes run block by block while the blocks fit in cache, then over the whole
- * array for the last stages; real transforms of even length use one complex transform of half
- * the length. */
+/* npusim's double-precision FFT engine (see fft_engine.h): Bluestein's algorithm for lengths
+ * that are not powers of two (those have single-precision tables: fft_lanes.c). Twiddles and
+ * chirps are computed directly with cos/sin of reduced angles (no recurrences), so the error
+ * stays near that of the transform itself. The radix-2 passes of the convolution run block by
+ * block while the blocks fit in cache, then over the whole array for the last stages; real
+ * transforms of even length use one complex transform of half the length. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -80,6 +81,7 @@ void fft_tables_free(fft_tables *t)
     free(t->filter);
     fft_tables_free(t->half);
     free(t->real_twiddle);
+    fft_pow2_free(t->pow2);
     free(t);
 }
 
@@ -126,10 +128,11 @@ fft_tables *fft_tables_make(int64_t n, bool real)
     t->m = 1;
     if (is_pow2(n)) {
         t->m = n;
+        t->pow2 = fft_pow2_make(n);
     } else {
         while (t->m < 2 * n - 1) t->m <<= 1;
     }
-    bool ok = make_stages(t) && (t->m == n || make_bluestein(t)) && (!real || n % 2 || make_real(t));
+    bool ok = (t->pow2 ? true : make_stages(t) && make_bluestein(t)) && (!real || n % 2 || make_real(t));
     if (ok) return t;
     fft_tables_free(t);
     return NULL;
@@ -160,10 +163,7 @@ static void bluestein_forward(const fft_tables *t, fft_cplx *data, fft_cplx *wor
 
 void fft_run(const fft_tables *t, fft_cplx *data, int sign, fft_cplx *work)
 {
-    if (t->m == t->n) {
-        radix2(data, t->n, t->stage, sign);
-        return;
-    }
+    if (t->n == 1) return; /* the only power of two real transforms bring here */
     if (sign < 0) {
         bluestein_forward(t, data, work);
         return;

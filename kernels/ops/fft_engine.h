@@ -1,6 +1,7 @@
 /* Private to kernels/ops: npusim's FFT engine, the simulated device's kernel behind aclfft.
  * Complex transforms of any length in double precision: iterative radix-2 for powers of two,
- * Bluestein's chirp-z algorithm (on a power-of-two convolution) for every other length. */
+ * Bluestein's chirp-z algorithm (on a power-of-two convolution) for every other length; and
+ * vectorised, multi-threaded single-precision transforms of power-of-two length (fft_lanes.c). */
 #ifndef NPUSIM_FFT_ENGINE_H
 #define NPUSIM_FFT_ENGINE_H
 
@@ -11,6 +12,9 @@ typedef struct {
     double re, im;
 } fft_cplx;
 
+/* Tables of a single-precision power-of-two transform (fft_lanes.c). */
+typedef struct fft_pow2 fft_pow2;
+
 /* Tables of one transform length; immutable once made, shared by plans and queued launches. */
 typedef struct fft_tables {
     int64_t n;        /* transform length */
@@ -20,6 +24,7 @@ typedef struct fft_tables {
     fft_cplx *filter;  /* Bluestein only: forward transform of the conjugate chirp, m values */
     struct fft_tables *half; /* real transforms of even n: the tables of n/2, else NULL */
     fft_cplx *real_twiddle;  /* with half: n/2 + 1 values exp(-2 pi i k / n) */
+    fft_pow2 *pow2;          /* n a power of two: the single-precision tables (no `stage`) */
 } fft_tables;
 
 /* Tables for length n >= 1 (with `real`, also those of the half-length real algorithm when n
@@ -28,12 +33,24 @@ fft_tables *fft_tables_make(int64_t n, bool real);
 void fft_tables_free(fft_tables *t);
 /* Scratch elements fft_run needs for these tables. */
 int64_t fft_work_size(const fft_tables *t);
-/* In-place unnormalised transform of data[n]; sign -1 forward, +1 backward. */
+/* In-place unnormalised transform of data[n], n = 1 or not a power of two (those have `pow2`
+ * tables instead); sign -1 forward, +1 backward. */
 void fft_run(const fft_tables *t, fft_cplx *data, int sign, fft_cplx *work);
-/* Real transforms of even n through one complex transform of n/2 (tables made with `real`).
+/* Real transforms of even n through one complex transform of n/2 (tables made with `real`),
+ * n/2 not a power of two.
  * Forward: data[k] = x[2k] + i x[2k+1] for k < n/2 in, the n/2 + 1 spectrum terms out.
  * Backward: the n/2 + 1 terms of a Hermitian spectrum in, n * (x[2k] + i x[2k+1]) out. */
 void fft_real_forward(const fft_tables *t, fft_cplx *data, fft_cplx *work);
 void fft_real_backward(const fft_tables *t, fft_cplx *data, fft_cplx *work);
+
+/* Single-precision tables of n, a power of two, or NULL when out of host memory. */
+fft_pow2 *fft_pow2_make(int64_t n);
+void fft_pow2_free(fft_pow2 *p);
+/* Unnormalised transforms (sign -1 forward, +1 backward) of `lines` lines of interleaved
+ * complex64: line l's element k at src + 2 (l src_line + k elem) floats, written at
+ * dst + 2 (l dst_line + k elem). src may be dst (in place); lines must not overlap otherwise.
+ * Runs on the CPU pool; false when out of host memory (dst then partly unwritten). */
+bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *dst, int64_t dst_line,
+                  int64_t elem, int64_t lines, int sign);
 
 #endif /* NPUSIM_FFT_ENGINE_H */

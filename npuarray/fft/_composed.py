@@ -7,11 +7,13 @@ does. These transforms run instead:
 * a power of two: Stockham autosort stages (no bit reversal). The data is kept as
   ``(B, L)``: row ``b`` holds the finished length-``L`` transform of ``x[b::B]``.
   A radix-4 stage turns it into ``(B / 4, 4 L)``: with ``Z_j`` the rows
-  ``j B / 4 ..`` and ``T_j = w^(j k) Z_j`` (one aclnnMul by the twiddles
-  ``w = exp(-+2 pi i / 4 L)``), the four quarters of each new row are the 4-point
+  ``j B / 4 ..`` and ``T_j = w^(j k) Z_j`` (an aclnnMul by the twiddles
+  ``w = exp(-+2 pi i / 4 L)`` per part), the four quarters of each new row are the 4-point
   transforms ``(T0 + T2) +- (T1 + T3)``, ``(T0 - T2) -+ i (T1 - T3)`` (aclnnAdd,
-  aclnnSub, written into strided views of the new array); an odd power of two
-  starts with one radix-2 stage. ``log4 n`` stages of ten launches each.
+  aclnnSub with a real or complex alpha, computed in place in strided views of the
+  new array: no temporaries); an odd power of two starts with one radix-2 stage.
+  ``log4 n`` stages of ten quarter-sized launches each (seven on the first, whose
+  twiddles are ones).
 * any other length: Bluestein's chirp transform, ``X_k = c_k sum_j (x_j c_j)
   conj(c)_(k-j)`` with ``c_j = exp(-+i pi j**2 / n)`` (``j**2 mod 2 n`` in int64, so
   the angle is exact to rounding), as a circular convolution of power-of-two length
@@ -28,7 +30,7 @@ import numpy as np
 from .._core import _ops
 from .._core._creation import arange
 from .._core._elementwise import conj, exp, multiply, remainder
-from .._core._manipulation import flip, matrix_transpose, reshape
+from .._core._manipulation import flip, matrix_transpose, moveaxis, reshape
 from ..runtime import _capture_guard
 
 __all__ = []
@@ -38,11 +40,14 @@ _INT64 = np.dtype(np.int64)
 _FLOAT64 = np.dtype(np.float64)
 
 
-def _binary(op, x1, x2, out, stream):
+def _binary(op, x1, x2, out, stream, alpha=1):
+    """``out = x1 * x2`` (aclnnMul) or ``out = x1 +- alpha x2`` (aclnnAdd, aclnnSub: a real
+    or complex ``alpha``); ``out`` may be ``x1`` or ``x2`` itself."""
     if op == "aclnnMul":
         _ops.launch(op, x1, x2, out, stream=stream)
     else:
-        _ops.launch(op, x1, x2, _ops.acl_scalar(1, _FLOAT64), out, stream=stream)
+        dtype = COMPLEX128 if isinstance(alpha, complex) else _FLOAT64
+        _ops.launch(op, x1, x2, _ops.acl_scalar(alpha, dtype), out, stream=stream)
 
 
 _TWIDDLE_CACHE_SIZE = 64
@@ -70,37 +75,59 @@ def _powers(radix, length, sign, device):
     return powers
 
 
-def _butterflies(parts, t, out, radix, sign, stream):
-    """``out[m] = sum_j t_j (sign i)^(j m)`` for radix 2 or 4, where ``parts(j)`` gives
-    ``t_0`` and ``t(j)`` the twiddled ``t_j`` (j >= 1), ``out(m)`` the target views."""
+def _butterflies(x, w, out, radix, sign, stream):
+    """``out(m) = sum_j w_j x_j (sign i)^(j m)`` for radix 2 or 4, where ``x(j)`` gives the
+    parts, ``w(j)`` their twiddles (None: all ones), ``out(m)`` the target views.
+
+    Everything happens in the target: a twiddled part is written into an output slot, and a
+    sum ``u + v`` taken in u's own slot is followed by ``(u + v) - 2 v = u - v``, so that a
+    radix-4 stage is ten launches on quarter-sized operands and no temporary."""
+    def operand(a):                     # an output slot (int) or an array
+        return out(a) if isinstance(a, int) else a
+
+    def twiddled(j, slot):              # t_j = w_j x_j in `slot`, or x_j itself
+        if w is None:
+            return x(j)
+        _binary("aclnnMul", x(j), w(j), out(slot), stream)
+        return slot
+
+    def pair(u, v, total, difference, alpha=1):   # u + alpha v into total, u - alpha v into difference
+        _binary("aclnnAdd", operand(u), operand(v), out(total), stream, alpha)
+        if isinstance(u, int) and u == total:    # u is gone: (u + alpha v) - 2 alpha v
+            _binary("aclnnSub", out(total), operand(v), out(difference), stream, 2 * alpha)
+        else:
+            _binary("aclnnSub", operand(u), operand(v), out(difference), stream, alpha)
+
     if radix == 2:
-        _binary("aclnnAdd", parts(0), t(1), out(0), stream)
-        _binary("aclnnSub", parts(0), t(1), out(1), stream)
+        pair(x(0), twiddled(1, 1), 0, 1)
         return
-    device = parts(0)._buffer.device
-    shape = parts(0)._shape
-    s02, d02, s13, d13 = (_ops.empty(shape, COMPLEX128, device, stream) for _ in range(4))
-    _binary("aclnnAdd", parts(0), t(2), s02, stream)
-    _binary("aclnnSub", parts(0), t(2), d02, stream)
-    _binary("aclnnAdd", t(1), t(3), s13, stream)
-    _binary("aclnnSub", t(1), t(3), d13, stream)
-    rotated = multiply(d13, complex(0, sign))             # sign i (t1 - t3)
-    _binary("aclnnAdd", s02, s13, out(0), stream)
-    _binary("aclnnAdd", d02, rotated, out(1), stream)
-    _binary("aclnnSub", s02, s13, out(2), stream)
-    _binary("aclnnSub", d02, rotated, out(3), stream)
+    pair(x(0), twiddled(2, 2), 0, 1)                 # a = t0 + t2 in 0, b = t0 - t2 in 1
+    t3 = twiddled(3, 3)
+    pair(twiddled(1, 2), t3, 2, 3)                   # c = t1 + t3 in 2, d = t1 - t3 in 3
+    pair(0, 2, 0, 2)                                 # a + c, a - c
+    pair(1, 3, 1, 3, complex(0, sign))              # b + sign i d, b - sign i d
 
 
 def _stage_rows(z, radix, sign, stream):
-    """Layout (..., B, L) (row b: transform of x[b::B]) -> (..., B / radix, radix L)."""
-    *batch, b, length = z._shape
-    batch, q = tuple(batch), b // radix
-    parts = reshape(z, batch + (radix, q, length))
-    t = multiply(parts[..., 1:, :, :], reshape(_powers(radix, length, sign, z.device), (radix - 1, 1, length)))
-    out = _ops.empty(batch + (q, radix, length), COMPLEX128, z._buffer.device, stream)
-    _butterflies(lambda j: parts[..., j, :, :], lambda j: t[..., j - 1, :, :],
-                 lambda m: out[..., m, :], radix, sign, stream)
-    return reshape(out, batch + (q, radix * length))
+    """Layout (..., B, M, L) (row b: the transform of x[b::B], its element m L + l at
+    [b, m, l]) -> (..., B / radix, radix, M L). Each output part is written as one
+    contiguous block (slot-major), which the next stage reads as a strided view; the last
+    stage (B = radix) writes the C-contiguous result."""
+    *batch, b, mid, length = z._shape
+    batch, q, row = tuple(batch), b // radix, mid * length
+    powers = reshape(_powers(radix, row, sign, z.device), (radix - 1, mid, length))
+    device, axis = z._buffer.device, len(batch)
+    if q > 1:
+        buf = _ops.empty(batch + (radix, q, mid, length), COMPLEX128, device, stream)
+        out = lambda m: buf[..., m, :, :, :]                          # noqa: E731
+        result = reshape(moveaxis(buf, axis, axis + 1), batch + (q, radix, row), copy=False)
+    else:
+        buf = _ops.empty(batch + (q, radix, mid, length), COMPLEX128, device, stream)
+        out = lambda m: buf[..., :, m, :, :]                          # noqa: E731
+        result = reshape(buf, batch + (q, radix, row))
+    _butterflies(lambda j: z[..., j * q:(j + 1) * q, :, :], lambda j: powers[j - 1],
+                 out, radix, sign, stream)
+    return result
 
 
 def _stage_columns(z, radix, sign, stream):
@@ -109,10 +136,11 @@ def _stage_columns(z, radix, sign, stream):
     *batch, length, b = z._shape
     batch, q = tuple(batch), b // radix
     parts = reshape(z, batch + (length, radix, q))
-    twiddles = reshape(matrix_transpose(_powers(radix, length, sign, z.device)), (length, radix - 1, 1))
-    t = multiply(parts[..., :, 1:, :], twiddles)
+    powers = None
+    if length > 1:
+        powers = reshape(matrix_transpose(_powers(radix, length, sign, z.device)), (length, radix - 1, 1))
     out = _ops.empty(batch + (radix, length, q), COMPLEX128, z._buffer.device, stream)
-    _butterflies(lambda j: parts[..., :, j, :], lambda j: t[..., :, j - 1, :],
+    _butterflies(lambda j: parts[..., :, j, :], None if powers is None else (lambda j: powers[:, j - 1, :]),
                  lambda m: out[..., m, :, :], radix, sign, stream)
     return reshape(out, batch + (radix * length, q))
 
@@ -127,7 +155,7 @@ def _power_of_two(x, sign, stream):
     stages = iter(radices)
     for radix in stages:
         if n // length < length * radix:   # B would drop below L: go on in rows
-            z = _ops.copy(matrix_transpose(z))
+            z = reshape(_ops.copy(matrix_transpose(z)), batch + (n // length, 1, length))
             z = _stage_rows(z, radix, sign, stream)
             for later in stages:
                 z = _stage_rows(z, later, sign, stream)

@@ -1,0 +1,218 @@
+/* The single-precision power-of-two kernels of fft_lanes.c, included there once per
+ * instruction set with FL(name) giving each copy its own names and FFT_LANES its vector width
+ * (in complex values). Private to fft_lanes.c.
+ *
+ * FFT_LANES lines are transformed at once, one per vector lane: the butterflies are then plain
+ * vector arithmetic with scalar twiddles, no shuffles, whatever the stage. */
+
+typedef float FL(vf) __attribute__((vector_size(4 * FFT_LANES)));
+typedef double FL(vd) __attribute__((vector_size(8 * FFT_LANES)));
+typedef struct {
+    FL(vf) re, im;
+} FL(cv);
+
+/* Shuffle indices: interleave the low / high halves of two vectors (FL_LO, FL_HI), the even /
+ * odd elements of their concatenation (FL_EVEN, FL_ODD). */
+#if FFT_LANES == 4
+#define FL_LO 0, 4, 1, 5
+#define FL_HI 2, 6, 3, 7
+#define FL_EVEN 0, 2, 4, 6
+#define FL_ODD 1, 3, 5, 7
+#elif FFT_LANES == 8
+#define FL_LO 0, 8, 1, 9, 2, 10, 3, 11
+#define FL_HI 4, 12, 5, 13, 6, 14, 7, 15
+#define FL_EVEN 0, 2, 4, 6, 8, 10, 12, 14
+#define FL_ODD 1, 3, 5, 7, 9, 11, 13, 15
+#elif FFT_LANES == 16
+#define FL_LO 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23
+#define FL_HI 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31
+#define FL_EVEN 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+#define FL_ODD 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+#endif
+
+/* FFT_LANES interleaved complex values at src into a lane vector (imaginary parts times sign). */
+static inline void FL(split)(FL(cv) *v, const void *src, float sign)
+{
+    FL(vf) lo, hi;
+    memcpy(&lo, src, sizeof lo);
+    memcpy(&hi, (const char *)src + sizeof lo, sizeof hi);
+    v->re = __builtin_shufflevector(lo, hi, FL_EVEN);
+    v->im = __builtin_shufflevector(lo, hi, FL_ODD) * sign;
+}
+
+static inline void FL(join)(void *dst, const FL(cv) *v, float sign)
+{
+    FL(vf) im = v->im * sign;
+    FL(vf) lo = __builtin_shufflevector(v->re, im, FL_LO), hi = __builtin_shufflevector(v->re, im, FL_HI);
+    memcpy(dst, &lo, sizeof lo);
+    memcpy((char *)dst + sizeof lo, &hi, sizeof hi);
+}
+
+/* Element k of a lane buffer of n >= 4 points sits at k + k / (n / 4): one vector of padding
+ * after each quarter, so that the four quarters a stage reads are not a multiple of 4 KiB apart
+ * (they would share cache sets and alias in the load-store unit). */
+static inline int64_t FL(at)(int64_t k, int shift) { return k + (k >> shift); }
+
+/* Radix-4 Stockham autosort stages (decimation in frequency, forward), then one radix-2 stage
+ * when log2 n is odd, ping-ponging between x and y (padded buffers: FL(at)); returns the buffer
+ * holding the result. */
+static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, int64_t n, const float *tw, int shift)
+{
+    int64_t s = 1, m = n, quarter = FL(at)(n / 4, shift);
+    for (; m >= 4; m >>= 2, s <<= 2) {
+        int64_t q4 = m / 4;
+        for (int64_t p = 0; p < q4; p++, tw += 6) {
+            float w1r = tw[0], w1i = tw[1], w2r = tw[2], w2i = tw[3], w3r = tw[4], w3i = tw[5];
+            const FL(cv) *a = x + s * p, *b = a + quarter, *c = b + quarter, *d = c + quarter;
+            /* s divides n / 4: each output run of s points lies inside one quarter */
+            FL(cv) *o0 = y + FL(at)(4 * s * p, shift), *o1 = y + FL(at)((4 * p + 1) * s, shift);
+            FL(cv) *o2 = y + FL(at)((4 * p + 2) * s, shift), *o3 = y + FL(at)((4 * p + 3) * s, shift);
+            for (int64_t q = 0; q < s; q++) {
+                FL(vf) apcr = a[q].re + c[q].re, apci = a[q].im + c[q].im;
+                FL(vf) amcr = a[q].re - c[q].re, amci = a[q].im - c[q].im;
+                FL(vf) bpdr = b[q].re + d[q].re, bpdi = b[q].im + d[q].im;
+                FL(vf) bmdr = b[q].re - d[q].re, bmdi = b[q].im - d[q].im;
+                /* the 4-point DFT (a - c) -+ i (b - d), (a + c) - (b + d), then the twiddles */
+                FL(vf) t1r = amcr + bmdi, t1i = amci - bmdr, t3r = amcr - bmdi, t3i = amci + bmdr;
+                FL(vf) t2r = apcr - bpdr, t2i = apci - bpdi;
+                o0[q].re = apcr + bpdr;
+                o0[q].im = apci + bpdi;
+                o1[q].re = t1r * w1r - t1i * w1i;
+                o1[q].im = t1r * w1i + t1i * w1r;
+                o2[q].re = t2r * w2r - t2i * w2i;
+                o2[q].im = t2r * w2i + t2i * w2r;
+                o3[q].re = t3r * w3r - t3i * w3i;
+                o3[q].im = t3r * w3i + t3i * w3r;
+            }
+        }
+        FL(cv) *t = x;
+        x = y;
+        y = t;
+    }
+    if (m == 2) {
+        for (int64_t q = 0; q < s; q++) {
+            int64_t lo = FL(at)(q, shift), hi = FL(at)(q + s, shift);
+            FL(cv) a = x[lo], b = x[hi];
+            y[lo].re = a.re + b.re;
+            y[lo].im = a.im + b.im;
+            y[hi].re = a.re - b.re;
+            y[hi].im = a.im - b.im;
+        }
+        x = y;
+    }
+    return x;
+}
+
+/* Elements of a line copied at a time: one when the lanes are the closer in memory (along
+ * them), else FFT_BLOCK (a block of the buffer stays in L1), at most a quarter (one padding)
+ * and at most n. */
+static inline int64_t FL(block)(bool along_lanes, int64_t n)
+{
+    int64_t block = along_lanes ? 1 : FFT_BLOCK;
+    if (n >= 4 && block > n / 4) block = n / 4;
+    return block < n ? block : n;
+}
+
+/* Lines [first, first + lanes) of ln into buf (unused lanes zero), conjugated with conj_in.
+ * Scalar copies into memory, not lane inserts into registers: the stages read the vectors
+ * once the stores have long landed. */
+static void FL(load)(FL(cv) *buf, const fft_lines *ln, int64_t n, int shift, int64_t first, int lanes)
+{
+    float sign = ln->conj_in ? -1.0f : 1.0f;
+    const float *src = ln->src + 2 * first * ln->src_line;
+    float *b = (float *)buf;
+    if (lanes == FFT_LANES && ln->src_line == 1) { /* the lanes are adjacent values */
+        for (int64_t k = 0; k < n; k++) {
+            if (k + FFT_AHEAD < n) __builtin_prefetch(src + 2 * (k + FFT_AHEAD) * ln->src_elem);
+            FL(split)(buf + FL(at)(k, shift), src + 2 * k * ln->src_elem, sign);
+        }
+        return;
+    }
+    if (lanes < FFT_LANES) memset(buf, 0, sizeof(FL(cv)) * (size_t)FL(at)(n, shift));
+    int64_t block = FL(block)(ln->src_line < ln->src_elem, n), e = ln->src_elem;
+    for (int64_t k0 = 0; k0 < n; k0 += block) {
+        float *bb = b + 2 * FFT_LANES * FL(at)(k0, shift); /* a block lies inside one quarter */
+        for (int l = 0; l < lanes; l++) {
+            const float *s = src + 2 * (l * ln->src_line + k0 * e);
+            if (block == 1 && l == 0 && k0 + FFT_AHEAD < n) /* each element on another page */
+                __builtin_prefetch(s + 2 * FFT_AHEAD * e);
+            for (int64_t k = 0; k < block; k++) {
+                bb[2 * FFT_LANES * k + l] = s[2 * k * e];
+                bb[2 * FFT_LANES * k + FFT_LANES + l] = sign * s[2 * k * e + 1];
+            }
+        }
+    }
+}
+
+/* buf back to lines [first, first + lanes), each element k of line l times roots[l]^k first
+ * (the powers by a recurrence in double: error k * 2^-52, far below single precision). */
+static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int shift, int64_t first, int lanes)
+{
+    if (ln->roots) {
+        FL(vd) cr = { 0 }, ci = { 0 }, rr = { 0 }, ri = { 0 };
+        for (int l = 0; l < lanes; l++) {
+            cr[l] = 1.0;
+            rr[l] = ln->roots[2 * (first + l)];
+            ri[l] = ln->roots[2 * (first + l) + 1];
+        }
+        for (int64_t k = 0; k < n; k++) {
+            FL(cv) *v = buf + FL(at)(k, shift);
+            FL(vf) re = v->re, im = v->im;
+            FL(vf) wr = __builtin_convertvector(cr, FL(vf)), wi = __builtin_convertvector(ci, FL(vf));
+            v->re = re * wr - im * wi;
+            v->im = re * wi + im * wr;
+            FL(vd) nr = cr * rr - ci * ri;
+            ci = cr * ri + ci * rr;
+            cr = nr;
+        }
+    }
+    float sign = ln->conj_out ? -1.0f : 1.0f;
+    float *dst = ln->dst + 2 * first * ln->dst_line;
+    const float *b = (const float *)buf;
+    if (lanes == FFT_LANES && ln->dst_line == 1) {
+        for (int64_t k = 0; k < n; k++) {
+            if (k + FFT_AHEAD < n) __builtin_prefetch(dst + 2 * (k + FFT_AHEAD) * ln->dst_elem, 1);
+            FL(join)(dst + 2 * k * ln->dst_elem, buf + FL(at)(k, shift), sign);
+        }
+        return;
+    }
+    int64_t block = FL(block)(ln->dst_line < ln->dst_elem, n), e = ln->dst_elem; /* as FL(load) */
+    for (int64_t k0 = 0; k0 < n; k0 += block) {
+        const float *bb = b + 2 * FFT_LANES * FL(at)(k0, shift);
+        for (int l = 0; l < lanes; l++) {
+            float *d = dst + 2 * (l * ln->dst_line + k0 * e);
+            if (block == 1 && l == 0 && k0 + FFT_AHEAD < n) __builtin_prefetch(d + 2 * FFT_AHEAD * e, 1);
+            for (int64_t k = 0; k < block; k++) {
+                d[2 * k * e] = bb[2 * FFT_LANES * k + l];
+                d[2 * k * e + 1] = sign * bb[2 * FFT_LANES * k + FFT_LANES + l];
+            }
+        }
+    }
+}
+
+/* Transforms the lines of groups [begin, end) (FFT_LANES lines a group) of ln; false when out
+ * of host memory for the lane buffer (those lines then unwritten). */
+static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end)
+{
+    int64_t n = p->n;
+    int shift = 62; /* no padding below 4 points */
+    while (n >= 4 && (INT64_C(1) << shift) > n / 4) shift--;
+    /* y's quarters start 12 vectors on from x's: other cache sets again */
+    int64_t size = FL(at)(n, shift) + 12;
+    FL(cv) *buf = aligned_alloc(64, sizeof(FL(cv)) * (size_t)(2 * size));
+    if (!buf) return false;
+    for (int64_t g = begin; g < end; g++) {
+        int64_t first = g * FFT_LANES;
+        int lanes = (int)(ln->lines - first < FFT_LANES ? ln->lines - first : FFT_LANES);
+        FL(load)(buf, ln, n, shift, first, lanes);
+        FL(cv) *result = FL(stockham)(buf, buf + size, n, p->twiddles, shift);
+        FL(store)(result, ln, n, shift, first, lanes);
+    }
+    free(buf);
+    return true;
+}
+
+#undef FL_LO
+#undef FL_HI
+#undef FL_EVEN
+#undef FL_ODD
