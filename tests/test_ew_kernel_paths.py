@@ -483,3 +483,35 @@ def test_sizes_around_the_byte_split_of_memory_bound_ops(n, rng):
     got = (x * 2.5).to_host()
     np.testing.assert_array_equal(got, a * np.float32(2.5))
     assert np.signbit(got[n - 1])
+
+
+def _thp_mode():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            return f.read().split("[")[1].split("]")[0]
+    except (OSError, IndexError):
+        return None
+
+
+@pytest.mark.skipif(_thp_mode() not in ("always", "madvise"),
+                    reason="the kernel gives no transparent huge pages (THP off or missing)")
+def test_device_memory_may_use_transparent_huge_pages(rng):
+    # A 64 MB device array sits in a mapping the kernel may back with 2 MB pages (streaming
+    # kernels spend a third of their time on TLB misses with 4 KB pages).
+    a = rng.standard_normal(1 << 24).astype(np.float32)
+    x = npx.asarray(a)
+    address = x.data_ptr
+    with open("/proc/self/smaps") as f:
+        entries = f.read().split("\n")
+    eligible = None
+    inside = False
+    for line in entries:
+        head = line.split(" ", 1)[0]
+        if "-" in head and all(c in "0123456789abcdef-" for c in head):
+            lo, hi = (int(v, 16) for v in head.split("-"))
+            inside = lo <= address < hi
+        elif inside and line.startswith("THPeligible:"):
+            eligible = line.split()[1] == "1"
+            break
+    assert eligible is True
+    np.testing.assert_array_equal(npx.tanh(x).to_host()[:1000], npx.tanh(npx.asarray(a[:1000])).to_host())
