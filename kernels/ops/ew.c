@@ -269,11 +269,10 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
                                           c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])));
 }
 
-/* Memory-bound operations split across threads only from this many bytes read and written:
- * below it the wake-up of the other threads costs about what the split saves (a 1797 x 64
- * float32 scale, 0.9 MB, gains; a 64 K-element add, 0.75 MB, does not). Other operations
- * (libm-like math, integer division, ...) split from NPUSIM_PARALLEL_MIN elements. */
-#define CHEAP_PARALLEL_BYTES ((int64_t)896 << 10)
+/* Memory-bound operations split across threads only from this many elements: below it the
+ * wake-up of the other threads costs about what the split saves. Other operations (libm-like
+ * math, integer division, ...) split from NPUSIM_PARALLEL_MIN. */
+#define CHEAP_PARALLEL_MIN ((int64_t)1 << 18)
 
 static bool is_cheap(const npusim_ew_op *op)
 {
@@ -287,16 +286,6 @@ static bool is_cheap(const npusim_ew_op *op)
     for (size_t i = 0; i < sizeof cheap / sizeof cheap[0]; i++)
         if (op == cheap[i]) return true;
     return false;
-}
-
-/* Bytes one element of the iteration reads and writes (each operand once). */
-static int64_t moved_bytes(const ew_ctx *c)
-{
-    int64_t bytes = (int64_t)npusim_dtype_size(c->dtypes[0]);
-    for (int i = 0; i < c->nin; i++)
-        if (c->in_mode[i] == IN_NATIVE || c->in_mode[i] == IN_CONVERT)
-            bytes += (int64_t)npusim_dtype_size(c->dtypes[i + 1]);
-    return bytes;
 }
 
 /* Whether view v is stored contiguously in C order (dimensions of size 1 have any stride). */
@@ -371,7 +360,7 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
 #else
     c.stream_out = false;
 #endif
-    if (is_cheap(op) && n * moved_bytes(&c) < CHEAP_PARALLEL_BYTES)
+    if (n < CHEAP_PARALLEL_MIN && is_cheap(op))
         npusim_nditer_range(&it, 0, n, ew_run_chunk, &c);
     else
         npusim_nditer_parallel(&it, ew_run_chunk, &c);
