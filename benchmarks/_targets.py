@@ -61,6 +61,15 @@ ALL += [F64_MATMUL_512, F64_MATMUL_1024, F64_SOLVE_512, F64_CHOLESKY_512, EIGH_5
 FFT_C64_2_20 = Target("fft-c64-2-20", 22, "fft 2^20 complex64", "speedup", 1.0)
 FFT_C64_ROWS = Target("fft-c64-rows", 22, "fft 1024x1024 complex64 rows", "speedup", 1.0)
 ALL += [FFT_C64_2_20, FFT_C64_ROWS]
+# mid-size element-wise and reductions (bench_ops.py, bench_kmeans.py): at least NumPy's speed
+# (the table's torch column shows PyTorch's, the other bound).
+TANH_16M_OUT = Target("tanh-16m-out", 22, "tanh 16 M float32 into out=", "speedup", 1.0)
+SCALE_1797X64 = Target("scale-1797x64", 22, "x * 2.5 (1797,64) float32", "speedup", 1.0)
+ASTYPE_1797X64 = Target("astype-1797x64", 22, "astype float32 -> float64 (1797,64)", "speedup",
+                        1.0)
+MATMUL_SKINNY = Target("matmul-1797x64-64x10", 22, "x @ c.T (1797,64) @ (64,10)", "speedup", 1.0)
+SUM_SQUARES_10X64 = Target("sum-squares-10x64", 22, "sum(c * c, axis=1) (10,64)", "speedup", 1.0)
+ALL += [TANH_16M_OUT, SCALE_1797X64, ASTYPE_1797X64, MATMUL_SKINNY, SUM_SQUARES_10X64]
 BY_KEY = {target.key: target for target in ALL}
 
 

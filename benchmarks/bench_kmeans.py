@@ -12,6 +12,7 @@ import numpy as np
 import npuarray as npx
 
 from . import _targets
+from ._harness import torch_or_none
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "digits_kmeans.py"
 OPS_PER_CALL = 50  # operations per timed call: a single one is too short to time
@@ -33,10 +34,12 @@ def _repeated(fn, stream=None):
     return run
 
 
-def _operations(data, initial):
-    """(name, npuarray op, NumPy op) for each operation of one iteration, on the
-    iteration's real operands (labels and one-hot from the initial centroids)."""
+def _operations(data, initial, torch):
+    """(name, npuarray op, NumPy op[, PyTorch op, target]) for each operation of one
+    iteration, on the iteration's real operands (labels and one-hot from the initial
+    centroids); the PyTorch op of a row with one runs only when ``torch`` is installed."""
     x, c = npx.asarray(data), npx.asarray(initial)
+    tx, tc = (torch.from_numpy(data), torch.from_numpy(initial)) if torch is not None else (None, None)
     d = npx.asarray(((data[:, None, :] - initial[None]) ** 2).sum(-1))
     labels = npx.argmin(d, axis=1)
     clusters = npx.arange(10, dtype=labels.dtype)
@@ -48,19 +51,22 @@ def _operations(data, initial):
         ("x * x (1797,64)", lambda: x * x, lambda: data * data),
         ("sum(x*x, axis=1, keepdims)", lambda: npx.sum(xx, axis=1, keepdims=True),
          lambda: xxn.sum(axis=1, keepdims=True)),
-        ("matmul(x, c.T) (1797,64)@(64,10)", lambda: npx.matmul(x, c.T), lambda: data @ initial.T),
+        ("matmul(x, c.T) (1797,64)@(64,10)", lambda: npx.matmul(x, c.T), lambda: data @ initial.T,
+         lambda: tx @ tc.T, _targets.MATMUL_SKINNY),
         ("argmin(d, axis=1) (1797,10)", lambda: npx.argmin(d, axis=1), lambda: dn.argmin(axis=1)),
         ("min(d, axis=1) (1797,10)", lambda: npx.min(d, axis=1), lambda: dn.min(axis=1)),
         ("labels == arange(k) -> float32", lambda: (npx.reshape(labels, (-1, 1)) == clusters).astype(x.dtype),
          lambda: (ln[:, None] == np.arange(10)).astype(np.float32)),
         ("sum(one_hot, axis=0) (1797,10)", lambda: npx.sum(one_hot, axis=0), lambda: hn.sum(axis=0)),
         ("matmul(one_hot.T, x) (10,1797)@(1797,64)", lambda: npx.matmul(one_hot.T, x), lambda: hn.T @ data),
-        ("sum(c * c, axis=1) (10,64)", lambda: npx.sum(c * c, axis=1), lambda: (initial * initial).sum(axis=1)),
+        ("sum(c * c, axis=1) (10,64)", lambda: npx.sum(c * c, axis=1), lambda: (initial * initial).sum(axis=1),
+         lambda: (tc * tc).sum(dim=1), _targets.SUM_SQUARES_10X64),
     ]
 
 
 def run(harness):
     harness.benchmark = "kmeans"
+    torch = torch_or_none()
     try:
         from sklearn.datasets import load_digits
     except ImportError:
@@ -80,5 +86,8 @@ def run(harness):
           % (OPS_PER_CALL, OPS_PER_CALL))
     stream = npx.Stream()
     with stream:
-        for name, device, host in _operations(data, initial):
-            harness.compare("  " + name, {"npuarray": _repeated(device, stream), "numpy": _repeated(host)})
+        for name, device, host, *more in _operations(data, initial, torch):
+            impls = {"npuarray": _repeated(device, stream), "numpy": _repeated(host)}
+            if more and torch is not None:
+                impls["torch"] = _repeated(more[0])
+            harness.compare("  " + name, impls, target=more[1] if more else None)

@@ -259,30 +259,40 @@ def _elementwise_paths(harness, stream, torch):
     data = rng.standard_normal((EW_ROWS, EW_COLS), dtype=np.float32)
     col = rng.standard_normal((EW_ROWS, 1), dtype=np.float32)
     L, X, C, classes = npx.asarray(labels), npx.asarray(data), npx.asarray(col), npx.arange(10)
+    tx = torch.from_numpy(data) if torch is not None else None
     cases = [
         ("one-hot (1797,1)==(10,) int64", lambda: npx.reshape(L, (-1, 1)) == classes,
-         lambda: labels.reshape(-1, 1) == np.arange(10)),
-        ("x*x (1797,64) float32", lambda: X * X, lambda: data * data),
-        ("x-c (1797,64)-(1797,1) float32", lambda: X - C, lambda: data - col),
-        ("x*2.5 (1797,64) float32", lambda: X * 2.5, lambda: data * np.float32(2.5)),
-        ("astype f32->f64 (1797,64)", lambda: X.astype(npx.float64), lambda: data.astype(np.float64)),
+         lambda: labels.reshape(-1, 1) == np.arange(10), None, None),
+        ("x*x (1797,64) float32", lambda: X * X, lambda: data * data, None, None),
+        ("x-c (1797,64)-(1797,1) float32", lambda: X - C, lambda: data - col, None, None),
+        ("x*2.5 (1797,64) float32", lambda: X * 2.5, lambda: data * np.float32(2.5),
+         lambda: tx * 2.5, _targets.SCALE_1797X64),
+        ("astype f32->f64 (1797,64)", lambda: X.astype(npx.float64),
+         lambda: data.astype(np.float64), lambda: tx.double(), _targets.ASTYPE_1797X64),
         # the repeated operand first (kernels reading input 0 as one element)
-        ("2.5-x (1797,64) float32", lambda: 2.5 - X, lambda: np.float32(2.5) - data),
-        ("c<x (1797,1)<(1797,64) float32", lambda: C < X, lambda: col < data),
+        ("2.5-x (1797,64) float32", lambda: 2.5 - X, lambda: np.float32(2.5) - data, None, None),
+        ("c<x (1797,1)<(1797,64) float32", lambda: C < X, lambda: col < data, None, None),
     ]
-    for name, ours, numpy_fn in cases:
-        harness.compare(name, {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn},
-                        repeat=50)
+    for name, ours, numpy_fn, torch_fn, target in cases:
+        impls = {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn}
+        if torch_fn is not None and tx is not None:
+            impls["torch"] = torch_fn
+        harness.compare(name, impls, repeat=50, target=target)
     n = 1 << 24
     a = (rng.standard_normal(n, dtype=np.float32) * 10).astype(np.float32)
     positive = np.abs(a) + np.float32(0.1)
     out = np.empty_like(a)
+    y = npx.empty(n, dtype=npx.float32)
     for name in [] if harness.quick else TRANSCENDENTALS:
         src = positive if name == "log" else a
         x = npx.asarray(src)
-        impls = {"npuarray": _synchronized(stream, lambda f=getattr(npx, name), x=x: f(x)),
+        impls = {"npuarray": _synchronized(stream, lambda f=getattr(npx, name), x=x: f(x, out=y)),
                  "numpy": lambda f=getattr(np, name), src=src: f(src, out=out)}
-        harness.compare("%s float32 16 M, into out=" % name, impls, nbytes=8 * n, repeat=5)
+        if torch is not None:
+            t_src, t_out = torch.from_numpy(src), torch.from_numpy(out)
+            impls["torch"] = lambda f=getattr(torch, name), s=t_src, o=t_out: f(s, out=o)
+        harness.compare("%s float32 16 M, into out=" % name, impls, nbytes=8 * n, repeat=5,
+                        target=_targets.TANH_16M_OUT if name == "tanh" else None)
 
 
 def run(harness):

@@ -106,6 +106,10 @@ class ufunc:
                 raise TypeError(f"{name}(): only a single-dtype signature= is supported")
         outs = out_arrays(out, self.nout)
         inputs = operands(name, args)
+        if self.nin == 1 and self.nout == 1 and outs[0] is not None and where is True and dtype is None:
+            written = ew.unary_into(name, inputs[0], outs[0])  # no result to copy
+            if written is not None:
+                return written
         if dtype is not None:
             inputs = self._cast_inputs(inputs, normalize_dtype(dtype), casting)
         results = self._function(*inputs)

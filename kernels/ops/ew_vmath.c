@@ -73,7 +73,9 @@ typedef void (*vmath_run)(float *o, const float *a, size_t n);
 
 /* The plain build (SSE2 on x86-64): every CPU */
 #define VMATH_ISA base
+#define VMATH_FMA 0
 #include "ew_vmath_body.h"
+#undef VMATH_FMA
 #undef VMATH_ISA
 
 #if VMATH_X86
@@ -82,7 +84,9 @@ typedef void (*vmath_run)(float *o, const float *a, size_t n);
 #pragma GCC target("avx2,fma")
 #pragma GCC optimize("fp-contract=fast") /* a * b + c as one FMA: shorter chains, fewer roundings */
 #define VMATH_ISA avx2
+#define VMATH_FMA 1
 #include "ew_vmath_body.h"
+#undef VMATH_FMA
 #undef VMATH_ISA
 #pragma GCC pop_options
 
@@ -90,7 +94,9 @@ typedef void (*vmath_run)(float *o, const float *a, size_t n);
 #pragma GCC target("avx512f,avx512dq,avx512vl,avx2,fma")
 #pragma GCC optimize("fp-contract=fast")
 #define VMATH_ISA avx512
+#define VMATH_FMA 1
 #include "ew_vmath_body.h"
+#undef VMATH_FMA
 #undef VMATH_ISA
 #pragma GCC pop_options
 #endif

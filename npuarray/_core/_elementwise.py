@@ -1240,6 +1240,39 @@ def _math(name, op, x, supported, composed=None):
     return _unary(name, op, x, supported, x._dtype)
 
 
+# The float functions whose aclnn operator ufunc ``out=`` may write directly (the
+# operators and dtypes of the functions below): name -> (operator, dtypes it computes).
+_WRITES_INTO = {
+    "exp": ("aclnnExp", _EXP), "log": ("aclnnLog", _EXP), "sqrt": ("aclnnSqrt", _EXP),
+    "sin": ("aclnnSin", _FLOAT_COMPLEX), "cos": ("aclnnCos", _FLOAT_COMPLEX),
+    "tan": ("aclnnTan", _FLOAT_COMPLEX), "sinh": ("aclnnSinh", _FLOAT_COMPLEX),
+    "cosh": ("aclnnCosh", _NO_BF16), "tanh": ("aclnnTanh", _HALF_SINGLE),
+    "expm1": ("aclnnExpm1", _HALF_SINGLE), "log1p": ("aclnnLog1p", _ALL_FLOATING),
+    "log2": ("aclnnLog2", _FLOAT_COMPLEX), "log10": ("aclnnLog10", _FLOAT_COMPLEX),
+}
+
+
+def unary_into(name, x, out):
+    """``name(x)`` written straight into ``out`` by one launch of its operator,
+    on the current stream of ``x``'s device, when that is exactly the function's
+    result: ``x`` floating of a dtype the operator computes, ``out`` of the same
+    dtype and shape on the same device, with non-negative strides, and either
+    another buffer than ``x``'s or the very same view (each element is read
+    before it is written). Returns ``out``, or None where the caller must
+    compute the result and copy it (other functions, dtypes, overlaps)."""
+    entry = _WRITES_INTO.get(name)
+    if entry is None or not is_array(x) or x._dtype not in entry[1] \
+            or out._dtype != x._dtype or out._shape != x._shape \
+            or out._buffer.device != x._buffer.device \
+            or builtins.any(stride < 0 for stride in out._strides):
+        return None
+    if out._buffer is x._buffer and (out._offset, out._strides) != (x._offset, x._strides):
+        return None
+    if not _is_empty(x._shape):
+        _ops.launch(entry[0], x, out, stream=_ops.current_stream(x._buffer.device))
+    return out
+
+
 # Complex numbers as pairs of reals: a complex array's bytes viewed as its real
 # and imaginary parts (strided views, no copy), and a complex array assembled from
 # two real arrays by aclnnInplaceCopy into those views of a new array.

@@ -337,3 +337,181 @@ def test_bad_inputs_raise_and_the_engine_keeps_working(rng):
         npx.remainder(npx.asarray(np.ones(3, np.complex64)), npx.asarray(np.ones(3, np.complex64)))
     a = sample(rng, (1797, 1), "int64")
     assert_same(npx.asarray(a) == npx.arange(10), a == np.arange(10))
+
+
+# ---------------------------------------------------------------------------------------------
+# float32 tanh computed in float (the FMA variants): its two ranges and the joins between them
+
+ADVERSARIAL_SIZES = [0, 1, 15, 16, 17, (1 << 20) + 3]
+
+
+def test_tanh_float32_every_float_near_the_range_joins():
+    # Every float32 around the switch from the odd polynomial to 1 - 2 / (e^2x + 1) (0.625),
+    # around each change of the exponent reduction's k, and up to where tanh rounds to 1.
+    edges = np.float32([0.625, 0.1733, 0.5199, 0.8664, 1.2130, 4.5, 9.0, 9.01, 9.5])
+    bits = edges.view(np.uint32).astype(np.int64)
+    x = (bits[:, None] + np.arange(-3000, 3000)).ravel().astype(np.uint32).view(np.float32)
+    x = np.concatenate([x, -x])
+    got = npx.tanh(npx.asarray(x)).to_host()
+    assert ulp_error(got, x, "tanh").max() <= DEFAULT_ULP
+
+
+def test_tanh_float32_sampled_over_all_magnitudes(rng):
+    # One float in 64 of [0, 10] (every exponent, both ranges), then random bit patterns.
+    x = np.arange(0, np.float32(10.0).view(np.uint32), 64, dtype=np.uint32).view(np.float32)
+    x = np.concatenate([x, -x[::7], random_floats(rng, 100_000)])
+    got = npx.tanh(npx.asarray(x)).to_host()
+    assert ulp_error(got, x, "tanh").max() <= DEFAULT_ULP
+
+
+@pytest.mark.parametrize("n", ADVERSARIAL_SIZES)
+def test_tanh_float32_adversarial_sizes_with_special_values(n, rng):
+    x = rng.uniform(-12, 12, n).astype(np.float32)
+    specials = np.float32([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-45, -3e38])
+    if n:
+        positions = rng.integers(0, n, min(n, 20))
+        x[positions] = rng.choice(specials, len(positions))
+    got = npx.tanh(npx.asarray(x)).to_host()
+    want = np.tanh(x.astype(np.float64)).astype(np.float32)
+    assert got.shape == (n,) and got.dtype == np.float32
+    assert ulp_error(got, x, "tanh").max(initial=0.0) <= DEFAULT_ULP
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    zeros = x == 0
+    np.testing.assert_array_equal(np.signbit(got[zeros]), np.signbit(x[zeros]))  # -0.0 stays
+
+
+def test_tanh_float32_non_contiguous_views(rng):
+    base = rng.uniform(-10, 10, (300, 70)).astype(np.float32)
+    x = npx.asarray(base)
+    for view, host in [(x.T, base.T), (x[::-3, 5::2], base[::-3, 5::2]), (x[:, 7], base[:, 7])]:
+        got = npx.tanh(view).to_host()
+        host = np.ascontiguousarray(host)
+        assert got.shape == host.shape
+        assert ulp_error(got, host, "tanh").max() <= DEFAULT_ULP
+
+
+# ---------------------------------------------------------------------------------------------
+# ufunc out= for the float functions: written by the operator itself when it may
+
+@pytest.mark.parametrize("n", ADVERSARIAL_SIZES)
+@pytest.mark.parametrize("name", ["tanh", "sin", "exp", "log1p", "sqrt"])
+def test_out_receives_the_result_itself(name, n, rng):
+    a = rng.uniform(0.01, 5, n).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(np.full(n, 7.0, np.float32))
+    fn = getattr(npx, name)
+    assert fn(x, out=y) is y
+    np.testing.assert_array_equal(y.to_host(), fn(x).to_host())
+    np.testing.assert_allclose(y.to_host(), getattr(np, name)(a), rtol=2e-6)
+
+
+def test_out_aliasing_the_input_in_place(rng):
+    a = rng.uniform(-4, 4, (123, 45)).astype(np.float32)
+    x = npx.asarray(a)
+    expected = npx.tanh(npx.asarray(a)).to_host()  # computed into a new array
+    assert npx.tanh(x, out=x) is x
+    np.testing.assert_array_equal(x.to_host(), expected)
+    assert ulp_error(x.to_host(), a, "tanh").max() <= DEFAULT_ULP
+    view = x[::2, 1::3]  # the same strided view in and out
+    before = view.to_host()
+    npx.sin(view, out=view)
+    np.testing.assert_allclose(view.to_host(), np.sin(before), rtol=2e-6, atol=1e-7)
+    np.testing.assert_array_equal(x[1::2].to_host(), expected[1::2])  # rows the view left
+
+
+@pytest.mark.parametrize("shift", [1, -1, 16, -17])
+def test_out_overlapping_the_input_gets_numpys_result(shift, rng):
+    # out and input are different views of one buffer: every output element must come from the
+    # original input, as NumPy's overlap handling gives.
+    a = rng.uniform(-3, 3, 1000).astype(np.float32)
+    x = npx.asarray(a)
+    host = a.copy()
+    src, dst = (slice(0, 1000 - shift), slice(shift, 1000)) if shift > 0 else \
+        (slice(-shift, 1000), slice(0, 1000 + shift))
+    npx.tanh(x[src], out=x[dst])
+    np.tanh(host[src], out=host[dst])
+    np.testing.assert_allclose(x.to_host(), host, rtol=2e-7, atol=0)
+    reversed_view = x[::-1]  # the whole buffer backwards: overlaps except the middle element
+    host = x.to_host()
+    npx.exp(x, out=reversed_view)
+    np.exp(host, out=host[::-1])
+    np.testing.assert_allclose(x.to_host(), host, rtol=2e-7)
+
+
+def test_out_of_other_dtypes_layouts_and_masks(rng):
+    a = rng.uniform(-2, 2, (40, 30)).astype(np.float32)
+    x = npx.asarray(a)
+    wide = npx.zeros((40, 30), dtype=npx.float64)  # cast into out
+    npx.tanh(x, out=wide)
+    np.testing.assert_allclose(wide.to_host(), np.tanh(a).astype(np.float64), rtol=2e-7)
+    strided = npx.zeros((40, 60), dtype=npx.float32)[:, ::2]  # a non-contiguous out
+    npx.tanh(x, out=strided)
+    np.testing.assert_allclose(strided.to_host(), np.tanh(a), rtol=2e-7)
+    flipped = npx.zeros((40, 30), dtype=npx.float32)[::-1]  # negative strides
+    npx.cos(x, out=flipped)
+    np.testing.assert_allclose(flipped.to_host(), np.cos(a), rtol=2e-7)
+    mask = a > 0
+    kept = npx.full((40, 30), 5.0, dtype=npx.float32)
+    npx.tanh(x, out=kept, where=npx.asarray(mask))
+    np.testing.assert_allclose(kept.to_host(), np.where(mask, np.tanh(a), 5.0), rtol=2e-7)
+    z = (rng.standard_normal(50) + 1j * rng.standard_normal(50)).astype(np.complex64)
+    zout = npx.empty(50, dtype=npx.complex64)
+    assert npx.sin(npx.asarray(z), out=zout) is zout
+    np.testing.assert_allclose(zout.to_host(), np.sin(z), rtol=1e-5)
+    ints = npx.asarray(np.arange(12, dtype=np.int32))
+    fout = npx.empty(12, dtype=npx.float64)
+    npx.exp(ints, out=fout)
+    np.testing.assert_allclose(fout.to_host(), np.exp(np.arange(12)), rtol=1e-13)
+    with pytest.raises(ValueError):
+        npx.tanh(x, out=npx.empty((30, 40), dtype=npx.float32))
+    with pytest.raises(TypeError):
+        npx.tanh(x, out=npx.empty((40, 30), dtype=npx.int32))  # float to int: not same_kind
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory-bound operations on the k-means shapes (1797 x 64 elements) and sizes near them
+
+@pytest.mark.parametrize("n", [76458, 76459, 114687, 114688, 114689, 1797 * 64])
+def test_memory_bound_ops_at_mid_sizes(n, rng):
+    a = rng.standard_normal(n).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(b)
+    np.testing.assert_array_equal((x * 2.5).to_host(), a * np.float32(2.5))
+    np.testing.assert_array_equal((x + y).to_host(), a + b)
+    np.testing.assert_array_equal(x.astype(npx.float64).to_host(), a.astype(np.float64))
+    a[[0, n // 2, n - 1]] = [np.nan, -np.inf, -0.0]
+    x = npx.asarray(a)
+    got = (x * 2.5).to_host()
+    np.testing.assert_array_equal(got, a * np.float32(2.5))
+    assert np.signbit(got[n - 1])
+
+
+def _thp_mode():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            return f.read().split("[")[1].split("]")[0]
+    except (OSError, IndexError):
+        return None
+
+
+@pytest.mark.skipif(_thp_mode() not in ("always", "madvise"),
+                    reason="the kernel gives no transparent huge pages (THP off or missing)")
+def test_device_memory_may_use_transparent_huge_pages(rng):
+    # A 64 MB device array sits in a mapping the kernel may back with 2 MB pages (streaming
+    # kernels spend a third of their time on TLB misses with 4 KB pages).
+    a = rng.standard_normal(1 << 24).astype(np.float32)
+    x = npx.asarray(a)
+    address = x.data_ptr
+    with open("/proc/self/smaps") as f:
+        entries = f.read().split("\n")
+    eligible = None
+    inside = False
+    for line in entries:
+        head = line.split(" ", 1)[0]
+        if "-" in head and all(c in "0123456789abcdef-" for c in head):
+            lo, hi = (int(v, 16) for v in head.split("-"))
+            inside = lo <= address < hi
+        elif inside and line.startswith("THPeligible:"):
+            eligible = line.split()[1] == "1"
+            break
+    assert eligible is True
+    np.testing.assert_array_equal(npx.tanh(x).to_host()[:1000], npx.tanh(npx.asarray(a[:1000])).to_host())
