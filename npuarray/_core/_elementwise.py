@@ -1240,16 +1240,15 @@ def _math(name, op, x, supported, composed=None):
     return _unary(name, op, x, supported, x._dtype)
 
 
-# The float functions whose aclnn operator ufunc ``out=`` may write directly (the
-# operators and dtypes of the functions below): name -> (operator, dtypes it computes).
+# The float functions whose aclnn operator ufunc ``out=`` may write directly: name -> (the
+# operator, the dtypes it computes into the same dtype: its input's and out's sets in common).
 _WRITES_INTO = {
-    "exp": ("aclnnExp", _EXP), "log": ("aclnnLog", _EXP), "sqrt": ("aclnnSqrt", _EXP),
-    "sin": ("aclnnSin", _FLOAT_COMPLEX), "cos": ("aclnnCos", _FLOAT_COMPLEX),
-    "tan": ("aclnnTan", _FLOAT_COMPLEX), "sinh": ("aclnnSinh", _FLOAT_COMPLEX),
-    "cosh": ("aclnnCosh", _NO_BF16), "tanh": ("aclnnTanh", _HALF_SINGLE),
-    "expm1": ("aclnnExpm1", _HALF_SINGLE), "log1p": ("aclnnLog1p", _ALL_FLOATING),
-    "log2": ("aclnnLog2", _FLOAT_COMPLEX), "log10": ("aclnnLog10", _FLOAT_COMPLEX),
-}
+    name: (op, operator_dtypes(op) & operator_dtypes(op, "out"))
+    for name, op in (("exp", "aclnnExp"), ("log", "aclnnLog"), ("sqrt", "aclnnSqrt"),
+                     ("sin", "aclnnSin"), ("cos", "aclnnCos"), ("tan", "aclnnTan"),
+                     ("sinh", "aclnnSinh"), ("cosh", "aclnnCosh"), ("tanh", "aclnnTanh"),
+                     ("expm1", "aclnnExpm1"), ("log1p", "aclnnLog1p"), ("log2", "aclnnLog2"),
+                     ("log10", "aclnnLog10"))}
 
 
 def unary_into(name, x, out):
