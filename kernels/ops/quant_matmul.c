@@ -182,9 +182,10 @@ static void amx_configure(void)
 __attribute__((target("amx-tile")))
 static void amx_release(void) { _tile_release(); }
 
-/* One 32 x 32 block over k in [k0, k1) (multiples of 64): acc = (k0 == 0 ? 0 : acc) + a @ panel. */
+/* One 32 x 32 block over k in [k0, k1) (multiples of 64): acc = (k0 == 0 ? 0 : acc) + a @ panel,
+ * a: the block's two groups of 16 rows in tile order (Kp: x1's padded k). */
 __attribute__((target("amx-tile,amx-int8")))
-static void block_amx(const uint8_t *a, int64_t lda, int64_t k0, int64_t k1, const int8_t *panel,
+static void block_amx(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
                       uint32_t acc[AMX_BLOCK][TILE_COLS])
 {
     if (k0 == 0) {
@@ -194,8 +195,8 @@ static void block_amx(const uint8_t *a, int64_t lda, int64_t k0, int64_t k1, con
         _tile_loadd(2, acc[16], 4 * TILE_COLS); _tile_loadd(3, acc[16] + 16, 4 * TILE_COLS);
     }
     for (int64_t k = k0; k < k1; k += AMX_K) {
-        _tile_loadd(4, a + k, lda);
-        _tile_loadd(5, a + 16 * lda + k, lda);
+        _tile_loadd(4, a + k * 16, AMX_K);
+        _tile_loadd(5, a + Kp * 16 + k * 16, AMX_K);
         _tile_loadd(6, panel + k * TILE_COLS, TILE_COLS * 4);
         _tile_loadd(7, panel + k * TILE_COLS + 64, TILE_COLS * 4);
         _tile_dpbusd(0, 4, 6);
@@ -274,7 +275,7 @@ static void qmm_tasks_amx(size_t begin, size_t end, void *ctx)
         for (int64_t k0 = 0; k0 < j->Kp; k0 += AMX_KBLOCK) {
             int64_t k1 = j->Kp - k0 < AMX_KBLOCK ? j->Kp : k0 + AMX_KBLOCK;
             for (int64_t t = 0; t < blocks; t++)
-                block_amx(j->a + (row_first + t * AMX_BLOCK) * j->lda, j->lda, k0, k1, bp, acc[t]);
+                block_amx(j->a + (row_first + t * AMX_BLOCK) * j->Kp, j->Kp, k0, k1, bp, acc[t]);
         }
         for (int64_t t = 0; t < blocks; t++)
             store_block(j, row_first + t * AMX_BLOCK, AMX_BLOCK, panel * TILE_COLS,
@@ -288,61 +289,94 @@ typedef struct {
     const imatrix *A, *B;
     uint8_t *a;
     int8_t *b;
-    int32_t *colsum;
-    int64_t Kp, lda;
+    int32_t *partial;     /* (groups, Np): column sums of each group of PACK_K rows of x2 */
+    int64_t Kp, lda, Np;
+    bool tiled;           /* x1 in AMX tile order */
 } pack_job;
 
-/* Rows [begin, end) of x1 + 128 (bytes as unsigned), k padded with 128 (x1 = 0). */
+/* Rows [begin, end) of x1 + 128 (bytes as unsigned), padded with 128 (x1 = 0) to Kp and, on
+ * AMX, to Mp rows, in pieces of 64 bytes: consecutive in a row of lda bytes, or in AMX tile
+ * order, [Mp / 16][Kp / 64][16 rows][64] (tile loads read 1 KiB in a row, not 16 rows). */
 static void pack_rows(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
-    int64_t K = p->A->cols, cs = p->A->cs;
-    for (size_t i = begin; i < end; i++) {
-        const int8_t *src = (const int8_t *)p->A->base + (int64_t)i * p->A->rs;
-        uint8_t *dst = p->a + (int64_t)i * p->lda;
-        if (cs == 1)
-            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k] ^ 0x80u;
-        else
-            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k * cs] ^ 0x80u;
-        memset(dst + K, 128, (size_t)(p->Kp - K));
+    int64_t K = p->A->cols, M = p->A->rows, cs = p->A->cs;
+    int64_t piece_stride = p->tiled ? 16 * AMX_K : AMX_K;
+    for (size_t row = begin; row < end; row++) {
+        int64_t i = (int64_t)row;
+        uint8_t *dst = p->tiled ? p->a + (i / 16) * p->Kp * 16 + (i % 16) * AMX_K : p->a + i * p->lda;
+        const int8_t *src = i < M ? (const int8_t *)p->A->base + i * p->A->rs : NULL;
+        for (int64_t k0 = 0, piece = 0; k0 < p->Kp; k0 += AMX_K, piece++) {
+            uint8_t *d = dst + piece * piece_stride;
+            int64_t width = p->Kp - k0 < AMX_K ? p->Kp - k0 : AMX_K;
+            int64_t n = !src || k0 >= K ? 0 : K - k0 < AMX_K ? K - k0 : AMX_K;
+            if (cs == 1)
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[k0 + k] ^ 0x80u;
+            else
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[(k0 + k) * cs] ^ 0x80u;
+            memset(d + n, 128, (size_t)(width - n));
+        }
     }
 }
 
-/* Panels [begin, end) of x2: [Kp / 4][TILE_COLS][4] bytes each, zero padded, and
- * 128 * the column sums (the +128 of x1 to take back). */
+/* Four rows of TILE_COLS bytes (stride rs) as TILE_COLS groups of four (one k/4 row of a panel). */
+static void interleave4(const int8_t *s0, int64_t rs, int8_t *row)
+{
+#ifdef QMM_X86
+    for (int c = 0; c < TILE_COLS; c += 16) {   /* SSE2: bytes of rows 0/1 and 2/3, then their pairs */
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(s0 + c));
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(s0 + rs + c));
+        __m128i r2 = _mm_loadu_si128((const __m128i *)(s0 + 2 * rs + c));
+        __m128i r3 = _mm_loadu_si128((const __m128i *)(s0 + 3 * rs + c));
+        __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
+        __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
+        __m128i *out = (__m128i *)(row + 4 * c);
+        _mm_storeu_si128(out, _mm_unpacklo_epi16(lo01, lo23));
+        _mm_storeu_si128(out + 1, _mm_unpackhi_epi16(lo01, lo23));
+        _mm_storeu_si128(out + 2, _mm_unpacklo_epi16(hi01, hi23));
+        _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(hi01, hi23));
+    }
+#else
+    for (int c = 0; c < TILE_COLS; c++)
+        for (int r = 0; r < 4; r++) row[4 * c + r] = s0[r * rs + c];
+#endif
+}
+
+/* k rows of x2 per packing task (a multiple of 4). */
+#define PACK_K 256
+
+/* Groups [begin, end) of PACK_K rows of x2 into panels of [Kp / 4][TILE_COLS][4] bytes (zero
+ * padded), row by row so that x2 is read in its own order, and each group's column sums into
+ * partial[group] (taken together by qmm_one). */
 static void pack_panels(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
-    int64_t K = p->B->rows, N = p->B->cols, rs = p->B->rs, cs = p->B->cs;
-    for (size_t panel = begin; panel < end; panel++) {
-        int64_t col0 = (int64_t)panel * TILE_COLS, ncols = N - col0 < TILE_COLS ? N - col0 : TILE_COLS;
-        int8_t *dst = p->b + (int64_t)panel * p->Kp * TILE_COLS;
-        int32_t sums[TILE_COLS] = {0};
-        memset(dst, 0, (size_t)(p->Kp * TILE_COLS));
-        int64_t k = 0;
-        if (cs == 1 && ncols == TILE_COLS)   /* whole panels of rows: four rows interleaved */
-            for (; k + 4 <= K; k += 4) {
-                const int8_t *s0 = (const int8_t *)p->B->base + k * rs + col0, *s1 = s0 + rs, *s2 = s1 + rs,
-                             *s3 = s2 + rs;
-                int8_t *row = dst + k * TILE_COLS;
-                for (int c = 0; c < TILE_COLS; c++) {
-                    row[4 * c] = s0[c];
-                    row[4 * c + 1] = s1[c];
-                    row[4 * c + 2] = s2[c];
-                    row[4 * c + 3] = s3[c];
-                    sums[c] += s0[c] + s1[c] + s2[c] + s3[c];
-                }
-            }
-        for (; k < K; k++) {
-            const int8_t *src = (const int8_t *)p->B->base + k * rs + col0 * cs;
-            int8_t *row = dst + (k / 4) * TILE_COLS * 4 + k % 4;
-            for (int64_t c = 0; c < ncols; c++) {
-                int8_t v = src[c * cs];
-                row[4 * c] = v;
-                sums[c] += v;
-            }
+    int64_t K = p->B->rows, N = p->B->cols, rs = p->B->rs, cs = p->B->cs, Kp = p->Kp;
+    int64_t panels = p->Np / TILE_COLS, whole = cs == 1 ? N / TILE_COLS : 0;  /* whole: by interleave4 */
+    const int8_t *base = (const int8_t *)p->B->base;
+    for (size_t g = begin; g < end; g++) {
+        int64_t k0 = (int64_t)g * PACK_K, k1 = k0 + PACK_K < Kp ? k0 + PACK_K : Kp;
+        int64_t present = K < k1 ? K : k1, k4 = k0 + (present - k0) / 4 * 4;
+        for (int64_t panel = 0; panel < panels; panel++) {   /* what the loops below leave unwritten */
+            int64_t from = panel < whole ? k4 : k0;
+            memset(p->b + panel * Kp * TILE_COLS + from * TILE_COLS, 0, (size_t)((k1 - from) * TILE_COLS));
         }
-        for (int c = 0; c < TILE_COLS; c++) p->colsum[col0 + c] = 128 * sums[c];
+        for (int64_t k = k0; k < k4; k += 4)
+            for (int64_t panel = 0; panel < whole; panel++)
+                interleave4(base + k * rs + panel * TILE_COLS, rs, p->b + panel * Kp * TILE_COLS + k * TILE_COLS);
+        int32_t *sums = p->partial + (int64_t)g * p->Np;
+        memset(sums, 0, sizeof(int32_t) * (size_t)p->Np);
+        for (int64_t k = k0; k < present; k++) {
+            const int8_t *src = base + k * rs;
+            int64_t first = k < k4 ? whole * TILE_COLS : 0;
+            for (int64_t c = first; c < N; c++)
+                p->b[(c / TILE_COLS) * Kp * TILE_COLS + (k / 4) * TILE_COLS * 4 + (c % TILE_COLS) * 4 + k % 4] =
+                    src[c * cs];
+            if (cs == 1)
+                for (int64_t c = 0; c < N; c++) sums[c] += src[c];
+            else
+                for (int64_t c = 0; c < N; c++) sums[c] += src[c * cs];
+        }
     }
 }
 
@@ -379,20 +413,26 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
     int64_t panels = (N + TILE_COLS - 1) / TILE_COLS, Np = panels * TILE_COLS;
     int64_t lda = Kp + 64;
     size_t a_bytes = (size_t)(Mp * lda), b_bytes = (size_t)(Np * Kp);
-    char *mem = malloc(a_bytes + b_bytes + (size_t)Np * sizeof(int32_t) + 64);
+    int64_t groups = (Kp + PACK_K - 1) / PACK_K;
+    size_t sum_bytes = (size_t)((groups + 1) * Np) * sizeof(int32_t);
+    char *mem = malloc(sum_bytes + a_bytes + b_bytes + 64);
     if (!mem) return npusim_error(ACLNN_ERR_INNER, "aclnnQuantMatmulV5: out of host memory");
-    int32_t *colsum = (int32_t *)mem;
-    uint8_t *a = (uint8_t *)(mem + (size_t)Np * sizeof(int32_t));
+    int32_t *colsum = (int32_t *)mem, *partial = colsum + Np;
+    uint8_t *a = (uint8_t *)(mem + sum_bytes);
     int8_t *b = (int8_t *)(a + a_bytes);
-    memset(a + M * lda, 128, (size_t)((Mp - M) * lda));   /* padding rows read as x1 = 0 */
-    pack_job pj = {A, B, a, b, colsum, Kp, lda};
+    pack_job pj = {A, B, a, b, partial, Kp, lda, Np, path == QMM_AMX_TILES};
     bool parallel = M * N * K >= (1LL << 21);
     if (parallel) {
-        npusim_parallel_for((size_t)M, 16, pack_rows, &pj);
-        npusim_parallel_for((size_t)panels, 1, pack_panels, &pj);
+        npusim_parallel_for((size_t)Mp, 16, pack_rows, &pj);
+        npusim_parallel_for((size_t)groups, 1, pack_panels, &pj);
     } else {
-        pack_rows(0, (size_t)M, &pj);
-        pack_panels(0, (size_t)panels, &pj);
+        pack_rows(0, (size_t)Mp, &pj);
+        pack_panels(0, (size_t)groups, &pj);
+    }
+    for (int64_t c = 0; c < Np; c++) {   /* 128 * the column sums: the +128 of x1 to take back */
+        uint32_t sum = 0;
+        for (int64_t g = 0; g < groups; g++) sum += (uint32_t)partial[g * Np + c];
+        colsum[c] = (int32_t)(128u * sum);
     }
     qmm_job job = {a, b, bias, colsum, c, crs, ccs, M, N, Kp, lda, panels, path};
     void (*run)(size_t, size_t, void *) = qmm_tasks;

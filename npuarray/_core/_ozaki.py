@@ -23,8 +23,8 @@ term ``a_ik b_kj`` loses at most ``(s + 1) 2**(-7 s)`` in scaled units (the scal
 values are below 1), so the error of an element is at most ``(s + 1) 2**(-7 s)``
 times the number of k with ``a_ik b_kj != 0`` (an int8 product of the supports). The
 number of slices is the smallest that keeps this and the ``s`` float64 additions
-(at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for every element (``|A| |B|`` from a float32 aclnnMatmul of the
-scaled magnitudes). Inputs that defeat the scheme — a NaN or infinity, row or
+(at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for every element
+(``|A| |B|`` bounded below by an int8 product of the scaled magnitudes' top 7 bits). Inputs that defeat the scheme — a NaN or infinity, row or
 column scales beyond 2**+-900, or a within-row spread of exponents that would need
 more than ``MAX_SLICES`` slices — are left to the caller's composed product (``product``
 returns False), as is any product during a graph capture (choosing ``s`` reads a few
@@ -105,23 +105,24 @@ def _largest(x, axis):
 
 
 def _magnitude_and_support(x, scale, axis, stream):
-    """(|x| scale as float32, x != 0 as int8), made in blocks of ``_BLOCK_BYTES`` along
-    the axis other than ``axis`` (-1: rows of a, -2: columns of b)."""
+    """(floor(|x| scale), x != 0), both int8 (|x| scale < 128), made in blocks of
+    ``_BLOCK_BYTES`` along the axis other than ``axis`` (-1: rows of a, -2: columns of b)."""
     other = -2 if axis == -1 else -1
     count, length = x._shape[other], x._shape[axis]
     device = x._buffer.device
-    scaled = _ops.empty(x._shape, _FLOAT32, device, stream)
+    magnitude = _ops.empty(x._shape, _INT8, device, stream)
     support = _ops.empty(x._shape, _INT8, device, stream)
     step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
+    int8 = to_acl_dtype(_INT8)
     for j0 in range(0, count, step):
         part = (Ellipsis, slice(j0, j0 + step), slice(None)) if axis == -1 else \
             (Ellipsis, slice(None), slice(j0, j0 + step))
         block = x[part]
-        _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
-                    to_acl_dtype(_FLOAT32), scaled[part], stream=stream)
-        _ops.launch("aclnnCast", _elementwise.not_equal(block, 0), to_acl_dtype(_INT8), support[part],
-                    stream=stream)
-    return scaled, support
+        # aclnnCast truncates toward zero: floor of the non-negative scaled magnitude
+        _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]), int8,
+                    magnitude[part], stream=stream)
+        _ops.launch("aclnnCast", _elementwise.not_equal(block, 0), int8, support[part], stream=stream)
+    return magnitude, support
 
 
 class _Scales:
@@ -140,25 +141,29 @@ class _Scales:
     def _ratio(self, a, b, stream):
         """max over elements of (the number of k with a_ik b_kj != 0) / (|A| |B|)_ij in
         scaled units. The first bounds the dropped terms (each below 2**(-7 s) of the
-        scaled unit), the second is dgemm's bound without K u, in float32 (aclnnMatmul:
-        values that underflow there only lower it, towards more slices). In blocks of
-        columns of b and rows of a, whose float32 and int8 copies are made per block."""
+        scaled unit), the second is dgemm's bound without K u, bounded below by the int8
+        product of floor(2**bits |A|) and floor(2**bits |B|) over 2**(2 bits) (7 bits while
+        that sum fits int32; a zero there where the
+        count is not makes the ratio infinite: the composed product). Both on
+        aclnnQuantMatmulV5, in blocks of columns of b and rows of a, whose int8 copies are
+        made per block."""
         m, k, n = a._shape[-2], self.k, b._shape[-1]
-        columns = max(1, _BLOCK_BYTES // (4 * k * max(1, b.size // (k * n))))
+        bits = min(BITS, (_INT32_LIMIT // k).bit_length() // 2)   # k (2**bits - 1)**2 < 2**31
+        columns = max(1, min(n, _BLOCK_BYTES // (2 * k * max(1, b.size // (k * n)))))
         rows = max(1, _BLOCK_BYTES // (8 * max(columns, k) * max(1, a.size // (m * k))))
         maxima = []
         for j0 in range(0, n, columns):
-            b_scaled, b_support = _magnitude_and_support(b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns],
-                                                         -2, stream)
+            b_magnitude, b_support = _magnitude_and_support(b[..., j0:j0 + columns],
+                                                            _elementwise.multiply(self.tau[..., j0:j0 + columns], 2.0 ** bits), -2, stream)
             for i0 in range(0, m, rows):
-                x1, support = _magnitude_and_support(a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :],
-                                                     -1, stream)
-                size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], b_scaled._shape[:-2])
-                                  + (x1._shape[-2], b_scaled._shape[-1]), _FLOAT32, x1._buffer.device, stream)
-                _ops.launch("aclnnMatmul", x1, b_scaled, size, 0, stream=stream)
-                count = _quant_product(support, b_support, self.unit, stream)
-                bound = _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900)
-                maxima.append(_statistical.max(_elementwise.divide(count, bound)))
+                a_magnitude, a_support = _magnitude_and_support(a[..., i0:i0 + rows, :],
+                                                                _elementwise.multiply(self.sigma[..., i0:i0 + rows, :],
+                                                                                      2.0 ** bits), -1, stream)
+                count = _quant_product(a_support, b_support, self.unit, stream)
+                size = _quant_product(a_magnitude, b_magnitude, self.unit, stream)
+                maxima.append(_statistical.max(_elementwise.divide(
+                    _elementwise.multiply(count, 2.0 ** (2 * bits)),
+                    _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900))))
         return _statistical.max(_manipulation.stack(maxima))
 
     def slices(self):
