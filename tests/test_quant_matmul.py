@@ -2,14 +2,19 @@
 matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md): exact against NumPy's int64
 products, with bias, transposes, broadcast batches and strided inputs; the combinations npusim
 does not implement are refused with ACLNN_ERR_PARAM_INVALID."""
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
+from cbuild import BuildError, build_c_program, program_env
 
 import npuarray as npx
 from npuarray._core import _ops
 from npuarray._acl import ffi, lib
 
 RNG = np.random.default_rng(21)
+C_DIR = Path(__file__).parent / "c"
 
 
 def _launch(x1, x2, out, bias=None, t1=False, t2=False, scale=None, x1_scale=None, group=0):
@@ -153,3 +158,20 @@ def test_unknown_kernel_path_is_refused(monkeypatch):
     a = npx.asarray(_int8((4, 6)))
     with pytest.raises(npx.AclError, match="NPUSIM_QMM_KERNEL must be amx, vnni or portable"):
         _launch(a, npx.asarray(_int8((6, 3))), npx.empty((4, 3), dtype=np.int32))
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
+def test_c_program_on_every_path(variant):
+    """The C program tests/c/aclnn_quant_matmul.cpp: exact products on each path this CPU runs, with
+    no leak, overrun (asan) or data race among the worker threads (tsan)."""
+    try:
+        exe = build_c_program(C_DIR / "aclnn_quant_matmul.cpp", cxx=True, variant=variant)
+    except BuildError as exc:
+        if variant != "release" and "cannot find" in str(exc) and variant in str(exc):
+            pytest.skip("the %s sanitizer runtime library is not installed: %s" % (variant, str(exc)[-200:]))
+        raise
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600, env=program_env())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "aclnn_quant_matmul ok" in proc.stdout
+    assert "portable path: checked" in proc.stdout

@@ -478,7 +478,7 @@ static int qmm_kernel(const npusim_exec *ex, npusim_view *views)
     int nb = ex->n_dims;
     int64_t batch = 1;
     for (int d = 0; d < nb; d++) batch *= ex->dims[d];
-    qmm_path path;
+    qmm_path path = QMM_PORTABLE;
     int rc = qmm_choose(&path);
     for (int64_t i = 0; i < batch && !rc; i++) {
         int64_t rest = i, oa = 0, ob = 0, oc = 0;
