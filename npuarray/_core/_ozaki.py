@@ -21,7 +21,7 @@ Yokota ("DGEMM on integer matrix multiplication unit", IJHPCA 2024):
 Products with ``p + q > s + 1`` and the bits below the last slice are dropped: each
 term ``a_ik b_kj`` loses at most ``(s + 1) 2**(-7 s)`` in scaled units (the scaled
 values are below 1), so the error of an element is at most ``(s + 1) 2**(-7 s)``
-times the number of k with ``a_ik b_kj != 0`` (an int8 product of the supports). The
+times the number of k with ``a_ik b_kj != 0`` (at most the nonzeros of the row or column). The
 number of slices is the smallest that keeps this and the ``s`` float64 additions
 (at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for every element
 (``|A| |B|`` bounded below by an int8 product of the scaled magnitudes' top 7 bits). Inputs that defeat the scheme — a NaN or infinity, row or
@@ -104,14 +104,17 @@ def _largest(x, axis):
                                 _elementwise.negative(_statistical.min(x, axis=axis, keepdims=True)))
 
 
-def _magnitude_and_support(x, scale, axis, stream):
-    """(floor(|x| scale), x != 0), both int8 (|x| scale < 128), made in blocks of
-    ``_BLOCK_BYTES`` along the axis other than ``axis`` (-1: rows of a, -2: columns of b)."""
+def _magnitude_and_count(x, scale, axis, stream):
+    """(floor(|x| scale) as int8 (|x| scale < 128), the number of nonzeros along ``axis``
+    (kept, float64)), made in blocks of ``_BLOCK_BYTES`` along the other axis (-1: rows of
+    a, -2: columns of b)."""
     other = -2 if axis == -1 else -1
     count, length = x._shape[other], x._shape[axis]
     device = x._buffer.device
     magnitude = _ops.empty(x._shape, _INT8, device, stream)
-    support = _ops.empty(x._shape, _INT8, device, stream)
+    kept = list(x._shape)
+    kept[axis] = 1
+    nonzero = _ops.empty(tuple(kept), FLOAT64, device, stream)
     step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
     int8 = to_acl_dtype(_INT8)
     for j0 in range(0, count, step):
@@ -121,8 +124,9 @@ def _magnitude_and_support(x, scale, axis, stream):
         # aclnnCast truncates toward zero: floor of the non-negative scaled magnitude
         _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]), int8,
                     magnitude[part], stream=stream)
-        _ops.launch("aclnnCast", _elementwise.not_equal(block, 0), int8, support[part], stream=stream)
-    return magnitude, support
+        _ops.copy_(nonzero[part], _statistical.sum(_elementwise.not_equal(block, 0), axis=axis, keepdims=True,
+                                                   dtype=FLOAT64), stream=stream)
+    return magnitude, nonzero
 
 
 class _Scales:
@@ -141,11 +145,12 @@ class _Scales:
     def _ratio(self, a, b, stream):
         """max over elements of (the number of k with a_ik b_kj != 0) / (|A| |B|)_ij in
         scaled units. The first bounds the dropped terms (each below 2**(-7 s) of the
-        scaled unit), the second is dgemm's bound without K u, bounded below by the int8
-        product of floor(2**bits |A|) and floor(2**bits |B|) over 2**(2 bits) (7 bits while
-        that sum fits int32; a zero there where the
-        count is not makes the ratio infinite: the composed product). Both on
-        aclnnQuantMatmulV5, in blocks of columns of b and rows of a, whose int8 copies are
+        scaled unit); it is at most the smaller of the nonzeros of row i of a and of
+        column j of b (equal for dense inputs, 0 for a zero row or column). The second is
+        dgemm's bound without K u, bounded below by the int8 product (aclnnQuantMatmulV5)
+        of floor(2**bits |A|) and floor(2**bits |B|) over 2**(2 bits) (7 bits while that
+        sum fits int32); a zero there where the count is not makes the ratio infinite (the
+        composed product). In blocks of columns of b and rows of a, whose int8 copies are
         made per block."""
         m, k, n = a._shape[-2], self.k, b._shape[-1]
         bits = min(BITS, (_INT32_LIMIT // k).bit_length() // 2)   # k (2**bits - 1)**2 < 2**31
@@ -153,17 +158,17 @@ class _Scales:
         rows = max(1, _BLOCK_BYTES // (8 * max(columns, k) * max(1, a.size // (m * k))))
         maxima = []
         for j0 in range(0, n, columns):
-            b_magnitude, b_support = _magnitude_and_support(b[..., j0:j0 + columns],
-                                                            _elementwise.multiply(self.tau[..., j0:j0 + columns], 2.0 ** bits), -2, stream)
+            b_magnitude, b_count = _magnitude_and_count(
+                b[..., j0:j0 + columns], _elementwise.multiply(self.tau[..., j0:j0 + columns], 2.0 ** bits), -2,
+                stream)
             for i0 in range(0, m, rows):
-                a_magnitude, a_support = _magnitude_and_support(a[..., i0:i0 + rows, :],
-                                                                _elementwise.multiply(self.sigma[..., i0:i0 + rows, :],
-                                                                                      2.0 ** bits), -1, stream)
-                count = _quant_product(a_support, b_support, self.unit, stream)
+                a_magnitude, a_count = _magnitude_and_count(
+                    a[..., i0:i0 + rows, :], _elementwise.multiply(self.sigma[..., i0:i0 + rows, :], 2.0 ** bits),
+                    -1, stream)
                 size = _quant_product(a_magnitude, b_magnitude, self.unit, stream)
+                count = _elementwise.multiply(_elementwise.minimum(a_count, b_count), 2.0 ** (2 * bits))
                 maxima.append(_statistical.max(_elementwise.divide(
-                    _elementwise.multiply(count, 2.0 ** (2 * bits)),
-                    _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900))))
+                    count, _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900))))
         return _statistical.max(_manipulation.stack(maxima))
 
     def slices(self):
