@@ -223,13 +223,15 @@ static void store_block(const qmm_job *j, int64_t row0, int64_t rows, int64_t co
 {
     int64_t ncols = j->N - col0 < TILE_COLS ? j->N - col0 : TILE_COLS;
     if (j->M - row0 < rows) rows = j->M - row0;
+    uint32_t take[TILE_COLS];   /* colsum less bias, per column: one subtraction per element */
+    for (int64_t c = 0; c < ncols; c++)
+        take[c] = (uint32_t)j->colsum[col0 + c] - (j->bias ? (uint32_t)j->bias[col0 + c] : 0u);
     for (int64_t r = 0; r < rows; r++) {
         int32_t *crow = (int32_t *)j->c + (row0 + r) * j->crs + col0 * j->ccs;
-        for (int64_t c = 0; c < ncols; c++) {
-            uint32_t v = acc[r][c] - (uint32_t)j->colsum[col0 + c];
-            if (j->bias) v += (uint32_t)j->bias[col0 + c];
-            crow[c * j->ccs] = (int32_t)v;
-        }
+        if (j->ccs == 1)
+            for (int64_t c = 0; c < ncols; c++) crow[c] = (int32_t)(acc[r][c] - take[c]);
+        else
+            for (int64_t c = 0; c < ncols; c++) crow[c * j->ccs] = (int32_t)(acc[r][c] - take[c]);
     }
 }
 
