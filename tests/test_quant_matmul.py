@@ -171,7 +171,7 @@ def test_c_program_on_every_path(variant):
         if variant != "release" and "cannot find" in str(exc) and variant in str(exc):
             pytest.skip("the %s sanitizer runtime library is not installed: %s" % (variant, str(exc)[-200:]))
         raise
-    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600, env=program_env())
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600, env=program_env(), check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "aclnn_quant_matmul ok" in proc.stdout
     assert "portable path: checked" in proc.stdout

@@ -13,8 +13,9 @@
  * (tdpbusd on 16 x 64-byte tiles, 32 x 32 blocks of out in four accumulator tiles), AVX-512 VNNI
  * (vpdpbusd on tiles of 6 rows x 32 columns), or a portable loop of the same arithmetic. All three
  * multiply unsigned by signed bytes: x1 is shifted by +128 and 128 * (column sums of x2) taken
- * back, so they share one packing of x1 (rows) and x2 (panels of 32 columns, four k interleaved,
- * which is AMX's B tile layout). Work is spread over npusim's thread pool. The environment
+ * back, so they share one packing of x2 (panels of 32 columns, four k interleaved, which is also
+ * AMX's B tile layout); x1 is packed in rows, or in AMX's tile order. Work is spread over
+ * npusim's thread pool. The environment
  * variable NPUSIM_QMM_KERNEL=amx|vnni|portable forces one path (for tests); forcing a path the
  * CPU cannot run fails the launch with ACLNN_ERR_RUNTIME_ERROR. Linux grants AMX tile state per
  * process on request (arch_prctl ARCH_REQ_XCOMP_PERM, Documentation/arch/x86/xstate.rst), asked
@@ -48,7 +49,7 @@ typedef struct {
 } imatrix;
 
 typedef struct {
-    const uint8_t *a;     /* (Mp, lda): x1 + 128, rows padded to the block, k to Kp */
+    const uint8_t *a;     /* x1 + 128, Mp x Kp, in rows of lda bytes or AMX tile order (pack_rows) */
     const int8_t *b;      /* panels of TILE_COLS columns: [panel][Kp / 4][TILE_COLS][4] */
     const int32_t *bias;  /* (N) or NULL, contiguous copy */
     const int32_t *colsum;/* (Np): 128 * column sums of x2 */

@@ -21,10 +21,11 @@ Yokota ("DGEMM on integer matrix multiplication unit", IJHPCA 2024):
 Products with ``p + q > s + 1`` and the bits below the last slice are dropped: each
 term ``a_ik b_kj`` loses at most ``(s + 1) 2**(-7 s)`` in scaled units (the scaled
 values are below 1), so the error of an element is at most ``(s + 1) 2**(-7 s)``
-times the number of k with ``a_ik b_kj != 0`` (at most the nonzeros of the row or column). The
-number of slices is the smallest that keeps this and the ``s`` float64 additions
-(at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for every element
-(``|A| |B|`` bounded below by an int8 product of the scaled magnitudes' top 7 bits). Inputs that defeat the scheme — a NaN or infinity, row or
+times the number of k with ``a_ik b_kj != 0`` (at most the nonzeros of the row or
+column). The number of slices is the smallest that keeps this and the ``s`` float64
+additions (at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for
+every element (``|A| |B|`` bounded below by an int8 product of the scaled magnitudes'
+top 7 bits). Inputs that defeat the scheme — a NaN or infinity, row or
 column scales beyond 2**+-900, or a within-row spread of exponents that would need
 more than ``MAX_SLICES`` slices — are left to the caller's composed product (``product``
 returns False), as is any product during a graph capture (choosing ``s`` reads a few
