@@ -239,3 +239,24 @@ def test_each_int8_path_within_dgemm_bound(path, flags, taken, monkeypatch):
     assert taken == [True]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
     assert np.all(np.abs(c - a @ b) <= 2 * 130 * U * (np.abs(a) @ np.abs(b)))   # NumPy's within its bound too
+
+
+def test_triangular_factor_product_uses_the_float32_bound(taken, monkeypatch):
+    # L L^T of a Cholesky factor: every product L_ik L_jk (i != j) meets an entry below 2**-7 of its
+    # row's largest (the diagonal), which the int8 bound cannot see; the float32 one can
+    g = RNG.standard_normal((120, 120))
+    lower = np.linalg.cholesky(g @ g.T + 120 * np.eye(120))
+    exact_calls = []
+    original = _ozaki._Scales._ratio
+
+    def ratio(self, exact):
+        exact_calls.append(exact)
+        return original(self, exact)
+    monkeypatch.setattr(_ozaki._Scales, "_ratio", ratio)
+    c = (npx.asarray(lower) @ npx.asarray(lower.T)).to_host()
+    assert taken == [True] and exact_calls == [False, True]
+    _assert_within_dgemm_bound(c, _exact_dd(lower, lower.T), lower, lower.T)
+    a, b = RNG.standard_normal((60, 80)), RNG.standard_normal((80, 50))   # dense: the int8 bound suffices
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True, True] and exact_calls == [False, True, False]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
