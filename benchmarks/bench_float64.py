@@ -3,7 +3,10 @@ integer matrix unit (npuarray/_ozaki.py), solve / cholesky refined from float32 
 eigh from aclnnSvd, complex128 FFTs composed of element-wise operators.
 
 * ``matmul`` 512^2 and 1024^2 float64 (``--quick``: 512^2), with the error of one product
-  against a double-double reference, as a fraction of dgemm's bound ``K u |A| |B|``;
+  against a double-double reference, as a fraction of dgemm's bound ``K u |A| |B|``, and the
+  int8 multiply-adds of its aclnnQuantMatmulV5 launches with their time on a real NPU's cube
+  unit (an assumed 640 int8 TOPS);
+* ``int8 product`` 1024 x 8192 x 1024 on npusim's AMX and VNNI paths (not with ``--quick``);
 * ``solve`` (16 right-hand sides) and ``cholesky`` of a 512^2 float64 SPD matrix;
 * ``eigh`` 512^2 float32 and float64 (``--quick``: 256^2);
 * ``fft`` of 2^20 complex128, and of length 2 * 401 (Bluestein);
@@ -12,9 +15,12 @@ eigh from aclnnSvd, complex128 FFTs composed of element-wise operators.
 Every npuarray timing ends with a synchronisation of the stream. Ratios are NumPy time /
 npuarray time.
 """
+import os
+
 import numpy as np
 
 import npuarray as npx
+from npuarray._core import _ozaki
 
 from . import _targets
 from ._harness import torch_or_none
@@ -59,6 +65,48 @@ def _matmul(harness, stream, torch, rng):
         harness.compare("matmul %dx%d float64" % (n, n), impls, repeat=3, target=target)
         print("  matmul %d^2 float64: max error / dgemm bound = %.3g (numpy: %.3g)"
               % (n, _dgemm_bound_fraction(a, b, (x @ y).to_host()), _dgemm_bound_fraction(a, b, a @ b)))
+        print("  matmul %d^2 float64: %s" % (n, _cube_estimate(x, y)))
+
+
+# An Ascend 910B-class cube unit: 640 int8 TOPS (2 operations per multiply-add), an assumed figure.
+_CUBE_INT8_MACS_PER_SECOND = 320e12
+
+
+def _cube_estimate(x, y):
+    """The int8 multiply-adds of one product's aclnnQuantMatmulV5 launches (from a profile)
+    and their time on a real NPU's cube unit at the assumed rate."""
+    with npx.profile() as prof:
+        (x @ y).to_host()
+    macs = 0
+    for record in prof.records:
+        if record.name == "aclnnQuantMatmulV5":
+            x1, x2 = record.shapes[0], record.shapes[1]
+            macs += int(np.prod(np.broadcast_shapes(x1[:-2], x2[:-2]), dtype=np.int64)) * x1[-2] * x1[-1] * x2[-1]
+    return "%d int8 products, %.3g G multiply-adds: %.3f ms on a 640-TOPS int8 cube" % (
+        sum(r.name == "aclnnQuantMatmulV5" for r in prof.records), macs / 1e9, macs / _CUBE_INT8_MACS_PER_SECOND * 1e3)
+
+
+def _int8_paths(harness, rng):
+    """aclnnQuantMatmulV5 of (1024, 8192) x (8192, 1024) int8 (one float64 product's longest
+    diagonal) on each int8 path of npusim this CPU runs (NPUSIM_QMM_KERNEL)."""
+    if harness.quick:
+        return
+    a = npx.asarray(rng.integers(-127, 128, (1024, 8192), dtype=np.int8))
+    b = npx.asarray(rng.integers(-127, 128, (8192, 1024), dtype=np.int8))
+    stream = npx.get_current_stream()
+    unit = npx.asarray(np.ones(1, np.float32))
+    out = _ozaki._quant_product(a, b, unit, stream)
+    for path in ("amx", "vnni"):
+        os.environ["NPUSIM_QMM_KERNEL"] = path
+        try:
+            _ozaki._quant_product(a, b, unit, stream, out).to_host()
+        except npx.AclError as error:
+            print("  int8 %s path: not on this CPU (%s)" % (path, error))
+            continue
+        seconds = harness.measure("int8 product 1024x8192x1024 (%s)" % path, _synchronized(
+            stream, lambda: _ozaki._quant_product(a, b, unit, stream, out)), repeat=3)
+        print("  int8 %s path: %.0f G multiply-adds/s" % (path, 1024 * 8192 * 1024 / seconds / 1e9))
+    os.environ.pop("NPUSIM_QMM_KERNEL", None)
 
 
 def _factorisations(harness, stream, torch, rng):
@@ -115,5 +163,6 @@ def run(harness):
     rng = np.random.default_rng(21)
     _peak_memory(harness)
     _matmul(harness, stream, torch, rng)
+    _int8_paths(harness, rng)
     _factorisations(harness, stream, torch, rng)
     _fft(harness, stream, torch, rng)

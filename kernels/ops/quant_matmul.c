@@ -9,16 +9,30 @@
  * The int32 accumulator wraps modulo 2^32, as the cube unit's does: the result is exact while
  * |x1 @ x2 + bias| < 2^31 (k <= 131072 for any int8 inputs).
  *
- * The product runs on int8 dot products of four bytes (AVX-512 VNNI vpdpbusd, which multiplies
- * unsigned by signed bytes: x1 is shifted by +128 and 128 * (column sums of x2) subtracted), on
- * tiles of 6 rows x 32 columns of out, spread over npusim's thread pool; a portable loop of the
- * same arithmetic runs where VNNI is missing. */
+ * The product runs on whichever integer unit the CPU has, chosen per launch: AMX-INT8 tiles
+ * (tdpbusd on 16 x 64-byte tiles, 32 x 32 blocks of out in four accumulator tiles), AVX-512 VNNI
+ * (vpdpbusd on tiles of 6 rows x 32 columns), or a portable loop of the same arithmetic. All three
+ * multiply unsigned by signed bytes: x1 is shifted by +128 and 128 * (column sums of x2) taken
+ * back, so they share one packing of x2 (panels of 32 columns, four k interleaved, which is also
+ * AMX's B tile layout); x1 is packed in rows, or in AMX's tile order. Work is spread over
+ * npusim's thread pool. The environment
+ * variable NPUSIM_QMM_KERNEL=amx|vnni|portable forces one path (for tests); forcing a path the
+ * CPU cannot run fails the launch with ACLNN_ERR_RUNTIME_ERROR. Linux grants AMX tile state per
+ * process on request (arch_prctl ARCH_REQ_XCOMP_PERM, Documentation/arch/x86/xstate.rst), asked
+ * once. */
 #include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define QMM_X86 1
+#endif
+#if defined(QMM_X86) && defined(__linux__)
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#define QMM_AMX 1
 #endif
 
 #include "aclnnop/aclnn_quant_matmul_v5.h"
@@ -35,24 +49,25 @@ typedef struct {
 } imatrix;
 
 typedef struct {
-    const uint8_t *a;     /* (Mp, Kp): x1 + 128, rows padded to TILE_ROWS, k to 4 */
+    const uint8_t *a;     /* x1 + 128, Mp x Kp, in rows of lda bytes or AMX tile order (pack_rows) */
     const int8_t *b;      /* panels of TILE_COLS columns: [panel][Kp / 4][TILE_COLS][4] */
     const int32_t *bias;  /* (N) or NULL, contiguous copy */
     const int32_t *colsum;/* (Np): 128 * column sums of x2 */
     char *c;
     int64_t crs, ccs;     /* out strides, elements */
-    int64_t M, N, Kp, row_blocks, panels;
+    int64_t M, N, Kp, lda, panels; /* lda: x1's packed row stride, Kp + 64 (no 4 KiB aliasing of rows) */
+    int path;             /* qmm_path */
 } qmm_job;
 
 /* One tile: acc[r][j] = sum_k a[r][k] * b[k][j] modulo 2^32, for TILE_ROWS x TILE_COLS. */
-/* One tile over k in [k0, k1) (multiples of 4), added to acc (Kp: x1's padded row length). */
-static void tile_portable(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+/* One tile over k in [k0, k1) (multiples of 4), added to acc (lda: x1's packed row stride). */
+static void tile_portable(const uint8_t *a, int64_t lda, int64_t k0, int64_t k1, const int8_t *panel,
                           uint32_t acc[TILE_ROWS][TILE_COLS])
 {
     for (int64_t k4 = k0 / 4; k4 < k1 / 4; k4++) {
         const int8_t *bp = panel + k4 * TILE_COLS * 4;
         for (int r = 0; r < TILE_ROWS; r++) {
-            const uint8_t *ar = a + r * Kp + k4 * 4;
+            const uint8_t *ar = a + r * lda + k4 * 4;
             for (int j = 0; j < TILE_COLS; j++) {
                 int32_t s = ar[0] * bp[4 * j] + ar[1] * bp[4 * j + 1] + ar[2] * bp[4 * j + 2] + ar[3] * bp[4 * j + 3];
                 acc[r][j] += (uint32_t)s;
@@ -63,7 +78,7 @@ static void tile_portable(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, 
 
 #ifdef QMM_X86
 __attribute__((target("avx512f,avx512bw,avx512vnni")))
-static void tile_vnni(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+static void tile_vnni(const uint8_t *a, int64_t lda, int64_t k0, int64_t k1, const int8_t *panel,
                       uint32_t acc[TILE_ROWS][TILE_COLS])
 {
 #define QMM_LOAD(r, h) _mm512_loadu_si512((const void *)(acc[r] + 16 * h))
@@ -71,7 +86,7 @@ static void tile_vnni(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, cons
     __m512i c20 = QMM_LOAD(2, 0), c21 = QMM_LOAD(2, 1), c30 = QMM_LOAD(3, 0), c31 = QMM_LOAD(3, 1);
     __m512i c40 = QMM_LOAD(4, 0), c41 = QMM_LOAD(4, 1), c50 = QMM_LOAD(5, 0), c51 = QMM_LOAD(5, 1);
 #undef QMM_LOAD
-    const uint8_t *a0 = a, *a1 = a + Kp, *a2 = a + 2 * Kp, *a3 = a + 3 * Kp, *a4 = a + 4 * Kp, *a5 = a + 5 * Kp;
+    const uint8_t *a0 = a, *a1 = a + lda, *a2 = a + 2 * lda, *a3 = a + 3 * lda, *a4 = a + 4 * lda, *a5 = a + 5 * lda;
     for (int64_t k = k0; k < k1; k += 4) {
         __m512i b0 = _mm512_loadu_si512((const void *)(panel + k * TILE_COLS));
         __m512i b1 = _mm512_loadu_si512((const void *)(panel + k * TILE_COLS + 64));
@@ -105,25 +120,130 @@ static bool have_vnni(void)
 }
 #else
 static bool have_vnni(void) { return false; }
-static void tile_vnni(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+static void tile_vnni(const uint8_t *a, int64_t lda, int64_t k0, int64_t k1, const int8_t *panel,
                       uint32_t acc[TILE_ROWS][TILE_COLS])
 {
-    tile_portable(a, Kp, k0, k1, panel, acc);
+    tile_portable(a, lda, k0, k1, panel, acc);
 }
 #endif
+
+/* AMX: a block is 32 rows x 32 columns of out in tiles 0-3 (16 x 16 int32 each), fed by two
+ * tiles of x1 rows (4, 5: 16 rows x 64 k) and two of a panel (6, 7: 16 k/4 rows x 16 columns x
+ * 4 k, the panel's rows of 128 bytes read with stride 128). */
+#define AMX_BLOCK 32
+#define AMX_K 64
+#define AMX_TASK_BLOCKS 4    /* 128 rows share one pass over a panel's k block */
+#define AMX_KBLOCK 1024      /* a panel's k block (32 KiB) stays in L1 over the task's rows */
+
+#ifdef QMM_AMX
+#define QMM_ARCH_REQ_XCOMP_PERM 0x1023   /* arch/x86/include/uapi/asm/prctl.h */
+#define QMM_XFEATURE_XTILEDATA 18
+
+static bool amx_usable;
+static pthread_once_t amx_once = PTHREAD_ONCE_INIT;
+
+/* CPUID.(EAX=7, ECX=0):EDX bits 24 (AMX-TILE) and 25 (AMX-INT8), and the kernel's grant of
+ * the tile data state to this process. */
+static void amx_detect(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) || !(edx & (1u << 24)) || !(edx & (1u << 25)))
+        return;
+    amx_usable = syscall(SYS_arch_prctl, QMM_ARCH_REQ_XCOMP_PERM, QMM_XFEATURE_XTILEDATA) == 0;
+}
+
+static bool have_amx(void)
+{
+    pthread_once(&amx_once, amx_detect);
+    return amx_usable;
+}
+
+typedef struct {
+    uint8_t palette, start_row, reserved[14];
+    uint16_t colsb[16];
+    uint8_t rows[16];
+} amx_config;
+
+/* Palette 1, tiles 0-7 of 16 rows x 64 bytes; tile state is per thread. */
+__attribute__((target("amx-tile")))
+static void amx_configure(void)
+{
+    amx_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.palette = 1;
+    for (int t = 0; t < 8; t++) {
+        cfg.colsb[t] = 64;
+        cfg.rows[t] = 16;
+    }
+    /* GCC 12 does not see ldtilecfg read its operand and drops the stores above without this */
+    __asm__ __volatile__("" : : "r"(&cfg) : "memory");
+    _tile_loadconfig(&cfg);
+}
+
+__attribute__((target("amx-tile")))
+static void amx_release(void) { _tile_release(); }
+
+/* One 32 x 32 block over k in [k0, k1) (multiples of 64): acc = (k0 == 0 ? 0 : acc) + a @ panel,
+ * a: the block's two groups of 16 rows in tile order (Kp: x1's padded k). */
+__attribute__((target("amx-tile,amx-int8")))
+static void block_amx(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
+                      uint32_t acc[AMX_BLOCK][TILE_COLS])
+{
+    if (k0 == 0) {
+        _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
+    } else {
+        _tile_loadd(0, acc[0], 4 * TILE_COLS); _tile_loadd(1, acc[0] + 16, 4 * TILE_COLS);
+        _tile_loadd(2, acc[16], 4 * TILE_COLS); _tile_loadd(3, acc[16] + 16, 4 * TILE_COLS);
+    }
+    for (int64_t k = k0; k < k1; k += AMX_K) {
+        _tile_loadd(4, a + k * 16, AMX_K);
+        _tile_loadd(5, a + Kp * 16 + k * 16, AMX_K);
+        _tile_loadd(6, panel + k * TILE_COLS, TILE_COLS * 4);
+        _tile_loadd(7, panel + k * TILE_COLS + 64, TILE_COLS * 4);
+        _tile_dpbusd(0, 4, 6);
+        _tile_dpbusd(1, 4, 7);
+        _tile_dpbusd(2, 5, 6);
+        _tile_dpbusd(3, 5, 7);
+    }
+    _tile_stored(0, acc[0], 4 * TILE_COLS); _tile_stored(1, acc[0] + 16, 4 * TILE_COLS);
+    _tile_stored(2, acc[16], 4 * TILE_COLS); _tile_stored(3, acc[16] + 16, 4 * TILE_COLS);
+}
+#else
+static bool have_amx(void) { return false; }
+#endif
+
+typedef enum { QMM_PORTABLE, QMM_VNNI, QMM_AMX_TILES } qmm_path;
 
 /* k per pass over the row tiles of a task: a panel's slice of KBLOCK x 32 bytes stays in L1. */
 #define KBLOCK 512
 
+/* out[row0 .. row0 + rows, col0 .. col0 + cols] from accumulators (rows of TILE_COLS), less
+ * the +128 of x1 (colsum), plus bias. */
+static void store_block(const qmm_job *j, int64_t row0, int64_t rows, int64_t col0,
+                        const uint32_t (*acc)[TILE_COLS])
+{
+    int64_t ncols = j->N - col0 < TILE_COLS ? j->N - col0 : TILE_COLS;
+    if (j->M - row0 < rows) rows = j->M - row0;
+    uint32_t take[TILE_COLS];   /* colsum less bias, per column: one subtraction per element */
+    for (int64_t c = 0; c < ncols; c++)
+        take[c] = (uint32_t)j->colsum[col0 + c] - (j->bias ? (uint32_t)j->bias[col0 + c] : 0u);
+    for (int64_t r = 0; r < rows; r++) {
+        int32_t *crow = (int32_t *)j->c + (row0 + r) * j->crs + col0 * j->ccs;
+        if (j->ccs == 1)
+            for (int64_t c = 0; c < ncols; c++) crow[c] = (int32_t)(acc[r][c] - take[c]);
+        else
+            for (int64_t c = 0; c < ncols; c++) crow[c * j->ccs] = (int32_t)(acc[r][c] - take[c]);
+    }
+}
+
+/* Tasks of TASK_ROW_TILES x 6 rows and one panel on VNNI or the portable loop. */
 static void qmm_tasks(size_t begin, size_t end, void *ctx)
 {
     const qmm_job *j = ctx;
-    bool vnni = have_vnni();
     uint32_t acc[TASK_ROW_TILES][TILE_ROWS][TILE_COLS];
     for (size_t task = begin; task < end; task++) {
         int64_t panel = (int64_t)task % j->panels, block = (int64_t)task / j->panels;
         const int8_t *bp = j->b + panel * j->Kp * TILE_COLS;
-        int64_t col0 = panel * TILE_COLS, ncols = j->N - col0 < TILE_COLS ? j->N - col0 : TILE_COLS;
         int64_t row_first = block * TASK_ROW_TILES * TILE_ROWS;
         int64_t tiles = (j->M - row_first + TILE_ROWS - 1) / TILE_ROWS;
         if (tiles > TASK_ROW_TILES) tiles = TASK_ROW_TILES;
@@ -131,116 +251,204 @@ static void qmm_tasks(size_t begin, size_t end, void *ctx)
         for (int64_t k0 = 0; k0 < j->Kp; k0 += KBLOCK) {
             int64_t k1 = j->Kp - k0 < KBLOCK ? j->Kp : k0 + KBLOCK;
             for (int64_t t = 0; t < tiles; t++) {
-                const uint8_t *a = j->a + (row_first + t * TILE_ROWS) * j->Kp;
-                if (vnni) tile_vnni(a, j->Kp, k0, k1, bp, acc[t]);
-                else tile_portable(a, j->Kp, k0, k1, bp, acc[t]);
+                const uint8_t *a = j->a + (row_first + t * TILE_ROWS) * j->lda;
+                if (j->path == QMM_VNNI) tile_vnni(a, j->lda, k0, k1, bp, acc[t]);
+                else tile_portable(a, j->lda, k0, k1, bp, acc[t]);
             }
         }
-        for (int64_t t = 0; t < tiles; t++) {
-            int64_t row0 = row_first + t * TILE_ROWS;
-            int64_t nrows = j->M - row0 < TILE_ROWS ? j->M - row0 : TILE_ROWS;
-            for (int64_t r = 0; r < nrows; r++) {
-                int32_t *crow = (int32_t *)j->c + (row0 + r) * j->crs + col0 * j->ccs;
-                for (int64_t c = 0; c < ncols; c++) {
-                    uint32_t v = acc[t][r][c] - (uint32_t)j->colsum[col0 + c];
-                    if (j->bias) v += (uint32_t)j->bias[col0 + c];
-                    crow[c * j->ccs] = (int32_t)v;
-                }
-            }
-        }
+        for (int64_t t = 0; t < tiles; t++)
+            store_block(j, row_first + t * TILE_ROWS, TILE_ROWS, panel * TILE_COLS,
+                        (const uint32_t (*)[TILE_COLS])acc[t]);
     }
 }
+
+#ifdef QMM_AMX
+/* Tasks of AMX_TASK_BLOCKS x 32 rows and one panel on AMX tiles (configured per thread). */
+static void qmm_tasks_amx(size_t begin, size_t end, void *ctx)
+{
+    const qmm_job *j = ctx;
+    uint32_t acc[AMX_TASK_BLOCKS][AMX_BLOCK][TILE_COLS];
+    amx_configure();
+    for (size_t task = begin; task < end; task++) {
+        int64_t panel = (int64_t)task % j->panels, block = (int64_t)task / j->panels;
+        const int8_t *bp = j->b + panel * j->Kp * TILE_COLS;
+        int64_t row_first = block * AMX_TASK_BLOCKS * AMX_BLOCK;
+        int64_t blocks = (j->M - row_first + AMX_BLOCK - 1) / AMX_BLOCK;
+        if (blocks > AMX_TASK_BLOCKS) blocks = AMX_TASK_BLOCKS;
+        for (int64_t k0 = 0; k0 < j->Kp; k0 += AMX_KBLOCK) {
+            int64_t k1 = j->Kp - k0 < AMX_KBLOCK ? j->Kp : k0 + AMX_KBLOCK;
+            for (int64_t t = 0; t < blocks; t++)
+                block_amx(j->a + (row_first + t * AMX_BLOCK) * j->Kp, j->Kp, k0, k1, bp, acc[t]);
+        }
+        for (int64_t t = 0; t < blocks; t++)
+            store_block(j, row_first + t * AMX_BLOCK, AMX_BLOCK, panel * TILE_COLS,
+                        (const uint32_t (*)[TILE_COLS])acc[t]);
+    }
+    amx_release();
+}
+#endif
 
 typedef struct {
     const imatrix *A, *B;
     uint8_t *a;
     int8_t *b;
-    int32_t *colsum;
-    int64_t Kp;
+    int32_t *partial;     /* (groups, Np): column sums of each group of PACK_K rows of x2 */
+    int64_t Kp, lda, Np;
+    bool tiled;           /* x1 in AMX tile order */
 } pack_job;
 
-/* Rows [begin, end) of x1 + 128 (bytes as unsigned), k padded with 128 (x1 = 0). */
+/* Rows [begin, end) of x1 + 128 (bytes as unsigned), padded with 128 (x1 = 0) to Kp and, on
+ * AMX, to Mp rows, in pieces of 64 bytes: consecutive in a row of lda bytes, or in AMX tile
+ * order, [Mp / 16][Kp / 64][16 rows][64] (tile loads read 1 KiB in a row, not 16 rows). */
 static void pack_rows(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
-    int64_t K = p->A->cols, cs = p->A->cs;
-    for (size_t i = begin; i < end; i++) {
-        const int8_t *src = (const int8_t *)p->A->base + (int64_t)i * p->A->rs;
-        uint8_t *dst = p->a + (int64_t)i * p->Kp;
-        if (cs == 1)
-            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k] ^ 0x80u;
-        else
-            for (int64_t k = 0; k < K; k++) dst[k] = (uint8_t)src[k * cs] ^ 0x80u;
-        memset(dst + K, 128, (size_t)(p->Kp - K));
+    int64_t K = p->A->cols, M = p->A->rows, cs = p->A->cs;
+    int64_t piece_stride = p->tiled ? 16 * AMX_K : AMX_K;
+    for (size_t row = begin; row < end; row++) {
+        int64_t i = (int64_t)row;
+        uint8_t *dst = p->tiled ? p->a + (i / 16) * p->Kp * 16 + (i % 16) * AMX_K : p->a + i * p->lda;
+        const int8_t *src = i < M ? (const int8_t *)p->A->base + i * p->A->rs : NULL;
+        for (int64_t k0 = 0, piece = 0; k0 < p->Kp; k0 += AMX_K, piece++) {
+            uint8_t *d = dst + piece * piece_stride;
+            int64_t width = p->Kp - k0 < AMX_K ? p->Kp - k0 : AMX_K;
+            int64_t n = !src || k0 >= K ? 0 : K - k0 < AMX_K ? K - k0 : AMX_K;
+            if (cs == 1)
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[k0 + k] ^ 0x80u;
+            else
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[(k0 + k) * cs] ^ 0x80u;
+            memset(d + n, 128, (size_t)(width - n));
+        }
     }
 }
 
-/* Panels [begin, end) of x2: [Kp / 4][TILE_COLS][4] bytes each, zero padded, and
- * 128 * the column sums (the +128 of x1 to take back). */
+/* Four rows of TILE_COLS bytes (stride rs) as TILE_COLS groups of four (one k/4 row of a panel). */
+static void interleave4(const int8_t *s0, int64_t rs, int8_t *row)
+{
+#ifdef QMM_X86
+    for (int c = 0; c < TILE_COLS; c += 16) {   /* SSE2: bytes of rows 0/1 and 2/3, then their pairs */
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(s0 + c));
+        __m128i r1 = _mm_loadu_si128((const __m128i *)(s0 + rs + c));
+        __m128i r2 = _mm_loadu_si128((const __m128i *)(s0 + 2 * rs + c));
+        __m128i r3 = _mm_loadu_si128((const __m128i *)(s0 + 3 * rs + c));
+        __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
+        __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
+        __m128i *out = (__m128i *)(row + 4 * c);
+        _mm_storeu_si128(out, _mm_unpacklo_epi16(lo01, lo23));
+        _mm_storeu_si128(out + 1, _mm_unpackhi_epi16(lo01, lo23));
+        _mm_storeu_si128(out + 2, _mm_unpacklo_epi16(hi01, hi23));
+        _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(hi01, hi23));
+    }
+#else
+    for (int c = 0; c < TILE_COLS; c++)
+        for (int r = 0; r < 4; r++) row[4 * c + r] = s0[r * rs + c];
+#endif
+}
+
+/* k rows of x2 per packing task (a multiple of 4). */
+#define PACK_K 256
+
+/* Groups [begin, end) of PACK_K rows of x2 into panels of [Kp / 4][TILE_COLS][4] bytes (zero
+ * padded), row by row so that x2 is read in its own order, and each group's column sums into
+ * partial[group] (taken together by qmm_one). */
 static void pack_panels(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
-    int64_t K = p->B->rows, N = p->B->cols, rs = p->B->rs, cs = p->B->cs;
-    for (size_t panel = begin; panel < end; panel++) {
-        int64_t col0 = (int64_t)panel * TILE_COLS, ncols = N - col0 < TILE_COLS ? N - col0 : TILE_COLS;
-        int8_t *dst = p->b + (int64_t)panel * p->Kp * TILE_COLS;
-        int32_t sums[TILE_COLS] = {0};
-        memset(dst, 0, (size_t)(p->Kp * TILE_COLS));
-        int64_t k = 0;
-        if (cs == 1 && ncols == TILE_COLS)   /* whole panels of rows: four rows interleaved */
-            for (; k + 4 <= K; k += 4) {
-                const int8_t *s0 = (const int8_t *)p->B->base + k * rs + col0, *s1 = s0 + rs, *s2 = s1 + rs,
-                             *s3 = s2 + rs;
-                int8_t *row = dst + k * TILE_COLS;
-                for (int c = 0; c < TILE_COLS; c++) {
-                    row[4 * c] = s0[c];
-                    row[4 * c + 1] = s1[c];
-                    row[4 * c + 2] = s2[c];
-                    row[4 * c + 3] = s3[c];
-                    sums[c] += s0[c] + s1[c] + s2[c] + s3[c];
-                }
-            }
-        for (; k < K; k++) {
-            const int8_t *src = (const int8_t *)p->B->base + k * rs + col0 * cs;
-            int8_t *row = dst + (k / 4) * TILE_COLS * 4 + k % 4;
-            for (int64_t c = 0; c < ncols; c++) {
-                int8_t v = src[c * cs];
-                row[4 * c] = v;
-                sums[c] += v;
-            }
+    int64_t K = p->B->rows, N = p->B->cols, rs = p->B->rs, cs = p->B->cs, Kp = p->Kp;
+    int64_t panels = p->Np / TILE_COLS, whole = cs == 1 ? N / TILE_COLS : 0;  /* whole: by interleave4 */
+    const int8_t *base = (const int8_t *)p->B->base;
+    for (size_t g = begin; g < end; g++) {
+        int64_t k0 = (int64_t)g * PACK_K, k1 = k0 + PACK_K < Kp ? k0 + PACK_K : Kp;
+        int64_t present = K < k1 ? K : k1, k4 = k0 + (present - k0) / 4 * 4;
+        for (int64_t panel = 0; panel < panels; panel++) {   /* what the loops below leave unwritten */
+            int64_t from = panel < whole ? k4 : k0;
+            memset(p->b + panel * Kp * TILE_COLS + from * TILE_COLS, 0, (size_t)((k1 - from) * TILE_COLS));
         }
-        for (int c = 0; c < TILE_COLS; c++) p->colsum[col0 + c] = 128 * sums[c];
+        for (int64_t k = k0; k < k4; k += 4)
+            for (int64_t panel = 0; panel < whole; panel++)
+                interleave4(base + k * rs + panel * TILE_COLS, rs, p->b + panel * Kp * TILE_COLS + k * TILE_COLS);
+        int32_t *sums = p->partial + (int64_t)g * p->Np;
+        memset(sums, 0, sizeof(int32_t) * (size_t)p->Np);
+        for (int64_t k = k0; k < present; k++) {
+            const int8_t *src = base + k * rs;
+            int64_t first = k < k4 ? whole * TILE_COLS : 0;
+            for (int64_t c = first; c < N; c++)
+                p->b[(c / TILE_COLS) * Kp * TILE_COLS + (k / 4) * TILE_COLS * 4 + (c % TILE_COLS) * 4 + k % 4] =
+                    src[c * cs];
+            if (cs == 1)
+                for (int64_t c = 0; c < N; c++) sums[c] += src[c];
+            else
+                for (int64_t c = 0; c < N; c++) sums[c] += src[c * cs];
+        }
     }
 }
 
+/* The path of a launch: NPUSIM_QMM_KERNEL when set, else the fastest this CPU runs. */
+static int qmm_choose(qmm_path *path)
+{
+    const char *v = getenv("NPUSIM_QMM_KERNEL");
+    bool amx = have_amx(), vnni = have_vnni();
+    if (!v || !*v) {
+        *path = amx ? QMM_AMX_TILES : vnni ? QMM_VNNI : QMM_PORTABLE;
+        return 0;
+    }
+    if (!strcmp(v, "portable")) *path = QMM_PORTABLE;
+    else if (!strcmp(v, "vnni") && vnni) *path = QMM_VNNI;
+    else if (!strcmp(v, "amx") && amx) *path = QMM_AMX_TILES;
+    else if (!strcmp(v, "vnni") || !strcmp(v, "amx"))
+        return npusim_error(ACLNN_ERR_RUNTIME_ERROR, "aclnnQuantMatmulV5: NPUSIM_QMM_KERNEL=%s, but this CPU (or "
+                            "its kernel) does not provide %s", v, amx ? "AVX-512 VNNI" : vnni ? "AMX-INT8" :
+                            "AMX-INT8 or AVX-512 VNNI");
+    else
+        return npusim_error(ACLNN_ERR_RUNTIME_ERROR, "aclnnQuantMatmulV5: NPUSIM_QMM_KERNEL must be amx, vnni or "
+                            "portable (got \"%s\")", v);
+    return 0;
+}
+
 /* Packs x1 (+128, padded) and x2 (panels) and runs the tiles of one matrix of out. */
-static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char *c, int64_t crs, int64_t ccs)
+static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char *c, int64_t crs, int64_t ccs,
+                   qmm_path path)
 {
     int64_t M = A->rows, K = A->cols, N = B->cols;
     if (M == 0 || N == 0) return 0;
-    int64_t Kp = (K + 3) / 4 * 4, Mp = (M + TILE_ROWS - 1) / TILE_ROWS * TILE_ROWS;
+    int64_t kstep = path == QMM_AMX_TILES ? AMX_K : 4, rstep = path == QMM_AMX_TILES ? AMX_BLOCK : TILE_ROWS;
+    int64_t Kp = (K + kstep - 1) / kstep * kstep, Mp = (M + rstep - 1) / rstep * rstep;
     int64_t panels = (N + TILE_COLS - 1) / TILE_COLS, Np = panels * TILE_COLS;
-    size_t a_bytes = (size_t)(Mp * Kp), b_bytes = (size_t)(Np * Kp);
-    char *mem = malloc(a_bytes + b_bytes + (size_t)Np * sizeof(int32_t) + 64);
+    int64_t lda = Kp + 64;
+    size_t a_bytes = (size_t)(Mp * lda), b_bytes = (size_t)(Np * Kp);
+    int64_t groups = (Kp + PACK_K - 1) / PACK_K;
+    size_t sum_bytes = (size_t)((groups + 1) * Np) * sizeof(int32_t);
+    char *mem = malloc(sum_bytes + a_bytes + b_bytes + 64);
     if (!mem) return npusim_error(ACLNN_ERR_INNER, "aclnnQuantMatmulV5: out of host memory");
-    int32_t *colsum = (int32_t *)mem;
-    uint8_t *a = (uint8_t *)(mem + (size_t)Np * sizeof(int32_t));
+    int32_t *colsum = (int32_t *)mem, *partial = colsum + Np;
+    uint8_t *a = (uint8_t *)(mem + sum_bytes);
     int8_t *b = (int8_t *)(a + a_bytes);
-    memset(a + M * Kp, 128, (size_t)((Mp - M) * Kp));   /* padding rows read as x1 = 0 */
-    pack_job pj = {A, B, a, b, colsum, Kp};
+    pack_job pj = {A, B, a, b, partial, Kp, lda, Np, path == QMM_AMX_TILES};
     bool parallel = M * N * K >= (1LL << 21);
     if (parallel) {
-        npusim_parallel_for((size_t)M, 16, pack_rows, &pj);
-        npusim_parallel_for((size_t)panels, 1, pack_panels, &pj);
+        npusim_parallel_for((size_t)Mp, 16, pack_rows, &pj);
+        npusim_parallel_for((size_t)groups, 1, pack_panels, &pj);
     } else {
-        pack_rows(0, (size_t)M, &pj);
-        pack_panels(0, (size_t)panels, &pj);
+        pack_rows(0, (size_t)Mp, &pj);
+        pack_panels(0, (size_t)groups, &pj);
     }
-    int64_t row_blocks = (M + TILE_ROWS * TASK_ROW_TILES - 1) / (TILE_ROWS * TASK_ROW_TILES);
-    qmm_job job = {a, b, bias, colsum, c, crs, ccs, M, N, Kp, row_blocks, panels};
-    size_t tasks = (size_t)(row_blocks * panels);
-    if (parallel) npusim_parallel_for(tasks, 1, qmm_tasks, &job);
-    else qmm_tasks(0, tasks, &job);
+    for (int64_t c = 0; c < Np; c++) {   /* 128 * the column sums: the +128 of x1 to take back */
+        uint32_t sum = 0;
+        for (int64_t g = 0; g < groups; g++) sum += (uint32_t)partial[g * Np + c];
+        colsum[c] = (int32_t)(128u * sum);
+    }
+    qmm_job job = {a, b, bias, colsum, c, crs, ccs, M, N, Kp, lda, panels, path};
+    void (*run)(size_t, size_t, void *) = qmm_tasks;
+    int64_t task_rows = TILE_ROWS * TASK_ROW_TILES;
+#ifdef QMM_AMX
+    if (path == QMM_AMX_TILES) {
+        run = qmm_tasks_amx;
+        task_rows = AMX_BLOCK * AMX_TASK_BLOCKS;
+    }
+#endif
+    size_t tasks = (size_t)((M + task_rows - 1) / task_rows * panels);
+    if (parallel) npusim_parallel_for(tasks, 1, run, &job);
+    else run(0, tasks, &job);
     free(mem);
     return 0;
 }
@@ -273,7 +481,8 @@ static int qmm_kernel(const npusim_exec *ex, npusim_view *views)
     int nb = ex->n_dims;
     int64_t batch = 1;
     for (int d = 0; d < nb; d++) batch *= ex->dims[d];
-    int rc = 0;
+    qmm_path path = QMM_PORTABLE;
+    int rc = qmm_choose(&path);
     for (int64_t i = 0; i < batch && !rc; i++) {
         int64_t rest = i, oa = 0, ob = 0, oc = 0;
         for (int d = nb - 1; d >= 0; d--) {
@@ -285,7 +494,8 @@ static int qmm_kernel(const npusim_exec *ex, npusim_view *views)
             oc += idx * out->strides[d];
         }
         imatrix A = imatrix_of(x1, ex->flag, oa), B = imatrix_of(x2, ex->mode != 0, ob);
-        rc = qmm_one(&A, &B, bias, out->base + oc * 4, out->strides[out->ndim - 2], out->strides[out->ndim - 1]);
+        rc = qmm_one(&A, &B, bias, out->base + oc * 4, out->strides[out->ndim - 2], out->strides[out->ndim - 1],
+                    path);
     }
     free(bias);
     return rc;

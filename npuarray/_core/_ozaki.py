@@ -21,10 +21,11 @@ Yokota ("DGEMM on integer matrix multiplication unit", IJHPCA 2024):
 Products with ``p + q > s + 1`` and the bits below the last slice are dropped: each
 term ``a_ik b_kj`` loses at most ``(s + 1) 2**(-7 s)`` in scaled units (the scaled
 values are below 1), so the error of an element is at most ``(s + 1) 2**(-7 s)``
-times the number of k with ``a_ik b_kj != 0`` (an int8 product of the supports). The
-number of slices is the smallest that keeps this and the ``s`` float64 additions
-(at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for every element (``|A| |B|`` from a float32 aclnnMatmul of the
-scaled magnitudes). Inputs that defeat the scheme — a NaN or infinity, row or
+times the number of k with ``a_ik b_kj != 0`` (at most the nonzeros of the row or
+column). The number of slices is the smallest that keeps this and the ``s`` float64
+additions (at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for
+every element (``|A| |B|`` bounded below by an int8 product of the scaled magnitudes'
+top 7 bits). Inputs that defeat the scheme — a NaN or infinity, row or
 column scales beyond 2**+-900, or a within-row spread of exponents that would need
 more than ``MAX_SLICES`` slices — are left to the caller's composed product (``product``
 returns False), as is any product during a graph capture (choosing ``s`` reads a few
@@ -104,24 +105,27 @@ def _largest(x, axis):
                                 _elementwise.negative(_statistical.min(x, axis=axis, keepdims=True)))
 
 
-def _magnitude_and_support(x, scale, axis, stream):
-    """(|x| scale as float32, x != 0 as int8), made in blocks of ``_BLOCK_BYTES`` along
-    the axis other than ``axis`` (-1: rows of a, -2: columns of b)."""
+def _magnitude_and_count(x, scale, axis, dtype, stream):
+    """(|x| scale cast to ``dtype``: int8 truncates, as floor (|x| scale < 128), or
+    float32; the number of nonzeros along ``axis`` (kept, float64)), made in blocks of
+    ``_BLOCK_BYTES`` along the other axis (-1: rows of a, -2: columns of b)."""
     other = -2 if axis == -1 else -1
     count, length = x._shape[other], x._shape[axis]
     device = x._buffer.device
-    scaled = _ops.empty(x._shape, _FLOAT32, device, stream)
-    support = _ops.empty(x._shape, _INT8, device, stream)
+    magnitude = _ops.empty(x._shape, dtype, device, stream)
+    kept = list(x._shape)
+    kept[axis] = 1
+    nonzero = _ops.empty(tuple(kept), FLOAT64, device, stream)
     step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
     for j0 in range(0, count, step):
         part = (Ellipsis, slice(j0, j0 + step), slice(None)) if axis == -1 else \
             (Ellipsis, slice(None), slice(j0, j0 + step))
         block = x[part]
-        _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
-                    to_acl_dtype(_FLOAT32), scaled[part], stream=stream)
-        _ops.launch("aclnnCast", _elementwise.not_equal(block, 0), to_acl_dtype(_INT8), support[part],
-                    stream=stream)
-    return scaled, support
+        _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]), to_acl_dtype(dtype),
+                    magnitude[part], stream=stream)
+        _ops.copy_(nonzero[part], _statistical.sum(_elementwise.not_equal(block, 0), axis=axis, keepdims=True,
+                                                   dtype=FLOAT64), stream=stream)
+    return magnitude, nonzero
 
 
 class _Scales:
@@ -129,44 +133,69 @@ class _Scales:
     depends on, computed in blocks on the device."""
 
     def __init__(self, a, b, stream):
+        self.a, self.b, self.stream = a, b, stream
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
         self.sigma, a_exp = power_of_two_scale(_largest(a, -1))
         self.tau, b_exp = power_of_two_scale(_largest(b, -2))
         self.exponents = _statistical.max(_elementwise.abs(_manipulation.concat(
             [_manipulation.reshape(a_exp, (-1,)), _manipulation.reshape(b_exp, (-1,))])))
-        self.ratio = self._ratio(a, b, stream)
+        self.ratio = self._ratio(exact=False)
 
-    def _ratio(self, a, b, stream):
+    def _ratio(self, exact):
         """max over elements of (the number of k with a_ik b_kj != 0) / (|A| |B|)_ij in
         scaled units. The first bounds the dropped terms (each below 2**(-7 s) of the
-        scaled unit), the second is dgemm's bound without K u, in float32 (aclnnMatmul:
-        values that underflow there only lower it, towards more slices). In blocks of
-        columns of b and rows of a, whose float32 and int8 copies are made per block."""
+        scaled unit); it is at most the smaller of the nonzeros of row i of a and of
+        column j of b (equal for dense inputs, 0 for a zero row or column). The second is
+        dgemm's bound without K u, bounded below either (not ``exact``) by the int8
+        product (aclnnQuantMatmulV5) of floor(2**bits |A|) and floor(2**bits |B|) over
+        2**(2 bits) (7 bits while that sum fits int32: cheap, but blind to products of
+        entries below 2**-7 of their row's or column's largest), or (``exact``) by a
+        float32 aclnnMatmul of the magnitudes (only values underflowing float32 lower it).
+        A zero bound where the count is not makes the ratio infinite. In blocks of columns
+        of b and rows of a, whose copies are made per block."""
+        a, b, stream = self.a, self.b, self.stream
         m, k, n = a._shape[-2], self.k, b._shape[-1]
-        columns = max(1, _BLOCK_BYTES // (4 * k * max(1, b.size // (k * n))))
+        bits = 0 if exact else min(BITS, (_INT32_LIMIT // k).bit_length() // 2)   # k (2**bits - 1)**2 < 2**31
+        dtype = _FLOAT32 if exact else _INT8
+        columns = max(1, min(n, _BLOCK_BYTES // (dtype.itemsize * 2 * k * max(1, b.size // (k * n)))))
         rows = max(1, _BLOCK_BYTES // (8 * max(columns, k) * max(1, a.size // (m * k))))
         maxima = []
         for j0 in range(0, n, columns):
-            b_scaled, b_support = _magnitude_and_support(b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns],
-                                                         -2, stream)
+            b_magnitude, b_count = _magnitude_and_count(
+                b[..., j0:j0 + columns], _elementwise.multiply(self.tau[..., j0:j0 + columns], 2.0 ** bits), -2,
+                dtype, stream)
             for i0 in range(0, m, rows):
-                x1, support = _magnitude_and_support(a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :],
-                                                     -1, stream)
-                size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], b_scaled._shape[:-2])
-                                  + (x1._shape[-2], b_scaled._shape[-1]), _FLOAT32, x1._buffer.device, stream)
-                _ops.launch("aclnnMatmul", x1, b_scaled, size, 0, stream=stream)
-                count = _quant_product(support, b_support, self.unit, stream)
-                bound = _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900)
-                maxima.append(_statistical.max(_elementwise.divide(count, bound)))
+                a_magnitude, a_count = _magnitude_and_count(
+                    a[..., i0:i0 + rows, :], _elementwise.multiply(self.sigma[..., i0:i0 + rows, :], 2.0 ** bits),
+                    -1, dtype, stream)
+                size = self._product_of_magnitudes(a_magnitude, b_magnitude, exact)
+                count = _elementwise.multiply(_elementwise.minimum(a_count, b_count), 2.0 ** (2 * bits))
+                maxima.append(_statistical.max(_elementwise.divide(
+                    count, _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900))))
         return _statistical.max(_manipulation.stack(maxima))
 
+    def _product_of_magnitudes(self, x1, x2, exact):
+        if not exact:
+            return _quant_product(x1, x2, self.unit, self.stream)
+        size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
+                          + (x1._shape[-2], x2._shape[-1]), _FLOAT32, x1._buffer.device, self.stream)
+        _ops.launch("aclnnMatmul", x1, x2, size, 0, stream=self.stream)
+        return size
+
     def slices(self):
-        """The number of slices, or None when the emulation does not apply."""
+        """The number of slices, or None when the emulation does not apply: from the int8
+        bound, or where that cannot bound every element, from the float32 one."""
         exponents, ratio = (float(v) for v in _manipulation.stack(
             [self.exponents, self.ratio]).to_host())
-        if not (math.isfinite(exponents) and math.isfinite(ratio)) or exponents > _MAX_EXPONENT:
+        if not math.isfinite(exponents) or exponents > _MAX_EXPONENT:
             return None
+        s = self._slices_for(ratio)
+        if s is None and math.isfinite(ratio):
+            s = self._slices_for(float(self._ratio(exact=True).to_host()))
+        return s
+
+    def _slices_for(self, ratio):
         for s in range(1, MAX_SLICES + 1):
             # dropped terms + the s float64 additions (at most s u (|A| |B|)_ij) within K u
             if (s + 1) * 2.0 ** (-BITS * s) * ratio <= (self.k - s - 1) * _UNIT_ROUNDOFF:

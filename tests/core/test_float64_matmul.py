@@ -175,3 +175,88 @@ def test_k_longer_than_one_int32_sum(taken, monkeypatch):
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
     assert taken == [True]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (1, 513, 17), (17, 17, 17), (513, 17, 513), (17, 513, 1)])
+def test_edge_sizes_within_dgemm_bound(m, k, n, taken):
+    a, b = RNG.standard_normal((m, k)), RNG.standard_normal((k, n))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [k > 1]   # k = 1: no room in K u for the slices' additions: the composed product
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
+def test_ill_scaled_small_product_equals_fractions(taken):
+    # row scales of a and column scales of b from 2**-40 to 2**40, inner scales 2**-6 .. 2**6
+    a = RNG.standard_normal((9, 64)) * 2.0 ** RNG.integers(-40, 41, (9, 1)) * 2.0 ** RNG.integers(-6, 7, (1, 64))
+    b = RNG.standard_normal((64, 6)) * 2.0 ** RNG.integers(-40, 41, (1, 6))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    exact = _exact_fractions(a, b)
+    bound = 64 * U * (np.abs(a) @ np.abs(b))
+    for i in range(9):
+        for j in range(6):
+            assert abs(Fraction(float(c[i, j])) - exact[i][j]) <= Fraction(float(bound[i, j]))
+
+
+def test_inf_and_nan_propagate_like_numpy(taken):
+    a, b = RNG.standard_normal((40, 36)), RNG.standard_normal((36, 33))
+    a[2, 5] = np.inf        # meets b[5, 7] = 0: inf * 0 = nan in c[2, 7], +-inf elsewhere in row 2
+    b[5, 7] = 0.0
+    a[9, :] = -np.inf
+    b[:, 11] = 0.0          # -inf * 0: row 9 is nan in column 11
+    b[3, 20] = np.nan       # column 20 all nan
+    a[30, 4], a[30, 6] = np.inf, -np.inf   # inf - inf: nan wherever b's two entries share a sign
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    with np.errstate(invalid="ignore"):
+        expected = a @ b
+    assert taken == [False]
+    np.testing.assert_array_equal(np.isnan(c), np.isnan(expected))
+    np.testing.assert_array_equal(np.isposinf(c), np.isposinf(expected))
+    np.testing.assert_array_equal(np.isneginf(c), np.isneginf(expected))
+    finite = np.isfinite(expected)
+    np.testing.assert_allclose(c[finite], expected[finite], rtol=1e-13, atol=1e-13)
+
+
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return []
+
+
+@pytest.mark.parametrize("path,flags", [("portable", ()), ("vnni", ("avx512_vnni", "avx512bw")),
+                                        ("amx", ("amx_tile", "amx_int8"))])
+def test_each_int8_path_within_dgemm_bound(path, flags, taken, monkeypatch):
+    # NPUSIM_QMM_KERNEL forces npusim's int8 path (AMX tiles, AVX-512 VNNI, portable loop)
+    missing = [f for f in flags if f not in _cpu_flags()]
+    if missing:
+        pytest.skip("the %s path needs CPU flags %s, which this CPU lacks" % (path, ", ".join(missing)))
+    monkeypatch.setenv("NPUSIM_QMM_KERNEL", path)
+    a = RNG.standard_normal((70, 130)) * 2.0 ** RNG.integers(-20, 21, (70, 1))
+    b = RNG.standard_normal((130, 45))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+    assert np.all(np.abs(c - a @ b) <= 2 * 130 * U * (np.abs(a) @ np.abs(b)))   # NumPy's within its bound too
+
+
+def test_triangular_factor_product_uses_the_float32_bound(taken, monkeypatch):
+    # L L^T of a Cholesky factor: every product L_ik L_jk (i != j) meets an entry below 2**-7 of its
+    # row's largest (the diagonal), which the int8 bound cannot see; the float32 one can
+    g = RNG.standard_normal((120, 120))
+    lower = np.linalg.cholesky(g @ g.T + 120 * np.eye(120))
+    exact_calls = []
+    original = _ozaki._Scales._ratio
+
+    def ratio(self, exact):
+        exact_calls.append(exact)
+        return original(self, exact)
+    monkeypatch.setattr(_ozaki._Scales, "_ratio", ratio)
+    c = (npx.asarray(lower) @ npx.asarray(lower.T)).to_host()
+    assert taken == [True] and exact_calls == [False, True]
+    _assert_within_dgemm_bound(c, _exact_dd(lower, lower.T), lower, lower.T)
+    a, b = RNG.standard_normal((60, 80)), RNG.standard_normal((80, 50))   # dense: the int8 bound suffices
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True, True] and exact_calls == [False, True, False]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)

@@ -2,14 +2,19 @@
 matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md): exact against NumPy's int64
 products, with bias, transposes, broadcast batches and strided inputs; the combinations npusim
 does not implement are refused with ACLNN_ERR_PARAM_INVALID."""
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
+from cbuild import BuildError, build_c_program, program_env
 
 import npuarray as npx
 from npuarray._core import _ops
 from npuarray._acl import ffi, lib
 
 RNG = np.random.default_rng(21)
+C_DIR = Path(__file__).parent / "c"
 
 
 def _launch(x1, x2, out, bias=None, t1=False, t2=False, scale=None, x1_scale=None, group=0):
@@ -98,3 +103,75 @@ def test_refusals(case):
     assert rc == 161002 and "aclnnQuantMatmulV5" in message
     assert _first_phase(npx.asarray(_int8((4, 6))), npx.asarray(_int8((6, 3))),
                         npx.empty((4, 3), dtype=np.int32), scale)[0] == 0
+
+
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return []
+
+
+# NPUSIM_QMM_KERNEL forces one of npusim's three int8 paths; each needs these CPU flags.
+_PATH_FLAGS = {"portable": (), "vnni": ("avx512_vnni", "avx512bw"), "amx": ("amx_tile", "amx_int8")}
+
+
+@pytest.fixture(params=sorted(_PATH_FLAGS))
+def kernel_path(request, monkeypatch):
+    missing = [f for f in _PATH_FLAGS[request.param] if f not in _cpu_flags()]
+    if missing:
+        pytest.skip("the %s path needs CPU flags %s, which this CPU lacks" % (request.param, ", ".join(missing)))
+    monkeypatch.setenv("NPUSIM_QMM_KERNEL", request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (17, 63, 31), (33, 65, 33), (97, 1100, 70), (200, 2050, 96)])
+def test_each_path_is_exact(kernel_path, m, k, n):
+    # k beyond one k block (1024 on AMX, 512 on VNNI), m and n beyond one block, ragged edges
+    a, b = _int8((m, k)), _int8((k, n))
+    out = npx.empty((m, n), dtype=np.int32)
+    np.testing.assert_array_equal(_launch(npx.asarray(a), npx.asarray(b), out), _exact(a, b))
+
+
+def test_each_path_batched_strided_with_bias(kernel_path):
+    a, b = _int8((2, 1, 40, 130)), _int8((3, 130, 50))
+    bias = RNG.integers(-1000, 1000, 50, dtype=np.int32)
+    out = npx.empty((2, 3, 40, 50), dtype=np.int32)
+    np.testing.assert_array_equal(_launch(npx.asarray(a), npx.asarray(b), out, bias=npx.asarray(bias)),
+                                  _exact(a, b) + bias)
+    big = _int8((130, 100))
+    got = _launch(npx.asarray(a[0, 0]), npx.asarray(big)[:, ::2], npx.empty((40, 50), dtype=np.int32))
+    np.testing.assert_array_equal(got, _exact(a[0, 0], big[:, ::2]))
+
+
+def test_each_path_wraps_like_the_cube_unit(kernel_path):
+    # |sum| = 2^31 + 2^14 at k = 131073 of (-128)(-128): wraps modulo 2^32 as int32 accumulators do
+    k = 131073
+    a, b = np.full((2, k), -128, np.int8), np.full((k, 2), -128, np.int8)
+    got = _launch(npx.asarray(a), npx.asarray(b), npx.empty((2, 2), dtype=np.int32))
+    np.testing.assert_array_equal(got, np.full((2, 2), (k * 16384 + 2 ** 31) % 2 ** 32 - 2 ** 31, np.int64))
+
+
+def test_unknown_kernel_path_is_refused(monkeypatch):
+    monkeypatch.setenv("NPUSIM_QMM_KERNEL", "sse2")
+    a = npx.asarray(_int8((4, 6)))
+    with pytest.raises(npx.AclError, match="NPUSIM_QMM_KERNEL must be amx, vnni or portable"):
+        _launch(a, npx.asarray(_int8((6, 3))), npx.empty((4, 3), dtype=np.int32))
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
+def test_c_program_on_every_path(variant):
+    """The C program tests/c/aclnn_quant_matmul.cpp: exact products on each path this CPU runs, with
+    no leak, overrun (asan) or data race among the worker threads (tsan)."""
+    try:
+        exe = build_c_program(C_DIR / "aclnn_quant_matmul.cpp", cxx=True, variant=variant)
+    except BuildError as exc:
+        if variant != "release" and "cannot find" in str(exc) and variant in str(exc):
+            pytest.skip("the %s sanitizer runtime library is not installed: %s" % (variant, str(exc)[-200:]))
+        raise
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600, env=program_env(), check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "aclnn_quant_matmul ok" in proc.stdout
+    assert "portable path: checked" in proc.stdout
