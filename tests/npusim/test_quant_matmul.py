@@ -163,7 +163,7 @@ def test_unknown_kernel_path_is_refused(monkeypatch):
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("variant", ["release", "asan", "tsan"])
 def test_c_program_on_every_path(variant):
-    """The C program tests/c/aclnn_quant_matmul.cpp: exact products on each path this CPU runs, with
+    """The C program tests/npusim/c/aclnn_quant_matmul.cpp: exact products on each path this CPU runs, with
     no leak, overrun (asan) or data race among the worker threads (tsan)."""
     try:
         exe = build_c_program(C_DIR / "aclnn_quant_matmul.cpp", cxx=True, variant=variant)
