@@ -1,11 +1,14 @@
 /* aclnn linear-algebra operators of hicann/ops-math (docs/acl-abi.md §7.2 "Linear algebra"):
  * aclnnLinalgCholesky, aclnnInverse, aclnnSlogdet, aclnnLinalgQr, aclnnSvd.
  *
- * npusim computes them with LAPACK (LAPACKE, row-major) from the OpenBLAS that matmul uses: the
- * library named by NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every
- * operator is batched over the leading dims and accepts any strides: each matrix is packed into
- * a contiguous row-major buffer of LAPACK's type (float16/bfloat16 are computed in float, as the
- * others in their own precision), factorised, and stored back.
+ * npusim computes them with LAPACK from the OpenBLAS that matmul uses: the library named by
+ * NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every operator is batched over
+ * the leading dims and accepts any strides: each matrix is packed into a contiguous buffer of
+ * LAPACK's type (float16/bfloat16 are computed in float, as the others in their own precision),
+ * factorised, and stored back. Cholesky and QR call LAPACK's Fortran routines on column-major
+ * buffers directly (LAPACKE's row-major layout transposes every matrix twice more, and its
+ * input NaN scan reads it once more); QR is blocked here (qr_blocked) so that its panels stay
+ * within OpenBLAS's single-threaded sizes (see QR_PANEL_NB).
  *
  * CANN's operators have no `info` output, so a failed factorisation cannot be reported by the
  * launch: npusim writes NaN into the results of a matrix that is singular (Inverse) or not
@@ -45,28 +48,39 @@ enum { LA_S, LA_D, LA_C, LA_Z, LA_TYPES };
 typedef int32_t la_int; /* scipy-openblas32: 32-bit LAPACK integers */
 typedef la_int (*getrf_fn)(int, la_int, la_int, void *, la_int, la_int *);
 typedef la_int (*getri_fn)(int, la_int, void *, la_int, const la_int *);
-typedef la_int (*potrf_fn)(int, char, la_int, void *, la_int);
-typedef la_int (*geqrf_fn)(int, la_int, la_int, void *, la_int, void *);
-typedef la_int (*orgqr_fn)(int, la_int, la_int, la_int, void *, la_int, const void *);
+/* Fortran LAPACK (gfortran ABI: arguments by reference, a hidden length after the arguments for
+ * each character argument). */
+typedef void (*potrf_f)(const char *, const la_int *, void *, const la_int *, la_int *, size_t);
+typedef void (*geqr2_f)(const la_int *, const la_int *, void *, const la_int *, void *, void *, la_int *);
+typedef void (*larft_f)(const char *, const char *, const la_int *, const la_int *, const void *, const la_int *,
+                        const void *, void *, const la_int *, size_t, size_t);
+typedef void (*larfb_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
+                        const la_int *, const void *, const la_int *, const void *, const la_int *, void *,
+                        const la_int *, void *, const la_int *, size_t, size_t, size_t, size_t);
 typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
 typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
 
 static struct {
     getrf_fn getrf[LA_TYPES];
     getri_fn getri[LA_TYPES];
-    potrf_fn potrf[LA_TYPES];
-    geqrf_fn geqrf[LA_TYPES];
-    orgqr_fn orgqr[LA_TYPES];
+    potrf_f potrf[LA_TYPES];
+    geqr2_f geqr2[LA_TYPES];
+    larft_f larft[LA_TYPES];
+    larfb_f larfb[LA_TYPES];
     gesdd_fn gesdd[LA_TYPES];
     getrs_fn getrs[LA_TYPES];
 } la;
 static pthread_once_t la_once = PTHREAD_ONCE_INIT;
 static char la_problem[512];
 
-static void *la_sym(void *lib, int type, const char *name)
+/* scipy_LAPACKE_<t><name>, or the Fortran routine scipy_<t><name>_ when `fortran`. */
+static void *la_sym(void *lib, int type, const char *name, bool fortran)
 {
     char full[64];
-    snprintf(full, sizeof full, "scipy_LAPACKE_%c%s", "sdcz"[type], name);
+    if (fortran)
+        snprintf(full, sizeof full, "scipy_%c%s_", "sdcz"[type], name);
+    else
+        snprintf(full, sizeof full, "scipy_LAPACKE_%c%s", "sdcz"[type], name);
     void *f = dlsym(lib, full);
     if (!f && !la_problem[0]) snprintf(la_problem, sizeof la_problem, "the library has no %s", full);
     return f;
@@ -86,13 +100,14 @@ static void la_load(void)
         return;
     }
     for (int t = 0; t < LA_TYPES; t++) {
-        la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf");
-        la.getri[t] = (getri_fn)la_sym(lib, t, "getri");
-        la.potrf[t] = (potrf_fn)la_sym(lib, t, "potrf");
-        la.geqrf[t] = (geqrf_fn)la_sym(lib, t, "geqrf");
-        la.orgqr[t] = (orgqr_fn)la_sym(lib, t, t < LA_C ? "orgqr" : "ungqr");
-        la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd");
-        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs");
+        la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf", false);
+        la.getri[t] = (getri_fn)la_sym(lib, t, "getri", false);
+        la.potrf[t] = (potrf_f)la_sym(lib, t, "potrf", true);
+        la.geqr2[t] = (geqr2_f)la_sym(lib, t, "geqr2", true);
+        la.larft[t] = (larft_f)la_sym(lib, t, "larft", true);
+        la.larfb[t] = (larfb_f)la_sym(lib, t, "larfb", true);
+        la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd", false);
+        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs", false);
     }
 }
 
@@ -197,6 +212,79 @@ static void unpack(const void *src, int64_t ld, int t, const matrix *m)
     }
 }
 
+/* Whether m's elements already have LAPACK type t's representation (no conversion). */
+static bool native(const matrix *m, int t)
+{
+    static const aclDataType dtype_of[LA_TYPES] = { ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128 };
+    return m->dtype == dtype_of[t];
+}
+
+static matrix transposed(const matrix *m)
+{
+    matrix r = { m->base, m->dtype, m->cols, m->rows, m->cs, m->rs };
+    return r;
+}
+
+/* Copies rows x cols elements of type T between two layouts (byte strides) tile by tile, so
+ * that a transposing copy reads and writes whole cache lines. */
+enum { TILE = 32 };
+#define COPY_TILED(T)                                                                                   \
+    for (int64_t r0 = 0; r0 < rows; r0 += TILE)                                                         \
+        for (int64_t c0 = 0; c0 < cols; c0 += TILE) {                                                   \
+            int64_t r1 = r0 + TILE < rows ? r0 + TILE : rows, c1 = c0 + TILE < cols ? c0 + TILE : cols; \
+            for (int64_t r = r0; r < r1; r++)                                                           \
+                for (int64_t c = c0; c < c1; c++)                                                       \
+                    memcpy(dst + r * drs + c * dcs, src + r * srs + c * scs, sizeof(T));                \
+        }
+
+typedef struct { double re, im; } la_c128;
+
+static void copy_tiled(size_t esz, int64_t rows, int64_t cols, const char *src, int64_t srs, int64_t scs, char *dst,
+                       int64_t drs, int64_t dcs)
+{
+    switch (esz) {
+    case 4: COPY_TILED(float) break;
+    case 8: COPY_TILED(double) break;
+    default: COPY_TILED(la_c128) break;
+    }
+}
+
+/* Copies m into dst column-major with `ld` elements per column, in LAPACK type t. */
+static void pack_cm(const matrix *m, int t, void *dst, int64_t ld)
+{
+    int64_t esz = (int64_t)la_size[t];
+    if (native(m, t)) {
+        copy_tiled((size_t)esz, m->rows, m->cols, m->base, m->rs * esz, m->cs * esz, dst, esz, ld * esz);
+        return;
+    }
+    matrix mt = transposed(m);
+    pack(&mt, t, dst, ld);
+}
+
+/* Stores a column-major buffer (`ld` elements per column) of LAPACK type t into m. */
+static void unpack_cm(const void *src, int64_t ld, int t, const matrix *m)
+{
+    int64_t esz = (int64_t)la_size[t];
+    if (native(m, t)) {
+        copy_tiled((size_t)esz, m->rows, m->cols, src, esz, ld * esz, m->base, m->rs * esz, m->cs * esz);
+        return;
+    }
+    matrix mt = transposed(m);
+    unpack(src, ld, t, &mt);
+}
+
+/* Whether the bytes of m lie outside [lo, hi). */
+static bool outside(const matrix *m, const char *lo, const char *hi)
+{
+    int64_t isz = (int64_t)npusim_dtype_size(m->dtype), first = 0, last = isz;
+    int64_t spans[2] = { (m->rows - 1) * m->rs * isz, (m->cols - 1) * m->cs * isz };
+    for (int i = 0; i < 2; i++) {
+        if (spans[i] < 0) first += spans[i];
+        else last += spans[i];
+    }
+    return m->base + last <= lo || m->base + first >= hi;
+}
+
 /* Element i of a LAPACK buffer as (re, im) doubles, and back. */
 static void la_get(int t, const void *buf, size_t i, double *re, double *im)
 {
@@ -224,12 +312,15 @@ static void la_fill(int t, void *buf, size_t n, double value)
 }
 
 /* Zeroes the triangle of a rows x cols row-major buffer strictly below (lower = true) or above
- * the diagonal. */
+ * the diagonal (zero bits are 0.0 in every LAPACK type). */
 static void zero_triangle(int t, void *buf, int64_t rows, int64_t cols, int64_t ld, bool lower)
 {
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t c = 0; c < cols; c++)
-            if (lower ? c < r : c > r) la_set(t, buf, (size_t)(r * ld + c), 0, 0);
+    size_t esz = la_size[t];
+    for (int64_t r = 0; r < rows; r++) {
+        char *row = (char *)buf + (size_t)(r * ld) * esz;
+        int64_t begin = lower ? 0 : r + 1, end = lower ? (r < cols ? r : cols) : cols;
+        if (end > begin) memset(row + (size_t)begin * esz, 0, (size_t)(end - begin) * esz);
+    }
 }
 
 static int out_of_memory(const char *op) { return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory", op); }
@@ -280,22 +371,45 @@ static npusim_exec *make_exec(const npusim_opdef *def, const aclTensor *self, co
 /* ---------------------------------------------------------------------------------------------
  * aclnnLinalgCholesky: self = L L^H (upper: U^H U) */
 
+/* Whether the diagonal of an n x n LAPACK buffer holds a NaN: a NaN anywhere in a Cholesky factor
+ * reaches every later diagonal element, so a NaN input that potrf does not refuse shows here. */
+static bool nan_diagonal(int t, const void *buf, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double re, im;
+        la_get(t, buf, (size_t)(i * n + i), &re, &im);
+        if (isnan(re) || isnan(im)) return true;
+    }
+    return false;
+}
+
 static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
 {
     int t = la_type(v[0].dtype);
     int64_t n = v[0].shape[v[0].ndim - 1], batch = batch_count(&v[0], v[0].ndim - 2);
     if (n == 0) return 0;
-    void *buf = malloc((size_t)(n * n) * la_size[t]);
+    size_t bytes = (size_t)(n * n) * la_size[t];
+    void *buf = malloc(bytes);
     if (!buf) return out_of_memory("aclnnLinalgCholesky");
     bool upper = ex->flag;
+    /* A row-major buffer read column-major (as Fortran LAPACK reads it) holds the transpose of
+     * the Hermitian matrix, whose triangle `uplo` is the wanted triangle of `a`; the factor LAPACK
+     * leaves there, read row-major, is the wanted factor. */
+    char uplo = upper ? 'L' : 'U';
+    la_int ln = (la_int)n, info = 0;
     for (int64_t b = 0; b < batch; b++) {
         matrix a = matrix_at(&v[0], b), out = matrix_at(&v[1], b);
-        pack(&a, t, buf, n);
-        if (la.potrf[t](LAPACK_ROW_MAJOR, upper ? 'U' : 'L', (la_int)n, buf, (la_int)n) != 0)
-            la_fill(t, buf, (size_t)(n * n), NAN); /* not positive definite */
+        /* Factorised in out's own memory when it is a dense row-major matrix of LAPACK's type
+         * apart from the input. */
+        bool in_out = native(&out, t) && out.cs == 1 && out.rs == n && outside(&a, out.base, out.base + bytes);
+        void *work = in_out ? (void *)out.base : buf;
+        pack(&a, t, work, n);
+        la.potrf[t](&uplo, &ln, work, &ln, &info, 1);
+        if (info != 0 || nan_diagonal(t, work, n))
+            la_fill(t, work, (size_t)(n * n), NAN); /* not positive definite (or NaN input) */
         else
-            zero_triangle(t, buf, n, n, n, upper);
-        unpack(buf, n, t, &out);
+            zero_triangle(t, work, n, n, n, upper);
+        if (!in_out) unpack(work, n, t, &out);
     }
     free(buf);
     return 0;
@@ -464,39 +578,109 @@ aclnnStatus aclnnSlogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor 
 
 enum { QR_REDUCED, QR_COMPLETE, QR_R };
 
+/* Columns per block reflector I - V T V^H (LAPACK's xgeqrf default block size). */
+#define QR_NB 32
+/* Columns of a panel factorised by xgeqr2, whose Householder steps are matrix-vector products:
+ * OpenBLAS splits a product of more than a few thousand elements across its threads, which
+ * busy-wait for one another at every column, and on a loaded machine a wait for a descheduled
+ * partner costs more than the column. Panels of 16 columns keep a 512-row panel's products on
+ * the calling thread; the 32-column block reflectors update the rest with matrix products. */
+#define QR_PANEL_NB 16
+
+typedef struct {
+    int t;
+    la_int lda;
+    void *work;    /* larfb's workspace: (largest column count) x QR_NB */
+    void *inner_t; /* T of a panel's sub-blocks: QR_PANEL_NB x QR_NB */
+} qr_ctx;
+
+static char *cm_at(int t, void *a, la_int ld, la_int r, la_int c)
+{
+    return (char *)a + ((size_t)c * (size_t)ld + (size_t)r) * la_size[t];
+}
+
+/* Householder QR of the m x n column-major block at `a` (LAPACK xgeqrf's layout: R above the
+ * diagonal, the reflectors' vectors below, `tau`), in blocks of nb columns whose triangular
+ * factors T are left in `tout` (nb x min(m, n), leading dimension nb) for forming Q. */
+static void qr_blocked(const qr_ctx *c, la_int m, la_int n, void *a, void *tau, la_int nb, void *tout)
+{
+    int t = c->t;
+    la_int k = m < n ? m : n, info = 0;
+    const char *trans = la_complex(t) ? "C" : "T";
+    for (la_int j = 0; j < k; j += nb) {
+        la_int jb = k - j < nb ? k - j : nb, rows = m - j, rest = n - j - jb;
+        char *panel = cm_at(t, a, c->lda, j, j), *tj = cm_at(t, tout, nb, 0, j);
+        void *tau_j = (char *)tau + (size_t)j * la_size[t];
+        if (jb > QR_PANEL_NB)
+            qr_blocked(c, rows, jb, panel, tau_j, QR_PANEL_NB, c->inner_t);
+        else
+            la.geqr2[t](&rows, &jb, panel, &c->lda, tau_j, c->work, &info);
+        la.larft[t]("F", "C", &rows, &jb, panel, &c->lda, tau_j, tj, &nb, 1, 1);
+        if (rest > 0)
+            la.larfb[t]("L", trans, "F", "C", &rows, &rest, &jb, panel, &c->lda, tj, &nb,
+                        cm_at(t, a, c->lda, j, j + jb), &c->lda, c->work, &rest, 1, 1, 1, 1);
+    }
+}
+
+/* Q's first qcols columns (m x qcols column-major at q) from qr_blocked's reflectors: the
+ * identity's columns with the block reflectors applied last to first. Block j changes only
+ * Q[j:, j:] (the columns before j are still unit vectors, zero in rows j and below). */
+static void qr_form_q(const qr_ctx *c, la_int m, la_int qcols, la_int k, void *a, const void *tall, void *q)
+{
+    int t = c->t;
+    memset(q, 0, (size_t)m * (size_t)qcols * la_size[t]);
+    for (la_int i = 0; i < m && i < qcols; i++) la_set(t, q, (size_t)i * (size_t)m + (size_t)i, 1, 0);
+    la_int nb = QR_NB;
+    for (la_int j = (k - 1) / nb * nb; k > 0 && j >= 0; j -= nb) {
+        la_int jb = k - j < nb ? k - j : nb, rows = m - j, cols = qcols - j;
+        la.larfb[t]("L", "N", "F", "C", &rows, &cols, &jb, cm_at(t, a, c->lda, j, j), &c->lda,
+                    cm_at(t, (void *)tall, nb, 0, j), &nb, cm_at(t, q, m, j, j), &m, c->work, &cols, 1, 1, 1, 1);
+    }
+}
+
+/* R (the first rrows rows of the factorised a's upper triangle; rows past k are zero) into a
+ * column-major rrows x n buffer. */
+static void qr_r(int t, la_int m, la_int n, la_int rrows, void *a, void *r)
+{
+    size_t esz = la_size[t];
+    memset(r, 0, (size_t)rrows * (size_t)n * esz);
+    for (la_int j = 0; j < n; j++) {
+        la_int copy = j + 1 < rrows ? j + 1 : rrows;
+        if (copy > m) copy = m;
+        memcpy(cm_at(t, r, rrows, 0, j), cm_at(t, a, m, 0, j), (size_t)copy * esz);
+    }
+}
+
 static int qr_kernel(const npusim_exec *ex, npusim_view *v)
 {
     const npusim_view *self = &v[0], *q = &v[1], *r = &v[2];
     int t = la_type(self->dtype);
     int64_t m = self->shape[self->ndim - 2], n = self->shape[self->ndim - 1], k = m < n ? m : n;
-    int64_t qcols = ex->mode == QR_COMPLETE ? m : k, ld = n > qcols ? n : qcols;
-    int64_t batch = batch_count(self, self->ndim - 2);
-    if (m == 0 || ld == 0) return 0;
-    void *buf = malloc((size_t)(m * ld + (k > 0 ? k : 1)) * la_size[t]);
+    int64_t qcols = ex->mode == QR_COMPLETE ? m : k, rrows = ex->mode == QR_COMPLETE ? m : k;
+    int64_t batch = batch_count(self, self->ndim - 2), widest = n > qcols ? n : qcols;
+    if (m == 0) return 0; /* (n == 0 still has Q: the identity's first columns) */
+    size_t esz = la_size[t];
+    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), larfb's
+     * workspace (widest x QR_NB), the panels' T (QR_PANEL_NB x QR_NB) */
+    size_t sizes[7] = { (size_t)(m * n), (size_t)k, (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
+                        (size_t)(widest * QR_NB), (size_t)(QR_PANEL_NB * QR_NB) };
+    size_t total = 0;
+    for (int i = 0; i < 7; i++) total += sizes[i];
+    char *buf = malloc(total * esz + esz), *part[7];
     if (!buf) return out_of_memory("aclnnLinalgQr");
-    void *tau = (char *)buf + (size_t)(m * ld) * la_size[t];
+    part[0] = buf;
+    for (int i = 1; i < 7; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
+    qr_ctx c = { t, (la_int)m, part[5], part[6] };
     for (int64_t b = 0; b < batch; b++) {
-        matrix a = matrix_at(self, b), rm = matrix_at(r, b);
-        /* Complete Q of a tall matrix has more columns than the input: zero them, not the
-         * previous batch's (or malloc's) leftovers, which orgqr may read (NaN * 0 is NaN). */
-        if (ld > n) memset(buf, 0, (size_t)(m * ld) * la_size[t]);
-        pack(&a, t, buf, ld);
-        if (k > 0) la.geqrf[t](LAPACK_ROW_MAJOR, (la_int)m, (la_int)n, buf, (la_int)ld, tau);
-        /* R: the upper triangle of the first R.rows rows (rows past k are zero). */
-        void *rbuf = malloc((size_t)(rm.rows * n) * la_size[t] + 1);
-        if (!rbuf) { free(buf); return out_of_memory("aclnnLinalgQr"); }
-        for (int64_t i = 0; i < rm.rows; i++)
-            for (int64_t j = 0; j < n; j++) {
-                double re = 0, im = 0;
-                if (j >= i && i < k) la_get(t, buf, (size_t)(i * ld + j), &re, &im);
-                la_set(t, rbuf, (size_t)(i * n + j), re, im);
-            }
-        unpack(rbuf, n, t, &rm);
-        free(rbuf);
+        matrix am = matrix_at(self, b), rm = matrix_at(r, b);
+        pack_cm(&am, t, part[0], m);
+        qr_blocked(&c, (la_int)m, (la_int)n, part[0], part[1], QR_NB, part[2]);
+        qr_r(t, (la_int)m, (la_int)n, (la_int)rrows, part[0], part[4]);
+        unpack_cm(part[4], rrows, t, &rm);
         if (ex->mode != QR_R) {
             matrix qm = matrix_at(q, b);
-            la.orgqr[t](LAPACK_ROW_MAJOR, (la_int)m, (la_int)qcols, (la_int)k, buf, (la_int)ld, tau);
-            unpack(buf, ld, t, &qm);
+            qr_form_q(&c, (la_int)m, (la_int)qcols, (la_int)k, part[0], part[2], part[3]);
+            unpack_cm(part[3], m, t, &qm);
         }
     }
     free(buf);
