@@ -7,13 +7,13 @@
  * LAPACK's type (float16/bfloat16 are computed in float, as the others in their own precision),
  * factorised, and stored back. Cholesky and QR call LAPACK's Fortran routines on column-major
  * buffers directly (LAPACKE's row-major layout transposes every matrix twice more, and its
- * input NaN scan reads it once more); QR is blocked here (qr_blocked) so that its panels stay
- * within OpenBLAS's single-threaded sizes (see QR_PANEL_NB).
+ * input NaN scan reads it once more); QR is blocked here (qr_factor) so that its panels stay
+ * within OpenBLAS's single-threaded sizes (see QR_NB).
  *
  * CANN's operators have no `info` output, so a failed factorisation cannot be reported by the
  * launch: npusim writes NaN into the results of a matrix that is singular (Inverse) or not
- * positive definite (LinalgCholesky), where CANN's kernels produce non-finite values too, and the
- * caller checks. Slogdet of a singular matrix is sign 0 and log -inf, as documented. */
+ * positive definite (LinalgCholesky: every element, also when the input holds a NaN), where
+ * CANN's kernels produce non-finite values too, and the caller checks. Slogdet of a singular matrix is sign 0 and log -inf, as documented. */
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
@@ -578,63 +578,103 @@ aclnnStatus aclnnSlogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor 
 
 enum { QR_REDUCED, QR_COMPLETE, QR_R };
 
-/* Columns per block reflector I - V T V^H (LAPACK's xgeqrf default block size). */
-#define QR_NB 32
-/* Columns of a panel factorised by xgeqr2, whose Householder steps are matrix-vector products:
- * OpenBLAS splits a product of more than a few thousand elements across its threads, which
- * busy-wait for one another at every column, and on a loaded machine a wait for a descheduled
- * partner costs more than the column. Panels of 16 columns keep a 512-row panel's products on
- * the calling thread; the 32-column block reflectors update the rest with matrix products. */
-#define QR_PANEL_NB 16
+/* Columns per block reflector I - V T V^H. Its panel is factorised by xgeqr2 and its T by xlarft,
+ * whose steps are matrix-vector products: OpenBLAS splits a product of more than a few thousand
+ * elements across its threads, which busy-wait for one another at every column, and on a loaded
+ * machine a wait for a descheduled partner costs more than the column (a 512 x 512 QR took 0.5 s
+ * instead of 20 ms). 16 columns keep those products of panels up to about 600 rows on the
+ * calling thread; the updates of the other columns are matrix products (reflect). */
+#define QR_NB 16
 
-typedef struct {
-    int t;
-    la_int lda;
-    void *work;    /* larfb's workspace: (largest column count) x QR_NB */
-    void *inner_t; /* T of a panel's sub-blocks: QR_PANEL_NB x QR_NB */
-} qr_ctx;
+/* A block reflector's update of many columns is cut into column chunks of at most
+ * QR_ONE_THREAD_MNK multiply-adds per product, which OpenBLAS computes on the calling thread
+ * (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD), run on npusim's pool, whose threads sleep
+ * when idle instead of busy-waiting for one another; from QR_POOL_MNK multiply-adds on (below,
+ * waking a pool thread costs more than it saves the chunks run on the calling thread). */
+#define QR_ONE_THREAD_MNK 262144
+#define QR_POOL_MNK (1LL << 22)
+#define QR_MIN_CHUNK 8
 
 static char *cm_at(int t, void *a, la_int ld, la_int r, la_int c)
 {
     return (char *)a + ((size_t)c * (size_t)ld + (size_t)r) * la_size[t];
 }
 
-/* Householder QR of the m x n column-major block at `a` (LAPACK xgeqrf's layout: R above the
- * diagonal, the reflectors' vectors below, `tau`), in blocks of nb columns whose triangular
- * factors T are left in `tout` (nb x min(m, n), leading dimension nb) for forming Q. */
-static void qr_blocked(const qr_ctx *c, la_int m, la_int n, void *a, void *tau, la_int nb, void *tout)
+/* C = H C or H^H C (trans "N" / "T" or "C") for the block reflector H = I - V T V^H of k
+ * columns (column-major, V unit lower trapezoidal rows x k, T k x k) and C rows x cols,
+ * in chunks of `chunk` columns. */
+typedef struct {
+    int t;
+    const char *trans;
+    la_int rows, k, ldv, ldt, ldc, cols, chunk;
+    const void *v, *tm;
+    char *cm;
+} reflect_job;
+
+static void reflect_chunks(size_t begin, size_t end, void *ctx)
 {
-    int t = c->t;
-    la_int k = m < n ? m : n, info = 0;
+    const reflect_job *j = ctx;
+    void *work = malloc((size_t)j->chunk * (size_t)j->k * la_size[j->t]);
+    if (!work) { /* fall back to LAPACK's own threading over the whole range */
+        la_int first = (la_int)begin * j->chunk, last = (la_int)end * j->chunk;
+        la_int cols = (last < j->cols ? last : j->cols) - first;
+        void *big = malloc((size_t)cols * (size_t)j->k * la_size[j->t]);
+        if (big)
+            la.larfb[j->t]("L", j->trans, "F", "C", &j->rows, &cols, &j->k, j->v, &j->ldv, j->tm, &j->ldt,
+                           cm_at(j->t, j->cm, j->ldc, 0, first), &j->ldc, big, &cols, 1, 1, 1, 1);
+        free(big);
+        return;
+    }
+    for (size_t i = begin; i < end; i++) {
+        la_int first = (la_int)i * j->chunk, cols = j->cols - first < j->chunk ? j->cols - first : j->chunk;
+        la.larfb[j->t]("L", j->trans, "F", "C", &j->rows, &cols, &j->k, j->v, &j->ldv, j->tm, &j->ldt,
+                       cm_at(j->t, j->cm, j->ldc, 0, first), &j->ldc, work, &cols, 1, 1, 1, 1);
+    }
+    free(work);
+}
+
+static void reflect(int t, const char *trans, la_int rows, la_int cols, la_int k, const void *v, la_int ldv,
+                    const void *tm, la_int ldt, char *cm, la_int ldc)
+{
+    int64_t per_column = (int64_t)rows * k;
+    la_int chunk = (la_int)(QR_ONE_THREAD_MNK / (per_column > 0 ? per_column : 1));
+    if (chunk < QR_MIN_CHUNK) chunk = QR_MIN_CHUNK;
+    if (chunk > cols) chunk = cols;
+    reflect_job j = { t, trans, rows, k, ldv, ldt, ldc, cols, chunk, v, tm, cm };
+    size_t chunks = (size_t)((cols + chunk - 1) / chunk);
+    if (per_column * cols < QR_POOL_MNK) reflect_chunks(0, chunks, &j);
+    else npusim_parallel_for(chunks, 1, reflect_chunks, &j);
+}
+
+/* Householder QR of the m x n column-major `a` (xgeqrf's layout: R above the diagonal, the
+ * reflectors' vectors below, `tau`), in blocks of QR_NB columns whose triangular factors T are
+ * left in `tall` (QR_NB x min(m, n)) for forming Q; `work` holds QR_NB elements. */
+static void qr_factor(int t, la_int m, la_int n, void *a, void *tau, void *tall, void *work)
+{
+    la_int k = m < n ? m : n, nb = QR_NB, info = 0;
     const char *trans = la_complex(t) ? "C" : "T";
     for (la_int j = 0; j < k; j += nb) {
         la_int jb = k - j < nb ? k - j : nb, rows = m - j, rest = n - j - jb;
-        char *panel = cm_at(t, a, c->lda, j, j), *tj = cm_at(t, tout, nb, 0, j);
+        char *panel = cm_at(t, a, m, j, j), *tj = cm_at(t, tall, nb, 0, j);
         void *tau_j = (char *)tau + (size_t)j * la_size[t];
-        if (jb > QR_PANEL_NB)
-            qr_blocked(c, rows, jb, panel, tau_j, QR_PANEL_NB, c->inner_t);
-        else
-            la.geqr2[t](&rows, &jb, panel, &c->lda, tau_j, c->work, &info);
-        la.larft[t]("F", "C", &rows, &jb, panel, &c->lda, tau_j, tj, &nb, 1, 1);
-        if (rest > 0)
-            la.larfb[t]("L", trans, "F", "C", &rows, &rest, &jb, panel, &c->lda, tj, &nb,
-                        cm_at(t, a, c->lda, j, j + jb), &c->lda, c->work, &rest, 1, 1, 1, 1);
+        la.geqr2[t](&rows, &jb, panel, &m, tau_j, work, &info);
+        la.larft[t]("F", "C", &rows, &jb, panel, &m, tau_j, tj, &nb, 1, 1);
+        if (rest > 0) reflect(t, trans, rows, rest, jb, panel, m, tj, nb, cm_at(t, a, m, j, j + jb), m);
     }
 }
 
-/* Q's first qcols columns (m x qcols column-major at q) from qr_blocked's reflectors: the
+/* Q's first qcols columns (m x qcols column-major at q) from qr_factor's reflectors: the
  * identity's columns with the block reflectors applied last to first. Block j changes only
  * Q[j:, j:] (the columns before j are still unit vectors, zero in rows j and below). */
-static void qr_form_q(const qr_ctx *c, la_int m, la_int qcols, la_int k, void *a, const void *tall, void *q)
+static void qr_form_q(int t, la_int m, la_int qcols, la_int k, void *a, const void *tall, void *q)
 {
-    int t = c->t;
     memset(q, 0, (size_t)m * (size_t)qcols * la_size[t]);
     for (la_int i = 0; i < m && i < qcols; i++) la_set(t, q, (size_t)i * (size_t)m + (size_t)i, 1, 0);
     la_int nb = QR_NB;
     for (la_int j = (k - 1) / nb * nb; k > 0 && j >= 0; j -= nb) {
         la_int jb = k - j < nb ? k - j : nb, rows = m - j, cols = qcols - j;
-        la.larfb[t]("L", "N", "F", "C", &rows, &cols, &jb, cm_at(t, a, c->lda, j, j), &c->lda,
-                    cm_at(t, (void *)tall, nb, 0, j), &nb, cm_at(t, q, m, j, j), &m, c->work, &cols, 1, 1, 1, 1);
+        reflect(t, "N", rows, cols, jb, cm_at(t, a, m, j, j), m, cm_at(t, (void *)tall, nb, 0, j), nb,
+                cm_at(t, q, m, j, j), m);
     }
 }
 
@@ -657,29 +697,29 @@ static int qr_kernel(const npusim_exec *ex, npusim_view *v)
     int t = la_type(self->dtype);
     int64_t m = self->shape[self->ndim - 2], n = self->shape[self->ndim - 1], k = m < n ? m : n;
     int64_t qcols = ex->mode == QR_COMPLETE ? m : k, rrows = ex->mode == QR_COMPLETE ? m : k;
-    int64_t batch = batch_count(self, self->ndim - 2), widest = n > qcols ? n : qcols;
+    int64_t batch = batch_count(self, self->ndim - 2);
     if (m == 0) return 0; /* (n == 0 still has Q: the identity's first columns) */
     size_t esz = la_size[t];
-    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), larfb's
-     * workspace (widest x QR_NB), the panels' T (QR_PANEL_NB x QR_NB) */
-    size_t sizes[7] = { (size_t)(m * n), (size_t)k, (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
-                        (size_t)(widest * QR_NB), (size_t)(QR_PANEL_NB * QR_NB) };
+    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), geqr2's
+     * workspace (QR_NB) */
+    size_t sizes[6] = { (size_t)(m * n), (size_t)k, (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
+                        (size_t)QR_NB };
     size_t total = 0;
-    for (int i = 0; i < 7; i++) total += sizes[i];
-    char *buf = malloc(total * esz + esz), *part[7];
+    for (int i = 0; i < 6; i++) total += sizes[i];
+    char *buf = malloc(total * esz), *part[6];
     if (!buf) return out_of_memory("aclnnLinalgQr");
     part[0] = buf;
-    for (int i = 1; i < 7; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
-    qr_ctx c = { t, (la_int)m, part[5], part[6] };
+    for (int i = 1; i < 6; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
+    la_int lm = (la_int)m;
     for (int64_t b = 0; b < batch; b++) {
         matrix am = matrix_at(self, b), rm = matrix_at(r, b);
         pack_cm(&am, t, part[0], m);
-        qr_blocked(&c, (la_int)m, (la_int)n, part[0], part[1], QR_NB, part[2]);
-        qr_r(t, (la_int)m, (la_int)n, (la_int)rrows, part[0], part[4]);
+        qr_factor(t, lm, (la_int)n, part[0], part[1], part[2], part[5]);
+        qr_r(t, lm, (la_int)n, (la_int)rrows, part[0], part[4]);
         unpack_cm(part[4], rrows, t, &rm);
         if (ex->mode != QR_R) {
             matrix qm = matrix_at(q, b);
-            qr_form_q(&c, (la_int)m, (la_int)qcols, (la_int)k, part[0], part[2], part[3]);
+            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[2], part[3]);
             unpack_cm(part[3], m, t, &qm);
         }
     }
