@@ -56,6 +56,12 @@ RANDOM_INTEGERS_16M = Target("random-integers-16m", 24, "integers 16 M int64", "
 RANDOM_PERMUTATION_1M = Target("random-permutation-1m", 24, "permutation 1 M", "speedup", 1.0)
 ALL += [RANDOM_NORMAL_16M, RANDOM_RANDOM_16M, RANDOM_INTEGERS_16M, RANDOM_PERMUTATION_1M]
 ALL += [F64_MATMUL_512, F64_MATMUL_1024, F64_SOLVE_512, F64_CHOLESKY_512, EIGH_512, C128_FFT_2_20]
+# float32 factorisations (bench_linalg.py): at least NumPy's speed (and 0.8x PyTorch's MKL,
+# read from the row's torch/npx column).
+CHOLESKY_512 = Target("cholesky-512", 22, "cholesky 512^2 float32", "speedup", 1.0)
+SOLVE_512 = Target("solve-512", 22, "solve 512^2 float32", "speedup", 1.0)
+QR_512 = Target("qr-512", 22, "qr 512^2 float32", "speedup", 1.0)
+ALL += [CHOLESKY_512, SOLVE_512, QR_512]
 BY_KEY = {target.key: target for target in ALL}
 
 
