@@ -60,7 +60,21 @@ typedef void (*larfb_f)(const char *, const char *, const char *, const char *, 
 typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
 typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
 
+typedef void (*sgetrf_f)(const la_int *, const la_int *, float *, const la_int *, la_int *, la_int *);
+typedef void (*slaswp_f)(const la_int *, float *, const la_int *, const la_int *, const la_int *, const la_int *,
+                         const la_int *);
+typedef void (*strsm_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
+                        const float *, const float *, const la_int *, float *, const la_int *, size_t, size_t, size_t,
+                        size_t);
+typedef void (*sgemm_f)(const char *, const char *, const la_int *, const la_int *, const la_int *, const float *,
+                        const float *, const la_int *, const float *, const la_int *, const float *, float *,
+                        const la_int *, size_t, size_t);
+
 static struct {
+    sgetrf_f sgetrf; /* the blocked LU's panels (lu_factor) */
+    slaswp_f slaswp;
+    strsm_f strsm;
+    sgemm_f sgemm;
     getrf_fn getrf[LA_TYPES];
     getri_fn getri[LA_TYPES];
     potrf_f potrf[LA_TYPES];
@@ -99,6 +113,10 @@ static void la_load(void)
         snprintf(la_problem, sizeof la_problem, "cannot load NPUSIM_BLAS_LIBRARY=%s: %s", path, dlerror());
         return;
     }
+    la.sgetrf = (sgetrf_f)la_sym(lib, LA_S, "getrf", true);
+    la.slaswp = (slaswp_f)la_sym(lib, LA_S, "laswp", true);
+    la.strsm = (strsm_f)la_sym(lib, LA_S, "trsm", true);
+    la.sgemm = (sgemm_f)la_sym(lib, LA_S, "gemm", true);
     for (int t = 0; t < LA_TYPES; t++) {
         la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf", false);
         la.getri[t] = (getri_fn)la_sym(lib, t, "getri", false);
@@ -124,9 +142,79 @@ const char *npusim_lapack_problem(void)
     return la_problem[0] ? la_problem : NULL;
 }
 
-int32_t npusim_lapack_sgetrf(int layout, int32_t n, float *a, int32_t lda, int32_t *ipiv)
+/* ---------------------------------------------------------------------------------------------
+ * Updates of many columns in chunks on npusim's pool
+ *
+ * OpenBLAS computes a product of at most LA_ONE_THREAD_MNK multiply-adds on the calling thread
+ * (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD) and splits a larger one across its own
+ * threads, which busy-wait for one another; on a machine with more runnable threads than cores a
+ * wait for a descheduled partner costs more than the work (a 512 x 512 QR took 0.5 s instead of
+ * 20 ms). The updates of the blocked factorisations below are therefore cut into column chunks
+ * of at most that many multiply-adds, run on npusim's pool, whose threads sleep when idle; below
+ * LA_POOL_MNK in all (waking a pool thread costs more than it saves) on the calling thread. */
+#define LA_ONE_THREAD_MNK 262144
+#define LA_POOL_MNK (1LL << 22)
+#define LA_MIN_CHUNK 8
+
+/* Runs fn over the chunks of `cols` columns costing `per_column` multiply-adds each; the chunk
+ * width is stored in *chunk first. */
+static void run_chunks(la_int cols, int64_t per_column, la_int *chunk, npusim_range_fn fn, void *ctx)
 {
-    return la.getrf[LA_S](layout, n, n, a, lda, ipiv);
+    int64_t width = LA_ONE_THREAD_MNK / (per_column > 0 ? per_column : 1);
+    if (width < LA_MIN_CHUNK) width = LA_MIN_CHUNK;
+    if (width > cols) width = cols;
+    *chunk = (la_int)width;
+    size_t chunks = (size_t)((cols + width - 1) / width);
+    if (per_column * cols < LA_POOL_MNK) fn(0, chunks, ctx);
+    else npusim_parallel_for(chunks, 1, fn, ctx);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Blocked LU with partial pivoting (xgetrf's right-looking algorithm): panels of LU_NB columns
+ * by sgetrf (a 16-column panel of up to 625 rows stays under OpenBLAS's threading threshold of
+ * 10000 elements), the row exchanges, triangular solve and product of the columns to their
+ * right in chunks (run_chunks). */
+#define LU_NB 16
+
+typedef struct {
+    la_int n, lda, j, jb, chunk;
+    float *a;
+    const la_int *ipiv;
+} lu_step;
+
+static void lu_update(size_t begin, size_t end, void *ctx)
+{
+    const lu_step *u = ctx;
+    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->n - u->j - u->jb;
+    const float plus = 1.0f, minus = -1.0f;
+    float *panel = u->a + (size_t)u->j * (size_t)u->lda + (size_t)u->j;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = u->j + u->jb + (la_int)i * u->chunk;
+        la_int cols = u->n - first < u->chunk ? u->n - first : u->chunk;
+        float *c = u->a + (size_t)first * (size_t)u->lda;
+        la.slaswp(&cols, c, &u->lda, &k1, &k2, u->ipiv, &one);
+        la.strsm("L", "L", "N", "U", &u->jb, &cols, &plus, panel, &u->lda, c + u->j, &u->lda, 1, 1, 1, 1);
+        if (rows > 0)
+            la.sgemm("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
+                     c + u->j + u->jb, &u->lda, 1, 1);
+    }
+}
+
+int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
+{
+    la_int info = 0, one = 1;
+    for (la_int j = 0; j < n; j += LU_NB) {
+        la_int jb = n - j < LU_NB ? n - j : LU_NB, rows = n - j, panel_info = 0;
+        la.sgetrf(&rows, &jb, a + (size_t)j * (size_t)lda + (size_t)j, &lda, ipiv + j, &panel_info);
+        if (panel_info > 0 && info == 0) info = panel_info + j; /* the first zero pivot, 1-based */
+        for (la_int i = j; i < j + jb; i++) ipiv[i] += j;
+        la_int k1 = j + 1, k2 = j + jb, rest = n - j - jb;
+        if (j > 0) la.slaswp(&j, a, &lda, &k1, &k2, ipiv, &one);
+        if (rest == 0) continue;
+        lu_step step = { n, lda, j, jb, 0, a, ipiv };
+        run_chunks(rest, (int64_t)(rows + jb) * jb, &step.chunk, lu_update, &step);
+    }
+    return info;
 }
 
 int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
@@ -586,69 +674,43 @@ enum { QR_REDUCED, QR_COMPLETE, QR_R };
  * calling thread; the updates of the other columns are matrix products (reflect). */
 #define QR_NB 16
 
-/* A block reflector's update of many columns is cut into column chunks of at most
- * QR_ONE_THREAD_MNK multiply-adds per product, which OpenBLAS computes on the calling thread
- * (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD), run on npusim's pool, whose threads sleep
- * when idle instead of busy-waiting for one another; from QR_POOL_MNK multiply-adds on (below,
- * waking a pool thread costs more than it saves the chunks run on the calling thread). */
-#define QR_ONE_THREAD_MNK 262144
-#define QR_POOL_MNK (1LL << 22)
-#define QR_MIN_CHUNK 8
-
 static char *cm_at(int t, void *a, la_int ld, la_int r, la_int c)
 {
     return (char *)a + ((size_t)c * (size_t)ld + (size_t)r) * la_size[t];
 }
 
 /* C = H C or H^H C (trans "N" / "T" or "C") for the block reflector H = I - V T V^H of k
- * columns (column-major, V unit lower trapezoidal rows x k, T k x k) and C rows x cols,
- * in chunks of `chunk` columns. */
+ * columns (column-major, V unit lower trapezoidal rows x k, T k x k) and C rows x cols, in
+ * column chunks (run_chunks); `work` holds cols x k elements, chunk by chunk. */
 typedef struct {
     int t;
     const char *trans;
     la_int rows, k, ldv, ldt, ldc, cols, chunk;
     const void *v, *tm;
-    char *cm;
+    char *cm, *work;
 } reflect_job;
 
 static void reflect_chunks(size_t begin, size_t end, void *ctx)
 {
     const reflect_job *j = ctx;
-    void *work = malloc((size_t)j->chunk * (size_t)j->k * la_size[j->t]);
-    if (!work) { /* fall back to LAPACK's own threading over the whole range */
-        la_int first = (la_int)begin * j->chunk, last = (la_int)end * j->chunk;
-        la_int cols = (last < j->cols ? last : j->cols) - first;
-        void *big = malloc((size_t)cols * (size_t)j->k * la_size[j->t]);
-        if (big)
-            la.larfb[j->t]("L", j->trans, "F", "C", &j->rows, &cols, &j->k, j->v, &j->ldv, j->tm, &j->ldt,
-                           cm_at(j->t, j->cm, j->ldc, 0, first), &j->ldc, big, &cols, 1, 1, 1, 1);
-        free(big);
-        return;
-    }
     for (size_t i = begin; i < end; i++) {
         la_int first = (la_int)i * j->chunk, cols = j->cols - first < j->chunk ? j->cols - first : j->chunk;
         la.larfb[j->t]("L", j->trans, "F", "C", &j->rows, &cols, &j->k, j->v, &j->ldv, j->tm, &j->ldt,
-                       cm_at(j->t, j->cm, j->ldc, 0, first), &j->ldc, work, &cols, 1, 1, 1, 1);
+                       cm_at(j->t, j->cm, j->ldc, 0, first), &j->ldc,
+                       j->work + (size_t)first * (size_t)j->k * la_size[j->t], &cols, 1, 1, 1, 1);
     }
-    free(work);
 }
 
 static void reflect(int t, const char *trans, la_int rows, la_int cols, la_int k, const void *v, la_int ldv,
-                    const void *tm, la_int ldt, char *cm, la_int ldc)
+                    const void *tm, la_int ldt, char *cm, la_int ldc, void *work)
 {
-    int64_t per_column = (int64_t)rows * k;
-    la_int chunk = (la_int)(QR_ONE_THREAD_MNK / (per_column > 0 ? per_column : 1));
-    if (chunk < QR_MIN_CHUNK) chunk = QR_MIN_CHUNK;
-    if (chunk > cols) chunk = cols;
-    reflect_job j = { t, trans, rows, k, ldv, ldt, ldc, cols, chunk, v, tm, cm };
-    size_t chunks = (size_t)((cols + chunk - 1) / chunk);
-    if (per_column * cols < QR_POOL_MNK) reflect_chunks(0, chunks, &j);
-    else npusim_parallel_for(chunks, 1, reflect_chunks, &j);
+    reflect_job j = { t, trans, rows, k, ldv, ldt, ldc, cols, 0, v, tm, cm, work };
+    run_chunks(cols, (int64_t)rows * k, &j.chunk, reflect_chunks, &j);
 }
 
 /* Householder QR of the m x n column-major `a` (xgeqrf's layout: R above the diagonal, the
  * reflectors' vectors below, `tau`), in blocks of QR_NB columns whose triangular factors T are
- * left in `tall` (QR_NB x min(m, n)) for forming Q; `work` holds QR_NB elements. */
+ * left in `tall` (QR_NB x min(m, n)) for forming Q; `work` holds n x QR_NB elements. */
 static void qr_factor(int t, la_int m, la_int n, void *a, void *tau, void *tall, void *work)
 {
     la_int k = m < n ? m : n, nb = QR_NB, info = 0;
@@ -659,14 +721,15 @@ static void qr_factor(int t, la_int m, la_int n, void *a, void *tau, void *tall,
         void *tau_j = (char *)tau + (size_t)j * la_size[t];
         la.geqr2[t](&rows, &jb, panel, &m, tau_j, work, &info);
         la.larft[t]("F", "C", &rows, &jb, panel, &m, tau_j, tj, &nb, 1, 1);
-        if (rest > 0) reflect(t, trans, rows, rest, jb, panel, m, tj, nb, cm_at(t, a, m, j, j + jb), m);
+        if (rest > 0) reflect(t, trans, rows, rest, jb, panel, m, tj, nb, cm_at(t, a, m, j, j + jb), m, work);
     }
 }
 
 /* Q's first qcols columns (m x qcols column-major at q) from qr_factor's reflectors: the
  * identity's columns with the block reflectors applied last to first. Block j changes only
- * Q[j:, j:] (the columns before j are still unit vectors, zero in rows j and below). */
-static void qr_form_q(int t, la_int m, la_int qcols, la_int k, void *a, const void *tall, void *q)
+ * Q[j:, j:] (the columns before j are still unit vectors, zero in rows j and below). `work`
+ * holds qcols x QR_NB elements. */
+static void qr_form_q(int t, la_int m, la_int qcols, la_int k, void *a, const void *tall, void *q, void *work)
 {
     memset(q, 0, (size_t)m * (size_t)qcols * la_size[t]);
     for (la_int i = 0; i < m && i < qcols; i++) la_set(t, q, (size_t)i * (size_t)m + (size_t)i, 1, 0);
@@ -674,7 +737,7 @@ static void qr_form_q(int t, la_int m, la_int qcols, la_int k, void *a, const vo
     for (la_int j = (k - 1) / nb * nb; k > 0 && j >= 0; j -= nb) {
         la_int jb = k - j < nb ? k - j : nb, rows = m - j, cols = qcols - j;
         reflect(t, "N", rows, cols, jb, cm_at(t, a, m, j, j), m, cm_at(t, (void *)tall, nb, 0, j), nb,
-                cm_at(t, q, m, j, j), m);
+                cm_at(t, q, m, j, j), m, work);
     }
 }
 
@@ -700,10 +763,10 @@ static int qr_kernel(const npusim_exec *ex, npusim_view *v)
     int64_t batch = batch_count(self, self->ndim - 2);
     if (m == 0) return 0; /* (n == 0 still has Q: the identity's first columns) */
     size_t esz = la_size[t];
-    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), geqr2's
-     * workspace (QR_NB) */
+    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), the
+     * workspace of xgeqr2 and xlarfb (max(n, qcols) x QR_NB) */
     size_t sizes[6] = { (size_t)(m * n), (size_t)k, (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
-                        (size_t)QR_NB };
+                        (size_t)((n > qcols ? n : qcols) * QR_NB) };
     size_t total = 0;
     for (int i = 0; i < 6; i++) total += sizes[i];
     char *buf = malloc(total * esz), *part[6];
@@ -719,7 +782,7 @@ static int qr_kernel(const npusim_exec *ex, npusim_view *v)
         unpack_cm(part[4], rrows, t, &rm);
         if (ex->mode != QR_R) {
             matrix qm = matrix_at(q, b);
-            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[2], part[3]);
+            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[2], part[3], part[5]);
             unpack_cm(part[3], m, t, &qm);
         }
     }
