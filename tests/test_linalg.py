@@ -606,19 +606,19 @@ def test_cholesky_larger_and_non_contiguous(rng, dtype, upper):
 
 @pytest.mark.parametrize("dtype", REAL)
 def test_cholesky_failures(rng, dtype):
-    good = spd(rng, (40, 40), dtype)
+    good = spd(rng, (80, 80), dtype)
     bad = good.copy()
-    bad[30, 30] = -1e4  # positive definite leading 30 x 30 block: fails late in the factorisation
+    bad[70, 70] = -1e5  # positive definite leading 70 x 70 block: fails in a late block
     with pytest.raises(la.LinAlgError):
         la.cholesky(npx.asarray(np.stack([good, bad, good])))
     if dtype == np.float64:
         return  # NaN input: the float64 refinement returns NaN, as NumPy does
     nan = good.copy()
-    nan[35, 2] = np.nan  # in the lower triangle that is read: float32's factor is refused
+    nan[75, 2] = np.nan  # in the lower triangle that is read: float32's factor is refused
     with pytest.raises(la.LinAlgError):
         la.cholesky(npx.asarray(nan))
     nan_upper = good.copy()
-    nan_upper[2, 35] = np.nan  # only the upper triangle is read with upper=True
+    nan_upper[2, 75] = np.nan  # only the upper triangle is read with upper=True
     with pytest.raises(la.LinAlgError):
         la.cholesky(npx.asarray(nan_upper), upper=True)
     assert_close(la.cholesky(npx.asarray(nan_upper)), np.linalg.cholesky(good), dtype, 100)

@@ -60,6 +60,12 @@ typedef void (*larfb_f)(const char *, const char *, const char *, const char *, 
 typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
 typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
 
+typedef void (*trsm_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
+                       const void *, const void *, const la_int *, void *, const la_int *, size_t, size_t, size_t,
+                       size_t);
+typedef void (*gemm_f)(const char *, const char *, const la_int *, const la_int *, const la_int *, const void *,
+                       const void *, const la_int *, const void *, const la_int *, const void *, void *,
+                       const la_int *, size_t, size_t);
 typedef void (*sgetrf_f)(const la_int *, const la_int *, float *, const la_int *, la_int *, la_int *);
 typedef void (*slaswp_f)(const la_int *, float *, const la_int *, const la_int *, const la_int *, const la_int *,
                          const la_int *);
@@ -81,6 +87,8 @@ static struct {
     geqr2_f geqr2[LA_TYPES];
     larft_f larft[LA_TYPES];
     larfb_f larfb[LA_TYPES];
+    trsm_f trsm[LA_TYPES]; /* the blocked Cholesky (chol_factor) */
+    gemm_f gemm[LA_TYPES];
     gesdd_fn gesdd[LA_TYPES];
     getrs_fn getrs[LA_TYPES];
 } la;
@@ -124,6 +132,8 @@ static void la_load(void)
         la.geqr2[t] = (geqr2_f)la_sym(lib, t, "geqr2", true);
         la.larft[t] = (larft_f)la_sym(lib, t, "larft", true);
         la.larfb[t] = (larfb_f)la_sym(lib, t, "larfb", true);
+        la.trsm[t] = (trsm_f)la_sym(lib, t, "trsm", true);
+        la.gemm[t] = (gemm_f)la_sym(lib, t, "gemm", true);
         la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd", false);
         la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs", false);
     }
@@ -153,7 +163,7 @@ const char *npusim_lapack_problem(void)
  * of at most that many multiply-adds, run on npusim's pool, whose threads sleep when idle; below
  * LA_POOL_MNK in all (waking a pool thread costs more than it saves) on the calling thread. */
 #define LA_ONE_THREAD_MNK 262144
-#define LA_POOL_MNK (1LL << 22)
+#define LA_POOL_MNK (1LL << 21)
 #define LA_MIN_CHUNK 8
 
 /* Runs fn over the chunks of `cols` columns costing `per_column` multiply-adds each; the chunk
@@ -361,6 +371,12 @@ static void unpack_cm(const void *src, int64_t ld, int t, const matrix *m)
     unpack(src, ld, t, &mt);
 }
 
+/* Element (r, c) of a column-major LAPACK buffer with `ld` elements per column. */
+static char *cm_at(int t, void *a, la_int ld, la_int r, la_int c)
+{
+    return (char *)a + ((size_t)c * (size_t)ld + (size_t)r) * la_size[t];
+}
+
 /* Whether the bytes of m lie outside [lo, hi). */
 static bool outside(const matrix *m, const char *lo, const char *hi)
 {
@@ -471,6 +487,80 @@ static bool nan_diagonal(int t, const void *buf, int64_t n)
     return false;
 }
 
+/* Transposes an n x n LAPACK buffer in place, tile pair by tile pair. */
+static void transpose_square(int t, void *buf, int64_t n)
+{
+    size_t esz = la_size[t];
+    char tmp[16];
+    for (int64_t r0 = 0; r0 < n; r0 += TILE)
+        for (int64_t c0 = r0; c0 < n; c0 += TILE)
+            for (int64_t r = r0; r < r0 + TILE && r < n; r++)
+                for (int64_t c = c0 > r + 1 ? c0 : r + 1; c < c0 + TILE && c < n; c++) {
+                    char *x = (char *)buf + (size_t)(r * n + c) * esz, *y = (char *)buf + (size_t)(c * n + r) * esz;
+                    memcpy(tmp, x, esz);
+                    memcpy(x, y, esz);
+                    memcpy(y, tmp, esz);
+                }
+}
+
+/* Blocked right-looking Cholesky a = U^H U of a column-major n x n matrix (its upper triangle):
+ * diagonal blocks of CHOL_NB columns by xpotrf (small enough for OpenBLAS's calling thread), then
+ * the row block to their right (xtrsm) and the trailing upper triangle (xgemm) in column chunks
+ * (run_chunks); a chunk's product also writes below its diagonal, in the triangle LAPACK does not
+ * read (zeroed afterwards). Returns xpotrf's info (0, or the order of the first leading minor
+ * that is not positive definite). */
+#define CHOL_NB 32
+
+typedef struct {
+    int t;
+    la_int n, j, jb, chunk;
+    char *a;
+} chol_step;
+
+static void chol_solve_chunks(size_t begin, size_t end, void *ctx)
+{
+    const chol_step *c = ctx;
+    const double one[2] = { 1, 0 };
+    const float onef[2] = { 1, 0 };
+    const void *alpha = c->t == LA_S || c->t == LA_C ? (const void *)onef : (const void *)one;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = c->j + c->jb + (la_int)i * c->chunk, cols = c->n - first < c->chunk ? c->n - first : c->chunk;
+        la.trsm[c->t]("L", "U", la_complex(c->t) ? "C" : "T", "N", &c->jb, &cols, alpha,
+                      cm_at(c->t, c->a, c->n, c->j, c->j), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n, 1, 1,
+                      1, 1);
+    }
+}
+
+static void chol_update_chunks(size_t begin, size_t end, void *ctx)
+{
+    const chol_step *c = ctx;
+    const double one[2] = { 1, 0 }, minus[2] = { -1, 0 };
+    const float onef[2] = { 1, 0 }, minusf[2] = { -1, 0 };
+    bool single = c->t == LA_S || c->t == LA_C;
+    la_int top = c->j + c->jb;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = top + (la_int)i * c->chunk, cols = c->n - first < c->chunk ? c->n - first : c->chunk;
+        la_int rows = first + cols - top; /* the chunk's rows on and above its diagonal block */
+        la.gemm[c->t](la_complex(c->t) ? "C" : "T", "N", &rows, &cols, &c->jb, single ? (const void *)minusf : minus,
+                      cm_at(c->t, c->a, c->n, c->j, top), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n,
+                      single ? (const void *)onef : one, cm_at(c->t, c->a, c->n, top, first), &c->n, 1, 1);
+    }
+}
+
+static la_int chol_factor(int t, la_int n, char *a)
+{
+    for (la_int j = 0; j < n; j += CHOL_NB) {
+        la_int jb = n - j < CHOL_NB ? n - j : CHOL_NB, rest = n - j - jb, info = 0;
+        la.potrf[t]("U", &jb, cm_at(t, a, n, j, j), &n, &info, 1);
+        if (info != 0) return info + j;
+        if (rest == 0) break;
+        chol_step step = { t, n, j, jb, 0, a };
+        run_chunks(rest, (int64_t)jb * jb, &step.chunk, chol_solve_chunks, &step);
+        run_chunks(rest, (int64_t)(rest / 2 + 1) * jb, &step.chunk, chol_update_chunks, &step);
+    }
+    return 0;
+}
+
 static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
 {
     int t = la_type(v[0].dtype);
@@ -481,18 +571,20 @@ static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
     if (!buf) return out_of_memory("aclnnLinalgCholesky");
     bool upper = ex->flag;
     /* A row-major buffer read column-major (as Fortran LAPACK reads it) holds the transpose of
-     * the Hermitian matrix, whose triangle `uplo` is the wanted triangle of `a`; the factor LAPACK
-     * leaves there, read row-major, is the wanted factor. */
-    char uplo = upper ? 'L' : 'U';
-    la_int ln = (la_int)n, info = 0;
+     * the Hermitian matrix, whose upper triangle is the lower one of `a`: its factor U (a = U^H U
+     * there) read row-major is L (a = L L^H). For upper, the matrix is packed transposed. */
     for (int64_t b = 0; b < batch; b++) {
         matrix a = matrix_at(&v[0], b), out = matrix_at(&v[1], b);
         /* Factorised in out's own memory when it is a dense row-major matrix of LAPACK's type
          * apart from the input. */
         bool in_out = native(&out, t) && out.cs == 1 && out.rs == n && outside(&a, out.base, out.base + bytes);
         void *work = in_out ? (void *)out.base : buf;
-        pack(&a, t, work, n);
-        la.potrf[t](&uplo, &ln, work, &ln, &info, 1);
+        if (upper)
+            pack_cm(&a, t, work, n);
+        else
+            pack(&a, t, work, n);
+        la_int info = chol_factor(t, (la_int)n, work);
+        if (upper && info == 0) transpose_square(t, work, n);
         if (info != 0 || nan_diagonal(t, work, n))
             la_fill(t, work, (size_t)(n * n), NAN); /* not positive definite (or NaN input) */
         else
@@ -673,11 +765,6 @@ enum { QR_REDUCED, QR_COMPLETE, QR_R };
  * instead of 20 ms). 16 columns keep those products of panels up to about 600 rows on the
  * calling thread; the updates of the other columns are matrix products (reflect). */
 #define QR_NB 16
-
-static char *cm_at(int t, void *a, la_int ld, la_int r, la_int c)
-{
-    return (char *)a + ((size_t)c * (size_t)ld + (size_t)r) * la_size[t];
-}
 
 /* C = H C or H^H C (trans "N" / "T" or "C") for the block reflector H = I - V T V^H of k
  * columns (column-major, V unit lower trapezoidal rows x k, T k x k) and C rows x cols, in
