@@ -647,3 +647,14 @@ def test_solve_larger_batched_singular_and_non_contiguous(rng, dtype):
     with pytest.raises(la.LinAlgError):
         la.solve(npx.asarray(singular), npx.asarray(b))
     assert la.solve(npx.asarray(np.zeros((0, 80, 80), dtype)), npx.asarray(b)[:0]).shape == (0, 80, 5)
+
+
+@pytest.mark.parametrize("n", [47, 100])
+def test_float32_solve_pivots_across_blocks(rng, n):
+    a = rand(rng, (2, n, n), np.float32)  # not diagonally dominant: rows are exchanged
+    b = rand(rng, (2, n, 3), np.float32)
+    x = host(la.solve(npx.asarray(a), npx.asarray(b)))
+    want = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
+    residual = np.abs(np.einsum("bij,bjk->bik", a.astype(np.float64), x) - b).max()
+    assert residual < 1e-3 * np.abs(a).max() * np.abs(want).max() * n
+    np.testing.assert_allclose(x, want, rtol=0, atol=1e-3 * np.abs(want).max() * n)

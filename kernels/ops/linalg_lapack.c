@@ -180,14 +180,15 @@ static void run_chunks(la_int cols, int64_t per_column, la_int *chunk, npusim_ra
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Blocked LU with partial pivoting (xgetrf's right-looking algorithm): panels of LU_NB columns
- * by sgetrf (a 16-column panel of up to 625 rows stays under OpenBLAS's threading threshold of
- * 10000 elements), the row exchanges, triangular solve and product of the columns to their
- * right in chunks (run_chunks). */
-#define LU_NB 16
+ * Blocked LU with partial pivoting (xgetrf's right-looking algorithm): blocks of LU_NB columns,
+ * each factorised the same way in panels of LU_PANEL_NB columns by sgetrf (a 16-column panel of
+ * up to 625 rows stays under OpenBLAS's threading threshold of 10000 elements); the row
+ * exchanges, triangular solve and product of the columns to the right in chunks (run_chunks). */
+#define LU_NB 32
+#define LU_PANEL_NB 16
 
 typedef struct {
-    la_int n, lda, j, jb, chunk;
+    la_int m, n, lda, j, jb, chunk;
     float *a;
     const la_int *ipiv;
 } lu_step;
@@ -195,7 +196,7 @@ typedef struct {
 static void lu_update(size_t begin, size_t end, void *ctx)
 {
     const lu_step *u = ctx;
-    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->n - u->j - u->jb;
+    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->m - u->j - u->jb;
     const float plus = 1.0f, minus = -1.0f;
     float *panel = u->a + (size_t)u->j * (size_t)u->lda + (size_t)u->j;
     for (size_t i = begin; i < end; i++) {
@@ -210,21 +211,32 @@ static void lu_update(size_t begin, size_t end, void *ctx)
     }
 }
 
-int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
+/* LU of the m x n column-major `a` in blocks of nb columns; LAPACK's info (the first zero
+ * pivot, 1-based, the factorisation completed as xgetrf does). */
+static la_int lu_blocked(la_int m, la_int n, float *a, la_int lda, la_int *ipiv, la_int nb)
 {
-    la_int info = 0, one = 1;
-    for (la_int j = 0; j < n; j += LU_NB) {
-        la_int jb = n - j < LU_NB ? n - j : LU_NB, rows = n - j, panel_info = 0;
-        la.sgetrf(&rows, &jb, a + (size_t)j * (size_t)lda + (size_t)j, &lda, ipiv + j, &panel_info);
-        if (panel_info > 0 && info == 0) info = panel_info + j; /* the first zero pivot, 1-based */
+    la_int info = 0, one = 1, k = m < n ? m : n;
+    for (la_int j = 0; j < k; j += nb) {
+        la_int jb = k - j < nb ? k - j : nb, rows = m - j, panel_info = 0;
+        float *panel = a + (size_t)j * (size_t)lda + (size_t)j;
+        if (nb > LU_PANEL_NB)
+            panel_info = lu_blocked(rows, jb, panel, lda, ipiv + j, LU_PANEL_NB);
+        else
+            la.sgetrf(&rows, &jb, panel, &lda, ipiv + j, &panel_info);
+        if (panel_info > 0 && info == 0) info = panel_info + j;
         for (la_int i = j; i < j + jb; i++) ipiv[i] += j;
         la_int k1 = j + 1, k2 = j + jb, rest = n - j - jb;
         if (j > 0) la.slaswp(&j, a, &lda, &k1, &k2, ipiv, &one);
         if (rest == 0) continue;
-        lu_step step = { n, lda, j, jb, 0, a, ipiv };
-        run_chunks(rest, (int64_t)(rows + jb) * jb, &step.chunk, lu_update, &step);
+        lu_step step = { m, n, lda, j, jb, 0, a, ipiv };
+        run_chunks(rest, (int64_t)rows * jb, &step.chunk, lu_update, &step);
     }
     return info;
+}
+
+int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
+{
+    return lu_blocked(n, n, a, lda, ipiv, LU_NB);
 }
 
 int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
