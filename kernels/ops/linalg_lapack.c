@@ -5,15 +5,17 @@
  * NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every operator is batched over
  * the leading dims and accepts any strides: each matrix is packed into a contiguous buffer of
  * LAPACK's type (float16/bfloat16 are computed in float, as the others in their own precision),
- * factorised, and stored back. Cholesky and QR call LAPACK's Fortran routines on column-major
- * buffers directly (LAPACKE's row-major layout transposes every matrix twice more, and its
- * input NaN scan reads it once more); QR is blocked here (qr_factor) so that its panels stay
- * within OpenBLAS's single-threaded sizes (see QR_NB).
+ * factorised, and stored back. Cholesky, QR and the LU of ops-blas (npusim_lapack_sgetrf) are
+ * blocked here on column-major buffers with LAPACK's Fortran routines (LAPACKE's row-major layout
+ * transposes every matrix twice more, and its input NaN scan reads it once more): their panels
+ * stay within OpenBLAS's single-threaded sizes and their updates run in chunks on npusim's pool
+ * (run_chunks), not on OpenBLAS's busy-waiting threads.
  *
  * CANN's operators have no `info` output, so a failed factorisation cannot be reported by the
  * launch: npusim writes NaN into the results of a matrix that is singular (Inverse) or not
  * positive definite (LinalgCholesky: every element, also when the input holds a NaN), where
- * CANN's kernels produce non-finite values too, and the caller checks. Slogdet of a singular matrix is sign 0 and log -inf, as documented. */
+ * CANN's kernels produce non-finite values too, and the caller checks. Slogdet of a singular
+ * matrix is sign 0 and log -inf, as documented. */
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
@@ -69,25 +71,17 @@ typedef void (*gemm_f)(const char *, const char *, const la_int *, const la_int 
 typedef void (*sgetrf_f)(const la_int *, const la_int *, float *, const la_int *, la_int *, la_int *);
 typedef void (*slaswp_f)(const la_int *, float *, const la_int *, const la_int *, const la_int *, const la_int *,
                          const la_int *);
-typedef void (*strsm_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
-                        const float *, const float *, const la_int *, float *, const la_int *, size_t, size_t, size_t,
-                        size_t);
-typedef void (*sgemm_f)(const char *, const char *, const la_int *, const la_int *, const la_int *, const float *,
-                        const float *, const la_int *, const float *, const la_int *, const float *, float *,
-                        const la_int *, size_t, size_t);
 
 static struct {
-    sgetrf_f sgetrf; /* the blocked LU's panels (lu_factor) */
+    sgetrf_f sgetrf; /* the blocked LU (lu_blocked) */
     slaswp_f slaswp;
-    strsm_f strsm;
-    sgemm_f sgemm;
     getrf_fn getrf[LA_TYPES];
     getri_fn getri[LA_TYPES];
     potrf_f potrf[LA_TYPES];
     geqr2_f geqr2[LA_TYPES];
     larft_f larft[LA_TYPES];
     larfb_f larfb[LA_TYPES];
-    trsm_f trsm[LA_TYPES]; /* the blocked Cholesky (chol_factor) */
+    trsm_f trsm[LA_TYPES]; /* the blocked Cholesky and LU */
     gemm_f gemm[LA_TYPES];
     gesdd_fn gesdd[LA_TYPES];
     getrs_fn getrs[LA_TYPES];
@@ -123,8 +117,6 @@ static void la_load(void)
     }
     la.sgetrf = (sgetrf_f)la_sym(lib, LA_S, "getrf", true);
     la.slaswp = (slaswp_f)la_sym(lib, LA_S, "laswp", true);
-    la.strsm = (strsm_f)la_sym(lib, LA_S, "trsm", true);
-    la.sgemm = (sgemm_f)la_sym(lib, LA_S, "gemm", true);
     for (int t = 0; t < LA_TYPES; t++) {
         la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf", false);
         la.getri[t] = (getri_fn)la_sym(lib, t, "getri", false);
@@ -204,9 +196,9 @@ static void lu_update(size_t begin, size_t end, void *ctx)
         la_int cols = u->n - first < u->chunk ? u->n - first : u->chunk;
         float *c = u->a + (size_t)first * (size_t)u->lda;
         la.slaswp(&cols, c, &u->lda, &k1, &k2, u->ipiv, &one);
-        la.strsm("L", "L", "N", "U", &u->jb, &cols, &plus, panel, &u->lda, c + u->j, &u->lda, 1, 1, 1, 1);
+        la.trsm[LA_S]("L", "L", "N", "U", &u->jb, &cols, &plus, panel, &u->lda, c + u->j, &u->lda, 1, 1, 1, 1);
         if (rows > 0)
-            la.sgemm("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
+            la.gemm[LA_S]("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
                      c + u->j + u->jb, &u->lda, 1, 1);
     }
 }
