@@ -70,6 +70,12 @@ ASTYPE_1797X64 = Target("astype-1797x64", 22, "astype float32 -> float64 (1797,6
 MATMUL_SKINNY = Target("matmul-1797x64-64x10", 22, "x @ c.T (1797,64) @ (64,10)", "speedup", 1.0)
 SUM_SQUARES_10X64 = Target("sum-squares-10x64", 22, "sum(c * c, axis=1) (10,64)", "speedup", 1.0)
 ALL += [TANH_16M_OUT, SCALE_1797X64, ASTYPE_1797X64, MATMUL_SKINNY, SUM_SQUARES_10X64]
+# float32 factorisations (bench_linalg.py): at least NumPy's speed (and 0.8x PyTorch's MKL,
+# read from the row's torch/npx column).
+CHOLESKY_512 = Target("cholesky-512", 22, "cholesky 512^2 float32", "speedup", 1.0)
+SOLVE_512 = Target("solve-512", 22, "solve 512^2 float32", "speedup", 1.0)
+QR_512 = Target("qr-512", 22, "qr 512^2 float32", "speedup", 1.0)
+ALL += [CHOLESKY_512, SOLVE_512, QR_512]
 BY_KEY = {target.key: target for target in ALL}
 
 

@@ -154,7 +154,7 @@ static int lu_run(void *payload)
         if ((rc = check_matrix(j, a, j->n, j->lda, "aclblas Aarray[i]"))) break;
         int32_t *piv = j->pivots ? j->pivots + (size_t)i * j->n : identity;
         if (!j->solve) {
-            j->info[i] = piv ? npusim_lapack_sgetrf(LAPACK_COL_MAJOR, j->n, a, j->lda, piv)
+            j->info[i] = piv ? npusim_lapack_sgetrf(j->n, a, j->lda, piv)
                              : lu_unpivoted(a, j->n, j->lda);
             continue;
         }

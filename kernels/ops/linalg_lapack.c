@@ -1,16 +1,21 @@
 /* aclnn linear-algebra operators of hicann/ops-math (docs/acl-abi.md §7.2 "Linear algebra"):
  * aclnnLinalgCholesky, aclnnInverse, aclnnSlogdet, aclnnLinalgQr, aclnnSvd.
  *
- * npusim computes them with LAPACK (LAPACKE, row-major) from the OpenBLAS that matmul uses: the
- * library named by NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every
- * operator is batched over the leading dims and accepts any strides: each matrix is packed into
- * a contiguous row-major buffer of LAPACK's type (float16/bfloat16 are computed in float, as the
- * others in their own precision), factorised, and stored back.
+ * npusim computes them with LAPACK from the OpenBLAS that matmul uses: the library named by
+ * NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every operator is batched over
+ * the leading dims and accepts any strides: each matrix is packed into a contiguous buffer of
+ * LAPACK's type (float16/bfloat16 are computed in float, as the others in their own precision),
+ * factorised, and stored back. Cholesky, QR and the LU of ops-blas (npusim_lapack_sgetrf) are
+ * blocked here on column-major buffers with LAPACK's Fortran routines (LAPACKE's row-major layout
+ * transposes every matrix twice more, and its input NaN scan reads it once more): their panels
+ * stay within OpenBLAS's single-threaded sizes and their updates run in chunks on npusim's pool
+ * (run_chunks), not on OpenBLAS's busy-waiting threads.
  *
  * CANN's operators have no `info` output, so a failed factorisation cannot be reported by the
  * launch: npusim writes NaN into the results of a matrix that is singular (Inverse) or not
- * positive definite (LinalgCholesky), where CANN's kernels produce non-finite values too, and the
- * caller checks. Slogdet of a singular matrix is sign 0 and log -inf, as documented. */
+ * positive definite (LinalgCholesky: every element, also when the input holds a NaN), where
+ * CANN's kernels produce non-finite values too, and the caller checks. Slogdet of a singular
+ * matrix is sign 0 and log -inf, as documented. */
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
@@ -40,28 +45,53 @@ enum { LA_S, LA_D, LA_C, LA_Z, LA_TYPES };
 typedef int32_t la_int; /* scipy-openblas32: 32-bit LAPACK integers */
 typedef la_int (*getrf_fn)(int, la_int, la_int, void *, la_int, la_int *);
 typedef la_int (*getri_fn)(int, la_int, void *, la_int, const la_int *);
-typedef la_int (*potrf_fn)(int, char, la_int, void *, la_int);
-typedef la_int (*geqrf_fn)(int, la_int, la_int, void *, la_int, void *);
-typedef la_int (*orgqr_fn)(int, la_int, la_int, la_int, void *, la_int, const void *);
+/* Fortran LAPACK (gfortran ABI: arguments by reference, a hidden length after the arguments for
+ * each character argument). */
+typedef void (*potrf_f)(const char *, const la_int *, void *, const la_int *, la_int *, size_t);
+typedef void (*geqr2_f)(const la_int *, const la_int *, void *, const la_int *, void *, void *, la_int *);
+typedef void (*larft_f)(const char *, const char *, const la_int *, const la_int *, const void *, const la_int *,
+                        const void *, void *, const la_int *, size_t, size_t);
+typedef void (*larfb_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
+                        const la_int *, const void *, const la_int *, const void *, const la_int *, void *,
+                        const la_int *, void *, const la_int *, size_t, size_t, size_t, size_t);
 typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
 typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
 
+typedef void (*trsm_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
+                       const void *, const void *, const la_int *, void *, const la_int *, size_t, size_t, size_t,
+                       size_t);
+typedef void (*gemm_f)(const char *, const char *, const la_int *, const la_int *, const la_int *, const void *,
+                       const void *, const la_int *, const void *, const la_int *, const void *, void *,
+                       const la_int *, size_t, size_t);
+typedef void (*sgetrf_f)(const la_int *, const la_int *, float *, const la_int *, la_int *, la_int *);
+typedef void (*slaswp_f)(const la_int *, float *, const la_int *, const la_int *, const la_int *, const la_int *,
+                         const la_int *);
+
 static struct {
+    sgetrf_f sgetrf; /* the blocked LU (lu_blocked) */
+    slaswp_f slaswp;
     getrf_fn getrf[LA_TYPES];
     getri_fn getri[LA_TYPES];
-    potrf_fn potrf[LA_TYPES];
-    geqrf_fn geqrf[LA_TYPES];
-    orgqr_fn orgqr[LA_TYPES];
+    potrf_f potrf[LA_TYPES];
+    geqr2_f geqr2[LA_TYPES];
+    larft_f larft[LA_TYPES];
+    larfb_f larfb[LA_TYPES];
+    trsm_f trsm[LA_TYPES]; /* the blocked Cholesky and LU */
+    gemm_f gemm[LA_TYPES];
     gesdd_fn gesdd[LA_TYPES];
     getrs_fn getrs[LA_TYPES];
 } la;
 static pthread_once_t la_once = PTHREAD_ONCE_INIT;
 static char la_problem[512];
 
-static void *la_sym(void *lib, int type, const char *name)
+/* scipy_LAPACKE_<t><name>, or the Fortran routine scipy_<t><name>_ when `fortran`. */
+static void *la_sym(void *lib, int type, const char *name, bool fortran)
 {
     char full[64];
-    snprintf(full, sizeof full, "scipy_LAPACKE_%c%s", "sdcz"[type], name);
+    if (fortran)
+        snprintf(full, sizeof full, "scipy_%c%s_", "sdcz"[type], name);
+    else
+        snprintf(full, sizeof full, "scipy_LAPACKE_%c%s", "sdcz"[type], name);
     void *f = dlsym(lib, full);
     if (!f && !la_problem[0]) snprintf(la_problem, sizeof la_problem, "the library has no %s", full);
     return f;
@@ -80,14 +110,19 @@ static void la_load(void)
         snprintf(la_problem, sizeof la_problem, "cannot load NPUSIM_BLAS_LIBRARY=%s: %s", path, dlerror());
         return;
     }
+    la.sgetrf = (sgetrf_f)la_sym(lib, LA_S, "getrf", true);
+    la.slaswp = (slaswp_f)la_sym(lib, LA_S, "laswp", true);
     for (int t = 0; t < LA_TYPES; t++) {
-        la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf");
-        la.getri[t] = (getri_fn)la_sym(lib, t, "getri");
-        la.potrf[t] = (potrf_fn)la_sym(lib, t, "potrf");
-        la.geqrf[t] = (geqrf_fn)la_sym(lib, t, "geqrf");
-        la.orgqr[t] = (orgqr_fn)la_sym(lib, t, t < LA_C ? "orgqr" : "ungqr");
-        la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd");
-        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs");
+        la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf", false);
+        la.getri[t] = (getri_fn)la_sym(lib, t, "getri", false);
+        la.potrf[t] = (potrf_f)la_sym(lib, t, "potrf", true);
+        la.geqr2[t] = (geqr2_f)la_sym(lib, t, "geqr2", true);
+        la.larft[t] = (larft_f)la_sym(lib, t, "larft", true);
+        la.larfb[t] = (larfb_f)la_sym(lib, t, "larfb", true);
+        la.trsm[t] = (trsm_f)la_sym(lib, t, "trsm", true);
+        la.gemm[t] = (gemm_f)la_sym(lib, t, "gemm", true);
+        la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd", false);
+        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs", false);
     }
 }
 
@@ -104,9 +139,91 @@ const char *npusim_lapack_problem(void)
     return la_problem[0] ? la_problem : NULL;
 }
 
-int32_t npusim_lapack_sgetrf(int layout, int32_t n, float *a, int32_t lda, int32_t *ipiv)
+/* ---------------------------------------------------------------------------------------------
+ * Updates of many columns in chunks on npusim's pool
+ *
+ * OpenBLAS computes a product of at most LA_ONE_THREAD_MNK multiply-adds on the calling thread
+ * (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD) and splits a larger one across its own
+ * threads, which busy-wait for one another; on a machine with more runnable threads than cores a
+ * wait for a descheduled partner costs more than the work (a 512 x 512 QR took 0.5 s instead of
+ * 20 ms). The updates of the blocked factorisations below are therefore cut into column chunks
+ * of at most that many multiply-adds, run on npusim's pool, whose threads sleep when idle; below
+ * LA_POOL_MNK in all (waking a pool thread costs more than it saves) on the calling thread. */
+#define LA_ONE_THREAD_MNK 262144
+#define LA_POOL_MNK (1LL << 21)
+#define LA_MIN_CHUNK 8
+
+/* Runs fn over the chunks of `cols` columns costing `per_column` multiply-adds each; the chunk
+ * width is stored in *chunk first. */
+static void run_chunks(la_int cols, int64_t per_column, la_int *chunk, npusim_range_fn fn, void *ctx)
 {
-    return la.getrf[LA_S](layout, n, n, a, lda, ipiv);
+    int64_t width = LA_ONE_THREAD_MNK / (per_column > 0 ? per_column : 1);
+    if (width < LA_MIN_CHUNK) width = LA_MIN_CHUNK;
+    if (width > cols) width = cols;
+    *chunk = (la_int)width;
+    size_t chunks = (size_t)((cols + width - 1) / width);
+    if (per_column * cols < LA_POOL_MNK) fn(0, chunks, ctx);
+    else npusim_parallel_for(chunks, 1, fn, ctx);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Blocked LU with partial pivoting (xgetrf's right-looking algorithm): blocks of LU_NB columns,
+ * each factorised the same way in panels of LU_PANEL_NB columns by sgetrf (a 16-column panel of
+ * up to 625 rows stays under OpenBLAS's threading threshold of 10000 elements); the row
+ * exchanges, triangular solve and product of the columns to the right in chunks (run_chunks). */
+#define LU_NB 32
+#define LU_PANEL_NB 16
+
+typedef struct {
+    la_int m, n, lda, j, jb, chunk;
+    float *a;
+    const la_int *ipiv;
+} lu_step;
+
+static void lu_update(size_t begin, size_t end, void *ctx)
+{
+    const lu_step *u = ctx;
+    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->m - u->j - u->jb;
+    const float plus = 1.0f, minus = -1.0f;
+    float *panel = u->a + (size_t)u->j * (size_t)u->lda + (size_t)u->j;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = u->j + u->jb + (la_int)i * u->chunk;
+        la_int cols = u->n - first < u->chunk ? u->n - first : u->chunk;
+        float *c = u->a + (size_t)first * (size_t)u->lda;
+        la.slaswp(&cols, c, &u->lda, &k1, &k2, u->ipiv, &one);
+        la.trsm[LA_S]("L", "L", "N", "U", &u->jb, &cols, &plus, panel, &u->lda, c + u->j, &u->lda, 1, 1, 1, 1);
+        if (rows > 0)
+            la.gemm[LA_S]("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
+                     c + u->j + u->jb, &u->lda, 1, 1);
+    }
+}
+
+/* LU of the m x n column-major `a` in blocks of nb columns; LAPACK's info (the first zero
+ * pivot, 1-based, the factorisation completed as xgetrf does). */
+static la_int lu_blocked(la_int m, la_int n, float *a, la_int lda, la_int *ipiv, la_int nb)
+{
+    la_int info = 0, one = 1, k = m < n ? m : n;
+    for (la_int j = 0; j < k; j += nb) {
+        la_int jb = k - j < nb ? k - j : nb, rows = m - j, panel_info = 0;
+        float *panel = a + (size_t)j * (size_t)lda + (size_t)j;
+        if (nb > LU_PANEL_NB)
+            panel_info = lu_blocked(rows, jb, panel, lda, ipiv + j, LU_PANEL_NB);
+        else
+            la.sgetrf(&rows, &jb, panel, &lda, ipiv + j, &panel_info);
+        if (panel_info > 0 && info == 0) info = panel_info + j;
+        for (la_int i = j; i < j + jb; i++) ipiv[i] += j;
+        la_int k1 = j + 1, k2 = j + jb, rest = n - j - jb;
+        if (j > 0) la.slaswp(&j, a, &lda, &k1, &k2, ipiv, &one);
+        if (rest == 0) continue;
+        lu_step step = { m, n, lda, j, jb, 0, a, ipiv };
+        run_chunks(rest, (int64_t)rows * jb, &step.chunk, lu_update, &step);
+    }
+    return info;
+}
+
+int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
+{
+    return lu_blocked(n, n, a, lda, ipiv, LU_NB);
 }
 
 int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
@@ -192,6 +309,85 @@ static void unpack(const void *src, int64_t ld, int t, const matrix *m)
     }
 }
 
+/* Whether m's elements already have LAPACK type t's representation (no conversion). */
+static bool native(const matrix *m, int t)
+{
+    static const aclDataType dtype_of[LA_TYPES] = { ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128 };
+    return m->dtype == dtype_of[t];
+}
+
+static matrix transposed(const matrix *m)
+{
+    matrix r = { m->base, m->dtype, m->cols, m->rows, m->cs, m->rs };
+    return r;
+}
+
+/* Copies rows x cols elements of type T between two layouts (byte strides) tile by tile, so
+ * that a transposing copy reads and writes whole cache lines. */
+enum { TILE = 32 };
+#define COPY_TILED(T)                                                                                   \
+    for (int64_t r0 = 0; r0 < rows; r0 += TILE)                                                         \
+        for (int64_t c0 = 0; c0 < cols; c0 += TILE) {                                                   \
+            int64_t r1 = r0 + TILE < rows ? r0 + TILE : rows, c1 = c0 + TILE < cols ? c0 + TILE : cols; \
+            for (int64_t r = r0; r < r1; r++)                                                           \
+                for (int64_t c = c0; c < c1; c++)                                                       \
+                    memcpy(dst + r * drs + c * dcs, src + r * srs + c * scs, sizeof(T));                \
+        }
+
+typedef struct { double re, im; } la_c128;
+
+static void copy_tiled(size_t esz, int64_t rows, int64_t cols, const char *src, int64_t srs, int64_t scs, char *dst,
+                       int64_t drs, int64_t dcs)
+{
+    switch (esz) {
+    case 4: COPY_TILED(float) break;
+    case 8: COPY_TILED(double) break;
+    default: COPY_TILED(la_c128) break;
+    }
+}
+
+/* Copies m into dst column-major with `ld` elements per column, in LAPACK type t. */
+static void pack_cm(const matrix *m, int t, void *dst, int64_t ld)
+{
+    int64_t esz = (int64_t)la_size[t];
+    if (native(m, t)) {
+        copy_tiled((size_t)esz, m->rows, m->cols, m->base, m->rs * esz, m->cs * esz, dst, esz, ld * esz);
+        return;
+    }
+    matrix mt = transposed(m);
+    pack(&mt, t, dst, ld);
+}
+
+/* Stores a column-major buffer (`ld` elements per column) of LAPACK type t into m. */
+static void unpack_cm(const void *src, int64_t ld, int t, const matrix *m)
+{
+    int64_t esz = (int64_t)la_size[t];
+    if (native(m, t)) {
+        copy_tiled((size_t)esz, m->rows, m->cols, src, esz, ld * esz, m->base, m->rs * esz, m->cs * esz);
+        return;
+    }
+    matrix mt = transposed(m);
+    unpack(src, ld, t, &mt);
+}
+
+/* Element (r, c) of a column-major LAPACK buffer with `ld` elements per column. */
+static char *cm_at(int t, void *a, la_int ld, la_int r, la_int c)
+{
+    return (char *)a + ((size_t)c * (size_t)ld + (size_t)r) * la_size[t];
+}
+
+/* Whether the bytes of m lie outside [lo, hi). */
+static bool outside(const matrix *m, const char *lo, const char *hi)
+{
+    int64_t isz = (int64_t)npusim_dtype_size(m->dtype), first = 0, last = isz;
+    int64_t spans[2] = { (m->rows - 1) * m->rs * isz, (m->cols - 1) * m->cs * isz };
+    for (int i = 0; i < 2; i++) {
+        if (spans[i] < 0) first += spans[i];
+        else last += spans[i];
+    }
+    return m->base + last <= lo || m->base + first >= hi;
+}
+
 /* Element i of a LAPACK buffer as (re, im) doubles, and back. */
 static void la_get(int t, const void *buf, size_t i, double *re, double *im)
 {
@@ -219,12 +415,15 @@ static void la_fill(int t, void *buf, size_t n, double value)
 }
 
 /* Zeroes the triangle of a rows x cols row-major buffer strictly below (lower = true) or above
- * the diagonal. */
+ * the diagonal (zero bits are 0.0 in every LAPACK type). */
 static void zero_triangle(int t, void *buf, int64_t rows, int64_t cols, int64_t ld, bool lower)
 {
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t c = 0; c < cols; c++)
-            if (lower ? c < r : c > r) la_set(t, buf, (size_t)(r * ld + c), 0, 0);
+    size_t esz = la_size[t];
+    for (int64_t r = 0; r < rows; r++) {
+        char *row = (char *)buf + (size_t)(r * ld) * esz;
+        int64_t begin = lower ? 0 : r + 1, end = lower ? (r < cols ? r : cols) : cols;
+        if (end > begin) memset(row + (size_t)begin * esz, 0, (size_t)(end - begin) * esz);
+    }
 }
 
 static int out_of_memory(const char *op) { return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory", op); }
@@ -275,22 +474,121 @@ static npusim_exec *make_exec(const npusim_opdef *def, const aclTensor *self, co
 /* ---------------------------------------------------------------------------------------------
  * aclnnLinalgCholesky: self = L L^H (upper: U^H U) */
 
+/* Whether the diagonal of an n x n LAPACK buffer holds a NaN: a NaN anywhere in a Cholesky factor
+ * reaches every later diagonal element, so a NaN input that potrf does not refuse shows here. */
+static bool nan_diagonal(int t, const void *buf, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double re, im;
+        la_get(t, buf, (size_t)(i * n + i), &re, &im);
+        if (isnan(re) || isnan(im)) return true;
+    }
+    return false;
+}
+
+/* Transposes an n x n LAPACK buffer in place, tile pair by tile pair. */
+static void transpose_square(int t, void *buf, int64_t n)
+{
+    size_t esz = la_size[t];
+    char tmp[16];
+    for (int64_t r0 = 0; r0 < n; r0 += TILE)
+        for (int64_t c0 = r0; c0 < n; c0 += TILE)
+            for (int64_t r = r0; r < r0 + TILE && r < n; r++)
+                for (int64_t c = c0 > r + 1 ? c0 : r + 1; c < c0 + TILE && c < n; c++) {
+                    char *x = (char *)buf + (size_t)(r * n + c) * esz, *y = (char *)buf + (size_t)(c * n + r) * esz;
+                    memcpy(tmp, x, esz);
+                    memcpy(x, y, esz);
+                    memcpy(y, tmp, esz);
+                }
+}
+
+/* Blocked right-looking Cholesky a = U^H U of a column-major n x n matrix (its upper triangle):
+ * diagonal blocks of CHOL_NB columns by xpotrf (small enough for OpenBLAS's calling thread), then
+ * the row block to their right (xtrsm) and the trailing upper triangle (xgemm) in column chunks
+ * (run_chunks); a chunk's product also writes below its diagonal, in the triangle LAPACK does not
+ * read (zeroed afterwards). Returns xpotrf's info (0, or the order of the first leading minor
+ * that is not positive definite). */
+#define CHOL_NB 32
+
+typedef struct {
+    int t;
+    la_int n, j, jb, chunk;
+    char *a;
+} chol_step;
+
+static void chol_solve_chunks(size_t begin, size_t end, void *ctx)
+{
+    const chol_step *c = ctx;
+    const double one[2] = { 1, 0 };
+    const float onef[2] = { 1, 0 };
+    const void *alpha = c->t == LA_S || c->t == LA_C ? (const void *)onef : (const void *)one;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = c->j + c->jb + (la_int)i * c->chunk, cols = c->n - first < c->chunk ? c->n - first : c->chunk;
+        la.trsm[c->t]("L", "U", la_complex(c->t) ? "C" : "T", "N", &c->jb, &cols, alpha,
+                      cm_at(c->t, c->a, c->n, c->j, c->j), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n, 1, 1,
+                      1, 1);
+    }
+}
+
+static void chol_update_chunks(size_t begin, size_t end, void *ctx)
+{
+    const chol_step *c = ctx;
+    const double one[2] = { 1, 0 }, minus[2] = { -1, 0 };
+    const float onef[2] = { 1, 0 }, minusf[2] = { -1, 0 };
+    bool single = c->t == LA_S || c->t == LA_C;
+    la_int top = c->j + c->jb;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = top + (la_int)i * c->chunk, cols = c->n - first < c->chunk ? c->n - first : c->chunk;
+        la_int rows = first + cols - top; /* the chunk's rows on and above its diagonal block */
+        la.gemm[c->t](la_complex(c->t) ? "C" : "T", "N", &rows, &cols, &c->jb, single ? (const void *)minusf : minus,
+                      cm_at(c->t, c->a, c->n, c->j, top), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n,
+                      single ? (const void *)onef : one, cm_at(c->t, c->a, c->n, top, first), &c->n, 1, 1);
+    }
+}
+
+static la_int chol_factor(int t, la_int n, char *a)
+{
+    for (la_int j = 0; j < n; j += CHOL_NB) {
+        la_int jb = n - j < CHOL_NB ? n - j : CHOL_NB, rest = n - j - jb, info = 0;
+        la.potrf[t]("U", &jb, cm_at(t, a, n, j, j), &n, &info, 1);
+        if (info != 0) return info + j;
+        if (rest == 0) break;
+        chol_step step = { t, n, j, jb, 0, a };
+        run_chunks(rest, (int64_t)jb * jb, &step.chunk, chol_solve_chunks, &step);
+        run_chunks(rest, (int64_t)(rest / 2 + 1) * jb, &step.chunk, chol_update_chunks, &step);
+    }
+    return 0;
+}
+
 static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
 {
     int t = la_type(v[0].dtype);
     int64_t n = v[0].shape[v[0].ndim - 1], batch = batch_count(&v[0], v[0].ndim - 2);
     if (n == 0) return 0;
-    void *buf = malloc((size_t)(n * n) * la_size[t]);
+    size_t bytes = (size_t)(n * n) * la_size[t];
+    void *buf = malloc(bytes);
     if (!buf) return out_of_memory("aclnnLinalgCholesky");
     bool upper = ex->flag;
+    /* A row-major buffer read column-major (as Fortran LAPACK reads it) holds the transpose of
+     * the Hermitian matrix, whose upper triangle is the lower one of `a`: its factor U (a = U^H U
+     * there) read row-major is L (a = L L^H). For upper, the matrix is packed transposed. */
     for (int64_t b = 0; b < batch; b++) {
         matrix a = matrix_at(&v[0], b), out = matrix_at(&v[1], b);
-        pack(&a, t, buf, n);
-        if (la.potrf[t](LAPACK_ROW_MAJOR, upper ? 'U' : 'L', (la_int)n, buf, (la_int)n) != 0)
-            la_fill(t, buf, (size_t)(n * n), NAN); /* not positive definite */
+        /* Factorised in out's own memory when it is a dense row-major matrix of LAPACK's type
+         * apart from the input. */
+        bool in_out = native(&out, t) && out.cs == 1 && out.rs == n && outside(&a, out.base, out.base + bytes);
+        void *work = in_out ? (void *)out.base : buf;
+        if (upper)
+            pack_cm(&a, t, work, n);
         else
-            zero_triangle(t, buf, n, n, n, upper);
-        unpack(buf, n, t, &out);
+            pack(&a, t, work, n);
+        la_int info = chol_factor(t, (la_int)n, work);
+        if (upper && info == 0) transpose_square(t, work, n);
+        if (info != 0 || nan_diagonal(t, work, n))
+            la_fill(t, work, (size_t)(n * n), NAN); /* not positive definite (or NaN input) */
+        else
+            zero_triangle(t, work, n, n, n, upper);
+        if (!in_out) unpack(work, n, t, &out);
     }
     free(buf);
     return 0;
@@ -459,39 +757,119 @@ aclnnStatus aclnnSlogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor 
 
 enum { QR_REDUCED, QR_COMPLETE, QR_R };
 
+/* Columns per block reflector I - V T V^H. Its panel is factorised by xgeqr2 and its T by xlarft,
+ * whose steps are matrix-vector products: OpenBLAS splits a product of more than a few thousand
+ * elements across its threads, which busy-wait for one another at every column, and on a loaded
+ * machine a wait for a descheduled partner costs more than the column (a 512 x 512 QR took 0.5 s
+ * instead of 20 ms). 16 columns keep those products of panels up to about 600 rows on the
+ * calling thread; the updates of the other columns are matrix products (reflect). */
+#define QR_NB 16
+
+/* C = H C or H^H C (trans "N" / "T" or "C") for the block reflector H = I - V T V^H of k
+ * columns (column-major, V unit lower trapezoidal rows x k, T k x k) and C rows x cols, in
+ * column chunks (run_chunks); `work` holds cols x k elements, chunk by chunk. */
+typedef struct {
+    int t;
+    const char *trans;
+    la_int rows, k, ldv, ldt, ldc, cols, chunk;
+    const void *v, *tm;
+    char *cm, *work;
+} reflect_job;
+
+static void reflect_chunks(size_t begin, size_t end, void *ctx)
+{
+    const reflect_job *j = ctx;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = (la_int)i * j->chunk, cols = j->cols - first < j->chunk ? j->cols - first : j->chunk;
+        la.larfb[j->t]("L", j->trans, "F", "C", &j->rows, &cols, &j->k, j->v, &j->ldv, j->tm, &j->ldt,
+                       cm_at(j->t, j->cm, j->ldc, 0, first), &j->ldc,
+                       j->work + (size_t)first * (size_t)j->k * la_size[j->t], &cols, 1, 1, 1, 1);
+    }
+}
+
+static void reflect(int t, const char *trans, la_int rows, la_int cols, la_int k, const void *v, la_int ldv,
+                    const void *tm, la_int ldt, char *cm, la_int ldc, void *work)
+{
+    reflect_job j = { t, trans, rows, k, ldv, ldt, ldc, cols, 0, v, tm, cm, work };
+    run_chunks(cols, (int64_t)rows * k, &j.chunk, reflect_chunks, &j);
+}
+
+/* Householder QR of the m x n column-major `a` (xgeqrf's layout: R above the diagonal, the
+ * reflectors' vectors below, `tau`), in blocks of QR_NB columns whose triangular factors T are
+ * left in `tall` (QR_NB x min(m, n)) for forming Q; `work` holds n x QR_NB elements. */
+static void qr_factor(int t, la_int m, la_int n, void *a, void *tau, void *tall, void *work)
+{
+    la_int k = m < n ? m : n, nb = QR_NB, info = 0;
+    const char *trans = la_complex(t) ? "C" : "T";
+    for (la_int j = 0; j < k; j += nb) {
+        la_int jb = k - j < nb ? k - j : nb, rows = m - j, rest = n - j - jb;
+        char *panel = cm_at(t, a, m, j, j), *tj = cm_at(t, tall, nb, 0, j);
+        void *tau_j = (char *)tau + (size_t)j * la_size[t];
+        la.geqr2[t](&rows, &jb, panel, &m, tau_j, work, &info);
+        la.larft[t]("F", "C", &rows, &jb, panel, &m, tau_j, tj, &nb, 1, 1);
+        if (rest > 0) reflect(t, trans, rows, rest, jb, panel, m, tj, nb, cm_at(t, a, m, j, j + jb), m, work);
+    }
+}
+
+/* Q's first qcols columns (m x qcols column-major at q) from qr_factor's reflectors: the
+ * identity's columns with the block reflectors applied last to first. Block j changes only
+ * Q[j:, j:] (the columns before j are still unit vectors, zero in rows j and below). `work`
+ * holds qcols x QR_NB elements. */
+static void qr_form_q(int t, la_int m, la_int qcols, la_int k, void *a, const void *tall, void *q, void *work)
+{
+    memset(q, 0, (size_t)m * (size_t)qcols * la_size[t]);
+    for (la_int i = 0; i < m && i < qcols; i++) la_set(t, q, (size_t)i * (size_t)m + (size_t)i, 1, 0);
+    la_int nb = QR_NB;
+    for (la_int j = (k - 1) / nb * nb; k > 0 && j >= 0; j -= nb) {
+        la_int jb = k - j < nb ? k - j : nb, rows = m - j, cols = qcols - j;
+        reflect(t, "N", rows, cols, jb, cm_at(t, a, m, j, j), m, cm_at(t, (void *)tall, nb, 0, j), nb,
+                cm_at(t, q, m, j, j), m, work);
+    }
+}
+
+/* R (the first rrows rows of the factorised a's upper triangle; rows past k are zero) into a
+ * column-major rrows x n buffer. */
+static void qr_r(int t, la_int m, la_int n, la_int rrows, void *a, void *r)
+{
+    size_t esz = la_size[t];
+    memset(r, 0, (size_t)rrows * (size_t)n * esz);
+    for (la_int j = 0; j < n; j++) {
+        la_int copy = j + 1 < rrows ? j + 1 : rrows;
+        if (copy > m) copy = m;
+        memcpy(cm_at(t, r, rrows, 0, j), cm_at(t, a, m, 0, j), (size_t)copy * esz);
+    }
+}
+
 static int qr_kernel(const npusim_exec *ex, npusim_view *v)
 {
     const npusim_view *self = &v[0], *q = &v[1], *r = &v[2];
     int t = la_type(self->dtype);
     int64_t m = self->shape[self->ndim - 2], n = self->shape[self->ndim - 1], k = m < n ? m : n;
-    int64_t qcols = ex->mode == QR_COMPLETE ? m : k, ld = n > qcols ? n : qcols;
+    int64_t qcols = ex->mode == QR_COMPLETE ? m : k, rrows = ex->mode == QR_COMPLETE ? m : k;
     int64_t batch = batch_count(self, self->ndim - 2);
-    if (m == 0 || ld == 0) return 0;
-    void *buf = malloc((size_t)(m * ld + (k > 0 ? k : 1)) * la_size[t]);
+    if (m == 0) return 0; /* (n == 0 still has Q: the identity's first columns) */
+    size_t esz = la_size[t];
+    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), the
+     * workspace of xgeqr2 and xlarfb (max(n, qcols) x QR_NB) */
+    size_t sizes[6] = { (size_t)(m * n), (size_t)k, (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
+                        (size_t)((n > qcols ? n : qcols) * QR_NB) };
+    size_t total = 0;
+    for (int i = 0; i < 6; i++) total += sizes[i];
+    char *buf = malloc(total * esz), *part[6];
     if (!buf) return out_of_memory("aclnnLinalgQr");
-    void *tau = (char *)buf + (size_t)(m * ld) * la_size[t];
+    part[0] = buf;
+    for (int i = 1; i < 6; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
+    la_int lm = (la_int)m;
     for (int64_t b = 0; b < batch; b++) {
-        matrix a = matrix_at(self, b), rm = matrix_at(r, b);
-        /* Complete Q of a tall matrix has more columns than the input: zero them, not the
-         * previous batch's (or malloc's) leftovers, which orgqr may read (NaN * 0 is NaN). */
-        if (ld > n) memset(buf, 0, (size_t)(m * ld) * la_size[t]);
-        pack(&a, t, buf, ld);
-        if (k > 0) la.geqrf[t](LAPACK_ROW_MAJOR, (la_int)m, (la_int)n, buf, (la_int)ld, tau);
-        /* R: the upper triangle of the first R.rows rows (rows past k are zero). */
-        void *rbuf = malloc((size_t)(rm.rows * n) * la_size[t] + 1);
-        if (!rbuf) { free(buf); return out_of_memory("aclnnLinalgQr"); }
-        for (int64_t i = 0; i < rm.rows; i++)
-            for (int64_t j = 0; j < n; j++) {
-                double re = 0, im = 0;
-                if (j >= i && i < k) la_get(t, buf, (size_t)(i * ld + j), &re, &im);
-                la_set(t, rbuf, (size_t)(i * n + j), re, im);
-            }
-        unpack(rbuf, n, t, &rm);
-        free(rbuf);
+        matrix am = matrix_at(self, b), rm = matrix_at(r, b);
+        pack_cm(&am, t, part[0], m);
+        qr_factor(t, lm, (la_int)n, part[0], part[1], part[2], part[5]);
+        qr_r(t, lm, (la_int)n, (la_int)rrows, part[0], part[4]);
+        unpack_cm(part[4], rrows, t, &rm);
         if (ex->mode != QR_R) {
             matrix qm = matrix_at(q, b);
-            la.orgqr[t](LAPACK_ROW_MAJOR, (la_int)m, (la_int)qcols, (la_int)k, buf, (la_int)ld, tau);
-            unpack(buf, ld, t, &qm);
+            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[2], part[3], part[5]);
+            unpack_cm(part[3], m, t, &qm);
         }
     }
     free(buf);

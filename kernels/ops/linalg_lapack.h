@@ -9,8 +9,9 @@ enum { LAPACK_ROW_MAJOR = 101, LAPACK_COL_MAJOR = 102 };
 
 /* NULL once LAPACK is loaded from NPUSIM_BLAS_LIBRARY, else why it cannot be. */
 const char *npusim_lapack_problem(void);
-/* LAPACKE_sgetrf of a square n x n matrix and LAPACKE_sgetrs (32-bit LAPACK integers). */
-int32_t npusim_lapack_sgetrf(int layout, int32_t n, float *a, int32_t lda, int32_t *ipiv);
+/* sgetrf of a square column-major n x n matrix (blocked, its updates on npusim's pool; returns
+ * LAPACK's info) and LAPACKE_sgetrs (32-bit LAPACK integers). */
+int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv);
 int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
                              const int32_t *ipiv, float *b, int32_t ldb);
 

@@ -62,3 +62,17 @@ def raise_if_nan(x, message):
     one bool back, which waits for the current stream; skipped during a graph capture."""
     if x.size and checks_allowed(x) and _any(isnan(x)).to_host():
         raise LinAlgError(message)
+
+
+def cholesky_failed(out):
+    """Whether a Cholesky factor in ``out`` (..., n, n) failed: npusim's aclnnLinalgCholesky
+    fills a matrix it cannot factorise with NaN, and a NaN anywhere in a Cholesky factor
+    reaches its last diagonal element, so only that element of each matrix is read back
+    (which waits for the stream). False during a graph capture (nothing can be read)."""
+    return bool(out.size) and checks_allowed(out) and bool(np.isnan(out[..., -1, -1].to_host()).any())
+
+
+def raise_if_not_factored(out, message):
+    """LinAlgError(message) when ``cholesky_failed(out)``."""
+    if cholesky_failed(out):
+        raise LinAlgError(message)

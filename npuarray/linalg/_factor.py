@@ -15,7 +15,8 @@ from .._core import _ops
 from .._core._elementwise import conj, exp, imag, multiply, negative, real
 from .._core._manipulation import concat, matrix_transpose
 from ._common import (COMPLEX64, COMPLEX128, FLOAT32, FLOAT64, REAL_FLOATING, REAL_OF,
-                      check_floating, check_matrices, new, raise_if_nan)
+                      check_floating, check_matrices, new, raise_if_nan,
+                      raise_if_not_factored)
 from . import _cholesky, _eigh, _lu, _refine
 from ._host import on_host
 
@@ -51,7 +52,7 @@ def cholesky(x, /, *, upper=False):
     ``_cholesky``). Empty complex input: host fallback (nothing to move). Raises TypeError for
     non-floating input, LinAlgError (a ValueError) for non-square input or a
     matrix that is not positive definite (detected from the NaN the operator
-    leaves, which reads one bool back and so waits for the stream).
+    leaves, which reads one element per matrix back and so waits for the stream).
     """
     _square("cholesky", x)
     if x._dtype == FLOAT64 and x.size:
@@ -63,7 +64,7 @@ def cholesky(x, /, *, upper=False):
     out = new(x._shape, x._dtype, x)
     if x.size:
         _ops.launch("aclnnLinalgCholesky", x, bool(upper), out)
-        raise_if_nan(out, "Matrix is not positive definite")
+        raise_if_not_factored(out, "Matrix is not positive definite")
     return out
 
 

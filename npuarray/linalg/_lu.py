@@ -3,8 +3,11 @@ aclblasSgetrsBatched, cuBLAS-style (a handle bound to a stream, column-major
 matrices, device arrays of device pointers). The one place npuarray calls
 ops-blas.
 
-The operands are copied into column-major work arrays (the transposed views of
-C-contiguous arrays, aclnnInplaceCopy), the pointer arrays are made on the device (aclnnArange), the
+The matrices are copied into C-contiguous work arrays (aclnnInplaceCopy: a plain copy for
+C-contiguous input, not a transposing one), which column-major LAPACK reads as their
+transposes: the LU factors are those of ``a^T`` and the solves use them transposed
+(aclblasSgetrsBatched with ACLBLAS_OP_T), which solves ``a x = b``. The right-hand sides are
+copied column-major (the transposed views of C-contiguous arrays); the pointer arrays are made on the device (aclnnArange), the
 factorisation's info is read back to raise LinAlgError for a singular matrix
 (this waits for the stream; not during a graph capture), and the solve overwrites the right-hand sides,
 at most 256 columns per call as aclblasSgetrsBatched requires.
@@ -23,7 +26,7 @@ from ._common import LinAlgError, checks_allowed
 
 __all__ = []
 
-ACLBLAS_OP_N = 111
+ACLBLAS_OP_T = 112
 MAX_NRHS = 256  # aclblasSgetrsBatched (hicann/ops-blas blas/getrs_batched/README.md)
 _INT32 = np.dtype(np.int32)
 _INT64 = np.dtype(np.int64)
@@ -74,16 +77,25 @@ def _pointers(first, step, count, device, stream):
     return _ops.arange_(out, first, first + step * count, step, stream=stream)
 
 
+def _row_major(x, shape, stream):
+    """A new C-contiguous float32 array of ``x`` broadcast to ``shape``: column-major storage
+    of the transposed matrices."""
+    work = _ops.empty(shape, _FLOAT32, x._buffer.device, stream)
+    _ops.copy_(work, broadcast_to(x, shape), stream=stream)
+    return work
+
+
 class Factors:
-    """The float32 LU factors (aclblasSgetrfBatched) of a stack of matrices, kept for
-    several solves with aclblasSgetrsBatched (mixed-precision refinement reuses them)."""
+    """The float32 LU factors (aclblasSgetrfBatched) of the transposes of a stack of
+    matrices, kept for several solves with aclblasSgetrsBatched (mixed-precision refinement
+    reuses them)."""
 
     def __init__(self, a, batch, stream):
         device = a._buffer.device
         self.n, self.batch, self.stream, self.device = a._shape[-1], batch, stream, device
         a = a if a._dtype == _FLOAT32 else _ops.cast(a, _FLOAT32, stream=stream)
         n = self.n
-        self.lu = _column_major(a, batch + (n, n), stream)
+        self.lu = _row_major(a, batch + (n, n), stream)
         self.count = self.lu.size // (n * n)
         self.handle = _handle(device)
         self.a_ptrs = _pointers(self.lu.data_ptr, n * n * self.lu.dtype.itemsize, self.count, device, stream)
@@ -117,7 +129,7 @@ class Factors:
                                n * k * x.dtype.itemsize, self.count, device, stream)
             b_ptrs._buffer.prepare(stream)
             _check(lib.aclblasSgetrsBatched(
-                self.handle, ACLBLAS_OP_N, n, nrhs, ffi.cast("float **", self.a_ptrs.data_ptr), n,
+                self.handle, ACLBLAS_OP_T, n, nrhs, ffi.cast("float **", self.a_ptrs.data_ptr), n,
                 ffi.cast("int *", self.pivots.data_ptr), ffi.cast("float **", b_ptrs.data_ptr), n,
                 host_info, self.count), "aclblasSgetrsBatched")
         return x.mT

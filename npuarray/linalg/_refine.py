@@ -32,12 +32,11 @@ import numpy as np
 from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import eye, tril
-from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, isnan, multiply, sqrt, subtract
+from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, multiply, sqrt, subtract
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
-from .._core._utility import any as _any
-from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed
+from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
 from . import _cholesky, _lu
 
 __all__ = []
@@ -128,7 +127,7 @@ def cholesky_float64(x, upper):
     a = multiply(multiply(x, scale), matrix_transpose(scale))
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
-    if checks_allowed(first) and _any(isnan(first)).to_host():   # beyond float32 (or not PD)
+    if cholesky_failed(first):   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
     factors = _lu.Factors(first, a._shape[:-2], stream)   # L0's own LU: solves with L0
     lower = _ops.cast(first, FLOAT64, stream=stream)

@@ -552,3 +552,109 @@ def test_vector_norm_operator(rng):
         _ops.launch("aclnnLinalgVectorNorm", x, _ops.acl_scalar(2.0, np.dtype(np.float32)),
                     _ops.acl_int_array((1,)), False, to_acl_dtype(np.dtype(np.float64)), out)
     assert_close(la.vector_norm(x, axis=1, ord=1), np.abs(a.astype(np.float64)).sum(axis=1), np.float64)
+
+
+# ---------------------------------------------------------------------------
+# Blocked QR and the column-major Cholesky of npusim, beyond one 16-column block
+
+@pytest.mark.parametrize("dtype", FLOATING)
+@pytest.mark.parametrize("shape", [(40, 37), (37, 40), (70, 70), (2, 33, 18), (700, 20), (17, 65)])
+@pytest.mark.parametrize("mode", ["reduced", "complete"])
+def test_qr_blocked_matches_numpy(rng, dtype, shape, mode):
+    a = rand(rng, shape, dtype)
+    q, r = la.qr(npx.asarray(a), mode=mode)
+    wq, wr = np.linalg.qr(a, mode=mode)  # the same Householder convention (LAPACK's xlarfg)
+    scale = 10 * max(shape[-2:])
+    assert_close(q, wq, dtype, scale)
+    assert_close(r, wr, dtype, scale)
+    q, r = host(q), host(r)
+    assert np.all(np.tril(r, -1) == 0)
+    assert_close(q @ r, a, dtype, scale)
+
+
+@pytest.mark.parametrize("dtype", FLOATING)
+def test_qr_blocked_non_contiguous(rng, dtype):
+    big = rand(rng, (90, 120), dtype)
+    for view, want in [(npx.asarray(big).mT, big.T), (npx.asarray(big)[::2, ::3], big[::2, ::3]),
+                       (npx.asarray(big)[::-1, 10:50], big[::-1, 10:50])]:
+        q, r = la.qr(view)
+        wq, wr = np.linalg.qr(want)
+        assert_close(q, wq, dtype, 1000)
+        assert_close(r, wr, dtype, 1000)
+
+
+def test_qr_r_mode_of_the_operator(rng):
+    from npuarray._core import _ops
+    a = rand(rng, (3, 50, 34), np.float32)
+    r = npx.empty((3, 34, 34), dtype=np.float32)
+    _ops.launch("aclnnLinalgQr", npx.asarray(a), 2, npx.empty((0,), dtype=np.float32), r)
+    assert_close(r, np.linalg.qr(a, mode="r"), np.float32, 500)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_larger_and_non_contiguous(rng, dtype, upper):
+    a = spd(rng, (2, 150, 150), dtype)
+    want = np.linalg.cholesky(a, upper=upper)
+    assert_close(la.cholesky(npx.asarray(a), upper=upper), want, dtype, 100)
+    # the transposed view of a symmetric matrix is the same matrix; a strided slice of a larger array
+    assert_close(la.cholesky(npx.asarray(a).mT, upper=upper), want, dtype, 100)
+    wide = np.zeros((2, 150, 300), dtype)
+    wide[..., ::2] = a
+    assert_close(la.cholesky(npx.asarray(wide)[..., ::2], upper=upper), want, dtype, 100)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_cholesky_failures(rng, dtype):
+    good = spd(rng, (80, 80), dtype)
+    bad = good.copy()
+    bad[70, 70] = -1e5  # positive definite leading 70 x 70 block: fails in a late block
+    with pytest.raises(la.LinAlgError):
+        la.cholesky(npx.asarray(np.stack([good, bad, good])))
+    if dtype == np.float64:
+        return  # NaN input: the float64 refinement returns NaN, as NumPy does
+    nan = good.copy()
+    nan[75, 2] = np.nan  # in the lower triangle that is read: float32's factor is refused
+    with pytest.raises(la.LinAlgError):
+        la.cholesky(npx.asarray(nan))
+    nan_upper = good.copy()
+    nan_upper[2, 75] = np.nan  # only the upper triangle is read with upper=True
+    with pytest.raises(la.LinAlgError):
+        la.cholesky(npx.asarray(nan_upper), upper=True)
+    assert_close(la.cholesky(npx.asarray(nan_upper)), np.linalg.cholesky(good), dtype, 100)
+
+
+@pytest.mark.parametrize("dtype", FLOATING)
+def test_cholesky_and_qr_empty(dtype):
+    for shape in [(0, 0), (3, 0, 0), (0, 4, 4)]:
+        c = la.cholesky(npx.asarray(np.zeros(shape, dtype)))
+        assert c.shape == shape and c.dtype == dtype
+    q, r = la.qr(npx.asarray(np.zeros((2, 0, 5), dtype)))
+    assert q.shape == (2, 0, 0) and r.shape == (2, 0, 5)
+    q, r = la.qr(npx.asarray(np.zeros((2, 4, 0), dtype)), mode="complete")
+    assert_close(q, np.broadcast_to(np.eye(4), (2, 4, 4)), dtype)
+    assert r.shape == (2, 4, 0)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_solve_larger_batched_singular_and_non_contiguous(rng, dtype):
+    a = rand(rng, (3, 80, 80), dtype) + 20 * np.eye(80, dtype=dtype)
+    b = rand(rng, (3, 80, 5), dtype)
+    assert_close(la.solve(npx.asarray(a).mT, npx.asarray(b)[..., ::-1]),
+                 np.linalg.solve(np.swapaxes(a, -1, -2), b[..., ::-1]), dtype, 100)
+    singular = a.copy()
+    singular[1, :, 7] = 0  # an exactly zero pivot, as NumPy needs to raise
+    with pytest.raises(la.LinAlgError):
+        la.solve(npx.asarray(singular), npx.asarray(b))
+    assert la.solve(npx.asarray(np.zeros((0, 80, 80), dtype)), npx.asarray(b)[:0]).shape == (0, 80, 5)
+
+
+@pytest.mark.parametrize("n", [47, 100])
+def test_float32_solve_pivots_across_blocks(rng, n):
+    a = rand(rng, (2, n, n), np.float32)  # not diagonally dominant: rows are exchanged
+    b = rand(rng, (2, n, 3), np.float32)
+    x = host(la.solve(npx.asarray(a), npx.asarray(b)))
+    want = np.linalg.solve(a.astype(np.float64), b.astype(np.float64))
+    residual = np.abs(np.einsum("bij,bjk->bik", a.astype(np.float64), x) - b).max()
+    assert residual < 1e-3 * np.abs(a).max() * np.abs(want).max() * n
+    np.testing.assert_allclose(x, want, rtol=0, atol=1e-3 * np.abs(want).max() * n)
