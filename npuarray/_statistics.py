@@ -161,6 +161,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 # -- order statistics ----------------------------------------------------------------------
 
 _QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+# median's method: "midpoint" with NumPy's median arithmetic, the mean of the two middle
+# elements (_middle_mean) rather than an interpolation.
+_MEDIAN = object()
 
 
 def _quantile_levels(q, name, device):
@@ -214,7 +217,7 @@ def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
     a = as_device(a, name)
     if a.dtype.kind == "c":
         raise TypeError(f"{name}: complex input is not supported (as in NumPy)")
-    if method not in _QUANTILE_METHODS:
+    if method not in _QUANTILE_METHODS and method is not _MEDIAN:
         raise ValueError(f"{name}: method {method!r} is not supported by npuarray "
                          f"(supported: {', '.join(_QUANTILE_METHODS)})")
     levels = _quantile_levels(q, name, a.device)
@@ -247,18 +250,6 @@ def _kth_smallest(rows, rank):
     return values
 
 
-def _next_order_statistic(rows, previous, rank):
-    """The element of ``rank`` of each row, given ``previous``, the one of
-    ``rank - 1``: ``previous`` again when more than ``rank`` elements are <= it
-    (ties), else the smallest element above it. Two linear reductions instead
-    of another selection (the two middle elements of an even-length median)."""
-    below = _manipulation.expand_dims(previous, axis=-1)
-    at_most = st.sum(ew.less_equal(rows, below), axis=-1, dtype=np.int64)
-    largest = np.inf if rows.dtype.kind == "f" else np.iinfo(rows.dtype).max
-    above = st.min(ew.where(ew.greater(rows, below), rows, largest), axis=-1)
-    return ew.where(ew.greater(at_most, rank), previous, above)
-
-
 def _selected_quantiles(rows, levels, method, dtype):
     """Quantiles at the host ``levels`` from the order statistics they need, each
     found by aclnnKthvalue in linear time (no sort): (kept..., nq)."""
@@ -269,10 +260,7 @@ def _selected_quantiles(rows, levels, method, dtype):
         low = high = np.clip(np.around(position), 0, last).astype(np.int64)
     needed = set(low.tolist()) | (set() if method in ("lower", "nearest") else
                                   set(high.tolist()))
-    raw = {}
-    for r in sorted(needed):
-        raw[r] = _next_order_statistic(rows, raw[r - 1], r) if r - 1 in raw else \
-            _kth_smallest(rows, r)
+    raw = {r: _kth_smallest(rows, r) for r in sorted(needed)}
     selected = {r: _manipulation.astype(v, dtype, copy=False) for r, v in raw.items()}
 
     def gathered(ranks):
@@ -282,11 +270,15 @@ def _selected_quantiles(rows, levels, method, dtype):
         gathered(high) if method == "higher" else None
     if result is None:
         frac = position - low
-        if method == "midpoint":
-            frac = np.where(frac == 0, 0.0, 0.5)
-        result = _lerp(gathered(low), gathered(high), _to_device(frac.astype(dtype), rows))
-    if dtype.kind == "f" and rows.dtype.kind == "f":  # a NaN in the row gives NaN
-        result = ew.where(_utility.any(ew.isnan(rows), axis=-1, keepdims=True), np.nan, result)
+        if method is _MEDIAN:
+            result = gathered(low) if (frac == 0).all() else \
+                _middle_mean(gathered(low), gathered(high), dtype)
+        else:
+            if method == "midpoint":
+                frac = np.where(frac == 0, 0.0, 0.5)
+            result = _lerp(gathered(low), gathered(high), _to_device(frac.astype(dtype), rows))
+    if dtype.kind == "f" and rows.dtype.kind == "f":  # a NaN in the row (its max) gives NaN
+        result = ew.where(ew.isnan(st.max(rows, axis=-1, keepdims=True)), np.nan, result)
     return result
 
 
@@ -334,9 +326,20 @@ def _interpolate(rows, low_index, high_index, frac, method, dtype):
     high = _manipulation.astype(_gather_last(rows, high_index), dtype, copy=False)
     if method == "higher":
         return high
+    if method is _MEDIAN:
+        return ew.where(ew.equal(frac, 0), low, _middle_mean(low, high, dtype))
     if method == "midpoint":
         frac = ew.where(ew.equal(frac, 0), frac, 0.5)
     return _lerp(low, high, frac)
+
+
+def _middle_mean(low, high, dtype):
+    """NumPy's median of an even slice: the ``mean`` of its two middle elements, their
+    sum halved (in float32 for float16, as ``numpy.mean`` accumulates it)."""
+    compute = np.dtype(np.float32) if dtype == np.float16 else dtype
+    total = ew.add(_manipulation.astype(low, compute, copy=False),
+                   _manipulation.astype(high, compute, copy=False))
+    return _manipulation.astype(ew.divide(total, 2), dtype, copy=False)
 
 
 def _gather_last(rows, index):
@@ -360,8 +363,9 @@ def _quantile_layout(result, q_ndim, shape, axes, keepdims):
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False, *, weights=None, interpolation=None):
     """The ``q``-th quantiles (``q`` in [0, 1], scalar or 1-D) of ``a`` over
-    ``axis`` (``numpy.quantile``): aclnnSort along the reduced axes, then
-    aclnnGather of the neighbouring order statistics and NumPy's interpolation
+    ``axis`` (``numpy.quantile``): the neighbouring order statistics selected by
+    aclnnKthvalue (one launch each, no sort) for host ``q`` and the dtypes it
+    takes, else aclnnSort along the reduced axes and aclnnGather; then NumPy's interpolation
     for ``method`` "linear" (default), "lower", "higher", "nearest",
     "midpoint". A slice holding NaN gives NaN. Floating input keeps its dtype,
     integers give float64. ValueError for q outside [0, 1] or another method,
@@ -391,10 +395,13 @@ def _percent(q, name):
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Median over ``axis``: the middle element of the sorted slice, or the mean
-    of the two middle ones (``numpy.median``; aclnnSort, aclnnGather). NaN for
-    a slice holding NaN; floating input keeps its dtype, integers give float64."""
-    return _quantile(a, 0.5, axis, out, "midpoint", keepdims, "median", ignore_nan=False)
+    """Median over ``axis``: the middle element of the slice in sorted order, or
+    the mean of the two middle ones, computed as NumPy does (their sum halved;
+    ``numpy.median``). The middle elements are selected by aclnnKthvalue (no
+    sort); float64, which aclnnKthvalue lacks, is sorted (aclnnSort). NaN for a
+    slice holding NaN (aclnnAmax of the slice); floating input keeps its dtype,
+    integers give float64. Runs on the current stream."""
+    return _quantile(a, 0.5, axis, out, _MEDIAN, keepdims, "median", ignore_nan=False)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -416,7 +423,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median of the non-NaN elements; NaN for an all-NaN slice (``numpy.nanmedian``)."""
-    return _quantile(a, 0.5, axis, out, "midpoint", keepdims, "nanmedian", ignore_nan=True)
+    return _quantile(a, 0.5, axis, out, _MEDIAN, keepdims, "nanmedian", ignore_nan=True)
 
 
 # -- counting ------------------------------------------------------------------------------
