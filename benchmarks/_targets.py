@@ -56,6 +56,13 @@ RANDOM_INTEGERS_16M = Target("random-integers-16m", 24, "integers 16 M int64", "
 RANDOM_PERMUTATION_1M = Target("random-permutation-1m", 24, "permutation 1 M", "speedup", 1.0)
 ALL += [RANDOM_NORMAL_16M, RANDOM_RANDOM_16M, RANDOM_INTEGERS_16M, RANDOM_PERMUTATION_1M]
 ALL += [F64_MATMUL_512, F64_MATMUL_1024, F64_SOLVE_512, F64_CHOLESKY_512, EIGH_512, C128_FFT_2_20]
+# Order statistics on 16 M float32 (bench_numpy.py): at least as fast as NumPy (and PyTorch CPU).
+MEDIAN_16M = Target("median-16m", 22, "median 16 M float32", "speedup", 1.0)
+PERCENTILE_16M = Target("percentile-16m", 22, "percentile [5, 50, 95] 16 M float32", "speedup",
+                        1.0)
+HISTOGRAM_16M = Target("histogram-16m", 22, "histogram 100 bins 16 M float32", "speedup", 1.0)
+UNIQUE_COUNTS_16M = Target("unique-counts-16m", 22, "unique counts 16 M float32", "speedup", 1.0)
+ALL += [MEDIAN_16M, PERCENTILE_16M, HISTOGRAM_16M, UNIQUE_COUNTS_16M]
 BY_KEY = {target.key: target for target in ALL}
 
 

@@ -186,7 +186,8 @@ def _quantile_levels(q, name, device):
 
 def _lerp(low, high, t):
     """NumPy's interpolation ``low + (high - low) * t``, from ``high`` when t >= 0.5
-    (exact at both ends)."""
+    (exact at both ends). As NumPy, ``high - low`` is computed in the elements' own
+    dtype (wrapping for integers), the rest in the promoted dtype of ``t``."""
     diff = ew.subtract(high, low)
     return ew.where(ew.greater_equal(t, 0.5), ew.subtract(high, ew.multiply(diff, 1 - t)),
                     ew.add(low, ew.multiply(diff, t)))
@@ -221,7 +222,9 @@ def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
         raise ValueError(f"{name}: method {method!r} is not supported by npuarray "
                          f"(supported: {', '.join(_QUANTILE_METHODS)})")
     levels = _quantile_levels(q, name, a.device)
-    dtype = _quantile_dtype(a.dtype, q)
+    # NumPy keeps the dtype for the methods that pick an element
+    dtype = a.dtype if method in ("lower", "higher", "nearest") and a.dtype.kind in "iuf" \
+        else _quantile_dtype(a.dtype, q)
     axes = axis_tuple(axis, a.ndim)
     rows = _reduced_last(_manipulation.reshape(a, (1,)) if a.ndim == 0 else a,
                          axes if a.ndim else (0,))
@@ -255,16 +258,20 @@ def _selected_quantiles(rows, levels, method, dtype):
     found by aclnnKthvalue in linear time (no sort): (kept..., nq)."""
     last = rows.shape[-1] - 1
     position = levels * last
-    low, high = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
+    low = np.floor(position).astype(np.int64)
+    # NumPy interpolates towards the next element even at a whole position (inf there
+    # gives NaN); "higher" and the median take the element at the ceiling
+    high = np.ceil(position).astype(np.int64) if method is _MEDIAN or method == "higher" \
+        else np.minimum(low + 1, last)
     if method == "nearest":
         low = high = np.clip(np.around(position), 0, last).astype(np.int64)
     needed = set(low.tolist()) | (set() if method in ("lower", "nearest") else
                                   set(high.tolist()))
     raw = {r: _kth_smallest(rows, r) for r in sorted(needed)}
-    selected = {r: _manipulation.astype(v, dtype, copy=False) for r, v in raw.items()}
 
-    def gathered(ranks):
-        return _manipulation.stack([selected[r] for r in ranks.tolist()], axis=-1)
+    def gathered(ranks, as_dtype=True):
+        values = _manipulation.stack([raw[r] for r in ranks.tolist()], axis=-1)
+        return _manipulation.astype(values, dtype, copy=False) if as_dtype else values
 
     result = gathered(low) if method in ("lower", "nearest") else \
         gathered(high) if method == "higher" else None
@@ -276,7 +283,9 @@ def _selected_quantiles(rows, levels, method, dtype):
         else:
             if method == "midpoint":
                 frac = np.where(frac == 0, 0.0, 0.5)
-            result = _lerp(gathered(low), gathered(high), _to_device(frac.astype(dtype), rows))
+            result = _manipulation.astype(
+                _lerp(gathered(low, False), gathered(high, False),
+                      _to_device(frac.astype(dtype), rows)), dtype, copy=False)
     if dtype.kind == "f" and rows.dtype.kind == "f":  # a NaN in the row (its max) gives NaN
         result = ew.where(ew.isnan(st.max(rows, axis=-1, keepdims=True)), np.nan, result)
     return result
@@ -305,7 +314,8 @@ def _sorted_quantiles(rows, levels, method, dtype, ignore_nan):
     frac = _manipulation.astype(ew.subtract(position, low), dtype)
     last = builtins.max(length - 1, 0)
     low_index = _manipulation.astype(ew.clip(low, 0, last), np.int64)
-    high_index = _manipulation.astype(ew.clip(ew.ceil(position), 0, last), np.int64)
+    above = ew.ceil(position) if method == "higher" else ew.add(low, 1)  # as above
+    high_index = _manipulation.astype(ew.clip(above, 0, last), np.int64)
     if method == "nearest":
         low_index = high_index = _manipulation.astype(ew.clip(ew.round(position), 0, last),
                                                       np.int64)
@@ -320,17 +330,19 @@ def _sorted_quantiles(rows, levels, method, dtype, ignore_nan):
 def _interpolate(rows, low_index, high_index, frac, method, dtype):
     if rows.shape[-1] == 0:
         return _creation.full(low_index.shape, np.nan, dtype=dtype, device=rows.device)
-    low = _manipulation.astype(_gather_last(rows, low_index), dtype, copy=False)
+    low_raw = _gather_last(rows, low_index)
+    low = _manipulation.astype(low_raw, dtype, copy=False)
     if method in ("lower", "nearest"):
         return low
-    high = _manipulation.astype(_gather_last(rows, high_index), dtype, copy=False)
+    high_raw = _gather_last(rows, high_index)
+    high = _manipulation.astype(high_raw, dtype, copy=False)
     if method == "higher":
         return high
     if method is _MEDIAN:
         return ew.where(ew.equal(frac, 0), low, _middle_mean(low, high, dtype))
     if method == "midpoint":
         frac = ew.where(ew.equal(frac, 0), frac, 0.5)
-    return _lerp(low, high, frac)
+    return _manipulation.astype(_lerp(low_raw, high_raw, frac), dtype, copy=False)
 
 
 def _middle_mean(low, high, dtype):
@@ -429,7 +441,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 # -- counting ------------------------------------------------------------------------------
 
 def _counts_by_value(index, length, weights):
-    """For k in [0, length): how many elements of the int64 1-D ``index`` (all in
+    """For k in [0, length): how many elements of the int32 or int64 1-D ``index`` (all in
     [0, length)) equal k, as int64, or the sum of their ``weights`` (float32 or
     float64, that dtype): aclnnBincount."""
     stream = _ops.stream_of(index)
@@ -488,6 +500,42 @@ def _uniform_bin_index(a, edges, low, high, bins):
     return ew.where(inside, index, bins)
 
 
+# aclnnSearchSorted's dtypes (hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md)
+_SEARCHSORTED_FLOATS = frozenset(map(np.dtype, (np.float16, np.float32, np.float64)))
+
+
+def _searchable_edges(edges, low, high, bins):
+    """The uniform ``edges`` with the last one moved up one ulp (so that
+    aclnnSearchSorted, right side, puts an element equal to it in the last bin), or
+    None where NumPy's bin numbers may differ from the position among the edges:
+    edges closer than a few ulps (NumPy's arithmetic index, corrected by one
+    bin at most, is exact only when they are apart), or no float above the last."""
+    dtype = edges.dtype
+    if dtype not in _SEARCHSORTED_FLOATS:
+        return None
+    host = (np.arange(bins + 1, dtype=type(low)) * ((high - low) / type(low)(bins)) + low)
+    host[bins] = high
+    host = host.astype(dtype)
+    with np.errstate(over="ignore"):  # edges at the dtype's largest finite value
+        top = np.nextafter(host[bins], dtype.type(np.inf))
+        gap = 8 * np.spacing(np.max(np.abs(host)))
+    if not (np.isfinite(top) and np.isfinite(gap)) or np.min(np.diff(host)) <= gap:
+        return None
+    return _manipulation.concat([edges[:bins], asarray(np.array([top], dtype), device=edges.device)])
+
+
+def _searched_bin_counts(a, searchable, bins, weights):
+    """Counts (or sums of ``weights``) of the elements of ``a`` in each of the ``bins``
+    bins of the ``_searchable_edges``: aclnnSearchSorted (right side, int32) gives
+    0 below the first edge, ``bins + 1`` above the last or for NaN, then
+    aclnnBincount over ``bins + 2``."""
+    stream = _ops.stream_of(a)
+    a = _manipulation.astype(a, searchable.dtype, copy=False)
+    index = _ops.empty(a.shape, np.dtype(np.int32), a.device, stream)
+    _ops.launch("aclnnSearchSorted", searchable, a, True, True, None, index, stream=stream)
+    return _counts_by_value(index, bins + 2, weights)[1:bins + 1]
+
+
 def _edge_bin_index(a, edges):
     bins = edges.shape[0] - 1
     index = ew.subtract(_searching.searchsorted(edges, a, side="right"), 1)
@@ -528,9 +576,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """Histogram of the flattened ``a`` (``numpy.histogram``): ``bins`` equal bins
     over ``range`` (default: a's min and max, read from the device) or the given
     monotonic edges; the last bin includes its right edge, values outside are
-    ignored. Bin numbers are computed on the device as NumPy does (aclnnSWhere,
-    aclnnGather, aclnnSearchSorted for explicit edges), then counted with
-    aclnnSort + aclnnSearchSorted (weighted: aclnnCumsum). Returns (hist,
+    ignored. Equal bins whose edges are a few ulps apart or more are found by
+    aclnnSearchSorted on the edges and counted by aclnnBincount (two passes over
+    ``a``); closer edges follow NumPy's arithmetic bin numbers (aclnnSWhere,
+    aclnnGather), as do explicit edges (aclnnSearchSorted), then aclnnBincount.
+    Runs on the current stream. Returns (hist,
     bin_edges): int64 counts, or float64 sums of ``weights``, or a float64
     density; given edges are returned in their own dtype, as NumPy. A string
     ``bins`` names one of NumPy's estimators ("auto", "fd", "doane", "rice",
@@ -541,11 +591,14 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     dtype = float_dtype(a.dtype)
     if isinstance(bins, str):
         bins = _estimated_bin_count(a, bins, range, weights)
+    searchable = index = None
     if isinstance(bins, (int, np.integer)):
         if bins < 1:
             raise ValueError("`bins` must be positive, when an integer")
         edges, low, high = _histogram_edges(a, int(bins), range, dtype)
-        index = _uniform_bin_index(a, edges, low, high, int(bins))
+        searchable = _searchable_edges(edges, low, high, int(bins)) if a.size else None
+        if searchable is None:
+            index = _uniform_bin_index(a, edges, low, high, int(bins))
     else:
         edges = _explicit_edges(bins, a.device, "bins")
         compare = np.result_type(a.dtype, edges.dtype)  # as NumPy's comparisons promote
@@ -557,9 +610,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
         weights = _manipulation.astype(weights, float_dtype(weights.dtype))
-    hist = _counts_by_value(index, count + 1, weights)[:count] if a.size else \
-        _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
-                        device=a.device)
+    if not a.size:
+        hist = _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
+                               device=a.device)
+    elif searchable is not None:
+        hist = _searched_bin_counts(a, searchable, count, weights)
+    else:
+        hist = _counts_by_value(index, count + 1, weights)[:count]
     if density:
         widths = _manipulation.astype(_utility.diff(edges), np.float64)
         hist = ew.divide(ew.divide(hist, widths), st.sum(hist))
