@@ -315,6 +315,8 @@ def _sorted_quantiles(rows, levels, method, dtype, ignore_nan):
     last = builtins.max(length - 1, 0)
     low_index = _manipulation.astype(ew.clip(low, 0, last), np.int64)
     above = ew.ceil(position) if method == "higher" else ew.add(low, 1)  # as above
+    if empty is not None:  # the next element of the non-NaN prefix
+        above = ew.minimum(above, _manipulation.astype(ew.subtract(count, 1), np.float64))
     high_index = _manipulation.astype(ew.clip(above, 0, last), np.int64)
     if method == "nearest":
         low_index = high_index = _manipulation.astype(ew.clip(ew.round(position), 0, last),

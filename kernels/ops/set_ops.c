@@ -106,17 +106,31 @@ typedef struct {
     int64_t count; /* 0: an empty slot */
 } hash_entry;
 
+/* Elements of at most 4 bytes are counted in packed slots, bits << 32 | count (0: empty): half
+ * the table, so twice the distinct values in the cache. The counts fit: self has < 2^32 elements. */
 typedef struct {
-    hash_entry *slots;
+    hash_entry *slots; /* or */
+    uint64_t *packed;
     int64_t size, used;
 } hash_table;
 
-static bool table_alloc(hash_table *t, int64_t size)
+static bool table_alloc(hash_table *t, int64_t size, bool packed)
 {
-    t->slots = calloc((size_t)size, sizeof *t->slots);
+    t->slots = packed ? NULL : calloc((size_t)size, sizeof *t->slots);
+    t->packed = packed ? calloc((size_t)size, sizeof *t->packed) : NULL;
     t->size = size;
     t->used = 0;
-    return t->slots != NULL;
+    return t->slots || t->packed;
+}
+
+static uint64_t slot_bits(const hash_table *t, int64_t i)
+{
+    return t->packed ? t->packed[i] >> 32 : t->slots[i].bits;
+}
+
+static int64_t slot_count(const hash_table *t, int64_t i)
+{
+    return t->packed ? (int64_t)(t->packed[i] & 0xffffffffu) : t->slots[i].count;
 }
 
 /* The slot where the probe for `bits` starts: mixed by murmur3's finaliser (round doubles share
@@ -134,12 +148,14 @@ static bool table_add(hash_table *t, uint64_t bits, uint64_t home, int64_t count
 static bool table_grow(hash_table *t)
 {
     hash_table bigger;
-    if (t->used >= HASH_DISTINCT_MAX || !table_alloc(&bigger, t->size * 2)) return false;
+    if (t->used >= HASH_DISTINCT_MAX || !table_alloc(&bigger, t->size * 2, t->packed != NULL)) return false;
     for (int64_t i = 0; i < t->size; i++) {
-        const hash_entry *e = &t->slots[i];
-        if (e->count) table_add(&bigger, e->bits, table_home(&bigger, e->bits), e->count);
+        uint64_t bits = slot_bits(t, i);
+        int64_t count = slot_count(t, i);
+        if (count) table_add(&bigger, bits, table_home(&bigger, bits), count);
     }
     free(t->slots);
+    free(t->packed);
     *t = bigger;
     return true;
 }
@@ -149,13 +165,22 @@ static bool table_grow(hash_table *t)
 static bool table_add(hash_table *t, uint64_t bits, uint64_t home, int64_t count)
 {
     uint64_t mask = (uint64_t)t->size - 1, at = home;
-    for (; t->slots[at].count; at = (at + 1) & mask)
-        if (t->slots[at].bits == bits) {
-            t->slots[at].count += count;
-            return true;
-        }
+    if (t->packed) {
+        for (uint64_t word; (word = t->packed[at]) != 0; at = (at + 1) & mask)
+            if (word >> 32 == bits) {
+                t->packed[at] = word + (uint64_t)count;
+                return true;
+            }
+    } else {
+        for (; t->slots[at].count; at = (at + 1) & mask)
+            if (t->slots[at].bits == bits) {
+                t->slots[at].count += count;
+                return true;
+            }
+    }
     if (2 * (t->used + 1) > t->size) return table_grow(t) && table_add(t, bits, table_home(t, bits), count);
-    t->slots[at] = (hash_entry){ bits, count };
+    if (t->packed) t->packed[at] = bits << 32 | (uint64_t)count;
+    else t->slots[at] = (hash_entry){ bits, count };
     t->used++;
     return true;
 }
@@ -221,7 +246,9 @@ static bool hash_block(hash_ctx *h, hash_table *t, const uint64_t *bits, uint64_
 {
     for (int64_t i = 0; i < m; i++) homes[i] = table_home(t, bits[i]);
     for (int64_t i = 0; i < m; i++) {
-        if (i + PREFETCH_AHEAD < m) __builtin_prefetch(&t->slots[homes[i + PREFETCH_AHEAD]]);
+        if (i + PREFETCH_AHEAD < m)
+            __builtin_prefetch(t->packed ? (const void *)&t->packed[homes[i + PREFETCH_AHEAD]]
+                                         : (const void *)&t->slots[homes[i + PREFETCH_AHEAD]]);
         if (h->floating && (bits[i] & (h->layout.sign - 1)) > h->layout.inf) {
             (*nans)++;
             continue;
@@ -250,7 +277,7 @@ static void hash_chunk(size_t begin, size_t end, void *vctx)
     for (size_t c = begin; c < end; c++) {
         hash_table *t = &h->tables[c];
         int64_t lo = (int64_t)c * h->chunk, hi = lo + h->chunk < h->n ? lo + h->chunk : h->n;
-        if (!bits || !table_alloc(t, 4096)) {
+        if (!bits || !table_alloc(t, 4096, h->isz <= 4)) {
             atomic_store(&h->failed, 1);
             continue;
         }
@@ -278,8 +305,9 @@ static bool merge_tables(hash_ctx *h, int64_t *nans)
         const hash_table *t = &h->tables[c];
         *nans += h->nans[c];
         for (int64_t i = 0; i < t->size; i++) {
-            const hash_entry *e = &t->slots[i];
-            if (e->count && !table_add(all, e->bits, table_home(all, e->bits), e->count)) return false;
+            uint64_t bits = slot_bits(t, i);
+            int64_t count = slot_count(t, i);
+            if (count && !table_add(all, bits, table_home(all, bits), count)) return false;
         }
     }
     return true;
@@ -307,17 +335,16 @@ static int64_t write_hashed(const npusim_exec *ex, hash_ctx *h, int64_t nans, co
         goto done;
     }
     for (int64_t i = 0, j = 0; i < all->size; i++)
-        if (all->slots[i].count) {
-            keys[j] = bits_order(h->self->dtype, h->floating, &h->layout, all->slots[i].bits, h->isz);
+        if (slot_count(all, i)) {
+            keys[j] = bits_order(h->self->dtype, h->floating, &h->layout, slot_bits(all, i), h->isz);
             slot[j++] = i;
         }
     radix_sort(keys, slot, keys + m, slot + m, m, sort_count);
     for (int64_t i = 0; i < m; groups++) {
-        const hash_entry *e = &all->slots[slot[i]];
-        uint64_t bits = e->bits;
-        int64_t count = e->count;
+        uint64_t bits = slot_bits(all, slot[i]);
+        int64_t count = slot_count(all, slot[i]);
         if (i + 1 < m && keys[i + 1] == keys[i]) { /* +0.0 and -0.0: the first zero's bits */
-            count += all->slots[slot[i + 1]].count;
+            count += slot_count(all, slot[i + 1]);
             for (int64_t at = 0;; at++) {
                 uint64_t b = load_bits(h->self->base + at * stride, h->isz);
                 if ((b & (h->layout.sign - 1)) == 0) {
@@ -358,7 +385,10 @@ static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self,
     npusim_parallel_for(HASH_CHUNKS, 1, hash_chunk, h);
     int64_t nans, groups = -1;
     if (!atomic_load(&h->failed) && merge_tables(h, &nans)) groups = write_hashed(ex, h, nans, values, counts);
-    for (int c = 0; c < HASH_CHUNKS; c++) free(h->tables[c].slots);
+    for (int c = 0; c < HASH_CHUNKS; c++) {
+        free(h->tables[c].slots);
+        free(h->tables[c].packed);
+    }
     free(h);
     return groups;
 }
@@ -367,7 +397,7 @@ static int unique2_kernel(const npusim_exec *ex, npusim_view *views)
 {
     const npusim_view *self = &views[0], *values = &views[1], *inverse = &views[2], *counts = &views[3];
     int64_t n = npusim_numel(&ex->t[0]);
-    if (self->ndim == 1 && !ex->present[2] && n >= HASH_BLOCK) {
+    if (self->ndim == 1 && !ex->present[2] && n >= HASH_BLOCK && n < (int64_t)UINT32_MAX) {
         int64_t groups = unique_by_hashing(ex, self, values, counts);
         if (groups >= 0) {
             ex->shape_out->shape[0] = groups;
