@@ -95,7 +95,8 @@ static void radix_sort(uint64_t *keys, int64_t *index, uint64_t *tmp_keys, int64
  * tables are merged, and only the distinct values are sorted. Bits identify values except the
  * two zeros (merged after the sort, keeping the sign of the first zero of self) and NaNs
  * (distinct each: counted aside, then written last in their order). Past HASH_DISTINCT_MAX
- * distinct values the radix sort of every element is faster: the kernel falls back to it. */
+ * distinct values, or one per 16 elements, the radix sort of every element is faster: the kernel
+ * falls back to it. */
 #define HASH_CHUNKS 4
 #define HASH_DISTINCT_MAX (1 << 20)
 #define HASH_BLOCK 2048
@@ -111,15 +112,18 @@ typedef struct {
 typedef struct {
     hash_entry *slots; /* or */
     uint64_t *packed;
-    int64_t size, used;
+    int64_t size, used, limit; /* limit: the distinct values it may hold */
+    int shift;                 /* 64 - log2(size) */
 } hash_table;
 
-static bool table_alloc(hash_table *t, int64_t size, bool packed)
+static bool table_alloc(hash_table *t, int64_t size, bool packed, int64_t limit)
 {
+    t->limit = limit;
     t->slots = packed ? NULL : calloc((size_t)size, sizeof *t->slots);
     t->packed = packed ? calloc((size_t)size, sizeof *t->packed) : NULL;
     t->size = size;
     t->used = 0;
+    t->shift = 64 - __builtin_ctzll((unsigned long long)size);
     return t->slots || t->packed;
 }
 
@@ -133,13 +137,11 @@ static int64_t slot_count(const hash_table *t, int64_t i)
     return t->packed ? (int64_t)(t->packed[i] & 0xffffffffu) : t->slots[i].count;
 }
 
-/* The slot where the probe for `bits` starts: mixed by murmur3's finaliser (round doubles share
- * all their low bits). */
+/* The slot where the probe for `bits` starts: the top bits of a Fibonacci product, which every
+ * bit of `bits` reaches (round floats share all their low bits). */
 static uint64_t table_home(const hash_table *t, uint64_t bits)
 {
-    bits = (bits ^ bits >> 33) * 0xff51afd7ed558ccdull;
-    bits = (bits ^ bits >> 33) * 0xc4ceb9fe1a85ec53ull;
-    return (bits ^ bits >> 33) & ((uint64_t)t->size - 1);
+    return (bits * 0x9e3779b97f4a7c15ull) >> t->shift;
 }
 
 static bool table_add(hash_table *t, uint64_t bits, uint64_t home, int64_t count);
@@ -148,7 +150,7 @@ static bool table_add(hash_table *t, uint64_t bits, uint64_t home, int64_t count
 static bool table_grow(hash_table *t)
 {
     hash_table bigger;
-    if (t->used >= HASH_DISTINCT_MAX || !table_alloc(&bigger, t->size * 2, t->packed != NULL)) return false;
+    if (t->used >= t->limit || !table_alloc(&bigger, t->size * 2, t->packed != NULL, t->limit)) return false;
     for (int64_t i = 0; i < t->size; i++) {
         uint64_t bits = slot_bits(t, i);
         int64_t count = slot_count(t, i);
@@ -178,7 +180,7 @@ static bool table_add(hash_table *t, uint64_t bits, uint64_t home, int64_t count
                 return true;
             }
     }
-    if (2 * (t->used + 1) > t->size) return table_grow(t) && table_add(t, bits, table_home(t, bits), count);
+    if (4 * (t->used + 1) > 3 * t->size) return table_grow(t) && table_add(t, bits, table_home(t, bits), count);
     if (t->packed) t->packed[at] = bits << 32 | (uint64_t)count;
     else t->slots[at] = (hash_entry){ bits, count };
     t->used++;
@@ -233,7 +235,7 @@ typedef struct {
     size_t isz;
     bool floating;
     float_layout layout;
-    int64_t n, chunk;
+    int64_t n, chunk, limit;
     hash_table tables[HASH_CHUNKS];
     int64_t nans[HASH_CHUNKS];
     atomic_int failed;
@@ -252,6 +254,14 @@ static bool hash_block(hash_ctx *h, hash_table *t, const uint64_t *bits, uint64_
         if (h->floating && (bits[i] & (h->layout.sign - 1)) > h->layout.inf) {
             (*nans)++;
             continue;
+        }
+        if (t->packed) { /* the common case inline: a value already counted */
+            uint64_t mask = (uint64_t)t->size - 1, at = homes[i], word;
+            while ((word = t->packed[at]) != 0 && word >> 32 != bits[i]) at = (at + 1) & mask;
+            if (word) {
+                t->packed[at] = word + 1;
+                continue;
+            }
         }
         int64_t size = t->size;
         if (!table_add(t, bits[i], homes[i], 1)) return false;
@@ -277,7 +287,7 @@ static void hash_chunk(size_t begin, size_t end, void *vctx)
     for (size_t c = begin; c < end; c++) {
         hash_table *t = &h->tables[c];
         int64_t lo = (int64_t)c * h->chunk, hi = lo + h->chunk < h->n ? lo + h->chunk : h->n;
-        if (!bits || !table_alloc(t, 4096, h->isz <= 4)) {
+        if (!bits || !table_alloc(t, 4096, h->isz <= 4, h->limit)) {
             atomic_store(&h->failed, 1);
             continue;
         }
@@ -382,6 +392,7 @@ static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self,
     h->floating = float_layout_of(self->dtype, &h->layout);
     h->n = self->shape[0];
     h->chunk = (h->n + HASH_CHUNKS - 1) / HASH_CHUNKS;
+    h->limit = h->n / 16 < HASH_DISTINCT_MAX ? h->n / 16 : HASH_DISTINCT_MAX;
     npusim_parallel_for(HASH_CHUNKS, 1, hash_chunk, h);
     int64_t nans, groups = -1;
     if (!atomic_load(&h->failed) && merge_tables(h, &nans)) groups = write_hashed(ex, h, nans, values, counts);
