@@ -174,6 +174,7 @@ typedef struct {
     const search_ctx *c;
     const npusim_view *self, *out;
     const uint64_t *seq;      /* the loaded sequence: doubles (KIND_F64) or int64 */
+    const double *doubles;    /* the same bits as doubles (KIND_F64) */
     double first, scale;      /* interpolation: index ~ (v - first) * scale (KIND_F64 only) */
     bool interpolate;
 } flat_search;
@@ -227,6 +228,39 @@ static int64_t search_from_guess(const flat_search *f, uint64_t v)
     return lo;
 }
 
+/* search_from_guess for a non-NaN double v in an interpolated sequence: plain comparisons (a NaN
+ * in the sequence compares false, so it never goes left of v, as in value_less's order). */
+static inline int64_t search_double(const flat_search *f, const double *seq, double v)
+{
+    int64_t n = f->c->length, lo, hi, step = 1;
+    double at = (v - f->first) * f->scale;
+    int64_t g = at < 0 ? 0 : at >= (double)n ? n : (int64_t)at;
+    bool right = f->c->right;
+#define LEFT(j) (right ? seq[j] <= v : seq[j] < v)
+    if (g < n && LEFT(g)) {
+        lo = g + 1;
+        while (lo + step - 1 < n && LEFT(lo + step - 1)) {
+            lo += step;
+            step *= 2;
+        }
+        hi = lo + step - 1 < n ? lo + step - 1 : n;
+    } else {
+        hi = g;
+        while (hi - step >= 0 && !LEFT(hi - step)) {
+            hi -= step;
+            step *= 2;
+        }
+        lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
+    }
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (LEFT(mid)) lo = mid + 1;
+        else hi = mid;
+    }
+#undef LEFT
+    return lo;
+}
+
 static void flat_search_range(size_t begin, size_t end, void *vctx)
 {
     const flat_search *f = vctx;
@@ -237,7 +271,10 @@ static void flat_search_range(size_t begin, size_t end, void *vctx)
         size_t m = end - at < SEARCH_BLOCK ? end - at : SEARCH_BLOCK;
         npusim_load(f->c->kind, values, f->self->base + (int64_t)at * in_step, in_step, f->self->dtype, m);
         for (size_t i = 0; i < m; i++) {
-            int64_t pos = search_from_guess(f, values[i]), o = (int64_t)(at + i) * out_step;
+            double d;
+            memcpy(&d, &values[i], sizeof d);
+            int64_t pos = f->interpolate && d == d ? search_double(f, f->doubles, d) : search_from_guess(f, values[i]);
+            int64_t o = (int64_t)(at + i) * out_step;
             if (f->out->dtype == ACL_INT32) ((int32_t *)f->out->base)[o] = (int32_t)pos;
             else ((int64_t *)f->out->base)[o] = pos;
         }
@@ -251,7 +288,7 @@ static bool search_flat(const search_ctx *c, const npusim_view *self, const npus
     uint64_t *seq = malloc(sizeof *seq * (size_t)(n ? n : 1));
     if (!seq) return false;
     npusim_load(c->kind, seq, c->seq->base, c->seq_step, c->seq->dtype, (size_t)n);
-    flat_search f = { c, self, out, seq, 0, 0, false };
+    flat_search f = { c, self, out, seq, (const double *)(const void *)seq, 0, 0, false };
     if (c->kind == KIND_F64 && n > 2) {
         double first, last;
         memcpy(&first, &seq[0], sizeof first);
