@@ -268,11 +268,52 @@ typedef struct {
     int64_t below[RADIX_CHUNKS], found[RADIX_CHUNKS]; /* keys < low; keys in [low, high] */
 } bracket_pass;
 
+/* bracket_chunk for a contiguous FLOAT line: 32-bit keys, each block keyed and counted by a loop
+ * the compiler vectorises, then searched for its few keys inside the bracket. */
+static void bracket_float32(bracket_pass *p, size_t c, int64_t lo, int64_t hi)
+{
+    const uint32_t *in = (const uint32_t *)(const void *)p->in;
+    uint32_t keys[BLOCK], low = (uint32_t)p->low, width = (uint32_t)((p->high > UINT32_MAX ? UINT32_MAX : p->high) - p->low);
+    int64_t below = 0, found = 0, cap = p->capacity;
+    uint64_t *out_keys = p->keys + (int64_t)c * (cap + 1);
+    int64_t *out_index = p->index + (int64_t)c * (cap + 1);
+    for (int64_t at = lo; at < hi; at += BLOCK) {
+        int64_t n = hi - at < BLOCK ? hi - at : BLOCK;
+        uint32_t inside = 0, under = 0;
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t u = in[at + i], magnitude = u & 0x7fffffffu;
+            uint32_t key = u ^ ((uint32_t)((int32_t)u >> 31) | 0x80000000u); /* negatives complemented */
+            key = magnitude == 0 ? 0x80000000u : key;
+            key = magnitude > 0x7f800000u ? 0xffffffffu : key;
+            keys[i] = key;
+            under += key < low;
+            inside += key - low <= width;
+        }
+        below += under;
+        for (int64_t i = 0; inside && i < n; i++)
+            if (keys[i] - low <= width) {
+                if (found < cap) {
+                    out_keys[found] = keys[i];
+                    out_index[found] = at + i;
+                }
+                found++;
+                inside--;
+            }
+    }
+    p->below[c] = below;
+    p->found[c] = found;
+}
+
 static void bracket_chunk(size_t begin, size_t end, void *vctx)
 {
     bracket_pass *p = vctx;
     uint64_t keys[BLOCK];
     for (size_t c = begin; c < end; c++) {
+        if (p->c->in_dtype == ACL_FLOAT && p->c->in_stride == 4) {
+            int64_t lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->c->length ? lo + p->chunk : p->c->length;
+            bracket_float32(p, c, lo, hi);
+            continue;
+        }
         int64_t lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->c->length ? lo + p->chunk : p->c->length;
         int64_t below = 0, found = 0, cap = p->capacity;
         uint64_t *out_keys = p->keys + (int64_t)c * (cap + 1), low = p->low, width = p->high - p->low;
