@@ -523,7 +523,8 @@ def _searchable_edges(edges, low, high, bins):
         gap = 8 * np.spacing(np.max(np.abs(host)))
     if not (np.isfinite(top) and np.isfinite(gap)) or np.min(np.diff(host)) <= gap:
         return None
-    return _manipulation.concat([edges[:bins], asarray(np.array([top], dtype), device=edges.device)])
+    moved = asarray(np.array([top], dtype), device=edges.device)
+    return _manipulation.concat([edges[:bins], moved])
 
 
 def _searched_bin_counts(a, searchable, bins, weights):

@@ -37,7 +37,8 @@ def adversarial(rng, n, dtype):
         signed = rng.choice(np.array([-0.0, 0.0, 1.5, -np.inf, np.inf], dtype), n)
     else:
         info = np.iinfo(dtype)
-        spread = rng.integers(max(info.min, -1000), min(info.max, 1000), n, endpoint=True).astype(dtype)
+        spread = rng.integers(max(info.min, -1000), min(info.max, 1000), n,
+                              endpoint=True).astype(dtype)
         with_nan = spread
         signed = rng.choice(np.array([info.min, info.max, 0], dtype), n)
     return {"spread": spread, "nan": with_nan, "signed": signed, "equal": np.full(n, spread[0]),
@@ -99,7 +100,8 @@ def test_median_percentile_axis_keepdims(dtype, axis, keepdims, rng):
 def test_median_even_count_is_numpys_mean_of_the_middles():
     """NumPy halves the sum of the two middle elements: at float32's top that sum overflows."""
     big = np.finfo(np.float32).max
-    for a in [np.array([big, big, 0, big], np.float32), np.array([1, 1 + 3 * 2.0 ** -23], np.float32),
+    for a in [np.array([big, big, 0, big], np.float32),
+              np.array([1, 1 + 3 * 2.0 ** -23], np.float32),
               np.array([2, 3], np.float16), np.array([2 ** 62, 2 ** 62 + 1], np.int64)]:
         exact(quiet(np.median, npx.asarray(a)), quiet(np.median, a))
 
@@ -120,10 +122,11 @@ def test_histogram_uniform_bins(dtype, bins, rng):
 
 def test_histogram_edges_inclusive_and_outside(rng):
     edges_hit = np.linspace(-2, 2, 41).astype(np.float32)  # every edge, the last one included
-    a = np.concatenate([edges_hit, np.array([np.nan, np.inf, -np.inf, 2.0001, -2.0001, -0.0],
-                                            np.float32), rng.uniform(-3, 3, 5000).astype(np.float32)])
+    outside = np.array([np.nan, np.inf, -np.inf, 2.0001, -2.0001, -0.0], np.float32)
+    a = np.concatenate([edges_hit, outside, rng.uniform(-3, 3, 5000).astype(np.float32)])
     for bins in [4, 40, 7]:
-        exact(np.histogram(npx.asarray(a), bins, range=(-2, 2)), np.histogram(a, bins, range=(-2, 2)))
+        exact(np.histogram(npx.asarray(a), bins, range=(-2, 2)),
+              np.histogram(a, bins, range=(-2, 2)))
     weights = rng.random(a.size)
     got = np.histogram(npx.asarray(a), 40, range=(-2, 2), weights=npx.asarray(weights))
     want = np.histogram(a, 40, range=(-2, 2), weights=weights)

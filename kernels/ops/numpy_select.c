@@ -11,11 +11,13 @@
  * has an unsigned key that orders like the values; the index is the first element holding the
  * k-th key, and the value is copied from self there, keeping its bits. Short lines are loaded as
  * 64-bit keys and a quickselect (median of three, Hoare partition) finds the k-th key; lines are
- * processed in parallel. A long line is searched by a radix select split across the CPU pool:
- * each pass counts one 11-bit digit of the keys (from the most significant) among the elements
- * whose higher digits match those found so far, which fixes the next digit of the k-th key; once
- * the matching elements are few they are gathered (in their order) and finished by quickselect.
- * No pass writes the line, and a pass reads it once. */
+ * processed in parallel. A long line is split across the CPU pool: a sorted sample of it gives a
+ * bracket of keys that holds the k-th with high probability, and one pass counts the keys below
+ * the bracket and gathers those inside it (in line order), among which quickselect finishes. When
+ * the bracket misses (or holds too many equal keys) a radix select runs instead: each pass counts
+ * one 11-bit digit of the keys (from the most significant) among the elements whose higher digits
+ * match those found so far, which fixes the next digit of the k-th key, until the matching
+ * elements are few enough to gather. No pass writes the line, and a pass reads it once. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,7 +275,8 @@ typedef struct {
 static void bracket_float32(bracket_pass *p, size_t c, int64_t lo, int64_t hi)
 {
     const uint32_t *in = (const uint32_t *)(const void *)p->in;
-    uint32_t keys[BLOCK], low = (uint32_t)p->low, width = (uint32_t)((p->high > UINT32_MAX ? UINT32_MAX : p->high) - p->low);
+    uint64_t high = p->high > UINT32_MAX ? UINT32_MAX : p->high; /* an open bracket: all ones */
+    uint32_t keys[BLOCK], low = (uint32_t)p->low, width = (uint32_t)(high - p->low);
     int64_t below = 0, found = 0, cap = p->capacity;
     uint64_t *out_keys = p->keys + (int64_t)c * (cap + 1);
     int64_t *out_index = p->index + (int64_t)c * (cap + 1);
