@@ -11,7 +11,7 @@
  * has an unsigned key that orders like the values; the index is the first element holding the
  * k-th key, and the value is copied from self there, keeping its bits. Short lines are loaded as
  * 64-bit keys and a quickselect (median of three, Hoare partition) finds the k-th key; lines are
- * processed in parallel. A long line is split across the CPU pool: a sorted sample of it gives a
+ * processed in parallel. A long line is split across the CPU pool: a sample of it gives a
  * bracket of keys that holds the k-th with high probability, and one pass counts the keys below
  * the bracket and gathers those inside it (in line order), among which quickselect finishes. When
  * the bracket misses (or holds too many equal keys) a radix select runs instead: each pass counts
@@ -340,13 +340,8 @@ static void bracket_chunk(size_t begin, size_t end, void *vctx)
     }
 }
 
-static int compare_keys(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The bracket [low, high] of keys around rank k from a sorted sample of the line: wide enough
+/* The bracket [low, high] of keys around rank k from a sample of the line (its two ranks selected,
+ * not sorted): wide enough
  * (3.5 standard deviations of the sample rank) that it misses rarely; false when too few
  * elements to sample or no memory. `expected`: the elements it should hold. */
 static bool sample_bracket(const select_ctx *c, const char *in, uint64_t *low, uint64_t *high, int64_t *expected)
@@ -358,12 +353,11 @@ static bool sample_bracket(const select_ctx *c, const char *in, uint64_t *low, u
         return false;
     }
     for (int64_t j = 0; j < SAMPLE_SIZE; j++) load_block(c, in, j * step + step / 2, 1, &sample[j]);
-    qsort(sample, SAMPLE_SIZE, sizeof(uint64_t), compare_keys);
     double fraction = (double)(c->k - 1) / (double)n, position = fraction * SAMPLE_SIZE;
     double margin = 3.5 * sqrt(SAMPLE_SIZE * fraction * (1 - fraction)) + 8;
     int64_t first = (int64_t)floor(position - margin), last = (int64_t)ceil(position + margin);
-    *low = first < 0 ? 0 : sample[first];
-    *high = last >= SAMPLE_SIZE ? UINT64_MAX : sample[last];
+    *low = first < 0 ? 0 : quickselect(sample, SAMPLE_SIZE, first);
+    *high = last >= SAMPLE_SIZE ? UINT64_MAX : quickselect(sample, SAMPLE_SIZE, last);
     if (first < 0) first = 0;
     if (last >= SAMPLE_SIZE) last = SAMPLE_SIZE - 1;
     *expected = (last - first + 1) * step;
