@@ -76,6 +76,13 @@ CHOLESKY_512 = Target("cholesky-512", 22, "cholesky 512^2 float32", "speedup", 1
 SOLVE_512 = Target("solve-512", 22, "solve 512^2 float32", "speedup", 1.0)
 QR_512 = Target("qr-512", 22, "qr 512^2 float32", "speedup", 1.0)
 ALL += [CHOLESKY_512, SOLVE_512, QR_512]
+# Order statistics on 16 M float32 (bench_numpy.py): at least as fast as NumPy (and PyTorch CPU).
+MEDIAN_16M = Target("median-16m", 22, "median 16 M float32", "speedup", 1.0)
+PERCENTILE_16M = Target("percentile-16m", 22, "percentile [5, 50, 95] 16 M float32", "speedup",
+                        1.0)
+HISTOGRAM_16M = Target("histogram-16m", 22, "histogram 100 bins 16 M float32", "speedup", 1.0)
+UNIQUE_COUNTS_16M = Target("unique-counts-16m", 22, "unique counts 16 M float32", "speedup", 1.0)
+ALL += [MEDIAN_16M, PERCENTILE_16M, HISTOGRAM_16M, UNIQUE_COUNTS_16M]
 BY_KEY = {target.key: target for target in ALL}
 
 

@@ -39,6 +39,11 @@ def _unique_flat(ar, return_index=False, return_inverse=False, return_counts=Fal
             nans = _searching.count_nonzero(ew.isnan(values)).item()
             values = values[:values.shape[0] - nans + 1] if nans > 1 else values
         return values
+    if return_counts and not (return_index or return_inverse):
+        values, counts = _set.unique_counts(flat)  # one aclnnUnique2, no inverse indices
+        if equal_nan and floating and values.size:
+            values, _, _, counts = _merge_nans(values, None, None, counts)
+        return values, counts
     values, index, inverse, counts = _set.unique_all(flat)
     if equal_nan and floating and values.size:
         values, index, inverse, counts = _merge_nans(values, index, inverse, counts)
@@ -54,17 +59,19 @@ def _unique_flat(ar, return_index=False, return_inverse=False, return_counts=Fal
 
 def _merge_nans(values, index, inverse, counts):
     """The unique results with the trailing NaNs (sorted last, one entry each
-    in aclnnUnique2) merged into one entry, as NumPy's ``equal_nan=True``."""
+    in aclnnUnique2) merged into one entry, as NumPy's ``equal_nan=True``
+    (``index`` and ``inverse`` may be None: not computed)."""
     nans = _searching.count_nonzero(ew.isnan(values)).item()
     if nans < 2:
         return values, index, inverse, counts
     first = values.shape[0] - nans
     values = values[:first + 1]
-    index = _manipulation.concat([index[:first], _manipulation.reshape(
-        st.min(index[first:]), (1,))])
+    if index is not None:
+        index = _manipulation.concat([index[:first], _manipulation.reshape(
+            st.min(index[first:]), (1,))])
     counts = _manipulation.concat([counts[:first], _manipulation.reshape(
         st.sum(counts[first:]), (1,))])
-    return values, index, ew.minimum(inverse, first), counts
+    return values, index, None if inverse is None else ew.minimum(inverse, first), counts
 
 
 # -- NumPy's set operations on 1-D arrays ----------------------------------------------------

@@ -164,6 +164,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 # -- order statistics ----------------------------------------------------------------------
 
 _QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+# median's method: "midpoint" with NumPy's median arithmetic, the mean of the two middle
+# elements (_middle_mean) rather than an interpolation.
+_MEDIAN = object()
 
 
 def _quantile_levels(q, name, device):
@@ -186,7 +189,8 @@ def _quantile_levels(q, name, device):
 
 def _lerp(low, high, t):
     """NumPy's interpolation ``low + (high - low) * t``, from ``high`` when t >= 0.5
-    (exact at both ends)."""
+    (exact at both ends). As NumPy, ``high - low`` is computed in the elements' own
+    dtype (wrapping for integers), the rest in the promoted dtype of ``t``."""
     diff = ew.subtract(high, low)
     return ew.where(ew.greater_equal(t, 0.5), ew.subtract(high, ew.multiply(diff, 1 - t)),
                     ew.add(low, ew.multiply(diff, t)))
@@ -217,11 +221,13 @@ def _quantile(a, q, axis, out, method, keepdims, name, *, ignore_nan):
     a = as_device(a, name)
     if a.dtype.kind == "c":
         raise TypeError(f"{name}: complex input is not supported (as in NumPy)")
-    if method not in _QUANTILE_METHODS:
+    if method not in _QUANTILE_METHODS and method is not _MEDIAN:
         raise ValueError(f"{name}: method {method!r} is not supported by npuarray "
                          f"(supported: {', '.join(_QUANTILE_METHODS)})")
     levels = _quantile_levels(q, name, a.device)
-    dtype = _quantile_dtype(a.dtype, q)
+    # NumPy keeps the dtype for the methods that pick an element
+    dtype = a.dtype if method in ("lower", "higher", "nearest") and a.dtype.kind in "iuf" \
+        else _quantile_dtype(a.dtype, q)
     axes = axis_tuple(axis, a.ndim)
     rows = _reduced_last(_manipulation.reshape(a, (1,)) if a.ndim == 0 else a,
                          axes if a.ndim else (0,))
@@ -250,46 +256,41 @@ def _kth_smallest(rows, rank):
     return values
 
 
-def _next_order_statistic(rows, previous, rank):
-    """The element of ``rank`` of each row, given ``previous``, the one of
-    ``rank - 1``: ``previous`` again when more than ``rank`` elements are <= it
-    (ties), else the smallest element above it. Two linear reductions instead
-    of another selection (the two middle elements of an even-length median)."""
-    below = _manipulation.expand_dims(previous, axis=-1)
-    at_most = st.sum(ew.less_equal(rows, below), axis=-1, dtype=np.int64)
-    largest = np.inf if rows.dtype.kind == "f" else np.iinfo(rows.dtype).max
-    above = st.min(ew.where(ew.greater(rows, below), rows, largest), axis=-1)
-    return ew.where(ew.greater(at_most, rank), previous, above)
-
-
 def _selected_quantiles(rows, levels, method, dtype):
     """Quantiles at the host ``levels`` from the order statistics they need, each
     found by aclnnKthvalue in linear time (no sort): (kept..., nq)."""
     last = rows.shape[-1] - 1
     position = levels * last
-    low, high = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
+    low = np.floor(position).astype(np.int64)
+    # NumPy interpolates towards the next element even at a whole position (inf there
+    # gives NaN); "higher" and the median take the element at the ceiling
+    high = np.ceil(position).astype(np.int64) if method is _MEDIAN or method == "higher" \
+        else np.minimum(low + 1, last)
     if method == "nearest":
         low = high = np.clip(np.around(position), 0, last).astype(np.int64)
     needed = set(low.tolist()) | (set() if method in ("lower", "nearest") else
                                   set(high.tolist()))
-    raw = {}
-    for r in sorted(needed):
-        raw[r] = _next_order_statistic(rows, raw[r - 1], r) if r - 1 in raw else \
-            _kth_smallest(rows, r)
-    selected = {r: _manipulation.astype(v, dtype, copy=False) for r, v in raw.items()}
+    raw = {r: _kth_smallest(rows, r) for r in sorted(needed)}
 
-    def gathered(ranks):
-        return _manipulation.stack([selected[r] for r in ranks.tolist()], axis=-1)
+    def gathered(ranks, as_dtype=True):
+        values = _manipulation.stack([raw[r] for r in ranks.tolist()], axis=-1)
+        return _manipulation.astype(values, dtype, copy=False) if as_dtype else values
 
     result = gathered(low) if method in ("lower", "nearest") else \
         gathered(high) if method == "higher" else None
     if result is None:
         frac = position - low
-        if method == "midpoint":
-            frac = np.where(frac == 0, 0.0, 0.5)
-        result = _lerp(gathered(low), gathered(high), _to_device(frac.astype(dtype), rows))
-    if dtype.kind == "f" and rows.dtype.kind == "f":  # a NaN in the row gives NaN
-        result = ew.where(_utility.any(ew.isnan(rows), axis=-1, keepdims=True), np.nan, result)
+        if method is _MEDIAN:
+            result = gathered(low) if (frac == 0).all() else \
+                _middle_mean(gathered(low), gathered(high), dtype)
+        else:
+            if method == "midpoint":
+                frac = np.where(frac == 0, 0.0, 0.5)
+            result = _manipulation.astype(
+                _lerp(gathered(low, False), gathered(high, False),
+                      _to_device(frac.astype(dtype), rows)), dtype, copy=False)
+    if dtype.kind == "f" and rows.dtype.kind == "f":  # a NaN in the row (its max) gives NaN
+        result = ew.where(ew.isnan(st.max(rows, axis=-1, keepdims=True)), np.nan, result)
     return result
 
 
@@ -316,7 +317,10 @@ def _sorted_quantiles(rows, levels, method, dtype, ignore_nan):
     frac = _manipulation.astype(ew.subtract(position, low), dtype)
     last = builtins.max(length - 1, 0)
     low_index = _manipulation.astype(ew.clip(low, 0, last), np.int64)
-    high_index = _manipulation.astype(ew.clip(ew.ceil(position), 0, last), np.int64)
+    above = ew.ceil(position) if method == "higher" else ew.add(low, 1)  # as above
+    if empty is not None:  # the next element of the non-NaN prefix
+        above = ew.minimum(above, _manipulation.astype(ew.subtract(count, 1), np.float64))
+    high_index = _manipulation.astype(ew.clip(above, 0, last), np.int64)
     if method == "nearest":
         low_index = high_index = _manipulation.astype(ew.clip(ew.round(position), 0, last),
                                                       np.int64)
@@ -331,15 +335,28 @@ def _sorted_quantiles(rows, levels, method, dtype, ignore_nan):
 def _interpolate(rows, low_index, high_index, frac, method, dtype):
     if rows.shape[-1] == 0:
         return _creation.full(low_index.shape, np.nan, dtype=dtype, device=rows.device)
-    low = _manipulation.astype(_gather_last(rows, low_index), dtype, copy=False)
+    low_raw = _gather_last(rows, low_index)
+    low = _manipulation.astype(low_raw, dtype, copy=False)
     if method in ("lower", "nearest"):
         return low
-    high = _manipulation.astype(_gather_last(rows, high_index), dtype, copy=False)
+    high_raw = _gather_last(rows, high_index)
+    high = _manipulation.astype(high_raw, dtype, copy=False)
     if method == "higher":
         return high
+    if method is _MEDIAN:
+        return ew.where(ew.equal(frac, 0), low, _middle_mean(low, high, dtype))
     if method == "midpoint":
         frac = ew.where(ew.equal(frac, 0), frac, 0.5)
-    return _lerp(low, high, frac)
+    return _manipulation.astype(_lerp(low_raw, high_raw, frac), dtype, copy=False)
+
+
+def _middle_mean(low, high, dtype):
+    """NumPy's median of an even slice: the ``mean`` of its two middle elements, their
+    sum halved (in float32 for float16, as ``numpy.mean`` accumulates it)."""
+    compute = np.dtype(np.float32) if dtype == np.float16 else dtype
+    total = ew.add(_manipulation.astype(low, compute, copy=False),
+                   _manipulation.astype(high, compute, copy=False))
+    return _manipulation.astype(ew.divide(total, 2), dtype, copy=False)
 
 
 def _gather_last(rows, index):
@@ -363,8 +380,9 @@ def _quantile_layout(result, q_ndim, shape, axes, keepdims):
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False, *, weights=None, interpolation=None):
     """The ``q``-th quantiles (``q`` in [0, 1], scalar or 1-D) of ``a`` over
-    ``axis`` (``numpy.quantile``): aclnnSort along the reduced axes, then
-    aclnnGather of the neighbouring order statistics and NumPy's interpolation
+    ``axis`` (``numpy.quantile``): the neighbouring order statistics selected by
+    aclnnKthvalue (one launch each, no sort) for host ``q`` and the dtypes it
+    takes, else aclnnSort along the reduced axes and aclnnGather; then NumPy's interpolation
     for ``method`` "linear" (default), "lower", "higher", "nearest",
     "midpoint". A slice holding NaN gives NaN. Floating input keeps its dtype,
     integers give float64. ValueError for q outside [0, 1] or another method,
@@ -394,10 +412,13 @@ def _percent(q, name):
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Median over ``axis``: the middle element of the sorted slice, or the mean
-    of the two middle ones (``numpy.median``; aclnnSort, aclnnGather). NaN for
-    a slice holding NaN; floating input keeps its dtype, integers give float64."""
-    return _quantile(a, 0.5, axis, out, "midpoint", keepdims, "median", ignore_nan=False)
+    """Median over ``axis``: the middle element of the slice in sorted order, or
+    the mean of the two middle ones, computed as NumPy does (their sum halved;
+    ``numpy.median``). The middle elements are selected by aclnnKthvalue (no
+    sort); float64, which aclnnKthvalue lacks, is sorted (aclnnSort). NaN for a
+    slice holding NaN (aclnnAmax of the slice); floating input keeps its dtype,
+    integers give float64. Runs on the current stream."""
+    return _quantile(a, 0.5, axis, out, _MEDIAN, keepdims, "median", ignore_nan=False)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -419,13 +440,13 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median of the non-NaN elements; NaN for an all-NaN slice (``numpy.nanmedian``)."""
-    return _quantile(a, 0.5, axis, out, "midpoint", keepdims, "nanmedian", ignore_nan=True)
+    return _quantile(a, 0.5, axis, out, _MEDIAN, keepdims, "nanmedian", ignore_nan=True)
 
 
 # -- counting ------------------------------------------------------------------------------
 
 def _counts_by_value(index, length, weights):
-    """For k in [0, length): how many elements of the int64 1-D ``index`` (all in
+    """For k in [0, length): how many elements of the int32 or int64 1-D ``index`` (all in
     [0, length)) equal k, as int64, or the sum of their ``weights`` (float32 or
     float64, that dtype): aclnnBincount."""
     stream = _ops.stream_of(index)
@@ -484,6 +505,43 @@ def _uniform_bin_index(a, edges, low, high, bins):
     return ew.where(inside, index, bins)
 
 
+# aclnnSearchSorted's dtypes (hicann/ops-math math/search_sorted/docs/aclnnSearchSorted.md)
+_SEARCHSORTED_FLOATS = frozenset(map(np.dtype, (np.float16, np.float32, np.float64)))
+
+
+def _searchable_edges(edges, low, high, bins):
+    """The uniform ``edges`` with the last one moved up one ulp (so that
+    aclnnSearchSorted, right side, puts an element equal to it in the last bin), or
+    None where NumPy's bin numbers may differ from the position among the edges:
+    edges closer than a few ulps (NumPy's arithmetic index, corrected by one
+    bin at most, is exact only when they are apart), or no float above the last."""
+    dtype = edges.dtype
+    if dtype not in _SEARCHSORTED_FLOATS:
+        return None
+    host = (np.arange(bins + 1, dtype=type(low)) * ((high - low) / type(low)(bins)) + low)
+    host[bins] = high
+    host = host.astype(dtype)
+    with np.errstate(over="ignore"):  # edges at the dtype's largest finite value
+        top = np.nextafter(host[bins], dtype.type(np.inf))
+        gap = 8 * np.spacing(np.max(np.abs(host)))
+    if not (np.isfinite(top) and np.isfinite(gap)) or np.min(np.diff(host)) <= gap:
+        return None
+    moved = asarray(np.array([top], dtype), device=edges.device)
+    return _manipulation.concat([edges[:bins], moved])
+
+
+def _searched_bin_counts(a, searchable, bins, weights):
+    """Counts (or sums of ``weights``) of the elements of ``a`` in each of the ``bins``
+    bins of the ``_searchable_edges``: aclnnSearchSorted (right side, int32) gives
+    0 below the first edge, ``bins + 1`` above the last or for NaN, then
+    aclnnBincount over ``bins + 2``."""
+    stream = _ops.stream_of(a)
+    a = _manipulation.astype(a, searchable.dtype, copy=False)
+    index = _ops.empty(a.shape, np.dtype(np.int32), a.device, stream)
+    _ops.launch("aclnnSearchSorted", searchable, a, True, True, None, index, stream=stream)
+    return _counts_by_value(index, bins + 2, weights)[1:bins + 1]
+
+
 def _edge_bin_index(a, edges):
     bins = edges.shape[0] - 1
     index = ew.subtract(_searching.searchsorted(edges, a, side="right"), 1)
@@ -524,9 +582,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """Histogram of the flattened ``a`` (``numpy.histogram``): ``bins`` equal bins
     over ``range`` (default: a's min and max, read from the device) or the given
     monotonic edges; the last bin includes its right edge, values outside are
-    ignored. Bin numbers are computed on the device as NumPy does (aclnnSWhere,
-    aclnnGather, aclnnSearchSorted for explicit edges), then counted with
-    aclnnSort + aclnnSearchSorted (weighted: aclnnCumsum). Returns (hist,
+    ignored. Equal bins whose edges are a few ulps apart or more are found by
+    aclnnSearchSorted on the edges and counted by aclnnBincount (two passes over
+    ``a``); closer edges follow NumPy's arithmetic bin numbers (aclnnSWhere,
+    aclnnGather), as do explicit edges (aclnnSearchSorted), then aclnnBincount.
+    Runs on the current stream. Returns (hist,
     bin_edges): int64 counts, or float64 sums of ``weights``, or a float64
     density; given edges are returned in their own dtype, as NumPy. A string
     ``bins`` names one of NumPy's estimators ("auto", "fd", "doane", "rice",
@@ -537,11 +597,14 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     dtype = float_dtype(a.dtype)
     if isinstance(bins, str):
         bins = _estimated_bin_count(a, bins, range, weights)
+    searchable = index = None
     if isinstance(bins, (int, np.integer)):
         if bins < 1:
             raise ValueError("`bins` must be positive, when an integer")
         edges, low, high = _histogram_edges(a, int(bins), range, dtype)
-        index = _uniform_bin_index(a, edges, low, high, int(bins))
+        searchable = _searchable_edges(edges, low, high, int(bins)) if a.size else None
+        if searchable is None:
+            index = _uniform_bin_index(a, edges, low, high, int(bins))
     else:
         edges = _explicit_edges(bins, a.device, "bins")
         compare = np.result_type(a.dtype, edges.dtype)  # as NumPy's comparisons promote
@@ -553,9 +616,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
         weights = _manipulation.astype(weights, float_dtype(weights.dtype))
-    hist = _counts_by_value(index, count + 1, weights)[:count] if a.size else \
-        _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
-                        device=a.device)
+    if not a.size:
+        hist = _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
+                               device=a.device)
+    elif searchable is not None:
+        hist = _searched_bin_counts(a, searchable, count, weights)
+    else:
+        hist = _counts_by_value(index, count + 1, weights)[:count]
     if density:
         widths = _manipulation.astype(_utility.diff(edges), np.float64)
         hist = ew.divide(ew.divide(hist, widths), st.sum(hist))

@@ -11,7 +11,9 @@
  * element of self, an N-D one row by row (its leading dims equal self's). NaN counts as the
  * largest value, consistent with aclnnSort. A sorter index out of range is reported by the
  * stream (ACLNN_ERR_PARAM_INVALID) instead of reading outside the tensor. */
+#include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "aclnnop/aclnn_nonzero.h"
@@ -158,10 +160,156 @@ static int64_t search_row(search_ctx *c, const char *seq_row, const char *sorter
     return lo;
 }
 
+/* A 1-D sequence without sorter searched for a 1-D self: the sequence is loaded once, self is
+ * split across the CPU pool in blocks, and each value's search starts where linear
+ * interpolation between the sequence's ends puts it (exact for evenly spaced values, such as
+ * histogram edges), galloping from there to bracket the insertion index, then bisecting. */
+#define SEARCH_BLOCK 1024
+
+typedef struct {
+    const search_ctx *c;
+    const npusim_view *self, *out;
+    const uint64_t *seq;      /* the loaded sequence: doubles (KIND_F64) or int64 */
+    const double *doubles;    /* the same bits as doubles (KIND_F64) */
+    double first, scale;      /* interpolation: index ~ (v - first) * scale (KIND_F64 only) */
+    bool interpolate;
+} flat_search;
+
+/* a < b for loaded values, NaN largest (value_less's order). */
+static bool loaded_less(const flat_search *f, uint64_t a, uint64_t b)
+{
+    if (f->c->kind != KIND_F64) return (int64_t)a < (int64_t)b;
+    double x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return y != y ? x == x : x < y;
+}
+
+/* Whether seq[j] goes left of v: seq[j] < v (left), seq[j] <= v (right). */
+static bool goes_left(const flat_search *f, int64_t j, uint64_t v)
+{
+    return f->c->right ? !loaded_less(f, v, f->seq[j]) : loaded_less(f, f->seq[j], v);
+}
+
+/* The insertion index of v: the count of sequence elements going left of it. */
+static int64_t search_from_guess(const flat_search *f, uint64_t v)
+{
+    int64_t n = f->c->length, lo = 0, hi = n; /* the index is in [lo, hi] */
+    if (f->interpolate) {
+        double d;
+        memcpy(&d, &v, sizeof d);
+        double at = (d - f->first) * f->scale;
+        int64_t g = at != at ? n : at < 0 ? 0 : at >= (double)n ? n : (int64_t)at, step = 1;
+        if (g < n && goes_left(f, g, v)) { /* index > g: gallop up */
+            lo = g + 1;
+            while (lo + step - 1 < n && goes_left(f, lo + step - 1, v)) {
+                lo += step;
+                step *= 2;
+            }
+            hi = lo + step - 1 < n ? lo + step - 1 : n;
+        } else { /* index <= g: gallop down */
+            hi = g;
+            while (hi - step >= 0 && !goes_left(f, hi - step, v)) {
+                hi -= step;
+                step *= 2;
+            }
+            lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
+        }
+    }
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (goes_left(f, mid, v)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* search_from_guess for a non-NaN double v in an interpolated sequence: plain comparisons (a NaN
+ * in the sequence compares false, so it never goes left of v, as in value_less's order). */
+static inline int64_t search_double(const flat_search *f, const double *seq, double v)
+{
+    int64_t n = f->c->length, lo, hi, step = 1;
+    double at = (v - f->first) * f->scale;
+    int64_t g = at < 0 ? 0 : at >= (double)n ? n : (int64_t)at;
+    bool right = f->c->right;
+#define LEFT(j) (right ? seq[j] <= v : seq[j] < v)
+    if (g < n && LEFT(g)) {
+        lo = g + 1;
+        while (lo + step - 1 < n && LEFT(lo + step - 1)) {
+            lo += step;
+            step *= 2;
+        }
+        hi = lo + step - 1 < n ? lo + step - 1 : n;
+    } else {
+        hi = g;
+        while (hi - step >= 0 && !LEFT(hi - step)) {
+            hi -= step;
+            step *= 2;
+        }
+        lo = hi - step + 1 > 0 ? hi - step + 1 : 0;
+    }
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (LEFT(mid)) lo = mid + 1;
+        else hi = mid;
+    }
+#undef LEFT
+    return lo;
+}
+
+static void flat_search_range(size_t begin, size_t end, void *vctx)
+{
+    const flat_search *f = vctx;
+    uint64_t values[SEARCH_BLOCK];
+    size_t isz = npusim_dtype_size(f->self->dtype);
+    int64_t in_step = f->self->strides[0] * (int64_t)isz, out_step = f->out->strides[0];
+    for (size_t at = begin; at < end; at += SEARCH_BLOCK) {
+        size_t m = end - at < SEARCH_BLOCK ? end - at : SEARCH_BLOCK;
+        npusim_load(f->c->kind, values, f->self->base + (int64_t)at * in_step, in_step, f->self->dtype, m);
+        for (size_t i = 0; i < m; i++) {
+            double d;
+            memcpy(&d, &values[i], sizeof d);
+            int64_t pos = f->interpolate && d == d ? search_double(f, f->doubles, d) : search_from_guess(f, values[i]);
+            int64_t o = (int64_t)(at + i) * out_step;
+            if (f->out->dtype == ACL_INT32) ((int32_t *)f->out->base)[o] = (int32_t)pos;
+            else ((int64_t *)f->out->base)[o] = pos;
+        }
+    }
+}
+
+/* The 1-D case above; false when the sequence could not be loaded (no memory). */
+static bool search_flat(const search_ctx *c, const npusim_view *self, const npusim_view *out)
+{
+    int64_t n = c->length;
+    uint64_t *seq = malloc(sizeof *seq * (size_t)(n ? n : 1));
+    if (!seq) return false;
+    npusim_load(c->kind, seq, c->seq->base, c->seq_step, c->seq->dtype, (size_t)n);
+    flat_search f = { c, self, out, seq, (const double *)(const void *)seq, 0, 0, false };
+    if (c->kind == KIND_F64 && n > 2) {
+        double first, last;
+        memcpy(&first, &seq[0], sizeof first);
+        memcpy(&last, &seq[n - 1], sizeof last);
+        double span = last - first;
+        f.first = first;
+        f.scale = (double)(n - 1) / span;
+        f.interpolate = span > 0 && isfinite(span) && isfinite(f.scale);
+    }
+    npusim_parallel_for((size_t)self->shape[0], SEARCH_BLOCK * 16, flat_search_range, &f);
+    free(seq);
+    return true;
+}
+
 static int searchsorted_kernel(const npusim_exec *ex, npusim_view *views)
 {
     const npusim_view *seq = &views[0], *self = &views[1], *out = &views[ex->n_tensors - 1];
     search_ctx c = { ex->kind, seq, ex->present[2] ? &views[2] : NULL, 0, 0, 0, ex->flag, false };
+    if (seq->ndim == 1 && !c.sorter && self->ndim == 1) {
+        c.length = seq->shape[0];
+        c.seq_step = seq->strides[0] * (int64_t)npusim_dtype_size(seq->dtype);
+        if (search_flat(&c, self, out)) return 0;
+        return npusim_error(ACLNN_ERR_INNER, "aclnnSearchSorted: out of host memory for a sequence of %lld elements",
+                            (long long)c.length);
+    }
     int sd = seq->ndim - 1;
     c.length = seq->ndim ? seq->shape[sd] : 1;
     c.seq_step = seq->ndim ? seq->strides[sd] * (int64_t)npusim_dtype_size(seq->dtype) : 0;

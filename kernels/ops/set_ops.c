@@ -87,10 +87,333 @@ static void radix_sort(uint64_t *keys, int64_t *index, uint64_t *tmp_keys, int64
     }
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Without inverse indices, a 1-D self is counted by hashing the elements' bits: each of
+ * HASH_CHUNKS chunks of the line fills its own table of (bits, count) on the CPU pool, the
+ * tables are merged, and only the distinct values are sorted. Bits identify values except the
+ * two zeros (merged after the sort, keeping the sign of the first zero of self) and NaNs
+ * (distinct each: counted aside, then written last in their order). Past HASH_DISTINCT_MAX
+ * distinct values, or one per 16 elements, the radix sort of every element is faster: the kernel
+ * falls back to it. */
+#define HASH_CHUNKS 4
+#define HASH_DISTINCT_MAX (1 << 20)
+#define HASH_BLOCK 2048
+#define PREFETCH_AHEAD 16
+
+typedef struct {
+    uint64_t bits;
+    int64_t count; /* 0: an empty slot */
+} hash_entry;
+
+/* Elements of at most 4 bytes are counted in packed slots, bits << 32 | count (0: empty): half
+ * the table, so twice the distinct values in the cache. The counts fit: self has < 2^32 elements. */
+typedef struct {
+    hash_entry *slots; /* or */
+    uint64_t *packed;
+    int64_t size, used, limit; /* limit: the distinct values it may hold */
+    int shift;                 /* 64 - log2(size) */
+} hash_table;
+
+static bool table_alloc(hash_table *t, int64_t size, bool packed, int64_t limit)
+{
+    t->limit = limit;
+    t->slots = packed ? NULL : calloc((size_t)size, sizeof *t->slots);
+    t->packed = packed ? calloc((size_t)size, sizeof *t->packed) : NULL;
+    t->size = size;
+    t->used = 0;
+    t->shift = 64 - __builtin_ctzll((unsigned long long)size);
+    return t->slots || t->packed;
+}
+
+static uint64_t slot_bits(const hash_table *t, int64_t i)
+{
+    return t->packed ? t->packed[i] >> 32 : t->slots[i].bits;
+}
+
+static int64_t slot_count(const hash_table *t, int64_t i)
+{
+    return t->packed ? (int64_t)(t->packed[i] & 0xffffffffu) : t->slots[i].count;
+}
+
+/* The slot where the probe for `bits` starts: the top bits of a Fibonacci product, which every
+ * bit of `bits` reaches (round floats share all their low bits). */
+static uint64_t table_home(const hash_table *t, uint64_t bits)
+{
+    return (bits * 0x9e3779b97f4a7c15ull) >> t->shift;
+}
+
+static bool table_add(hash_table *t, uint64_t bits, uint64_t home, int64_t count);
+
+/* Doubles the table; false when out of memory or past HASH_DISTINCT_MAX distinct values. */
+static bool table_grow(hash_table *t)
+{
+    hash_table bigger;
+    if (t->used >= t->limit || !table_alloc(&bigger, t->size * 2, t->packed != NULL, t->limit)) return false;
+    for (int64_t i = 0; i < t->size; i++) {
+        uint64_t bits = slot_bits(t, i);
+        int64_t count = slot_count(t, i);
+        if (count) table_add(&bigger, bits, table_home(&bigger, bits), count);
+    }
+    free(t->slots);
+    free(t->packed);
+    *t = bigger;
+    return true;
+}
+
+/* Adds `count` occurrences of `bits` (whose probe starts at `home`); false when the table cannot
+ * grow. */
+static bool table_add(hash_table *t, uint64_t bits, uint64_t home, int64_t count)
+{
+    uint64_t mask = (uint64_t)t->size - 1, at = home;
+    if (t->packed) {
+        for (uint64_t word; (word = t->packed[at]) != 0; at = (at + 1) & mask)
+            if (word >> 32 == bits) {
+                t->packed[at] = word + (uint64_t)count;
+                return true;
+            }
+    } else {
+        for (; t->slots[at].count; at = (at + 1) & mask)
+            if (t->slots[at].bits == bits) {
+                t->slots[at].count += count;
+                return true;
+            }
+    }
+    if (4 * (t->used + 1) > 3 * t->size) return table_grow(t) && table_add(t, bits, table_home(t, bits), count);
+    if (t->packed) t->packed[at] = bits << 32 | (uint64_t)count;
+    else t->slots[at] = (hash_entry){ bits, count };
+    t->used++;
+    return true;
+}
+
+/* A floating dtype's sign bit and the bits of +inf: bits whose magnitude exceeds inf's are NaN. */
+typedef struct {
+    uint64_t sign, inf;
+} float_layout;
+
+static bool float_layout_of(aclDataType dt, float_layout *f)
+{
+    switch (dt) {
+    case ACL_FLOAT: *f = (float_layout){ 1ull << 31, 0x7f800000u }; return true;
+    case ACL_DOUBLE: *f = (float_layout){ 1ull << 63, 0x7ff0000000000000ull }; return true;
+    case ACL_FLOAT16: *f = (float_layout){ 1u << 15, 0x7c00u }; return true;
+    case ACL_BF16: *f = (float_layout){ 1u << 15, 0x7f80u }; return true;
+    default: return false;
+    }
+}
+
+/* The element's bits, zero-extended. */
+static uint64_t load_bits(const char *p, size_t isz)
+{
+    uint8_t b1;
+    uint16_t b2;
+    uint32_t b4;
+    uint64_t b8;
+    switch (isz) {
+    case 1: memcpy(&b1, p, 1); return b1;
+    case 2: memcpy(&b2, p, 2); return b2;
+    case 4: memcpy(&b4, p, 4); return b4;
+    default: memcpy(&b8, p, 8); return b8;
+    }
+}
+
+/* Sort key of an element's bits (NaN excluded): the order of the values, both zeros equal. */
+static uint64_t bits_order(aclDataType dt, bool floating, const float_layout *f, uint64_t bits, size_t isz)
+{
+    uint64_t top = 1ull << (isz * 8 - 1);
+    if (floating) {
+        if ((bits & (f->sign - 1)) == 0) return f->sign;
+        return bits & f->sign ? ~bits & (f->sign | (f->sign - 1)) : bits | f->sign;
+    }
+    bool is_signed = dt == ACL_INT8 || dt == ACL_INT16 || dt == ACL_INT32 || dt == ACL_INT64;
+    return is_signed ? bits ^ top : bits;
+}
+
+typedef struct {
+    const npusim_view *self;
+    size_t isz;
+    bool floating;
+    float_layout layout;
+    int64_t n, chunk, limit;
+    hash_table tables[HASH_CHUNKS];
+    int64_t nans[HASH_CHUNKS];
+    atomic_int failed;
+} hash_ctx;
+
+/* Counts a block of bits: their home slots first, each prefetched some elements ahead of its
+ * insertion (a table of many distinct values outgrows the cache). False when the table cannot
+ * grow. */
+static bool hash_block(hash_ctx *h, hash_table *t, const uint64_t *bits, uint64_t *homes, int64_t m, int64_t *nans)
+{
+    for (int64_t i = 0; i < m; i++) homes[i] = table_home(t, bits[i]);
+    for (int64_t i = 0; i < m; i++) {
+        if (i + PREFETCH_AHEAD < m)
+            __builtin_prefetch(t->packed ? (const void *)&t->packed[homes[i + PREFETCH_AHEAD]]
+                                         : (const void *)&t->slots[homes[i + PREFETCH_AHEAD]]);
+        if (h->floating && (bits[i] & (h->layout.sign - 1)) > h->layout.inf) {
+            (*nans)++;
+            continue;
+        }
+        if (t->packed) { /* the common case inline: a value already counted */
+            uint64_t mask = (uint64_t)t->size - 1, at = homes[i], word;
+            while ((word = t->packed[at]) != 0 && word >> 32 != bits[i]) at = (at + 1) & mask;
+            if (word) {
+                t->packed[at] = word + 1;
+                continue;
+            }
+        }
+        int64_t size = t->size;
+        if (!table_add(t, bits[i], homes[i], 1)) return false;
+        if (t->size != size) /* grown: the homes moved */
+            for (int64_t j = i + 1; j < m; j++) homes[j] = table_home(t, bits[j]);
+    }
+    return true;
+}
+
+#define LOAD_BLOCK(T)                                                                          \
+    for (int64_t i = 0; i < m; i++) {                                                          \
+        T v;                                                                                   \
+        memcpy(&v, p + i * stride, sizeof v);                                                  \
+        bits[i] = v;                                                                           \
+    }                                                                                          \
+    break
+
+static void hash_chunk(size_t begin, size_t end, void *vctx)
+{
+    hash_ctx *h = vctx;
+    int64_t stride = h->self->strides[0] * (int64_t)h->isz;
+    uint64_t *bits = malloc(sizeof *bits * HASH_BLOCK * 2);
+    for (size_t c = begin; c < end; c++) {
+        hash_table *t = &h->tables[c];
+        int64_t lo = (int64_t)c * h->chunk, hi = lo + h->chunk < h->n ? lo + h->chunk : h->n;
+        if (!bits || !table_alloc(t, 4096, h->isz <= 4, h->limit)) {
+            atomic_store(&h->failed, 1);
+            continue;
+        }
+        for (int64_t at = lo; at < hi && !atomic_load(&h->failed); at += HASH_BLOCK) {
+            int64_t m = hi - at < HASH_BLOCK ? hi - at : HASH_BLOCK;
+            const char *p = h->self->base + at * stride;
+            switch (h->isz) {
+            case 1: LOAD_BLOCK(uint8_t);
+            case 2: LOAD_BLOCK(uint16_t);
+            case 4: LOAD_BLOCK(uint32_t);
+            default: LOAD_BLOCK(uint64_t);
+            }
+            if (!hash_block(h, t, bits, bits + HASH_BLOCK, m, &h->nans[c])) atomic_store(&h->failed, 1);
+        }
+    }
+    free(bits);
+}
+
+/* Merges the chunk tables into the first; false on failure. */
+static bool merge_tables(hash_ctx *h, int64_t *nans)
+{
+    hash_table *all = &h->tables[0];
+    *nans = h->nans[0];
+    for (int c = 1; c < HASH_CHUNKS; c++) {
+        const hash_table *t = &h->tables[c];
+        *nans += h->nans[c];
+        for (int64_t i = 0; i < t->size; i++) {
+            uint64_t bits = slot_bits(t, i);
+            int64_t count = slot_count(t, i);
+            if (count && !table_add(all, bits, table_home(all, bits), count)) return false;
+        }
+    }
+    return true;
+}
+
+/* Writes group g: `bits` occurring `count` times. */
+static void write_group(const npusim_exec *ex, const npusim_view *values, const npusim_view *counts, size_t isz,
+                        int64_t g, uint64_t bits, int64_t count)
+{
+    memcpy(values->base + g * values->strides[0] * (int64_t)isz, &bits, isz); /* little-endian */
+    if (ex->present[3]) *((int64_t *)counts->base + g * counts->strides[0]) = count;
+}
+
+/* The distinct values (sorted) and counts of the merged table, then the NaNs; returns the
+ * number of groups, or -1 when out of memory. */
+static int64_t write_hashed(const npusim_exec *ex, hash_ctx *h, int64_t nans, const npusim_view *values,
+                            const npusim_view *counts)
+{
+    const hash_table *all = &h->tables[0];
+    int64_t m = all->used, groups = 0, stride = h->self->strides[0] * (int64_t)h->isz;
+    int64_t *sort_count = malloc(sizeof(int64_t) * RADIX_SIZE), *slot = malloc(sizeof(int64_t) * (size_t)(2 * m + 1));
+    uint64_t *keys = malloc(sizeof *keys * (size_t)(2 * m + 1));
+    if (!sort_count || !slot || !keys) {
+        groups = -1;
+        goto done;
+    }
+    for (int64_t i = 0, j = 0; i < all->size; i++)
+        if (slot_count(all, i)) {
+            keys[j] = bits_order(h->self->dtype, h->floating, &h->layout, slot_bits(all, i), h->isz);
+            slot[j++] = i;
+        }
+    radix_sort(keys, slot, keys + m, slot + m, m, sort_count);
+    for (int64_t i = 0; i < m; groups++) {
+        uint64_t bits = slot_bits(all, slot[i]);
+        int64_t count = slot_count(all, slot[i]);
+        if (i + 1 < m && keys[i + 1] == keys[i]) { /* +0.0 and -0.0: the first zero's bits */
+            count += slot_count(all, slot[i + 1]);
+            for (int64_t at = 0;; at++) {
+                uint64_t b = load_bits(h->self->base + at * stride, h->isz);
+                if ((b & (h->layout.sign - 1)) == 0) {
+                    bits = b;
+                    break;
+                }
+            }
+            i++;
+        }
+        i++;
+        write_group(ex, values, counts, h->isz, groups, bits, count);
+    }
+    for (int64_t at = 0; nans && at < h->n; at++) { /* each NaN a value of its own, last */
+        uint64_t b = load_bits(h->self->base + at * stride, h->isz);
+        if ((b & (h->layout.sign - 1)) <= h->layout.inf) continue;
+        write_group(ex, values, counts, h->isz, groups++, b, 1);
+        nans--;
+    }
+done:
+    free(sort_count);
+    free(slot);
+    free(keys);
+    return groups;
+}
+
+/* The distinct values and counts of a 1-D self by hashing; the number of groups, or -1 when the
+ * tables failed (too many distinct values, or no memory): then nothing was written. */
+static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self, const npusim_view *values,
+                                 const npusim_view *counts)
+{
+    hash_ctx *h = calloc(1, sizeof *h);
+    if (!h) return -1;
+    h->self = self;
+    h->isz = npusim_dtype_size(self->dtype);
+    h->floating = float_layout_of(self->dtype, &h->layout);
+    h->n = self->shape[0];
+    h->chunk = (h->n + HASH_CHUNKS - 1) / HASH_CHUNKS;
+    h->limit = h->n / 16 < HASH_DISTINCT_MAX ? h->n / 16 : HASH_DISTINCT_MAX;
+    npusim_parallel_for(HASH_CHUNKS, 1, hash_chunk, h);
+    int64_t nans, groups = -1;
+    if (!atomic_load(&h->failed) && merge_tables(h, &nans)) groups = write_hashed(ex, h, nans, values, counts);
+    for (int c = 0; c < HASH_CHUNKS; c++) {
+        free(h->tables[c].slots);
+        free(h->tables[c].packed);
+    }
+    free(h);
+    return groups;
+}
+
 static int unique2_kernel(const npusim_exec *ex, npusim_view *views)
 {
     const npusim_view *self = &views[0], *values = &views[1], *inverse = &views[2], *counts = &views[3];
     int64_t n = npusim_numel(&ex->t[0]);
+    if (self->ndim == 1 && !ex->present[2] && n >= HASH_BLOCK && n < (int64_t)UINT32_MAX) {
+        int64_t groups = unique_by_hashing(ex, self, values, counts);
+        if (groups >= 0) {
+            ex->shape_out->shape[0] = groups;
+            if (ex->shape_out2) ex->shape_out2->shape[0] = groups;
+            return 0;
+        }
+    }
     size_t isz = npusim_dtype_size(self->dtype), cells = (size_t)(n ? n : 1);
     uint64_t *keys = malloc(sizeof *keys * cells * 2);
     int64_t *index = malloc(sizeof *index * cells * 2), *count = malloc(sizeof *count * RADIX_SIZE);
