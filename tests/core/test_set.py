@@ -277,8 +277,7 @@ def test_npusim_reports_a_bad_sorter_on_the_stream():
 def test_c_program_search_set(variant):
     """tests/npusim/c/aclnn_search_set.cpp: aclnnNonzero, aclnnUnique2, aclnnSearchSorted, aclnnGather
     against hand-computed values; no leak, overrun (asan) or data race (tsan)."""
-    from test_c_aclnn import run_program
-    from cbuild import BuildError
+    from cbuild import BuildError, run_program
     try:
         out = run_program("aclnn_search_set.cpp", variant=variant, timeout=300)
     except BuildError as exc:
