@@ -100,7 +100,7 @@ def test_same_dtype_operands_match_numpy(name, dtype, rng):
 def python_call(name):
     """The Python body of the binary function ``name`` (its fast paths, then the general
     one), behind the C common case of npuarray.<name> and the operators
-    (tests/test_fastpath.py)."""
+    (tests/core/test_fastpath.py)."""
     call = _elementwise._BINARY[name].call
     return getattr(call, "__wrapped__", call)
 
@@ -283,7 +283,7 @@ def test_the_in_place_fast_path_is_taken(monkeypatch, rng):
     monkeypatch.setattr(_ops, "_launch_pointers",
                         lambda *args: (launched.append(args[0]), real(*args))[1])
     for name, other in [("add", y), ("subtract", y), ("multiply", y), ("divide", y),
-                        ("add", x)]:  # (the operators' C path: tests/test_fastpath.py)
+                        ("add", x)]:  # (the operators' C path: tests/core/test_fastpath.py)
         _elementwise.inplace(name, x, other)
     assert launched == ["aclnnInplaceAdd", "aclnnInplaceSub", "aclnnInplaceMul",
                         "aclnnInplaceDiv", "aclnnInplaceAdd"]

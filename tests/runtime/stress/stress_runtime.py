@@ -1,6 +1,6 @@
 """Stress run: threads x streams x sizes x random frees and synchronisations.
 
-    python tests/stress/stress_runtime.py [--seconds 60] [--threads 4] [--streams 6] [--seed 0]
+    python tests/runtime/stress/stress_runtime.py [--seconds 60] [--threads 4] [--streams 6] [--seed 0]
 
 Each thread repeatedly uploads random int32 data on a random stream of a shared set,
 computes on random streams (so arrays cross streams and threads: x on one stream, x * 3 + 1
@@ -10,7 +10,7 @@ back against NumPy. Shared arrays are published to the other threads, which read
 their own streams before dropping them. At the end: operations, bytes verified, wrong bytes
 (must be 0), hung threads (0), leaked device and pinned bytes once every array is gone (0).
 Prints one JSON line; exits 1 when any of the last three is not 0. Not part of the default
-test run (tests/test_adversarial_stress.py runs a short version).
+test run (tests/runtime/test_adversarial_stress.py runs a short version).
 """
 import argparse
 import gc
