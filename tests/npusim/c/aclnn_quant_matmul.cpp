@@ -2,7 +2,7 @@
  * aclnnQuantMatmulV5.md), on each int8 path of npusim (NPUSIM_QMM_KERNEL=amx|vnni|portable; a path
  * the CPU lacks is refused with ACLNN_ERR_RUNTIME_ERROR and skipped here), exact against a
  * 64-bit reference: products large enough for the worker threads, ragged edges, a bias. Built
- * under ASan and TSan by tests/test_quant_matmul.py. */
+ * under ASan and TSan by tests/npusim/test_quant_matmul.py. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

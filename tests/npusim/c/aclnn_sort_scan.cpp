@@ -1,5 +1,5 @@
 /* npusim's aclnnSort / aclnnArgsort (radix path: lines of 5000) and aclnnCumprod /
- * aclnnInplaceCumprod on a device, run under the sanitizers by tests/test_sorting.py: descending
+ * aclnnInplaceCumprod on a device, run under the sanitizers by tests/core/test_sorting.py: descending
  * values must come out ordered and running products must match the host's. Prints
  * "aclnn_sort_scan ok" and exits 0 on success. */
 #include <math.h>

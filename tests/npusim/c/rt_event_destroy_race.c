@@ -2,7 +2,7 @@
  * query, synchronise and destroy events held in shared slots, so that a thread often uses an
  * event another thread is destroying at that moment. Every call must return a code (success,
  * 107017 for a destroyed handle, 507006 for a destroy with a pending wait), never crash; run
- * under AddressSanitizer and ThreadSanitizer by tests/test_adversarial_c.py. */
+ * under AddressSanitizer and ThreadSanitizer by tests/npusim/test_adversarial_c.py. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
