@@ -14,33 +14,23 @@
 static inline uint64_t magnitude64(int64_t x) { return x < 0 ? 0 - (uint64_t)x : (uint64_t)x; }
 static inline uint32_t magnitude32(int32_t x) { return x < 0 ? 0 - (uint32_t)x : (uint32_t)x; }
 
-static inline uint64_t stein64(uint64_t a, uint64_t b)
-{
-    if (!a || !b) return a | b;
-    int shift = __builtin_ctzll(a | b);
-    a >>= __builtin_ctzll(a);
-    do {
-        b >>= __builtin_ctzll(b);
-        uint64_t low = a < b ? a : b; /* min and max without a branch (conditional moves) */
-        b = (a < b ? b : a) - low;
-        a = low;
-    } while (b);
-    return a << shift;
-}
-
-static inline uint32_t stein32(uint32_t a, uint32_t b)
-{
-    if (!a || !b) return a | b;
-    int shift = __builtin_ctz(a | b);
-    a >>= __builtin_ctz(a);
-    do {
-        b >>= __builtin_ctz(b);
-        uint32_t low = a < b ? a : b; /* min and max without a branch (conditional moves) */
-        b = (a < b ? b : a) - low;
-        a = low;
-    } while (b);
-    return a << shift;
-}
+/* Stein's algorithm for T, with CTZ its count of trailing zero bits. */
+#define STEIN(NAME, T, CTZ)                                                     \
+    static inline T NAME(T a, T b)                                              \
+    {                                                                           \
+        if (!a || !b) return a | b;                                             \
+        int shift = CTZ(a | b);                                                 \
+        a >>= CTZ(a);                                                           \
+        do {                                                                    \
+            b >>= CTZ(b);                                                       \
+            T low = a < b ? a : b; /* min and max without a branch (cmov) */    \
+            b = (a < b ? b : a) - low;                                          \
+            a = low;                                                            \
+        } while (b);                                                            \
+        return a << shift;                                                      \
+    }
+STEIN(stein64, uint64_t, __builtin_ctzll)
+STEIN(stein32, uint32_t, __builtin_ctz)
 
 /* The casts back to signed wrap (2^63 -> INT64_MIN), as documented above. */
 BINARY(gcd_i64, int64_t, int64_t, (int64_t)stein64(magnitude64(x), magnitude64(y)))
