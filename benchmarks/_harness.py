@@ -66,6 +66,15 @@ BANDWIDTH_TARGET = 0.9  # bandwidth-bound rows reach at least this fraction of i
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+def synchronized(stream, fn):
+    """``fn`` followed by ``stream.synchronize()``: an npuarray timing that ends when the
+    device work it queued has finished."""
+    def run():
+        fn()
+        stream.synchronize()
+    return run
+
+
 def torch_or_none():
     """The torch module when PyTorch is installed (the `bench` extra), else None."""
     try:

@@ -20,68 +20,69 @@ from collections import namedtuple
 LABEL_WIDTH = 40
 ROW_WIDTH = 54  # "benchmark: case"
 
-Target = namedtuple("Target", "key issue label kind bound")
+# group: the set of targets set together (small ops, float64, speed, random), shown in the summary
+Target = namedtuple("Target", "key group label kind bound")
 
 MET, BEST_ONLY, NOT_MET = "met", "best only", "not met"
 _RANK = {MET: 0, BEST_ONLY: 1, NOT_MET: 2}
 
 # Labels at most LABEL_WIDTH characters; the bound says which ratio (bound_text).
-ADD_1K_SYNC = Target("add-1k-sync", 9, "1 K add + synchronise", "slowdown", 8.0)
-DEPENDENT_ADD = Target("dependent-add", 9, "dependent 16-element add, per op", "slowdown", 5.0)
-KMEANS_EAGER = Target("kmeans-eager", 9, "digits k-means, eager", "speedup", 1.0)
-KMEANS_GRAPH = Target("kmeans-graph", 9, "digits k-means, graph-replayed", "speedup", 1.5)
-ADD_16M = Target("add-16m", 9, "16 M float32 add", "speedup", 2.0)
-SUM_16M = Target("sum-16m", 9, "16 M float32 sum", "speedup", 1.8)
-MATMUL_1024 = Target("matmul-1024", 9, "matmul 1024^2 float32", "speedup", 1.0)
-PINNED_1MIB = Target("pinned-1mib", 9, "pinned H2D / D2H 1 MiB vs numpy.copyto", "speedup", 0.8)
-STAGED_64MIB = Target("staged-64mib", 9, "staged pageable async 64 MiB vs copyto", "speedup",
+ADD_1K_SYNC = Target("add-1k-sync", "small ops", "1 K add + synchronise", "slowdown", 8.0)
+DEPENDENT_ADD = Target("dependent-add", "small ops", "dependent 16-element add, per op", "slowdown", 5.0)
+KMEANS_EAGER = Target("kmeans-eager", "small ops", "digits k-means, eager", "speedup", 1.0)
+KMEANS_GRAPH = Target("kmeans-graph", "small ops", "digits k-means, graph-replayed", "speedup", 1.5)
+ADD_16M = Target("add-16m", "small ops", "16 M float32 add", "speedup", 2.0)
+SUM_16M = Target("sum-16m", "small ops", "16 M float32 sum", "speedup", 1.8)
+MATMUL_1024 = Target("matmul-1024", "small ops", "matmul 1024^2 float32", "speedup", 1.0)
+PINNED_1MIB = Target("pinned-1mib", "small ops", "pinned H2D / D2H 1 MiB vs numpy.copyto", "speedup", 0.8)
+STAGED_64MIB = Target("staged-64mib", "small ops", "staged pageable async 64 MiB vs copyto", "speedup",
                       0.8)
-REPLAY_PER_OP = Target("replay-per-op", 9, "graph replay, per op", "slowdown", 0.6)
+REPLAY_PER_OP = Target("replay-per-op", "small ops", "graph replay, per op", "slowdown", 0.6)
 
 # float64 on the integer matrix unit, device linalg and fft (bench_float64.py)
-F64_MATMUL_512 = Target("f64-matmul-512", 21, "matmul 512^2 float64", "speedup", 0.25)
-F64_MATMUL_1024 = Target("f64-matmul-1024", 21, "matmul 1024^2 float64", "speedup", 0.25)
-F64_SOLVE_512 = Target("f64-solve-512", 21, "solve 512^2 float64", "speedup", 0.5)
-F64_CHOLESKY_512 = Target("f64-cholesky-512", 21, "cholesky 512^2 float64", "speedup", 0.5)
-EIGH_512 = Target("eigh-512", 21, "eigh 512^2 float32 / float64", "speedup", 0.1)
-C128_FFT_2_20 = Target("c128-fft-2-20", 21, "fft 2^20 complex128", "speedup", 0.5)
+F64_MATMUL_512 = Target("f64-matmul-512", "float64", "matmul 512^2 float64", "speedup", 0.25)
+F64_MATMUL_1024 = Target("f64-matmul-1024", "float64", "matmul 1024^2 float64", "speedup", 0.25)
+F64_SOLVE_512 = Target("f64-solve-512", "float64", "solve 512^2 float64", "speedup", 0.5)
+F64_CHOLESKY_512 = Target("f64-cholesky-512", "float64", "cholesky 512^2 float64", "speedup", 0.5)
+EIGH_512 = Target("eigh-512", "float64", "eigh 512^2 float32 / float64", "speedup", 0.1)
+C128_FFT_2_20 = Target("c128-fft-2-20", "float64", "fft 2^20 complex128", "speedup", 0.5)
 
 # In the order of the issue's table.
 ALL = [ADD_1K_SYNC, DEPENDENT_ADD, KMEANS_EAGER, KMEANS_GRAPH, ADD_16M, SUM_16M, MATMUL_1024,
        PINNED_1MIB, STAGED_64MIB, REPLAY_PER_OP]
 # numpy.random on the device: each row at least as fast as NumPy (and PyTorch CPU).
-RANDOM_NORMAL_16M = Target("random-normal-16m", 24, "standard_normal 16 M float32", "speedup", 1.0)
-RANDOM_RANDOM_16M = Target("random-random-16m", 24, "random 16 M float32", "speedup", 1.0)
-RANDOM_INTEGERS_16M = Target("random-integers-16m", 24, "integers 16 M int64", "speedup", 1.0)
-RANDOM_PERMUTATION_1M = Target("random-permutation-1m", 24, "permutation 1 M", "speedup", 1.0)
+RANDOM_NORMAL_16M = Target("random-normal-16m", "random", "standard_normal 16 M float32", "speedup", 1.0)
+RANDOM_RANDOM_16M = Target("random-random-16m", "random", "random 16 M float32", "speedup", 1.0)
+RANDOM_INTEGERS_16M = Target("random-integers-16m", "random", "integers 16 M int64", "speedup", 1.0)
+RANDOM_PERMUTATION_1M = Target("random-permutation-1m", "random", "permutation 1 M", "speedup", 1.0)
 ALL += [RANDOM_NORMAL_16M, RANDOM_RANDOM_16M, RANDOM_INTEGERS_16M, RANDOM_PERMUTATION_1M]
 ALL += [F64_MATMUL_512, F64_MATMUL_1024, F64_SOLVE_512, F64_CHOLESKY_512, EIGH_512, C128_FFT_2_20]
 # Single-precision FFTs (bench_fft.py): at least NumPy's speed (PyTorch's MKL: >= 0.5, read
 # from the row's PyTorch column).
-FFT_C64_2_20 = Target("fft-c64-2-20", 22, "fft 2^20 complex64", "speedup", 1.0)
-FFT_C64_ROWS = Target("fft-c64-rows", 22, "fft 1024x1024 complex64 rows", "speedup", 1.0)
+FFT_C64_2_20 = Target("fft-c64-2-20", "speed", "fft 2^20 complex64", "speedup", 1.0)
+FFT_C64_ROWS = Target("fft-c64-rows", "speed", "fft 1024x1024 complex64 rows", "speedup", 1.0)
 ALL += [FFT_C64_2_20, FFT_C64_ROWS]
 # mid-size element-wise and reductions (bench_ops.py, bench_kmeans.py): at least NumPy's speed
 # (the table's torch column shows PyTorch's, the issue's other bound).
-TANH_16M_OUT = Target("tanh-16m-out", 22, "tanh 16 M float32 into out=", "speedup", 1.0)
-SCALE_1797X64 = Target("scale-1797x64", 22, "x * 2.5 (1797,64) float32", "speedup", 1.0)
-ASTYPE_1797X64 = Target("astype-1797x64", 22, "astype float32 -> float64 (1797,64)", "speedup",
+TANH_16M_OUT = Target("tanh-16m-out", "speed", "tanh 16 M float32 into out=", "speedup", 1.0)
+SCALE_1797X64 = Target("scale-1797x64", "speed", "x * 2.5 (1797,64) float32", "speedup", 1.0)
+ASTYPE_1797X64 = Target("astype-1797x64", "speed", "astype float32 -> float64 (1797,64)", "speedup",
                         1.0)
-MATMUL_SKINNY = Target("matmul-1797x64-64x10", 22, "x @ c.T (1797,64) @ (64,10)", "speedup", 1.0)
-SUM_SQUARES_10X64 = Target("sum-squares-10x64", 22, "sum(c * c, axis=1) (10,64)", "speedup", 1.0)
+MATMUL_SKINNY = Target("matmul-1797x64-64x10", "speed", "x @ c.T (1797,64) @ (64,10)", "speedup", 1.0)
+SUM_SQUARES_10X64 = Target("sum-squares-10x64", "speed", "sum(c * c, axis=1) (10,64)", "speedup", 1.0)
 ALL += [TANH_16M_OUT, SCALE_1797X64, ASTYPE_1797X64, MATMUL_SKINNY, SUM_SQUARES_10X64]
 # float32 factorisations (bench_linalg.py): at least NumPy's speed (and 0.8x PyTorch's MKL,
 # read from the row's torch/npx column).
-CHOLESKY_512 = Target("cholesky-512", 22, "cholesky 512^2 float32", "speedup", 1.0)
-SOLVE_512 = Target("solve-512", 22, "solve 512^2 float32", "speedup", 1.0)
-QR_512 = Target("qr-512", 22, "qr 512^2 float32", "speedup", 1.0)
+CHOLESKY_512 = Target("cholesky-512", "speed", "cholesky 512^2 float32", "speedup", 1.0)
+SOLVE_512 = Target("solve-512", "speed", "solve 512^2 float32", "speedup", 1.0)
+QR_512 = Target("qr-512", "speed", "qr 512^2 float32", "speedup", 1.0)
 ALL += [CHOLESKY_512, SOLVE_512, QR_512]
 # Order statistics on 16 M float32 (bench_numpy.py): at least as fast as NumPy (and PyTorch CPU).
-MEDIAN_16M = Target("median-16m", 22, "median 16 M float32", "speedup", 1.0)
-PERCENTILE_16M = Target("percentile-16m", 22, "percentile [5, 50, 95] 16 M float32", "speedup",
+MEDIAN_16M = Target("median-16m", "speed", "median 16 M float32", "speedup", 1.0)
+PERCENTILE_16M = Target("percentile-16m", "speed", "percentile [5, 50, 95] 16 M float32", "speedup",
                         1.0)
-HISTOGRAM_16M = Target("histogram-16m", 22, "histogram 100 bins 16 M float32", "speedup", 1.0)
-UNIQUE_COUNTS_16M = Target("unique-counts-16m", 22, "unique counts 16 M float32", "speedup", 1.0)
+HISTOGRAM_16M = Target("histogram-16m", "speed", "histogram 100 bins 16 M float32", "speedup", 1.0)
+UNIQUE_COUNTS_16M = Target("unique-counts-16m", "speed", "unique counts 16 M float32", "speedup", 1.0)
 ALL += [MEDIAN_16M, PERCENTILE_16M, HISTOGRAM_16M, UNIQUE_COUNTS_16M]
 BY_KEY = {target.key: target for target in ALL}
 
@@ -143,9 +144,9 @@ def format_summary(lines):
     """The summary table as text (empty when no row measured a target)."""
     if not lines:
         return ""
-    issues = sorted({line.target.issue for line in lines})
-    out = ["targets of issue %s measured by this run (met: the median meets the bound; best "
-           "only: only the best run does)" % ", ".join(map(str, issues)),
+    groups = sorted({line.target.group for line in lines})
+    out = ["targets (%s) measured by this run (met: the median meets the bound; best "
+           "only: only the best run does)" % ", ".join(groups),
            "%-*s %-14s %-*s %7s %7s  %s" % (LABEL_WIDTH, "target", "bound", ROW_WIDTH, "row",
                                             "best", "median", "status")]
     previous = None

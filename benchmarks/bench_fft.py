@@ -13,14 +13,7 @@ import numpy as np
 import npuarray as npx
 
 from . import _targets
-from ._harness import torch_or_none
-
-
-def _synchronized(stream, fn):
-    def run():
-        fn()
-        stream.synchronize()
-    return run
+from ._harness import synchronized, torch_or_none
 
 
 def run(harness):
@@ -39,7 +32,7 @@ def run(harness):
              ("fft2 2048x2048 complex64", image, np.fft.fft2, npx.fft.fftn, "fft2", None)]
     for case, host, numpy_fn, ours, torch_name, target in cases[:2] if harness.quick else cases:
         x = npx.asarray(host)
-        impls = {"npuarray": _synchronized(stream, lambda ours=ours, x=x: ours(x)),
+        impls = {"npuarray": synchronized(stream, lambda ours=ours, x=x: ours(x)),
                  "numpy": lambda numpy_fn=numpy_fn, host=host: numpy_fn(host)}
         if torch is not None:
             t = torch.from_numpy(host)

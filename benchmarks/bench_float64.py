@@ -25,14 +25,7 @@ import npuarray as npx
 from npuarray._core import _ozaki
 
 from . import _targets
-from ._harness import torch_or_none
-
-
-def _synchronized(stream, fn):
-    def run():
-        fn()
-        stream.synchronize()
-    return run
+from ._harness import synchronized, torch_or_none
 
 
 def _torch(torch, name, *arrays):
@@ -62,7 +55,7 @@ def _matmul(harness, stream, torch, rng):
             continue
         a, b = rng.standard_normal((n, n)), rng.standard_normal((n, n))
         x, y = npx.asarray(a), npx.asarray(b)
-        impls = {"npuarray": _synchronized(stream, lambda x=x, y=y: x @ y),
+        impls = {"npuarray": synchronized(stream, lambda x=x, y=y: x @ y),
                  "numpy": lambda a=a, b=b: a @ b, **_torch(torch, "matmul", a, b)}
         harness.compare("matmul %dx%d float64" % (n, n), impls, repeat=3, target=target)
         print("  matmul %d^2 float64: max error / dgemm bound = %.3g (numpy: %.3g)"
@@ -105,7 +98,7 @@ def _int8_paths(harness, rng):
         except npx.AclError as error:
             print("  int8 %s path: not on this CPU (%s)" % (path, error))
             continue
-        seconds = harness.measure("int8 product 1024x8192x1024 (%s)" % path, _synchronized(
+        seconds = harness.measure("int8 product 1024x8192x1024 (%s)" % path, synchronized(
             stream, lambda: _ozaki._quant_product(a, b, unit, stream, out)), repeat=3)
         print("  int8 %s path: %.0f G multiply-adds/s" % (path, 1024 * 8192 * 1024 / seconds / 1e9))
     os.environ.pop("NPUSIM_QMM_KERNEL", None)
@@ -117,18 +110,18 @@ def _factorisations(harness, stream, torch, rng):
     spd, rhs = g @ g.T + n * np.eye(n), rng.standard_normal((n, 16))
     s, r = npx.asarray(spd), npx.asarray(rhs)
     harness.compare("solve %dx%d float64" % (n, n), {
-        "npuarray": _synchronized(stream, lambda: npx.linalg.solve(s, r)),
+        "npuarray": synchronized(stream, lambda: npx.linalg.solve(s, r)),
         "numpy": lambda: np.linalg.solve(spd, rhs), **_torch(torch, "linalg.solve", spd, rhs)},
         repeat=3, target=None if harness.quick else _targets.F64_SOLVE_512)
     harness.compare("cholesky %dx%d float64" % (n, n), {
-        "npuarray": _synchronized(stream, lambda: npx.linalg.cholesky(s)),
+        "npuarray": synchronized(stream, lambda: npx.linalg.cholesky(s)),
         "numpy": lambda: np.linalg.cholesky(spd), **_torch(torch, "linalg.cholesky", spd)},
         repeat=3, target=None if harness.quick else _targets.F64_CHOLESKY_512)
     for dtype in (np.float32, np.float64):
         h = spd.astype(dtype)
         d = npx.asarray(h)
         harness.compare("eigh %dx%d %s" % (n, n, np.dtype(dtype).name), {
-            "npuarray": _synchronized(stream, lambda d=d: npx.linalg.eigh(d)),
+            "npuarray": synchronized(stream, lambda d=d: npx.linalg.eigh(d)),
             "numpy": lambda h=h: np.linalg.eigh(h), **_torch(torch, "linalg.eigh", h)},
             repeat=3, target=None if harness.quick else _targets.EIGH_512)
 
@@ -138,7 +131,7 @@ def _fft(harness, stream, torch, rng):
         host = rng.standard_normal(n) + 1j * rng.standard_normal(n)
         x = npx.asarray(host)
         harness.compare("fft %d complex128" % n, {
-            "npuarray": _synchronized(stream, lambda x=x: npx.fft.fft(x)),
+            "npuarray": synchronized(stream, lambda x=x: npx.fft.fft(x)),
             "numpy": lambda host=host: np.fft.fft(host), **_torch(torch, "fft.fft", host)},
             repeat=3, target=target)
         error = np.max(np.abs(npx.fft.fft(x).to_host() - np.fft.fft(host))) / np.max(np.abs(np.fft.fft(host)))

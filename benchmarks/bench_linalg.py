@@ -14,19 +14,12 @@ import numpy as np
 import npuarray as npx
 
 from . import _targets
-from ._harness import torch_or_none
+from ._harness import synchronized, torch_or_none
 
 N = 512
 QUICK_N = 256
 _FLOAT32_TARGETS = {"cholesky": _targets.CHOLESKY_512, "solve": _targets.SOLVE_512,
                     "qr": _targets.QR_512}
-
-
-def _synchronized(stream, fn):
-    def run():
-        fn()
-        stream.synchronize()
-    return run
 
 
 def _operands(rng, dtype, n):
@@ -53,7 +46,7 @@ def _linalg(harness, stream, torch):
         }
         name = np.dtype(dtype).name
         for case, (ours, numpy_fn, torch_name) in cases.items():
-            impls = {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn}
+            impls = {"npuarray": synchronized(stream, ours), "numpy": numpy_fn}
             if torch is not None:
                 ta, ts, tb = (torch.from_numpy(v) for v in (a, spd, b))
                 arg = {"solve": (ts, tb), "cholesky": (ts,), "eigh": (ts,)}.get(case, (ta,))

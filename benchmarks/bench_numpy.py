@@ -14,17 +14,10 @@ import numpy as np
 import npuarray as npx
 
 from . import _targets
-from ._harness import torch_or_none
+from ._harness import synchronized, torch_or_none
 
 N = 1 << 24
 QUICK_N = 1 << 20
-
-
-def _synchronized(stream, fn):
-    def run():
-        fn()
-        stream.synchronize()
-    return run
 
 
 def run(harness):
@@ -59,7 +52,7 @@ def run(harness):
          lambda: np.einsum("ij->j", matrix), None, None),
     ]
     for name, device, host, other, target in cases:
-        impls = {"npuarray": _synchronized(stream, device), "numpy": host}
+        impls = {"npuarray": synchronized(stream, device), "numpy": host}
         if other:
             impls["torch"] = other
         harness.compare("%s float32 %d M" % (name, n >> 20), impls, nbytes=4 * n, repeat=3,

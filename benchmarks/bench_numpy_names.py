@@ -9,14 +9,9 @@ import numpy as np
 
 import npuarray as npx
 
+from ._harness import synchronized
+
 N = 1 << 20
-
-
-def _synchronized(stream, fn):
-    def run():
-        fn()
-        stream.synchronize()
-    return run
 
 
 def _cases(a, b, x, y, ints, device_ints, rows, device_rows):
@@ -53,5 +48,5 @@ def run(harness):
     for name, device, host in _cases(a, b, x, y, ints, npx.asarray(ints), rows,
                                      npx.asarray(rows)):
         harness.compare("%s float32 %d M" % (name, n >> 20),
-                        {"npuarray": _synchronized(stream, device), "numpy": host},
+                        {"npuarray": synchronized(stream, device), "numpy": host},
                         nbytes=4 * n, repeat=3)

@@ -26,7 +26,7 @@ import numpy as np
 import npuarray as npx
 
 from . import _targets
-from ._harness import torch_or_none
+from ._harness import synchronized, torch_or_none
 
 ADD_SIZES = [1 << 10, 1 << 14, 1 << 18, 1 << 20, 1 << 22, 1 << 24]
 QUICK_ADD_SIZES = [1 << 10, 1 << 24]  # the two the issues set targets for
@@ -39,13 +39,6 @@ def _label(n):
     return "%d M" % (n >> 20) if n >= 1 << 20 else "%d K" % (n >> 10)
 
 
-def _synchronized(stream, fn):
-    def run():
-        fn()
-        stream.synchronize()
-    return run
-
-
 def _add(harness, stream, torch):
     rng = np.random.default_rng(0)
     for n in QUICK_ADD_SIZES if harness.quick else ADD_SIZES:
@@ -53,7 +46,7 @@ def _add(harness, stream, torch):
         b = rng.standard_normal(n, dtype=np.float32)
         x, y = npx.asarray(a), npx.asarray(b)
         out = np.empty_like(a)
-        impls = {"npuarray": _synchronized(stream, lambda: x + y),
+        impls = {"npuarray": synchronized(stream, lambda: x + y),
                  "numpy": lambda: np.add(a, b, out=out)}
         if torch is not None:
             ta, tb = torch.from_numpy(a), torch.from_numpy(b)
@@ -190,7 +183,7 @@ def _sum(harness, stream, torch):
     n = 1 << 24
     a = np.random.default_rng(1).standard_normal(n, dtype=np.float32)
     x = npx.asarray(a)
-    impls = {"npuarray": _synchronized(stream, lambda: npx.sum(x)), "numpy": lambda: a.sum()}
+    impls = {"npuarray": synchronized(stream, lambda: npx.sum(x)), "numpy": lambda: a.sum()}
     if torch is not None:
         ta = torch.from_numpy(a)
         impls["torch"] = lambda: ta.sum()
@@ -204,7 +197,7 @@ def _matmul(harness, stream, torch):
     a = rng.standard_normal((n, n), dtype=np.float32)
     b = rng.standard_normal((n, n), dtype=np.float32)
     x, y = npx.asarray(a), npx.asarray(b)
-    impls = {"npuarray": _synchronized(stream, lambda: x @ y), "numpy": lambda: a @ b}
+    impls = {"npuarray": synchronized(stream, lambda: x @ y), "numpy": lambda: a @ b}
     if torch is not None:
         ta, tb = torch.from_numpy(a), torch.from_numpy(b)
         impls["torch"] = lambda: ta @ tb
@@ -228,7 +221,7 @@ def _statistics_and_sorting(harness, stream, torch):
         ("std", lambda: npx.std(x), lambda: a.std(), lambda t: t.std(correction=0)),
     ]
     for name, ours, numpy_fn, torch_fn in cases:
-        impls = {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn}
+        impls = {"npuarray": synchronized(stream, ours), "numpy": numpy_fn}
         if torch is not None:
             ta = torch.from_numpy(a)
             impls["torch"] = lambda fn=torch_fn, t=ta: fn(t)
@@ -239,7 +232,7 @@ def _unique_values(harness, stream, torch):
     n = 1 << 24
     a = np.random.default_rng(3).integers(0, 1 << 20, size=n).astype(np.float32)
     x = npx.asarray(a)
-    impls = {"npuarray": _synchronized(stream, lambda: npx.unique_values(x)),
+    impls = {"npuarray": synchronized(stream, lambda: npx.unique_values(x)),
              "numpy": lambda: np.unique(a)}
     if torch is not None:
         ta = torch.from_numpy(a)
@@ -274,7 +267,7 @@ def _elementwise_paths(harness, stream, torch):
         ("c<x (1797,1)<(1797,64) float32", lambda: C < X, lambda: col < data, None, None),
     ]
     for name, ours, numpy_fn, torch_fn, target in cases:
-        impls = {"npuarray": _synchronized(stream, ours), "numpy": numpy_fn}
+        impls = {"npuarray": synchronized(stream, ours), "numpy": numpy_fn}
         if torch_fn is not None and tx is not None:
             impls["torch"] = torch_fn
         harness.compare(name, impls, repeat=50, target=target)
@@ -286,7 +279,7 @@ def _elementwise_paths(harness, stream, torch):
     for name in [] if harness.quick else TRANSCENDENTALS:
         src = positive if name == "log" else a
         x = npx.asarray(src)
-        impls = {"npuarray": _synchronized(stream, lambda f=getattr(npx, name), x=x: f(x, out=y)),
+        impls = {"npuarray": synchronized(stream, lambda f=getattr(npx, name), x=x: f(x, out=y)),
                  "numpy": lambda f=getattr(np, name), src=src: f(src, out=out)}
         if torch is not None:
             t_src, t_out = torch.from_numpy(src), torch.from_numpy(out)

@@ -17,17 +17,10 @@ import numpy as np
 import npuarray as npx
 
 from . import _targets
-from ._harness import torch_or_none
+from ._harness import synchronized, torch_or_none
 
 N = 1 << 24
 QUICK_N = 1 << 20
-
-
-def _synchronized(stream, fn):
-    def run():
-        fn()
-        stream.synchronize()
-    return run
 
 
 def run(harness):
@@ -60,7 +53,7 @@ def run(harness):
          lambda: rng.binomial(100, 0.3, 1 << 20), None, None),
     ]
     for case, device_fn, numpy_fn, torch_fn, target in cases:
-        impls = {"npuarray": _synchronized(stream, device_fn), "numpy": numpy_fn}
+        impls = {"npuarray": synchronized(stream, device_fn), "numpy": numpy_fn}
         if torch_fn:
             impls["torch"] = torch_fn
         harness.compare(case, impls, target=target or None)

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from ._core import _creation, _manipulation, _ops, _searching, _utility
+from ._core import _creation, _manipulation, _searching, _utility
 from ._core import _elementwise as ew
 from ._core import _statistical as st
 from ._core._data_type import result_type
@@ -27,7 +27,6 @@ from ._core._elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2
                                  tanh, trunc)
 from ._core._indexing import take
 from ._core._linear_algebra import matmul
-from ._core._shape import broadcast_shapes
 from .linalg import cross as _linalg_cross
 from ._core._utility import diff
 from ._operands import (all_nan, as_device, axis_argument, axis_tuple, check_no_unsupported,
@@ -424,11 +423,8 @@ def fmod(x1, x2, /):
         return ew.remainder(a, b)
     work = _FMOD_INPUT[dtype]
     a, b = (_manipulation.astype(x, work, copy=False) for x in (a, b))
-    stream = _ops.stream_of(a)
-    out = _ops.empty(broadcast_shapes(a.shape, b.shape), work, a.device, stream)
-    if out.size:
-        _ops.launch("aclnnFmodTensor", a, b, out, stream=stream)
-    return _manipulation.astype(out, dtype, copy=False)
+    return _manipulation.astype(ew.launch_binary_op("aclnnFmodTensor", a, b, work), dtype,
+                                copy=False)
 
 
 @with_ufunc_out
@@ -577,11 +573,7 @@ def _gcd(a, b, dtype):
         return _euclid(a, b)
     work = _GCD_INPUT[dtype]
     a, b = (_manipulation.astype(x, work, copy=False) for x in (a, b))
-    stream = _ops.stream_of(a)
-    out = _ops.empty(broadcast_shapes(a.shape, b.shape), dtype, a.device, stream)
-    if out.size:
-        _ops.launch("aclnnGcd", a, b, out, stream=stream)
-    return out
+    return ew.launch_binary_op("aclnnGcd", a, b, dtype)
 
 
 @with_ufunc_out

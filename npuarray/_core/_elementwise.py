@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _array_type, _data_type, _manipulation, _ops, _transfer
 from ._data_type import BFLOAT16, BOOL
-from ._operator_table import operator_dtypes
+from ._operator_table import INPUT_DTYPES, operator_dtypes
 from ._shape import broadcast_shapes
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "floor_divide", "remainder",
@@ -412,42 +412,42 @@ class _Binary:
 
 _NUMERIC = "biufc"
 _BINARY = {spec.name: spec for spec in [
-    _Binary("add", "aclnnAdd", operator_dtypes("aclnnAdd"), _NUMERIC, scalar_op="aclnnAdds",
+    _Binary("add", "aclnnAdd", INPUT_DTYPES["aclnnAdd"], _NUMERIC, scalar_op="aclnnAdds",
             reflected_op="aclnnAdds", alpha=True, modular=True, inplace_op="aclnnInplaceAdd"),
-    _Binary("subtract", "aclnnSub", operator_dtypes("aclnnSub"), "iufc", scalar_op="aclnnSubs",
-            reflected_op="aclnnRsubs", scalar_supported=operator_dtypes("aclnnRsubs"), alpha=True,
+    _Binary("subtract", "aclnnSub", INPUT_DTYPES["aclnnSub"], "iufc", scalar_op="aclnnSubs",
+            reflected_op="aclnnRsubs", scalar_supported=INPUT_DTYPES["aclnnRsubs"], alpha=True,
             modular=True, inplace_op="aclnnInplaceSub"),
-    _Binary("multiply", "aclnnMul", operator_dtypes("aclnnMul"), _NUMERIC, scalar_op="aclnnMuls",
+    _Binary("multiply", "aclnnMul", INPUT_DTYPES["aclnnMul"], _NUMERIC, scalar_op="aclnnMuls",
             reflected_op="aclnnMuls", modular=True, inplace_op="aclnnInplaceMul"),
-    _Binary("divide", "aclnnDiv", operator_dtypes("aclnnDiv"), _NUMERIC, scalar_op="aclnnDivs",
+    _Binary("divide", "aclnnDiv", INPUT_DTYPES["aclnnDiv"], _NUMERIC, scalar_op="aclnnDivs",
             result="float", inplace_op="aclnnInplaceDiv"),
-    _Binary("floor_divide", "aclnnFloorDivide", operator_dtypes("aclnnFloorDivide"), "iuf",
+    _Binary("floor_divide", "aclnnFloorDivide", INPUT_DTYPES["aclnnFloorDivide"], "iuf",
             scalar_op="aclnnFloorDivides"),
     _Binary("remainder", "aclnnRemainderTensorTensor",
-            operator_dtypes("aclnnRemainderTensorTensor"), "iuf",
+            INPUT_DTYPES["aclnnRemainderTensorTensor"], "iuf",
             scalar_op="aclnnRemainderTensorScalar", reflected_op="aclnnRemainderScalarTensor",
             scalar_first=True),
-    _Binary("pow", "aclnnPowTensorTensor", operator_dtypes("aclnnPowTensorTensor"), "iufc",
+    _Binary("pow", "aclnnPowTensorTensor", INPUT_DTYPES["aclnnPowTensorTensor"], "iufc",
             scalar_op="aclnnPowTensorScalar", reflected_op="aclnnPowScalarTensor",
             scalar_first=True),
-    _Binary("equal", "aclnnEqTensor", operator_dtypes("aclnnEqTensor"), _NUMERIC,
+    _Binary("equal", "aclnnEqTensor", INPUT_DTYPES["aclnnEqTensor"], _NUMERIC,
             scalar_op="aclnnEqScalar", reflected_op="aclnnEqScalar", result="bool"),
-    _Binary("not_equal", "aclnnNeTensor", operator_dtypes("aclnnNeTensor"), _NUMERIC,
+    _Binary("not_equal", "aclnnNeTensor", INPUT_DTYPES["aclnnNeTensor"], _NUMERIC,
             scalar_op="aclnnNeScalar", reflected_op="aclnnNeScalar", result="bool"),
-    _Binary("greater", "aclnnGtTensor", operator_dtypes("aclnnGtTensor"), "biuf",
+    _Binary("greater", "aclnnGtTensor", INPUT_DTYPES["aclnnGtTensor"], "biuf",
             scalar_op="aclnnGtScalar", reflected_op="aclnnLtScalar", result="bool"),
-    _Binary("greater_equal", "aclnnGeTensor", operator_dtypes("aclnnGeTensor"), "biuf",
+    _Binary("greater_equal", "aclnnGeTensor", INPUT_DTYPES["aclnnGeTensor"], "biuf",
             scalar_op="aclnnGeScalar", reflected_op="aclnnLeScalar",
-            scalar_supported=operator_dtypes("aclnnLeScalar"), result="bool"),
-    _Binary("less", "aclnnLtTensor", operator_dtypes("aclnnLtTensor"), "biuf",
+            scalar_supported=INPUT_DTYPES["aclnnLeScalar"], result="bool"),
+    _Binary("less", "aclnnLtTensor", INPUT_DTYPES["aclnnLtTensor"], "biuf",
             scalar_op="aclnnLtScalar", reflected_op="aclnnGtScalar", result="bool"),
-    _Binary("less_equal", "aclnnLeTensor", operator_dtypes("aclnnLeTensor"), "biuf",
+    _Binary("less_equal", "aclnnLeTensor", INPUT_DTYPES["aclnnLeTensor"], "biuf",
             scalar_op="aclnnLeScalar", reflected_op="aclnnGeScalar", result="bool"),
-    _Binary("maximum", "aclnnMaximum", operator_dtypes("aclnnMaximum"), "biuf"),
-    _Binary("minimum", "aclnnMinimum", operator_dtypes("aclnnMinimum"), "biuf"),
-    _Binary("logical_and", "aclnnLogicalAnd", operator_dtypes("aclnnLogicalAnd"), _NUMERIC,
+    _Binary("maximum", "aclnnMaximum", INPUT_DTYPES["aclnnMaximum"], "biuf"),
+    _Binary("minimum", "aclnnMinimum", INPUT_DTYPES["aclnnMinimum"], "biuf"),
+    _Binary("logical_and", "aclnnLogicalAnd", INPUT_DTYPES["aclnnLogicalAnd"], _NUMERIC,
             result="bool", same_bits=True),
-    _Binary("logical_or", "aclnnLogicalOr", operator_dtypes("aclnnLogicalOr"), _NUMERIC,
+    _Binary("logical_or", "aclnnLogicalOr", INPUT_DTYPES["aclnnLogicalOr"], _NUMERIC,
             result="bool", same_bits=True),
 ]}
 
@@ -684,18 +684,18 @@ __all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
 
 
 _BINARY.update((spec.name, spec) for spec in [
-    _Binary("bitwise_and", "aclnnBitwiseAndTensor", operator_dtypes("aclnnBitwiseAndTensor"), "biu",
+    _Binary("bitwise_and", "aclnnBitwiseAndTensor", INPUT_DTYPES["aclnnBitwiseAndTensor"], "biu",
             scalar_op="aclnnBitwiseAndScalar", reflected_op="aclnnBitwiseAndScalar",
             same_bits=True),
-    _Binary("bitwise_or", "aclnnBitwiseOrTensor", operator_dtypes("aclnnBitwiseOrTensor"), "biu",
+    _Binary("bitwise_or", "aclnnBitwiseOrTensor", INPUT_DTYPES["aclnnBitwiseOrTensor"], "biu",
             scalar_op="aclnnBitwiseOrScalar", reflected_op="aclnnBitwiseOrScalar", same_bits=True),
-    _Binary("bitwise_xor", "aclnnBitwiseXorTensor", operator_dtypes("aclnnBitwiseXorTensor"), "biu",
+    _Binary("bitwise_xor", "aclnnBitwiseXorTensor", INPUT_DTYPES["aclnnBitwiseXorTensor"], "biu",
             scalar_op="aclnnBitwiseXorScalar", reflected_op="aclnnBitwiseXorScalar",
             same_bits=True),
-    _Binary("bitwise_left_shift", "aclnnLeftShift", operator_dtypes("aclnnLeftShift"), "iu",
+    _Binary("bitwise_left_shift", "aclnnLeftShift", INPUT_DTYPES["aclnnLeftShift"], "iu",
             scalar_op="aclnnLeftShifts"),
-    _Binary("bitwise_right_shift", "aclnnRightShift", operator_dtypes("aclnnRightShift"), "iu"),
-    _Binary("logical_xor", "aclnnLogicalXor", operator_dtypes("aclnnLogicalXor"), _NUMERIC,
+    _Binary("bitwise_right_shift", "aclnnRightShift", INPUT_DTYPES["aclnnRightShift"], "iu"),
+    _Binary("logical_xor", "aclnnLogicalXor", INPUT_DTYPES["aclnnLogicalXor"], _NUMERIC,
             result="bool", same_bits=True),
 ])
 
@@ -735,7 +735,7 @@ def bitwise_invert(x, /):
     dtype = x._dtype
     if dtype_kind(dtype) not in "biu":
         raise TypeError(f"bitwise_invert() needs an integer or bool array, got {dtype}")
-    compute = dtype if dtype in operator_dtypes("aclnnBitwiseNot") else _SIGNED_OF[dtype]
+    compute = dtype if dtype in INPUT_DTYPES["aclnnBitwiseNot"] else _SIGNED_OF[dtype]
     device = x._buffer.device
     stream = _ops.current_stream(device)
     out = _ops.empty(x._shape, dtype, device, stream)
@@ -856,7 +856,7 @@ def clip(x, /, min=None, max=None):  # noqa: A002  the array API signature
         lo = hi  # NumPy's max; CANN documents max(min(x, max), min), which would give min
     if dtype == _UINT64:
         return _clip_by_selection(x, lo, hi)
-    compute = check_dtype_supported(dtype, operator_dtypes("aclnnClamp"), "clip")
+    compute = check_dtype_supported(dtype, INPUT_DTYPES["aclnnClamp"], "clip")
     stream = _ops.stream_of(x)
     out = _ops.empty(x._shape, dtype, x._buffer.device, stream)
     if _is_empty(x._shape):
@@ -939,7 +939,9 @@ def _float_operands(name, x1, x2):
     return a, b, dtype
 
 
-def _launch_binary_op(op, a, b, dtype):
+def launch_binary_op(op, a, b, dtype):
+    """``op(a, b)`` into a new array of the broadcast shape and ``dtype``: one launch of the
+    aclnn binary operator ``op`` on the current stream of ``a``'s device (none when empty)."""
     device = a._buffer.device
     stream = _ops.current_stream(device)
     out = _ops.empty(broadcast_shapes(a._shape, b._shape), dtype, device, stream)
@@ -954,7 +956,7 @@ def atan2(x1, x2, /):
     current stream. Integer and bool operands give NumPy's float dtype; complex
     raises TypeError. IEEE special cases (signed zeros, infinities) as C99 atan2."""
     a, b, dtype = _float_operands("atan2", x1, x2)
-    return _launch_binary_op("aclnnAtan2", a, b, dtype)
+    return launch_binary_op("aclnnAtan2", a, b, dtype)
 
 
 def logaddexp(x1, x2, /):
@@ -965,7 +967,7 @@ def logaddexp(x1, x2, /):
     included, give ``x1 + log(2)``). NaN propagates; +inf dominates."""
     a, b, dtype = _float_operands("logaddexp", x1, x2)
     if dtype in operator_dtypes("aclnnLogAddExp", "out"):
-        return _launch_binary_op("aclnnLogAddExp", a, b, dtype)
+        return launch_binary_op("aclnnLogAddExp", a, b, dtype)
     larger = maximum(a, b)
     tail = log1p(exp(negative(abs(subtract(a, b)))))
     return where(equal(a, b), add(a, _LN2), add(larger, tail))
@@ -1121,7 +1123,7 @@ def negative(x, /):
     _unary_array("negative", x)
     if x._dtype == BOOL:
         raise TypeError("negative() does not support bool; use logical_not()")
-    return _unary("negative", "aclnnNeg", x, operator_dtypes("aclnnNeg"), x._dtype, modular=True)
+    return _unary("negative", "aclnnNeg", x, INPUT_DTYPES["aclnnNeg"], x._dtype, modular=True)
 
 
 def positive(x, /):
@@ -1144,7 +1146,7 @@ def abs(x, /):  # noqa: A001  the array API name
     if x._dtype == np.complex128:
         return _complex_abs(x)
     out_dtype = np.dtype(np.float32) if kind == "c" else x._dtype
-    return _unary("abs", "aclnnAbs", x, operator_dtypes("aclnnAbs"), out_dtype)
+    return _unary("abs", "aclnnAbs", x, INPUT_DTYPES["aclnnAbs"], out_dtype)
 
 
 def _complex_abs(x):
@@ -1166,26 +1168,26 @@ def exp(x, /):
     """Element-wise ``e**x`` (array API ``exp``): aclnnExp. Integer and bool input
     gives NumPy's float dtype (int8/uint8/bool → float16, int16/uint16 → float32,
     wider → float64)."""
-    return _float_unary("exp", "aclnnExp", x, operator_dtypes("aclnnExp"))
+    return _float_unary("exp", "aclnnExp", x, INPUT_DTYPES["aclnnExp"])
 
 
 def log(x, /):
     """Element-wise natural logarithm (array API ``log``): aclnnLog; -inf at 0,
     nan below. Integer input gives NumPy's float dtype (see ``exp``)."""
-    return _float_unary("log", "aclnnLog", x, operator_dtypes("aclnnLog"))
+    return _float_unary("log", "aclnnLog", x, INPUT_DTYPES["aclnnLog"])
 
 
 def sqrt(x, /):
     """Element-wise square root (array API ``sqrt``): aclnnSqrt; nan for negative
     reals. Integer input gives NumPy's float dtype (see ``exp``)."""
-    return _float_unary("sqrt", "aclnnSqrt", x, operator_dtypes("aclnnSqrt"))
+    return _float_unary("sqrt", "aclnnSqrt", x, INPUT_DTYPES["aclnnSqrt"])
 
 
 def logical_not(x, /):
     """Element-wise ``not x`` → bool array (array API ``logical_not``; any real
     dtype, zero is false): aclnnLogicalNot."""
     _unary_array("logical_not", x)
-    return _unary("logical_not", "aclnnLogicalNot", x, operator_dtypes("aclnnLogicalNot"), BOOL)
+    return _unary("logical_not", "aclnnLogicalNot", x, INPUT_DTYPES["aclnnLogicalNot"], BOOL)
 
 
 # ---------------------------------------------------------------------------
@@ -1470,72 +1472,72 @@ def acos(x, /):
     """Element-wise inverse cosine, real part in [0, pi] (array API ``acos``,
     ``numpy.arccos``): aclnnAcos for real floating dtypes (bfloat16 computed in
     float32); complex input is composed on the device (see above)."""
-    return _math("acos", "aclnnAcos", x, operator_dtypes("aclnnAcos"), _acos_complex)
+    return _math("acos", "aclnnAcos", x, INPUT_DTYPES["aclnnAcos"], _acos_complex)
 
 
 def acosh(x, /):
     """Element-wise inverse hyperbolic cosine (array API ``acosh``, ``numpy.arccosh``):
     aclnnAcosh for real floating dtypes; complex input as ``+-1j * acos(x)``
     (composed on the device, see above)."""
-    return _math("acosh", "aclnnAcosh", x, operator_dtypes("aclnnAcosh"), _acosh_complex)
+    return _math("acosh", "aclnnAcosh", x, INPUT_DTYPES["aclnnAcosh"], _acosh_complex)
 
 
 def asin(x, /):
     """Element-wise inverse sine (array API ``asin``, ``numpy.arcsin``): aclnnAsin for
     real floating dtypes; complex input as ``-1j * asinh(1j * x)`` (composed on the
     device, see above)."""
-    return _math("asin", "aclnnAsin", x, operator_dtypes("aclnnAsin"), _asin_complex)
+    return _math("asin", "aclnnAsin", x, INPUT_DTYPES["aclnnAsin"], _asin_complex)
 
 
 def asinh(x, /):
     """Element-wise inverse hyperbolic sine (array API ``asinh``, ``numpy.arcsinh``):
     aclnnAsinh for real floating dtypes; complex input is composed on the device
     (see above)."""
-    return _math("asinh", "aclnnAsinh", x, operator_dtypes("aclnnAsinh"), _asinh_complex)
+    return _math("asinh", "aclnnAsinh", x, INPUT_DTYPES["aclnnAsinh"], _asinh_complex)
 
 
 def atan(x, /):
     """Element-wise inverse tangent, real part in [-pi/2, pi/2] (array API ``atan``,
     ``numpy.arctan``): aclnnAtan for real floating dtypes; complex input as
     ``-1j * atanh(1j * x)`` (composed on the device, see above)."""
-    return _math("atan", "aclnnAtan", x, operator_dtypes("aclnnAtan"), _atan_complex)
+    return _math("atan", "aclnnAtan", x, INPUT_DTYPES["aclnnAtan"], _atan_complex)
 
 
 def atanh(x, /):
     """Element-wise inverse hyperbolic tangent (array API ``atanh``, ``numpy.arctanh``):
     aclnnAtanh for real floating dtypes; complex input is composed on the device
     (see above)."""
-    return _math("atanh", "aclnnAtanh", x, operator_dtypes("aclnnAtanh"), _atanh_complex)
+    return _math("atanh", "aclnnAtanh", x, INPUT_DTYPES["aclnnAtanh"], _atanh_complex)
 
 
 def cos(x, /):
     """Element-wise cosine of radians (array API ``cos``, ``numpy.cos``): aclnnCos.
     Floating and complex dtypes."""
-    return _math("cos", "aclnnCos", x, operator_dtypes("aclnnCos"))
+    return _math("cos", "aclnnCos", x, INPUT_DTYPES["aclnnCos"])
 
 
 def cosh(x, /):
     """Element-wise hyperbolic cosine (array API ``cosh``, ``numpy.cosh``): aclnnCosh;
     complex input as ``cos(1j * x)`` with aclnnCos (exact identity of C99 Annex G)."""
-    return _math("cosh", "aclnnCosh", x, operator_dtypes("aclnnCosh"), _cosh_composed)
+    return _math("cosh", "aclnnCosh", x, INPUT_DTYPES["aclnnCosh"], _cosh_composed)
 
 
 def sin(x, /):
     """Element-wise sine of radians (array API ``sin``, ``numpy.sin``): aclnnSin.
     Floating and complex dtypes."""
-    return _math("sin", "aclnnSin", x, operator_dtypes("aclnnSin"))
+    return _math("sin", "aclnnSin", x, INPUT_DTYPES["aclnnSin"])
 
 
 def sinh(x, /):
     """Element-wise hyperbolic sine (array API ``sinh``, ``numpy.sinh``): aclnnSinh.
     Floating and complex dtypes."""
-    return _math("sinh", "aclnnSinh", x, operator_dtypes("aclnnSinh"))
+    return _math("sinh", "aclnnSinh", x, INPUT_DTYPES["aclnnSinh"])
 
 
 def tan(x, /):
     """Element-wise tangent of radians (array API ``tan``, ``numpy.tan``): aclnnTan.
     Floating and complex dtypes."""
-    return _math("tan", "aclnnTan", x, operator_dtypes("aclnnTan"))
+    return _math("tan", "aclnnTan", x, INPUT_DTYPES["aclnnTan"])
 
 
 def tanh(x, /):
@@ -1543,7 +1545,7 @@ def tanh(x, /):
     for float16/bfloat16/float32. aclnnTanh has no float64 or complex kernel:
     float64 is ``sinh(x) / cosh(x)`` (``sign(x)`` beyond ``|x| > 20``) and complex is
     ``1j * tan(-1j * x)`` with aclnnTan (exact identity of C99 Annex G)."""
-    return _math("tanh", "aclnnTanh", x, operator_dtypes("aclnnTanh"), _tanh_composed)
+    return _math("tanh", "aclnnTanh", x, INPUT_DTYPES["aclnnTanh"], _tanh_composed)
 
 
 def expm1(x, /):
@@ -1552,26 +1554,26 @@ def expm1(x, /):
     float64 input: float64 uses Kahan's ``(u - 1) * x / log(u)`` with ``u = exp(x)``
     (aclnnExp, aclnnLog, ...; a few ulp); complex is composed from real expm1, exp,
     sin and cos of its parts (see ``_expm1_complex``)."""
-    return _math("expm1", "aclnnExpm1", x, operator_dtypes("aclnnExpm1"), _expm1_composed)
+    return _math("expm1", "aclnnExpm1", x, INPUT_DTYPES["aclnnExpm1"], _expm1_composed)
 
 
 def log1p(x, /):
     """Element-wise ``log(1 + x)``, accurate near 0 (array API ``log1p``,
     ``numpy.log1p``): aclnnLog1p; complex input, which aclnnLog1p lacks, as
     ``log(1 + x)`` with aclnnAdds and aclnnLog, its real part near 0 from aclnnLog1p."""
-    return _math("log1p", "aclnnLog1p", x, operator_dtypes("aclnnLog1p"), _log1p_composed)
+    return _math("log1p", "aclnnLog1p", x, INPUT_DTYPES["aclnnLog1p"], _log1p_composed)
 
 
 def log2(x, /):
     """Element-wise base-2 logarithm (array API ``log2``, ``numpy.log2``): aclnnLog2.
     Floating and complex dtypes."""
-    return _math("log2", "aclnnLog2", x, operator_dtypes("aclnnLog2"))
+    return _math("log2", "aclnnLog2", x, INPUT_DTYPES["aclnnLog2"])
 
 
 def log10(x, /):
     """Element-wise base-10 logarithm (array API ``log10``, ``numpy.log10``):
     aclnnLog10. Floating and complex dtypes."""
-    return _math("log10", "aclnnLog10", x, operator_dtypes("aclnnLog10"))
+    return _math("log10", "aclnnLog10", x, INPUT_DTYPES["aclnnLog10"])
 
 
 def reciprocal(x, /):
@@ -1579,7 +1581,7 @@ def reciprocal(x, /):
     and complex dtypes only; integer and bool input raise TypeError (NumPy's integer
     reciprocal is not the standard's)."""
     _numeric("reciprocal", x, "fc")
-    return _unary("reciprocal", "aclnnReciprocal", x, operator_dtypes("aclnnReciprocal"), x._dtype)
+    return _unary("reciprocal", "aclnnReciprocal", x, INPUT_DTYPES["aclnnReciprocal"], x._dtype)
 
 
 def _rounding(name, op, x, supported, composed=None):
@@ -1596,14 +1598,14 @@ def ceil(x, /):
     """Element-wise smallest integer-valued number >= x, in x's dtype (array API
     ``ceil``, ``numpy.ceil``): aclnnCeil; integer input is copied. Real dtypes; bool
     and complex raise TypeError."""
-    return _rounding("ceil", "aclnnCeil", x, operator_dtypes("aclnnCeil"))
+    return _rounding("ceil", "aclnnCeil", x, INPUT_DTYPES["aclnnCeil"])
 
 
 def floor(x, /):
     """Element-wise largest integer-valued number <= x, in x's dtype (array API
     ``floor``, ``numpy.floor``): aclnnFloor; integer input is copied. Real dtypes;
     bool and complex raise TypeError."""
-    return _rounding("floor", "aclnnFloor", x, operator_dtypes("aclnnFloor"))
+    return _rounding("floor", "aclnnFloor", x, INPUT_DTYPES["aclnnFloor"])
 
 
 def _trunc_composed(x):
@@ -1615,7 +1617,7 @@ def trunc(x, /):
     ``numpy.trunc``): aclnnTrunc for float16/bfloat16/float32; float64, which
     aclnnTrunc lacks, is ``where(x < 0, ceil(x), floor(x))``. Integer input is
     copied; bool and complex raise TypeError."""
-    return _rounding("trunc", "aclnnTrunc", x, operator_dtypes("aclnnTrunc"), _trunc_composed)
+    return _rounding("trunc", "aclnnTrunc", x, INPUT_DTYPES["aclnnTrunc"], _trunc_composed)
 
 
 def round(x, /):  # noqa: A001  the array API name
@@ -1626,7 +1628,7 @@ def round(x, /):  # noqa: A001  the array API name
     _numeric("round", x, "iufc")
     if dtype_kind(x._dtype) == "c":
         return _complex_from_pairs(round(_manipulation.complex_parts(x)), x._dtype)
-    return _rounding("round", "aclnnRound", x, operator_dtypes("aclnnRound"))
+    return _rounding("round", "aclnnRound", x, INPUT_DTYPES["aclnnRound"])
 
 
 def sign(x, /):
@@ -1637,7 +1639,7 @@ def sign(x, /):
     _numeric("sign", x, "iufc")
     if dtype_kind(x._dtype) == "u":
         return _ops.cast(not_equal(x, 0), x._dtype, stream=_ops.stream_of(x))
-    return _unary("sign", "aclnnSign", x, operator_dtypes("aclnnSign"), x._dtype)
+    return _unary("sign", "aclnnSign", x, INPUT_DTYPES["aclnnSign"], x._dtype)
 
 
 def signbit(x, /):
@@ -1645,7 +1647,7 @@ def signbit(x, /):
     ``numpy.signbit``): true for -0.0 and for NaNs with the bit set; ``x < 0`` for
     integers. aclnnSignbit. Real dtypes; bool and complex raise TypeError."""
     _numeric("signbit", x, "iuf")
-    return _unary("signbit", "aclnnSignbit", x, operator_dtypes("aclnnSignbit"), BOOL)
+    return _unary("signbit", "aclnnSignbit", x, INPUT_DTYPES["aclnnSignbit"], BOOL)
 
 
 def square(x, /):
@@ -1673,7 +1675,7 @@ def isinf(x, /):
     if kind == "c":
         infinite = isinf(_manipulation.complex_parts(x))
         return logical_or(infinite[..., 0], infinite[..., 1])
-    return _unary("isinf", "aclnnIsPosInf", abs(x), operator_dtypes("aclnnIsPosInf"), BOOL)
+    return _unary("isinf", "aclnnIsPosInf", abs(x), INPUT_DTYPES["aclnnIsPosInf"], BOOL)
 
 
 def real(x, /):
@@ -1684,7 +1686,7 @@ def real(x, /):
     if dtype_kind(x._dtype) != "c":
         return _copy(x)
     part = np.dtype(np.float32 if x._dtype == np.complex64 else np.float64)
-    return _unary("real", "aclnnReal", x, operator_dtypes("aclnnReal"), part)
+    return _unary("real", "aclnnReal", x, INPUT_DTYPES["aclnnReal"], part)
 
 
 def imag(x, /):
@@ -1841,7 +1843,7 @@ def isfinite(x, /):
         return _filled_bool(x, True)
     if kind == "c":
         return equal(subtract(x, x), 0)
-    return _unary("isfinite", "aclnnIsFinite", x, operator_dtypes("aclnnIsFinite"), BOOL)
+    return _unary("isfinite", "aclnnIsFinite", x, INPUT_DTYPES["aclnnIsFinite"], BOOL)
 
 
 def _filled_bool(x, value):

@@ -1922,3 +1922,6 @@ _FIRST_INPUT = {op: next((name for name, role, ctype in params
                 for op, params in SIGNATURES.items()}
 _DTYPE_SETS = {key: frozenset(_dtype(n) for n in names if n != "complex32")
                for key, names in DTYPES.items()}
+# operator -> operator_dtypes(op): the first tensor input's dtypes, read on the element-wise hot
+# paths by one subscript instead of a call
+INPUT_DTYPES = {op: _DTYPE_SETS[op, first] for op, first in _FIRST_INPUT.items() if first}

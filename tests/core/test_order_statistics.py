@@ -12,13 +12,13 @@ import npuarray as npx
 LONG = 1 << 17  # longer than the lines npusim selects by sampling and radix digits
 
 
-def exact(result, expected):
+def assert_exact(result, expected):
     """``result`` (an NPUArray or a tuple of them) equals ``expected`` bit for bit in value
     (NaN equal to NaN, -0.0 to 0.0), shape and dtype."""
     if isinstance(expected, tuple):
         assert len(result) == len(expected)
         for r, e in zip(result, expected):
-            exact(r, e)
+            assert_exact(r, e)
         return
     host = np.asarray(result)
     expected = np.asarray(expected)
@@ -60,9 +60,9 @@ DTYPES = ["float32", "float64", "float16", "int8", "uint8", "int16", "int32", "i
 def test_median_and_percentile_long_lines(dtype, n, rng):
     for name, a in adversarial(rng, n, dtype).items():
         x = npx.asarray(a)
-        exact(quiet(np.median, x), quiet(np.median, a))
-        exact(quiet(np.percentile, x, [5, 50, 95]), quiet(np.percentile, a, [5, 50, 95]))
-        exact(quiet(np.quantile, x, 0.999, method="nearest"), quiet(np.quantile, a, 0.999,
+        assert_exact(quiet(np.median, x), quiet(np.median, a))
+        assert_exact(quiet(np.percentile, x, [5, 50, 95]), quiet(np.percentile, a, [5, 50, 95]))
+        assert_exact(quiet(np.quantile, x, 0.999, method="nearest"), quiet(np.quantile, a, 0.999,
                                                                     method="nearest"))
 
 
@@ -71,15 +71,15 @@ def test_median_and_percentile_long_lines(dtype, n, rng):
 def test_median_and_percentile_tiny(dtype, n, rng):
     for name, a in adversarial(rng, n, dtype).items():
         x = npx.asarray(a)
-        exact(quiet(np.median, x), quiet(np.median, a))
+        assert_exact(quiet(np.median, x), quiet(np.median, a))
         for method in ["linear", "lower", "higher", "nearest", "midpoint"]:
-            exact(quiet(np.percentile, x, [0, 5, 50, 95, 100], method=method),
+            assert_exact(quiet(np.percentile, x, [0, 5, 50, 95, 100], method=method),
                   quiet(np.percentile, a, [0, 5, 50, 95, 100], method=method))
 
 
 def test_median_of_nothing_is_nan_as_numpy():
     a = np.zeros(0, np.float32)
-    exact(quiet(np.median, npx.asarray(a)), quiet(np.median, a))
+    assert_exact(quiet(np.median, npx.asarray(a)), quiet(np.median, a))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int32", "float64"])
@@ -91,9 +91,9 @@ def test_median_percentile_axis_keepdims(dtype, axis, keepdims, rng):
         a[2, 3] = np.nan
         a[0, :] = -0.0
     x = npx.asarray(a)
-    exact(quiet(np.median, x, axis=axis, keepdims=keepdims),
+    assert_exact(quiet(np.median, x, axis=axis, keepdims=keepdims),
           quiet(np.median, a, axis=axis, keepdims=keepdims))
-    exact(quiet(np.percentile, x, [10, 90], axis=axis, keepdims=keepdims),
+    assert_exact(quiet(np.percentile, x, [10, 90], axis=axis, keepdims=keepdims),
           quiet(np.percentile, a, [10, 90], axis=axis, keepdims=keepdims))
 
 
@@ -103,7 +103,7 @@ def test_median_even_count_is_numpys_mean_of_the_middles():
     for a in [np.array([big, big, 0, big], np.float32),
               np.array([1, 1 + 3 * 2.0 ** -23], np.float32),
               np.array([2, 3], np.float16), np.array([2 ** 62, 2 ** 62 + 1], np.int64)]:
-        exact(quiet(np.median, npx.asarray(a)), quiet(np.median, a))
+        assert_exact(quiet(np.median, npx.asarray(a)), quiet(np.median, a))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "int64"])
@@ -117,7 +117,7 @@ def test_histogram_uniform_bins(dtype, bins, rng):
             ranges = [None, (-1.0, 1.0)]
         x = npx.asarray(a)
         for range_ in ranges:
-            exact(np.histogram(x, bins, range=range_), np.histogram(a, bins, range=range_))
+            assert_exact(np.histogram(x, bins, range=range_), np.histogram(a, bins, range=range_))
 
 
 def test_histogram_edges_inclusive_and_outside(rng):
@@ -125,25 +125,25 @@ def test_histogram_edges_inclusive_and_outside(rng):
     outside = np.array([np.nan, np.inf, -np.inf, 2.0001, -2.0001, -0.0], np.float32)
     a = np.concatenate([edges_hit, outside, rng.uniform(-3, 3, 5000).astype(np.float32)])
     for bins in [4, 40, 7]:
-        exact(np.histogram(npx.asarray(a), bins, range=(-2, 2)),
+        assert_exact(np.histogram(npx.asarray(a), bins, range=(-2, 2)),
               np.histogram(a, bins, range=(-2, 2)))
     weights = rng.random(a.size)
     got = np.histogram(npx.asarray(a), 40, range=(-2, 2), weights=npx.asarray(weights))
     want = np.histogram(a, 40, range=(-2, 2), weights=weights)
     np.testing.assert_allclose(np.asarray(got[0]), want[0], rtol=1e-13)
-    exact(got[1], want[1])
+    assert_exact(got[1], want[1])
 
 
 def test_histogram_largest_float_edge_as_numpy():
     top = np.finfo(np.float32).max
     a = np.array([0, top, top / 2, np.inf], np.float32)
-    exact(np.histogram(npx.asarray(a), 3, range=(0, float(top))),
+    assert_exact(np.histogram(npx.asarray(a), 3, range=(0, float(top))),
           np.histogram(a, 3, range=(0, float(top))))
 
 
 def test_histogram_tiny_sizes():
     for a in [np.zeros(0, np.float32), np.array([3.0], np.float32), np.array([1, 2], np.int8)]:
-        exact(np.histogram(npx.asarray(a), 5), np.histogram(a, 5))
+        assert_exact(np.histogram(npx.asarray(a), 5), np.histogram(a, 5))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int8", "uint8", "int32",
@@ -153,24 +153,24 @@ def test_unique_counts_long(dtype, rng):
         "bits": rng.integers(0, 2, LONG).astype(bool), "equal": np.ones(LONG, bool)}
     for name, a in cases.items():
         x = npx.asarray(a)
-        exact(np.unique(x, return_counts=True), np.unique(a, return_counts=True))
+        assert_exact(np.unique(x, return_counts=True), np.unique(a, return_counts=True))
         values, counts = npx.unique_counts(x)
         want_values, want_counts = np.unique(a, return_counts=True, equal_nan=False)
-        exact((values, counts), (want_values, want_counts))
+        assert_exact((values, counts), (want_values, want_counts))
 
 
 def test_unique_counts_zeros_nans_and_many_distinct(rng):
     a = np.array([0.0, -0.0, np.nan, 1.0, np.nan, -0.0] * 5000, np.float32)
     values, counts = npx.unique_counts(npx.asarray(a))
-    exact((values, counts), np.unique(a, return_counts=True, equal_nan=False))
+    assert_exact((values, counts), np.unique(a, return_counts=True, equal_nan=False))
     assert not np.signbit(np.asarray(values)[0])  # the first zero of the input is +0.0
-    exact(np.unique(npx.asarray(a[1:]), return_counts=True), np.unique(a[1:], return_counts=True))
+    assert_exact(np.unique(npx.asarray(a[1:]), return_counts=True), np.unique(a[1:], return_counts=True))
     assert np.signbit(np.asarray(npx.unique_counts(npx.asarray(a[1:]))[0])[0])
     distinct = rng.permutation(np.arange(1 << 21, dtype=np.float32))  # beyond the hash tables
-    exact(np.unique(npx.asarray(distinct), return_counts=True),
+    assert_exact(np.unique(npx.asarray(distinct), return_counts=True),
           np.unique(distinct, return_counts=True))
     for tiny in [np.zeros(0, np.float32), np.array([np.nan]), np.array([2, 1], np.int16)]:
-        exact(np.unique(npx.asarray(tiny), return_counts=True), np.unique(tiny, return_counts=True))
+        assert_exact(np.unique(npx.asarray(tiny), return_counts=True), np.unique(tiny, return_counts=True))
 
 
 @pytest.mark.timeout(900)
