@@ -3,33 +3,35 @@
 Dask registers CuPy's dispatches lazily: ``Dispatch.register_lazy("cupy", ...)``
 in ``dask.array.backends`` runs the registration the first time a lookup meets
 a ``cupy.ndarray``. Dask cannot name npuarray there, so npuarray asks for the
-same treatment itself (``npuarray.dask._dispatch.register_lazily``), at the
+same treatment itself (``npuarray._dask_dispatch.register_lazily``), at the
 first moment both are loaded:
 
 - ``dask.array`` already imported when npuarray is: right away;
 - otherwise: a ``sys.meta_path`` finder watches for ``dask.array`` and asks as
   soon as that package has finished executing, then removes itself.
 
-The chunk serialisers (``npuarray.dask._serialize``) are registered the way
+The chunk serialisers (``npuarray._dask_serialize``) are registered the way
 ``distributed`` registers CuPy's: ``dask_serialize.register_lazy("npuarray")``
 as soon as ``distributed.protocol`` has loaded (a second finder), so a client
 that never imports ``npuarray.dask`` still receives NPUArray results.
 
 Users who never import Dask pay two finders that compare module names; Dask is
-never imported from here.
+never imported from here (the registrations import it inside their functions, once it
+is loaded).
 """
 import importlib.util
 import sys
 import warnings
 
+from . import _dask_dispatch, _dask_serialize
+
 _WATCHED = "dask.array"
 
 
 def _register_lazily():
-    # npuarray.dask imports Dask: only called once dask.array is complete.
+    # Only called once dask.array is complete.
     try:
-        from .dask._dispatch import register_lazily
-        register_lazily()
+        _dask_dispatch.register_lazily()
     except Exception as error:  # never break the user's `import dask.array`
         warnings.warn(f"npuarray could not register its Dask dispatches: {error!r}; "
                       "`import npuarray.dask` registers them explicitly", RuntimeWarning,
@@ -38,12 +40,10 @@ def _register_lazily():
 
 def _register_serializers_lazily():
     try:
+        # distributed is optional: imported here, once it has loaded.
         from distributed.protocol import dask_deserialize, dask_serialize
-
-        def load():
-            from .dask import _serialize  # noqa: F401  registers on import
-        dask_serialize.register_lazy("npuarray")(load)
-        dask_deserialize.register_lazy("npuarray")(load)
+        dask_serialize.register_lazy("npuarray")(_dask_serialize.register)
+        dask_deserialize.register_lazy("npuarray")(_dask_serialize.register)
     except Exception as error:  # never break the user's `import distributed`
         warnings.warn(f"npuarray could not register its chunk serialisers: {error!r}; "
                       "`import npuarray.dask` registers them explicitly", RuntimeWarning,

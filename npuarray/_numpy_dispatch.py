@@ -27,6 +27,7 @@ import inspect
 
 import numpy as np
 
+from ._core import _creation as core_creation, _searching as core_searching, _set as core_set
 from ._core import _elementwise as ew
 from ._core import _manipulation, _transfer
 from ._core._array import NPUArray
@@ -35,6 +36,7 @@ from . import _bitwise, _dtype_routines, _functional, _io, _memory_ranges, _poly
 from . import _sorting, _statistics, _window
 from . import _numpy_adapters as _adapters
 from . import _ufunc
+from . import fft, linalg
 
 __all__ = []
 
@@ -150,7 +152,6 @@ def _function_table():
     # defines the function with NumPy's signature and the standard's (tile, tril, real...).
     for numpy_function, function in _SAME_FUNCTIONS():
         table.setdefault(numpy_function, _keyword_adapter(numpy_function, function))
-    from . import fft, linalg
     for numpy_module, module in ((np.linalg, linalg), (np.fft, fft)):
         for name in module.__all__:
             numpy_function = getattr(numpy_module, name, None)
@@ -163,17 +164,16 @@ def _function_table():
 def _SAME_FUNCTIONS():
     """NumPy functions whose array API namesake npuarray has: same meaning, the
     standard's positional-only / keyword-only split."""
-    from ._core import _creation as cr, _searching as se, _set
     m = _manipulation
     return [(np.squeeze, m.squeeze), (np.expand_dims, m.expand_dims), (np.flip, m.flip),
             (np.roll, m.roll), (np.tile, m.tile), (np.repeat, m.repeat),
             (np.moveaxis, m.moveaxis), (np.swapaxes, m.swapaxes),
             (np.matrix_transpose, m.matrix_transpose), (np.unstack, m.unstack),
-            (np.nonzero, se.nonzero),
-            (np.tril, cr.tril), (np.triu, cr.triu), (np.real, ew.real), (np.imag, ew.imag),
-            (np.unique_all, _set.unique_all), (np.unique_counts, _set.unique_counts),
-            (np.unique_inverse, _set.unique_inverse),
-            (np.unique_values, _set.unique_values)]
+            (np.nonzero, core_searching.nonzero), (np.tril, core_creation.tril),
+            (np.triu, core_creation.triu), (np.real, ew.real), (np.imag, ew.imag),
+            (np.unique_all, core_set.unique_all), (np.unique_counts, core_set.unique_counts),
+            (np.unique_inverse, core_set.unique_inverse),
+            (np.unique_values, core_set.unique_values)]
 
 
 
@@ -269,7 +269,7 @@ def _like_full(like_device, shape, fill_value, dtype=None, order="C", *, device=
         return _manipulation.astype(_manipulation.broadcast_to(fill, shape),
                                     fill.dtype if dtype is None else dtype, copy=True)
     dtype = np.asarray(fill_value).dtype if dtype is None else dtype
-    return _npx_creation().full(shape, fill_value, dtype=dtype, device=device)
+    return core_creation.full(shape, fill_value, dtype=dtype, device=device)
 
 
 def _like_arange(like_device, start=None, stop=None, step=None, dtype=None, *, device=None):
@@ -280,13 +280,13 @@ def _like_arange(like_device, start=None, stop=None, step=None, dtype=None, *, d
         start = 0
     if stop is None:
         raise TypeError("numpy.arange() requires stop")
-    return _npx_creation().arange(start, stop, 1 if step is None else step, dtype=dtype,
+    return core_creation.arange(start, stop, 1 if step is None else step, dtype=dtype,
                                   device=_target(device, like_device))
 
 
 def _like_eye(like_device, N, M=None, k=0, dtype=float, order="C", *, device=None):
     _c_order(order, "eye")
-    return _npx_creation().eye(N, M, k=k, dtype=dtype, device=_target(device, like_device))
+    return core_creation.eye(N, M, k=k, dtype=dtype, device=_target(device, like_device))
 
 
 def _like_identity(like_device, n, dtype=None, *, device=None):
@@ -336,18 +336,13 @@ def _like_parsed(parse):
     return read
 
 
-def _npx_creation():
-    from ._core import _creation as array_api_creation
-    return array_api_creation
-
-
 def _like_asfortranarray(like_device, a, dtype=None):
     """``numpy.asfortranarray``: ``a`` uploaded to like's device, in Fortran order."""
     return _creation.asfortranarray(_transfer.asarray(a, dtype=dtype, device=like_device))
 
 
 def _like_table():
-    creation = _npx_creation()
+    creation = core_creation
     table = {np.asarray: _like_asarray, np.asanyarray: _like_asarray, np.array: _like_array,
              np.ascontiguousarray: _like_ascontiguousarray, np.zeros: _like_filled(creation.zeros),
              np.ones: _like_filled(creation.ones), np.empty: _like_filled(creation.empty),

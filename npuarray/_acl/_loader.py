@@ -21,7 +21,8 @@ import re
 import sys
 from dataclasses import dataclass
 
-from ._errors import NotSupportedError
+from . import _cdef_aclnn, _cdef_blas, _cdef_fft, _cdef_runtime
+from ._errors import NotSupportedError, make_error
 
 CANN_ROOTS_ENV = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
 CANN_ROOTS_DEFAULT = ("/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/cann")
@@ -98,13 +99,7 @@ class _CannLib:
 
 
 def _full_cdef():
-    from . import _cdef_blas, _cdef_fft, _cdef_runtime
-    try:
-        from . import _cdef_aclnn
-        aclnn = getattr(_cdef_aclnn, "CDEF", "") or ""
-    except ImportError:
-        aclnn = ""
-    return _cdef_runtime.CDEF + "\n" + aclnn + "\n" + _cdef_fft.CDEF + "\n" + _cdef_blas.CDEF
+    return "\n".join((_cdef_runtime.CDEF, _cdef_aclnn.CDEF, _cdef_fft.CDEF, _cdef_blas.CDEF))
 
 
 def _declared_functions(cdef):
@@ -153,7 +148,6 @@ def _init(lib, ffi):
     """aclInit once per process; a repeated initialisation (someone else did it) is fine."""
     ret = lib.aclInit(ffi.NULL)
     if ret not in (0, ACL_ERROR_REPEAT_INITIALIZE):
-        from ._errors import make_error
         # The runtime's message names the cause (e.g. the bad environment variable).
         text = lib.aclGetRecentErrMsg()
         raise make_error(ret, "aclInit", "" if text == ffi.NULL else
@@ -175,6 +169,8 @@ def load_npusim(reason):
     if os.environ.get("NPUARRAY_NPUSIM_EXTENSION"):
         _load_extension_from(os.environ["NPUARRAY_NPUSIM_EXTENSION"])
     try:
+        # The simulator is a compiled module that may not be built (CANN needs none):
+        # loaded only when npusim is the provider, so its absence is reported here.
         from .. import _npusim
     except ImportError as exc:
         raise BackendError(

@@ -4,10 +4,13 @@ import logging
 
 from distributed import Nanny, Scheduler, SpecCluster
 
-from . import _serialize  # noqa: F401  the client deserialises chunks too
+from .._dask_serialize import register as register_serializers
 from ._spec import nanny_options, spawn_processes, visible_devices
+from ._worker import device_report
 
 __all__ = ["LocalNPUCluster", "device_reports"]
+
+register_serializers()  # the client deserialises chunks too
 
 
 class LocalNPUCluster(SpecCluster):
@@ -30,7 +33,7 @@ class LocalNPUCluster(SpecCluster):
     and spilled chunks (default: Dask's temporary-directory). The scheduler
     and workers listen on ``host`` (default: loopback, as Dask's
     ``LocalCluster``). Chunks move between workers through pinned
-    host memory (see ``npuarray.dask._serialize``). Other keywords go to
+    host memory (see ``npuarray._dask_serialize``). Other keywords go to
     ``distributed.SpecCluster``. The workers are started as ``dask npu worker``
     starts them (``npuarray.dask._spec``).
 
@@ -70,7 +73,6 @@ def device_reports(client):
     """{worker name: report} from every worker of the client's cluster (``LocalNPUCluster``
     or ``dask npu worker``): ``npuarray.dask._worker.device_report`` run on each, with
     the bytes of its chunks on the device, in host memory and on disk."""
-    from ._worker import device_report
     reports = client.run(device_report)  # Client.run passes each worker as dask_worker
     names = {addr: info["name"]
              for addr, info in client.scheduler_info(n_workers=-1)["workers"].items()}

@@ -14,6 +14,8 @@ import os
 
 import dask
 
+from ..runtime._device import device_count
+
 __all__ = ["nanny_options", "parse_resources", "spawn_processes", "visible_devices"]
 
 PRELOAD = "npuarray.dask._worker"
@@ -27,8 +29,7 @@ def visible_devices(devices=None):
     if devices is None:
         visible = os.environ.get("ASCEND_RT_VISIBLE_DEVICES")
         if not visible:
-            import npuarray as npx
-            return list(range(npx.device_count()))
+            return list(range(device_count()))
         devices = visible
     if isinstance(devices, str):
         devices = [d for d in devices.split(",") if d.strip()]

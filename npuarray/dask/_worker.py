@@ -15,9 +15,11 @@ import click
 
 import npuarray as npx
 
-from . import _serialize  # noqa: F401  registers the pinned-memory chunk serialisers
-from ._dispatch import register_lazily
+from .._dask_dispatch import register_lazily
+from .._dask_serialize import register as register_serializers, transfer_stats
 from ._spill import NPUHostFile, device_nbytes, spill_stats
+
+register_serializers()  # the pinned-memory chunk serialisers
 
 _SAMPLE_SECONDS = 0.002
 _peaks = {"used_bytes": 0}
@@ -56,7 +58,7 @@ def device_report(dask_worker=None):
               "peak_pool_bytes": pool.peak_total_bytes(),
               "used_bytes": pool.used_bytes(),
               "limit_bytes": pool.get_limit(),
-              **_serialize.transfer_stats(), **spill_stats()}
+              **transfer_stats(), **spill_stats()}
     if dask_worker is not None:
         report["sent_bytes"] = dask_worker.transfer_outgoing_bytes_total
         data = dask_worker.data

@@ -15,7 +15,7 @@ from .._core._data_type import to_acl_dtype
 from .._core._elementwise import (is_array, promote, abs as _abs, broadcast_shapes, conj, divide,
                             greater, multiply, not_equal, pow as _pow, sqrt, where)
 from .._core._linear_algebra import matmul
-from .._core._manipulation import expand_dims, matrix_transpose, reshape
+from .._core._manipulation import astype, expand_dims, matrix_transpose, reshape
 from .._core._operator_table import operator_dtypes
 from .._core._statistical import max as _max, min as _min, sum as _sum
 from ._common import REAL_OF, check_array, check_floating, check_matrices, new
@@ -70,7 +70,6 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002  array
             return _sum(a, axis=axes, keepdims=keepdims)  # max over nothing is 0 for |x|
         return (_max if ord > 0 else _min)(a, axis=axes, keepdims=keepdims)
     if ord == 0:
-        from .._core._manipulation import astype
         return _sum(astype(not_equal(x, 0), real), axis=axes, keepdims=keepdims)
     p = float(ord)
     powered = _sum(_pow(a, p), axis=axes, keepdims=keepdims)

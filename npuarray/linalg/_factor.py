@@ -12,7 +12,9 @@ from collections import namedtuple
 import numpy as np
 
 from .._core import _ops
-from .._core._elementwise import conj, exp, imag, multiply, negative, real
+from .._core._creation import eye
+from .._core._elementwise import (broadcast_shapes, conj, exp, imag, multiply, negative,
+                                  promote, real)
 from .._core._manipulation import concat, matrix_transpose
 from ._common import (COMPLEX64, COMPLEX128, FLOAT32, FLOAT64, REAL_FLOATING, REAL_OF,
                       check_floating, check_matrices, new, raise_if_nan,
@@ -99,7 +101,6 @@ def qr(x, /, *, mode="reduced"):
 
 
 def _identity_columns(q):
-    from .._core._creation import eye
     _ops.copy_(q, eye(q._shape[-2], q._shape[-1], dtype=q._dtype, device=q.device))
 
 
@@ -251,7 +252,6 @@ def solve(x1, x2, /):
     """
     _square("solve", x1)
     check_floating("solve", x2)
-    from .._core._elementwise import promote, broadcast_shapes
     dtype = promote(x1._dtype, x2._dtype)
     m = x1._shape[-1]
     vector = x2.ndim == 1

@@ -6,12 +6,13 @@ import os
 import runpy
 import sys
 
+import npuarray.pyacl as acl
+
 USAGE = "usage: python -m npuarray.pyacl SCRIPT [ARGS...]"
 
 
 def alias_acl():
     """Makes ``import acl`` (and its submodules) resolve to npuarray.pyacl here."""
-    import npuarray.pyacl as acl
     sys.modules["acl"] = acl
     for name in ("rt", "util", "media", "himpi"):
         sys.modules["acl." + name] = getattr(acl, name)

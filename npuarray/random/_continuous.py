@@ -14,7 +14,8 @@ import math
 
 import numpy as np
 
-from .. import acos, cos, exp, expm1, floor, log, log1p, pow as pow_, sqrt, where
+from .._math import acos, cos, exp, expm1, floor, log, log1p, pow as pow_, sqrt
+from .._sorting import where
 from . import _compose as c
 
 _POSITIVE = (lambda x: x > 0, "<= 0")

@@ -44,7 +44,7 @@ from .._core._sorting import argsort
 from .._core._transfer import asarray, asnumpy
 from ..runtime._device import as_device_id
 from ._bit_generator import BitGenerator, Philox, DeviceState, signed64
-from ._compose import capturing, output_shape
+from ._compose import Params, capturing, output_shape, param
 from ._continuous import ContinuousDistributions
 from ._discrete import DiscreteDistributions
 from ._multivariate import MultivariateDistributions
@@ -355,7 +355,6 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         as given): floor(u (high - low)) + low for 53-bit float64 uniforms u
         (aclnnInplaceUniform, aclnnMul, aclnnFloor, aclnnAdd), so the bias is below
         (high - low) 2^-53; ranges must stay below 2^53."""
-        from ._compose import Params, param  # the compose module builds on this one
         low = param(low, "low", integer=True)
         high = param(high, "high", integer=True)
         if endpoint:

@@ -12,7 +12,11 @@ import warnings
 
 import numpy as np
 
-from .. import asarray, exp, full, linalg, matmul, max as max_, maximum, sqrt, stack, sum as sum_
+from .. import linalg
+from .._creation import asarray, full
+from .._linear_algebra import matmul
+from .._manipulation import stack
+from .._math import exp, max as max_, maximum, sqrt, sum as sum_
 from .._core._array import NPUArray
 from . import _compose as c
 from ._discrete import draw_binomial, draw_hypergeometric

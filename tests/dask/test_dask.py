@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 import npuarray as npx  # noqa: E402
 from _numpy_names_helpers import sample  # noqa: E402
 import npuarray.dask  # noqa: E402,F401  registers the dispatches and the backend
-from npuarray.dask import _dispatch  # noqa: E402
+from npuarray import _dask_dispatch as _dispatch  # noqa: E402
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64, np.complex64, np.complex128]

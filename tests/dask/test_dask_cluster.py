@@ -15,7 +15,7 @@ from distributed.protocol import deserialize, serialize  # noqa: E402
 
 import npuarray as npx  # noqa: E402
 from npuarray.dask import LocalNPUCluster  # noqa: E402
-from npuarray.dask import _serialize  # noqa: E402
+from npuarray import _dask_serialize as _serialize  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.int64, np.uint64, np.float16,

@@ -79,7 +79,7 @@ def test_import_npuarray_alone_does_not_import_dask():
 
 def test_a_failing_registration_warns_instead_of_breaking_dask(monkeypatch):
     from npuarray import _dask_hook
-    from npuarray.dask import _dispatch
+    from npuarray import _dask_dispatch as _dispatch
 
     def broken():
         raise RuntimeError("simulated")
@@ -102,7 +102,7 @@ def test_without_registration_dask_would_download_chunks():
     x = npx.asarray(np.ones(3))
     with npx.transfer_guard("disallow"), pytest.raises(TypeError):
         np.asarray(x)
-    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray).__module__ == "npuarray.dask._dispatch"
+    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray).__module__ == "npuarray._dask_dispatch"
 
 
 # -- einsum ----------------------------------------------------------------------------------

@@ -12,13 +12,14 @@ the network layer or released. :func:`transfer_stats` counts the bytes moved.
 import threading
 
 import numpy as np
-from distributed.protocol import dask_deserialize, dask_serialize
 
-import npuarray as npx
+from ._core import _transfer
+from ._core._array import NPUArray
+from .runtime._device import get_device
+from .runtime._pinned import empty_pinned
+from .runtime._stream import Stream
 
-from .._core import _transfer
-
-__all__ = ["transfer_stats"]
+__all__ = ["register", "transfer_stats"]
 
 _lock = threading.Lock()
 _moved = {"device_to_host": 0, "host_to_device": 0}
@@ -40,15 +41,14 @@ def _transfer_stream(device):
     with _lock:
         stream = _streams.get(device.id)
         if stream is None:
-            stream = _streams[device.id] = npx.Stream(device)
+            stream = _streams[device.id] = Stream(device)
         return stream
 
 
-@dask_serialize.register(npx.NPUArray)
 def serialize_npuarray(x):
     """A header (shape, dtype name) and one frame: the chunk in pinned host memory."""
     stream = _transfer_stream(x.device)
-    host = npx.empty_pinned(x.shape, x.dtype)
+    host = empty_pinned(x.shape, x.dtype)
     x.to_host(stream=stream, out=host, blocking=False)
     stream.synchronize()
     _count("device_to_host", host.nbytes)
@@ -56,17 +56,26 @@ def serialize_npuarray(x):
     return header, [memoryview(host.reshape(-1).view(np.uint8))]
 
 
-@dask_deserialize.register(npx.NPUArray)
 def deserialize_npuarray(header, frames):
     """The chunk on this process's current device, uploaded from a pinned buffer."""
     dtype = np.dtype(header["dtype"])
     shape = tuple(header["shape"])
-    host = npx.empty_pinned(shape, dtype)
+    host = empty_pinned(shape, dtype)
     if host.nbytes:
         host.reshape(-1).view(np.uint8)[...] = np.frombuffer(frames[0], np.uint8)
-    device = npx.get_device()
+    device = get_device()
     stream = _transfer_stream(device)
     x = _transfer.upload(host, device, stream)
     stream.synchronize()  # the pinned staging buffer is released on return
     _count("host_to_device", host.nbytes)
     return x
+
+
+def register():
+    """Registers the two functions above as ``distributed``'s ``dask`` serialisers of
+    NPUArray (``import npuarray`` asks for this as soon as ``distributed.protocol`` is
+    loaded; the worker and cluster modules of ``npuarray.dask`` at import)."""
+    # distributed is optional and heavy: imported here, once the caller has loaded it.
+    from distributed.protocol import dask_deserialize, dask_serialize
+    dask_serialize.register(NPUArray)(serialize_npuarray)
+    dask_deserialize.register(NPUArray)(deserialize_npuarray)

@@ -16,45 +16,50 @@ import math
 
 import numpy as np
 
+from ._core._array import NPUArray
+from ._core._data_type import float64, isdtype
+from ._creation import asarray, empty, full
+from ._indexing import take
+from ._linear_algebra import einsum, tensordot
+from ._logic import isnan, logical_not
+from ._manipulation import astype, concat
+from ._math import divide, sum as sum_
+from ._sorting import sort
+
 __all__ = ["register"]
 
 
 def _concatenate(arrays, axis=0):
     """``dask.array.dispatch.concatenate_lookup``: aclnnCat (``npuarray.concat``)."""
-    import npuarray as npx
-    return npx.concat(list(arrays), axis=axis)
+    return concat(list(arrays), axis=axis)
 
 
 def _tensordot(a, b, axes=2):
     """``tensordot_lookup``: ``npuarray.tensordot`` (aclnnMatmul on permuted views)."""
-    import npuarray as npx
-    return npx.tensordot(a, b, axes=axes)
+    return tensordot(a, b, axes=axes)
 
 
 def _take(a, indices, axis=None):
     """``take_lookup``: ``npuarray.take`` (aclnnIndexSelect); host indices are uploaded."""
-    import npuarray as npx
-    if not isinstance(indices, npx.NPUArray):
-        indices = npx.asarray(np.asarray(indices, dtype=np.int64), device=a.device)
-    return npx.take(a, indices, axis=axis)
+    if not isinstance(indices, NPUArray):
+        indices = asarray(np.asarray(indices, dtype=np.int64), device=a.device)
+    return take(a, indices, axis=axis)
 
 
 def _einsum(subscripts, *operands, **kwargs):
     """``einsum_lookup``: ``npuarray.einsum`` (contractions as aclnnMatmul /
     aclnnReduceSum on permuted views). Dask passes NumPy's ``casting`` and
     ``order``; npuarray's einsum takes them with NumPy's meaning."""
-    import npuarray as npx
-    return npx.einsum(subscripts, *operands, **kwargs)
+    return einsum(subscripts, *operands, **kwargs)
 
 
 def _divide(x1, x2, out=None, dtype=None):
     """``divide_lookup`` (Dask's ``numpy_compat.divide``): aclnnDiv
     (``npuarray.divide``), then aclnnCast to ``dtype`` when given."""
-    import npuarray as npx
     if out is not None:
         raise TypeError("npuarray's divide dispatch takes no out= (Dask never passes one)")
-    quotient = npx.divide(x1, x2)
-    return quotient if dtype is None else npx.astype(quotient, np.dtype(dtype))
+    quotient = divide(x1, x2)
+    return quotient if dtype is None else astype(quotient, np.dtype(dtype))
 
 
 def _sizeof(x):
@@ -66,11 +71,10 @@ def _sizeof(x):
 def _empty(shape, dtype=None, **kwargs):
     """``empty_lookup`` (Dask's meta arrays): ``npuarray.empty``; NumPy's
     ``order=`` is accepted for C order only, as npuarray arrays are C-contiguous."""
-    import npuarray as npx
     order = kwargs.pop("order", "C")
     if order != "C":
         raise ValueError(f"npuarray creates C-ordered arrays only, got order={order!r}")
-    return npx.empty(shape, dtype=dtype, **kwargs)
+    return empty(shape, dtype=dtype, **kwargs)
 
 
 def _counted_shape(shape, axis, keepdims):
@@ -87,18 +91,16 @@ def _counted_shape(shape, axis, keepdims):
 def _numel(x, **kwargs):
     """``numel_lookup``: the element count along ``axis`` as a device array of
     the reduced shape (``npuarray.full``), as Dask's ``_numel_arraylike``."""
-    import npuarray as npx
     count, shape = _counted_shape(x.shape, kwargs.get("axis"), kwargs.get("keepdims", False))
-    return npx.full(shape, count, dtype=kwargs.get("dtype", np.float64), device=x.device)
+    return full(shape, count, dtype=kwargs.get("dtype", np.float64), device=x.device)
 
 
 def _nannumel(x, **kwargs):
     """``nannumel_lookup``: the count of non-NaN elements along ``axis``
     (aclnnIsNan, aclnnLogicalNot, aclnnReduceSum on the device)."""
-    import npuarray as npx
     dtype = kwargs.get("dtype", np.float64)
-    valid = npx.logical_not(npx.isnan(x))
-    return npx.sum(npx.astype(valid, dtype), axis=kwargs.get("axis"),
+    valid = logical_not(isnan(x))
+    return sum_(astype(valid, dtype), axis=kwargs.get("axis"),
                    keepdims=kwargs.get("keepdims", False))
 
 
@@ -110,23 +112,22 @@ def _percentile(a, q, method="linear"):
     downloaded explicitly (``to_host``): Dask merges the chunks' percentiles
     with NumPy on the host (``dask.array.percentile.merge_percentiles``), and
     ``da.percentile`` returns a NumPy-backed array. Other methods raise ValueError."""
-    import npuarray as npx
     n = a.shape[0]
     if n == 0:
         return None, n
     if method != "linear":
         raise ValueError(f"npuarray chunks support percentile method 'linear' only, got {method!r}")
-    if isinstance(q, npx.NPUArray):  # Dask makes q like the chunk; the positions need it here
+    if isinstance(q, NPUArray):  # Dask makes q like the chunk; the positions need it here
         q = q.to_host()
     position = np.asarray(list(q), dtype=np.float64) / 100.0 * (n - 1)
     low = np.floor(position).astype(np.int64)
     high = np.minimum(low + 1, n - 1)
-    float_dtype = a.dtype if npx.isdtype(a.dtype, "real floating") else npx.float64
-    ordered = npx.sort(npx.astype(a, float_dtype))
+    float_dtype = a.dtype if isdtype(a.dtype, "real floating") else float64
+    ordered = sort(astype(a, float_dtype))
     device = a.device
-    below = npx.take(ordered, npx.asarray(low, device=device))
-    above = npx.take(ordered, npx.asarray(high, device=device))
-    weight = npx.asarray((position - low).astype(float_dtype), device=device)
+    below = take(ordered, asarray(low, device=device))
+    above = take(ordered, asarray(high, device=device))
+    weight = asarray((position - low).astype(float_dtype), device=device)
     return (below + weight * (above - below)).to_host(), n
 
 
@@ -147,6 +148,7 @@ _IMPLEMENTATIONS = {
 
 def _lookups():
     """(Dask dispatch, npuarray implementation) pairs, ``dask.sizeof`` included."""
+    # Dask is optional and heavy: imported here, once the caller has loaded it.
     from dask.array import dispatch
     from dask.sizeof import sizeof
     return [(getattr(dispatch, name), function) for name, function in _IMPLEMENTATIONS.items()] \
@@ -155,7 +157,6 @@ def _lookups():
 
 def register():
     """Register every dispatch above for NPUArray (Dask calls this lazily)."""
-    from .._core._array import NPUArray
     for lookup, implementation in _lookups():
         lookup.register(NPUArray, implementation)
 
@@ -165,9 +166,8 @@ def register_lazily():
     and make NPUArray a chunk type Dask handles in arithmetic and NumPy calls
     mixing Dask arrays and NPUArrays (``dask.array.register_chunk_type``, as
     Dask does for CuPy) instead of deferring to it."""
+    # Dask is optional and heavy: imported here, once the caller has loaded it.
     from dask.array.chunk_types import is_valid_chunk_type, register_chunk_type
-
-    from .._core._array import NPUArray
     for lookup, _ in _lookups():
         lookup.register_lazy("npuarray", register)
     if not is_valid_chunk_type(NPUArray):
