@@ -17,8 +17,12 @@ import threading
 
 import numpy as np
 
+from .. import runtime
+from .._acl import CaptureError
 from .._core import _ops
 from .._core._array import NPUArray
+from ..runtime._device import as_device_id
+from ._compose import capturing, output_shape
 
 __all__ = ["SeedSequence", "BitGenerator", "Philox", "MT19937", "PCG64", "PCG64DXSM", "SFC64"]
 
@@ -26,6 +30,8 @@ SeedSequence = np.random.SeedSequence
 _INT64_MAX = 2**63 - 1
 _UINT64 = 2**64
 _JUMP_WORD = 0x6A756D70  # "jump": marks the entropy of a jumped key
+_ACL_ERROR_RT_STREAM_CAPTURED = 107027
+_UNSIGNED_SEED = frozenset({"aclnnInplaceUniform"})  # uint64_t seed; the others take int64_t
 
 
 def signed64(value):
@@ -147,12 +153,69 @@ class BitGenerator:
         self._reserve(delta % _UINT64)
         return self
 
+    # -- draws: the launches of Generator's methods and of random_raw -------------------------
+
+    def _device_state(self, device, stream):
+        """The counter buffer on ``device`` (made on first use)."""
+        state = self._states.get(device.id)
+        if state is None:
+            with self.lock:  # one counter buffer per device, even across threads
+                state = self._states.get(device.id)
+                if state is None:
+                    state = self._states[device.id] = DeviceState(self._key, device, stream)
+        return state
+
+    def _empty(self, shape, dtype, device, method, capturable=False):
+        """A new array for a draw and the stream it runs on. ``capturable``: the draw has a
+        Tensor variant; others are refused on a stream being captured."""
+        stream = self._draw_stream(device, method, capturable)
+        return _ops.empty(shape, dtype, stream.device, stream), stream
+
+    def _draw_stream(self, device, method, capturable):
+        """The current stream of ``device`` for a draw (see :meth:`_empty`)."""
+        device = runtime.Device(as_device_id(device))
+        stream = runtime.get_current_stream(device)
+        if not capturing(stream):
+            self._device_state(device, stream)
+        elif not capturable or device.id not in self._states:
+            why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
+                   if not capturable else
+                   f"needs the generator's counter on {device!r}, which is made by its first "
+                   "draw there outside a capture (or by default_rng on the current device)")
+            raise CaptureError(_ACL_ERROR_RT_STREAM_CAPTURED, f"Generator.{method}",
+                               f"{stream!r} is being captured into a graph and this draw {why}; "
+                               "draw outside the capture instead")
+        return stream
+
+    def _fill(self, op, out, stream, *params):
+        """Launch the in-place draw ``op``(out, *params, seed, offset); inside a capture its
+        Tensor variant reading the device counter, which the graph then advances."""
+        size = out.size
+        if not size:
+            return out
+        if capturing(stream):
+            state = self._states[stream.device.id]
+            seed, offset = state.tensors(op in _UNSIGNED_SEED)
+            _ops.launch(op + "Tensor", out, *params, seed, offset, 0, stream=stream)
+            state.advance(size, stream)
+        else:
+            seed = self._key if op in _UNSIGNED_SEED else signed64(self._key)
+            _ops.launch(op, out, *params, seed, self._reserve(size), stream=stream)
+        return out
+
+    def _raw64(self, shape, device):
+        """uint64 words uniform over [0, 2**64): two aclnnInplaceRandom draws in [0, 2**32)
+        joined on the device (aclnnBitwiseLeftShift, aclnnBitwiseOr)."""
+        halves, stream = self._empty((2,) + shape, np.dtype(np.int64), device, "integers",
+                                     capturable=True)
+        halves = self._fill("aclnnInplaceRandom", halves, stream, 0, 2**32).astype(np.uint64)
+        return (halves[0] << np.uint64(32)) | halves[1]
+
     def random_raw(self, size=None, output=True):
         """Raw uint64 words (``BitGenerator.random_raw``) on the current device: two 32-bit
         halves drawn by aclnnInplaceRandom joined on the device (aclnnBitwiseLeftShift,
         aclnnBitwiseOr). ``output=False`` advances the stream and returns None."""
-        from ._generator import Generator  # the generator module builds on this one
-        words = Generator(self).integers(0, 2**64, size, dtype=np.uint64)
+        words = self._raw64(output_shape(size), None)
         return words if output else None
 
     def __getstate__(self):

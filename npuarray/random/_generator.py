@@ -33,7 +33,6 @@ import numpy as np
 
 from .._core import _ops
 from .. import runtime
-from .._acl import CaptureError
 from .._core._array import NPUArray
 from .._core._data_type import normalize_dtype
 from .._core._elementwise import (add, broadcast_shapes, floor, greater_equal, log1p, multiply,
@@ -42,8 +41,7 @@ from .._core._indexing import take, take_along_axis
 from .._core._manipulation import reshape
 from .._core._sorting import argsort
 from .._core._transfer import asarray, asnumpy
-from ..runtime._device import as_device_id
-from ._bit_generator import BitGenerator, Philox, DeviceState, signed64
+from ._bit_generator import BitGenerator, Philox, signed64
 from ._compose import Params, capturing, output_shape, param
 from ._continuous import ContinuousDistributions
 from ._discrete import DiscreteDistributions
@@ -51,14 +49,12 @@ from ._multivariate import MultivariateDistributions
 
 __all__ = ["Generator", "default_rng"]
 
-_ACL_ERROR_RT_STREAM_CAPTURED = 107027
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 # Integer dtypes aclnnInplaceRandom fills directly (random/dsa_random_uniform/docs/
 # aclnnInplaceRandom.md); the other integer dtypes are drawn as int64 and cast.
 _RANDOM_DIRECT = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32,
                                                     np.int64, np.uint8))
 _INT64_MAX = 2**63 - 1
-_UNSIGNED_SEED = frozenset({"aclnnInplaceUniform"})  # uint64_t seed; the others take int64_t
 _POISSON_LAM_MAX = 1e10  # the CDF table spans 24 sqrt(lam) values: 2.4 million at most
 
 
@@ -95,7 +91,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         self._bit_generator = bit_generator
         stream = runtime.get_current_stream()
         if not capturing(stream):
-            self._device_state(stream.device, stream)
+            self._bit_generator._device_state(stream.device, stream)
 
     def __repr__(self):
         return f"Generator({type(self._bit_generator).__name__})"
@@ -116,48 +112,16 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         """The offset of a launch using ``count`` counters; the next launch starts after."""
         return self._bit_generator._reserve(count)
 
-    def _device_state(self, device, stream):
-        """The bit generator's counter buffer on ``device`` (made on first use)."""
-        bits = self._bit_generator
-        state = bits._states.get(device.id)
-        if state is None:
-            with bits.lock:  # one counter buffer per device, even across threads
-                state = bits._states.get(device.id)
-                if state is None:
-                    state = bits._states[device.id] = DeviceState(bits._key, device, stream)
-        return state
-
-    def _empty(self, shape, dtype, device, method, capturable=False):
-        """A new array for a draw and the stream it runs on. ``capturable``: the draw has a
-        Tensor variant; others are refused on a stream being captured."""
-        stream = self._stream(device, method, capturable)
-        return _ops.empty(shape, dtype, stream.device, stream), stream
-
-    def _stream(self, device, method, capturable):
-        """The current stream of ``device`` for a draw (see :meth:`_empty`)."""
-        device = runtime.Device(as_device_id(device))
-        stream = runtime.get_current_stream(device)
-        if not capturing(stream):
-            self._device_state(device, stream)
-        elif not capturable or device.id not in self._bit_generator._states:
-            why = ("has no device-resident variant (aclnnRandperm, aclnnMultinomial)"
-                   if not capturable else
-                   f"needs the generator's counter on {device!r}, which is made by its first "
-                   "draw there outside a capture (or by default_rng on the current device)")
-            raise CaptureError(_ACL_ERROR_RT_STREAM_CAPTURED, f"Generator.{method}",
-                               f"{stream!r} is being captured into a graph and this draw {why}; "
-                               "draw outside the capture instead")
-        return stream
-
     def _target(self, size, dtype, out, device, method):
         """(array, stream) a capturable in-place draw fills: ``out`` itself (an NPUArray of
         ``dtype`` whose shape is ``size`` when given) or a new array."""
         if out is None:
-            return self._empty(output_shape(size), dtype, device, method, capturable=True)
+            return self._bit_generator._empty(output_shape(size), dtype, device, method,
+                                              capturable=True)
         self._out_size(size, out)
         if out.dtype != dtype:
             raise TypeError(f"Generator.{method}: out has dtype {out.dtype}, expected {dtype}")
-        return out, self._stream(out.device, method, capturable=True)
+        return out, self._bit_generator._draw_stream(out.device, method, capturable=True)
 
     @staticmethod
     def _out_size(size, out):
@@ -187,29 +151,12 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         _ops.copy_(out, result)
         return out
 
-    def _fill(self, op, out, stream, *params):
-        """Launch the in-place draw ``op``(out, *params, seed, offset); inside a capture its
-        Tensor variant reading the device counter, which the graph then advances."""
-        size = out.size
-        if not size:
-            return out
-        if capturing(stream):
-            state = self._bit_generator._states[stream.device.id]
-            seed, offset = state.tensors(op in _UNSIGNED_SEED)
-            _ops.launch(op + "Tensor", out, *params, seed, offset, 0, stream=stream)
-            state.advance(size, stream)
-        else:
-            key = self._bit_generator._key
-            seed = key if op in _UNSIGNED_SEED else signed64(key)
-            _ops.launch(op, out, *params, seed, self._reserve(size), stream=stream)
-        return out
-
     def _uniform01(self, shape, dtype, device, method):
-        out, stream = self._empty(shape, dtype, device, method, capturable=True)
-        return self._fill("aclnnInplaceUniform", out, stream, 0.0, 1.0)
+        out, stream = self._bit_generator._empty(shape, dtype, device, method, capturable=True)
+        return self._bit_generator._fill("aclnnInplaceUniform", out, stream, 0.0, 1.0)
 
     def _randperm(self, n, device, method):
-        out, stream = self._empty((n,), np.dtype(np.int64), device, method)
+        out, stream = self._bit_generator._empty((n,), np.dtype(np.int64), device, method)
         if n:
             _ops.launch("aclnnRandperm", n, signed64(self._bit_generator._key), self._reserve(n), out,
                         stream=stream)
@@ -218,7 +165,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
     def _bernoulli(self, p, shape, device, method):
         """int64 zeros and ones, ones with probability ``p`` (a float in [0, 1]):
         aclnnInplaceBernoulli (no Tensor variant: refused in a capture)."""
-        out, stream = self._empty(shape, np.dtype(np.int64), device, method)
+        out, stream = self._bit_generator._empty(shape, np.dtype(np.int64), device, method)
         if out.size:
             _ops.launch("aclnnInplaceBernoulli", out, _ops.acl_scalar(p, np.dtype(np.float64)),
                         signed64(self._bit_generator._key), self._reserve(out.size),
@@ -233,7 +180,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         float32 or float64, else TypeError; negative sizes: ValueError."""
         target, stream = self._target(size, _float_dtype(dtype, "random"), out, device,
                                       "random")
-        return self._fill("aclnnInplaceUniform", target, stream, 0.0, 1.0)
+        return self._bit_generator._fill("aclnnInplaceUniform", target, stream, 0.0, 1.0)
 
     def _broadcast(self, params, size, device):
         """(shape, device) of a draw whose parameters are floats or NPUArrays: ``size``, or
@@ -264,8 +211,9 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
                 raise OverflowError(f"high - low range exceeds valid bounds (low={low}, "
                                     f"high={high})")
             if low <= high:
-                out, stream = self._empty(shape, dtype, device, "uniform", capturable=True)
-                return self._fill("aclnnInplaceUniform", out, stream, low, high)
+                out, stream = self._bit_generator._empty(shape, dtype, device, "uniform",
+                                                         capturable=True)
+                return self._bit_generator._fill("aclnnInplaceUniform", out, stream, low, high)
         unit = self._uniform01(shape, dtype, device, "uniform")
         span = high - low if scalars else subtract(high, low)
         return _as_dtype(add(multiply(unit, span), low), dtype)
@@ -276,7 +224,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         given. ``dtype`` float32 or float64, else TypeError."""
         target, stream = self._target(size, _float_dtype(dtype, "standard_normal"), out,
                                       device, "standard_normal")
-        return self._fill("aclnnInplaceNormal", target, stream, 0.0, 1.0)
+        return self._bit_generator._fill("aclnnInplaceNormal", target, stream, 0.0, 1.0)
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=np.float64, device=None):
         """Normal floats of mean ``loc`` and standard deviation ``scale``
@@ -340,14 +288,14 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         if high - 1 > highest:
             raise ValueError(f"high is out of bounds for {dtype}")
         if high - low == 2**64:  # every 64-bit pattern: uniform whatever low is
-            return _as_dtype(self._raw64(output_shape(size), device), dtype)
+            return _as_dtype(self._bit_generator._raw64(output_shape(size), device), dtype)
         if high - 1 > _INT64_MAX - 1:
             raise ValueError(f"high - 1 = {high - 1} exceeds aclnnInplaceRandom's int64 bound "
                              f"{_INT64_MAX - 1} (only the whole 64-bit range goes beyond)")
         draw_dtype = dtype if dtype in _RANDOM_DIRECT else np.dtype(np.int64)
-        out, stream = self._empty(output_shape(size), draw_dtype, device, "integers",
-                                  capturable=True)
-        self._fill("aclnnInplaceRandom", out, stream, low, high)
+        out, stream = self._bit_generator._empty(output_shape(size), draw_dtype, device,
+                                                 "integers", capturable=True)
+        self._bit_generator._fill("aclnnInplaceRandom", out, stream, low, high)
         return out if draw_dtype == dtype else _ops.cast(out, dtype, stream=stream)
 
     def _integers_array(self, low, high, size, dtype, endpoint, device):
@@ -374,12 +322,6 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         low, high = params.values
         unit = self._uniform01(params.shape, np.dtype(np.float64), params.device, "integers")
         return _ops.cast(floor(unit * (high - low)) + low, dtype)
-
-    def _raw64(self, shape, device):
-        """uint64 words uniform over [0, 2**64): two aclnnInplaceRandom draws in [0, 2**32)
-        joined on the device (aclnnBitwiseLeftShift, aclnnBitwiseOr)."""
-        halves = self.integers(0, 2**32, (2,) + shape, device=device).astype(np.uint64)
-        return (halves[0] << np.uint64(32)) | halves[1]
 
     # -- permutations and sampling --------------------------------------------------------
 
@@ -480,7 +422,7 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
             if replace:
                 return self.integers(0, max(n, 1), count, device=device)
             return self._randperm(n, device, "choice")[:count]
-        out, stream = self._empty((count,), np.dtype(np.int64), p.device, "choice")
+        out, stream = self._bit_generator._empty((count,), np.dtype(np.int64), p.device, "choice")
         if count:
             _ops.launch("aclnnMultinomial", p, count, replace, signed64(self._bit_generator._key),
                         self._reserve(max(n, count)), out, stream=stream)
