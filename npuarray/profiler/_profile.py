@@ -10,6 +10,7 @@ import time
 
 from .._acl import AclError
 from ..runtime import _profiler
+from ..runtime._device import activate
 from . import _export
 
 _now = time.perf_counter_ns
@@ -113,6 +114,7 @@ class Profile:
         events = list(track.events)   # in record order (the anchor is appended after them)
         try:
             if not _profiler.capturing(stream):   # still captured: its events cannot be read
+                activate(device_id)
                 times = _profiler.event_times(stream, track.events)
         except (AclError, RuntimeError):
             times = None   # the device was reset, or the stream failed: host times only

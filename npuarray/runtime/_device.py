@@ -17,9 +17,10 @@ import collections
 import operator
 import os
 import threading
+import weakref
 
 from .._acl import InvalidValueError, check, ffi, lib
-from . import _capture_guard as _capture, _racecheck
+from . import _capture_guard as _capture, _profiler, _racecheck
 
 ACL_ERROR_RT_INVALID_DEVICEID = 107001
 
@@ -31,6 +32,8 @@ _peer_lock = threading.Lock()
 _deferred = collections.deque()   # releases requested from host-function threads
 _device_count = None
 forked = False  # True in a child made by fork() after this process used a device
+_streams = {}    # device id -> WeakSet of its Streams
+_orphaned_errors = {}  # device id -> host-function exceptions of streams collected unsynchronised
 
 
 def _after_fork_in_child():
@@ -187,6 +190,30 @@ def peer_access_enabled(device_id, peer_id):
     return (device_id, peer_id) in _peer_access
 
 
+def add_stream(device_id, stream):
+    """Registers a new Stream of `device_id`: Device.synchronize re-raises its host-function
+    exceptions (the stream module builds on this one, so the streams report here)."""
+    _streams.setdefault(device_id, weakref.WeakSet()).add(stream)
+
+
+def add_orphaned_error(device_id, error):
+    """Keeps the host-function exception of a stream collected before anyone synchronised
+    it, for the next Device.synchronize of `device_id`."""
+    _orphaned_errors.setdefault(device_id, []).append(error)
+
+
+def raise_host_function_errors(device_id):
+    """Re-raises the first pending host-function exception of any stream of `device_id`
+    (also of streams garbage collected before anyone synchronised them)."""
+    orphaned = _orphaned_errors.get(device_id)
+    if orphaned:
+        error = orphaned.pop(0)
+        orphaned.clear()
+        raise error
+    for stream in list(_streams.get(device_id, ())):
+        stream._raise_errors()
+
+
 class Device:
     """An NPU, by id. ``with Device(i):`` makes it the current device of this thread.
 
@@ -218,13 +245,11 @@ class Device:
         if _capture.active:
             _capture.check_device_sync("Device.synchronize", self.id)
         activate(self.id)
-        from . import _profiler  # not at the top: _profiler imports this module
         span = _profiler.active and _profiler.begin_host("synchronize", "aclrtSynchronizeDevice",
                                                          self.id)
         check(lib.aclrtSynchronizeDevice(), "aclrtSynchronizeDevice")
         if span:
             _profiler.end(span)
-        from ._stream import raise_host_function_errors
         raise_host_function_errors(self.id)
         if _racecheck.warning:
             _racecheck.emit_warnings()

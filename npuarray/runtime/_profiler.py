@@ -35,7 +35,6 @@ import time
 
 from .._acl import AclError, check, ffi, lib
 from . import _capture_guard
-from ._device import activate
 
 ACL_EVENT_TIME_LINE = 0x00000008
 
@@ -184,10 +183,10 @@ def event_times(stream, events):
     at once) and synchronised, and the host clock read: each event's time is that host time
     minus the elapsed time from the event to the anchor. Events complete in record order,
     so the times are made non-decreasing in that order (float32 milliseconds round by a
-    few nanoseconds). The anchor is appended to `events` (to go back to the pool)."""
+    few nanoseconds). The anchor is appended to `events` (to go back to the pool). The
+    caller has activated the stream's device (this module is below the device module)."""
     device_id = stream.device.id
     recorded = list(events)  # a span still closing on another thread may add one meanwhile
-    activate(device_id)
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
     anchor = take_event(device_id)
     events.append(anchor)
