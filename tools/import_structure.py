@@ -87,7 +87,7 @@ def imports(root):
                      else "late" if node.lineno > first else "top")
             is_package = path.name == "__init__.py"
             for target in _targets(node, name, is_package, found):
-                if target in found and target != name:
+                if _is_module(target, found) and target != name:
                     rows.append((node.lineno, target, where))
         result[name] = sorted(set(rows))
     return result
@@ -205,9 +205,12 @@ def report(root):
     return "\n".join(out)
 
 
-def walk():
-    """(visits, returns) of ``npuarray.asarray(list)`` through the package's modules."""
-    sys.path.insert(0, str(HERE))
+def walk(root):
+    """(visits, returns) of ``npuarray.asarray(ndarray)`` through the package's modules:
+    every change of module in call order (calls, returns to the caller, calls into the
+    compiled modules: the C fast path and the binding's library), and how many of those
+    visits come back to a module already left."""
+    sys.path.insert(0, str(root))
     import numpy as np
     import npuarray
 
@@ -215,12 +218,17 @@ def walk():
     npuarray.asarray(host)  # first call: caches filled, modules loaded
     visits = []
 
+    def module_of(frame, event, arg):
+        if event == "return":
+            frame = frame.f_back
+        elif event == "c_call":
+            return getattr(arg, "__module__", None) or ""
+        return frame.f_globals.get("__name__", "") if frame else ""
+
     def trace(frame, event, arg):
-        if event == "call":
-            module = frame.f_globals.get("__name__", "")
-            if module.startswith("npuarray") and (not visits or visits[-1] != module):
-                visits.append(module)
-        return None
+        module = module_of(frame, event, arg)
+        if module.startswith("npuarray") and (not visits or visits[-1] != module):
+            visits.append(module)
 
     sys.setprofile(trace)
     try:
@@ -243,7 +251,7 @@ def main():
     args = parser.parse_args()
     print(report(args.root))
     if args.walk:
-        visits, returns = walk()
+        visits, returns = walk(args.root)
         print(f"\nnpuarray.asarray(ndarray): {len(visits)} module visits, "
               f"{returns} back in a module already left")
         print("  " + " -> ".join(visits))

@@ -304,3 +304,146 @@ def test_host_reads_are_refused_during_capture_by_the_runtime_guard():
             with graph.capture():
                 x.to_host()
     assert x.to_host().tolist() == [1.0, 1.0, 1.0]
+
+
+# -- the whole package's imports point one way (docs/design.md "Import structure") -----------------
+# _acl and runtime, then _core, then the chapter modules (npuarray/_<topic>.py), the
+# subpackages built on them (linalg, fft, random, ...), the namespace (npuarray/__init__.py),
+# and last what plugs npuarray into others (dask). Every import sits at the top of its module.
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+OUTSIDE_CORE = [p for p in MODULES if "_core" not in p.relative_to(PACKAGE).parts]
+# Loaded inside a function on purpose, each an optional part that may be absent:
+# the simulator's compiled module (not built where only CANN is used; loaded when npusim
+# is the provider) and the module built on dask.distributed (npuarray.dask works with
+# dask.array alone; ``npuarray.dask.LocalNPUCluster`` loads it on first use).
+_LAZY_OPTIONAL = {("_acl/_loader.py", "npuarray._npusim"),
+                  ("dask/__init__.py", "npuarray.dask._cluster")}
+
+
+def _module_name(path):
+    parts = ["npuarray", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_package_module(name):
+    """Whether the dotted ``name`` is a module of the package (a .py file, a package or a
+    compiled extension)."""
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    return (path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+            or any(path.parent.glob(path.name + ".*.so")))
+
+
+def _imports_in(tree, path):
+    """(import statement, npuarray module) pairs of the module ``tree`` parsed from
+    ``path``: ``from a import b`` names the module ``a.b`` when there is one, else ``a``."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from ((node, a.name) for a in node.names if a.name.split(".")[0] == "npuarray")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[:len(package) - node.level + 1] + [node.module or ""])
+            elif (node.module or "").split(".")[0] == "npuarray":
+                base = node.module
+            else:
+                continue
+            base = base.rstrip(".")
+            for alias in node.names:
+                name = f"{base}.{alias.name}"
+                yield node, name if _is_package_module(name) else base
+
+
+def _package_graph():
+    """Module -> the npuarray modules importing it runs: those it names, and the packages
+    above them (their ``__init__`` runs first) but for the importer's own."""
+    graph = {}
+    for path in MODULES:
+        name = _module_name(path)
+        targets = graph.setdefault(name, set())
+        for _, target in _imports_in(ast.parse(path.read_text()), path):
+            parts = target.split(".")
+            targets.update(".".join(parts[:end]) for end in range(2, len(parts))
+                           if not name.startswith(".".join(parts[:end]) + "."))
+            targets.add(target)
+        targets.discard(name)
+    return graph
+
+
+def _function_local_imports(tree, path):
+    """(line, module) of each npuarray import inside a def or class of ``tree``."""
+    scopes = [s for s in ast.walk(tree)
+              if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    nested = {node for scope in scopes for node in ast.walk(scope)}
+    return [(node.lineno, module) for node, module in _imports_in(tree, path) if node in nested]
+
+
+def _late_imports(tree):
+    """Lines of the module-level imports of ``tree`` below its first def or class."""
+    first = min((n.lineno for n in tree.body
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))),
+                default=float("inf"))
+    return [n.lineno for n in tree.body
+            if isinstance(n, (ast.Import, ast.ImportFrom)) and n.lineno > first]
+
+
+def test_the_package_has_no_import_cycle():
+    graph = _package_graph()
+    assert len(graph) > 100  # every module is in it
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph))
+
+
+def test_the_graph_holds_the_imports():
+    # The cycle test would pass vacuously if the graph missed imports.
+    graph = _package_graph()
+    assert {"npuarray._creation", "npuarray.linalg", "npuarray._core._array"} <= graph["npuarray"]
+    assert "npuarray" in graph["npuarray.dask._backend"]  # import npuarray as npx
+    assert "npuarray.runtime._device" in graph["npuarray.runtime._stream"]
+    assert "npuarray._npusim" in graph["npuarray._acl._loader"]  # the compiled extension
+    assert "npuarray.linalg" in graph["npuarray.random._multivariate"]  # its __init__ runs
+
+
+# Above the namespace, its users: Dask's integration and the command-line tools
+# (``python -m npuarray``, the comparison table's generator).
+_ABOVE_THE_NAMESPACE = ("npuarray.dask", "npuarray.__main__", "npuarray._api_table")
+
+
+def test_only_the_namespace_users_import_the_top_level_package():
+    # Below the namespace nothing imports ``npuarray`` itself (a subpackage imports the
+    # modules it needs directly), and nothing but npuarray.dask imports npuarray.dask.
+    for name, targets in _package_graph().items():
+        if not name.startswith(_ABOVE_THE_NAMESPACE):
+            assert "npuarray" not in targets, f"{name} imports the npuarray package"
+            assert not any(t.startswith("npuarray.dask") for t in targets), name
+
+
+@pytest.mark.parametrize("path", OUTSIDE_CORE, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_import_inside_a_function(path):
+    where = str(path.relative_to(PACKAGE))
+    for line, module in _function_local_imports(ast.parse(path.read_text()), path):
+        assert (where, module) in _LAZY_OPTIONAL, \
+            f"{where} line {line} imports {module} inside a function"
+
+
+def test_the_lazy_imports_are_still_needed():
+    found = {(str(p.relative_to(PACKAGE)), module) for p in OUTSIDE_CORE
+             for _, module in _function_local_imports(ast.parse(p.read_text()), p)}
+    assert found == _LAZY_OPTIONAL
+
+
+@pytest.mark.parametrize("path", OUTSIDE_CORE, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_before_the_first_definition(path):
+    lines = _late_imports(ast.parse(path.read_text()))
+    assert not lines, f"{path.relative_to(PACKAGE)} imports after its first definition: {lines}"
+
+
+def test_the_import_rules_see_a_module_breaking_them():
+    tree = ast.parse("import os\n\n\ndef f():\n    from . import _core\n    import json\n\n\n"
+                     "from .runtime import _device\nimport numpy\n")
+    path = PACKAGE / "_example.py"
+    assert _function_local_imports(tree, path) == [(5, "npuarray._core")]
+    assert _late_imports(tree) == [9, 10]
+    assert sorted(m for _, m in _imports_in(tree, path)) == ["npuarray._core",
+                                                             "npuarray.runtime._device"]
