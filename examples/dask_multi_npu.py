@@ -89,7 +89,7 @@ def covariance_numpy(rows, features, chunk_rows, seed):
 def moved_bytes(client, cluster):
     """(host->device, device->host) bytes the client and every worker moved for chunk
     transfers so far, and the workers' device reports."""
-    from npuarray.dask._serialize import transfer_stats
+    from npuarray._dask_hook import transfer_stats
     reports = cluster.device_reports(client)
     stats = [transfer_stats(), *reports.values()]  # the client's device, then the workers'
     return (sum(s["host_to_device"] for s in stats), sum(s["device_to_host"] for s in stats),

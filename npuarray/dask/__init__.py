@@ -15,7 +15,7 @@
   produce NPUArray chunks.
 - :class:`LocalNPUCluster` starts one ``dask.distributed`` worker process per
   NPU, each seeing only its device; chunks move between workers through pinned
-  host memory (:mod:`npuarray._dask_serialize`). ``dask npu worker SCHEDULER`` (:mod:`._cli`;
+  host memory (:mod:`npuarray._dask_hook`). ``dask npu worker SCHEDULER`` (:mod:`._cli`;
   also ``python -m npuarray.dask worker``) does the same on each machine of a
   cluster. Workers spill least recently used chunks to pinned host memory and
   disk past their spill threshold (:mod:`._spill`); :func:`device_reports` gives
@@ -26,7 +26,7 @@ Needs ``pip install "npuarray[dask]"`` (``dask[array,distributed]``).
 from dask.array.backends import array_creation_dispatch
 
 from ._backend import NPUArrayBackendEntrypoint
-from .._dask_dispatch import register, register_lazily
+from .._dask_hook import register, register_lazily
 
 __all__ = ["LocalNPUCluster", "NPUArrayBackendEntrypoint", "device_reports", "register"]
 

@@ -18,7 +18,7 @@ from dask.utils import Dispatch
 
 import npuarray as npx
 
-from .._dask_dispatch import register_lazily
+from .._dask_hook import register_lazily
 from ._random import Philox, RandomState
 
 __all__ = ["NPUArrayBackendEntrypoint", "to_npuarray_dispatch"]

@@ -4,7 +4,7 @@ import logging
 
 from distributed import Nanny, Scheduler, SpecCluster
 
-from .._dask_serialize import register as register_serializers
+from .._dask_hook import register_serializers
 from ._spec import nanny_options, spawn_processes, visible_devices
 from ._worker import device_report
 
@@ -33,7 +33,7 @@ class LocalNPUCluster(SpecCluster):
     and spilled chunks (default: Dask's temporary-directory). The scheduler
     and workers listen on ``host`` (default: loopback, as Dask's
     ``LocalCluster``). Chunks move between workers through pinned
-    host memory (see ``npuarray._dask_serialize``). Other keywords go to
+    host memory (see ``npuarray._dask_hook``). Other keywords go to
     ``distributed.SpecCluster``. The workers are started as ``dask npu worker``
     starts them (``npuarray.dask._spec``).
 

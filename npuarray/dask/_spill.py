@@ -5,7 +5,7 @@
 hold device memory live in the device tier until its bytes pass the spill
 threshold (``device_memory_limit``); the least recently used ones are then
 downloaded into pinned host memory (the chunk serialiser of
-:mod:`npuarray._dask_serialize`: an asynchronous D2H copy on the device's transfer stream,
+:mod:`npuarray._dask_hook`: an asynchronous D2H copy on the device's transfer stream,
 ordered after the work that produced the chunk), and past the host limit
 ``memory_limit`` written on to disk by Dask's own ``SpillBuffer``. A task that
 needs a spilled chunk reads it back: the chunk is uploaded on the transfer
@@ -25,7 +25,7 @@ from distributed.spill import SpillBuffer
 
 import npuarray as npx
 
-from .._dask_serialize import register as register_serializers
+from .._dask_hook import register_serializers
 
 __all__ = ["NPUHostFile", "device_memory_limit_value", "device_nbytes",
            "parse_device_memory_limit", "spill_stats"]

@@ -15,8 +15,8 @@ import click
 
 import npuarray as npx
 
-from .._dask_dispatch import register_lazily
-from .._dask_serialize import register as register_serializers, transfer_stats
+from .._dask_hook import register_lazily
+from .._dask_hook import register_serializers, transfer_stats
 from ._spill import NPUHostFile, device_nbytes, spill_stats
 
 register_serializers()  # the pinned-memory chunk serialisers

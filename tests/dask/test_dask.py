@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 import npuarray as npx  # noqa: E402
 from _numpy_names_helpers import sample  # noqa: E402
 import npuarray.dask  # noqa: E402,F401  registers the dispatches and the backend
-from npuarray import _dask_dispatch as _dispatch  # noqa: E402
+from npuarray import _dask_hook  # noqa: E402
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64, np.complex64, np.complex128]
@@ -33,14 +33,14 @@ def device_chunks(host, chunks):
 # -- lazy registration -----------------------------------------------------------------------
 
 def test_lookups_resolve_to_npuarray_functions():
-    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray) is _dispatch._concatenate
-    assert dispatch.tensordot_lookup.dispatch(npx.NPUArray) is _dispatch._tensordot
-    assert dispatch.take_lookup.dispatch(npx.NPUArray) is _dispatch._take
-    assert dispatch.empty_lookup.dispatch(npx.NPUArray) is _dispatch._empty
-    assert dispatch.numel_lookup.dispatch(npx.NPUArray) is _dispatch._numel
-    assert dispatch.nannumel_lookup.dispatch(npx.NPUArray) is _dispatch._nannumel
-    assert dispatch.percentile_lookup.dispatch(npx.NPUArray) is _dispatch._percentile
-    assert dispatch.to_numpy_dispatch.dispatch(npx.NPUArray) is _dispatch._to_numpy
+    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray) is _dask_hook._concatenate
+    assert dispatch.tensordot_lookup.dispatch(npx.NPUArray) is _dask_hook._tensordot
+    assert dispatch.take_lookup.dispatch(npx.NPUArray) is _dask_hook._take
+    assert dispatch.empty_lookup.dispatch(npx.NPUArray) is _dask_hook._empty
+    assert dispatch.numel_lookup.dispatch(npx.NPUArray) is _dask_hook._numel
+    assert dispatch.nannumel_lookup.dispatch(npx.NPUArray) is _dask_hook._nannumel
+    assert dispatch.percentile_lookup.dispatch(npx.NPUArray) is _dask_hook._percentile
+    assert dispatch.to_numpy_dispatch.dispatch(npx.NPUArray) is _dask_hook._to_numpy
 
 
 def test_registration_waits_for_an_npuarray():
@@ -75,8 +75,8 @@ def test_concatenate_along_axes_and_transposed_chunks(rng):
 def test_concatenate_dispatch_bad_axis_raises_and_next_call_works(rng):
     x = npx.asarray(rng.standard_normal((2, 3)))
     with pytest.raises((IndexError, ValueError)):
-        _dispatch._concatenate([x, x], axis=2)
-    np.testing.assert_array_equal(_dispatch._concatenate([x, x], axis=1).to_host(),
+        _dask_hook._concatenate([x, x], axis=2)
+    np.testing.assert_array_equal(_dask_hook._concatenate([x, x], axis=1).to_host(),
                                   np.concatenate([x.to_host()] * 2, axis=1))
 
 

@@ -15,7 +15,7 @@ from distributed.protocol import deserialize, serialize  # noqa: E402
 
 import npuarray as npx  # noqa: E402
 from npuarray.dask import LocalNPUCluster  # noqa: E402
-from npuarray import _dask_serialize as _serialize  # noqa: E402
+from npuarray import _dask_hook  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.int64, np.uint64, np.float16,
@@ -39,12 +39,12 @@ def roundtrip(x):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_chunk_roundtrip_through_pinned_memory(rng, dtype):
     host = (rng.standard_normal((3, 5)) * 10).astype(dtype)
-    before = _serialize.transfer_stats()
+    before = _dask_hook.transfer_stats()
     with npx.transfer_guard("disallow"):
         y, frames = roundtrip(npx.asarray(host))
     assert isinstance(y, npx.NPUArray) and y.dtype == host.dtype
     np.testing.assert_array_equal(y.to_host(), host)
-    after = _serialize.transfer_stats()
+    after = _dask_hook.transfer_stats()
     assert after["device_to_host"] - before["device_to_host"] == host.nbytes
     assert after["host_to_device"] - before["host_to_device"] == host.nbytes
 

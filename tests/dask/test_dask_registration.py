@@ -79,17 +79,16 @@ def test_import_npuarray_alone_does_not_import_dask():
 
 def test_a_failing_registration_warns_instead_of_breaking_dask(monkeypatch):
     from npuarray import _dask_hook
-    from npuarray import _dask_dispatch as _dispatch
 
     def broken():
         raise RuntimeError("simulated")
-    monkeypatch.setattr(_dispatch, "register_lazily", broken)
+    monkeypatch.setattr(_dask_hook, "register_lazily", broken)
     with pytest.warns(RuntimeWarning, match="import npuarray.dask"):
         _dask_hook._register_lazily()
     monkeypatch.undo()
     _dask_hook.install()  # dask.array is loaded here: registers at once, no finder left behind
     assert not any(isinstance(f, _dask_hook._DaskArrayFinder) for f in sys.meta_path)
-    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray) is _dispatch._concatenate
+    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray) is _dask_hook._concatenate
 
 
 def test_the_finder_ignores_other_modules():
@@ -102,7 +101,7 @@ def test_without_registration_dask_would_download_chunks():
     x = npx.asarray(np.ones(3))
     with npx.transfer_guard("disallow"), pytest.raises(TypeError):
         np.asarray(x)
-    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray).__module__ == "npuarray._dask_dispatch"
+    assert dispatch.concatenate_lookup.dispatch(npx.NPUArray).__module__ == "npuarray._dask_hook"
 
 
 # -- einsum ----------------------------------------------------------------------------------
