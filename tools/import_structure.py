@@ -8,8 +8,9 @@ package under ``DIR`` (default: this checkout):
   one module (or a module importing itself), each with its size;
 - function-local imports of npuarray modules (an import inside a ``def`` or ``class``);
 - imports below a module's first definition (``def``/``class`` at module level);
-- the layer of every module (its longest chain of imports down to a module that imports
-  no npuarray module), when the graph has no cycle, as a Markdown table;
+- when the graph has no cycle, a Markdown table of the package's parts (the binding,
+  ``runtime``, ``_core``, the subpackages, the chapter modules, the namespace) by layer:
+  a part's layer is one more than the highest layer of the parts it imports;
 - with ``--walk``: the modules one argument visits from ``npuarray.asarray`` to the
   aclnn binding, in call order (a trace of Python calls), and how many of the visits
   return to a module already left.
@@ -51,8 +52,8 @@ def _targets(node, name, is_package, found):
     else:
         return []
     module = ".".join(base + ([node.module] if node.module else []))
-    return [f"{module}.{a.name}" if _is_module(f"{module}.{a.name}", found) else module
-            for a in node.names]
+    return [f"{module}.{a.name}" if a.name != "*" and _is_module(f"{module}.{a.name}", found)
+            else module for a in node.names]
 
 
 def _is_module(name, found):
@@ -171,13 +172,43 @@ def largest(root, table, count=10):
     return sorted(sizes, reverse=True)[:count]
 
 
-def _group(module):
-    """The row of the layer table a module is listed under."""
-    parts = module.split(".")
-    if len(parts) > 2 and parts[1] in ("_core", "_acl", "runtime", "linalg", "fft",
-                                       "random", "dask", "profiler", "pyacl"):
-        return ".".join(parts[:2]) + "." + parts[2]
-    return module
+# The parts of the package the layer table names, as (name, what it holds, test of a
+# module's dotted name split in parts); the first part whose test passes holds a module.
+PARTS = [
+    ("binding", "`_acl`, `_npusim`", lambda p: p[1:2] in (["_acl"], ["_npusim"])),
+    ("runtime", "`runtime/`", lambda p: p[1:2] == ["runtime"]),
+    ("core", "`_core/`", lambda p: p[1:2] == ["_core"]),
+    *((name, f"`{name}`", lambda p, name=name: p[1:2] == [name])
+      for name in ("linalg", "fft", "random", "profiler", "pyacl", "testing")),
+    ("users", "`dask/`, `__main__`, `_api_table`",
+     lambda p: p[1:2] in (["dask"], ["__main__"], ["_api_table"])),
+    ("namespace", "`__init__`, `_numpy_dispatch`, `_dask_hook`",
+     lambda p: p in (["npuarray"], ["npuarray", "_numpy_dispatch"], ["npuarray", "_dask_hook"])),
+    ("chapters", "`npuarray/_<topic>.py` and their helpers", lambda p: True),
+]
+
+
+def part(module):
+    return next(name for name, _, test in PARTS if test(module.split(".")))
+
+
+def part_table(edges):
+    """Markdown table of the parts by layer (one more than the highest part a part
+    imports), with the parts each imports; ``None`` when the parts import each other."""
+    imports = collections.defaultdict(set)
+    members = collections.Counter(part(m) for m in edges)
+    for module, targets in edges.items():
+        imports[part(module)].update(part(t) for t in targets if part(t) != part(module))
+    if cycles({p: imports[p] for p in members}):
+        return None
+    depth = layers({p: imports[p] for p in members})
+    order = [name for name, _, _ in PARTS]
+    holds = {name: what for name, what, _ in PARTS}
+    rows = ["| layer | part | holds | modules | imports |", "|---|---|---|---|---|"]
+    for name in sorted(members, key=lambda p: (depth[p], order.index(p))):
+        below = ", ".join(sorted(imports[name], key=order.index)) or "—"
+        rows.append(f"| {depth[name]} | {name} | {holds[name]} | {members[name]} | {below} |")
+    return "\n".join(rows)
 
 
 def report(root):
@@ -195,13 +226,7 @@ def report(root):
         out += ["", f"{title}: {len(sites)}"]
         out += [f"  {name}:{line}" for name, line in sites]
     if not found:
-        depth = layers(edges)
-        by_layer = collections.defaultdict(list)
-        for module, layer in depth.items():
-            by_layer[layer].append(module)
-        out += ["", "| layer | modules |", "|---|---|"]
-        for layer in sorted(by_layer):
-            out.append(f"| {layer} | {', '.join(f'`{m}`' for m in sorted(by_layer[layer]))} |")
+        out += ["", part_table(edges) or "the parts import each other"]
     return "\n".join(out)
 
 

@@ -224,7 +224,7 @@ def cxx_array_delete(ffi):
     """A function releasing memory that CANN allocated with C++ ``new[]``: aclGetViewShape
     and aclGetViewStrides allocate their result that way (hicann/opbase
     src/nnopbase/common/api/acl_op_api.cpp), so free() must not release it."""
-    from cffi import FFI
+    from cffi import FFI  # cffi's ABI mode serves CANN only (npusim's extension has its ffi)
     cxx = FFI()
     cxx.cdef("void _ZdaPv(void *);")   # operator delete[](void *), Itanium C++ ABI
     delete = cxx.dlopen("libstdc++.so.6")._ZdaPv
@@ -233,7 +233,7 @@ def cxx_array_delete(ffi):
 
 def load_cann(found):
     """Opens the toolkit's libraries and initialises a device; raises BackendError if it cannot."""
-    from cffi import FFI
+    from cffi import FFI  # cffi's ABI mode serves CANN only (npusim's extension has its ffi)
     root, paths = found
     cdef = _full_cdef()
     ffi = FFI()
