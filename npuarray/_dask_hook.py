@@ -47,10 +47,10 @@ from ._core._data_type import float64, isdtype
 from ._creation import asarray, empty, full
 from ._indexing import take
 from ._linear_algebra import einsum, tensordot
-from ._logic import isnan, logical_not
 from ._manipulation import astype, concat
-from ._math import divide, sum as sum_
+from ._math import sum as sum_
 from ._sorting import sort
+from ._ufunc import divide, isnan, logical_not
 from .runtime._device import get_device
 from .runtime._pinned import empty_pinned
 from .runtime._stream import Stream

@@ -15,10 +15,10 @@ import numpy as np
 from .._core._transfer import asnumpy
 from .._creation import asarray, full
 from .._indexing import take
-from .._logic import any as any_, greater, logical_and, logical_not
+from .._logic import any as any_
 from .._manipulation import broadcast_shapes, broadcast_to, reshape
-from .._math import exp, floor, log, log1p, sqrt
 from .._sorting import flatnonzero, where
+from .._ufunc import exp, floor, greater, log, log1p, logical_and, logical_not, sqrt
 from .._acl import CaptureError
 from .._core._array import NPUArray
 from .. import runtime

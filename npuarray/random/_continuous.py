@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 
-from .._math import acos, cos, exp, expm1, floor, log, log1p, pow as pow_, sqrt
 from .._sorting import where
+from .._ufunc import acos, cos, exp, expm1, floor, log, log1p, pow as pow_, sqrt
 from . import _compose as c
 
 _POSITIVE = (lambda x: x > 0, "<= 0")

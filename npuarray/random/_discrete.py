@@ -16,9 +16,9 @@ import numpy as np
 from .._core._transfer import asnumpy
 from .._creation import arange
 from .._logic import any as any_
-from .._math import (cumsum, exp, expm1, floor, log, log1p, maximum, minimum, pow as pow_,
-                     sqrt)
+from .._math import cumsum
 from .._sorting import searchsorted, where
+from .._ufunc import exp, expm1, floor, log, log1p, maximum, minimum, pow as pow_, sqrt
 from . import _compose as c
 
 _POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10)

@@ -16,7 +16,8 @@ from .. import linalg
 from .._creation import asarray, full
 from .._linear_algebra import matmul
 from .._manipulation import stack
-from .._math import exp, max as max_, maximum, sqrt, sum as sum_
+from .._math import max as max_, sum as sum_
+from .._ufunc import exp, maximum, sqrt
 from .._core._array import NPUArray
 from . import _compose as c
 from ._discrete import draw_binomial, draw_hypergeometric
