@@ -1,4 +1,5 @@
-"""The package's import structure, measured from its source (``ast``, nothing imported).
+"""The package's import structure, measured from its source (``ast``; only ``--walk`` imports
+the package).
 
 ``python tools/import_structure.py [--root DIR] [--walk]`` prints, for the ``npuarray``
 package under ``DIR`` (default: this checkout):
@@ -6,14 +7,15 @@ package under ``DIR`` (default: this checkout):
 - the ten largest modules: lines and fan-in (how many npuarray modules import them);
 - the import cycles: strongly connected components of the module graph with more than
   one module (or a module importing itself), each with its size;
-- function-local imports of npuarray modules (an import inside a ``def`` or ``class``);
+- function-local imports of npuarray modules, compiled ones included (an import inside a
+  ``def`` or ``class``);
 - imports below a module's first definition (``def``/``class`` at module level);
 - when the graph has no cycle, a Markdown table of the package's parts (the binding,
   ``runtime``, ``_core``, the subpackages, the chapter modules, the namespace) by layer:
   a part's layer is one more than the highest layer of the parts it imports;
 - with ``--walk``: the modules one argument visits from ``npuarray.asarray`` to the
-  aclnn binding, in call order (a trace of Python calls), and how many of the visits
-  return to a module already left.
+  binding's library and back, in call order (calls, returns to the caller, calls into the
+  compiled modules), and how many of the visits return to a module already left.
 
 The architecture page ``docs/design.md`` ("Import structure") quotes these numbers;
 run this script to regenerate them.
