@@ -60,7 +60,7 @@ enum { IN_NATIVE, IN_SPLAT, IN_SCALAR, IN_CONVERT };
 typedef void (*contiguous_cast_fn)(void *dst, const void *src, size_t n);
 
 #define CAST_LOOP(NAME, FROM, TO, EXPR)                                                        \
-    static void NAME(void *dst, const void *src, size_t n)                                     \
+    EW_MULTI_ISA static void NAME(void *dst, const void *src, size_t n)                        \
     {                                                                                          \
         const FROM *s = src;                                                                   \
         TO *d = dst;                                                                           \
@@ -269,10 +269,12 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
                                           c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])));
 }
 
-/* Memory-bound operations split across threads only from this many elements: below it the
- * wake-up of the other threads costs about what the split saves. Other operations (libm-like
- * math, integer division, ...) split from NPUSIM_PARALLEL_MIN. */
-#define CHEAP_PARALLEL_MIN ((int64_t)1 << 18)
+/* Memory-bound operations split across threads in chunks of at least CHEAP_CHUNK_BYTES of
+ * traffic (every operand's bytes, read or written): below it a thread's share takes less than
+ * handing it over (the pool's threads poll for work between operations, see
+ * kernels/runtime/pool.c, so the hand-off is a few cache lines, not a wake-up). Other operations
+ * (libm-like math, integer division, ...) split from NPUSIM_PARALLEL_MIN elements. */
+#define CHEAP_CHUNK_BYTES ((int64_t)96 << 10)
 
 static bool is_cheap(const npusim_ew_op *op)
 {
@@ -286,6 +288,15 @@ static bool is_cheap(const npusim_ew_op *op)
     for (size_t i = 0; i < sizeof cheap / sizeof cheap[0]; i++)
         if (op == cheap[i]) return true;
     return false;
+}
+
+/* Bytes one element of the iteration moves: out's and every input's not repeated (stride 0). */
+static int64_t element_bytes(const ew_ctx *c)
+{
+    int64_t bytes = (int64_t)npusim_dtype_size(c->dtypes[0]);
+    for (int i = 0; i < c->nin; i++)
+        if (c->in_mode[i] != IN_SPLAT && c->in_mode[i] != IN_SCALAR) bytes += (int64_t)npusim_dtype_size(c->dtypes[i + 1]);
+    return bytes;
 }
 
 /* Whether view v is stored contiguously in C order (dimensions of size 1 have any stride). */
@@ -320,13 +331,18 @@ static bool run_single_native_run(const ew_ctx *c, npusim_view *out, npusim_view
     npusim_ew_fn fn = c->fn;
     const void *ptrs[4];
     int scalars = 0;
+    int64_t bytes = n * (int64_t)npusim_dtype_size(out->dtype);
     for (int i = 0; i < c->nin; i++) {
         if (in[i]->dtype != npusim_kind_dtype(c->in_kind[i])) return false;
         ptrs[i] = in[i]->base;
-        if (same_shape(in[i], out) && is_contiguous(in[i])) continue;
+        if (same_shape(in[i], out) && is_contiguous(in[i])) {
+            bytes += n * (int64_t)npusim_dtype_size(in[i]->dtype);
+            continue;
+        }
         if (in[i]->ndim != 0 || c->nin != 2 || scalars++) return false;
         if (!(fn = npusim_ew_splat_fn(c->op, c->in_kind[0], i))) return false;
     }
+    if (bytes >= 2 * CHEAP_CHUNK_BYTES && is_cheap(c->op)) return false; /* split across the pool */
     if (n > 0) fn(out->base, ptrs, (size_t)n, c->ex);
     return true;
 }
@@ -360,8 +376,8 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
 #else
     c.stream_out = false;
 #endif
-    if (n < CHEAP_PARALLEL_MIN && is_cheap(op))
-        npusim_nditer_range(&it, 0, n, ew_run_chunk, &c);
+    if (is_cheap(op))
+        npusim_nditer_parallel_grain(&it, CHEAP_CHUNK_BYTES / element_bytes(&c) + 1, ew_run_chunk, &c);
     else
         npusim_nditer_parallel(&it, ew_run_chunk, &c);
 }

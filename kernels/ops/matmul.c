@@ -117,7 +117,7 @@ static void unpack(const void *src, npusim_kind kind, const matrix *c)
  * from BLAS_POOL_MNK on: below it (tens of microseconds of work) waking a pool thread costs
  * more than it saves, so they run one after the other on the calling thread. */
 #define BLAS_ONE_THREAD_MNK 262144
-#define BLAS_POOL_MNK (1LL << 22)
+#define BLAS_POOL_MNK (1LL << 19)
 #define BLAS_OWN_THREADS_MNK (1LL << 27)
 
 /* OpenBLAS's "small matrix" kernels (x86-64 SKYLAKEX and later), which skip packing, take a
@@ -170,7 +170,9 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
         gemm_call(&j, 0, M);
         return;
     }
-    j.block_rows = BLAS_ONE_THREAD_MNK / (N * K);
+    int64_t blocks0 = (mnk + BLAS_ONE_THREAD_MNK - 1) / BLAS_ONE_THREAD_MNK;
+    blocks0 += blocks0 & 1;
+    j.block_rows = (M + blocks0 - 1) / blocks0;
     size_t blocks = (size_t)((M + j.block_rows - 1) / j.block_rows);
     if (mnk < BLAS_POOL_MNK) gemm_blocks(0, blocks, &j);
     else npusim_parallel_for(blocks, 1, gemm_blocks, &j);
