@@ -348,14 +348,17 @@ static bool run_single_native_run(const ew_ctx *c, npusim_view *out, npusim_view
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Short rows: a contiguous 2-D output whose rows are shorter than SHORT_RUN (k-means' (n, 10)
- * distances: x_sq (n, 1) - d (n, 10), d + c_sq (10,), labels (n, 1) == arange(10)). Run by
- * run, each row costs a kernel call and an iterator step for a handful of elements; with the
- * long dimension inside instead (lengthen_inner_runs) out is strided and goes through the
+ * Rows: a contiguous 2-D output of rows of at most ROWS_MAX elements with an input repeated
+ * along one of its dimensions (k-means' (n, 10) distances: x_sq (n, 1) - d (n, 10), d + c_sq
+ * (10,), labels (n, 1) == arange(10); x - mean (n, 64) - (n, 1)). Run by run, each row costs a
+ * kernel call and an iterator step for a few elements; rows shorter than SHORT_RUN with the
+ * long dimension inside instead (lengthen_inner_runs) make out strided and go through the
  * converting path. Here blocks of whole rows are one flat run of the native kernel: an input
  * repeated along the rows (stride 0 across them) is tiled once into a buffer, one repeated
  * along each row (a column) is expanded block by block, and a row-major input is used in
  * place. */
+#define ROWS_MAX 256
+#define ROWS_BUF_BYTES (NPUSIM_BLOCK * 16) /* per buffered input: a block's tiled / expanded values */
 
 enum { ROWS_IN_PLACE, ROWS_TILED, ROWS_EXPANDED };
 
@@ -363,29 +366,36 @@ typedef struct {
     const ew_ctx *c;
     const npusim_nditer *it;
     int64_t cols;                 /* elements in a row */
-    int64_t block_rows;           /* rows per kernel call: NPUSIM_BLOCK elements at most */
+    int64_t block_rows;           /* rows per kernel call: ROWS_BUF_BYTES per buffered input */
     unsigned char mode[4];        /* ROWS_* of each input */
 } rows_ctx;
 
-/* dst[r * cols + j] = the element at src + r * stride, for r < rows, j < cols (cols * size <=
- * EXPAND_BYTES). Each row is one store of EXPAND_BYTES repeating its element, the part past
- * the row overwritten by the next: dst needs EXPAND_BYTES of room past the last row. */
+/* dst[r * cols + j] = the element at src + r * stride, for r < rows, j < cols. A row of at most
+ * EXPAND_BYTES is one store of EXPAND_BYTES repeating its element, the part past the row
+ * overwritten by the next: dst needs EXPAND_BYTES of room past the last row. */
 #define EXPAND_BYTES 128
-#define EXPAND_LOOP(T)                                                                         \
+#define EXPAND_LOOP(T, WIDTH)                                                                  \
     for (int64_t r = 0; r < rows; r++) {                                                       \
         T x, *d = (T *)((char *)dst + (size_t)(r * cols) * sizeof(T));                         \
         memcpy(&x, src + r * stride, sizeof x);                                                \
-        for (size_t j = 0; j < EXPAND_BYTES / sizeof(T); j++) d[j] = x;                       \
+        for (size_t j = 0; j < (WIDTH); j++) d[j] = x;                                         \
     }
+#define EXPAND_CASE(T)                                                                         \
+    if ((size_t)cols * sizeof(T) <= EXPAND_BYTES) {                                            \
+        EXPAND_LOOP(T, EXPAND_BYTES / sizeof(T))                                               \
+    } else {                                                                                   \
+        EXPAND_LOOP(T, (size_t)cols)                                                           \
+    }                                                                                          \
+    return;
 
 EW_MULTI_ISA static void expand_columns(void *dst, const char *src, int64_t stride, int64_t rows, int64_t cols,
                                         size_t size)
 {
     switch (size) {
-    case 1: EXPAND_LOOP(uint8_t) return;
-    case 2: EXPAND_LOOP(uint16_t) return;
-    case 4: EXPAND_LOOP(uint32_t) return;
-    case 8: EXPAND_LOOP(uint64_t) return;
+    case 1: EXPAND_CASE(uint8_t)
+    case 2: EXPAND_CASE(uint16_t)
+    case 4: EXPAND_CASE(uint32_t)
+    case 8: EXPAND_CASE(uint64_t)
     default:
         for (int64_t r = 0; r < rows; r++)
             splat((char *)dst + (size_t)(r * cols) * size, src + r * stride, size, (size_t)cols);
@@ -397,13 +407,15 @@ static void rows_range(size_t begin, size_t end, void *vctx)
     const rows_ctx *rc = vctx;
     const ew_ctx *c = rc->c;
     const npusim_nditer *it = rc->it;
-    _Alignas(64) unsigned char buf[4][NPUSIM_BLOCK * 16 + EXPAND_BYTES];
+    _Alignas(64) unsigned char buf[4][ROWS_BUF_BYTES + EXPAND_BYTES];
     const void *in[4];
-    for (int i = 0; i < c->nin; i++) /* a row repeated down the block: tiled once */
-        if (rc->mode[i] == ROWS_TILED)
-            for (int64_t r = 0; r < rc->block_rows; r++)
-                npusim_load(c->in_kind[i], buf[i] + (size_t)(r * rc->cols) * c->in_size[i], it->base[i + 1],
-                            it->strides[i + 1][1], c->dtypes[i + 1], (size_t)rc->cols);
+    for (int i = 0; i < c->nin; i++) { /* a row repeated down the block: tiled once, by doubling */
+        if (rc->mode[i] != ROWS_TILED) continue;
+        size_t row = (size_t)rc->cols * c->in_size[i], filled = row, total = (size_t)rc->block_rows * row;
+        npusim_load(c->in_kind[i], buf[i], it->base[i + 1], it->strides[i + 1][1], c->dtypes[i + 1], (size_t)rc->cols);
+        for (; filled < total; filled *= 2)
+            memcpy(buf[i] + filled, buf[i], filled * 2 <= total ? filled : total - filled);
+    }
     for (int64_t row = (int64_t)begin; row < (int64_t)end; row += rc->block_rows) {
         int64_t rows = (int64_t)end - row < rc->block_rows ? (int64_t)end - row : rc->block_rows;
         for (int i = 0; i < c->nin; i++) {
@@ -420,19 +432,20 @@ static void rows_range(size_t begin, size_t end, void *vctx)
     }
 }
 
-/* The short-rows path for c over it (before lengthen_inner_runs); false (nothing done) when it
- * does not apply: not 2-D, rows of SHORT_RUN or more, out not contiguous in its kind, an input
- * stored as another dtype or strided otherwise than described above. */
-static bool run_short_rows(ew_ctx *c, const npusim_nditer *it)
+/* The rows path for c over it (before lengthen_inner_runs); false (nothing done) when it does
+ * not apply: not 2-D, rows longer than ROWS_MAX, no repeated input (rows of at least SHORT_RUN
+ * then gain nothing), out not contiguous in its kind, an input stored as another dtype or
+ * strided otherwise than described above. */
+static bool run_rows(ew_ctx *c, const npusim_nditer *it)
 {
-    if (it->ndim != 2 || it->shape[1] >= SHORT_RUN || c->is_copy) return false;
+    if (it->ndim != 2 || it->shape[1] > ROWS_MAX || c->is_copy) return false;
     int64_t cols = it->shape[1], rows = it->shape[0];
     int64_t osize = (int64_t)npusim_kind_size(c->out_kind);
     if (c->dtypes[0] != npusim_kind_dtype(c->out_kind) || it->strides[0][1] != osize ||
         it->strides[0][0] != cols * osize)
         return false;
-    rows_ctx rc = { c, it, cols, NPUSIM_BLOCK / cols, { 0 } };
-    int64_t row_bytes = cols * osize;
+    rows_ctx rc = { c, it, cols, 0, { 0 } };
+    int64_t row_bytes = cols * osize, buffered = 0; /* the largest buffered element */
     for (int i = 0; i < c->nin; i++) {
         int64_t isz = (int64_t)npusim_kind_size(c->in_kind[i]), s0 = it->strides[i + 1][0], s1 = it->strides[i + 1][1];
         if (c->dtypes[i + 1] != npusim_kind_dtype(c->in_kind[i])) return false;
@@ -440,7 +453,9 @@ static bool run_short_rows(ew_ctx *c, const npusim_nditer *it)
         if (s1 == isz && s0 == cols * isz) {
             rc.mode[i] = ROWS_IN_PLACE;
             row_bytes += cols * isz;
-        } else if (s0 == 0) {
+            continue;
+        }
+        if (s0 == 0) {
             rc.mode[i] = ROWS_TILED;
         } else if (s1 == 0) {
             rc.mode[i] = ROWS_EXPANDED;
@@ -448,7 +463,11 @@ static bool run_short_rows(ew_ctx *c, const npusim_nditer *it)
         } else {
             return false;
         }
+        if (isz > buffered) buffered = isz;
     }
+    if (!buffered && cols >= SHORT_RUN) return false;
+    rc.block_rows = buffered ? ROWS_BUF_BYTES / (cols * buffered) : NPUSIM_BLOCK / cols;
+    if (rc.block_rows < 1) rc.block_rows = 1;
     if (is_cheap(c->op))
         npusim_parallel_for((size_t)rows, (size_t)(CHEAP_CHUNK_BYTES / row_bytes + 1), rows_range, &rc);
     else if (rows * cols >= NPUSIM_PARALLEL_MIN)
@@ -479,7 +498,7 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
     if (run_single_native_run(&c, out, in)) return;
     npusim_nditer it;
     npusim_nditer_init(&it, out->ndim, out->shape, views, c.nin + 1);
-    if (run_short_rows(&c, &it)) return;
+    if (run_rows(&c, &it)) return;
     lengthen_inner_runs(&it);
     classify_operands(&c, &it);
     int64_t n = npusim_nditer_size(&it);

@@ -1,10 +1,10 @@
 """Mid-size paths of npusim's element-wise engine and matrix product against NumPy:
 
-* short rows (kernels/ops/ew.c, run_short_rows): a contiguous 2-D result whose rows are shorter
-  than 16 elements, each input used in place (row-major), tiled (one row repeated down the
+* rows (kernels/ops/ew.c, run_rows): a contiguous 2-D result of rows of at most 256 elements
+  with a repeated input, each input used in place (row-major), tiled (one row repeated down the
   result) or expanded (one value per row, a column), in blocks of whole rows; every dtype the
-  operators take, row counts around the block size, 3-input ``where``, mixed dtypes and strided
-  operands (which take the general path);
+  operators take, row counts and lengths around the block sizes, 3-input ``where``, mixed
+  dtypes and strided operands (which take the general path);
 * element-wise operations and casts split across the CPU pool by bytes (a (1797, 64) float32
   operation is split; odd sizes, non-contiguous views, broadcasting);
 * skinny float32 products split into row blocks across the pool (k-means' (1797, 64) @ (64, 10)
@@ -18,7 +18,7 @@ import npuarray as npx
 ALL_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
               "float16", "float32", "float64", "complex64", "complex128"]
 ROWS = [1, 5, 51, 52, 103, 1797]   # 51 rows of 10 fill one 512-element block
-COLS = [1, 2, 3, 7, 10, 15]
+COLS = [1, 2, 3, 7, 10, 15, 16, 33, 64, 200, 256, 257]
 
 
 def sample(rng, shape, dtype):
@@ -47,7 +47,7 @@ def check(got, want):
 
 @pytest.mark.parametrize("rows", ROWS)
 @pytest.mark.parametrize("cols", COLS)
-def test_short_rows_column_minus_row_and_full(rows, cols, rng):
+def test_rows_column_minus_row_and_full(rows, cols, rng):
     """k-means' x_sq (n, 1) - d (n, k) + c_sq (k,), and a column against a row."""
     column = sample(rng, (rows, 1), "float32")
     full = sample(rng, (rows, cols), "float32")
@@ -61,8 +61,8 @@ def test_short_rows_column_minus_row_and_full(rows, cols, rng):
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
-@pytest.mark.parametrize("rows,cols", [(1797, 10), (53, 3), (7, 15)])
-def test_short_rows_every_dtype(dtype, rows, cols, rng):
+@pytest.mark.parametrize("rows,cols", [(1797, 10), (53, 3), (7, 15), (300, 64), (9, 256)])
+def test_rows_every_dtype(dtype, rows, cols, rng):
     column = sample(rng, (rows, 1), dtype)
     full = sample(rng, (rows, cols), dtype)
     row = sample(rng, (cols,), dtype)
@@ -80,7 +80,7 @@ def test_short_rows_every_dtype(dtype, rows, cols, rng):
 
 
 @pytest.mark.parametrize("rows", [1, 51, 1797])
-def test_short_rows_one_hot(rows, rng):
+def test_rows_one_hot(rows, rng):
     """k-means' one-hot: labels (n, 1) == arange(k), then a float32 cast."""
     labels = rng.integers(0, 10, rows)
     lab = npx.reshape(npx.asarray(labels), (-1, 1))
@@ -90,7 +90,7 @@ def test_short_rows_one_hot(rows, rng):
 
 
 @pytest.mark.parametrize("rows,cols", [(1797, 10), (5, 64), (99, 7)])
-def test_short_rows_where_three_inputs(rows, cols, rng):
+def test_rows_where_three_inputs(rows, cols, rng):
     cond = rng.random((rows, 1)) < 0.5
     a = sample(rng, (rows, cols), "float32")
     b = sample(rng, (cols,), "float32")
@@ -98,7 +98,7 @@ def test_short_rows_where_three_inputs(rows, cols, rng):
     check(npx.where(npx.asarray(cond), npx.asarray(b), 0.5), np.where(cond, b, np.float32(0.5)))
 
 
-def test_short_rows_scalars_mixed_dtypes_and_strided_operands(rng):
+def test_rows_scalars_mixed_dtypes_and_strided_operands(rng):
     """Operands that leave the short-rows path (converted dtypes, strided rows) or reach it with
     a 0-d operand give NumPy's results too."""
     full = sample(rng, (300, 24), "float32")
@@ -112,7 +112,7 @@ def test_short_rows_scalars_mixed_dtypes_and_strided_operands(rng):
     check(npx.asarray(column.T.copy()).T - f[:, :5], column - full[:, :5])
 
 
-def test_short_rows_in_place_with_overlapping_column(rng):
+def test_rows_in_place_with_overlapping_column(rng):
     """x -= x[:, :1] reads the column before the row overwrites it (as NumPy does)."""
     a = sample(rng, (200, 10), "float64")
     x = npx.asarray(a)
