@@ -468,12 +468,11 @@ static bool run_rows(ew_ctx *c, const npusim_nditer *it)
     if (!buffered && cols >= SHORT_RUN) return false;
     rc.block_rows = buffered ? ROWS_BUF_BYTES / (cols * buffered) : NPUSIM_BLOCK / cols;
     if (rc.block_rows < 1) rc.block_rows = 1;
-    if (is_cheap(c->op))
-        npusim_parallel_for((size_t)rows, (size_t)(CHEAP_CHUNK_BYTES / row_bytes + 1), rows_range, &rc);
-    else if (rows * cols >= NPUSIM_PARALLEL_MIN)
-        npusim_parallel_for((size_t)rows, (size_t)(NPUSIM_PARALLEL_MIN / 2 / cols + 1), rows_range, &rc);
-    else
-        rows_range(0, (size_t)rows, &rc);
+    int64_t grain = is_cheap(c->op) ? CHEAP_CHUNK_BYTES / row_bytes + 1
+                    : rows * cols >= NPUSIM_PARALLEL_MIN ? NPUSIM_PARALLEL_MIN / 2 / cols + 1 : rows;
+    if (rows < 2 * grain) rows_range(0, (size_t)rows, &rc);
+    else if (rows < NPUSIM_MID_GRAINS * grain) npusim_parallel_for_mid((size_t)rows, (size_t)grain, rows_range, &rc);
+    else npusim_parallel_for((size_t)rows, (size_t)grain, rows_range, &rc);
     return true;
 }
 

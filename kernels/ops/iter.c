@@ -136,7 +136,8 @@ void npusim_nditer_parallel_grain(const npusim_nditer *it, int64_t grain, npusim
         return;
     }
     parallel_ctx p = { it, fn, ctx };
-    npusim_parallel_for((size_t)n, (size_t)grain, parallel_chunk, &p);
+    if (n < NPUSIM_MID_GRAINS * grain) npusim_parallel_for_mid((size_t)n, (size_t)grain, parallel_chunk, &p);
+    else npusim_parallel_for((size_t)n, (size_t)grain, parallel_chunk, &p);
 }
 
 void npusim_nditer_parallel(const npusim_nditer *it, npusim_run_fn fn, void *ctx)

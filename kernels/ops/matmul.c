@@ -117,9 +117,10 @@ static void unpack(const void *src, npusim_kind kind, const matrix *c)
  * OpenBLAS's small-matrix kernels; larger ones amortise OpenBLAS's threads. The blocks run on
  * npusim's pool from BLAS_POOL_MNK on (k-means' (1797, 64) @ (64, 10), ~30 us on one thread):
  * its threads poll for the next job between operations, so handing half of such a product
- * over costs far less than it saves. */
+ * over costs far less than it saves (while they answer promptly: npusim_parallel_for_mid). */
 #define BLAS_ONE_THREAD_MNK 262144
 #define BLAS_POOL_MNK (1LL << 19)
+#define BLAS_MID_MNK (1LL << 22) /* below: mid-size work for the pool (npusim_parallel_for_mid) */
 #define BLAS_OWN_THREADS_MNK (1LL << 27)
 
 /* OpenBLAS's "small matrix" kernels (x86-64 SKYLAKEX and later), which skip packing, take a
@@ -177,6 +178,7 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
     j.block_rows = (M + even_blocks - 1) / even_blocks;
     size_t blocks = (size_t)((M + j.block_rows - 1) / j.block_rows);
     if (mnk < BLAS_POOL_MNK) gemm_blocks(0, blocks, &j);
+    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(blocks, 1, gemm_blocks, &j);
     else npusim_parallel_for(blocks, 1, gemm_blocks, &j);
 }
 

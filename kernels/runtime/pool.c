@@ -159,7 +159,15 @@ static void ensure_threads(void)
     }
 }
 
-void npusim_parallel_for(size_t n, size_t grain, npusim_range_fn fn, void *ctx)
+/* Mid-size jobs (npusim_parallel_for_mid) run on the caller alone until this time (rt_now_ns)
+ * after one of them waited SLOW_HANDOFF_NS or more for a pool thread's chunk: on a machine
+ * with more runnable threads than cores a pool thread that took a chunk may lose its core for a
+ * scheduler time slice (milliseconds), a hundred times the job. */
+#define SLOW_HANDOFF_NS 200000u
+#define MID_BACKOFF_NS 50000000u
+static _Atomic uint64_t g_mid_inline_until;
+
+static void parallel_for(size_t n, size_t grain, npusim_range_fn fn, void *ctx, bool mid)
 {
     if (n == 0) return;
     if (grain == 0) grain = 1;
@@ -198,10 +206,31 @@ void npusim_parallel_for(size_t n, size_t grain, npusim_range_fn fn, void *ctx)
     atomic_fetch_add_explicit(&j.done, finished, memory_order_release);
     bool pending = j.done < j.nchunks;
     pthread_mutex_unlock(&g_mu);
+    uint64_t waited = pending ? rt_now_ns() : 0;
     if (pending) spin_until_done(&j);
     pthread_mutex_lock(&g_mu);
     while (j.done < j.nchunks || j.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
     g_job = NULL;
     pthread_mutex_unlock(&g_mu);
     pthread_mutex_unlock(&g_job_mu);
+    if (mid && pending) {
+        uint64_t now = rt_now_ns();
+        if (now - waited >= SLOW_HANDOFF_NS)
+            atomic_store_explicit(&g_mid_inline_until, now + MID_BACKOFF_NS, memory_order_relaxed);
+    }
+}
+
+void npusim_parallel_for(size_t n, size_t grain, npusim_range_fn fn, void *ctx)
+{
+    parallel_for(n, grain, fn, ctx, false);
+}
+
+void npusim_parallel_for_mid(size_t n, size_t grain, npusim_range_fn fn, void *ctx)
+{
+    uint64_t until = atomic_load_explicit(&g_mid_inline_until, memory_order_relaxed);
+    if (until && rt_now_ns() < until) {
+        if (n) fn(0, n, ctx);
+        return;
+    }
+    parallel_for(n, grain, fn, ctx, true);
 }
