@@ -45,14 +45,18 @@ def _operations(data, initial, torch):
     clusters = npx.arange(10, dtype=labels.dtype)
     one_hot = (npx.reshape(labels, (-1, 1)) == clusters).astype(x.dtype)
     xx = x * x
+    x_sq, c_sq = npx.sum(xx, axis=1, keepdims=True), npx.sum(c * c, axis=1)
     dn, hn, ln = d.to_host(), one_hot.to_host(), labels.to_host()
     xxn = data * data
+    x_sqn, c_sqn = x_sq.to_host(), c_sq.to_host()
     return [
         ("x * x (1797,64)", lambda: x * x, lambda: data * data),
         ("sum(x*x, axis=1, keepdims)", lambda: npx.sum(xx, axis=1, keepdims=True),
          lambda: xxn.sum(axis=1, keepdims=True)),
         ("matmul(x, c.T) (1797,64)@(64,10)", lambda: npx.matmul(x, c.T), lambda: data @ initial.T,
          lambda: tx @ tc.T, _targets.MATMUL_SKINNY),
+        ("x_sq - d (1797,1)-(1797,10)", lambda: x_sq - d, lambda: x_sqn - dn),
+        ("d + c_sq (1797,10)+(10,)", lambda: d + c_sq, lambda: dn + c_sqn),
         ("argmin(d, axis=1) (1797,10)", lambda: npx.argmin(d, axis=1), lambda: dn.argmin(axis=1)),
         ("min(d, axis=1) (1797,10)", lambda: npx.min(d, axis=1), lambda: dn.min(axis=1)),
         ("labels == arange(k) -> float32", lambda: (npx.reshape(labels, (-1, 1)) == clusters).astype(x.dtype),

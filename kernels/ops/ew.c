@@ -60,7 +60,7 @@ enum { IN_NATIVE, IN_SPLAT, IN_SCALAR, IN_CONVERT };
 typedef void (*contiguous_cast_fn)(void *dst, const void *src, size_t n);
 
 #define CAST_LOOP(NAME, FROM, TO, EXPR)                                                        \
-    static void NAME(void *dst, const void *src, size_t n)                                     \
+    EW_MULTI_ISA static void NAME(void *dst, const void *src, size_t n)                        \
     {                                                                                          \
         const FROM *s = src;                                                                   \
         TO *d = dst;                                                                           \
@@ -269,10 +269,12 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
                                           c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])));
 }
 
-/* Memory-bound operations split across threads only from this many elements: below it the
- * wake-up of the other threads costs about what the split saves. Other operations (libm-like
- * math, integer division, ...) split from NPUSIM_PARALLEL_MIN. */
-#define CHEAP_PARALLEL_MIN ((int64_t)1 << 18)
+/* Memory-bound operations split across threads in chunks of at least CHEAP_CHUNK_BYTES of
+ * traffic (every operand's bytes, read or written): below it a thread's share takes less than
+ * handing it over (the pool's threads poll for work between operations, see
+ * kernels/runtime/pool.c, so the hand-off is a few cache lines, not a wake-up). Other operations
+ * (libm-like math, integer division, ...) split from NPUSIM_PARALLEL_MIN elements. */
+#define CHEAP_CHUNK_BYTES ((int64_t)96 << 10)
 
 static bool is_cheap(const npusim_ew_op *op)
 {
@@ -286,6 +288,15 @@ static bool is_cheap(const npusim_ew_op *op)
     for (size_t i = 0; i < sizeof cheap / sizeof cheap[0]; i++)
         if (op == cheap[i]) return true;
     return false;
+}
+
+/* Bytes one element of the iteration moves: out's and every input's not repeated (stride 0). */
+static int64_t element_bytes(const ew_ctx *c)
+{
+    int64_t bytes = (int64_t)npusim_dtype_size(c->dtypes[0]);
+    for (int i = 0; i < c->nin; i++)
+        if (c->in_mode[i] != IN_SPLAT && c->in_mode[i] != IN_SCALAR) bytes += (int64_t)npusim_dtype_size(c->dtypes[i + 1]);
+    return bytes;
 }
 
 /* Whether view v is stored contiguously in C order (dimensions of size 1 have any stride). */
@@ -320,14 +331,148 @@ static bool run_single_native_run(const ew_ctx *c, npusim_view *out, npusim_view
     npusim_ew_fn fn = c->fn;
     const void *ptrs[4];
     int scalars = 0;
+    int64_t bytes = n * (int64_t)npusim_dtype_size(out->dtype);
     for (int i = 0; i < c->nin; i++) {
         if (in[i]->dtype != npusim_kind_dtype(c->in_kind[i])) return false;
         ptrs[i] = in[i]->base;
-        if (same_shape(in[i], out) && is_contiguous(in[i])) continue;
+        if (same_shape(in[i], out) && is_contiguous(in[i])) {
+            bytes += n * (int64_t)npusim_dtype_size(in[i]->dtype);
+            continue;
+        }
         if (in[i]->ndim != 0 || c->nin != 2 || scalars++) return false;
         if (!(fn = npusim_ew_splat_fn(c->op, c->in_kind[0], i))) return false;
     }
+    if (bytes >= 2 * CHEAP_CHUNK_BYTES && is_cheap(c->op)) return false; /* split across the pool */
     if (n > 0) fn(out->base, ptrs, (size_t)n, c->ex);
+    return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Rows: a contiguous 2-D output of rows of at most ROWS_MAX elements with an input repeated
+ * along one of its dimensions (k-means' (n, 10) distances: x_sq (n, 1) - d (n, 10), d + c_sq
+ * (10,), labels (n, 1) == arange(10); x - mean (n, 64) - (n, 1)). Run by run, each row costs a
+ * kernel call and an iterator step for a few elements; rows shorter than SHORT_RUN with the
+ * long dimension inside instead (lengthen_inner_runs) make out strided and go through the
+ * converting path. Here blocks of whole rows are one flat run of the native kernel: an input
+ * repeated along the rows (stride 0 across them) is tiled once into a buffer, one repeated
+ * along each row (a column) is expanded block by block, and a row-major input is used in
+ * place. */
+#define ROWS_MAX 256
+#define ROWS_BUF_BYTES (NPUSIM_BLOCK * 16) /* per buffered input: a block's tiled / expanded values */
+
+enum { ROWS_IN_PLACE, ROWS_TILED, ROWS_EXPANDED };
+
+typedef struct {
+    const ew_ctx *c;
+    const npusim_nditer *it;
+    int64_t cols;                 /* elements in a row */
+    int64_t block_rows;           /* rows per kernel call: ROWS_BUF_BYTES per buffered input */
+    unsigned char mode[4];        /* ROWS_* of each input */
+} rows_ctx;
+
+/* dst[r * cols + j] = the element at src + r * stride, for r < rows, j < cols. A row of at most
+ * EXPAND_BYTES is one store of EXPAND_BYTES repeating its element, the part past the row
+ * overwritten by the next: dst needs EXPAND_BYTES of room past the last row. */
+#define EXPAND_BYTES 128
+#define EXPAND_LOOP(T, WIDTH)                                                                  \
+    for (int64_t r = 0; r < rows; r++) {                                                       \
+        T x, *d = (T *)((char *)dst + (size_t)(r * cols) * sizeof(T));                         \
+        memcpy(&x, src + r * stride, sizeof x);                                                \
+        for (size_t j = 0; j < (WIDTH); j++) d[j] = x;                                         \
+    }
+#define EXPAND_CASE(T)                                                                         \
+    if ((size_t)cols * sizeof(T) <= EXPAND_BYTES) {                                            \
+        EXPAND_LOOP(T, EXPAND_BYTES / sizeof(T))                                               \
+    } else {                                                                                   \
+        EXPAND_LOOP(T, (size_t)cols)                                                           \
+    }                                                                                          \
+    return;
+
+EW_MULTI_ISA static void expand_columns(void *dst, const char *src, int64_t stride, int64_t rows, int64_t cols,
+                                        size_t size)
+{
+    switch (size) {
+    case 1: EXPAND_CASE(uint8_t)
+    case 2: EXPAND_CASE(uint16_t)
+    case 4: EXPAND_CASE(uint32_t)
+    case 8: EXPAND_CASE(uint64_t)
+    default:
+        for (int64_t r = 0; r < rows; r++)
+            splat((char *)dst + (size_t)(r * cols) * size, src + r * stride, size, (size_t)cols);
+    }
+}
+
+static void rows_range(size_t begin, size_t end, void *vctx)
+{
+    const rows_ctx *rc = vctx;
+    const ew_ctx *c = rc->c;
+    const npusim_nditer *it = rc->it;
+    _Alignas(64) unsigned char buf[4][ROWS_BUF_BYTES + EXPAND_BYTES];
+    const void *in[4];
+    for (int i = 0; i < c->nin; i++) { /* a row repeated down the block: tiled once, by doubling */
+        if (rc->mode[i] != ROWS_TILED) continue;
+        size_t row = (size_t)rc->cols * c->in_size[i], filled = row, total = (size_t)rc->block_rows * row;
+        npusim_load(c->in_kind[i], buf[i], it->base[i + 1], it->strides[i + 1][1], c->dtypes[i + 1], (size_t)rc->cols);
+        for (; filled < total; filled *= 2)
+            memcpy(buf[i] + filled, buf[i], filled * 2 <= total ? filled : total - filled);
+    }
+    for (int64_t row = (int64_t)begin; row < (int64_t)end; row += rc->block_rows) {
+        int64_t rows = (int64_t)end - row < rc->block_rows ? (int64_t)end - row : rc->block_rows;
+        for (int i = 0; i < c->nin; i++) {
+            const char *src = it->base[i + 1] + row * it->strides[i + 1][0];
+            if (rc->mode[i] == ROWS_IN_PLACE) {
+                in[i] = src;
+            } else {
+                if (rc->mode[i] == ROWS_EXPANDED)
+                    expand_columns(buf[i], src, it->strides[i + 1][0], rows, rc->cols, c->in_size[i]);
+                in[i] = buf[i];
+            }
+        }
+        c->fn(it->base[0] + row * it->strides[0][0], in, (size_t)(rows * rc->cols), c->ex);
+    }
+}
+
+/* The rows path for c over it (before lengthen_inner_runs); false (nothing done) when it does
+ * not apply: not 2-D, rows longer than ROWS_MAX, no repeated input (rows of at least SHORT_RUN
+ * then gain nothing), out not contiguous in its kind, an input stored as another dtype or
+ * strided otherwise than described above. */
+static bool run_rows(ew_ctx *c, const npusim_nditer *it)
+{
+    if (it->ndim != 2 || it->shape[1] > ROWS_MAX || c->is_copy) return false;
+    int64_t cols = it->shape[1], rows = it->shape[0];
+    int64_t osize = (int64_t)npusim_kind_size(c->out_kind);
+    if (c->dtypes[0] != npusim_kind_dtype(c->out_kind) || it->strides[0][1] != osize ||
+        it->strides[0][0] != cols * osize)
+        return false;
+    rows_ctx rc = { c, it, cols, 0, { 0 } };
+    int64_t row_bytes = cols * osize, buffered = 0; /* the largest buffered element */
+    for (int i = 0; i < c->nin; i++) {
+        int64_t isz = (int64_t)npusim_kind_size(c->in_kind[i]), s0 = it->strides[i + 1][0], s1 = it->strides[i + 1][1];
+        if (c->dtypes[i + 1] != npusim_kind_dtype(c->in_kind[i])) return false;
+        c->in_size[i] = (size_t)isz;
+        if (s1 == isz && s0 == cols * isz) {
+            rc.mode[i] = ROWS_IN_PLACE;
+            row_bytes += cols * isz;
+            continue;
+        }
+        if (s0 == 0) {
+            rc.mode[i] = ROWS_TILED;
+        } else if (s1 == 0) {
+            rc.mode[i] = ROWS_EXPANDED;
+            row_bytes += isz;
+        } else {
+            return false;
+        }
+        if (isz > buffered) buffered = isz;
+    }
+    if (!buffered && cols >= SHORT_RUN) return false;
+    rc.block_rows = buffered ? ROWS_BUF_BYTES / (cols * buffered) : NPUSIM_BLOCK / cols;
+    if (rc.block_rows < 1) rc.block_rows = 1;
+    int64_t grain = is_cheap(c->op) ? CHEAP_CHUNK_BYTES / row_bytes + 1
+                    : rows * cols >= NPUSIM_PARALLEL_MIN ? NPUSIM_PARALLEL_MIN / 2 / cols + 1 : rows;
+    if (rows < 2 * grain) rows_range(0, (size_t)rows, &rc);
+    else if (rows < NPUSIM_MID_GRAINS * grain) npusim_parallel_for_mid((size_t)rows, (size_t)grain, rows_range, &rc);
+    else npusim_parallel_for((size_t)rows, (size_t)grain, rows_range, &rc);
     return true;
 }
 
@@ -352,6 +497,7 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
     if (run_single_native_run(&c, out, in)) return;
     npusim_nditer it;
     npusim_nditer_init(&it, out->ndim, out->shape, views, c.nin + 1);
+    if (run_rows(&c, &it)) return;
     lengthen_inner_runs(&it);
     classify_operands(&c, &it);
     int64_t n = npusim_nditer_size(&it);
@@ -360,8 +506,8 @@ void npusim_ew_run(const npusim_exec *ex, const npusim_ew_op *op, npusim_kind ki
 #else
     c.stream_out = false;
 #endif
-    if (n < CHEAP_PARALLEL_MIN && is_cheap(op))
-        npusim_nditer_range(&it, 0, n, ew_run_chunk, &c);
+    if (is_cheap(op))
+        npusim_nditer_parallel_grain(&it, CHEAP_CHUNK_BYTES / element_bytes(&c) + 1, ew_run_chunk, &c);
     else
         npusim_nditer_parallel(&it, ew_run_chunk, &c);
 }

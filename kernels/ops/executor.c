@@ -257,26 +257,31 @@ static int acquire_for_launch(const char *opname, aclOpExecutor *executor, npusi
     return rc;
 }
 
-/* Work on at most this many elements (all tensors together) takes a few microseconds: less
- * than waking a sleeping stream worker: NPUSIM_TASK_SHORT. */
-#define SHORT_TASK_ELEMENTS (1 << 14)
-/* ... and on at most this many, a few hundred nanoseconds: less than handing it to even an
- * awake worker (the queue's lock and cache lines shared with it): NPUSIM_TASK_TINY. */
-#define TINY_TASK_ELEMENTS (1 << 12)
+/* A task's length (npusim_task_length) from the bytes its operands span, read and written
+ * together: a kernel's time follows its memory traffic more than its element count (a float64
+ * cast moves twice the bytes of a float32 scaling of as many elements).
+ * At most TINY_TASK_BYTES: a few hundred nanoseconds, less than handing the task to even an
+ * awake worker (the queue's lock and the cache lines shared with it): NPUSIM_TASK_TINY.
+ * At most SHORT_TASK_BYTES: up to some tens of microseconds (k-means' (1797, 64) scalings,
+ * casts and its (1797,64) @ (64,10) product, split across the pool); right after a
+ * synchronisation it runs on the launching thread, saving the worker's wake-up and the
+ * synchroniser's, each about as long as the split kernel itself: NPUSIM_TASK_SHORT. */
+#define TINY_TASK_BYTES ((int64_t)16 << 10)
+#define SHORT_TASK_BYTES ((int64_t)2 << 20)
 
-static int64_t total_elements(const npusim_exec *ex)
+static int64_t total_bytes(const npusim_exec *ex)
 {
-    int64_t elements = 0;
+    int64_t bytes = 0;
     for (int i = 0; i < ex->n_tensors; i++)
-        if (ex->present[i]) elements += npusim_numel(&ex->t[i]);
-    return elements;
+        if (ex->present[i]) bytes += npusim_numel(&ex->t[i]) * (int64_t)npusim_dtype_size(ex->t[i].dtype);
+    return bytes;
 }
 
 static npusim_task_length task_length(const npusim_exec *ex)
 {
-    int64_t elements = total_elements(ex);
-    return elements <= TINY_TASK_ELEMENTS ? NPUSIM_TASK_TINY
-           : elements <= SHORT_TASK_ELEMENTS ? NPUSIM_TASK_SHORT : NPUSIM_TASK_LONG;
+    int64_t bytes = total_bytes(ex);
+    return bytes <= TINY_TASK_BYTES ? NPUSIM_TASK_TINY
+           : bytes <= SHORT_TASK_BYTES ? NPUSIM_TASK_SHORT : NPUSIM_TASK_LONG;
 }
 
 static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device)

@@ -128,15 +128,21 @@ static void parallel_chunk(size_t begin, size_t end, void *ctx)
     npusim_nditer_range(p->it, (int64_t)begin, (int64_t)end, p->fn, p->ctx);
 }
 
-void npusim_nditer_parallel(const npusim_nditer *it, npusim_run_fn fn, void *ctx)
+void npusim_nditer_parallel_grain(const npusim_nditer *it, int64_t grain, npusim_run_fn fn, void *ctx)
 {
     int64_t n = npusim_nditer_size(it);
-    if (n < NPUSIM_PARALLEL_MIN) {
+    if (n < 2 * grain) {
         npusim_nditer_range(it, 0, n, fn, ctx);
         return;
     }
     parallel_ctx p = { it, fn, ctx };
-    npusim_parallel_for((size_t)n, NPUSIM_PARALLEL_MIN / 2, parallel_chunk, &p);
+    if (n < NPUSIM_MID_GRAINS * grain) npusim_parallel_for_mid((size_t)n, (size_t)grain, parallel_chunk, &p);
+    else npusim_parallel_for((size_t)n, (size_t)grain, parallel_chunk, &p);
+}
+
+void npusim_nditer_parallel(const npusim_nditer *it, npusim_run_fn fn, void *ctx)
+{
+    npusim_nditer_parallel_grain(it, NPUSIM_PARALLEL_MIN / 2, fn, ctx);
 }
 
 /* Lowest and one-past-highest byte a view touches (both 0 for an empty view). */

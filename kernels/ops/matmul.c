@@ -112,12 +112,15 @@ static void unpack(const void *src, npusim_kind kind, const matrix *c)
  * on a machine with more runnable threads than cores, waiting for a descheduled partner costs
  * far more than the work (the k-means example ran 10 to 50 times slower, and its replayed
  * graph, whose products follow each other with no pause, slower than eager). Products below
- * BLAS_OWN_THREADS_MNK are therefore cut into row blocks under that threshold; larger ones
- * amortise OpenBLAS's threads. The blocks run on npusim's pool, whose threads sleep when idle,
- * from BLAS_POOL_MNK on: below it (tens of microseconds of work) waking a pool thread costs
- * more than it saves, so they run one after the other on the calling thread. */
+ * BLAS_OWN_THREADS_MNK are therefore cut into row blocks under that threshold (an even number
+ * of them, so that two threads share them evenly), which also keeps each block within reach of
+ * OpenBLAS's small-matrix kernels; larger ones amortise OpenBLAS's threads. The blocks run on
+ * npusim's pool from BLAS_POOL_MNK on (k-means' (1797, 64) @ (64, 10), ~30 us on one thread):
+ * its threads poll for the next job between operations, so handing half of such a product
+ * over costs far less than it saves (while they answer promptly: npusim_parallel_for_mid). */
 #define BLAS_ONE_THREAD_MNK 262144
-#define BLAS_POOL_MNK (1LL << 22)
+#define BLAS_POOL_MNK (1LL << 19)
+#define BLAS_MID_MNK (1LL << 22) /* below: mid-size work for the pool (npusim_parallel_for_mid) */
 #define BLAS_OWN_THREADS_MNK (1LL << 27)
 
 /* OpenBLAS's "small matrix" kernels (x86-64 SKYLAKEX and later), which skip packing, take a
@@ -170,9 +173,12 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
         gemm_call(&j, 0, M);
         return;
     }
-    j.block_rows = BLAS_ONE_THREAD_MNK / (N * K);
+    int64_t even_blocks = (mnk + BLAS_ONE_THREAD_MNK - 1) / BLAS_ONE_THREAD_MNK;
+    even_blocks += even_blocks & 1;
+    j.block_rows = (M + even_blocks - 1) / even_blocks;
     size_t blocks = (size_t)((M + j.block_rows - 1) / j.block_rows);
     if (mnk < BLAS_POOL_MNK) gemm_blocks(0, blocks, &j);
+    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(blocks, 1, gemm_blocks, &j);
     else npusim_parallel_for(blocks, 1, gemm_blocks, &j);
 }
 

@@ -252,6 +252,10 @@ typedef void (*npusim_run_fn)(char **ptrs, const int64_t *strides, size_t n, voi
 void npusim_nditer_range(const npusim_nditer *it, int64_t begin, int64_t end, npusim_run_fn fn, void *ctx);
 /* Same over the whole space, split across the CPU pool when it is large. */
 void npusim_nditer_parallel(const npusim_nditer *it, npusim_run_fn fn, void *ctx);
+/* Same, split across the pool in chunks of at least `grain` elements when there are two; a job
+ * of fewer than NPUSIM_MID_GRAINS grains is mid-size work (npusim_parallel_for_mid). */
+#define NPUSIM_MID_GRAINS 16
+void npusim_nditer_parallel_grain(const npusim_nditer *it, int64_t grain, npusim_run_fn fn, void *ctx);
 
 extern const npusim_ew_op npusim_ew_add, npusim_ew_sub, npusim_ew_mul, npusim_ew_div, npusim_ew_truncdiv,
     npusim_ew_floordiv, npusim_ew_remainder, npusim_ew_pow, npusim_ew_maximum, npusim_ew_minimum, npusim_ew_eq,

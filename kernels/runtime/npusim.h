@@ -89,6 +89,11 @@ void npusim_kernel_end(void);
  * the number of online CPUs) and on the caller, and returns when all chunks are done. */
 typedef void (*npusim_range_fn)(size_t begin, size_t end, void *ctx);
 void npusim_parallel_for(size_t n, size_t grain, npusim_range_fn fn, void *ctx);
+/* npusim_parallel_for for mid-size work (tens of microseconds), which gains from a second
+ * thread only when it answers at once: after such a job waited long for a pool thread's chunk
+ * (the thread lost its core on a busy machine), the next ones run on the caller alone for a
+ * while (kernels/runtime/pool.c). */
+void npusim_parallel_for_mid(size_t n, size_t grain, npusim_range_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }
