@@ -192,11 +192,22 @@ typedef struct {
     const sort_ctx *c;
     const char *in;
     char *values, *indices;
-    uint64_t *items, *aux;      /* scattered items; the buckets' scratch */
+    uint64_t *items;            /* the scattered items */
     int64_t n, chunk;
     uint32_t (*offsets)[MSD_BUCKETS]; /* [MSD_CHUNKS]: counts, then scatter offsets */
     int64_t bucket_start[MSD_BUCKETS + 1];
 } msd32;
+
+/* A float's ascending key, branch-free: the bits with the sign folded (negatives complemented,
+ * positives' sign bit set), every NaN the largest key, -0.0 that of +0.0. */
+static inline uint32_t float_key(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    uint32_t magnitude = bits & 0x7fffffffu, key = bits ^ ((uint32_t)((int32_t)bits >> 31) | (1u << 31));
+    key = magnitude == 0 ? 1u << 31 : key;
+    return magnitude > 0x7f800000u ? UINT32_MAX : key;
+}
 
 /* keys[0, hi - lo) of elements [lo, hi) of the line. */
 static void keys_of(const msd32 *m, int64_t lo, int64_t hi, uint32_t *keys)
@@ -204,13 +215,11 @@ static void keys_of(const msd32 *m, int64_t lo, int64_t hi, uint32_t *keys)
     const sort_ctx *c = m->c;
     if (c->in_dtype == ACL_FLOAT) {
         uint32_t flip = c->descending ? UINT32_MAX : 0;
-        for (int64_t i = lo; i < hi; i++) {
-            uint32_t bits;
-            memcpy(&bits, m->in + i * c->in_stride, sizeof bits);
-            uint32_t key = bits >> 31 ? ~bits : bits | (1u << 31);
-            if ((bits & 0x7fffffffu) > 0x7f800000u) key = UINT32_MAX; /* NaN */
-            else if ((bits & 0x7fffffffu) == 0) key = 1u << 31;      /* -0.0 as +0.0 */
-            keys[i - lo] = key ^ flip;
+        if (c->in_stride == (int64_t)sizeof(float)) { /* contiguous: the same, vectorised */
+            const float *in = (const float *)m->in + lo;
+            for (int64_t i = 0; i < hi - lo; i++) keys[i] = float_key(in[i]) ^ flip;
+        } else {
+            for (int64_t i = lo; i < hi; i++) keys[i - lo] = float_key(*(const float *)(m->in + i * c->in_stride)) ^ flip;
         }
         return;
     }
@@ -251,38 +260,69 @@ static void msd_scatter(size_t begin, size_t end, void *vctx)
     }
 }
 
-/* items[0, n) stably sorted by key bits [0, MSD_SHIFT), through aux; returns the buffer holding
- * them. Short buckets: insertion sort of the items, whose positions are in increasing order
- * among equal keys, so that ordering whole items is stable. */
+/* One stable counting pass of items src -> dst by key bits [shift, shift + bits) (bits <= 11);
+ * false, with nothing moved, when all items have the same digit there. */
+static bool digit_pass(const uint64_t *src, uint64_t *dst, int64_t n, int shift, int bits)
+{
+    uint32_t counts[1 << 11], mask = (1u << bits) - 1;
+    memset(counts, 0, sizeof(uint32_t) << bits);
+    shift += 32;
+    for (int64_t i = 0; i < n; i++) counts[(src[i] >> shift) & mask]++;
+    if (counts[(src[0] >> shift) & mask] == (uint32_t)n) return false;
+    uint32_t offset = 0;
+    for (uint32_t d = 0; d <= mask; d++) {
+        uint32_t count = counts[d];
+        counts[d] = offset;
+        offset += count;
+    }
+    for (int64_t i = 0; i < n; i++) dst[counts[(src[i] >> shift) & mask]++] = src[i];
+    return true;
+}
+
+/* Insertion sort of whole items: among equal keys their positions are in increasing order, so
+ * ordering the items orders the keys stably. */
+static void insertion_sort_items(uint64_t *items, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t v = items[i];
+        int64_t j = i;
+        for (; j > 0 && items[j - 1] > v; j--) items[j] = items[j - 1];
+        items[j] = v;
+    }
+}
+
+/* A bucket's items stably sorted by key bits [0, MSD_SHIFT) = [0, LOW_SPLIT) + [LOW_SPLIT,
+ * MSD_SHIFT), through aux (as long); returns the buffer holding them. A bucket that fits in
+ * cache: two least significant digit passes. A longer one: a most significant digit pass into
+ * aux, then each sub-bucket, now in cache, by its last digit back into items. */
+#define LOW_SPLIT 10
+#define BUCKET_CACHED (1 << 15)
+
 static uint64_t *bucket_sort(uint64_t *items, uint64_t *aux, int64_t n)
 {
-    enum { LOW_BITS = 11, LOW_BUCKETS = 1 << LOW_BITS, PASSES = (MSD_SHIFT + LOW_BITS - 1) / LOW_BITS };
     if (n <= INSERTION_MAX) {
-        for (int64_t i = 1; i < n; i++) {
-            uint64_t v = items[i];
-            int64_t j = i;
-            for (; j > 0 && items[j - 1] > v; j--) items[j] = items[j - 1];
-            items[j] = v;
-        }
+        insertion_sort_items(items, n);
         return items;
     }
-    uint32_t counts[PASSES][LOW_BUCKETS];
-    memset(counts, 0, sizeof counts);
-    for (int64_t i = 0; i < n; i++)
-        for (int p = 0; p < PASSES; p++) counts[p][(items[i] >> (32 + p * LOW_BITS)) & (LOW_BUCKETS - 1)]++;
-    for (int p = 0; p < PASSES; p++) {
-        int shift = 32 + p * LOW_BITS;
-        if (counts[p][(items[0] >> shift) & (LOW_BUCKETS - 1)] == (uint32_t)n) continue; /* one digit for all */
-        uint32_t offset = 0;
-        for (int b = 0; b < LOW_BUCKETS; b++) {
-            uint32_t count = counts[p][b];
-            counts[p][b] = offset;
-            offset += count;
+    if (n <= BUCKET_CACHED || !digit_pass(items, aux, n, LOW_SPLIT, MSD_SHIFT - LOW_SPLIT)) {
+        uint64_t *from = items, *to = aux;
+        if (n <= BUCKET_CACHED && digit_pass(from, to, n, 0, LOW_SPLIT)) from = aux, to = items;
+        if (n <= BUCKET_CACHED && digit_pass(from, to, n, LOW_SPLIT, MSD_SHIFT - LOW_SPLIT)) from = to;
+        if (n > BUCKET_CACHED && digit_pass(from, to, n, 0, LOW_SPLIT)) from = to;
+        return from;
+    }
+    /* aux holds the items by their upper digit; sub-bucket boundaries from that digit. */
+    int shift = 32 + LOW_SPLIT;
+    uint32_t mask = (1u << (MSD_SHIFT - LOW_SPLIT)) - 1;
+    for (int64_t start = 0, end; start < n; start = end) {
+        uint32_t digit = (uint32_t)(aux[start] >> shift) & mask;
+        for (end = start + 1; end < n && ((uint32_t)(aux[end] >> shift) & mask) == digit; end++) {}
+        if (end - start <= INSERTION_MAX) {
+            memcpy(items + start, aux + start, sizeof(uint64_t) * (size_t)(end - start));
+            insertion_sort_items(items + start, end - start);
+        } else if (!digit_pass(aux + start, items + start, end - start, 0, LOW_SPLIT)) {
+            memcpy(items + start, aux + start, sizeof(uint64_t) * (size_t)(end - start));
         }
-        for (int64_t i = 0; i < n; i++) aux[counts[p][(items[i] >> shift) & (LOW_BUCKETS - 1)]++] = items[i];
-        uint64_t *t = items;
-        items = aux;
-        aux = t;
     }
     return items;
 }
@@ -297,44 +337,63 @@ static uint32_t value_of_key(const sort_ctx *c, uint32_t key)
     return is_unsigned ? key : key ^ (1u << 31);
 }
 
+/* Indices and values of the sorted items of positions [lo, lo + n) of the line; items may be the
+ * indices' own memory, each item read before its index overwrites it. */
 static void write_bucket(const msd32 *m, const uint64_t *items, int64_t lo, int64_t n)
 {
     const sort_ctx *c = m->c;
-    for (int64_t i = 0; i < n; i++)
-        *(int64_t *)(m->indices + (lo + i) * c->indices_stride) = (int64_t)(uint32_t)items[i];
-    if (!c->with_values) return;
-    bool from_input = c->in_dtype == ACL_FLOAT16 || c->in_dtype == ACL_BF16;
+    bool from_input = c->in_dtype == ACL_FLOAT16 || c->in_dtype == ACL_BF16, is_float = c->kind == KIND_F64;
     uint32_t zero = c->descending ? ~(1u << 31) : 1u << 31, nan = c->descending ? 0 : UINT32_MAX;
-    bool is_float = c->kind == KIND_F64;
     for (int64_t i = 0; i < n; i++) {
-        uint32_t key = (uint32_t)(items[i] >> 32);
-        char *to = m->values + (lo + i) * c->values_stride;
-        const char *from = m->in + (int64_t)(uint32_t)items[i] * c->in_stride;
-        if (from_input || (is_float && (key == zero || key == nan))) {
-            memcpy(to, from, c->item_size);
-            continue;
+        uint64_t item = items[i];
+        uint32_t key = (uint32_t)(item >> 32), at = (uint32_t)item;
+        if (c->with_values) {
+            char *to = m->values + (lo + i) * c->values_stride;
+            if (from_input || (is_float && (key == zero || key == nan))) {
+                memcpy(to, m->in + (int64_t)at * c->in_stride, c->item_size);
+            } else {
+                uint32_t v = value_of_key(c, key);
+                switch (c->item_size) {
+                case 1: *(uint8_t *)to = (uint8_t)v; break;
+                case 2: *(uint16_t *)to = (uint16_t)v; break;
+                default: *(uint32_t *)to = v; break;
+                }
+            }
         }
-        uint32_t v = value_of_key(c, key);
-        switch (c->item_size) {
-        case 1: *(uint8_t *)to = (uint8_t)v; break;
-        case 2: *(uint16_t *)to = (uint16_t)v; break;
-        default: *(uint32_t *)to = v; break;
-        }
+        *(int64_t *)(m->indices + (lo + i) * c->indices_stride) = at;
     }
 }
 
+/* Whether bucket b starts in task t's element range [t, t + 1) * n / MSD_TASKS (and is not empty). */
+static bool task_has_bucket(const msd32 *m, size_t t, int b)
+{
+    int64_t start = m->bucket_start[b];
+    return start < m->bucket_start[b + 1] && start >= m->n * (int64_t)t / MSD_TASKS &&
+           start < m->n * (int64_t)(t + 1) / MSD_TASKS;
+}
+
+/* Sorts and writes the buckets of tasks [begin, end) through one scratch the size of their
+ * largest bucket, which stays in cache from bucket to bucket. */
 static void msd_buckets(size_t begin, size_t end, void *vctx)
 {
     msd32 *m = vctx;
-    for (size_t t = begin; t < end; t++) {
-        /* the buckets starting in [t, t + 1) * n / MSD_TASKS */
-        int64_t lo = m->n * (int64_t)t / MSD_TASKS, hi = m->n * (int64_t)(t + 1) / MSD_TASKS;
-        for (int b = 0; b < MSD_BUCKETS; b++) {
-            int64_t start = m->bucket_start[b], len = m->bucket_start[b + 1] - start;
-            if (start < lo || start >= hi || len == 0) continue;
-            write_bucket(m, bucket_sort(m->items + start, m->aux + start, len), start, len);
-        }
+    int64_t longest = 0;
+    for (size_t t = begin; t < end; t++)
+        for (int b = 0; b < MSD_BUCKETS; b++)
+            if (task_has_bucket(m, t, b) && m->bucket_start[b + 1] - m->bucket_start[b] > longest)
+                longest = m->bucket_start[b + 1] - m->bucket_start[b];
+    uint64_t *aux = malloc(sizeof(uint64_t) * (size_t)(longest > 0 ? longest : 1));
+    if (!aux) {
+        atomic_store(&((sort_ctx *)m->c)->failed, 1);
+        return;
     }
+    for (size_t t = begin; t < end; t++)
+        for (int b = 0; b < MSD_BUCKETS; b++) {
+            if (!task_has_bucket(m, t, b)) continue;
+            int64_t start = m->bucket_start[b], len = m->bucket_start[b + 1] - start;
+            write_bucket(m, bucket_sort(m->items + start, aux, len), start, len);
+        }
+    free(aux);
 }
 
 static void sort_long32(const sort_ctx *c, const char *in, char *values, char *indices, uint64_t *scratch)
@@ -348,7 +407,7 @@ static void sort_long32(const sort_ctx *c, const char *in, char *values, char *i
         atomic_store(&((sort_ctx *)c)->failed, 1);
         return;
     }
-    *m = (msd32){ .c = c, .in = in, .values = values, .indices = indices, .items = scratch, .aux = scratch + n,
+    *m = (msd32){ .c = c, .in = in, .values = values, .indices = indices, .items = scratch,
                   .n = n, .chunk = (n + MSD_CHUNKS - 1) / MSD_CHUNKS, .offsets = offsets };
     npusim_parallel_for(MSD_CHUNKS, 1, msd_count, m);
     uint32_t offset = 0;
@@ -384,9 +443,13 @@ static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
 {
     int64_t n = c->length;
     bool narrow = c->item_size <= 4 && n <= (int64_t)UINT32_MAX, long_line = narrow && n >= MSD_MIN;
+    if (long_line && c->indices_stride == (int64_t)sizeof(int64_t)) {
+        sort_long32(c, in, values, indices, (uint64_t *)indices); /* the items in the indices' place */
+        return;
+    }
     /* loaded values (8 bytes each), then keys, tmp keys, idx, tmp idx (8 bytes each, or 4 on the
-     * narrow path); a long narrow line: items and their bucket scratch, 8 bytes each */
-    uint64_t *loaded = scratch_alloc(sizeof(uint64_t) * (size_t)n * (long_line ? 2 : narrow ? 3 : 5));
+     * narrow path); a long narrow line: its items, 8 bytes each */
+    uint64_t *loaded = scratch_alloc(sizeof(uint64_t) * (size_t)n * (long_line ? 1 : narrow ? 3 : 5));
     if (!loaded) {
         atomic_store(&c->failed, 1);
         return;
