@@ -15,6 +15,7 @@
 #include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_sort.h"
 #include "ew_ops.h"
+#include "sort_keys.h"
 
 
 #define RADIX_BITS 8
@@ -198,17 +199,6 @@ typedef struct {
     int64_t bucket_start[MSD_BUCKETS + 1];
 } msd32;
 
-/* A float's ascending key, branch-free: the bits with the sign folded (negatives complemented,
- * positives' sign bit set), every NaN the largest key, -0.0 that of +0.0. */
-static inline uint32_t float_key(float f)
-{
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    uint32_t magnitude = bits & 0x7fffffffu, key = bits ^ ((uint32_t)((int32_t)bits >> 31) | (1u << 31));
-    key = magnitude == 0 ? 1u << 31 : key;
-    return magnitude > 0x7f800000u ? UINT32_MAX : key;
-}
-
 /* keys[0, hi - lo) of elements [lo, hi) of the line. */
 static void keys_of(const msd32 *m, int64_t lo, int64_t hi, uint32_t *keys)
 {
@@ -332,7 +322,7 @@ static uint64_t *bucket_sort(uint64_t *items, uint64_t *aux, int64_t n)
 static uint32_t value_of_key(const sort_ctx *c, uint32_t key)
 {
     if (c->descending) key = ~key;
-    if (c->kind == KIND_F64) return key >> 31 ? key & 0x7fffffffu : ~key;
+    if (c->kind == KIND_F64) return float_of_key(key);
     bool is_unsigned = c->in_dtype == ACL_UINT8 || c->in_dtype == ACL_UINT16 || c->in_dtype == ACL_UINT32;
     return is_unsigned ? key : key ^ (1u << 31);
 }
@@ -343,7 +333,7 @@ static void write_bucket(const msd32 *m, const uint64_t *items, int64_t lo, int6
 {
     const sort_ctx *c = m->c;
     bool from_input = c->in_dtype == ACL_FLOAT16 || c->in_dtype == ACL_BF16, is_float = c->kind == KIND_F64;
-    uint32_t zero = c->descending ? ~(1u << 31) : 1u << 31, nan = c->descending ? 0 : UINT32_MAX;
+    uint32_t zero = c->descending ? ~FLOAT_KEY_ZERO : FLOAT_KEY_ZERO, nan = c->descending ? ~FLOAT_KEY_NAN : FLOAT_KEY_NAN;
     for (int64_t i = 0; i < n; i++) {
         uint64_t item = items[i];
         uint32_t key = (uint32_t)(item >> 32), at = (uint32_t)item;
