@@ -408,7 +408,7 @@ static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self,
  * Without inverse indices, a long 1-D self of 4-byte elements with many distinct values sorts
  * its 32-bit keys alone: a parallel scatter of the keys into UNIQUE_BUCKETS buckets by their top
  * bits (a counting pass, then a scattering pass that remakes the keys from self), then each
- * bucket, in cache, sorted on its low bits by a least significant digit radix sort and its runs
+ * bucket, in cache, sorted on its low bits by radix sorts (sort_keys.h) and its runs
  * of equal keys reduced in place to (key, count); the groups are then written in bucket order.
  * Values are rebuilt from the keys, except the zero's (the first zero of self) and the NaNs
  * (each its own group, written last in their order in self, as the hashing path does). */
@@ -433,12 +433,19 @@ typedef struct {
 static void unique_keys(const unique32 *u, int64_t lo, int64_t hi, uint32_t *keys)
 {
     const char *p = u->self->base + lo * u->stride;
-    for (int64_t i = 0; i < hi - lo; i++) {
+    int64_t n = hi - lo;
+    if (u->dtype == ACL_FLOAT && u->stride == 4) { /* the common case, vectorised */
+        const float *f = (const float *)p;
+        for (int64_t i = 0; i < n; i++) keys[i] = float_key(f[i]);
+        return;
+    }
+    uint32_t flip = u->dtype == ACL_INT32 ? 1u << 31 : 0;
+    for (int64_t i = 0; i < n; i++) {
         uint32_t bits;
         memcpy(&bits, p + i * u->stride, sizeof bits);
         float f;
         memcpy(&f, &bits, sizeof f);
-        keys[i] = u->dtype == ACL_FLOAT ? float_key(f) : u->dtype == ACL_INT32 ? bits ^ (1u << 31) : bits;
+        keys[i] = u->dtype == ACL_FLOAT ? float_key(f) : bits ^ flip;
     }
 }
 
@@ -473,42 +480,15 @@ static void unique_scatter(size_t begin, size_t end, void *vctx)
     }
 }
 
-/* One counting pass of keys src -> dst by bits [shift, shift + bits); false (nothing moved) when
- * they all share that digit. */
-static bool key_pass(const uint32_t *src, uint32_t *dst, int64_t n, int shift, int bits)
-{
-    uint32_t counts[1 << 11], mask = (1u << bits) - 1;
-    memset(counts, 0, sizeof(uint32_t) << bits);
-    for (int64_t i = 0; i < n; i++) counts[(src[i] >> shift) & mask]++;
-    if (counts[(src[0] >> shift) & mask] == (uint32_t)n) return false;
-    uint32_t offset = 0;
-    for (uint32_t d = 0; d <= mask; d++) {
-        uint32_t count = counts[d];
-        counts[d] = offset;
-        offset += count;
-    }
-    for (int64_t i = 0; i < n; i++) dst[counts[(src[i] >> shift) & mask]++] = src[i];
-    return true;
-}
+/* A bucket's keys sorted by their bits below the top UNIQUE_BITS. */
+DEFINE_BUCKET_SORT(key_sort, uint32_t, 0)
 
 /* Sorts bucket [start, start + n) and reduces it to its groups: keys[start + g], count
  * aux[start + g]; returns their number (a NaN key, float32's largest, is left out and counted). */
 static int64_t unique_bucket(unique32 *u, int64_t start, int64_t n)
 {
     uint32_t *keys = u->keys + start, *aux = u->aux + start;
-    const int low = 11;
-    if (n <= 32) { /* insertion sort: cheaper than a pass's counts */
-        for (int64_t i = 1; i < n; i++) {
-            uint32_t k = keys[i];
-            int64_t j = i;
-            for (; j > 0 && keys[j - 1] > k; j--) keys[j] = keys[j - 1];
-            keys[j] = k;
-        }
-    } else if (key_pass(keys, aux, n, 0, low)) {
-        if (!key_pass(aux, keys, n, low, UNIQUE_SHIFT - low)) memcpy(keys, aux, sizeof *keys * (size_t)n);
-    } else if (key_pass(keys, aux, n, low, UNIQUE_SHIFT - low)) {
-        memcpy(keys, aux, sizeof *keys * (size_t)n);
-    }
+    key_sort(keys, aux, n, UNIQUE_SHIFT);
     int64_t groups = 0;
     for (int64_t i = 0, j; i < n; i = j) {
         uint32_t key = keys[i];

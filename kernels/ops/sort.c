@@ -178,8 +178,7 @@ static void sort_short32(const sort_ctx *c, const char *in, char *values, char *
 /* A long line of keys of at most 32 bits: items (key << 32 | position) are scattered by their top
  * MSD_BITS key bits into buckets, stably and in parallel over fixed chunks (a counting pass, then
  * a scattering pass that remakes the keys from the input instead of storing them), then each
- * bucket is sorted on its remaining key bits by a least significant digit radix sort while it is
- * in cache, and written out: indices, and values rebuilt from the keys (floats' zeros and NaNs,
+ * bucket is sorted on its remaining key bits by radix sorts in cache (sort_keys.h), and written out: indices, and values rebuilt from the keys (floats' zeros and NaNs,
  * whose keys fold several bit patterns, and float16 / bfloat16 read back from the input). */
 #define MSD_BITS 11
 #define MSD_BUCKETS (1 << MSD_BITS)
@@ -250,72 +249,8 @@ static void msd_scatter(size_t begin, size_t end, void *vctx)
     }
 }
 
-/* One stable counting pass of items src -> dst by key bits [shift, shift + bits) (bits <= 11);
- * false, with nothing moved, when all items have the same digit there. */
-static bool digit_pass(const uint64_t *src, uint64_t *dst, int64_t n, int shift, int bits)
-{
-    uint32_t counts[1 << 11], mask = (1u << bits) - 1;
-    memset(counts, 0, sizeof(uint32_t) << bits);
-    shift += 32;
-    for (int64_t i = 0; i < n; i++) counts[(src[i] >> shift) & mask]++;
-    if (counts[(src[0] >> shift) & mask] == (uint32_t)n) return false;
-    uint32_t offset = 0;
-    for (uint32_t d = 0; d <= mask; d++) {
-        uint32_t count = counts[d];
-        counts[d] = offset;
-        offset += count;
-    }
-    for (int64_t i = 0; i < n; i++) dst[counts[(src[i] >> shift) & mask]++] = src[i];
-    return true;
-}
-
-/* Insertion sort of whole items: among equal keys their positions are in increasing order, so
- * ordering the items orders the keys stably. */
-static void insertion_sort_items(uint64_t *items, int64_t n)
-{
-    for (int64_t i = 1; i < n; i++) {
-        uint64_t v = items[i];
-        int64_t j = i;
-        for (; j > 0 && items[j - 1] > v; j--) items[j] = items[j - 1];
-        items[j] = v;
-    }
-}
-
-/* A bucket's items stably sorted by key bits [0, MSD_SHIFT) = [0, LOW_SPLIT) + [LOW_SPLIT,
- * MSD_SHIFT), through aux (as long); returns the buffer holding them. A bucket that fits in
- * cache: two least significant digit passes. A longer one: a most significant digit pass into
- * aux, then each sub-bucket, now in cache, by its last digit back into items. */
-#define LOW_SPLIT 10
-#define BUCKET_CACHED (1 << 15)
-
-static uint64_t *bucket_sort(uint64_t *items, uint64_t *aux, int64_t n)
-{
-    if (n <= INSERTION_MAX) {
-        insertion_sort_items(items, n);
-        return items;
-    }
-    if (n <= BUCKET_CACHED || !digit_pass(items, aux, n, LOW_SPLIT, MSD_SHIFT - LOW_SPLIT)) {
-        uint64_t *from = items, *to = aux;
-        if (n <= BUCKET_CACHED && digit_pass(from, to, n, 0, LOW_SPLIT)) from = aux, to = items;
-        if (n <= BUCKET_CACHED && digit_pass(from, to, n, LOW_SPLIT, MSD_SHIFT - LOW_SPLIT)) from = to;
-        if (n > BUCKET_CACHED && digit_pass(from, to, n, 0, LOW_SPLIT)) from = to;
-        return from;
-    }
-    /* aux holds the items by their upper digit; sub-bucket boundaries from that digit. */
-    int shift = 32 + LOW_SPLIT;
-    uint32_t mask = (1u << (MSD_SHIFT - LOW_SPLIT)) - 1;
-    for (int64_t start = 0, end; start < n; start = end) {
-        uint32_t digit = (uint32_t)(aux[start] >> shift) & mask;
-        for (end = start + 1; end < n && ((uint32_t)(aux[end] >> shift) & mask) == digit; end++) {}
-        if (end - start <= INSERTION_MAX) {
-            memcpy(items + start, aux + start, sizeof(uint64_t) * (size_t)(end - start));
-            insertion_sort_items(items + start, end - start);
-        } else if (!digit_pass(aux + start, items + start, end - start, 0, LOW_SPLIT)) {
-            memcpy(items + start, aux + start, sizeof(uint64_t) * (size_t)(end - start));
-        }
-    }
-    return items;
-}
+/* A bucket's items sorted by their key bits below the top MSD_BITS. */
+DEFINE_BUCKET_SORT(bucket_sort, uint64_t, 32)
 
 /* The value whose key is `key`, for the dtypes whose keys make_keys32 / keys_of build losslessly
  * (all but float16 and bfloat16; floats' folded zeros and NaNs are handled by the caller). */
@@ -327,11 +262,37 @@ static uint32_t value_of_key(const sort_ctx *c, uint32_t key)
     return is_unsigned ? key : key ^ (1u << 31);
 }
 
+/* write_bucket for contiguous float32 values and indices: a loop without branches, which
+ * vectorises; then the zeros' and NaNs' values, whose keys fold several bit patterns, again from
+ * the input (only buckets holding such keys are revisited). */
+static void write_float_bucket(const msd32 *m, const uint64_t *items, int64_t lo, int64_t n)
+{
+    const sort_ctx *c = m->c;
+    uint32_t flip = c->descending ? UINT32_MAX : 0, *values = (uint32_t *)m->values + lo;
+    int64_t *indices = (int64_t *)m->indices + lo;
+    bool folded = false;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t item = items[i];
+        uint32_t key = (uint32_t)(item >> 32) ^ flip;
+        folded |= key == FLOAT_KEY_ZERO || key == FLOAT_KEY_NAN;
+        if (c->with_values) values[i] = float_of_key(key);
+        indices[i] = (int64_t)(uint32_t)item;
+    }
+    if (!folded || !c->with_values) return;
+    uint32_t zero = float_of_key(FLOAT_KEY_ZERO), nan = float_of_key(FLOAT_KEY_NAN);
+    for (int64_t i = 0; i < n; i++)
+        if (values[i] == zero || values[i] == nan) memcpy(&values[i], m->in + indices[i] * c->in_stride, 4);
+}
+
 /* Indices and values of the sorted items of positions [lo, lo + n) of the line; items may be the
  * indices' own memory, each item read before its index overwrites it. */
 static void write_bucket(const msd32 *m, const uint64_t *items, int64_t lo, int64_t n)
 {
     const sort_ctx *c = m->c;
+    if (c->in_dtype == ACL_FLOAT && c->values_stride == 4 && c->indices_stride == 8) {
+        write_float_bucket(m, items, lo, n);
+        return;
+    }
     bool from_input = c->in_dtype == ACL_FLOAT16 || c->in_dtype == ACL_BF16, is_float = c->kind == KIND_F64;
     uint32_t zero = c->descending ? ~FLOAT_KEY_ZERO : FLOAT_KEY_ZERO, nan = c->descending ? ~FLOAT_KEY_NAN : FLOAT_KEY_NAN;
     for (int64_t i = 0; i < n; i++) {
@@ -381,7 +342,8 @@ static void msd_buckets(size_t begin, size_t end, void *vctx)
         for (int b = 0; b < MSD_BUCKETS; b++) {
             if (!task_has_bucket(m, t, b)) continue;
             int64_t start = m->bucket_start[b], len = m->bucket_start[b + 1] - start;
-            write_bucket(m, bucket_sort(m->items + start, aux, len), start, len);
+            bucket_sort(m->items + start, aux, len, MSD_SHIFT);
+            write_bucket(m, m->items + start, start, len);
         }
     free(aux);
 }
