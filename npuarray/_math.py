@@ -466,48 +466,15 @@ def modf(x, /):
 @with_ufunc_out
 def frexp(x, /):
     """``(mantissa, exponent)`` with ``x == mantissa * 2**exponent`` and
-    ``0.5 <= |mantissa| < 1`` (``numpy.frexp``); zero, infinities and NaN give
-    themselves (a NaN of the same sign) and exponent 0. Exponent int32; integers give
-    NumPy's float dtype; TypeError for complex. float16 and float32 through
-    float64 (``_frexp_narrow``), float64 from its own bits (``_frexp_float64``)."""
+    ``0.5 <= |mantissa| < 1`` (``numpy.frexp``), read from the IEEE 754 fields:
+    ``x``'s bits as the signed integer of its size (no copy), the exponent
+    field shifted out and re-biased and the mantissa's exponent field set to
+    -1's (aclnnRightShift, aclnnBitwiseAnd, aclnnBitwiseOr, aclnnSub);
+    subnormals are first scaled into the normal range by an exact power of two
+    (aclnnMul). Zero, infinities and NaN give themselves and exponent 0.
+    Exponent int32; integers give NumPy's float dtype; TypeError for complex."""
     (dtype, int_dtype) = _ufunc_dtypes(np.frexp, x)
     x = _in_dtype(x, dtype, "frexp")
-    if dtype.itemsize < 8:
-        return _frexp_narrow(x, dtype, int_dtype)
-    return _frexp_float64(x, int_dtype)
-
-
-_FLOAT64 = np.dtype(np.float64)
-_INT64 = np.dtype(np.int64)
-
-
-def _frexp_narrow(x, dtype, int_dtype):
-    """frexp of float16 / float32 ``x`` widened to float64, where all its values,
-    subnormals included, are normal: the exponent field of the float64 bits
-    (aclnnCast, aclnnRightShift, aclnnBitwiseAndScalar), the mantissa as ``x``
-    times the power of two ``2**(1022 - field)`` built from its bits — exact, and
-    ``x`` itself for zero (2**1022), infinities and NaN (2**1023) — cast back
-    (aclnnSub, aclnnBitwiseAndScalar, aclnnMuls, aclnnMul, aclnnCast); the
-    exponent ``field - 1022``, 0 where ``x`` is zero or not finite (aclnnCast,
-    aclnnSubs, aclnnIsFinite, aclnnNeScalar, aclnnLogicalAnd, aclnnMul). No
-    selection (aclnnSWhere) at all: about ten element-wise passes."""
-    wide = _manipulation.astype(x, _FLOAT64)
-    field = ew.bitwise_and(ew.bitwise_right_shift(ew.bits_as(wide, _INT64), 52), 0x7FF)
-    power = ew.multiply(ew.bitwise_and(ew.subtract(2045, field), 0x7FF), 1 << 52)
-    mantissa = _manipulation.astype(ew.multiply(wide, ew.bits_as(power, _FLOAT64)), dtype)
-    exponent = ew.subtract(_manipulation.astype(field, int_dtype), 1022)
-    regular = ew.logical_and(ew.isfinite(x), ew.not_equal(x, 0))
-    return mantissa, ew.multiply(exponent, regular)
-
-
-def _frexp_float64(x, int_dtype):
-    """frexp of float64 ``x`` read from the IEEE 754 fields: ``x``'s bits as
-    int64 (no copy), the exponent field shifted out and re-biased and the
-    mantissa's exponent field set to -1's (aclnnRightShift, aclnnBitwiseAnd,
-    aclnnBitwiseOr, aclnnSub); subnormals are first scaled into the normal range
-    by an exact power of two (aclnnMul); zero, infinities and NaN selected
-    unchanged, exponent 0 (aclnnSWhere)."""
-    dtype = x.dtype
     info = np.finfo(dtype)
     bits_dtype = np.dtype(f"i{dtype.itemsize}")
     fraction_bits, bias, field_mask = info.nmant, info.maxexp - 1, 2 * info.maxexp - 1
