@@ -585,8 +585,8 @@ static int64_t unique_by_sorting(const npusim_exec *ex, const npusim_view *self,
     /* The zero's key is the smallest of its bucket: a zero group is that bucket's first. */
     int zeros = FLOAT_KEY_ZERO >> UNIQUE_SHIFT;
     unique_writer w = { u, 0 };
-    if (self->dtype == ACL_FLOAT && u->groups[zeros + 1] > u->groups[zeros] && u->keys[u->start[zeros]] == FLOAT_KEY_ZERO)
-        w.zero_bits = first_zero(u);
+    bool zero_group = u->groups[zeros + 1] > u->groups[zeros] && u->keys[u->start[zeros]] == FLOAT_KEY_ZERO;
+    if (self->dtype == ACL_FLOAT && zero_group) w.zero_bits = first_zero(u);
     npusim_parallel_for(UNIQUE_BUCKETS, UNIQUE_BUCKETS / UNIQUE_TASKS, unique_write, &w);
     for (int64_t i = 0; u->nans && i < n; i++) { /* each NaN a value of its own, last */
         uint32_t bits;
@@ -609,7 +609,8 @@ static int unique2_kernel(const npusim_exec *ex, npusim_view *views)
     int64_t n = npusim_numel(&ex->t[0]);
     if (self->ndim == 1 && !ex->present[2] && n >= HASH_BLOCK && n < (int64_t)UINT32_MAX) {
         bool sortable = self->dtype == ACL_FLOAT || self->dtype == ACL_INT32 || self->dtype == ACL_UINT32;
-        int64_t groups = unique_by_hashing(ex, self, values, counts, sortable ? HASH_BEFORE_SORTING : HASH_DISTINCT_MAX);
+        int64_t limit = sortable ? HASH_BEFORE_SORTING : HASH_DISTINCT_MAX;
+        int64_t groups = unique_by_hashing(ex, self, values, counts, limit);
         if (groups < 0 && sortable) groups = unique_by_sorting(ex, self, values, counts);
         if (groups >= 0) {
             ex->shape_out->shape[0] = groups;

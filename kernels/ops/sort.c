@@ -7,7 +7,9 @@
  * significant digit radix sort (stable by construction) of keys that order like the values
  * (32-bit keys and indices for dtypes of up to 4 bytes, else 64-bit), and the values are then
  * gathered from the input by the sorted indices, so their bits (signed zeros, NaN payloads) are
- * kept. Lines along the dim are sorted in parallel. */
+ * kept. Long lines of keys of up to 32 bits are bucketed by their top key bits across the CPU
+ * pool first, and their values rebuilt from the keys where those are one-to-one (sort_long32).
+ * Lines along the dim are sorted in parallel. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -178,8 +180,10 @@ static void sort_short32(const sort_ctx *c, const char *in, char *values, char *
 /* A long line of keys of at most 32 bits: items (key << 32 | position) are scattered by their top
  * MSD_BITS key bits into buckets, stably and in parallel over fixed chunks (a counting pass, then
  * a scattering pass that remakes the keys from the input instead of storing them), then each
- * bucket is sorted on its remaining key bits by radix sorts in cache (sort_keys.h), and written out: indices, and values rebuilt from the keys (floats' zeros and NaNs,
- * whose keys fold several bit patterns, and float16 / bfloat16 read back from the input). */
+ * bucket is sorted on its remaining key bits by radix sorts in cache (sort_keys.h) and written
+ * out: indices, and values rebuilt from the keys (floats' zeros and NaNs, whose keys fold several
+ * bit patterns, and float16 / bfloat16 read back from the input). The items live in the indices'
+ * memory when it is contiguous (no scratch to fault in). */
 #define MSD_BITS 11
 #define MSD_BUCKETS (1 << MSD_BITS)
 #define MSD_SHIFT (32 - MSD_BITS)
@@ -208,7 +212,8 @@ static void keys_of(const msd32 *m, int64_t lo, int64_t hi, uint32_t *keys)
             const float *in = (const float *)m->in + lo;
             for (int64_t i = 0; i < hi - lo; i++) keys[i] = float_key(in[i]) ^ flip;
         } else {
-            for (int64_t i = lo; i < hi; i++) keys[i - lo] = float_key(*(const float *)(m->in + i * c->in_stride)) ^ flip;
+            for (int64_t i = lo; i < hi; i++)
+                keys[i - lo] = float_key(*(const float *)(m->in + i * c->in_stride)) ^ flip;
         }
         return;
     }
@@ -294,7 +299,8 @@ static void write_bucket(const msd32 *m, const uint64_t *items, int64_t lo, int6
         return;
     }
     bool from_input = c->in_dtype == ACL_FLOAT16 || c->in_dtype == ACL_BF16, is_float = c->kind == KIND_F64;
-    uint32_t zero = c->descending ? ~FLOAT_KEY_ZERO : FLOAT_KEY_ZERO, nan = c->descending ? ~FLOAT_KEY_NAN : FLOAT_KEY_NAN;
+    uint32_t zero = c->descending ? ~FLOAT_KEY_ZERO : FLOAT_KEY_ZERO;
+    uint32_t nan = c->descending ? ~FLOAT_KEY_NAN : FLOAT_KEY_NAN;
     for (int64_t i = 0; i < n; i++) {
         uint64_t item = items[i];
         uint32_t key = (uint32_t)(item >> 32), at = (uint32_t)item;
