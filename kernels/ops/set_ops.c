@@ -98,7 +98,7 @@ static void radix_sort(uint64_t *keys, int64_t *index, uint64_t *tmp_keys, int64
  * per 16 elements, sorting every element is faster: the kernel falls back to it. */
 #define HASH_CHUNKS 4
 #define HASH_DISTINCT_MAX (1 << 20)
-#define HASH_BEFORE_SORTING (1 << 15) /* the limit where sorting keys (unique_by_sorting) takes over */
+#define HASH_BEFORE_SORTING (1 << 19) /* past it, sorting keys (unique_by_sorting) is faster */
 #define HASH_BLOCK 2048
 #define PREFETCH_AHEAD 16
 
