@@ -9,7 +9,8 @@ import npuarray as npx
 
 def _assert_frexp_bits(a, x):
     mantissa, exponent = npx.frexp(x)
-    want_mantissa, want_exponent = np.frexp(a)
+    with np.errstate(invalid="ignore"):  # NumPy's float16 loop flags NaN inputs
+        want_mantissa, want_exponent = np.frexp(a)
     got = mantissa.to_host()
     assert got.dtype == want_mantissa.dtype and exponent.dtype == want_exponent.dtype
     bits = f"u{got.dtype.itemsize}"
