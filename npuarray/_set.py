@@ -120,25 +120,35 @@ def union1d(ar1, ar2):
     return unique(_manipulation.concat([a, b]))
 
 
+def _common_values(a, b, assume_unique):
+    """Sorted values in both 1-D ``a`` and ``b`` (of one dtype): the distinct
+    values of each (aclnnUnique2, every NaN its own value, as none matches
+    anything), then those occurring twice among the distinct values of both
+    (aclnnUnique2 with counts, aclnnEqScalar, aclnnNonzero, aclnnIndexSelect).
+    A zero in both keeps ``a``'s sign, as a stable sort of the two would."""
+    if not assume_unique:
+        a, b = _set.unique_values(a), _set.unique_values(b)
+    values, counts = _set.unique_counts(_manipulation.concat([a, b]))
+    return _selected(values, ew.equal(counts, 2))
+
+
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """Sorted unique values in both flattened arrays (``numpy.intersect1d``):
-    the uniques of each concatenated and stably sorted (aclnnUnique2,
-    aclnnSort), the equal neighbours kept (aclnnEqTensor, aclnnNonzero,
-    aclnnIndexSelect). ``return_indices`` adds the index of each value's first
-    occurrence in each flattened input (int64); ``assume_unique`` skips the
-    uniques (then the inputs must be unique)."""
+    the distinct values of each, then those found twice among the distinct
+    values of both (aclnnUnique2, aclnnEqScalar, aclnnNonzero,
+    aclnnIndexSelect); three synchronisations for data-dependent lengths, and
+    one for the selection. ``return_indices`` adds the index of each value's
+    first occurrence in each flattened input (int64): then the uniques of each
+    are concatenated and stably sorted (aclnnSort) and equal neighbours kept.
+    ``assume_unique`` skips the uniques (then the inputs must be unique)."""
     a, b = _joined(ar1, ar2, "intersect1d")
+    if not return_indices:
+        return _common_values(a, b, assume_unique)
     index_a = index_b = None
     if not assume_unique:
-        if return_indices:
-            a, index_a = unique(a, return_index=True)
-            b, index_b = unique(b, return_index=True)
-        else:
-            a, b = unique(a), unique(b)
+        a, index_a = unique(a, return_index=True)
+        b, index_b = unique(b, return_index=True)
     joined = _manipulation.concat([a, b])
-    if not return_indices:
-        ordered = _sorted(joined)
-        return _selected(ordered[:-1], ew.equal(ordered[1:], ordered[:-1]))
     order = _stable_order(joined)
     ordered = take(joined, order)
     same = ew.equal(ordered[1:], ordered[:-1])

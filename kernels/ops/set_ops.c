@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_isin_tensor_scalar.h"
 #include "aclnnop/aclnn_unique2.h"
 #include "ew_ops.h"
+#include "sort_keys.h"
 
 
 /* Sort keys: unsigned integers whose order is the value order. A NaN gets the largest key (all
@@ -93,10 +94,11 @@ static void radix_sort(uint64_t *keys, int64_t *index, uint64_t *tmp_keys, int64
  * tables are merged, and only the distinct values are sorted. Bits identify values except the
  * two zeros (merged after the sort, keeping the sign of the first zero of self) and NaNs
  * (distinct each: counted aside, then written last in their order). Past HASH_DISTINCT_MAX
- * distinct values, or one per 16 elements, the radix sort of every element is faster: the kernel
- * falls back to it. */
+ * distinct values (HASH_BEFORE_SORTING for 4-byte dtypes, which unique_by_sorting takes), or one
+ * per 16 elements, sorting every element is faster: the kernel falls back to it. */
 #define HASH_CHUNKS 4
 #define HASH_DISTINCT_MAX (1 << 20)
+#define HASH_BEFORE_SORTING (1 << 19) /* past it, sorting keys (unique_by_sorting) is faster */
 #define HASH_BLOCK 2048
 #define PREFETCH_AHEAD 16
 
@@ -381,7 +383,7 @@ done:
 /* The distinct values and counts of a 1-D self by hashing; the number of groups, or -1 when the
  * tables failed (too many distinct values, or no memory): then nothing was written. */
 static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self, const npusim_view *values,
-                                 const npusim_view *counts)
+                                 const npusim_view *counts, int64_t distinct_max)
 {
     hash_ctx *h = calloc(1, sizeof *h);
     if (!h) return -1;
@@ -390,7 +392,7 @@ static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self,
     h->floating = float_layout_of(self->dtype, &h->layout);
     h->n = self->shape[0];
     h->chunk = (h->n + HASH_CHUNKS - 1) / HASH_CHUNKS;
-    h->limit = h->n / 16 < HASH_DISTINCT_MAX ? h->n / 16 : HASH_DISTINCT_MAX;
+    h->limit = h->n / 16 < distinct_max ? h->n / 16 : distinct_max;
     npusim_parallel_for(HASH_CHUNKS, 1, hash_chunk, h);
     int64_t nans, groups = -1;
     if (!atomic_load(&h->failed) && merge_tables(h, &nans)) groups = write_hashed(ex, h, nans, values, counts);
@@ -402,12 +404,214 @@ static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self,
     return groups;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Without inverse indices, a long 1-D self of 4-byte elements with many distinct values sorts
+ * its 32-bit keys alone: a parallel scatter of the keys into UNIQUE_BUCKETS buckets by their top
+ * bits (a counting pass, then a scattering pass that remakes the keys from self), then each
+ * bucket, in cache, sorted on its low bits by radix sorts (sort_keys.h) and its runs
+ * of equal keys reduced in place to (key, count); the groups are then written in bucket order.
+ * Values are rebuilt from the keys, except the zero's (the first zero of self) and the NaNs
+ * (each its own group, written last in their order in self, as the hashing path does). */
+#define UNIQUE_BITS 11
+#define UNIQUE_BUCKETS (1 << UNIQUE_BITS)
+#define UNIQUE_SHIFT (32 - UNIQUE_BITS)
+#define UNIQUE_CHUNKS 8
+#define UNIQUE_TASKS 32
+#define UNIQUE_BLOCK 512
+
+typedef struct {
+    const npusim_view *self, *values, *counts;
+    const npusim_exec *ex;
+    aclDataType dtype;
+    int64_t n, chunk, stride; /* stride: bytes */
+    uint32_t *keys, *aux;     /* n each: the bucketed keys; scratch, then each group's count */
+    uint32_t (*offsets)[UNIQUE_BUCKETS];
+    int64_t start[UNIQUE_BUCKETS + 1], groups[UNIQUE_BUCKETS + 1]; /* groups: written at, after the prefix sum */
+    int64_t nans;
+} unique32;
+
+static void unique_keys(const unique32 *u, int64_t lo, int64_t hi, uint32_t *keys)
+{
+    const char *p = u->self->base + lo * u->stride;
+    int64_t n = hi - lo;
+    if (u->dtype == ACL_FLOAT && u->stride == 4) { /* the common case, vectorised */
+        const float *f = (const float *)p;
+        for (int64_t i = 0; i < n; i++) keys[i] = float_key(f[i]);
+        return;
+    }
+    uint32_t flip = u->dtype == ACL_INT32 ? 1u << 31 : 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, p + i * u->stride, sizeof bits);
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        keys[i] = u->dtype == ACL_FLOAT ? float_key(f) : bits ^ flip;
+    }
+}
+
+static void unique_count(size_t begin, size_t end, void *vctx)
+{
+    unique32 *u = vctx;
+    uint32_t keys[UNIQUE_BLOCK];
+    for (size_t c = begin; c < end; c++) {
+        uint32_t *count = u->offsets[c];
+        int64_t lo = (int64_t)c * u->chunk, hi = lo + u->chunk < u->n ? lo + u->chunk : u->n;
+        memset(count, 0, sizeof u->offsets[c]);
+        for (int64_t b = lo; b < hi; b += UNIQUE_BLOCK) {
+            int64_t e = b + UNIQUE_BLOCK < hi ? b + UNIQUE_BLOCK : hi;
+            unique_keys(u, b, e, keys);
+            for (int64_t i = 0; i < e - b; i++) count[keys[i] >> UNIQUE_SHIFT]++;
+        }
+    }
+}
+
+static void unique_scatter(size_t begin, size_t end, void *vctx)
+{
+    unique32 *u = vctx;
+    uint32_t keys[UNIQUE_BLOCK];
+    for (size_t c = begin; c < end; c++) {
+        uint32_t *offset = u->offsets[c];
+        int64_t lo = (int64_t)c * u->chunk, hi = lo + u->chunk < u->n ? lo + u->chunk : u->n;
+        for (int64_t b = lo; b < hi; b += UNIQUE_BLOCK) {
+            int64_t e = b + UNIQUE_BLOCK < hi ? b + UNIQUE_BLOCK : hi;
+            unique_keys(u, b, e, keys);
+            for (int64_t i = 0; i < e - b; i++) u->keys[offset[keys[i] >> UNIQUE_SHIFT]++] = keys[i];
+        }
+    }
+}
+
+/* A bucket's keys sorted by their bits below the top UNIQUE_BITS. */
+DEFINE_BUCKET_SORT(key_sort, uint32_t, 0)
+
+/* Sorts bucket [start, start + n) and reduces it to its groups: keys[start + g], count
+ * aux[start + g]; returns their number (a NaN key, float32's largest, is left out and counted). */
+static int64_t unique_bucket(unique32 *u, int64_t start, int64_t n)
+{
+    uint32_t *keys = u->keys + start, *aux = u->aux + start;
+    key_sort(keys, aux, n, UNIQUE_SHIFT);
+    int64_t groups = 0;
+    for (int64_t i = 0, j; i < n; i = j) {
+        uint32_t key = keys[i];
+        for (j = i + 1; j < n && keys[j] == key; j++) {}
+        if (u->dtype == ACL_FLOAT && key == FLOAT_KEY_NAN) {
+            u->nans += j - i; /* only the last bucket holds NaN keys: one task writes this */
+            continue;
+        }
+        keys[groups] = key;
+        aux[groups++] = (uint32_t)(j - i);
+    }
+    return groups;
+}
+
+static void unique_sort_buckets(size_t begin, size_t end, void *vctx)
+{
+    unique32 *u = vctx;
+    for (size_t b = begin; b < end; b++) {
+        int64_t n = u->start[b + 1] - u->start[b];
+        u->groups[b] = n ? unique_bucket(u, u->start[b], n) : 0;
+    }
+}
+
+/* The first zero (either sign) of self, as bits. */
+static uint32_t first_zero(const unique32 *u)
+{
+    for (int64_t i = 0;; i++) {
+        uint32_t bits;
+        memcpy(&bits, u->self->base + i * u->stride, sizeof bits);
+        if ((bits & 0x7fffffffu) == 0) return bits;
+    }
+}
+
+typedef struct {
+    unique32 *u;
+    uint32_t zero_bits;
+} unique_writer;
+
+static void unique_write(size_t begin, size_t end, void *vctx)
+{
+    const unique_writer *w = vctx;
+    const unique32 *u = w->u;
+    int64_t vstride = u->values->strides[0] * 4, cstride = u->counts ? u->counts->strides[0] : 0;
+    for (size_t b = begin; b < end; b++) {
+        const uint32_t *keys = u->keys + u->start[b], *counts = u->aux + u->start[b];
+        int64_t at = u->groups[b], n = u->groups[b + 1] - at;
+        for (int64_t g = 0; g < n; g++) {
+            uint32_t key = keys[g], v = key;
+            if (u->dtype == ACL_FLOAT) v = key == FLOAT_KEY_ZERO ? w->zero_bits : float_of_key(key);
+            else if (u->dtype == ACL_INT32) v = key ^ (1u << 31);
+            memcpy(u->values->base + (at + g) * vstride, &v, sizeof v);
+            if (u->counts) *((int64_t *)u->counts->base + (at + g) * cstride) = counts[g];
+        }
+    }
+}
+
+/* The number of groups, or -1 when out of memory (nothing written). */
+static int64_t unique_by_sorting(const npusim_exec *ex, const npusim_view *self, const npusim_view *values,
+                                 const npusim_view *counts)
+{
+    unique32 *u = calloc(1, sizeof *u);
+    int64_t n = self->shape[0];
+    if (u) {
+        u->keys = malloc(sizeof(uint32_t) * (size_t)n * 2);
+        u->offsets = malloc(sizeof(uint32_t) * UNIQUE_CHUNKS * UNIQUE_BUCKETS);
+    }
+    if (!u || !u->keys || !u->offsets) {
+        if (u) free(u->keys), free(u->offsets);
+        free(u);
+        return -1;
+    }
+    *u = (unique32){ .self = self, .values = values, .counts = ex->present[3] ? counts : NULL, .ex = ex,
+                     .dtype = self->dtype, .n = n, .chunk = (n + UNIQUE_CHUNKS - 1) / UNIQUE_CHUNKS,
+                     .stride = self->strides[0] * 4, .keys = u->keys, .aux = u->keys + n, .offsets = u->offsets };
+    npusim_parallel_for(UNIQUE_CHUNKS, 1, unique_count, u);
+    uint32_t offset = 0;
+    for (int b = 0; b < UNIQUE_BUCKETS; b++) {
+        u->start[b] = offset;
+        for (int c = 0; c < UNIQUE_CHUNKS; c++) {
+            uint32_t count = u->offsets[c][b];
+            u->offsets[c][b] = offset;
+            offset += count;
+        }
+    }
+    u->start[UNIQUE_BUCKETS] = n;
+    npusim_parallel_for(UNIQUE_CHUNKS, 1, unique_scatter, u);
+    npusim_parallel_for(UNIQUE_BUCKETS, UNIQUE_BUCKETS / UNIQUE_TASKS, unique_sort_buckets, u);
+    int64_t total = 0;
+    for (int b = 0; b <= UNIQUE_BUCKETS; b++) { /* counts into the groups' write positions */
+        int64_t count = b < UNIQUE_BUCKETS ? u->groups[b] : 0;
+        u->groups[b] = total;
+        total += count;
+    }
+    /* The zero's key is the smallest of its bucket: a zero group is that bucket's first. */
+    int zeros = FLOAT_KEY_ZERO >> UNIQUE_SHIFT;
+    unique_writer w = { u, 0 };
+    bool zero_group = u->groups[zeros + 1] > u->groups[zeros] && u->keys[u->start[zeros]] == FLOAT_KEY_ZERO;
+    if (self->dtype == ACL_FLOAT && zero_group) w.zero_bits = first_zero(u);
+    npusim_parallel_for(UNIQUE_BUCKETS, UNIQUE_BUCKETS / UNIQUE_TASKS, unique_write, &w);
+    for (int64_t i = 0; u->nans && i < n; i++) { /* each NaN a value of its own, last */
+        uint32_t bits;
+        memcpy(&bits, self->base + i * u->stride, sizeof bits);
+        if ((bits & 0x7fffffffu) <= 0x7f800000u) continue;
+        memcpy(values->base + total * values->strides[0] * 4, &bits, sizeof bits);
+        if (u->counts) *((int64_t *)counts->base + total * counts->strides[0]) = 1;
+        total++;
+        u->nans--;
+    }
+    free(u->keys);
+    free(u->offsets);
+    free(u);
+    return total;
+}
+
 static int unique2_kernel(const npusim_exec *ex, npusim_view *views)
 {
     const npusim_view *self = &views[0], *values = &views[1], *inverse = &views[2], *counts = &views[3];
     int64_t n = npusim_numel(&ex->t[0]);
     if (self->ndim == 1 && !ex->present[2] && n >= HASH_BLOCK && n < (int64_t)UINT32_MAX) {
-        int64_t groups = unique_by_hashing(ex, self, values, counts);
+        bool sortable = self->dtype == ACL_FLOAT || self->dtype == ACL_INT32 || self->dtype == ACL_UINT32;
+        int64_t limit = sortable ? HASH_BEFORE_SORTING : HASH_DISTINCT_MAX;
+        int64_t groups = unique_by_hashing(ex, self, values, counts, limit);
+        if (groups < 0 && sortable) groups = unique_by_sorting(ex, self, values, counts);
         if (groups >= 0) {
             ex->shape_out->shape[0] = groups;
             if (ex->shape_out2) ex->shape_out2->shape[0] = groups;

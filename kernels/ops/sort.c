@@ -7,7 +7,9 @@
  * significant digit radix sort (stable by construction) of keys that order like the values
  * (32-bit keys and indices for dtypes of up to 4 bytes, else 64-bit), and the values are then
  * gathered from the input by the sorted indices, so their bits (signed zeros, NaN payloads) are
- * kept. Lines along the dim are sorted in parallel. */
+ * kept. Long lines of keys of up to 32 bits are bucketed by their top key bits across the CPU
+ * pool first, and their values rebuilt from the keys where those are one-to-one (sort_long32).
+ * Lines along the dim are sorted in parallel. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,6 +17,7 @@
 #include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_sort.h"
 #include "ew_ops.h"
+#include "sort_keys.h"
 
 
 #define RADIX_BITS 8
@@ -140,73 +143,6 @@ static void make_keys32(const sort_ctx *c, const uint64_t *values, uint32_t *key
 DEFINE_SORTS(64, uint64_t, int64_t)
 DEFINE_SORTS(32, uint32_t, uint32_t)
 
-/* A long line of 32-bit keys is sorted by the CPU pool: each pass splits the line into
- * SORT_CHUNKS fixed chunks, counts every chunk's digits, then scatters every chunk from offsets
- * that place chunk c's elements of a digit after those of chunks < c (stable, as one thread). */
-#define SORT_PARALLEL_MIN (1 << 20)
-#define SORT_CHUNKS 8
-
-typedef struct {
-    const uint32_t *keys, *idx;
-    uint32_t *out_keys, *out_idx;
-    int64_t n, chunk;
-    int shift;
-    int64_t (*counts)[RADIX_BUCKETS]; /* [SORT_CHUNKS]: digit counts, then scatter offsets */
-} radix_pass;
-
-static void pass_count(size_t begin, size_t end, void *vctx)
-{
-    const radix_pass *p = vctx;
-    for (size_t c = begin; c < end; c++) {
-        int64_t *count = p->counts[c], lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->n ? lo + p->chunk : p->n;
-        memset(count, 0, sizeof(int64_t) * RADIX_BUCKETS);
-        for (int64_t i = lo; i < hi; i++) count[(p->keys[i] >> p->shift) & (RADIX_BUCKETS - 1)]++;
-    }
-}
-
-static void pass_scatter(size_t begin, size_t end, void *vctx)
-{
-    const radix_pass *p = vctx;
-    for (size_t c = begin; c < end; c++) {
-        int64_t *offset = p->counts[c], lo = (int64_t)c * p->chunk, hi = lo + p->chunk < p->n ? lo + p->chunk : p->n;
-        for (int64_t i = lo; i < hi; i++) {
-            int64_t to = offset[(p->keys[i] >> p->shift) & (RADIX_BUCKETS - 1)]++;
-            p->out_keys[to] = p->keys[i];
-            p->out_idx[to] = p->idx[i];
-        }
-    }
-}
-
-static uint32_t *radix_sort32_parallel(uint32_t *keys, uint32_t *idx, uint32_t *tmp_keys, uint32_t *tmp_idx, int64_t n)
-{
-    int64_t counts[SORT_CHUNKS][RADIX_BUCKETS];
-    radix_pass p = { .n = n, .chunk = (n + SORT_CHUNKS - 1) / SORT_CHUNKS, .counts = counts };
-    for (int pass = 0; pass < 32 / RADIX_BITS; pass++) {
-        p.keys = keys;
-        p.idx = idx;
-        p.out_keys = tmp_keys;
-        p.out_idx = tmp_idx;
-        p.shift = pass * RADIX_BITS;
-        npusim_parallel_for(SORT_CHUNKS, 1, pass_count, &p);
-        int64_t offset = 0, first_digit_total = 0;
-        for (int c = 0; c < SORT_CHUNKS; c++) first_digit_total += counts[c][(keys[0] >> p.shift) & (RADIX_BUCKETS - 1)];
-        if (first_digit_total == n) continue; /* one digit for all */
-        for (int b = 0; b < RADIX_BUCKETS; b++)
-            for (int c = 0; c < SORT_CHUNKS; c++) {
-                int64_t count = counts[c][b];
-                counts[c][b] = offset;
-                offset += count;
-            }
-        npusim_parallel_for(SORT_CHUNKS, 1, pass_scatter, &p);
-        uint32_t *sk = keys, *si = idx;
-        keys = tmp_keys;
-        idx = tmp_idx;
-        tmp_keys = sk;
-        tmp_idx = si;
-    }
-    return idx;
-}
-
 /* The sorted line: indices, and the values gathered from the input by them (typed copies of
  * the element's size: a memcpy call per element cost as much as the sort). */
 #define GATHER(T)                                                                              \
@@ -229,45 +165,223 @@ static uint32_t *radix_sort32_parallel(uint32_t *keys, uint32_t *idx, uint32_t *
 WRITE_LINE(write_line32, uint32_t)
 WRITE_LINE(write_line64, int64_t)
 
-/* A line of 32-bit keys, whose loading and writing long lines split across the CPU pool too. */
+/* A line of keys of at most 32 bits, short: keys and indices sorted by radix_sort32, values
+ * gathered. */
+static void sort_short32(const sort_ctx *c, const char *in, char *values, char *indices, uint64_t *loaded)
+{
+    int64_t n = c->length;
+    uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
+    npusim_load(c->kind, loaded, in, c->in_stride, c->in_dtype, (size_t)n);
+    make_keys32(c, loaded, keys, n);
+    for (int64_t i = 0; i < n; i++) idx[i] = (uint32_t)i;
+    write_line32(c, in, values, indices, radix_sort32(keys, idx, tmp_keys, tmp_idx, n), 0, n);
+}
+
+/* A long line of keys of at most 32 bits: items (key << 32 | position) are scattered by their top
+ * MSD_BITS key bits into buckets, stably and in parallel over fixed chunks (a counting pass, then
+ * a scattering pass that remakes the keys from the input instead of storing them), then each
+ * bucket is sorted on its remaining key bits by radix sorts in cache (sort_keys.h) and written
+ * out: indices, and values rebuilt from the keys (floats' zeros and NaNs, whose keys fold several
+ * bit patterns, and float16 / bfloat16 read back from the input). The items live in the indices'
+ * memory when it is contiguous (no scratch to fault in). */
+#define MSD_BITS 11
+#define MSD_BUCKETS (1 << MSD_BITS)
+#define MSD_SHIFT (32 - MSD_BITS)
+#define MSD_MIN (1 << 14)       /* shorter lines: sort_short32 */
+#define MSD_CHUNKS 8            /* fixed chunks of the bucket scatter */
+#define MSD_TASKS 32            /* bucket ranges of about n / MSD_TASKS elements each */
+#define KEY_BLOCK 512           /* elements loaded and keyed at a time */
+
 typedef struct {
     const sort_ctx *c;
     const char *in;
     char *values, *indices;
-    uint64_t *loaded;
-    uint32_t *keys, *idx;
-    const uint32_t *sorted;
-} line32;
+    uint64_t *items;            /* the scattered items */
+    int64_t n, chunk;
+    uint32_t (*offsets)[MSD_BUCKETS]; /* [MSD_CHUNKS]: counts, then scatter offsets */
+    int64_t bucket_start[MSD_BUCKETS + 1];
+} msd32;
 
-static void prepare32_range(size_t lo, size_t hi, void *vctx)
+/* keys[0, hi - lo) of elements [lo, hi) of the line. */
+static void keys_of(const msd32 *m, int64_t lo, int64_t hi, uint32_t *keys)
 {
-    const line32 *l = vctx;
-    npusim_load(l->c->kind, l->loaded + lo, l->in + (int64_t)lo * l->c->in_stride, l->c->in_stride, l->c->in_dtype,
-                hi - lo);
-    make_keys32(l->c, l->loaded + lo, l->keys + lo, (int64_t)(hi - lo));
-    for (size_t i = lo; i < hi; i++) l->idx[i] = (uint32_t)i;
-}
-
-static void write32_range(size_t lo, size_t hi, void *vctx)
-{
-    const line32 *l = vctx;
-    write_line32(l->c, l->in, l->values, l->indices, l->sorted, (int64_t)lo, (int64_t)hi);
-}
-
-static void sort_line32(sort_ctx *c, const char *in, char *values, char *indices, uint64_t *loaded)
-{
-    int64_t n = c->length;
-    uint32_t *keys = (uint32_t *)(loaded + n), *tmp_keys = keys + n, *idx = tmp_keys + n, *tmp_idx = idx + n;
-    line32 l = { c, in, values, indices, loaded, keys, idx, NULL };
-    if (n < SORT_PARALLEL_MIN) {
-        prepare32_range(0, (size_t)n, &l);
-        l.sorted = radix_sort32(keys, idx, tmp_keys, tmp_idx, n);
-        write32_range(0, (size_t)n, &l);
+    const sort_ctx *c = m->c;
+    if (c->in_dtype == ACL_FLOAT) {
+        uint32_t flip = c->descending ? UINT32_MAX : 0;
+        if (c->in_stride == (int64_t)sizeof(float)) { /* contiguous: the same, vectorised */
+            const float *in = (const float *)m->in + lo;
+            for (int64_t i = 0; i < hi - lo; i++) keys[i] = float_key(in[i]) ^ flip;
+        } else {
+            for (int64_t i = lo; i < hi; i++)
+                keys[i - lo] = float_key(*(const float *)(m->in + i * c->in_stride)) ^ flip;
+        }
         return;
     }
-    npusim_parallel_for((size_t)n, SORT_PARALLEL_MIN / SORT_CHUNKS, prepare32_range, &l);
-    l.sorted = radix_sort32_parallel(keys, idx, tmp_keys, tmp_idx, n);
-    npusim_parallel_for((size_t)n, SORT_PARALLEL_MIN / SORT_CHUNKS, write32_range, &l);
+    uint64_t loaded[KEY_BLOCK];
+    npusim_load(c->kind, loaded, m->in + lo * c->in_stride, c->in_stride, c->in_dtype, (size_t)(hi - lo));
+    make_keys32(c, loaded, keys, hi - lo);
+}
+
+static void msd_count(size_t begin, size_t end, void *vctx)
+{
+    msd32 *m = vctx;
+    uint32_t keys[KEY_BLOCK];
+    for (size_t c = begin; c < end; c++) {
+        uint32_t *count = m->offsets[c];
+        int64_t lo = (int64_t)c * m->chunk, hi = lo + m->chunk < m->n ? lo + m->chunk : m->n;
+        memset(count, 0, sizeof m->offsets[c]);
+        for (int64_t b = lo; b < hi; b += KEY_BLOCK) {
+            int64_t e = b + KEY_BLOCK < hi ? b + KEY_BLOCK : hi;
+            keys_of(m, b, e, keys);
+            for (int64_t i = 0; i < e - b; i++) count[keys[i] >> MSD_SHIFT]++;
+        }
+    }
+}
+
+static void msd_scatter(size_t begin, size_t end, void *vctx)
+{
+    msd32 *m = vctx;
+    uint32_t keys[KEY_BLOCK];
+    for (size_t c = begin; c < end; c++) {
+        uint32_t *offset = m->offsets[c];
+        int64_t lo = (int64_t)c * m->chunk, hi = lo + m->chunk < m->n ? lo + m->chunk : m->n;
+        for (int64_t b = lo; b < hi; b += KEY_BLOCK) {
+            int64_t e = b + KEY_BLOCK < hi ? b + KEY_BLOCK : hi;
+            keys_of(m, b, e, keys);
+            for (int64_t i = 0; i < e - b; i++)
+                m->items[offset[keys[i] >> MSD_SHIFT]++] = (uint64_t)keys[i] << 32 | (uint64_t)(b + i);
+        }
+    }
+}
+
+/* A bucket's items sorted by their key bits below the top MSD_BITS. */
+DEFINE_BUCKET_SORT(bucket_sort, uint64_t, 32)
+
+/* The value whose key is `key`, for the dtypes whose keys make_keys32 / keys_of build losslessly
+ * (all but float16 and bfloat16; floats' folded zeros and NaNs are handled by the caller). */
+static uint32_t value_of_key(const sort_ctx *c, uint32_t key)
+{
+    if (c->descending) key = ~key;
+    if (c->kind == KIND_F64) return float_of_key(key);
+    bool is_unsigned = c->in_dtype == ACL_UINT8 || c->in_dtype == ACL_UINT16 || c->in_dtype == ACL_UINT32;
+    return is_unsigned ? key : key ^ (1u << 31);
+}
+
+/* write_bucket for contiguous float32 values and indices: a loop without branches, which
+ * vectorises; then the zeros' and NaNs' values, whose keys fold several bit patterns, again from
+ * the input (only buckets holding such keys are revisited). */
+static void write_float_bucket(const msd32 *m, const uint64_t *items, int64_t lo, int64_t n)
+{
+    const sort_ctx *c = m->c;
+    uint32_t flip = c->descending ? UINT32_MAX : 0, *values = (uint32_t *)m->values + lo;
+    int64_t *indices = (int64_t *)m->indices + lo;
+    bool folded = false;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t item = items[i];
+        uint32_t key = (uint32_t)(item >> 32) ^ flip;
+        folded |= key == FLOAT_KEY_ZERO || key == FLOAT_KEY_NAN;
+        if (c->with_values) values[i] = float_of_key(key);
+        indices[i] = (int64_t)(uint32_t)item;
+    }
+    if (!folded || !c->with_values) return;
+    uint32_t zero = float_of_key(FLOAT_KEY_ZERO), nan = float_of_key(FLOAT_KEY_NAN);
+    for (int64_t i = 0; i < n; i++)
+        if (values[i] == zero || values[i] == nan) memcpy(&values[i], m->in + indices[i] * c->in_stride, 4);
+}
+
+/* Indices and values of the sorted items of positions [lo, lo + n) of the line; items may be the
+ * indices' own memory, each item read before its index overwrites it. */
+static void write_bucket(const msd32 *m, const uint64_t *items, int64_t lo, int64_t n)
+{
+    const sort_ctx *c = m->c;
+    if (c->in_dtype == ACL_FLOAT && c->values_stride == 4 && c->indices_stride == 8) {
+        write_float_bucket(m, items, lo, n);
+        return;
+    }
+    bool from_input = c->in_dtype == ACL_FLOAT16 || c->in_dtype == ACL_BF16, is_float = c->kind == KIND_F64;
+    uint32_t zero = c->descending ? ~FLOAT_KEY_ZERO : FLOAT_KEY_ZERO;
+    uint32_t nan = c->descending ? ~FLOAT_KEY_NAN : FLOAT_KEY_NAN;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t item = items[i];
+        uint32_t key = (uint32_t)(item >> 32), at = (uint32_t)item;
+        if (c->with_values) {
+            char *to = m->values + (lo + i) * c->values_stride;
+            if (from_input || (is_float && (key == zero || key == nan))) {
+                memcpy(to, m->in + (int64_t)at * c->in_stride, c->item_size);
+            } else {
+                uint32_t v = value_of_key(c, key);
+                switch (c->item_size) {
+                case 1: *(uint8_t *)to = (uint8_t)v; break;
+                case 2: *(uint16_t *)to = (uint16_t)v; break;
+                default: *(uint32_t *)to = v; break;
+                }
+            }
+        }
+        *(int64_t *)(m->indices + (lo + i) * c->indices_stride) = at;
+    }
+}
+
+/* Whether bucket b starts in task t's element range [t, t + 1) * n / MSD_TASKS (and is not empty). */
+static bool task_has_bucket(const msd32 *m, size_t t, int b)
+{
+    int64_t start = m->bucket_start[b];
+    return start < m->bucket_start[b + 1] && start >= m->n * (int64_t)t / MSD_TASKS &&
+           start < m->n * (int64_t)(t + 1) / MSD_TASKS;
+}
+
+/* Sorts and writes the buckets of tasks [begin, end) through one scratch the size of their
+ * largest bucket, which stays in cache from bucket to bucket. */
+static void msd_buckets(size_t begin, size_t end, void *vctx)
+{
+    msd32 *m = vctx;
+    int64_t longest = 0;
+    for (size_t t = begin; t < end; t++)
+        for (int b = 0; b < MSD_BUCKETS; b++)
+            if (task_has_bucket(m, t, b) && m->bucket_start[b + 1] - m->bucket_start[b] > longest)
+                longest = m->bucket_start[b + 1] - m->bucket_start[b];
+    uint64_t *aux = malloc(sizeof(uint64_t) * (size_t)(longest > 0 ? longest : 1));
+    if (!aux) {
+        atomic_store(&((sort_ctx *)m->c)->failed, 1);
+        return;
+    }
+    for (size_t t = begin; t < end; t++)
+        for (int b = 0; b < MSD_BUCKETS; b++) {
+            if (!task_has_bucket(m, t, b)) continue;
+            int64_t start = m->bucket_start[b], len = m->bucket_start[b + 1] - start;
+            bucket_sort(m->items + start, aux, len, MSD_SHIFT);
+            write_bucket(m, m->items + start, start, len);
+        }
+    free(aux);
+}
+
+static void sort_long32(const sort_ctx *c, const char *in, char *values, char *indices, uint64_t *scratch)
+{
+    int64_t n = c->length;
+    msd32 *m = malloc(sizeof *m);
+    uint32_t(*offsets)[MSD_BUCKETS] = malloc(sizeof(uint32_t) * MSD_CHUNKS * MSD_BUCKETS);
+    if (!m || !offsets) {
+        free(m);
+        free(offsets);
+        atomic_store(&((sort_ctx *)c)->failed, 1);
+        return;
+    }
+    *m = (msd32){ .c = c, .in = in, .values = values, .indices = indices, .items = scratch,
+                  .n = n, .chunk = (n + MSD_CHUNKS - 1) / MSD_CHUNKS, .offsets = offsets };
+    npusim_parallel_for(MSD_CHUNKS, 1, msd_count, m);
+    uint32_t offset = 0;
+    for (int b = 0; b < MSD_BUCKETS; b++) {
+        m->bucket_start[b] = offset;
+        for (int k = 0; k < MSD_CHUNKS; k++) {
+            uint32_t count = offsets[k][b];
+            offsets[k][b] = offset;
+            offset += count;
+        }
+    }
+    m->bucket_start[MSD_BUCKETS] = n;
+    npusim_parallel_for(MSD_CHUNKS, 1, msd_scatter, m);
+    npusim_parallel_for(MSD_TASKS, 1, msd_buckets, m);
+    free(offsets);
+    free(m);
 }
 
 /* A line's scratch, 2 MiB-aligned and offered to transparent huge pages: a 16 M-element sort's
@@ -286,16 +400,22 @@ static void *scratch_alloc(size_t bytes)
 static void sort_line(sort_ctx *c, const char *in, char *values, char *indices)
 {
     int64_t n = c->length;
-    bool narrow = c->item_size <= 4 && n <= (int64_t)UINT32_MAX;
+    bool narrow = c->item_size <= 4 && n <= (int64_t)UINT32_MAX, long_line = narrow && n >= MSD_MIN;
+    if (long_line && c->indices_stride == (int64_t)sizeof(int64_t)) {
+        sort_long32(c, in, values, indices, (uint64_t *)indices); /* the items in the indices' place */
+        return;
+    }
     /* loaded values (8 bytes each), then keys, tmp keys, idx, tmp idx (8 bytes each, or 4 on the
-     * narrow path) */
-    uint64_t *loaded = scratch_alloc(sizeof(uint64_t) * (size_t)n * (narrow ? 3 : 5));
+     * narrow path); a long narrow line: its items, 8 bytes each */
+    uint64_t *loaded = scratch_alloc(sizeof(uint64_t) * (size_t)n * (long_line ? 1 : narrow ? 3 : 5));
     if (!loaded) {
         atomic_store(&c->failed, 1);
         return;
     }
-    if (narrow) {
-        sort_line32(c, in, values, indices, loaded);
+    if (long_line) {
+        sort_long32(c, in, values, indices, loaded);
+    } else if (narrow) {
+        sort_short32(c, in, values, indices, loaded);
     } else {
         npusim_load(c->kind, loaded, in, c->in_stride, c->in_dtype, (size_t)n);
         uint64_t *keys = loaded, *tmp_keys = loaded + n;

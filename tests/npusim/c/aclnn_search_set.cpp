@@ -221,11 +221,48 @@ static void test_isin_tensor_scalar(void)
     release_all();
 }
 
+/* A long float32 line with more distinct values than the hash tables take: the keys are sorted
+ * in buckets across the CPU pool (each value twice, a -0.0 first among the zeros, NaNs apart). */
+static void test_unique2_sorted_buckets(void)
+{
+    enum { N = 120000, DISTINCT = 50000 };
+    float *x = (float *)malloc(sizeof(float) * N), *values = (float *)malloc(sizeof(float) * N);
+    int64_t *counts = (int64_t *)malloc(sizeof(int64_t) * N), n[1] = { N };
+    for (int i = 0; i < N; i++) x[i] = (float)((i * 7919) % DISTINCT) - DISTINCT / 2;
+    for (int i = 2 * DISTINCT; i < N; i++) x[i] = NAN;
+    for (int i = 0; i < N; i++)
+        if (x[i] == 0) {
+            x[i] = -0.0f; /* the first zero of the line */
+            break;
+        }
+    aclTensor *tx = tensor(tracked_dev_from(x, sizeof(float) * N), ACL_FLOAT, 1, n, N);
+    void *dv = tracked_dev_from(NULL, sizeof(float) * N), *dc = tracked_dev_from(NULL, sizeof(int64_t) * N);
+    aclTensor *tv = tensor(dv, ACL_FLOAT, 1, n, N), *tc = tensor(dc, ACL_INT64, 1, n, N);
+    RUN(aclnnUnique2, tx, true, false, true, tv, NULL, tc);
+    int64_t groups = view_dim0(tv);
+    EXPECT(groups == DISTINCT + (N - 2 * DISTINCT), "groups %lld", (long long)groups);
+    to_host(values, dv, sizeof(float) * N);
+    to_host(counts, dc, sizeof(int64_t) * N);
+    int bad = 0;
+    for (int g = 0; g < DISTINCT; g++) {
+        float want = (float)(g - DISTINCT / 2);
+        bad += values[g] != want || counts[g] != 2;
+    }
+    for (int64_t g = DISTINCT; g < groups; g++) bad += !isnan(values[g]) || counts[g] != 1;
+    EXPECT(bad == 0, "%d wrong groups", bad);
+    EXPECT(signbit(values[DISTINCT / 2]), "the zero is the first zero's, -0.0");
+    free(x);
+    free(values);
+    free(counts);
+    release_all();
+}
+
 int main(void)
 {
     if (aclnn_test_setup() != 0) return 1;
     test_nonzero();
     test_unique2();
+    test_unique2_sorted_buckets();
     test_searchsorted();
     test_gather();
     test_isin_tensor_scalar();

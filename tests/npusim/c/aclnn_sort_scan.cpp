@@ -1,4 +1,4 @@
-/* npusim's aclnnSort / aclnnArgsort (radix path: lines of 5000) and aclnnCumprod /
+/* npusim's aclnnSort / aclnnArgsort (radix path: lines of 5000; bucketed path: a line of 2^17 + 3) and aclnnCumprod /
  * aclnnInplaceCumprod on a device, run under the sanitizers by tests/core/test_sorting.py: descending
  * values must come out ordered and running products must match the host's. Prints
  * "aclnn_sort_scan ok" and exits 0 on success. */
@@ -33,6 +33,43 @@ static int run(const char *name, aclnnStatus rc, aclrtStream s,
     if (w) aclrtFree(w);
     if (rc) { fprintf(stderr, "%s second phase %d %s\n", name, rc, aclGetRecentErrMsg()); return 1; }
     return 0;
+}
+
+/* A line long enough for the bucketed path (ties, NaNs, both zeros), sorted ascending by aclnnSort
+ * and descending by aclnnArgsort: ordered, stable, and values equal to the input at the indices. */
+static int long_line(aclrtStream s)
+{
+    enum { N = (1 << 17) + 3 };
+    float *x = (float*)malloc(sizeof(float) * N), *v = (float*)malloc(sizeof(float) * N);
+    int64_t *ix = (int64_t*)malloc(sizeof(int64_t) * N);
+    for (int i = 0; i < N; i++) x[i] = (float)((i * 7919) % 4001) / 8.0f - 250.0f;
+    for (int i = 0; i < N; i += 97) x[i] = NAN;
+    for (int i = 5; i < N; i += 89) x[i] = (i / 89) % 2 ? -0.0f : 0.0f;
+    void *d1, *d2, *d3;
+    aclTensor *in = tensor(&d1, ACL_FLOAT, 4, 1, N, x), *vals = tensor(&d2, ACL_FLOAT, 4, 1, N, NULL),
+              *idx = tensor(&d3, ACL_INT64, 8, 1, N, NULL);
+    int fails = run("long sort", aclnnSortGetWorkspaceSize(in, true, 1, false, vals, idx, &ws, &ex), s, aclnnSort);
+    aclrtMemcpy(v, sizeof(float) * N, d2, sizeof(float) * N, ACL_MEMCPY_DEVICE_TO_HOST);
+    aclrtMemcpy(ix, sizeof(int64_t) * N, d3, sizeof(int64_t) * N, ACL_MEMCPY_DEVICE_TO_HOST);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        bad += memcmp(&v[i], &x[ix[i]], sizeof(float)) != 0; /* the input's own bits */
+        if (i == 0) continue;
+        bool nan_prev = isnan(v[i - 1]), nan_cur = isnan(v[i]);
+        bad += (nan_prev && !nan_cur) || (!nan_prev && !nan_cur && v[i - 1] > v[i]); /* NaN last */
+        bad += (v[i - 1] == v[i] || (nan_prev && nan_cur)) && ix[i - 1] > ix[i];    /* stable */
+    }
+    fails += run("long argsort", aclnnArgsortGetWorkspaceSize(in, 1, true, idx, &ws, &ex), s, aclnnArgsort);
+    aclrtMemcpy(ix, sizeof(int64_t) * N, d3, sizeof(int64_t) * N, ACL_MEMCPY_DEVICE_TO_HOST);
+    for (int i = 1; i < N; i++) { /* descending: NaN first, as CANN's kernels */
+        float a = x[ix[i - 1]], b = x[ix[i]];
+        bad += (!isnan(a) && isnan(b)) || (!isnan(a) && !isnan(b) && a < b);
+    }
+    if (bad) fprintf(stderr, "long line: %d bad\n", bad);
+    aclDestroyTensor(in); aclDestroyTensor(vals); aclDestroyTensor(idx);
+    aclrtFree(d1); aclrtFree(d2); aclrtFree(d3);
+    free(x); free(v); free(ix);
+    return fails + (bad != 0);
 }
 
 int main(void)
@@ -74,6 +111,7 @@ int main(void)
     free(prod);
     fails += run("inplace cumprod", aclnnInplaceCumprodGetWorkspaceSize(cin, dimS, &ws, &ex), s, aclnnInplaceCumprod);
     aclDestroyScalar(dimS);
+    fails += long_line(s);
     aclDestroyTensor(in); aclDestroyTensor(vals); aclDestroyTensor(idx); aclDestroyTensor(il); aclDestroyTensor(vl);
     aclDestroyTensor(xl); aclDestroyTensor(cin); aclDestroyTensor(cout);
     aclrtFree(d1); aclrtFree(d2); aclrtFree(d3); aclrtFree(e1); aclrtFree(e2); aclrtFree(e3); aclrtFree(f1); aclrtFree(f2);
