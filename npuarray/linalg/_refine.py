@@ -38,6 +38,7 @@ from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
 from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
 from . import _cholesky, _lu
+from ._split import Split
 
 __all__ = []
 
@@ -50,21 +51,22 @@ def _largest(x, axis):
     return _max(_abs(x), axis=axis, keepdims=True)
 
 
-def _refined(a, b, solve):
+def _refined(split, b, solve):
     """x with a x = b from an approximate solver ``solve`` (float64 in and out), as
     LAPACK's dsgesv refines: corrections until the residual satisfies
-    ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``; (x, whether it did). Gives up
+    ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``; (x, whether it did). The residuals
+    are products with ``split`` (``a`` cut into int8 slices once). Gives up
     when a residual is not at most half the previous one (or not finite)."""
     x = solve(b)
-    if not checks_allowed(a):
+    if not checks_allowed(b):
         for _ in range(CAPTURE_STEPS):
-            x = add(x, solve(subtract(b, matmul(a, x))))
+            x = add(x, solve(subtract(b, split.product(x))))
         return x, True
-    norm = _max(_sum(_abs(a), axis=-1))
-    target = np.sqrt(a._shape[-1]) * _U
+    norm = split.norm
+    target = np.sqrt(split.n) * _U
     previous = None
     for _ in range(MAX_STEPS):
-        residual = subtract(b, matmul(a, x))
+        residual = subtract(b, split.product(x))
         size, x_size, a_norm = (float(v) for v in stack(
             [_max(_abs(residual)), _max(_abs(x)), norm]).to_host())
         if size <= target * a_norm * x_size:
@@ -107,11 +109,12 @@ def solve_float64(a, b, vector, inverse):
         factors = _lu.Factors(scaled, batch, stream)
     except LinAlgError:   # singular in float32: float64 may still solve it
         factors = None
+    split = Split(scaled, stream)
     if factors is not None:
-        x, converged = _refined(scaled, rhs, _float32_solver(factors))
+        x, converged = _refined(split, rhs, _float32_solver(factors))
     if not converged:
         inv_a = inverse(scaled)   # LinAlgError when singular in float64 too
-        x, _ = _refined(scaled, rhs, lambda r: matmul(inv_a, r))
+        x, _ = _refined(split, rhs, lambda r: matmul(inv_a, r))
     x = multiply(x, matrix_transpose(columns))
     return x[..., 0] if vector else x
 

@@ -1,0 +1,140 @@
+"""float64 matrices cut once into int8 slices, for the repeated products of iterative
+refinement on the integer matrix unit.
+
+Refinement multiplies the same matrix ``a`` by a new thin operand at every step
+(``b - a x``). As in the Ozaki scheme (Ootomo, Ozaki and Yokota, "DGEMM on integer
+matrix multiplication unit", IJHPCA 2024), each row of ``a`` is scaled by a power of two
+into (-1, 1) and cut into ``s`` slices of 7 bits, ``r = sum_p 2**(-7 p) A_p`` (truncated,
+each slice the sign of
+``r``, ``|A_p| <= 127``); here that is done once per matrix. A product with ``x``
+(..., n, k) cuts the columns of ``x`` the same way and one aclnnQuantMatmulV5 (int8 x int8
+-> exact int32, hicann/ops-nn matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md)
+gives the sums ``sum_(p+q=d) A_p X_q`` for every ``d <= s + 1`` at once (see ``Split``);
+they are weighted by ``2**(-7 d)`` and added in float64, then the scales are undone.
+
+Accuracy: every dropped bit is below ``2**(-7 s)`` of its row's (column's) largest
+element, so an element of the product is off by at most about
+``(s + 1) n 2**(-7 s) max|a_i:| max|x_:j|`` plus the float64 sum's rounding; ``s`` is the
+smallest with ``(s + 1) sqrt(n) 2**(-7 s) <= u / 4``, far below the
+``sqrt(n) u ||a||_inf max|x|`` that LAPACK's dsgesv asks of a residual. A NaN or
+infinity in a row of ``a`` or a column of ``x`` makes that row or column of the product
+non-finite (its scale is zero or NaN).
+
+Memory: ``s`` bytes per element of ``a``, with temporaries of at most ``_BLOCK_BYTES``.
+"""
+import numpy as np
+
+from .._core import _ops
+from .._core._creation import arange
+from .._core._data_type import to_acl_dtype
+from .._core._elementwise import abs as _abs, add, divide, multiply, pow as _pow
+from .._core._manipulation import expand_dims, reshape
+from .._core._ozaki import power_of_two_scale
+from .._core._statistical import max as _max, sum as _sum
+
+__all__ = []
+
+BITS = 7
+_U = 2.0 ** -53
+_FLOAT32 = np.dtype(np.float32)
+_FLOAT64 = np.dtype(np.float64)
+_INT8 = np.dtype(np.int8)
+_INT32 = np.dtype(np.int32)
+_INT64 = np.dtype(np.int64)
+_INT32_TERMS = (2 ** 31 - 1) // (127 * 127)   # longest exact int8 dot product in int32
+_BLOCK_BYTES = 4 << 20
+
+
+def slices_for(n):
+    """The number of 7-bit slices for products over ``n`` terms (see the module's docstring)."""
+    s = 1
+    while (s + 1) * np.sqrt(max(n, 1)) * 2.0 ** (-BITS * s) > _U / 4:
+        s += 1
+    return s
+
+
+def _powers(s, device, shape, reverse=False):
+    """2**(7 p) for p = 1 .. s (or s .. 1), as float64 of ``shape`` (s in one place)."""
+    p = arange(s, 0, -1, dtype=_FLOAT64, device=device) if reverse else \
+        arange(1, s + 1, dtype=_FLOAT64, device=device)
+    return reshape(_pow(2.0, multiply(p, float(BITS))), shape)
+
+
+def _cut(scaled, weights, out, stream, reverse=False):
+    """int8 slices of ``scaled`` (values in (-1, 1)) into ``out`` (..., s, n), slice p at
+    index p - 1 (or s - p when ``reverse``): truncations ``U_p = trunc(scaled 2**(7 p))``
+    (int64, ``weights`` in the same order), then ``A_1 = U_1``, ``A_p = U_p - 128 U_(p-1)``."""
+    truncated = _ops.cast(multiply(expand_dims(scaled, -2), weights), _INT64, stream=stream)
+    s = truncated._shape[-2]
+    first = s - 1 if reverse else 0
+    _ops.launch("aclnnCast", truncated[..., first:first + 1, :], to_acl_dtype(_INT8), out[..., first:first + 1, :],
+                stream=stream)
+    if s > 1:
+        later, earlier = (slice(0, s - 1), slice(1, s)) if reverse else (slice(1, s), slice(0, s - 1))
+        _ops.launch("aclnnSub", truncated[..., later, :], truncated[..., earlier, :], _ops.acl_scalar(128, _INT64),
+                    out[..., later, :], stream=stream)
+
+
+class Split:
+    """A float64 matrix ``a`` (..., m, n), finite or not, cut into int8 slices once;
+    ``product(x)`` is ``a @ x`` for thin float64 ``x`` (see the module's docstring), and
+    ``norm`` its largest absolute row sum, ``||a||_inf`` (a 0-d device array). Work on
+    ``stream``; nothing is read back.
+
+    The slices of a row of ``a`` lie side by side, ``[A_1 .. A_s]`` (..., m, s n); those
+    of ``x`` fill a block Hankel matrix ``H`` (..., s n, s k) whose block (p, c) is
+    ``X_(s + 1 - p - c)`` (zero where that index is below 1), so that column block ``c``
+    of ``[A_1 .. A_s] H`` is the sum of the ``A_p X_q`` with ``p + q = s + 2 - c``."""
+
+    def __init__(self, a, stream):
+        self.stream, self.device = stream, a._buffer.device
+        *batch, m, n = a._shape
+        self.m, self.n = m, n
+        self.s = s = slices_for(n)
+        magnitude = _abs(a)
+        self.norm = _max(_sum(magnitude, axis=-1))
+        self.sigma, _ = power_of_two_scale(_max(magnitude, axis=-1, keepdims=True))   # (..., m, 1)
+        del magnitude
+        slices = _ops.empty(tuple(batch) + (m, s, n), _INT8, self.device, stream)
+        weights = _powers(s, self.device, (s, 1))
+        rows = max(1, _BLOCK_BYTES // (8 * s * n * max(1, a.size // max(1, m * n))))
+        for i0 in range(0, m, rows):
+            part = (Ellipsis, slice(i0, i0 + rows), slice(None))
+            _cut(multiply(a[part], self.sigma[part]), weights, slices[part + (slice(None),)], stream)
+        self.slices = slices
+        self.diagonal_weights = _pow(2.0, multiply(arange(s + 1, 1, -1, dtype=_FLOAT64, device=self.device),
+                                                   -float(BITS)))   # 2**(-7 (p + q)) of column block c
+        self.unit = _ops.fill_(_ops.empty((1,), _FLOAT32, self.device, stream), 1.0, stream=stream)
+
+    def product(self, x):
+        """``a @ x`` (float64, (..., m, k)) for float64 ``x`` (..., n, k)."""
+        stream, s, n = self.stream, self.s, self.n
+        k = x._shape[-1]
+        tau, _ = power_of_two_scale(_max(_abs(x), axis=-2, keepdims=True))   # (..., 1, k)
+        hankel = _ops.empty(x._shape[:-1] + (2 * s - 1, k), _INT8, self.device, stream)
+        _ops.fill_(hankel[..., s:, :], 0, stream=stream)
+        _cut(multiply(x, tau), _powers(s, self.device, (s, 1), reverse=True), hankel[..., :s, :], stream,
+             reverse=True)
+        total = None
+        for k0 in range(0, n, _INT32_TERMS // s):
+            k1 = min(n, k0 + _INT32_TERMS // s)
+            diagonals = self._diagonals(self.slices[..., k0:k1], hankel[..., k0:k1, :, :], k)
+            total = diagonals if total is None else add(total, diagonals)
+        return divide(divide(total, self.sigma), tau)
+
+    def _diagonals(self, left, hankel, k):
+        """sum over p + q <= s + 1 of 2**(-7 (p + q)) A_p X_q, from one int8 product."""
+        stream, s, m = self.stream, self.s, self.m
+        *batch, length, _, _ = hankel._shape
+        left = _ops.copy(left, stream=stream) if left._shape[-1] != self.n else left
+        left = reshape(left, left._shape[:-2] + (s * length,))
+        right = _ops.empty(tuple(batch) + (s, length, s, k), _INT8, self.device, stream)
+        for p in range(s):
+            _ops.copy_(right[..., p, :, :, :], hankel[..., p:p + s, :], stream=stream)
+        right = reshape(right, tuple(batch) + (s * length, s * k))
+        shape = tuple(np.broadcast_shapes(left._shape[:-2], right._shape[:-2])) + (m, s * k)
+        out = _ops.empty(shape, _INT32, self.device, stream)
+        _ops.launch("aclnnQuantMatmulV5", left, right, None, self.unit, None, None, None, None, None, False, False,
+                    0, out, stream=stream)
+        blocks = reshape(_ops.cast(out, _FLOAT64, stream=stream), shape[:-1] + (s, k))
+        return _sum(multiply(blocks, expand_dims(self.diagonal_weights, -1)), axis=-2)
