@@ -37,13 +37,14 @@ from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
 from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
-from . import _cholesky, _lu
+from . import _cholesky, _lu, _split
 from ._split import Split
 
 __all__ = []
 
 MAX_STEPS = 12          # corrections before giving up on a preconditioner
 CAPTURE_STEPS = 4       # fixed number of steps when the result cannot be read back
+FIXED_SLICES = 4        # int8 slices of the float32 Cholesky factor (28 bits) and of each step
 _U = 2.0 ** -53
 
 
@@ -132,31 +133,62 @@ def cholesky_float64(x, upper):
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
     if cholesky_failed(first):   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    factors = _lu.Factors(first, a._shape[:-2], stream)   # L0's own LU: solves with L0
-    lower = _ops.cast(first, FLOAT64, stream=stream)
-    tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks_allowed(a) else 0.0
-    previous = None
-    for _ in range(CAPTURE_STEPS if not checks_allowed(a) else MAX_STEPS):
-        residual = subtract(a, matmul(lower, matrix_transpose(lower)))
-        if checks_allowed(a):
+    lower = _refined_cholesky(a, first, stream)
+    if lower is None:   # too ill-conditioned to refine
+        return _cholesky.from_spectrum(x, upper)
+    lower = divide(lower, scale)
+    return _ops.copy(matrix_transpose(lower), stream=stream) if upper else lower
+
+
+def _refined_cholesky(a, first, stream):
+    """The float64 factor of ``a`` (unit-size diagonal) from its float32 factor ``first``,
+    or None when the steps stall. ``L0``, ``first`` truncated to ``FIXED_SLICES`` int8
+    slices, has an exact ``L0 L0^T``; each step adds ``D`` (float32 Newton step, truncated
+    to int8 slices per row) and updates the residual ``R -= L0 D^T + D L0^T + (E + D/2)
+    D^T + D (E + D/2)^T`` (``E``: the earlier steps) with ``L0 D^T`` exact and the rest,
+    far below ``u``, in float32."""
+    batch, n = a._shape[:-2], a._shape[-1]
+    unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
+    lead = _split.FixedPoint(first, None, FIXED_SLICES, stream, descending=True)
+    residual = subtract(a, _split.exact_product(lead, lead.reordered(), unit))
+    identity = _ops.cast(eye(n, dtype=FLOAT64, device=a.device), FLOAT32, stream=stream)
+    inverse = _lu.Factors(first, batch, stream).solve(identity)   # L0^-1, float32
+    checks = checks_allowed(a)
+    tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks else 0.0
+    earlier, previous = None, None
+    for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
+        if checks:
             size = float(_max(_abs(residual)).to_host())
             if size <= tolerance:
                 break
             if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
-                return _cholesky.from_spectrum(x, upper)   # too ill-conditioned to refine
+                return None
             previous = size
-        lower = add(lower, _newton_step(residual, factors, lower, identity, stream))
-    lower = divide(lower, scale)
-    return _ops.cast(matrix_transpose(lower), FLOAT64, stream=stream) if upper else lower
+        step = _newton_step(residual, inverse, first, identity, stream)
+        rows, _ = _ozaki.power_of_two_scale(_max(_abs(step), axis=-1, keepdims=True))
+        step = _split.FixedPoint(step, rows, FIXED_SLICES, stream)
+        half = multiply(step.value, 0.5) if earlier is None else add(earlier, multiply(step.value, 0.5))
+        small = matmul(_ops.cast(half, FLOAT32, stream=stream),
+                       matrix_transpose(_ops.cast(step.value, FLOAT32, stream=stream)))
+        total = add(_split.exact_product(lead, step, unit), _ops.cast(small, FLOAT64, stream=stream))
+        residual = subtract(subtract(residual, total), matrix_transpose(total))
+        earlier = step.value if earlier is None else add(earlier, step.value)
+    return lead.value if earlier is None else add(lead.value, earlier)
 
 
-def _newton_step(residual, factors, lower, identity, stream):
-    """L Phi(L0^-1 R L0^-T) in float32 (the step is small: its float32 error is
-    below float64's), R scaled by a power of two against float32's range; the
-    solves with L0 use its LU factors (``R`` is symmetric: ``L0^-1 (L0^-1 R)^T``)."""
-    scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual)))
+def _newton_step(residual, inverse, first, identity, stream):
+    """``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T`` (``Z`` lower triangular), in
+    float32 (the step is small: its float32 error is below float64's): ``Y`` from the
+    inverse, ``Z = Phi(Y - Phi(Y) Phi(Y)^T)`` where ``Phi`` keeps the strict lower
+    triangle and half the diagonal; ``R`` scaled by a power of two into float32's range."""
+    scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual), axis=(-2, -1), keepdims=True))
     r32 = _ops.cast(multiply(residual, scale), FLOAT32, stream=stream)
-    y = factors.solve(matrix_transpose(factors.solve(r32)))
-    phi = subtract(tril(y), multiply(multiply(y, _ops.cast(identity, FLOAT32, stream=stream)), 0.5))
-    step = matmul(_ops.cast(lower, FLOAT32, stream=stream), phi)
-    return divide(_ops.cast(step, FLOAT64, stream=stream), scale)
+    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
+    z = _phi(y, identity)
+    z = _phi(subtract(y, divide(matmul(z, matrix_transpose(z)), _ops.cast(scale, FLOAT32, stream=stream))), identity)
+    return divide(_ops.cast(matmul(first, z), FLOAT64, stream=stream), scale)
+
+
+def _phi(y, identity):
+    """The strict lower triangle of ``y`` and half its diagonal."""
+    return subtract(tril(y), multiply(multiply(y, identity), 0.5))

@@ -28,7 +28,7 @@ from .._core import _ops
 from .._core._creation import arange
 from .._core._data_type import to_acl_dtype
 from .._core._elementwise import abs as _abs, add, divide, multiply, pow as _pow
-from .._core._manipulation import expand_dims, reshape
+from .._core._manipulation import expand_dims, flip, matrix_transpose, reshape
 from .._core._ozaki import power_of_two_scale
 from .._core._statistical import max as _max, sum as _sum
 
@@ -73,6 +73,7 @@ def _cut(scaled, weights, out, stream, reverse=False):
         later, earlier = (slice(0, s - 1), slice(1, s)) if reverse else (slice(1, s), slice(0, s - 1))
         _ops.launch("aclnnSub", truncated[..., later, :], truncated[..., earlier, :], _ops.acl_scalar(128, _INT64),
                     out[..., later, :], stream=stream)
+    return truncated
 
 
 class Split:
@@ -138,3 +139,68 @@ class Split:
                     0, out, stream=stream)
         blocks = reshape(_ops.cast(out, _FLOAT64, stream=stream), shape[:-1] + (s, k))
         return _sum(multiply(blocks, expand_dims(self.diagonal_weights, -1)), axis=-2)
+
+
+class FixedPoint:
+    """Rows of ``x`` (..., m, n) scaled by powers of two ``scale`` (..., m, 1) into (-1, 1)
+    (None: already there) and truncated to ``s`` slices of 7 bits: ``value`` is that
+    truncation, float64 and exact (``x`` itself wherever ``x`` has no bits below the
+    last slice), ``slices`` its int8 slices (..., m, s, n), ``X_1`` first (or, when
+    ``descending``, ``X_s`` first), ``scale`` the row scales."""
+
+    def __init__(self, x, scale, s, stream, descending=False):
+        self.s, self.scale, self.stream, self.descending = s, scale, stream, descending
+        device = x._buffer.device
+        x = x if x._dtype == _FLOAT64 else _ops.cast(x, _FLOAT64, stream=stream)
+        scaled = x if scale is None else multiply(x, scale)
+        self.slices = _ops.empty(x._shape[:-1] + (s, x._shape[-1]), _INT8, device, stream)
+        truncated = _cut(scaled, _powers(s, device, (s, 1), reverse=descending), self.slices, stream,
+                         reverse=descending)
+        last = 0 if descending else s - 1
+        value = multiply(_ops.cast(truncated[..., last, :], _FLOAT64, stream=stream), 2.0 ** (-BITS * s))
+        self.value = value if scale is None else divide(value, scale)
+
+    def reordered(self):
+        """The same matrix with its slices in the other order (a copy of the slices)."""
+        other = object.__new__(FixedPoint)
+        other.s, other.scale, other.stream, other.value = self.s, self.scale, self.stream, self.value
+        other.descending = not self.descending
+        other.slices = _ops.copy(flip(self.slices, axis=-2), stream=self.stream)
+        return other
+
+
+def exact_product(left, right, unit):
+    """``left.value @ right.value^T`` (float64, (..., m, m')) of two ``FixedPoint``
+    matrices (..., m, n) and (..., m', n), ``left``'s slices descending and ``right``'s
+    ascending, from every product of their slices: the sums
+    ``sum_(p+q=d) X_p Y_q^T`` for each ``d``, one aclnnQuantMatmulV5 each (the slices of
+    a row side by side: ``[X_p_hi .. X_p_lo] [Y_(d-p_hi) .. Y_(d-p_lo)]^T``, exact in
+    int32 for ``n`` up to ``_INT32_TERMS / min(s)``), weighted by ``2**(-7 d)`` and added in
+    float64 (one rounding each, smallest first), then the row scales undone. ``unit`` is
+    aclnnQuantMatmulV5's x2Scale, (1,) float32."""
+    if not left.descending or right.descending:
+        raise ValueError("exact_product: the left slices must descend and the right ones ascend")
+    stream, sl, sr = left.stream, left.s, right.s
+    *batch, m, _, n = left.slices._shape
+    if min(sl, sr) * n > _INT32_TERMS:
+        raise ValueError(f"exact_product: {n} terms overflow int32")
+    x1 = reshape(left.slices, tuple(batch) + (m, sl * n))
+    x2 = matrix_transpose(reshape(right.slices, right.slices._shape[:-2] + (sr * n,)))
+    shape = tuple(np.broadcast_shapes(x1._shape[:-2], x2._shape[:-2])) + (m, x2._shape[-1])
+    total = _ops.empty(shape, _FLOAT64, x1._buffer.device, stream)
+    diagonal = _ops.empty(shape, _INT32, x1._buffer.device, stream)
+    for d in range(sl + sr, 1, -1):   # smallest first
+        p_lo, p_hi = max(1, d - sr), min(sl, d - 1)
+        _ops.launch("aclnnQuantMatmulV5", x1[..., (sl - p_hi) * n:(sl - p_lo + 1) * n],
+                    x2[..., (d - p_hi - 1) * n:(d - p_lo) * n, :], None, unit, None, None, None, None, None,
+                    False, False, 0, diagonal, stream=stream)
+        weight = _ops.acl_scalar(2.0 ** (-BITS * d), _FLOAT64)
+        if d == sl + sr:
+            _ops.launch("aclnnMuls", diagonal, weight, total, stream=stream)
+        else:
+            _ops.launch("aclnnInplaceAdd", total, diagonal, weight, stream=stream)
+    if left.scale is not None:
+        total = divide(total, left.scale)
+    if right.scale is not None:
+        total = divide(total, matrix_transpose(right.scale))
+    return total
