@@ -37,7 +37,7 @@ from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
 from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
-from . import _cholesky, _lu, _split
+from . import _cholesky, _lu, _split, _triangular
 from ._split import Split
 
 __all__ = []
@@ -147,12 +147,15 @@ def _refined_cholesky(a, first, stream):
     to int8 slices per row) and updates the residual ``R -= L0 D^T + D L0^T + (E + D/2)
     D^T + D (E + D/2)^T`` (``E``: the earlier steps) with ``L0 D^T`` exact and the rest,
     far below ``u``, in float32."""
-    batch, n = a._shape[:-2], a._shape[-1]
+    n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
-    lead = _split.FixedPoint(first, None, FIXED_SLICES, stream, descending=True)
-    residual = subtract(a, _split.exact_product(lead, lead.reordered(), unit))
-    identity = _ops.cast(eye(n, dtype=FLOAT64, device=a.device), FLOAT32, stream=stream)
-    inverse = _lu.Factors(first, batch, stream).solve(identity)   # L0^-1, float32
+    lead = _split.FixedPoint(first, None, FIXED_SLICES, stream)
+    columns = _split.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES, stream,
+                                transposed=True)
+    residual = subtract(a, _split.exact_product(lead, columns, unit))
+    del columns
+    identity = eye(n, dtype=FLOAT32, device=a.device)
+    inverse = _triangular.inverse(first, stream)   # L0^-1, float32
     checks = checks_allowed(a)
     tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks else 0.0
     earlier, previous = None, None
@@ -164,29 +167,31 @@ def _refined_cholesky(a, first, stream):
             if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
                 return None
             previous = size
-        step = _newton_step(residual, inverse, first, identity, stream)
-        rows, _ = _ozaki.power_of_two_scale(_max(_abs(step), axis=-1, keepdims=True))
-        step = _split.FixedPoint(step, rows, FIXED_SLICES, stream)
-        half = multiply(step.value, 0.5) if earlier is None else add(earlier, multiply(step.value, 0.5))
+        step_t, scale = _newton_step(residual, inverse, first, identity, stream)   # (D scale)^T, float32
+        rows, _ = _ozaki.power_of_two_scale(_max(_abs(step_t), axis=-2, keepdims=True))
+        step = _split.FixedPoint(step_t, rows, FIXED_SLICES, stream, transposed=True)
+        value = divide(step.value, scale)   # D, exact
+        half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
         small = matmul(_ops.cast(half, FLOAT32, stream=stream),
-                       matrix_transpose(_ops.cast(step.value, FLOAT32, stream=stream)))
-        total = add(_split.exact_product(lead, step, unit), _ops.cast(small, FLOAT64, stream=stream))
+                       matrix_transpose(_ops.cast(value, FLOAT32, stream=stream)))
+        total = add(divide(_split.exact_product(lead, step, unit), scale), _ops.cast(small, FLOAT64, stream=stream))
         residual = subtract(subtract(residual, total), matrix_transpose(total))
-        earlier = step.value if earlier is None else add(earlier, step.value)
+        earlier = value if earlier is None else add(earlier, value)
     return lead.value if earlier is None else add(lead.value, earlier)
 
 
 def _newton_step(residual, inverse, first, identity, stream):
-    """``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T`` (``Z`` lower triangular), in
-    float32 (the step is small: its float32 error is below float64's): ``Y`` from the
-    inverse, ``Z = Phi(Y - Phi(Y) Phi(Y)^T)`` where ``Phi`` keeps the strict lower
-    triangle and half the diagonal; ``R`` scaled by a power of two into float32's range."""
+    """``(D s)^T`` (float32) and the power of two ``s`` (float64, (..., 1, 1)): ``D = L0 Z``
+    with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T`` (``Z`` lower triangular), in float32 (the step
+    is small: its float32 error is below float64's), ``Y`` from the inverse,
+    ``Z = Phi(Y - Phi(Y) Phi(Y)^T)`` where ``Phi`` keeps the strict lower triangle and
+    half the diagonal; ``R`` scaled by ``s`` into float32's range."""
     scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual), axis=(-2, -1), keepdims=True))
     r32 = _ops.cast(multiply(residual, scale), FLOAT32, stream=stream)
     y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = _phi(y, identity)
     z = _phi(subtract(y, divide(matmul(z, matrix_transpose(z)), _ops.cast(scale, FLOAT32, stream=stream))), identity)
-    return divide(_ops.cast(matmul(first, z), FLOAT64, stream=stream), scale)
+    return matmul(matrix_transpose(z), matrix_transpose(first)), scale
 
 
 def _phi(y, identity):

@@ -28,7 +28,7 @@ from .._core import _ops
 from .._core._creation import arange
 from .._core._data_type import to_acl_dtype
 from .._core._elementwise import abs as _abs, add, divide, multiply, pow as _pow
-from .._core._manipulation import expand_dims, flip, matrix_transpose, reshape
+from .._core._manipulation import expand_dims, matrix_transpose, reshape
 from .._core._ozaki import power_of_two_scale
 from .._core._statistical import max as _max, sum as _sum
 
@@ -53,26 +53,33 @@ def slices_for(n):
     return s
 
 
-def _powers(s, device, shape, reverse=False):
-    """2**(7 p) for p = 1 .. s (or s .. 1), as float64 of ``shape`` (s in one place)."""
-    p = arange(s, 0, -1, dtype=_FLOAT64, device=device) if reverse else \
-        arange(1, s + 1, dtype=_FLOAT64, device=device)
+def _powers(s, device, shape, reverse=False, dtype=_FLOAT64):
+    """2**(7 p) for p = 1 .. s (or s .. 1), as ``dtype`` of ``shape`` (s in one place)."""
+    p = arange(s, 0, -1, dtype=dtype, device=device) if reverse else arange(1, s + 1, dtype=dtype, device=device)
     return reshape(_pow(2.0, multiply(p, float(BITS))), shape)
 
 
-def _cut(scaled, weights, out, stream, reverse=False):
-    """int8 slices of ``scaled`` (values in (-1, 1)) into ``out`` (..., s, n), slice p at
-    index p - 1 (or s - p when ``reverse``): truncations ``U_p = trunc(scaled 2**(7 p))``
-    (int64, ``weights`` in the same order), then ``A_1 = U_1``, ``A_p = U_p - 128 U_(p-1)``."""
-    truncated = _ops.cast(multiply(expand_dims(scaled, -2), weights), _INT64, stream=stream)
-    s = truncated._shape[-2]
+def _cut(scaled, weights, out, stream, reverse=False, axis=-2):
+    """int8 slices of ``scaled`` (values in (-1, 1)) into ``out``, the slice index at
+    ``axis`` (-2: (..., m, s, n), the slices of each row side by side; -3: (..., s, n, m)
+    from ``scaled`` (..., n, m), one matrix per slice), slice p at index p - 1 (or s - p
+    when ``reverse``): truncations ``U_p = trunc(scaled 2**(7 p))`` (int64, ``weights`` in
+    the same order), then ``A_1 = U_1``, ``A_p = U_p - 128 U_(p-1)``. Returns the
+    truncations. float32 ``scaled`` is cut in float32 and int32 (up to 4 slices), float64
+    in float64 and int64 (up to 9)."""
+    wide = _INT32 if scaled._dtype == _FLOAT32 else _INT64
+    truncated = _ops.cast(multiply(expand_dims(scaled, axis), weights), wide, stream=stream)
+    s = truncated._shape[axis]
+
+    def part(x, start, stop):
+        return x[(Ellipsis, slice(start, stop)) + (slice(None),) * (-axis - 1)]
     first = s - 1 if reverse else 0
-    _ops.launch("aclnnCast", truncated[..., first:first + 1, :], to_acl_dtype(_INT8), out[..., first:first + 1, :],
+    _ops.launch("aclnnCast", part(truncated, first, first + 1), to_acl_dtype(_INT8), part(out, first, first + 1),
                 stream=stream)
     if s > 1:
-        later, earlier = (slice(0, s - 1), slice(1, s)) if reverse else (slice(1, s), slice(0, s - 1))
-        _ops.launch("aclnnSub", truncated[..., later, :], truncated[..., earlier, :], _ops.acl_scalar(128, _INT64),
-                    out[..., later, :], stream=stream)
+        later, earlier = ((0, s - 1), (1, s)) if reverse else ((1, s), (0, s - 1))
+        _ops.launch("aclnnSub", part(truncated, *later), part(truncated, *earlier), _ops.acl_scalar(128, wide),
+                    part(out, *later), stream=stream)
     return truncated
 
 
@@ -142,50 +149,50 @@ class Split:
 
 
 class FixedPoint:
-    """Rows of ``x`` (..., m, n) scaled by powers of two ``scale`` (..., m, 1) into (-1, 1)
-    (None: already there) and truncated to ``s`` slices of 7 bits: ``value`` is that
-    truncation, float64 and exact (``x`` itself wherever ``x`` has no bits below the
-    last slice), ``slices`` its int8 slices (..., m, s, n), ``X_1`` first (or, when
-    ``descending``, ``X_s`` first), ``scale`` the row scales."""
+    """A matrix ``x`` (..., m, n) with rows scaled by powers of two ``scale`` (..., m, 1)
+    into (-1, 1) (None: already there), truncated to ``s`` slices of 7 bits, laid out for
+    one side of ``exact_product``: ``value`` is that truncation, float64 and exact (``x``
+    itself wherever ``x`` has no bits below the last slice), and ``slices`` its int8
+    slices, as the left operand (..., m, s, n) with ``X_s`` first. As the right operand
+    (``transposed``), ``x`` is given as its transpose (..., n, m), ``scale`` as
+    (..., 1, m), and ``slices`` are (..., s, n, m), ``X_1^T`` first. float32 ``x`` (at
+    most 4 slices) is cut in float32 and int32 arithmetic."""
 
-    def __init__(self, x, scale, s, stream, descending=False):
-        self.s, self.scale, self.stream, self.descending = s, scale, stream, descending
+    def __init__(self, x, scale, s, stream, transposed=False):
+        self.s, self.scale, self.stream, self.transposed = s, scale, stream, transposed
         device = x._buffer.device
-        x = x if x._dtype == _FLOAT64 else _ops.cast(x, _FLOAT64, stream=stream)
-        scaled = x if scale is None else multiply(x, scale)
-        self.slices = _ops.empty(x._shape[:-1] + (s, x._shape[-1]), _INT8, device, stream)
-        truncated = _cut(scaled, _powers(s, device, (s, 1), reverse=descending), self.slices, stream,
-                         reverse=descending)
-        last = 0 if descending else s - 1
-        value = multiply(_ops.cast(truncated[..., last, :], _FLOAT64, stream=stream), 2.0 ** (-BITS * s))
-        self.value = value if scale is None else divide(value, scale)
-
-    def reordered(self):
-        """The same matrix with its slices in the other order (a copy of the slices)."""
-        other = object.__new__(FixedPoint)
-        other.s, other.scale, other.stream, other.value = self.s, self.scale, self.stream, self.value
-        other.descending = not self.descending
-        other.slices = _ops.copy(flip(self.slices, axis=-2), stream=self.stream)
-        return other
+        dtype = _FLOAT32 if x._dtype == _FLOAT32 and BITS * s < 31 else _FLOAT64
+        x = x if x._dtype == dtype else _ops.cast(x, dtype, stream=stream)
+        scaled = x if scale is None else multiply(x, _ops.cast(scale, dtype, stream=stream))
+        if transposed:
+            self.slices = _ops.empty(x._shape[:-2] + (s,) + x._shape[-2:], _INT8, device, stream)
+            truncated = _cut(scaled, _powers(s, device, (s, 1, 1), dtype=dtype), self.slices, stream, axis=-3)
+            last = matrix_transpose(truncated[..., s - 1, :, :])
+        else:
+            self.slices = _ops.empty(x._shape[:-1] + (s, x._shape[-1]), _INT8, device, stream)
+            truncated = _cut(scaled, _powers(s, device, (s, 1), reverse=True, dtype=dtype), self.slices, stream,
+                             reverse=True)
+            last = truncated[..., 0, :]
+        value = multiply(_ops.cast(last, _FLOAT64, stream=stream), 2.0 ** (-BITS * s))
+        self.value = value if scale is None else divide(value, scale if not transposed else matrix_transpose(scale))
 
 
 def exact_product(left, right, unit):
     """``left.value @ right.value^T`` (float64, (..., m, m')) of two ``FixedPoint``
-    matrices (..., m, n) and (..., m', n), ``left``'s slices descending and ``right``'s
-    ascending, from every product of their slices: the sums
+    matrices (..., m, n) and (..., m', n) (``right`` made ``transposed``), from every product of their slices: the sums
     ``sum_(p+q=d) X_p Y_q^T`` for each ``d``, one aclnnQuantMatmulV5 each (the slices of
-    a row side by side: ``[X_p_hi .. X_p_lo] [Y_(d-p_hi) .. Y_(d-p_lo)]^T``, exact in
+    a row side by side: ``[X_p_hi .. X_p_lo] [Y_(d-p_hi)^T; ..; Y_(d-p_lo)^T]``, exact in
     int32 for ``n`` up to ``_INT32_TERMS / min(s)``), weighted by ``2**(-7 d)`` and added in
     float64 (one rounding each, smallest first), then the row scales undone. ``unit`` is
     aclnnQuantMatmulV5's x2Scale, (1,) float32."""
-    if not left.descending or right.descending:
-        raise ValueError("exact_product: the left slices must descend and the right ones ascend")
+    if left.transposed or not right.transposed:
+        raise ValueError("exact_product: the right operand's slices must be transposed, the left one's not")
     stream, sl, sr = left.stream, left.s, right.s
     *batch, m, _, n = left.slices._shape
     if min(sl, sr) * n > _INT32_TERMS:
         raise ValueError(f"exact_product: {n} terms overflow int32")
     x1 = reshape(left.slices, tuple(batch) + (m, sl * n))
-    x2 = matrix_transpose(reshape(right.slices, right.slices._shape[:-2] + (sr * n,)))
+    x2 = reshape(right.slices, right.slices._shape[:-3] + (sr * n, right.slices._shape[-1]))
     shape = tuple(np.broadcast_shapes(x1._shape[:-2], x2._shape[:-2])) + (m, x2._shape[-1])
     total = _ops.empty(shape, _FLOAT64, x1._buffer.device, stream)
     diagonal = _ops.empty(shape, _INT32, x1._buffer.device, stream)
@@ -202,5 +209,5 @@ def exact_product(left, right, unit):
     if left.scale is not None:
         total = divide(total, left.scale)
     if right.scale is not None:
-        total = divide(total, matrix_transpose(right.scale))
+        total = divide(total, right.scale)
     return total
