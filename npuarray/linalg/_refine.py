@@ -32,10 +32,11 @@ import numpy as np
 from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import eye, tril
-from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, multiply, sqrt, subtract
+from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, isfinite, multiply, sqrt, subtract, where
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
+from .._core._utility import all as _all
 from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
 from . import _cholesky, _lu, _split, _triangular
 from ._split import Split
@@ -90,7 +91,9 @@ def _float32_solver(factors):
 
 def solve_float64(a, b, vector, inverse):
     """``solve`` for float64 ``a`` (..., n, n) and ``b`` ((n,) when ``vector``, else
-    (..., n, k)); ``inverse`` is ``linalg.inv``. LinAlgError when ``a`` is singular."""
+    (..., n, k)); ``inverse`` is ``linalg.inv``. LinAlgError when a finite ``a`` is
+    singular; the solutions for a matrix holding a NaN or infinity are NaN (LAPACK's
+    propagate them)."""
     stream = _ops.current_stream(a._buffer.device)
     rhs = expand_dims(b, axis=-1) if vector else b
     a = a if a._dtype == FLOAT64 else _ops.cast(a, FLOAT64, stream=stream)
@@ -100,6 +103,19 @@ def solve_float64(a, b, vector, inverse):
     if not all(batch) or n == 0 or k == 0:
         out = _ops.empty(batch + (n, k), FLOAT64, a._buffer.device, stream)
         return out[..., 0] if vector else out
+    try:
+        x = _solve_finite(a, rhs, batch, inverse, stream)
+    except LinAlgError:
+        finite = isfinite(_sum(_abs(a), axis=(-2, -1), keepdims=True))   # (..., 1, 1)
+        if not checks_allowed(a) or bool(_all(finite).to_host()):
+            raise
+        clean = where(finite, a, eye(n, dtype=FLOAT64, device=a.device))
+        x = where(finite, _solve_finite(clean, rhs, batch, inverse, stream), float("nan"))
+    return x[..., 0] if vector else x
+
+
+def _solve_finite(a, rhs, batch, inverse, stream):
+    """(..., n, k) solutions: ``a`` equilibrated by powers of two, then refined."""
     rows, _ = _ozaki.power_of_two_scale(_largest(a, -1))
     scaled = multiply(a, rows)
     columns, _ = _ozaki.power_of_two_scale(_largest(scaled, -2))
@@ -116,8 +132,7 @@ def solve_float64(a, b, vector, inverse):
     if not converged:
         inv_a = inverse(scaled)   # LinAlgError when singular in float64 too
         x, _ = _refined(split, rhs, lambda r: matmul(inv_a, r))
-    x = multiply(x, matrix_transpose(columns))
-    return x[..., 0] if vector else x
+    return multiply(x, matrix_transpose(columns))
 
 
 def cholesky_float64(x, upper):
