@@ -27,7 +27,7 @@ import numpy as np
 from .._core import _ops
 from .._core._creation import arange
 from .._core._data_type import to_acl_dtype
-from .._core._elementwise import abs as _abs, add, divide, multiply, pow as _pow
+from .._core._elementwise import abs as _abs, add, divide, multiply, pow as _pow, subtract
 from .._core._manipulation import expand_dims, matrix_transpose, reshape
 from .._core._ozaki import power_of_two_scale
 from .._core._statistical import max as _max, sum as _sum
@@ -41,7 +41,9 @@ _FLOAT64 = np.dtype(np.float64)
 _INT8 = np.dtype(np.int8)
 _INT32 = np.dtype(np.int32)
 _INT64 = np.dtype(np.int64)
-_INT32_TERMS = (2 ** 31 - 1) // (127 * 127)   # longest exact int8 dot product in int32
+_INT32_TERMS = (2 ** 31 - 1) // (128 * 128)   # longest exact int8 dot product in int32
+_INT64_SLICES = 9   # 63 bits
+GROUPS = 3          # int8 products per thin product (fewer: more zero blocks multiplied)
 _BLOCK_BYTES = 4 << 20
 
 
@@ -83,6 +85,29 @@ def _cut(scaled, weights, out, stream, reverse=False, axis=-2):
     return truncated
 
 
+def _cut_by_shifts(scaled, out, stream):
+    """int8 slices (..., m, s, n) of float64 ``scaled`` (..., m, n) in (-1, 1), ``X_1``
+    first: ``U = trunc(scaled 2**63)`` (int64, one cast), its top 7 bits with the sign,
+    ``U >> 56``, then the next 7-bit groups ``(U >> (63 - 7 p)) & 127`` (aclnnRightShift,
+    aclnnBitwiseAndScalar), so that ``U = sum_p X_p 2**(63 - 7 p)``; beyond 9 slices the
+    remainder ``scaled - U 2**-63`` (exact, of ``scaled``'s sign) is cut by ``_cut``."""
+    device, s = scaled._buffer.device, out._shape[-2]
+    top = min(s, _INT64_SLICES)
+    whole = _ops.cast(multiply(scaled, 2.0 ** (BITS * _INT64_SLICES)), _INT64, stream=stream)
+    shifts = _ops.cast(arange(BITS * (_INT64_SLICES - 1), BITS * (_INT64_SLICES - top) - 1, -BITS, dtype=_FLOAT64,
+                              device=device), _INT64, stream=stream)
+    groups = _ops.empty(whole._shape[:-1] + (top, whole._shape[-1]), _INT64, device, stream)
+    _ops.launch("aclnnRightShift", expand_dims(whole, -2), reshape(shifts, (top, 1)), groups, stream=stream)
+    _ops.launch("aclnnCast", groups[..., :1, :], to_acl_dtype(_INT8), out[..., :1, :], stream=stream)
+    if top > 1:
+        _ops.launch("aclnnBitwiseAndScalar", groups[..., 1:, :], _ops.acl_scalar(2 ** BITS - 1, _INT64),
+                    out[..., 1:top, :], stream=stream)
+    if s > top:
+        rest = subtract(scaled, multiply(_ops.cast(whole, _FLOAT64, stream=stream), 2.0 ** (-BITS * _INT64_SLICES)))
+        _cut(multiply(rest, 2.0 ** (BITS * _INT64_SLICES)), _powers(s - top, device, (s - top, 1)), out[..., top:, :],
+             stream)
+
+
 class Split:
     """A float64 matrix ``a`` (..., m, n), finite or not, cut into int8 slices once;
     ``product(x)`` is ``a @ x`` for thin float64 ``x`` (see the module's docstring), and
@@ -104,11 +129,10 @@ class Split:
         self.sigma, _ = power_of_two_scale(_max(magnitude, axis=-1, keepdims=True))   # (..., m, 1)
         del magnitude
         slices = _ops.empty(tuple(batch) + (m, s, n), _INT8, self.device, stream)
-        weights = _powers(s, self.device, (s, 1))
         rows = max(1, _BLOCK_BYTES // (8 * s * n * max(1, a.size // max(1, m * n))))
         for i0 in range(0, m, rows):
             part = (Ellipsis, slice(i0, i0 + rows), slice(None))
-            _cut(multiply(a[part], self.sigma[part]), weights, slices[part + (slice(None),)], stream)
+            _cut_by_shifts(multiply(a[part], self.sigma[part]), slices[part + (slice(None),)], stream)
         self.slices = slices
         self.diagonal_weights = _pow(2.0, multiply(arange(s + 1, 1, -1, dtype=_FLOAT64, device=self.device),
                                                    -float(BITS)))   # 2**(-7 (p + q)) of column block c
@@ -120,7 +144,7 @@ class Split:
         k = x._shape[-1]
         tau, _ = power_of_two_scale(_max(_abs(x), axis=-2, keepdims=True))   # (..., 1, k)
         hankel = _ops.empty(x._shape[:-1] + (2 * s - 1, k), _INT8, self.device, stream)
-        _ops.fill_(hankel[..., s:, :], 0, stream=stream)
+        _ops.fill_(hankel, 0, stream=stream)   # (contiguous: the zeros below X_1 in one pass)
         _cut(multiply(x, tau), _powers(s, self.device, (s, 1), reverse=True), hankel[..., :s, :], stream,
              reverse=True)
         total = None
@@ -131,7 +155,9 @@ class Split:
         return divide(divide(total, self.sigma), tau)
 
     def _diagonals(self, left, hankel, k):
-        """sum over p + q <= s + 1 of 2**(-7 (p + q)) A_p X_q, from one int8 product."""
+        """sum over p + q <= s + 1 of 2**(-7 (p + q)) A_p X_q, from int8 products of
+        ``GROUPS`` groups of column blocks (block ``c`` needs only the first ``s - c``
+        slices of each row: the rest of its column of ``H`` is zero)."""
         stream, s, m = self.stream, self.s, self.m
         *batch, length, _, _ = hankel._shape
         left = _ops.copy(left, stream=stream) if left._shape[-1] != self.n else left
@@ -142,8 +168,11 @@ class Split:
         right = reshape(right, tuple(batch) + (s * length, s * k))
         shape = tuple(np.broadcast_shapes(left._shape[:-2], right._shape[:-2])) + (m, s * k)
         out = _ops.empty(shape, _INT32, self.device, stream)
-        _ops.launch("aclnnQuantMatmulV5", left, right, None, self.unit, None, None, None, None, None, False, False,
-                    0, out, stream=stream)
+        width = -(-s // GROUPS)
+        for c0 in range(0, s, width):
+            c1, depth = min(s, c0 + width), (s - c0) * length
+            _ops.launch("aclnnQuantMatmulV5", left[..., :depth], right[..., :depth, c0 * k:c1 * k], None, self.unit,
+                        None, None, None, None, None, False, False, 0, out[..., c0 * k:c1 * k], stream=stream)
         blocks = reshape(_ops.cast(out, _FLOAT64, stream=stream), shape[:-1] + (s, k))
         return _sum(multiply(blocks, expand_dims(self.diagonal_weights, -1)), axis=-2)
 
