@@ -1,28 +1,33 @@
 """float64 ``solve`` and ``cholesky`` on the device: CANN's single-precision
-factorisations refined to double precision with float64 residuals.
+factorisations refined to double precision with residuals computed exactly (or to
+float64's accuracy) on the integer matrix unit.
 
 CANN's LU (aclblasSgetrfBatched / SgetrsBatched, hicann/ops-blas) and Cholesky
 (aclnnLinalgCholesky, hicann/ops-math math/cholesky/docs/aclnnLinalgCholesky.md) are
 float32 only. As cuSOLVER's iterative-refinement solvers and HPL-AI do, the float32
 factors are used as preconditioners and the answer is corrected with residuals
-computed in float64 on the device (``matmul``: the int8 Ozaki product, or composed
-sums for thin products):
+computed on the device from int8 products (aclnnQuantMatmulV5, ``_split``):
 
 * ``solve``: equilibrate ``a`` by powers of two (rows, then columns: exact), factor
-  it in float32, then ``x += solve32(b - a x)`` until the residual meets LAPACK
-  dsgesv's test ``max|b - a x| <= sqrt(n) u ||a|| max|x|`` (at most ``MAX_STEPS``). When float32 cannot factor it or the
-  iteration does not converge (condition numbers beyond about 1e7), float64
-  aclnnInverse (hicann/ops-nn index/matrix_inverse/docs/aclnnInverse.md) takes
-  over, with the same refinement.
-* ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor in
-  float32 ``L0``, then Newton steps on ``L L^T = a``: with ``R = a - L L^T`` in
-  float64 and ``Y = L0^-1 R L0^-T`` (float32, solves with L0's ops-blas LU),
-  ``L += L Phi(Y)``, where ``Phi``
-  keeps the strict lower triangle and half the diagonal; until
-  ``max|R| <= n u max|a|`` (LAPACK's backward error). Where float32 cannot factor
-  ``a`` or the steps stall (condition numbers beyond about 1e7), the factor comes
-  from the spectral decomposition instead (``_cholesky``), which also tells a
-  matrix that is not positive definite.
+  it in float32, cut it once into int8 slices (``_split.Split``), then
+  ``x += solve32(b - a x)`` with one int8 product per residual, until the residual
+  meets LAPACK dsgesv's test ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|`` (at most
+  ``MAX_STEPS``). When float32 cannot factor it or the iteration does not converge
+  (condition numbers beyond about 1e7), float64 aclnnInverse (hicann/ops-nn
+  index/matrix_inverse/docs/aclnnInverse.md) takes over, with the same refinement. A
+  matrix holding a NaN or infinity gets NaN solutions.
+* ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor it in
+  float32 and truncate the factor to 28 bits, ``L0`` (4 int8 slices), whose ``L0 L0^T``
+  is computed exactly (``_split.exact_product``: 16 products of slices in 7 int8
+  launches), giving ``R = a - L0 L0^T`` with one rounding. A Newton step in float32
+  (``L0^-1`` from ``_triangular``, five float32 products) gives ``D``, truncated to 4
+  slices per row, and ``R -= L0 D^T + D L0^T + D D^T`` with ``L0 D^T`` exact again and
+  ``D D^T`` (below ``u``) in float32, so that ``R`` stays the residual of ``L0 + D`` to
+  float64's accuracy; steps go on until LAPACK's backward-error test
+  ``max|R| <= n u max|a|`` holds (one step for well-conditioned matrices: 14 int8
+  launches per call). Where float32 cannot factor ``a`` or the steps stall (condition
+  numbers beyond about 1e7), the factor comes from the spectral decomposition instead
+  (``_cholesky``), which also tells a matrix that is not positive definite.
 
 Each step reads one number back to decide whether to go on (which waits for the
 stream); during a graph capture a fixed number of steps runs instead.
@@ -172,11 +177,15 @@ def _refined_cholesky(a, first, stream):
     identity = eye(n, dtype=FLOAT32, device=a.device)
     inverse = _triangular.inverse(first, stream)   # L0^-1, float32
     checks = checks_allowed(a)
-    tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks else 0.0
+    tolerance = None   # n u max|a|, read back with the first residual
     earlier, previous = None, None
     for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
         if checks:
-            size = float(_max(_abs(residual)).to_host())
+            if tolerance is None:
+                size, largest = (float(v) for v in stack([_max(_abs(residual)), _max(_abs(a))]).to_host())
+                tolerance = n * _U * largest
+            else:
+                size = float(_max(_abs(residual)).to_host())
             if size <= tolerance:
                 break
             if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
