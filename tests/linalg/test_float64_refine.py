@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import npuarray as npx
+from npuarray import _acl
 from npuarray._core import _ops
 from npuarray.linalg import _split, _triangular
 
@@ -261,3 +262,23 @@ def test_cholesky_not_positive_definite_zero_and_non_finite():
     except np.linalg.LinAlgError:
         return
     assert np.isnan(lower).any()
+
+
+@pytest.mark.skipif(not _acl.available("aclmdlRICaptureBegin"),
+                    reason="the loaded provider has no aclmdlRICaptureBegin (graph capture)")
+def test_solve_and_cholesky_captured_into_a_graph():
+    n = 40   # nothing can be read back in a capture: a fixed number of steps runs
+    g = RNG.standard_normal((n, n))
+    a, b = g @ g.T + n * np.eye(n), RNG.standard_normal((n, 3))
+    stream = npx.Stream()
+    with stream:
+        x, y = npx.asarray(a), npx.asarray(b)
+        stream.synchronize()
+        graph = npx.Graph()
+        with graph.capture():
+            lower = npx.linalg.cholesky(x)
+            solution = npx.linalg.solve(x, y)
+        graph.replay()
+        np.testing.assert_allclose(lower.to_host(), np.linalg.cholesky(a), rtol=0, atol=1e-13 * np.sqrt(n))
+        np.testing.assert_allclose(solution.to_host(), np.linalg.solve(a, b), rtol=1e-12, atol=1e-15)
+    graph.destroy()
