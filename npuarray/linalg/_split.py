@@ -1,26 +1,26 @@
-"""float64 matrices cut once into int8 slices, for the repeated products of iterative
-refinement on the integer matrix unit.
+"""float64 matrices cut into int8 slices for exact or float64-accurate products on the
+integer matrix unit (aclnnQuantMatmulV5: int8 x int8 -> exact int32, hicann/ops-nn
+matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md), as the Ozaki scheme does
+(Ootomo, Ozaki and Yokota, "DGEMM on integer matrix multiplication unit", IJHPCA 2024),
+for the residuals of iterative refinement.
 
-Refinement multiplies the same matrix ``a`` by a new thin operand at every step
-(``b - a x``). As in the Ozaki scheme (Ootomo, Ozaki and Yokota, "DGEMM on integer
-matrix multiplication unit", IJHPCA 2024), each row of ``a`` is scaled by a power of two
-into (-1, 1) and cut into ``s`` slices of 7 bits, ``r = sum_p 2**(-7 p) A_p`` (truncated,
-each slice the sign of
-``r``, ``|A_p| <= 127``); here that is done once per matrix. A product with ``x``
-(..., n, k) cuts the columns of ``x`` the same way and one aclnnQuantMatmulV5 (int8 x int8
--> exact int32, hicann/ops-nn matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md)
-gives the sums ``sum_(p+q=d) A_p X_q`` for every ``d <= s + 1`` at once (see ``Split``);
-they are weighted by ``2**(-7 d)`` and added in float64, then the scales are undone.
-
-Accuracy: every dropped bit is below ``2**(-7 s)`` of its row's (column's) largest
-element, so an element of the product is off by at most about
-``(s + 1) n 2**(-7 s) max|a_i:| max|x_:j|`` plus the float64 sum's rounding; ``s`` is the
-smallest with ``(s + 1) sqrt(n) 2**(-7 s) <= u / 4``, far below the
-``sqrt(n) u ||a||_inf max|x|`` that LAPACK's dsgesv asks of a residual. A NaN or
-infinity in a row of ``a`` or a column of ``x`` makes that row or column of the product
-non-finite (its scale is zero or NaN).
-
-Memory: ``s`` bytes per element of ``a``, with temporaries of at most ``_BLOCK_BYTES``.
+* ``Split``: refinement multiplies the same matrix ``a`` by a new thin operand at every
+  step (``b - a x``), so ``a`` is cut once: each row scaled by a power of two into
+  (-1, 1) and cut into ``s`` slices of 7 bits (``r = sum_p 2**(-7 p) A_p`` up to the bits
+  below the last; the first slice signed, ``|A_p| <= 128``). A product cuts the columns
+  of ``x`` the same way (truncated, each slice of ``x``'s sign) and a few int8 products
+  give the sums ``sum_(p+q=d) A_p X_q`` for every ``d <= s + 1``; they are weighted by
+  ``2**(-7 d)`` and added in float64, then the scales are undone. Every dropped bit is
+  below ``2**(-7 s)`` of its row's (column's) largest element, so an element of the
+  product is off by at most about ``(s + 1) n 2**(-7 s) max|a_i:| max|x_:j|`` plus the
+  float64 sum's rounding; ``s`` is the smallest with ``(s + 1) sqrt(n) 2**(-7 s) <= u / 4``,
+  below the ``sqrt(n) u ||a||_inf max|x|`` that LAPACK's dsgesv asks of a residual. A
+  NaN or infinity in a row of ``a`` or a column of ``x`` makes that row or column of the
+  product non-finite (its scale is zero or NaN). Memory: ``s`` bytes per element of
+  ``a``, with temporaries of at most ``_BLOCK_BYTES``.
+* ``FixedPoint`` and ``exact_product``: matrices truncated to a few slices (a float32
+  Cholesky factor to 28 bits) have products that int8 products give exactly, rounded
+  once to float64.
 """
 import numpy as np
 
@@ -115,9 +115,9 @@ class Split:
     ``stream``; nothing is read back.
 
     The slices of a row of ``a`` lie side by side, ``[A_1 .. A_s]`` (..., m, s n); those
-    of ``x`` fill a block Hankel matrix ``H`` (..., s n, s k) whose block (p, c) is
-    ``X_(s + 1 - p - c)`` (zero where that index is below 1), so that column block ``c``
-    of ``[A_1 .. A_s] H`` is the sum of the ``A_p X_q`` with ``p + q = s + 2 - c``."""
+    of ``x`` fill a block Hankel matrix ``H`` (..., s n, s k) whose block (p, c) (from 1)
+    is ``X_(s + 2 - p - c)`` (zero where that index is below 1), so that column block
+    ``c`` of ``[A_1 .. A_s] H`` is the sum of the ``A_p X_q`` with ``p + q = s + 2 - c``."""
 
     def __init__(self, a, stream):
         self.stream, self.device = stream, a._buffer.device
