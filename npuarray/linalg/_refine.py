@@ -18,13 +18,14 @@ computed on the device from int8 products (aclnnQuantMatmulV5, ``_split``):
   matrix holding a NaN or infinity gets NaN solutions.
 * ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor it in
   float32 and truncate the factor to 28 bits, ``L0`` (4 int8 slices), whose ``L0 L0^T``
-  is computed exactly (``_split.exact_product``: 16 products of slices in 7 int8
-  launches), giving ``R = a - L0 L0^T`` with one rounding. A Newton step in float32
+  is computed exactly (``_split.exact_square``: 10 products of slices in 9 int8
+  launches, rounded to float64), giving ``R = a - L0 L0^T``. A Newton step in float32
   (``L0^-1`` from ``_triangular``, five float32 products) gives ``D``, truncated to 4
-  slices per row, and ``R -= L0 D^T + D L0^T + D D^T`` with ``L0 D^T`` exact again and
+  slices per row, and ``R -= L0 D^T + D L0^T + D D^T`` with ``L0 D^T`` exact again
+  (``_split.exact_product``: 16 products of slices in 7 int8 launches) and
   ``D D^T`` (below ``u``) in float32, so that ``R`` stays the residual of ``L0 + D`` to
   float64's accuracy; steps go on until LAPACK's backward-error test
-  ``max|R| <= n u max|a|`` holds (one step for well-conditioned matrices: 14 int8
+  ``max|R| <= n u max|a|`` holds (one step for well-conditioned matrices: 16 int8
   launches per call). Where float32 cannot factor ``a`` or the steps stall (condition
   numbers beyond about 1e7), the factor comes from the spectral decomposition instead
   (``_cholesky``), which also tells a matrix that is not positive definite.
@@ -163,7 +164,7 @@ def cholesky_float64(x, upper):
 def _refined_cholesky(a, first, stream):
     """The float64 factor of ``a`` (unit-size diagonal) from its float32 factor ``first``,
     or None when the steps stall. ``L0``, ``first`` truncated to ``FIXED_SLICES`` int8
-    slices, has an exact ``L0 L0^T``; each step adds ``D`` (float32 Newton step, truncated
+    slices, has an exact ``L0 L0^T`` (rounded once or twice); each step adds ``D`` (float32 Newton step, truncated
     to int8 slices per row) and updates the residual ``R -= L0 D^T + D L0^T + (E + D/2)
     D^T + D (E + D/2)^T`` (``E``: the earlier steps) with ``L0 D^T`` exact and the rest,
     far below ``u``, in float32."""
@@ -172,7 +173,7 @@ def _refined_cholesky(a, first, stream):
     lead = _split.FixedPoint(first, None, FIXED_SLICES, stream)
     columns = _split.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES, stream,
                                 transposed=True)
-    residual = subtract(a, _split.exact_product(lead, columns, unit))
+    residual = subtract(a, _split.exact_square(lead, columns, unit))
     del columns
     identity = eye(n, dtype=FLOAT32, device=a.device)
     inverse = _triangular.inverse(first, stream)   # L0^-1, float32

@@ -240,3 +240,38 @@ def exact_product(left, right, unit):
     if right.scale is not None:
         total = divide(total, right.scale)
     return total
+
+
+def exact_square(left, right, unit):
+    """``x x^T`` (float64, (..., m, m)) of a ``FixedPoint`` matrix ``x`` given in both
+    layouts (``left``, and ``right`` made from ``x^T``), without its row scales: as
+    ``exact_product``, but ``X_p X_q^T`` and ``X_q X_p^T = (X_p X_q^T)^T`` come from one
+    product (``p < q``), so that ``s (s + 1) / 2`` of the ``s**2`` products of slices are
+    multiplied: ``H = sum_d 2**(-7 d) (sum_(p<q, p+q=d) X_p X_q^T + X_(d/2) X_(d/2)^T / 2)``
+    and ``x x^T = H + H^T``."""
+    stream, s = left.stream, left.s
+    *batch, m, _, n = left.slices._shape
+    if s * n > _INT32_TERMS:
+        raise ValueError(f"exact_square: {n} terms overflow int32")
+    x1 = reshape(left.slices, tuple(batch) + (m, s * n))
+    x2 = reshape(right.slices, right.slices._shape[:-3] + (s * n, m))
+    total = _ops.empty(tuple(batch) + (m, m), _FLOAT64, x1._buffer.device, stream)
+    block = _ops.empty(tuple(batch) + (m, m), _INT32, x1._buffer.device, stream)
+    first = True
+    for d in range(2 * s, 1, -1):   # smallest first
+        pieces = []
+        p_lo, p_hi = max(1, d - s), (d - 1) // 2
+        if p_lo <= p_hi:   # X_p X_q^T, p < q: [X_p_hi .. X_p_lo] [X_(d-p_hi)^T; ..; X_(d-p_lo)^T]
+            pieces.append((s - p_hi, s - p_lo + 1, d - p_hi - 1, d - p_lo, 2.0 ** (-BITS * d)))
+        if d % 2 == 0:
+            pieces.append((s - d // 2, s - d // 2 + 1, d // 2 - 1, d // 2, 2.0 ** (-BITS * d - 1)))
+        for a0, a1, b0, b1, weight in pieces:
+            _ops.launch("aclnnQuantMatmulV5", x1[..., a0 * n:a1 * n], x2[..., b0 * n:b1 * n, :], None, unit, None,
+                        None, None, None, None, False, False, 0, block, stream=stream)
+            weight = _ops.acl_scalar(weight, _FLOAT64)
+            if first:
+                _ops.launch("aclnnMuls", block, weight, total, stream=stream)
+                first = False
+            else:
+                _ops.launch("aclnnInplaceAdd", total, block, weight, stream=stream)
+    return add(total, matrix_transpose(total))

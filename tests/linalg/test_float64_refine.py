@@ -81,6 +81,7 @@ def test_exact_product_of_fixed_point_matrices(dtype):
         other = _split.FixedPoint(npx.asarray(step.T.copy()), npx.asarray(rows.T.copy()), 4, stream,
                                   transposed=True)
         square = _split.exact_product(left, right, _unit())
+        symmetric = _split.exact_square(left, right, _unit())
         cross = _split.exact_product(left, other, _unit())
     value = left.value.to_host()
     np.testing.assert_array_equal(value, right.value.to_host())
@@ -93,6 +94,9 @@ def test_exact_product_of_fixed_point_matrices(dtype):
         for i in range(n):
             for j in range(n):   # one rounding: the exact sum rounded to float64
                 assert abs(Fraction(float(got[i, j])) - exact[i][j]) <= abs(exact[i][j]) * Fraction(U) * 8
+    symmetric = symmetric.to_host()
+    np.testing.assert_array_equal(symmetric, symmetric.T)
+    np.testing.assert_allclose(symmetric, square.to_host(), rtol=4 * U, atol=0)
 
 
 @pytest.mark.parametrize("n, batch", [(1, ()), (5, ()), (64, ()), (130, ()), (70, (2, 3))])
