@@ -85,27 +85,39 @@ def _cut(scaled, weights, out, stream, reverse=False, axis=-2):
     return truncated
 
 
-def _cut_by_shifts(scaled, out, stream):
-    """int8 slices (..., m, s, n) of float64 ``scaled`` (..., m, n) in (-1, 1), ``X_1``
-    first: ``U = trunc(scaled 2**63)`` (int64, one cast), its top 7 bits with the sign,
-    ``U >> 56``, then the next 7-bit groups ``(U >> (63 - 7 p)) & 127`` (aclnnRightShift,
-    aclnnBitwiseAndScalar), so that ``U = sum_p X_p 2**(63 - 7 p)``; beyond 9 slices the
-    remainder ``scaled - U 2**-63`` (exact, of ``scaled``'s sign) is cut by ``_cut``."""
-    device, s = scaled._buffer.device, out._shape[-2]
-    top = min(s, _INT64_SLICES)
-    whole = _ops.cast(multiply(scaled, 2.0 ** (BITS * _INT64_SLICES)), _INT64, stream=stream)
-    shifts = _ops.cast(arange(BITS * (_INT64_SLICES - 1), BITS * (_INT64_SLICES - top) - 1, -BITS, dtype=_FLOAT64,
-                              device=device), _INT64, stream=stream)
-    groups = _ops.empty(whole._shape[:-1] + (top, whole._shape[-1]), _INT64, device, stream)
-    _ops.launch("aclnnRightShift", expand_dims(whole, -2), reshape(shifts, (top, 1)), groups, stream=stream)
-    _ops.launch("aclnnCast", groups[..., :1, :], to_acl_dtype(_INT8), out[..., :1, :], stream=stream)
+def _cut_by_shifts(scaled, out, stream, axis=-2, reverse=False):
+    """int8 slices of ``scaled`` (values in (-1, 1)) into ``out``, laid out as ``_cut``
+    does (``axis``, ``reverse``), from one integer: ``U = trunc(scaled 2**(7 t))`` (one cast;
+    int32 and ``t`` up to 4 for float32, int64 and up to 9 for float64), its top 7 bits
+    with the sign, ``U >> 7 (t - 1)``, then the next 7-bit groups
+    ``(U >> 7 (t - p)) & 127`` (aclnnRightShift, aclnnBitwiseAndScalar), so that
+    ``U = sum_p X_p 2**(7 (t - p))``; slices beyond ``t`` (float64, not ``reverse``) cut
+    the remainder ``scaled - U 2**(-7 t)`` (exact, of ``scaled``'s sign) with ``_cut``.
+    Returns ``U``."""
+    device, s = scaled._buffer.device, out._shape[axis]
+    wide, limit = (_INT32, 4) if scaled._dtype == _FLOAT32 else (_INT64, _INT64_SLICES)
+    top = min(s, limit)
+    whole = _ops.cast(multiply(scaled, 2.0 ** (BITS * top)), wide, stream=stream)
+    shifts = arange(0, BITS * top, BITS, dtype=_FLOAT64, device=device) if reverse else \
+        arange(BITS * (top - 1), -1, -BITS, dtype=_FLOAT64, device=device)
+    shifts = reshape(_ops.cast(shifts, wide, stream=stream), (top,) + (1,) * (-axis - 1))
+    groups = _ops.empty(whole._shape[:len(whole._shape) + axis + 1] + (top,) + whole._shape[len(whole._shape) + axis + 1:],
+                        wide, device, stream)
+    _ops.launch("aclnnRightShift", expand_dims(whole, axis), shifts, groups, stream=stream)
+
+    def part(x, start, stop):
+        return x[(Ellipsis, slice(start, stop)) + (slice(None),) * (-axis - 1)]
+    sign = top - 1 if reverse else 0
+    _ops.launch("aclnnCast", part(groups, sign, sign + 1), to_acl_dtype(_INT8), part(out, sign, sign + 1),
+                stream=stream)
     if top > 1:
-        _ops.launch("aclnnBitwiseAndScalar", groups[..., 1:, :], _ops.acl_scalar(2 ** BITS - 1, _INT64),
-                    out[..., 1:top, :], stream=stream)
+        low = (0, top - 1) if reverse else (1, top)
+        _ops.launch("aclnnBitwiseAndScalar", part(groups, *low), _ops.acl_scalar(2 ** BITS - 1, wide),
+                    part(out, *low), stream=stream)
     if s > top:
-        rest = subtract(scaled, multiply(_ops.cast(whole, _FLOAT64, stream=stream), 2.0 ** (-BITS * _INT64_SLICES)))
-        _cut(multiply(rest, 2.0 ** (BITS * _INT64_SLICES)), _powers(s - top, device, (s - top, 1)), out[..., top:, :],
-             stream)
+        rest = subtract(scaled, multiply(_ops.cast(whole, _FLOAT64, stream=stream), 2.0 ** (-BITS * top)))
+        _cut(multiply(rest, 2.0 ** (BITS * top)), _powers(s - top, device, (s - top, 1)), part(out, top, s), stream)
+    return whole, top
 
 
 class Split:
@@ -184,25 +196,26 @@ class FixedPoint:
     itself wherever ``x`` has no bits below the last slice), and ``slices`` its int8
     slices, as the left operand (..., m, s, n) with ``X_s`` first. As the right operand
     (``transposed``), ``x`` is given as its transpose (..., n, m), ``scale`` as
-    (..., 1, m), and ``slices`` are (..., s, n, m), ``X_1^T`` first. float32 ``x`` (at
-    most 4 slices) is cut in float32 and int32 arithmetic."""
+    (..., 1, m), and ``slices`` are (..., s, n, m), ``X_1^T`` first. Cut by
+    ``_cut_by_shifts``: float32 ``x`` in int32 (at most 4 slices), float64 in int64 (at
+    most 9)."""
 
     def __init__(self, x, scale, s, stream, transposed=False):
         self.s, self.scale, self.stream, self.transposed = s, scale, stream, transposed
         device = x._buffer.device
-        dtype = _FLOAT32 if x._dtype == _FLOAT32 and BITS * s < 31 else _FLOAT64
+        dtype = _FLOAT32 if x._dtype == _FLOAT32 and s <= 4 else _FLOAT64
         x = x if x._dtype == dtype else _ops.cast(x, dtype, stream=stream)
         scaled = x if scale is None else multiply(x, _ops.cast(scale, dtype, stream=stream))
         if transposed:
             self.slices = _ops.empty(x._shape[:-2] + (s,) + x._shape[-2:], _INT8, device, stream)
-            truncated = _cut(scaled, _powers(s, device, (s, 1, 1), dtype=dtype), self.slices, stream, axis=-3)
-            last = matrix_transpose(truncated[..., s - 1, :, :])
+            whole, top = _cut_by_shifts(scaled, self.slices, stream, axis=-3)
+            whole = matrix_transpose(whole)
         else:
             self.slices = _ops.empty(x._shape[:-1] + (s, x._shape[-1]), _INT8, device, stream)
-            truncated = _cut(scaled, _powers(s, device, (s, 1), reverse=True, dtype=dtype), self.slices, stream,
-                             reverse=True)
-            last = truncated[..., 0, :]
-        value = multiply(_ops.cast(last, _FLOAT64, stream=stream), 2.0 ** (-BITS * s))
+            whole, top = _cut_by_shifts(scaled, self.slices, stream, reverse=True)
+        if top < s:
+            raise ValueError(f"FixedPoint: at most {top} slices of {x._dtype}")
+        value = multiply(_ops.cast(whole, _FLOAT64, stream=stream), 2.0 ** (-BITS * s))
         self.value = value if scale is None else divide(value, scale if not transposed else matrix_transpose(scale))
 
 
