@@ -164,10 +164,10 @@ def cholesky_float64(x, upper):
 def _refined_cholesky(a, first, stream):
     """The float64 factor of ``a`` (unit-size diagonal) from its float32 factor ``first``,
     or None when the steps stall. ``L0``, ``first`` truncated to ``FIXED_SLICES`` int8
-    slices, has an exact ``L0 L0^T`` (rounded once or twice); each step adds ``D`` (float32 Newton step, truncated
-    to int8 slices per row) and updates the residual ``R -= L0 D^T + D L0^T + (E + D/2)
-    D^T + D (E + D/2)^T`` (``E``: the earlier steps) with ``L0 D^T`` exact and the rest,
-    far below ``u``, in float32."""
+    slices, has an exact ``L0 L0^T`` (rounded to float64); each step adds ``D`` (a float32
+    Newton step truncated to int8 slices per row) and updates the residual
+    ``R -= L0 D^T + D L0^T + (E + D/2) D^T + D (E + D/2)^T`` (``E``: the earlier steps)
+    with ``L0 D^T`` exact and the rest, far below ``u``, in float32."""
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _split.FixedPoint(first, None, FIXED_SLICES, stream)
