@@ -81,6 +81,16 @@ def _cube_estimate(x, y):
         sum(r.name == "aclnnQuantMatmulV5" for r in prof.records), macs / 1e9, macs / _CUBE_INT8_MACS_PER_SECOND * 1e3)
 
 
+def _launches(call):
+    """The int8 (aclnnQuantMatmulV5) and float32 (aclnnMatmul) products of one call, from a
+    profile."""
+    with npx.profile() as prof:
+        call().to_host()
+    names = [record.name for record in prof.records]
+    return "%d int8 products, %d float32 products, %d reads" % (
+        names.count("aclnnQuantMatmulV5"), names.count("aclnnMatmul"), names.count("ACL_MEMCPY_DEVICE_TO_HOST"))
+
+
 def _int8_paths(harness, rng):
     """aclnnQuantMatmulV5 of (1024, 8192) x (8192, 1024) int8 (one float64 product's longest
     diagonal) on each int8 path of npusim this CPU runs (NPUSIM_QMM_KERNEL)."""
@@ -117,6 +127,8 @@ def _factorisations(harness, stream, torch, rng):
         "npuarray": synchronized(stream, lambda: npx.linalg.cholesky(s)),
         "numpy": lambda: np.linalg.cholesky(spd), **_torch(torch, "linalg.cholesky", spd)},
         repeat=3, target=None if harness.quick else _targets.F64_CHOLESKY_512)
+    for name, call in (("solve", lambda: npx.linalg.solve(s, r)), ("cholesky", lambda: npx.linalg.cholesky(s))):
+        print("  %s %d^2 float64: %s" % (name, n, _launches(call)))
     for dtype in (np.float32, np.float64):
         h = spd.astype(dtype)
         d = npx.asarray(h)

@@ -1,28 +1,34 @@
 """float64 ``solve`` and ``cholesky`` on the device: CANN's single-precision
-factorisations refined to double precision with float64 residuals.
+factorisations refined to double precision with residuals computed exactly (or to
+float64's accuracy) on the integer matrix unit.
 
 CANN's LU (aclblasSgetrfBatched / SgetrsBatched, hicann/ops-blas) and Cholesky
 (aclnnLinalgCholesky, hicann/ops-math math/cholesky/docs/aclnnLinalgCholesky.md) are
 float32 only. As cuSOLVER's iterative-refinement solvers and HPL-AI do, the float32
 factors are used as preconditioners and the answer is corrected with residuals
-computed in float64 on the device (``matmul``: the int8 Ozaki product, or composed
-sums for thin products):
+computed on the device from int8 products (aclnnQuantMatmulV5, ``_split``):
 
 * ``solve``: equilibrate ``a`` by powers of two (rows, then columns: exact), factor
-  it in float32, then ``x += solve32(b - a x)`` until the residual meets LAPACK
-  dsgesv's test ``max|b - a x| <= sqrt(n) u ||a|| max|x|`` (at most ``MAX_STEPS``). When float32 cannot factor it or the
-  iteration does not converge (condition numbers beyond about 1e7), float64
-  aclnnInverse (hicann/ops-nn index/matrix_inverse/docs/aclnnInverse.md) takes
-  over, with the same refinement.
-* ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor in
-  float32 ``L0``, then Newton steps on ``L L^T = a``: with ``R = a - L L^T`` in
-  float64 and ``Y = L0^-1 R L0^-T`` (float32, solves with L0's ops-blas LU),
-  ``L += L Phi(Y)``, where ``Phi``
-  keeps the strict lower triangle and half the diagonal; until
-  ``max|R| <= n u max|a|`` (LAPACK's backward error). Where float32 cannot factor
-  ``a`` or the steps stall (condition numbers beyond about 1e7), the factor comes
-  from the spectral decomposition instead (``_cholesky``), which also tells a
-  matrix that is not positive definite.
+  it in float32, cut it once into int8 slices (``_split.Split``), then
+  ``x += solve32(b - a x)`` with one int8 product per residual, until the residual
+  meets LAPACK dsgesv's test ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|`` (at most
+  ``MAX_STEPS``). When float32 cannot factor it or the iteration does not converge
+  (condition numbers beyond about 1e7), float64 aclnnInverse (hicann/ops-nn
+  index/matrix_inverse/docs/aclnnInverse.md) takes over, with the same refinement. A
+  matrix holding a NaN or infinity gets NaN solutions.
+* ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor it in
+  float32 and truncate the factor to 28 bits, ``L0`` (4 int8 slices), whose ``L0 L0^T``
+  is computed exactly (``_split.exact_square``: 10 products of slices in 9 int8
+  launches, rounded to float64), giving ``R = a - L0 L0^T``. A Newton step in float32
+  (``L0^-1`` from ``_triangular``, five float32 products) gives ``D``, truncated to 4
+  slices per row, and ``R -= L0 D^T + D L0^T + D D^T`` with ``L0 D^T`` exact again
+  (``_split.exact_product``: 16 products of slices in 7 int8 launches) and
+  ``D D^T`` (below ``u``) in float32, so that ``R`` stays the residual of ``L0 + D`` to
+  float64's accuracy; steps go on until LAPACK's backward-error test
+  ``max|R| <= n u max|a|`` holds (one step for well-conditioned matrices: 16 int8
+  launches per call). Where float32 cannot factor ``a`` or the steps stall (condition
+  numbers beyond about 1e7), the factor comes from the spectral decomposition instead
+  (``_cholesky``), which also tells a matrix that is not positive definite.
 
 Each step reads one number back to decide whether to go on (which waits for the
 stream); during a graph capture a fixed number of steps runs instead.
@@ -32,17 +38,20 @@ import numpy as np
 from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import eye, tril
-from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, multiply, sqrt, subtract
+from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, isfinite, multiply, sqrt, subtract, where
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
+from .._core._utility import all as _all
 from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
-from . import _cholesky, _lu
+from . import _cholesky, _lu, _split, _triangular
+from ._split import Split
 
 __all__ = []
 
 MAX_STEPS = 12          # corrections before giving up on a preconditioner
 CAPTURE_STEPS = 4       # fixed number of steps when the result cannot be read back
+FIXED_SLICES = 4        # int8 slices of the float32 Cholesky factor (28 bits) and of each step
 _U = 2.0 ** -53
 
 
@@ -50,21 +59,22 @@ def _largest(x, axis):
     return _max(_abs(x), axis=axis, keepdims=True)
 
 
-def _refined(a, b, solve):
+def _refined(split, b, solve):
     """x with a x = b from an approximate solver ``solve`` (float64 in and out), as
     LAPACK's dsgesv refines: corrections until the residual satisfies
-    ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``; (x, whether it did). Gives up
+    ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``; (x, whether it did). The residuals
+    are products with ``split`` (``a`` cut into int8 slices once). Gives up
     when a residual is not at most half the previous one (or not finite)."""
     x = solve(b)
-    if not checks_allowed(a):
+    if not checks_allowed(b):
         for _ in range(CAPTURE_STEPS):
-            x = add(x, solve(subtract(b, matmul(a, x))))
+            x = add(x, solve(subtract(b, split.product(x))))
         return x, True
-    norm = _max(_sum(_abs(a), axis=-1))
-    target = np.sqrt(a._shape[-1]) * _U
+    norm = split.norm
+    target = np.sqrt(split.n) * _U
     previous = None
     for _ in range(MAX_STEPS):
-        residual = subtract(b, matmul(a, x))
+        residual = subtract(b, split.product(x))
         size, x_size, a_norm = (float(v) for v in stack(
             [_max(_abs(residual)), _max(_abs(x)), norm]).to_host())
         if size <= target * a_norm * x_size:
@@ -87,7 +97,9 @@ def _float32_solver(factors):
 
 def solve_float64(a, b, vector, inverse):
     """``solve`` for float64 ``a`` (..., n, n) and ``b`` ((n,) when ``vector``, else
-    (..., n, k)); ``inverse`` is ``linalg.inv``. LinAlgError when ``a`` is singular."""
+    (..., n, k)); ``inverse`` is ``linalg.inv``. LinAlgError when a finite ``a`` is
+    singular; the solutions for a matrix holding a NaN or infinity are NaN (LAPACK's
+    propagate them)."""
     stream = _ops.current_stream(a._buffer.device)
     rhs = expand_dims(b, axis=-1) if vector else b
     a = a if a._dtype == FLOAT64 else _ops.cast(a, FLOAT64, stream=stream)
@@ -97,6 +109,19 @@ def solve_float64(a, b, vector, inverse):
     if not all(batch) or n == 0 or k == 0:
         out = _ops.empty(batch + (n, k), FLOAT64, a._buffer.device, stream)
         return out[..., 0] if vector else out
+    try:
+        x = _solve_finite(a, rhs, batch, inverse, stream)
+    except LinAlgError:
+        finite = isfinite(_sum(_abs(a), axis=(-2, -1), keepdims=True))   # (..., 1, 1)
+        if not checks_allowed(a) or bool(_all(finite).to_host()):
+            raise
+        clean = where(finite, a, eye(n, dtype=FLOAT64, device=a.device))
+        x = where(finite, _solve_finite(clean, rhs, batch, inverse, stream), float("nan"))
+    return x[..., 0] if vector else x
+
+
+def _solve_finite(a, rhs, batch, inverse, stream):
+    """(..., n, k) solutions: ``a`` equilibrated by powers of two, then refined."""
     rows, _ = _ozaki.power_of_two_scale(_largest(a, -1))
     scaled = multiply(a, rows)
     columns, _ = _ozaki.power_of_two_scale(_largest(scaled, -2))
@@ -107,13 +132,13 @@ def solve_float64(a, b, vector, inverse):
         factors = _lu.Factors(scaled, batch, stream)
     except LinAlgError:   # singular in float32: float64 may still solve it
         factors = None
+    split = Split(scaled, stream)
     if factors is not None:
-        x, converged = _refined(scaled, rhs, _float32_solver(factors))
+        x, converged = _refined(split, rhs, _float32_solver(factors))
     if not converged:
         inv_a = inverse(scaled)   # LinAlgError when singular in float64 too
-        x, _ = _refined(scaled, rhs, lambda r: matmul(inv_a, r))
-    x = multiply(x, matrix_transpose(columns))
-    return x[..., 0] if vector else x
+        x, _ = _refined(split, rhs, lambda r: matmul(inv_a, r))
+    return multiply(x, matrix_transpose(columns))
 
 
 def cholesky_float64(x, upper):
@@ -129,31 +154,71 @@ def cholesky_float64(x, upper):
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
     if cholesky_failed(first):   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    factors = _lu.Factors(first, a._shape[:-2], stream)   # L0's own LU: solves with L0
-    lower = _ops.cast(first, FLOAT64, stream=stream)
-    tolerance = n * _U * float(_max(_abs(a)).to_host()) if checks_allowed(a) else 0.0
-    previous = None
-    for _ in range(CAPTURE_STEPS if not checks_allowed(a) else MAX_STEPS):
-        residual = subtract(a, matmul(lower, matrix_transpose(lower)))
-        if checks_allowed(a):
-            size = float(_max(_abs(residual)).to_host())
+    lower = _refined_cholesky(a, first, stream)
+    if lower is None:   # too ill-conditioned to refine
+        return _cholesky.from_spectrum(x, upper)
+    lower = divide(lower, scale)
+    return _ops.copy(matrix_transpose(lower), stream=stream) if upper else lower
+
+
+def _refined_cholesky(a, first, stream):
+    """The float64 factor of ``a`` (unit-size diagonal) from its float32 factor ``first``,
+    or None when the steps stall. ``L0``, ``first`` truncated to ``FIXED_SLICES`` int8
+    slices, has an exact ``L0 L0^T`` (rounded to float64); each step adds ``D`` (a float32
+    Newton step truncated to int8 slices per row) and updates the residual
+    ``R -= L0 D^T + D L0^T + (E + D/2) D^T + D (E + D/2)^T`` (``E``: the earlier steps)
+    with ``L0 D^T`` exact and the rest, far below ``u``, in float32."""
+    n = a._shape[-1]
+    unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
+    lead = _split.FixedPoint(first, None, FIXED_SLICES, stream)
+    columns = _split.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES, stream,
+                                transposed=True)
+    residual = subtract(a, _split.exact_square(lead, columns, unit))
+    del columns
+    identity = eye(n, dtype=FLOAT32, device=a.device)
+    inverse = _triangular.inverse(first, stream)   # L0^-1, float32
+    checks = checks_allowed(a)
+    tolerance = None   # n u max|a|, read back with the first residual
+    earlier, previous = None, None
+    for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
+        if checks:
+            if tolerance is None:
+                size, largest = (float(v) for v in stack([_max(_abs(residual)), _max(_abs(a))]).to_host())
+                tolerance = n * _U * largest
+            else:
+                size = float(_max(_abs(residual)).to_host())
             if size <= tolerance:
                 break
             if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
-                return _cholesky.from_spectrum(x, upper)   # too ill-conditioned to refine
+                return None
             previous = size
-        lower = add(lower, _newton_step(residual, factors, lower, identity, stream))
-    lower = divide(lower, scale)
-    return _ops.cast(matrix_transpose(lower), FLOAT64, stream=stream) if upper else lower
+        step_t, scale = _newton_step(residual, inverse, first, identity, stream)   # (D scale)^T, float32
+        rows, _ = _ozaki.power_of_two_scale(_max(_abs(step_t), axis=-2, keepdims=True))
+        step = _split.FixedPoint(step_t, rows, FIXED_SLICES, stream, transposed=True)
+        value = divide(step.value, scale)   # D, exact
+        half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
+        small = matmul(_ops.cast(half, FLOAT32, stream=stream),
+                       matrix_transpose(_ops.cast(value, FLOAT32, stream=stream)))
+        total = add(divide(_split.exact_product(lead, step, unit), scale), _ops.cast(small, FLOAT64, stream=stream))
+        residual = subtract(subtract(residual, total), matrix_transpose(total))
+        earlier = value if earlier is None else add(earlier, value)
+    return lead.value if earlier is None else add(lead.value, earlier)
 
 
-def _newton_step(residual, factors, lower, identity, stream):
-    """L Phi(L0^-1 R L0^-T) in float32 (the step is small: its float32 error is
-    below float64's), R scaled by a power of two against float32's range; the
-    solves with L0 use its LU factors (``R`` is symmetric: ``L0^-1 (L0^-1 R)^T``)."""
-    scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual)))
+def _newton_step(residual, inverse, first, identity, stream):
+    """``(D s)^T`` (float32) and the power of two ``s`` (float64, (..., 1, 1)): ``D = L0 Z``
+    with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T`` (``Z`` lower triangular), in float32 (the step
+    is small: its float32 error is below float64's), ``Y`` from the inverse,
+    ``Z = Phi(Y - Phi(Y) Phi(Y)^T)`` where ``Phi`` keeps the strict lower triangle and
+    half the diagonal; ``R`` scaled by ``s`` into float32's range."""
+    scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual), axis=(-2, -1), keepdims=True))
     r32 = _ops.cast(multiply(residual, scale), FLOAT32, stream=stream)
-    y = factors.solve(matrix_transpose(factors.solve(r32)))
-    phi = subtract(tril(y), multiply(multiply(y, _ops.cast(identity, FLOAT32, stream=stream)), 0.5))
-    step = matmul(_ops.cast(lower, FLOAT32, stream=stream), phi)
-    return divide(_ops.cast(step, FLOAT64, stream=stream), scale)
+    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
+    z = _phi(y, identity)
+    z = _phi(subtract(y, divide(matmul(z, matrix_transpose(z)), _ops.cast(scale, FLOAT32, stream=stream))), identity)
+    return matmul(matrix_transpose(z), matrix_transpose(first)), scale
+
+
+def _phi(y, identity):
+    """The strict lower triangle of ``y`` and half its diagonal."""
+    return subtract(tril(y), multiply(multiply(y, identity), 0.5))

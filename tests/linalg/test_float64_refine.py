@@ -1,0 +1,288 @@
+"""The int8 machinery of float64 solve / cholesky (npuarray/linalg/_split.py,
+_triangular.py, _refine.py) against exact rational references (``fractions``) and NumPy:
+products of matrices cut once into int8 slices, exact products of fixed-point matrices,
+float32 triangular inverses, and solve / cholesky on random, ill-conditioned,
+ill-scaled, zero, non-finite, batched, non-contiguous and complex inputs, with nothing
+moved to the host (transfer_guard "disallow")."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import npuarray as npx
+from npuarray import _acl
+from npuarray._core import _ops
+from npuarray.linalg import _split, _triangular
+
+RNG = np.random.default_rng(2123)
+U = 2.0 ** -53
+
+
+def _exact_product(a, b):
+    """a @ b in exact rational arithmetic (2-D float arrays), as a list of lists."""
+    fa = [[Fraction(float(v)) for v in row] for row in a]
+    fb = [[Fraction(float(v)) for v in row] for row in np.asarray(b).T]
+    return [[sum(x * y for x, y in zip(row, col)) for col in fb] for row in fa]
+
+
+def _stream():
+    return npx.get_current_stream()
+
+
+def _unit():
+    stream = _stream()
+    return _ops.fill_(_ops.empty((1,), np.dtype(np.float32), npx.asarray(np.ones(1))._buffer.device, stream),
+                      1.0, stream=stream)
+
+
+@pytest.mark.parametrize("n, k", [(1, 1), (7, 3), (40, 5)])
+def test_split_product_against_exact(n, k):
+    # entries spread over 2**-30 .. 2**30 inside rows and columns
+    a = RNG.standard_normal((n, n)) * 2.0 ** RNG.integers(-30, 31, (n, n))
+    x = RNG.standard_normal((n, k)) * 2.0 ** RNG.integers(-30, 31, (n, k))
+    with npx.transfer_guard("disallow"):
+        split = _split.Split(npx.asarray(a), _stream())
+        y = split.product(npx.asarray(x))
+    exact = _exact_product(a, x)
+    error = max(abs(Fraction(float(y.to_host()[i, j])) - exact[i][j]) for i in range(n) for j in range(k))
+    bound = np.abs(a).max(axis=1).max() * np.abs(x).max()   # max|a_i:| max|x_:j|
+    assert float(error) <= 4 * U * bound
+    assert float(split.norm.to_host()) == np.abs(a).sum(axis=1).max()
+
+
+def test_split_product_batched_zero_and_non_finite():
+    a = RNG.standard_normal((2, 3, 30, 30))
+    a[0, 1] = 0
+    x = RNG.standard_normal((3, 30, 4))
+    split = _split.Split(npx.asarray(a), _stream())
+    y = split.product(npx.asarray(x)).to_host()
+    np.testing.assert_allclose(y, a @ x, rtol=1e-13, atol=1e-13)
+    assert not y[0, 1].any()
+    a[1, 2, 4, 5] = np.nan
+    a[1, 0, 7, 1] = np.inf
+    y = _split.Split(npx.asarray(a), _stream()).product(npx.asarray(x)).to_host()
+    assert not np.isfinite(y[1, 2, 4]).any() and not np.isfinite(y[1, 0, 7]).any()
+    np.testing.assert_allclose(y[0], a[0] @ x, rtol=1e-13, atol=1e-13)
+    x[0, 3, 1] = np.nan
+    y = _split.Split(npx.asarray(a[0]), _stream()).product(npx.asarray(x)).to_host()
+    assert np.isnan(y[0, :, 1]).all() and np.isfinite(y[1]).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_exact_product_of_fixed_point_matrices(dtype):
+    n = 24
+    lower = np.tril(RNG.uniform(-1, 1, (n, n))).astype(dtype)
+    step = (RNG.standard_normal((n, n)) * 2.0 ** RNG.integers(-40, -20, (n, 1))).astype(dtype)
+    rows = 2.0 ** -np.floor(np.log2(np.abs(step).max(axis=1, keepdims=True)) + 1)
+    stream = _stream()
+    with npx.transfer_guard("disallow"):
+        left = _split.FixedPoint(npx.asarray(lower), None, 4, stream)
+        right = _split.FixedPoint(npx.asarray(lower.T.copy()), None, 4, stream, transposed=True)
+        other = _split.FixedPoint(npx.asarray(step.T.copy()), npx.asarray(rows.T.copy()), 4, stream,
+                                  transposed=True)
+        square = _split.exact_product(left, right, _unit())
+        symmetric = _split.exact_square(left, right, _unit())
+        cross = _split.exact_product(left, other, _unit())
+    value = left.value.to_host()
+    np.testing.assert_array_equal(value, right.value.to_host())
+    assert np.abs(value - lower).max() < 2.0 ** -28   # truncated to 28 bits
+    step_value = other.value.to_host()
+    assert np.all(np.abs(step_value - step) < 2.0 ** -28 / rows)
+    for got, b in ((square, value), (cross, step_value)):
+        exact = _exact_product(value, b.T)
+        got = got.to_host()
+        for i in range(n):
+            for j in range(n):   # one rounding: the exact sum rounded to float64
+                assert abs(Fraction(float(got[i, j])) - exact[i][j]) <= abs(exact[i][j]) * Fraction(U) * 8
+    symmetric = symmetric.to_host()
+    np.testing.assert_array_equal(symmetric, symmetric.T)
+    np.testing.assert_allclose(symmetric, square.to_host(), rtol=4 * U, atol=0)
+
+
+@pytest.mark.parametrize("n, batch", [(1, ()), (5, ()), (64, ()), (130, ()), (70, (2, 3))])
+def test_triangular_inverse(n, batch):
+    g = RNG.standard_normal(batch + (n, n))
+    lower = np.linalg.cholesky(g @ np.swapaxes(g, -1, -2) + n * np.eye(n)).astype(np.float32)
+    with npx.transfer_guard("disallow"):
+        w = _triangular.inverse(npx.asarray(lower), _stream()).to_host()
+    reference = np.linalg.inv(lower.astype(np.float64))
+    assert w.dtype == np.float32 and w.shape == lower.shape
+    assert not np.triu(w, 1).any()
+    assert np.abs(w - reference).max() <= 1e-5 * np.abs(reference).max()
+
+
+def _solve(a, b):
+    with npx.transfer_guard("disallow"):
+        return npx.linalg.solve(npx.asarray(a), npx.asarray(b)).to_host()
+
+
+def _exact_solution(a, b):
+    """The solution of a x = b in exact rational arithmetic (Gauss-Jordan)."""
+    n = len(a)
+    m = [[Fraction(float(v)) for v in row] + [Fraction(float(v)) for v in rhs] for row, rhs in zip(a, b)]
+    for c in range(n):
+        p = next(r for r in range(c, n) if m[r][c] != 0)
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c and m[r][c]:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return np.array([[float(v / m[i][i]) for v in m[i][n:]] for i in range(n)])
+
+
+@pytest.mark.parametrize("kind", ["random", "ill-conditioned", "ill-scaled"])
+def test_solve_against_the_exact_solution(kind):
+    n = 8
+    a = RNG.standard_normal((n, n))
+    if kind == "ill-conditioned":   # condition number 1e12
+        q1, _ = np.linalg.qr(RNG.standard_normal((n, n)))
+        q2, _ = np.linalg.qr(RNG.standard_normal((n, n)))
+        a = (q1 * np.logspace(0, -12, n)) @ q2.T
+    elif kind == "ill-scaled":
+        a = a * 2.0 ** RNG.integers(-40, 41, (n, 1)) * 2.0 ** RNG.integers(-40, 41, (1, n))
+    b = RNG.standard_normal((n, 2))
+    x = _solve(a, b)
+    exact = _exact_solution(a, b)
+    numpy_error = np.abs(np.linalg.solve(a, b) - exact).max()
+    assert np.abs(x - exact).max() <= max(4 * numpy_error, 8 * n * U * np.abs(exact).max())
+
+
+@pytest.mark.parametrize("cond", [1e4, 1e8, 1e12])
+def test_solve_backward_error_across_condition_numbers(cond):
+    n = 150
+    q1, _ = np.linalg.qr(RNG.standard_normal((n, n)))
+    q2, _ = np.linalg.qr(RNG.standard_normal((n, n)))
+    a = (q1 * np.logspace(0, -np.log10(cond), n)) @ q2.T
+    b = RNG.standard_normal((n, 3))
+    x = _solve(a, b)
+    r = np.abs(a @ x - b).max()
+    assert r <= 2 * np.sqrt(n) * U * np.abs(a).sum(axis=1).max() * np.abs(x).max() + 4 * U * np.abs(b).max()
+    np.testing.assert_allclose(x, np.linalg.solve(a, b), rtol=n * U * cond * 10, atol=0)
+
+
+def test_solve_zero_non_finite_and_batches():
+    with pytest.raises(np.linalg.LinAlgError):
+        _solve(np.zeros((5, 5)), np.ones(5))
+    a = RNG.standard_normal((3, 12, 12))
+    b = RNG.standard_normal((3, 12, 2))
+    a[1, 4, 4] = np.nan
+    a[2, 0, 3] = -np.inf
+    x = _solve(a, b)
+    assert np.isnan(x[1:]).all()
+    np.testing.assert_allclose(x[0], np.linalg.solve(a[0], b[0]), rtol=1e-12, atol=1e-13)
+    b[0, 5, 1] = np.nan
+    x = _solve(a[0], b[0])
+    assert np.isnan(x[:, 1]).all() and np.isfinite(x[:, 0]).all()
+
+
+def test_solve_broadcast_non_contiguous_and_complex():
+    a = RNG.standard_normal((2, 1, 40, 40))
+    b = RNG.standard_normal((3, 40, 5))
+    np.testing.assert_allclose(_solve(a, b), np.linalg.solve(a, b), rtol=1e-11, atol=1e-12)
+    big = RNG.standard_normal((90, 90))
+    view = npx.asarray(big)[1::2, ::2]
+    rhs = npx.asarray(RNG.standard_normal((45, 9)))[:, ::3]
+    with npx.transfer_guard("disallow"):
+        x = npx.linalg.solve(view, rhs)
+    np.testing.assert_allclose(x.to_host(), np.linalg.solve(big[1::2, ::2], rhs.to_host()), rtol=1e-10, atol=1e-12)
+    c = RNG.standard_normal((30, 30)) + 1j * RNG.standard_normal((30, 30))
+    d = RNG.standard_normal(30) + 1j * RNG.standard_normal(30)
+    x = _solve(c, d)
+    assert x.dtype == np.complex128
+    assert np.abs(c @ x - d).max() <= 30 * U * np.abs(c).sum(axis=1).max() * np.abs(x).max()
+
+
+def _cholesky(a, **kwargs):
+    with npx.transfer_guard("disallow"):
+        return npx.linalg.cholesky(npx.asarray(a), **kwargs).to_host()
+
+
+def _exact_backward_error(a, lower):
+    """max |a - L L^T| in exact rational arithmetic, over max|a|."""
+    product = _exact_product(lower, lower.T)
+    n = len(a)
+    worst = max(abs(Fraction(float(a[i, j])) - product[i][j]) for i in range(n) for j in range(n))
+    return float(worst) / np.abs(a).max()
+
+
+@pytest.mark.parametrize("kind", ["random", "near-singular", "ill-scaled"])
+def test_cholesky_exact_backward_error(kind):
+    n = 12
+    g = RNG.standard_normal((n, n))
+    a = g @ g.T + n * np.eye(n)
+    if kind == "near-singular":   # eigenvalues 1 .. 1e-6, inside float32's reach
+        q, _ = np.linalg.qr(g)
+        a = (q * np.logspace(0, -6, n)) @ q.T
+        a = (a + a.T) / 2
+    elif kind == "ill-scaled":
+        d = 2.0 ** RNG.integers(-40, 41, n)
+        a = d[:, None] * a * d[None, :]
+    lower = _cholesky(a)
+    assert not np.triu(lower, 1).any()
+    if kind == "ill-scaled":   # backward error of the equilibrated matrix
+        d = np.sqrt(np.diagonal(a))
+        a, lower = a / d[:, None] / d[None, :], lower / d[:, None]
+    assert _exact_backward_error(a, lower) <= n * U
+
+
+@pytest.mark.parametrize("n", [1, 2, 65, 200])
+def test_cholesky_sizes_against_numpy(n):
+    g = RNG.standard_normal((n, n))
+    a = g @ g.T + n * np.eye(n)
+    lower = _cholesky(a)
+    expected = np.linalg.cholesky(a)
+    np.testing.assert_allclose(lower, expected, rtol=0, atol=10 * n * U * np.sqrt(np.abs(a).max()))
+    assert np.abs(lower @ lower.T - a).max() <= n * U * np.abs(a).max() * 2
+
+
+def test_cholesky_batched_non_contiguous_upper_and_complex():
+    g = RNG.standard_normal((2, 3, 30, 30))
+    a = g @ np.swapaxes(g, -1, -2) + 30 * np.eye(30)
+    lower = _cholesky(a)
+    np.testing.assert_allclose(lower, np.linalg.cholesky(a), rtol=0, atol=1e-12 * np.sqrt(np.abs(a).max()))
+    big = np.zeros((60, 60))
+    big[::2, ::2] = a[0, 0]
+    with npx.transfer_guard("disallow"):
+        upper = npx.linalg.cholesky(npx.asarray(big)[::2, ::2], upper=True).to_host()
+    np.testing.assert_allclose(upper, np.linalg.cholesky(a[0, 0]).T, rtol=0, atol=1e-12 * np.sqrt(np.abs(a).max()))
+    h = RNG.standard_normal((20, 20)) + 1j * RNG.standard_normal((20, 20))
+    h = h @ h.conj().T + 20 * np.eye(20)
+    lower = _cholesky(h)
+    assert lower.dtype == np.complex128
+    assert np.abs(lower @ lower.conj().T - h).max() <= 10 * 20 * U * np.abs(h).max()
+
+
+def test_cholesky_not_positive_definite_zero_and_non_finite():
+    g = RNG.standard_normal((10, 10))
+    a = g @ g.T + 10 * np.eye(10)
+    a[3, 3] = -a[3, 3]
+    for bad in (a, np.zeros((6, 6)), -np.eye(4)):
+        with pytest.raises(np.linalg.LinAlgError):
+            _cholesky(bad)
+    a = g @ g.T + 10 * np.eye(10)
+    a[5, 2] = a[2, 5] = np.nan
+    try:
+        lower = _cholesky(a)
+    except np.linalg.LinAlgError:
+        return
+    assert np.isnan(lower).any()
+
+
+@pytest.mark.skipif(not _acl.available("aclmdlRICaptureBegin"),
+                    reason="the loaded provider has no aclmdlRICaptureBegin (graph capture)")
+def test_solve_and_cholesky_captured_into_a_graph():
+    n = 40   # nothing can be read back in a capture: a fixed number of steps runs
+    g = RNG.standard_normal((n, n))
+    a, b = g @ g.T + n * np.eye(n), RNG.standard_normal((n, 3))
+    stream = npx.Stream()
+    with stream:
+        x, y = npx.asarray(a), npx.asarray(b)
+        stream.synchronize()
+        graph = npx.Graph()
+        with graph.capture():
+            lower = npx.linalg.cholesky(x)
+            solution = npx.linalg.solve(x, y)
+        graph.replay()
+        np.testing.assert_allclose(lower.to_host(), np.linalg.cholesky(a), rtol=0, atol=1e-13 * np.sqrt(n))
+        np.testing.assert_allclose(solution.to_host(), np.linalg.solve(a, b), rtol=1e-12, atol=1e-15)
+    graph.destroy()
