@@ -43,6 +43,7 @@
 
 enum { LA_S, LA_D, LA_C, LA_Z, LA_TYPES };
 typedef int32_t la_int; /* scipy-openblas32: 32-bit LAPACK integers */
+enum { LAPACK_ROW_MAJOR = 101 };
 typedef la_int (*getrf_fn)(int, la_int, la_int, void *, la_int, la_int *);
 typedef la_int (*getri_fn)(int, la_int, void *, la_int, const la_int *);
 /* Fortran LAPACK (gfortran ABI: arguments by reference, a hidden length after the arguments for
@@ -55,7 +56,6 @@ typedef void (*larfb_f)(const char *, const char *, const char *, const char *, 
                         const la_int *, const void *, const la_int *, const void *, const la_int *, void *,
                         const la_int *, void *, const la_int *, size_t, size_t, size_t, size_t);
 typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
-typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
 
 typedef void (*trsm_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
                        const void *, const void *, const la_int *, void *, const la_int *, size_t, size_t, size_t,
@@ -64,12 +64,22 @@ typedef void (*gemm_f)(const char *, const char *, const la_int *, const la_int 
                        const void *, const la_int *, const void *, const la_int *, const void *, void *,
                        const la_int *, size_t, size_t);
 typedef void (*sgetrf_f)(const la_int *, const la_int *, float *, const la_int *, la_int *, la_int *);
+typedef void (*trtri_f)(const char *, const char *, const la_int *, void *, const la_int *, la_int *, size_t, size_t);
+typedef void (*sgetrs_f)(const char *, const la_int *, const la_int *, const float *, const la_int *, const la_int *,
+                         float *, const la_int *, la_int *, size_t);
 typedef void (*slaswp_f)(const la_int *, float *, const la_int *, const la_int *, const la_int *, const la_int *,
                          const la_int *);
+
+/* openblas_set_num_threads / openblas_get_num_threads (la_single_begin) */
+typedef void (*set_threads_fn)(int);
+typedef int (*get_threads_fn)(void);
+static set_threads_fn la_set_threads;
+static get_threads_fn la_get_threads;
 
 static struct {
     sgetrf_f sgetrf; /* the blocked LU (lu_blocked) */
     slaswp_f slaswp;
+    sgetrs_f sgetrs;
     getrf_fn getrf[LA_TYPES];
     getri_fn getri[LA_TYPES];
     potrf_f potrf[LA_TYPES];
@@ -77,9 +87,9 @@ static struct {
     larft_f larft[LA_TYPES];
     larfb_f larfb[LA_TYPES];
     trsm_f trsm[LA_TYPES]; /* the blocked Cholesky and LU */
+    trtri_f trtri[LA_TYPES];
     gemm_f gemm[LA_TYPES];
     gesdd_fn gesdd[LA_TYPES];
-    getrs_fn getrs[LA_TYPES];
 } la;
 static pthread_once_t la_once = PTHREAD_ONCE_INIT;
 static char la_problem[512];
@@ -112,6 +122,11 @@ static void la_load(void)
     }
     la.sgetrf = (sgetrf_f)la_sym(lib, LA_S, "getrf", true);
     la.slaswp = (slaswp_f)la_sym(lib, LA_S, "laswp", true);
+    la.sgetrs = (sgetrs_f)la_sym(lib, LA_S, "getrs", true);
+    /* OpenBLAS's own API (la_single_begin); a library without it keeps its threads */
+    la_set_threads = (set_threads_fn)dlsym(lib, "scipy_openblas_set_num_threads");
+    la_get_threads = (get_threads_fn)dlsym(lib, "scipy_openblas_get_num_threads");
+    if (!la_get_threads) la_set_threads = NULL;
     for (int t = 0; t < LA_TYPES; t++) {
         la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf", false);
         la.getri[t] = (getri_fn)la_sym(lib, t, "getri", false);
@@ -120,9 +135,9 @@ static void la_load(void)
         la.larft[t] = (larft_f)la_sym(lib, t, "larft", true);
         la.larfb[t] = (larfb_f)la_sym(lib, t, "larfb", true);
         la.trsm[t] = (trsm_f)la_sym(lib, t, "trsm", true);
+        la.trtri[t] = (trtri_f)la_sym(lib, t, "trtri", true);
         la.gemm[t] = (gemm_f)la_sym(lib, t, "gemm", true);
         la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd", false);
-        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs", false);
     }
 }
 
@@ -140,96 +155,213 @@ const char *npusim_lapack_problem(void)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Updates of many columns in chunks on npusim's pool
+ * OpenBLAS on one thread, npusim's pool for the parallelism
  *
- * OpenBLAS computes a product of at most LA_ONE_THREAD_MNK multiply-adds on the calling thread
- * (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD) and splits a larger one across its own
- * threads, which busy-wait for one another; on a machine with more runnable threads than cores a
- * wait for a descheduled partner costs more than the work (a 512 x 512 QR took 0.5 s instead of
- * 20 ms). The updates of the blocked factorisations below are therefore cut into column chunks
- * of at most that many multiply-adds, run on npusim's pool, whose threads sleep when idle; below
- * LA_POOL_MNK in all (waking a pool thread costs more than it saves) on the calling thread. */
-#define LA_ONE_THREAD_MNK 262144
+ * OpenBLAS splits a level-3 call of more than about 2^18 multiply-adds across its own threads,
+ * which busy-wait for one another and, once done, spin for a while before they sleep; on a
+ * machine with more runnable threads than cores a wait for a descheduled partner costs more than
+ * the work (a 512 x 512 QR took 0.5 s instead of 20 ms), and the spinning takes the cores from
+ * npusim's stream and pool threads. Keeping every call under that size instead cuts the updates
+ * into slivers of a few columns, each packing its operands again. So while a factorisation runs
+ * OpenBLAS is set to one thread (la_single_begin / la_single_end, counted, so that overlapping
+ * factorisations on several streams restore it once, after the last), and the factorisations
+ * split their updates into a few wide column chunks on npusim's pool, whose threads sleep when
+ * idle. Products outside a factorisation keep OpenBLAS's threads (matmul.c). */
+static pthread_mutex_t la_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static int la_single_users, la_saved_threads;
+
+static void la_single_begin(void)
+{
+    pthread_mutex_lock(&la_threads_lock);
+    if (la_single_users++ == 0 && la_set_threads) {
+        la_saved_threads = la_get_threads();
+        la_set_threads(1);
+    }
+    pthread_mutex_unlock(&la_threads_lock);
+}
+
+static void la_single_end(void)
+{
+    pthread_mutex_lock(&la_threads_lock);
+    if (--la_single_users == 0 && la_set_threads) la_set_threads(la_saved_threads);
+    pthread_mutex_unlock(&la_threads_lock);
+}
+
+/* Below LA_POOL_MNK multiply-adds an update runs on the calling thread: waking a pool thread
+ * costs more than it saves. Above it, in chunks of at least LA_MIN_CHUNK columns (narrower ones
+ * spend their time packing operands), at most LA_CHUNKS of them. */
 #define LA_POOL_MNK (1LL << 21)
-#define LA_MIN_CHUNK 8
+#define LA_MIN_CHUNK 32
+#define LA_CHUNKS 4
+
+/* The width of the chunks of `cols` columns costing `per_column` multiply-adds each, and their
+ * number in *count. */
+static la_int chunk_width(la_int cols, int64_t per_column, size_t *count)
+{
+    la_int width = cols;
+    if (per_column * cols >= LA_POOL_MNK) {
+        width = (cols + LA_CHUNKS - 1) / LA_CHUNKS;
+        if (width < LA_MIN_CHUNK) width = LA_MIN_CHUNK;
+        if (width > cols) width = cols;
+    }
+    *count = cols > 0 ? (size_t)((cols + width - 1) / width) : 0;
+    return width;
+}
+
+/* Runs fn over `count` items on the pool, or on the calling thread when the step is small. */
+static void run_items(size_t count, bool pooled, npusim_range_fn fn, void *ctx)
+{
+    if (pooled) npusim_parallel_for(count, 1, fn, ctx);
+    else fn(0, count, ctx);
+}
 
 /* Runs fn over the chunks of `cols` columns costing `per_column` multiply-adds each; the chunk
  * width is stored in *chunk first. */
 static void run_chunks(la_int cols, int64_t per_column, la_int *chunk, npusim_range_fn fn, void *ctx)
 {
-    int64_t width = LA_ONE_THREAD_MNK / (per_column > 0 ? per_column : 1);
-    if (width < LA_MIN_CHUNK) width = LA_MIN_CHUNK;
-    if (width > cols) width = cols;
-    *chunk = (la_int)width;
-    size_t chunks = (size_t)((cols + width - 1) / width);
-    if (per_column * cols < LA_POOL_MNK) fn(0, chunks, ctx);
-    else npusim_parallel_for(chunks, 1, fn, ctx);
+    size_t count;
+    *chunk = chunk_width(cols, per_column, &count);
+    run_items(count, count > 1, fn, ctx);
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Blocked LU with partial pivoting (xgetrf's right-looking algorithm): blocks of LU_NB columns,
- * each factorised the same way in panels of LU_PANEL_NB columns by sgetrf (a 16-column panel of
- * up to 625 rows stays under OpenBLAS's threading threshold of 10000 elements); the row
- * exchanges, triangular solve and product of the columns to the right in chunks (run_chunks). */
-#define LU_NB 32
-#define LU_PANEL_NB 16
+ * Blocked LU with partial pivoting (xgetrf's right-looking algorithm) with a look-ahead: blocks
+ * of LU_NB columns, each panel factorised by sgetrf (its recursive LU); while the columns right
+ * of the next panel are updated in chunks, the next panel's own columns are updated first and
+ * the panel factorised, so that the pool's threads share one step instead of waiting for the
+ * panel, which alone is not parallel. Each step is one pool job of items with disjoint columns:
+ * the row exchanges of the current panel on the columns left of it, the look-ahead, and the
+ * chunks of the rest.
+ *
+ * The block row right of a panel, L11^-1 A12, is a product with the explicit inverse of the
+ * panel's unit lower triangle (strtri, as blocked GPU LUs do: with partial pivoting |l| <= 1):
+ * OpenBLAS's triangular solve of a 64-row block runs at a seventh of its product's speed and took
+ * as long as the whole trailing product. */
+#define LU_NB 64
+#define LU_SUB 128 /* columns of L11^-1 A12 per product, through a buffer on the stack */
 
 typedef struct {
-    la_int m, n, lda, j, jb, chunk;
+    la_int m, n, lda, j, jb, next, jbn, chunk, info;
     float *a;
-    const la_int *ipiv;
+    la_int *ipiv;
+    float *inverse[2]; /* L11^-1 of the panels, LU_NB x LU_NB, alternately (see lu_panel) */
 } lu_step;
 
-static void lu_update(size_t begin, size_t end, void *ctx)
+static float *lu_inverse(const lu_step *u, la_int j) { return u->inverse[(j / LU_NB) % 2]; }
+
+/* Factorises the rows x jb panel at column j (rows j..m-1): pivots made global (1-based), and
+ * the inverse of its unit lower triangle into lu_inverse(u, j) (the current panel's stays in the
+ * other one while this one is the look-ahead). */
+static la_int lu_panel(const lu_step *u, la_int j, la_int jb)
 {
-    const lu_step *u = ctx;
-    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->m - u->j - u->jb;
-    const float plus = 1.0f, minus = -1.0f;
+    la_int rows = u->m - j, info = 0, nb = LU_NB, trtri_info;
+    float *panel = u->a + (size_t)j * (size_t)u->lda + (size_t)j, *inv = lu_inverse(u, j);
+    la.sgetrf(&rows, &jb, panel, &u->lda, u->ipiv + j, &info);
+    for (la_int i = j; i < j + jb; i++) u->ipiv[i] += j;
+    for (la_int c = 0; c < jb; c++)
+        for (la_int r = 0; r < jb; r++) inv[(size_t)c * LU_NB + (size_t)r] = r > c ? panel[(size_t)c * (size_t)u->lda + (size_t)r] : r == c;
+    la.trtri[LA_S]("L", "U", &jb, inv, &nb, &trtri_info, 1, 1);
+    return info > 0 ? info + j : 0;
+}
+
+/* Applies the current panel (its exchanges, L11^-1, the product below) to columns
+ * [first, first + cols). */
+static void lu_apply(const lu_step *u, la_int first, la_int cols)
+{
+    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->m - u->j - u->jb, jb = u->jb, nb = LU_NB;
+    const float plus = 1.0f, minus = -1.0f, zero = 0.0f;
     float *panel = u->a + (size_t)u->j * (size_t)u->lda + (size_t)u->j;
+    float *c = u->a + (size_t)first * (size_t)u->lda, block[LU_NB * LU_SUB];
+    la.slaswp(&cols, c, &u->lda, &k1, &k2, u->ipiv, &one);
+    for (la_int c0 = 0; c0 < cols; c0 += LU_SUB) {
+        la_int w = cols - c0 < LU_SUB ? cols - c0 : LU_SUB;
+        float *top = c + (size_t)c0 * (size_t)u->lda + (size_t)u->j;
+        for (la_int col = 0; col < w; col++)
+            memcpy(block + (size_t)col * (size_t)jb, top + (size_t)col * (size_t)u->lda, sizeof(float) * (size_t)jb);
+        la.gemm[LA_S]("N", "N", &jb, &w, &jb, &plus, lu_inverse(u, u->j), &nb, block, &jb, &zero, top, &u->lda, 1, 1);
+    }
+    if (rows > 0)
+        la.gemm[LA_S]("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
+                      c + u->j + u->jb, &u->lda, 1, 1);
+}
+
+/* Item 0: the current panel's exchanges on the columns left of it; item 1: the look-ahead;
+ * items 2..: the chunks right of the next panel. */
+static void lu_items(size_t begin, size_t end, void *ctx)
+{
+    lu_step *u = ctx;
     for (size_t i = begin; i < end; i++) {
-        la_int first = u->j + u->jb + (la_int)i * u->chunk;
-        la_int cols = u->n - first < u->chunk ? u->n - first : u->chunk;
-        float *c = u->a + (size_t)first * (size_t)u->lda;
-        la.slaswp(&cols, c, &u->lda, &k1, &k2, u->ipiv, &one);
-        la.trsm[LA_S]("L", "L", "N", "U", &u->jb, &cols, &plus, panel, &u->lda, c + u->j, &u->lda, 1, 1, 1, 1);
-        if (rows > 0)
-            la.gemm[LA_S]("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
-                     c + u->j + u->jb, &u->lda, 1, 1);
+        if (i == 0 && u->j > 0) {
+            la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1;
+            la.slaswp(&u->j, u->a, &u->lda, &k1, &k2, u->ipiv, &one);
+        } else if (i == 1 && u->jbn > 0) {
+            lu_apply(u, u->next, u->jbn);
+            u->info = lu_panel(u, u->next, u->jbn);
+        } else if (i >= 2) {
+            la_int first = u->next + u->jbn + (la_int)(i - 2) * u->chunk;
+            lu_apply(u, first, u->n - first < u->chunk ? u->n - first : u->chunk);
+        }
     }
 }
 
-/* LU of the m x n column-major `a` in blocks of nb columns; LAPACK's info (the first zero
- * pivot, 1-based, the factorisation completed as xgetrf does). */
-static la_int lu_blocked(la_int m, la_int n, float *a, la_int lda, la_int *ipiv, la_int nb)
+/* LU of the m x n column-major `a`; LAPACK's info (the first zero pivot, 1-based, the
+ * factorisation completed as xgetrf does). */
+static la_int lu_blocked(la_int m, la_int n, float *a, la_int lda, la_int *ipiv)
 {
-    la_int info = 0, one = 1, k = m < n ? m : n;
-    for (la_int j = 0; j < k; j += nb) {
-        la_int jb = k - j < nb ? k - j : nb, rows = m - j, panel_info = 0;
-        float *panel = a + (size_t)j * (size_t)lda + (size_t)j;
-        if (nb > LU_PANEL_NB)
-            panel_info = lu_blocked(rows, jb, panel, lda, ipiv + j, LU_PANEL_NB);
-        else
-            la.sgetrf(&rows, &jb, panel, &lda, ipiv + j, &panel_info);
-        if (panel_info > 0 && info == 0) info = panel_info + j;
-        for (la_int i = j; i < j + jb; i++) ipiv[i] += j;
-        la_int k1 = j + 1, k2 = j + jb, rest = n - j - jb;
-        if (j > 0) la.slaswp(&j, a, &lda, &k1, &k2, ipiv, &one);
-        if (rest == 0) continue;
-        lu_step step = { m, n, lda, j, jb, 0, a, ipiv };
-        run_chunks(rest, (int64_t)rows * jb, &step.chunk, lu_update, &step);
+    la_int k = m < n ? m : n;
+    float inverses[2][LU_NB * LU_NB];
+    lu_step u = { m, n, lda, 0, 0, 0, 0, 0, 0, a, ipiv, { inverses[0], inverses[1] } };
+    la_int info = k > 0 ? lu_panel(&u, 0, k < LU_NB ? k : LU_NB) : 0;
+    for (la_int j = 0; j < k; j += LU_NB) {
+        u.j = j;
+        u.jb = k - j < LU_NB ? k - j : LU_NB;
+        u.next = j + u.jb;
+        u.jbn = k - u.next < LU_NB ? (k - u.next > 0 ? k - u.next : 0) : LU_NB;
+        u.info = 0;
+        size_t chunks;
+        la_int rest = n - u.next - u.jbn;
+        u.chunk = chunk_width(rest > 0 ? rest : 0, (int64_t)(m - j) * u.jb, &chunks);
+        run_items(2 + chunks, (int64_t)(m - j) * u.jb * (n - u.next) >= LA_POOL_MNK, lu_items, &u);
+        if (u.info > 0 && info == 0) info = u.info;
     }
     return info;
 }
 
-int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
+/* The first `nrhs` columns of b get A^-1 b (trans 'N') or A^-T b (otherwise) from the LU of
+ * lu_blocked, in column chunks on the pool. */
+typedef struct {
+    char trans;
+    la_int n, nrhs, lda, ldb, chunk;
+    const float *a;
+    const la_int *ipiv;
+    float *b;
+} lu_solve_job;
+
+static void lu_solve_chunks(size_t begin, size_t end, void *ctx)
 {
-    return lu_blocked(n, n, a, lda, ipiv, LU_NB);
+    const lu_solve_job *s = ctx;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = (la_int)i * s->chunk, cols = s->nrhs - first < s->chunk ? s->nrhs - first : s->chunk, info;
+        la.sgetrs(&s->trans, &s->n, &cols, s->a, &s->lda, s->ipiv, s->b + (size_t)first * (size_t)s->ldb, &s->ldb,
+                  &info, 1);
+    }
 }
 
-int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
-                             const int32_t *ipiv, float *b, int32_t ldb)
+int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
 {
-    return la.getrs[LA_S](layout, trans, n, nrhs, a, lda, ipiv, b, ldb);
+    la_single_begin();
+    la_int info = lu_blocked(n, n, a, lda, ipiv);
+    la_single_end();
+    return info;
+}
+
+void npusim_lapack_sgetrs(char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda, const int32_t *ipiv,
+                          float *b, int32_t ldb)
+{
+    lu_solve_job s = { trans == 'N' ? 'N' : 'T', n, nrhs, lda, ldb, 0, a, ipiv, b };
+    la_single_begin();
+    run_chunks(nrhs, (int64_t)n * n, &s.chunk, lu_solve_chunks, &s);
+    la_single_end();
 }
 
 static int la_type(aclDataType dt)
