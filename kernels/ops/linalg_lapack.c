@@ -31,6 +31,10 @@
 #include "linalg_lapack.h"
 #include "ops_internal.h"
 
+#ifdef __SSE2__
+#include <xmmintrin.h>
+#endif
+
 /* Documented dtypes (hicann/ops-math):
  * math/cholesky/docs/aclnnLinalgCholesky.md: FLOAT, BFLOAT16
  * (hicann/ops-nn) aclnnInverse: FLOAT, FLOAT16, DOUBLE (docs/acl-abi.md §7.2)
@@ -49,9 +53,7 @@ typedef la_int (*getri_fn)(int, la_int, void *, la_int, const la_int *);
 /* Fortran LAPACK (gfortran ABI: arguments by reference, a hidden length after the arguments for
  * each character argument). */
 typedef void (*potrf_f)(const char *, const la_int *, void *, const la_int *, la_int *, size_t);
-typedef void (*geqr2_f)(const la_int *, const la_int *, void *, const la_int *, void *, void *, la_int *);
-typedef void (*larft_f)(const char *, const char *, const la_int *, const la_int *, const void *, const la_int *,
-                        const void *, void *, const la_int *, size_t, size_t);
+typedef void (*geqrt3_f)(const la_int *, const la_int *, void *, const la_int *, void *, const la_int *, la_int *);
 typedef void (*larfb_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
                         const la_int *, const void *, const la_int *, const void *, const la_int *, void *,
                         const la_int *, void *, const la_int *, size_t, size_t, size_t, size_t);
@@ -83,8 +85,7 @@ static struct {
     getrf_fn getrf[LA_TYPES];
     getri_fn getri[LA_TYPES];
     potrf_f potrf[LA_TYPES];
-    geqr2_f geqr2[LA_TYPES];
-    larft_f larft[LA_TYPES];
+    geqrt3_f geqrt3[LA_TYPES];
     larfb_f larfb[LA_TYPES];
     trsm_f trsm[LA_TYPES]; /* the blocked Cholesky and LU */
     trtri_f trtri[LA_TYPES];
@@ -131,8 +132,7 @@ static void la_load(void)
         la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf", false);
         la.getri[t] = (getri_fn)la_sym(lib, t, "getri", false);
         la.potrf[t] = (potrf_f)la_sym(lib, t, "potrf", true);
-        la.geqr2[t] = (geqr2_f)la_sym(lib, t, "geqr2", true);
-        la.larft[t] = (larft_f)la_sym(lib, t, "larft", true);
+        la.geqrt3[t] = (geqrt3_f)la_sym(lib, t, "geqrt3", true);
         la.larfb[t] = (larfb_f)la_sym(lib, t, "larfb", true);
         la.trsm[t] = (trsm_f)la_sym(lib, t, "trsm", true);
         la.trtri[t] = (trtri_f)la_sym(lib, t, "trtri", true);
@@ -468,9 +468,53 @@ enum { TILE = 32 };
 
 typedef struct { double re, im; } la_c128;
 
+#ifdef __SSE2__
+/* dst[c * dld + r] = src[r * sld + c] for a rows x cols float matrix: 4 x 4 blocks transposed in
+ * registers within each tile (a float at a time ran at 4 GB/s: a quarter of a 512 x 512 QR's
+ * packing and unpacking). */
+static void transpose_f32(int64_t rows, int64_t cols, const float *src, int64_t sld, float *dst, int64_t dld)
+{
+    for (int64_t r0 = 0; r0 < rows; r0 += TILE)
+        for (int64_t c0 = 0; c0 < cols; c0 += TILE) {
+            int64_t r1 = r0 + TILE < rows ? r0 + TILE : rows, c1 = c0 + TILE < cols ? c0 + TILE : cols, r = r0;
+            for (; r + 4 <= r1; r += 4) {
+                int64_t c = c0;
+                for (; c + 4 <= c1; c += 4) {
+                    const float *s = src + r * sld + c;
+                    __m128 a = _mm_loadu_ps(s), b = _mm_loadu_ps(s + sld), x = _mm_loadu_ps(s + 2 * sld),
+                           y = _mm_loadu_ps(s + 3 * sld);
+                    _MM_TRANSPOSE4_PS(a, b, x, y);
+                    float *d = dst + c * dld + r;
+                    _mm_storeu_ps(d, a);
+                    _mm_storeu_ps(d + dld, b);
+                    _mm_storeu_ps(d + 2 * dld, x);
+                    _mm_storeu_ps(d + 3 * dld, y);
+                }
+                for (; c < c1; c++)
+                    for (int64_t i = r; i < r + 4; i++) dst[c * dld + i] = src[i * sld + c];
+            }
+            for (; r < r1; r++)
+                for (int64_t c = c0; c < c1; c++) dst[c * dld + r] = src[r * sld + c];
+        }
+}
+#endif
+
 static void copy_tiled(size_t esz, int64_t rows, int64_t cols, const char *src, int64_t srs, int64_t scs, char *dst,
                        int64_t drs, int64_t dcs)
 {
+#ifdef __SSE2__
+    int64_t e = (int64_t)esz;
+    bool aligned = srs % e == 0 && scs % e == 0 && drs % e == 0 && dcs % e == 0 && (uintptr_t)src % esz == 0 &&
+                   (uintptr_t)dst % esz == 0;
+    if (esz == 4 && aligned && scs == 4 && drs == 4) { /* row-major to column-major */
+        transpose_f32(rows, cols, (const float *)src, srs / 4, (float *)dst, dcs / 4);
+        return;
+    }
+    if (esz == 4 && aligned && srs == 4 && dcs == 4) { /* column-major to row-major */
+        transpose_f32(cols, rows, (const float *)src, scs / 4, (float *)dst, drs / 4);
+        return;
+    }
+#endif
     switch (esz) {
     case 4: COPY_TILED(float) break;
     case 8: COPY_TILED(double) break;
@@ -556,6 +600,55 @@ static void zero_triangle(int t, void *buf, int64_t rows, int64_t cols, int64_t 
         int64_t begin = lower ? 0 : r + 1, end = lower ? (r < cols ? r : cols) : cols;
         if (end > begin) memset(row + (size_t)begin * esz, 0, (size_t)(end - begin) * esz);
     }
+}
+
+/* Host workspace of the factorisations, kept per thread between launches (up to
+ * LA_SCRATCH_KEEP bytes): a fresh malloc of a few MiB is a fresh mapping, and its first touch
+ * page by page cost a 512 x 512 QR 0.5 ms of page faults on every call. Valid until the thread's
+ * next la_scratch; freed with the thread. */
+#define LA_SCRATCH_KEEP ((size_t)16 << 20)
+
+typedef struct {
+    void *data;
+    size_t size;
+} la_scratch_buf;
+
+static pthread_key_t la_scratch_key;
+static pthread_once_t la_scratch_once = PTHREAD_ONCE_INIT;
+static bool la_scratch_keyed;
+
+static void la_scratch_free(void *p)
+{
+    la_scratch_buf *s = p;
+    free(s->data);
+    free(s);
+}
+
+static void la_scratch_init(void) { la_scratch_keyed = pthread_key_create(&la_scratch_key, la_scratch_free) == 0; }
+
+/* `bytes` of workspace (NULL when out of memory), to give back with la_scratch_release. */
+static void *la_scratch(size_t bytes)
+{
+    pthread_once(&la_scratch_once, la_scratch_init);
+    la_scratch_buf *s = la_scratch_keyed ? pthread_getspecific(la_scratch_key) : NULL;
+    if (!s && la_scratch_keyed && (s = calloc(1, sizeof *s)) && pthread_setspecific(la_scratch_key, s) != 0) {
+        free(s);
+        s = NULL;
+    }
+    if (!s || bytes > LA_SCRATCH_KEEP) return malloc(bytes ? bytes : 1);
+    if (s->size < bytes) {
+        free(s->data);
+        s->size = 0;
+        if (!(s->data = malloc(bytes))) return NULL;
+        s->size = bytes;
+    }
+    return s->data;
+}
+
+static void la_scratch_release(void *p, size_t bytes)
+{
+    la_scratch_buf *s = la_scratch_keyed ? pthread_getspecific(la_scratch_key) : NULL;
+    if (!s || p != s->data || bytes > LA_SCRATCH_KEEP) free(p);
 }
 
 static int out_of_memory(const char *op) { return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory", op); }
@@ -706,7 +799,8 @@ static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
     int64_t n = v[0].shape[v[0].ndim - 1], batch = batch_count(&v[0], v[0].ndim - 2);
     if (n == 0) return 0;
     size_t bytes = (size_t)(n * n) * la_size[t];
-    char *buf = malloc(bytes + (size_t)CHOL_NB * (size_t)(n + CHOL_NB) * la_size[t]);
+    size_t total = bytes + (size_t)CHOL_NB * (size_t)(n + CHOL_NB) * la_size[t];
+    char *buf = la_scratch(total);
     if (!buf) return out_of_memory("aclnnLinalgCholesky");
     bool upper = ex->flag;
     la_single_begin();
@@ -732,7 +826,7 @@ static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
         if (!in_out) unpack(work, n, t, &out);
     }
     la_single_end();
-    free(buf);
+    la_scratch_release(buf, total);
     return 0;
 }
 
@@ -899,13 +993,10 @@ aclnnStatus aclnnSlogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor 
 
 enum { QR_REDUCED, QR_COMPLETE, QR_R };
 
-/* Columns per block reflector I - V T V^H. Its panel is factorised by xgeqr2 and its T by xlarft,
- * whose steps are matrix-vector products: OpenBLAS splits a product of more than a few thousand
- * elements across its threads, which busy-wait for one another at every column, and on a loaded
- * machine a wait for a descheduled partner costs more than the column (a 512 x 512 QR took 0.5 s
- * instead of 20 ms). 16 columns keep those products of panels up to about 600 rows on the
- * calling thread; the updates of the other columns are matrix products (reflect). */
-#define QR_NB 16
+/* Columns per block reflector I - V T V^H. Its panel, V, R's rows and T, is factorised by
+ * xgeqrt3 (recursive: its work is mostly matrix products), the other columns are updated by
+ * xlarfb (matrix products) in column chunks on the pool. */
+#define QR_NB 32
 
 /* C = H C or H^H C (trans "N" / "T" or "C") for the block reflector H = I - V T V^H of k
  * columns (column-major, V unit lower trapezoidal rows x k, T k x k) and C rows x cols, in
@@ -937,19 +1028,60 @@ static void reflect(int t, const char *trans, la_int rows, la_int cols, la_int k
 }
 
 /* Householder QR of the m x n column-major `a` (xgeqrf's layout: R above the diagonal, the
- * reflectors' vectors below, `tau`), in blocks of QR_NB columns whose triangular factors T are
- * left in `tall` (QR_NB x min(m, n)) for forming Q; `work` holds n x QR_NB elements. */
-static void qr_factor(int t, la_int m, la_int n, void *a, void *tau, void *tall, void *work)
+ * reflectors' vectors below), in blocks of QR_NB columns whose triangular factors T are left in
+ * `tall` (QR_NB x min(m, n)) for forming Q; `work` holds n x QR_NB elements. With a look-ahead,
+ * as the LU's: each step is one pool job whose first item applies the current block reflector to
+ * the next panel's columns and factorises that panel, while the other items update the columns
+ * right of it in chunks (each with its own columns of `work`). */
+typedef struct {
+    int t;
+    la_int m, n, j, jb, next, jbn, chunk;
+    char *a, *tall, *work;
+} qr_step;
+
+static void qr_panel(const qr_step *s, la_int j, la_int jb)
 {
-    la_int k = m < n ? m : n, nb = QR_NB, info = 0;
-    const char *trans = la_complex(t) ? "C" : "T";
-    for (la_int j = 0; j < k; j += nb) {
-        la_int jb = k - j < nb ? k - j : nb, rows = m - j, rest = n - j - jb;
-        char *panel = cm_at(t, a, m, j, j), *tj = cm_at(t, tall, nb, 0, j);
-        void *tau_j = (char *)tau + (size_t)j * la_size[t];
-        la.geqr2[t](&rows, &jb, panel, &m, tau_j, work, &info);
-        la.larft[t]("F", "C", &rows, &jb, panel, &m, tau_j, tj, &nb, 1, 1);
-        if (rest > 0) reflect(t, trans, rows, rest, jb, panel, m, tj, nb, cm_at(t, a, m, j, j + jb), m, work);
+    la_int rows = s->m - j, nb = QR_NB, info;
+    la.geqrt3[s->t](&rows, &jb, cm_at(s->t, s->a, s->m, j, j), &s->m, cm_at(s->t, s->tall, nb, 0, j), &nb, &info);
+}
+
+static void qr_apply(const qr_step *s, la_int first, la_int cols)
+{
+    la_int rows = s->m - s->j, nb = QR_NB;
+    la.larfb[s->t]("L", la_complex(s->t) ? "C" : "T", "F", "C", &rows, &cols, &s->jb, cm_at(s->t, s->a, s->m, s->j, s->j),
+                   &s->m, cm_at(s->t, s->tall, nb, 0, s->j), &nb, cm_at(s->t, s->a, s->m, s->j, first), &s->m,
+                   s->work + (size_t)first * QR_NB * la_size[s->t], &cols, 1, 1, 1, 1);
+}
+
+static void qr_items(size_t begin, size_t end, void *ctx)
+{
+    const qr_step *s = ctx;
+    for (size_t i = begin; i < end; i++) {
+        if (i == 0) {
+            if (s->jbn == 0) continue;
+            qr_apply(s, s->next, s->jbn);
+            qr_panel(s, s->next, s->jbn);
+        } else {
+            la_int first = s->next + s->jbn + (la_int)(i - 1) * s->chunk;
+            qr_apply(s, first, s->n - first < s->chunk ? s->n - first : s->chunk);
+        }
+    }
+}
+
+static void qr_factor(int t, la_int m, la_int n, void *a, void *tall, void *work)
+{
+    la_int k = m < n ? m : n;
+    qr_step s = { t, m, n, 0, 0, 0, 0, 0, a, tall, work };
+    if (k > 0) qr_panel(&s, 0, k < QR_NB ? k : QR_NB);
+    for (la_int j = 0; j < k; j += QR_NB) {
+        s.j = j;
+        s.jb = k - j < QR_NB ? k - j : QR_NB;
+        s.next = j + s.jb;
+        s.jbn = k - s.next <= 0 ? 0 : k - s.next < QR_NB ? k - s.next : QR_NB;
+        la_int cols = s.next + s.jbn < n ? n - s.next - s.jbn : 0;
+        size_t chunks;
+        s.chunk = chunk_width(cols, (int64_t)(m - j) * s.jb, &chunks);
+        run_items(1 + chunks, (int64_t)(m - j) * s.jb * (n - s.next) >= LA_POOL_MNK, qr_items, &s);
     }
 }
 
@@ -991,30 +1123,32 @@ static int qr_kernel(const npusim_exec *ex, npusim_view *v)
     int64_t batch = batch_count(self, self->ndim - 2);
     if (m == 0) return 0; /* (n == 0 still has Q: the identity's first columns) */
     size_t esz = la_size[t];
-    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), the
-     * workspace of xgeqr2 and xlarfb (max(n, qcols) x QR_NB) */
-    size_t sizes[6] = { (size_t)(m * n), (size_t)k, (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
+    /* a (m x n), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), the workspace of
+     * xlarfb (max(n, qcols) x QR_NB) */
+    size_t sizes[5] = { (size_t)(m * n), (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
                         (size_t)((n > qcols ? n : qcols) * QR_NB) };
     size_t total = 0;
-    for (int i = 0; i < 6; i++) total += sizes[i];
-    char *buf = malloc(total * esz), *part[6];
+    for (int i = 0; i < 5; i++) total += sizes[i];
+    char *buf = la_scratch(total * esz), *part[5];
     if (!buf) return out_of_memory("aclnnLinalgQr");
     part[0] = buf;
-    for (int i = 1; i < 6; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
+    for (int i = 1; i < 5; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
     la_int lm = (la_int)m;
+    la_single_begin();
     for (int64_t b = 0; b < batch; b++) {
         matrix am = matrix_at(self, b), rm = matrix_at(r, b);
         pack_cm(&am, t, part[0], m);
-        qr_factor(t, lm, (la_int)n, part[0], part[1], part[2], part[5]);
-        qr_r(t, lm, (la_int)n, (la_int)rrows, part[0], part[4]);
-        unpack_cm(part[4], rrows, t, &rm);
+        qr_factor(t, lm, (la_int)n, part[0], part[1], part[4]);
+        qr_r(t, lm, (la_int)n, (la_int)rrows, part[0], part[3]);
+        unpack_cm(part[3], rrows, t, &rm);
         if (ex->mode != QR_R) {
             matrix qm = matrix_at(q, b);
-            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[2], part[3], part[5]);
-            unpack_cm(part[3], m, t, &qm);
+            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[1], part[2], part[4]);
+            unpack_cm(part[2], m, t, &qm);
         }
     }
-    free(buf);
+    la_single_end();
+    la_scratch_release(buf, total * esz);
     return 0;
 }
 
