@@ -188,20 +188,21 @@ static void la_single_end(void)
 }
 
 /* Below LA_POOL_MNK multiply-adds an update runs on the calling thread: waking a pool thread
- * costs more than it saves. Above it, in chunks of at least LA_MIN_CHUNK columns (narrower ones
- * spend their time packing operands), at most LA_CHUNKS of them. */
+ * costs more than it saves. Above it, in at most LA_CHUNKS chunks of at least `least` columns
+ * (LA_MIN_CHUNK for the updates: narrower ones spend their time packing operands; the solves'
+ * right-hand sides are narrower). */
 #define LA_POOL_MNK (1LL << 21)
 #define LA_MIN_CHUNK 32
 #define LA_CHUNKS 4
 
 /* The width of the chunks of `cols` columns costing `per_column` multiply-adds each, and their
  * number in *count. */
-static la_int chunk_width(la_int cols, int64_t per_column, size_t *count)
+static la_int chunk_width(la_int cols, int64_t per_column, la_int least, size_t *count)
 {
     la_int width = cols;
     if (per_column * cols >= LA_POOL_MNK) {
         width = (cols + LA_CHUNKS - 1) / LA_CHUNKS;
-        if (width < LA_MIN_CHUNK) width = LA_MIN_CHUNK;
+        if (width < least) width = least;
         if (width > cols) width = cols;
     }
     *count = cols > 0 ? (size_t)((cols + width - 1) / width) : 0;
@@ -217,10 +218,10 @@ static void run_items(size_t count, bool pooled, npusim_range_fn fn, void *ctx)
 
 /* Runs fn over the chunks of `cols` columns costing `per_column` multiply-adds each; the chunk
  * width is stored in *chunk first. */
-static void run_chunks(la_int cols, int64_t per_column, la_int *chunk, npusim_range_fn fn, void *ctx)
+static void run_chunks(la_int cols, int64_t per_column, la_int least, la_int *chunk, npusim_range_fn fn, void *ctx)
 {
     size_t count;
-    *chunk = chunk_width(cols, per_column, &count);
+    *chunk = chunk_width(cols, per_column, least, &count);
     run_items(count, count > 1, fn, ctx);
 }
 
@@ -249,18 +250,33 @@ typedef struct {
 
 static float *lu_inverse(const lu_step *u, la_int j) { return u->inverse[(j / LU_NB) % 2]; }
 
+/* inv (column-major, ldi) = the inverse of the unit lower triangle of the n x n column-major l:
+ * column c solves L x = e_c by forward substitution, each step a loop over a column of L that
+ * the compiler vectorises (xtrtri's unblocked code makes a BLAS call per column: 16 us for 64 x
+ * 64, four times this). */
+static void unit_lower_inverse(la_int n, const float *l, la_int ldl, float *inv, la_int ldi)
+{
+    for (la_int c = 0; c < n; c++) {
+        float *x = inv + (size_t)c * (size_t)ldi;
+        memset(x, 0, sizeof(float) * (size_t)n);
+        x[c] = 1;
+        for (la_int k = c; k < n; k++) {
+            const float *col = l + (size_t)k * (size_t)ldl, xk = x[k];
+            for (la_int i = k + 1; i < n; i++) x[i] -= col[i] * xk;
+        }
+    }
+}
+
 /* Factorises the rows x jb panel at column j (rows j..m-1): pivots made global (1-based), and
  * the inverse of its unit lower triangle into lu_inverse(u, j) (the current panel's stays in the
  * other one while this one is the look-ahead). */
 static la_int lu_panel(const lu_step *u, la_int j, la_int jb)
 {
-    la_int rows = u->m - j, info = 0, nb = LU_NB, trtri_info;
+    la_int rows = u->m - j, info = 0;
     float *panel = u->a + (size_t)j * (size_t)u->lda + (size_t)j, *inv = lu_inverse(u, j);
     la.sgetrf(&rows, &jb, panel, &u->lda, u->ipiv + j, &info);
     for (la_int i = j; i < j + jb; i++) u->ipiv[i] += j;
-    for (la_int c = 0; c < jb; c++)
-        for (la_int r = 0; r < jb; r++) inv[(size_t)c * LU_NB + (size_t)r] = r > c ? panel[(size_t)c * (size_t)u->lda + (size_t)r] : r == c;
-    la.trtri[LA_S]("L", "U", &jb, inv, &nb, &trtri_info, 1, 1);
+    unit_lower_inverse(jb, panel, u->lda, inv, LU_NB);
     return info > 0 ? info + j : 0;
 }
 
@@ -320,12 +336,14 @@ static la_int lu_blocked(la_int m, la_int n, float *a, la_int lda, la_int *ipiv)
         u.info = 0;
         size_t chunks;
         la_int rest = n - u.next - u.jbn;
-        u.chunk = chunk_width(rest > 0 ? rest : 0, (int64_t)(m - j) * u.jb, &chunks);
+        u.chunk = chunk_width(rest > 0 ? rest : 0, (int64_t)(m - j) * u.jb, LA_MIN_CHUNK, &chunks);
         run_items(2 + chunks, (int64_t)(m - j) * u.jb * (n - u.next) >= LA_POOL_MNK, lu_items, &u);
         if (u.info > 0 && info == 0) info = u.info;
     }
     return info;
 }
+
+#define LU_MIN_RHS 8 /* right-hand sides per chunk of a solve */
 
 /* The first `nrhs` columns of b get A^-1 b (trans 'N') or A^-T b (otherwise) from the LU of
  * lu_blocked, in column chunks on the pool. */
@@ -360,7 +378,7 @@ void npusim_lapack_sgetrs(char trans, int32_t n, int32_t nrhs, const float *a, i
 {
     lu_solve_job s = { trans == 'N' ? 'N' : 'T', n, nrhs, lda, ldb, 0, a, ipiv, b };
     la_single_begin();
-    run_chunks(nrhs, (int64_t)n * n, &s.chunk, lu_solve_chunks, &s);
+    run_chunks(nrhs, (int64_t)n * n, LU_MIN_RHS, &s.chunk, lu_solve_chunks, &s);
     la_single_end();
 }
 
@@ -788,7 +806,7 @@ static la_int chol_factor(int t, la_int n, char *a, char *work)
         if (rest == 0) break;
         chol_row_block(t, n, j, jb, a, work);
         chol_step step = { t, n, j, jb, 0, a };
-        run_chunks(rest, (int64_t)(rest / 2 + 1) * jb, &step.chunk, chol_update_chunks, &step);
+        run_chunks(rest, (int64_t)(rest / 2 + 1) * jb, LA_MIN_CHUNK, &step.chunk, chol_update_chunks, &step);
     }
     return 0;
 }
@@ -1024,7 +1042,7 @@ static void reflect(int t, const char *trans, la_int rows, la_int cols, la_int k
                     const void *tm, la_int ldt, char *cm, la_int ldc, void *work)
 {
     reflect_job j = { t, trans, rows, k, ldv, ldt, ldc, cols, 0, v, tm, cm, work };
-    run_chunks(cols, (int64_t)rows * k, &j.chunk, reflect_chunks, &j);
+    run_chunks(cols, (int64_t)rows * k, LA_MIN_CHUNK, &j.chunk, reflect_chunks, &j);
 }
 
 /* Householder QR of the m x n column-major `a` (xgeqrf's layout: R above the diagonal, the
@@ -1080,7 +1098,7 @@ static void qr_factor(int t, la_int m, la_int n, void *a, void *tall, void *work
         s.jbn = k - s.next <= 0 ? 0 : k - s.next < QR_NB ? k - s.next : QR_NB;
         la_int cols = s.next + s.jbn < n ? n - s.next - s.jbn : 0;
         size_t chunks;
-        s.chunk = chunk_width(cols, (int64_t)(m - j) * s.jb, &chunks);
+        s.chunk = chunk_width(cols, (int64_t)(m - j) * s.jb, LA_MIN_CHUNK, &chunks);
         run_items(1 + chunks, (int64_t)(m - j) * s.jb * (n - s.next) >= LA_POOL_MNK, qr_items, &s);
     }
 }
