@@ -782,15 +782,37 @@ static void chol_update_chunks(size_t begin, size_t end, void *ctx)
     }
 }
 
+/* inv (column-major, ldi, zero below the diagonal) = the inverse of the upper triangle of the
+ * n x n column-major u, by back substitution in vectorised column loops (as unit_lower_inverse;
+ * xtrtri is for the other types). */
+static void upper_inverse(la_int n, const float *u, la_int ldu, float *inv, la_int ldi)
+{
+    for (la_int c = 0; c < n; c++) {
+        float *x = inv + (size_t)c * (size_t)ldi;
+        memset(x, 0, sizeof(float) * (size_t)n);
+        x[c] = 1;
+        for (la_int k = c; k >= 0; k--) {
+            const float *col = u + (size_t)k * (size_t)ldu;
+            float xk = x[k] /= col[k];
+            for (la_int i = 0; i < k; i++) x[i] -= col[i] * xk;
+        }
+    }
+}
+
 /* The row block right of the factorised diagonal block at j: A12 = U11^-H A12. */
 static void chol_row_block(int t, la_int n, la_int j, la_int jb, char *a, char *work)
 {
     size_t esz = la_size[t];
     la_int nb = CHOL_NB, rest = n - j - jb, info;
     char *inv = work, *row = work + (size_t)CHOL_NB * CHOL_NB * esz;
-    memset(inv, 0, (size_t)CHOL_NB * CHOL_NB * esz);
-    for (la_int c = 0; c < jb; c++) memcpy(inv + (size_t)c * CHOL_NB * esz, cm_at(t, a, n, j, j + c), (size_t)(c + 1) * esz);
-    la.trtri[t]("U", "N", &jb, inv, &nb, &info, 1, 1);
+    if (t == LA_S) {
+        upper_inverse(jb, (const float *)cm_at(t, a, n, j, j), n, (float *)inv, CHOL_NB);
+    } else {
+        memset(inv, 0, (size_t)CHOL_NB * CHOL_NB * esz);
+        for (la_int c = 0; c < jb; c++)
+            memcpy(inv + (size_t)c * CHOL_NB * esz, cm_at(t, a, n, j, j + c), (size_t)(c + 1) * esz);
+        la.trtri[t]("U", "N", &jb, inv, &nb, &info, 1, 1);
+    }
     for (la_int c = 0; c < rest; c++)
         memcpy(row + (size_t)c * (size_t)jb * esz, cm_at(t, a, n, j, j + jb + c), (size_t)jb * esz);
     la.gemm[t](la_complex(t) ? "C" : "T", "N", &jb, &rest, &jb, la_scalar(t, 1), inv, &nb, row, &jb, la_scalar(t, 0),
