@@ -430,14 +430,24 @@ static int64_t batch_count(const npusim_view *v, int nb)
     return n;
 }
 
+/* Whether m's elements already have LAPACK type t's representation (no conversion). */
+static bool native(const matrix *m, int t)
+{
+    static const aclDataType dtype_of[LA_TYPES] = { ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128 };
+    return m->dtype == dtype_of[t];
+}
+
 /* Copies m into dst, row-major with `ld` elements per row, in LAPACK type t. */
 static void pack(const matrix *m, int t, void *dst, int64_t ld)
 {
     size_t isz = npusim_dtype_size(m->dtype), esz = la_size[t];
+    bool rows_dense = native(m, t) && (m->cs == 1 || m->cols == 1);
     for (int64_t r = 0; r < m->rows; r++) {
         char *row = (char *)dst + (size_t)(r * ld) * esz;
         const char *src = m->base + r * m->rs * (int64_t)isz;
-        if (la_complex(t)) {
+        if (rows_dense) { /* a plain copy, not npusim_load's element loop */
+            memcpy(row, src, (size_t)m->cols * esz);
+        } else if (la_complex(t)) {
             for (int64_t c = 0; c < m->cols; c++) memcpy(row + (size_t)c * esz, src + c * m->cs * (int64_t)isz, esz);
         } else {
             npusim_load(t == LA_S ? KIND_F32 : KIND_F64, row, src, m->cs * (int64_t)isz, m->dtype, (size_t)m->cols);
@@ -457,13 +467,6 @@ static void unpack(const void *src, int64_t ld, int t, const matrix *m)
             npusim_store(t == LA_S ? KIND_F32 : KIND_F64, row, dst, m->cs * (int64_t)isz, m->dtype, (size_t)m->cols);
         }
     }
-}
-
-/* Whether m's elements already have LAPACK type t's representation (no conversion). */
-static bool native(const matrix *m, int t)
-{
-    static const aclDataType dtype_of[LA_TYPES] = { ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128 };
-    return m->dtype == dtype_of[t];
 }
 
 static matrix transposed(const matrix *m)
