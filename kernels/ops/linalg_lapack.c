@@ -750,17 +750,18 @@ static void transpose_square(int t, void *buf, int64_t n)
 
 /* Blocked right-looking Cholesky a = U^H U of a column-major n x n matrix (its upper triangle):
  * diagonal blocks of CHOL_NB columns by xpotrf, the row block to their right, U11^-H A12, as a
- * product with the explicit inverse of U11 (xtrtri: OpenBLAS's triangular solve of a 64-row block
- * runs at a seventh of its product's speed), then the trailing upper triangle (xgemm) in column
- * chunks on the pool (run_chunks); a chunk's product also writes below its diagonal, in the
- * triangle LAPACK does not read (zeroed afterwards). Returns xpotrf's info (0, or the order of
- * the first leading minor that is not positive definite). `work` holds CHOL_NB x (n + CHOL_NB)
- * elements. */
+ * product with the explicit inverse of U11 (OpenBLAS's triangular solve of a 64-row block runs
+ * at a seventh of its product's speed), then the trailing upper triangle (xgemm) in column chunks
+ * on the pool, with a look-ahead as the LU's: the first item updates the next diagonal block and
+ * factorises it while the others update the columns right of it. A chunk's product also writes
+ * below its diagonal, in the triangle LAPACK does not read (zeroed afterwards). Returns xpotrf's
+ * info (0, or the order of the first leading minor that is not positive definite). `work` holds
+ * CHOL_NB x (n + CHOL_NB) elements. */
 #define CHOL_NB 64
 
 typedef struct {
     int t;
-    la_int n, j, jb, chunk;
+    la_int n, j, jb, next, jbn, chunk, info;
     char *a;
 } chol_step;
 
@@ -770,19 +771,6 @@ static const void *la_scalar(int t, int value)
     static const float f[3][2] = { { -1, 0 }, { 0, 0 }, { 1, 0 } };
     static const double d[3][2] = { { -1, 0 }, { 0, 0 }, { 1, 0 } };
     return t == LA_S || t == LA_C ? (const void *)f[value + 1] : (const void *)d[value + 1];
-}
-
-static void chol_update_chunks(size_t begin, size_t end, void *ctx)
-{
-    const chol_step *c = ctx;
-    la_int top = c->j + c->jb;
-    for (size_t i = begin; i < end; i++) {
-        la_int first = top + (la_int)i * c->chunk, cols = c->n - first < c->chunk ? c->n - first : c->chunk;
-        la_int rows = first + cols - top; /* the chunk's rows on and above its diagonal block */
-        la.gemm[c->t](la_complex(c->t) ? "C" : "T", "N", &rows, &cols, &c->jb, la_scalar(c->t, -1),
-                      cm_at(c->t, c->a, c->n, c->j, top), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n,
-                      la_scalar(c->t, 1), cm_at(c->t, c->a, c->n, top, first), &c->n, 1, 1);
-    }
 }
 
 /* inv (column-major, ldi, zero below the diagonal) = the inverse of the upper triangle of the
@@ -822,18 +810,56 @@ static void chol_row_block(int t, la_int n, la_int j, la_int jb, char *a, char *
                cm_at(t, a, n, j, j + jb), &n, 1, 1);
 }
 
+/* xpotrf of the diagonal block at j: 0, or the order of the failing leading minor of a. */
+static la_int chol_diagonal(int t, la_int n, char *a, la_int j, la_int jb)
+{
+    la_int info = 0;
+    la.potrf[t]("U", &jb, cm_at(t, a, n, j, j), &n, &info, 1);
+    return info != 0 ? info + j : 0;
+}
+
+/* The trailing update of columns [first, first + cols): their rows from the step's next block
+ * down to their own diagonal block. */
+static void chol_update(const chol_step *c, la_int first, la_int cols)
+{
+    la_int rows = first + cols - c->next;
+    la.gemm[c->t](la_complex(c->t) ? "C" : "T", "N", &rows, &cols, &c->jb, la_scalar(c->t, -1),
+                  cm_at(c->t, c->a, c->n, c->j, c->next), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n,
+                  la_scalar(c->t, 1), cm_at(c->t, c->a, c->n, c->next, first), &c->n, 1, 1);
+}
+
+/* Item 0: the look-ahead (the next diagonal block updated and factorised); items 1..: the
+ * chunks right of it. */
+static void chol_items(size_t begin, size_t end, void *ctx)
+{
+    chol_step *c = ctx;
+    for (size_t i = begin; i < end; i++) {
+        if (i == 0) {
+            chol_update(c, c->next, c->jbn);
+            c->info = chol_diagonal(c->t, c->n, c->a, c->next, c->jbn);
+        } else {
+            la_int first = c->next + c->jbn + (la_int)(i - 1) * c->chunk;
+            chol_update(c, first, c->n - first < c->chunk ? c->n - first : c->chunk);
+        }
+    }
+}
+
 static la_int chol_factor(int t, la_int n, char *a, char *work)
 {
-    for (la_int j = 0; j < n; j += CHOL_NB) {
-        la_int jb = n - j < CHOL_NB ? n - j : CHOL_NB, rest = n - j - jb, info = 0;
-        la.potrf[t]("U", &jb, cm_at(t, a, n, j, j), &n, &info, 1);
-        if (info != 0) return info + j;
+    la_int info = chol_diagonal(t, n, a, 0, n < CHOL_NB ? n : CHOL_NB);
+    for (la_int j = 0; j < n && info == 0; j += CHOL_NB) {
+        chol_step c = { t, n, j, n - j < CHOL_NB ? n - j : CHOL_NB, 0, 0, 0, 0, a };
+        c.next = j + c.jb;
+        la_int rest = n - c.next;
         if (rest == 0) break;
-        chol_row_block(t, n, j, jb, a, work);
-        chol_step step = { t, n, j, jb, 0, a };
-        run_chunks(rest, (int64_t)(rest / 2 + 1) * jb, LA_MIN_CHUNK, &step.chunk, chol_update_chunks, &step);
+        chol_row_block(t, n, j, c.jb, a, work);
+        c.jbn = rest < CHOL_NB ? rest : CHOL_NB;
+        size_t chunks;
+        c.chunk = chunk_width(rest - c.jbn, (int64_t)(rest / 2 + 1) * c.jb, LA_MIN_CHUNK, &chunks);
+        run_items(1 + chunks, (int64_t)(rest / 2 + 1) * c.jb * rest >= LA_POOL_MNK, chol_items, &c);
+        info = c.info;
     }
-    return 0;
+    return info;
 }
 
 static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
