@@ -5,11 +5,12 @@
  * NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every operator is batched over
  * the leading dims and accepts any strides: each matrix is packed into a contiguous buffer of
  * LAPACK's type (float16/bfloat16 are computed in float, as the others in their own precision),
- * factorised, and stored back. Cholesky, QR and the LU of ops-blas (npusim_lapack_sgetrf) are
- * blocked here on column-major buffers with LAPACK's Fortran routines (LAPACKE's row-major layout
- * transposes every matrix twice more, and its input NaN scan reads it once more): their panels
- * stay within OpenBLAS's single-threaded sizes and their updates run in chunks on npusim's pool
- * (run_chunks), not on OpenBLAS's busy-waiting threads.
+ * factorised, and stored back. Cholesky, QR and the LU of ops-blas (npusim_lapack_sgetrf /
+ * sgetrs) are blocked here on column-major buffers with LAPACK's Fortran routines (LAPACKE's
+ * row-major layout transposes every matrix twice more, and its input NaN scan reads it once
+ * more): OpenBLAS runs on one thread while they do, and their updates run in a few wide chunks
+ * on npusim's pool, with a look-ahead that factorises the next panel meanwhile, not on
+ * OpenBLAS's busy-waiting threads (la_single_begin).
  *
  * CANN's operators have no `info` output, so a failed factorisation cannot be reported by the
  * launch: npusim writes NaN into the results of a matrix that is singular (Inverse) or not
