@@ -160,7 +160,7 @@ static int lu_run(void *payload)
         }
         float *b = j->b[i];
         if ((rc = check_matrix(j, b, j->nrhs, j->ldb, "aclblas Barray[i]"))) break;
-        npusim_lapack_sgetrs(LAPACK_COL_MAJOR, j->trans, j->n, j->nrhs, a, j->lda, piv, b, j->ldb);
+        npusim_lapack_sgetrs(j->trans, j->n, j->nrhs, a, j->lda, piv, b, j->ldb);
     }
     free(identity);
     return rc;

@@ -5,11 +5,12 @@
  * NPUSIM_BLAS_LIBRARY (scipy-openblas32, symbols prefixed scipy_). Every operator is batched over
  * the leading dims and accepts any strides: each matrix is packed into a contiguous buffer of
  * LAPACK's type (float16/bfloat16 are computed in float, as the others in their own precision),
- * factorised, and stored back. Cholesky, QR and the LU of ops-blas (npusim_lapack_sgetrf) are
- * blocked here on column-major buffers with LAPACK's Fortran routines (LAPACKE's row-major layout
- * transposes every matrix twice more, and its input NaN scan reads it once more): their panels
- * stay within OpenBLAS's single-threaded sizes and their updates run in chunks on npusim's pool
- * (run_chunks), not on OpenBLAS's busy-waiting threads.
+ * factorised, and stored back. Cholesky, QR and the LU of ops-blas (npusim_lapack_sgetrf /
+ * sgetrs) are blocked here on column-major buffers with LAPACK's Fortran routines (LAPACKE's
+ * row-major layout transposes every matrix twice more, and its input NaN scan reads it once
+ * more): OpenBLAS runs on one thread while they do, and their updates run in a few wide chunks
+ * on npusim's pool, with a look-ahead that factorises the next panel meanwhile, not on
+ * OpenBLAS's busy-waiting threads (la_single_begin).
  *
  * CANN's operators have no `info` output, so a failed factorisation cannot be reported by the
  * launch: npusim writes NaN into the results of a matrix that is singular (Inverse) or not
@@ -31,6 +32,10 @@
 #include "linalg_lapack.h"
 #include "ops_internal.h"
 
+#ifdef __SSE2__
+#include <xmmintrin.h>
+#endif
+
 /* Documented dtypes (hicann/ops-math):
  * math/cholesky/docs/aclnnLinalgCholesky.md: FLOAT, BFLOAT16
  * (hicann/ops-nn) aclnnInverse: FLOAT, FLOAT16, DOUBLE (docs/acl-abi.md §7.2)
@@ -43,19 +48,17 @@
 
 enum { LA_S, LA_D, LA_C, LA_Z, LA_TYPES };
 typedef int32_t la_int; /* scipy-openblas32: 32-bit LAPACK integers */
+enum { LAPACK_ROW_MAJOR = 101 };
 typedef la_int (*getrf_fn)(int, la_int, la_int, void *, la_int, la_int *);
 typedef la_int (*getri_fn)(int, la_int, void *, la_int, const la_int *);
 /* Fortran LAPACK (gfortran ABI: arguments by reference, a hidden length after the arguments for
  * each character argument). */
 typedef void (*potrf_f)(const char *, const la_int *, void *, const la_int *, la_int *, size_t);
-typedef void (*geqr2_f)(const la_int *, const la_int *, void *, const la_int *, void *, void *, la_int *);
-typedef void (*larft_f)(const char *, const char *, const la_int *, const la_int *, const void *, const la_int *,
-                        const void *, void *, const la_int *, size_t, size_t);
+typedef void (*geqrt3_f)(const la_int *, const la_int *, void *, const la_int *, void *, const la_int *, la_int *);
 typedef void (*larfb_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
                         const la_int *, const void *, const la_int *, const void *, const la_int *, void *,
                         const la_int *, void *, const la_int *, size_t, size_t, size_t, size_t);
 typedef la_int (*gesdd_fn)(int, char, la_int, la_int, void *, la_int, void *, void *, la_int, void *, la_int);
-typedef la_int (*getrs_fn)(int, char, la_int, la_int, const void *, la_int, const la_int *, void *, la_int);
 
 typedef void (*trsm_f)(const char *, const char *, const char *, const char *, const la_int *, const la_int *,
                        const void *, const void *, const la_int *, void *, const la_int *, size_t, size_t, size_t,
@@ -64,22 +67,31 @@ typedef void (*gemm_f)(const char *, const char *, const la_int *, const la_int 
                        const void *, const la_int *, const void *, const la_int *, const void *, void *,
                        const la_int *, size_t, size_t);
 typedef void (*sgetrf_f)(const la_int *, const la_int *, float *, const la_int *, la_int *, la_int *);
+typedef void (*trtri_f)(const char *, const char *, const la_int *, void *, const la_int *, la_int *, size_t, size_t);
+typedef void (*sgetrs_f)(const char *, const la_int *, const la_int *, const float *, const la_int *, const la_int *,
+                         float *, const la_int *, la_int *, size_t);
 typedef void (*slaswp_f)(const la_int *, float *, const la_int *, const la_int *, const la_int *, const la_int *,
                          const la_int *);
+
+/* openblas_set_num_threads / openblas_get_num_threads (la_single_begin) */
+typedef void (*set_threads_fn)(int);
+typedef int (*get_threads_fn)(void);
+static set_threads_fn la_set_threads;
+static get_threads_fn la_get_threads;
 
 static struct {
     sgetrf_f sgetrf; /* the blocked LU (lu_blocked) */
     slaswp_f slaswp;
+    sgetrs_f sgetrs;
     getrf_fn getrf[LA_TYPES];
     getri_fn getri[LA_TYPES];
     potrf_f potrf[LA_TYPES];
-    geqr2_f geqr2[LA_TYPES];
-    larft_f larft[LA_TYPES];
+    geqrt3_f geqrt3[LA_TYPES];
     larfb_f larfb[LA_TYPES];
     trsm_f trsm[LA_TYPES]; /* the blocked Cholesky and LU */
+    trtri_f trtri[LA_TYPES];
     gemm_f gemm[LA_TYPES];
     gesdd_fn gesdd[LA_TYPES];
-    getrs_fn getrs[LA_TYPES];
 } la;
 static pthread_once_t la_once = PTHREAD_ONCE_INIT;
 static char la_problem[512];
@@ -112,17 +124,21 @@ static void la_load(void)
     }
     la.sgetrf = (sgetrf_f)la_sym(lib, LA_S, "getrf", true);
     la.slaswp = (slaswp_f)la_sym(lib, LA_S, "laswp", true);
+    la.sgetrs = (sgetrs_f)la_sym(lib, LA_S, "getrs", true);
+    /* OpenBLAS's own API (la_single_begin); a library without it keeps its threads */
+    la_set_threads = (set_threads_fn)dlsym(lib, "scipy_openblas_set_num_threads");
+    la_get_threads = (get_threads_fn)dlsym(lib, "scipy_openblas_get_num_threads");
+    if (!la_get_threads) la_set_threads = NULL;
     for (int t = 0; t < LA_TYPES; t++) {
         la.getrf[t] = (getrf_fn)la_sym(lib, t, "getrf", false);
         la.getri[t] = (getri_fn)la_sym(lib, t, "getri", false);
         la.potrf[t] = (potrf_f)la_sym(lib, t, "potrf", true);
-        la.geqr2[t] = (geqr2_f)la_sym(lib, t, "geqr2", true);
-        la.larft[t] = (larft_f)la_sym(lib, t, "larft", true);
+        la.geqrt3[t] = (geqrt3_f)la_sym(lib, t, "geqrt3", true);
         la.larfb[t] = (larfb_f)la_sym(lib, t, "larfb", true);
         la.trsm[t] = (trsm_f)la_sym(lib, t, "trsm", true);
+        la.trtri[t] = (trtri_f)la_sym(lib, t, "trtri", true);
         la.gemm[t] = (gemm_f)la_sym(lib, t, "gemm", true);
         la.gesdd[t] = (gesdd_fn)la_sym(lib, t, "gesdd", false);
-        la.getrs[t] = (getrs_fn)la_sym(lib, t, "getrs", false);
     }
 }
 
@@ -140,96 +156,231 @@ const char *npusim_lapack_problem(void)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Updates of many columns in chunks on npusim's pool
+ * OpenBLAS on one thread, npusim's pool for the parallelism
  *
- * OpenBLAS computes a product of at most LA_ONE_THREAD_MNK multiply-adds on the calling thread
- * (its SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD) and splits a larger one across its own
- * threads, which busy-wait for one another; on a machine with more runnable threads than cores a
- * wait for a descheduled partner costs more than the work (a 512 x 512 QR took 0.5 s instead of
- * 20 ms). The updates of the blocked factorisations below are therefore cut into column chunks
- * of at most that many multiply-adds, run on npusim's pool, whose threads sleep when idle; below
- * LA_POOL_MNK in all (waking a pool thread costs more than it saves) on the calling thread. */
-#define LA_ONE_THREAD_MNK 262144
+ * OpenBLAS splits a level-3 call of more than about 2^18 multiply-adds across its own threads,
+ * which busy-wait for one another and, once done, spin for a while before they sleep; on a
+ * machine with more runnable threads than cores a wait for a descheduled partner costs more than
+ * the work (a 512 x 512 QR took 0.5 s instead of 20 ms), and the spinning takes the cores from
+ * npusim's stream and pool threads. Keeping every call under that size instead cuts the updates
+ * into slivers of a few columns, each packing its operands again. So while a factorisation runs
+ * OpenBLAS is set to one thread (la_single_begin / la_single_end, counted, so that overlapping
+ * factorisations on several streams restore it once, after the last), and the factorisations
+ * split their updates into a few wide column chunks on npusim's pool, whose threads sleep when
+ * idle. Products outside a factorisation keep OpenBLAS's threads (matmul.c). */
+static pthread_mutex_t la_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static int la_single_users, la_saved_threads;
+
+static void la_single_begin(void)
+{
+    pthread_mutex_lock(&la_threads_lock);
+    if (la_single_users++ == 0 && la_set_threads) {
+        la_saved_threads = la_get_threads();
+        la_set_threads(1);
+    }
+    pthread_mutex_unlock(&la_threads_lock);
+}
+
+static void la_single_end(void)
+{
+    pthread_mutex_lock(&la_threads_lock);
+    if (--la_single_users == 0 && la_set_threads) la_set_threads(la_saved_threads);
+    pthread_mutex_unlock(&la_threads_lock);
+}
+
+/* Below LA_POOL_MNK multiply-adds an update runs on the calling thread: waking a pool thread
+ * costs more than it saves. Above it, in at most LA_CHUNKS chunks of at least `least` columns
+ * (LA_MIN_CHUNK for the updates: narrower ones spend their time packing operands; the solves'
+ * right-hand sides are narrower). */
 #define LA_POOL_MNK (1LL << 21)
-#define LA_MIN_CHUNK 8
+#define LA_MIN_CHUNK 32
+#define LA_CHUNKS 4
+
+/* The width of the chunks of `cols` columns costing `per_column` multiply-adds each, and their
+ * number in *count. */
+static la_int chunk_width(la_int cols, int64_t per_column, la_int least, size_t *count)
+{
+    la_int width = cols;
+    if (per_column * cols >= LA_POOL_MNK) {
+        width = (cols + LA_CHUNKS - 1) / LA_CHUNKS;
+        if (width < least) width = least;
+        if (width > cols) width = cols;
+    }
+    *count = cols > 0 ? (size_t)((cols + width - 1) / width) : 0;
+    return width;
+}
+
+/* Runs fn over `count` items on the pool, or on the calling thread when the step is small. */
+static void run_items(size_t count, bool pooled, npusim_range_fn fn, void *ctx)
+{
+    if (pooled) npusim_parallel_for(count, 1, fn, ctx);
+    else fn(0, count, ctx);
+}
 
 /* Runs fn over the chunks of `cols` columns costing `per_column` multiply-adds each; the chunk
  * width is stored in *chunk first. */
-static void run_chunks(la_int cols, int64_t per_column, la_int *chunk, npusim_range_fn fn, void *ctx)
+static void run_chunks(la_int cols, int64_t per_column, la_int least, la_int *chunk, npusim_range_fn fn, void *ctx)
 {
-    int64_t width = LA_ONE_THREAD_MNK / (per_column > 0 ? per_column : 1);
-    if (width < LA_MIN_CHUNK) width = LA_MIN_CHUNK;
-    if (width > cols) width = cols;
-    *chunk = (la_int)width;
-    size_t chunks = (size_t)((cols + width - 1) / width);
-    if (per_column * cols < LA_POOL_MNK) fn(0, chunks, ctx);
-    else npusim_parallel_for(chunks, 1, fn, ctx);
+    size_t count;
+    *chunk = chunk_width(cols, per_column, least, &count);
+    run_items(count, count > 1, fn, ctx);
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Blocked LU with partial pivoting (xgetrf's right-looking algorithm): blocks of LU_NB columns,
- * each factorised the same way in panels of LU_PANEL_NB columns by sgetrf (a 16-column panel of
- * up to 625 rows stays under OpenBLAS's threading threshold of 10000 elements); the row
- * exchanges, triangular solve and product of the columns to the right in chunks (run_chunks). */
-#define LU_NB 32
-#define LU_PANEL_NB 16
+ * Blocked LU with partial pivoting (xgetrf's right-looking algorithm) with a look-ahead: blocks
+ * of LU_NB columns, each panel factorised by sgetrf (its recursive LU); while the columns right
+ * of the next panel are updated in chunks, the next panel's own columns are updated first and
+ * the panel factorised, so that the pool's threads share one step instead of waiting for the
+ * panel, which alone is not parallel. Each step is one pool job of items with disjoint columns:
+ * the row exchanges of the current panel on the columns left of it, the look-ahead, and the
+ * chunks of the rest.
+ *
+ * The block row right of a panel, L11^-1 A12, is a product with the explicit inverse of the
+ * panel's unit lower triangle (strtri, as blocked GPU LUs do: with partial pivoting |l| <= 1):
+ * OpenBLAS's triangular solve of a 64-row block runs at a seventh of its product's speed and took
+ * as long as the whole trailing product. */
+#define LU_NB 64
+#define LU_SUB 128 /* columns of L11^-1 A12 per product, through a buffer on the stack */
 
 typedef struct {
-    la_int m, n, lda, j, jb, chunk;
+    la_int m, n, lda, j, jb, next, jbn, chunk, info;
     float *a;
-    const la_int *ipiv;
+    la_int *ipiv;
+    float *inverse[2]; /* L11^-1 of the panels, LU_NB x LU_NB, alternately (see lu_panel) */
 } lu_step;
 
-static void lu_update(size_t begin, size_t end, void *ctx)
+static float *lu_inverse(const lu_step *u, la_int j) { return u->inverse[(j / LU_NB) % 2]; }
+
+/* inv (column-major, ldi) = the inverse of the unit lower triangle of the n x n column-major l:
+ * column c solves L x = e_c by forward substitution, each step a loop over a column of L that
+ * the compiler vectorises (xtrtri's unblocked code makes a BLAS call per column: 16 us for 64 x
+ * 64, four times this). */
+static void unit_lower_inverse(la_int n, const float *l, la_int ldl, float *inv, la_int ldi)
 {
-    const lu_step *u = ctx;
-    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->m - u->j - u->jb;
-    const float plus = 1.0f, minus = -1.0f;
-    float *panel = u->a + (size_t)u->j * (size_t)u->lda + (size_t)u->j;
-    for (size_t i = begin; i < end; i++) {
-        la_int first = u->j + u->jb + (la_int)i * u->chunk;
-        la_int cols = u->n - first < u->chunk ? u->n - first : u->chunk;
-        float *c = u->a + (size_t)first * (size_t)u->lda;
-        la.slaswp(&cols, c, &u->lda, &k1, &k2, u->ipiv, &one);
-        la.trsm[LA_S]("L", "L", "N", "U", &u->jb, &cols, &plus, panel, &u->lda, c + u->j, &u->lda, 1, 1, 1, 1);
-        if (rows > 0)
-            la.gemm[LA_S]("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
-                     c + u->j + u->jb, &u->lda, 1, 1);
+    for (la_int c = 0; c < n; c++) {
+        float *x = inv + (size_t)c * (size_t)ldi;
+        memset(x, 0, sizeof(float) * (size_t)n);
+        x[c] = 1;
+        for (la_int k = c; k < n; k++) {
+            const float *col = l + (size_t)k * (size_t)ldl, xk = x[k];
+            for (la_int i = k + 1; i < n; i++) x[i] -= col[i] * xk;
+        }
     }
 }
 
-/* LU of the m x n column-major `a` in blocks of nb columns; LAPACK's info (the first zero
- * pivot, 1-based, the factorisation completed as xgetrf does). */
-static la_int lu_blocked(la_int m, la_int n, float *a, la_int lda, la_int *ipiv, la_int nb)
+/* Factorises the rows x jb panel at column j (rows j..m-1): pivots made global (1-based), and
+ * the inverse of its unit lower triangle into lu_inverse(u, j) (the current panel's stays in the
+ * other one while this one is the look-ahead). */
+static la_int lu_panel(const lu_step *u, la_int j, la_int jb)
 {
-    la_int info = 0, one = 1, k = m < n ? m : n;
-    for (la_int j = 0; j < k; j += nb) {
-        la_int jb = k - j < nb ? k - j : nb, rows = m - j, panel_info = 0;
-        float *panel = a + (size_t)j * (size_t)lda + (size_t)j;
-        if (nb > LU_PANEL_NB)
-            panel_info = lu_blocked(rows, jb, panel, lda, ipiv + j, LU_PANEL_NB);
-        else
-            la.sgetrf(&rows, &jb, panel, &lda, ipiv + j, &panel_info);
-        if (panel_info > 0 && info == 0) info = panel_info + j;
-        for (la_int i = j; i < j + jb; i++) ipiv[i] += j;
-        la_int k1 = j + 1, k2 = j + jb, rest = n - j - jb;
-        if (j > 0) la.slaswp(&j, a, &lda, &k1, &k2, ipiv, &one);
-        if (rest == 0) continue;
-        lu_step step = { m, n, lda, j, jb, 0, a, ipiv };
-        run_chunks(rest, (int64_t)rows * jb, &step.chunk, lu_update, &step);
+    la_int rows = u->m - j, info = 0;
+    float *panel = u->a + (size_t)j * (size_t)u->lda + (size_t)j, *inv = lu_inverse(u, j);
+    la.sgetrf(&rows, &jb, panel, &u->lda, u->ipiv + j, &info);
+    for (la_int i = j; i < j + jb; i++) u->ipiv[i] += j;
+    unit_lower_inverse(jb, panel, u->lda, inv, LU_NB);
+    return info > 0 ? info + j : 0;
+}
+
+/* Applies the current panel (its exchanges, L11^-1, the product below) to columns
+ * [first, first + cols). */
+static void lu_apply(const lu_step *u, la_int first, la_int cols)
+{
+    la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1, rows = u->m - u->j - u->jb, jb = u->jb, nb = LU_NB;
+    const float plus = 1.0f, minus = -1.0f, zero = 0.0f;
+    float *panel = u->a + (size_t)u->j * (size_t)u->lda + (size_t)u->j;
+    float *c = u->a + (size_t)first * (size_t)u->lda, block[LU_NB * LU_SUB];
+    la.slaswp(&cols, c, &u->lda, &k1, &k2, u->ipiv, &one);
+    for (la_int c0 = 0; c0 < cols; c0 += LU_SUB) {
+        la_int w = cols - c0 < LU_SUB ? cols - c0 : LU_SUB;
+        float *top = c + (size_t)c0 * (size_t)u->lda + (size_t)u->j;
+        for (la_int col = 0; col < w; col++)
+            memcpy(block + (size_t)col * (size_t)jb, top + (size_t)col * (size_t)u->lda, sizeof(float) * (size_t)jb);
+        la.gemm[LA_S]("N", "N", &jb, &w, &jb, &plus, lu_inverse(u, u->j), &nb, block, &jb, &zero, top, &u->lda, 1, 1);
+    }
+    if (rows > 0)
+        la.gemm[LA_S]("N", "N", &rows, &cols, &u->jb, &minus, panel + u->jb, &u->lda, c + u->j, &u->lda, &plus,
+                      c + u->j + u->jb, &u->lda, 1, 1);
+}
+
+/* Item 0: the current panel's exchanges on the columns left of it; item 1: the look-ahead;
+ * items 2..: the chunks right of the next panel. */
+static void lu_items(size_t begin, size_t end, void *ctx)
+{
+    lu_step *u = ctx;
+    for (size_t i = begin; i < end; i++) {
+        if (i == 0 && u->j > 0) {
+            la_int k1 = u->j + 1, k2 = u->j + u->jb, one = 1;
+            la.slaswp(&u->j, u->a, &u->lda, &k1, &k2, u->ipiv, &one);
+        } else if (i == 1 && u->jbn > 0) {
+            lu_apply(u, u->next, u->jbn);
+            u->info = lu_panel(u, u->next, u->jbn);
+        } else if (i >= 2) {
+            la_int first = u->next + u->jbn + (la_int)(i - 2) * u->chunk;
+            lu_apply(u, first, u->n - first < u->chunk ? u->n - first : u->chunk);
+        }
+    }
+}
+
+/* LU of the m x n column-major `a`; LAPACK's info (the first zero pivot, 1-based, the
+ * factorisation completed as xgetrf does). */
+static la_int lu_blocked(la_int m, la_int n, float *a, la_int lda, la_int *ipiv)
+{
+    la_int k = m < n ? m : n;
+    float inverses[2][LU_NB * LU_NB];
+    lu_step u = { m, n, lda, 0, 0, 0, 0, 0, 0, a, ipiv, { inverses[0], inverses[1] } };
+    la_int info = k > 0 ? lu_panel(&u, 0, k < LU_NB ? k : LU_NB) : 0;
+    for (la_int j = 0; j < k; j += LU_NB) {
+        u.j = j;
+        u.jb = k - j < LU_NB ? k - j : LU_NB;
+        u.next = j + u.jb;
+        u.jbn = k - u.next < LU_NB ? (k - u.next > 0 ? k - u.next : 0) : LU_NB;
+        u.info = 0;
+        size_t chunks;
+        la_int rest = n - u.next - u.jbn;
+        u.chunk = chunk_width(rest > 0 ? rest : 0, (int64_t)(m - j) * u.jb, LA_MIN_CHUNK, &chunks);
+        run_items(2 + chunks, (int64_t)(m - j) * u.jb * (n - u.next) >= LA_POOL_MNK, lu_items, &u);
+        if (u.info > 0 && info == 0) info = u.info;
     }
     return info;
 }
 
-int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
+#define LU_MIN_RHS 8 /* right-hand sides per chunk of a solve */
+
+/* The first `nrhs` columns of b get A^-1 b (trans 'N') or A^-T b (otherwise) from the LU of
+ * lu_blocked, in column chunks on the pool. */
+typedef struct {
+    char trans;
+    la_int n, nrhs, lda, ldb, chunk;
+    const float *a;
+    const la_int *ipiv;
+    float *b;
+} lu_solve_job;
+
+static void lu_solve_chunks(size_t begin, size_t end, void *ctx)
 {
-    return lu_blocked(n, n, a, lda, ipiv, LU_NB);
+    const lu_solve_job *s = ctx;
+    for (size_t i = begin; i < end; i++) {
+        la_int first = (la_int)i * s->chunk, cols = s->nrhs - first < s->chunk ? s->nrhs - first : s->chunk, info;
+        la.sgetrs(&s->trans, &s->n, &cols, s->a, &s->lda, s->ipiv, s->b + (size_t)first * (size_t)s->ldb, &s->ldb,
+                  &info, 1);
+    }
 }
 
-int32_t npusim_lapack_sgetrs(int layout, char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda,
-                             const int32_t *ipiv, float *b, int32_t ldb)
+int32_t npusim_lapack_sgetrf(int32_t n, float *a, int32_t lda, int32_t *ipiv)
 {
-    return la.getrs[LA_S](layout, trans, n, nrhs, a, lda, ipiv, b, ldb);
+    la_single_begin();
+    la_int info = lu_blocked(n, n, a, lda, ipiv);
+    la_single_end();
+    return info;
+}
+
+void npusim_lapack_sgetrs(char trans, int32_t n, int32_t nrhs, const float *a, int32_t lda, const int32_t *ipiv,
+                          float *b, int32_t ldb)
+{
+    lu_solve_job s = { trans == 'N' ? 'N' : 'T', n, nrhs, lda, ldb, 0, a, ipiv, b };
+    la_single_begin();
+    run_chunks(nrhs, (int64_t)n * n, LU_MIN_RHS, &s.chunk, lu_solve_chunks, &s);
+    la_single_end();
 }
 
 static int la_type(aclDataType dt)
@@ -280,14 +431,24 @@ static int64_t batch_count(const npusim_view *v, int nb)
     return n;
 }
 
+/* Whether m's elements already have LAPACK type t's representation (no conversion). */
+static bool native(const matrix *m, int t)
+{
+    static const aclDataType dtype_of[LA_TYPES] = { ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128 };
+    return m->dtype == dtype_of[t];
+}
+
 /* Copies m into dst, row-major with `ld` elements per row, in LAPACK type t. */
 static void pack(const matrix *m, int t, void *dst, int64_t ld)
 {
     size_t isz = npusim_dtype_size(m->dtype), esz = la_size[t];
+    bool rows_dense = native(m, t) && (m->cs == 1 || m->cols == 1);
     for (int64_t r = 0; r < m->rows; r++) {
         char *row = (char *)dst + (size_t)(r * ld) * esz;
         const char *src = m->base + r * m->rs * (int64_t)isz;
-        if (la_complex(t)) {
+        if (rows_dense) { /* a plain copy, not npusim_load's element loop */
+            memcpy(row, src, (size_t)m->cols * esz);
+        } else if (la_complex(t)) {
             for (int64_t c = 0; c < m->cols; c++) memcpy(row + (size_t)c * esz, src + c * m->cs * (int64_t)isz, esz);
         } else {
             npusim_load(t == LA_S ? KIND_F32 : KIND_F64, row, src, m->cs * (int64_t)isz, m->dtype, (size_t)m->cols);
@@ -307,13 +468,6 @@ static void unpack(const void *src, int64_t ld, int t, const matrix *m)
             npusim_store(t == LA_S ? KIND_F32 : KIND_F64, row, dst, m->cs * (int64_t)isz, m->dtype, (size_t)m->cols);
         }
     }
-}
-
-/* Whether m's elements already have LAPACK type t's representation (no conversion). */
-static bool native(const matrix *m, int t)
-{
-    static const aclDataType dtype_of[LA_TYPES] = { ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128 };
-    return m->dtype == dtype_of[t];
 }
 
 static matrix transposed(const matrix *m)
@@ -336,9 +490,53 @@ enum { TILE = 32 };
 
 typedef struct { double re, im; } la_c128;
 
+#ifdef __SSE2__
+/* dst[c * dld + r] = src[r * sld + c] for a rows x cols float matrix: 4 x 4 blocks transposed in
+ * registers within each tile (a float at a time ran at 4 GB/s: a quarter of a 512 x 512 QR's
+ * packing and unpacking). */
+static void transpose_f32(int64_t rows, int64_t cols, const float *src, int64_t sld, float *dst, int64_t dld)
+{
+    for (int64_t r0 = 0; r0 < rows; r0 += TILE)
+        for (int64_t c0 = 0; c0 < cols; c0 += TILE) {
+            int64_t r1 = r0 + TILE < rows ? r0 + TILE : rows, c1 = c0 + TILE < cols ? c0 + TILE : cols, r = r0;
+            for (; r + 4 <= r1; r += 4) {
+                int64_t c = c0;
+                for (; c + 4 <= c1; c += 4) {
+                    const float *s = src + r * sld + c;
+                    __m128 a = _mm_loadu_ps(s), b = _mm_loadu_ps(s + sld), x = _mm_loadu_ps(s + 2 * sld),
+                           y = _mm_loadu_ps(s + 3 * sld);
+                    _MM_TRANSPOSE4_PS(a, b, x, y);
+                    float *d = dst + c * dld + r;
+                    _mm_storeu_ps(d, a);
+                    _mm_storeu_ps(d + dld, b);
+                    _mm_storeu_ps(d + 2 * dld, x);
+                    _mm_storeu_ps(d + 3 * dld, y);
+                }
+                for (; c < c1; c++)
+                    for (int64_t i = r; i < r + 4; i++) dst[c * dld + i] = src[i * sld + c];
+            }
+            for (; r < r1; r++)
+                for (int64_t c = c0; c < c1; c++) dst[c * dld + r] = src[r * sld + c];
+        }
+}
+#endif
+
 static void copy_tiled(size_t esz, int64_t rows, int64_t cols, const char *src, int64_t srs, int64_t scs, char *dst,
                        int64_t drs, int64_t dcs)
 {
+#ifdef __SSE2__
+    int64_t e = (int64_t)esz;
+    bool aligned = srs % e == 0 && scs % e == 0 && drs % e == 0 && dcs % e == 0 && (uintptr_t)src % esz == 0 &&
+                   (uintptr_t)dst % esz == 0;
+    if (esz == 4 && aligned && scs == 4 && drs == 4) { /* row-major to column-major */
+        transpose_f32(rows, cols, (const float *)src, srs / 4, (float *)dst, dcs / 4);
+        return;
+    }
+    if (esz == 4 && aligned && srs == 4 && dcs == 4) { /* column-major to row-major */
+        transpose_f32(cols, rows, (const float *)src, scs / 4, (float *)dst, drs / 4);
+        return;
+    }
+#endif
     switch (esz) {
     case 4: COPY_TILED(float) break;
     case 8: COPY_TILED(double) break;
@@ -426,6 +624,55 @@ static void zero_triangle(int t, void *buf, int64_t rows, int64_t cols, int64_t 
     }
 }
 
+/* Host workspace of the factorisations, kept per thread between launches (up to
+ * LA_SCRATCH_KEEP bytes): a fresh malloc of a few MiB is a fresh mapping, and its first touch
+ * page by page cost a 512 x 512 QR 0.5 ms of page faults on every call. Valid until the thread's
+ * next la_scratch; freed with the thread. */
+#define LA_SCRATCH_KEEP ((size_t)16 << 20)
+
+typedef struct {
+    void *data;
+    size_t size;
+} la_scratch_buf;
+
+static pthread_key_t la_scratch_key;
+static pthread_once_t la_scratch_once = PTHREAD_ONCE_INIT;
+static bool la_scratch_keyed;
+
+static void la_scratch_free(void *p)
+{
+    la_scratch_buf *s = p;
+    free(s->data);
+    free(s);
+}
+
+static void la_scratch_init(void) { la_scratch_keyed = pthread_key_create(&la_scratch_key, la_scratch_free) == 0; }
+
+/* `bytes` of workspace (NULL when out of memory), to give back with la_scratch_release. */
+static void *la_scratch(size_t bytes)
+{
+    pthread_once(&la_scratch_once, la_scratch_init);
+    la_scratch_buf *s = la_scratch_keyed ? pthread_getspecific(la_scratch_key) : NULL;
+    if (!s && la_scratch_keyed && (s = calloc(1, sizeof *s)) && pthread_setspecific(la_scratch_key, s) != 0) {
+        free(s);
+        s = NULL;
+    }
+    if (!s || bytes > LA_SCRATCH_KEEP) return malloc(bytes ? bytes : 1);
+    if (s->size < bytes) {
+        free(s->data);
+        s->size = 0;
+        if (!(s->data = malloc(bytes))) return NULL;
+        s->size = bytes;
+    }
+    return s->data;
+}
+
+static void la_scratch_release(void *p, size_t bytes)
+{
+    la_scratch_buf *s = la_scratch_keyed ? pthread_getspecific(la_scratch_key) : NULL;
+    if (!s || p != s->data || bytes > LA_SCRATCH_KEEP) free(p);
+}
+
 static int out_of_memory(const char *op) { return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory", op); }
 
 /* ---------------------------------------------------------------------------------------------
@@ -503,61 +750,117 @@ static void transpose_square(int t, void *buf, int64_t n)
 }
 
 /* Blocked right-looking Cholesky a = U^H U of a column-major n x n matrix (its upper triangle):
- * diagonal blocks of CHOL_NB columns by xpotrf (small enough for OpenBLAS's calling thread), then
- * the row block to their right (xtrsm) and the trailing upper triangle (xgemm) in column chunks
- * (run_chunks); a chunk's product also writes below its diagonal, in the triangle LAPACK does not
- * read (zeroed afterwards). Returns xpotrf's info (0, or the order of the first leading minor
- * that is not positive definite). */
-#define CHOL_NB 32
+ * diagonal blocks of CHOL_NB columns by xpotrf, the row block to their right, U11^-H A12, as a
+ * product with the explicit inverse of U11 (OpenBLAS's triangular solve of a 64-row block runs
+ * at a seventh of its product's speed), then the trailing upper triangle (xgemm) in column chunks
+ * on the pool, with a look-ahead as the LU's: the first item updates the next diagonal block and
+ * factorises it while the others update the columns right of it. A chunk's product also writes
+ * below its diagonal, in the triangle LAPACK does not read (zeroed afterwards). Returns xpotrf's
+ * info (0, or the order of the first leading minor that is not positive definite). `work` holds
+ * CHOL_NB x (n + CHOL_NB) elements. */
+#define CHOL_NB 64
 
 typedef struct {
     int t;
-    la_int n, j, jb, chunk;
+    la_int n, j, jb, next, jbn, chunk, info;
     char *a;
 } chol_step;
 
-static void chol_solve_chunks(size_t begin, size_t end, void *ctx)
+/* 1, 0 and -1 in LAPACK type t (the real part first, for the complex types). */
+static const void *la_scalar(int t, int value)
 {
-    const chol_step *c = ctx;
-    const double one[2] = { 1, 0 };
-    const float onef[2] = { 1, 0 };
-    const void *alpha = c->t == LA_S || c->t == LA_C ? (const void *)onef : (const void *)one;
-    for (size_t i = begin; i < end; i++) {
-        la_int first = c->j + c->jb + (la_int)i * c->chunk, cols = c->n - first < c->chunk ? c->n - first : c->chunk;
-        la.trsm[c->t]("L", "U", la_complex(c->t) ? "C" : "T", "N", &c->jb, &cols, alpha,
-                      cm_at(c->t, c->a, c->n, c->j, c->j), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n, 1, 1,
-                      1, 1);
+    static const float f[3][2] = { { -1, 0 }, { 0, 0 }, { 1, 0 } };
+    static const double d[3][2] = { { -1, 0 }, { 0, 0 }, { 1, 0 } };
+    return t == LA_S || t == LA_C ? (const void *)f[value + 1] : (const void *)d[value + 1];
+}
+
+/* inv (column-major, ldi, zero below the diagonal) = the inverse of the upper triangle of the
+ * n x n column-major u, by back substitution in vectorised column loops (as unit_lower_inverse;
+ * xtrtri is for the other types). */
+static void upper_inverse(la_int n, const float *u, la_int ldu, float *inv, la_int ldi)
+{
+    for (la_int c = 0; c < n; c++) {
+        float *x = inv + (size_t)c * (size_t)ldi;
+        memset(x, 0, sizeof(float) * (size_t)n);
+        x[c] = 1;
+        for (la_int k = c; k >= 0; k--) {
+            const float *col = u + (size_t)k * (size_t)ldu;
+            float xk = x[k] /= col[k];
+            for (la_int i = 0; i < k; i++) x[i] -= col[i] * xk;
+        }
     }
 }
 
-static void chol_update_chunks(size_t begin, size_t end, void *ctx)
+/* The row block right of the factorised diagonal block at j: A12 = U11^-H A12. */
+static void chol_row_block(int t, la_int n, la_int j, la_int jb, char *a, char *work)
 {
-    const chol_step *c = ctx;
-    const double one[2] = { 1, 0 }, minus[2] = { -1, 0 };
-    const float onef[2] = { 1, 0 }, minusf[2] = { -1, 0 };
-    bool single = c->t == LA_S || c->t == LA_C;
-    la_int top = c->j + c->jb;
+    size_t esz = la_size[t];
+    la_int nb = CHOL_NB, rest = n - j - jb, info;
+    char *inv = work, *row = work + (size_t)CHOL_NB * CHOL_NB * esz;
+    if (t == LA_S) {
+        upper_inverse(jb, (const float *)cm_at(t, a, n, j, j), n, (float *)inv, CHOL_NB);
+    } else {
+        memset(inv, 0, (size_t)CHOL_NB * CHOL_NB * esz);
+        for (la_int c = 0; c < jb; c++)
+            memcpy(inv + (size_t)c * CHOL_NB * esz, cm_at(t, a, n, j, j + c), (size_t)(c + 1) * esz);
+        la.trtri[t]("U", "N", &jb, inv, &nb, &info, 1, 1);
+    }
+    for (la_int c = 0; c < rest; c++)
+        memcpy(row + (size_t)c * (size_t)jb * esz, cm_at(t, a, n, j, j + jb + c), (size_t)jb * esz);
+    la.gemm[t](la_complex(t) ? "C" : "T", "N", &jb, &rest, &jb, la_scalar(t, 1), inv, &nb, row, &jb, la_scalar(t, 0),
+               cm_at(t, a, n, j, j + jb), &n, 1, 1);
+}
+
+/* xpotrf of the diagonal block at j: 0, or the order of the failing leading minor of a. */
+static la_int chol_diagonal(int t, la_int n, char *a, la_int j, la_int jb)
+{
+    la_int info = 0;
+    la.potrf[t]("U", &jb, cm_at(t, a, n, j, j), &n, &info, 1);
+    return info != 0 ? info + j : 0;
+}
+
+/* The trailing update of columns [first, first + cols): their rows from the step's next block
+ * down to their own diagonal block. */
+static void chol_update(const chol_step *c, la_int first, la_int cols)
+{
+    la_int rows = first + cols - c->next;
+    la.gemm[c->t](la_complex(c->t) ? "C" : "T", "N", &rows, &cols, &c->jb, la_scalar(c->t, -1),
+                  cm_at(c->t, c->a, c->n, c->j, c->next), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n,
+                  la_scalar(c->t, 1), cm_at(c->t, c->a, c->n, c->next, first), &c->n, 1, 1);
+}
+
+/* Item 0: the look-ahead (the next diagonal block updated and factorised); items 1..: the
+ * chunks right of it. */
+static void chol_items(size_t begin, size_t end, void *ctx)
+{
+    chol_step *c = ctx;
     for (size_t i = begin; i < end; i++) {
-        la_int first = top + (la_int)i * c->chunk, cols = c->n - first < c->chunk ? c->n - first : c->chunk;
-        la_int rows = first + cols - top; /* the chunk's rows on and above its diagonal block */
-        la.gemm[c->t](la_complex(c->t) ? "C" : "T", "N", &rows, &cols, &c->jb, single ? (const void *)minusf : minus,
-                      cm_at(c->t, c->a, c->n, c->j, top), &c->n, cm_at(c->t, c->a, c->n, c->j, first), &c->n,
-                      single ? (const void *)onef : one, cm_at(c->t, c->a, c->n, top, first), &c->n, 1, 1);
+        if (i == 0) {
+            chol_update(c, c->next, c->jbn);
+            c->info = chol_diagonal(c->t, c->n, c->a, c->next, c->jbn);
+        } else {
+            la_int first = c->next + c->jbn + (la_int)(i - 1) * c->chunk;
+            chol_update(c, first, c->n - first < c->chunk ? c->n - first : c->chunk);
+        }
     }
 }
 
-static la_int chol_factor(int t, la_int n, char *a)
+static la_int chol_factor(int t, la_int n, char *a, char *work)
 {
-    for (la_int j = 0; j < n; j += CHOL_NB) {
-        la_int jb = n - j < CHOL_NB ? n - j : CHOL_NB, rest = n - j - jb, info = 0;
-        la.potrf[t]("U", &jb, cm_at(t, a, n, j, j), &n, &info, 1);
-        if (info != 0) return info + j;
+    la_int info = chol_diagonal(t, n, a, 0, n < CHOL_NB ? n : CHOL_NB);
+    for (la_int j = 0; j < n && info == 0; j += CHOL_NB) {
+        chol_step c = { t, n, j, n - j < CHOL_NB ? n - j : CHOL_NB, 0, 0, 0, 0, a };
+        c.next = j + c.jb;
+        la_int rest = n - c.next;
         if (rest == 0) break;
-        chol_step step = { t, n, j, jb, 0, a };
-        run_chunks(rest, (int64_t)jb * jb, &step.chunk, chol_solve_chunks, &step);
-        run_chunks(rest, (int64_t)(rest / 2 + 1) * jb, &step.chunk, chol_update_chunks, &step);
+        chol_row_block(t, n, j, c.jb, a, work);
+        c.jbn = rest < CHOL_NB ? rest : CHOL_NB;
+        size_t chunks;
+        c.chunk = chunk_width(rest - c.jbn, (int64_t)(rest / 2 + 1) * c.jb, LA_MIN_CHUNK, &chunks);
+        run_items(1 + chunks, (int64_t)(rest / 2 + 1) * c.jb * rest >= LA_POOL_MNK, chol_items, &c);
+        info = c.info;
     }
-    return 0;
+    return info;
 }
 
 static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
@@ -566,9 +869,11 @@ static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
     int64_t n = v[0].shape[v[0].ndim - 1], batch = batch_count(&v[0], v[0].ndim - 2);
     if (n == 0) return 0;
     size_t bytes = (size_t)(n * n) * la_size[t];
-    void *buf = malloc(bytes);
+    size_t total = bytes + (size_t)CHOL_NB * (size_t)(n + CHOL_NB) * la_size[t];
+    char *buf = la_scratch(total);
     if (!buf) return out_of_memory("aclnnLinalgCholesky");
     bool upper = ex->flag;
+    la_single_begin();
     /* A row-major buffer read column-major (as Fortran LAPACK reads it) holds the transpose of
      * the Hermitian matrix, whose upper triangle is the lower one of `a`: its factor U (a = U^H U
      * there) read row-major is L (a = L L^H). For upper, the matrix is packed transposed. */
@@ -582,7 +887,7 @@ static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
             pack_cm(&a, t, work, n);
         else
             pack(&a, t, work, n);
-        la_int info = chol_factor(t, (la_int)n, work);
+        la_int info = chol_factor(t, (la_int)n, work, buf + bytes);
         if (upper && info == 0) transpose_square(t, work, n);
         if (info != 0 || nan_diagonal(t, work, n))
             la_fill(t, work, (size_t)(n * n), NAN); /* not positive definite (or NaN input) */
@@ -590,7 +895,8 @@ static int cholesky_kernel(const npusim_exec *ex, npusim_view *v)
             zero_triangle(t, work, n, n, n, upper);
         if (!in_out) unpack(work, n, t, &out);
     }
-    free(buf);
+    la_single_end();
+    la_scratch_release(buf, total);
     return 0;
 }
 
@@ -757,13 +1063,10 @@ aclnnStatus aclnnSlogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor 
 
 enum { QR_REDUCED, QR_COMPLETE, QR_R };
 
-/* Columns per block reflector I - V T V^H. Its panel is factorised by xgeqr2 and its T by xlarft,
- * whose steps are matrix-vector products: OpenBLAS splits a product of more than a few thousand
- * elements across its threads, which busy-wait for one another at every column, and on a loaded
- * machine a wait for a descheduled partner costs more than the column (a 512 x 512 QR took 0.5 s
- * instead of 20 ms). 16 columns keep those products of panels up to about 600 rows on the
- * calling thread; the updates of the other columns are matrix products (reflect). */
-#define QR_NB 16
+/* Columns per block reflector I - V T V^H. Its panel, V, R's rows and T, is factorised by
+ * xgeqrt3 (recursive: its work is mostly matrix products), the other columns are updated by
+ * xlarfb (matrix products) in column chunks on the pool. */
+#define QR_NB 32
 
 /* C = H C or H^H C (trans "N" / "T" or "C") for the block reflector H = I - V T V^H of k
  * columns (column-major, V unit lower trapezoidal rows x k, T k x k) and C rows x cols, in
@@ -791,23 +1094,64 @@ static void reflect(int t, const char *trans, la_int rows, la_int cols, la_int k
                     const void *tm, la_int ldt, char *cm, la_int ldc, void *work)
 {
     reflect_job j = { t, trans, rows, k, ldv, ldt, ldc, cols, 0, v, tm, cm, work };
-    run_chunks(cols, (int64_t)rows * k, &j.chunk, reflect_chunks, &j);
+    run_chunks(cols, (int64_t)rows * k, LA_MIN_CHUNK, &j.chunk, reflect_chunks, &j);
 }
 
 /* Householder QR of the m x n column-major `a` (xgeqrf's layout: R above the diagonal, the
- * reflectors' vectors below, `tau`), in blocks of QR_NB columns whose triangular factors T are
- * left in `tall` (QR_NB x min(m, n)) for forming Q; `work` holds n x QR_NB elements. */
-static void qr_factor(int t, la_int m, la_int n, void *a, void *tau, void *tall, void *work)
+ * reflectors' vectors below), in blocks of QR_NB columns whose triangular factors T are left in
+ * `tall` (QR_NB x min(m, n)) for forming Q; `work` holds n x QR_NB elements. With a look-ahead,
+ * as the LU's: each step is one pool job whose first item applies the current block reflector to
+ * the next panel's columns and factorises that panel, while the other items update the columns
+ * right of it in chunks (each with its own columns of `work`). */
+typedef struct {
+    int t;
+    la_int m, n, j, jb, next, jbn, chunk;
+    char *a, *tall, *work;
+} qr_step;
+
+static void qr_panel(const qr_step *s, la_int j, la_int jb)
 {
-    la_int k = m < n ? m : n, nb = QR_NB, info = 0;
-    const char *trans = la_complex(t) ? "C" : "T";
-    for (la_int j = 0; j < k; j += nb) {
-        la_int jb = k - j < nb ? k - j : nb, rows = m - j, rest = n - j - jb;
-        char *panel = cm_at(t, a, m, j, j), *tj = cm_at(t, tall, nb, 0, j);
-        void *tau_j = (char *)tau + (size_t)j * la_size[t];
-        la.geqr2[t](&rows, &jb, panel, &m, tau_j, work, &info);
-        la.larft[t]("F", "C", &rows, &jb, panel, &m, tau_j, tj, &nb, 1, 1);
-        if (rest > 0) reflect(t, trans, rows, rest, jb, panel, m, tj, nb, cm_at(t, a, m, j, j + jb), m, work);
+    la_int rows = s->m - j, nb = QR_NB, info;
+    la.geqrt3[s->t](&rows, &jb, cm_at(s->t, s->a, s->m, j, j), &s->m, cm_at(s->t, s->tall, nb, 0, j), &nb, &info);
+}
+
+static void qr_apply(const qr_step *s, la_int first, la_int cols)
+{
+    la_int rows = s->m - s->j, nb = QR_NB;
+    la.larfb[s->t]("L", la_complex(s->t) ? "C" : "T", "F", "C", &rows, &cols, &s->jb, cm_at(s->t, s->a, s->m, s->j, s->j),
+                   &s->m, cm_at(s->t, s->tall, nb, 0, s->j), &nb, cm_at(s->t, s->a, s->m, s->j, first), &s->m,
+                   s->work + (size_t)first * QR_NB * la_size[s->t], &cols, 1, 1, 1, 1);
+}
+
+static void qr_items(size_t begin, size_t end, void *ctx)
+{
+    const qr_step *s = ctx;
+    for (size_t i = begin; i < end; i++) {
+        if (i == 0) {
+            if (s->jbn == 0) continue;
+            qr_apply(s, s->next, s->jbn);
+            qr_panel(s, s->next, s->jbn);
+        } else {
+            la_int first = s->next + s->jbn + (la_int)(i - 1) * s->chunk;
+            qr_apply(s, first, s->n - first < s->chunk ? s->n - first : s->chunk);
+        }
+    }
+}
+
+static void qr_factor(int t, la_int m, la_int n, void *a, void *tall, void *work)
+{
+    la_int k = m < n ? m : n;
+    qr_step s = { t, m, n, 0, 0, 0, 0, 0, a, tall, work };
+    if (k > 0) qr_panel(&s, 0, k < QR_NB ? k : QR_NB);
+    for (la_int j = 0; j < k; j += QR_NB) {
+        s.j = j;
+        s.jb = k - j < QR_NB ? k - j : QR_NB;
+        s.next = j + s.jb;
+        s.jbn = k - s.next <= 0 ? 0 : k - s.next < QR_NB ? k - s.next : QR_NB;
+        la_int cols = s.next + s.jbn < n ? n - s.next - s.jbn : 0;
+        size_t chunks;
+        s.chunk = chunk_width(cols, (int64_t)(m - j) * s.jb, LA_MIN_CHUNK, &chunks);
+        run_items(1 + chunks, (int64_t)(m - j) * s.jb * (n - s.next) >= LA_POOL_MNK, qr_items, &s);
     }
 }
 
@@ -849,30 +1193,32 @@ static int qr_kernel(const npusim_exec *ex, npusim_view *v)
     int64_t batch = batch_count(self, self->ndim - 2);
     if (m == 0) return 0; /* (n == 0 still has Q: the identity's first columns) */
     size_t esz = la_size[t];
-    /* a (m x n), tau (k), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), the
-     * workspace of xgeqr2 and xlarfb (max(n, qcols) x QR_NB) */
-    size_t sizes[6] = { (size_t)(m * n), (size_t)k, (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
+    /* a (m x n), T of the blocks (QR_NB x k), Q (m x qcols), R (rrows x n), the workspace of
+     * xlarfb (max(n, qcols) x QR_NB) */
+    size_t sizes[5] = { (size_t)(m * n), (size_t)(QR_NB * k), (size_t)(m * qcols), (size_t)(rrows * n),
                         (size_t)((n > qcols ? n : qcols) * QR_NB) };
     size_t total = 0;
-    for (int i = 0; i < 6; i++) total += sizes[i];
-    char *buf = malloc(total * esz), *part[6];
+    for (int i = 0; i < 5; i++) total += sizes[i];
+    char *buf = la_scratch(total * esz), *part[5];
     if (!buf) return out_of_memory("aclnnLinalgQr");
     part[0] = buf;
-    for (int i = 1; i < 6; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
+    for (int i = 1; i < 5; i++) part[i] = part[i - 1] + sizes[i - 1] * esz;
     la_int lm = (la_int)m;
+    la_single_begin();
     for (int64_t b = 0; b < batch; b++) {
         matrix am = matrix_at(self, b), rm = matrix_at(r, b);
         pack_cm(&am, t, part[0], m);
-        qr_factor(t, lm, (la_int)n, part[0], part[1], part[2], part[5]);
-        qr_r(t, lm, (la_int)n, (la_int)rrows, part[0], part[4]);
-        unpack_cm(part[4], rrows, t, &rm);
+        qr_factor(t, lm, (la_int)n, part[0], part[1], part[4]);
+        qr_r(t, lm, (la_int)n, (la_int)rrows, part[0], part[3]);
+        unpack_cm(part[3], rrows, t, &rm);
         if (ex->mode != QR_R) {
             matrix qm = matrix_at(q, b);
-            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[2], part[3], part[5]);
-            unpack_cm(part[3], m, t, &qm);
+            qr_form_q(t, lm, (la_int)qcols, (la_int)k, part[0], part[1], part[2], part[4]);
+            unpack_cm(part[2], m, t, &qm);
         }
     }
-    free(buf);
+    la_single_end();
+    la_scratch_release(buf, total * esz);
     return 0;
 }
 

@@ -7,10 +7,11 @@ The matrices are copied into C-contiguous work arrays (aclnnInplaceCopy: a plain
 C-contiguous input, not a transposing one), which column-major LAPACK reads as their
 transposes: the LU factors are those of ``a^T`` and the solves use them transposed
 (aclblasSgetrsBatched with ACLBLAS_OP_T), which solves ``a x = b``. The right-hand sides are
-copied column-major (the transposed views of C-contiguous arrays); the pointer arrays are made on the device (aclnnArange), the
-factorisation's info is read back to raise LinAlgError for a singular matrix
-(this waits for the stream; not during a graph capture), and the solve overwrites the right-hand sides,
-at most 256 columns per call as aclblasSgetrsBatched requires.
+copied column-major (the transposed views of C-contiguous arrays); the pointer arrays are made on the
+device (aclnnArange), and the solve overwrites the right-hand sides, at most 256 columns per call as
+aclblasSgetrsBatched requires. The factorisation's info is read back to raise LinAlgError for a
+singular matrix (this waits for the stream; not during a graph capture): ``solve`` reads it once
+the solves are queued behind the factorisation, so the stream runs both without a pause.
 """
 import threading
 
@@ -90,7 +91,9 @@ class Factors:
     matrices, kept for several solves with aclblasSgetrsBatched (mixed-precision refinement
     reuses them)."""
 
-    def __init__(self, a, batch, stream):
+    def __init__(self, a, batch, stream, check=True):
+        """Factorises ``a`` broadcast to ``batch``; LinAlgError for a singular matrix unless
+        ``check`` is false (then ``raise_if_singular`` tells, later)."""
         device = a._buffer.device
         self.n, self.batch, self.stream, self.device = a._shape[-1], batch, stream, device
         a = a if a._dtype == _FLOAT32 else _ops.cast(a, _FLOAT32, stream=stream)
@@ -100,7 +103,7 @@ class Factors:
         self.handle = _handle(device)
         self.a_ptrs = _pointers(self.lu.data_ptr, n * n * self.lu.dtype.itemsize, self.count, device, stream)
         self.pivots = _ops.empty((self.count, n), _INT32, device, stream)
-        info = _ops.empty((self.count,), _INT32, device, stream)
+        self.info = info = _ops.empty((self.count,), _INT32, device, stream)
         for buffer in (self.lu._buffer, self.a_ptrs._buffer, self.pivots._buffer, info._buffer):
             buffer.prepare(stream)
         activate(device.id)
@@ -109,7 +112,13 @@ class Factors:
                                         ffi.cast("int *", self.pivots.data_ptr),
                                         ffi.cast("int *", info.data_ptr), self.count),
                "aclblasSgetrfBatched")
-        if checks_allowed(info) and np.any(info.to_host(stream=stream) > 0):
+        if check:
+            self.raise_if_singular()
+
+    def raise_if_singular(self):
+        """LinAlgError when a matrix was singular (a zero pivot in the factorisation's info):
+        reads the info back, which waits for the stream; nothing during a graph capture."""
+        if checks_allowed(self.info) and np.any(self.info.to_host(stream=self.stream) > 0):
             raise LinAlgError("Singular matrix")
 
     def solve(self, rhs):
@@ -145,5 +154,7 @@ def solve_float32(a, b, vector):
     if not all(batch) or n == 0 or k == 0:
         result = _ops.empty(batch + (n, k), _FLOAT32, a._buffer.device, stream)
         return result[..., 0] if vector else result
-    result = Factors(a, batch, stream).solve(rhs)
+    factors = Factors(a, batch, stream, check=False)
+    result = factors.solve(rhs)
+    factors.raise_if_singular()
     return result[..., 0] if vector else result
