@@ -86,6 +86,7 @@ def _purge_retained():
 _captured = []   # objects read by captured copies: they live as long as the process
 _thread_state = threading.local()   # .status: the thread's aclrtStreamStatus for queries
 _STREAM_COMPLETE = lib.ACL_STREAM_STATUS_COMPLETE
+_VOID_P, _UINTPTR = ffi.typeof("void *"), ffi.typeof("uintptr_t")  # (parsed once: hot paths)
 
 
 def _host_array(array, what):
@@ -139,7 +140,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_HOST_TO_DEVICE
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
-    dst = ffi.cast("void *", dst_ptr)
+    dst = ffi.cast(_VOID_P, dst_ptr)
     host = ffi.from_buffer(src)
     if blocking or stream.is_default:
         _copy_after_stream(dst, host, nbytes, kind, stream)
@@ -155,7 +156,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
 
 def _pinned_buffer(host, nbytes):
     """Whether the cffi buffer `host` of `nbytes` lies in pinned memory."""
-    return is_pinned_address(int(ffi.cast("uintptr_t", host)), nbytes)
+    return is_pinned_address(int(ffi.cast(_UINTPTR, host)), nbytes)
 
 
 def _retain_unless_done(obj, stream):
@@ -276,7 +277,7 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
-    src = ffi.cast("void *", src_ptr)
+    src = ffi.cast(_VOID_P, src_ptr)
     host = ffi.from_buffer(dst)
     if blocking or stream.is_default:
         _copy_after_stream(host, src, nbytes, kind, stream)
