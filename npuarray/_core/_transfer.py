@@ -36,6 +36,7 @@ from ._shape import c_strides
 from ..runtime import _capture_guard, _memory_pool
 from ._data_type import BFLOAT16, normalize_dtype
 from ..runtime._device import as_device_id, peer_access_enabled
+from ..runtime._stream import current_stream_of
 from ..runtime._transfer import copy_device_to_device, copy_device_to_host, copy_host_to_device
 
 __all__ = ["asarray", "asnumpy", "from_dlpack", "transfer_guard", "ImplicitTransferError"]
@@ -193,7 +194,7 @@ def _read_to_host(x, what, *, stream=None, out=None, blocking=True):
         hook(what)
     device = x._buffer.device
     if stream is None:
-        stream = runtime.get_current_stream(device)
+        stream = current_stream_of(device)
     elif stream.device != device:
         raise ValueError(f"the stream is on npu:{stream.device.id} but the array is on "
                          f"npu:{device.id}")
@@ -328,7 +329,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         raise ValueError("asarray(copy=False) cannot upload host data without a copy")
     host = _host_array(obj, dtype)
     device = runtime.Device(as_device_id(device))
-    return upload(host, device, runtime.get_current_stream(device))
+    return upload(host, device, current_stream_of(device))
 
 
 def _holds_arrays(obj):

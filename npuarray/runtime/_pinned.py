@@ -19,44 +19,50 @@ from .._acl import AclError, check, ffi, lib
 from . import _device
 from ._memory_pool import parse_limit
 
-_registry_lock = threading.Lock()
-_starts = []      # sorted start addresses of live pinned allocations
-_ends = {}        # start -> end (exclusive)
+_registry_lock = threading.Lock()   # serialises changes of the registry
+# (sorted start addresses, their ends (exclusive)) of the live pinned allocations: a new
+# pair of tuples on every change, so a lookup (one per host<->device copy) reads one
+# consistent snapshot without taking the lock.
+_ranges = ((), ())
 
 
 def _register(start, nbytes):
+    global _ranges
     with _registry_lock:
-        bisect.insort(_starts, start)
-        _ends[start] = start + nbytes
+        starts, ends = _ranges
+        index = bisect.bisect_left(starts, start)
+        _ranges = (starts[:index] + (start,) + starts[index:],
+                   ends[:index] + (start + nbytes,) + ends[index:])
 
 
 def _unregister(start):
-    global _last_found
+    global _ranges
     with _registry_lock:
-        index = bisect.bisect_left(_starts, start)
-        if index < len(_starts) and _starts[index] == start:
-            del _starts[index]
-            del _ends[start]
-            _last_found = (0, 0)
+        starts, ends = _ranges
+        index = bisect.bisect_left(starts, start)
+        if index < len(starts) and starts[index] == start:
+            _ranges = (starts[:index] + starts[index + 1:], ends[:index] + ends[index + 1:])
 
 
-# (start, end) of the allocation the last lookup found: repeated copies of one pinned
-# buffer skip the lock and the search. Reset before any allocation is freed, so it never
-# names memory that could since hold a pageable array.
-_last_found = (0, 0)
+# (start, end, snapshot) of the allocation the last lookup found in the registry snapshot
+# `snapshot`: repeated copies of one pinned buffer skip the search. Valid only while that
+# snapshot is current, so it never names memory freed since (which could now hold a
+# pageable array), whatever the threads' interleaving.
+_last_found = (0, 0, None)
 
 
 def _is_pinned_range(begin, end):
     global _last_found
-    start, stop = _last_found
-    if start <= begin and end <= stop:
+    ranges = _ranges
+    start, stop, snapshot = _last_found
+    if snapshot is ranges and start <= begin and end <= stop:
         return True
-    with _registry_lock:
-        index = bisect.bisect_right(_starts, begin) - 1
-        if index < 0 or end > _ends[_starts[index]]:
-            return False
-        _last_found = (_starts[index], _ends[_starts[index]])
-        return True
+    starts, ends = ranges
+    index = bisect.bisect_right(starts, begin) - 1
+    if index < 0 or end > ends[index]:
+        return False
+    _last_found = (starts[index], ends[index], ranges)
+    return True
 
 
 def _free_host(cdata, _is_finalizing=sys.is_finalizing):

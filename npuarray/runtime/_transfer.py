@@ -84,6 +84,9 @@ def _purge_retained():
 
 
 _captured = []   # objects read by captured copies: they live as long as the process
+_thread_state = threading.local()   # .status: the thread's aclrtStreamStatus for queries
+_STREAM_COMPLETE = lib.ACL_STREAM_STATUS_COMPLETE
+_VOID_P, _UINTPTR = ffi.typeof("void *"), ffi.typeof("uintptr_t")  # (parsed once: hot paths)
 
 
 def _host_array(array, what):
@@ -103,9 +106,22 @@ def _caught_up(stream):
     not run) and when the query fails (the event path is always safe)."""
     if _capture.active:
         return False
-    status = ffi.new("aclrtStreamStatus *")
+    status = vars(_thread_state).get("status")
+    if status is None:  # one per thread: a new one would cost as much as the query
+        status = _thread_state.status = ffi.new("aclrtStreamStatus *")
     return (lib.aclrtStreamQuery(stream.handle, status) == 0
-            and status[0] == lib.ACL_STREAM_STATUS_COMPLETE)
+            and status[0] == _STREAM_COMPLETE)
+
+
+def _copied_if_idle(dst, src, nbytes, kind, stream):
+    """Copies pageable memory directly (aclrtMemcpy, one hop, which accepts pageable memory)
+    when `stream` is idle and its device kept up with the last probe (see the module
+    docstring): in stream order, the stream being idle. Returns whether it did; else
+    nothing is done and the copy is to be staged."""
+    if not (_keeps_up.get(stream.device.id) and _caught_up(stream)):
+        return False
+    check(lib.aclrtMemcpy(dst, nbytes, src, nbytes, kind), "aclrtMemcpy")
+    return True
 
 
 def copy_host_to_device(dst_ptr, src, stream, *, blocking):
@@ -124,7 +140,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_HOST_TO_DEVICE
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
-    dst = ffi.cast("void *", dst_ptr)
+    dst = ffi.cast(_VOID_P, dst_ptr)
     host = ffi.from_buffer(src)
     if blocking or stream.is_default:
         _copy_after_stream(dst, host, nbytes, kind, stream)
@@ -132,7 +148,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
         check(lib.aclrtMemcpyAsync(dst, nbytes, host, nbytes, kind, stream.handle),
               "aclrtMemcpyAsync")
         _retain_unless_done(src, stream)
-    else:
+    elif not _copied_if_idle(dst, host, nbytes, kind, stream):
         _staged_host_to_device(dst_ptr, src.reshape(-1).view(np.uint8), stream)
     if span:
         _profiler.end(span)
@@ -140,7 +156,7 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
 
 def _pinned_buffer(host, nbytes):
     """Whether the cffi buffer `host` of `nbytes` lies in pinned memory."""
-    return is_pinned_address(int(ffi.cast("uintptr_t", host)), nbytes)
+    return is_pinned_address(int(ffi.cast(_UINTPTR, host)), nbytes)
 
 
 def _retain_unless_done(obj, stream):
@@ -261,7 +277,7 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
     activate(stream.device.id)
     kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
-    src = ffi.cast("void *", src_ptr)
+    src = ffi.cast(_VOID_P, src_ptr)
     host = ffi.from_buffer(dst)
     if blocking or stream.is_default:
         _copy_after_stream(host, src, nbytes, kind, stream)
@@ -273,7 +289,7 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         # Without host functions an asynchronous copy into pageable memory cannot be
         # completed in stream order, so it is done synchronously.
         _copy_after_stream(host, src, nbytes, kind, stream)
-    else:
+    elif not _copied_if_idle(host, src, nbytes, kind, stream):
         _staged_device_to_host(dst.reshape(-1).view(np.uint8), src_ptr, stream)
     if span:
         _profiler.end(span)

@@ -569,3 +569,76 @@ def test_async_round_trip_is_complete_once_an_event_after_it_completed(rng, nbyt
     np.testing.assert_array_equal(dst, expected)
     assert (dst_buffer[:offset] == GUARD).all() and (dst_buffer[offset + nbytes:] == GUARD).all()
     assert_uploaded(memory, expected)
+
+
+@npusim_only
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.complex64, np.bool_])
+def test_idle_direct_copies_of_arrays_match_numpy_and_stage_nothing(rng, copy_calls, dtype):
+    """Once the device kept up with a probe, an idle stream's asynchronous pageable copy is
+    one aclrtMemcpy each way, with no staging block: the values are NumPy's at once (the
+    stream being idle), and the stream's later work sees them in order."""
+    host = (rng.standard_normal((257, 129)) * 50).astype(dtype)
+    stream = npx.Stream()
+    with stream:
+        npx.asarray(host[:1])             # the probe (or nothing, when already probed)
+        stream.synchronize()
+        used = pool_used()
+        copy_calls.clear()
+        x = npx.asarray(host)
+        assert copy_calls == ["aclrtMemcpy"]
+        doubled = x + x                   # queued after the copy on the same stream
+        stream.synchronize()
+        out = np.empty_like(host)
+        npx.asnumpy(doubled, stream=stream, out=out, blocking=False)
+        assert copy_calls == ["aclrtMemcpy", "aclrtMemcpy"]
+        np.testing.assert_array_equal(out, host + host)  # before any synchronisation
+    assert pool_used() == used
+
+
+def test_staged_download_after_queued_compute_is_ordered_by_an_event(rng):
+    """A staged download queued behind compute on a busy stream: an event recorded after it
+    completes only once the bytes are in the pageable destination, and they are the
+    compute's result (NumPy's)."""
+    host = rng.standard_normal(PIECE // 4 + 3).astype(np.float32)
+    stream = npx.Stream()
+    out = np.zeros_like(host)
+    event = npx.Event()
+    with stream:
+        x = npx.asarray(host)
+        stream.synchronize()
+        with held(stream):
+            y = npx.sqrt(npx.abs(x)) * 3
+            npx.asnumpy(y, stream=stream, out=out, blocking=False)
+            event.record(stream)
+            assert not event.query()      # still held: nothing has run
+        event.synchronize()
+    np.testing.assert_allclose(out, np.sqrt(np.abs(host)) * np.float32(3), rtol=1e-6)
+
+
+def test_staged_copies_from_many_threads_on_their_own_streams(rng):
+    """Threads copying pageable memory on their own streams at once (each with its own
+    stream-status buffer for the idle check): every byte lands where it belongs."""
+    sources = [rng.integers(1, 256, (1 << 16) + 17 * i, dtype=np.uint8) for i in range(4)]
+    results, errors = [None] * 4, []
+
+    def work(index):
+        try:
+            data = sources[index]
+            memory = npx.DeviceMemory(data.nbytes)
+            stream = npx.Stream()
+            out = np.empty_like(data)
+            for _ in range(25):
+                memory.copy_from_host(data, stream=stream, blocking=False)
+                memory.copy_to_host(out, stream=stream, blocking=False)
+            stream.synchronize()
+            results[index] = out
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    for source, result in zip(sources, results):
+        np.testing.assert_array_equal(result, source)

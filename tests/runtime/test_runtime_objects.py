@@ -324,6 +324,36 @@ def test_pinned_memory_is_freed_when_collected():
     assert not _pinned._is_pinned_range(start, start + 1)
 
 
+def test_a_lookup_remembered_before_a_free_never_names_the_freed_memory(monkeypatch):
+    """The last allocation found is remembered with the registry it was found in: a lookup
+    that finished (in another thread) after the allocation was freed cannot make a later
+    lookup of that address answer True."""
+    import gc
+    from npuarray.runtime import _pinned
+    array = npx.empty_pinned(1 << 16, np.uint8)
+    start = array.__array_interface__["data"][0]
+    before = _pinned._ranges
+    assert _pinned._is_pinned_range(start, start + 100)
+    del array
+    gc.collect()
+    # As if a lookup of the old registry had just finished: its answer is stale.
+    monkeypatch.setattr(_pinned, "_last_found", (start, start + (1 << 16), before))
+    assert not _pinned._is_pinned_range(start, start + 100)
+    assert not npx.is_pinned(np.empty(10))
+
+
+def test_the_registry_finds_each_of_many_allocations_and_none_between():
+    from npuarray.runtime import _pinned
+    arrays = [npx.empty_pinned(4096 + 64 * i, np.uint8) for i in range(40)]
+    for array in arrays[::-1] + arrays:
+        assert npx.is_pinned(array) and npx.is_pinned(array[1:-1])
+    for array in arrays:
+        begin = array.__array_interface__["data"][0]
+        assert _pinned.is_pinned_address(begin, array.nbytes)
+        assert not _pinned.is_pinned_address(begin, array.nbytes + 4096 * 1024)
+        assert not _pinned.is_pinned_address(begin - 1, 2)
+
+
 # -- asynchronous means asynchronous -------------------------------------------------------
 
 @pytest.mark.parametrize("pinned", [True, False], ids=["pinned", "pageable"])

@@ -78,6 +78,43 @@ static void *big_copies(void *arg)
     return NULL;
 }
 
+/* Copies of at least 128 MiB stream their stores past the caches, block by block on the
+ * pool's threads: every byte of an odd-sized copy between unaligned addresses arrives, in
+ * each direction, synchronous and asynchronous, and nothing past it is written. */
+enum { STREAMED = (128 << 20) + 4099 };
+
+static void streamed_copies(void)
+{
+    unsigned char *h_in = NULL, *h_out = NULL;
+    void *d_a = NULL, *d_b = NULL;
+    aclrtStream s;
+    EXPECT_OK(aclrtSetDevice(0));
+    EXPECT_OK(aclrtCreateStream(&s));
+    EXPECT_OK(aclrtMallocHost((void **)&h_in, STREAMED + 64));
+    EXPECT_OK(aclrtMallocHost((void **)&h_out, STREAMED + 64));
+    EXPECT_OK(aclrtMalloc(&d_a, STREAMED + 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_OK(aclrtMalloc(&d_b, STREAMED + 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    if (!h_in || !h_out || !d_a || !d_b) return;
+    for (size_t i = 0; i < STREAMED + 64; i++) h_in[i] = (unsigned char)(i * 131u + (i >> 20));
+    memset(h_out, 0xAB, STREAMED + 64);
+    char *a = (char *)d_a + 3, *b = (char *)d_b + 9;
+    EXPECT_OK(aclrtMemcpy(a, STREAMED, h_in + 5, STREAMED, ACL_MEMCPY_HOST_TO_DEVICE));
+    EXPECT_OK(aclrtMemcpyAsync(b, STREAMED, a, STREAMED, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+    EXPECT_OK(aclrtMemcpyAsync(h_out + 1, STREAMED, b, STREAMED, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    EXPECT_OK(aclrtSynchronizeStream(s));
+    EXPECT(memcmp(h_in + 5, h_out + 1, STREAMED) == 0, "a streamed copy lost bytes");
+    EXPECT(h_out[0] == 0xAB && h_out[STREAMED + 1] == 0xAB, "a streamed copy wrote past its ends");
+    memset(h_out, 0, STREAMED + 64);
+    EXPECT_OK(aclrtMemcpy(h_out, STREAMED, b, STREAMED, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(memcmp(h_in + 5, h_out, STREAMED) == 0, "a synchronous streamed copy lost bytes");
+    EXPECT_OK(aclrtDestroyStream(s));
+    EXPECT_OK(aclrtFree(d_a));
+    EXPECT_OK(aclrtFree(d_b));
+    EXPECT_OK(aclrtFreeHost(h_in));
+    EXPECT_OK(aclrtFreeHost(h_out));
+    EXPECT_OK(aclrtResetDevice(0));
+}
+
 /* Resident memory of this process in bytes (Linux /proc/self/statm). */
 static size_t resident_bytes(void)
 {
@@ -132,6 +169,7 @@ int main(void)
     for (int i = 0; i < 3; i++) pthread_create(&big[i], NULL, big_copies, (void *)(intptr_t)i);
     for (int i = 0; i < 3; i++) pthread_join(big[i], NULL);
     EXPECT(atomic_load(&g_bad) == 0, "large copies lost bytes");
+    streamed_copies();
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, round_trips, (void *)(intptr_t)i);
     for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
