@@ -858,4 +858,7 @@ class NPUArray:
 
 
 _array_type.register(NPUArray)
-_ops.configure_fastpath(NPUArray, _transfer.host_read_hooks)
+# The C fast path builds arrays and reads them through these slots, by role.
+_ops.configure_fastpath(NPUArray, {"buffer": "_buffer", "shape": "_shape", "strides": "_strides",
+                                   "offset": "_offset", "dtype": "_dtype",
+                                   "acl_tensor": "_acl_tensor"}, _transfer.host_read_hooks)

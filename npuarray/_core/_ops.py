@@ -35,6 +35,7 @@ from .. import _acl
 from .._acl import ffi, lib
 from . import _array_type
 from ._data_type import SUPPORTED_DTYPES, to_acl_dtype
+from ._fastpath_state import FastPathState
 from ._shape import broadcast_shapes, c_strides
 from ..runtime._memory_pool import allocate
 from ..runtime._memory_pool import default_pools, pool_overrides as _pool_overrides
@@ -474,37 +475,48 @@ def _entry_points_of(op_name):
 # DeviceBuffer.__del__, each falling back to the Python code it stands in for. Without the
 # extension (or with a cffi whose object layout it does not know) everything runs here.
 
-def configure_fastpath(array_type, host_read_hooks):
-    """Hands ``_fastpath`` npuarray's classes and runtime state (``host_read_hooks``:
-    ``_transfer``'s list of the callables told of implicit host reads) and makes
-    ``DeviceBuffer.__del__`` its C release; True when the fast paths are on.
-    Called once, when NPUArray exists."""
+def configure_fastpath(array_type, array_slots, host_read_hooks):
+    """Hands ``_fastpath`` its one state object (``FastPathState``: NPUArray
+    ``array_type`` with its slot map ``array_slots``, the runtime's published state,
+    this module's caches; ``host_read_hooks``: ``_transfer``'s list of the callables told
+    of implicit host reads) and makes ``DeviceBuffer.__del__`` its C release. True when
+    the fast paths are on; False without the extension or the launch helper. Raises
+    TypeError (RuntimeError) when the state lacks what the C code reads. Called once,
+    when NPUArray exists."""
     if _fastpath is None or _launch_helper is None:
         return False
-    samples = [ffi.cast("void *", 0x1000), ffi.gc(ffi.cast("void *", 0x2000), lambda _: None)]
-    config = {
-        "array_type": array_type, "buffer_type": _memory_pool.DeviceBuffer,
-        "stream_type": _stream.Stream, "device_type": _device.Device,
-        "capture_active": _capture_guard.active, "profiler_globals": vars(_profiler),
-        "device_globals": vars(_device), "stream_tls": _stream.thread_state, "device_tls": _device.thread_state,
-        "pool_tls": _pool_overrides, "default_streams": _stream._default_streams,
-        "default_pools": default_pools, "whole_tensors": _whole_tensors,
-        "whole_tensor": _whole_tensor, "scalars": _scalars, "acl_scalar": acl_scalar,
-        "activate": activate,
-        "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
-        "host_read_hooks": host_read_hooks, "host_empty": np.empty,
-        "read_status": _fast_read_status, "capture_read_hook": _capture_guard.check_host_read,
-        "ops_globals": globals(),
-        "ACL_MEMCPY_DEVICE_TO_HOST": lib.ACL_MEMCPY_DEVICE_TO_HOST,
-        "cdata_samples": [(c, int(ffi.cast("uintptr_t", c))) for c in samples]}
-    for name in ("aclmdlRICaptureGetInfo", "aclrtSynchronizeStream", "aclrtMemcpy"):
-        config[name] = _address_of(getattr(lib, name))
-    if not _fastpath.configure(config):
-        return False
+    _fastpath.configure(fastpath_state(array_type, array_slots, host_read_hooks))
     buffer_type = _memory_pool.DeviceBuffer
     if not isinstance(vars(buffer_type)["__del__"], _fastpath.BufferRelease):
         buffer_type.__del__ = _fastpath.BufferRelease(buffer_type.__del__)
     return True
+
+
+def fastpath_state(array_type, array_slots, host_read_hooks):
+    """The ``FastPathState`` of this process (see ``configure_fastpath``)."""
+    sample = ffi.cast("void *", 0x1000)
+    return FastPathState(
+        array_type=array_type, array_slots=array_slots,
+        buffer_type=_memory_pool.DeviceBuffer, buffer_slots=_memory_pool.BUFFER_SLOTS,
+        pool_type=_memory_pool.MemoryPool, pool_slots=_memory_pool.POOL_SLOTS,
+        stream_type=_stream.Stream, stream_slots={"handle": "handle"},
+        device_type=_device.Device, device_slots={"id": "id"},
+        capture_active=_capture_guard.active, process=_device.process_state,
+        recording=_profiler.recording, profiler_begin=_profiler.begin_launch,
+        profiler_end=_profiler.end, stream_locals=_stream.thread_state,
+        device_locals=_device.thread_state, pool_locals=_pool_overrides,
+        default_streams=_stream.default_streams, default_pools=default_pools,
+        activate=activate, whole_tensors=_whole_tensors, whole_tensor=_whole_tensor,
+        scalars=_scalars, acl_scalar=acl_scalar, entry_table=_entry_points,
+        entry_points=_fast_entry_points, launch_status=_fast_launch_status,
+        read_status=_fast_read_status, host_read_hooks=host_read_hooks,
+        capture_read_hook=_capture_guard.check_host_read, host_empty=np.empty,
+        capture_info=_address_of(lib.aclmdlRICaptureGetInfo),
+        synchronize_stream=_address_of(lib.aclrtSynchronizeStream),
+        memcpy=_address_of(lib.aclrtMemcpy),
+        memcpy_device_to_host=lib.ACL_MEMCPY_DEVICE_TO_HOST,
+        pointer_type=ffi.typeof("void *"), pointer_sample=sample,
+        pointer_sample_address=int(ffi.cast("uintptr_t", sample)))
 
 
 def fastpath_counts():

@@ -41,6 +41,20 @@ ACL_EVENT_TIME_LINE = 0x00000008
 
 active = False      # True while a profile runs: the one thing the hot paths read
 _profile = None     # the running Profile
+
+
+class Recording:
+    """The running profile, published for code that checks it without a Python call: the
+    C fast path (npuarray/_core/_fastpath.c) reads the slot ``profile`` (None when no
+    profile runs; set with ``active``) and records its launches with ``begin_launch`` and
+    ``end`` while it is not None."""
+    __slots__ = ("profile",)
+
+    def __init__(self):
+        self.profile = None
+
+
+recording = Recording()
 _pools = {}         # device id -> free timing events (aclrtEvent cdata) of that device
 _pid = os.getpid()  # the process that created the pooled events
 
@@ -105,7 +119,7 @@ def start(profile):
         if _profile is not None:
             raise RuntimeError("a profile is already running in this process; npuarray keeps "
                                "one profile at a time (it records every thread): end it first")
-        _profile = profile
+        _profile = recording.profile = profile
         active = True
 
 
@@ -115,7 +129,7 @@ def stop(profile):
     with _switch:
         if _profile is profile:
             active = False
-            _profile = None
+            _profile = recording.profile = None
 
 
 def _after_fork_in_child():
@@ -123,7 +137,7 @@ def _after_fork_in_child():
     profile stops recording, and the pooled event handles (the parent's) are forgotten."""
     global active, _profile, _pid
     active = False
-    _profile = None
+    _profile = recording.profile = None
     _pools.clear()
     _pid = os.getpid()
 
