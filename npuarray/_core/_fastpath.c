@@ -23,12 +23,19 @@
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
  * function it stands in for (`fallback`; the functions return None instead), which
- * handles everything else (casts, NumPy scalars, a graph capture, the profiler, a stream
- * switch, a pool miss, errors): this module adds no semantics of its own. It reads
- * npuarray's objects through their __slots__ (offsets taken from the classes' member
- * descriptors at configure time) and the runtime's module state through the dicts and
- * thread-locals npuarray keeps it in; the Python side is npuarray/_core/_ops.py (configure and
- * the callers' fallbacks) and npuarray/_core/_elementwise.py (the operators).
+ * handles everything else (casts, NumPy scalars, a graph capture, a stream switch, a pool
+ * miss, errors): this module adds no semantics of its own. While a profile runs, its
+ * launches are recorded through the profiler's hooks, as the Python launches are.
+ *
+ * Everything it reads comes from one object, the FastPathState handed to configure()
+ * (npuarray/_core/_fastpath_state.py lists its fields): npuarray's classes with the slot
+ * maps their owners publish (offsets taken once from the classes' member descriptors),
+ * the runtime's published state objects and containers, and _ops's caches. configure()
+ * checks every field and slot and raises naming what is missing, so a change in the
+ * runtime fails at import instead of silently sending operations to Python. cffi pointers
+ * are read through cffi's C API for compiled modules. The Python side is
+ * npuarray/_core/_ops.py (configure and the callers' fallbacks) and
+ * npuarray/_core/_elementwise.py (the operators).
  *
  * Every step runs with the GIL held, except the aclnn phases and the runtime calls: the
  * stream may block a launch (a full queue) while its worker waits for the GIL to run a host
