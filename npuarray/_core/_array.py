@@ -868,7 +868,8 @@ def buffer_view(buffer, shape, strides, offset, dtype):
 
 
 _array_type.register(NPUArray)
-# The C fast path builds arrays and reads them through these slots, by role.
-_ops.configure_fastpath(NPUArray, {"buffer": "_buffer", "shape": "_shape", "strides": "_strides",
-                                   "offset": "_offset", "dtype": "_dtype",
-                                   "acl_tensor": "_acl_tensor"}, _transfer.host_read_hooks)
+# NPUArray's published slot map: the C fast path builds arrays and reads them through these
+# slots, by role (a renamed slot is renamed here too: configure refuses a missing one).
+ARRAY_SLOTS = {"buffer": "_buffer", "shape": "_shape", "strides": "_strides",
+               "offset": "_offset", "dtype": "_dtype", "acl_tensor": "_acl_tensor"}
+_ops.configure_fastpath(NPUArray, ARRAY_SLOTS, _transfer.host_read_hooks)
