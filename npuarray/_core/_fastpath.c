@@ -47,6 +47,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 /* The aclnn phases of an operator whose first phase takes 2, 3 or 4 object pointers (see
  * npuarray/_acl/_launch.h: aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out),
@@ -76,7 +77,8 @@ static Py_ssize_t b_ptr, b_nbytes, b_device, b_pool, b_size, b_stream, b_others;
 static Py_ssize_t p_device, p_free, p_late, p_stamps, p_released_at;
 static Py_ssize_t stream_handle, device_id;
 static Py_ssize_t process_forked, process_deferred; /* of runtime ProcessState */
-static Py_ssize_t recording_profile;                 /* of the profiler's Recording */
+static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools;
+                                                     /* of the profiler's Recording */
 /* cffi's C API for compiled modules (the `_cffi_backend._C_API` capsule, whose table of
  * exports only grows between cffi versions): entry 11 converts a cdata to the C pointer
  * of a ctype, here `void *` (any pointer cdata). */
@@ -90,6 +92,9 @@ static PyObject *process;          /* _device.process_state: forked, deferred_re
 static PyObject *recording;        /* _profiler.recording: the running profile or None */
 static PyObject *profiler_begin;   /* _profiler.begin_launch(op_name, arrays, stream) */
 static PyObject *profiler_end;     /* _profiler.end(record) */
+static PyObject *profiler_take_event;   /* _profiler.take_event(device_id): a new event */
+static PyObject *profiler_record_event; /* _profiler.record_timing_event(track, stream) */
+static PyObject *profiler_capturing;    /* _profiler.capturing(stream) */
 static PyObject *stream_tls;       /* _stream.thread_state: "current" {device id: Stream} */
 static PyObject *device_tls;       /* _device.thread_state: "acl_device", "in_host_func" */
 static PyObject *pool_tls;         /* _memory_pool.pool_overrides: "overrides" */
@@ -110,7 +115,7 @@ static PyObject *capture_read_hook; /* the one there by default: _capture_guard'
 static PyObject *host_empty;       /* numpy.empty */
 static PyObject *read_status;      /* _ops._fast_read_status(status, phase): errors */
 /* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
-static void *capture_info, *synchronize_stream, *memcpy_sync;
+static void *capture_info, *synchronize_stream, *memcpy_sync, *record_event;
 static int memcpy_device_to_host;
 
 /* How many operations each path ran in C, for tests that check the common cases stay here
@@ -122,14 +127,14 @@ static const char *const taken_names[TAKEN_PATHS] = {
 static uint64_t taken[TAKEN_PATHS];
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_itemsize, *s_dict,
-    *s_fill;
+    *s_fill, *s_events;
 
 static int intern_names(void)
 {
     struct { PyObject **name; const char *text; } names[] = {
         {&s_current, "current"}, {&s_overrides, "overrides"}, {&s_acl_device, "acl_device"},
         {&s_in_host_func, "in_host_func"}, {&s_itemsize, "itemsize"}, {&s_dict, "__dict__"},
-        {&s_fill, "aclnnInplaceFillScalar"}};
+        {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -321,7 +326,10 @@ static int configure_state(PyObject *state)
     struct { const char *name; PyTypeObject *kind; PyObject **target; } fields[] = {
         {"capture_active", &PyDict_Type, &capture_active}, {"process", NULL, &process},
         {"recording", NULL, &recording}, {"profiler_begin", NULL, &profiler_begin},
-        {"profiler_end", NULL, &profiler_end}, {"stream_locals", NULL, &stream_tls},
+        {"profiler_end", NULL, &profiler_end},
+        {"profiler_take_event", NULL, &profiler_take_event},
+        {"profiler_record_event", NULL, &profiler_record_event},
+        {"profiler_capturing", NULL, &profiler_capturing}, {"stream_locals", NULL, &stream_tls},
         {"device_locals", NULL, &device_tls}, {"pool_locals", NULL, &pool_tls},
         {"default_streams", &PyDict_Type, &default_streams},
         {"default_pools", &PyDict_Type, &default_pools},
@@ -340,6 +348,10 @@ static int configure_state(PyObject *state)
     if (object_slot(process, "forked", &process_forked) < 0
         || object_slot(process, "deferred_releases", &process_deferred) < 0
         || object_slot(recording, "profile", &recording_profile) < 0
+        || object_slot(recording, "tracks", &recording_tracks) < 0
+        || object_slot(recording, "launches", &recording_launches) < 0
+        || object_slot(recording, "event_pools", &recording_pools) < 0
+        || take_address(state, "record_event", &record_event) < 0
         || take_address(state, "capture_info", &capture_info) < 0
         || take_address(state, "synchronize_stream", &synchronize_stream) < 0
         || take_address(state, "memcpy", &memcpy_sync) < 0) {
@@ -919,35 +931,160 @@ static int profiling(void)
     return SLOT(recording, recording_profile) != Py_None;
 }
 
+/* The host clock of the profiler's records: time.perf_counter_ns, which is CLOCK_MONOTONIC
+ * on the systems npusim runs on. */
+static long long now_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* The track of `stream` in the running profile when its baseline is recorded (its events
+ * list is not empty): borrowed, or NULL (the profiler's Python hooks then record). */
+static PyObject *timed_track(PyObject *stream)
+{
+    PyObject *tracks = SLOT(recording, recording_tracks);
+    PyObject *key = tracks != NULL && PyDict_Check(tracks) ? PyLong_FromVoidPtr(stream) : NULL;
+    PyObject *track = key == NULL ? NULL : PyDict_GetItemWithError(tracks, key);
+    Py_XDECREF(key);
+    PyObject *events = track == NULL ? NULL : PyObject_GetAttr(track, s_events);
+    int timed = events != NULL && PyList_Check(events) && PyList_GET_SIZE(events) != 0;
+    Py_XDECREF(events);
+    PyErr_Clear();
+    return timed ? track : NULL;
+}
+
+/* The shapes (or dtypes: slot `offset`) of the NPUArrays `a`, `b`, `c` (NULL: fewer). */
+static PyObject *array_slots(Py_ssize_t offset, PyObject *a, PyObject *b, PyObject *c)
+{
+    return c != NULL ? PyTuple_Pack(3, SLOT(a, offset), SLOT(b, offset), SLOT(c, offset))
+           : b != NULL ? PyTuple_Pack(2, SLOT(a, offset), SLOT(b, offset))
+                       : PyTuple_Pack(1, SLOT(a, offset));
+}
+
 /* Before a launch of `name` on `stream` whose NPUArray arguments are `a` and `b`, `c` (NULL
- * when fewer): while a profile runs, the record the profiler opens for it (begin_launch,
- * exactly as the Python launch path calls it), else None. A new reference; NULL with an
- * exception when the profiler failed. */
+ * when fewer): None when no profile runs; while one runs, the span of its record. Once its
+ * stream has its baseline that is a tuple (profile, track, name, shapes, dtypes, start ns)
+ * the launch is recorded from, in C; before, the Record the profiler's begin_launch opens
+ * (which records the baseline), exactly as for a Python launch. A new reference; NULL with
+ * an exception when the profiler failed. */
 static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
                              PyObject *c)
 {
     if (!profiling()) {
         return Py_NewRef(Py_None);
     }
-    PyObject *arrays = c != NULL ? PyTuple_Pack(3, a, b, c)
-                       : b != NULL ? PyTuple_Pack(2, a, b) : PyTuple_Pack(1, a);
-    PyObject *record = arrays == NULL ? NULL
-                       : PyObject_CallFunctionObjArgs(profiler_begin, name, arrays, stream, NULL);
-    Py_XDECREF(arrays);
-    return record;
+    PyObject *track = timed_track(stream);
+    if (track == NULL) {
+        PyObject *arrays = c != NULL ? PyTuple_Pack(3, a, b, c)
+                           : b != NULL ? PyTuple_Pack(2, a, b) : PyTuple_Pack(1, a);
+        PyObject *record = arrays == NULL ? NULL
+                           : PyObject_CallFunctionObjArgs(profiler_begin, name, arrays, stream,
+                                                          NULL);
+        Py_XDECREF(arrays);
+        return record;
+    }
+    PyObject *shapes = array_slots(a_shape, a, b, c), *dtypes = array_slots(a_dtype, a, b, c);
+    PyObject *span = shapes == NULL || dtypes == NULL ? NULL
+                     : Py_BuildValue("(OOOOOL)", SLOT(recording, recording_profile), track,
+                                     name, shapes, dtypes, now_ns());
+    Py_XDECREF(shapes);
+    Py_XDECREF(dtypes);
+    return span;
 }
 
-/* After the launch of `record` (open_record's; this call takes the reference): `launched`
- * 0 closes it (the profiler's end()), -1 (the launch raised) drops it, as the Python path
- * does. Returns `launched`, or -1 when closing failed. */
-static int close_record(PyObject *record, int launched)
+/* A timing event of the device `id` for `stream`'s track, recorded on `stream` now (as
+ * _profiler.record_timing_event: from the pool, or a new one), appended to the track's
+ * events: a new reference, None when the runtime refused (host times only), NULL with an
+ * exception. */
+static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
 {
-    if (record != Py_None && launched == 0) {
-        PyObject *result = PyObject_CallOneArg(profiler_end, record);
-        launched = result == NULL ? -1 : 0;
-        Py_XDECREF(result);
+    PyObject *pools = SLOT(recording, recording_pools);
+    PyObject *pool = pools != NULL && PyDict_Check(pools) ? PyDict_GetItemWithError(pools, id)
+                                                          : NULL;
+    PyObject *event = NULL;
+    if (pool != NULL && PyList_CheckExact(pool) && PyList_GET_SIZE(pool) != 0) {
+        event = PySequence_GetItem(pool, PyList_GET_SIZE(pool) - 1);
+        if (event != NULL && PySequence_DelItem(pool, PyList_GET_SIZE(pool) - 1) < 0) {
+            Py_CLEAR(event);
+        }
+    } else if (!PyErr_Occurred()) {
+        event = PyObject_CallOneArg(profiler_take_event, id);
     }
-    Py_DECREF(record);
+    void *address = event == NULL ? NULL : cdata_address(event);
+    void *on = cdata_address(SLOT(stream, stream_handle));
+    PyObject *events = address == NULL ? NULL : PyObject_GetAttr(track, s_events);
+    if (events != NULL && on != NULL && record_event != NULL
+        && ((int32_t (*)(void *, void *))record_event)(address, on) == 0) {
+        int appended = PyList_Append(events, event);
+        Py_DECREF(events);
+        if (appended < 0) {
+            Py_DECREF(event);
+            return NULL;
+        }
+        return event;
+    }
+    Py_XDECREF(events);
+    Py_XDECREF(event);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    /* refused: the profiler's own path drops stale pooled events and tries once more */
+    return PyObject_CallFunctionObjArgs(profiler_record_event, track, stream, NULL);
+}
+
+/* Closes a C span (open_record's tuple) after its launch returned: the record appended to
+ * the profile's launches (Recording.launches, as _profiler.launch_record takes it) with
+ * its end event, unless the profile ended meanwhile. 0, or -1 with an exception. */
+static int close_span(PyObject *span, PyObject *stream, PyObject *id)
+{
+    long long end = now_ns();
+    PyObject *profile = PyTuple_GET_ITEM(span, 0), *track = PyTuple_GET_ITEM(span, 1);
+    PyObject *launches = SLOT(recording, recording_launches);
+    if (SLOT(recording, recording_profile) != profile || launches == NULL
+        || !PyList_CheckExact(launches)) {
+        return 0; /* the profile ended meanwhile: the launch falls outside it */
+    }
+    int captured = 0; /* the stream joined a capture meanwhile (it waited on a captured event) */
+    if (PyDict_GET_SIZE(capture_active) != 0) {
+        PyObject *answer = PyObject_CallOneArg(profiler_capturing, stream);
+        captured = answer == NULL ? -1 : PyObject_IsTrue(answer);
+        Py_XDECREF(answer);
+        if (captured < 0) {
+            return -1;
+        }
+    }
+    PyObject *event = captured ? Py_NewRef(Py_None) : end_event(track, stream, id);
+    if (event == NULL) {
+        return -1;
+    }
+    long long start = PyLong_AsLongLong(PyTuple_GET_ITEM(span, 5));
+    PyObject *record = Py_BuildValue("(OOOOOkLLOO)", PyTuple_GET_ITEM(span, 2),
+                                     PyTuple_GET_ITEM(span, 3), PyTuple_GET_ITEM(span, 4), id,
+                                     stream, PyThread_get_thread_native_id(), start,
+                                     end - start, event, captured ? Py_True : Py_False);
+    Py_DECREF(event);
+    int appended = record == NULL ? -1 : PyList_Append(launches, record);
+    Py_XDECREF(record);
+    return appended;
+}
+
+/* After the launch of `span` (open_record's; this call takes the reference) on `stream` of
+ * the device `id`: `launched` 0 closes its record, -1 (the launch raised) drops it, as the
+ * Python path does. Returns `launched`, or -1 when closing failed. */
+static int close_record(PyObject *span, int launched, PyObject *stream, PyObject *id)
+{
+    if (span != Py_None && launched == 0) {
+        if (PyTuple_CheckExact(span)) {
+            launched = close_span(span, stream, id);
+        } else {
+            PyObject *result = PyObject_CallOneArg(profiler_end, span);
+            launched = result == NULL ? -1 : 0;
+            Py_XDECREF(result);
+        }
+    }
+    Py_DECREF(span);
     return launched;
 }
 
@@ -1150,7 +1287,8 @@ static int launch(Operands *in, PyObject *out)
     }
     second_phase_if_ready(&run, plan->second, in->stream_address);
     Py_END_ALLOW_THREADS
-    return close_record(record, phases_outcome(&run, plan->name, in->stream));
+    return close_record(record, phases_outcome(&run, plan->name, in->stream), in->stream,
+                        in->id);
 }
 
 /* A new C-contiguous NPUArray of `shape`, `strides` and `dtype` (`nbytes` bytes) on a
@@ -1302,7 +1440,8 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
     }
     second_phase_if_ready(&run, second, in.stream_address);
     Py_END_ALLOW_THREADS
-    int failed = close_record(record, phases_outcome(&run, name, in.stream)) < 0;
+    int failed = close_record(record, phases_outcome(&run, name, in.stream), in.stream,
+                              in.id) < 0;
     Py_DECREF(in.stream);
     Py_DECREF(name);
     Py_DECREF(alpha_object);
@@ -1724,7 +1863,7 @@ static PyObject *fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         run.status = ((first_phase_2)first)(self, scalar, &run.workspace, &run.executor);
         second_phase_if_ready(&run, second, stream_address);
         Py_END_ALLOW_THREADS
-        failed = close_record(record, phases_outcome(&run, s_fill, stream)) < 0;
+        failed = close_record(record, phases_outcome(&run, s_fill, stream), stream, id) < 0;
     }
     for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
         Py_DECREF(held[i]);
@@ -1910,7 +2049,7 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
                                            &run.workspace, &run.executor);
         second_phase_if_ready(&run, second, stream_address);
         Py_END_ALLOW_THREADS
-        if (close_record(record, phases_outcome(&run, name, stream)) < 0) {
+        if (close_record(record, phases_outcome(&run, name, stream), stream, id) < 0) {
             Py_CLEAR(out);
         }
     }

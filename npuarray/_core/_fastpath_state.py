@@ -21,9 +21,15 @@ Classes and their published slot maps ({role: ``__slots__`` member}), read by of
 The runtime's state (containers changed in place by their owners, never rebound):
   ``capture_active``: ``_capture_guard.active`` (empty: no capture; else Python runs).
   ``process``: ``_device.process_state`` (slots ``forked``, ``deferred_releases``).
-  ``recording``: ``_profiler.recording`` (slot ``profile``: the running profile or None);
-  while a profile runs, C launches are recorded through ``profiler_begin`` /
-  ``profiler_end`` (``_profiler.begin_launch`` / ``end``), as Python's are.
+  ``recording``: ``_profiler.recording`` (slots ``profile``, ``tracks``, ``launches``,
+  ``event_pools``: the running profile, see ``_profiler.Recording``). While a profile
+  runs, C records its launches itself: the host times, an end timing event from the pool
+  (``profiler_take_event`` when it is empty) recorded on the stream with ``record_event``
+  (``profiler_record_event`` when the runtime refuses) and a tuple appended to
+  ``launches``, which the profile turns into Records when it ends; a stream's first
+  launch in a profile goes through ``profiler_begin`` / ``profiler_end``
+  (``_profiler.begin_launch`` / ``end``, which record its baseline), and
+  ``profiler_capturing`` tells whether a stream joined a capture meanwhile.
   ``stream_locals``, ``device_locals``, ``pool_locals``: the runtime's threading.locals,
   whose attributes ``current``; ``acl_device``, ``in_host_func``; ``overrides`` are
   documented by their modules.
@@ -41,7 +47,8 @@ _ops's caches and callbacks:
 
 C entry points of the provider (ints, None when it lacks one): ``capture_info``
 (aclmdlRICaptureGetInfo), ``synchronize_stream`` (aclrtSynchronizeStream), ``memcpy``
-(aclrtMemcpy); ``memcpy_device_to_host``: ACL_MEMCPY_DEVICE_TO_HOST.
+(aclrtMemcpy), ``record_event`` (aclrtRecordEvent); ``memcpy_device_to_host``:
+ACL_MEMCPY_DEVICE_TO_HOST.
 
 cffi: C reads a pointer cdata's address through cffi's C API for compiled modules (the
 ``_cffi_backend._C_API`` table, as cffi-generated extensions do), converting to
@@ -60,11 +67,12 @@ class FastPathState:
         "array_type", "array_slots", "buffer_type", "buffer_slots", "pool_type", "pool_slots",
         "stream_type", "stream_slots", "device_type", "device_slots",
         "capture_active", "process", "recording", "profiler_begin", "profiler_end",
+        "profiler_take_event", "profiler_record_event", "profiler_capturing",
         "stream_locals", "device_locals", "pool_locals", "default_streams", "default_pools",
         "activate",
         "whole_tensors", "whole_tensor", "scalars", "acl_scalar", "entry_table", "entry_points",
         "launch_status", "read_status", "host_read_hooks", "capture_read_hook", "host_empty",
-        "capture_info", "synchronize_stream", "memcpy", "memcpy_device_to_host",
+        "capture_info", "synchronize_stream", "memcpy", "record_event", "memcpy_device_to_host",
         "pointer_type", "pointer_sample", "pointer_sample_address")
 
     def __init__(self, **fields):
