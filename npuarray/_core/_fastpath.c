@@ -25,7 +25,8 @@
  * function it stands in for (`fallback`; the functions return None instead), which
  * handles everything else (casts, NumPy scalars, a graph capture, a stream switch, a pool
  * miss, errors): this module adds no semantics of its own. While a profile runs, its
- * launches are recorded through the profiler's hooks, as the Python launches are.
+ * launches are recorded here (open_record, close_record), as the Python hooks record
+ * theirs, into the running profile's published Recording.
  *
  * Everything it reads comes from one object, the FastPathState handed to configure()
  * (npuarray/_core/_fastpath_state.py lists its fields): npuarray's classes with the slot

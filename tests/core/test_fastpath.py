@@ -1,6 +1,7 @@
 """npuarray/_core/_fastpath.c: the C common case of NPUArray's binary operators and of
 DeviceBuffer.__del__. Each test checks results against NumPy, and that every
 case outside the common one reaches the Python operator with the same semantics."""
+import contextlib
 import gc
 import inspect
 import threading
@@ -68,16 +69,24 @@ def test_the_operators_and_the_release_are_the_c_ones():
     (lambda x, y: x + 2.0, lambda a, b: a + 2.0, "scalar"),
     (lambda x, y: x.sum(), lambda a, b: a.sum(), "reduction"),
     (lambda x, y: x.__setitem__(Ellipsis, y) or x, lambda a, b: b, "in_place"),
-], ids=["x + y", "x + 2.0", "x.sum()", "x[...] = y"])
-def test_the_common_cases_run_in_c(operation, expected, path, rng):
+    (lambda x, y: x > y, lambda a, b: a > b, "arrays"),
+    (lambda x, y: x.astype(np.float64), lambda a, b: a.astype(np.float64), "unary"),
+], ids=["x + y", "x + 2.0", "x.sum()", "x[...] = y", "x > y", "x.astype(float64)"])
+@pytest.mark.parametrize("profiled", [False, True], ids=["", "profiled"])
+def test_the_common_cases_run_in_c(operation, expected, path, profiled, rng):
     # The counters of _fastpath.c: one more on the path each case should take, so a change
-    # that sends it back to Python (a renamed slot, a new condition) fails here.
+    # that sends it back to Python (a renamed slot, a new condition) fails here; also while
+    # a profile runs (the C path records the launch itself).
     a, b = (rng.standard_normal(16).astype(np.float32) for _ in range(2))
     x, y = npx.asarray(a), npx.asarray(b)
     operation(x, y)  # the plans made and a block of the result's size cached
-    before = _ops.fastpath_counts()
-    result = operation(x, y)
-    after = _ops.fastpath_counts()
+    with npx.profile() if profiled else contextlib.nullcontext() as prof:
+        x * 1.0  # (a profile's first launch on a stream records its baseline from Python)
+        before = _ops.fastpath_counts()
+        result = operation(x, y)
+        after = _ops.fastpath_counts()
+    if profiled:
+        assert prof.records[-1].kind == "launch" and prof.records[-1].device_end_ns is not None
     assert after[path] == before[path] + 1, (path, before, after)
     assert sum(after.values()) == sum(before.values()) + 1  # one operation, one path
     np.testing.assert_allclose(result.to_host(), expected(a, b), rtol=1e-6)
