@@ -916,11 +916,13 @@ def test_pow_keeps_its_integer_checks(rng):
     np.testing.assert_allclose((y ** y).to_host(), y.to_host() ** y.to_host(), rtol=1e-6)
 
 
-def test_the_c_paths_keep_every_reference_count(rng):
+@pytest.mark.parametrize("profiled", [False, True], ids=["", "profiled"])
+def test_the_c_paths_keep_every_reference_count(profiled, rng):
     """Each C path taken 2000 times leaves the reference counts of what it touches (the
     stream, pool, device, dtype, shapes, operands, scalars, None) as they were: a missing
     or extra reference per call would show as a difference of thousands. (The descriptor
-    caches may keep a few more keys, for blocks the pool made meanwhile.)"""
+    caches may keep a few more keys, for blocks the pool made meanwhile.) Also while a
+    profile runs (its records hold the shapes, dtypes and stream until it ends)."""
     import sys
     x = npx.asarray(rng.standard_normal((4, 4)).astype(np.float32)) * 1.0
     y, row = x * 2.0, npx.asarray(np.ones(4, np.float32)) * 1.0
@@ -942,10 +944,17 @@ def test_the_c_paths_keep_every_reference_count(rng):
             z = _ops.empty((4, 4), x._dtype, buffer.device, buffer.stream)
         del z
 
-    work()
+    def profiled_work():
+        with npx.profile() as prof:
+            work()
+        assert len(prof.records) > 16000
+        del prof
+
+    run = profiled_work if profiled else work
+    run()
     gc.collect()
     before = [sys.getrefcount(o) for o in watched]
-    work()
+    run()
     gc.collect()
     after = [sys.getrefcount(o) for o in watched]
     assert all(abs(b - a) < 50 for a, b in zip(before, after)), (before, after)
