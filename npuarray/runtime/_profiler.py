@@ -256,14 +256,19 @@ def launch_record(name, shapes, dtypes, device, stream, thread, start_ns, durati
     """The Record of a launch the C recorder made (``Recording.launches``' tuples): its
     operator, the shapes and dtypes of its NPUArray arguments, device id, stream, native
     thread id, host start and duration (ns, this module's clock), its end timing event (or
-    None) and whether it was captured."""
-    record = Record("launch", name, device, stream, shapes, dtypes)
-    record.thread = thread
-    record.host_start_ns = start_ns
-    record.host_duration_ns = duration_ns
-    record.captured = captured
+    None) and whether it was captured. Every slot set here, without ``__init__``: a
+    profile ends by making hundreds of these."""
+    record = _new_record(Record)
+    record.kind, record.name, record.device, record.stream = "launch", name, device, stream
+    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, 0
+    record.captured, record.host_start_ns, record.host_duration_ns = captured, start_ns, \
+        duration_ns
+    record.device_start_ns = record.device_end_ns = None
     record._events = event
     return record
+
+
+_new_record = object.__new__
 
 
 def begin_launch(op_name, args, stream):

@@ -45,8 +45,14 @@ with npx.profile() as prof:
     z, v, c, w = work(x, y)
 in_c = sum(_ops.fastpath_counts().values()) - before
 default = npx.default_stream()
+import threading
+from npuarray.runtime._profiler import Record
 records = [(r.kind, r.name, [list(s) for s in r.shapes], [str(d) for d in r.dtypes], r.device,
-            r.stream is default, r.device_start_ns is not None, r.captured)
+            r.stream is default, r.device_start_ns is not None, r.captured, r.nbytes,
+            r.thread == threading.get_native_id(),
+            0 <= r.host_start_ns <= r.host_start_ns + r.host_duration_ns <= prof.duration_ns,
+            r.device_start_ns is None or r.device_start_ns <= r.device_end_ns,
+            [name for name in Record.__slots__ if not hasattr(r, name)])
            for r in prof.records]
 print(json.dumps({"records": records, "in_c": in_c,
                   "values": [z.to_host().tolist(), v.to_host().tolist(), c.to_host().tolist(),
@@ -70,5 +76,6 @@ def test_c_and_python_launches_give_the_same_records(run_python):
         "aclnnInplaceFillScalar"]
     assert launches[0][2:4] == [[[4, 6], [6], [4, 6]], ["float32"] * 3]
     assert all(r[4] == 0 and r[5] and r[6] and not r[7] for r in launches)  # device times
+    assert all(r[8:] == [0, True, True, True, []] for r in launches)  # every slot set
     assert in_c["records"] == in_python["records"]
     assert in_c["values"] == in_python["values"]
