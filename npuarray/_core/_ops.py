@@ -199,8 +199,12 @@ def launch(op_name, *args, stream=None):
     is first copied to a contiguous array), ``None`` becomes NULL, anything
     else (cdata handles, ints, bools) is passed as is. The workspace comes
     from the memory pool and goes back to it (stream-ordered) after the
-    launch. Errors raise ``AclError`` subclasses with the operator's message."""
-    _phases.get(op_name) or _lookup(op_name)  # (NotSupportedError before any work)
+    launch. An operator whose first phase takes only object pointers runs both
+    phases in one call of the C helper (``npuarray/_acl/_launch.c``); others, or
+    all without the helper, call the two phases from Python. Errors raise
+    ``AclError`` subclasses with the operator's message."""
+    if op_name not in _phases:
+        _lookup(op_name)  # NotSupportedError before any work
     array_type = _array_type.NPUArray
     if stream is None:
         stream = _stream_of_first_array(args, array_type)
@@ -232,12 +236,13 @@ def launch(op_name, *args, stream=None):
         converted.append(arg)
     activate(stream.device.id)  # CANN launches in the context of the stream's device
     span = _profiler.active and _profiler.begin_launch(op_name, args, stream)
-    entry_points = _pointer_entry_points.get(op_name) or _pointer_entry_points_of(op_name)
-    if entry_points is _PYTHON_LAUNCH:
+    helper = _pointer_entry_points.get(op_name) or _pointer_entry_points_of(op_name)
+    count = len(converted)
+    if helper[2] != count:  # other parameters, no helper (or a wrong call: cffi says so)
         _launch_in_python(op_name, converted, stream)
     else:  # both phases in one call of the C helper
-        ret = _launch_helper(*entry_points, len(converted), *converted,
-                             *_NULLS[len(converted):], stream.handle)
+        ret = _launch_helper(helper[0], helper[1], count, *converted, *_NULLS[count:],
+                             stream.handle)
         if ret:
             _nonzero_helper_result(op_name, ret, stream)
     if span:
@@ -301,23 +306,24 @@ _PYTHON_LAUNCH = (None, None)  # launch from Python (no helper, or phases that a
 # op name -> (void* first phase, void* second phase) or _PYTHON_LAUNCH. Emptied in place,
 # never rebound, when the provider's functions change: the C fast path holds this dict.
 _entry_points = {}
-# op name -> its entry points when its first phase takes 2 to 4 object pointers (and the two
-# out-parameters), the C helper's signature, else _PYTHON_LAUNCH.
+# op name -> (first phase, second phase, n) when its first phase takes n = 2 to 4 object
+# pointers (and the two out-parameters), the C helper's signature, else (None, None, 0).
 _pointer_entry_points = {}
 _NULLS = (_NULL,) * 4
 
 
 def _pointer_entry_points_of(op_name):
     entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    count = 0
     if entry_points is not _PYTHON_LAUNCH:
         try:
             parameters = ffi.typeof(_phases[op_name][0]).args
         except TypeError:  # not a C function cffi can describe
             parameters = ()
-        if not 4 <= len(parameters) <= 6 or any(p.kind != "pointer" for p in parameters):
-            entry_points = _PYTHON_LAUNCH
-    _pointer_entry_points[op_name] = entry_points
-    return entry_points
+        if 4 <= len(parameters) <= 6 and all(p.kind == "pointer" for p in parameters):
+            count = len(parameters) - 2
+    helper = _pointer_entry_points[op_name] = (*entry_points, count)
+    return helper
 
 
 def _entry_points_of(op_name):
