@@ -170,10 +170,10 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name)
 }
 
 /* The C pointer held by a cffi pointer cdata (through cffi's C API), or NULL when `object`
- * is not one (or is a NULL pointer); never leaves an exception set. */
+ * is not one (or is a NULL pointer, or NULL); never leaves an exception set. */
 static void *cdata_address(PyObject *object)
 {
-    void *address = cffi_to_c_pointer(object, void_pointer_type);
+    void *address = object == NULL ? NULL : cffi_to_c_pointer(object, void_pointer_type);
     if (address == NULL) {
         PyErr_Clear();
     }
