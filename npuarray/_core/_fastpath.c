@@ -103,6 +103,7 @@ static PyObject *default_streams;  /* _stream.default_streams {device id: Stream
 static PyObject *default_pools;    /* _memory_pool.default_pools {device id: MemoryPool} */
 static PyObject *whole_tensors;    /* _ops._whole_tensors {(ptr, shape, dtype): aclTensor} */
 static PyObject *whole_tensor;     /* _ops._whole_tensor(x): a cache miss */
+static PyObject *view_tensor;      /* _ops.acl_tensor(x): a view's, filed on it */
 static PyObject *scalars;          /* _ops._scalars {(type, value, dtype): aclScalar} */
 static PyObject *acl_scalar;       /* _ops.acl_scalar(value, dtype): a cache miss */
 static PyObject *activate;         /* _device.activate(device_id) */
@@ -335,6 +336,7 @@ static int configure_state(PyObject *state)
         {"default_streams", &PyDict_Type, &default_streams},
         {"default_pools", &PyDict_Type, &default_pools},
         {"whole_tensors", &PyDict_Type, &whole_tensors}, {"whole_tensor", NULL, &whole_tensor},
+        {"view_tensor", NULL, &view_tensor},
         {"scalars", &PyDict_Type, &scalars}, {"acl_scalar", NULL, &acl_scalar},
         {"activate", NULL, &activate}, {"entry_table", &PyDict_Type, &entry_table},
         {"entry_points", NULL, &entry_points}, {"launch_status", NULL, &launch_status},
@@ -1134,6 +1136,23 @@ static int negative_step(PyObject *strides)
     return 0;
 }
 
+/* x's aclTensor (borrowed: x holds it): its own, or for a view without one (indexing makes
+ * those) the descriptor cache's, which _ops.acl_tensor files on x, as launch() does; NULL
+ * for a view with a negative step (launch() copies those) or when that failed. */
+static PyObject *described(PyObject *x)
+{
+    PyObject *tensor = SLOT(x, a_tensor);
+    if (tensor != Py_None) {
+        return tensor;
+    }
+    if (negative_step(SLOT(x, a_strides))) {
+        return NULL;
+    }
+    PyObject *made = PyObject_CallOneArg(view_tensor, x);
+    Py_XDECREF(made);
+    return made == NULL ? NULL : SLOT(x, a_tensor);
+}
+
 /* Whether the result of `array` (and `other`, another NPUArray or NULL) can be made here:
  * one device, both last used on its current stream, at most SMALL_LIMIT bytes, the
  * default pool, C-contiguous strides to copy (fills the rest of `in`). */
@@ -1168,10 +1187,9 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
  * whose dtypes the operator takes as they are. */
 static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
-    PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
-    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape);
-    if (shape1 == NULL || shape2 == NULL || t1 == NULL || t2 == NULL
-        || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
+    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape), *t1, *t2;
+    if (shape1 == NULL || shape2 == NULL || (t1 = described(x1)) == NULL
+        || (t2 = described(x2)) == NULL || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
         || (in->shape = same_shape(shape1, shape2) ? shape1
                         : own(in, broadcast_shapes(shape1, shape2))) == NULL
         || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
@@ -1208,10 +1226,10 @@ static PyObject *scalar_handle(PyObject *value, Plan *plan)
 /* An NPUArray and a Python float or int (exact types, not bool) that fits its dtype. */
 static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Operands *in)
 {
-    PyObject *kind = (PyObject *)Py_TYPE(value), *tensor = SLOT(x, a_tensor);
+    PyObject *kind = (PyObject *)Py_TYPE(value), *tensor;
     in->shape = SLOT(x, a_shape);
     if ((kind != (PyObject *)&PyFloat_Type && kind != (PyObject *)&PyLong_Type)
-        || in->shape == NULL || tensor == NULL || SLOT(x, a_dtype) == NULL
+        || in->shape == NULL || (tensor = described(x)) == NULL || SLOT(x, a_dtype) == NULL
         || (in->plan = scalar_plan(op, kind, SLOT(x, a_dtype))) == NULL) {
         return 0;
     }

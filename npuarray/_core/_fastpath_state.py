@@ -38,7 +38,8 @@ The runtime's state (containers changed in place by their owners, never rebound)
 
 _ops's caches and callbacks:
   ``whole_tensors``, ``whole_tensor``; ``scalars``, ``acl_scalar``: the descriptor caches
-  and the functions that fill them on a miss.
+  and the functions that fill them on a miss; ``view_tensor``: ``_ops.acl_tensor``, which
+  gives a view made by indexing its aclTensor (from the cache of views' descriptors).
   ``entry_table``: {op name: entry points}, emptied (not rebound) when the provider changes;
   ``entry_points(op_name)``: the two phases' addresses as ints, or None.
   ``launch_status``, ``read_status``: raise a failed call's AclError (and serve workspaces).
@@ -70,7 +71,8 @@ class FastPathState:
         "profiler_take_event", "profiler_record_event", "profiler_capturing",
         "stream_locals", "device_locals", "pool_locals", "default_streams", "default_pools",
         "activate",
-        "whole_tensors", "whole_tensor", "scalars", "acl_scalar", "entry_table", "entry_points",
+        "whole_tensors", "whole_tensor", "view_tensor", "scalars", "acl_scalar", "entry_table",
+        "entry_points",
         "launch_status", "read_status", "host_read_hooks", "capture_read_hook", "host_empty",
         "capture_info", "synchronize_stream", "memcpy", "record_event", "memcpy_device_to_host",
         "pointer_type", "pointer_sample", "pointer_sample_address")

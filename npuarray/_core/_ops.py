@@ -381,6 +381,7 @@ def fastpath_state(array_type, array_slots, host_read_hooks):
         device_locals=_device.thread_state, pool_locals=_pool_overrides,
         default_streams=_stream.default_streams, default_pools=default_pools,
         activate=activate, whole_tensors=_whole_tensors, whole_tensor=_whole_tensor,
+        view_tensor=acl_tensor,
         scalars=_scalars, acl_scalar=acl_scalar, entry_table=_entry_points,
         entry_points=_fast_entry_points, launch_status=_fast_launch_status,
         read_status=_fast_read_status, host_read_hooks=host_read_hooks,

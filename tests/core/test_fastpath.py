@@ -71,7 +71,9 @@ def test_the_operators_and_the_release_are_the_c_ones():
     (lambda x, y: x.__setitem__(Ellipsis, y) or x, lambda a, b: b, "in_place"),
     (lambda x, y: x > y, lambda a, b: a > b, "arrays"),
     (lambda x, y: x.astype(np.float64), lambda a, b: a.astype(np.float64), "unary"),
-], ids=["x + y", "x + 2.0", "x.sum()", "x[...] = y", "x > y", "x.astype(float64)"])
+    (lambda x, y: x[1:, None] / y[:4], lambda a, b: a[1:, None] / b[:4], "arrays"),
+], ids=["x + y", "x + 2.0", "x.sum()", "x[...] = y", "x > y", "x.astype(float64)",
+        "views (made by indexing, without an aclTensor)"])
 @pytest.mark.parametrize("profiled", [False, True], ids=["", "profiled"])
 def test_the_common_cases_run_in_c(operation, expected, path, profiled, rng):
     # The counters of _fastpath.c: one more on the path each case should take, so a change
