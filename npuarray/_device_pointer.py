@@ -5,7 +5,7 @@ import operator
 
 import numpy as np
 
-from ._core._array import NPUArray
+from ._core._array import buffer_view
 from ._core._data_type import normalize_dtype
 from .runtime._unowned import UnownedMemory
 
@@ -41,4 +41,4 @@ def from_device_pointer(ptr, shape, dtype, *, device=None, owner=None):
     for n in reversed(shape):
         strides.append(step)
         step *= max(n, 1)
-    return NPUArray._from_buffer(memory, shape, tuple(reversed(strides)), 0, dtype)
+    return buffer_view(memory, shape, tuple(reversed(strides)), 0, dtype)

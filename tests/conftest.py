@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import npuarray
+from npuarray._core import _ops
 
 
 def pytest_report_header(config):
@@ -74,3 +75,23 @@ def run_python(tmp_path):
         return subprocess.run([sys.executable, "-c", code], env=package_env(**overrides),
                               cwd=tmp_path, capture_output=True, text=True, timeout=timeout)
     return run
+
+
+@pytest.fixture
+def forget_entry_points():
+    """forget_entry_points(): empties the array layer's tables of the provider's entry
+    points (in place: the C fast path holds the first one), so that the phases a test
+    installs in ``_ops._phases`` (or its switching off of the C helper) take effect; the
+    tables as they were before the first call are restored after the test."""
+    tables = (_ops._entry_points, _ops._pointer_entry_points, _ops._exact_launchers)
+    saved = []
+
+    def forget():
+        if not saved:
+            saved.extend(dict(table) for table in tables)
+        for table in tables:
+            table.clear()
+    yield forget
+    for table, entries in zip(tables, saved):
+        table.clear()
+        table.update(entries)

@@ -25,7 +25,7 @@ the arrays through ``__array__`` (an implicit transfer) and return NumPy results
 The operator modules sit below this one (they take the class from
 ``_array_type``, where it is registered once it exists).
 """
-__all__ = ["NPUArray"]
+__all__ = ["NPUArray", "buffer_view"]
 
 import builtins
 import functools
@@ -857,5 +857,19 @@ class NPUArray:
         return self
 
 
+def buffer_view(buffer, shape, strides, offset, dtype):
+    """A new NPUArray on the device memory ``buffer`` (a runtime ``DeviceBuffer``, or an
+    object with its ``ptr``, ``nbytes`` and ``device``, such as memory npuarray does not
+    own), no copy: ``shape`` and ``strides`` are tuples of ints (strides in elements,
+    non-negative for memory that is not the pool's), ``offset`` the elements from
+    ``buffer.ptr`` to the first one, ``dtype`` a NumPy dtype. Nothing is checked: the
+    caller guarantees that every element lies inside the buffer."""
+    return NPUArray._from_buffer(buffer, shape, strides, offset, dtype)
+
+
 _array_type.register(NPUArray)
-_ops.configure_fastpath(NPUArray, _transfer.host_read_hooks)
+# NPUArray's published slot map: the C fast path builds arrays and reads them through these
+# slots, by role (a renamed slot is renamed here too: configure refuses a missing one).
+ARRAY_SLOTS = {"buffer": "_buffer", "shape": "_shape", "strides": "_strides",
+               "offset": "_offset", "dtype": "_dtype", "acl_tensor": "_acl_tensor"}
+_ops.configure_fastpath(NPUArray, ARRAY_SLOTS, _transfer.host_read_hooks)

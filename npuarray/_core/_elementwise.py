@@ -183,10 +183,10 @@ class _Binary:
         # (float or int, array dtype, reflected) -> the scalar fast path's entry, else False.
         self._scalar_direct = {}
         # The public function's body: its common case in C (as NPUArray's operators), the
-        # rest through the Python fast paths and _general.
+        # rest in _general, the one Python path.
         self.call = _ops.fast_binary_operator(op, self._direct, self._scalar_direct,
-                                              self._fast_call(self._general))
-        self.operator = self._fast_call(self._general_or_defer)
+                                              self._named(self._general))
+        self.operator = self._named(self._general_or_defer)
 
     def _alpha(self, dtype):
         """The aclScalar 1 of ``dtype`` (alpha of Add / Sub), made once."""
@@ -212,46 +212,11 @@ class _Binary:
             plan = self._plans[dtype] = (compute, BOOL if self.result == "bool" else out)
         return plan
 
-    def _fast_call(self, general):
-        """The function ``(x1, x2) -> result`` of this plan: the hot paths of
-        ``x + y`` and ``x + 2.0`` inline, for operands whose dtypes the operator
-        takes as they are, else ``general`` (``_general`` for the public function
-        ``call``; ``_general_or_defer`` for ``operator``, NPUArray's dunder)."""
-        direct_plans, direct_plan, op = self._direct, self._direct_plan, self.op
-        scalar_plans, scalar_plan = self._scalar_direct, self._scalar_direct_plan
-
+    def _named(self, path):
+        """``path`` as the function ``(x1, x2) -> result`` named after this plan (the
+        C operators and ufuncs show its name, docstring and signature)."""
         def call(x1, x2):
-            array_type = _array_type.NPUArray
-            if type(x1) is array_type:
-                if type(x2) is array_type:
-                    direct = direct_plans.get((x1._dtype, x2._dtype))
-                    if direct is None:
-                        direct = direct_plan(x1._dtype, x2._dtype)
-                    if direct:
-                        shape = x1._shape
-                        if shape != x2._shape:
-                            shape = broadcast_shapes(shape, x2._shape)
-                        out = _ops.binary_result(op, x1, x2, direct[0], shape, direct[1])
-                        if out is not None:
-                            return out
-                    return general(x1, x2)
-                array, value, reflected = x1, x2, False
-            elif type(x2) is array_type:
-                array, value, reflected = x2, x1, True
-            else:
-                return general(x1, x2)
-            # an array and a Python float or int (not bool: type() is exact)
-            kind = type(value)
-            if kind is float or kind is int:
-                direct = scalar_plans.get((kind, array._dtype, reflected))
-                if direct is None:
-                    direct = scalar_plan(kind, array._dtype, reflected)
-                if direct and (kind is float or direct[4] <= value <= direct[5]):
-                    out = _ops.scalar_result(direct[0], array, _ops.acl_scalar(value, direct[3]),
-                                             direct[1], direct[2], direct[6])
-                    if out is not None:
-                        return out
-            return general(x1, x2)
+            return path(x1, x2)
         call.__name__ = call.__qualname__ = self.name
         call.__doc__ = (f"``{self.name}(x1, x2)``: the array API function (see "
                         f"``npuarray.{self.name}``), also NPUArray's operator.")
@@ -295,6 +260,7 @@ class _Binary:
 
     def _general(self, x1, x2):
         array_type = _array_type.NPUArray
+        self._file_direct_plan(x1, x2)
         x1, x2 = (_transfer.implicit_upload(v, f"{self.name}()")
                   if isinstance(v, (np.ndarray, list, tuple)) else v for v in (x1, x2))
         if isinstance(x1, array_type):
@@ -306,6 +272,26 @@ class _Binary:
         raise TypeError(f"{self.name}() needs an NPUArray operand, got "
                         f"{type(x1).__name__} and {type(x2).__name__}")
 
+    def _file_direct_plan(self, x1, x2):
+        """Files the plan of these operands' types for the C fast path (``_direct`` for
+        two NPUArrays, ``_scalar_direct`` for one and a Python float or int) the first
+        time they are seen: C runs only plans this Python path has made."""
+        array_type = _array_type.NPUArray
+        if type(x1) is array_type:
+            if type(x2) is array_type:
+                if (x1._dtype, x2._dtype) not in self._direct:
+                    self._direct_plan(x1._dtype, x2._dtype)
+                return
+            array, value, reflected = x1, x2, False
+        elif type(x2) is array_type:
+            array, value, reflected = x2, x1, True
+        else:
+            return
+        kind = type(value)
+        if (kind is float or kind is int) \
+                and (kind, array._dtype, reflected) not in self._scalar_direct:
+            self._scalar_direct_plan(kind, array._dtype, reflected)
+
     def _direct_plan(self, dtype1, dtype2):
         """The ``_direct`` entry of two array dtypes, made once; False also when
         they do not promote or the function refuses them (the general path
@@ -315,8 +301,9 @@ class _Binary:
             compute, out_dtype = self.plan(dtype)
         except (TypeError, ValueError):
             return False
-        direct = False
-        if compute is out_dtype and dtype1 == compute and dtype2 == compute:
+        direct = False  # (comparisons: bool results of operands taken as they are)
+        if dtype1 == compute and dtype2 == compute \
+                and (compute is out_dtype or self.result == "bool"):
             direct = (self._alpha(compute) if self.alpha else None, out_dtype)
         self._direct[(dtype1, dtype2)] = direct
         return direct
@@ -331,11 +318,6 @@ class _Binary:
         stream = _ops.current_stream(device)
         out = _ops.empty(shape, out_dtype, device, stream)
         if 0 in shape:
-            return out
-        if compute is out_dtype and x1._dtype is compute and x2._dtype is compute:
-            # The common case, kept short: host overhead dominates small arrays.
-            alpha = (self._alphas.get(compute) or self._alpha(compute)) if self.alpha else None
-            _ops.launch_binary(self.op, x1, x2, alpha, out, stream)
             return out
         a, b = self._convert(x1, compute, stream), self._convert(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
@@ -1778,7 +1760,20 @@ def _inplace_fast(spec, x, other):
                 return False
         except ValueError:
             return False
-    return _ops.inplace_binary(spec.inplace_op, x, other, direct[0])
+    if 0 in x._shape or 0 in x._strides or _negative_step(x) or _negative_step(other) \
+            or (x._buffer is other._buffer and _ops.overlaps(x, other)
+                and (other._offset != x._offset or other._strides != x._strides
+                     or other._shape != x._shape)):
+        return False  # empty, read-only, flipped or overlapping: computed apart
+    if x._buffer.device is not other._buffer.device:
+        return False
+    alpha = (direct[0],) if direct[0] is not None else ()
+    _ops.launch(spec.inplace_op, x, other, *alpha)
+    return True
+
+
+def _negative_step(x):
+    return bool(x._strides) and min(x._strides) < 0
 
 
 def _can_cast_same_kind(src, dst):

@@ -23,12 +23,20 @@
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
  * function it stands in for (`fallback`; the functions return None instead), which
- * handles everything else (casts, NumPy scalars, a graph capture, the profiler, a stream
- * switch, a pool miss, errors): this module adds no semantics of its own. It reads
- * npuarray's objects through their __slots__ (offsets taken from the classes' member
- * descriptors at configure time) and the runtime's module state through the dicts and
- * thread-locals npuarray keeps it in; the Python side is npuarray/_core/_ops.py (configure and
- * the callers' fallbacks) and npuarray/_core/_elementwise.py (the operators).
+ * handles everything else (casts, NumPy scalars, a graph capture, a stream switch, a pool
+ * miss, errors): this module adds no semantics of its own. While a profile runs, its
+ * launches are recorded here (open_record, close_record), as the Python hooks record
+ * theirs, into the running profile's published Recording.
+ *
+ * Everything it reads comes from one object, the FastPathState handed to configure()
+ * (npuarray/_core/_fastpath_state.py lists its fields): npuarray's classes with the slot
+ * maps their owners publish (offsets taken once from the classes' member descriptors),
+ * the runtime's published state objects and containers, and _ops's caches. configure()
+ * checks every field and slot and raises naming what is missing, so a change in the
+ * runtime fails at import instead of silently sending operations to Python. cffi pointers
+ * are read through cffi's C API for compiled modules. The Python side is
+ * npuarray/_core/_ops.py (configure and the callers' fallbacks) and
+ * npuarray/_core/_elementwise.py (the operators).
  *
  * Every step runs with the GIL held, except the aclnn phases and the runtime calls: the
  * stream may block a launch (a full queue) while its worker waits for the GIL to run a host
@@ -40,6 +48,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 /* The aclnn phases of an operator whose first phase takes 2, 3 or 4 object pointers (see
  * npuarray/_acl/_launch.h: aclnnAdd(self, other, alpha, out), aclnnMul(self, other, out),
@@ -54,43 +63,61 @@ typedef int32_t (*cast_phase)(void *, int, void *, uint64_t *, void **); /* acln
 #define GRANULE 512           /* and their rounding (_memory_pool._GRANULE) */
 
 /* ---------------------------------------------------------------------------------------
- * State set by configure() */
+ * State set by configure(): everything is read from one FastPathState object
+ * (npuarray/_core/_fastpath_state.py documents each field), once; the containers it hands
+ * over are changed in place by their owners and never rebound. */
 
 static int configured;
 static uint64_t generation; /* of the configuration: one more at each configure() */
 static PyTypeObject *array_type;  /* npuarray.NPUArray */
-static PyTypeObject *buffer_type; /* npuarray.runtime._memory_pool.DeviceBuffer */
-/* __slots__ offsets */
+static PyTypeObject *buffer_type; /* runtime DeviceBuffer */
+static PyTypeObject *pool_type;   /* runtime MemoryPool (exactly: a subclass is Python's) */
+/* __slots__ offsets, by role (the owners' published slot maps) */
 static Py_ssize_t a_buffer, a_shape, a_strides, a_offset, a_dtype, a_tensor;
 static Py_ssize_t b_ptr, b_nbytes, b_device, b_pool, b_size, b_stream, b_others;
+static Py_ssize_t p_device, p_free, p_late, p_stamps, p_released_at;
 static Py_ssize_t stream_handle, device_id;
-/* cffi's CData objects: their types and where the C pointer is kept */
-static PyTypeObject *cdata_types[2];
-static Py_ssize_t cdata_pointer;
+static Py_ssize_t process_forked, process_deferred; /* of runtime ProcessState */
+static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools;
+                                                     /* of the profiler's Recording */
+/* cffi's C API for compiled modules (the `_cffi_backend._C_API` capsule, whose table of
+ * exports only grows between cffi versions): entry 11 converts a cdata to the C pointer
+ * of a ctype, here `void *` (any pointer cdata). */
+#define CFFI_TO_C_POINTER 11
+typedef char *(*cffi_to_c_pointer_fn)(PyObject *, PyObject *);
+static cffi_to_c_pointer_fn cffi_to_c_pointer;
+static PyObject *void_pointer_type; /* ffi.typeof("void *") */
 /* runtime state */
 static PyObject *capture_active;   /* _capture_guard.active: a dict, changed in place */
-static PyObject *profiler_globals; /* _profiler's globals: "active" is rebound */
-static PyObject *device_globals;   /* _device's globals: "forked", "_deferred" */
-static PyObject *stream_tls;       /* _stream._tls: "current" {device id: Stream} */
-static PyObject *device_tls;       /* _device._tls: "acl_device", "in_host_func" */
-static PyObject *pool_tls;         /* _memory_pool._local: "overrides" */
-static PyObject *default_streams;  /* _stream._default_streams {device id: Stream} */
-static PyObject *default_pools;    /* _memory_pool._default_pools {device id: MemoryPool} */
+static PyObject *process;          /* _device.process_state: forked, deferred_releases */
+static PyObject *recording;        /* _profiler.recording: the running profile or None */
+static PyObject *profiler_begin;   /* _profiler.begin_launch(op_name, arrays, stream) */
+static PyObject *profiler_end;     /* _profiler.end(record) */
+static PyObject *profiler_take_event;   /* _profiler.take_event(device_id): a new event */
+static PyObject *profiler_record_event; /* _profiler.record_timing_event(track, stream) */
+static PyObject *profiler_capturing;    /* _profiler.capturing(stream) */
+static PyObject *stream_tls;       /* _stream.thread_state: "current" {device id: Stream} */
+static PyObject *device_tls;       /* _device.thread_state: "acl_device", "in_host_func" */
+static PyObject *pool_tls;         /* _memory_pool.pool_overrides: "overrides" */
+static PyObject *default_streams;  /* _stream.default_streams {device id: Stream} */
+static PyObject *default_pools;    /* _memory_pool.default_pools {device id: MemoryPool} */
 static PyObject *whole_tensors;    /* _ops._whole_tensors {(ptr, shape, dtype): aclTensor} */
 static PyObject *whole_tensor;     /* _ops._whole_tensor(x): a cache miss */
+static PyObject *view_tensor;      /* _ops.acl_tensor(x): a view's, filed on it */
 static PyObject *scalars;          /* _ops._scalars {(type, value, dtype): aclScalar} */
 static PyObject *acl_scalar;       /* _ops.acl_scalar(value, dtype): a cache miss */
 static PyObject *activate;         /* _device.activate(device_id) */
+static PyObject *entry_table;      /* _ops._entry_points {op name: entry}, emptied by a new
+                                    * provider: a plan is used while its entry is there */
 static PyObject *entry_points;     /* _ops._fast_entry_points(op_name) -> (int, int) or None */
 static PyObject *launch_status;    /* _ops._fast_launch_status(...): errors, workspaces */
-static PyObject *ops_globals;      /* _ops's globals: "_entry_points" may be rebound (tests) */
 static PyObject *host_read_hooks;  /* _transfer.host_read_hooks: a list, changed in place */
 static PyObject *capture_read_hook; /* the one there by default: _capture_guard's, which does
                                      * nothing while no capture is active */
 static PyObject *host_empty;       /* numpy.empty */
 static PyObject *read_status;      /* _ops._fast_read_status(status, phase): errors */
 /* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
-static void *capture_info, *synchronize_stream, *memcpy_sync;
+static void *capture_info, *synchronize_stream, *memcpy_sync, *record_event;
 static int memcpy_device_to_host;
 
 /* How many operations each path ran in C, for tests that check the common cases stay here
@@ -101,19 +128,15 @@ static const char *const taken_names[TAKEN_PATHS] = {
     "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read"};
 static uint64_t taken[TAKEN_PATHS];
 
-static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_forked,
-    *s_deferred, *s_active, *s_free, *s_late, *s_released_at, *s_stamps, *s_itemsize, *s_dict,
-    *s_device, *s_entry_points, *s_fill;
+static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_itemsize, *s_dict,
+    *s_fill, *s_events;
 
 static int intern_names(void)
 {
     struct { PyObject **name; const char *text; } names[] = {
         {&s_current, "current"}, {&s_overrides, "overrides"}, {&s_acl_device, "acl_device"},
-        {&s_in_host_func, "in_host_func"}, {&s_forked, "forked"}, {&s_deferred, "_deferred"},
-        {&s_active, "active"}, {&s_free, "_free"}, {&s_late, "_late"},
-        {&s_released_at, "_released_at"}, {&s_stamps, "_stamps"}, {&s_itemsize, "itemsize"},
-        {&s_dict, "__dict__"}, {&s_device, "device"},
-        {&s_entry_points, "_entry_points"}, {&s_fill, "aclnnInplaceFillScalar"}};
+        {&s_in_host_func, "in_host_func"}, {&s_itemsize, "itemsize"}, {&s_dict, "__dict__"},
+        {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -130,171 +153,245 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name)
 {
     PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
     if (descr == NULL) {
-        return -1;
+        PyErr_Clear();
     }
     Py_ssize_t offset = -1;
-    if (Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+    if (descr != NULL && Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
         PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
         if (member->type == T_OBJECT_EX) {
             offset = member->offset;
         }
     }
-    Py_DECREF(descr);
+    Py_XDECREF(descr);
     if (offset < 0) {
-        PyErr_Format(PyExc_TypeError, "%s.%s is not a __slots__ member", type->tp_name, name);
+        PyErr_Format(PyExc_TypeError, "configure: %s.%s is not a __slots__ member",
+                     type->tp_name, name);
     }
     return offset;
 }
 
-/* The C pointer held by a cffi CData object, or NULL when `object` is not one. */
+/* The C pointer held by a cffi pointer cdata (through cffi's C API), or NULL when `object`
+ * is not one (or is a NULL pointer, or NULL); never leaves an exception set. */
 static void *cdata_address(PyObject *object)
 {
-    PyTypeObject *type = Py_TYPE(object);
-    if (type != cdata_types[0] && type != cdata_types[1]) {
-        return NULL;
+    void *address = object == NULL ? NULL : cffi_to_c_pointer(object, void_pointer_type);
+    if (address == NULL) {
+        PyErr_Clear();
     }
-    return *(void **)((char *)object + cdata_pointer);
+    return address;
 }
 
-/* cffi keeps a CData's pointer after its header and its ctype (CDataObject: PyObject_HEAD,
- * c_type, c_data). That layout is cffi's, not a public API, so configure() checks it on
- * sample objects whose addresses Python computed: on a mismatch the fast paths stay off. */
-static int find_cdata_pointer(PyObject *samples)
+/* Loads cffi's C API and checks it on `sample` (a `void *` cdata) whose address Python
+ * computed with ffi.cast("uintptr_t", ...): -1 with an exception when it disagrees. */
+static int load_cffi_api(PyObject *pointer_type, PyObject *sample, PyObject *address)
 {
-    Py_ssize_t n = PyList_GET_SIZE(samples);
-    cdata_pointer = sizeof(PyObject) + sizeof(void *);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *pair = PyList_GET_ITEM(samples, i);
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-            PyErr_SetString(PyExc_TypeError, "configure: cdata_samples holds (cdata, address)");
-            return -1;
-        }
-        PyObject *object = PyTuple_GET_ITEM(pair, 0);
-        void *expected = PyLong_AsVoidPtr(PyTuple_GET_ITEM(pair, 1));
-        if (expected == NULL && PyErr_Occurred()) {
-            return -1;
-        }
-        if (cdata_types[0] == NULL || cdata_types[0] == Py_TYPE(object)) {
-            cdata_types[0] = Py_TYPE(object);
-        } else if (cdata_types[1] == NULL || cdata_types[1] == Py_TYPE(object)) {
-            cdata_types[1] = Py_TYPE(object);
-        } else {
-            return 0;
-        }
-        if (*(void **)((char *)object + cdata_pointer) != expected) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static int take(PyObject *config, const char *key, PyObject **target)
-{
-    PyObject *value = PyDict_GetItemString(config, key);
-    if (value == NULL) {
-        PyErr_Format(PyExc_KeyError, "configure: missing %s", key);
+    PyObject *backend = PyImport_ImportModule("_cffi_backend");
+    PyObject *capsule = backend == NULL ? NULL : PyObject_GetAttrString(backend, "_C_API");
+    Py_XDECREF(backend);
+    void **exports = capsule == NULL ? NULL : PyCapsule_GetPointer(capsule, "cffi");
+    Py_XDECREF(capsule);
+    if (exports == NULL) {
         return -1;
     }
-    Py_INCREF(value);
+    cffi_to_c_pointer = (cffi_to_c_pointer_fn)exports[CFFI_TO_C_POINTER];
+    Py_INCREF(pointer_type);
+    Py_XSETREF(void_pointer_type, pointer_type);
+    void *expected = PyLong_AsVoidPtr(address);
+    if (expected == NULL && PyErr_Occurred()) {
+        return -1;
+    }
+    if (cffi_to_c_pointer(sample, void_pointer_type) != expected) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_RuntimeError, "configure: cffi's C API does not read a cdata's "
+                        "address as ffi.cast('uintptr_t', ...) does");
+        return -1;
+    }
+    return 0;
+}
+
+/* `state.<field>` (a new reference); TypeError naming the field when it is missing. */
+static PyObject *field(PyObject *state, const char *name)
+{
+    PyObject *value = PyObject_GetAttrString(state, name);
+    if (value == NULL) {
+        PyErr_Format(PyExc_TypeError, "configure: the fast path's state has no %s", name);
+    }
+    return value;
+}
+
+/* `state.<field>` into `*target` (replacing a reference it held): 0, or -1 with TypeError
+ * when it is missing or not an instance of `kind` (NULL: anything). */
+static int take(PyObject *state, const char *name, PyTypeObject *kind, PyObject **target)
+{
+    PyObject *value = field(state, name);
+    if (value == NULL) {
+        return -1;
+    }
+    if (kind != NULL && !PyObject_TypeCheck(value, kind)) {
+        PyErr_Format(PyExc_TypeError, "configure: %s must be a %s, not %s", name,
+                     kind->tp_name, Py_TYPE(value)->tp_name);
+        Py_DECREF(value);
+        return -1;
+    }
     Py_XSETREF(*target, value);
     return 0;
 }
 
-#define OFFSET(var, type, name)                                                             \
-    if ((var = slot_offset((PyTypeObject *)(type), name)) < 0) {                            \
-        return NULL;                                                                        \
+/* A class of `state` (field `type_name`) and the offsets of the slots its published map
+ * (field `map_name`, {role: slot name}) names for `roles`: 0, or -1 with an exception
+ * naming what is missing. */
+static int take_layout(PyObject *state, const char *type_name, const char *map_name,
+                       const char *const *roles, Py_ssize_t **offsets, size_t count,
+                       PyTypeObject **target)
+{
+    PyObject *type = field(state, type_name);
+    PyObject *map = type == NULL ? NULL : field(state, map_name);
+    int result = type == NULL || map == NULL ? -1 : 0;
+    if (result == 0 && (!PyType_Check(type) || !PyDict_Check(map))) {
+        PyErr_Format(PyExc_TypeError, "configure: %s must be a class and %s a dict", type_name,
+                     map_name);
+        result = -1;
     }
+    for (size_t i = 0; result == 0 && i < count; i++) {
+        PyObject *slot = PyDict_GetItemString(map, roles[i]);
+        const char *name = slot == NULL ? NULL : PyUnicode_AsUTF8(slot);
+        if (name == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "configure: %s names no slot for '%s'", map_name,
+                         roles[i]);
+            result = -1;
+        } else if ((*offsets[i] = slot_offset((PyTypeObject *)type, name)) < 0) {
+            result = -1;
+        }
+    }
+    if (result == 0 && target != NULL) {
+        Py_INCREF(type);
+        Py_XSETREF(*target, (PyTypeObject *)type);
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(map);
+    return result;
+}
+
+/* The offset of the slot `name` of the class of `object` (a published state object). */
+static int object_slot(PyObject *object, const char *name, Py_ssize_t *offset)
+{
+    return (*offset = slot_offset(Py_TYPE(object), name)) < 0 ? -1 : 0;
+}
+
+/* A C function's address from `state.<name>` (an int, or None: the provider lacks it). */
+static int take_address(PyObject *state, const char *name, void **target)
+{
+    PyObject *address = field(state, name);
+    if (address == NULL) {
+        return -1;
+    }
+    *target = address == Py_None ? NULL : PyLong_AsVoidPtr(address);
+    Py_DECREF(address);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int configure_layouts(PyObject *state)
+{
+    static const char *const array_roles[] = {"buffer", "shape", "strides", "offset", "dtype",
+                                             "acl_tensor"};
+    Py_ssize_t *array_offsets[] = {&a_buffer, &a_shape, &a_strides, &a_offset, &a_dtype,
+                                   &a_tensor};
+    static const char *const buffer_roles[] = {"ptr", "nbytes", "device", "pool", "size",
+                                              "stream", "others"};
+    Py_ssize_t *buffer_offsets[] = {&b_ptr, &b_nbytes, &b_device, &b_pool, &b_size, &b_stream,
+                                    &b_others};
+    static const char *const pool_roles[] = {"device", "free_lists", "late", "stamps",
+                                            "released_at"};
+    Py_ssize_t *pool_offsets[] = {&p_device, &p_free, &p_late, &p_stamps, &p_released_at};
+    static const char *const stream_roles[] = {"handle"};
+    Py_ssize_t *stream_offsets[] = {&stream_handle};
+    static const char *const device_roles[] = {"id"};
+    Py_ssize_t *device_offsets[] = {&device_id};
+    if (take_layout(state, "array_type", "array_slots", array_roles, array_offsets, 6,
+                    &array_type) < 0
+        || take_layout(state, "buffer_type", "buffer_slots", buffer_roles, buffer_offsets, 7,
+                       &buffer_type) < 0
+        || take_layout(state, "pool_type", "pool_slots", pool_roles, pool_offsets, 5,
+                       &pool_type) < 0
+        || take_layout(state, "stream_type", "stream_slots", stream_roles, stream_offsets, 1,
+                       NULL) < 0
+        || take_layout(state, "device_type", "device_slots", device_roles, device_offsets, 1,
+                       NULL) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static int configure_state(PyObject *state)
+{
+    struct { const char *name; PyTypeObject *kind; PyObject **target; } fields[] = {
+        {"capture_active", &PyDict_Type, &capture_active}, {"process", NULL, &process},
+        {"recording", NULL, &recording}, {"profiler_begin", NULL, &profiler_begin},
+        {"profiler_end", NULL, &profiler_end},
+        {"profiler_take_event", NULL, &profiler_take_event},
+        {"profiler_record_event", NULL, &profiler_record_event},
+        {"profiler_capturing", NULL, &profiler_capturing}, {"stream_locals", NULL, &stream_tls},
+        {"device_locals", NULL, &device_tls}, {"pool_locals", NULL, &pool_tls},
+        {"default_streams", &PyDict_Type, &default_streams},
+        {"default_pools", &PyDict_Type, &default_pools},
+        {"whole_tensors", &PyDict_Type, &whole_tensors}, {"whole_tensor", NULL, &whole_tensor},
+        {"view_tensor", NULL, &view_tensor},
+        {"scalars", &PyDict_Type, &scalars}, {"acl_scalar", NULL, &acl_scalar},
+        {"activate", NULL, &activate}, {"entry_table", &PyDict_Type, &entry_table},
+        {"entry_points", NULL, &entry_points}, {"launch_status", NULL, &launch_status},
+        {"host_read_hooks", &PyList_Type, &host_read_hooks},
+        {"capture_read_hook", NULL, &capture_read_hook}, {"host_empty", NULL, &host_empty},
+        {"read_status", NULL, &read_status}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (take(state, fields[i].name, fields[i].kind, fields[i].target) < 0) {
+            return -1;
+        }
+    }
+    if (object_slot(process, "forked", &process_forked) < 0
+        || object_slot(process, "deferred_releases", &process_deferred) < 0
+        || object_slot(recording, "profile", &recording_profile) < 0
+        || object_slot(recording, "tracks", &recording_tracks) < 0
+        || object_slot(recording, "launches", &recording_launches) < 0
+        || object_slot(recording, "event_pools", &recording_pools) < 0
+        || take_address(state, "record_event", &record_event) < 0
+        || take_address(state, "capture_info", &capture_info) < 0
+        || take_address(state, "synchronize_stream", &synchronize_stream) < 0
+        || take_address(state, "memcpy", &memcpy_sync) < 0) {
+        return -1;
+    }
+    PyObject *kind = field(state, "memcpy_device_to_host");
+    memcpy_device_to_host = kind == NULL ? -1 : (int)PyLong_AsLong(kind);
+    Py_XDECREF(kind);
+    PyObject *type = field(state, "pointer_type");
+    PyObject *sample = type == NULL ? NULL : field(state, "pointer_sample");
+    PyObject *address = sample == NULL ? NULL : field(state, "pointer_sample_address");
+    int loaded = address == NULL || PyErr_Occurred() ? -1
+                 : load_cffi_api(type, sample, address);
+    Py_XDECREF(type);
+    Py_XDECREF(sample);
+    Py_XDECREF(address);
+    return loaded;
+}
 
 PyDoc_STRVAR(configure_doc,
-"configure(config: dict) -> bool\n\n"
-"Hands the fast paths npuarray's classes and runtime state (see npuarray/_core/_ops.py,\n"
-"configure_fastpath); True when they are on, False when cffi's object layout is not\n"
-"the one this module reads (every operation then takes the Python path).");
+"configure(state: FastPathState) -> True\n\n"
+"Hands the fast paths the one object they read (npuarray/_core/_fastpath_state.py):\n"
+"npuarray's classes with their published slot maps, the runtime's state and _ops's\n"
+"caches. Raises TypeError naming the field or slot that is missing or of the wrong\n"
+"type, and RuntimeError when cffi's C API disagrees with its Python API: a runtime\n"
+"change the fast path does not follow fails at import, never silently.");
 
-static PyObject *configure(PyObject *module, PyObject *config)
+static PyObject *configure(PyObject *module, PyObject *state)
 {
     (void)module;
-    if (!PyDict_Check(config)) {
-        PyErr_SetString(PyExc_TypeError, "configure() takes a dict");
+    configured = 0;
+    if (configure_layouts(state) < 0 || configure_state(state) < 0) {
         return NULL;
     }
-    PyObject *types[4] = {NULL, NULL, NULL, NULL};
-    const char *type_keys[4] = {"array_type", "buffer_type", "stream_type", "device_type"};
-    for (int i = 0; i < 4; i++) {
-        types[i] = PyDict_GetItemString(config, type_keys[i]);
-        if (types[i] == NULL || !PyType_Check(types[i])) {
-            PyErr_Format(PyExc_TypeError, "configure: %s must be a class", type_keys[i]);
-            return NULL;
-        }
-    }
-    OFFSET(a_buffer, types[0], "_buffer") OFFSET(a_shape, types[0], "_shape")
-    OFFSET(a_strides, types[0], "_strides") OFFSET(a_offset, types[0], "_offset")
-    OFFSET(a_dtype, types[0], "_dtype") OFFSET(a_tensor, types[0], "_acl_tensor")
-    OFFSET(b_ptr, types[1], "ptr") OFFSET(b_nbytes, types[1], "nbytes")
-    OFFSET(b_device, types[1], "device") OFFSET(b_pool, types[1], "_pool")
-    OFFSET(b_size, types[1], "_size") OFFSET(b_stream, types[1], "_stream")
-    OFFSET(b_others, types[1], "_others")
-    OFFSET(stream_handle, types[2], "handle") OFFSET(device_id, types[3], "id")
-    Py_INCREF(types[0]);
-    Py_XSETREF(array_type, (PyTypeObject *)types[0]);
-    Py_INCREF(types[1]);
-    Py_XSETREF(buffer_type, (PyTypeObject *)types[1]);
-    struct { const char *key; PyObject **target; } state[] = {
-        {"capture_active", &capture_active}, {"profiler_globals", &profiler_globals},
-        {"device_globals", &device_globals}, {"stream_tls", &stream_tls},
-        {"device_tls", &device_tls}, {"pool_tls", &pool_tls},
-        {"default_streams", &default_streams}, {"default_pools", &default_pools},
-        {"whole_tensors", &whole_tensors}, {"whole_tensor", &whole_tensor},
-        {"scalars", &scalars}, {"acl_scalar", &acl_scalar},
-        {"activate", &activate}, {"entry_points", &entry_points},
-        {"launch_status", &launch_status}, {"host_read_hooks", &host_read_hooks},
-        {"ops_globals", &ops_globals},
-        {"host_empty", &host_empty}, {"read_status", &read_status},
-        {"capture_read_hook", &capture_read_hook}};
-    for (size_t i = 0; i < sizeof state / sizeof state[0]; i++) {
-        if (take(config, state[i].key, state[i].target) < 0) {
-            return NULL;
-        }
-    }
-    if (!PyDict_Check(capture_active) || !PyDict_Check(profiler_globals)
-        || !PyDict_Check(device_globals) || !PyDict_Check(default_streams)
-        || !PyDict_Check(default_pools) || !PyDict_Check(whole_tensors)
-        || !PyDict_Check(scalars) || !PyDict_Check(ops_globals)) {
-        PyErr_SetString(PyExc_TypeError, "configure: runtime state of unexpected types");
-        return NULL;
-    }
-    if (!PyList_Check(host_read_hooks)) {
-        PyErr_SetString(PyExc_TypeError, "configure: host_read_hooks must be a list");
-        return NULL;
-    }
-    struct { const char *key; void **target; } runtime[] = {
-        {"aclmdlRICaptureGetInfo", &capture_info}, {"aclrtSynchronizeStream", &synchronize_stream},
-        {"aclrtMemcpy", &memcpy_sync}};
-    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++) {
-        PyObject *address = PyDict_GetItemString(config, runtime[i].key);
-        *runtime[i].target = address == NULL || address == Py_None ? NULL
-                             : PyLong_AsVoidPtr(address);
-        if (PyErr_Occurred()) {
-            return NULL;
-        }
-    }
-    PyObject *kind = PyDict_GetItemString(config, "ACL_MEMCPY_DEVICE_TO_HOST");
-    memcpy_device_to_host = kind == NULL ? -1 : (int)PyLong_AsLong(kind);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    PyObject *samples = PyDict_GetItemString(config, "cdata_samples");
-    if (samples == NULL || !PyList_Check(samples)) {
-        PyErr_SetString(PyExc_TypeError, "configure: cdata_samples must be a list");
-        return NULL;
-    }
-    int layout_ok = find_cdata_pointer(samples);
-    if (layout_ok < 0) {
-        return NULL;
-    }
-    configured = layout_ok;
+    configured = 1;
     generation++;
-    return PyBool_FromLong(configured);
+    Py_RETURN_TRUE;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -366,7 +463,7 @@ static int activate_device(PyObject *id)
     PyObject *active = thread_value(DEVICE_TLS, s_acl_device);
     if (active != NULL && PyLong_CheckExact(active)
         && PyObject_RichCompareBool(active, id, Py_EQ) == 1) {
-        PyObject *deferred = PyDict_GetItemWithError(device_globals, s_deferred);
+        PyObject *deferred = SLOT(process, process_deferred);
         if (deferred != NULL && PyObject_Length(deferred) == 0) {
             return 0;
         }
@@ -379,11 +476,12 @@ static int activate_device(PyObject *id)
     return result == NULL ? -1 : 0;
 }
 
-/* The free list of `size`-byte blocks last used on `stream` in `pool` (MemoryPool._free
- * [id(stream)][size]), or NULL. `stream` None: the any-stream list. */
-static PyObject *free_list(PyObject *pool_dict, PyObject *stream, PyObject *size)
+/* The free list of `size`-byte blocks last used on `stream` in `pool` (its free_lists
+ * [id(stream)][size], see the pool's published slots), or NULL. `stream` None: the
+ * any-stream list. `pool` is a MemoryPool (exactly: a subclass may change the rules). */
+static PyObject *free_list(PyObject *pool, PyObject *stream, PyObject *size)
 {
-    PyObject *free = PyDict_GetItemWithError(pool_dict, s_free);
+    PyObject *free = SLOT(pool, p_free);
     if (free == NULL || !PyDict_Check(free)) {
         return NULL;
     }
@@ -406,18 +504,16 @@ static PyObject *free_list(PyObject *pool_dict, PyObject *stream, PyObject *size
 static PyObject *cached_block_list(PyObject *pool, PyObject *stream, PyObject *size,
                                    PyObject **device)
 {
-    PyObject *pool_dict = PyObject_GenericGetDict(pool, NULL);
-    if (pool_dict == NULL) {
+    if (Py_TYPE(pool) != pool_type) {
         return NULL;
     }
-    PyObject *late = PyDict_GetItemWithError(pool_dict, s_late);
-    PyObject *ptrs = NULL;
-    *device = PyDict_GetItemWithError(pool_dict, s_device); /* (the pool holds it) */
-    if (*device != NULL && late != NULL && PyList_CheckExact(late)
-        && PyList_GET_SIZE(late) == 0) {
-        ptrs = free_list(pool_dict, stream, size);
+    PyObject *late = SLOT(pool, p_late);
+    *device = SLOT(pool, p_device); /* (the pool holds it) */
+    if (*device == NULL || late == NULL || !PyList_CheckExact(late)
+        || PyList_GET_SIZE(late) != 0) {
+        return NULL;
     }
-    Py_DECREF(pool_dict); /* the pool holds it */
+    PyObject *ptrs = free_list(pool, stream, size);
     return ptrs != NULL && PyList_GET_SIZE(ptrs) != 0 ? ptrs : NULL;
 }
 
@@ -434,8 +530,9 @@ typedef struct {
     PyObject *name;         /* the aclnn operator: the plan's (aclnnAdd) or its scalar
                              * form's (aclnnAdds, aclnnEqScalar, ...) */
     void *first, *second;   /* its entry points */
-    PyObject *entry;        /* _ops._entry_points[name] when they were read: a plan is used
-                             * only while that is still the entry (tests swap providers) */
+    PyObject *entry;        /* _ops's entry of `name` when they were read: a plan is used
+                             * only while that is still the entry (a provider swap empties
+                             * the table) */
     PyObject *alpha;        /* aclScalar of the operator's alpha, or None */
     void *alpha_address;
     PyObject *out_dtype;
@@ -474,12 +571,10 @@ static void clear_plan(Plan *plan)
     Py_CLEAR(plan->high);
 }
 
-/* The `_ops._entry_points` entry of `name` now (borrowed), or NULL. */
+/* The entry of `name` in _ops's table of entry points now (borrowed), or NULL. */
 static PyObject *current_entry(PyObject *name)
 {
-    PyObject *entries = PyDict_GetItemWithError(ops_globals, s_entry_points);
-    return entries != NULL && PyDict_Check(entries) ? PyDict_GetItemWithError(entries, name)
-                                                    : NULL;
+    return PyDict_GetItemWithError(entry_table, name);
 }
 
 /* The plan of `plans` (`count` of them) for the keys, or NULL; one whose entry points are
@@ -807,6 +902,7 @@ typedef struct {
     int cast_to;         /* aclnnCast's aclDataType when the operator is (self, dtype, out),
                           * else -1 */
     PyObject *shape, *strides, *device, *id, *stream, *pool;
+    PyObject *array, *other; /* the NPUArray operands (`other` NULL: one), for the profiler */
     void *stream_address;
     Py_ssize_t nbytes;
 } Operands;
@@ -825,12 +921,174 @@ static void release_operands(Operands *in)
     Py_CLEAR(in->owned[1]);
 }
 
-/* Whether `x` is an NPUArray and no graph capture or profile is running: what every fast
- * path checks first (a capture or a profile takes the Python paths, which record them). */
-static int untraced_array(PyObject *x)
+/* Whether `x` is an NPUArray and no graph capture is running: what every fast path checks
+ * first (a capture takes the Python paths, which order captured uses). */
+static int uncaptured_array(PyObject *x)
 {
-    return configured && Py_TYPE(x) == array_type && PyDict_GET_SIZE(capture_active) == 0
-           && PyDict_GetItemWithError(profiler_globals, s_active) == Py_False;
+    return configured && Py_TYPE(x) == array_type && PyDict_GET_SIZE(capture_active) == 0;
+}
+
+/* Whether a profile is running (the profiler's published Recording holds it). */
+static int profiling(void)
+{
+    return SLOT(recording, recording_profile) != Py_None;
+}
+
+/* The host clock of the profiler's records: time.perf_counter_ns, which is CLOCK_MONOTONIC
+ * on the systems npusim runs on. */
+static long long now_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* The track of `stream` in the running profile when its baseline is recorded (its events
+ * list is not empty): borrowed, or NULL (the profiler's Python hooks then record). */
+static PyObject *timed_track(PyObject *stream)
+{
+    PyObject *tracks = SLOT(recording, recording_tracks);
+    PyObject *key = tracks != NULL && PyDict_Check(tracks) ? PyLong_FromVoidPtr(stream) : NULL;
+    PyObject *track = key == NULL ? NULL : PyDict_GetItemWithError(tracks, key);
+    Py_XDECREF(key);
+    PyObject *events = track == NULL ? NULL : PyObject_GetAttr(track, s_events);
+    int timed = events != NULL && PyList_Check(events) && PyList_GET_SIZE(events) != 0;
+    Py_XDECREF(events);
+    PyErr_Clear();
+    return timed ? track : NULL;
+}
+
+/* The shapes (or dtypes: slot `offset`) of the NPUArrays `a`, `b`, `c` (NULL: fewer). */
+static PyObject *array_slots(Py_ssize_t offset, PyObject *a, PyObject *b, PyObject *c)
+{
+    return c != NULL ? PyTuple_Pack(3, SLOT(a, offset), SLOT(b, offset), SLOT(c, offset))
+           : b != NULL ? PyTuple_Pack(2, SLOT(a, offset), SLOT(b, offset))
+                       : PyTuple_Pack(1, SLOT(a, offset));
+}
+
+/* Before a launch of `name` on `stream` whose NPUArray arguments are `a` and `b`, `c` (NULL
+ * when fewer): None when no profile runs; while one runs, the span of its record. Once its
+ * stream has its baseline that is a tuple (profile, track, name, shapes, dtypes, start ns)
+ * the launch is recorded from, in C; before, the Record the profiler's begin_launch opens
+ * (which records the baseline), exactly as for a Python launch. A new reference; NULL with
+ * an exception when the profiler failed. */
+static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
+                             PyObject *c)
+{
+    if (!profiling()) {
+        return Py_NewRef(Py_None);
+    }
+    PyObject *track = timed_track(stream);
+    if (track == NULL) {
+        PyObject *arrays = c != NULL ? PyTuple_Pack(3, a, b, c)
+                           : b != NULL ? PyTuple_Pack(2, a, b) : PyTuple_Pack(1, a);
+        PyObject *record = arrays == NULL ? NULL
+                           : PyObject_CallFunctionObjArgs(profiler_begin, name, arrays, stream,
+                                                          NULL);
+        Py_XDECREF(arrays);
+        return record;
+    }
+    PyObject *shapes = array_slots(a_shape, a, b, c), *dtypes = array_slots(a_dtype, a, b, c);
+    PyObject *span = shapes == NULL || dtypes == NULL ? NULL
+                     : Py_BuildValue("(OOOOOL)", SLOT(recording, recording_profile), track,
+                                     name, shapes, dtypes, now_ns());
+    Py_XDECREF(shapes);
+    Py_XDECREF(dtypes);
+    return span;
+}
+
+/* A timing event of the device `id` for `stream`'s track, recorded on `stream` now (as
+ * _profiler.record_timing_event: from the pool, or a new one), appended to the track's
+ * events: a new reference, None when the runtime refused (host times only), NULL with an
+ * exception. */
+static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
+{
+    PyObject *pools = SLOT(recording, recording_pools);
+    PyObject *pool = pools != NULL && PyDict_Check(pools) ? PyDict_GetItemWithError(pools, id)
+                                                          : NULL;
+    PyObject *event = NULL;
+    if (pool != NULL && PyList_CheckExact(pool) && PyList_GET_SIZE(pool) != 0) {
+        event = PySequence_GetItem(pool, PyList_GET_SIZE(pool) - 1);
+        if (event != NULL && PySequence_DelItem(pool, PyList_GET_SIZE(pool) - 1) < 0) {
+            Py_CLEAR(event);
+        }
+    } else if (!PyErr_Occurred()) {
+        event = PyObject_CallOneArg(profiler_take_event, id);
+    }
+    void *address = event == NULL ? NULL : cdata_address(event);
+    void *on = cdata_address(SLOT(stream, stream_handle));
+    PyObject *events = address == NULL ? NULL : PyObject_GetAttr(track, s_events);
+    if (events != NULL && on != NULL && record_event != NULL
+        && ((int32_t (*)(void *, void *))record_event)(address, on) == 0) {
+        int appended = PyList_Append(events, event);
+        Py_DECREF(events);
+        if (appended < 0) {
+            Py_DECREF(event);
+            return NULL;
+        }
+        return event;
+    }
+    Py_XDECREF(events);
+    Py_XDECREF(event);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    /* refused: the profiler's own path drops stale pooled events and tries once more */
+    return PyObject_CallFunctionObjArgs(profiler_record_event, track, stream, NULL);
+}
+
+/* Closes a C span (open_record's tuple) after its launch returned: the record appended to
+ * the profile's launches (Recording.launches, as _profiler.launch_record takes it) with
+ * its end event, unless the profile ended meanwhile. 0, or -1 with an exception. */
+static int close_span(PyObject *span, PyObject *stream, PyObject *id)
+{
+    long long end = now_ns();
+    PyObject *profile = PyTuple_GET_ITEM(span, 0), *track = PyTuple_GET_ITEM(span, 1);
+    PyObject *launches = SLOT(recording, recording_launches);
+    if (SLOT(recording, recording_profile) != profile || launches == NULL
+        || !PyList_CheckExact(launches)) {
+        return 0; /* the profile ended meanwhile: the launch falls outside it */
+    }
+    int captured = 0; /* the stream joined a capture meanwhile (it waited on a captured event) */
+    if (PyDict_GET_SIZE(capture_active) != 0) {
+        PyObject *answer = PyObject_CallOneArg(profiler_capturing, stream);
+        captured = answer == NULL ? -1 : PyObject_IsTrue(answer);
+        Py_XDECREF(answer);
+        if (captured < 0) {
+            return -1;
+        }
+    }
+    PyObject *event = captured ? Py_NewRef(Py_None) : end_event(track, stream, id);
+    if (event == NULL) {
+        return -1;
+    }
+    long long start = PyLong_AsLongLong(PyTuple_GET_ITEM(span, 5));
+    PyObject *record = Py_BuildValue("(OOOOOkLLOO)", PyTuple_GET_ITEM(span, 2),
+                                     PyTuple_GET_ITEM(span, 3), PyTuple_GET_ITEM(span, 4), id,
+                                     stream, PyThread_get_thread_native_id(), start,
+                                     end - start, event, captured ? Py_True : Py_False);
+    Py_DECREF(event);
+    int appended = record == NULL ? -1 : PyList_Append(launches, record);
+    Py_XDECREF(record);
+    return appended;
+}
+
+/* After the launch of `span` (open_record's; this call takes the reference) on `stream` of
+ * the device `id`: `launched` 0 closes its record, -1 (the launch raised) drops it, as the
+ * Python path does. Returns `launched`, or -1 when closing failed. */
+static int close_record(PyObject *span, int launched, PyObject *stream, PyObject *id)
+{
+    if (span != Py_None && launched == 0) {
+        if (PyTuple_CheckExact(span)) {
+            launched = close_span(span, stream, id);
+        } else {
+            PyObject *result = PyObject_CallOneArg(profiler_end, span);
+            launched = result == NULL ? -1 : 0;
+            Py_XDECREF(result);
+        }
+    }
+    Py_DECREF(span);
+    return launched;
 }
 
 /* Where an operation on `x` runs without prepare(): the current stream of x's device, when
@@ -878,6 +1136,23 @@ static int negative_step(PyObject *strides)
     return 0;
 }
 
+/* x's aclTensor (borrowed: x holds it): its own, or for a view without one (indexing makes
+ * those) the descriptor cache's, which _ops.acl_tensor files on x, as launch() does; NULL
+ * for a view with a negative step (launch() copies those) or when that failed. */
+static PyObject *described(PyObject *x)
+{
+    PyObject *tensor = SLOT(x, a_tensor);
+    if (tensor != Py_None) {
+        return tensor;
+    }
+    if (negative_step(SLOT(x, a_strides))) {
+        return NULL;
+    }
+    PyObject *made = PyObject_CallOneArg(view_tensor, x);
+    Py_XDECREF(made);
+    return made == NULL ? NULL : SLOT(x, a_tensor);
+}
+
 /* Whether the result of `array` (and `other`, another NPUArray or NULL) can be made here:
  * one device, both last used on its current stream, at most SMALL_LIMIT bytes, the
  * default pool, C-contiguous strides to copy (fills the rest of `in`). */
@@ -912,16 +1187,17 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
  * whose dtypes the operator takes as they are. */
 static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
-    PyObject *t1 = SLOT(x1, a_tensor), *t2 = SLOT(x2, a_tensor);
-    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape);
-    if (shape1 == NULL || shape2 == NULL || t1 == NULL || t2 == NULL
-        || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
+    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape), *t1, *t2;
+    if (shape1 == NULL || shape2 == NULL || (t1 = described(x1)) == NULL
+        || (t2 = described(x2)) == NULL || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
         || (in->shape = same_shape(shape1, shape2) ? shape1
                         : own(in, broadcast_shapes(shape1, shape2))) == NULL
         || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
         || (in->plan = array_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
         return 0;
     }
+    in->array = x1;
+    in->other = x2;
     return placement(x1, x2, in);
 }
 
@@ -950,10 +1226,10 @@ static PyObject *scalar_handle(PyObject *value, Plan *plan)
 /* An NPUArray and a Python float or int (exact types, not bool) that fits its dtype. */
 static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Operands *in)
 {
-    PyObject *kind = (PyObject *)Py_TYPE(value), *tensor = SLOT(x, a_tensor);
+    PyObject *kind = (PyObject *)Py_TYPE(value), *tensor;
     in->shape = SLOT(x, a_shape);
     if ((kind != (PyObject *)&PyFloat_Type && kind != (PyObject *)&PyLong_Type)
-        || in->shape == NULL || tensor == NULL || SLOT(x, a_dtype) == NULL
+        || in->shape == NULL || (tensor = described(x)) == NULL || SLOT(x, a_dtype) == NULL
         || (in->plan = scalar_plan(op, kind, SLOT(x, a_dtype))) == NULL) {
         return 0;
     }
@@ -963,6 +1239,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
         return 0;
     }
     void *array = cdata_address(tensor);
+    in->array = x;
     if (array == NULL || !placement(x, NULL, in)) {
         return 0;
     }
@@ -984,7 +1261,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
 static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands *in)
 {
     *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}, .cast_to = -1};
-    if (!untraced_array(x1)) {
+    if (!uncaptured_array(x1)) {
         return 0;
     }
     if (Py_TYPE(x2) == array_type) {
@@ -1006,6 +1283,12 @@ static int launch(Operands *in, PyObject *out)
     }
     Plan *plan = in->plan; /* (binary_fast's copy: its objects are held) */
     void *first = plan->first, *alpha = plan->alpha_address;
+    PyObject *record = open_record(plan->name, in->stream, in->array,
+                                   in->other != NULL ? in->other : out,
+                                   in->other != NULL ? out : NULL);
+    if (record == NULL) {
+        return -1;
+    }
     Phases run = {0, 1, 0, NULL};
     Py_BEGIN_ALLOW_THREADS
     if (in->right == NULL && in->cast_to >= 0) { /* aclnnCast(self, dtype, out) */
@@ -1023,7 +1306,8 @@ static int launch(Operands *in, PyObject *out)
     }
     second_phase_if_ready(&run, plan->second, in->stream_address);
     Py_END_ALLOW_THREADS
-    return phases_outcome(&run, plan->name, in->stream);
+    return close_record(record, phases_outcome(&run, plan->name, in->stream), in->stream,
+                        in->id);
 }
 
 /* A new C-contiguous NPUArray of `shape`, `strides` and `dtype` (`nbytes` bytes) on a
@@ -1115,7 +1399,7 @@ static PyObject *binary_fast(BinaryOperator *op, PyObject *x1, PyObject *x2)
 static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *in)
 {
     *in = (Operands){.scalar = NULL, .owned = {NULL, NULL}, .cast_to = -1};
-    if (!untraced_array(x) || Py_TYPE(y) != array_type) {
+    if (!uncaptured_array(x) || Py_TYPE(y) != array_type) {
         return 0;
     }
     PyObject *tx = SLOT(x, a_tensor), *ty = SLOT(y, a_tensor), *strides = SLOT(x, a_strides);
@@ -1158,6 +1442,13 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
     void *first = plan->first, *second = plan->second, *alpha = plan->alpha_address;
     PyObject *name = Py_NewRef(plan->name), *alpha_object = Py_NewRef(plan->alpha);
     Py_INCREF(in.stream);
+    PyObject *record = open_record(name, in.stream, x, y, NULL);
+    if (record == NULL) {
+        Py_DECREF(in.stream);
+        Py_DECREF(name);
+        Py_DECREF(alpha_object);
+        return NULL;
+    }
     Phases run = {0, 1, 0, NULL};
     Py_BEGIN_ALLOW_THREADS
     if (alpha == NULL) {
@@ -1168,7 +1459,8 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
     }
     second_phase_if_ready(&run, second, in.stream_address);
     Py_END_ALLOW_THREADS
-    int failed = phases_outcome(&run, name, in.stream) < 0;
+    int failed = close_record(record, phases_outcome(&run, name, in.stream), in.stream,
+                              in.id) < 0;
     Py_DECREF(in.stream);
     Py_DECREF(name);
     Py_DECREF(alpha_object);
@@ -1367,17 +1659,13 @@ static int release_block(PyObject *buffer)
 {
     PyObject *pool = SLOT(buffer, b_pool), *ptr = SLOT(buffer, b_ptr);
     PyObject *size = SLOT(buffer, b_size), *stream = SLOT(buffer, b_stream);
-    if (pool == NULL || ptr == NULL || size == NULL || stream == NULL) {
+    if (pool == NULL || ptr == NULL || size == NULL || stream == NULL
+        || Py_TYPE(pool) != pool_type) {
         return 0;
     }
-    PyObject *pool_dict = PyObject_GenericGetDict(pool, NULL);
-    if (pool_dict == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    PyObject *ptrs = free_list(pool_dict, stream, size);
-    PyObject *stamps = PyDict_GetItemWithError(pool_dict, s_stamps);
-    PyObject *released_at = PyDict_GetItemWithError(pool_dict, s_released_at);
+    PyObject *ptrs = free_list(pool, stream, size);
+    PyObject *stamps = SLOT(pool, p_stamps);
+    PyObject *released_at = SLOT(pool, p_released_at);
     int filed = 0;
     if (ptrs != NULL && stamps != NULL && released_at != NULL && PyDict_Check(released_at)) {
         /* the stamp before the block is visible (see MemoryPool._release_blocks) */
@@ -1386,7 +1674,6 @@ static int release_block(PyObject *buffer)
                 || PyList_Append(ptrs, ptr) < 0 ? -1 : 1;
         Py_XDECREF(stamp);
     }
-    Py_DECREF(pool_dict);
     if (filed == 0 && PyErr_Occurred()) {
         filed = -1;
     }
@@ -1400,7 +1687,7 @@ static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (configured && nargs == 1 && kwnames == NULL && Py_TYPE(args[0]) == buffer_type) {
         PyObject *buffer = args[0];
-        PyObject *forked = PyDict_GetItemWithError(device_globals, s_forked);
+        PyObject *forked = SLOT(process, process_forked);
         if (forked == Py_True || interpreter_finalizing()) {
             Py_RETURN_NONE; /* a forked child's copy of the parent's block, or shutdown */
         }
@@ -1524,13 +1811,14 @@ static PyObject *unary_result(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     PyObject *x = args[1];
-    Operands in = {.scalar = NULL, .right = NULL, .owned = {NULL, NULL}, .cast_to = -1};
+    Operands in = {.scalar = NULL, .right = NULL, .owned = {NULL, NULL}, .cast_to = -1,
+                   .array = x};
     if (nargs == 4 && (in.cast_to = (int)PyLong_AsLong(args[3])) < 0) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
     PyObject *tensor;
-    if (!untraced_array(x) || negative_step(SLOT(x, a_strides))
+    if (!uncaptured_array(x) || negative_step(SLOT(x, a_strides))
         || (tensor = SLOT(x, a_tensor)) == NULL || (in.shape = SLOT(x, a_shape)) == NULL
         || (in.left = cdata_address(tensor)) == NULL
         || (in.plan = unary_plan(args[0], args[2])) == NULL || !placement(x, NULL, &in)) {
@@ -1571,7 +1859,7 @@ static PyObject *fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     void *self = NULL, *scalar = NULL, *stream_address = NULL;
     Plan *plan = NULL;
     /* (a broadcast view is read-only: Python raises; negative steps are Python's cases) */
-    if (!untraced_array(x)
+    if (!uncaptured_array(x)
         || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
         || (scalar = cdata_address(value)) == NULL || (shape = SLOT(x, a_shape)) == NULL
         || !PyTuple_CheckExact(shape) || shape_size(shape) <= 0
@@ -1586,12 +1874,16 @@ static PyObject *fill(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     void *first = plan->first, *second = plan->second;
     PyObject *held[] = {Py_NewRef(value), Py_NewRef(stream)};
-    Phases run = {0, 1, 0, NULL};
-    Py_BEGIN_ALLOW_THREADS
-    run.status = ((first_phase_2)first)(self, scalar, &run.workspace, &run.executor);
-    second_phase_if_ready(&run, second, stream_address);
-    Py_END_ALLOW_THREADS
-    int failed = phases_outcome(&run, s_fill, stream) < 0;
+    PyObject *record = open_record(s_fill, stream, x, NULL, NULL);
+    int failed = record == NULL;
+    if (!failed) {
+        Phases run = {0, 1, 0, NULL};
+        Py_BEGIN_ALLOW_THREADS
+        run.status = ((first_phase_2)first)(self, scalar, &run.workspace, &run.executor);
+        second_phase_if_ready(&run, second, stream_address);
+        Py_END_ALLOW_THREADS
+        failed = close_record(record, phases_outcome(&run, s_fill, stream), stream, id) < 0;
+    }
     for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
         Py_DECREF(held[i]);
     }
@@ -1722,7 +2014,7 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
     PyObject *tensor, *id = NULL, *stream, *pool, *itemsize_object;
     Py_ssize_t size, itemsize = -1;
     int kind = reduction_kind(name);
-    if (kind < 0 || !untraced_array(x)
+    if (kind < 0 || !uncaptured_array(x)
         || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
         || !reduction_arguments(kind, args[2], &arguments) || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0
@@ -1766,14 +2058,17 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
         Py_CLEAR(out);
         PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
     }
-    if (tensor_out != NULL) {
+    PyObject *record = tensor_out == NULL ? NULL : open_record(name, stream, x, out, NULL);
+    if (record == NULL) {
+        Py_CLEAR(out);
+    } else {
         Phases run = {0, 1, 0, NULL};
         Py_BEGIN_ALLOW_THREADS
         run.status = reduction_first_phase(kind, first, self, &arguments, tensor_out,
                                            &run.workspace, &run.executor);
         second_phase_if_ready(&run, second, stream_address);
         Py_END_ALLOW_THREADS
-        if (phases_outcome(&run, name, stream) < 0) {
+        if (close_record(record, phases_outcome(&run, name, stream), stream, id) < 0) {
             Py_CLEAR(out);
         }
     }
@@ -1878,7 +2173,7 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     (void)module;
     PyObject *shape, *dtype, *buffer, *offset, *id, *stream, *device;
     Py_ssize_t size;
-    if (memcpy_sync == NULL || synchronize_stream == NULL || !untraced_array(x)
+    if (memcpy_sync == NULL || synchronize_stream == NULL || !uncaptured_array(x) || profiling()
         || (PyList_GET_SIZE(host_read_hooks) != 0
             && (PyList_GET_SIZE(host_read_hooks) != 1
                 || PyList_GET_ITEM(host_read_hooks, 0) != capture_read_hook))

@@ -10,20 +10,18 @@ The launch path is kept lean because small operations are dominated by host
 overhead: the aclTensor describing an array view is created once and cached on
 the array (destroyed with it), the aclTensors of operator results are memoised
 by (address, shape, dtype) so a recycled pool block reuses its descriptor,
-common scalars are cached, operator entry points are looked up once, the two
-out-parameters are reused per thread, and binary element-wise operators take a
-shorter path (``launch_binary``).
+common scalars are cached, operator entry points are looked up once and the two
+out-parameters are reused per thread.
 
-The hottest operations have fast paths. NPUArray's operators (``x + y``,
+The common cases run in C (``npuarray/_core/_fastpath.c``, set up by
+``configure_fastpath`` with one ``FastPathState``): NPUArray's operators (``x + y``,
 ``x + 2.0``, ``2.0 - x``, ``x += y``, ``x[...] = y``), new results (``empty``), unary
-and reduction launches and small reads run their common case entirely in C
-(``npuarray/_core/_fastpath.c``, set up by ``configure_fastpath``). Behind them, in Python: ``binary_result``, ``scalar_result`` and ``inplace_binary`` build
-the result and launch with no per-argument conversion, and run both phases in one
-call of npuarray's C helper ``npuarray_aclnn_launch`` (``npuarray/_acl/_launch.c``,
-in the npusim extension), which calls the loaded provider's real entry points,
-CANN's or npusim's, through their addresses. Each returns None/False when it
-does not apply (a graph capture, a view without an aclTensor, ...) and the caller
-takes the general path.
+and reduction launches, fills and small reads, each falling back to its one Python
+path (``launch``, ``empty``, ...) for everything else: a graph capture, a stream
+switch, a pool miss, a CANN install without the C helper. ``reduction_result`` and
+``matmul_result`` run both phases of their operators in one call of npuarray's C
+helper (``npuarray/_acl/_launch.c``, in the npusim extension), which calls the loaded
+provider's entry points, CANN's or npusim's, through their addresses.
 """
 import functools
 import math
@@ -35,6 +33,7 @@ from .. import _acl
 from .._acl import ffi, lib
 from . import _array_type
 from ._data_type import SUPPORTED_DTYPES, to_acl_dtype
+from ._fastpath_state import FastPathState
 from ._shape import broadcast_shapes, c_strides
 from ..runtime._memory_pool import allocate
 from ..runtime._memory_pool import default_pools, pool_overrides as _pool_overrides
@@ -200,8 +199,12 @@ def launch(op_name, *args, stream=None):
     is first copied to a contiguous array), ``None`` becomes NULL, anything
     else (cdata handles, ints, bools) is passed as is. The workspace comes
     from the memory pool and goes back to it (stream-ordered) after the
-    launch. Errors raise ``AclError`` subclasses with the operator's message."""
-    first, second = _phases.get(op_name) or _lookup(op_name)
+    launch. An operator whose first phase takes only object pointers runs both
+    phases in one call of the C helper (``npuarray/_acl/_launch.c``); others, or
+    all without the helper, call the two phases from Python. Errors raise
+    ``AclError`` subclasses with the operator's message."""
+    if op_name not in _phases:
+        _lookup(op_name)  # NotSupportedError before any work
     array_type = _array_type.NPUArray
     if stream is None:
         stream = _stream_of_first_array(args, array_type)
@@ -231,143 +234,19 @@ def launch(op_name, *args, stream=None):
         elif arg is None:
             arg = _NULL
         converted.append(arg)
-    try:
-        size_out, executor_out = _out_params.value
-    except AttributeError:
-        size_out, executor_out = _new_out_params()
     activate(stream.device.id)  # CANN launches in the context of the stream's device
     span = _profiler.active and _profiler.begin_launch(op_name, args, stream)
-    ret = first(*converted, size_out, executor_out)
-    if ret:
-        _acl.check(ret, op_name + "GetWorkspaceSize")
-    _second_phase(op_name, second, size_out, executor_out, stream)
+    helper = _pointer_entry_points.get(op_name) or _pointer_entry_points_of(op_name)
+    count = len(converted)
+    if helper[2] != count:  # other parameters, no helper (or a wrong call: cffi says so)
+        _launch_in_python(op_name, converted, stream)
+    else:  # both phases in one call of the C helper
+        ret = _launch_helper(helper[0], helper[1], count, *converted, *_NULLS[count:],
+                             stream.handle)
+        if ret:
+            _nonzero_helper_result(op_name, ret, stream)
     if span:
         _profiler.end(span)
-
-
-def launch_binary(op_name, x1, x2, alpha, out, stream):
-    """``launch(op_name, x1, x2, [alpha,] out, stream=stream)`` for NPUArrays
-    ``x1``, ``x2``, ``out`` (``alpha``: an aclScalar or None for operators
-    without one): the hot path of binary element-wise operators. When the three
-    aclTensors already exist and no graph capture is active it skips launch()'s
-    per-argument conversion, which is a large part of a small operation's cost;
-    otherwise it is launch()."""
-    t1, t2, t3 = x1._acl_tensor, x2._acl_tensor, out._acl_tensor
-    if t1 is None or t2 is None or t3 is None or _capture_guard.active:
-        args = (x1, x2, out) if alpha is None else (x1, x2, alpha, out)
-        return launch(op_name, *args, stream=stream)
-    for buffer in (x1._buffer, x2._buffer, out._buffer):
-        if buffer._stream is not stream:
-            buffer.prepare(stream)
-    span = _profiler.active and _profiler.begin_launch(op_name, (x1, x2, out), stream)
-    _launch_tensors(op_name, t1, t2, alpha, t3, stream)
-    if span:
-        _profiler.end(span)
-
-
-def binary_result(op_name, x1, x2, alpha, shape, out_dtype):
-    """``x1 <op> x2`` as a new array of ``shape`` (the operands' broadcast
-    shape) and ``out_dtype``, or None when this fast path does not apply (the
-    caller then takes the general one).
-
-    The dispatch of ``x + y`` for two NPUArrays on the same ``Device`` whose
-    dtypes ``op_name`` takes as they are (the caller's plan says so), outside
-    any graph capture, with aclTensors already made (every array made by an
-    operator has one): the result's memory comes from the pool on the current
-    stream of the device, its aclTensor from the descriptor cache, and the two
-    phases of the operator run as in launch(). None for empty results too."""
-    buffer1, buffer2 = x1._buffer, x2._buffer
-    t1, t2 = x1._acl_tensor, x2._acl_tensor
-    device = buffer1.device
-    if t1 is None or t2 is None or buffer2.device is not device or _capture_guard.active:
-        return None
-    layout = _layouts.get((shape, out_dtype)) or _layout(shape, out_dtype)
-    if layout is None:  # empty
-        return None
-    stream = current_stream_of(device)
-    out = _result(layout, shape, out_dtype, device, stream)
-    if buffer1._stream is not stream:
-        buffer1.prepare(stream)
-    if buffer2._stream is not stream:
-        buffer2.prepare(stream)
-    span = _profiler.active and _profiler.begin_launch(op_name, (x1, x2, out), stream)
-    if alpha is None:
-        _launch_pointers(op_name, 3, t1, t2, out._acl_tensor, _NULL, stream)
-    else:
-        _launch_pointers(op_name, 4, t1, t2, alpha, out._acl_tensor, stream)
-    if span:
-        _profiler.end(span)
-    return out
-
-
-def scalar_result(op_name, x, scalar, alpha, out_dtype, scalar_first):
-    """``x <op> scalar`` (``scalar <op> x`` for operators that take the scalar
-    first) as a new array of ``x``'s shape and ``out_dtype``, or None when this
-    fast path does not apply: binary_result() for an NPUArray and an aclScalar
-    (aclnnAdds, aclnnMuls, aclnnEqScalar, ...)."""
-    buffer = x._buffer
-    t1 = x._acl_tensor
-    if t1 is None or _capture_guard.active:
-        return None
-    shape = x._shape
-    layout = _layouts.get((shape, out_dtype)) or _layout(shape, out_dtype)
-    if layout is None:
-        return None
-    device = buffer.device
-    stream = current_stream_of(device)
-    out = _result(layout, shape, out_dtype, device, stream)
-    if buffer._stream is not stream:
-        buffer.prepare(stream)
-    left, right = (scalar, t1) if scalar_first else (t1, scalar)
-    span = _profiler.active and _profiler.begin_launch(op_name, (x, out), stream)
-    if alpha is None:
-        _launch_pointers(op_name, 3, left, right, out._acl_tensor, _NULL, stream)
-    else:
-        _launch_pointers(op_name, 4, left, right, alpha, out._acl_tensor, stream)
-    if span:
-        _profiler.end(span)
-    return out
-
-
-def inplace_binary(op_name, x, y, alpha):
-    """``x <op>= y`` in x's memory with the in-place operator ``op_name``
-    (aclnnInplaceAdd(selfRef, other, alpha), aclnnInplaceMul(selfRef, other)
-    ...; ``alpha``: an aclScalar or None) for NPUArrays on the same ``Device``
-    whose dtypes it takes as they are, ``y`` broadcasting to ``x``'s shape (the
-    caller's plan says so). True when launched; False when this fast path does
-    not apply and the caller takes the general one: a capture, an empty or
-    read-only (broadcast) ``x``, negative strides, or a ``y`` that overlaps
-    ``x`` without being ``x`` itself (the general path computes it apart)."""
-    buffer1, buffer2 = x._buffer, y._buffer
-    device = buffer1.device
-    if buffer2.device is not device or _capture_guard.active or 0 in x._shape \
-            or 0 in x._strides:
-        return False
-    if buffer2 is buffer1 and _overlaps(x, y) and (
-            y._offset != x._offset or y._strides != x._strides or y._shape != x._shape):
-        return False
-    tx, ty = x._acl_tensor, y._acl_tensor
-    if tx is None:
-        if x._strides and min(x._strides) < 0:
-            return False
-        tx = acl_tensor(x)
-    if ty is None:
-        if y._strides and min(y._strides) < 0:
-            return False
-        ty = acl_tensor(y)
-    stream = current_stream_of(device)
-    if buffer1._stream is not stream:
-        buffer1.prepare(stream)
-    if buffer2._stream is not stream:
-        buffer2.prepare(stream)
-    span = _profiler.active and _profiler.begin_launch(op_name, (x, y), stream)
-    if alpha is None:
-        _launch_pointers(op_name, 2, tx, ty, _NULL, _NULL, stream)
-    else:
-        _launch_pointers(op_name, 3, tx, ty, alpha, _NULL, stream)
-    if span:
-        _profiler.end(span)
-    return True
 
 
 def _result(layout, shape, dtype, device, stream):
@@ -392,32 +271,6 @@ def _result(layout, shape, dtype, device, stream):
     out._dtype = dtype
     out._acl_tensor = _whole_tensors.get((buffer.ptr, shape, dtype)) or _whole_tensor(out)
     return out
-
-
-def _launch_tensors(op_name, t1, t2, alpha, t3, stream):
-    """The two phases of the binary operator ``op_name`` on aclTensors ``t1``,
-    ``t2`` -> ``t3`` (one of the inputs may be an aclScalar; ``alpha``: an
-    aclScalar, or None for an operator without one), whose buffers are prepared
-    for ``stream``: one call of the C helper ``npuarray_aclnn_launch`` when the
-    provider's entry points can be handed to it, else the two calls from Python."""
-    if alpha is None:
-        _launch_pointers(op_name, 3, t1, t2, t3, _NULL, stream)
-    else:
-        _launch_pointers(op_name, 4, t1, t2, alpha, t3, stream)
-
-
-def _launch_pointers(op_name, count, a, b, c, d, stream):
-    """``op_name``'s two phases on its ``count`` (2 to 4) pointer arguments
-    ``a, b, c, d`` (aclTensors, aclScalars; NULL past ``count``) on ``stream``:
-    the C helper, else Python. The buffers are prepared for ``stream``."""
-    # (The profiler's hooks are in the callers, which have the NPUArrays for its records.)
-    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
-    activate(stream.device.id)  # CANN launches in the context of the stream's device
-    if entry_points is _PYTHON_LAUNCH:
-        return _launch_in_python(op_name, (a, b, c, d)[:count], stream)
-    ret = _launch_helper(entry_points[0], entry_points[1], count, a, b, c, d, stream.handle)
-    if ret:
-        _nonzero_helper_result(op_name, ret, stream)
 
 
 def _nonzero_helper_result(op_name, ret, stream):
@@ -450,7 +303,27 @@ def _launch_in_python(op_name, pointers, stream):
 
 
 _PYTHON_LAUNCH = (None, None)  # launch from Python (no helper, or phases that are not C)
-_entry_points = {}  # op name -> (void* first phase, void* second phase) or _PYTHON_LAUNCH
+# op name -> (void* first phase, void* second phase) or _PYTHON_LAUNCH. Emptied in place,
+# never rebound, when the provider's functions change: the C fast path holds this dict.
+_entry_points = {}
+# op name -> (first phase, second phase, n) when its first phase takes n = 2 to 4 object
+# pointers (and the two out-parameters), the C helper's signature, else (None, None, 0).
+_pointer_entry_points = {}
+_NULLS = (_NULL,) * 4
+
+
+def _pointer_entry_points_of(op_name):
+    entry_points = _entry_points.get(op_name) or _entry_points_of(op_name)
+    count = 0
+    if entry_points is not _PYTHON_LAUNCH:
+        try:
+            parameters = ffi.typeof(_phases[op_name][0]).args
+        except TypeError:  # not a C function cffi can describe
+            parameters = ()
+        if 4 <= len(parameters) <= 6 and all(p.kind == "pointer" for p in parameters):
+            count = len(parameters) - 2
+    helper = _pointer_entry_points[op_name] = (*entry_points, count)
+    return helper
 
 
 def _entry_points_of(op_name):
@@ -474,37 +347,51 @@ def _entry_points_of(op_name):
 # DeviceBuffer.__del__, each falling back to the Python code it stands in for. Without the
 # extension (or with a cffi whose object layout it does not know) everything runs here.
 
-def configure_fastpath(array_type, host_read_hooks):
-    """Hands ``_fastpath`` npuarray's classes and runtime state (``host_read_hooks``:
-    ``_transfer``'s list of the callables told of implicit host reads) and makes
-    ``DeviceBuffer.__del__`` its C release; True when the fast paths are on.
-    Called once, when NPUArray exists."""
+def configure_fastpath(array_type, array_slots, host_read_hooks):
+    """Hands ``_fastpath`` its one state object (``FastPathState``: NPUArray
+    ``array_type`` with its slot map ``array_slots``, the runtime's published state,
+    this module's caches; ``host_read_hooks``: ``_transfer``'s list of the callables told
+    of implicit host reads) and makes ``DeviceBuffer.__del__`` its C release. True when
+    the fast paths are on; False without the extension or the launch helper. Raises
+    TypeError (RuntimeError) when the state lacks what the C code reads. Called once,
+    when NPUArray exists."""
     if _fastpath is None or _launch_helper is None:
         return False
-    samples = [ffi.cast("void *", 0x1000), ffi.gc(ffi.cast("void *", 0x2000), lambda _: None)]
-    config = {
-        "array_type": array_type, "buffer_type": _memory_pool.DeviceBuffer,
-        "stream_type": _stream.Stream, "device_type": _device.Device,
-        "capture_active": _capture_guard.active, "profiler_globals": vars(_profiler),
-        "device_globals": vars(_device), "stream_tls": _stream.thread_state, "device_tls": _device.thread_state,
-        "pool_tls": _pool_overrides, "default_streams": _stream._default_streams,
-        "default_pools": default_pools, "whole_tensors": _whole_tensors,
-        "whole_tensor": _whole_tensor, "scalars": _scalars, "acl_scalar": acl_scalar,
-        "activate": activate,
-        "entry_points": _fast_entry_points, "launch_status": _fast_launch_status,
-        "host_read_hooks": host_read_hooks, "host_empty": np.empty,
-        "read_status": _fast_read_status, "capture_read_hook": _capture_guard.check_host_read,
-        "ops_globals": globals(),
-        "ACL_MEMCPY_DEVICE_TO_HOST": lib.ACL_MEMCPY_DEVICE_TO_HOST,
-        "cdata_samples": [(c, int(ffi.cast("uintptr_t", c))) for c in samples]}
-    for name in ("aclmdlRICaptureGetInfo", "aclrtSynchronizeStream", "aclrtMemcpy"):
-        config[name] = _address_of(getattr(lib, name))
-    if not _fastpath.configure(config):
-        return False
+    _fastpath.configure(fastpath_state(array_type, array_slots, host_read_hooks))
     buffer_type = _memory_pool.DeviceBuffer
     if not isinstance(vars(buffer_type)["__del__"], _fastpath.BufferRelease):
         buffer_type.__del__ = _fastpath.BufferRelease(buffer_type.__del__)
     return True
+
+
+def fastpath_state(array_type, array_slots, host_read_hooks):
+    """The ``FastPathState`` of this process (see ``configure_fastpath``)."""
+    sample = ffi.cast("void *", 0x1000)
+    return FastPathState(
+        array_type=array_type, array_slots=array_slots,
+        buffer_type=_memory_pool.DeviceBuffer, buffer_slots=_memory_pool.BUFFER_SLOTS,
+        pool_type=_memory_pool.MemoryPool, pool_slots=_memory_pool.POOL_SLOTS,
+        stream_type=_stream.Stream, stream_slots={"handle": "handle"},
+        device_type=_device.Device, device_slots={"id": "id"},
+        capture_active=_capture_guard.active, process=_device.process_state,
+        recording=_profiler.recording, profiler_begin=_profiler.begin_launch,
+        profiler_end=_profiler.end, profiler_take_event=_profiler.take_event,
+        profiler_record_event=_profiler.record_timing_event,
+        profiler_capturing=_profiler.capturing, stream_locals=_stream.thread_state,
+        device_locals=_device.thread_state, pool_locals=_pool_overrides,
+        default_streams=_stream.default_streams, default_pools=default_pools,
+        activate=activate, whole_tensors=_whole_tensors, whole_tensor=_whole_tensor,
+        view_tensor=acl_tensor,
+        scalars=_scalars, acl_scalar=acl_scalar, entry_table=_entry_points,
+        entry_points=_fast_entry_points, launch_status=_fast_launch_status,
+        read_status=_fast_read_status, host_read_hooks=host_read_hooks,
+        capture_read_hook=_capture_guard.check_host_read, host_empty=np.empty,
+        capture_info=_address_of(lib.aclmdlRICaptureGetInfo),
+        synchronize_stream=_address_of(lib.aclrtSynchronizeStream),
+        memcpy=_address_of(lib.aclrtMemcpy), record_event=_address_of(lib.aclrtRecordEvent),
+        memcpy_device_to_host=lib.ACL_MEMCPY_DEVICE_TO_HOST,
+        pointer_type=ffi.typeof("void *"), pointer_sample=sample,
+        pointer_sample_address=int(ffi.cast("uintptr_t", sample)))
 
 
 def fastpath_counts():
@@ -753,7 +640,7 @@ def _check_same_device(name, a, b):
                          f"and {b._buffer.device}; move one with to_device()")
 
 
-def _overlaps(a, b):
+def overlaps(a, b):
     """Whether two views may touch the same bytes (conservative: same buffer and
     intersecting element ranges)."""
     if a._buffer is not b._buffer:
@@ -787,7 +674,7 @@ def copy_(dst, src, *, stream=None):
     if 0 in dst._shape:
         return dst
     stream = stream or get_current_stream(dst._buffer.device)
-    if _overlaps(dst, src):
+    if overlaps(dst, src):
         src = copy(src, stream=stream)
     axes = _negative_axes(dst)
     if axes:  # write through the flipped view, reading src flipped alike
@@ -946,7 +833,8 @@ def reduction_result(x, op_name, params, shape, dtype):
     aclDataType) for aclnnReduceSum / aclnnMean, (int dim, keepdim) for
     aclnnArgMax / aclnnArgMin, (dim, int correction, keepdim) for aclnnStd,
     (dim, unbiased, keepdim) for aclnnVar. Runs on the current stream of ``x``'s device,
-    the result's memory and aclTensor as binary_result's. Its common case runs in C
+    the result's memory from the pool and its aclTensor from the descriptor cache.
+    Its common case runs in C
     (``_fastpath.reduction_result``)."""
     out = _reduction_in_c(x, op_name, params, shape, dtype)
     if out is not None:

@@ -49,6 +49,7 @@ class Profile:
     def __init__(self):
         self.records = []         # filled when the profile ends
         self.incoming = []        # what the recorder appends to, from every thread
+        self._launches = []       # the C recorder's launches (tuples, see _profiler.Recording)
         self.duration_ns = None
         self._tracks = {}
         self._origin = None
@@ -61,7 +62,7 @@ class Profile:
             raise RuntimeError("a Profile runs once; use a new npuarray.profile()")
         self._origin = _now()   # before any thread can record
         try:
-            _profiler.start(self)
+            _profiler.start(self, self._tracks, self._launches)
         except RuntimeError:
             self._origin = None
             raise
@@ -80,7 +81,8 @@ class Profile:
         # A call still closing on another thread may append to `incoming` meanwhile: it is
         # left out (the copy is atomic), as a call that ends after the profile.
         self.records = list(self.incoming)
-        self.incoming = None
+        self.records += [_profiler.launch_record(*launch) for launch in list(self._launches)]
+        self.incoming = self._launches = None
         try:
             if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
                 by_stream = {}

@@ -20,9 +20,9 @@ import numpy as np
 from .. import runtime
 from .._acl import CaptureError
 from .._core import _ops
-from .._core._array import NPUArray
 from ..runtime._device import as_device_id
 from ._compose import capturing, output_shape
+from .._core._array_layout import reinterpreted
 
 __all__ = ["SeedSequence", "BitGenerator", "Philox", "MT19937", "PCG64", "PCG64DXSM", "SFC64"]
 
@@ -299,8 +299,7 @@ class DeviceState:
         _ops.fill_(state[0:1], signed64(key), stream=stream)
         _ops.fill_(state[1:2], self._FIRST_OFFSET, stream=stream)
         self._int64 = state[0:1], state[1:2]
-        self._uint64 = tuple(NPUArray._from_buffer(state._buffer, (1,), (1,), state._offset + i,
-                                                   np.dtype(np.uint64)) for i in (0, 1))
+        self._uint64 = tuple(reinterpreted(half, np.dtype(np.uint64)) for half in self._int64)
 
     def tensors(self, unsigned):
         """(seedTensor, offsetTensor) as uint64 (``unsigned``) or int64, as the Tensor

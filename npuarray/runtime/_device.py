@@ -24,14 +24,36 @@ from . import _capture_guard as _capture, _profiler, _racecheck
 
 ACL_ERROR_RT_INVALID_DEVICEID = 107001
 
+# Per thread: ``device`` (the user's current device), ``acl_device`` (the device whose ACL
+# context activate() made current) and ``in_host_func`` (True while the thread runs a stream
+# host function). ``acl_device`` and ``in_host_func`` are read by name by the C fast path
+# (npuarray/_core/_fastpath.c): they are part of this module's published state.
 thread_state = threading.local()
 _contexts = {}            # device id -> its default aclrtContext (shared by all threads)
 _contexts_lock = threading.Lock()
 _peer_access = set()      # (device, peer) pairs enabled through Device.enable_peer_access
 _peer_lock = threading.Lock()
-_deferred = collections.deque()   # releases requested from host-function threads
 _device_count = None
-forked = False  # True in a child made by fork() after this process used a device
+
+
+class ProcessState:
+    """The device runtime's process-wide state, published (one object, its slots changed in
+    place, never rebound) for code that reads it without a Python call: the C fast path
+    (npuarray/_core/_fastpath.c) takes the slots' offsets when it is configured.
+
+    ``forked``: True in a child made by fork() after this process used a device (nothing
+    may be released there: the resources are the parent's). ``deferred_releases``: a deque
+    of the releases requested from host-function threads, run by the next ``activate()``
+    on an ordinary thread; ``activate()`` has nothing to run while it is empty."""
+    __slots__ = ("forked", "deferred_releases")
+
+    def __init__(self):
+        self.forked = False
+        self.deferred_releases = collections.deque()
+
+
+process_state = ProcessState()
+_deferred = process_state.deferred_releases
 _streams = {}    # device id -> WeakSet of its Streams
 _orphaned_errors = {}  # device id -> host-function exceptions of streams collected unsynchronised
 
@@ -40,9 +62,8 @@ def _after_fork_in_child():
     """fork() copies the device runtime's memory but not its threads (stream workers,
     kernel pool): any call that waits for them would hang for ever. Mark the child
     so that using npuarray raises instead, and so that exit does not wait."""
-    global forked
     if _contexts:
-        forked = True
+        process_state.forked = True
         thread_state.__dict__.pop("acl_device", None)  # the forking thread's fast path
         _deferred.clear()
 
@@ -85,7 +106,7 @@ def activate(device_id):
         if _deferred:
             _run_deferred()
         return
-    if forked:
+    if process_state.forked:
         raise RuntimeError(FORK_MESSAGE)
     if in_host_function():  # (host-function threads never reach the fast path above)
         raise RuntimeError(
@@ -135,7 +156,7 @@ def _release_keeping_device(release):
     """Runs `release()` and makes the thread's ACL device what it was before: finalizers run
     at arbitrary points, possibly between another caller's activate() and its ACL call.
     In a forked child nothing is released: the resources are the parent's."""
-    if forked:
+    if process_state.forked:
         return
     previous = getattr(thread_state, "acl_device", None)
     try:
@@ -167,7 +188,7 @@ def keep_at_exit(finalizer):
 def _drain_devices():
     """At exit, wait for queued work: host functions must not call into a dying interpreter.
     A forked child has no work of its own (its copy of the parent's queues has no threads)."""
-    if forked:
+    if process_state.forked:
         return
     for device_id in list(_contexts):
         try:
@@ -182,7 +203,9 @@ def current_device_id():
     return getattr(thread_state, "device", 0)
 
 
-def _set_current_device_id(device_id):
+def set_current_device_id(device_id):
+    """Makes `device_id` the user's current device of this thread (no ACL call: see
+    ``activate`` for the ACL current context)."""
     thread_state.device = device_id
 
 
@@ -228,16 +251,16 @@ class Device:
     def __enter__(self):
         # The previous device is saved per thread: one Device object may be entered by many.
         thread_state.__dict__.setdefault("device_stack", []).append(current_device_id())
-        _set_current_device_id(self.id)
+        set_current_device_id(self.id)
         return self
 
     def __exit__(self, *exc):
-        _set_current_device_id(thread_state.device_stack.pop())
+        set_current_device_id(thread_state.device_stack.pop())
         return False
 
     def use(self):
         """Makes this device current for the calling thread, without restoring on exit."""
-        _set_current_device_id(self.id)
+        set_current_device_id(self.id)
 
     def synchronize(self):
         """Blocks until all work queued on this device is done (aclrtSynchronizeDevice);

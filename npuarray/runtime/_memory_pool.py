@@ -170,6 +170,9 @@ class DeviceBuffer:
     ``ptr`` (int) is the device address of the storage start, ``nbytes`` the
     requested size in bytes, ``device`` the ``npuarray.Device`` it lives on. The
     block returns to its pool when the buffer is garbage collected.
+
+    Code that makes or releases buffers without ``__init__`` / ``__del__`` (the C fast
+    path, npuarray/_core/_fastpath.c) reaches the slots through ``BUFFER_SLOTS``.
     """
     __slots__ = ("ptr", "nbytes", "device", "_pool", "_size", "_stream", "_others",
                  "__weakref__")
@@ -224,7 +227,7 @@ class DeviceBuffer:
         return self._stream
 
     def __del__(self):
-        if _device.forked or sys.is_finalizing():  # (a forked child: the parent's block)
+        if _device.process_state.forked or sys.is_finalizing():  # (a forked child: the parent's block)
             return
         others = self._others
         if others is None and not _device_state.__dict__.get("in_host_func"):
@@ -252,7 +255,12 @@ class MemoryPool:
 
     ``limit`` (bytes, 0 = none) caps ``total_bytes()``; the default pool of each
     device reads it from ``NPUARRAY_MEMORY_LIMIT``. Thread-safe.
+
+    The lock-free cases of ``allocate`` and ``_release`` are also done in C (the fast
+    path, npuarray/_core/_fastpath.c) on the slots named in ``POOL_SLOTS``.
     """
+    __slots__ = ("device", "_lock", "_free", "_streams", "_total", "_stamps", "_released_at",
+                 "_limit", "_abandoned", "_late", "_peak_total", "__dict__", "__weakref__")
 
     def __init__(self, device=None, *, limit=0):
         self.device = Device(as_device_id(device))
@@ -266,6 +274,7 @@ class MemoryPool:
         self._limit = int(limit)
         self._abandoned = []    # blocks whose users could not be joined (never reused)
         self._late = []         # (size, ptr, stream) released inside a critical section
+        self._peak_total = 0    # set by _malloc (the slow path): allocate pays nothing
 
     # -- statistics and control ----------------------------------------------------------------
     def used_bytes(self):
@@ -288,8 +297,6 @@ class MemoryPool:
         """Bytes in cached free blocks."""
         with self._lock:
             return self._cached_bytes()
-
-    _peak_total = 0  # set by _malloc (the slow path), so the allocation fast path pays nothing
 
     def peak_total_bytes(self):
         """The most bytes the pool has held from the device at once (``total_bytes()``'s
@@ -549,6 +556,28 @@ class MemoryPool:
                 f"limit={self._limit}>")
 
 
+# The published layout of the two classes, for code that does the lock-free cases of
+# MemoryPool.allocate, DeviceBuffer.__init__ and DeviceBuffer.__del__ (MemoryPool._release)
+# without calling them (the C fast path): each role names the __slots__ member that holds
+# it. A renamed slot is renamed here too: the fast path checks every entry when it is
+# configured (at import) and refuses to start on a missing one.
+#
+# DeviceBuffer: ``ptr``, ``nbytes``, ``device`` as documented; ``pool`` the MemoryPool it
+# returns to, ``size`` its size class (bytes), ``stream`` the stream that used it last,
+# ``others`` None unless other streams used it too (its release then joins them: Python).
+BUFFER_SLOTS = {"ptr": "ptr", "nbytes": "nbytes", "device": "device", "pool": "_pool",
+                "size": "_size", "stream": "_stream", "others": "_others"}
+# MemoryPool: ``device`` its Device; ``free_lists`` {id(stream) or None: {size class:
+# [ptr, ...]}}, whose lists a thread holding the GIL may pop a block from (it is then that
+# thread's) or append one to, and whose dicts only the pool changes, under its lock;
+# ``late`` the returns deferred from inside the pool's critical sections (the lock-free
+# allocation applies only while it is empty); ``stamps`` an iterator of numbers and
+# ``released_at`` {ptr: number}: a block's number is set from ``stamps`` before it is
+# appended to a free list (free_all_blocks compares them).
+POOL_SLOTS = {"device": "device", "free_lists": "_free", "late": "_late", "stamps": "_stamps",
+              "released_at": "_released_at"}
+
+
 def _drain(ptrs):
     """Empty the list ``ptrs`` with atomic pops (a concurrent lock-free append
     lands either in the result or in the emptied list); the blocks taken."""
@@ -566,6 +595,8 @@ _ONLY_DICT_REFS = 2  # sys.getrefcount(d[k]) of an object only the dict d refers
 _PRUNE_USERS = 8  # every this many remembered users, the buffer drops those gone idle
 default_pools = {}
 _default_pools_lock = threading.Lock()
+# Per thread: ``overrides`` {device id: MemoryPool} set by using_pool() (read by name by the
+# C fast path, which leaves a thread with any override to Python).
 pool_overrides = threading.local()
 
 

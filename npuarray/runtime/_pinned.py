@@ -66,7 +66,7 @@ def _is_pinned_range(begin, end):
 
 
 def _free_host(cdata, _is_finalizing=sys.is_finalizing):
-    if _is_finalizing() or _device.forked:
+    if _is_finalizing() or _device.process_state.forked:
         return  # the process returns the memory (a forked child's is the parent's)
     start = int(ffi.cast("uintptr_t", cdata))
     _unregister(start)

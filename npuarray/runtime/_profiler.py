@@ -41,6 +41,27 @@ ACL_EVENT_TIME_LINE = 0x00000008
 active = False      # True while a profile runs: the one thing the hot paths read
 _profile = None     # the running Profile
 _pools = {}         # device id -> free timing events (aclrtEvent cdata) of that device
+
+
+class Recording:
+    """The running profile, published for a recorder without Python frames: the C fast
+    path (npuarray/_core/_fastpath.c) reads these slots, set by ``start`` and ``stop``.
+
+    ``profile``: the running profile, or None (with ``active``). ``tracks``: its
+    {id(stream): track} (a track's ``events``, the timing events recorded on its stream in
+    order, is empty until the stream's baseline: such a launch goes through
+    ``begin_launch`` and ``end``). ``launches``: the list the C recorder appends a launch
+    to once it returned, as the tuple ``launch_record`` takes (its end event recorded on
+    the stream and appended to the track, as ``end`` does). ``event_pools``: the pooled
+    timing events by device id (``take_event``'s)."""
+    __slots__ = ("profile", "tracks", "launches", "event_pools")
+
+    def __init__(self):
+        self.profile = self.tracks = self.launches = None
+        self.event_pools = _pools
+
+
+recording = Recording()
 _pid = os.getpid()  # the process that created the pooled events
 
 _now = time.perf_counter_ns
@@ -97,14 +118,16 @@ class Record:
 _switch = threading.Lock()   # profiles may start and stop on any thread
 
 
-def start(profile):
-    """Makes `profile` the running one; RuntimeError when another one runs."""
+def start(profile, tracks, launches):
+    """Makes `profile` the running one, with its {id(stream): track} dict `tracks` and its
+    list `launches` (see ``Recording``); RuntimeError when another one runs."""
     global active, _profile
     with _switch:
         if _profile is not None:
             raise RuntimeError("a profile is already running in this process; npuarray keeps "
                                "one profile at a time (it records every thread): end it first")
-        _profile = profile
+        recording.tracks, recording.launches = tracks, launches
+        _profile = recording.profile = profile
         active = True
 
 
@@ -114,7 +137,7 @@ def stop(profile):
     with _switch:
         if _profile is profile:
             active = False
-            _profile = None
+            _profile = recording.profile = recording.tracks = recording.launches = None
 
 
 def _after_fork_in_child():
@@ -122,7 +145,7 @@ def _after_fork_in_child():
     profile stops recording, and the pooled event handles (the parent's) are forgotten."""
     global active, _profile, _pid
     active = False
-    _profile = None
+    _profile = recording.profile = recording.tracks = recording.launches = None
     _pools.clear()
     _pid = os.getpid()
 
@@ -155,7 +178,7 @@ def give_back(device_id, events):
         _pools.setdefault(device_id, []).extend(events)
 
 
-def _record_timing_event(track, stream):
+def record_timing_event(track, stream):
     """Records a pooled timing event on `stream` (whose _Track in the running profile is
     `track`) and returns it; None when the runtime refuses (the device was reset since the
     event was pooled, or the stream failed): the record then keeps host times only, and
@@ -221,10 +244,30 @@ def _begin_device(record, stream):
         record.captured = True
     else:
         track = profile.track(stream)
-        if track.events or _record_timing_event(track, stream) is not None:
+        if track.events or record_timing_event(track, stream) is not None:
             record._events = track
     record.host_start_ns = _now()
     return record
+
+
+def launch_record(name, shapes, dtypes, device, stream, thread, start_ns, duration_ns, event,
+                  captured):
+    """The Record of a launch the C recorder made (``Recording.launches``' tuples): its
+    operator, the shapes and dtypes of its NPUArray arguments, device id, stream, native
+    thread id, host start and duration (ns, this module's clock), its end timing event (or
+    None) and whether it was captured. Every slot set here, without ``__init__``: a
+    profile ends by making hundreds of these."""
+    record = _new_record(Record)
+    record.kind, record.name, record.device, record.stream = "launch", name, device, stream
+    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, 0
+    record.captured, record.host_start_ns, record.host_duration_ns = captured, start_ns, \
+        duration_ns
+    record.device_start_ns = record.device_end_ns = None
+    record._events = event
+    return record
+
+
+_new_record = object.__new__
 
 
 def begin_launch(op_name, args, stream):
@@ -281,7 +324,7 @@ def end(record):
         elif profile.track(record.stream) is not record._events:
             record._events = None      # begun in an earlier profile: no baseline here
         else:
-            record._events = _record_timing_event(record._events, record.stream)
+            record._events = record_timing_event(record._events, record.stream)
     incoming = profile.incoming
     if incoming is not None:   # None: the profile ended meanwhile (on another thread)
         incoming.append(record)

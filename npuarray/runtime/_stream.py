@@ -29,8 +29,12 @@ from . import _profiler
 
 ACL_ERROR_RT_PARAM_INVALID = 107000
 
-_default_streams = {}                  # device id -> Stream
+# device id -> its default Stream: filled once per device, never emptied or rebound (the
+# C fast path, npuarray/_core/_fastpath.c, holds this dict and reads it per operation).
+default_streams = {}
 _default_lock = threading.Lock()
+# Per thread: ``current`` {device id: Stream} of the innermost ``with stream:`` blocks (read
+# by name by the C fast path as well as by current_stream_of), ``stack`` what they replaced.
 thread_state = threading.local()
 
 
@@ -72,7 +76,7 @@ class Stream:
         saved = (_device.current_device_id(), device_id, current.get(device_id))
         thread_state.__dict__.setdefault("stack", []).append(saved)
         current[device_id] = self
-        _device._set_current_device_id(device_id)
+        _device.set_current_device_id(device_id)
         return self
 
     def __exit__(self, *exc):
@@ -82,7 +86,7 @@ class Stream:
             current.pop(device_id, None)
         else:
             current[device_id] = previous_stream
-        _device._set_current_device_id(previous_device)
+        _device.set_current_device_id(previous_device)
         return False
 
     # -- work and synchronisation ------------------------------------------------------
@@ -90,7 +94,7 @@ class Stream:
     @property
     def is_default(self):
         """Whether this is the default stream npuarray created for its device."""
-        return _default_streams.get(self.device.id) is self
+        return default_streams.get(self.device.id) is self
 
     def synchronize(self):
         """Blocks the host until all work queued on this stream is done
@@ -375,13 +379,13 @@ def default_stream(device=None):
     """The default stream of `device` (default: current device): a Stream npuarray
     creates once per device and process (never ACL's NULL stream)."""
     device_id = as_device_id(device)
-    stream = _default_streams.get(device_id)
+    stream = default_streams.get(device_id)
     if stream is None:
         with _default_lock:
-            stream = _default_streams.get(device_id)
+            stream = default_streams.get(device_id)
             if stream is None:
                 stream = Stream(device_id)
-                _default_streams[device_id] = stream
+                default_streams[device_id] = stream
     return stream
 
 
@@ -393,7 +397,7 @@ def current_stream_of(device):
     current = thread_state.__dict__.get("current")
     stream = current.get(device_id) if current else None
     if stream is None:
-        stream = _default_streams.get(device_id) or default_stream(device_id)
+        stream = default_streams.get(device_id) or default_stream(device_id)
     return stream
 
 

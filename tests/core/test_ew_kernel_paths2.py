@@ -161,10 +161,10 @@ def test_add_alpha_with_a_repeated_operand(dtype, alpha, rng):
     with np.errstate(all="ignore"):
         for self_, other, want in ((x, c, a + al * col), (c, x, col + al * a)):
             out = _ops.empty((25, 19), np.dtype(dtype), x.device, stream)
-            _ops.launch_binary("aclnnAdd", self_, other, scalar, out, stream)
+            _ops.launch("aclnnAdd", self_, other, scalar, out, stream=stream)
             assert_bits_equal(out, want)
             out = _ops.empty((25, 19), np.dtype(dtype), x.device, stream)
-            _ops.launch_binary("aclnnSub", self_, other, scalar, out, stream)
+            _ops.launch("aclnnSub", self_, other, scalar, out, stream=stream)
             assert_bits_equal(out, (a - al * col) if self_ is x else (col - al * a))
 
 

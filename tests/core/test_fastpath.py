@@ -1,6 +1,7 @@
 """npuarray/_core/_fastpath.c: the C common case of NPUArray's binary operators and of
 DeviceBuffer.__del__. Each test checks results against NumPy, and that every
 case outside the common one reaches the Python operator with the same semantics."""
+import contextlib
 import gc
 import inspect
 import threading
@@ -28,15 +29,9 @@ DTYPES = [np.float32, np.float64, np.float16, np.int8, np.int16, np.int32, np.in
 
 @pytest.fixture
 def python_path_calls(monkeypatch):
-    """The operators' Python fast path (binary_result), counted: the C path never calls it."""
-    calls = []
-    real = _ops.binary_result
-
-    def counted(*args):
-        calls.append(args[0])
-        return real(*args)
-    monkeypatch.setattr(_ops, "binary_result", counted)
-    return calls
+    """The operators launched by their Python path (_ops.launch), by name: the C path
+    never calls it."""
+    return python_launches(monkeypatch)
 
 
 def python_launches(monkeypatch):
@@ -74,16 +69,26 @@ def test_the_operators_and_the_release_are_the_c_ones():
     (lambda x, y: x + 2.0, lambda a, b: a + 2.0, "scalar"),
     (lambda x, y: x.sum(), lambda a, b: a.sum(), "reduction"),
     (lambda x, y: x.__setitem__(Ellipsis, y) or x, lambda a, b: b, "in_place"),
-], ids=["x + y", "x + 2.0", "x.sum()", "x[...] = y"])
-def test_the_common_cases_run_in_c(operation, expected, path, rng):
+    (lambda x, y: x > y, lambda a, b: a > b, "arrays"),
+    (lambda x, y: x.astype(np.float64), lambda a, b: a.astype(np.float64), "unary"),
+    (lambda x, y: x[1:, None] / y[:4], lambda a, b: a[1:, None] / b[:4], "arrays"),
+], ids=["x + y", "x + 2.0", "x.sum()", "x[...] = y", "x > y", "x.astype(float64)",
+        "views (made by indexing, without an aclTensor)"])
+@pytest.mark.parametrize("profiled", [False, True], ids=["", "profiled"])
+def test_the_common_cases_run_in_c(operation, expected, path, profiled, rng):
     # The counters of _fastpath.c: one more on the path each case should take, so a change
-    # that sends it back to Python (a renamed slot, a new condition) fails here.
+    # that sends it back to Python (a renamed slot, a new condition) fails here; also while
+    # a profile runs (the C path records the launch itself).
     a, b = (rng.standard_normal(16).astype(np.float32) for _ in range(2))
     x, y = npx.asarray(a), npx.asarray(b)
     operation(x, y)  # the plans made and a block of the result's size cached
-    before = _ops.fastpath_counts()
-    result = operation(x, y)
-    after = _ops.fastpath_counts()
+    with npx.profile() if profiled else contextlib.nullcontext() as prof:
+        x * 1.0  # (a profile's first launch on a stream records its baseline from Python)
+        before = _ops.fastpath_counts()
+        result = operation(x, y)
+        after = _ops.fastpath_counts()
+    if profiled:
+        assert prof.records[-1].kind == "launch" and prof.records[-1].device_end_ns is not None
     assert after[path] == before[path] + 1, (path, before, after)
     assert sum(after.values()) == sum(before.values()) + 1  # one operation, one path
     np.testing.assert_allclose(result.to_host(), expected(a, b), rtol=1e-6)
@@ -176,10 +181,7 @@ def test_array_and_python_scalar_match_numpy(dtype, monkeypatch, rng):
 
 
 def test_a_scalar_chain_never_reaches_python(monkeypatch, rng):
-    calls = []
-    real = _ops.scalar_result
-    monkeypatch.setattr(_ops, "scalar_result", lambda *args: (calls.append(args[0]),
-                                                              real(*args))[1])
+    calls = python_launches(monkeypatch)
     a = rng.standard_normal(16).astype(np.float32)
     z = x = npx.asarray(a) * 1.0
     warm = x
@@ -252,10 +254,7 @@ def test_in_place_operators_match_numpy(dtype, rng):
 
 
 def test_in_place_common_case_never_reaches_python(monkeypatch, rng):
-    calls = []
-    real = _ops.inplace_binary
-    monkeypatch.setattr(_ops, "inplace_binary", lambda *args: (calls.append(args[0]),
-                                                               real(*args))[1])
+    calls = python_launches(monkeypatch)
     a, b = rng.standard_normal((2, 32)).astype(np.float32)
     x, y = npx.asarray(a) * 1.0, npx.asarray(b) * 1.0
     warm = x * 1.0  # (the plans of these dtypes are made by a first Python call)
@@ -328,6 +327,7 @@ def test_other_cases_take_the_python_operator(case, python_path_calls, rng):
         other, expected_other = 2.5, np.float32(2.5)
     else:  # a host operand: uploaded (an implicit transfer), then the Python operator
         other, expected_other = a, a
+    del python_path_calls[:]
     result = x + other
     expected = a + expected_other
     assert result.shape == expected.shape and result.dtype == expected.dtype
@@ -703,10 +703,7 @@ def test_unary_result_refused_by_the_operator_raises_and_loses_nothing(rng):
 def test_int_and_zero_scalars_take_the_c_path(monkeypatch, rng):
     """An int with a float array (bounds +-inf) and 0.0 / -0.0 (acl_scalar caches them
     under a key with the sign) run in C; -0.0 keeps its sign."""
-    calls = []
-    real = _ops.scalar_result
-    monkeypatch.setattr(_ops, "scalar_result", lambda *args: (calls.append(args[0]),
-                                                              real(*args))[1])
+    calls = python_launches(monkeypatch)
     a = rng.standard_normal(8).astype(np.float32)
     x = npx.asarray(a) * 1.0
     values = (0, 3, -2, 0.0, -0.0, 2**40)
@@ -886,7 +883,7 @@ def test_pow_with_a_python_scalar_matches_numpy(dtype, monkeypatch, rng):
     a = np.concatenate([rng.uniform(-3, 3, 12), specials]).astype(dtype)
     x = npx.asarray(a) * 1
     for _ in range(2):  # (plans made and blocks cached; then counted)
-        [x ** 2, 2.0 ** x]
+        [x ** 2, x ** 2.0, 2.0 ** x]
     launched = python_launches(monkeypatch)
     rtol = 5e-3 if dtype == np.float16 else 1e-5
     for value in (2, 3, 0, -1, 0.75, 2.0, -2.5, 0.0, float("nan"), float("inf")):
@@ -921,11 +918,13 @@ def test_pow_keeps_its_integer_checks(rng):
     np.testing.assert_allclose((y ** y).to_host(), y.to_host() ** y.to_host(), rtol=1e-6)
 
 
-def test_the_c_paths_keep_every_reference_count(rng):
+@pytest.mark.parametrize("profiled", [False, True], ids=["", "profiled"])
+def test_the_c_paths_keep_every_reference_count(profiled, rng):
     """Each C path taken 2000 times leaves the reference counts of what it touches (the
     stream, pool, device, dtype, shapes, operands, scalars, None) as they were: a missing
     or extra reference per call would show as a difference of thousands. (The descriptor
-    caches may keep a few more keys, for blocks the pool made meanwhile.)"""
+    caches may keep a few more keys, for blocks the pool made meanwhile.) Also while a
+    profile runs (its records hold the shapes, dtypes and stream until it ends)."""
     import sys
     x = npx.asarray(rng.standard_normal((4, 4)).astype(np.float32)) * 1.0
     y, row = x * 2.0, npx.asarray(np.ones(4, np.float32)) * 1.0
@@ -947,10 +946,17 @@ def test_the_c_paths_keep_every_reference_count(rng):
             z = _ops.empty((4, 4), x._dtype, buffer.device, buffer.stream)
         del z
 
-    work()
+    def profiled_work():
+        with npx.profile() as prof:
+            work()
+        assert len(prof.records) > 16000
+        del prof
+
+    run = profiled_work if profiled else work
+    run()
     gc.collect()
     before = [sys.getrefcount(o) for o in watched]
-    work()
+    run()
     gc.collect()
     after = [sys.getrefcount(o) for o in watched]
     assert all(abs(b - a) < 50 for a, b in zip(before, after)), (before, after)

@@ -1,9 +1,10 @@
-"""The launch fast path of binary operators: ``x + y`` for two arrays whose dtypes the
-aclnn operator takes as they are goes through ``_Binary.call`` -> ``_ops.binary_result`` ->
-the C helper ``npuarray_aclnn_launch`` (both aclnn phases in one call). Everything else takes the
-general path. These tests check that the fast path gives what the general path and NumPy give,
-for every dtype pair, shapes, views, scalars, in-place forms, errors, streams, capture and
-threads, and the C helper's contract (workspace, errors of each phase)."""
+"""The launch paths of binary operators: ``x + y`` for two arrays whose dtypes the aclnn
+operator takes as they are runs in C (``_fastpath.BinaryOperator``); everything else takes
+the one Python path, ``_Binary._general`` -> ``_ops.launch``, which runs both aclnn phases
+of pointer-only operators in one call of the C helper ``npuarray_aclnn_launch``. These tests
+check that the two paths give what NumPy gives, for every dtype pair, shapes, views,
+scalars, in-place forms, errors, streams, capture and threads, and the C helper's contract
+(workspace, errors of each phase)."""
 import threading
 
 import numpy as np
@@ -98,26 +99,36 @@ def test_same_dtype_operands_match_numpy(name, dtype, rng):
 
 
 def python_call(name):
-    """The Python body of the binary function ``name`` (its fast paths, then the general
-    one), behind the C common case of npuarray.<name> and the operators
-    (tests/core/test_fastpath.py)."""
+    """The Python body of the binary function ``name`` (its general path), behind the C
+    common case of npuarray.<name> and the operators (tests/core/test_fastpath.py)."""
     call = _elementwise._BINARY[name].call
     return getattr(call, "__wrapped__", call)
 
 
-def test_the_fast_path_is_taken_for_arrays_made_by_operators(monkeypatch, rng):
-    """Arrays with cached aclTensors outside a capture reach binary_result's launch; the
-    result then has its aclTensor from the descriptor cache."""
+def counted_launches(monkeypatch):
+    """The operators launched through _ops.launch (the one Python path), by name."""
+    launched = []
+    real = _ops.launch
+    monkeypatch.setattr(_ops, "launch", lambda *args, **kwargs: (launched.append(args[0]),
+                                                                 real(*args, **kwargs))[1])
+    return launched
+
+
+def test_arrays_made_by_operators_run_in_c(monkeypatch, rng):
+    """Arrays with cached aclTensors outside a capture: x + y in C, the result with its
+    aclTensor from the descriptor cache; the Python path launches the same operator."""
     x = npx.asarray(rng.standard_normal(16).astype(np.float32))
     y = x * 2.0
-    launched = []
-    real = _ops._launch_pointers
-    monkeypatch.setattr(_ops, "_launch_pointers",
-                        lambda *args: (launched.append(args[0]), real(*args))[1])
-    z = python_call("add")(x, y)
-    assert launched == ["aclnnAdd"]
+    (x + y, x + y)  # (the plan is made by a first Python call, and blocks cached)
+    before = _ops.fastpath_counts()["arrays"]
+    launched = counted_launches(monkeypatch)
+    z = x + y
+    assert _ops.fastpath_counts()["arrays"] == before + 1 and launched == []
     assert z._acl_tensor is not None
+    w = python_call("add")(x, y)
+    assert launched == ["aclnnAdd"]
     np.testing.assert_allclose(z.to_host(), x.to_host() * 3, rtol=1e-6)
+    np.testing.assert_array_equal(w.to_host(), z.to_host())
 
 
 @pytest.mark.parametrize("shape1, shape2", [((3, 1), (4,)), ((), (5,)), ((2, 3), ()),
@@ -214,18 +225,21 @@ def test_python_scalars_match_numpy(dtype, rng):
                                        rtol=1e-6)
 
 
-def test_the_scalar_fast_path_is_taken(monkeypatch, rng):
+def test_python_scalars_run_in_c(monkeypatch, rng):
     x = npx.asarray(rng.standard_normal(16).astype(np.float32))
-    launched = []
-    real = _ops._launch_pointers
-    monkeypatch.setattr(_ops, "_launch_pointers",
-                        lambda *args: (launched.append(args[0]), real(*args))[1])
-    y = python_call("multiply")(x, 2.0)
-    z = npx.subtract(1, y)
-    w = python_call("greater_equal")(y, 0.5)
-    assert launched == ["aclnnMuls", "aclnnRsubs", "aclnnGeScalar"]
+
+    def run():
+        y = x * 2.0
+        return y, 1 - y, y >= 0.5
+    run(), run()  # (plans made by a first Python call, blocks cached)
+    before = _ops.fastpath_counts()["scalar"]
+    launched = counted_launches(monkeypatch)
+    y, z, w = run()
+    assert _ops.fastpath_counts()["scalar"] == before + 3 and launched == []
     np.testing.assert_allclose(z.to_host(), 1 - 2 * x.to_host(), rtol=1e-6)
     np.testing.assert_array_equal(w.to_host(), 2 * x.to_host() >= 0.5)
+    python_call("multiply")(x, 2.0), npx.subtract(1, y), python_call("greater_equal")(y, 0.5)
+    assert launched == ["aclnnMuls", "aclnnRsubs", "aclnnGeScalar"]
 
 
 def test_in_place_operators(rng):
@@ -278,10 +292,7 @@ def test_the_in_place_fast_path_is_taken(monkeypatch, rng):
     a = rng.standard_normal((4, 4)).astype(np.float32)
     b = rng.standard_normal(4).astype(np.float32)
     x, y = npx.asarray(a), npx.asarray(b)
-    launched = []
-    real = _ops._launch_pointers
-    monkeypatch.setattr(_ops, "_launch_pointers",
-                        lambda *args: (launched.append(args[0]), real(*args))[1])
+    launched = counted_launches(monkeypatch)
     for name, other in [("add", y), ("subtract", y), ("multiply", y), ("divide", y),
                         ("add", x)]:  # (the operators' C path: tests/core/test_fastpath.py)
         _elementwise.inplace(name, x, other)
@@ -352,16 +363,23 @@ def test_in_place_from_another_stream_and_in_a_capture(rng):
     graph.destroy()
 
 
-def test_python_and_c_launches_agree(monkeypatch, rng):
-    """The two-call Python launch (no helper) and the C helper give the same results."""
+def test_python_and_c_launches_agree(monkeypatch, forget_entry_points, rng):
+    """The C path, the Python path through the C helper and the two-call Python launch
+    (no helper: a CANN-only install) give the same results."""
     a = rng.standard_normal((7, 3))
     b = rng.standard_normal((7, 3))
     x, y = npx.asarray(a), npx.asarray(b)
-    with_helper = [(getattr(x, d)(y)).to_host() for d in OPERATORS.values()]
-    monkeypatch.setattr(_ops, "_entry_points", {})
+    in_c = [(getattr(x, d)(y)).to_host() for d in OPERATORS.values()]
+    with_helper = [python_call(name)(x, y).to_host() for name in OPERATORS]
+    assert all(_ops._pointer_entry_points[_elementwise._BINARY[name].op][2] == 3
+               for name in OPERATORS if name not in ("add", "subtract"))  # (+ alpha: 4)
+    forget_entry_points()
     monkeypatch.setattr(_ops, "_launch_helper", None)
     without = [(getattr(x, d)(y)).to_host() for d in OPERATORS.values()]
-    assert all(entry is _ops._PYTHON_LAUNCH for entry in _ops._entry_points.values())
+    assert _ops._entry_points and all(entry is _ops._PYTHON_LAUNCH
+                                      for entry in _ops._entry_points.values())
+    for one, other in zip(in_c, with_helper):
+        np.testing.assert_array_equal(one, other)
     for one, other in zip(with_helper, without):
         np.testing.assert_array_equal(one, other)
 
@@ -396,10 +414,9 @@ def test_operator_errors_name_the_phase_that_failed(rng):
     ``aclnn<Op>GetWorkspaceSize`` with npusim's message; the next operation works."""
     x = npx.asarray(rng.standard_normal(4).astype(np.float32))
     wrong = npx.asarray(np.zeros(5, np.float32))
-    stream = _ops.stream_of(x)
     alpha = _ops.acl_scalar(1, x.dtype)
     with pytest.raises(npx.AclError) as info:
-        _ops.launch_binary("aclnnAdd", x, x, alpha, wrong, stream)
+        _ops.launch("aclnnAdd", x, x, alpha, wrong)
     assert info.value.code == 161002 and info.value.api == "aclnnAddGetWorkspaceSize"
     np.testing.assert_allclose((x + x).to_host(), 2 * x.to_host())
 
@@ -411,7 +428,7 @@ SECOND = "int32_t(void *, uint64_t, void *, void *)"
 
 
 @pytest.fixture
-def fake_operator(monkeypatch):
+def fake_operator(monkeypatch, forget_entry_points):
     """Registers ``aclnnFake`` with cffi-callback phases; returns the list of calls."""
     calls = []
     behaviour = {"workspace": 0, "first": 0, "second": 0}
@@ -429,7 +446,7 @@ def fake_operator(monkeypatch):
         return behaviour["second"]
 
     monkeypatch.setitem(_ops._phases, "aclnnFake", (first, second))
-    monkeypatch.setattr(_ops, "_entry_points", dict(_ops._entry_points))
+    forget_entry_points()
     return calls, behaviour
 
 
@@ -443,7 +460,7 @@ def test_helper_runs_both_phases_on_the_stream(fake_operator, rng):
         pytest.skip("the C helper is not built")
     calls, _ = fake_operator
     x, t, stream = _tensors(rng)
-    _ops._launch_tensors("aclnnFake", t, t, None, t, stream)
+    _ops.launch("aclnnFake", x, x, x, stream=stream)
     assert [c[0] for c in calls] == ["first", "second"]
     address = int(ffi.cast("uintptr_t", t))
     assert [int(ffi.cast("uintptr_t", p)) for p in calls[0][1:]] == [address] * 3
@@ -456,7 +473,7 @@ def test_helper_leaves_a_workspace_to_the_pool(fake_operator, rng):
     calls, behaviour = fake_operator
     behaviour["workspace"] = 4096
     x, t, stream = _tensors(rng)
-    _ops._launch_tensors("aclnnFake", t, t, None, t, stream)
+    _ops.launch("aclnnFake", x, x, x, stream=stream)
     _, workspace, size, executor, _ = calls[1]
     assert workspace != ffi.NULL and size == 4096 and executor == 0x5A5A0
 
@@ -467,13 +484,14 @@ def test_helper_errors_name_their_phase(fake_operator, phase, rng):
     behaviour[phase] = 161002
     x, t, stream = _tensors(rng)
     with pytest.raises(npx.AclError) as info:
-        _ops._launch_tensors("aclnnFake", t, t, None, t, stream)
+        _ops.launch("aclnnFake", x, x, x, stream=stream)
     assert info.value.code == 161002
     assert info.value.api == ("aclnnFakeGetWorkspaceSize" if phase == "first" else "aclnnFake")
     assert [c[0] for c in calls] == (["first"] if phase == "first" else ["first", "second"])
 
 
-def test_helper_with_entry_points_and_handles_of_an_abi_mode_library(monkeypatch, rng):
+def test_helper_with_entry_points_and_handles_of_an_abi_mode_library(monkeypatch,
+                                                                     forget_entry_points, rng):
     """The CANN path: the provider is opened with ffi.dlopen (ABI mode, another cffi
     instance), so its entry points and handles are foreign cdata. Here npusim's own
     library is opened that way, and x + y, x * 2.0, x += y run through the helper."""
@@ -498,20 +516,20 @@ def test_helper_with_entry_points_and_handles_of_an_abi_mode_library(monkeypatch
         int32_t aclnnInplaceAdd(void* workspace, uint64_t workspaceSize,
             aclOpExecutor* executor, void* stream);""")
     library = abi.dlopen(_npusim.__file__)
-    monkeypatch.setattr(_ops, "_entry_points", {})
+    forget_entry_points()
     for op in ("aclnnAdd", "aclnnMuls", "aclnnInplaceAdd"):
         monkeypatch.setitem(_ops._phases, op, (getattr(library, op + "GetWorkspaceSize"),
                                                getattr(library, op)))
     foreign = abi.cast("aclTensor *", 0)  # a handle type of the other cffi instance
-    real_pointers = _ops._launch_pointers
+    real_helper = _ops._launch_helper
 
-    def with_foreign_handles(op_name, count, *pointers_and_stream):
+    def with_foreign_handles(first, second, count, *pointers_and_stream):
         *pointers, stream = pointers_and_stream
         pointers = [abi.cast(abi.typeof(foreign), int(ffi.cast("uintptr_t", p)))
                     for p in pointers]
-        return real_pointers(op_name, count, *pointers, stream)
+        return real_helper(first, second, count, *pointers, stream)
 
-    monkeypatch.setattr(_ops, "_launch_pointers", with_foreign_handles)
+    monkeypatch.setattr(_ops, "_launch_helper", with_foreign_handles)
     a = rng.standard_normal(6).astype(np.float32)
     b = rng.standard_normal(6).astype(np.float32)
     x, y = npx.asarray(a), npx.asarray(b)
@@ -643,3 +661,15 @@ def test_hypothesis_shapes_match_numpy(shape1, shape2, data):
         result = getattr(x, dunder)(y)
         assert result.shape == expected_shape
         np.testing.assert_allclose(result.to_host(), NUMPY[name](a, b), rtol=1e-6)
+
+
+def test_a_launch_with_the_wrong_number_of_arguments_raises(rng):
+    """launch() hands the C helper only the operator's own number of pointers: a call with
+    one missing (aclnnAdd without alpha) is refused by cffi, not run with a NULL."""
+    x = npx.asarray(rng.standard_normal(4).astype(np.float32))
+    out = _ops.empty((4,), x.dtype, x.device, _ops.stream_of(x))
+    _ops.launch("aclnnAdd", x, x, _ops.acl_scalar(1, x.dtype), out)
+    assert _ops._pointer_entry_points["aclnnAdd"][2] == 4
+    with pytest.raises(TypeError):
+        _ops.launch("aclnnAdd", x, x, out)
+    np.testing.assert_allclose(out.to_host(), 2 * x.to_host(), rtol=1e-6)

@@ -384,7 +384,7 @@ FAKE_EXECUTOR = 0x5A5A0
 
 
 @pytest.fixture
-def fake(monkeypatch):
+def fake(monkeypatch, forget_entry_points):
     """fake(op, signature): replaces ``op``'s two phases by recording callbacks with the
     operator's exact first-phase signature; returns (calls, behaviour), where behaviour
     sets each phase's status and the workspace size the first phase asks for."""
@@ -407,8 +407,7 @@ def fake(monkeypatch):
         callbacks = (ffi.callback(signature, first), ffi.callback(SECOND, second))
         keep.append(callbacks)
         monkeypatch.setitem(_ops._phases, op, callbacks)
-        monkeypatch.setattr(_ops, "_entry_points", {})
-        monkeypatch.setattr(_ops, "_exact_launchers", {})
+        forget_entry_points()
         return calls, behaviour
     return install
 
@@ -535,7 +534,7 @@ def test_a_real_first_phase_error_raises_and_the_next_call_works(rng):
     assert_matches(npx.sum(x, axis=1), a.sum(axis=1))  # through int64, as documented
 
 
-def test_python_launch_gives_the_same_results(monkeypatch, rng):
+def test_python_launch_gives_the_same_results(monkeypatch, forget_entry_points, rng):
     """Without the C helpers (a CANN-only install) the same paths launch from Python."""
     a = host_data(rng, (6, 5), "float32")
     c = host_data(rng, (3, 5), "float32")
@@ -545,8 +544,7 @@ def test_python_launch_gives_the_same_results(monkeypatch, rng):
         return [npx.sum(d, axis=1), npx.mean(d, axis=0), npx.max(d, axis=-1),
                 npx.argmin(d, axis=1), npx.matmul(d, cd.T)]
     run()
-    monkeypatch.setattr(_ops, "_entry_points", {})
-    monkeypatch.setattr(_ops, "_exact_launchers", {})
+    forget_entry_points()
     monkeypatch.setattr(_ops, "_launch_helper", None)
     results = run()
     assert set(_ops._exact_launchers) == {"aclnnReduceSum", "aclnnMean", "aclnnAmax",
@@ -558,7 +556,8 @@ def test_python_launch_gives_the_same_results(monkeypatch, rng):
 
 
 @needs_helper
-def test_helpers_with_entry_points_of_an_abi_mode_library(monkeypatch, rng):
+def test_helpers_with_entry_points_of_an_abi_mode_library(monkeypatch, forget_entry_points,
+                                                         rng):
     """The CANN path: the provider is opened with ffi.dlopen (ABI mode, another cffi
     instance), so its entry points are foreign cdata. Here npusim's own library is opened
     that way, and each exact-signature helper runs its operator through them."""
@@ -592,8 +591,7 @@ def test_helpers_with_entry_points_of_an_abi_mode_library(monkeypatch, rng):
                 npx.argmax(d, axis=-1), npx.matmul(d, cd.T)]
     run()  # the plans (their first call takes launch(), which this test does not feed)
     ops = ("aclnnReduceSum", "aclnnAmax", "aclnnArgMax", "aclnnMatmul")
-    monkeypatch.setattr(_ops, "_entry_points", {})
-    monkeypatch.setattr(_ops, "_exact_launchers", {})
+    forget_entry_points()
     for op in ops:
         monkeypatch.setitem(_ops._phases, op, (getattr(library, op + "GetWorkspaceSize"),
                                                getattr(library, op)))

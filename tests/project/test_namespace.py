@@ -232,9 +232,7 @@ def test_core_imports_before_its_first_definition(path):
 
 
 _EXTENSIONS = ("_fastpath", "_dlpack", "_npusim")  # compiled modules (no .py file)
-# Left to remove: the C fast path's configuration reads the runtime's table of default
-# streams until the runtime publishes the state the fast path reads.
-_KNOWN_PRIVATE_USES = {("_ops.py", "_stream._default_streams")}
+_KNOWN_PRIVATE_USES = set()  # none left: keep it so
 
 
 def _is_module(directory, name):

@@ -331,7 +331,8 @@ def test_captured_allocations_use_the_graph_pool_and_the_default_pool_stays_inta
 
 @pytest.mark.parametrize("op", [lambda x, y: x + y, lambda x, y: x * 2.5])
 def test_operation_results_follow_using_pool(rng, op):
-    """Results of the binary fast paths (_ops._result) come from the thread's pool."""
+    """Results of the binary operators come from the thread's pool (using_pool sends them
+    from the C path to the Python one)."""
     host1, host2 = rng.standard_normal(300), rng.standard_normal(300)
     x, y = npx.asarray(host1), npx.asarray(host2)
     default = mp.get_default_memory_pool(x.device)
