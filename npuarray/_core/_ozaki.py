@@ -278,18 +278,19 @@ def slices_for(ratio, k):
     (nonzero terms) / (|A| |B|)_ij in scaled units; None when none does.
 
     Per nonzero term, the digit products dropped (``t + u > s + 1``: at most
-    ``(s - 1) 2**(2 - 8 s)``) and the words' tails beyond ``s`` digits (each
-    below ``2**(1 - 8 s) + 2**-118`` in scaled units) lose at most
-    ``(s + 3) 2**(2 - 8 s)``.
-    The diagonals are added exactly within a group (``group_size``); each
-    addition of a group rounds once, the last by at most ``u |c_ij|`` and the
-    others by ``u`` times a partial sum of at most ``sum_k (sum_t |A_t| w_t)
-    (sum_u |B_u| w_u) <= 9.2 (|A| |B|)_ij`` (balanced digits: a word's digit sum
-    is at most 3.02 times the word)."""
+    ``1.005 (s - 1) w`` with ``w = 2**(2 - 8 s)``) and the truncation of each
+    operand to ``s`` digits (its digits beyond, below ``0.502 w``, and the words'
+    own truncation, ``2**-62`` or ``2**-118`` with two words: ``e``) lose at most
+    ``1.005 (s - 1) w + 2.01 (0.502 w + e)``. The diagonals are added exactly
+    within a group (``group_size``); each addition of a group rounds once, the last
+    by at most ``u |c_ij|`` and the others by ``u`` times a partial sum of at most
+    ``sum_k (sum_t |A_t| w_t)(sum_u |B_u| w_u) <= 9.2 (|A| |B|)_ij`` (balanced
+    digits: a word's digit sum is at most 3.02 times the word)."""
     for s in range(1, DIGITS + 1):
         chunk = chunk_length(s)
         roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
-        dropped = (s + 3) * 2.0 ** (2 - 8 * s) * (1 + 2.0 ** -40)
+        w = 2.0 ** (2 - 8 * s)
+        dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
         if ratio * dropped + (9.2 * (roundings - 1) + 1) * _UNIT_ROUNDOFF <= k * _UNIT_ROUNDOFF:
             return s
     return None
