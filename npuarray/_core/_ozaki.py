@@ -67,7 +67,8 @@ _INT32_LIMIT = 2 ** 31 - 1
 _WORD_BITS = 62           # scaled values (below 1) become words below 2**62
 _OFFSET = 0x0080808080808080   # 128 in each of bytes 0..6 of an int64 word
 _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
-_SLICE_BYTES = 16 << 20   # int8 digits of a block of rows of a (x2 is packed once per block)
+_SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
+                          # digits are packed again per block: 1024^2 products take one block)
 
 
 def product(a, b, out, stream, left=None):
@@ -90,7 +91,7 @@ def product(a, b, out, stream, left=None):
     for k0 in range(0, k, chunk):
         k1 = min(k, k0 + chunk)
         b_flat = _flat_columns(split_columns(b[..., k0:k1, :], scales.tau, s, stream))
-        rows = m if left is not None else max(1, min(m, _SLICE_BYTES // max(1, s * (k1 - k0) + 4 * n)))
+        rows = m if left is not None else max(1, min(m, _SLICE_BYTES // max(1, s * (k1 - k0) + 12 * n)))
         for i0 in range(0, m, rows):
             i1 = min(m, i0 + rows)
             if left is not None:
@@ -98,6 +99,8 @@ def product(a, b, out, stream, left=None):
             else:
                 a_flat = _flat_rows(split_rows(a[..., i0:i1, k0:k1], scales.sigma[..., i0:i1, :], s, stream))
             add_diagonals(a_flat, b_flat, k1 - k0, out[..., i0:i1, :], s, scales.unit, k0 > 0, stream)
+            del a_flat   # (before the next block's digits are made)
+        del b_flat
     _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)
     _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
     return True
