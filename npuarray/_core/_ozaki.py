@@ -124,7 +124,8 @@ class PreparedLeft:
     def __init__(self, a, stream):
         self.a = a
         k = a._shape[-1]
-        self.sigma, self.exponent = power_of_two_scale(_largest(a, -1))
+        self.sigma, exponent = power_of_two_scale(_largest(a, -1))
+        self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
         self.bits = _magnitude_bits(k)
         self.magnitude, self.count = _magnitude_and_count(
             a, _elementwise.multiply(self.sigma, 2.0 ** self.bits), -1, _INT8, stream)
@@ -173,10 +174,10 @@ def _magnitude_and_count(x, scale, axis, dtype, stream):
     count, length = x._shape[other], x._shape[axis]
     device = x._buffer.device
     magnitude = _ops.empty(x._shape, dtype, device, stream)
+    step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
     kept = list(x._shape)
     kept[axis] = 1
-    nonzero = _ops.empty(tuple(kept), FLOAT64, device, stream)
-    step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
+    nonzero = _ops.empty(tuple(kept), FLOAT64, device, stream) if step < count else None
     for j0 in range(0, count, step):
         part = (Ellipsis, slice(j0, j0 + step), slice(None)) if axis == -1 else \
             (Ellipsis, slice(None), slice(j0, j0 + step))
@@ -188,8 +189,10 @@ def _magnitude_and_count(x, scale, axis, dtype, stream):
         else:
             _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
                         to_acl_dtype(dtype), magnitude[part], stream=stream)
-        _ops.copy_(nonzero[part], _statistical.sum(_elementwise.not_equal(block, 0), axis=axis, keepdims=True,
-                                                   dtype=FLOAT64), stream=stream)
+        counted = _statistical.sum(_elementwise.not_equal(block, 0), axis=axis, keepdims=True, dtype=FLOAT64)
+        if step >= count:
+            return magnitude, counted
+        _ops.copy_(nonzero[part], counted, stream=stream)
     return magnitude, nonzero
 
 
@@ -202,13 +205,16 @@ class _Scales:
         self.a, self.b, self.stream, self.left = a, b, stream, left
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
+        largest = [_largest(b, -2)] if left is not None else [_largest(a, -1), _largest(b, -2)]
+        scales, exponents = power_of_two_scale(_manipulation.concat(
+            [_manipulation.reshape(x, (-1,)) for x in largest]))   # one set of launches for both
+        self.exponents = _statistical.max(_elementwise.abs(exponents))
         if left is not None:
-            self.sigma, a_exp = left.sigma, left.exponent
+            self.sigma = left.sigma
+            self.exponents = _elementwise.maximum(self.exponents, left.largest_exponent)
         else:
-            self.sigma, a_exp = power_of_two_scale(_largest(a, -1))
-        self.tau, b_exp = power_of_two_scale(_largest(b, -2))
-        self.exponents = _statistical.max(_elementwise.abs(_manipulation.concat(
-            [_manipulation.reshape(a_exp, (-1,)), _manipulation.reshape(b_exp, (-1,))])))
+            self.sigma = _manipulation.reshape(scales[:largest[0].size], largest[0]._shape)
+        self.tau = _manipulation.reshape(scales[scales._shape[0] - largest[-1].size:], largest[-1]._shape)
         self.ratio = self._ratio(exact=False)
 
     def _ratio(self, exact):
@@ -237,8 +243,7 @@ class _Scales:
                 b[..., j0:j0 + columns], _elementwise.multiply(self.tau[..., j0:j0 + columns], 2.0 ** bits), -2,
                 dtype, stream)
             # a zero column of b has no error: any magnitude keeps it out of the row minima
-            b_magnitude = _elementwise.maximum(b_magnitude, _elementwise.multiply(
-                _ops.cast(_elementwise.equal(b_count, 0), dtype, stream=stream), 2 ** max(bits, 1) - 1))
+            b_magnitude = _elementwise.where(_elementwise.equal(b_count, 0), 2 ** max(bits, 1) - 1, b_magnitude)
             b_most = _statistical.max(b_count, axis=-1, keepdims=True)
             for i0 in range(0, m, rows):
                 if left is not None and not exact:
@@ -249,10 +254,10 @@ class _Scales:
                         _elementwise.multiply(self.sigma[..., i0:i0 + rows, :], 2.0 ** bits), -1, dtype, stream)
                 size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact), axis=-1,
                                         keepdims=True)
-                count = _elementwise.multiply(_elementwise.minimum(a_count, b_most), 2.0 ** (2 * bits))
                 maxima.append(_statistical.max(_elementwise.divide(
-                    count, _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900))))
-        return _statistical.max(_manipulation.stack(maxima))
+                    _elementwise.minimum(a_count, b_most), _elementwise.maximum(size, 2.0 ** -900))))
+        ratio = maxima[0] if len(maxima) == 1 else _statistical.max(_manipulation.stack(maxima))
+        return _elementwise.multiply(ratio, 2.0 ** (2 * bits))
 
     def _product_of_magnitudes(self, x1, x2, exact):
         if not exact:
@@ -437,9 +442,15 @@ def _flat_columns(planes):
 
 
 def _unit_scale(device, stream):
-    """x2Scale of aclnnQuantMatmulV5: (1,) float32 ones (unused for INT32 out)."""
-    scale = _ops.empty((1,), _FLOAT32, device, stream)
-    return _ops.fill_(scale, 1.0, stream=stream)
+    """x2Scale of aclnnQuantMatmulV5: (1,) float32 ones (unused for INT32 out), one per
+    device (never written again)."""
+    scale = _UNIT_SCALES.get(device)
+    if scale is None:
+        scale = _UNIT_SCALES[device] = _ops.fill_(_ops.empty((1,), _FLOAT32, device, stream), 1.0, stream=stream)
+    return scale
+
+
+_UNIT_SCALES = {}
 
 
 def _quant_product(x1, x2, unit, stream, out=None):
