@@ -160,12 +160,14 @@ def matmul(x1, x2, /):
     dimension removed); leading batch dimensions broadcast. Shapes ``(..., M, K)``
     and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. aclnnMatmul
     computes float16, bfloat16 and float32 (the dtypes CANN documents); float64
-    runs on the integer matrix unit (int8 slices on aclnnQuantMatmulV5, the Ozaki
-    scheme of ``npuarray/_ozaki.py``: within dgemm's error bound) unless its inputs
-    defeat it (inf, nan, huge exponent spreads) or it is small or thin; those and
-    integers (in int64, wrapping as NumPy) are sums of broadcast products on
-    the device (aclnnMul, aclnnReduceSum: much slower than aclnnMatmul); complex
-    dtypes are one real product of their parts (see ``_complex_product``). Raises ValueError for 0-d operands, mismatched
+    (thin products and matrix-vector too) runs on the integer matrix unit (int8
+    digits on aclnnQuantMatmulV5, the Ozaki scheme of ``npuarray/_core/_ozaki.py``:
+    within dgemm's error bound; ``prepare_matmul`` splits a left operand once for
+    many products) unless its inputs defeat it (inf, nan, exponent spreads beyond
+    15 digits) or it is tiny; those and integers (in int64, wrapping as NumPy) are
+    sums of broadcast products on the device (aclnnMul, aclnnReduceSum: much
+    slower than aclnnMatmul); complex dtypes are one real product of their parts
+    (see ``_complex_product``). Raises ValueError for 0-d operands, mismatched
     contracted dimensions, non-broadcasting batch dimensions or arrays on
     different devices; TypeError for bool or non-array operands.
     """

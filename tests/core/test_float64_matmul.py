@@ -123,7 +123,7 @@ def test_inf_and_nan_take_the_composed_product(special, taken):
 
 def test_huge_spread_within_a_row_takes_the_composed_product(taken):
     a, b = RNG.standard_normal((30, 20)), RNG.standard_normal((20, 25))
-    a[:, ::2] *= 2.0 ** -300   # products that would need far more than MAX_SLICES slices
+    a[:, ::2] *= 2.0 ** -300   # products that would need far more than DIGITS digits
     b[::2] *= 2.0 ** 300
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
     assert taken == [False]
