@@ -67,6 +67,7 @@ _INT32_LIMIT = 2 ** 31 - 1
 _WORD_BITS = 62           # scaled values (below 1) become words below 2**62
 _OFFSET = 0x0080808080808080   # 128 in each of bytes 0..6 of an int64 word
 _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
+_KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
 _SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
                           # digits are packed again per block: 1024^2 products take one block)
 
@@ -81,10 +82,18 @@ def product(a, b, out, stream, left=None):
     (m, k), n = a._shape[-2:], b._shape[-1]
     if m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE or _capture_guard.capture_of(stream) is not None:
         return False
-    scales = _Scales(a, b, stream, left)
+    scales = _Scales(a, b, stream, left, keep=a.nbytes + b.nbytes <= _KEEP_BYTES and k <= chunk_length(DIGITS))
     s = scales.slices()
     if s is None:
         return False
+    if scales.words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
+        a_flat = left.digits(s) if left is not None else _flat_rows(_row_planes(_Digits.of(scales.words["a"], stream), s, stream))
+        b_flat = _flat_columns(_column_planes(_Digits.of(scales.words["b"], stream), s, stream))
+        del scales.words
+        add_diagonals(a_flat, b_flat, k, out, s, scales.unit, False, stream)
+        _undo_scales(out, scales, stream)
+        return True
+    del scales.words
     chunk = chunk_length(s)
     if left is not None and (k > chunk or left.planes is None or s > WORD_DIGITS):
         left = None   # (cut along K, or more digits than it holds: split as usual)
@@ -101,9 +110,14 @@ def product(a, b, out, stream, left=None):
             add_diagonals(a_flat, b_flat, k1 - k0, out[..., i0:i1, :], s, scales.unit, k0 > 0, stream)
             del a_flat   # (before the next block's digits are made)
         del b_flat
+    _undo_scales(out, scales, stream)
+    return True
+
+
+def _undo_scales(out, scales, stream):
+    """``out`` divided by the row and column scales (powers of two: exact)."""
     _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)
     _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
-    return True
 
 
 class PreparedLeft:
@@ -112,8 +126,9 @@ class PreparedLeft:
 
     Holds ``a``'s row scales, the ``WORD_DIGITS`` digit planes of a word (``8 M K`` bytes, as much as
     ``a``), the int8 magnitudes of the error bound (``M K`` bytes) and the nonzeros
-    of each row, made on ``stream`` (aclnnMul, aclnnCast, aclnnAdds,
-    aclnnBitwiseXorScalar, aclnnInplaceCopy, aclnnAbs, aclnnNeScalar, aclnnReduceSum).
+    of each row, made on ``stream`` (aclnnMul, aclnnCast, aclnnRightShift,
+    aclnnBitwiseXorTensor, aclnnAdds, aclnnBitwiseXorScalar, aclnnInplaceCopy,
+    aclnnNeScalar, aclnnReduceSum).
     ``product(b, out, stream)`` then costs the split of ``b``, the error bound's int8
     product and the diagonals: for a thin ``b`` (N of 1 to 64) a small fraction of a
     product from scratch. Pass it as ``left`` to ``product`` (which still returns
@@ -126,12 +141,14 @@ class PreparedLeft:
         k = a._shape[-1]
         self.sigma, exponent = power_of_two_scale(_largest(a, -1))
         self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
-        self.bits = _magnitude_bits(k)
-        self.magnitude, self.count = _magnitude_and_count(
-            a, _elementwise.multiply(self.sigma, 2.0 ** self.bits), -1, _INT8, stream)
+        bits = _magnitude_bits(k)
         self.planes = None
         if k <= chunk_length(WORD_DIGITS):
-            self.planes = _flat_rows(split_rows(a, self.sigma, WORD_DIGITS, stream))
+            words = _raw_words(a, self.sigma, stream)
+            self.magnitude, self.count = _magnitude_of_words(words, bits, stream), _count(a, -1)
+            self.planes = _flat_rows(_row_planes(_Digits.of(words, stream), WORD_DIGITS, stream))
+        else:
+            self.magnitude, self.count = _magnitude_and_count(a, self.sigma, -1, _INT8, bits, stream)
 
     def digits(self, s):
         """The top ``s`` digit planes of every row, (..., M, s K) int8 (a view)."""
@@ -165,11 +182,11 @@ def _magnitude_bits(k):
     return min(BITS, (_INT32_LIMIT // k).bit_length() // 2)
 
 
-def _magnitude_and_count(x, scale, axis, dtype, stream):
-    """(|x scale| cast to ``dtype``: int8 (``x scale`` truncated toward zero, then
-    aclnnAbs: floor(|x| scale) < 128) or float32; the number of nonzeros along
-    ``axis`` (kept, float64)), made in blocks of ``_BLOCK_BYTES`` along the other
-    axis (-1: rows of a, -2: columns of b)."""
+def _magnitude_and_count(x, scale, axis, dtype, bits, stream):
+    """(the magnitudes of ``x`` scaled by ``scale``: int8 ``floor(|x| scale 2**bits)``
+    less at most one (``_magnitude_of_words``) or float32 ``|x| scale``; the number
+    of nonzeros along ``axis`` (kept, float64)), made in blocks of ``_BLOCK_BYTES``
+    along the other axis (-1: rows of a, -2: columns of b)."""
     other = -2 if axis == -1 else -1
     count, length = x._shape[other], x._shape[axis]
     device = x._buffer.device
@@ -183,17 +200,41 @@ def _magnitude_and_count(x, scale, axis, dtype, stream):
             (Ellipsis, slice(None), slice(j0, j0 + step))
         block = x[part]
         if dtype == _INT8:
-            _ops.launch("aclnnCast", _elementwise.multiply(block, scale[part]), to_acl_dtype(dtype),
-                        magnitude[part], stream=stream)
-            _ops.launch("aclnnAbs", magnitude[part], magnitude[part], stream=stream)
+            _magnitude_of_words(_raw_words(block, scale[part], stream), bits, stream, magnitude[part])
         else:
             _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
                         to_acl_dtype(dtype), magnitude[part], stream=stream)
-        counted = _statistical.sum(_elementwise.not_equal(block, 0), axis=axis, keepdims=True, dtype=FLOAT64)
+        counted = _count(block, axis)
         if step >= count:
             return magnitude, counted
         _ops.copy_(nonzero[part], counted, stream=stream)
     return magnitude, nonzero
+
+
+def _raw_words(x, scale, stream):
+    """``trunc(x scale 2**62)`` as int64 (aclnnMul, aclnnCast: float64 to int64 truncates)."""
+    return _ops.cast(_elementwise.multiply(x, _elementwise.multiply(scale, 2.0 ** _WORD_BITS)), _INT64,
+                     stream=stream)
+
+
+def _magnitude_of_words(words, bits, stream, out=None):
+    """int8 magnitudes ``floor(|x| scale 2**bits)`` (or one less: a lower bound all the
+    same) from ``_raw_words`` ``U``: ``(U ^ (U >> 63)) >> (62 - bits)``, i.e. ``|U|``
+    less one for negative ``U`` (aclnnRightShift, aclnnBitwiseXorTensor, then
+    aclnnRightShift into int8: the values are below 128; no aclnnAbs pass)."""
+    device = words._buffer.device
+    if out is None:
+        out = _ops.empty(words._shape, _INT8, device, stream)
+    sign = _ops.empty(words._shape, _INT64, device, stream)
+    _ops.launch("aclnnRightShift", words, _constant(device, stream, 63, _INT64), sign, stream=stream)
+    _ops.launch("aclnnBitwiseXorTensor", words, sign, sign, stream=stream)
+    _ops.launch("aclnnRightShift", sign, _constant(device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+    return out
+
+
+def _count(x, axis):
+    """The nonzeros of ``x`` along ``axis`` (kept), float64 (aclnnNeScalar, aclnnReduceSum)."""
+    return _statistical.sum(_elementwise.not_equal(x, 0), axis=axis, keepdims=True, dtype=FLOAT64)
 
 
 class _Scales:
@@ -201,7 +242,7 @@ class _Scales:
     of ``b`` and what the number of digits depends on, computed in blocks on the
     device."""
 
-    def __init__(self, a, b, stream, left=None):
+    def __init__(self, a, b, stream, left=None, keep=False):
         self.a, self.b, self.stream, self.left = a, b, stream, left
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
@@ -215,6 +256,11 @@ class _Scales:
         else:
             self.sigma = _manipulation.reshape(scales[:largest[0].size], largest[0]._shape)
         self.tau = _manipulation.reshape(scales[scales._shape[0] - largest[-1].size:], largest[-1]._shape)
+        self.words = {}
+        if keep:   # int64 words of both operands: the bound's magnitudes, then the digits
+            if left is None:
+                self.words["a"] = _raw_words(a, self.sigma, stream)
+            self.words["b"] = _raw_words(b, self.tau, stream)
         self.ratio = self._ratio(exact=False)
 
     def _ratio(self, exact):
@@ -234,24 +280,28 @@ class _Scales:
         m, k, n = a._shape[-2], self.k, b._shape[-1]
         bits = 0 if exact else _magnitude_bits(k)
         dtype = _FLOAT32 if exact else _INT8
-        columns = max(1, min(n, _BLOCK_BYTES // (dtype.itemsize * 2 * k * max(1, b.size // (k * n)))))
-        rows = m if left is not None and not exact else \
+        whole = self.words and not exact
+        columns = n if whole else max(1, min(n, _BLOCK_BYTES // (dtype.itemsize * 2 * k * max(1, b.size // (k * n)))))
+        rows = m if whole or (left is not None and not exact) else \
             max(1, _BLOCK_BYTES // (8 * max(columns, k) * max(1, a.size // (m * k))))
         maxima = []
         for j0 in range(0, n, columns):
-            b_magnitude, b_count = _magnitude_and_count(
-                b[..., j0:j0 + columns], _elementwise.multiply(self.tau[..., j0:j0 + columns], 2.0 ** bits), -2,
-                dtype, stream)
+            if whole:
+                b_magnitude, b_count = _magnitude_of_words(self.words["b"], bits, stream), _count(b, -2)
+            else:
+                b_magnitude, b_count = _magnitude_and_count(
+                    b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns], -2, dtype, bits, stream)
             # a zero column of b has no error: any magnitude keeps it out of the row minima
             b_magnitude = _elementwise.where(_elementwise.equal(b_count, 0), 2 ** max(bits, 1) - 1, b_magnitude)
             b_most = _statistical.max(b_count, axis=-1, keepdims=True)
             for i0 in range(0, m, rows):
                 if left is not None and not exact:
                     a_magnitude, a_count = left.magnitude[..., i0:i0 + rows, :], left.count[..., i0:i0 + rows, :]
+                elif whole:
+                    a_magnitude, a_count = _magnitude_of_words(self.words["a"], bits, stream), _count(a, -1)
                 else:
                     a_magnitude, a_count = _magnitude_and_count(
-                        a[..., i0:i0 + rows, :],
-                        _elementwise.multiply(self.sigma[..., i0:i0 + rows, :], 2.0 ** bits), -1, dtype, stream)
+                        a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :], -1, dtype, bits, stream)
                 size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact), axis=-1,
                                         keepdims=True)
                 maxima.append(_statistical.max(_elementwise.divide(
@@ -354,15 +404,10 @@ def _low_digit_words(x, scale, high, stream):
     offset = _ops.acl_scalar(_OFFSET, _INT64)
     _ops.launch("aclnnAdds", low, offset, _ops.acl_scalar(1, _INT64), low, stream=stream)
     carry = _ops.empty(low._shape, _INT64, low._buffer.device, stream)
-    _ops.launch("aclnnRightShift", low, _shift(low._buffer.device, stream), carry, stream=stream)
+    _ops.launch("aclnnRightShift", low, _constant(low._buffer.device, stream, 56, _INT64), carry, stream=stream)
     _ops.launch("aclnnInplaceAdd", high, carry, _ops.acl_scalar(1, _INT64), stream=stream)
     _ops.launch("aclnnBitwiseXorScalar", low, offset, low, stream=stream)
     return low
-
-
-def _shift(device, stream):
-    """(1,) int64 56: aclnnRightShift's shiftBits for the carry out of seven bytes."""
-    return _ops.fill_(_ops.empty((1,), _INT64, device, stream), 56, stream=stream)
 
 
 class _Digits:
@@ -378,6 +423,14 @@ class _Digits:
         self.low = _bytes_of(_low_digit_words(x, scale, high, stream)) if s > WORD_DIGITS else None
         _balance(high, stream)
         self.high = _bytes_of(high)
+
+    @classmethod
+    def of(cls, words, stream):
+        """The digits of ``_raw_words`` (balanced in place: one word, up to eight digits)."""
+        digits = cls.__new__(cls)
+        _balance(words, stream)
+        digits.high, digits.low = _bytes_of(words), None
+        return digits
 
     def top(self, t):
         return self.high[..., 8 - t] if t <= WORD_DIGITS else self.low[..., 15 - t]
@@ -399,18 +452,26 @@ def split_rows(a, sigma, s, stream):
     by ``sigma`` (..., M, 1): plane ``j`` holds digit ``s - j`` (least significant
     of the top ``s`` first, so that the top ``d`` digits are a contiguous tail).
     Made in blocks of rows, one aclnnInplaceCopy per word."""
-    device = a._buffer.device
     rows, k = a._shape[-2:]
-    planes = _ops.empty(a._shape[:-1] + (s, k), _INT8, device, stream)
+    planes = _ops.empty(a._shape[:-1] + (s, k), _INT8, a._buffer.device, stream)
     step = max(1, _BLOCK_BYTES // (8 * k * max(1, a.size // (rows * k))))
     for i0 in range(0, rows, step):
         digits = _Digits(a[..., i0:i0 + step, :], sigma[..., i0:i0 + step, :], s, stream)
-        j = 0
-        for run in digits.runs(s):
-            width = run._shape[-1]
-            _ops.copy_(planes[..., i0:i0 + step, j:j + width, :], _manipulation.moveaxis(run, -1, -2),
-                       stream=stream)
-            j += width
+        _row_planes(digits, s, stream, planes[..., i0:i0 + step, :, :])
+    return planes
+
+
+def _row_planes(digits, s, stream, planes=None):
+    """The top ``s`` digits of ``digits`` (of (..., M, K)) into (..., M, s, K) ``planes``
+    (a new array when None), least significant first: one aclnnInplaceCopy per word."""
+    if planes is None:
+        shape = digits.high._shape[:-1]
+        planes = _ops.empty(shape[:-1] + (s, shape[-1]), _INT8, digits.high._buffer.device, stream)
+    j = 0
+    for run in digits.runs(s):
+        width = run._shape[-1]
+        _ops.copy_(planes[..., j:j + width, :], _manipulation.moveaxis(run, -1, -2), stream=stream)
+        j += width
     return planes
 
 
@@ -419,14 +480,22 @@ def split_columns(b, tau, s, stream):
     scaled by ``tau`` (..., 1, N): plane ``j`` holds digit ``j + 1`` (most
     significant first, so that the top ``d`` digits are a contiguous head). Made
     in blocks of rows of b, one aclnnInplaceCopy per plane."""
-    device = b._buffer.device
     k, n = b._shape[-2:]
-    planes = _ops.empty(b._shape[:-2] + (s, k, n), _INT8, device, stream)
+    planes = _ops.empty(b._shape[:-2] + (s, k, n), _INT8, b._buffer.device, stream)
     step = max(1, _BLOCK_BYTES // (8 * n * max(1, b.size // (k * n))))
     for k0 in range(0, k, step):
-        digits = _Digits(b[..., k0:k0 + step, :], tau, s, stream)
-        for j in range(s):
-            _ops.copy_(planes[..., j, k0:k0 + step, :], digits.top(j + 1), stream=stream)
+        _column_planes(_Digits(b[..., k0:k0 + step, :], tau, s, stream), s, stream, planes[..., k0:k0 + step, :])
+    return planes
+
+
+def _column_planes(digits, s, stream, planes=None):
+    """The top ``s`` digits of ``digits`` (of (..., K, N)) into (..., s, K, N) ``planes``
+    (a new array when None), most significant first: one aclnnInplaceCopy per plane."""
+    if planes is None:
+        shape = digits.high._shape[:-1]
+        planes = _ops.empty(shape[:-2] + (s,) + shape[-2:], _INT8, digits.high._buffer.device, stream)
+    for j in range(s):
+        _ops.copy_(planes[..., j, :, :], digits.top(j + 1), stream=stream)
     return planes
 
 
@@ -442,15 +511,21 @@ def _flat_columns(planes):
 
 
 def _unit_scale(device, stream):
-    """x2Scale of aclnnQuantMatmulV5: (1,) float32 ones (unused for INT32 out), one per
-    device (never written again)."""
-    scale = _UNIT_SCALES.get(device)
-    if scale is None:
-        scale = _UNIT_SCALES[device] = _ops.fill_(_ops.empty((1,), _FLOAT32, device, stream), 1.0, stream=stream)
-    return scale
+    """x2Scale of aclnnQuantMatmulV5: (1,) float32 ones (unused for INT32 out)."""
+    return _constant(device, stream, 1.0, _FLOAT32)
 
 
-_UNIT_SCALES = {}
+def _constant(device, stream, value, dtype):
+    """A (1,) device array of ``value``, made once per device and value and never
+    written again (aclnnInplaceFillScalar)."""
+    key = (device, value, dtype)
+    constant = _CONSTANTS.get(key)
+    if constant is None:
+        constant = _CONSTANTS[key] = _ops.fill_(_ops.empty((1,), dtype, device, stream), value, stream=stream)
+    return constant
+
+
+_CONSTANTS = {}
 
 
 def _quant_product(x1, x2, unit, stream, out=None):
