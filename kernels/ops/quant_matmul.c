@@ -11,9 +11,10 @@
  *
  * The product runs on whichever integer unit the CPU has, chosen per launch: AMX-INT8 tiles
  * (tdpbusd on 16 x 64-byte tiles, 32 x 32 blocks of out in four accumulator tiles), AVX-512 VNNI
- * (vpdpbusd on tiles of 6 rows x 32 columns), or a portable loop of the same arithmetic. All three
+ * (vpdpbusd on tiles of 6 rows x 32 columns), or a portable loop of the same arithmetic. AMX
+ * multiplies signed by signed bytes (tdpbssd) and takes x1 as it is; VNNI and the portable loop
  * multiply unsigned by signed bytes: x1 is shifted by +128 and 128 * (column sums of x2) taken
- * back, so they share one packing of x2 (panels of 32 columns, four k interleaved, which is also
+ * back. All share one packing of x2 (panels of 32 columns, four k interleaved, which is also
  * AMX's B tile layout); x1 is packed in rows, or in AMX's tile order. Work is spread over
  * npusim's thread pool. The environment
  * variable NPUSIM_QMM_KERNEL=amx|vnni|portable forces one path (for tests); forcing a path the
@@ -52,7 +53,7 @@ typedef struct {
     const uint8_t *a;     /* x1 + 128, Mp x Kp, in rows of lda bytes or AMX tile order (pack_rows) */
     const int8_t *b;      /* panels of TILE_COLS columns: [panel][Kp / 4][TILE_COLS][4] */
     const int32_t *bias;  /* (N) or NULL, contiguous copy */
-    const int32_t *colsum;/* (Np): 128 * column sums of x2 */
+    const int32_t *colsum;/* (Np): 128 * column sums of x2 (0 on AMX: x1 not shifted) */
     char *c;
     int64_t crs, ccs;     /* out strides, elements */
     int64_t M, N, Kp, lda, panels; /* lda: x1's packed row stride, Kp + 64 (no 4 KiB aliasing of rows) */
@@ -200,10 +201,10 @@ static void block_amx(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, cons
         _tile_loadd(5, a + Kp * 16 + k * 16, AMX_K);
         _tile_loadd(6, panel + k * TILE_COLS, TILE_COLS * 4);
         _tile_loadd(7, panel + k * TILE_COLS + 64, TILE_COLS * 4);
-        _tile_dpbusd(0, 4, 6);
-        _tile_dpbusd(1, 4, 7);
-        _tile_dpbusd(2, 5, 6);
-        _tile_dpbusd(3, 5, 7);
+        _tile_dpbssd(0, 4, 6);
+        _tile_dpbssd(1, 4, 7);
+        _tile_dpbssd(2, 5, 6);
+        _tile_dpbssd(3, 5, 7);
     }
     _tile_stored(0, acc[0], 4 * TILE_COLS); _tile_stored(1, acc[0] + 16, 4 * TILE_COLS);
     _tile_stored(2, acc[16], 4 * TILE_COLS); _tile_stored(3, acc[16] + 16, 4 * TILE_COLS);
@@ -294,17 +295,19 @@ typedef struct {
     int8_t *b;
     int32_t *partial;     /* (groups, Np): column sums of each group of PACK_K rows of x2 */
     int64_t Kp, lda, Np;
-    bool tiled;           /* x1 in AMX tile order */
+    bool tiled;           /* x1 in AMX tile order, as it is (signed by signed), no column sums */
 } pack_job;
 
-/* Rows [begin, end) of x1 + 128 (bytes as unsigned), padded with 128 (x1 = 0) to Kp and, on
- * AMX, to Mp rows, in pieces of 64 bytes: consecutive in a row of lda bytes, or in AMX tile
- * order, [Mp / 16][Kp / 64][16 rows][64] (tile loads read 1 KiB in a row, not 16 rows). */
+/* Rows [begin, end) of x1 + 128 (bytes as unsigned), padded with 128 (x1 = 0) to Kp, in pieces
+ * of 64 bytes consecutive in a row of lda bytes; or, on AMX, of x1 as it is, padded with 0 to
+ * Kp and Mp rows, in AMX tile order, [Mp / 16][Kp / 64][16 rows][64] (tile loads read 1 KiB in a
+ * row, not 16 rows). */
 static void pack_rows(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
     int64_t K = p->A->cols, M = p->A->rows, cs = p->A->cs;
     int64_t piece_stride = p->tiled ? 16 * AMX_K : AMX_K;
+    uint8_t shift = p->tiled ? 0 : 0x80u, pad = p->tiled ? 0 : 128;
     for (size_t row = begin; row < end; row++) {
         int64_t i = (int64_t)row;
         uint8_t *dst = p->tiled ? p->a + (i / 16) * p->Kp * 16 + (i % 16) * AMX_K : p->a + i * p->lda;
@@ -314,10 +317,10 @@ static void pack_rows(size_t begin, size_t end, void *ctx)
             int64_t width = p->Kp - k0 < AMX_K ? p->Kp - k0 : AMX_K;
             int64_t n = !src || k0 >= K ? 0 : K - k0 < AMX_K ? K - k0 : AMX_K;
             if (cs == 1)
-                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[k0 + k] ^ 0x80u;
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[k0 + k] ^ shift;
             else
-                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[(k0 + k) * cs] ^ 0x80u;
-            memset(d + n, 128, (size_t)(width - n));
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[(k0 + k) * cs] ^ shift;
+            memset(d + n, pad, (size_t)(width - n));
         }
     }
 }
@@ -349,8 +352,8 @@ static void interleave4(const int8_t *s0, int64_t rs, int8_t *row)
 #define PACK_K 256
 
 /* Groups [begin, end) of PACK_K rows of x2 into panels of [Kp / 4][TILE_COLS][4] bytes (zero
- * padded), row by row so that x2 is read in its own order, and each group's column sums into
- * partial[group] (taken together by qmm_one). */
+ * padded), row by row so that x2 is read in its own order, and (x1 shifted: not on AMX) each
+ * group's column sums into partial[group] (taken together by qmm_one). */
 static void pack_panels(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
@@ -375,6 +378,8 @@ static void pack_panels(size_t begin, size_t end, void *ctx)
             for (int64_t c = first; c < N; c++)
                 p->b[(c / TILE_COLS) * Kp * TILE_COLS + (k / 4) * TILE_COLS * 4 + (c % TILE_COLS) * 4 + k % 4] =
                     src[c * cs];
+            if (p->tiled)
+                continue;
             if (cs == 1)
                 for (int64_t c = 0; c < N; c++) sums[c] += src[c];
             else
