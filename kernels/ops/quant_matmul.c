@@ -51,6 +51,8 @@ typedef struct {
 
 typedef struct {
     const uint8_t *a;     /* x1 + 128, Mp x Kp, in rows of lda bytes or AMX tile order (pack_rows) */
+    const uint8_t *a_direct; /* AMX: x1 itself when its rows serve as tiles (a_rs: their stride) */
+    int64_t a_rs;
     const int8_t *b;      /* panels of TILE_COLS columns: [panel][Kp / 4][TILE_COLS][4] */
     const int32_t *bias;  /* (N) or NULL, contiguous copy */
     const int32_t *colsum;/* (Np): 128 * column sums of x2 (0 on AMX: x1 not shifted) */
@@ -185,10 +187,11 @@ __attribute__((target("amx-tile")))
 static void amx_release(void) { _tile_release(); }
 
 /* One 32 x 32 block over k in [k0, k1) (multiples of 64): acc = (k0 == 0 ? 0 : acc) + a @ panel,
- * a: the block's two groups of 16 rows in tile order (Kp: x1's padded k). */
+ * the block's two groups of 16 rows read from a0 and a1 at k * kmul, rows `stride` bytes apart
+ * (in tile order: kmul 16, stride 64; x1's own rows: kmul 1, stride its row stride). */
 __attribute__((target("amx-tile,amx-int8")))
-static void block_amx(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
-                      uint32_t acc[AMX_BLOCK][TILE_COLS])
+static void block_amx(const uint8_t *a0, const uint8_t *a1, int64_t kmul, int64_t stride, int64_t k0, int64_t k1,
+                      const int8_t *panel, uint32_t acc[AMX_BLOCK][TILE_COLS])
 {
     if (k0 == 0) {
         _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
@@ -197,8 +200,8 @@ static void block_amx(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, cons
         _tile_loadd(2, acc[16], 4 * TILE_COLS); _tile_loadd(3, acc[16] + 16, 4 * TILE_COLS);
     }
     for (int64_t k = k0; k < k1; k += AMX_K) {
-        _tile_loadd(4, a + k * 16, AMX_K);
-        _tile_loadd(5, a + Kp * 16 + k * 16, AMX_K);
+        _tile_loadd(4, a0 + k * kmul, stride);
+        _tile_loadd(5, a1 + k * kmul, stride);
         _tile_loadd(6, panel + k * TILE_COLS, TILE_COLS * 4);
         _tile_loadd(7, panel + k * TILE_COLS + 64, TILE_COLS * 4);
         _tile_dpbssd(0, 4, 6);
@@ -278,8 +281,14 @@ static void qmm_tasks_amx(size_t begin, size_t end, void *ctx)
         if (blocks > AMX_TASK_BLOCKS) blocks = AMX_TASK_BLOCKS;
         for (int64_t k0 = 0; k0 < j->Kp; k0 += AMX_KBLOCK) {
             int64_t k1 = j->Kp - k0 < AMX_KBLOCK ? j->Kp : k0 + AMX_KBLOCK;
-            for (int64_t t = 0; t < blocks; t++)
-                block_amx(j->a + (row_first + t * AMX_BLOCK) * j->Kp, j->Kp, k0, k1, bp, acc[t]);
+            for (int64_t t = 0; t < blocks; t++) {
+                int64_t row = row_first + t * AMX_BLOCK;
+                if (j->a_direct)
+                    block_amx(j->a_direct + row * j->a_rs, j->a_direct + (row + 16) * j->a_rs, 1, j->a_rs, k0, k1,
+                              bp, acc[t]);
+                else
+                    block_amx(j->a + row * j->Kp, j->a + row * j->Kp + j->Kp * 16, 16, AMX_K, k0, k1, bp, acc[t]);
+            }
         }
         for (int64_t t = 0; t < blocks; t++)
             store_block(j, row_first + t * AMX_BLOCK, AMX_BLOCK, panel * TILE_COLS,
@@ -420,7 +429,9 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
     int64_t Kp = (K + kstep - 1) / kstep * kstep, Mp = (M + rstep - 1) / rstep * rstep;
     int64_t panels = (N + TILE_COLS - 1) / TILE_COLS, Np = panels * TILE_COLS;
     int64_t lda = Kp + 64;
-    size_t a_bytes = (size_t)(Mp * lda), b_bytes = (size_t)(Np * Kp);
+    /* AMX reads whole 32-row, 64-byte-deep blocks of x1 in place when its rows are contiguous */
+    bool direct = path == QMM_AMX_TILES && A->cs == 1 && K % AMX_K == 0 && M % AMX_BLOCK == 0;
+    size_t a_bytes = direct ? 0 : (size_t)(Mp * lda), b_bytes = (size_t)(Np * Kp);
     int64_t groups = (Kp + PACK_K - 1) / PACK_K;
     size_t sum_bytes = (size_t)((groups + 1) * Np) * sizeof(int32_t);
     char *mem = malloc(sum_bytes + a_bytes + b_bytes + 64);
@@ -431,10 +442,10 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
     pack_job pj = {A, B, a, b, partial, Kp, lda, Np, path == QMM_AMX_TILES};
     bool parallel = M * N * K >= (1LL << 21);
     if (parallel) {
-        npusim_parallel_for((size_t)Mp, 16, pack_rows, &pj);
+        if (!direct) npusim_parallel_for((size_t)Mp, 16, pack_rows, &pj);
         npusim_parallel_for((size_t)groups, 1, pack_panels, &pj);
     } else {
-        pack_rows(0, (size_t)Mp, &pj);
+        if (!direct) pack_rows(0, (size_t)Mp, &pj);
         pack_panels(0, (size_t)groups, &pj);
     }
     for (int64_t c = 0; c < Np; c++) {   /* 128 * the column sums: the +128 of x1 to take back */
@@ -442,7 +453,8 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
         for (int64_t g = 0; g < groups; g++) sum += (uint32_t)partial[g * Np + c];
         colsum[c] = (int32_t)(128u * sum);
     }
-    qmm_job job = {a, b, bias, colsum, c, crs, ccs, M, N, Kp, lda, panels, path};
+    qmm_job job = {a, direct ? (const uint8_t *)A->base : NULL, A->rs, b, bias, colsum, c, crs, ccs, M, N, Kp, lda,
+                   panels, path};
     void (*run)(size_t, size_t, void *) = qmm_tasks;
     int64_t task_rows = TILE_ROWS * TASK_ROW_TILES;
 #ifdef QMM_AMX
