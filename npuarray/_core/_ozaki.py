@@ -13,7 +13,7 @@ triangular ("fast mode") set of digit products:
   written in balanced base-256 digits ``U = sum_p d_p 256**p`` (``d_p`` in [-128, 127],
   ``d_7`` in [-64, 64]): adding 128 to each of the low seven bytes and flipping their
   top bits (aclnnAdds, aclnnBitwiseXorScalar) leaves each digit in its own byte, so
-  the digit planes are byte views of the words, copied apart (``_digit_words``). In
+  the digit planes are byte views of the words, copied apart (``_Digits``). In
   scaled units ``r = sum_t A_t 2**(2 - 8 t)`` (``A_t``: the digit of ``256**(8 - t)``)
   to within ``2**-62``;
 * the products of digits whose weights sum to ``D`` (``sum_(t+u=D) A_t B_u``) are one
@@ -38,8 +38,10 @@ CANN runs on are little-endian).
 ``PreparedLeft`` splits a left operand once (all eight digits) for many products with
 the same ``a`` (iterative refinement's residuals ``b - a x``).
 
-Memory: the int8 digits of ``b`` (``s K N`` bytes) and of a block of rows of ``a``,
-plus temporaries of at most ``_BLOCK_BYTES`` each.
+Memory: operands of at most ``_KEEP_BYTES`` keep their int64 words from the error
+bound to the digits (8 bytes an element); larger ones hold the int8 digits of ``b``
+(``s K N`` bytes) and of a block of rows of ``a``, plus temporaries of at most
+``_BLOCK_BYTES`` each (a 2048^2 product: under 3 times its operands).
 """
 import math
 
@@ -84,16 +86,27 @@ def product(a, b, out, stream, left=None):
         return False
     scales = _Scales(a, b, stream, left, keep=a.nbytes + b.nbytes <= _KEEP_BYTES and k <= chunk_length(DIGITS))
     s = scales.slices()
+    words, scales.words = scales.words, None
     if s is None:
         return False
-    if scales.words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
-        a_flat = left.digits(s) if left is not None else _flat_rows(_row_planes(_Digits.of(scales.words["a"], stream), s, stream))
-        b_flat = _flat_columns(_column_planes(_Digits.of(scales.words["b"], stream), s, stream))
-        del scales.words
+    if words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
+        a_flat = left.digits(s) if left is not None else \
+            _flat_rows(_row_planes(_Digits.of(words.pop("a"), stream), s, stream))
+        b_flat = _flat_columns(_column_planes(_Digits.of(words.pop("b"), stream), s, stream))
         add_diagonals(a_flat, b_flat, k, out, s, scales.unit, False, stream)
-        _undo_scales(out, scales, stream)
-        return True
-    del scales.words
+    else:
+        del words
+        _in_blocks(a, b, out, s, scales, left, stream)
+    _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)   # powers of two: exact
+    _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
+    return True
+
+
+def _in_blocks(a, b, out, s, scales, left, stream):
+    """``out = a @ b`` in scaled units with ``s`` digits, made in pieces of K (exact
+    int32 sums) and blocks of rows of ``a`` (at most ``_SLICE_BYTES`` of digits and
+    sums), ``b``'s digits once per piece; ``a``'s from ``left`` where it has them."""
+    (m, k), n = a._shape[-2:], b._shape[-1]
     chunk = chunk_length(s)
     if left is not None and (k > chunk or left.planes is None or s > WORD_DIGITS):
         left = None   # (cut along K, or more digits than it holds: split as usual)
@@ -110,25 +123,17 @@ def product(a, b, out, stream, left=None):
             add_diagonals(a_flat, b_flat, k1 - k0, out[..., i0:i1, :], s, scales.unit, k0 > 0, stream)
             del a_flat   # (before the next block's digits are made)
         del b_flat
-    _undo_scales(out, scales, stream)
-    return True
-
-
-def _undo_scales(out, scales, stream):
-    """``out`` divided by the row and column scales (powers of two: exact)."""
-    _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)
-    _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
 
 
 class PreparedLeft:
     """A float64 left operand ``a`` (..., M, K) split once into int8 digits, for many
     products ``a @ b`` with different ``b`` (iterative refinement's residuals).
 
-    Holds ``a``'s row scales, the ``WORD_DIGITS`` digit planes of a word (``8 M K`` bytes, as much as
-    ``a``), the int8 magnitudes of the error bound (``M K`` bytes) and the nonzeros
-    of each row, made on ``stream`` (aclnnMul, aclnnCast, aclnnRightShift,
-    aclnnBitwiseXorTensor, aclnnAdds, aclnnBitwiseXorScalar, aclnnInplaceCopy,
-    aclnnNeScalar, aclnnReduceSum).
+    Holds ``a``'s row scales, the ``WORD_DIGITS`` digit planes of its words
+    (``8 M K`` bytes, as much as ``a``), the int8 magnitudes of the error bound
+    (``M K`` bytes) and the nonzeros of each row, made on ``stream`` (aclnnMul,
+    aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds,
+    aclnnBitwiseXorScalar, aclnnInplaceCopy, aclnnNeScalar, aclnnReduceSum).
     ``product(b, out, stream)`` then costs the split of ``b``, the error bound's int8
     product and the diagonals: for a thin ``b`` (N of 1 to 64) a small fraction of a
     product from scratch. Pass it as ``left`` to ``product`` (which still returns
@@ -367,38 +372,30 @@ def group_size(s, k):
     return max(1, 1 + int((53 - math.log2(s * k * 128 * 128 * 1.004)) // 8))
 
 
-def _digit_words(x, scale, stream):
-    """int64 words whose little-endian bytes, read as int8, are the digits of
-    ``U = trunc(x * scale)`` (|x * scale| < 2**62): ``(U + _OFFSET) ^ _OFFSET``.
+def _balance(words, stream):
+    """``U = words`` (``_raw_words``, ``|U| < 2**62``) rewritten in place as
+    ``(U + _OFFSET) ^ _OFFSET`` (aclnnAdds, aclnnBitwiseXorScalar), whose
+    little-endian bytes, read as int8, are balanced digits of ``U``.
 
     Adding 128 to each of bytes 0..6 (with the carries that brings) and flipping
     their top bits leaves each such byte, as int8, equal to the unsigned byte of
     ``U + _OFFSET`` less 128, so ``U = sum_p d_p 256**p`` with ``d_0 .. d_6`` in
     [-128, 127] and ``d_7`` (byte 7, untouched: the arithmetic top of
-    ``U + _OFFSET``) in [-64, 64]; ``|U| < 2**62`` keeps ``U + _OFFSET`` in range.
-    aclnnMul, aclnnCast (float64 to int64 truncates), then aclnnAdds and
-    aclnnBitwiseXorScalar in place."""
-    words = _ops.cast(_elementwise.multiply(x, scale), _INT64, stream=stream)
-    _balance(words, stream)
-    return words
-
-
-def _balance(words, stream):
-    """``words = (words + _OFFSET) ^ _OFFSET`` in place (aclnnAdds, aclnnBitwiseXorScalar)."""
+    ``U + _OFFSET``) in [-64, 64]; ``|U| < 2**62`` keeps ``U + _OFFSET`` in range."""
     offset = _ops.acl_scalar(_OFFSET, _INT64)
     _ops.launch("aclnnAdds", words, offset, _ops.acl_scalar(1, _INT64), words, stream=stream)
     _ops.launch("aclnnBitwiseXorScalar", words, offset, words, stream=stream)
 
 
 def _low_digit_words(x, scale, high, stream):
-    """The seven digits below those of ``high`` (``_digit_words(x, scale)``, whose
-    words this corrects in place) for more than ``WORD_DIGITS`` digits: with
-    ``y = x scale 2**56`` (exact), ``H = trunc(y / 2**56)`` and ``L = fmod(y, 2**56)``
-    (aclnnFmodScalar: exact, ``y = H 2**56 + L``), the balanced bytes 0..6 of ``L``
-    carry ``t = (L + _OFFSET) >> 56`` in {-1, 0, 1} (aclnnRightShift) into ``H``,
-    whose digits are then made as in ``_digit_words``; bytes 0..6 of the returned
-    words are the low digits, byte 7 is not a digit."""
-    shifted = _elementwise.multiply(x, _elementwise.multiply(scale, 2.0 ** 56))
+    """The seven digits below those of ``high`` (``_raw_words(x, scale)`` not yet
+    balanced, which this corrects in place) for more than ``WORD_DIGITS`` digits:
+    with ``y = x scale 2**118`` (exact), ``H = trunc(y / 2**56)`` and
+    ``L = fmod(y, 2**56)`` (aclnnFmodScalar: exact, ``y = H 2**56 + L``), the
+    balanced bytes 0..6 of ``L`` carry ``t = (L + _OFFSET) >> 56`` in {-1, 0, 1}
+    (aclnnRightShift) into ``H``, whose digits ``_balance`` then makes; bytes 0..6
+    of the returned words are the low digits, byte 7 is not a digit."""
+    shifted = _elementwise.multiply(x, _elementwise.multiply(scale, 2.0 ** (_WORD_BITS + 56)))
     _ops.launch("aclnnFmodScalar", shifted, _ops.acl_scalar(2.0 ** 56, FLOAT64), shifted, stream=stream)
     low = _ops.cast(shifted, _INT64, stream=stream)
     offset = _ops.acl_scalar(_OFFSET, _INT64)
@@ -411,15 +408,13 @@ def _low_digit_words(x, scale, high, stream):
 
 
 class _Digits:
-    """The digits of ``x`` (..., R, C) scaled by ``scale``, in int64 words: ``top(t)``
-    is the (..., R, C) int8 view of digit ``t`` (1: the most significant, of weight
-    ``2**(2 - 8 t)`` in scaled units), ``t <= s``; ``bytes(first, last)`` the
-    (..., R, C, bytes) view of digits ``last .. first`` (least significant first)
-    within one word."""
+    """The top ``s`` digits of ``x`` (..., R, C) scaled by ``scale``, in one or two
+    int64 words: ``top(t)`` is the (..., R, C) int8 view of digit ``t`` (1: the most
+    significant, of weight ``2**(2 - 8 t)`` in scaled units), ``runs(s)`` the
+    (..., R, C, digits) views of the top ``s`` digits, one per word."""
 
     def __init__(self, x, scale, s, stream):
-        scale = _elementwise.multiply(scale, 2.0 ** _WORD_BITS)
-        high = _ops.cast(_elementwise.multiply(x, scale), _INT64, stream=stream)
+        high = _raw_words(x, scale, stream)
         self.low = _bytes_of(_low_digit_words(x, scale, high, stream)) if s > WORD_DIGITS else None
         _balance(high, stream)
         self.high = _bytes_of(high)
