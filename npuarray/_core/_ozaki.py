@@ -47,7 +47,7 @@ import math
 
 import numpy as np
 
-from . import _elementwise, _manipulation, _ops, _statistical
+from . import _elementwise, _manipulation, _ops, _statistical, _transfer
 from ._data_type import to_acl_dtype
 from ..runtime import _capture_guard
 
@@ -85,7 +85,7 @@ def product(a, b, out, stream, left=None):
     if m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE or _capture_guard.capture_of(stream) is not None:
         return False
     scales = _Scales(a, b, stream, left, keep=a.nbytes + b.nbytes <= _KEEP_BYTES and k <= chunk_length(DIGITS))
-    s = scales.slices()
+    s = _digits_needed(scales)
     words, scales.words = scales.words, None
     if s is None:
         return False
@@ -322,17 +322,20 @@ class _Scales:
         _ops.launch("aclnnMatmul", x1, x2, size, 0, stream=self.stream)
         return size
 
-    def slices(self):
-        """The number of digits, or None when the emulation does not apply: from the
-        int8 bound, or where that cannot bound every element, from the float32 one."""
-        exponents, ratio = (float(v) for v in _manipulation.stack(
-            [self.exponents, self.ratio]).to_host())
-        if not math.isfinite(exponents) or exponents > _MAX_EXPONENT:
-            return None
-        s = slices_for(ratio, self.k)
-        if s is None and math.isfinite(ratio):
-            s = slices_for(float(self._ratio(exact=True).to_host()), self.k)
-        return s
+
+
+def _digits_needed(scales):
+    """The number of digits for ``scales`` (``_Scales``), or None when the emulation
+    does not apply: from the int8 bound, or where that cannot bound every element,
+    from the float32 one. Reads the bounds back (``to_host``: waits for the stream)."""
+    exponents, ratio = (float(v) for v in _transfer.to_host(_manipulation.stack(
+        [scales.exponents, scales.ratio])))
+    if not math.isfinite(exponents) or exponents > _MAX_EXPONENT:
+        return None
+    s = slices_for(ratio, scales.k)
+    if s is None and math.isfinite(ratio):
+        s = slices_for(float(_transfer.to_host(scales._ratio(exact=True))), scales.k)
+    return s
 
 
 def slices_for(ratio, k):
