@@ -6,6 +6,8 @@ eigh from aclnnSvd, complex128 FFTs composed of element-wise operators.
   against a double-double reference, as a fraction of dgemm's bound ``K u |A| |B|``, and the
   int8 multiply-adds of its aclnnQuantMatmulV5 launches with their time on a real NPU's cube
   unit (an assumed 640 int8 TOPS);
+* thin products (512^2 float64) @ (512 x 16): ``matmul`` and ``prepare_matmul(a).matmul``
+  (the left operand split once, as iterative refinement uses it), and 512^2 complex128;
 * ``int8 product`` 1024 x 8192 x 1024 on npusim's AMX and VNNI paths (not with ``--quick``);
 * ``solve`` (16 right-hand sides) and ``cholesky`` of a 512^2 float64 SPD matrix;
 * ``eigh`` 512^2 float32 and float64 (``--quick``: 256^2);
@@ -23,6 +25,7 @@ import numpy as np
 
 import npuarray as npx
 from npuarray._core import _ozaki
+from npuarray._core._linear_algebra import prepare_matmul
 
 from . import _targets
 from ._harness import synchronized, torch_or_none
@@ -36,7 +39,8 @@ def _torch(torch, name, *arrays):
     return {"torch": lambda: fn(*tensors)}
 
 
-def _dgemm_bound_fraction(a, b, c):
+def _exact(a, b):
+    """a @ b in long double from 26-bit halves (error about 2**-64 relative)."""
     def split(x):
         t = x * (2.0 ** 27 + 1)
         high = t - (t - x)
@@ -44,9 +48,12 @@ def _dgemm_bound_fraction(a, b, c):
     ah, al = split(a)
     bh, bl = split(b)
     ld = np.longdouble
-    exact = (ah.astype(ld) @ bh + (ah.astype(ld) @ bl + al.astype(ld) @ bh)) + al.astype(ld) @ bl
+    return (ah.astype(ld) @ bh + (ah.astype(ld) @ bl + al.astype(ld) @ bh)) + al.astype(ld) @ bl
+
+
+def _dgemm_bound_fraction(a, b, c):
     bound = a.shape[1] * 2.0 ** -53 * (np.abs(a) @ np.abs(b))
-    return float(np.max(np.abs(c - exact) / bound))
+    return float(np.max(np.abs(c - _exact(a, b)) / bound))
 
 
 def _matmul(harness, stream, torch, rng):
@@ -61,6 +68,34 @@ def _matmul(harness, stream, torch, rng):
         print("  matmul %d^2 float64: max error / dgemm bound = %.3g (numpy: %.3g)"
               % (n, _dgemm_bound_fraction(a, b, (x @ y).to_host()), _dgemm_bound_fraction(a, b, a @ b)))
         print("  matmul %d^2 float64: %s" % (n, _cube_estimate(x, y)))
+
+
+def _thin_and_complex(harness, stream, torch, rng):
+    """(512^2) @ (512 x 16) float64, plain and with the left operand split once, and a
+    512^2 complex128 product (four real products' worth of int8 digits)."""
+    a, b = rng.standard_normal((512, 512)), rng.standard_normal((512, 16))
+    x, y = npx.asarray(a), npx.asarray(b)
+    prepared = prepare_matmul(x)
+    harness.compare("matmul 512x512 @ 512x16 float64", {
+        "npuarray": synchronized(stream, lambda: x @ y), "numpy": lambda: a @ b,
+        **_torch(torch, "matmul", a, b)}, repeat=5)
+    harness.compare("matmul 512x512 @ 512x16 float64, prepared", {
+        "npuarray": synchronized(stream, lambda: prepared.matmul(y)), "numpy": lambda: a @ b,
+        **_torch(torch, "matmul", a, b)}, repeat=5)
+    print("  thin 512x16 float64: max error / dgemm bound = %.3g (prepared: %.3g)"
+          % (_dgemm_bound_fraction(a, b, (x @ y).to_host()),
+             _dgemm_bound_fraction(a, b, prepared.matmul(y).to_host())))
+    c = rng.standard_normal((512, 512)) + 1j * rng.standard_normal((512, 512))
+    d = rng.standard_normal((512, 512)) + 1j * rng.standard_normal((512, 512))
+    z, w = npx.asarray(c), npx.asarray(d)
+    harness.compare("matmul 512x512 complex128", {
+        "npuarray": synchronized(stream, lambda: z @ w), "numpy": lambda: c @ d,
+        **_torch(torch, "matmul", c, d)}, repeat=3)
+    result = (z @ w).to_host()
+    bound = 2 * 512 * 2.0 ** -53 * (np.abs(c) @ np.abs(d))
+    exact = (_exact(c.real, d.real) - _exact(c.imag, d.imag)) + 1j * (_exact(c.real, d.imag) + _exact(c.imag, d.real))
+    print("  matmul 512^2 complex128: max error / (2 K u |A| |B|) = %.3g (numpy: %.3g)"
+          % (np.max(np.abs(result - exact) / bound), np.max(np.abs(c @ d - exact) / bound)))
 
 
 # An Ascend 910B-class cube unit: 640 int8 TOPS (2 operations per multiply-add), an assumed figure.
@@ -181,6 +216,7 @@ def run(harness):
     rng = np.random.default_rng(21)
     _peak_memory(harness)
     _matmul(harness, stream, torch, rng)
+    _thin_and_complex(harness, stream, torch, rng)
     _int8_paths(harness, rng)
     _factorisations(harness, stream, torch, rng)
     _fft(harness, stream, torch, rng)

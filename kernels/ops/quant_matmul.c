@@ -11,9 +11,10 @@
  *
  * The product runs on whichever integer unit the CPU has, chosen per launch: AMX-INT8 tiles
  * (tdpbusd on 16 x 64-byte tiles, 32 x 32 blocks of out in four accumulator tiles), AVX-512 VNNI
- * (vpdpbusd on tiles of 6 rows x 32 columns), or a portable loop of the same arithmetic. All three
+ * (vpdpbusd on tiles of 6 rows x 32 columns), or a portable loop of the same arithmetic. AMX
+ * multiplies signed by signed bytes (tdpbssd) and takes x1 as it is; VNNI and the portable loop
  * multiply unsigned by signed bytes: x1 is shifted by +128 and 128 * (column sums of x2) taken
- * back, so they share one packing of x2 (panels of 32 columns, four k interleaved, which is also
+ * back. All share one packing of x2 (panels of 32 columns, four k interleaved, which is also
  * AMX's B tile layout); x1 is packed in rows, or in AMX's tile order. Work is spread over
  * npusim's thread pool. The environment
  * variable NPUSIM_QMM_KERNEL=amx|vnni|portable forces one path (for tests); forcing a path the
@@ -50,9 +51,11 @@ typedef struct {
 
 typedef struct {
     const uint8_t *a;     /* x1 + 128, Mp x Kp, in rows of lda bytes or AMX tile order (pack_rows) */
+    const uint8_t *a_direct; /* AMX: x1 itself when its rows serve as tiles (a_rs: their stride) */
+    int64_t a_rs;
     const int8_t *b;      /* panels of TILE_COLS columns: [panel][Kp / 4][TILE_COLS][4] */
     const int32_t *bias;  /* (N) or NULL, contiguous copy */
-    const int32_t *colsum;/* (Np): 128 * column sums of x2 */
+    const int32_t *colsum;/* (Np): 128 * column sums of x2 (0 on AMX: x1 not shifted) */
     char *c;
     int64_t crs, ccs;     /* out strides, elements */
     int64_t M, N, Kp, lda, panels; /* lda: x1's packed row stride, Kp + 64 (no 4 KiB aliasing of rows) */
@@ -184,10 +187,11 @@ __attribute__((target("amx-tile")))
 static void amx_release(void) { _tile_release(); }
 
 /* One 32 x 32 block over k in [k0, k1) (multiples of 64): acc = (k0 == 0 ? 0 : acc) + a @ panel,
- * a: the block's two groups of 16 rows in tile order (Kp: x1's padded k). */
+ * the block's two groups of 16 rows read from a0 and a1 at k * kmul, rows `stride` bytes apart
+ * (in tile order: kmul 16, stride 64; x1's own rows: kmul 1, stride its row stride). */
 __attribute__((target("amx-tile,amx-int8")))
-static void block_amx(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, const int8_t *panel,
-                      uint32_t acc[AMX_BLOCK][TILE_COLS])
+static void block_amx(const uint8_t *a0, const uint8_t *a1, int64_t kmul, int64_t stride, int64_t k0, int64_t k1,
+                      const int8_t *panel, uint32_t acc[AMX_BLOCK][TILE_COLS])
 {
     if (k0 == 0) {
         _tile_zero(0); _tile_zero(1); _tile_zero(2); _tile_zero(3);
@@ -196,14 +200,14 @@ static void block_amx(const uint8_t *a, int64_t Kp, int64_t k0, int64_t k1, cons
         _tile_loadd(2, acc[16], 4 * TILE_COLS); _tile_loadd(3, acc[16] + 16, 4 * TILE_COLS);
     }
     for (int64_t k = k0; k < k1; k += AMX_K) {
-        _tile_loadd(4, a + k * 16, AMX_K);
-        _tile_loadd(5, a + Kp * 16 + k * 16, AMX_K);
+        _tile_loadd(4, a0 + k * kmul, stride);
+        _tile_loadd(5, a1 + k * kmul, stride);
         _tile_loadd(6, panel + k * TILE_COLS, TILE_COLS * 4);
         _tile_loadd(7, panel + k * TILE_COLS + 64, TILE_COLS * 4);
-        _tile_dpbusd(0, 4, 6);
-        _tile_dpbusd(1, 4, 7);
-        _tile_dpbusd(2, 5, 6);
-        _tile_dpbusd(3, 5, 7);
+        _tile_dpbssd(0, 4, 6);
+        _tile_dpbssd(1, 4, 7);
+        _tile_dpbssd(2, 5, 6);
+        _tile_dpbssd(3, 5, 7);
     }
     _tile_stored(0, acc[0], 4 * TILE_COLS); _tile_stored(1, acc[0] + 16, 4 * TILE_COLS);
     _tile_stored(2, acc[16], 4 * TILE_COLS); _tile_stored(3, acc[16] + 16, 4 * TILE_COLS);
@@ -277,8 +281,14 @@ static void qmm_tasks_amx(size_t begin, size_t end, void *ctx)
         if (blocks > AMX_TASK_BLOCKS) blocks = AMX_TASK_BLOCKS;
         for (int64_t k0 = 0; k0 < j->Kp; k0 += AMX_KBLOCK) {
             int64_t k1 = j->Kp - k0 < AMX_KBLOCK ? j->Kp : k0 + AMX_KBLOCK;
-            for (int64_t t = 0; t < blocks; t++)
-                block_amx(j->a + (row_first + t * AMX_BLOCK) * j->Kp, j->Kp, k0, k1, bp, acc[t]);
+            for (int64_t t = 0; t < blocks; t++) {
+                int64_t row = row_first + t * AMX_BLOCK;
+                if (j->a_direct)
+                    block_amx(j->a_direct + row * j->a_rs, j->a_direct + (row + 16) * j->a_rs, 1, j->a_rs, k0, k1,
+                              bp, acc[t]);
+                else
+                    block_amx(j->a + row * j->Kp, j->a + row * j->Kp + j->Kp * 16, 16, AMX_K, k0, k1, bp, acc[t]);
+            }
         }
         for (int64_t t = 0; t < blocks; t++)
             store_block(j, row_first + t * AMX_BLOCK, AMX_BLOCK, panel * TILE_COLS,
@@ -294,17 +304,19 @@ typedef struct {
     int8_t *b;
     int32_t *partial;     /* (groups, Np): column sums of each group of PACK_K rows of x2 */
     int64_t Kp, lda, Np;
-    bool tiled;           /* x1 in AMX tile order */
+    bool tiled;           /* x1 in AMX tile order, as it is (signed by signed), no column sums */
 } pack_job;
 
-/* Rows [begin, end) of x1 + 128 (bytes as unsigned), padded with 128 (x1 = 0) to Kp and, on
- * AMX, to Mp rows, in pieces of 64 bytes: consecutive in a row of lda bytes, or in AMX tile
- * order, [Mp / 16][Kp / 64][16 rows][64] (tile loads read 1 KiB in a row, not 16 rows). */
+/* Rows [begin, end) of x1 + 128 (bytes as unsigned), padded with 128 (x1 = 0) to Kp, in pieces
+ * of 64 bytes consecutive in a row of lda bytes; or, on AMX, of x1 as it is, padded with 0 to
+ * Kp and Mp rows, in AMX tile order, [Mp / 16][Kp / 64][16 rows][64] (tile loads read 1 KiB in a
+ * row, not 16 rows). */
 static void pack_rows(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
     int64_t K = p->A->cols, M = p->A->rows, cs = p->A->cs;
     int64_t piece_stride = p->tiled ? 16 * AMX_K : AMX_K;
+    uint8_t shift = p->tiled ? 0 : 0x80u, pad = p->tiled ? 0 : 128;
     for (size_t row = begin; row < end; row++) {
         int64_t i = (int64_t)row;
         uint8_t *dst = p->tiled ? p->a + (i / 16) * p->Kp * 16 + (i % 16) * AMX_K : p->a + i * p->lda;
@@ -314,10 +326,10 @@ static void pack_rows(size_t begin, size_t end, void *ctx)
             int64_t width = p->Kp - k0 < AMX_K ? p->Kp - k0 : AMX_K;
             int64_t n = !src || k0 >= K ? 0 : K - k0 < AMX_K ? K - k0 : AMX_K;
             if (cs == 1)
-                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[k0 + k] ^ 0x80u;
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[k0 + k] ^ shift;
             else
-                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[(k0 + k) * cs] ^ 0x80u;
-            memset(d + n, 128, (size_t)(width - n));
+                for (int64_t k = 0; k < n; k++) d[k] = (uint8_t)src[(k0 + k) * cs] ^ shift;
+            memset(d + n, pad, (size_t)(width - n));
         }
     }
 }
@@ -349,8 +361,8 @@ static void interleave4(const int8_t *s0, int64_t rs, int8_t *row)
 #define PACK_K 256
 
 /* Groups [begin, end) of PACK_K rows of x2 into panels of [Kp / 4][TILE_COLS][4] bytes (zero
- * padded), row by row so that x2 is read in its own order, and each group's column sums into
- * partial[group] (taken together by qmm_one). */
+ * padded), row by row so that x2 is read in its own order, and (x1 shifted: not on AMX) each
+ * group's column sums into partial[group] (taken together by qmm_one). */
 static void pack_panels(size_t begin, size_t end, void *ctx)
 {
     const pack_job *p = ctx;
@@ -375,6 +387,8 @@ static void pack_panels(size_t begin, size_t end, void *ctx)
             for (int64_t c = first; c < N; c++)
                 p->b[(c / TILE_COLS) * Kp * TILE_COLS + (k / 4) * TILE_COLS * 4 + (c % TILE_COLS) * 4 + k % 4] =
                     src[c * cs];
+            if (p->tiled)
+                continue;
             if (cs == 1)
                 for (int64_t c = 0; c < N; c++) sums[c] += src[c];
             else
@@ -415,7 +429,9 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
     int64_t Kp = (K + kstep - 1) / kstep * kstep, Mp = (M + rstep - 1) / rstep * rstep;
     int64_t panels = (N + TILE_COLS - 1) / TILE_COLS, Np = panels * TILE_COLS;
     int64_t lda = Kp + 64;
-    size_t a_bytes = (size_t)(Mp * lda), b_bytes = (size_t)(Np * Kp);
+    /* AMX reads whole 32-row, 64-byte-deep blocks of x1 in place when its rows are contiguous */
+    bool direct = path == QMM_AMX_TILES && A->cs == 1 && K % AMX_K == 0 && M % AMX_BLOCK == 0;
+    size_t a_bytes = direct ? 0 : (size_t)(Mp * lda), b_bytes = (size_t)(Np * Kp);
     int64_t groups = (Kp + PACK_K - 1) / PACK_K;
     size_t sum_bytes = (size_t)((groups + 1) * Np) * sizeof(int32_t);
     char *mem = malloc(sum_bytes + a_bytes + b_bytes + 64);
@@ -426,10 +442,10 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
     pack_job pj = {A, B, a, b, partial, Kp, lda, Np, path == QMM_AMX_TILES};
     bool parallel = M * N * K >= (1LL << 21);
     if (parallel) {
-        npusim_parallel_for((size_t)Mp, 16, pack_rows, &pj);
+        if (!direct) npusim_parallel_for((size_t)Mp, 16, pack_rows, &pj);
         npusim_parallel_for((size_t)groups, 1, pack_panels, &pj);
     } else {
-        pack_rows(0, (size_t)Mp, &pj);
+        if (!direct) pack_rows(0, (size_t)Mp, &pj);
         pack_panels(0, (size_t)groups, &pj);
     }
     for (int64_t c = 0; c < Np; c++) {   /* 128 * the column sums: the +128 of x1 to take back */
@@ -437,7 +453,8 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
         for (int64_t g = 0; g < groups; g++) sum += (uint32_t)partial[g * Np + c];
         colsum[c] = (int32_t)(128u * sum);
     }
-    qmm_job job = {a, b, bias, colsum, c, crs, ccs, M, N, Kp, lda, panels, path};
+    qmm_job job = {a, direct ? (const uint8_t *)A->base : NULL, A->rs, b, bias, colsum, c, crs, ccs, M, N, Kp, lda,
+                   panels, path};
     void (*run)(size_t, size_t, void *) = qmm_tasks;
     int64_t task_rows = TILE_ROWS * TASK_ROW_TILES;
 #ifdef QMM_AMX

@@ -14,6 +14,7 @@ import numpy as np
 from . import _elementwise, _manipulation, _ops, _ozaki, _statistical
 from ._elementwise import is_array, dtype_kind, promote, broadcast_shapes, same_device
 from ._operator_table import operator_dtypes
+from ..runtime import _capture_guard
 from ..runtime._memory_pool import get_default_memory_pool
 
 __all__ = ["matmul", "tensordot", "vecdot"]
@@ -68,9 +69,10 @@ def _operands(name, x1, x2):
     return device, dtype
 
 
-def _product(a, b, shape, k, dtype, device, stream, *, conjugate_a=False):
+def _product(a, b, shape, k, dtype, device, stream, *, conjugate_a=False, left=None):
     """A new array of ``shape`` and ``dtype`` holding ``a @ b`` (``conj(a) @ b``
-    with ``conjugate_a``), contracted dimension ``k``, on ``stream``."""
+    with ``conjugate_a``), contracted dimension ``k``, on ``stream``; ``left``:
+    float64 ``a`` split already (``_ozaki.PreparedLeft``)."""
     out = _ops.empty(shape, dtype, device, stream)
     if 0 in shape:
         return out
@@ -81,14 +83,15 @@ def _product(a, b, shape, k, dtype, device, stream, *, conjugate_a=False):
     if dtype_kind(dtype) == "c":
         _complex_product(a, b, out, conjugate_a, stream)
     else:
-        _real_product(a, b, out, stream)
+        _real_product(a, b, out, stream, left)
     return out
 
 
-def _real_product(a, b, out, stream):
+def _real_product(a, b, out, stream, left=None):
     """``out[...] = a @ b`` for real ``a``, ``b`` of ``out``'s dtype: aclnnMatmul for
-    the dtypes CANN documents for it, float64 on the int8 unit (``_ozaki.product``)
-    where it applies, else ``_composed_product``."""
+    the dtypes CANN documents for it, float64 on the int8 unit (``_ozaki.product``,
+    with ``a`` split already when ``left`` is given) where it applies, else
+    ``_composed_product``."""
     if out._dtype in _MATMUL:
         _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
         return
@@ -98,7 +101,7 @@ def _real_product(a, b, out, stream):
     a = a if a.ndim > 1 else _manipulation.expand_dims(a, 0)
     b = b if b.ndim > 1 else _manipulation.expand_dims(b, -1)
     shape, _ = _matmul_shape(a._shape, b._shape)
-    if work == _ozaki.FLOAT64 and _ozaki.product(a, b, _manipulation.reshape(out, shape), stream):
+    if work == _ozaki.FLOAT64 and _ozaki.product(a, b, _manipulation.reshape(out, shape), stream, left):
         return  # on the integer matrix unit (npuarray/_core/_ozaki.py)
     _composed_product(a, b, _manipulation.reshape(out, shape), stream)
 
@@ -157,12 +160,14 @@ def matmul(x1, x2, /):
     dimension removed); leading batch dimensions broadcast. Shapes ``(..., M, K)``
     and ``(..., K, N)`` give ``(..., M, N)`` in the promoted dtype. aclnnMatmul
     computes float16, bfloat16 and float32 (the dtypes CANN documents); float64
-    runs on the integer matrix unit (int8 slices on aclnnQuantMatmulV5, the Ozaki
-    scheme of ``npuarray/_ozaki.py``: within dgemm's error bound) unless its inputs
-    defeat it (inf, nan, huge exponent spreads) or it is small or thin; those and
-    integers (in int64, wrapping as NumPy) are sums of broadcast products on
-    the device (aclnnMul, aclnnReduceSum: much slower than aclnnMatmul); complex
-    dtypes are one real product of their parts (see ``_complex_product``). Raises ValueError for 0-d operands, mismatched
+    (thin products and matrix-vector too) runs on the integer matrix unit (int8
+    digits on aclnnQuantMatmulV5, the Ozaki scheme of ``npuarray/_core/_ozaki.py``:
+    within dgemm's error bound; ``prepare_matmul`` splits a left operand once for
+    many products) unless its inputs defeat it (inf, nan, exponent spreads beyond
+    15 digits) or it is tiny; those and integers (in int64, wrapping as NumPy) are
+    sums of broadcast products on the device (aclnnMul, aclnnReduceSum: much
+    slower than aclnnMatmul); complex dtypes are one real product of their parts
+    (see ``_complex_product``). Raises ValueError for 0-d operands, mismatched
     contracted dimensions, non-broadcasting batch dimensions or arrays on
     different devices; TypeError for bool or non-array operands.
     """
@@ -231,6 +236,46 @@ def _as_matrix(x, order, shape):
     if x._shape != shape or order != (0, 1):
         x = _manipulation.reshape(_manipulation.permute_dims(x, order), shape)
     return x
+
+
+class PreparedMatmul:
+    """``a @ b`` for one left operand ``a`` and many ``b``: ``prepare_matmul(a)``
+    splits a float64 ``a`` (..., M, K) (2-D or more) into int8 digits once
+    (``_ozaki.PreparedLeft``: aclnnMul, aclnnCast, aclnnAdds, aclnnBitwiseXorScalar,
+    aclnnInplaceCopy on the current stream), so that each ``matmul(b)`` costs only
+    the split of ``b`` and the int8 products (aclnnQuantMatmulV5): for thin ``b``
+    (matrix-vector, (n, n) @ (n, 16)) several times less than ``matmul(a, b)``.
+    The results are ``matmul(a, b)``'s, bit for bit. Other dtypes, and products the
+    emulation does not take, run as ``matmul``. ``a`` must not change while the
+    object is used (its digits would be stale)."""
+
+    def __init__(self, a):
+        if not is_array(a):
+            raise TypeError(f"prepare_matmul() needs an NPUArray, got {type(a).__name__}")
+        if a.ndim < 2:
+            raise ValueError(f"prepare_matmul() needs a matrix (2 or more dims), got shape {a._shape}")
+        self.a = a
+        self._left = None
+        stream = _ops.current_stream(a._buffer.device)
+        if a._dtype == _ozaki.FLOAT64 and a.size and _capture_guard.capture_of(stream) is None:
+            self._left = _ozaki.PreparedLeft(a, stream)
+
+    def matmul(self, b):
+        """``matmul(a, b)`` (same shapes, dtypes, errors, stream), from ``a``'s digits
+        when ``a`` and ``b`` are float64."""
+        a = self.a
+        device, dtype = _operands("matmul", a, b)
+        shape, k = _matmul_shape(a._shape, b._shape)
+        left = self._left if dtype == _ozaki.FLOAT64 and b._dtype == dtype else None
+        return _product(a, b, shape, k, dtype, device, _ops.current_stream(device), left=left)
+
+
+def prepare_matmul(a, /):
+    """A ``PreparedMatmul`` of the matrix ``a``: ``prepare_matmul(a).matmul(b)`` is
+    ``matmul(a, b)``, with float64 ``a`` split into int8 digits once for all the
+    ``b`` (see ``PreparedMatmul``). TypeError for a non-array, ValueError for fewer
+    than 2 dims."""
+    return PreparedMatmul(a)
 
 
 def tensordot(x1, x2, /, *, axes=2):

@@ -1,45 +1,53 @@
-"""float64 matrix products on the integer matrix unit: the Ozaki scheme.
+"""float64 matrix products on the integer matrix unit: the Ozaki scheme with 8-bit digits.
 
 CANN's aclnnMatmul has no float64 (hicann/ops-nn matmul/mat_mul_v3/docs/aclnnMatmul.md);
 its quantised product aclnnQuantMatmulV5 multiplies int8 matrices exactly into int32
 (x1, x2 INT8, out INT32: "the scales take no part", hicann/ops-nn
 matmul/quant_batch_matmul_v4/docs/aclnnQuantMatmulV5.md). Following Ootomo, Ozaki and
-Yokota ("DGEMM on integer matrix multiplication unit", IJHPCA 2024):
+Yokota ("DGEMM on integer matrix multiplication unit", IJHPCA 2024), with the
+triangular ("fast mode") set of digit products:
 
 * each row of ``a`` is scaled by a power of two ``sigma_i`` (each column of ``b`` by
   ``tau_j``) so that its largest magnitude lies in [1/4, 1) — exact;
-* the scaled values are cut into ``s`` int8 slices of 7 bits each,
-  ``r = sum_p A_p 2**(-7 p)`` (truncation toward zero, so every slice has the sign of
-  ``r`` and ``|A_p| <= 127``): ``U_p = trunc(r 2**(7 p))``, ``A_p = U_p - 128 U_(p-1)``;
-* the products of slices whose exponents sum to ``d + 1`` (``sum_(p+q=d+1) A_p B_q``) are
-  one int8 product of the concatenated slices ``[A_1 .. A_d] @ [B_d; ..; B_1]`` — exact
-  in int32 while ``d K 127**2 < 2**31`` (longer sums are cut along K);
-* the ``s`` diagonals ``d = s .. 1`` are added in float64, smallest first, scaled by
-  ``2**(-7 (d + 1))``, then the row and column scales are undone — exact but for the
-  ``s`` additions.
+* a scaled value ``r`` becomes the int64 word ``U = trunc(r 2**62)`` and ``U`` is
+  written in balanced base-256 digits ``U = sum_p d_p 256**p`` (``d_p`` in [-128, 127],
+  ``d_7`` in [-64, 64]): adding 128 to each of the low seven bytes and flipping their
+  top bits (aclnnAdds, aclnnBitwiseXorScalar) leaves each digit in its own byte, so
+  the digit planes are byte views of the words, copied apart (``_Digits``). In
+  scaled units ``r = sum_t A_t 2**(2 - 8 t)`` (``A_t``: the digit of ``256**(8 - t)``)
+  to within ``2**-62``;
+* the products of digits whose weights sum to ``D`` (``sum_(t+u=D) A_t B_u``) are one
+  int8 product of concatenated planes ``[A_(D-1) .. A_1] @ [B_1; ..; B_(D-1)]``,
+  exact in int32 while ``(D - 1) K 128**2 < 2**31`` (longer sums are cut along K);
+* the ``s`` diagonals ``D = s + 1 .. 2`` are added in float64, smallest first,
+  scaled by ``2**(4 - 8 D)`` — exactly within groups of a few (``group_size``), one
+  rounding per group — then the row and column scales are undone (exact).
 
-Products with ``p + q > s + 1`` and the bits below the last slice are dropped: each
-term ``a_ik b_kj`` loses at most ``(s + 1) 2**(-7 s)`` in scaled units (the scaled
-values are below 1), so the error of an element is at most ``(s + 1) 2**(-7 s)``
-times the number of k with ``a_ik b_kj != 0`` (at most the nonzeros of the row or
-column). The number of slices is the smallest that keeps this and the ``s`` float64
-additions (at most ``s u (|A| |B|)_ij``) under dgemm's bound ``K u (|A| |B|)_ij`` for
-every element (``|A| |B|`` bounded below by an int8 product of the scaled magnitudes'
-top 7 bits). Inputs that defeat the scheme — a NaN or infinity, row or
-column scales beyond 2**+-900, or a within-row spread of exponents that would need
-more than ``MAX_SLICES`` slices — are left to the caller's composed product (``product``
-returns False), as is any product during a graph capture (choosing ``s`` reads a few
-numbers back).
+``slices_for`` chooses the number of digits ``s`` per operand from a bound of
+(nonzero terms) / (|A| |B|)_ij so that the error stays within dgemm's bound
+``K u (|A| |B|)_ij`` for every element (``|A| |B|`` bounded below by an int8 product
+of the scaled magnitudes' top 7 bits, or, where that is too coarse, a float32 one).
+Inputs that defeat the scheme — a NaN or infinity, row or column scales beyond
+2**+-900, a spread of magnitudes that would need more than ``DIGITS`` digits — are
+left to the caller's composed product (``product`` returns False), as is any product
+during a graph capture (choosing ``s`` reads a few numbers back).
 
-Memory: the int8 slices of ``b`` (``s K N`` bytes) and of a block of rows of ``a``,
-plus temporaries of at most ``_BLOCK_BYTES`` each.
+The digits are bytes of little-endian int64 words (Ascend's AI cores and the hosts
+CANN runs on are little-endian).
+
+``PreparedLeft`` splits a left operand once (all eight digits) for many products with
+the same ``a`` (iterative refinement's residuals ``b - a x``).
+
+Memory: operands of at most ``_KEEP_BYTES`` keep their int64 words from the error
+bound to the digits (8 bytes an element); larger ones hold the int8 digits of ``b``
+(``s K N`` bytes) and of a block of rows of ``a``, plus temporaries of at most
+``_BLOCK_BYTES`` each (a 2048^2 product: under 3 times its operands).
 """
 import math
 
 import numpy as np
 
-from . import _elementwise, _manipulation, _ops, _statistical
-from ._creation import arange
+from . import _elementwise, _manipulation, _ops, _statistical, _transfer
 from ._data_type import to_acl_dtype
 from ..runtime import _capture_guard
 
@@ -50,42 +58,111 @@ _INT8 = np.dtype(np.int8)
 _INT32 = np.dtype(np.int32)
 _INT64 = np.dtype(np.int64)
 _FLOAT32 = np.dtype(np.float32)
-BITS = 7                  # bits per slice: |slice| <= 127
-MAX_SLICES = 11           # beyond this the composed product is as fast
+BITS = 7                  # bits of the magnitudes in the error bound's int8 product
+WORD_DIGITS = 8           # int8 digits of an int64 word
+DIGITS = 15               # at most this many per operand: a word and seven more
 MIN_MULTIPLY_ADDS = 1 << 15   # smaller products: the composed product's few launches win
-MIN_SIDE = 32             # thinner products (matrix-vector): slicing costs more than the composed sums
+MIN_SIDE = 1              # thinner products than this: the composed product
 _UNIT_ROUNDOFF = 2.0 ** -53
 _MAX_EXPONENT = 900       # row / column scales beyond 2**+-900 could overflow when undone
 _INT32_LIMIT = 2 ** 31 - 1
+_WORD_BITS = 62           # scaled values (below 1) become words below 2**62
+_OFFSET = 0x0080808080808080   # 128 in each of bytes 0..6 of an int64 word
 _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
-_SLICE_BYTES = 16 << 20   # int8 slices of a block of rows of a (x2 is packed once per block)
+_KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
+_SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
+                          # digits are packed again per block: 1024^2 products take one block)
 
 
-def product(a, b, out, stream):
+def product(a, b, out, stream, left=None):
     """``out[...] = a @ b`` for float64 ``a`` (..., M, K), ``b`` (..., K, N) and a
-    C-contiguous float64 ``out`` of their broadcast (..., M, N), by int8 slices on
-    aclnnQuantMatmulV5, on ``stream``. Returns False, having done nothing to ``out``,
-    when the emulation does not apply (see the module's docstring); reads back a few
-    numbers (which waits for ``stream``) to choose the number of slices."""
+    C-contiguous float64 ``out`` of their broadcast (..., M, N), by int8 digits on
+    aclnnQuantMatmulV5, on ``stream``; ``left``: ``a`` already split
+    (``PreparedLeft``). Returns False, having done nothing to ``out``, when the
+    emulation does not apply (see the module's docstring); reads back two numbers
+    (which waits for ``stream``) to choose the number of digits."""
     (m, k), n = a._shape[-2:], b._shape[-1]
     if m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE or _capture_guard.capture_of(stream) is not None:
         return False
-    scales = _Scales(a, b, stream)
-    s = scales.slices()
+    scales = _Scales(a, b, stream, left, keep=a.nbytes + b.nbytes <= _KEEP_BYTES and k <= chunk_length(DIGITS))
+    s = _digits_needed(scales)
+    words, scales.words = scales.words, None
     if s is None:
         return False
-    chunk = max(1, _INT32_LIMIT // (s * 127 * 127))
-    for k0 in range(0, k, chunk):
-        k1 = min(k, k0 + chunk)
-        b_slices = _slices_of_b(b[..., k0:k1, :], scales.tau, s, stream)
-        rows = max(1, min(m, _SLICE_BYTES // max(1, s * (k1 - k0) + 4 * n)))
-        for i0 in range(0, m, rows):
-            i1 = min(m, i0 + rows)
-            a_slices = _slices_of_a(a[..., i0:i1, k0:k1], scales.sigma[..., i0:i1, :], s, stream)
-            _add_diagonals(a_slices, b_slices, out[..., i0:i1, :], s, scales.unit, k0 > 0, stream)
-    _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)
+    if words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
+        a_flat = left.digits(s) if left is not None else \
+            _flat_rows(_row_planes(_Digits.of(words.pop("a"), stream), s, stream))
+        b_flat = _flat_columns(_column_planes(_Digits.of(words.pop("b"), stream), s, stream))
+        add_diagonals(a_flat, b_flat, k, out, s, scales.unit, False, stream)
+    else:
+        del words
+        _in_blocks(a, b, out, s, scales, left, stream)
+    _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)   # powers of two: exact
     _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
     return True
+
+
+def _in_blocks(a, b, out, s, scales, left, stream):
+    """``out = a @ b`` in scaled units with ``s`` digits, made in pieces of K (exact
+    int32 sums) and blocks of rows of ``a`` (at most ``_SLICE_BYTES`` of digits and
+    sums), ``b``'s digits once per piece; ``a``'s from ``left`` where it has them."""
+    (m, k), n = a._shape[-2:], b._shape[-1]
+    chunk = chunk_length(s)
+    if left is not None and (k > chunk or left.planes is None or s > WORD_DIGITS):
+        left = None   # (cut along K, or more digits than it holds: split as usual)
+    for k0 in range(0, k, chunk):
+        k1 = min(k, k0 + chunk)
+        b_flat = _flat_columns(split_columns(b[..., k0:k1, :], scales.tau, s, stream))
+        rows = m if left is not None else max(1, min(m, _SLICE_BYTES // max(1, s * (k1 - k0) + 12 * n)))
+        for i0 in range(0, m, rows):
+            i1 = min(m, i0 + rows)
+            if left is not None:
+                a_flat = left.digits(s)
+            else:
+                a_flat = _flat_rows(split_rows(a[..., i0:i1, k0:k1], scales.sigma[..., i0:i1, :], s, stream))
+            add_diagonals(a_flat, b_flat, k1 - k0, out[..., i0:i1, :], s, scales.unit, k0 > 0, stream)
+            del a_flat   # (before the next block's digits are made)
+        del b_flat
+
+
+class PreparedLeft:
+    """A float64 left operand ``a`` (..., M, K) split once into int8 digits, for many
+    products ``a @ b`` with different ``b`` (iterative refinement's residuals).
+
+    Holds ``a``'s row scales, the ``WORD_DIGITS`` digit planes of its words
+    (``8 M K`` bytes, as much as ``a``), the int8 magnitudes of the error bound
+    (``M K`` bytes) and the nonzeros of each row, made on ``stream`` (aclnnMul,
+    aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds,
+    aclnnBitwiseXorScalar, aclnnInplaceCopy, aclnnNeScalar, aclnnReduceSum).
+    ``product(b, out, stream)`` then costs the split of ``b``, the error bound's int8
+    product and the diagonals: for a thin ``b`` (N of 1 to 64) a small fraction of a
+    product from scratch. Pass it as ``left`` to ``product`` (which still returns
+    False where the emulation does not apply: the caller's composed product then).
+    Digits are made only when ``K`` is at most ``chunk_length(WORD_DIGITS)`` (16383);
+    longer ``a``, and products that need more digits, are split per product as usual."""
+
+    def __init__(self, a, stream):
+        self.a = a
+        k = a._shape[-1]
+        self.sigma, exponent = power_of_two_scale(_largest(a, -1))
+        self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
+        bits = _magnitude_bits(k)
+        self.planes = None
+        if k <= chunk_length(WORD_DIGITS):
+            words = _raw_words(a, self.sigma, stream)
+            self.magnitude, self.count = _magnitude_of_words(words, bits, stream), _count(a, -1)
+            self.planes = _flat_rows(_row_planes(_Digits.of(words, stream), WORD_DIGITS, stream))
+        else:
+            self.magnitude, self.count = _magnitude_and_count(a, self.sigma, -1, _INT8, bits, stream)
+
+    def digits(self, s):
+        """The top ``s`` digit planes of every row, (..., M, s K) int8 (a view)."""
+        k = self.a._shape[-1]
+        return self.planes[..., (WORD_DIGITS - s) * k:]
+
+    def product(self, b, out, stream):
+        """``out[...] = a @ b`` as ``product(a, b, out, stream, left=self)``."""
+        return product(self.a, b, out, stream, left=self)
 
 
 def power_of_two_scale(largest):
@@ -105,75 +182,137 @@ def _largest(x, axis):
                                 _elementwise.negative(_statistical.min(x, axis=axis, keepdims=True)))
 
 
-def _magnitude_and_count(x, scale, axis, dtype, stream):
-    """(|x| scale cast to ``dtype``: int8 truncates, as floor (|x| scale < 128), or
-    float32; the number of nonzeros along ``axis`` (kept, float64)), made in blocks of
-    ``_BLOCK_BYTES`` along the other axis (-1: rows of a, -2: columns of b)."""
+def _magnitude_bits(k):
+    """Bits of the int8 magnitudes: ``k (2**bits - 1)**2 < 2**31`` keeps their product exact."""
+    return min(BITS, (_INT32_LIMIT // k).bit_length() // 2)
+
+
+def _magnitude_and_count(x, scale, axis, dtype, bits, stream):
+    """(the magnitudes of ``x`` scaled by ``scale``: int8 ``floor(|x| scale 2**bits)``
+    less at most one (``_magnitude_of_words``) or float32 ``|x| scale``; the number
+    of nonzeros along ``axis`` (kept, float64)), made in blocks of ``_BLOCK_BYTES``
+    along the other axis (-1: rows of a, -2: columns of b)."""
     other = -2 if axis == -1 else -1
     count, length = x._shape[other], x._shape[axis]
     device = x._buffer.device
     magnitude = _ops.empty(x._shape, dtype, device, stream)
+    step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
     kept = list(x._shape)
     kept[axis] = 1
-    nonzero = _ops.empty(tuple(kept), FLOAT64, device, stream)
-    step = max(1, _BLOCK_BYTES // (8 * length * max(1, x.size // max(1, count * length))))
+    nonzero = _ops.empty(tuple(kept), FLOAT64, device, stream) if step < count else None
     for j0 in range(0, count, step):
         part = (Ellipsis, slice(j0, j0 + step), slice(None)) if axis == -1 else \
             (Ellipsis, slice(None), slice(j0, j0 + step))
         block = x[part]
-        _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]), to_acl_dtype(dtype),
-                    magnitude[part], stream=stream)
-        _ops.copy_(nonzero[part], _statistical.sum(_elementwise.not_equal(block, 0), axis=axis, keepdims=True,
-                                                   dtype=FLOAT64), stream=stream)
+        if dtype == _INT8:
+            _magnitude_of_words(_raw_words(block, scale[part], stream), bits, stream, magnitude[part])
+        else:
+            _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
+                        to_acl_dtype(dtype), magnitude[part], stream=stream)
+        counted = _count(block, axis)
+        if step >= count:
+            return magnitude, counted
+        _ops.copy_(nonzero[part], counted, stream=stream)
     return magnitude, nonzero
 
 
-class _Scales:
-    """Row scales of ``a``, column scales of ``b`` and what the number of slices
-    depends on, computed in blocks on the device."""
+def _raw_words(x, scale, stream):
+    """``trunc(x scale 2**62)`` as int64 (aclnnMul, aclnnCast: float64 to int64 truncates)."""
+    return _ops.cast(_elementwise.multiply(x, _elementwise.multiply(scale, 2.0 ** _WORD_BITS)), _INT64,
+                     stream=stream)
 
-    def __init__(self, a, b, stream):
-        self.a, self.b, self.stream = a, b, stream
+
+def _magnitude_of_words(words, bits, stream, out=None):
+    """int8 magnitudes ``floor(|x| scale 2**bits)`` (or one less: a lower bound all the
+    same) from ``_raw_words`` ``U``: ``(U ^ (U >> 63)) >> (62 - bits)``, i.e. ``|U|``
+    less one for negative ``U`` (aclnnRightShift, aclnnBitwiseXorTensor, then
+    aclnnRightShift into int8: the values are below 128; no aclnnAbs pass)."""
+    device = words._buffer.device
+    if out is None:
+        out = _ops.empty(words._shape, _INT8, device, stream)
+    sign = _ops.empty(words._shape, _INT64, device, stream)
+    _ops.launch("aclnnRightShift", words, _constant(device, stream, 63, _INT64), sign, stream=stream)
+    _ops.launch("aclnnBitwiseXorTensor", words, sign, sign, stream=stream)
+    _ops.launch("aclnnRightShift", sign, _constant(device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+    return out
+
+
+def _count(x, axis):
+    """The nonzeros of ``x`` along ``axis`` (kept), float64 (aclnnNeScalar, aclnnReduceSum)."""
+    return _statistical.sum(_elementwise.not_equal(x, 0), axis=axis, keepdims=True, dtype=FLOAT64)
+
+
+class _Scales:
+    """Row scales of ``a`` (from ``left`` when it is split already), column scales
+    of ``b`` and what the number of digits depends on, computed in blocks on the
+    device."""
+
+    def __init__(self, a, b, stream, left=None, keep=False):
+        self.a, self.b, self.stream, self.left = a, b, stream, left
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
-        self.sigma, a_exp = power_of_two_scale(_largest(a, -1))
-        self.tau, b_exp = power_of_two_scale(_largest(b, -2))
-        self.exponents = _statistical.max(_elementwise.abs(_manipulation.concat(
-            [_manipulation.reshape(a_exp, (-1,)), _manipulation.reshape(b_exp, (-1,))])))
+        largest = [_largest(b, -2)] if left is not None else [_largest(a, -1), _largest(b, -2)]
+        scales, exponents = power_of_two_scale(_manipulation.concat(
+            [_manipulation.reshape(x, (-1,)) for x in largest]))   # one set of launches for both
+        self.exponents = _statistical.max(_elementwise.abs(exponents))
+        if left is not None:
+            self.sigma = left.sigma
+            self.exponents = _elementwise.maximum(self.exponents, left.largest_exponent)
+        else:
+            self.sigma = _manipulation.reshape(scales[:largest[0].size], largest[0]._shape)
+        self.tau = _manipulation.reshape(scales[scales._shape[0] - largest[-1].size:], largest[-1]._shape)
+        self.words = {}
+        if keep:   # int64 words of both operands: the bound's magnitudes, then the digits
+            if left is None:
+                self.words["a"] = _raw_words(a, self.sigma, stream)
+            self.words["b"] = _raw_words(b, self.tau, stream)
         self.ratio = self._ratio(exact=False)
 
     def _ratio(self, exact):
-        """max over elements of (the number of k with a_ik b_kj != 0) / (|A| |B|)_ij in
-        scaled units. The first bounds the dropped terms (each below 2**(-7 s) of the
-        scaled unit); it is at most the smaller of the nonzeros of row i of a and of
-        column j of b (equal for dense inputs, 0 for a zero row or column). The second is
-        dgemm's bound without K u, bounded below either (not ``exact``) by the int8
-        product (aclnnQuantMatmulV5) of floor(2**bits |A|) and floor(2**bits |B|) over
-        2**(2 bits) (7 bits while that sum fits int32: cheap, but blind to products of
-        entries below 2**-7 of their row's or column's largest), or (``exact``) by a
-        float32 aclnnMatmul of the magnitudes (only values underflowing float32 lower it).
-        A zero bound where the count is not makes the ratio infinite. In blocks of columns
-        of b and rows of a, whose copies are made per block."""
-        a, b, stream = self.a, self.b, self.stream
+        """A bound of the largest (the number of k with a_ik b_kj != 0) / (|A| |B|)_ij
+        in scaled units. The first bounds the dropped digits (``slices_for``); it is at
+        most the smaller of the nonzeros of row i of a and of any column of b (equal
+        for dense inputs, 0 for a zero row). The second is dgemm's bound without K u,
+        bounded below either (not ``exact``) by the int8 product (aclnnQuantMatmulV5)
+        of floor(2**bits |A|) and floor(2**bits |B|) over 2**(2 bits) (7 bits while
+        that sum fits int32: cheap, but blind to products of entries below 2**-7 of
+        their row's or column's largest), or (``exact``) by a float32 aclnnMatmul of
+        the magnitudes (only values underflowing float32 lower it); per row, its
+        smallest over the columns (aclnnAmin) where b's zero columns count as large.
+        A zero bound where the count is not makes the ratio infinite. In blocks of
+        columns of b and rows of a, whose magnitudes are made per block."""
+        a, b, stream, left = self.a, self.b, self.stream, self.left
         m, k, n = a._shape[-2], self.k, b._shape[-1]
-        bits = 0 if exact else min(BITS, (_INT32_LIMIT // k).bit_length() // 2)   # k (2**bits - 1)**2 < 2**31
+        bits = 0 if exact else _magnitude_bits(k)
         dtype = _FLOAT32 if exact else _INT8
-        columns = max(1, min(n, _BLOCK_BYTES // (dtype.itemsize * 2 * k * max(1, b.size // (k * n)))))
-        rows = max(1, _BLOCK_BYTES // (8 * max(columns, k) * max(1, a.size // (m * k))))
+        whole = self.words and not exact
+        columns = n if whole else max(1, min(n, _BLOCK_BYTES // (dtype.itemsize * 2 * k * max(1, b.size // (k * n)))))
+        rows = m if whole or (left is not None and not exact) else \
+            max(1, _BLOCK_BYTES // (8 * max(columns, k) * max(1, a.size // (m * k))))
         maxima = []
         for j0 in range(0, n, columns):
-            b_magnitude, b_count = _magnitude_and_count(
-                b[..., j0:j0 + columns], _elementwise.multiply(self.tau[..., j0:j0 + columns], 2.0 ** bits), -2,
-                dtype, stream)
+            if whole:
+                b_magnitude, b_count = _magnitude_of_words(self.words["b"], bits, stream), _count(b, -2)
+            else:
+                b_magnitude, b_count = _magnitude_and_count(
+                    b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns], -2, dtype, bits, stream)
+            # a zero column of b has no error: any magnitude keeps it out of the row minima
+            b_magnitude = _elementwise.where(_elementwise.equal(b_count, 0), 2 ** max(bits, 1) - 1, b_magnitude)
+            b_most = _statistical.max(b_count, axis=-1, keepdims=True)
             for i0 in range(0, m, rows):
-                a_magnitude, a_count = _magnitude_and_count(
-                    a[..., i0:i0 + rows, :], _elementwise.multiply(self.sigma[..., i0:i0 + rows, :], 2.0 ** bits),
-                    -1, dtype, stream)
-                size = self._product_of_magnitudes(a_magnitude, b_magnitude, exact)
-                count = _elementwise.multiply(_elementwise.minimum(a_count, b_count), 2.0 ** (2 * bits))
+                if left is not None and not exact:
+                    a_magnitude, a_count = left.magnitude[..., i0:i0 + rows, :], left.count[..., i0:i0 + rows, :]
+                elif whole:
+                    a_magnitude, a_count = _magnitude_of_words(self.words["a"], bits, stream), _count(a, -1)
+                else:
+                    a_magnitude, a_count = _magnitude_and_count(
+                        a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :], -1, dtype, bits, stream)
+                size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact), axis=-1,
+                                        keepdims=True)
                 maxima.append(_statistical.max(_elementwise.divide(
-                    count, _elementwise.maximum(_ops.cast(size, FLOAT64, stream=stream), 2.0 ** -900))))
-        return _statistical.max(_manipulation.stack(maxima))
+                    _elementwise.minimum(a_count, b_most), _elementwise.maximum(size, 2.0 ** -900))))
+        ratio = maxima[0] if len(maxima) == 1 else _statistical.max(_manipulation.stack(maxima))
+        return _elementwise.multiply(ratio, 2.0 ** (2 * bits))
 
     def _product_of_magnitudes(self, x1, x2, exact):
         if not exact:
@@ -183,90 +322,208 @@ class _Scales:
         _ops.launch("aclnnMatmul", x1, x2, size, 0, stream=self.stream)
         return size
 
-    def slices(self):
-        """The number of slices, or None when the emulation does not apply: from the int8
-        bound, or where that cannot bound every element, from the float32 one."""
-        exponents, ratio = (float(v) for v in _manipulation.stack(
-            [self.exponents, self.ratio]).to_host())
-        if not math.isfinite(exponents) or exponents > _MAX_EXPONENT:
-            return None
-        s = self._slices_for(ratio)
-        if s is None and math.isfinite(ratio):
-            s = self._slices_for(float(self._ratio(exact=True).to_host()))
-        return s
 
-    def _slices_for(self, ratio):
-        for s in range(1, MAX_SLICES + 1):
-            # dropped terms + the s float64 additions (at most s u (|A| |B|)_ij) within K u
-            if (s + 1) * 2.0 ** (-BITS * s) * ratio <= (self.k - s - 1) * _UNIT_ROUNDOFF:
-                return s
+
+def _digits_needed(scales):
+    """The number of digits for ``scales`` (``_Scales``), or None when the emulation
+    does not apply: from the int8 bound, or where that cannot bound every element,
+    from the float32 one. Reads the bounds back (``to_host``: waits for the stream)."""
+    exponents, ratio = (float(v) for v in _transfer.to_host(_manipulation.stack(
+        [scales.exponents, scales.ratio])))
+    if not math.isfinite(exponents) or exponents > _MAX_EXPONENT:
         return None
+    s = slices_for(ratio, scales.k)
+    if s is None and math.isfinite(ratio):
+        s = slices_for(float(_transfer.to_host(scales._ratio(exact=True))), scales.k)
+    return s
 
 
-def _weights(s, device, stream, reverse=False):
-    """2**(7 p) for p = 1 .. s (or s .. 1) as a float64 device vector."""
-    p = arange(s, 0, -1, dtype=FLOAT64, device=device) if reverse else \
-        arange(1, s + 1, dtype=FLOAT64, device=device)
-    return _elementwise.pow(2.0, _elementwise.multiply(p, float(BITS)))
+def slices_for(ratio, k):
+    """The number of digits (1 .. ``DIGITS``) that keeps a product with contracted
+    length ``k`` within dgemm's bound ``k u (|A| |B|)_ij`` when ``ratio`` bounds
+    (nonzero terms) / (|A| |B|)_ij in scaled units; None when none does.
+
+    Per nonzero term, the digit products dropped (``t + u > s + 1``: at most
+    ``1.005 (s - 1) w`` with ``w = 2**(2 - 8 s)``) and the truncation of each
+    operand to ``s`` digits (its digits beyond, below ``0.502 w``, and the words'
+    own truncation, ``2**-62`` or ``2**-118`` with two words: ``e``) lose at most
+    ``1.005 (s - 1) w + 2.01 (0.502 w + e)``. The diagonals are added exactly
+    within a group (``group_size``); each addition of a group rounds once, the last
+    by at most ``u |c_ij|`` and the others by ``u`` times a partial sum of at most
+    ``sum_k (sum_t |A_t| w_t)(sum_u |B_u| w_u) <= 9.2 (|A| |B|)_ij`` (balanced
+    digits: a word's digit sum is at most 3.02 times the word)."""
+    for s in range(1, DIGITS + 1):
+        chunk = chunk_length(s)
+        roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
+        w = 2.0 ** (2 - 8 * s)
+        dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
+        if ratio * dropped + (9.2 * (roundings - 1) + 1) * _UNIT_ROUNDOFF <= k * _UNIT_ROUNDOFF:
+            return s
+    return None
 
 
-def _slice_into(truncated, slices, axis, stream):
-    """int8 slices from ``truncated`` (int64 ``U_p`` along ``axis`` of the slice
-    index, in the order of ``slices``): the first (outermost) as it is, then
-    ``U_p - 128 U_(p-1)``. ``axis`` is the slice axis, -2 (a) or -3 (b)."""
-    def part(x, start, stop):
-        index = (Ellipsis, slice(start, stop)) + (slice(None),) * (-axis - 1)
-        return x[index]
-    s = truncated._shape[axis]
-    outer = 0 if axis == -2 else s - 1   # where U_1 lives (b is stored reversed)
-    int8 = to_acl_dtype(_INT8)
-    _ops.launch("aclnnCast", part(truncated, outer, outer + 1), int8, part(slices, outer, outer + 1),
-                stream=stream)
-    if s == 1:
-        return
-    if axis == -2:
-        later, earlier, target = part(truncated, 1, s), part(truncated, 0, s - 1), part(slices, 1, s)
-    else:
-        later, earlier, target = part(truncated, 0, s - 1), part(truncated, 1, s), part(slices, 0, s - 1)
-    # the difference, in [-127, 127], stored into the int8 slices (aclnnSub casts on store)
-    _ops.launch("aclnnSub", later, earlier, _ops.acl_scalar(128, _INT64), target, stream=stream)
+def chunk_length(s):
+    """The longest contraction whose diagonals of ``s`` digits are exact in int32:
+    ``(D - 1) K 128**2 < 2**31``."""
+    return max(1, _INT32_LIMIT // (s * 128 * 128))
 
 
-def _slices_of_a(a, sigma, s, stream):
-    """(..., rows, s, K) int8 slices of the rows of ``a`` scaled by ``sigma``."""
-    device = a._buffer.device
+def group_size(s, k):
+    """How many consecutive diagonals (weights ``256**j`` apart, each below
+    ``s k 128**2``) float64 adds exactly: their sum stays below 2**53 units of the
+    smallest weight."""
+    return max(1, 1 + int((53 - math.log2(s * k * 128 * 128 * 1.004)) // 8))
+
+
+def _balance(words, stream):
+    """``U = words`` (``_raw_words``, ``|U| < 2**62``) rewritten in place as
+    ``(U + _OFFSET) ^ _OFFSET`` (aclnnAdds, aclnnBitwiseXorScalar), whose
+    little-endian bytes, read as int8, are balanced digits of ``U``.
+
+    Adding 128 to each of bytes 0..6 (with the carries that brings) and flipping
+    their top bits leaves each such byte, as int8, equal to the unsigned byte of
+    ``U + _OFFSET`` less 128, so ``U = sum_p d_p 256**p`` with ``d_0 .. d_6`` in
+    [-128, 127] and ``d_7`` (byte 7, untouched: the arithmetic top of
+    ``U + _OFFSET``) in [-64, 64]; ``|U| < 2**62`` keeps ``U + _OFFSET`` in range."""
+    offset = _ops.acl_scalar(_OFFSET, _INT64)
+    _ops.launch("aclnnAdds", words, offset, _ops.acl_scalar(1, _INT64), words, stream=stream)
+    _ops.launch("aclnnBitwiseXorScalar", words, offset, words, stream=stream)
+
+
+def _low_digit_words(x, scale, high, stream):
+    """The seven digits below those of ``high`` (``_raw_words(x, scale)`` not yet
+    balanced, which this corrects in place) for more than ``WORD_DIGITS`` digits:
+    with ``y = x scale 2**118`` (exact), ``H = trunc(y / 2**56)`` and
+    ``L = fmod(y, 2**56)`` (aclnnFmodScalar: exact, ``y = H 2**56 + L``), the
+    balanced bytes 0..6 of ``L`` carry ``t = (L + _OFFSET) >> 56`` in {-1, 0, 1}
+    (aclnnRightShift) into ``H``, whose digits ``_balance`` then makes; bytes 0..6
+    of the returned words are the low digits, byte 7 is not a digit."""
+    shifted = _elementwise.multiply(x, _elementwise.multiply(scale, 2.0 ** (_WORD_BITS + 56)))
+    _ops.launch("aclnnFmodScalar", shifted, _ops.acl_scalar(2.0 ** 56, FLOAT64), shifted, stream=stream)
+    low = _ops.cast(shifted, _INT64, stream=stream)
+    offset = _ops.acl_scalar(_OFFSET, _INT64)
+    _ops.launch("aclnnAdds", low, offset, _ops.acl_scalar(1, _INT64), low, stream=stream)
+    carry = _ops.empty(low._shape, _INT64, low._buffer.device, stream)
+    _ops.launch("aclnnRightShift", low, _constant(low._buffer.device, stream, 56, _INT64), carry, stream=stream)
+    _ops.launch("aclnnInplaceAdd", high, carry, _ops.acl_scalar(1, _INT64), stream=stream)
+    _ops.launch("aclnnBitwiseXorScalar", low, offset, low, stream=stream)
+    return low
+
+
+class _Digits:
+    """The top ``s`` digits of ``x`` (..., R, C) scaled by ``scale``, in one or two
+    int64 words: ``top(t)`` is the (..., R, C) int8 view of digit ``t`` (1: the most
+    significant, of weight ``2**(2 - 8 t)`` in scaled units), ``runs(s)`` the
+    (..., R, C, digits) views of the top ``s`` digits, one per word."""
+
+    def __init__(self, x, scale, s, stream):
+        high = _raw_words(x, scale, stream)
+        self.low = _bytes_of(_low_digit_words(x, scale, high, stream)) if s > WORD_DIGITS else None
+        _balance(high, stream)
+        self.high = _bytes_of(high)
+
+    @classmethod
+    def of(cls, words, stream):
+        """The digits of ``_raw_words`` (balanced in place: one word, up to eight digits)."""
+        digits = cls.__new__(cls)
+        _balance(words, stream)
+        digits.high, digits.low = _bytes_of(words), None
+        return digits
+
+    def top(self, t):
+        return self.high[..., 8 - t] if t <= WORD_DIGITS else self.low[..., 15 - t]
+
+    def runs(self, s):
+        """(byte views, least significant first) covering digits ``s .. 1``, one per word."""
+        if s <= WORD_DIGITS:
+            return [self.high[..., 8 - s:]]
+        return [self.low[..., 15 - s:7], self.high]
+
+
+def _bytes_of(words):
+    """(..., R, C) int64 as (..., R, C, 8) int8 (byte p: the digit of 256**p)."""
+    return _manipulation.reshape(words.view(_INT8), words._shape + (8,))
+
+
+def split_rows(a, sigma, s, stream):
+    """(..., M, s, K) int8 digit planes of the rows of ``a`` (..., M, K) scaled
+    by ``sigma`` (..., M, 1): plane ``j`` holds digit ``s - j`` (least significant
+    of the top ``s`` first, so that the top ``d`` digits are a contiguous tail).
+    Made in blocks of rows, one aclnnInplaceCopy per word."""
     rows, k = a._shape[-2:]
-    slices = _ops.empty(a._shape[:-1] + (s, k), _INT8, device, stream)
-    scale = _elementwise.multiply(_manipulation.expand_dims(sigma, -1),
-                                  _manipulation.reshape(_weights(s, device, stream), (s, 1)))
-    step = max(1, _BLOCK_BYTES // (8 * s * k * max(1, a.size // (rows * k))))
+    planes = _ops.empty(a._shape[:-1] + (s, k), _INT8, a._buffer.device, stream)
+    step = max(1, _BLOCK_BYTES // (8 * k * max(1, a.size // (rows * k))))
     for i0 in range(0, rows, step):
-        part = _manipulation.expand_dims(a[..., i0:i0 + step, :], -2)
-        truncated = _ops.cast(_elementwise.multiply(part, scale[..., i0:i0 + step, :, :]), _INT64, stream=stream)
-        _slice_into(truncated, slices[..., i0:i0 + step, :, :], -2, stream)
-    return slices
+        digits = _Digits(a[..., i0:i0 + step, :], sigma[..., i0:i0 + step, :], s, stream)
+        _row_planes(digits, s, stream, planes[..., i0:i0 + step, :, :])
+    return planes
 
 
-def _slices_of_b(b, tau, s, stream):
-    """(..., s, K, N) int8 slices of the columns of ``b`` scaled by ``tau``, in the
-    order B_s .. B_1 (so that ``[B_d; ..; B_1]`` is a contiguous tail)."""
-    device = b._buffer.device
+def _row_planes(digits, s, stream, planes=None):
+    """The top ``s`` digits of ``digits`` (of (..., M, K)) into (..., M, s, K) ``planes``
+    (a new array when None), least significant first: one aclnnInplaceCopy per word."""
+    if planes is None:
+        shape = digits.high._shape[:-1]
+        planes = _ops.empty(shape[:-1] + (s, shape[-1]), _INT8, digits.high._buffer.device, stream)
+    j = 0
+    for run in digits.runs(s):
+        width = run._shape[-1]
+        _ops.copy_(planes[..., j:j + width, :], _manipulation.moveaxis(run, -1, -2), stream=stream)
+        j += width
+    return planes
+
+
+def split_columns(b, tau, s, stream):
+    """(..., s, K, N) int8 digit planes of the columns of ``b`` (..., K, N)
+    scaled by ``tau`` (..., 1, N): plane ``j`` holds digit ``j + 1`` (most
+    significant first, so that the top ``d`` digits are a contiguous head). Made
+    in blocks of rows of b, one aclnnInplaceCopy per plane."""
     k, n = b._shape[-2:]
-    slices = _ops.empty(b._shape[:-2] + (s, k, n), _INT8, device, stream)
-    scale = _elementwise.multiply(_manipulation.expand_dims(tau, -3),
-                                  _manipulation.reshape(_weights(s, device, stream, reverse=True), (s, 1, 1)))
-    step = max(1, _BLOCK_BYTES // (8 * s * n * max(1, b.size // (k * n))))
+    planes = _ops.empty(b._shape[:-2] + (s, k, n), _INT8, b._buffer.device, stream)
+    step = max(1, _BLOCK_BYTES // (8 * n * max(1, b.size // (k * n))))
     for k0 in range(0, k, step):
-        part = _manipulation.expand_dims(b[..., k0:k0 + step, :], -3)
-        truncated = _ops.cast(_elementwise.multiply(part, scale), _INT64, stream=stream)
-        _slice_into(truncated, slices[..., :, k0:k0 + step, :], -3, stream)
-    return slices
+        _column_planes(_Digits(b[..., k0:k0 + step, :], tau, s, stream), s, stream, planes[..., k0:k0 + step, :])
+    return planes
+
+
+def _column_planes(digits, s, stream, planes=None):
+    """The top ``s`` digits of ``digits`` (of (..., K, N)) into (..., s, K, N) ``planes``
+    (a new array when None), most significant first: one aclnnInplaceCopy per plane."""
+    if planes is None:
+        shape = digits.high._shape[:-1]
+        planes = _ops.empty(shape[:-2] + (s,) + shape[-2:], _INT8, digits.high._buffer.device, stream)
+    for j in range(s):
+        _ops.copy_(planes[..., j, :, :], digits.top(j + 1), stream=stream)
+    return planes
+
+
+def _flat_rows(planes):
+    """(..., M, s, K) planes as (..., M, s K) (free: contiguous)."""
+    return _manipulation.reshape(planes, planes._shape[:-2] + (planes._shape[-2] * planes._shape[-1],))
+
+
+def _flat_columns(planes):
+    """(..., s, K, N) planes as (..., s K, N) (free: contiguous)."""
+    return _manipulation.reshape(planes, planes._shape[:-3] + (planes._shape[-3] * planes._shape[-2],
+                                                               planes._shape[-1]))
 
 
 def _unit_scale(device, stream):
     """x2Scale of aclnnQuantMatmulV5: (1,) float32 ones (unused for INT32 out)."""
-    scale = _ops.empty((1,), _FLOAT32, device, stream)
-    return _ops.fill_(scale, 1.0, stream=stream)
+    return _constant(device, stream, 1.0, _FLOAT32)
+
+
+def _constant(device, stream, value, dtype):
+    """A (1,) device array of ``value``, made once per device and value and never
+    written again (aclnnInplaceFillScalar)."""
+    key = (device, value, dtype)
+    constant = _CONSTANTS.get(key)
+    if constant is None:
+        constant = _CONSTANTS[key] = _ops.fill_(_ops.empty((1,), dtype, device, stream), value, stream=stream)
+    return constant
+
+
+_CONSTANTS = {}
 
 
 def _quant_product(x1, x2, unit, stream, out=None):
@@ -279,17 +536,29 @@ def _quant_product(x1, x2, unit, stream, out=None):
     return out
 
 
-def _add_diagonals(a_slices, b_slices, out, s, unit, accumulate, stream):
-    """``out (+)= sum_d 2**(-7 (d + 1)) [A_1 .. A_d] @ [B_d; ..; B_1]``, d = s .. 1
-    (the first written over ``out`` unless ``accumulate``)."""
-    k, n = a_slices._shape[-1], b_slices._shape[-1]
-    a_flat = _manipulation.reshape(a_slices, a_slices._shape[:-2] + (s * k,))
-    b_flat = _manipulation.reshape(b_slices, b_slices._shape[:-3] + (s * k, n))
-    diagonal = None
-    for d in range(s, 0, -1):
-        diagonal = _quant_product(a_flat[..., :d * k], b_flat[..., (s - d) * k:, :], unit, stream, diagonal)
-        weight = _ops.acl_scalar(2.0 ** (-BITS * (d + 1)), FLOAT64)
-        if d == s and not accumulate:
-            _ops.launch("aclnnMuls", diagonal, weight, out, stream=stream)
-        else:
-            _ops.launch("aclnnInplaceAdd", out, diagonal, weight, stream=stream)
+def add_diagonals(a_flat, b_flat, k, out, s, unit, accumulate, stream):
+    """``out (+)= sum_D 2**(4 - 8 D) sum_(t + u = D) A_t @ B_u`` for D = s + 1 .. 2,
+    each diagonal one aclnnQuantMatmulV5 (exact in int32) of the top ``D - 1``
+    digit planes of a (a tail of the rows of ``a_flat``, (..., M, s k)) against
+    those of b (a head of ``b_flat``, (..., s k, N)). Smallest first, in groups of
+    ``group_size`` added exactly (aclnnMuls, aclnnInplaceAdd); the first group is
+    written over ``out`` unless ``accumulate``, the others summed apart and then
+    added (one rounding each)."""
+    order = list(range(s + 1, 1, -1))
+    g = group_size(s, k)
+    diagonal = part = None
+    for first in range(0, s, g):
+        direct = first == 0 and not accumulate
+        if not direct and part is None:
+            part = _ops.empty(out._shape, FLOAT64, out._buffer.device, stream)
+        target = out if direct else part
+        for d in order[first:first + g]:
+            diagonal = _quant_product(a_flat[..., (s - d + 1) * k:], b_flat[..., :(d - 1) * k, :], unit, stream,
+                                      diagonal)
+            weight = _ops.acl_scalar(2.0 ** (4 - 8 * d), FLOAT64)
+            if d == order[first]:
+                _ops.launch("aclnnMuls", diagonal, weight, target, stream=stream)
+            else:
+                _ops.launch("aclnnInplaceAdd", target, diagonal, weight, stream=stream)
+        if not direct:
+            _ops.launch("aclnnInplaceAdd", out, part, _ops.acl_scalar(1.0, FLOAT64), stream=stream)

@@ -10,6 +10,7 @@ import pytest
 
 import npuarray as npx
 from npuarray._core import _ozaki
+from npuarray._core._linear_algebra import prepare_matmul
 
 RNG = np.random.default_rng(2121)
 U = 2.0 ** -53
@@ -21,8 +22,8 @@ def taken(monkeypatch):
     outcomes = []
     original = _ozaki.product
 
-    def spy(*args):
-        outcomes.append(original(*args))
+    def spy(*args, **kwargs):
+        outcomes.append(original(*args, **kwargs))
         return outcomes[-1]
     monkeypatch.setattr(_ozaki, "product", spy)
     monkeypatch.setattr(_ozaki, "MIN_MULTIPLY_ADDS", 0)
@@ -122,7 +123,7 @@ def test_inf_and_nan_take_the_composed_product(special, taken):
 
 def test_huge_spread_within_a_row_takes_the_composed_product(taken):
     a, b = RNG.standard_normal((30, 20)), RNG.standard_normal((20, 25))
-    a[:, ::2] *= 2.0 ** -300   # products that would need far more than MAX_SLICES slices
+    a[:, ::2] *= 2.0 ** -300   # products that would need far more than DIGITS digits
     b[::2] *= 2.0 ** 300
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
     assert taken == [False]
@@ -259,4 +260,128 @@ def test_triangular_factor_product_uses_the_float32_bound(taken, monkeypatch):
     a, b = RNG.standard_normal((60, 80)), RNG.standard_normal((80, 50))   # dense: the int8 bound suffices
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
     assert taken == [True, True] and exact_calls == [False, True, False]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
+def _digits_on_host(planes_flat, s, k):
+    """(M, s K) int8 planes of split_rows (least significant first) as Python ints per (i, k)."""
+    planes = planes_flat.reshape(planes_flat.shape[0], s, k).astype(object)
+    return [[sum(int(planes[i, j, c]) * 256 ** j for j in range(s)) for c in range(k)]
+            for i in range(planes.shape[0])]
+
+
+@pytest.mark.parametrize("s", [3, 8, 9, 15])
+def test_digits_are_the_words_of_the_scaled_values(s):
+    # rows spanning 2**-60 .. 2**3, signs mixed, zeros, the largest in [1/4, 1) after scaling
+    a = RNG.standard_normal((6, 40)) * 2.0 ** RNG.integers(-60, 4, (6, 40))
+    a[2, ::3] = 0.0
+    stream = npx.get_current_stream()
+    x = npx.asarray(a)
+    sigma, _ = _ozaki.power_of_two_scale(_ozaki._largest(x, -1))
+    planes = _ozaki.split_rows(x, sigma, s, stream).to_host()   # (6, s, 40)
+    scale = sigma.to_host()
+    assert np.all(planes[:, :-1] >= -128) and np.all(np.abs(planes[:, -1].astype(int)) <= 64 if s <= 8 else True)
+    words = _digits_on_host(planes.reshape(6, s * 40), s, 40)
+    shift = 62 if s <= 8 else 118   # one word (the top s of 8 digits) or two (15 digits)
+    for i in range(6):
+        for c in range(40):
+            exact = int(Fraction(float(a[i, c])) * Fraction(float(scale[i, 0])) * 2 ** shift)   # trunc
+            top = exact if s in (8, 15) else None
+            if top is not None:
+                assert words[i][c] == top
+            else:   # the top s digits: the word less its low digits, within one unit of the last kept
+                unit = 256 ** ((8 if s <= 8 else 15) - s)
+                assert abs(words[i][c] * unit - exact) < unit
+
+
+def test_columns_digits_match_rows_digits():
+    b = RNG.standard_normal((30, 12)) * 2.0 ** RNG.integers(-30, 3, (30, 12))
+    stream = npx.get_current_stream()
+    y = npx.asarray(b)
+    tau, _ = _ozaki.power_of_two_scale(_ozaki._largest(y, -2))
+    columns = _ozaki.split_columns(y, tau, 10, stream).to_host()    # (10, 30, 12), most significant first
+    rows = _ozaki.split_rows(npx.asarray(b.T.copy()), npx.asarray(tau.to_host().T.copy()), 10, stream).to_host()
+    np.testing.assert_array_equal(columns[::-1].transpose(2, 0, 1), rows)   # (12, 10, 30)
+
+
+def test_slices_for_grows_with_the_ratio_and_refuses_k_of_one():
+    counts = [_ozaki.slices_for(r, 512) for r in (1.0, 120.0, 200.0, 1e6, 1e30)]
+    assert counts[:4] == sorted(counts[:4]) and counts[1] == 7 and counts[4] is None
+    assert _ozaki.slices_for(1.0, 1) is None
+
+
+@pytest.mark.parametrize("b_shape", [(120, 16), (120,), (120, 1), (120, 64)])
+def test_prepared_left_operand_equals_matmul_bit_for_bit(b_shape, taken):
+    a = RNG.standard_normal((100, 120)) * 2.0 ** RNG.integers(-10, 11, (100, 1))
+    b = RNG.standard_normal(b_shape)
+    x, y = npx.asarray(a), npx.asarray(b)
+    prepared = prepare_matmul(x)
+    first = prepared.matmul(y).to_host()
+    again = prepared.matmul(npx.asarray(b * 3.0)).to_host()   # the same digits of a, another b
+    plain = (x @ y).to_host()
+    assert taken == [True, True, True]
+    np.testing.assert_array_equal(first, plain)
+    b2 = b[:, None] if b.ndim == 1 else b
+    _assert_within_dgemm_bound(first.reshape(100, -1), _exact_dd(a, b2), a, b2)
+    _assert_within_dgemm_bound(again.reshape(100, -1), _exact_dd(a, b2 * 3.0), a, b2 * 3.0)
+
+
+def test_prepared_batched_and_other_dtypes():
+    a = RNG.standard_normal((2, 40, 50))
+    b = RNG.standard_normal((50, 9))
+    prepared = prepare_matmul(npx.asarray(a))
+    c = prepared.matmul(npx.asarray(b)).to_host()
+    _assert_within_dgemm_bound(c[1], _exact_dd(a[1], b), a[1], b)
+    single = prepare_matmul(npx.asarray(a.astype(np.float32)))   # no digits: matmul as it is
+    np.testing.assert_allclose(single.matmul(npx.asarray(b.astype(np.float32))).to_host(),
+                               a.astype(np.float32) @ b.astype(np.float32), rtol=1e-4, atol=1e-4)
+    mixed = prepared.matmul(npx.asarray(b.astype(np.float32)))   # promoted to float64
+    assert mixed.dtype == np.float64
+    np.testing.assert_allclose(mixed.to_host(), a @ b.astype(np.float32), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="contracted"):
+        prepared.matmul(npx.asarray(np.ones((7, 3))))
+    with pytest.raises(TypeError):
+        prepare_matmul(a)
+    with pytest.raises(ValueError):
+        prepare_matmul(npx.asarray(np.ones(4)))
+
+
+def test_prepared_with_an_input_it_cannot_take_runs_the_composed_product(taken):
+    a = RNG.standard_normal((40, 30))
+    a[3, 4] = np.nan
+    b = RNG.standard_normal((30, 5))
+    c = prepare_matmul(npx.asarray(a)).matmul(npx.asarray(b)).to_host()
+    assert taken == [False]
+    np.testing.assert_array_equal(np.isnan(c), np.isnan(a @ b))
+    np.testing.assert_allclose(c[~np.isnan(c)], (a @ b)[~np.isnan(c)], rtol=1e-13, atol=1e-13)
+
+
+def test_thin_products_take_the_int8_path_by_default():
+    a, b = RNG.standard_normal((300, 200)), RNG.standard_normal((200, 3))
+    calls = []
+    original = _ozaki.product
+
+    def spy(*args, **kwargs):
+        calls.append(original(*args, **kwargs))
+        return calls[-1]
+    try:
+        _ozaki.product = spy
+        c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+        v = (npx.asarray(a) @ npx.asarray(b[:, 0])).to_host()
+    finally:
+        _ozaki.product = original
+    assert calls == [True, True]
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+    _assert_within_dgemm_bound(v[:, None], _exact_dd(a, b[:, :1]), a, b[:, :1])
+
+
+def test_wide_spread_takes_two_words_within_the_bound(taken, monkeypatch):
+    # products spanning 2**-24 .. 2**24 inside each row: more than one word's eight digits
+    chosen = []
+    original = _ozaki.slices_for
+    monkeypatch.setattr(_ozaki, "slices_for", lambda r, k: chosen.append(original(r, k)) or chosen[-1])
+    a = RNG.standard_normal((50, 70)) * 2.0 ** RNG.integers(-12, 13, (1, 70))
+    b = RNG.standard_normal((70, 40)) * 2.0 ** RNG.integers(-12, 13, (70, 1))
+    c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert taken == [True] and chosen[-1] > _ozaki.WORD_DIGITS
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)

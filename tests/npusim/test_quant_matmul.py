@@ -145,6 +145,19 @@ def test_each_path_batched_strided_with_bias(kernel_path):
     np.testing.assert_array_equal(got, _exact(a[0, 0], big[:, ::2]))
 
 
+@pytest.mark.parametrize("m,k,n", [(32, 64, 32), (64, 1152, 40), (96, 2048, 100)])
+def test_each_path_whole_blocks_read_in_place(kernel_path, m, k, n):
+    # rows of 32 and k of 64 multiples (AMX reads x1's rows as tiles, unpacked), also as the
+    # tail of wider rows (a row stride beyond k) and batched over a broadcast x1
+    wide = _int8((m, k + 192))
+    a, b = wide[:, 192:], _int8((k, n))
+    got = _launch(npx.asarray(wide)[:, 192:], npx.asarray(b), npx.empty((m, n), dtype=np.int32))
+    np.testing.assert_array_equal(got, _exact(a, b))
+    batch = _int8((3, k, n))
+    got = _launch(npx.asarray(a.copy()), npx.asarray(batch), npx.empty((3, m, n), dtype=np.int32))
+    np.testing.assert_array_equal(got, _exact(a, batch))
+
+
 def test_each_path_wraps_like_the_cube_unit(kernel_path):
     # |sum| = 2^31 + 2^14 at k = 131073 of (-128)(-128): wraps modulo 2^32 as int32 accumulators do
     k = 131073
