@@ -262,12 +262,16 @@ static int acquire_for_launch(const char *opname, aclOpExecutor *executor, npusi
  * cast moves twice the bytes of a float32 scaling of as many elements).
  * At most TINY_TASK_BYTES: a few hundred nanoseconds, less than handing the task to even an
  * awake worker (the queue's lock and the cache lines shared with it): NPUSIM_TASK_TINY.
- * At most SHORT_TASK_BYTES: up to some tens of microseconds (k-means' (1797, 64) scalings,
- * casts and its (1797,64) @ (64,10) product, split across the pool); right after a
- * synchronisation it runs on the launching thread, saving the worker's wake-up and the
- * synchroniser's, each about as long as the split kernel itself: NPUSIM_TASK_SHORT. */
+ * At most SHORT_TASK_BYTES: a few microseconds, less than waking a sleeping stream worker:
+ * NPUSIM_TASK_SHORT.
+ * At most MID_TASK_BYTES: up to some tens of microseconds (k-means' (1797, 64) scalings, casts
+ * and its (1797, 64) @ (64, 10) product, split across the pool): worth running on the
+ * launching thread only right after a synchronisation, NPUSIM_TASK_MID (in a run of such
+ * launches the worker overlaps them with the launching thread's own work: k-means runs 1.5x
+ * slower when the first few of each iteration run on the launching thread). */
 #define TINY_TASK_BYTES ((int64_t)16 << 10)
-#define SHORT_TASK_BYTES ((int64_t)2 << 20)
+#define SHORT_TASK_BYTES ((int64_t)64 << 10)
+#define MID_TASK_BYTES ((int64_t)2 << 20)
 
 static int64_t total_bytes(const npusim_exec *ex)
 {
@@ -280,8 +284,10 @@ static int64_t total_bytes(const npusim_exec *ex)
 static npusim_task_length task_length(const npusim_exec *ex)
 {
     int64_t bytes = total_bytes(ex);
-    return bytes <= TINY_TASK_BYTES ? NPUSIM_TASK_TINY
-           : bytes <= SHORT_TASK_BYTES ? NPUSIM_TASK_SHORT : NPUSIM_TASK_LONG;
+    return bytes <= TINY_TASK_BYTES    ? NPUSIM_TASK_TINY
+           : bytes <= SHORT_TASK_BYTES ? NPUSIM_TASK_SHORT
+           : bytes <= MID_TASK_BYTES   ? NPUSIM_TASK_MID
+                                       : NPUSIM_TASK_LONG;
 }
 
 static int check_ranges(const npusim_exec *ex, void *const *data, int32_t device)

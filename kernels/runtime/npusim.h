@@ -41,13 +41,17 @@ aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *pay
  *   not capturing, and was synchronised a few launches ago at most, at once on the calling
  *   thread, as a fast device finishes it before the host looks, instead of handing it to the
  *   worker and paying a thread wake-up;
+ * - MID (up to some tens of microseconds: a scaling or cast of a few hundred KiB): as SHORT, but
+ *   only as the first task after a synchronisation (an operation whose result is read at once
+ *   saves the two thread wake-ups; in a longer run of launches the worker overlaps it with the
+ *   launching, which the calling thread would not);
  * - TINY (less work than handing it to even an awake worker, a few hundred nanoseconds): on
  *   the calling thread whenever the stream is idle and not capturing. A chain of tiny
  *   dependent operations then never involves the worker: no hand-off, no lock shared with
  *   it, no core kept awake.
  * Run on the calling thread, stream order, the sticky error and synchronisation behave as if
  * the worker had run the task. */
-typedef enum { NPUSIM_TASK_LONG, NPUSIM_TASK_SHORT, NPUSIM_TASK_TINY } npusim_task_length;
+typedef enum { NPUSIM_TASK_LONG, NPUSIM_TASK_SHORT, NPUSIM_TASK_TINY, NPUSIM_TASK_MID } npusim_task_length;
 
 /* npusim_launch of a task of `length`, after `check(payload, device)` with the device of the
  * stream (resolved once for both): a non-zero return from check is returned, the payload

@@ -292,13 +292,15 @@ static bool tiny_goes_here(const rt_stream *s) { return s->worker_sleeping || s-
 #define RUN_HERE_AFTER_SYNC 4
 
 /* Runs `task` on the calling thread when the stream is idle and, for a short task, soon after
- * a synchronisation, for a tiny one when tiny_goes_here; false (nothing done) otherwise. Marking the stream busy first
+ * a synchronisation (a mid one: as the first task after it), for a tiny one when tiny_goes_here; false (nothing done) otherwise. Marking the stream busy first
  * keeps the worker, and any other launching thread, from running a later task before this one
  * completes. */
-static bool run_here_if_idle(rt_stream *s, rt_task *task, bool tiny)
+static bool run_here_if_idle(rt_stream *s, rt_task *task, npusim_task_length length)
 {
+    bool tiny = length == NPUSIM_TASK_TINY;
+    uint32_t after_sync = length == NPUSIM_TASK_MID ? 1 : RUN_HERE_AFTER_SYNC;
     pthread_mutex_lock(&s->mu);
-    if (s->ring_count || s->busy || s->stop || (tiny ? !tiny_goes_here(s) : s->short_launches >= RUN_HERE_AFTER_SYNC)) {
+    if (s->ring_count || s->busy || s->stop || (tiny ? !tiny_goes_here(s) : s->short_launches >= after_sync)) {
         pthread_mutex_unlock(&s->mu);
         return false;
     }
@@ -345,24 +347,25 @@ aclError rt_submit_inline(rt_stream *s, const npusim_task_ops *ops, const void *
 
 /* rt_submit for a short or tiny task: run here when the stream allows it, else queued or
  * captured. */
-static aclError submit_short(rt_stream *s, rt_task *task, const char *api, bool tiny)
+static aclError submit_short(rt_stream *s, rt_task *task, const char *api, npusim_task_length length)
 {
     if (atomic_load_explicit(&s->capture, memory_order_acquire)) return rt_capture_record_task(s, task, api);
-    return run_here_if_idle(s, task, tiny) ? ACL_SUCCESS : enqueue(s, task, api, tiny);
+    return run_here_if_idle(s, task, length) ? ACL_SUCCESS
+                                             : enqueue(s, task, api, length == NPUSIM_TASK_TINY);
 }
 
 aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                 const char *api)
 {
     rt_task t = inline_task(ops, data, size);
-    return submit_short(s, &t, api, false);
+    return submit_short(s, &t, api, NPUSIM_TASK_SHORT);
 }
 
 aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                const char *api)
 {
     rt_task t = inline_task(ops, data, size);
-    return submit_short(s, &t, api, true);
+    return submit_short(s, &t, api, NPUSIM_TASK_TINY);
 }
 
 aclError npusim_launch(aclrtStream stream, const npusim_task_ops *ops, void *payload)
@@ -390,7 +393,7 @@ aclError npusim_launch_checked(aclrtStream stream, const npusim_task_ops *ops, v
         return rc;
     }
     if (length == NPUSIM_TASK_LONG) return rt_submit(s, &t, ops->name);
-    return submit_short(s, &t, ops->name, length == NPUSIM_TASK_TINY);
+    return submit_short(s, &t, ops->name, length);
 }
 
 int32_t npusim_stream_device(aclrtStream stream)
