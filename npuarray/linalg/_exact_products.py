@@ -5,8 +5,8 @@ refinement (``_refine``): a float32 Cholesky factor truncated to 28 bits (4 slic
 the Newton steps added to it.
 
 * ``FixedPoint``: a matrix with rows scaled by powers of two into (-1, 1) and truncated
-  to ``s`` slices of 7 bits (``x = sum_p 2**(-7 p) X_p``, the first slice signed,
-  ``|X_p| <= 128``, the others of its sign); ``value`` is that truncation, exactly.
+  to ``s`` slices of 7 bits (``x = sum_p 2**(-7 p) X_p``, ``X_1`` the signed top bits,
+  the others in [0, 127]); ``value`` is that truncation, exactly.
 * ``exact_product`` and ``exact_square``: ``left.value @ right.value^T`` from every
   product of slices, exact in int32, rounded to float64 once per diagonal added.
 
@@ -56,8 +56,8 @@ def _cut_by_shifts(scaled, out, stream, axis=-2, reverse=False):
     shifts = arange(0, BITS * s, BITS, dtype=_FLOAT64, device=device) if reverse else \
         arange(BITS * (s - 1), -1, -BITS, dtype=_FLOAT64, device=device)
     shifts = reshape(_ops.cast(shifts, wide, stream=stream), (s,) + (1,) * (-axis - 1))
-    groups = _ops.empty(whole._shape[:len(whole._shape) + axis + 1] + (s,) + whole._shape[len(whole._shape) + axis + 1:],
-                        wide, device, stream)
+    at = len(whole._shape) + axis + 1   # where the slice index goes
+    groups = _ops.empty(whole._shape[:at] + (s,) + whole._shape[at:], wide, device, stream)
     _ops.launch("aclnnRightShift", expand_dims(whole, axis), shifts, groups, stream=stream)
 
     def part(x, start, stop):

@@ -173,8 +173,8 @@ def _refined_cholesky(a, first, stream):
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _exact_products.FixedPoint(first, None, FIXED_SLICES, stream)
-    columns = _exact_products.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES, stream,
-                                transposed=True)
+    columns = _exact_products.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES,
+                                         stream, transposed=True)
     residual = subtract(a, _exact_products.exact_square(lead, columns, unit))
     del columns
     identity = eye(n, dtype=FLOAT32, device=a.device)
@@ -201,7 +201,8 @@ def _refined_cholesky(a, first, stream):
         half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
         small = matmul(_ops.cast(half, FLOAT32, stream=stream),
                        matrix_transpose(_ops.cast(value, FLOAT32, stream=stream)))
-        total = add(divide(_exact_products.exact_product(lead, step, unit), scale), _ops.cast(small, FLOAT64, stream=stream))
+        total = add(divide(_exact_products.exact_product(lead, step, unit), scale),
+                    _ops.cast(small, FLOAT64, stream=stream))
         residual = subtract(subtract(residual, total), matrix_transpose(total))
         earlier = value if earlier is None else add(earlier, value)
     return lead.value if earlier is None else add(lead.value, earlier)
