@@ -6,23 +6,24 @@ CANN's LU (aclblasSgetrfBatched / SgetrsBatched, hicann/ops-blas) and Cholesky
 (aclnnLinalgCholesky, hicann/ops-math math/cholesky/docs/aclnnLinalgCholesky.md) are
 float32 only. As cuSOLVER's iterative-refinement solvers and HPL-AI do, the float32
 factors are used as preconditioners and the answer is corrected with residuals
-computed on the device from int8 products (aclnnQuantMatmulV5, ``_split``):
+computed on the device from int8 products (aclnnQuantMatmulV5):
 
 * ``solve``: equilibrate ``a`` by powers of two (rows, then columns: exact), factor
-  it in float32, cut it once into int8 slices (``_split.Split``), then
-  ``x += solve32(b - a x)`` with one int8 product per residual, until the residual
-  meets LAPACK dsgesv's test ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|`` (at most
-  ``MAX_STEPS``). When float32 cannot factor it or the iteration does not converge
-  (condition numbers beyond about 1e7), float64 aclnnInverse (hicann/ops-nn
+  it in float32, split it once into int8 digits (``prepare_matmul``, the Ozaki scheme
+  of ``npuarray/_core/_ozaki.py``: every product within dgemm's error bound), then
+  ``x += solve32(b - a x)`` with one prepared product per residual, until the
+  residual meets LAPACK dsgesv's test ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``
+  (at most ``MAX_STEPS``). When float32 cannot factor it or the iteration does not
+  converge (condition numbers beyond about 1e7), float64 aclnnInverse (hicann/ops-nn
   index/matrix_inverse/docs/aclnnInverse.md) takes over, with the same refinement. A
   matrix holding a NaN or infinity gets NaN solutions.
 * ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor it in
   float32 and truncate the factor to 28 bits, ``L0`` (4 int8 slices), whose ``L0 L0^T``
-  is computed exactly (``_split.exact_square``: 10 products of slices in 9 int8
-  launches, rounded to float64), giving ``R = a - L0 L0^T``. A Newton step in float32
-  (``L0^-1`` from ``_triangular``, five float32 products) gives ``D``, truncated to 4
-  slices per row, and ``R -= L0 D^T + D L0^T + D D^T`` with ``L0 D^T`` exact again
-  (``_split.exact_product``: 16 products of slices in 7 int8 launches) and
+  is computed exactly (``_exact_products.exact_square``: 10 products of slices in 9
+  int8 launches, rounded to float64), giving ``R = a - L0 L0^T``. A Newton step in
+  float32 (``L0^-1`` from ``_triangular``, five float32 products) gives ``D``, truncated
+  to 4 slices per row, and ``R -= L0 D^T + D L0^T + D D^T`` with ``L0 D^T`` exact again
+  (``_exact_products.exact_product``: 16 products of slices in 7 int8 launches) and
   ``D D^T`` (below ``u``) in float32, so that ``R`` stays the residual of ``L0 + D`` to
   float64's accuracy; steps go on until LAPACK's backward-error test
   ``max|R| <= n u max|a|`` holds (one step for well-conditioned matrices: 16 int8
@@ -31,7 +32,9 @@ computed on the device from int8 products (aclnnQuantMatmulV5, ``_split``):
   (``_cholesky``), which also tells a matrix that is not positive definite.
 
 Each step reads one number back to decide whether to go on (which waits for the
-stream); during a graph capture a fixed number of steps runs instead.
+stream), and each int8 product two more (the number of digits it needs); during a
+graph capture a fixed number of steps runs instead, with the residuals as
+``matmul``'s composed float64 product.
 """
 import numpy as np
 
@@ -39,13 +42,12 @@ from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import eye, tril
 from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, isfinite, multiply, sqrt, subtract, where
-from .._core._linear_algebra import matmul
+from .._core._linear_algebra import matmul, prepare_matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
 from .._core._utility import all as _all
 from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
-from . import _cholesky, _lu, _split, _triangular
-from ._split import Split
+from . import _cholesky, _exact_products, _lu, _triangular
 
 __all__ = []
 
@@ -59,22 +61,22 @@ def _largest(x, axis):
     return _max(_abs(x), axis=axis, keepdims=True)
 
 
-def _refined(split, b, solve):
+def _refined(prepared, norm, b, solve):
     """x with a x = b from an approximate solver ``solve`` (float64 in and out), as
     LAPACK's dsgesv refines: corrections until the residual satisfies
     ``max|b - a x| <= sqrt(n) u ||a||_inf max|x|``; (x, whether it did). The residuals
-    are products with ``split`` (``a`` cut into int8 slices once). Gives up
-    when a residual is not at most half the previous one (or not finite)."""
+    are products with ``prepared`` (``prepare_matmul(a)``: ``a`` split into int8
+    digits once); ``norm`` is ``||a||_inf`` (0-d). Gives up when a residual is not at
+    most half the previous one (or not finite)."""
     x = solve(b)
     if not checks_allowed(b):
         for _ in range(CAPTURE_STEPS):
-            x = add(x, solve(subtract(b, split.product(x))))
+            x = add(x, solve(subtract(b, prepared.matmul(x))))
         return x, True
-    norm = split.norm
-    target = np.sqrt(split.n) * _U
+    target = np.sqrt(prepared.a.shape[-1]) * _U
     previous = None
     for _ in range(MAX_STEPS):
-        residual = subtract(b, split.product(x))
+        residual = subtract(b, prepared.matmul(x))
         size, x_size, a_norm = (float(v) for v in stack(
             [_max(_abs(residual)), _max(_abs(x)), norm]).to_host())
         if size <= target * a_norm * x_size:
@@ -132,12 +134,12 @@ def _solve_finite(a, rhs, batch, inverse, stream):
         factors = _lu.Factors(scaled, batch, stream)
     except LinAlgError:   # singular in float32: float64 may still solve it
         factors = None
-    split = Split(scaled, stream)
+    prepared, norm = prepare_matmul(scaled), _max(_sum(_abs(scaled), axis=-1))
     if factors is not None:
-        x, converged = _refined(split, rhs, _float32_solver(factors))
+        x, converged = _refined(prepared, norm, rhs, _float32_solver(factors))
     if not converged:
         inv_a = inverse(scaled)   # LinAlgError when singular in float64 too
-        x, _ = _refined(split, rhs, lambda r: matmul(inv_a, r))
+        x, _ = _refined(prepared, norm, rhs, lambda r: matmul(inv_a, r))
     return multiply(x, matrix_transpose(columns))
 
 
@@ -170,10 +172,10 @@ def _refined_cholesky(a, first, stream):
     with ``L0 D^T`` exact and the rest, far below ``u``, in float32."""
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
-    lead = _split.FixedPoint(first, None, FIXED_SLICES, stream)
-    columns = _split.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES, stream,
-                                transposed=True)
-    residual = subtract(a, _split.exact_square(lead, columns, unit))
+    lead = _exact_products.FixedPoint(first, None, FIXED_SLICES, stream)
+    columns = _exact_products.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES,
+                                         stream, transposed=True)
+    residual = subtract(a, _exact_products.exact_square(lead, columns, unit))
     del columns
     identity = eye(n, dtype=FLOAT32, device=a.device)
     inverse = _triangular.inverse(first, stream)   # L0^-1, float32
@@ -194,12 +196,13 @@ def _refined_cholesky(a, first, stream):
             previous = size
         step_t, scale = _newton_step(residual, inverse, first, identity, stream)   # (D scale)^T, float32
         rows, _ = _ozaki.power_of_two_scale(_max(_abs(step_t), axis=-2, keepdims=True))
-        step = _split.FixedPoint(step_t, rows, FIXED_SLICES, stream, transposed=True)
+        step = _exact_products.FixedPoint(step_t, rows, FIXED_SLICES, stream, transposed=True)
         value = divide(step.value, scale)   # D, exact
         half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
         small = matmul(_ops.cast(half, FLOAT32, stream=stream),
                        matrix_transpose(_ops.cast(value, FLOAT32, stream=stream)))
-        total = add(divide(_split.exact_product(lead, step, unit), scale), _ops.cast(small, FLOAT64, stream=stream))
+        total = add(divide(_exact_products.exact_product(lead, step, unit), scale),
+                    _ops.cast(small, FLOAT64, stream=stream))
         residual = subtract(subtract(residual, total), matrix_transpose(total))
         earlier = value if earlier is None else add(earlier, value)
     return lead.value if earlier is None else add(lead.value, earlier)

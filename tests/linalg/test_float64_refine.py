@@ -1,6 +1,7 @@
-"""The int8 machinery of float64 solve / cholesky (npuarray/linalg/_split.py,
+"""The int8 machinery of float64 solve / cholesky (npuarray/linalg/_exact_products.py,
 _triangular.py, _refine.py) against exact rational references (``fractions``) and NumPy:
-products of matrices cut once into int8 slices, exact products of fixed-point matrices,
+residual products of a matrix split once into int8 digits (``prepare_matmul``), exact
+products of fixed-point matrices,
 float32 triangular inverses, and solve / cholesky on random, ill-conditioned,
 ill-scaled, zero, non-finite, batched, non-contiguous and complex inputs, with nothing
 moved to the host (transfer_guard "disallow")."""
@@ -11,8 +12,9 @@ import pytest
 
 import npuarray as npx
 from npuarray import _acl
-from npuarray._core import _ops
-from npuarray.linalg import _split, _triangular
+from npuarray._core import _ops, _ozaki
+from npuarray._core._linear_algebra import prepare_matmul
+from npuarray.linalg import _exact_products, _triangular
 
 RNG = np.random.default_rng(2123)
 U = 2.0 ** -53
@@ -35,36 +37,57 @@ def _unit():
                       1.0, stream=stream)
 
 
-@pytest.mark.parametrize("n, k", [(1, 1), (7, 3), (40, 5)])
-def test_split_product_against_exact(n, k):
-    # entries spread over 2**-30 .. 2**30 inside rows and columns
-    a = RNG.standard_normal((n, n)) * 2.0 ** RNG.integers(-30, 31, (n, n))
-    x = RNG.standard_normal((n, k)) * 2.0 ** RNG.integers(-30, 31, (n, k))
+@pytest.fixture
+def taken(monkeypatch):
+    """Records each float64 product's outcome (True: on the int8 digits) and lets small
+    products use them."""
+    outcomes = []
+    original = _ozaki.product
+
+    def spy(*args, **kwargs):
+        outcomes.append(original(*args, **kwargs))
+        return outcomes[-1]
+    monkeypatch.setattr(_ozaki, "product", spy)
+    monkeypatch.setattr(_ozaki, "MIN_MULTIPLY_ADDS", 0)
+    return outcomes
+
+
+@pytest.mark.parametrize("n, k, spread", [(1, 1, 30), (7, 3, 30), (40, 5, 30), (40, 5, 0), (64, 16, 0)])
+def test_residual_product_against_exact(n, k, spread, taken):
+    # what refinement multiplies: a split once, products with new right-hand sides;
+    # entries spread over 2**-spread .. 2**spread inside rows and columns
+    a = RNG.standard_normal((n, n)) * 2.0 ** RNG.integers(-spread, spread + 1, (n, n))
+    x = RNG.standard_normal((n, k)) * 2.0 ** RNG.integers(-spread, spread + 1, (n, k))
     with npx.transfer_guard("disallow"):
-        split = _split.Split(npx.asarray(a), _stream())
-        y = split.product(npx.asarray(x))
+        prepared = prepare_matmul(npx.asarray(a))
+        y = prepared.matmul(npx.asarray(x)).to_host()
+        again = prepared.matmul(npx.asarray(2.0 * x)).to_host()   # the same digits of a and x
+    if spread == 0:
+        assert taken == [True, True]
+    np.testing.assert_array_equal(again, 2.0 * y)
     exact = _exact_product(a, x)
-    error = max(abs(Fraction(float(y.to_host()[i, j])) - exact[i][j]) for i in range(n) for j in range(k))
-    bound = np.abs(a).max(axis=1).max() * np.abs(x).max()   # max|a_i:| max|x_:j|
-    assert float(error) <= 4 * U * bound
-    assert float(split.norm.to_host()) == np.abs(a).sum(axis=1).max()
+    bound = n * U * (np.abs(a) @ np.abs(x))   # dgemm's, which LAPACK's dsgesv residuals have
+    error = np.array([[float(abs(Fraction(float(y[i, j])) - exact[i][j])) for j in range(k)] for i in range(n)])
+    assert np.all(error <= bound)
+    if spread == 0:   # far below dsgesv's stopping test, sqrt(n) u ||a||_inf max|x| (measured: under 1/20)
+        assert error.max() <= np.sqrt(n) * U * np.abs(a).sum(axis=1).max() * np.abs(x).max() / 8
 
 
-def test_split_product_batched_zero_and_non_finite():
+def test_residual_product_batched_zero_and_non_finite(taken):
     a = RNG.standard_normal((2, 3, 30, 30))
     a[0, 1] = 0
     x = RNG.standard_normal((3, 30, 4))
-    split = _split.Split(npx.asarray(a), _stream())
-    y = split.product(npx.asarray(x)).to_host()
+    y = prepare_matmul(npx.asarray(a)).matmul(npx.asarray(x)).to_host()
+    assert all(taken)
     np.testing.assert_allclose(y, a @ x, rtol=1e-13, atol=1e-13)
     assert not y[0, 1].any()
     a[1, 2, 4, 5] = np.nan
     a[1, 0, 7, 1] = np.inf
-    y = _split.Split(npx.asarray(a), _stream()).product(npx.asarray(x)).to_host()
+    y = prepare_matmul(npx.asarray(a)).matmul(npx.asarray(x)).to_host()
     assert not np.isfinite(y[1, 2, 4]).any() and not np.isfinite(y[1, 0, 7]).any()
     np.testing.assert_allclose(y[0], a[0] @ x, rtol=1e-13, atol=1e-13)
     x[0, 3, 1] = np.nan
-    y = _split.Split(npx.asarray(a[0]), _stream()).product(npx.asarray(x)).to_host()
+    y = prepare_matmul(npx.asarray(a[0])).matmul(npx.asarray(x)).to_host()
     assert np.isnan(y[0, :, 1]).all() and np.isfinite(y[1]).all()
 
 
@@ -76,13 +99,15 @@ def test_exact_product_of_fixed_point_matrices(dtype):
     rows = 2.0 ** -np.floor(np.log2(np.abs(step).max(axis=1, keepdims=True)) + 1)
     stream = _stream()
     with npx.transfer_guard("disallow"):
-        left = _split.FixedPoint(npx.asarray(lower), None, 4, stream)
-        right = _split.FixedPoint(npx.asarray(lower.T.copy()), None, 4, stream, transposed=True)
-        other = _split.FixedPoint(npx.asarray(step.T.copy()), npx.asarray(rows.T.copy()), 4, stream,
-                                  transposed=True)
-        square = _split.exact_product(left, right, _unit())
-        symmetric = _split.exact_square(left, right, _unit())
-        cross = _split.exact_product(left, other, _unit())
+        left = _exact_products.FixedPoint(npx.asarray(lower), None, 4, stream)
+        right = _exact_products.FixedPoint(npx.asarray(lower.T.copy()), None, 4, stream, transposed=True)
+        other = _exact_products.FixedPoint(npx.asarray(step.T.copy()), npx.asarray(rows.T.copy()), 4, stream,
+                                           transposed=True)
+        square = _exact_products.exact_product(left, right, _unit())
+        symmetric = _exact_products.exact_square(left, right, _unit())
+        cross = _exact_products.exact_product(left, other, _unit())
+    with pytest.raises(ValueError, match="slices"):
+        _exact_products.FixedPoint(npx.asarray(lower), None, 10, stream)
     value = left.value.to_host()
     np.testing.assert_array_equal(value, right.value.to_host())
     assert np.abs(value - lower).max() < 2.0 ** -28   # truncated to 28 bits
