@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import npuarray
-from npuarray._core import _ops
+from npuarray._core import _ops, _ozaki
 
 
 def pytest_report_header(config):
@@ -95,3 +95,20 @@ def forget_entry_points():
     for table, entries in zip(tables, saved):
         table.clear()
         table.update(entries)
+
+
+@pytest.fixture
+def int8_products_taken(monkeypatch):
+    """The outcome of each float64 product made while the test runs (True: emulated on
+    int8 digits, npuarray/_core/_ozaki.py), with the size thresholds lifted so that small
+    products use the scheme too."""
+    outcomes = []
+    original = _ozaki.product
+
+    def spy(*args, **kwargs):
+        outcomes.append(original(*args, **kwargs))
+        return outcomes[-1]
+    monkeypatch.setattr(_ozaki, "product", spy)
+    monkeypatch.setattr(_ozaki, "MIN_MULTIPLY_ADDS", 0)
+    monkeypatch.setattr(_ozaki, "MIN_SIDE", 1)
+    return outcomes

@@ -16,21 +16,6 @@ RNG = np.random.default_rng(2121)
 U = 2.0 ** -53
 
 
-@pytest.fixture
-def taken(monkeypatch):
-    """Records each product's outcome (True: emulated) and lets small products use the scheme."""
-    outcomes = []
-    original = _ozaki.product
-
-    def spy(*args, **kwargs):
-        outcomes.append(original(*args, **kwargs))
-        return outcomes[-1]
-    monkeypatch.setattr(_ozaki, "product", spy)
-    monkeypatch.setattr(_ozaki, "MIN_MULTIPLY_ADDS", 0)
-    monkeypatch.setattr(_ozaki, "MIN_SIDE", 1)
-    return outcomes
-
-
 def _split(x):
     c = x * (2.0 ** 27 + 1)
     high = c - (c - x)
@@ -62,11 +47,11 @@ def _assert_within_dgemm_bound(c, exact, a, b):
     assert np.all(err <= bound), float(np.max(err / np.where(bound > 0, bound, 1)))
 
 
-def test_small_product_equals_fractions_within_the_bound(taken):
+def test_small_product_equals_fractions_within_the_bound(int8_products_taken):
     a = RNG.standard_normal((7, 13)) * 2.0 ** RNG.integers(-20, 21, (7, 13))
     b = RNG.standard_normal((13, 5))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     exact = _exact_fractions(a, b)
     bound = 13 * U * (np.abs(a) @ np.abs(b))
     for i in range(7):
@@ -76,7 +61,7 @@ def test_small_product_equals_fractions_within_the_bound(taken):
 
 @pytest.mark.parametrize("kind", ["normal", "uniform", "row-col-scaled", "inner-scaled", "hilbert",
                                   "ill-conditioned", "rectangular"])
-def test_within_dgemm_bound(kind, taken):
+def test_within_dgemm_bound(kind, int8_products_taken):
     n = 160
     a, b = RNG.standard_normal((n, n)), RNG.standard_normal((n, n))
     if kind == "uniform":
@@ -96,16 +81,16 @@ def test_within_dgemm_bound(kind, taken):
     elif kind == "rectangular":
         a, b = RNG.standard_normal((90, 33)), RNG.standard_normal((33, 250))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
-def test_zero_rows_columns_and_matrices(taken):
+def test_zero_rows_columns_and_matrices(int8_products_taken):
     a, b = RNG.standard_normal((40, 50)), RNG.standard_normal((50, 30))
     a[3] = 0
     b[:, 7] = 0
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     assert np.all(c[3] == 0) and np.all(c[:, 7] == 0)
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
     zero = (npx.asarray(np.zeros((40, 50))) @ npx.asarray(b)).to_host()
@@ -113,28 +98,28 @@ def test_zero_rows_columns_and_matrices(taken):
 
 
 @pytest.mark.parametrize("special", [np.inf, -np.inf, np.nan])
-def test_inf_and_nan_take_the_composed_product(special, taken):
+def test_inf_and_nan_take_the_composed_product(special, int8_products_taken):
     a, b = RNG.standard_normal((30, 20)), RNG.standard_normal((20, 25))
     a[4, 5] = special
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [False]
+    assert int8_products_taken == [False]
     np.testing.assert_allclose(c, a @ b, rtol=1e-13, atol=1e-13, equal_nan=True)
 
 
-def test_huge_spread_within_a_row_takes_the_composed_product(taken):
+def test_huge_spread_within_a_row_takes_the_composed_product(int8_products_taken):
     a, b = RNG.standard_normal((30, 20)), RNG.standard_normal((20, 25))
     a[:, ::2] *= 2.0 ** -300   # products that would need far more than DIGITS digits
     b[::2] *= 2.0 ** 300
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [False]
+    assert int8_products_taken == [False]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
-def test_batched_broadcast_and_non_contiguous(taken):
+def test_batched_broadcast_and_non_contiguous(int8_products_taken):
     a = RNG.standard_normal((3, 1, 40, 24))
     b = RNG.standard_normal((2, 24, 36))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     exact = np.stack([np.stack([_exact_dd(a[i, 0], b[j]) for j in range(2)]) for i in range(3)])
     _assert_within_dgemm_bound(c, exact, np.broadcast_to(a, (3, 2, 40, 24)), b)
     big = RNG.standard_normal((80, 90))
@@ -144,11 +129,11 @@ def test_batched_broadcast_and_non_contiguous(taken):
     _assert_within_dgemm_bound(c, _exact_dd(big[::2, 1::3], big[:30, :50]), big[::2, 1::3], big[:30, :50])
 
 
-def test_complex128(taken):
+def test_complex128(int8_products_taken):
     a = RNG.standard_normal((50, 40)) + 1j * RNG.standard_normal((50, 40))
     b = RNG.standard_normal((40, 30)) + 1j * RNG.standard_normal((40, 30))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken and all(taken)
+    assert int8_products_taken and all(int8_products_taken)
     real = _exact_dd(a.real, b.real) - _exact_dd(a.imag, b.imag)
     imag = _exact_dd(a.real, b.imag) + _exact_dd(a.imag, b.real)
     bound = 2 * 80 * U * (np.abs(a) @ np.abs(b))
@@ -162,36 +147,36 @@ def test_vectors_and_default_threshold():
     np.testing.assert_allclose((npx.asarray(small) @ npx.asarray(small)).to_host(), small @ small, rtol=1e-14)
 
 
-def test_on_a_non_default_stream(taken):
+def test_on_a_non_default_stream(int8_products_taken):
     a, b = RNG.standard_normal((64, 48)), RNG.standard_normal((48, 32))
     with npx.Stream():
         c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
-def test_k_longer_than_one_int32_sum(taken, monkeypatch):
+def test_k_longer_than_one_int32_sum(int8_products_taken, monkeypatch):
     monkeypatch.setattr(_ozaki, "_INT32_LIMIT", 127 * 127 * 8 * 40)   # chunks of k = 40 for s = 8
     a, b = RNG.standard_normal((20, 130)), RNG.standard_normal((130, 10))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (1, 513, 17), (17, 17, 17), (513, 17, 513), (17, 513, 1)])
-def test_edge_sizes_within_dgemm_bound(m, k, n, taken):
+def test_edge_sizes_within_dgemm_bound(m, k, n, int8_products_taken):
     a, b = RNG.standard_normal((m, k)), RNG.standard_normal((k, n))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [k > 1]   # k = 1: no room in K u for the slices' additions: the composed product
+    assert int8_products_taken == [k > 1]   # k = 1: no room in K u for the slices' additions: the composed product
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
-def test_ill_scaled_small_product_equals_fractions(taken):
+def test_ill_scaled_small_product_equals_fractions(int8_products_taken):
     # row scales of a and column scales of b from 2**-40 to 2**40, inner scales 2**-6 .. 2**6
     a = RNG.standard_normal((9, 64)) * 2.0 ** RNG.integers(-40, 41, (9, 1)) * 2.0 ** RNG.integers(-6, 7, (1, 64))
     b = RNG.standard_normal((64, 6)) * 2.0 ** RNG.integers(-40, 41, (1, 6))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     exact = _exact_fractions(a, b)
     bound = 64 * U * (np.abs(a) @ np.abs(b))
     for i in range(9):
@@ -199,7 +184,7 @@ def test_ill_scaled_small_product_equals_fractions(taken):
             assert abs(Fraction(float(c[i, j])) - exact[i][j]) <= Fraction(float(bound[i, j]))
 
 
-def test_inf_and_nan_propagate_like_numpy(taken):
+def test_inf_and_nan_propagate_like_numpy(int8_products_taken):
     a, b = RNG.standard_normal((40, 36)), RNG.standard_normal((36, 33))
     a[2, 5] = np.inf        # meets b[5, 7] = 0: inf * 0 = nan in c[2, 7], +-inf elsewhere in row 2
     b[5, 7] = 0.0
@@ -210,7 +195,7 @@ def test_inf_and_nan_propagate_like_numpy(taken):
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
     with np.errstate(invalid="ignore"):
         expected = a @ b
-    assert taken == [False]
+    assert int8_products_taken == [False]
     np.testing.assert_array_equal(np.isnan(c), np.isnan(expected))
     np.testing.assert_array_equal(np.isposinf(c), np.isposinf(expected))
     np.testing.assert_array_equal(np.isneginf(c), np.isneginf(expected))
@@ -228,7 +213,7 @@ def _cpu_flags():
 
 @pytest.mark.parametrize("path,flags", [("portable", ()), ("vnni", ("avx512_vnni", "avx512bw")),
                                         ("amx", ("amx_tile", "amx_int8"))])
-def test_each_int8_path_within_dgemm_bound(path, flags, taken, monkeypatch):
+def test_each_int8_path_within_dgemm_bound(path, flags, int8_products_taken, monkeypatch):
     # NPUSIM_QMM_KERNEL forces npusim's int8 path (AMX tiles, AVX-512 VNNI, portable loop)
     missing = [f for f in flags if f not in _cpu_flags()]
     if missing:
@@ -237,12 +222,12 @@ def test_each_int8_path_within_dgemm_bound(path, flags, taken, monkeypatch):
     a = RNG.standard_normal((70, 130)) * 2.0 ** RNG.integers(-20, 21, (70, 1))
     b = RNG.standard_normal((130, 45))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True]
+    assert int8_products_taken == [True]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
     assert np.all(np.abs(c - a @ b) <= 2 * 130 * U * (np.abs(a) @ np.abs(b)))   # NumPy's within its bound too
 
 
-def test_triangular_factor_product_uses_the_float32_bound(taken, monkeypatch):
+def test_triangular_factor_product_uses_the_float32_bound(int8_products_taken, monkeypatch):
     # L L^T of a Cholesky factor: every product L_ik L_jk (i != j) meets an entry below 2**-7 of its
     # row's largest (the diagonal), which the int8 bound cannot see; the float32 one can
     g = RNG.standard_normal((120, 120))
@@ -255,11 +240,11 @@ def test_triangular_factor_product_uses_the_float32_bound(taken, monkeypatch):
         return original(self, exact)
     monkeypatch.setattr(_ozaki._Scales, "_ratio", ratio)
     c = (npx.asarray(lower) @ npx.asarray(lower.T)).to_host()
-    assert taken == [True] and exact_calls == [False, True]
+    assert int8_products_taken == [True] and exact_calls == [False, True]
     _assert_within_dgemm_bound(c, _exact_dd(lower, lower.T), lower, lower.T)
     a, b = RNG.standard_normal((60, 80)), RNG.standard_normal((80, 50))   # dense: the int8 bound suffices
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True, True] and exact_calls == [False, True, False]
+    assert int8_products_taken == [True, True] and exact_calls == [False, True, False]
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
@@ -311,7 +296,7 @@ def test_slices_for_grows_with_the_ratio_and_refuses_k_of_one():
 
 
 @pytest.mark.parametrize("b_shape", [(120, 16), (120,), (120, 1), (120, 64)])
-def test_prepared_left_operand_equals_matmul_bit_for_bit(b_shape, taken):
+def test_prepared_left_operand_equals_matmul_bit_for_bit(b_shape, int8_products_taken):
     a = RNG.standard_normal((100, 120)) * 2.0 ** RNG.integers(-10, 11, (100, 1))
     b = RNG.standard_normal(b_shape)
     x, y = npx.asarray(a), npx.asarray(b)
@@ -319,7 +304,7 @@ def test_prepared_left_operand_equals_matmul_bit_for_bit(b_shape, taken):
     first = prepared.matmul(y).to_host()
     again = prepared.matmul(npx.asarray(b * 3.0)).to_host()   # the same digits of a, another b
     plain = (x @ y).to_host()
-    assert taken == [True, True, True]
+    assert int8_products_taken == [True, True, True]
     np.testing.assert_array_equal(first, plain)
     b2 = b[:, None] if b.ndim == 1 else b
     _assert_within_dgemm_bound(first.reshape(100, -1), _exact_dd(a, b2), a, b2)
@@ -346,12 +331,12 @@ def test_prepared_batched_and_other_dtypes():
         prepare_matmul(npx.asarray(np.ones(4)))
 
 
-def test_prepared_with_an_input_it_cannot_take_runs_the_composed_product(taken):
+def test_prepared_with_an_input_it_cannot_take_runs_the_composed_product(int8_products_taken):
     a = RNG.standard_normal((40, 30))
     a[3, 4] = np.nan
     b = RNG.standard_normal((30, 5))
     c = prepare_matmul(npx.asarray(a)).matmul(npx.asarray(b)).to_host()
-    assert taken == [False]
+    assert int8_products_taken == [False]
     np.testing.assert_array_equal(np.isnan(c), np.isnan(a @ b))
     np.testing.assert_allclose(c[~np.isnan(c)], (a @ b)[~np.isnan(c)], rtol=1e-13, atol=1e-13)
 
@@ -375,7 +360,7 @@ def test_thin_products_take_the_int8_path_by_default():
     _assert_within_dgemm_bound(v[:, None], _exact_dd(a, b[:, :1]), a, b[:, :1])
 
 
-def test_wide_spread_takes_two_words_within_the_bound(taken, monkeypatch):
+def test_wide_spread_takes_two_words_within_the_bound(int8_products_taken, monkeypatch):
     # products spanning 2**-24 .. 2**24 inside each row: more than one word's eight digits
     chosen = []
     original = _ozaki.slices_for
@@ -383,5 +368,5 @@ def test_wide_spread_takes_two_words_within_the_bound(taken, monkeypatch):
     a = RNG.standard_normal((50, 70)) * 2.0 ** RNG.integers(-12, 13, (1, 70))
     b = RNG.standard_normal((70, 40)) * 2.0 ** RNG.integers(-12, 13, (70, 1))
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
-    assert taken == [True] and chosen[-1] > _ozaki.WORD_DIGITS
+    assert int8_products_taken == [True] and chosen[-1] > _ozaki.WORD_DIGITS
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)

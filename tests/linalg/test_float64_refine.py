@@ -12,7 +12,7 @@ import pytest
 
 import npuarray as npx
 from npuarray import _acl
-from npuarray._core import _ops, _ozaki
+from npuarray._core import _ops
 from npuarray._core._linear_algebra import prepare_matmul
 from npuarray.linalg import _exact_products, _triangular
 
@@ -37,23 +37,8 @@ def _unit():
                       1.0, stream=stream)
 
 
-@pytest.fixture
-def taken(monkeypatch):
-    """Records each float64 product's outcome (True: on the int8 digits) and lets small
-    products use them."""
-    outcomes = []
-    original = _ozaki.product
-
-    def spy(*args, **kwargs):
-        outcomes.append(original(*args, **kwargs))
-        return outcomes[-1]
-    monkeypatch.setattr(_ozaki, "product", spy)
-    monkeypatch.setattr(_ozaki, "MIN_MULTIPLY_ADDS", 0)
-    return outcomes
-
-
 @pytest.mark.parametrize("n, k, spread", [(1, 1, 30), (7, 3, 30), (40, 5, 30), (40, 5, 0), (64, 16, 0)])
-def test_residual_product_against_exact(n, k, spread, taken):
+def test_residual_product_against_exact(n, k, spread, int8_products_taken):
     # what refinement multiplies: a split once, products with new right-hand sides;
     # entries spread over 2**-spread .. 2**spread inside rows and columns
     a = RNG.standard_normal((n, n)) * 2.0 ** RNG.integers(-spread, spread + 1, (n, n))
@@ -63,7 +48,7 @@ def test_residual_product_against_exact(n, k, spread, taken):
         y = prepared.matmul(npx.asarray(x)).to_host()
         again = prepared.matmul(npx.asarray(2.0 * x)).to_host()   # the same digits of a and x
     if spread == 0:
-        assert taken == [True, True]
+        assert int8_products_taken == [True, True]
     np.testing.assert_array_equal(again, 2.0 * y)
     exact = _exact_product(a, x)
     bound = n * U * (np.abs(a) @ np.abs(x))   # dgemm's, which LAPACK's dsgesv residuals have
@@ -73,12 +58,12 @@ def test_residual_product_against_exact(n, k, spread, taken):
         assert error.max() <= np.sqrt(n) * U * np.abs(a).sum(axis=1).max() * np.abs(x).max() / 8
 
 
-def test_residual_product_batched_zero_and_non_finite(taken):
+def test_residual_product_batched_zero_and_non_finite(int8_products_taken):
     a = RNG.standard_normal((2, 3, 30, 30))
     a[0, 1] = 0
     x = RNG.standard_normal((3, 30, 4))
     y = prepare_matmul(npx.asarray(a)).matmul(npx.asarray(x)).to_host()
-    assert all(taken)
+    assert all(int8_products_taken)
     np.testing.assert_allclose(y, a @ x, rtol=1e-13, atol=1e-13)
     assert not y[0, 1].any()
     a[1, 2, 4, 5] = np.nan
@@ -182,7 +167,10 @@ def test_solve_backward_error_across_condition_numbers(cond):
     x = _solve(a, b)
     r = np.abs(a @ x - b).max()
     assert r <= 2 * np.sqrt(n) * U * np.abs(a).sum(axis=1).max() * np.abs(x).max() + 4 * U * np.abs(b).max()
-    np.testing.assert_allclose(x, np.linalg.solve(a, b), rtol=n * U * cond * 10, atol=0)
+    # The forward error bound (condition number times backward error) is normwise: a small
+    # component of x may carry a large relative error in LAPACK's answer as in ours.
+    reference = np.linalg.solve(a, b)
+    assert np.abs(x - reference).max() <= n * U * cond * 10 * np.abs(reference).max()
 
 
 def test_solve_zero_non_finite_and_batches():
