@@ -8,7 +8,6 @@
  * threads) come a few microseconds apart, and each futex wake-up costs the waker a system call
  * and the woken thread the scheduling latency, about what splitting such an operation saves.
  * A caller whose pool threads are all polling skips the wake-up. */
-#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -68,43 +67,21 @@ static size_t run_chunks(job *j)
  * runnable threads than cores the poller must not hold a core that the thread it waits for
  * needs. */
 #define POOL_SPIN_NS 50000u
-#define BUSY_POLLS 256u
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
 
 /* Polls until *value != seen or the spin time is up. */
 static void spin_while_equal(const _Atomic uint64_t *value, uint64_t seen)
 {
     uint64_t start = rt_now_ns();
-    for (unsigned i = 1; atomic_load_explicit(value, memory_order_acquire) == seen; i++) {
-        if (i < BUSY_POLLS) {
-            cpu_relax();
-            continue;
-        }
-        sched_yield();
-        if (rt_now_ns() - start > POOL_SPIN_NS) return;
-    }
+    for (unsigned i = 1; atomic_load_explicit(value, memory_order_acquire) == seen; i++)
+        if (!rt_poll_pause(i, start, POOL_SPIN_NS)) return;
 }
 
 /* Polls until every chunk of j is finished or the spin time is up. */
 static void spin_until_done(job *j)
 {
     uint64_t start = rt_now_ns();
-    for (unsigned i = 1; atomic_load_explicit(&j->done, memory_order_acquire) < j->nchunks; i++) {
-        if (i < BUSY_POLLS) {
-            cpu_relax();
-            continue;
-        }
-        sched_yield();
-        if (rt_now_ns() - start > POOL_SPIN_NS) return;
-    }
+    for (unsigned i = 1; atomic_load_explicit(&j->done, memory_order_acquire) < j->nchunks; i++)
+        if (!rt_poll_pause(i, start, POOL_SPIN_NS)) return;
 }
 
 static void *pool_main(void *arg)

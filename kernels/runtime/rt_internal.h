@@ -87,6 +87,14 @@ bool rt_handle_take(const void *h, rt_handle_kind kind);
 /* ---- time ------------------------------------------------------------------------------ */
 
 uint64_t rt_now_ns(void);
+
+/* The pause between two polls of a bounded spin (a stream worker waiting for work, a
+ * synchroniser for completion, the CPU pool for a job): the first RT_BUSY_POLLS polls only
+ * pause the core; later ones yield it, since on a machine with more runnable threads than
+ * cores the thread being waited for may need this very core. `poll` counts from 1, `start` is
+ * the spin's rt_now_ns(); false once `limit_ns` have passed: stop polling. */
+#define RT_BUSY_POLLS 256u
+bool rt_poll_pause(unsigned poll, uint64_t start, uint64_t limit_ns);
 /* Absolute CLOCK_MONOTONIC deadline `ms` from now (for pthread_cond_timedwait). */
 void rt_deadline(struct timespec *ts, int32_t ms);
 

@@ -55,13 +55,18 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
  * to back, never reach the worker. */
 #define WORKER_SPIN_NS 50000u
 
-static inline void cpu_relax(void)
+bool rt_poll_pause(unsigned poll, uint64_t start, uint64_t limit_ns)
 {
+    if (poll < RT_BUSY_POLLS) {
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+        __builtin_ia32_pause();
 #elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
+        __asm__ __volatile__("yield");
 #endif
+        return true;
+    }
+    sched_yield();
+    return rt_now_ns() - start <= limit_ns;
 }
 
 /* Polls (without the lock) until a task is posted after `seen` or the spin time is up. After
@@ -71,15 +76,8 @@ static inline void cpu_relax(void)
 static void spin_for_work(rt_stream *s, uint64_t seen)
 {
     uint64_t start = rt_now_ns();
-    for (unsigned i = 1;; i++) {
-        if (atomic_load_explicit(&s->posted, memory_order_acquire) != seen) return;
-        if (i < 256) {
-            cpu_relax();
-            continue;
-        }
-        sched_yield();
-        if (rt_now_ns() - start > WORKER_SPIN_NS) return;
-    }
+    for (unsigned i = 1; atomic_load_explicit(&s->posted, memory_order_acquire) == seen; i++)
+        if (!rt_poll_pause(i, start, WORKER_SPIN_NS)) return;
 }
 
 /* Whether the worker has nothing to run now: no task queued, or a launching thread is running
@@ -419,15 +417,9 @@ static bool completed_by(const rt_stream *s, uint64_t target)
 static bool spin_for_completion(const rt_stream *s, uint64_t target)
 {
     uint64_t start = rt_now_ns();
-    for (unsigned i = 1;; i++) {
-        if (completed_by(s, target)) return true;
-        if (i < 256) {
-            cpu_relax();
-            continue;
-        }
-        sched_yield();
-        if (rt_now_ns() - start > SYNC_SPIN_NS) return false;
-    }
+    for (unsigned i = 1; !completed_by(s, target); i++)
+        if (!rt_poll_pause(i, start, SYNC_SPIN_NS)) return false;
+    return true;
 }
 
 /* Sleeps until `target` tasks completed or the deadline (timeout_ms > 0) passed. Called and

@@ -33,7 +33,7 @@ def sample(rng, shape, dtype):
     return a.astype(dtype)
 
 
-def check(got, want):
+def assert_matches(got, want):
     """Exact, except complex products: npusim computes complex64 in complex128 and rounds once,
     NumPy in single precision; complex128 products may differ from NumPy's in the last bit
     (the order of the two products' additions). Within an ULP of each other."""
@@ -53,11 +53,11 @@ def test_rows_column_minus_row_and_full(rows, cols, rng):
     full = sample(rng, (rows, cols), "float32")
     row = sample(rng, (cols,), "float32")
     c, f, r = npx.asarray(column), npx.asarray(full), npx.asarray(row)
-    check(c - f, column - full)
-    check(f + r, full + row)
-    check(f - c, full - column)
-    check(c * r, column * row)
-    check(r - c, row - column)
+    assert_matches(c - f, column - full)
+    assert_matches(f + r, full + row)
+    assert_matches(f - c, full - column)
+    assert_matches(c * r, column * row)
+    assert_matches(r - c, row - column)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
@@ -68,15 +68,15 @@ def test_rows_every_dtype(dtype, rows, cols, rng):
     row = sample(rng, (cols,), dtype)
     c, f, r = npx.asarray(column), npx.asarray(full), npx.asarray(row)
     if dtype == "bool":
-        check(npx.logical_and(c, r), np.logical_and(column, row))
-        check(npx.logical_or(f, c), np.logical_or(full, column))
+        assert_matches(npx.logical_and(c, r), np.logical_and(column, row))
+        assert_matches(npx.logical_or(f, c), np.logical_or(full, column))
         return
-    check(c + f, column + full)
-    check(f * r, full * row)
-    check(c == r, column == row)
+    assert_matches(c + f, column + full)
+    assert_matches(f * r, full * row)
+    assert_matches(c == r, column == row)
     if np.dtype(dtype).kind != "c":
-        check(npx.maximum(c, r), np.maximum(column, row))
-        check(f < c, full < column)
+        assert_matches(npx.maximum(c, r), np.maximum(column, row))
+        assert_matches(f < c, full < column)
 
 
 @pytest.mark.parametrize("rows", [1, 51, 1797])
@@ -85,8 +85,8 @@ def test_rows_one_hot(rows, rng):
     labels = rng.integers(0, 10, rows)
     lab = npx.reshape(npx.asarray(labels), (-1, 1))
     one_hot = lab == npx.arange(10)
-    check(one_hot, labels[:, None] == np.arange(10))
-    check(one_hot.astype(npx.float32), (labels[:, None] == np.arange(10)).astype(np.float32))
+    assert_matches(one_hot, labels[:, None] == np.arange(10))
+    assert_matches(one_hot.astype(npx.float32), (labels[:, None] == np.arange(10)).astype(np.float32))
 
 
 @pytest.mark.parametrize("rows,cols", [(1797, 10), (5, 64), (99, 7)])
@@ -94,8 +94,8 @@ def test_rows_where_three_inputs(rows, cols, rng):
     cond = rng.random((rows, 1)) < 0.5
     a = sample(rng, (rows, cols), "float32")
     b = sample(rng, (cols,), "float32")
-    check(npx.where(npx.asarray(cond), npx.asarray(a), npx.asarray(b)), np.where(cond, a, b))
-    check(npx.where(npx.asarray(cond), npx.asarray(b), 0.5), np.where(cond, b, np.float32(0.5)))
+    assert_matches(npx.where(npx.asarray(cond), npx.asarray(a), npx.asarray(b)), np.where(cond, a, b))
+    assert_matches(npx.where(npx.asarray(cond), npx.asarray(b), 0.5), np.where(cond, b, np.float32(0.5)))
 
 
 def test_rows_scalars_mixed_dtypes_and_strided_operands(rng):
@@ -105,11 +105,11 @@ def test_rows_scalars_mixed_dtypes_and_strided_operands(rng):
     column = sample(rng, (300, 1), "int32")
     row = sample(rng, (6,), "float64")
     f, c, r = npx.asarray(full), npx.asarray(column), npx.asarray(row)
-    check(f[:, ::4] + c, full[:, ::4] + column)           # strided rows, int32 column promoted
-    check(f[:, :6] * r, full[:, :6] * row)                 # rows of a wider array
-    check(f[::3, 1:7] - f[::3, :1], full[::3, 1:7] - full[::3, :1])
-    check(f[:, :10] * npx.asarray(np.float32(3.5)), full[:, :10] * np.float32(3.5))
-    check(npx.asarray(column.T.copy()).T - f[:, :5], column - full[:, :5])
+    assert_matches(f[:, ::4] + c, full[:, ::4] + column)           # strided rows, int32 column promoted
+    assert_matches(f[:, :6] * r, full[:, :6] * row)                 # rows of a wider array
+    assert_matches(f[::3, 1:7] - f[::3, :1], full[::3, 1:7] - full[::3, :1])
+    assert_matches(f[:, :10] * npx.asarray(np.float32(3.5)), full[:, :10] * np.float32(3.5))
+    assert_matches(npx.asarray(column.T.copy()).T - f[:, :5], column - full[:, :5])
 
 
 def test_rows_in_place_with_overlapping_column(rng):
@@ -119,7 +119,7 @@ def test_rows_in_place_with_overlapping_column(rng):
     x -= x[:, :1]
     want = a.copy()
     want -= want[:, :1].copy()
-    check(x, want)
+    assert_matches(x, want)
 
 
 @pytest.mark.parametrize("shape", [(1797, 64), (100003,), (257, 3, 131)])
@@ -129,12 +129,12 @@ def test_split_elementwise_every_dtype(shape, dtype, rng):
     """Operations of a few hundred KiB, split across the pool, in every chunk."""
     a, b = sample(rng, shape, dtype), sample(rng, shape, dtype)
     x, y = npx.asarray(a), npx.asarray(b)
-    check(x * y, a * b)
-    check(x + y, a + b)
-    check(x - 3, a - np.asarray(3).astype(dtype))
-    check(x == y, a == b)
+    assert_matches(x * y, a * b)
+    assert_matches(x + y, a + b)
+    assert_matches(x - 3, a - np.asarray(3).astype(dtype))
+    assert_matches(x == y, a == b)
     if np.dtype(dtype).kind == "f":
-        check(x * 2.5, a * np.asarray(2.5, dtype))
+        assert_matches(x * 2.5, a * np.asarray(2.5, dtype))
 
 
 @pytest.mark.parametrize("src", ["bool", "int8", "int32", "int64", "uint8", "float16", "float32",
@@ -145,9 +145,9 @@ def test_split_casts(src, dst, rng):
     if np.dtype(src).kind == "f" and np.dtype(dst).kind in "iu":
         a = np.round(a)   # in range: float -> int of out-of-range values is undefined
     x = npx.asarray(a)
-    check(x.astype(dst), a.astype(dst))
-    check(x[:, ::3].astype(dst), a[:, ::3].astype(dst))   # strided: the general path
-    check(x.T.astype(dst), a.T.astype(dst))
+    assert_matches(x.astype(dst), a.astype(dst))
+    assert_matches(x[:, ::3].astype(dst), a[:, ::3].astype(dst))   # strided: the general path
+    assert_matches(x.T.astype(dst), a.T.astype(dst))
 
 
 def test_split_non_contiguous_and_broadcast(rng):
@@ -155,11 +155,11 @@ def test_split_non_contiguous_and_broadcast(rng):
     col = sample(rng, (1797, 1), "float32")
     row = sample(rng, (64,), "float32")
     x = npx.asarray(a)
-    check(x[:, ::2] * 2.5, a[:, ::2] * np.float32(2.5))
-    check(x[:, 1::2] + npx.asarray(row), a[:, 1::2] + row)
-    check(x[:, :64] - npx.asarray(col), a[:, :64] - col)
-    check(x.T[::2] * x.T[1::2], a.T[::2] * a.T[1::2])
-    check(x[::-1, :64] * 3.0, a[::-1, :64] * np.float32(3.0))
+    assert_matches(x[:, ::2] * 2.5, a[:, ::2] * np.float32(2.5))
+    assert_matches(x[:, 1::2] + npx.asarray(row), a[:, 1::2] + row)
+    assert_matches(x[:, :64] - npx.asarray(col), a[:, :64] - col)
+    assert_matches(x.T[::2] * x.T[1::2], a.T[::2] * a.T[1::2])
+    assert_matches(x[::-1, :64] * 3.0, a[::-1, :64] * np.float32(3.0))
 
 
 @pytest.mark.parametrize("m", [1797, 1001, 4099])
