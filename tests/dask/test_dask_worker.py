@@ -156,15 +156,29 @@ def test_two_nodes_each_with_its_own_npu_run_one_worker_each(cluster):
         assert pids[address] in children[info["name"].split("-")[0]]
 
 
+def spread_over_nodes(client, host, chunks):
+    """`host` as a Dask array of NPUArray chunks: the first half of its rows persisted on
+    node "a"'s worker, the rest on node "b"'s (placed, not left to the scheduler, which
+    may keep every chunk on one worker when the machine is busy)."""
+    by_name = {w["name"]: address for address, w in client.scheduler_info(n_workers=-1)["workers"].items()}
+    rows = host.shape[0] // 2
+    halves = []
+    for part, name in ((host[:rows], "a-npu0"), (host[rows:], "b-npu0")):
+        half = da.from_array(part, chunks=chunks).map_blocks(npx.asarray, meta=npx.empty((0,) * host.ndim))
+        half = client.persist(half, workers=[by_name[name]], allow_other_workers=False)
+        wait(half)
+        halves.append(half)
+    holders = client.run_on_scheduler(
+        lambda dask_scheduler, keys: sorted({ws.name for k in keys for ws in dask_scheduler.tasks[k].who_has}),
+        keys=[k for half in halves for k in da.core.flatten(half.__dask_keys__())])
+    assert holders == ["a-npu0", "b-npu0"]
+    return da.concatenate(halves)
+
+
 def test_chunked_matmul_and_reductions_match_numpy(cluster, rng):
     client, _, _ = cluster
     a, b = rng.standard_normal((192, 96)), rng.standard_normal((96, 64))
-    x, y = on_workers(client, a, (48, 32)), on_workers(client, b, (32, 32))
-    holders = client.run_on_scheduler(
-        lambda dask_scheduler, keys: sorted({ws.name for k in keys
-                                             for ws in dask_scheduler.tasks[k].who_has}),
-        keys=[k for k in x.__dask_keys__()[0]])
-    assert holders == ["a-npu0", "b-npu0"]  # the chunks are spread over both nodes
+    x, y = spread_over_nodes(client, a, (48, 32)), on_workers(client, b, (32, 32))
     types = client.run(lambda dask_worker: sorted({type(v).__name__
                                                    for v in dask_worker.data.values()}))
     assert all(t == ["NPUArray"] for t in types.values())
