@@ -1,0 +1,163 @@
+"""float64 ``cholesky`` on the device: CANN's single-precision factor refined to double
+precision by Newton steps whose residuals are computed exactly on the integer matrix unit.
+
+CANN's Cholesky (aclnnLinalgCholesky, hicann/ops-math
+math/cholesky/docs/aclnnLinalgCholesky.md) is float32 only. As cuSOLVER's
+iterative-refinement solvers and HPL-AI do, the float32 factor is the starting point and
+float64 accuracy comes from residuals computed exactly from int8 products
+(aclnnQuantMatmulV5, ``_exact_products``):
+
+* scale ``a`` by powers of two to a diagonal in [1/64, 1/4) (exact), factor it in
+  float32 and truncate the factor to the grid ``2**-24``: ``L0``, three 8-bit digits per
+  entry, whose ``L0 L0^T`` is exact in int32 levels (5 int8 launches), giving
+  ``R = a - L0 L0^T`` with one float64 rounding per level;
+* a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
+  (``L0^-1`` from ``_triangular``; ``Z`` to second order, four float32 products), ``D``
+  truncated to three digits per row and ``R -= H + H^T`` with
+  ``H = L0 D^T + (E + D/2) D^T`` (``E``: the earlier steps), ``L0 D^T`` exact again
+  (5 int8 launches) and the rest, below ``u``, in float32, so that ``R`` stays the
+  residual of ``L0 + E + D`` to float64's accuracy;
+* steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds: one
+  step for well-conditioned matrices, whose call then costs 10 int8 launches, five
+  float32 products, the triangular inverse and two read-backs (the float32 factor's
+  success, then the test). Where float32 cannot factor ``a`` or the steps stall
+  (condition numbers beyond about 1e7), the factor comes from the spectral
+  decomposition instead (``_cholesky``), which also tells a matrix that is not positive
+  definite.
+
+During a graph capture nothing can be read back: a fixed number of steps runs.
+
+On an Ascend NPU the int8 cube unit runs many times faster than float32 (and tens of times
+faster than the float64 vector path), so the float32 products and the factorisation
+dominate there; on npusim the int8 products cost about a third of a float32 one.
+"""
+import numpy as np
+
+from .._core import _ops
+from .._core import _ozaki
+from .._core._creation import arange
+from .._core._elementwise import abs as _abs, add, clip, divide, multiply, sqrt, subtract
+from .._core._linear_algebra import matmul
+from .._core._manipulation import expand_dims, matrix_transpose, stack
+from .._core._statistical import max as _max
+from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
+from . import _cholesky, _exact_products, _triangular
+
+__all__ = []
+
+MAX_STEPS = 12          # Newton steps before giving up on the float32 factor
+CAPTURE_STEPS = 3       # fixed number of steps when nothing can be read back
+_U = 2.0 ** -53
+_MARGIN = 1.01          # keeps the scaled factor below _exact_products.limit
+LEAD_DIGITS = 4         # the float32 factor on the grid 2**-32: exact where its entries exceed 2**-8
+STEP_DIGITS = 3         # each step: 22 to 24 bits of its rows' largest entries
+
+
+def cholesky_float64(x, upper):
+    """Cholesky factor of float64 symmetric positive-definite ``x`` (..., n, n): lower
+    (or upper when ``upper``); LinAlgError when not positive definite."""
+    stream = _ops.current_stream(x._buffer.device)
+    diagonal = x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
+    scale, _ = _ozaki.power_of_two_scale(multiply(sqrt(_abs(expand_dims(diagonal, -1))), _MARGIN))
+    scale = multiply(scale, 0.5)   # sqrt(a_ii) in [1/8, 1/2) / _MARGIN: |L0| below LIMIT
+    a = multiply(multiply(x, scale), matrix_transpose(scale))
+    first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
+    _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
+    if cholesky_failed(first):   # beyond float32 (or not PD)
+        return _cholesky.from_spectrum(x, upper)
+    lower = _refined(a, first, stream)
+    if lower is None:   # too ill-conditioned to refine
+        return _cholesky.from_spectrum(x, upper)
+    lower = divide(lower, scale)
+    return _ops.copy(matrix_transpose(lower), stream=stream) if upper else lower
+
+
+def _refined(a, first, stream):
+    """The float64 factor of ``a`` (scaled) from its float32 factor ``first``, or None when
+    the steps stall (a residual not at most half the previous one, or not finite)."""
+    n = a._shape[-1]
+    unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
+    lead = _exact_products.FixedPoint(first, None, LEAD_DIGITS, stream)
+    residual = _residual(a, lead, unit, stream)
+    inverse = _triangular.inverse(lead.value, stream)   # of L0 itself: no bias in L0 W - I
+    mask = _phi_mask(n, a.device)
+    checks = checks_allowed(a)
+    tolerance, previous, earlier = None, None, None
+    for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
+        step = _newton_step(residual, inverse, lead.value, mask, stream)
+        residual = _updated(residual, lead, step, earlier, unit, stream)
+        value = _ops.cast(step.value, FLOAT64, stream=stream)
+        earlier = value if earlier is None else add(earlier, value)
+        if not checks:
+            continue
+        if tolerance is None:
+            size, largest = (float(v) for v in stack([_max(_abs(residual)), _max(_abs(a))]).to_host())
+            tolerance = n * _U * largest
+        else:
+            size = float(_max(_abs(residual)).to_host())
+        if size <= tolerance:
+            break
+        if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
+            return None
+        previous = size
+    else:
+        if checks:
+            return None
+    return add(_ops.cast(lead.value, FLOAT64, stream=stream), earlier)
+
+
+def _residual(a, lead, unit, stream):
+    """``a - L0 L0^T`` (float64) from the levels of the exact square: the largest first,
+    subtracted from ``a`` in one rounding, then the smaller ones (each rounding at most
+    ``u`` of the small remainder)."""
+    residual = None
+    for d, level in _exact_products.levels(lead, lead, unit, stream):
+        weight = _ops.acl_scalar(2.0 ** (-8 * d), FLOAT64)
+        if residual is None:
+            residual = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
+            _ops.launch("aclnnSub", a, level, weight, residual, stream=stream)
+        else:
+            _ops.launch("aclnnInplaceSub", residual, level, weight, stream=stream)
+    return residual
+
+
+def _updated(residual, lead, step, earlier, unit, stream):
+    """``R - H - H^T`` with ``H = L0 D^T + (E + D/2) D^T`` (``D``: ``step.value``, ``E``:
+    ``earlier``, float64 or None): ``L0 D^T`` exact from the levels (smallest first),
+    the rest (below ``u`` of ``R``) in float32."""
+    value = step.value
+    half = multiply(value, 0.5) if earlier is None else \
+        _ops.cast(add(earlier, multiply(value, 0.5)), FLOAT32, stream=stream)
+    small = matmul(half, matrix_transpose(value))
+    total = None
+    for d, level in reversed(list(_exact_products.levels(lead, step, unit, stream))):
+        weight = 2.0 ** (-8 * d)
+        if total is None:
+            total = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
+            _ops.launch("aclnnMuls", level, _ops.acl_scalar(weight, FLOAT64), total, stream=stream)
+        else:
+            _ops.launch("aclnnInplaceAdd", total, level, _ops.acl_scalar(weight, FLOAT64), stream=stream)
+    _ops.launch("aclnnInplaceDiv", total, matrix_transpose(step.scale), stream=stream)
+    _ops.launch("aclnnInplaceAdd", total, small, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
+    return subtract(subtract(residual, total), matrix_transpose(total))
+
+
+def _newton_step(residual, inverse, lower, mask, stream):
+    """The step ``D = L0 Z`` as a ``FixedPoint`` (rows scaled by powers of two): ``Z``
+    lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
+    is small: its float32 error is below float64's), to second order:
+    ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
+    the diagonal (a product with ``mask``)."""
+    r32 = _ops.cast(residual, FLOAT32, stream=stream)
+    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
+    z = multiply(y, mask)
+    z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
+    step = matmul(lower, z)
+    rows, _ = _ozaki.power_of_two_scale(multiply(_max(_abs(step), axis=-1, keepdims=True), _MARGIN))
+    return _exact_products.FixedPoint(step, multiply(rows, 0.5), STEP_DIGITS, stream)
+
+
+def _phi_mask(n, device):
+    """(n, n) float32: 1 below the diagonal, 1/2 on it, 0 above (``clip(i - j + 1/2, 0, 1)``)."""
+    i = arange(n, dtype=FLOAT32, device=device)
+    return clip(subtract(expand_dims(add(i, 0.5), -1), i), 0.0, 1.0)
