@@ -36,10 +36,9 @@ import numpy as np
 from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import arange
-from .._core._elementwise import abs as _abs, add, clip, divide, multiply, sqrt, subtract
-from .._core._linear_algebra import matmul
+from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
 from .._core._manipulation import expand_dims, matrix_transpose, stack
-from .._core._statistical import max as _max
+from .._core._statistical import max as _max, min as _min
 from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
 from . import _cholesky, _exact_products, _triangular
 
@@ -58,23 +57,26 @@ def cholesky_float64(x, upper):
     (or upper when ``upper``); LinAlgError when not positive definite."""
     stream = _ops.current_stream(x._buffer.device)
     diagonal = x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
-    scale, _ = _ozaki.power_of_two_scale(multiply(sqrt(_abs(expand_dims(diagonal, -1))), _MARGIN))
-    scale = multiply(scale, 0.5)   # sqrt(a_ii) in [1/8, 1/2) / _MARGIN: |L0| below LIMIT
+    diagonal = expand_dims(diagonal, -1)
+    scale, _ = _ozaki.power_of_two_scale(multiply(sqrt(_abs(diagonal)), _MARGIN))
+    scale = multiply(scale, 0.5)   # sqrt(a_ii) in [1/8, 1/2) / _MARGIN: |L0| below the digits' limit
     a = multiply(multiply(x, scale), matrix_transpose(scale))
+    largest = _max(multiply(diagonal, multiply(scale, scale)))   # max|a| when a is positive definite
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
     if cholesky_failed(first):   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    lower = _refined(a, first, stream)
+    lower = _refined(a, largest, first, stream)
     if lower is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
     lower = divide(lower, scale)
     return _ops.copy(matrix_transpose(lower), stream=stream) if upper else lower
 
 
-def _refined(a, first, stream):
-    """The float64 factor of ``a`` (scaled) from its float32 factor ``first``, or None when
-    the steps stall (a residual not at most half the previous one, or not finite)."""
+def _refined(a, largest, first, stream):
+    """The float64 factor of ``a`` (scaled; ``largest``: its largest diagonal element, 0-d)
+    from its float32 factor ``first``, or None when the steps stall (a residual not at
+    most half the previous one, or not finite)."""
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _exact_products.FixedPoint(first, None, LEAD_DIGITS, stream)
@@ -82,19 +84,19 @@ def _refined(a, first, stream):
     inverse = _triangular.inverse(lead.value, stream)   # of L0 itself: no bias in L0 W - I
     mask = _phi_mask(n, a.device)
     checks = checks_allowed(a)
-    tolerance, previous, earlier = None, None, None
+    tolerance, previous, earlier, steps = None, None, None, []
     for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
         step = _newton_step(residual, inverse, lead.value, mask, stream)
         residual = _updated(residual, lead, step, earlier, unit, stream)
-        value = _ops.cast(step.value, FLOAT64, stream=stream)
-        earlier = value if earlier is None else add(earlier, value)
+        steps.append(step.value)
+        earlier = step.value if earlier is None else add(earlier, step.value)   # (float32: for products below u)
         if not checks:
             continue
         if tolerance is None:
-            size, largest = (float(v) for v in stack([_max(_abs(residual)), _max(_abs(a))]).to_host())
+            size, largest = (float(v) for v in stack([_largest(residual), largest]).to_host())
             tolerance = n * _U * largest
         else:
-            size = float(_max(_abs(residual)).to_host())
+            size = float(_largest(residual).to_host())
         if size <= tolerance:
             break
         if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
@@ -103,7 +105,15 @@ def _refined(a, first, stream):
     else:
         if checks:
             return None
-    return add(_ops.cast(lead.value, FLOAT64, stream=stream), earlier)
+    lower = _ops.cast(lead.value, FLOAT64, stream=stream)
+    for value in steps:
+        lower = add(lower, value)
+    return lower
+
+
+def _largest(x):
+    """max|x| (0-d) from aclnnAmax and aclnnAmin: no |x| temporary."""
+    return maximum(_max(x), negative(_min(x)))
 
 
 def _residual(a, lead, unit, stream):
@@ -123,12 +133,11 @@ def _residual(a, lead, unit, stream):
 
 def _updated(residual, lead, step, earlier, unit, stream):
     """``R - H - H^T`` with ``H = L0 D^T + (E + D/2) D^T`` (``D``: ``step.value``, ``E``:
-    ``earlier``, float64 or None): ``L0 D^T`` exact from the levels (smallest first),
+    ``earlier``, float32 or None): ``L0 D^T`` exact from the levels (smallest first),
     the rest (below ``u`` of ``R``) in float32."""
     value = step.value
-    half = multiply(value, 0.5) if earlier is None else \
-        _ops.cast(add(earlier, multiply(value, 0.5)), FLOAT32, stream=stream)
-    small = matmul(half, matrix_transpose(value))
+    half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
+    small = _triangular.lower_product(half, matrix_transpose(value), stream)
     total = None
     for d, level in reversed(list(_exact_products.levels(lead, step, unit, stream))):
         weight = 2.0 ** (-8 * d)
@@ -147,12 +156,14 @@ def _newton_step(residual, inverse, lower, mask, stream):
     lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
     is small: its float32 error is below float64's), to second order:
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
-    the diagonal (a product with ``mask``)."""
+    the diagonal (a product with ``mask``); ``Y = W (W R)^T`` (``W = L0^-1``, ``R``
+    symmetric) and every product with a lower-triangular left operand
+    (``_triangular.lower_product``)."""
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
-    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
+    y = _triangular.lower_product(inverse, matrix_transpose(_triangular.lower_product(inverse, r32, stream)), stream)
     z = multiply(y, mask)
-    z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
-    step = matmul(lower, z)
+    z = multiply(subtract(y, _triangular.lower_product(z, matrix_transpose(z), stream)), mask)
+    step = _triangular.lower_product(lower, z, stream)
     rows, _ = _ozaki.power_of_two_scale(multiply(_max(_abs(step), axis=-1, keepdims=True), _MARGIN))
     return _exact_products.FixedPoint(step, multiply(rows, 0.5), STEP_DIGITS, stream)
 
