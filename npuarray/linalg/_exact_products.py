@@ -12,7 +12,7 @@ refinement (``_cholesky64``): a float32 Cholesky factor and the Newton steps add
   in the two layouts of a product's operands. ``value`` is the truncation (float32:
   exact for 3 digits, and wherever ``x`` has no bits below the grid).
 * ``levels``: ``S_d = sum_(p+q=d) X_p Y_q^T``, one aclnnQuantMatmulV5 for each ``d`` (the
-  planes of a row side by side, ``[X_p_lo .. X_p_hi] [Y_(d-p_lo) .. Y_(d-p_hi)]^T``),
+  planes of a row side by side, ``[X_p_hi .. X_p_lo] [Y_(d-p_hi)^T; ..; Y_(d-p_lo)^T]``),
   exact in int32 for ``4 n 128**2 < 2**31``; then ``x y^T = sum_d 2**(-8 d) S_d``
   (without the row scales): the caller adds the levels in float64, in the order its
   rounding needs.
@@ -53,14 +53,15 @@ class FixedPoint:
     """A float32 matrix ``x`` (..., m, n) with rows scaled by powers of two ``scale``
     (..., m, 1), float32 or None (1), into ``|x scale| < limit(s)``, truncated to the grid
     ``2**(-8 s)`` of the scaled values (``s`` digits). ``value``: that truncation
-    (float32); ``planes()``: its digits as the operands of ``levels``. Made on ``stream`` by aclnnMuls, aclnnCast, aclnnAdds and
+    (float32); ``left()`` and ``right()``: its digit planes as the operands of
+    ``levels``. Made on ``stream`` by aclnnMuls, aclnnCast, aclnnAdds and
     aclnnBitwiseXorScalar; values out of range are the caller's error."""
 
     def __init__(self, x, scale, s, stream):
         if not 2 <= s <= MAX_DIGITS:
             raise ValueError(f"FixedPoint: 2 to {MAX_DIGITS} digits, got {s}")
         self.shape, self.s, self.stream, self.scale = x._shape, s, stream, scale
-        self._planes = [None, None]
+        self._left = self._right = None
         factor = 2.0 ** (8 * s)
         whole = _ops.cast(multiply(x, factor if scale is None else multiply(scale, factor)), _INT32,
                           stream=stream)   # truncates
@@ -79,41 +80,43 @@ class FixedPoint:
                                         tuple(4 * st for st in words._strides[:-2]) + strides,
                                         4 * words._offset + first, _INT8)
 
-    def planes(self, reverse=False):
-        """The digit planes of the rows side by side, (..., m, s n) int8: ``[X_s .. X_1]``
-        (one aclnnInplaceCopy of the bytes), or with ``reverse`` ``[X_1 .. X_s]`` (one
-        aclnnInplaceCopy per plane: one copy would need a negative stride, which gathers).
-        Made once each."""
+    def left(self):
+        """The planes as a left operand: (..., m, s n) int8, ``[X_s .. X_1]`` (made once, by
+        one aclnnInplaceCopy)."""
         (m, n), s = self.shape[-2:], self.s
-        if self._planes[reverse] is None:
-            out = _ops.empty(self.shape[:-2] + (m, s * n), _INT8, self.words._buffer.device, self.stream)
-            if reverse:
-                for i in range(s):
-                    _ops.copy_(out[..., i * n:(i + 1) * n], self._bytes((m, n), (4 * n, 4), s - 1 - i),
-                               stream=self.stream)
-            else:
-                _ops.copy_(reshape(out, self.shape[:-2] + (m, s, n)), self._bytes((m, s, n), (4 * n, 1, 4), 0),
-                           stream=self.stream)
-            self._planes[reverse] = out
-        return self._planes[reverse]
+        if self._left is None:
+            planes = _ops.copy(self._bytes((m, s, n), (4 * n, 1, 4), 0), stream=self.stream)
+            self._left = reshape(planes, self.shape[:-2] + (m, s * n))
+        return self._left
+
+    def right(self):
+        """The planes of ``x^T`` as a right operand: (..., s n, m) int8,
+        ``[X_1^T; ..; X_s^T]`` (made once, one aclnnInplaceCopy per plane: the reversed
+        order of the bytes would need a negative stride, which copies by gathering)."""
+        (m, n), s = self.shape[-2:], self.s
+        if self._right is None:
+            planes = _ops.empty(self.shape[:-2] + (s, n, m), _INT8, self.words._buffer.device, self.stream)
+            for q in range(s):
+                _ops.copy_(planes[..., q, :, :], self._bytes((n, m), (4, 4 * n), s - 1 - q), stream=self.stream)
+            self._right = reshape(planes, self.shape[:-2] + (s * n, m))
+        return self._right
 
 
 def levels(x, y, unit, stream):
     """``(d, S_d)`` for ``d = 2 .. s + t``: ``S_d = sum_(p+q=d) X_p Y_q^T`` (int32,
     (..., m, m'), a new array each) of the ``FixedPoint`` matrices ``x`` (..., m, n), ``s``
-    digits, and ``y`` (..., m', n), ``t`` digits, one aclnnQuantMatmulV5 each
-    (``[X_p_lo .. X_p_hi] [Y_(d-p_lo) .. Y_(d-p_hi)]^T``, the second operand transposed by
-    the operator), so that ``x.value y.value^T = sum_d 2**(-8 d) S_d`` over the row
-    scales. ``unit`` is aclnnQuantMatmulV5's x2Scale, (1,) float32."""
+    digits, and ``y`` (..., m', n), ``t`` digits, one aclnnQuantMatmulV5 each, so that
+    ``x.value y.value^T = sum_d 2**(-8 d) S_d`` over the row scales. ``unit`` is
+    aclnnQuantMatmulV5's x2Scale, (1,) float32."""
     sl, sr, n = x.s, y.s, x.shape[-1]
     if min(sl, sr) * n > _INT32_TERMS:
         raise ValueError(f"levels: {n} terms overflow int32")
-    left, right = x.planes(reverse=True), y.planes()
-    shape = tuple(np.broadcast_shapes(left._shape[:-2], right._shape[:-2])) + (left._shape[-2], right._shape[-2])
+    left, right = x.left(), y.right()
+    shape = tuple(np.broadcast_shapes(left._shape[:-2], right._shape[:-2])) + (left._shape[-2], right._shape[-1])
     for d in range(2, sl + sr + 1):
         p_lo, p_hi = max(1, d - sr), min(sl, d - 1)
         out = _ops.empty(shape, _INT32, left._buffer.device, stream)
-        _ops.launch("aclnnQuantMatmulV5", left[..., (p_lo - 1) * n:p_hi * n],
-                    right[..., (sr - d + p_lo) * n:(sr - d + p_hi + 1) * n], None, unit, None, None, None, None,
-                    None, False, True, 0, out, stream=stream)
+        _ops.launch("aclnnQuantMatmulV5", left[..., (sl - p_hi) * n:(sl - p_lo + 1) * n],
+                    right[..., (d - p_hi - 1) * n:(d - p_lo) * n, :], None, unit, None, None, None, None, None,
+                    False, False, 0, out, stream=stream)
         yield d, out
