@@ -1,0 +1,95 @@
+"""float64 ``linalg.cholesky`` refined on the device (npuarray/linalg/_cholesky64.py): the
+number of int8 products and read-backs a well-conditioned matrix costs, diagonals at the
+edges of the power-of-two scaling against exact rational references (``fractions``), the
+row-block products with a lower-triangular left operand (``_triangular.lower_product``),
+and factors against NumPy (LAPACK) for scaled, batched and upper inputs, with nothing moved
+to the host (transfer_guard "disallow")."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import npuarray as npx
+from npuarray.linalg import _triangular
+
+RNG = np.random.default_rng(2124)
+U = 2.0 ** -53
+
+
+def _cholesky(a, **kwargs):
+    with npx.transfer_guard("disallow"):
+        return npx.linalg.cholesky(npx.asarray(a), **kwargs).to_host()
+
+
+def _exact_backward_error(a, lower):
+    """max |a - L L^T| in exact rational arithmetic."""
+    n = len(a)
+    rows = [[Fraction(float(v)) for v in row] for row in lower]
+    return max(abs(Fraction(float(a[i, j])) - sum(x * y for x, y in zip(rows[i], rows[j])))
+               for i in range(n) for j in range(n))
+
+
+def test_a_well_conditioned_matrix_takes_one_step():
+    n = 512   # the benchmark's matrix: condition number about 5
+    g = RNG.standard_normal((n, n))
+    a = g @ g.T + n * np.eye(n)
+    x = npx.asarray(a)
+    with npx.profile() as prof:
+        lower = npx.linalg.cholesky(x).to_host()
+    names = [record.name for record in prof.records]
+    # the exact square of the 4-digit factor (levels 2 .. 8), one step's product with its
+    # 3 digits (levels 2 .. 7); read back: the float32 factor's success, the residual, the result
+    assert names.count("aclnnQuantMatmulV5") == 7 + 6
+    assert names.count("ACL_MEMCPY_DEVICE_TO_HOST") == 3
+    assert names.count("aclnnLinalgCholesky") == 1
+    expected = np.linalg.cholesky(a)
+    assert np.abs(lower @ lower.T - a).max() <= n * U * np.abs(a).max()
+    # forward error: as LAPACK's to within its own (condition number times backward error)
+    np.testing.assert_allclose(lower, expected, rtol=0, atol=20 * n * U * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("exponent", [-40, -1, 0, 1, 37])
+def test_diagonals_at_powers_of_two(exponent):
+    # sqrt(a_ii) exactly a power of two, or just below one: the scaled factor's largest
+    # entries sit at the edge of what three or four 8-bit digits hold
+    n = 10
+    d = np.array([2.0 ** exponent, 2.0 ** exponent * (1 - 2.0 ** -30)] * (n // 2))
+    g = RNG.standard_normal((n, n)) * 0.05
+    a = np.diag(d ** 2) + (g + g.T) * np.outer(d, d) / n
+    lower = _cholesky(a)
+    scale = np.outer(d, d)
+    assert float(_exact_backward_error(a / scale, lower / d[:, None])) <= n * U
+    expected = np.linalg.cholesky(a)
+    np.testing.assert_allclose(lower / d[:, None], expected / d[:, None], rtol=0, atol=4 * n * U)
+
+
+def test_exactly_representable_factor():
+    # a factor of small integers: float32 finds it exactly, the step is zero
+    lower = np.tril(RNG.integers(-3, 4, (16, 16))).astype(np.float64)
+    np.fill_diagonal(lower, RNG.integers(1, 5, 16))
+    a = lower @ lower.T
+    np.testing.assert_array_equal(_cholesky(a), lower)
+
+
+def test_batched_scaled_and_upper():
+    g = RNG.standard_normal((3, 40, 40))
+    a = g @ np.swapaxes(g, -1, -2) + 40 * np.eye(40)
+    d = 2.0 ** RNG.integers(-30, 31, (3, 40))
+    a = d[..., :, None] * a * d[..., None, :]
+    upper = _cholesky(a, upper=True)
+    expected = np.swapaxes(np.linalg.cholesky(a), -1, -2)
+    np.testing.assert_allclose(upper / d[..., None, :], expected / d[..., None, :], rtol=0, atol=1e-12)
+    residual = np.abs(np.swapaxes(upper, -1, -2) @ upper - a) / (d[..., :, None] * d[..., None, :])
+    assert residual.max() <= 10 * 40 * U * 4
+
+
+@pytest.mark.parametrize("n, m, batch", [(5, 3, ()), (64, 64, ()), (300, 70, ()), (256, 256, (2,))])
+def test_lower_product(n, m, batch):
+    t = np.tril(RNG.standard_normal(batch + (n, n))).astype(np.float32)
+    b = RNG.standard_normal(batch + (m, n)).astype(np.float32)
+    with npx.transfer_guard("disallow"):
+        got = _triangular.lower_product(npx.asarray(t), npx.asarray(b).mT, npx.get_current_stream()).to_host()
+    expected = t.astype(np.float64) @ np.swapaxes(b, -1, -2).astype(np.float64)
+    bound = n * np.finfo(np.float32).eps * (np.abs(t) @ np.abs(np.swapaxes(b, -1, -2)))
+    assert got.dtype == np.float32 and got.shape == batch + (n, m)
+    assert np.all(np.abs(got - expected) <= bound)
