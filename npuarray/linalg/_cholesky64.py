@@ -117,18 +117,18 @@ def _largest(x):
 
 
 def _residual(a, lead, unit, stream):
-    """``a - L0 L0^T`` (float64) from the levels of the exact square: the largest first,
-    subtracted from ``a`` in one rounding, then the smaller ones (each rounding at most
-    ``u`` of the small remainder)."""
-    residual = None
-    for d, level in _exact_products.levels(lead, lead, unit, stream):
-        weight = _ops.acl_scalar(2.0 ** (-8 * d), FLOAT64)
-        if residual is None:
-            residual = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
-            _ops.launch("aclnnSub", a, level, weight, residual, stream=stream)
+    """``a - L0 L0^T`` (float64) as ``a - H - H^T`` from the half square ``H``
+    (``_exact_products.half_square``), its levels added smallest first (each rounding
+    at most ``u`` of ``H``)."""
+    half = None
+    for weight, level in reversed(list(_exact_products.half_square(lead, unit, stream))):
+        weight = _ops.acl_scalar(weight, FLOAT64)
+        if half is None:
+            half = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
+            _ops.launch("aclnnMuls", level, weight, half, stream=stream)
         else:
-            _ops.launch("aclnnInplaceSub", residual, level, weight, stream=stream)
-    return residual
+            _ops.launch("aclnnInplaceAdd", half, level, weight, stream=stream)
+    return subtract(subtract(a, half), matrix_transpose(half))
 
 
 def _updated(residual, lead, step, earlier, unit, stream):
@@ -139,8 +139,7 @@ def _updated(residual, lead, step, earlier, unit, stream):
     half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
     small = _triangular.lower_product(half, matrix_transpose(value), stream)
     total = None
-    for d, level in reversed(list(_exact_products.levels(lead, step, unit, stream))):
-        weight = 2.0 ** (-8 * d)
+    for weight, level in reversed(list(_exact_products.levels(lead, step, unit, stream))):
         if total is None:
             total = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
             _ops.launch("aclnnMuls", level, _ops.acl_scalar(weight, FLOAT64), total, stream=stream)

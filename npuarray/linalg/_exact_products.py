@@ -103,20 +103,40 @@ class FixedPoint:
 
 
 def levels(x, y, unit, stream):
-    """``(d, S_d)`` for ``d = 2 .. s + t``: ``S_d = sum_(p+q=d) X_p Y_q^T`` (int32,
+    """``(2**(-8 d), S_d)`` for ``d = 2 .. s + t``: ``S_d = sum_(p+q=d) X_p Y_q^T`` (int32,
     (..., m, m'), a new array each) of the ``FixedPoint`` matrices ``x`` (..., m, n), ``s``
     digits, and ``y`` (..., m', n), ``t`` digits, one aclnnQuantMatmulV5 each, so that
-    ``x.value y.value^T = sum_d 2**(-8 d) S_d`` over the row scales. ``unit`` is
-    aclnnQuantMatmulV5's x2Scale, (1,) float32."""
-    sl, sr, n = x.s, y.s, x.shape[-1]
-    if min(sl, sr) * n > _INT32_TERMS:
+    ``x.value y.value^T`` is the sum of the weighted levels, over the row scales.
+    ``unit`` is aclnnQuantMatmulV5's x2Scale, (1,) float32."""
+    for d in range(2, x.s + y.s + 1):
+        yield 2.0 ** (-8 * d), _pairs(x, y, max(1, d - y.s), min(x.s, d - 1), d, unit, stream)
+
+
+def half_square(x, unit, stream):
+    """``(weight, S)`` pairs as ``levels(x, x, ...)`` whose weighted sum ``H`` has
+    ``H + H^T = x.value x.value^T`` (without the row scales): ``X_q X_p^T`` is
+    ``(X_p X_q^T)^T``, so each level takes its products with ``p < q`` (one launch) and
+    half of ``X_(d/2) X_(d/2)^T`` (another): ``s (s + 1) / 2`` of the ``s**2`` products of
+    digits, in ``2 s - 1 + s // 2`` launches."""
+    for d in range(2, 2 * x.s + 1):
+        p_lo, p_hi = max(1, d - x.s), (d - 1) // 2
+        if p_lo <= p_hi:
+            yield 2.0 ** (-8 * d), _pairs(x, x, p_lo, p_hi, d, unit, stream)
+        if d % 2 == 0:
+            yield 2.0 ** (-8 * d - 1), _pairs(x, x, d // 2, d // 2, d, unit, stream)
+
+
+def _pairs(x, y, p_lo, p_hi, d, unit, stream):
+    """``sum_(p = p_lo .. p_hi) X_p Y_(d-p)^T`` (int32): one aclnnQuantMatmulV5 of
+    ``[X_p_hi .. X_p_lo] [Y_(d-p_hi)^T; ..; Y_(d-p_lo)^T]``, exact while
+    ``(p_hi - p_lo + 1) n 128**2 < 2**31``."""
+    sl, n = x.s, x.shape[-1]
+    if (p_hi - p_lo + 1) * n > _INT32_TERMS:
         raise ValueError(f"levels: {n} terms overflow int32")
     left, right = x.left(), y.right()
     shape = tuple(np.broadcast_shapes(left._shape[:-2], right._shape[:-2])) + (left._shape[-2], right._shape[-1])
-    for d in range(2, sl + sr + 1):
-        p_lo, p_hi = max(1, d - sr), min(sl, d - 1)
-        out = _ops.empty(shape, _INT32, left._buffer.device, stream)
-        _ops.launch("aclnnQuantMatmulV5", left[..., (sl - p_hi) * n:(sl - p_lo + 1) * n],
-                    right[..., (d - p_hi - 1) * n:(d - p_lo) * n, :], None, unit, None, None, None, None, None,
-                    False, False, 0, out, stream=stream)
-        yield d, out
+    out = _ops.empty(shape, _INT32, left._buffer.device, stream)
+    _ops.launch("aclnnQuantMatmulV5", left[..., (sl - p_hi) * n:(sl - p_lo + 1) * n],
+                right[..., (d - p_hi - 1) * n:(d - p_lo) * n, :], None, unit, None, None, None, None, None,
+                False, False, 0, out, stream=stream)
+    return out

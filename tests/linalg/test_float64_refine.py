@@ -77,12 +77,16 @@ def test_residual_product_batched_zero_and_non_finite(int8_products_taken):
 
 
 def _levels_sum(x, y):
-    """sum_d 2**(-8 d) S_d in exact rational arithmetic, over y's row scales, as a list of lists
-    per matrix of the (flattened) batch."""
+    """The weighted levels' sum in exact rational arithmetic, over y's row scales, as an object
+    array per matrix of the (flattened) batch; for ``y=None``, ``H + H^T`` of the half square."""
     total = None
-    for d, level in _exact_products.levels(x, y, _unit(), _stream()):
-        level = level.to_host().astype(object) * Fraction(2) ** (-8 * d)
+    pairs = _exact_products.levels(x, y, _unit(), _stream()) if y is not None else \
+        _exact_products.half_square(x, _unit(), _stream())
+    for weight, level in pairs:
+        level = level.to_host().astype(object) * Fraction(weight)
         total = level if total is None else total + level
+    if y is None:
+        return (total + np.swapaxes(total, -1, -2)).reshape((-1,) + total.shape[-2:])
     if y.scale is not None:
         scale = y.scale.to_host()
         total = total / np.vectorize(lambda v: Fraction(float(v)), otypes=[object])(np.swapaxes(scale, -1, -2))
@@ -101,12 +105,13 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
     with npx.transfer_guard("disallow"):
         x = _exact_products.FixedPoint(npx.asarray(lower), None, s, stream)
         y = _exact_products.FixedPoint(npx.asarray(step), npx.asarray(rows), t, stream)
-        square, cross = _levels_sum(x, x), _levels_sum(x, y)
+        square, cross, half = _levels_sum(x, x), _levels_sum(x, y), _levels_sum(x, None)
     value, step_value = x.value.to_host(), y.value.to_host()
     assert np.all(np.abs(value - lower) < 2.0 ** (-8 * s))   # truncated to the grid
     assert np.all(np.abs(step_value - step) < 2.0 ** (-8 * t) / rows)
     for k, (a, b) in enumerate(zip(value.reshape((-1, n, n)), step_value.reshape((-1, n, n)))):
         assert (square[k] == np.array(_exact_product(a, a.T), dtype=object)).all()   # exact
+        assert (half[k] == square[k]).all()
         assert (cross[k] == np.array(_exact_product(a, b.T), dtype=object)).all()
 
 
