@@ -50,6 +50,7 @@ _U = 2.0 ** -53
 _MARGIN = 1.01          # keeps the scaled factor below _exact_products.limit
 LEAD_DIGITS = 4         # the float32 factor on the grid 2**-32: exact where its entries exceed 2**-8
 STEP_DIGITS = 3         # each step: 22 to 24 bits of its rows' largest entries
+_TINY = 2.0 ** -100     # rows of a step below this are scaled as if this large
 
 
 def cholesky_float64(x, upper):
@@ -163,7 +164,8 @@ def _newton_step(residual, inverse, lower, mask, stream):
     z = multiply(y, mask)
     z = multiply(subtract(y, _triangular.lower_product(z, matrix_transpose(z), stream)), mask)
     step = _triangular.lower_product(lower, z, stream)
-    rows, _ = _ozaki.power_of_two_scale(multiply(_max(_abs(step), axis=-1, keepdims=True), _MARGIN))
+    largest = maximum(_max(_abs(step), axis=-1, keepdims=True), _TINY)   # (a scale float32 holds)
+    rows, _ = _ozaki.power_of_two_scale(multiply(largest, _MARGIN))
     return _exact_products.FixedPoint(step, multiply(rows, 0.5), STEP_DIGITS, stream)
 
 

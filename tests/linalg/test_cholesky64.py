@@ -94,3 +94,17 @@ def test_lower_product(n, m, batch):
     bound = n * np.finfo(np.float32).eps * (np.abs(t) @ np.abs(np.swapaxes(b, -1, -2)))
     assert got.dtype == np.float32 and got.shape == batch + (n, m)
     assert np.all(np.abs(got - expected) <= bound)
+
+
+def test_steps_with_tiny_rows():
+    # the first rows of a diagonal-dominant matrix are (nearly) exact in float32: their steps
+    # are zero or tiny, and must not overflow their power-of-two scales
+    n = 30
+    a = np.diag(np.arange(1.0, n + 1)) + np.diag(np.full(n - 1, 1e-35), -1) + np.diag(np.full(n - 1, 1e-35), 1)
+    a[n - 5:, n - 5:] += np.full((5, 5), 0.3)
+    with npx.profile() as prof:
+        lower = _cholesky(a)
+    assert "aclnnSvd" not in [record.name for record in prof.records]   # refined, not the fallback
+    expected = np.linalg.cholesky(a)
+    np.testing.assert_allclose(lower, expected, rtol=0, atol=4 * n * U * np.sqrt(n))
+    assert float(_exact_backward_error(a, lower)) <= n * U * np.abs(a).max()
