@@ -82,15 +82,16 @@ def _refined(a, largest, first, stream):
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _exact_products.FixedPoint(first, None, LEAD_DIGITS, stream)
     residual = _residual(a, lead, unit, stream)
-    inverse = _triangular.inverse(lead.value, stream)   # of L0 itself: no bias in L0 W - I
+    inverse = _triangular.inverse(first, stream)
     mask = _phi_mask(n, a.device)
     checks = checks_allowed(a)
     tolerance, previous, earlier, steps = None, None, None, []
     for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
-        step = _newton_step(residual, inverse, lead.value, mask, stream)
-        residual = _updated(residual, lead, step, earlier, unit, stream)
-        steps.append(step.value)
-        earlier = step.value if earlier is None else add(earlier, step.value)   # (float32: for products below u)
+        step = _newton_step(residual, inverse, first, mask, stream)
+        digits = _step_digits(step, stream)
+        residual = _updated(residual, lead, digits, step, earlier, unit, stream)
+        steps.append(digits)
+        earlier = step if earlier is None else add(earlier, step)
         if not checks:
             continue
         if tolerance is None:
@@ -106,9 +107,9 @@ def _refined(a, largest, first, stream):
     else:
         if checks:
             return None
-    lower = _ops.cast(lead.value, FLOAT64, stream=stream)
-    for value in steps:
-        lower = add(lower, value)
+    lower = lead.value(FLOAT64)
+    for digits in steps:
+        lower = add(lower, digits.value(FLOAT32))
     return lower
 
 
@@ -132,27 +133,27 @@ def _residual(a, lead, unit, stream):
     return subtract(subtract(a, half), matrix_transpose(half))
 
 
-def _updated(residual, lead, step, earlier, unit, stream):
-    """``R - H - H^T`` with ``H = L0 D^T + (E + D/2) D^T`` (``D``: ``step.value``, ``E``:
-    ``earlier``, float32 or None): ``L0 D^T`` exact from the levels (smallest first),
-    the rest (below ``u`` of ``R``) in float32."""
-    value = step.value
-    half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
-    small = _triangular.lower_product(half, matrix_transpose(value), stream)
+def _updated(residual, lead, digits, step, earlier, unit, stream):
+    """``R - H - H^T`` with ``H = L0 D^T + (E + D/2) D^T`` (``D``: ``digits``, the step
+    truncated; ``E``: ``earlier``, float32 or None): ``L0 D^T`` exact from the levels
+    (smallest first), the rest (below ``u`` of ``R``) in float32 from the untruncated
+    ``step`` (the difference is below ``u`` of the rest)."""
+    half = multiply(step, 0.5) if earlier is None else add(earlier, multiply(step, 0.5))
+    small = _triangular.lower_product(half, matrix_transpose(step), stream)
     total = None
-    for weight, level in reversed(list(_exact_products.levels(lead, step, unit, stream))):
+    for weight, level in reversed(list(_exact_products.levels(lead, digits, unit, stream))):
         if total is None:
             total = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
             _ops.launch("aclnnMuls", level, _ops.acl_scalar(weight, FLOAT64), total, stream=stream)
         else:
             _ops.launch("aclnnInplaceAdd", total, level, _ops.acl_scalar(weight, FLOAT64), stream=stream)
-    _ops.launch("aclnnInplaceDiv", total, matrix_transpose(step.scale), stream=stream)
+    _ops.launch("aclnnInplaceDiv", total, matrix_transpose(digits.scale), stream=stream)
     _ops.launch("aclnnInplaceAdd", total, small, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
     return subtract(subtract(residual, total), matrix_transpose(total))
 
 
 def _newton_step(residual, inverse, lower, mask, stream):
-    """The step ``D = L0 Z`` as a ``FixedPoint`` (rows scaled by powers of two): ``Z``
+    """The step ``D = L0 Z`` (float32): ``Z``
     lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
     is small: its float32 error is below float64's), to second order:
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
@@ -163,8 +164,13 @@ def _newton_step(residual, inverse, lower, mask, stream):
     y = _triangular.lower_product(inverse, matrix_transpose(_triangular.lower_product(inverse, r32, stream)), stream)
     z = multiply(y, mask)
     z = multiply(subtract(y, _triangular.lower_product(z, matrix_transpose(z), stream)), mask)
-    step = _triangular.lower_product(lower, z, stream)
-    largest = maximum(_max(_abs(step), axis=-1, keepdims=True), _TINY)   # (a scale float32 holds)
+    return _triangular.lower_product(lower, z, stream)
+
+
+def _step_digits(step, stream):
+    """``step`` as a ``FixedPoint``, its rows scaled by powers of two to below the digits'
+    limit (as if at least ``_TINY``: a scale float32 holds)."""
+    largest = maximum(_max(_abs(step), axis=-1, keepdims=True), _TINY)
     rows, _ = _ozaki.power_of_two_scale(multiply(largest, _MARGIN))
     return _exact_products.FixedPoint(step, multiply(rows, 0.5), STEP_DIGITS, stream)
 

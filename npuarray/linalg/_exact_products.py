@@ -34,6 +34,7 @@ __all__ = []
 
 MAX_DIGITS = 4          # an int32 word
 _FLOAT32 = np.dtype(np.float32)
+_FLOAT64 = np.dtype(np.float64)
 _INT8 = np.dtype(np.int8)
 _INT32 = np.dtype(np.int32)
 _INT32_TERMS = (2 ** 31 - 1) // (128 * 128)   # longest exact int8 dot product in int32
@@ -52,9 +53,9 @@ def limit(s):
 class FixedPoint:
     """A float32 matrix ``x`` (..., m, n) with rows scaled by powers of two ``scale``
     (..., m, 1), float32 or None (1), into ``|x scale| < limit(s)``, truncated to the grid
-    ``2**(-8 s)`` of the scaled values (``s`` digits). ``value``: that truncation
-    (float32); ``left()`` and ``right()``: its digit planes as the operands of
-    ``levels``. Made on ``stream`` by aclnnMuls, aclnnCast, aclnnAdds and
+    ``2**(-8 s)`` of the scaled values (``s`` digits): ``whole``, the int32 words
+    ``trunc(x scale 2**(8 s))``; ``value(dtype)``: the truncation; ``left()`` and
+    ``right()``: its digit planes as the operands of ``levels``. Made on ``stream`` by aclnnMuls, aclnnCast, aclnnAdds and
     aclnnBitwiseXorScalar; values out of range are the caller's error."""
 
     def __init__(self, x, scale, s, stream):
@@ -63,14 +64,19 @@ class FixedPoint:
         self.shape, self.s, self.stream, self.scale = x._shape, s, stream, scale
         self._left = self._right = None
         factor = 2.0 ** (8 * s)
-        whole = _ops.cast(multiply(x, factor if scale is None else multiply(scale, factor)), _INT32,
-                          stream=stream)   # truncates
-        value = multiply(_ops.cast(whole, _FLOAT32, stream=stream), 1 / factor)
-        self.value = value if scale is None else divide(value, scale)
+        self.whole = _ops.cast(multiply(x, factor if scale is None else multiply(scale, factor)), _INT32,
+                               stream=stream)   # truncates
         offset = _ops.acl_scalar(_offset(s), _INT32)
-        self.words = _ops.empty(whole._shape, _INT32, whole._buffer.device, stream)
-        _ops.launch("aclnnAdds", whole, offset, _ops.acl_scalar(1, _INT32), self.words, stream=stream)
+        self.words = _ops.empty(self.whole._shape, _INT32, self.whole._buffer.device, stream)
+        _ops.launch("aclnnAdds", self.whole, offset, _ops.acl_scalar(1, _INT32), self.words, stream=stream)
         _ops.launch("aclnnBitwiseXorScalar", self.words, offset, self.words, stream=stream)
+
+    def value(self, dtype):
+        """The truncated matrix, a new array: float64 (exact), or float32 (exact for up to 3
+        digits, and wherever ``x`` has no bits below the grid)."""
+        whole = self.whole if dtype == _FLOAT64 else _ops.cast(self.whole, dtype, stream=self.stream)
+        value = multiply(whole, 2.0 ** (-8 * self.s))
+        return value if self.scale is None else divide(value, self.scale)
 
     def _bytes(self, shape, strides, first):
         """A view of the words' bytes (digit ``X_s`` in byte 0, ``X_1`` in byte ``s - 1``:

@@ -106,7 +106,8 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
         x = _exact_products.FixedPoint(npx.asarray(lower), None, s, stream)
         y = _exact_products.FixedPoint(npx.asarray(step), npx.asarray(rows), t, stream)
         square, cross, half = _levels_sum(x, x), _levels_sum(x, y), _levels_sum(x, None)
-    value, step_value = x.value.to_host(), y.value.to_host()
+    value, step_value = x.value(np.dtype(np.float64)).to_host(), y.value(np.dtype(np.float32)).to_host()
+    assert step_value.dtype == np.float32
     assert np.all(np.abs(value - lower) < 2.0 ** (-8 * s))   # truncated to the grid
     assert np.all(np.abs(step_value - step) < 2.0 ** (-8 * t) / rows)
     for k, (a, b) in enumerate(zip(value.reshape((-1, n, n)), step_value.reshape((-1, n, n)))):
