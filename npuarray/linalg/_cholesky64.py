@@ -37,6 +37,7 @@ from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import arange
 from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
+from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, min as _min
 from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
@@ -139,7 +140,7 @@ def _updated(residual, lead, digits, step, earlier, unit, stream):
     (smallest first), the rest (below ``u`` of ``R``) in float32 from the untruncated
     ``step`` (the difference is below ``u`` of the rest)."""
     half = multiply(step, 0.5) if earlier is None else add(earlier, multiply(step, 0.5))
-    small = _triangular.lower_product(half, matrix_transpose(step), stream)
+    small = matmul(half, matrix_transpose(step))
     total = None
     for weight, level in reversed(list(_exact_products.levels(lead, digits, unit, stream))):
         if total is None:
@@ -157,14 +158,12 @@ def _newton_step(residual, inverse, lower, mask, stream):
     lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
     is small: its float32 error is below float64's), to second order:
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
-    the diagonal (a product with ``mask``); ``Y = W (W R)^T`` (``W = L0^-1``, ``R``
-    symmetric) and every product with a lower-triangular left operand
-    (``_triangular.lower_product``)."""
+    the diagonal (a product with ``mask``); ``W = L0^-1``."""
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
-    y = _triangular.lower_product(inverse, matrix_transpose(_triangular.lower_product(inverse, r32, stream)), stream)
+    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = multiply(y, mask)
-    z = multiply(subtract(y, _triangular.lower_product(z, matrix_transpose(z), stream)), mask)
-    return _triangular.lower_product(lower, z, stream)
+    z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
+    return matmul(lower, z)
 
 
 def _step_digits(step, stream):

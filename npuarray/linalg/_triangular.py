@@ -1,9 +1,4 @@
-"""float32 products and inverses of lower-triangular matrices on the device.
-
-``lower_product``: ``t @ b`` for a lower-triangular ``t``, by row blocks that skip the
-zero blocks of ``t`` (four aclnnMatmul launches, 5/8 of the multiply-adds).
-
-``inverse``: by recursive doubling:
+"""float32 inverses of lower-triangular matrices on the device, by recursive doubling:
 the diagonal blocks of ``BLOCK`` rows are inverted together (CANN's ops-blas LU,
 ``_lu.Factors``, solving with the identity), then blocks of twice the size are made from
 pairs, ``[[W11, 0], [W21, W22]]`` with ``W21 = -W22 L21 W11`` (two batched aclnnMatmul
@@ -22,8 +17,6 @@ from . import _lu
 __all__ = []
 
 BLOCK = 64
-PARTS = 4               # row blocks of lower_product
-MIN_PART = 64           # rows of a block, at least
 _FLOAT32 = np.dtype(np.float32)
 
 
@@ -68,17 +61,3 @@ def inverse(lower, stream):
         width *= 2
     return result if size == n else _ops.copy(result[..., :n, :n], stream=stream)
 
-
-def lower_product(t, b, stream):
-    """``t @ b`` (float32, (..., n, m), C-contiguous) for a lower-triangular float32 ``t``
-    (..., n, n) (its strict upper triangle must be zero) and float32 ``b`` (..., n, m),
-    any strides: the rows of block ``i`` are ``t[rows_i, :end_i] @ b[:end_i]``, one
-    aclnnMatmul each, on ``stream``."""
-    n, m = t._shape[-1], b._shape[-1]
-    shape = tuple(np.broadcast_shapes(t._shape[:-2], b._shape[:-2])) + (n, m)
-    out = _ops.empty(shape, _FLOAT32, t._buffer.device, stream)
-    parts = max(1, min(PARTS, n // MIN_PART))
-    for i in range(parts):
-        r0, r1 = n * i // parts, n * (i + 1) // parts
-        _ops.launch("aclnnMatmul", t[..., r0:r1, :r1], b[..., :r1, :], out[..., r0:r1, :], 0, stream=stream)
-    return out

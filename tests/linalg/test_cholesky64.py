@@ -1,8 +1,7 @@
 """float64 ``linalg.cholesky`` refined on the device (npuarray/linalg/_cholesky64.py): the
 number of int8 products and read-backs a well-conditioned matrix costs, diagonals at the
-edges of the power-of-two scaling against exact rational references (``fractions``), the
-row-block products with a lower-triangular left operand (``_triangular.lower_product``),
-and factors against NumPy (LAPACK) for scaled, batched and upper inputs, with nothing moved
+edges of the power-of-two scaling against exact rational references (``fractions``), steps
+with tiny rows, and factors against NumPy (LAPACK) for scaled, batched and upper inputs, with nothing moved
 to the host (transfer_guard "disallow")."""
 from fractions import Fraction
 
@@ -10,7 +9,6 @@ import numpy as np
 import pytest
 
 import npuarray as npx
-from npuarray.linalg import _triangular
 
 RNG = np.random.default_rng(2124)
 U = 2.0 ** -53
@@ -82,18 +80,6 @@ def test_batched_scaled_and_upper():
     np.testing.assert_allclose(upper / d[..., None, :], expected / d[..., None, :], rtol=0, atol=1e-12)
     residual = np.abs(np.swapaxes(upper, -1, -2) @ upper - a) / (d[..., :, None] * d[..., None, :])
     assert residual.max() <= 10 * 40 * U * 4
-
-
-@pytest.mark.parametrize("n, m, batch", [(5, 3, ()), (64, 64, ()), (300, 70, ()), (256, 256, (2,))])
-def test_lower_product(n, m, batch):
-    t = np.tril(RNG.standard_normal(batch + (n, n))).astype(np.float32)
-    b = RNG.standard_normal(batch + (m, n)).astype(np.float32)
-    with npx.transfer_guard("disallow"):
-        got = _triangular.lower_product(npx.asarray(t), npx.asarray(b).mT, npx.get_current_stream()).to_host()
-    expected = t.astype(np.float64) @ np.swapaxes(b, -1, -2).astype(np.float64)
-    bound = n * np.finfo(np.float32).eps * (np.abs(t) @ np.abs(np.swapaxes(b, -1, -2)))
-    assert got.dtype == np.float32 and got.shape == batch + (n, m)
-    assert np.all(np.abs(got - expected) <= bound)
 
 
 def test_steps_with_tiny_rows():
