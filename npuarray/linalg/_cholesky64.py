@@ -8,28 +8,34 @@ float64 accuracy comes from residuals computed exactly from int8 products
 (aclnnQuantMatmulV5, ``_exact_products``):
 
 * scale ``a`` by powers of two to a diagonal in [1/64, 1/4) (exact), factor it in
-  float32 and truncate the factor to the grid ``2**-24``: ``L0``, three 8-bit digits per
-  entry, whose ``L0 L0^T`` is exact in int32 levels (5 int8 launches), giving
-  ``R = a - L0 L0^T`` with one float64 rounding per level;
+  float32 and cut the factor into four 8-bit digits (the grid ``2**-32``: exact for
+  entries above ``2**-8``), ``L0``, whose ``L0 L0^T`` is exact in int32
+  (``_exact_products.half_square``: 10 of the 16 products of digits, 9 int8 launches),
+  giving ``R = a - L0 L0^T`` with one float64 rounding per launch;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
-  (``L0^-1`` from ``_triangular``; ``Z`` to second order, four float32 products), ``D``
-  truncated to three digits per row and ``R -= H + H^T`` with
-  ``H = L0 D^T + (E + D/2) D^T`` (``E``: the earlier steps), ``L0 D^T`` exact again
-  (5 int8 launches) and the rest, below ``u``, in float32, so that ``R`` stays the
+  (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
+  cut into three digits per row and ``R -= H + H^T`` with ``H = L0 D^T + (E + D/2) D^T``
+  (``E``: the earlier steps), ``L0 D^T`` exact again (12 products of digits, 6 int8
+  launches) and the rest, below ``u``, in float32 (one product), so that ``R`` stays the
   residual of ``L0 + E + D`` to float64's accuracy;
-* steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds: one
-  step for well-conditioned matrices, whose call then costs 10 int8 launches, five
-  float32 products, the triangular inverse and two read-backs (the float32 factor's
-  success, then the test). Where float32 cannot factor ``a`` or the steps stall
-  (condition numbers beyond about 1e7), the factor comes from the spectral
-  decomposition instead (``_cholesky``), which also tells a matrix that is not positive
-  definite.
+* steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
+  step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
+  times the float32 factor's), whose call then costs 15 int8 launches (22 ``n**3``
+  multiply-adds), five float32 products and the triangular inverse, about 30 float64
+  element-wise passes and two read-backs (the float32 factor's success, then the test).
+  Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
+  1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
+  also tells a matrix that is not positive definite.
 
 During a graph capture nothing can be read back: a fixed number of steps runs.
 
-On an Ascend NPU the int8 cube unit runs many times faster than float32 (and tens of times
-faster than the float64 vector path), so the float32 products and the factorisation
-dominate there; on npusim the int8 products cost about a third of a float32 one.
+Cost: on npusim (2 CPU cores) an int8 product of ``n**3`` multiply-adds costs about a
+quarter of a float32 one, and the element-wise passes, the float32 products and the int8
+ones take about a third of the time each (512 x 512: about 14 ms against LAPACK's 3.5).
+On an Ascend NPU the cube unit's int8 rate is tens of times its float64 vector rate and
+several times its float32 one: the products become a few tens of microseconds and the
+call is bound by its ~170 launches and the float32 factorisation (an estimate: 2 to 3 ms
+at 512 x 512).
 """
 import numpy as np
 

@@ -47,7 +47,7 @@ def cholesky(x, /, *, upper=False):
     ``numpy.linalg.cholesky``). Same shape and dtype as ``x``.
 
     float32: aclnnLinalgCholesky on the current stream. float64: that float32
-    factor refined by Newton steps with float64 residuals on the device
+    factor refined by Newton steps with exact residuals from int8 products on the device
     (``_cholesky64.cholesky_float64``: backward error within ``n u max|x|``; condition
     numbers up to about 1e7; beyond, and for complex input, which
     aclnnLinalgCholesky does not take: QR of ``diag(sqrt(w)) V^H`` from ``eigh``,
