@@ -15,12 +15,12 @@ float64 accuracy comes from residuals computed exactly from int8 products
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
   (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
   cut into three digits per row and ``R -= H + H^T`` with ``H = L0 D^T + (E + D/2) D^T``
-  (``E``: the earlier steps), ``L0 D^T`` exact again (12 products of digits, 6 int8
-  launches) and the rest, below ``u``, in float32 (one product), so that ``R`` stays the
-  residual of ``L0 + E + D`` to float64's accuracy;
+  (``E``: the earlier steps), ``L0 D^T`` exact again for the top three digits of ``L0``
+  (9 products of digits, 5 int8 launches) and the rest, below ``2**-24`` of it, in float32
+  (one product), so that ``R`` stays the residual of ``L0 + E + D`` to float64's accuracy;
 * steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
   step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
-  times the float32 factor's), whose call then costs 15 int8 launches (22 ``n**3``
+  times the float32 factor's), whose call then costs 14 int8 launches (19 ``n**3``
   multiply-adds), five float32 products and the triangular inverse, about 30 float64
   element-wise passes and two read-backs (the float32 factor's success, then the test).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
@@ -89,6 +89,7 @@ def _refined(a, largest, first, stream):
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _exact_products.FixedPoint(first, None, LEAD_DIGITS, stream)
     residual = _residual(a, lead, unit, stream)
+    low = lead.last_digit()   # L0 less its top 3 digits: its products with a step in float32
     inverse = _triangular.inverse(first, stream)
     mask = _phi_mask(n, a.device)
     checks = checks_allowed(a)
@@ -96,7 +97,7 @@ def _refined(a, largest, first, stream):
     for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
         step = _newton_step(residual, inverse, first, mask, stream)
         digits = _step_digits(step, stream)
-        residual = _updated(residual, lead, digits, step, earlier, unit, stream)
+        residual = _updated(residual, lead, low, digits, step, earlier, unit, stream)
         steps.append(digits)
         earlier = step if earlier is None else add(earlier, step)
         if not checks:
@@ -140,15 +141,16 @@ def _residual(a, lead, unit, stream):
     return subtract(subtract(a, half), matrix_transpose(half))
 
 
-def _updated(residual, lead, digits, step, earlier, unit, stream):
+def _updated(residual, lead, low, digits, step, earlier, unit, stream):
     """``R - H - H^T`` with ``H = L0 D^T + (E + D/2) D^T`` (``D``: ``digits``, the step
-    truncated; ``E``: ``earlier``, float32 or None): ``L0 D^T`` exact from the levels
-    (smallest first), the rest (below ``u`` of ``R``) in float32 from the untruncated
-    ``step`` (the difference is below ``u`` of the rest)."""
-    half = multiply(step, 0.5) if earlier is None else add(earlier, multiply(step, 0.5))
+    truncated; ``E``: ``earlier``, float32 or None): ``(L0 - low) D^T`` exact from the
+    levels of the top 3 digits of ``L0`` (smallest first), the rest (``low``: its last
+    digit; all below ``2**-24`` of ``L0 D^T``) in one float32 product with the untruncated
+    ``step`` (the differences are below ``u`` of ``R``)."""
+    half = add(low, multiply(step, 0.5)) if earlier is None else add(add(low, earlier), multiply(step, 0.5))
     small = matmul(half, matrix_transpose(step))
     total = None
-    for weight, level in reversed(list(_exact_products.levels(lead, digits, unit, stream))):
+    for weight, level in reversed(list(_exact_products.levels(lead, digits, unit, stream, top=LEAD_DIGITS - 1))):
         if total is None:
             total = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
             _ops.launch("aclnnMuls", level, _ops.acl_scalar(weight, FLOAT64), total, stream=stream)

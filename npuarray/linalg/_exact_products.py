@@ -78,6 +78,14 @@ class FixedPoint:
         value = multiply(whole, 2.0 ** (-8 * self.s))
         return value if self.scale is None else divide(value, self.scale)
 
+    def last_digit(self):
+        """``X_s 2**(-8 s)`` (over the row scales), float32, a new array: the truncation
+        less its top ``s - 1`` digits (aclnnCast of the words' low bytes, aclnnMuls)."""
+        (m, n) = self.shape[-2:]
+        last = multiply(_ops.cast(self._bytes((m, n), (4 * n, 4), 0), _FLOAT32, stream=self.stream),
+                        2.0 ** (-8 * self.s))
+        return last if self.scale is None else divide(last, self.scale)
+
     def _bytes(self, shape, strides, first):
         """A view of the words' bytes (digit ``X_s`` in byte 0, ``X_1`` in byte ``s - 1``:
         little-endian words, as on Ascend's AI cores and CANN's hosts)."""
@@ -108,14 +116,16 @@ class FixedPoint:
         return self._right
 
 
-def levels(x, y, unit, stream):
+def levels(x, y, unit, stream, top=None):
     """``(2**(-8 d), S_d)`` for ``d = 2 .. s + t``: ``S_d = sum_(p+q=d) X_p Y_q^T`` (int32,
     (..., m, m'), a new array each) of the ``FixedPoint`` matrices ``x`` (..., m, n), ``s``
-    digits, and ``y`` (..., m', n), ``t`` digits, one aclnnQuantMatmulV5 each, so that
-    ``x.value y.value^T`` is the sum of the weighted levels, over the row scales.
-    ``unit`` is aclnnQuantMatmulV5's x2Scale, (1,) float32."""
-    for d in range(2, x.s + y.s + 1):
-        yield 2.0 ** (-8 * d), _pairs(x, y, max(1, d - y.s), min(x.s, d - 1), d, unit, stream)
+    digits (its top ``top`` ones, when given), and ``y`` (..., m', n), ``t`` digits, one
+    aclnnQuantMatmulV5 each, so that ``x.value y.value^T`` (less ``x.last_digit() y.value^T``
+    for ``top = s - 1``) is the sum of the weighted levels, over the row scales. ``unit``
+    is aclnnQuantMatmulV5's x2Scale, (1,) float32."""
+    s = x.s if top is None else top
+    for d in range(2, s + y.s + 1):
+        yield 2.0 ** (-8 * d), _pairs(x, y, max(1, d - y.s), min(s, d - 1), d, unit, stream)
 
 
 def half_square(x, unit, stream):

@@ -76,11 +76,11 @@ def test_residual_product_batched_zero_and_non_finite(int8_products_taken):
     assert np.isnan(y[0, :, 1]).all() and np.isfinite(y[1]).all()
 
 
-def _levels_sum(x, y):
+def _levels_sum(x, y, top=None):
     """The weighted levels' sum in exact rational arithmetic, over y's row scales, as an object
     array per matrix of the (flattened) batch; for ``y=None``, ``H + H^T`` of the half square."""
     total = None
-    pairs = _exact_products.levels(x, y, _unit(), _stream()) if y is not None else \
+    pairs = _exact_products.levels(x, y, _unit(), _stream(), top=top) if y is not None else \
         _exact_products.half_square(x, _unit(), _stream())
     for weight, level in pairs:
         level = level.to_host().astype(object) * Fraction(weight)
@@ -106,6 +106,8 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
         x = _exact_products.FixedPoint(npx.asarray(lower), None, s, stream)
         y = _exact_products.FixedPoint(npx.asarray(step), npx.asarray(rows), t, stream)
         square, cross, half = _levels_sum(x, x), _levels_sum(x, y), _levels_sum(x, None)
+        top = _levels_sum(x, y, top=s - 1)
+        last = x.last_digit().to_host()
     value, step_value = x.value(np.dtype(np.float64)).to_host(), y.value(np.dtype(np.float32)).to_host()
     assert step_value.dtype == np.float32
     assert np.all(np.abs(value - lower) < 2.0 ** (-8 * s))   # truncated to the grid
@@ -113,6 +115,8 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
     for k, (a, b) in enumerate(zip(value.reshape((-1, n, n)), step_value.reshape((-1, n, n)))):
         assert (square[k] == np.array(_exact_product(a, a.T), dtype=object)).all()   # exact
         assert (half[k] == square[k]).all()
+        rest = np.array(_exact_product(last.reshape((-1, n, n))[k].astype(np.float64), b.T), dtype=object)
+        assert (top[k] + rest == cross[k]).all()   # the top digits' product and the last digit's
         assert (cross[k] == np.array(_exact_product(a, b.T), dtype=object)).all()
 
 
