@@ -77,8 +77,9 @@ def cholesky_float64(x, upper):
     lower = _refined(a, largest, first, stream)
     if lower is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
-    lower = divide(lower, scale)
-    return _ops.copy(matrix_transpose(lower), stream=stream) if upper else lower
+    if upper:   # the division writes the transpose: no copy
+        return divide(matrix_transpose(lower), matrix_transpose(scale))
+    return divide(lower, scale)
 
 
 def _refined(a, largest, first, stream):
