@@ -29,13 +29,14 @@ float64 accuracy comes from residuals computed exactly from int8 products
 
 During a graph capture nothing can be read back: a fixed number of steps runs.
 
-Cost: on npusim (2 CPU cores) an int8 product of ``n**3`` multiply-adds costs about a
-quarter of a float32 one, and the element-wise passes, the float32 products and the int8
-ones take about a third of the time each (512 x 512: about 14 ms against LAPACK's 3.5).
-On an Ascend NPU the cube unit's int8 rate is tens of times its float64 vector rate and
-several times its float32 one: the products become a few tens of microseconds and the
-call is bound by its ~170 launches and the float32 factorisation (an estimate: 2 to 3 ms
-at 512 x 512).
+Cost: a well-conditioned 512 x 512 call is about 150 launches; on npusim (CPU threads)
+the float32 products, the int8 ones and the float64 element-wise passes (the int8 levels
+added up, the transposed halves subtracted) take comparable shares, each around the
+time of LAPACK's whole factorisation. On an Ascend NPU the cube unit's int8 rate is tens
+of times its float64 vector rate and several times its float32 one: the products become
+tens of microseconds and the call is bound by its launches, the element-wise passes and
+the float32 factorisation (an estimate: 2 to 3 ms at 512 x 512, against LAPACK's 3.5 ms
+on one host).
 """
 import numpy as np
 
