@@ -9,9 +9,9 @@ float64 accuracy comes from residuals computed exactly from int8 products
 
 * scale ``a`` by powers of two to a diagonal in [1/64, 1/4) (exact), factor it in
   float32 and cut the factor into four 8-bit digits (the grid ``2**-32``: exact for
-  entries above ``2**-8``), ``L0``, whose ``L0 L0^T`` is exact in int32
-  (``_exact_products.half_square``: 10 of the 16 products of digits, 9 int8 launches),
-  giving ``R = a - L0 L0^T`` with one float64 rounding per launch;
+  entries above ``2**-8``), ``L0``, whose ``L0 L0^T`` is exact in int32 (16 products of
+  digits in 7 int8 launches, one per level), giving ``R = a - L0 L0^T`` with one float64
+  rounding per level;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
   (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
   cut into three digits per row and ``R -= H + H^T`` with ``H = L0 D^T + (E + D/2) D^T``
@@ -20,8 +20,8 @@ float64 accuracy comes from residuals computed exactly from int8 products
   (one product), so that ``R`` stays the residual of ``L0 + E + D`` to float64's accuracy;
 * steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
   step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
-  times the float32 factor's), whose call then costs 14 int8 launches (19 ``n**3``
-  multiply-adds), five float32 products and the triangular inverse, about 30 float64
+  times the float32 factor's), whose call then costs 12 int8 launches (25 ``n**3``
+  multiply-adds), five float32 products and the triangular inverse, about 25 float64
   element-wise passes and two read-backs (the float32 factor's success, then the test).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
   1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
@@ -29,9 +29,9 @@ float64 accuracy comes from residuals computed exactly from int8 products
 
 During a graph capture nothing can be read back: a fixed number of steps runs.
 
-Cost: a well-conditioned 512 x 512 call is about 150 launches; on npusim (CPU threads)
+Cost: a well-conditioned 512 x 512 call is about 140 launches; on npusim (CPU threads)
 the float32 products, the int8 ones and the float64 element-wise passes (the int8 levels
-added up, the transposed halves subtracted) take comparable shares, each around the
+added up, the transposed half of the step's product subtracted) take comparable shares, each around the
 time of LAPACK's whole factorisation. On an Ascend NPU the cube unit's int8 rate is tens
 of times its float64 vector rate and several times its float32 one: the products become
 tens of microseconds and the call is bound by its launches, the element-wise passes and
@@ -129,18 +129,20 @@ def _largest(x):
 
 
 def _residual(a, lead, unit, stream):
-    """``a - L0 L0^T`` (float64) as ``a - H - H^T`` from the half square ``H``
-    (``_exact_products.half_square``), its levels added smallest first (each rounding
-    at most ``u`` of ``H``)."""
-    half = None
-    for weight, level in reversed(list(_exact_products.half_square(lead, unit, stream))):
+    """``a - L0 L0^T`` (float64) from the levels of the exact square, the largest first:
+    subtracted from ``a`` in one rounding, then the smaller ones (each rounding at most
+    ``u`` of the small remainder). The whole square, not half of it and its transpose:
+    on npusim a pass over a transposed float64 matrix costs more than the int8 products
+    saved."""
+    residual = None
+    for weight, level in _exact_products.levels(lead, lead, unit, stream):
         weight = _ops.acl_scalar(weight, FLOAT64)
-        if half is None:
-            half = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
-            _ops.launch("aclnnMuls", level, weight, half, stream=stream)
+        if residual is None:
+            residual = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
+            _ops.launch("aclnnSub", a, level, weight, residual, stream=stream)
         else:
-            _ops.launch("aclnnInplaceAdd", half, level, weight, stream=stream)
-    return subtract(subtract(a, half), matrix_transpose(half))
+            _ops.launch("aclnnInplaceSub", residual, level, weight, stream=stream)
+    return residual
 
 
 def _updated(residual, lead, low, digits, step, earlier, unit, stream):

@@ -128,20 +128,6 @@ def levels(x, y, unit, stream, top=None):
         yield 2.0 ** (-8 * d), _pairs(x, y, max(1, d - y.s), min(s, d - 1), d, unit, stream)
 
 
-def half_square(x, unit, stream):
-    """``(weight, S)`` pairs as ``levels(x, x, ...)`` whose weighted sum ``H`` has
-    ``H + H^T = x.value x.value^T`` (without the row scales): ``X_q X_p^T`` is
-    ``(X_p X_q^T)^T``, so each level takes its products with ``p < q`` (one launch) and
-    half of ``X_(d/2) X_(d/2)^T`` (another): ``s (s + 1) / 2`` of the ``s**2`` products of
-    digits, in ``2 s - 1 + s // 2`` launches."""
-    for d in range(2, 2 * x.s + 1):
-        p_lo, p_hi = max(1, d - x.s), (d - 1) // 2
-        if p_lo <= p_hi:
-            yield 2.0 ** (-8 * d), _pairs(x, x, p_lo, p_hi, d, unit, stream)
-        if d % 2 == 0:
-            yield 2.0 ** (-8 * d - 1), _pairs(x, x, d // 2, d // 2, d, unit, stream)
-
-
 def _pairs(x, y, p_lo, p_hi, d, unit, stream):
     """``sum_(p = p_lo .. p_hi) X_p Y_(d-p)^T`` (int32): one aclnnQuantMatmulV5 of
     ``[X_p_hi .. X_p_lo] [Y_(d-p_hi)^T; ..; Y_(d-p_lo)^T]``, exact while
