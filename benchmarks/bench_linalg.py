@@ -1,7 +1,8 @@
 """npuarray.linalg against NumPy and PyTorch CPU.
 
 * ``solve``, ``cholesky``, ``qr``, ``svd``, ``eigh`` on 512 x 512 float32 and float64
-  (the float32 solve / cholesky / qr rows tagged with their targets);
+  (the float32 solve / cholesky / qr rows and the float64 cholesky row tagged with their
+  targets);
   ``--quick``: float32 on 256 x 256 only;
 
 The FFT rows are in ``bench_fft``.
@@ -20,6 +21,7 @@ N = 512
 QUICK_N = 256
 _FLOAT32_TARGETS = {"cholesky": _targets.CHOLESKY_512, "solve": _targets.SOLVE_512,
                     "qr": _targets.QR_512}
+_FLOAT64_TARGETS = {"cholesky": _targets.F64_CHOLESKY_512}
 
 
 def _operands(rng, dtype, n):
@@ -51,7 +53,8 @@ def _linalg(harness, stream, torch):
                 ta, ts, tb = (torch.from_numpy(v) for v in (a, spd, b))
                 arg = {"solve": (ts, tb), "cholesky": (ts,), "eigh": (ts,)}.get(case, (ta,))
                 impls["torch"] = (lambda f=getattr(torch.linalg, torch_name), arg=arg: f(*arg))
-            target = None if harness.quick or dtype != np.float32 else _FLOAT32_TARGETS.get(case)
+            targets = _FLOAT32_TARGETS if dtype == np.float32 else _FLOAT64_TARGETS
+            target = None if harness.quick else targets.get(case)
             harness.compare("%s %dx%d %s" % (case, n, n, name), impls, repeat=3, target=target)
 
 

@@ -2,7 +2,7 @@
 
 Factorisations run as CANN's aclnn operators (aclnnLinalgCholesky, aclnnLinalgQr,
 aclnnSvd, aclnnInverse, aclnnSlogdet; npusim computes them with LAPACK) and ops-blas's
-LU, float64 ones refined from float32 factors (``_refine``); eigh / eigvalsh come from
+LU, float64 ones refined from float32 factors (``_refine``, ``_cholesky64``); eigh / eigvalsh come from
 aclnnSvd (``_eigh``); the rest is composed of device operators. Functions CANN has no
 device path for (eig, eigvals; complex cholesky; listed in ``npuarray.show_config()``)
 compute on the host in stream order and raise ImplicitTransferError under

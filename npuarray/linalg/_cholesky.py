@@ -1,6 +1,6 @@
 """Cholesky factors from the device's spectral decomposition, for what CANN's
 aclnnLinalgCholesky (FLOAT, BFLOAT16: hicann/ops-math math/cholesky/docs/aclnnLinalgCholesky.md)
-and its float64 refinement (``_refine``) do not cover: complex matrices, and float64
+and its float64 refinement (``_cholesky64``) do not cover: complex matrices, and float64
 ones too ill-conditioned for a float32 factor to start from.
 
 With ``a = V diag(w) V^H`` (``_eigh``, aclnnSvd) and every ``w > 0``, ``B = diag(sqrt(w)) V^H``

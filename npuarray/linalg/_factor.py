@@ -19,7 +19,7 @@ from .._core._manipulation import concat, matrix_transpose
 from ._common import (COMPLEX64, COMPLEX128, FLOAT32, FLOAT64, REAL_FLOATING, REAL_OF,
                       check_floating, check_matrices, new, raise_if_nan,
                       raise_if_not_factored)
-from . import _cholesky, _eigh, _lu, _refine
+from . import _cholesky, _cholesky64, _eigh, _lu, _refine
 from ._host import on_host
 
 __all__ = ["cholesky", "qr", "svd", "svdvals", "inv", "slogdet", "det", "solve", "eigh",
@@ -47,8 +47,8 @@ def cholesky(x, /, *, upper=False):
     ``numpy.linalg.cholesky``). Same shape and dtype as ``x``.
 
     float32: aclnnLinalgCholesky on the current stream. float64: that float32
-    factor refined by Newton steps with float64 residuals on the device
-    (``_refine.cholesky_float64``: backward error within ``n u max|x|``; condition
+    factor refined by Newton steps with exact residuals from int8 products on the device
+    (``_cholesky64.cholesky_float64``: backward error within ``n u max|x|``; condition
     numbers up to about 1e7; beyond, and for complex input, which
     aclnnLinalgCholesky does not take: QR of ``diag(sqrt(w)) V^H`` from ``eigh``,
     ``_cholesky``). Empty complex input: host fallback (nothing to move). Raises TypeError for
@@ -58,7 +58,7 @@ def cholesky(x, /, *, upper=False):
     """
     _square("cholesky", x)
     if x._dtype == FLOAT64 and x.size:
-        return _refine.cholesky_float64(x, upper)
+        return _cholesky64.cholesky_float64(x, upper)
     if x._dtype != FLOAT32 and x.size:
         return _cholesky.from_spectrum(x, upper)
     if x._dtype != FLOAT32:

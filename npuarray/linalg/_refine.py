@@ -17,19 +17,8 @@ computed on the device from int8 products (aclnnQuantMatmulV5):
   converge (condition numbers beyond about 1e7), float64 aclnnInverse (hicann/ops-nn
   index/matrix_inverse/docs/aclnnInverse.md) takes over, with the same refinement. A
   matrix holding a NaN or infinity gets NaN solutions.
-* ``cholesky``: scale ``a`` to a unit-size diagonal (powers of two), factor it in
-  float32 and truncate the factor to 28 bits, ``L0`` (4 int8 slices), whose ``L0 L0^T``
-  is computed exactly (``_exact_products.exact_square``: 10 products of slices in 9
-  int8 launches, rounded to float64), giving ``R = a - L0 L0^T``. A Newton step in
-  float32 (``L0^-1`` from ``_triangular``, five float32 products) gives ``D``, truncated
-  to 4 slices per row, and ``R -= L0 D^T + D L0^T + D D^T`` with ``L0 D^T`` exact again
-  (``_exact_products.exact_product``: 16 products of slices in 7 int8 launches) and
-  ``D D^T`` (below ``u``) in float32, so that ``R`` stays the residual of ``L0 + D`` to
-  float64's accuracy; steps go on until LAPACK's backward-error test
-  ``max|R| <= n u max|a|`` holds (one step for well-conditioned matrices: 16 int8
-  launches per call). Where float32 cannot factor ``a`` or the steps stall (condition
-  numbers beyond about 1e7), the factor comes from the spectral decomposition instead
-  (``_cholesky``), which also tells a matrix that is not positive definite.
+* ``cholesky``: the same idea with exact residuals of the float32 factor, in
+  ``_cholesky64``.
 
 Each step reads one number back to decide whether to go on (which waits for the
 stream), and each int8 product two more (the number of digits it needs); during a
@@ -40,20 +29,19 @@ import numpy as np
 
 from .._core import _ops
 from .._core import _ozaki
-from .._core._creation import eye, tril
-from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, isfinite, multiply, sqrt, subtract, where
+from .._core._creation import eye
+from .._core._elementwise import abs as _abs, add, broadcast_shapes, divide, isfinite, multiply, subtract, where
 from .._core._linear_algebra import matmul, prepare_matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, sum as _sum
 from .._core._utility import all as _all
-from ._common import FLOAT32, FLOAT64, LinAlgError, checks_allowed, cholesky_failed
-from . import _cholesky, _exact_products, _lu, _triangular
+from ._common import FLOAT64, LinAlgError, checks_allowed
+from . import _lu
 
 __all__ = []
 
 MAX_STEPS = 12          # corrections before giving up on a preconditioner
 CAPTURE_STEPS = 4       # fixed number of steps when the result cannot be read back
-FIXED_SLICES = 4        # int8 slices of the float32 Cholesky factor (28 bits) and of each step
 _U = 2.0 ** -53
 
 
@@ -142,86 +130,3 @@ def _solve_finite(a, rhs, batch, inverse, stream):
         x, _ = _refined(prepared, norm, rhs, lambda r: matmul(inv_a, r))
     return multiply(x, matrix_transpose(columns))
 
-
-def cholesky_float64(x, upper):
-    """Cholesky factor of float64 Hermitian positive-definite ``x`` (..., n, n):
-    lower (or upper when ``upper``); LinAlgError when not positive definite."""
-    stream = _ops.current_stream(x._buffer.device)
-    n = x._shape[-1]
-    identity = eye(n, dtype=FLOAT64, device=x.device)
-    diagonal = _sum(multiply(x, identity), axis=-1, keepdims=True)   # (..., n, 1)
-    scale, _ = _ozaki.power_of_two_scale(sqrt(_abs(diagonal)))
-    a = multiply(multiply(x, scale), matrix_transpose(scale))
-    first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
-    _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
-    if cholesky_failed(first):   # beyond float32 (or not PD)
-        return _cholesky.from_spectrum(x, upper)
-    lower = _refined_cholesky(a, first, stream)
-    if lower is None:   # too ill-conditioned to refine
-        return _cholesky.from_spectrum(x, upper)
-    lower = divide(lower, scale)
-    return _ops.copy(matrix_transpose(lower), stream=stream) if upper else lower
-
-
-def _refined_cholesky(a, first, stream):
-    """The float64 factor of ``a`` (unit-size diagonal) from its float32 factor ``first``,
-    or None when the steps stall. ``L0``, ``first`` truncated to ``FIXED_SLICES`` int8
-    slices, has an exact ``L0 L0^T`` (rounded to float64); each step adds ``D`` (a float32
-    Newton step truncated to int8 slices per row) and updates the residual
-    ``R -= L0 D^T + D L0^T + (E + D/2) D^T + D (E + D/2)^T`` (``E``: the earlier steps)
-    with ``L0 D^T`` exact and the rest, far below ``u``, in float32."""
-    n = a._shape[-1]
-    unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
-    lead = _exact_products.FixedPoint(first, None, FIXED_SLICES, stream)
-    columns = _exact_products.FixedPoint(_ops.copy(matrix_transpose(first), stream=stream), None, FIXED_SLICES,
-                                         stream, transposed=True)
-    residual = subtract(a, _exact_products.exact_square(lead, columns, unit))
-    del columns
-    identity = eye(n, dtype=FLOAT32, device=a.device)
-    inverse = _triangular.inverse(first, stream)   # L0^-1, float32
-    checks = checks_allowed(a)
-    tolerance = None   # n u max|a|, read back with the first residual
-    earlier, previous = None, None
-    for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
-        if checks:
-            if tolerance is None:
-                size, largest = (float(v) for v in stack([_max(_abs(residual)), _max(_abs(a))]).to_host())
-                tolerance = n * _U * largest
-            else:
-                size = float(_max(_abs(residual)).to_host())
-            if size <= tolerance:
-                break
-            if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
-                return None
-            previous = size
-        step_t, scale = _newton_step(residual, inverse, first, identity, stream)   # (D scale)^T, float32
-        rows, _ = _ozaki.power_of_two_scale(_max(_abs(step_t), axis=-2, keepdims=True))
-        step = _exact_products.FixedPoint(step_t, rows, FIXED_SLICES, stream, transposed=True)
-        value = divide(step.value, scale)   # D, exact
-        half = multiply(value, 0.5) if earlier is None else add(earlier, multiply(value, 0.5))
-        small = matmul(_ops.cast(half, FLOAT32, stream=stream),
-                       matrix_transpose(_ops.cast(value, FLOAT32, stream=stream)))
-        total = add(divide(_exact_products.exact_product(lead, step, unit), scale),
-                    _ops.cast(small, FLOAT64, stream=stream))
-        residual = subtract(subtract(residual, total), matrix_transpose(total))
-        earlier = value if earlier is None else add(earlier, value)
-    return lead.value if earlier is None else add(lead.value, earlier)
-
-
-def _newton_step(residual, inverse, first, identity, stream):
-    """``(D s)^T`` (float32) and the power of two ``s`` (float64, (..., 1, 1)): ``D = L0 Z``
-    with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T`` (``Z`` lower triangular), in float32 (the step
-    is small: its float32 error is below float64's), ``Y`` from the inverse,
-    ``Z = Phi(Y - Phi(Y) Phi(Y)^T)`` where ``Phi`` keeps the strict lower triangle and
-    half the diagonal; ``R`` scaled by ``s`` into float32's range."""
-    scale, _ = _ozaki.power_of_two_scale(_max(_abs(residual), axis=(-2, -1), keepdims=True))
-    r32 = _ops.cast(multiply(residual, scale), FLOAT32, stream=stream)
-    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
-    z = _phi(y, identity)
-    z = _phi(subtract(y, divide(matmul(z, matrix_transpose(z)), _ops.cast(scale, FLOAT32, stream=stream))), identity)
-    return matmul(matrix_transpose(z), matrix_transpose(first)), scale
-
-
-def _phi(y, identity):
-    """The strict lower triangle of ``y`` and half its diagonal."""
-    return subtract(tril(y), multiply(multiply(y, identity), 0.5))

@@ -30,19 +30,24 @@ def _blocks(x, size, count, first, step):
 def inverse(lower, stream):
     """W = L^-1 (float32, (..., n, n), C-contiguous) of the float32 lower-triangular
     ``lower`` (..., n, n) (its strict upper triangle must be zero), on ``stream``; padded
-    with the identity to ``BLOCK`` times a power of two rows."""
+    with the identity to ``BLOCK`` times a power of two rows (a copy: unless ``lower`` is
+    C-contiguous with as many rows already)."""
     batch, n = lower._shape[:-2], lower._shape[-1]
     device = lower._buffer.device
     block = min(BLOCK, n)
     size = block
     while size < n:
         size *= 2
-    padded = _ops.empty(batch + (size, size), _FLOAT32, device, stream)
-    _ops.copy_(padded, broadcast_to(eye(size, dtype=_FLOAT32, device=lower.device), padded._shape), stream=stream)
-    _ops.copy_(padded[..., :n, :n], lower, stream=stream)
+    if size == n and lower.is_c_contiguous():
+        padded = lower
+    else:
+        padded = _ops.empty(batch + (size, size), _FLOAT32, device, stream)
+        _ops.copy_(padded, broadcast_to(eye(size, dtype=_FLOAT32, device=lower.device), padded._shape),
+                   stream=stream)
+        _ops.copy_(padded[..., :n, :n], lower, stream=stream)
     result = _ops.fill_(_ops.empty(batch + (size, size), _FLOAT32, device, stream), 0, stream=stream)
     count, step = size // block, block * (size + 1)
-    factors = _lu.Factors(_blocks(padded, block, count, 0, step), batch + (count,), stream)
+    factors = _lu.Factors(_blocks(padded, block, count, 0, step), batch + (count,), stream, check=False)
     _ops.copy_(_blocks(result, block, count, 0, step),
                factors.solve(eye(block, dtype=_FLOAT32, device=lower.device)), stream=stream)
     width = block
@@ -55,3 +60,4 @@ def inverse(lower, stream):
                    negative(matmul(w22, matmul(l21, w11))), stream=stream)
         width *= 2
     return result if size == n else _ops.copy(result[..., :n, :n], stream=stream)
+

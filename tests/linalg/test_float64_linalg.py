@@ -1,5 +1,5 @@
 """float64 / complex128 linalg.solve and float64 linalg.cholesky on the device
-(npuarray/linalg/_refine.py): against NumPy (LAPACK) and backward errors, for random,
+(npuarray/linalg/_refine.py, _cholesky64.py): against NumPy (LAPACK) and backward errors, for random,
 ill-scaled, ill-conditioned, singular, batched, vector, non-contiguous and complex inputs,
 with no host transfer (transfer_guard "disallow")."""
 import numpy as np

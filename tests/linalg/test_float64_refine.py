@@ -1,5 +1,5 @@
 """The int8 machinery of float64 solve / cholesky (npuarray/linalg/_exact_products.py,
-_triangular.py, _refine.py) against exact rational references (``fractions``) and NumPy:
+_triangular.py, _refine.py, _cholesky64.py) against exact rational references (``fractions``) and NumPy:
 residual products of a matrix split once into int8 digits (``prepare_matmul``), exact
 products of fixed-point matrices,
 float32 triangular inverses, and solve / cholesky on random, ill-conditioned,
@@ -76,37 +76,50 @@ def test_residual_product_batched_zero_and_non_finite(int8_products_taken):
     assert np.isnan(y[0, :, 1]).all() and np.isfinite(y[1]).all()
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_exact_product_of_fixed_point_matrices(dtype):
+def _levels_sum(x, y, top=None):
+    """The weighted levels' sum in exact rational arithmetic, over y's row scales, as an object
+    array per matrix of the (flattened) batch."""
+    total = None
+    for weight, level in _exact_products.levels(x, y, _unit(), _stream(), top=top):
+        level = level.to_host().astype(object) * Fraction(weight)
+        total = level if total is None else total + level
+    if y.scale is not None:
+        scale = y.scale.to_host()
+        total = total / np.vectorize(lambda v: Fraction(float(v)), otypes=[object])(np.swapaxes(scale, -1, -2))
+    return total.reshape((-1,) + total.shape[-2:])
+
+
+@pytest.mark.parametrize("s, t, batch", [(4, 3, ()), (3, 3, ()), (2, 4, (2,))])
+def test_exact_products_of_fixed_point_matrices(s, t, batch):
     n = 24
-    lower = np.tril(RNG.uniform(-1, 1, (n, n))).astype(dtype)
-    step = (RNG.standard_normal((n, n)) * 2.0 ** RNG.integers(-40, -20, (n, 1))).astype(dtype)
-    rows = 2.0 ** -np.floor(np.log2(np.abs(step).max(axis=1, keepdims=True)) + 1)
+    limit = _exact_products.limit(s)
+    lower = np.tril(RNG.uniform(-limit, limit, batch + (n, n))).astype(np.float32)
+    step = (RNG.standard_normal(batch + (n, n)) * 2.0 ** RNG.integers(-40, -20, batch + (n, 1))).astype(np.float32)
+    largest = np.abs(step).max(axis=-1, keepdims=True)
+    rows = (2.0 ** -(np.floor(np.log2(largest)) + 1) / 2).astype(np.float32)   # |step rows| in [1/4, 1/2)
     stream = _stream()
     with npx.transfer_guard("disallow"):
-        left = _exact_products.FixedPoint(npx.asarray(lower), None, 4, stream)
-        right = _exact_products.FixedPoint(npx.asarray(lower.T.copy()), None, 4, stream, transposed=True)
-        other = _exact_products.FixedPoint(npx.asarray(step.T.copy()), npx.asarray(rows.T.copy()), 4, stream,
-                                           transposed=True)
-        square = _exact_products.exact_product(left, right, _unit())
-        symmetric = _exact_products.exact_square(left, right, _unit())
-        cross = _exact_products.exact_product(left, other, _unit())
-    with pytest.raises(ValueError, match="slices"):
-        _exact_products.FixedPoint(npx.asarray(lower), None, 10, stream)
-    value = left.value.to_host()
-    np.testing.assert_array_equal(value, right.value.to_host())
-    assert np.abs(value - lower).max() < 2.0 ** -28   # truncated to 28 bits
-    step_value = other.value.to_host()
-    assert np.all(np.abs(step_value - step) < 2.0 ** -28 / rows)
-    for got, b in ((square, value), (cross, step_value)):
-        exact = _exact_product(value, b.T)
-        got = got.to_host()
-        for i in range(n):
-            for j in range(n):   # one rounding: the exact sum rounded to float64
-                assert abs(Fraction(float(got[i, j])) - exact[i][j]) <= abs(exact[i][j]) * Fraction(U) * 8
-    symmetric = symmetric.to_host()
-    np.testing.assert_array_equal(symmetric, symmetric.T)
-    np.testing.assert_allclose(symmetric, square.to_host(), rtol=4 * U, atol=0)
+        x = _exact_products.FixedPoint(npx.asarray(lower), None, s, stream)
+        y = _exact_products.FixedPoint(npx.asarray(step), npx.asarray(rows), t, stream)
+        square, cross = _levels_sum(x, x), _levels_sum(x, y)
+        top = _levels_sum(x, y, top=s - 1)
+        last = x.last_digit().to_host()
+    value, step_value = x.value(np.dtype(np.float64)).to_host(), y.value(np.dtype(np.float32)).to_host()
+    assert step_value.dtype == np.float32
+    assert np.all(np.abs(value - lower) < 2.0 ** (-8 * s))   # truncated to the grid
+    assert np.all(np.abs(step_value - step) < 2.0 ** (-8 * t) / rows)
+    for k, (a, b) in enumerate(zip(value.reshape((-1, n, n)), step_value.reshape((-1, n, n)))):
+        assert (square[k] == np.array(_exact_product(a, a.T), dtype=object)).all()   # exact
+        rest = np.array(_exact_product(last.reshape((-1, n, n))[k].astype(np.float64), b.T), dtype=object)
+        assert (top[k] + rest == cross[k]).all()   # the top digits' product and the last digit's
+        assert (cross[k] == np.array(_exact_product(a, b.T), dtype=object)).all()
+
+
+def test_fixed_point_digits_are_checked():
+    with pytest.raises(ValueError, match="digits"):
+        _exact_products.FixedPoint(npx.asarray(np.zeros((3, 3), np.float32)), None, 5, _stream())
+    with pytest.raises(ValueError, match="digits"):
+        _exact_products.FixedPoint(npx.asarray(np.zeros((3, 3), np.float32)), None, 1, _stream())
 
 
 @pytest.mark.parametrize("n, batch", [(1, ()), (5, ()), (64, ()), (130, ()), (70, (2, 3))])
