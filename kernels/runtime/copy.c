@@ -295,17 +295,18 @@ typedef struct {
     const char *src;
     size_t width, height, dpitch, spitch;
     size_t dst_span, src_span; /* bytes touched, re-checked at run time */
-    bool transfer;             /* between host and device memory (copy_bytes) */
 } copy_task;
+/* Stored in the task itself: the kind of copy is told by its task ops, not by a field. */
+_Static_assert(sizeof(copy_task) <= RT_TASK_INLINE_BYTES, "copy_task must fit a task's inline data");
 
-static int copy_run(void *p)
+/* Runs a copy task; `transfer`: between host and device memory (copy_bytes). */
+static int run_copy(copy_task *t, bool transfer)
 {
-    copy_task *t = p;
     int rc = rt_mem_check_live(t->dst, t->dst_span, "aclrtMemcpyAsync (when run)", "dst");
     if (!rc) rc = rt_mem_check_live(t->src, t->src_span, "aclrtMemcpyAsync (when run)", "src");
     if (rc) return rc;
     if (t->height == 1) {
-        copy_bytes(t->dst, t->src, t->width, t->transfer);
+        copy_bytes(t->dst, t->src, t->width, transfer);
     } else {
         for (size_t r = 0; r < t->height; r++)
             memmove(t->dst + r * t->dpitch, t->src + r * t->spitch, t->width);
@@ -313,7 +314,11 @@ static int copy_run(void *p)
     return 0;
 }
 
+static int copy_run(void *p) { return run_copy(p, false); }
+static int transfer_run(void *p) { return run_copy(p, true); }
+
 static const npusim_task_ops copy_ops = {"aclrtMemcpyAsync", copy_run, NULL};
+static const npusim_task_ops transfer_ops = {"aclrtMemcpyAsync", transfer_run, NULL};
 static const npusim_task_ops copy2d_ops = {"aclrtMemcpy2dAsync", copy_run, NULL};
 
 /* CANN turns an asynchronous copy with pageable host memory into a synchronous one, which an
@@ -344,9 +349,10 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
     if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true, &transfer))) return rc;
     if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
     if ((rc = race_copy(s, dst, count, src, count, api))) return rc;
-    copy_task t = {dst, src, count, 1, count, count, count, count, transfer};
-    if (count <= SHORT_COPY_BYTES) return rt_submit_inline_short(s, &copy_ops, &t, sizeof t, api);
-    return rt_submit_inline(s, &copy_ops, &t, sizeof t, api);
+    copy_task t = {dst, src, count, 1, count, count, count, count};
+    const npusim_task_ops *ops = transfer ? &transfer_ops : &copy_ops;
+    if (count <= SHORT_COPY_BYTES) return rt_submit_inline_short(s, ops, &t, sizeof t, api);
+    return rt_submit_inline(s, ops, &t, sizeof t, api);
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
@@ -397,8 +403,8 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     if ((rc = check_copy(api, dst, ds, src, ss, kind, rt_current_device_or_none(), false, NULL)))
         return rc;
     if ((rc = race_copy(NULL, dst, ds, src, ss, api))) return rc;
-    copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss, false};
-    return copy_run(&t);
+    copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
+    return run_copy(&t, false);
 }
 
 aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -412,7 +418,7 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
     size_t ds = span_2d(dpitch, width, height), ss = span_2d(spitch, width, height);
     if ((rc = check_copy(api, dst, ds, src, ss, kind, s->device, true, NULL))) return rc;
     if ((rc = race_copy(s, dst, ds, src, ss, api))) return rc;
-    copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss, false};
+    copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
     return rt_submit_inline(s, &copy2d_ops, &t, sizeof t, api);
 }
 
