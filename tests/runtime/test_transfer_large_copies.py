@@ -1,6 +1,6 @@
-"""Host<->device copies around 1 MiB, the size from which npusim streams a transfer's stores
-past the CPU caches (up to the 4 MiB of its parallel copy; kernels/runtime/copy.c), checked
-against NumPy: every byte arrives and none beyond, in both directions, synchronous and
+"""Host<->device copies around 1 MiB, the size from which npusim splits a transfer between
+the calling thread and a pool thread (up to the 4 MiB of its block-wise parallel copy;
+kernels/runtime/copy.c), checked against NumPy: every byte arrives and none beyond, in both directions, synchronous and
 asynchronous, from any alignment; in order with the stream's earlier work and with events;
 the source free for reuse once an asynchronous pageable copy returned; two threads copying at
 once; refused on a stream being captured into a graph, as every host copy is.
