@@ -27,11 +27,13 @@
  * (2 MiB for 1 MiB: all of a 2 MiB L2), evicting the code and data of the host program around
  * it (the interpreter, the runtime's launch and synchronisation paths), which then runs from
  * the last-level cache: measured on a 1 MiB aclrtMemcpyAsync with its Python caller and a
- * stream synchronisation, 25 us more than the copy itself. Split, each core holds half and the
- * bytes stay cached for whoever reads them next (streaming stores would avoid the eviction
- * too, but made the next kernel on an uploaded 1 MiB array, or the host's first read of a
- * downloaded one, wait for DRAM: 1.5-1.9x slower). A mid-size job (npusim_parallel_for_mid):
- * on a machine with more runnable threads than cores it soon stays on the calling thread. */
+ * stream synchronisation, 25 us more than the copy itself. Split, with a second core free,
+ * each core holds half and the bytes stay cached for whoever reads them next (streaming
+ * stores would avoid the eviction too, but made the next kernel on an uploaded 1 MiB array,
+ * or the host's first read of a downloaded one, wait for DRAM: 1.5-1.9x slower). The pool
+ * thread takes the second half only if it comes before the caller is done with the first, and
+ * as a mid-size job (npusim_parallel_for_mid) the split stops for a while after a pool thread
+ * was late: on a machine with more runnable threads than cores the copy stays on the caller. */
 #define SPLIT_TRANSFER_BYTES (1u << 20)
 #define MEMCPY2D_MAX_WIDTH 5000000u
 #define MEMCPY2D_MAX_HEIGHT 5242880u
