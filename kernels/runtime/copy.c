@@ -20,13 +20,28 @@
  * per-thread share of the last-level cache: 190 MiB on a 2-core guest reporting a 480 MiB
  * L3), so numpy.copyto does too; a copy split into blocks must choose for itself. */
 #define STREAMING_COPY_BYTES (128u << 20)
+/* A copy between host and device memory of at least this many bytes, below
+ * PARALLEL_COPY_BYTES, is split in two halves, one for the calling thread and one for a pool
+ * thread, as the DMA engine that does it on the hardware leaves the CPU that asked for it
+ * alone. On the calling core alone it moves twice its size through that core's caches
+ * (2 MiB for 1 MiB: all of a 2 MiB L2), evicting the code and data of the host program around
+ * it (the interpreter, the runtime's launch and synchronisation paths), which then runs from
+ * the last-level cache: measured on a 1 MiB aclrtMemcpyAsync with its Python caller and a
+ * stream synchronisation, 25 us more than the copy itself. Split, with a second core free,
+ * each core holds half and the bytes stay cached for whoever reads them next (streaming
+ * stores would avoid the eviction too, but made the next kernel on an uploaded 1 MiB array,
+ * or the host's first read of a downloaded one, wait for DRAM: 1.5-1.9x slower). The pool
+ * thread takes the second half only if it comes before the caller is done with the first, and
+ * as a mid-size job (npusim_parallel_for_mid) the split stops for a while after a pool thread
+ * was late: on a machine with more runnable threads than cores the copy stays on the caller. */
+#define SPLIT_TRANSFER_BYTES (1u << 20)
 #define MEMCPY2D_MAX_WIDTH 5000000u
 #define MEMCPY2D_MAX_HEIGHT 5242880u
 
 typedef struct {
     char *dst;
     const char *src;
-    size_t n, blocks;
+    size_t n, block, blocks; /* bytes per block (the last may be shorter), their count */
     bool streaming;     /* non-temporal stores (STREAMING_COPY_BYTES) */
     atomic_size_t next; /* next block to copy */
 } copy_ctx;
@@ -72,7 +87,7 @@ static void copy_blocks(size_t begin, size_t end, void *p)
     (void)end;
     copy_ctx *c = p;
     for (size_t b; (b = atomic_fetch_add_explicit(&c->next, 1, memory_order_relaxed)) < c->blocks;) {
-        size_t offset = b * COPY_BLOCK, left = c->n - offset, count = left < COPY_BLOCK ? left : COPY_BLOCK;
+        size_t offset = b * c->block, left = c->n - offset, count = left < c->block ? left : c->block;
         if (c->streaming)
             copy_streaming(c->dst + offset, c->src + offset, count);
         else
@@ -80,20 +95,28 @@ static void copy_blocks(size_t begin, size_t end, void *p)
     }
 }
 
-void rt_copy_bytes(void *dst, const void *src, size_t n)
+/* Copies n bytes; `transfer`: between host and device memory (SPLIT_TRANSFER_BYTES). */
+static void copy_bytes(void *dst, const void *src, size_t n, bool transfer)
 {
     char *d = dst;
     const char *s = src;
     bool overlap = d < s + n && s < d + n;
-    if (overlap || n < PARALLEL_COPY_BYTES) {
+    bool split = transfer && n >= SPLIT_TRANSFER_BYTES;
+    if (overlap || (n < PARALLEL_COPY_BYTES && !split)) {
         memmove(dst, src, n);
         return;
     }
-    copy_ctx c = {.dst = d, .src = s, .n = n, .blocks = (n + COPY_BLOCK - 1) / COPY_BLOCK,
+    size_t block = n < PARALLEL_COPY_BYTES ? ((n + 1) / 2 + 63) / 64 * 64 : COPY_BLOCK;
+    copy_ctx c = {.dst = d, .src = s, .n = n, .block = block, .blocks = (n + block - 1) / block,
                   .streaming = n >= STREAMING_COPY_BYTES};
     atomic_init(&c.next, 0);
-    npusim_parallel_for(c.blocks, 1, copy_blocks, &c);
+    if (n < PARALLEL_COPY_BYTES)
+        npusim_parallel_for_mid(c.blocks, 1, copy_blocks, &c);
+    else
+        npusim_parallel_for(c.blocks, 1, copy_blocks, &c);
 }
+
+void rt_copy_bytes(void *dst, const void *src, size_t n) { copy_bytes(dst, src, n, false); }
 
 static const char *kind_name(aclrtMemcpyKind kind)
 {
@@ -211,11 +234,14 @@ static int effective_kind(const char *api, aclrtMemcpyKind kind, const endpoint 
 }
 
 /* Validates a copy of `count` bytes (rows of `width` bytes for 2-D copies: pass the spans)
- * between dst and src. */
+ * between dst and src; `transfer` (may be NULL) tells whether one side is device memory and
+ * the other host memory. */
 static aclError check_copy(const char *api, void *dst, size_t dst_span, const void *src,
-                           size_t src_span, aclrtMemcpyKind kind, int32_t exec_device, bool async)
+                           size_t src_span, aclrtMemcpyKind kind, int32_t exec_device, bool async,
+                           bool *transfer)
 {
     endpoint d = locate(dst), s = locate(src);
+    if (transfer) *transfer = (d.kind == RT_MEM_DEVICE) != (s.kind == RT_MEM_DEVICE);
     int effective = effective_kind(api, kind, &d, &s, async);
     if (effective < 0)
         return npusim_error(ACL_ERROR_RT_PARAM_INVALID,
@@ -260,9 +286,12 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     if (rc || count == 0) return rc;
     if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
     if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
-    if ((rc = check_copy(api, dst, count, src, count, kind, rt_current_device_or_none(), false))) return rc;
+    bool transfer;
+    if ((rc = check_copy(api, dst, count, src, count, kind, rt_current_device_or_none(), false,
+                         &transfer)))
+        return rc;
     if ((rc = race_copy(NULL, dst, count, src, count, api))) return rc;
-    rt_copy_bytes(dst, src, count);
+    copy_bytes(dst, src, count, transfer);
     return ACL_SUCCESS;
 }
 
@@ -274,15 +303,17 @@ typedef struct {
     size_t width, height, dpitch, spitch;
     size_t dst_span, src_span; /* bytes touched, re-checked at run time */
 } copy_task;
+/* Stored in the task itself: the kind of copy is told by its task ops, not by a field. */
+_Static_assert(sizeof(copy_task) <= RT_TASK_INLINE_BYTES, "copy_task must fit a task's inline data");
 
-static int copy_run(void *p)
+/* Runs a copy task; `transfer`: between host and device memory (copy_bytes). */
+static int run_copy(copy_task *t, bool transfer)
 {
-    copy_task *t = p;
     int rc = rt_mem_check_live(t->dst, t->dst_span, "aclrtMemcpyAsync (when run)", "dst");
     if (!rc) rc = rt_mem_check_live(t->src, t->src_span, "aclrtMemcpyAsync (when run)", "src");
     if (rc) return rc;
     if (t->height == 1) {
-        rt_copy_bytes(t->dst, t->src, t->width);
+        copy_bytes(t->dst, t->src, t->width, transfer);
     } else {
         for (size_t r = 0; r < t->height; r++)
             memmove(t->dst + r * t->dpitch, t->src + r * t->spitch, t->width);
@@ -290,7 +321,11 @@ static int copy_run(void *p)
     return 0;
 }
 
+static int copy_run(void *p) { return run_copy(p, false); }
+static int transfer_run(void *p) { return run_copy(p, true); }
+
 static const npusim_task_ops copy_ops = {"aclrtMemcpyAsync", copy_run, NULL};
+static const npusim_task_ops transfer_ops = {"aclrtMemcpyAsync", transfer_run, NULL};
 static const npusim_task_ops copy2d_ops = {"aclrtMemcpy2dAsync", copy_run, NULL};
 
 /* CANN turns an asynchronous copy with pageable host memory into a synchronous one, which an
@@ -317,12 +352,14 @@ static aclError memcpy_async(void *dst, size_t destMax, const void *src, size_t 
     if (!s) return rc;
     if (count == 0 || dst == src) return ACL_SUCCESS; /* documented no-ops */
     if ((rc = check_pageable_under_capture(api, dst, src, s))) return rc;
-    if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true))) return rc;
+    bool transfer;
+    if ((rc = check_copy(api, dst, count, src, count, kind, s->device, true, &transfer))) return rc;
     if ((rc = rt_fault(RT_FAULT_MEMCPY, ACL_ERROR_RT_INTERNAL_ERROR, api))) return rc;
     if ((rc = race_copy(s, dst, count, src, count, api))) return rc;
     copy_task t = {dst, src, count, 1, count, count, count, count};
-    if (count <= SHORT_COPY_BYTES) return rt_submit_inline_short(s, &copy_ops, &t, sizeof t, api);
-    return rt_submit_inline(s, &copy_ops, &t, sizeof t, api);
+    const npusim_task_ops *ops = transfer ? &transfer_ops : &copy_ops;
+    if (count <= SHORT_COPY_BYTES) return rt_submit_inline_short(s, ops, &t, sizeof t, api);
+    return rt_submit_inline(s, ops, &t, sizeof t, api);
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
@@ -370,10 +407,11 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     if (rc || width == 0 || height == 0) return rc;
     if ((rc = rt_capture_check_unsafe(api, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT))) return rc;
     size_t ds = span_2d(dpitch, width, height), ss = span_2d(spitch, width, height);
-    if ((rc = check_copy(api, dst, ds, src, ss, kind, rt_current_device_or_none(), false))) return rc;
+    if ((rc = check_copy(api, dst, ds, src, ss, kind, rt_current_device_or_none(), false, NULL)))
+        return rc;
     if ((rc = race_copy(NULL, dst, ds, src, ss, api))) return rc;
     copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
-    return copy_run(&t);
+    return run_copy(&t, false);
 }
 
 aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -385,7 +423,7 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
     rt_stream *s = rt_stream_resolve(stream, api, &rc);
     if (!s || width == 0 || height == 0) return rc;
     size_t ds = span_2d(dpitch, width, height), ss = span_2d(spitch, width, height);
-    if ((rc = check_copy(api, dst, ds, src, ss, kind, s->device, true))) return rc;
+    if ((rc = check_copy(api, dst, ds, src, ss, kind, s->device, true, NULL))) return rc;
     if ((rc = race_copy(s, dst, ds, src, ss, api))) return rc;
     copy_task t = {dst, src, width, height, dpitch, spitch, ds, ss};
     return rt_submit_inline(s, &copy2d_ops, &t, sizeof t, api);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "rt_check.h"
@@ -115,6 +116,57 @@ static void streamed_copies(void)
     EXPECT_OK(aclrtResetDevice(0));
 }
 
+/* Host<->device copies of 1 MiB up to the parallel copy's 4 MiB are split in two halves, the
+ * calling thread's and a pool thread's: two threads at once, each on its own stream, copy sizes around 1 MiB between
+ * unaligned addresses, synchronous and asynchronous, and every byte arrives with nothing
+ * written past either end. */
+static const size_t TRANSFER_SIZES[] = {(1u << 20) - 1, 1u << 20, (1u << 20) + 1, (3u << 20) + 13};
+enum { TRANSFER_SPAN = (4 << 20) + 64, TRANSFER_ROUNDS = 4 };
+
+static bool transfer_round_trip(aclrtStream s, unsigned char *h_in, unsigned char *h_out, char *d,
+                                size_t n, int id, int r)
+{
+    size_t in_off = (size_t)(id + r) % 7, out_off = (size_t)(id * 3 + r) % 11, d_off = (size_t)r % 5;
+    for (size_t i = 0; i < n; i++) h_in[in_off + i] = (unsigned char)(i * 29u + (unsigned)(id + r));
+    memset(h_out, 0xAB, TRANSFER_SPAN);
+    aclrtStream use = r % 2 ? s : NULL; /* NULL: the synchronous calls */
+    aclError rc = use ? aclrtMemcpyAsync(d + d_off, n, h_in + in_off, n, ACL_MEMCPY_HOST_TO_DEVICE, use)
+                      : aclrtMemcpy(d + d_off, n, h_in + in_off, n, ACL_MEMCPY_HOST_TO_DEVICE);
+    if (!rc)
+        rc = use ? aclrtMemcpyAsync(h_out + out_off, n, d + d_off, n, ACL_MEMCPY_DEVICE_TO_HOST, use)
+                 : aclrtMemcpy(h_out + out_off, n, d + d_off, n, ACL_MEMCPY_DEVICE_TO_HOST);
+    if (!rc && use) rc = aclrtSynchronizeStream(use);
+    return !rc && memcmp(h_in + in_off, h_out + out_off, n) == 0 &&
+           (out_off == 0 || h_out[out_off - 1] == 0xAB) && h_out[out_off + n] == 0xAB;
+}
+
+static void *transfer_copies(void *arg)
+{
+    int id = (int)(intptr_t)arg;
+    aclrtStream s;
+    unsigned char *h_in, *h_out;
+    void *d;
+    if (aclrtSetDevice(0) || aclrtCreateStream(&s) || aclrtMallocHost((void **)&h_in, TRANSFER_SPAN) ||
+        aclrtMallocHost((void **)&h_out, TRANSFER_SPAN) ||
+        aclrtMalloc(&d, TRANSFER_SPAN, ACL_MEM_MALLOC_HUGE_FIRST)) {
+        atomic_fetch_add(&g_bad, 1);
+        return NULL;
+    }
+    for (int r = 0; r < TRANSFER_ROUNDS; r++)
+        for (size_t k = 0; k < sizeof TRANSFER_SIZES / sizeof TRANSFER_SIZES[0]; k++)
+            if (!transfer_round_trip(s, h_in, h_out, d, TRANSFER_SIZES[k], id, r)) {
+                atomic_fetch_add(&g_bad, 1);
+                r = TRANSFER_ROUNDS;
+                break;
+            }
+    aclrtDestroyStream(s);
+    aclrtFree(d);
+    aclrtFreeHost(h_in);
+    aclrtFreeHost(h_out);
+    aclrtResetDevice(0);
+    return NULL;
+}
+
 /* Resident memory of this process in bytes (Linux /proc/self/statm). */
 static size_t resident_bytes(void)
 {
@@ -170,6 +222,10 @@ int main(void)
     for (int i = 0; i < 3; i++) pthread_join(big[i], NULL);
     EXPECT(atomic_load(&g_bad) == 0, "large copies lost bytes");
     streamed_copies();
+    pthread_t transfers[2];
+    for (int i = 0; i < 2; i++) pthread_create(&transfers[i], NULL, transfer_copies, (void *)(intptr_t)i);
+    for (int i = 0; i < 2; i++) pthread_join(transfers[i], NULL);
+    EXPECT(atomic_load(&g_bad) == 0, "copies around 1 MiB lost bytes or wrote past their ends");
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, round_trips, (void *)(intptr_t)i);
     for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
