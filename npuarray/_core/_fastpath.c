@@ -958,43 +958,56 @@ static PyObject *timed_track(PyObject *stream)
     return timed ? track : NULL;
 }
 
-/* The shapes (or dtypes: slot `offset`) of the NPUArrays `a`, `b`, `c` (NULL: fewer). */
-static PyObject *array_slots(Py_ssize_t offset, PyObject *a, PyObject *b, PyObject *c)
+/* The shapes (or dtypes: slot `offset`) of the `count` NPUArrays `arrays`. */
+static PyObject *array_slots(Py_ssize_t offset, PyObject *const *arrays, Py_ssize_t count)
 {
-    return c != NULL ? PyTuple_Pack(3, SLOT(a, offset), SLOT(b, offset), SLOT(c, offset))
-           : b != NULL ? PyTuple_Pack(2, SLOT(a, offset), SLOT(b, offset))
-                       : PyTuple_Pack(1, SLOT(a, offset));
+    PyObject *values = PyTuple_New(count);
+    for (Py_ssize_t i = 0; values != NULL && i < count; i++) {
+        PyTuple_SET_ITEM(values, i, Py_NewRef(SLOT(arrays[i], offset)));
+    }
+    return values;
 }
 
-/* Before a launch of `name` on `stream` whose NPUArray arguments are `a` and `b`, `c` (NULL
- * when fewer): None when no profile runs; while one runs, the span of its record. Once its
- * stream has its baseline that is a tuple (profile, track, name, shapes, dtypes, start ns)
- * the launch is recorded from, in C; before, the Record the profiler's begin_launch opens
- * (which records the baseline), exactly as for a Python launch. A new reference; NULL with
- * an exception when the profiler failed. */
-static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
-                             PyObject *c)
+/* Before a launch of `name` on `stream` whose NPUArray arguments are the `count` `arrays`:
+ * None when no profile runs; while one runs, the span of its record. Once its stream has
+ * its baseline that is a tuple (profile, track, name, shapes, dtypes, start ns) the launch
+ * is recorded from, in C; before, the Record the profiler's begin_launch opens (which
+ * records the baseline), exactly as for a Python launch. A new reference; NULL with an
+ * exception when the profiler failed. */
+static PyObject *open_span(PyObject *name, PyObject *stream, PyObject *const *arrays,
+                           Py_ssize_t count)
 {
     if (!profiling()) {
         return Py_NewRef(Py_None);
     }
     PyObject *track = timed_track(stream);
     if (track == NULL) {
-        PyObject *arrays = c != NULL ? PyTuple_Pack(3, a, b, c)
-                           : b != NULL ? PyTuple_Pack(2, a, b) : PyTuple_Pack(1, a);
-        PyObject *record = arrays == NULL ? NULL
-                           : PyObject_CallFunctionObjArgs(profiler_begin, name, arrays, stream,
-                                                          NULL);
-        Py_XDECREF(arrays);
+        PyObject *operands = PyTuple_New(count);
+        for (Py_ssize_t i = 0; operands != NULL && i < count; i++) {
+            PyTuple_SET_ITEM(operands, i, Py_NewRef(arrays[i]));
+        }
+        PyObject *record = operands == NULL ? NULL
+                           : PyObject_CallFunctionObjArgs(profiler_begin, name, operands,
+                                                          stream, NULL);
+        Py_XDECREF(operands);
         return record;
     }
-    PyObject *shapes = array_slots(a_shape, a, b, c), *dtypes = array_slots(a_dtype, a, b, c);
+    PyObject *shapes = array_slots(a_shape, arrays, count);
+    PyObject *dtypes = array_slots(a_dtype, arrays, count);
     PyObject *span = shapes == NULL || dtypes == NULL ? NULL
                      : Py_BuildValue("(OOOOOL)", SLOT(recording, recording_profile), track,
                                      name, shapes, dtypes, now_ns());
     Py_XDECREF(shapes);
     Py_XDECREF(dtypes);
     return span;
+}
+
+/* open_span() for the NPUArrays `a` and `b`, `c` (NULL when fewer). */
+static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
+                             PyObject *c)
+{
+    PyObject *arrays[3] = {a, b, c};
+    return open_span(name, stream, arrays, c != NULL ? 3 : b != NULL ? 2 : 1);
 }
 
 /* A timing event of the device `id` for `stream`'s track, recorded on `stream` now (as
@@ -1089,6 +1102,56 @@ static int close_record(PyObject *span, int launched, PyObject *stream, PyObject
     }
     Py_DECREF(span);
     return launched;
+}
+
+#define SPAN_ARRAYS 8 /* NPUArray arguments a launch record lists, at most (aclnn takes fewer) */
+
+PyDoc_STRVAR(launch_begin_doc,
+"launch_begin(op_name, args: tuple, stream) -> span\n\n"
+"Opens the profiler's record of a launch of aclnn operator `op_name` that the Python\n"
+"path makes (_ops.launch, its reduction and matmul paths) on `stream`, as the C paths\n"
+"open theirs: the shapes and dtypes of the NPUArrays among `args`, the host start time.\n"
+"None when no profile runs; else hand the span to launch_end() once the launch returned.\n"
+"TypeError for other arguments.");
+
+static PyObject *launch_begin(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "launch_begin(op_name, args: tuple, stream)");
+        return NULL;
+    }
+    if (!configured || !profiling()) {
+        Py_RETURN_NONE;
+    }
+    PyObject *arrays[SPAN_ARRAYS];
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[1]) && count < SPAN_ARRAYS; i++) {
+        PyObject *arg = PyTuple_GET_ITEM(args[1], i);
+        if (PyObject_TypeCheck(arg, array_type)) {
+            arrays[count++] = arg;
+        }
+    }
+    return open_span(args[0], args[2], arrays, count);
+}
+
+PyDoc_STRVAR(launch_end_doc,
+"launch_end(span, stream, device_id) -> None\n\n"
+"Closes launch_begin()'s span after its launch on `stream` (of device `device_id`, an\n"
+"int) returned: the host duration, the timing event recorded on the stream, the record\n"
+"appended to the running profile (nothing when the profile ended meanwhile).");
+
+static PyObject *launch_end(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "launch_end(span, stream, device_id: int)");
+        return NULL;
+    }
+    if (close_record(Py_NewRef(args[0]), 0, args[1], args[2]) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 /* Where an operation on `x` runs without prepare(): the current stream of x's device, when
@@ -2266,6 +2329,9 @@ static PyMethodDef methods[] = {
      reduction_result_doc},
     {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL, fill_doc},
     {"configure", configure, METH_O, configure_doc},
+    {"launch_begin", (PyCFunction)(void (*)(void))launch_begin, METH_FASTCALL,
+     launch_begin_doc},
+    {"launch_end", (PyCFunction)(void (*)(void))launch_end, METH_FASTCALL, launch_end_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},
     {NULL, NULL, 0, NULL}};
