@@ -45,6 +45,7 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -118,6 +119,7 @@ static PyObject *host_empty;       /* numpy.empty */
 static PyObject *read_status;      /* _ops._fast_read_status(status, phase): errors */
 /* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
 static void *capture_info, *synchronize_stream, *memcpy_sync, *record_event;
+static void *elapsed_time; /* aclrtEventElapsedTime: the profiler's device times (event_times) */
 static int memcpy_device_to_host;
 
 /* How many operations each path ran in C, for tests that check the common cases stay here
@@ -355,6 +357,7 @@ static int configure_state(PyObject *state)
         || object_slot(recording, "launches", &recording_launches) < 0
         || object_slot(recording, "event_pools", &recording_pools) < 0
         || take_address(state, "record_event", &record_event) < 0
+        || take_address(state, "elapsed_time", &elapsed_time) < 0
         || take_address(state, "capture_info", &capture_info) < 0
         || take_address(state, "synchronize_stream", &synchronize_stream) < 0
         || take_address(state, "memcpy", &memcpy_sync) < 0) {
@@ -1102,6 +1105,55 @@ static int close_record(PyObject *span, int launched, PyObject *stream, PyObject
     }
     Py_DECREF(span);
     return launched;
+}
+
+PyDoc_STRVAR(event_times_doc,
+"event_times(events: list, anchor, anchor_ns: int) -> list of int, or None\n\n"
+"The host-clock times (ns) at which a stream reached each of `events` (timing events\n"
+"recorded on it, in record order, cffi pointers): `anchor_ns` minus the time\n"
+"aclrtEventElapsedTime measures from the event to `anchor` (the stream's last event,\n"
+"recorded and synchronised when it was idle), made non-decreasing in record order (the\n"
+"float32 milliseconds round by a few ns). The profiler's loop over a profile's events\n"
+"in one call, through the provider's aclrtEventElapsedTime, CANN's or npusim's alike.\n"
+"None when the provider lacks it or refuses an event (the caller's Python loop then\n"
+"raises the AclError); TypeError for other arguments.");
+
+static PyObject *event_times(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyList_Check(args[0]) || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "event_times(events: list, anchor, anchor_ns: int)");
+        return NULL;
+    }
+    if (!configured || elapsed_time == NULL) {
+        Py_RETURN_NONE;
+    }
+    long long anchor_ns = PyLong_AsLongLong(args[2]);
+    void *anchor = anchor_ns == -1 && PyErr_Occurred() ? NULL : cdata_address(args[1]);
+    if (anchor == NULL) {
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    }
+    Py_ssize_t count = PyList_GET_SIZE(args[0]);
+    PyObject *times = PyList_New(count);
+    long long previous = LLONG_MIN;
+    for (Py_ssize_t i = 0; times != NULL && i < count; i++) {
+        void *event = cdata_address(PyList_GET_ITEM(args[0], i));
+        float ms = 0.0f;
+        if (event == NULL
+            || ((int32_t (*)(float *, void *, void *))elapsed_time)(&ms, event, anchor) != 0) {
+            Py_DECREF(times);
+            return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+        }
+        long long at = anchor_ns - llround((double)ms * 1e6);
+        previous = at < previous ? previous : at;
+        PyObject *value = PyLong_FromLongLong(previous);
+        if (value == NULL) {
+            Py_CLEAR(times);
+            break;
+        }
+        PyList_SET_ITEM(times, i, value);
+    }
+    return times;
 }
 
 #define SPAN_ARRAYS 8 /* NPUArray arguments a launch record lists, at most (aclnn takes fewer) */
@@ -2332,6 +2384,7 @@ static PyMethodDef methods[] = {
     {"launch_begin", (PyCFunction)(void (*)(void))launch_begin, METH_FASTCALL,
      launch_begin_doc},
     {"launch_end", (PyCFunction)(void (*)(void))launch_end, METH_FASTCALL, launch_end_doc},
+    {"event_times", (PyCFunction)(void (*)(void))event_times, METH_FASTCALL, event_times_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},
     {NULL, NULL, 0, NULL}};

@@ -383,6 +383,7 @@ def configure_fastpath(array_type, array_slots, host_read_hooks):
     if not isinstance(vars(buffer_type)["__del__"], _fastpath.BufferRelease):
         buffer_type.__del__ = _fastpath.BufferRelease(buffer_type.__del__)
     _recorder.begin, _recorder.end = _fastpath.launch_begin, _fastpath.launch_end
+    _profiler.recording.event_times = _fastpath.event_times
     return True
 
 
@@ -413,7 +414,8 @@ def fastpath_state(array_type, array_slots, host_read_hooks):
         memcpy=_address_of(lib.aclrtMemcpy), record_event=_address_of(lib.aclrtRecordEvent),
         memcpy_device_to_host=lib.ACL_MEMCPY_DEVICE_TO_HOST,
         pointer_type=ffi.typeof("void *"), pointer_sample=sample,
-        pointer_sample_address=int(ffi.cast("uintptr_t", sample)))
+        pointer_sample_address=int(ffi.cast("uintptr_t", sample)),
+        elapsed_time=_address_of(lib.aclrtEventElapsedTime))
 
 
 def fastpath_counts():
