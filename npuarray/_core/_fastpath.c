@@ -131,14 +131,15 @@ static const char *const taken_names[TAKEN_PATHS] = {
 static uint64_t taken[TAKEN_PATHS];
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_itemsize, *s_dict,
-    *s_fill, *s_events;
+    *s_fill, *s_events, *s_device_to_host, *s_copy;
 
 static int intern_names(void)
 {
     struct { PyObject **name; const char *text; } names[] = {
         {&s_current, "current"}, {&s_overrides, "overrides"}, {&s_acl_device, "acl_device"},
         {&s_in_host_func, "in_host_func"}, {&s_itemsize, "itemsize"}, {&s_dict, "__dict__"},
-        {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"}};
+        {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"},
+        {&s_device_to_host, "ACL_MEMCPY_DEVICE_TO_HOST"}, {&s_copy, "copy"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -1053,9 +1054,10 @@ static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
     return PyObject_CallFunctionObjArgs(profiler_record_event, track, stream, NULL);
 }
 
-/* Closes a C span (open_record's tuple) after its launch returned: the record appended to
- * the profile's launches (Recording.launches, as _profiler.launch_record takes it) with
- * its end event, unless the profile ended meanwhile. 0, or -1 with an exception. */
+/* Closes a C span (open_record's tuple, or read_to_host's, which adds the bytes copied)
+ * after its launch (copy) returned: the record appended to the profile's launches
+ * (Recording.launches, as _profiler.launch_record takes it) with its end event, unless the
+ * profile ended meanwhile. 0, or -1 with an exception. */
 static int close_span(PyObject *span, PyObject *stream, PyObject *id)
 {
     long long end = now_ns();
@@ -1079,10 +1081,14 @@ static int close_span(PyObject *span, PyObject *stream, PyObject *id)
         return -1;
     }
     long long start = PyLong_AsLongLong(PyTuple_GET_ITEM(span, 5));
-    PyObject *record = Py_BuildValue("(OOOOOkLLOO)", PyTuple_GET_ITEM(span, 2),
-                                     PyTuple_GET_ITEM(span, 3), PyTuple_GET_ITEM(span, 4), id,
-                                     stream, PyThread_get_thread_native_id(), start,
-                                     end - start, event, captured ? Py_True : Py_False);
+    PyObject *record = PyTuple_GET_SIZE(span) == 6
+        ? Py_BuildValue("(OOOOOkLLOO)", PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
+                        PyTuple_GET_ITEM(span, 4), id, stream, PyThread_get_thread_native_id(),
+                        start, end - start, event, captured ? Py_True : Py_False)
+        : Py_BuildValue("(OOOOOkLLOOOO)", PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
+                        PyTuple_GET_ITEM(span, 4), id, stream, PyThread_get_thread_native_id(),
+                        start, end - start, event, captured ? Py_True : Py_False, s_copy,
+                        PyTuple_GET_ITEM(span, 6));
     Py_DECREF(event);
     int appended = record == NULL ? -1 : PyList_Append(launches, record);
     Py_XDECREF(record);
@@ -2277,18 +2283,19 @@ static int stream_capturing(PyObject *stream)
 PyDoc_STRVAR(read_to_host_doc,
 "read_to_host(x) -> numpy.ndarray or None\n\n"
 "x.to_host() for a C-contiguous NPUArray of at most 1 MiB last used on the current\n"
-"stream of its device, outside a capture and a profile, with no host-read hooks but\n"
-"the capture guard's (which has nothing to do outside a capture):\n"
+"stream of its device, outside a capture, with no host-read hooks but the capture\n"
+"guard's (which has nothing to do outside a capture):\n"
 "a new ndarray filled after aclrtSynchronizeStream on that stream by aclrtMemcpy\n"
-"(ACL_MEMCPY_DEVICE_TO_HOST). None when that is not the case (the caller then takes\n"
-"its Python path). Raises AclError when a call fails.");
+"(ACL_MEMCPY_DEVICE_TO_HOST); while a profile runs, recorded as the Python path's copy\n"
+"(once the stream has its baseline). None when that is not the case (the caller then\n"
+"takes its Python path). Raises AclError when a call fails.");
 
 static PyObject *read_to_host(PyObject *module, PyObject *x)
 {
     (void)module;
     PyObject *shape, *dtype, *buffer, *offset, *id, *stream, *device;
     Py_ssize_t size;
-    if (memcpy_sync == NULL || synchronize_stream == NULL || !uncaptured_array(x) || profiling()
+    if (memcpy_sync == NULL || synchronize_stream == NULL || !uncaptured_array(x)
         || (PyList_GET_SIZE(host_read_hooks) != 0
             && (PyList_GET_SIZE(host_read_hooks) != 1
                 || PyList_GET_ITEM(host_read_hooks, 0) != capture_read_hook))
@@ -2299,7 +2306,7 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
         || (device = SLOT(buffer, b_device)) == NULL || (id = SLOT(device, device_id)) == NULL
         || (stream = current_stream(id)) == NULL
         || (SLOT(buffer, b_stream) != stream && SLOT(buffer, b_stream) != Py_None)
-        || stream_capturing(stream) != 0) {
+        || stream_capturing(stream) != 0 || (profiling() && timed_track(stream) == NULL)) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
@@ -2315,12 +2322,22 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     if (activate_device(id) < 0) {
         return NULL;
     }
+    /* the profiler's record of the copy, as the Python path's (NULL track: the profile
+     * ended meanwhile, on another thread) */
+    PyObject *track = profiling() ? timed_track(stream) : NULL;
+    PyObject *span = track == NULL ? Py_NewRef(Py_None)
+                     : Py_BuildValue("(OOO()()Ln)", SLOT(recording, recording_profile), track,
+                                     s_device_to_host, now_ns(), size * itemsize);
+    if (span == NULL) {
+        return NULL;
+    }
     Py_INCREF(stream); /* (numpy.empty runs Python: hold what the copy reads) */
     PyObject *host = PyObject_CallFunctionObjArgs(host_empty, shape, dtype, NULL);
     Py_buffer view;
     if (host == NULL || PyObject_GetBuffer(host, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
         Py_XDECREF(host);
         Py_DECREF(stream);
+        Py_DECREF(span);
         return NULL;
     }
     size_t nbytes = (size_t)view.len;
@@ -2337,6 +2354,11 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
+    if (close_record(span, status != 0 ? -1 : 0, stream, id) < 0 && status == 0) {
+        Py_DECREF(stream);
+        Py_DECREF(host);
+        return NULL;
+    }
     Py_DECREF(stream);
     if (status != 0) {
         PyObject *raised = PyObject_CallFunction(read_status, "ii", (int)status, phase);

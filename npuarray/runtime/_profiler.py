@@ -259,15 +259,16 @@ def _begin_device(record, stream):
 
 
 def launch_record(name, shapes, dtypes, device, stream, thread, start_ns, duration_ns, event,
-                  captured):
+                  captured, kind="launch", nbytes=0):
     """The Record of a launch the C recorder made (``Recording.launches``' tuples): its
     operator, the shapes and dtypes of its NPUArray arguments, device id, stream, native
     thread id, host start and duration (ns, this module's clock), its end timing event (or
-    None) and whether it was captured. Every slot set here, without ``__init__``: a
-    profile ends by making hundreds of these."""
+    None) and whether it was captured; a small read the C path made adds kind "copy" and
+    its bytes (its name the ACL_MEMCPY_* kind). Every slot set here, without
+    ``__init__``: a profile's records are hundreds of these."""
     record = _new_record(Record)
-    record.kind, record.name, record.device, record.stream = "launch", name, device, stream
-    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, 0
+    record.kind, record.name, record.device, record.stream = kind, name, device, stream
+    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, nbytes
     record.captured, record.host_start_ns, record.host_duration_ns = captured, start_ns, \
         duration_ns
     record.device_start_ns = record.device_end_ns = None
