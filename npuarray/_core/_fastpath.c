@@ -79,7 +79,8 @@ static Py_ssize_t b_ptr, b_nbytes, b_device, b_pool, b_size, b_stream, b_others;
 static Py_ssize_t p_device, p_free, p_late, p_stamps, p_released_at;
 static Py_ssize_t stream_handle, device_id;
 static Py_ssize_t process_forked, process_deferred; /* of runtime ProcessState */
-static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools;
+static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools,
+    recording_serial;
                                                      /* of the profiler's Recording */
 /* cffi's C API for compiled modules (the `_cffi_backend._C_API` capsule, whose table of
  * exports only grows between cffi versions): entry 11 converts a cdata to the C pointer
@@ -357,6 +358,7 @@ static int configure_state(PyObject *state)
         || object_slot(recording, "tracks", &recording_tracks) < 0
         || object_slot(recording, "launches", &recording_launches) < 0
         || object_slot(recording, "event_pools", &recording_pools) < 0
+        || object_slot(recording, "serial", &recording_serial) < 0
         || take_address(state, "record_event", &record_event) < 0
         || take_address(state, "elapsed_time", &elapsed_time) < 0
         || take_address(state, "capture_info", &capture_info) < 0
@@ -947,19 +949,58 @@ static long long now_ns(void)
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
+/* The serial number of the running profile (Recording.serial: one more at each start). */
+static long long profile_serial(void)
+{
+    PyObject *serial = SLOT(recording, recording_serial);
+    long long value = serial != NULL && PyLong_CheckExact(serial) ? PyLong_AsLongLong(serial) : -1;
+    PyErr_Clear();
+    return value;
+}
+
+/* The last timed track found, with its stream and its events list: valid while the profile
+ * of `serial` runs, as a running profile never drops a track and a track holds its stream
+ * (so neither address is reused meanwhile). Borrowed references, read with the GIL held. */
+static struct {
+    long long serial;
+    PyObject *stream, *track, *events;
+} last_track = {-1, NULL, NULL, NULL};
+
 /* The track of `stream` in the running profile when its baseline is recorded (its events
  * list is not empty): borrowed, or NULL (the profiler's Python hooks then record). */
 static PyObject *timed_track(PyObject *stream)
 {
+    long long serial = profile_serial();
+    if (serial >= 0 && serial == last_track.serial && stream == last_track.stream) {
+        return last_track.track;
+    }
     PyObject *tracks = SLOT(recording, recording_tracks);
     PyObject *key = tracks != NULL && PyDict_Check(tracks) ? PyLong_FromVoidPtr(stream) : NULL;
     PyObject *track = key == NULL ? NULL : PyDict_GetItemWithError(tracks, key);
     Py_XDECREF(key);
     PyObject *events = track == NULL ? NULL : PyObject_GetAttr(track, s_events);
     int timed = events != NULL && PyList_Check(events) && PyList_GET_SIZE(events) != 0;
-    Py_XDECREF(events);
+    Py_XDECREF(events); /* (the track holds it, and never rebinds it) */
     PyErr_Clear();
-    return timed ? track : NULL;
+    if (!timed) {
+        return NULL;
+    }
+    if (serial >= 0) {
+        last_track.serial = serial;
+        last_track.stream = stream;
+        last_track.track = track;
+        last_track.events = events;
+    }
+    return track;
+}
+
+/* The events list of `track` (a track of the running profile): a new reference, or NULL. */
+static PyObject *track_events(PyObject *track)
+{
+    if (track == last_track.track && last_track.serial == profile_serial()) {
+        return Py_NewRef(last_track.events);
+    }
+    return PyObject_GetAttr(track, s_events);
 }
 
 /* The shapes (or dtypes: slot `offset`) of the `count` NPUArrays `arrays`. */
@@ -998,11 +1039,13 @@ static PyObject *open_span(PyObject *name, PyObject *stream, PyObject *const *ar
     }
     PyObject *shapes = array_slots(a_shape, arrays, count);
     PyObject *dtypes = array_slots(a_dtype, arrays, count);
-    PyObject *span = shapes == NULL || dtypes == NULL ? NULL
-                     : Py_BuildValue("(OOOOOL)", SLOT(recording, recording_profile), track,
-                                     name, shapes, dtypes, now_ns());
+    PyObject *start = shapes == NULL || dtypes == NULL ? NULL : PyLong_FromLongLong(now_ns());
+    PyObject *span = start == NULL ? NULL
+                     : PyTuple_Pack(6, SLOT(recording, recording_profile), track, name, shapes,
+                                    dtypes, start);
     Py_XDECREF(shapes);
     Py_XDECREF(dtypes);
+    Py_XDECREF(start);
     return span;
 }
 
@@ -1034,7 +1077,7 @@ static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
     }
     void *address = event == NULL ? NULL : cdata_address(event);
     void *on = cdata_address(SLOT(stream, stream_handle));
-    PyObject *events = address == NULL ? NULL : PyObject_GetAttr(track, s_events);
+    PyObject *events = address == NULL ? NULL : track_events(track);
     if (events != NULL && on != NULL && record_event != NULL
         && ((int32_t (*)(void *, void *))record_event)(address, on) == 0) {
         int appended = PyList_Append(events, event);
@@ -1052,6 +1095,22 @@ static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
     }
     /* refused: the profiler's own path drops stale pooled events and tries once more */
     return PyObject_CallFunctionObjArgs(profiler_record_event, track, stream, NULL);
+}
+
+/* The native id of the calling thread as an int (a new reference): the last one made is
+ * kept, as a thread records many launches in a row. */
+static PyObject *thread_number(void)
+{
+    static PyObject *last; /* (read and replaced with the GIL held) */
+    unsigned long id = PyThread_get_thread_native_id();
+    if (last == NULL || PyLong_AsUnsignedLong(last) != id) {
+        PyObject *made = PyLong_FromUnsignedLong(id);
+        if (made == NULL) {
+            return NULL;
+        }
+        Py_XSETREF(last, made);
+    }
+    return Py_NewRef(last);
 }
 
 /* Closes a C span (open_record's tuple, or read_to_host's, which adds the bytes copied)
@@ -1080,15 +1139,19 @@ static int close_span(PyObject *span, PyObject *stream, PyObject *id)
     if (event == NULL) {
         return -1;
     }
-    long long start = PyLong_AsLongLong(PyTuple_GET_ITEM(span, 5));
-    PyObject *record = PyTuple_GET_SIZE(span) == 6
-        ? Py_BuildValue("(OOOOOkLLOO)", PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
-                        PyTuple_GET_ITEM(span, 4), id, stream, PyThread_get_thread_native_id(),
-                        start, end - start, event, captured ? Py_True : Py_False)
-        : Py_BuildValue("(OOOOOkLLOOOO)", PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
-                        PyTuple_GET_ITEM(span, 4), id, stream, PyThread_get_thread_native_id(),
-                        start, end - start, event, captured ? Py_True : Py_False, s_copy,
-                        PyTuple_GET_ITEM(span, 6));
+    PyObject *start = PyTuple_GET_ITEM(span, 5);
+    PyObject *duration = PyLong_FromLongLong(end - PyLong_AsLongLong(start));
+    PyObject *thread = duration == NULL ? NULL : thread_number();
+    PyObject *record = thread == NULL ? NULL
+        : PyTuple_GET_SIZE(span) == 6
+        ? PyTuple_Pack(10, PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
+                       PyTuple_GET_ITEM(span, 4), id, stream, thread, start, duration, event,
+                       captured ? Py_True : Py_False)
+        : PyTuple_Pack(12, PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
+                       PyTuple_GET_ITEM(span, 4), id, stream, thread, start, duration, event,
+                       captured ? Py_True : Py_False, s_copy, PyTuple_GET_ITEM(span, 6));
+    Py_XDECREF(duration);
+    Py_XDECREF(thread);
     Py_DECREF(event);
     int appended = record == NULL ? -1 : PyList_Append(launches, record);
     Py_XDECREF(record);

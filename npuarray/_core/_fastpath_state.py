@@ -22,7 +22,7 @@ The runtime's state (containers changed in place by their owners, never rebound)
   ``capture_active``: ``_capture_guard.active`` (empty: no capture; else Python runs).
   ``process``: ``_device.process_state`` (slots ``forked``, ``deferred_releases``).
   ``recording``: ``_profiler.recording`` (slots ``profile``, ``tracks``, ``launches``,
-  ``event_pools``: the running profile, see ``_profiler.Recording``). While a profile
+  ``event_pools``, ``serial``: the running profile, see ``_profiler.Recording``). While a profile
   runs, C records its launches itself: the host times, an end timing event from the pool
   (``profiler_take_event`` when it is empty) recorded on the stream with ``record_event``
   (``profiler_record_event`` when the runtime refuses) and a tuple appended to

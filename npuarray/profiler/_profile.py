@@ -54,8 +54,7 @@ class Profile:
         self.duration_ns = None
         self._records = None      # made from what was recorded on first read (``records``)
         self._taken = None        # (Records, launch tuples) taken when the profile ended
-        self._times = {}          # timing event -> host ns its stream reached it
-        self._before = {}         # timing event -> the time of the event before it on its stream
+        self._read = []           # (timing events of a stream, in order; their host ns times)
         self._tracks = {}
         self._origin = None
         self._pid = os.getpid()
@@ -121,8 +120,7 @@ class Profile:
         except (AclError, RuntimeError):
             return   # the device was reset, or the stream failed: host times only
         _profiler.give_back(device_id, track.events)  # the anchor too
-        self._times.update(zip(events, times))
-        self._before.update(zip(events[1:], times))
+        self._read.append((events, times))
 
     @property
     def records(self):
@@ -137,7 +135,10 @@ class Profile:
     def _make_records(self):
         incoming, launches = self._taken
         records = incoming + [_profiler.launch_record(*launch) for launch in launches]
-        times, before, origin = self._times, self._before, self._origin
+        times, before, origin = {}, {}, self._origin   # timing event -> ns, its previous's
+        for events, reached in self._read:
+            times.update(zip(events, reached))
+            before.update(zip(events[1:], reached))
         for record in records:
             event, record._events = record._events, None
             start = record.host_start_ns
@@ -148,8 +149,7 @@ class Profile:
                 record.device_start_ns = min(max(previous, start), end) - origin
                 record.device_end_ns = end - origin
         records.sort(key=lambda r: r.host_start_ns)
-        self._taken = None
-        self._times = self._before = None
+        self._taken = self._read = None
         return records
 
     # -- results ---------------------------------------------------------------------------

@@ -55,12 +55,15 @@ class Recording:
     the stream and appended to the track, as ``end`` does). ``event_pools``: the pooled
     timing events by device id (``take_event``'s). ``event_times``: set when the C fast
     path is configured, its ``event_times(events, anchor, anchor_ns)``, which reads a
-    stream's timing events in one call (see ``event_times`` here); None: a Python loop."""
-    __slots__ = ("profile", "tracks", "launches", "event_pools", "event_times")
+    stream's timing events in one call (see ``event_times`` here); None: a Python loop.
+    ``serial``: one more at each start, so that the C recorder knows its cached track is
+    of the running profile."""
+    __slots__ = ("profile", "tracks", "launches", "event_pools", "event_times", "serial")
 
     def __init__(self):
         self.profile = self.tracks = self.launches = self.event_times = None
         self.event_pools = _pools
+        self.serial = 0
 
 
 recording = Recording()
@@ -129,6 +132,7 @@ def start(profile, tracks, launches):
             raise RuntimeError("a profile is already running in this process; npuarray keeps "
                                "one profile at a time (it records every thread): end it first")
         recording.tracks, recording.launches = tracks, launches
+        recording.serial += 1
         _profile = recording.profile = profile
         active = True
 
