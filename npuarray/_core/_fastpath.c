@@ -1213,7 +1213,7 @@ static PyObject *event_times(PyObject *module, PyObject *const *args, Py_ssize_t
             Py_DECREF(times);
             return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
         }
-        long long at = anchor_ns - llround((double)ms * 1e6);
+        long long at = anchor_ns - llrint((double)ms * 1e6); /* half to even, as Python */
         previous = at < previous ? previous : at;
         PyObject *value = PyLong_FromLongLong(previous);
         if (value == NULL) {
