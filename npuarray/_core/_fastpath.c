@@ -1006,9 +1006,24 @@ static PyObject *track_events(PyObject *track)
 /* The shapes (or dtypes: slot `offset`) of the `count` NPUArrays `arrays`. */
 static PyObject *array_slots(Py_ssize_t offset, PyObject *const *arrays, Py_ssize_t count)
 {
+    /* The last tuple made for each slot is given again when it holds the same objects: a
+     * loop launches one operator on arrays of one layout, whose shapes and dtypes are the
+     * same objects (the layout cache's), and every record keeps its tuple. */
+    static PyObject *last_made[2];
+    PyObject **last = &last_made[offset == a_shape ? 0 : 1];
+    int same = *last != NULL && PyTuple_GET_SIZE(*last) == count;
+    for (Py_ssize_t i = 0; same && i < count; i++) {
+        same = PyTuple_GET_ITEM(*last, i) == SLOT(arrays[i], offset);
+    }
+    if (same) {
+        return Py_NewRef(*last);
+    }
     PyObject *values = PyTuple_New(count);
     for (Py_ssize_t i = 0; values != NULL && i < count; i++) {
         PyTuple_SET_ITEM(values, i, Py_NewRef(SLOT(arrays[i], offset)));
+    }
+    if (values != NULL) {
+        Py_XSETREF(*last, Py_NewRef(values));
     }
     return values;
 }
