@@ -26,7 +26,9 @@
  * handles everything else (casts, NumPy scalars, a graph capture, a stream switch, a pool
  * miss, errors): this module adds no semantics of its own. While a profile runs, its
  * launches are recorded here (open_record, close_record), as the Python hooks record
- * theirs, into the running profile's published Recording.
+ * theirs, into the running profile's published Recording; so are the Python launch
+ * paths' (launch_begin, launch_end), and a profile's end reads the timing events of a
+ * stream in one call (event_times).
  *
  * Everything it reads comes from one object, the FastPathState handed to configure()
  * (npuarray/_core/_fastpath_state.py lists its fields): npuarray's classes with the slot

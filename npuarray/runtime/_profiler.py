@@ -26,6 +26,15 @@ Inside a graph capture no event is recorded (an event recorded on a capturing
 stream becomes part of the graph and its timestamps cannot be read: 107028), so
 captured work gets host-side records only.
 
+Launches are recorded in C where the C fast path is configured
+(npuarray/_core/_fastpath.c): its own launches and small reads, and the Python
+launch paths' through its ``launch_begin`` / ``launch_end``; the rest (copies,
+stream waits, replays, a stream's first timed work) through the hooks here. The
+timing is the same ACL calls on CANN and npusim: one aclrtRecordEvent per timed
+call (npusim keeps it as a mark in its stream's order, not a task, so timing
+does not change which thread runs the work it times) and, when the profile
+ends, aclrtEventElapsedTime per event (``event_times``, in one C call).
+
 Appends come from any thread: ``list.append`` is atomic, so the records of all
 threads are collected without a lock on the hot path.
 """
