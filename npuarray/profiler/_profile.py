@@ -8,6 +8,7 @@ recorded when ``records`` is first read: a profile's end costs the reading of
 the events only.
 """
 import os
+import threading
 import time
 
 from .._acl import AclError
@@ -55,6 +56,7 @@ class Profile:
         self._records = None      # made from what was recorded on first read (``records``)
         self._taken = None        # (Records, launch tuples) taken when the profile ended
         self._read = []           # (timing events of a stream, in order; their host ns times)
+        self._making = threading.Lock()
         self._tracks = {}
         self._origin = None
         self._pid = os.getpid()
@@ -127,9 +129,11 @@ class Profile:
         """The ``Record`` of every call, by host start time: made when first read after
         the profile ended (empty while it runs)."""
         if self._records is None:
-            if self._taken is None:
-                return []
-            self._records = self._make_records()
+            with self._making:   # two threads reading at once make them once
+                if self._records is None:
+                    if self._taken is None:
+                        return []
+                    self._records = self._make_records()
         return self._records
 
     def _make_records(self):

@@ -2,6 +2,8 @@
 the C fast path and by the Python launch paths (which record through the C recorder), with
 device intervals in stream order inside the profile window; the device times read in one C
 call equal the ACL arithmetic done by hand; Records made once, when first read."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -123,3 +125,24 @@ def test_records_are_made_once_when_first_read(rng):
     assert all(r.device_start_ns is not None and r._events is None for r in records)
     np.testing.assert_array_equal(z.to_host(), np.where(x.to_host() > 0, x.to_host(),
                                                         2 * x.to_host()))
+
+
+def test_threads_reading_the_records_at_once_get_one_list(rng):
+    x = npx.asarray(rng.standard_normal(64))
+    with npx.profile() as prof:
+        for _ in range(200):
+            x = x * 1.0
+    barrier, seen = threading.Barrier(4), []
+
+    def read():
+        barrier.wait()
+        seen.append(prof.records)
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == 4 and all(records is seen[0] for records in seen)
+    assert len(seen[0]) == 200
+    assert all(0 <= r.host_start_ns <= prof.duration_ns for r in seen[0])   # shifted once
