@@ -1242,7 +1242,7 @@ static PyObject *event_times(PyObject *module, PyObject *const *args, Py_ssize_t
     return times;
 }
 
-#define SPAN_ARRAYS 8 /* NPUArray arguments a launch record lists, at most (aclnn takes fewer) */
+#define SPAN_ARRAYS 8 /* NPUArray arguments launch_begin lists in C (aclnn operators take fewer) */
 
 PyDoc_STRVAR(launch_begin_doc,
 "launch_begin(op_name, args: tuple, stream) -> span\n\n"
@@ -1264,9 +1264,13 @@ static PyObject *launch_begin(PyObject *module, PyObject *const *args, Py_ssize_
     }
     PyObject *arrays[SPAN_ARRAYS];
     Py_ssize_t count = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[1]) && count < SPAN_ARRAYS; i++) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[1]); i++) {
         PyObject *arg = PyTuple_GET_ITEM(args[1], i);
         if (PyObject_TypeCheck(arg, array_type)) {
+            if (count == SPAN_ARRAYS) { /* more than any aclnn operator takes: Python's hook */
+                return PyObject_CallFunctionObjArgs(profiler_begin, args[0], args[1], args[2],
+                                                    NULL);
+            }
             arrays[count++] = arg;
         }
     }
@@ -1282,8 +1286,10 @@ PyDoc_STRVAR(launch_end_doc,
 static PyObject *launch_end(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3 || !PyLong_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "launch_end(span, stream, device_id: int)");
+    if (nargs != 3 || !PyLong_Check(args[2])
+        || (PyTuple_Check(args[0]) && PyTuple_GET_SIZE(args[0]) != 6)) {
+        PyErr_SetString(PyExc_TypeError, "launch_end(span: launch_begin()'s, stream, "
+                                         "device_id: int)");
         return NULL;
     }
     if (close_record(Py_NewRef(args[0]), 0, args[1], args[2]) < 0) {

@@ -73,6 +73,8 @@ def test_python_launch_paths_record_through_the_c_recorder():
         _ops._fastpath.launch_begin("aclnnAdd", [], None)
     with pytest.raises(TypeError, match="device_id: int"):
         _ops._fastpath.launch_end(None, None, "0")
+    with pytest.raises(TypeError, match="launch_begin"):
+        _ops._fastpath.launch_end((1, 2), None, 0)
 
 
 def _elapsed_by_hand(events, anchor, anchor_ns):
