@@ -118,6 +118,13 @@ static void wait_task_release(void *p)
 }
 
 static const npusim_task_ops record_ops = {"aclrtRecordEvent", record_run, record_task_release};
+
+/* A record's stream mark reached: the record completes and drops its reference. */
+static void record_reached(void *e, uint64_t seq)
+{
+    event_complete(e, seq);
+    rt_event_release(e);
+}
 static const npusim_task_ops wait_ops = {"aclrtStreamWaitEvent", wait_run, wait_task_release};
 
 static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t flag, const char *api)
@@ -198,11 +205,12 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     pthread_mutex_lock(&e->mu);
     rt_event_task t = {e, ++e->recorded, true};
     pthread_mutex_unlock(&e->mu);
-    /* the task takes the caller's reference */
-    /* A record marks a point and does no work: on an idle stream it completes here at once
-     * (the stream reached the point now), like any tiny task, instead of waking the worker
-     * or, after a few launches since the last synchronisation, queueing behind nothing. A
-     * profiler records two per operation: queued, they cost ten times the operation. */
+    /* A record marks a point and does no work: a stream mark, not a task (the mark or the
+     * task takes the caller's reference). On an idle stream it completes here at once (the
+     * stream reached the point now); on a busy one, right after the task before it, with no
+     * hand-off to the worker and no change to which thread runs the next task. A profiler
+     * records one after each operation: as tasks, they changed the schedule they timed. */
+    if (rt_stream_mark(s, record_reached, e, t.seq)) return ACL_SUCCESS;
     return rt_submit_inline_tiny(s, &record_ops, &t, sizeof t, api);
 }
 

@@ -113,6 +113,14 @@ struct rt_context;
 struct rt_capture;
 struct rt_subscriber;
 
+/* A point in a stream's order that needs no task (rt_stream_mark): `reached(object, value)`
+ * runs once the first `after` tasks submitted to the stream have completed. */
+typedef struct rt_mark {
+    void (*reached)(void *object, uint64_t value);
+    void *object;
+    uint64_t value, after;
+} rt_mark;
+
 typedef struct rt_stream {
     int32_t device;
     int32_t id;
@@ -161,6 +169,10 @@ typedef struct rt_stream {
     /* Race detector (racecheck.c, under its lock): the stream's uid and vector clock. */
     uint32_t race_uid;
     struct rc_vc *race_vc;
+
+    /* Marks not reached yet (rt_stream_mark), in submission order; under `mu`. */
+    rt_mark *marks;
+    size_t marks_cap, marks_head, marks_count;
 } rt_stream;
 
 /* Resolves a user stream handle (NULL: current context's default stream). On failure returns
@@ -183,6 +195,13 @@ aclError rt_submit_inline_short(rt_stream *s, const npusim_task_ops *ops, const 
  * worker sleeps runs on the calling thread (see tiny_goes_here in stream.c). */
 aclError rt_submit_inline_tiny(rt_stream *s, const npusim_task_ops *ops, const void *data, size_t size,
                                const char *api);
+/* Marks the point of the stream's order after every task submitted so far, without a task:
+ * `reached(object, value)` runs (with the stream's lock held: it must take no lock but its
+ * own) at once when those tasks have completed, else right after the last of them, before
+ * a synchroniser sees it complete. No effect on which thread runs the stream's tasks. False
+ * (nothing done) when out of host memory. */
+bool rt_stream_mark(rt_stream *s, void (*reached)(void *object, uint64_t value), void *object,
+                    uint64_t value);
 /* Whether a task runs the user's host code (aclrtLaunchHostFunc, aclrtLaunchCallback, the
  * replay of a graph holding one of those): such tasks run on runtime threads only, never on a
  * thread of the user's (a launching or synchronising one). */

@@ -29,6 +29,46 @@ static void release_task(rt_task *t)
     if (t->ops->release) t->ops->release(rt_task_payload(t));
 }
 
+/* Runs the marks that the first `completed` tasks reach, in order. Caller holds s->mu. */
+static void reach_marks(rt_stream *s, uint64_t completed)
+{
+    while (s->marks_count && s->marks[s->marks_head].after <= completed) {
+        rt_mark m = s->marks[s->marks_head];
+        s->marks_head = (s->marks_head + 1) % s->marks_cap;
+        s->marks_count--;
+        m.reached(m.object, m.value);
+    }
+}
+
+bool rt_stream_mark(rt_stream *s, void (*reached)(void *object, uint64_t value), void *object,
+                    uint64_t value)
+{
+    pthread_mutex_lock(&s->mu);
+    rt_mark m = {reached, object, value, s->submitted};
+    if (atomic_load_explicit(&s->completed, memory_order_relaxed) >= m.after) {
+        reached(object, value); /* nothing pending: the stream is at this point now */
+        pthread_mutex_unlock(&s->mu);
+        return true;
+    }
+    if (s->marks_count == s->marks_cap) {
+        size_t cap = s->marks_cap ? 2 * s->marks_cap : 16;
+        rt_mark *marks = malloc(cap * sizeof *marks);
+        if (!marks) {
+            pthread_mutex_unlock(&s->mu);
+            return false;
+        }
+        for (size_t i = 0; i < s->marks_count; i++)
+            marks[i] = s->marks[(s->marks_head + i) % s->marks_cap];
+        free(s->marks);
+        s->marks = marks;
+        s->marks_cap = cap;
+        s->marks_head = 0;
+    }
+    s->marks[(s->marks_head + s->marks_count++) % s->marks_cap] = m;
+    pthread_mutex_unlock(&s->mu);
+    return true;
+}
+
 /* Runs one task outside the lock and records its failure as the stream's sticky error. */
 static void run_task(rt_stream *s, rt_task *t, bool skip)
 {
@@ -40,9 +80,10 @@ static void run_task(rt_stream *s, rt_task *t, bool skip)
         snprintf(s->sticky_msg, sizeof s->sticky_msg, "%s: %s", t->ops->name, rt_thread_message());
     }
     /* Released: a synchroniser that sees the count (polling, without the lock) sees the
-     * task's results. */
-    atomic_store_explicit(&s->completed, atomic_load_explicit(&s->completed, memory_order_relaxed) + 1,
-                          memory_order_release);
+     * task's results, and the marks it reached. */
+    uint64_t completed = atomic_load_explicit(&s->completed, memory_order_relaxed) + 1;
+    reach_marks(s, completed);
+    atomic_store_explicit(&s->completed, completed, memory_order_release);
     if (s->done_waiters) pthread_cond_broadcast(&s->done_cv);
 }
 
@@ -210,9 +251,14 @@ void rt_stream_free(rt_stream *s, bool wait)
     /* Synchronisers pinned it before the handle was removed; every task has completed (or
      * was discarded) now, so they are about to return. */
     while (atomic_load_explicit(&s->pins, memory_order_acquire) > 0) sched_yield();
+    pthread_mutex_lock(&s->mu);
+    reach_marks(s, UINT64_MAX); /* none is left once every task ran: a guard, as a record's
+                                 * waiters would otherwise wait for ever */
+    pthread_mutex_unlock(&s->mu);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->work_cv);
     pthread_cond_destroy(&s->done_cv);
+    free(s->marks);
     free(s->ring);
     free(s);
 }

@@ -26,7 +26,9 @@
  * handles everything else (casts, NumPy scalars, a graph capture, a stream switch, a pool
  * miss, errors): this module adds no semantics of its own. While a profile runs, its
  * launches are recorded here (open_record, close_record), as the Python hooks record
- * theirs, into the running profile's published Recording.
+ * theirs, into the running profile's published Recording; so are the Python launch
+ * paths' (launch_begin, launch_end), and a profile's end reads the timing events of a
+ * stream in one call (event_times).
  *
  * Everything it reads comes from one object, the FastPathState handed to configure()
  * (npuarray/_core/_fastpath_state.py lists its fields): npuarray's classes with the slot
@@ -45,6 +47,7 @@
 #include <Python.h>
 #include <structmember.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -78,7 +81,8 @@ static Py_ssize_t b_ptr, b_nbytes, b_device, b_pool, b_size, b_stream, b_others;
 static Py_ssize_t p_device, p_free, p_late, p_stamps, p_released_at;
 static Py_ssize_t stream_handle, device_id;
 static Py_ssize_t process_forked, process_deferred; /* of runtime ProcessState */
-static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools;
+static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools,
+    recording_serial;
                                                      /* of the profiler's Recording */
 /* cffi's C API for compiled modules (the `_cffi_backend._C_API` capsule, whose table of
  * exports only grows between cffi versions): entry 11 converts a cdata to the C pointer
@@ -118,6 +122,7 @@ static PyObject *host_empty;       /* numpy.empty */
 static PyObject *read_status;      /* _ops._fast_read_status(status, phase): errors */
 /* runtime entry points (0: the provider lacks it) and ACL_MEMCPY_DEVICE_TO_HOST */
 static void *capture_info, *synchronize_stream, *memcpy_sync, *record_event;
+static void *elapsed_time; /* aclrtEventElapsedTime: the profiler's device times (event_times) */
 static int memcpy_device_to_host;
 
 /* How many operations each path ran in C, for tests that check the common cases stay here
@@ -129,14 +134,15 @@ static const char *const taken_names[TAKEN_PATHS] = {
 static uint64_t taken[TAKEN_PATHS];
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_itemsize, *s_dict,
-    *s_fill, *s_events;
+    *s_fill, *s_events, *s_device_to_host, *s_copy;
 
 static int intern_names(void)
 {
     struct { PyObject **name; const char *text; } names[] = {
         {&s_current, "current"}, {&s_overrides, "overrides"}, {&s_acl_device, "acl_device"},
         {&s_in_host_func, "in_host_func"}, {&s_itemsize, "itemsize"}, {&s_dict, "__dict__"},
-        {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"}};
+        {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"},
+        {&s_device_to_host, "ACL_MEMCPY_DEVICE_TO_HOST"}, {&s_copy, "copy"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -354,7 +360,9 @@ static int configure_state(PyObject *state)
         || object_slot(recording, "tracks", &recording_tracks) < 0
         || object_slot(recording, "launches", &recording_launches) < 0
         || object_slot(recording, "event_pools", &recording_pools) < 0
+        || object_slot(recording, "serial", &recording_serial) < 0
         || take_address(state, "record_event", &record_event) < 0
+        || take_address(state, "elapsed_time", &elapsed_time) < 0
         || take_address(state, "capture_info", &capture_info) < 0
         || take_address(state, "synchronize_stream", &synchronize_stream) < 0
         || take_address(state, "memcpy", &memcpy_sync) < 0) {
@@ -943,58 +951,127 @@ static long long now_ns(void)
     return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
+/* The serial number of the running profile (Recording.serial: one more at each start). */
+static long long profile_serial(void)
+{
+    PyObject *serial = SLOT(recording, recording_serial);
+    long long value = serial != NULL && PyLong_CheckExact(serial) ? PyLong_AsLongLong(serial) : -1;
+    PyErr_Clear();
+    return value;
+}
+
+/* The last timed track found, with its stream and its events list: valid while the profile
+ * of `serial` runs, as a running profile never drops a track and a track holds its stream
+ * (so neither address is reused meanwhile). Borrowed references, read with the GIL held. */
+static struct {
+    long long serial;
+    PyObject *stream, *track, *events;
+} last_track = {-1, NULL, NULL, NULL};
+
 /* The track of `stream` in the running profile when its baseline is recorded (its events
  * list is not empty): borrowed, or NULL (the profiler's Python hooks then record). */
 static PyObject *timed_track(PyObject *stream)
 {
+    long long serial = profile_serial();
+    if (serial >= 0 && serial == last_track.serial && stream == last_track.stream) {
+        return last_track.track;
+    }
     PyObject *tracks = SLOT(recording, recording_tracks);
     PyObject *key = tracks != NULL && PyDict_Check(tracks) ? PyLong_FromVoidPtr(stream) : NULL;
     PyObject *track = key == NULL ? NULL : PyDict_GetItemWithError(tracks, key);
     Py_XDECREF(key);
     PyObject *events = track == NULL ? NULL : PyObject_GetAttr(track, s_events);
     int timed = events != NULL && PyList_Check(events) && PyList_GET_SIZE(events) != 0;
-    Py_XDECREF(events);
+    Py_XDECREF(events); /* (the track holds it, and never rebinds it) */
     PyErr_Clear();
-    return timed ? track : NULL;
+    if (!timed) {
+        return NULL;
+    }
+    if (serial >= 0) {
+        last_track.serial = serial;
+        last_track.stream = stream;
+        last_track.track = track;
+        last_track.events = events;
+    }
+    return track;
 }
 
-/* The shapes (or dtypes: slot `offset`) of the NPUArrays `a`, `b`, `c` (NULL: fewer). */
-static PyObject *array_slots(Py_ssize_t offset, PyObject *a, PyObject *b, PyObject *c)
+/* The events list of `track` (a track of the running profile): a new reference, or NULL. */
+static PyObject *track_events(PyObject *track)
 {
-    return c != NULL ? PyTuple_Pack(3, SLOT(a, offset), SLOT(b, offset), SLOT(c, offset))
-           : b != NULL ? PyTuple_Pack(2, SLOT(a, offset), SLOT(b, offset))
-                       : PyTuple_Pack(1, SLOT(a, offset));
+    if (track == last_track.track && last_track.serial == profile_serial()) {
+        return Py_NewRef(last_track.events);
+    }
+    return PyObject_GetAttr(track, s_events);
 }
 
-/* Before a launch of `name` on `stream` whose NPUArray arguments are `a` and `b`, `c` (NULL
- * when fewer): None when no profile runs; while one runs, the span of its record. Once its
- * stream has its baseline that is a tuple (profile, track, name, shapes, dtypes, start ns)
- * the launch is recorded from, in C; before, the Record the profiler's begin_launch opens
- * (which records the baseline), exactly as for a Python launch. A new reference; NULL with
- * an exception when the profiler failed. */
-static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
-                             PyObject *c)
+/* The shapes (or dtypes: slot `offset`) of the `count` NPUArrays `arrays`. */
+static PyObject *array_slots(Py_ssize_t offset, PyObject *const *arrays, Py_ssize_t count)
+{
+    /* The last tuple made for each slot is given again when it holds the same objects: a
+     * loop launches one operator on arrays of one layout, whose shapes and dtypes are the
+     * same objects (the layout cache's), and every record keeps its tuple. */
+    static PyObject *last_made[2];
+    PyObject **last = &last_made[offset == a_shape ? 0 : 1];
+    int same = *last != NULL && PyTuple_GET_SIZE(*last) == count;
+    for (Py_ssize_t i = 0; same && i < count; i++) {
+        same = PyTuple_GET_ITEM(*last, i) == SLOT(arrays[i], offset);
+    }
+    if (same) {
+        return Py_NewRef(*last);
+    }
+    PyObject *values = PyTuple_New(count);
+    for (Py_ssize_t i = 0; values != NULL && i < count; i++) {
+        PyTuple_SET_ITEM(values, i, Py_NewRef(SLOT(arrays[i], offset)));
+    }
+    if (values != NULL) {
+        Py_XSETREF(*last, Py_NewRef(values));
+    }
+    return values;
+}
+
+/* Before a launch of `name` on `stream` whose NPUArray arguments are the `count` `arrays`:
+ * None when no profile runs; while one runs, the span of its record. Once its stream has
+ * its baseline that is a tuple (profile, track, name, shapes, dtypes, start ns) the launch
+ * is recorded from, in C; before, the Record the profiler's begin_launch opens (which
+ * records the baseline), exactly as for a Python launch. A new reference; NULL with an
+ * exception when the profiler failed. */
+static PyObject *open_span(PyObject *name, PyObject *stream, PyObject *const *arrays,
+                           Py_ssize_t count)
 {
     if (!profiling()) {
         return Py_NewRef(Py_None);
     }
     PyObject *track = timed_track(stream);
     if (track == NULL) {
-        PyObject *arrays = c != NULL ? PyTuple_Pack(3, a, b, c)
-                           : b != NULL ? PyTuple_Pack(2, a, b) : PyTuple_Pack(1, a);
-        PyObject *record = arrays == NULL ? NULL
-                           : PyObject_CallFunctionObjArgs(profiler_begin, name, arrays, stream,
-                                                          NULL);
-        Py_XDECREF(arrays);
+        PyObject *operands = PyTuple_New(count);
+        for (Py_ssize_t i = 0; operands != NULL && i < count; i++) {
+            PyTuple_SET_ITEM(operands, i, Py_NewRef(arrays[i]));
+        }
+        PyObject *record = operands == NULL ? NULL
+                           : PyObject_CallFunctionObjArgs(profiler_begin, name, operands,
+                                                          stream, NULL);
+        Py_XDECREF(operands);
         return record;
     }
-    PyObject *shapes = array_slots(a_shape, a, b, c), *dtypes = array_slots(a_dtype, a, b, c);
-    PyObject *span = shapes == NULL || dtypes == NULL ? NULL
-                     : Py_BuildValue("(OOOOOL)", SLOT(recording, recording_profile), track,
-                                     name, shapes, dtypes, now_ns());
+    PyObject *shapes = array_slots(a_shape, arrays, count);
+    PyObject *dtypes = array_slots(a_dtype, arrays, count);
+    PyObject *start = shapes == NULL || dtypes == NULL ? NULL : PyLong_FromLongLong(now_ns());
+    PyObject *span = start == NULL ? NULL
+                     : PyTuple_Pack(6, SLOT(recording, recording_profile), track, name, shapes,
+                                    dtypes, start);
     Py_XDECREF(shapes);
     Py_XDECREF(dtypes);
+    Py_XDECREF(start);
     return span;
+}
+
+/* open_span() for the NPUArrays `a` and `b`, `c` (NULL when fewer). */
+static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
+                             PyObject *c)
+{
+    PyObject *arrays[3] = {a, b, c};
+    return open_span(name, stream, arrays, c != NULL ? 3 : b != NULL ? 2 : 1);
 }
 
 /* A timing event of the device `id` for `stream`'s track, recorded on `stream` now (as
@@ -1017,7 +1094,7 @@ static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
     }
     void *address = event == NULL ? NULL : cdata_address(event);
     void *on = cdata_address(SLOT(stream, stream_handle));
-    PyObject *events = address == NULL ? NULL : PyObject_GetAttr(track, s_events);
+    PyObject *events = address == NULL ? NULL : track_events(track);
     if (events != NULL && on != NULL && record_event != NULL
         && ((int32_t (*)(void *, void *))record_event)(address, on) == 0) {
         int appended = PyList_Append(events, event);
@@ -1037,9 +1114,26 @@ static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
     return PyObject_CallFunctionObjArgs(profiler_record_event, track, stream, NULL);
 }
 
-/* Closes a C span (open_record's tuple) after its launch returned: the record appended to
- * the profile's launches (Recording.launches, as _profiler.launch_record takes it) with
- * its end event, unless the profile ended meanwhile. 0, or -1 with an exception. */
+/* The native id of the calling thread as an int (a new reference): the last one made is
+ * kept, as a thread records many launches in a row. */
+static PyObject *thread_number(void)
+{
+    static PyObject *last; /* (read and replaced with the GIL held) */
+    unsigned long id = PyThread_get_thread_native_id();
+    if (last == NULL || PyLong_AsUnsignedLong(last) != id) {
+        PyObject *made = PyLong_FromUnsignedLong(id);
+        if (made == NULL) {
+            return NULL;
+        }
+        Py_XSETREF(last, made);
+    }
+    return Py_NewRef(last);
+}
+
+/* Closes a C span (open_record's tuple, or read_to_host's, which adds the bytes copied)
+ * after its launch (copy) returned: the record appended to the profile's launches
+ * (Recording.launches, as _profiler.launch_record takes it) with its end event, unless the
+ * profile ended meanwhile. 0, or -1 with an exception. */
 static int close_span(PyObject *span, PyObject *stream, PyObject *id)
 {
     long long end = now_ns();
@@ -1062,11 +1156,19 @@ static int close_span(PyObject *span, PyObject *stream, PyObject *id)
     if (event == NULL) {
         return -1;
     }
-    long long start = PyLong_AsLongLong(PyTuple_GET_ITEM(span, 5));
-    PyObject *record = Py_BuildValue("(OOOOOkLLOO)", PyTuple_GET_ITEM(span, 2),
-                                     PyTuple_GET_ITEM(span, 3), PyTuple_GET_ITEM(span, 4), id,
-                                     stream, PyThread_get_thread_native_id(), start,
-                                     end - start, event, captured ? Py_True : Py_False);
+    PyObject *start = PyTuple_GET_ITEM(span, 5);
+    PyObject *duration = PyLong_FromLongLong(end - PyLong_AsLongLong(start));
+    PyObject *thread = duration == NULL ? NULL : thread_number();
+    PyObject *record = thread == NULL ? NULL
+        : PyTuple_GET_SIZE(span) == 6
+        ? PyTuple_Pack(10, PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
+                       PyTuple_GET_ITEM(span, 4), id, stream, thread, start, duration, event,
+                       captured ? Py_True : Py_False)
+        : PyTuple_Pack(12, PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
+                       PyTuple_GET_ITEM(span, 4), id, stream, thread, start, duration, event,
+                       captured ? Py_True : Py_False, s_copy, PyTuple_GET_ITEM(span, 6));
+    Py_XDECREF(duration);
+    Py_XDECREF(thread);
     Py_DECREF(event);
     int appended = record == NULL ? -1 : PyList_Append(launches, record);
     Py_XDECREF(record);
@@ -1089,6 +1191,111 @@ static int close_record(PyObject *span, int launched, PyObject *stream, PyObject
     }
     Py_DECREF(span);
     return launched;
+}
+
+PyDoc_STRVAR(event_times_doc,
+"event_times(events: list, anchor, anchor_ns: int) -> list of int, or None\n\n"
+"The host-clock times (ns) at which a stream reached each of `events` (timing events\n"
+"recorded on it, in record order, cffi pointers): `anchor_ns` minus the time\n"
+"aclrtEventElapsedTime measures from the event to `anchor` (the stream's last event,\n"
+"recorded and synchronised when it was idle), made non-decreasing in record order (the\n"
+"float32 milliseconds round by a few ns). The profiler's loop over a profile's events\n"
+"in one call, through the provider's aclrtEventElapsedTime, CANN's or npusim's alike.\n"
+"None when the provider lacks it or refuses an event (the caller's Python loop then\n"
+"raises the AclError); TypeError for other arguments.");
+
+static PyObject *event_times(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyList_Check(args[0]) || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "event_times(events: list, anchor, anchor_ns: int)");
+        return NULL;
+    }
+    if (!configured || elapsed_time == NULL) {
+        Py_RETURN_NONE;
+    }
+    long long anchor_ns = PyLong_AsLongLong(args[2]);
+    void *anchor = anchor_ns == -1 && PyErr_Occurred() ? NULL : cdata_address(args[1]);
+    if (anchor == NULL) {
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    }
+    Py_ssize_t count = PyList_GET_SIZE(args[0]);
+    PyObject *times = PyList_New(count);
+    long long previous = LLONG_MIN;
+    for (Py_ssize_t i = 0; times != NULL && i < count; i++) {
+        void *event = cdata_address(PyList_GET_ITEM(args[0], i));
+        float ms = 0.0f;
+        if (event == NULL
+            || ((int32_t (*)(float *, void *, void *))elapsed_time)(&ms, event, anchor) != 0) {
+            Py_DECREF(times);
+            return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+        }
+        long long at = anchor_ns - llrint((double)ms * 1e6); /* half to even, as Python */
+        previous = at < previous ? previous : at;
+        PyObject *value = PyLong_FromLongLong(previous);
+        if (value == NULL) {
+            Py_CLEAR(times);
+            break;
+        }
+        PyList_SET_ITEM(times, i, value);
+    }
+    return times;
+}
+
+#define SPAN_ARRAYS 8 /* NPUArray arguments launch_begin lists in C (aclnn operators take fewer) */
+
+PyDoc_STRVAR(launch_begin_doc,
+"launch_begin(op_name, args: tuple, stream) -> span\n\n"
+"Opens the profiler's record of a launch of aclnn operator `op_name` that the Python\n"
+"path makes (_ops.launch, its reduction and matmul paths) on `stream`, as the C paths\n"
+"open theirs: the shapes and dtypes of the NPUArrays among `args`, the host start time.\n"
+"None when no profile runs; else hand the span to launch_end() once the launch returned.\n"
+"TypeError for other arguments.");
+
+static PyObject *launch_begin(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "launch_begin(op_name, args: tuple, stream)");
+        return NULL;
+    }
+    if (!configured || !profiling()) {
+        Py_RETURN_NONE;
+    }
+    PyObject *arrays[SPAN_ARRAYS];
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[1]); i++) {
+        PyObject *arg = PyTuple_GET_ITEM(args[1], i);
+        if (PyObject_TypeCheck(arg, array_type)) {
+            if (count == SPAN_ARRAYS) { /* more than any aclnn operator takes: Python's hook */
+                return PyObject_CallFunctionObjArgs(profiler_begin, args[0], args[1], args[2],
+                                                    NULL);
+            }
+            arrays[count++] = arg;
+        }
+    }
+    return open_span(args[0], args[2], arrays, count);
+}
+
+PyDoc_STRVAR(launch_end_doc,
+"launch_end(span, stream, device_id) -> None\n\n"
+"Closes launch_begin()'s span after its launch on `stream` (of device `device_id`, an\n"
+"int) returned: the host duration, the timing event recorded on the stream, the record\n"
+"appended to the running profile (nothing when the profile ended meanwhile).");
+
+static PyObject *launch_end(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyLong_Check(args[2])
+        || (PyTuple_Check(args[0]) && PyTuple_GET_SIZE(args[0]) != 6)) {
+        PyErr_SetString(PyExc_TypeError, "launch_end(span: launch_begin()'s, stream, "
+                                         "device_id: int)");
+        return NULL;
+    }
+    if (close_record(Py_NewRef(args[0]), 0, args[1], args[2]) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 /* Where an operation on `x` runs without prepare(): the current stream of x's device, when
@@ -2162,18 +2369,19 @@ static int stream_capturing(PyObject *stream)
 PyDoc_STRVAR(read_to_host_doc,
 "read_to_host(x) -> numpy.ndarray or None\n\n"
 "x.to_host() for a C-contiguous NPUArray of at most 1 MiB last used on the current\n"
-"stream of its device, outside a capture and a profile, with no host-read hooks but\n"
-"the capture guard's (which has nothing to do outside a capture):\n"
+"stream of its device, outside a capture, with no host-read hooks but the capture\n"
+"guard's (which has nothing to do outside a capture):\n"
 "a new ndarray filled after aclrtSynchronizeStream on that stream by aclrtMemcpy\n"
-"(ACL_MEMCPY_DEVICE_TO_HOST). None when that is not the case (the caller then takes\n"
-"its Python path). Raises AclError when a call fails.");
+"(ACL_MEMCPY_DEVICE_TO_HOST); while a profile runs, recorded as the Python path's copy\n"
+"(once the stream has its baseline). None when that is not the case (the caller then\n"
+"takes its Python path). Raises AclError when a call fails.");
 
 static PyObject *read_to_host(PyObject *module, PyObject *x)
 {
     (void)module;
     PyObject *shape, *dtype, *buffer, *offset, *id, *stream, *device;
     Py_ssize_t size;
-    if (memcpy_sync == NULL || synchronize_stream == NULL || !uncaptured_array(x) || profiling()
+    if (memcpy_sync == NULL || synchronize_stream == NULL || !uncaptured_array(x)
         || (PyList_GET_SIZE(host_read_hooks) != 0
             && (PyList_GET_SIZE(host_read_hooks) != 1
                 || PyList_GET_ITEM(host_read_hooks, 0) != capture_read_hook))
@@ -2184,7 +2392,7 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
         || (device = SLOT(buffer, b_device)) == NULL || (id = SLOT(device, device_id)) == NULL
         || (stream = current_stream(id)) == NULL
         || (SLOT(buffer, b_stream) != stream && SLOT(buffer, b_stream) != Py_None)
-        || stream_capturing(stream) != 0) {
+        || stream_capturing(stream) != 0 || (profiling() && timed_track(stream) == NULL)) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
@@ -2200,12 +2408,22 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     if (activate_device(id) < 0) {
         return NULL;
     }
+    /* the profiler's record of the copy, as the Python path's (NULL track: the profile
+     * ended meanwhile, on another thread) */
+    PyObject *track = profiling() ? timed_track(stream) : NULL;
+    PyObject *span = track == NULL ? Py_NewRef(Py_None)
+                     : Py_BuildValue("(OOO()()Ln)", SLOT(recording, recording_profile), track,
+                                     s_device_to_host, now_ns(), size * itemsize);
+    if (span == NULL) {
+        return NULL;
+    }
     Py_INCREF(stream); /* (numpy.empty runs Python: hold what the copy reads) */
     PyObject *host = PyObject_CallFunctionObjArgs(host_empty, shape, dtype, NULL);
     Py_buffer view;
     if (host == NULL || PyObject_GetBuffer(host, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
         Py_XDECREF(host);
         Py_DECREF(stream);
+        Py_DECREF(span);
         return NULL;
     }
     size_t nbytes = (size_t)view.len;
@@ -2222,6 +2440,11 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
+    if (close_record(span, status != 0 ? -1 : 0, stream, id) < 0 && status == 0) {
+        Py_DECREF(stream);
+        Py_DECREF(host);
+        return NULL;
+    }
     Py_DECREF(stream);
     if (status != 0) {
         PyObject *raised = PyObject_CallFunction(read_status, "ii", (int)status, phase);
@@ -2266,6 +2489,10 @@ static PyMethodDef methods[] = {
      reduction_result_doc},
     {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL, fill_doc},
     {"configure", configure, METH_O, configure_doc},
+    {"launch_begin", (PyCFunction)(void (*)(void))launch_begin, METH_FASTCALL,
+     launch_begin_doc},
+    {"launch_end", (PyCFunction)(void (*)(void))launch_end, METH_FASTCALL, launch_end_doc},
+    {"event_times", (PyCFunction)(void (*)(void))event_times, METH_FASTCALL, event_times_doc},
     {"unary_result", (PyCFunction)(void (*)(void))unary_result, METH_FASTCALL,
      unary_result_doc},
     {NULL, NULL, 0, NULL}};

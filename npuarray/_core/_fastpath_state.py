@@ -22,7 +22,7 @@ The runtime's state (containers changed in place by their owners, never rebound)
   ``capture_active``: ``_capture_guard.active`` (empty: no capture; else Python runs).
   ``process``: ``_device.process_state`` (slots ``forked``, ``deferred_releases``).
   ``recording``: ``_profiler.recording`` (slots ``profile``, ``tracks``, ``launches``,
-  ``event_pools``: the running profile, see ``_profiler.Recording``). While a profile
+  ``event_pools``, ``serial``: the running profile, see ``_profiler.Recording``). While a profile
   runs, C records its launches itself: the host times, an end timing event from the pool
   (``profiler_take_event`` when it is empty) recorded on the stream with ``record_event``
   (``profiler_record_event`` when the runtime refuses) and a tuple appended to
@@ -50,6 +50,8 @@ C entry points of the provider (ints, None when it lacks one): ``capture_info``
 (aclmdlRICaptureGetInfo), ``synchronize_stream`` (aclrtSynchronizeStream), ``memcpy``
 (aclrtMemcpy), ``record_event`` (aclrtRecordEvent); ``memcpy_device_to_host``:
 ACL_MEMCPY_DEVICE_TO_HOST.
+``elapsed_time`` (aclrtEventElapsedTime): the profiler's device times, read in one call
+when a profile ends (``_fastpath.event_times``).
 
 cffi: C reads a pointer cdata's address through cffi's C API for compiled modules (the
 ``_cffi_backend._C_API`` table, as cffi-generated extensions do), converting to
@@ -75,7 +77,8 @@ class FastPathState:
         "entry_points",
         "launch_status", "read_status", "host_read_hooks", "capture_read_hook", "host_empty",
         "capture_info", "synchronize_stream", "memcpy", "record_event", "memcpy_device_to_host",
-        "pointer_type", "pointer_sample", "pointer_sample_address")
+        "pointer_type", "pointer_sample", "pointer_sample_address",
+        "elapsed_time")
 
     def __init__(self, **fields):
         missing = [name for name in self.__slots__ if name not in fields]

@@ -235,7 +235,7 @@ def launch(op_name, *args, stream=None):
             arg = _NULL
         converted.append(arg)
     activate(stream.device.id)  # CANN launches in the context of the stream's device
-    span = _profiler.active and _profiler.begin_launch(op_name, args, stream)
+    span = _profiler.active and _recorder.begin(op_name, args, stream)
     helper = _pointer_entry_points.get(op_name) or _pointer_entry_points_of(op_name)
     count = len(converted)
     if helper[2] != count:  # other parameters, no helper (or a wrong call: cffi says so)
@@ -246,7 +246,7 @@ def launch(op_name, *args, stream=None):
         if ret:
             _nonzero_helper_result(op_name, ret, stream)
     if span:
-        _profiler.end(span)
+        _recorder.end(span, stream, stream.device.id)
 
 
 def _result(layout, shape, dtype, device, stream):
@@ -347,6 +347,27 @@ def _entry_points_of(op_name):
 # DeviceBuffer.__del__, each falling back to the Python code it stands in for. Without the
 # extension (or with a cffi whose object layout it does not know) everything runs here.
 
+class _LaunchRecorder:
+    """How the Python launch paths (``launch``, ``reduction_result``, ``matmul_result``)
+    record a launch while a profile runs: ``begin(op_name, args, stream)`` -> span, then
+    ``end(span, stream, device_id)``. The profiler's Python hooks, until
+    ``configure_fastpath`` switches to the C recorder of the fast paths
+    (``_fastpath.launch_begin`` / ``launch_end``: the same records at a fraction of the
+    cost)."""
+    __slots__ = ("begin", "end")
+
+    def __init__(self):
+        self.begin = _profiler.begin_launch
+        self.end = _end_in_python
+
+
+def _end_in_python(span, stream, device_id):
+    _profiler.end(span)
+
+
+_recorder = _LaunchRecorder()
+
+
 def configure_fastpath(array_type, array_slots, host_read_hooks):
     """Hands ``_fastpath`` its one state object (``FastPathState``: NPUArray
     ``array_type`` with its slot map ``array_slots``, the runtime's published state,
@@ -361,6 +382,8 @@ def configure_fastpath(array_type, array_slots, host_read_hooks):
     buffer_type = _memory_pool.DeviceBuffer
     if not isinstance(vars(buffer_type)["__del__"], _fastpath.BufferRelease):
         buffer_type.__del__ = _fastpath.BufferRelease(buffer_type.__del__)
+    _recorder.begin, _recorder.end = _fastpath.launch_begin, _fastpath.launch_end
+    _profiler.recording.event_times = _fastpath.event_times
     return True
 
 
@@ -391,7 +414,8 @@ def fastpath_state(array_type, array_slots, host_read_hooks):
         memcpy=_address_of(lib.aclrtMemcpy), record_event=_address_of(lib.aclrtRecordEvent),
         memcpy_device_to_host=lib.ACL_MEMCPY_DEVICE_TO_HOST,
         pointer_type=ffi.typeof("void *"), pointer_sample=sample,
-        pointer_sample_address=int(ffi.cast("uintptr_t", sample)))
+        pointer_sample_address=int(ffi.cast("uintptr_t", sample)),
+        elapsed_time=_address_of(lib.aclrtEventElapsedTime))
 
 
 def fastpath_counts():
@@ -849,7 +873,7 @@ def reduction_result(x, op_name, params, shape, dtype):
                   stream)
     if buffer._stream is not stream:
         buffer.prepare(stream)
-    span = _profiler.active and _profiler.begin_launch(op_name, (x, out), stream)
+    span = _profiler.active and _recorder.begin(op_name, (x, out), stream)
     # _launch_exact() inline: this is the whole cost of a small reduction besides the result
     launcher = _exact_launchers.get(op_name) or _exact_launcher(op_name)
     activate(device.id)
@@ -860,7 +884,7 @@ def reduction_result(x, op_name, params, shape, dtype):
         if ret:
             _nonzero_helper_result(op_name, ret, stream)
     if span:
-        _profiler.end(span)
+        _recorder.end(span, stream, device.id)
     return out
 
 
@@ -884,8 +908,8 @@ def matmul_result(x1, x2, shape, cube_math_type):
         buffer1.prepare(stream)
     if buffer2._stream is not stream:
         buffer2.prepare(stream)
-    span = _profiler.active and _profiler.begin_launch("aclnnMatmul", (x1, x2, out), stream)
+    span = _profiler.active and _recorder.begin("aclnnMatmul", (x1, x2, out), stream)
     _launch_exact("aclnnMatmul", (t1, t2, out._acl_tensor, cube_math_type), stream)
     if span:
-        _profiler.end(span)
+        _recorder.end(span, stream, device.id)
     return out

@@ -1,11 +1,14 @@
 """``npuarray.profile()``: the profile object.
 
 The runtime records (``npuarray.runtime._profiler``); a Profile starts and stops
-the recording, keeps what was recorded and, when it ends, turns the timing
-events of each stream into device times (``_profiler.event_times``: an anchor
-event per stream, the same ACL calls on CANN and npusim).
+the recording, keeps what was recorded and, when it ends, reads when each stream
+reached its timing events (``_profiler.event_times``: an anchor event per stream,
+the same ACL calls on CANN and npusim). The Records are made from what was
+recorded when ``records`` is first read: a profile's end costs the reading of
+the events only.
 """
 import os
+import threading
 import time
 
 from .._acl import AclError
@@ -47,10 +50,13 @@ class Profile:
     """
 
     def __init__(self):
-        self.records = []         # filled when the profile ends
         self.incoming = []        # what the recorder appends to, from every thread
         self._launches = []       # the C recorder's launches (tuples, see _profiler.Recording)
         self.duration_ns = None
+        self._records = None      # made from what was recorded on first read (``records``)
+        self._taken = None        # (Records, launch tuples) taken when the profile ended
+        self._read = []           # (timing events of a stream, in order; their host ns times)
+        self._making = threading.Lock()
         self._tracks = {}
         self._origin = None
         self._pid = os.getpid()
@@ -74,26 +80,22 @@ class Profile:
 
     def stop(self):
         """Ends the profile (what leaving the ``with`` block does): no more records; the
-        streams used are synchronised and the device times resolved."""
+        streams used are synchronised and the times their timing events were reached read
+        (the Records are made from them when ``records`` is first read)."""
         if self.duration_ns is not None or self._origin is None:
             return
         _profiler.stop(self)
-        # A call still closing on another thread may append to `incoming` meanwhile: it is
-        # left out (the copy is atomic), as a call that ends after the profile.
-        self.records = list(self.incoming)
-        self.records += [_profiler.launch_record(*launch) for launch in list(self._launches)]
+        # A call still closing on another thread may append meanwhile: it is left out (the
+        # copies are atomic), as a call that ends after the profile.
+        self._taken = (list(self.incoming), list(self._launches))
         self.incoming = self._launches = None
         try:
             if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
-                by_stream = {}
-                for record in self.records:
-                    if record._events is not None:
-                        by_stream.setdefault(id(record.stream), []).append(record)
-                for key, track in self._tracks.items():
-                    self._resolve(track, by_stream.get(key, ()))
+                for track in self._tracks.values():
+                    self._resolve(track)
         finally:
             self._tracks.clear()
-            self._finish()
+            self.duration_ns = _now() - self._origin
 
     def track(self, stream):
         """The _Track of `stream` (created on first use; called by the recorder). Keyed by
@@ -103,44 +105,56 @@ class Profile:
             track = self._tracks.setdefault(id(stream), _Track(stream))
         return track
 
-    # -- resolving device times -----------------------------------------------------------
+    # -- device times ----------------------------------------------------------------------
 
-    def _resolve(self, track, records):
-        """Sets the device times of `records`, the timed records of `track`'s stream: each
-        ends when the stream reached its event, and starts when the stream had passed the
-        event recorded before it and the host had begun the call (see
-        ``npuarray.runtime._profiler``)."""
+    def _resolve(self, track):
+        """Reads when `track`'s stream reached each of its timing events (and gives the
+        events back to the pool): a record ends when its stream reached its event, and
+        starts when the stream had passed the event recorded before it and the host had
+        begun the call (see ``npuarray.runtime._profiler``)."""
         stream = track.stream
         device_id = stream.device.id
-        times = None
-        events = list(track.events)   # in record order (the anchor is appended after them)
         try:
-            if not _profiler.capturing(stream):   # still captured: its events cannot be read
-                activate(device_id)
-                times = _profiler.event_times(stream, track.events)
+            if _profiler.capturing(stream):   # still captured: its events cannot be read
+                return
+            activate(device_id)
+            events, times = _profiler.event_times(stream, track.events)
         except (AclError, RuntimeError):
-            times = None   # the device was reset, or the stream failed: host times only
-        else:
-            _profiler.give_back(device_id, track.events)  # the anchor too
-        if times is None:
-            return
-        previous = {event: before for before, event in zip(events, events[1:])}
-        origin = self._origin
-        for record in records:
-            end = times.get(record._events)
-            before = times.get(previous.get(record._events))
-            if end is not None and before is not None:
-                start = min(max(before, record.host_start_ns), end)
-                record.device_start_ns = start - origin
-                record.device_end_ns = end - origin
+            return   # the device was reset, or the stream failed: host times only
+        _profiler.give_back(device_id, track.events)  # the anchor too
+        self._read.append((events, times))
 
-    def _finish(self):
-        end = _now()
-        for record in self.records:
-            record.host_start_ns -= self._origin
-            record._events = None
-        self.records.sort(key=lambda r: r.host_start_ns)
-        self.duration_ns = end - self._origin
+    @property
+    def records(self):
+        """The ``Record`` of every call, by host start time: made when first read after
+        the profile ended (empty while it runs)."""
+        if self._records is None:
+            with self._making:   # two threads reading at once make them once
+                if self._records is None:
+                    if self._taken is None:
+                        return []
+                    self._records = self._make_records()
+        return self._records
+
+    def _make_records(self):
+        incoming, launches = self._taken
+        records = incoming + [_profiler.launch_record(*launch) for launch in launches]
+        times, before, origin = {}, {}, self._origin   # timing event -> ns, its previous's
+        for events, reached in self._read:
+            times.update(zip(events, reached))
+            before.update(zip(events[1:], reached))
+        for record in records:
+            event, record._events = record._events, None
+            start = record.host_start_ns
+            record.host_start_ns = start - origin
+            end = times.get(event) if event is not None else None
+            previous = before.get(event) if end is not None else None
+            if previous is not None:
+                record.device_start_ns = min(max(previous, start), end) - origin
+                record.device_end_ns = end - origin
+        records.sort(key=lambda r: r.host_start_ns)
+        self._taken = self._read = None
+        return records
 
     # -- results ---------------------------------------------------------------------------
 

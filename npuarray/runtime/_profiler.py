@@ -26,6 +26,15 @@ Inside a graph capture no event is recorded (an event recorded on a capturing
 stream becomes part of the graph and its timestamps cannot be read: 107028), so
 captured work gets host-side records only.
 
+Launches are recorded in C where the C fast path is configured
+(npuarray/_core/_fastpath.c): its own launches and small reads, and the Python
+launch paths' through its ``launch_begin`` / ``launch_end``; the rest (copies,
+stream waits, replays, a stream's first timed work) through the hooks here. The
+timing is the same ACL calls on CANN and npusim: one aclrtRecordEvent per timed
+call (npusim keeps it as a mark in its stream's order, not a task, so timing
+does not change which thread runs the work it times) and, when the profile
+ends, aclrtEventElapsedTime per event (``event_times``, in one C call).
+
 Appends come from any thread: ``list.append`` is atomic, so the records of all
 threads are collected without a lock on the hot path.
 """
@@ -53,12 +62,17 @@ class Recording:
     ``begin_launch`` and ``end``). ``launches``: the list the C recorder appends a launch
     to once it returned, as the tuple ``launch_record`` takes (its end event recorded on
     the stream and appended to the track, as ``end`` does). ``event_pools``: the pooled
-    timing events by device id (``take_event``'s)."""
-    __slots__ = ("profile", "tracks", "launches", "event_pools")
+    timing events by device id (``take_event``'s). ``event_times``: set when the C fast
+    path is configured, its ``event_times(events, anchor, anchor_ns)``, which reads a
+    stream's timing events in one call (see ``event_times`` here); None: a Python loop.
+    ``serial``: one more at each start, so that the C recorder knows its cached track is
+    of the running profile."""
+    __slots__ = ("profile", "tracks", "launches", "event_pools", "event_times", "serial")
 
     def __init__(self):
-        self.profile = self.tracks = self.launches = None
+        self.profile = self.tracks = self.launches = self.event_times = None
         self.event_pools = _pools
+        self.serial = 0
 
 
 recording = Recording()
@@ -127,6 +141,7 @@ def start(profile, tracks, launches):
             raise RuntimeError("a profile is already running in this process; npuarray keeps "
                                "one profile at a time (it records every thread): end it first")
         recording.tracks, recording.launches = tracks, launches
+        recording.serial += 1
         _profile = recording.profile = profile
         active = True
 
@@ -197,8 +212,8 @@ def record_timing_event(track, stream):
 
 
 def event_times(stream, events):
-    """Host-clock times (ns) at which `stream` reached each of `events` (timing events
-    recorded on it, in record order), by event (cffi pointers hash by address).
+    """The timing events recorded on `stream` so far (`events`, in record order: a copy)
+    and the host-clock times (ns) at which the stream reached each, a list in that order.
 
     aclrtEventElapsedTime measures between two events recorded on one stream once the
     stream is synchronised (hicann/runtime docs/zh/api_ref/07_event_management.md). So the
@@ -206,8 +221,10 @@ def event_times(stream, events):
     at once) and synchronised, and the host clock read: each event's time is that host time
     minus the elapsed time from the event to the anchor. Events complete in record order,
     so the times are made non-decreasing in that order (float32 milliseconds round by a
-    few nanoseconds). The anchor is appended to `events` (to go back to the pool). The
-    caller has activated the stream's device (this module is below the device module)."""
+    few nanoseconds). The same ACL calls on CANN and npusim; the C fast path, when
+    configured, makes them in one call (``Recording.event_times``). The anchor is appended
+    to `events` (to go back to the pool). The caller has activated the stream's device
+    (this module is below the device module)."""
     device_id = stream.device.id
     recorded = list(events)  # a span still closing on another thread may add one meanwhile
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
@@ -216,15 +233,19 @@ def event_times(stream, events):
     check(lib.aclrtRecordEvent(anchor, stream.handle), "aclrtRecordEvent")
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
     anchor_time = _now()   # the idle stream reached the anchor at most this late
-    ms = ffi.new("float *")
-    times, previous = {}, None
-    for event in recorded:
-        check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
-        time_ns = anchor_time - round(ms[0] * 1e6)
-        if previous is not None and time_ns < previous:
-            time_ns = previous
-        times[event] = previous = time_ns
-    return times
+    in_c = recording.event_times
+    times = in_c(recorded, anchor, anchor_time) if in_c is not None else None
+    if times is None:   # no C loop, or it met a refusal: this loop raises its AclError
+        ms = ffi.new("float *")
+        times, previous = [], None
+        for event in recorded:
+            check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
+            time_ns = anchor_time - round(ms[0] * 1e6)
+            if previous is not None and time_ns < previous:
+                time_ns = previous
+            times.append(time_ns)
+            previous = time_ns
+    return recorded, times
 
 
 def capturing(stream):
@@ -251,15 +272,16 @@ def _begin_device(record, stream):
 
 
 def launch_record(name, shapes, dtypes, device, stream, thread, start_ns, duration_ns, event,
-                  captured):
+                  captured, kind="launch", nbytes=0):
     """The Record of a launch the C recorder made (``Recording.launches``' tuples): its
     operator, the shapes and dtypes of its NPUArray arguments, device id, stream, native
     thread id, host start and duration (ns, this module's clock), its end timing event (or
-    None) and whether it was captured. Every slot set here, without ``__init__``: a
-    profile ends by making hundreds of these."""
+    None) and whether it was captured; a small read the C path made adds kind "copy" and
+    its bytes (its name the ACL_MEMCPY_* kind). Every slot set here, without
+    ``__init__``: a profile's records are hundreds of these."""
     record = _new_record(Record)
-    record.kind, record.name, record.device, record.stream = "launch", name, device, stream
-    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, 0
+    record.kind, record.name, record.device, record.stream = kind, name, device, stream
+    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, nbytes
     record.captured, record.host_start_ns, record.host_duration_ns = captured, start_ns, \
         duration_ns
     record.device_start_ns = record.device_end_ns = None
