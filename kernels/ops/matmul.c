@@ -239,12 +239,36 @@ SMALL_N_TARGET void small_n_store(float *out, __m512 v, int64_t p, __mmask16 col
     _mm512_mask_storeu_ps(out, columns, v);
 }
 
-/* The last k of a row, padded with zeros (not read past the row: it may end A). */
+/* Two columns of SMALL_N_ROWS rows (p = 8: lane 8 n + q of acc[i] holds row i's partial sum of
+ * column n), stored at out (rows every ldc floats): the eight rows' sums added as a tree of
+ * shuffles, 15 in all instead of 5 per row. */
+SMALL_N_TARGET void small_n_store_pairs(float *out, int64_t ldc, const __m512 *acc)
+{
+    __m512 half[4], quarter[2];
+    for (int i = 0; i < 4; i++) /* 128-bit lane l: row 2i + l / 2, column l % 2; 4 partial sums */
+        half[i] = _mm512_add_ps(_mm512_shuffle_f32x4(acc[2 * i], acc[2 * i + 1], 0x88),
+                                _mm512_shuffle_f32x4(acc[2 * i], acc[2 * i + 1], 0xDD));
+    for (int i = 0; i < 2; i++) /* 2 partial sums of half[2i] and of half[2i + 1] in each lane */
+        quarter[i] = _mm512_add_ps(_mm512_shuffle_ps(half[2 * i], half[2 * i + 1], 0x88),
+                                   _mm512_shuffle_ps(half[2 * i], half[2 * i + 1], 0xDD));
+    /* element 4 l + j: the sum of half[j]'s lane l */
+    __m512 sums = _mm512_add_ps(_mm512_shuffle_ps(quarter[0], quarter[1], 0x88),
+                                _mm512_shuffle_ps(quarter[0], quarter[1], 0xDD));
+    /* row r's two sums to elements 2 r, 2 r + 1: half (r / 2), lane 2 (r % 2) + column */
+    const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    _Alignas(64) float pairs[16];
+    _mm512_store_ps(pairs, _mm512_permutexvar_ps(order, sums));
+    for (int r = 0; r < SMALL_N_ROWS; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
+}
+
+/* The last k of a row (tail < p of them) padded with zeros, repeated as small_n_broadcast does:
+ * read with a mask, not past the row (it may end A), nor through memory (a store forwarded to
+ * a wider load stalls). */
 SMALL_N_TARGET __m512 small_n_tail(const float *x, int64_t tail, int64_t p)
 {
-    float last[16] = {0};
-    memcpy(last, x, (size_t)tail * sizeof(float));
-    return small_n_broadcast(last, p);
+    __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << tail) - 1), x);
+    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    return _mm512_permutexvar_ps(_mm512_and_si512(lane, _mm512_set1_epi32((int)p - 1)), v);
 }
 
 /* Rows begin .. end of one column group, with p a constant where inlined: SMALL_N_ROWS rows
@@ -269,6 +293,10 @@ SMALL_N_TARGET void small_n_group_rows(const small_n_job *j, const small_n_group
             __m512 b = _mm512_load_ps(g->b + full * 16);
             for (int i = 0; i < SMALL_N_ROWS; i++)
                 acc[i] = _mm512_fmadd_ps(small_n_tail(x + i * lda + full * p, tail, p), b, acc[i]);
+        }
+        if (p == 8 && columns == 3) {
+            small_n_store_pairs(j->c + (int64_t)m * j->ldc + g->n0, j->ldc, acc);
+            continue;
         }
         for (int i = 0; i < SMALL_N_ROWS; i++)
             small_n_store(j->c + (int64_t)(m + (size_t)i) * j->ldc + g->n0, acc[i], p, columns);
