@@ -2238,13 +2238,73 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
 /* ---------------------------------------------------------------------------------------
  * ReductionFunction: npuarray.sum(x, axis) / x.sum(axis) and the like */
 
+/* The plans a ReductionFunction last used, by (dtype, shape, axis, keepdims): a match costs a
+ * few pointer and int compares, the plans' dict a tuple and its hash (the dtype's is not
+ * cached), about a third of the call. A plan stays valid when _statistical forgets it (it
+ * holds its aclIntArray). */
+#define RECENT_PLANS 4
+
+typedef struct {
+    PyObject *dtype, *shape, *axis, *keepdims, *plan; /* NULL: unused */
+} RecentPlan;
+
 typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     PyObject *name;     /* the aclnn reduction: aclnnReduceSum, aclnnAmax, ... */
     PyObject *plans;    /* _statistical's plans: {plan key: (name, params, shape, dtype)} */
     PyObject *fallback; /* the Python function (or method) */
+    RecentPlan recent[RECENT_PLANS];
+    int next_recent;
 } ReductionFunction;
+
+static void clear_recent(RecentPlan *r)
+{
+    Py_CLEAR(r->dtype);
+    Py_CLEAR(r->shape);
+    Py_CLEAR(r->axis);
+    Py_CLEAR(r->keepdims);
+    Py_CLEAR(r->plan);
+}
+
+/* Whether two axes (None, exact ints or tuples of exact ints: plain_axis) are equal. */
+static int same_axis(PyObject *a, PyObject *b)
+{
+    if (a == b) {
+        return 1;
+    }
+    if (PyLong_CheckExact(a) && PyLong_CheckExact(b)) {
+        return PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+    }
+    return PyTuple_CheckExact(a) && PyTuple_CheckExact(b) && same_shape(a, b);
+}
+
+/* The recent plan of (x's dtype and shape, axis, keepdims), borrowed, or NULL. */
+static PyObject *recent_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims)
+{
+    PyObject *dtype = SLOT(x, a_dtype), *shape = SLOT(x, a_shape);
+    for (int i = 0; i < RECENT_PLANS; i++) {
+        RecentPlan *r = &f->recent[i];
+        if (r->plan != NULL && r->dtype == dtype && r->keepdims == keepdims
+            && (r->shape == shape || same_shape(r->shape, shape)) && same_axis(r->axis, axis)) {
+            return r->plan;
+        }
+    }
+    return NULL;
+}
+
+static void remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims,
+                          PyObject *plan)
+{
+    RecentPlan *r = &f->recent[f->next_recent];
+    f->next_recent = (f->next_recent + 1) % RECENT_PLANS;
+    clear_recent(r);
+    r->dtype = Py_NewRef(SLOT(x, a_dtype));
+    r->shape = Py_NewRef(SLOT(x, a_shape));
+    r->axis = Py_NewRef(axis);
+    r->keepdims = Py_NewRef(keepdims);
+    r->plan = Py_NewRef(plan);
+}
 
 /* Whether `axis` is one _statistical._plan_key memoises: None, an int, a tuple of ints. */
 static int plain_axis(PyObject *axis)
@@ -2292,12 +2352,16 @@ static int reduction_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 static PyObject *planned_reduction(ReductionFunction *f, PyObject *x, PyObject *axis,
                                    PyObject *keepdims)
 {
-    PyObject *key = PyTuple_Pack(6, f->name, SLOT(x, a_dtype), SLOT(x, a_shape), axis,
-                                 keepdims, Py_None);
-    PyObject *plan = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
-    Py_XDECREF(key);
-    if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 4) {
-        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    PyObject *plan = recent_plan(f, x, axis, keepdims);
+    if (plan == NULL) {
+        PyObject *key = PyTuple_Pack(6, f->name, SLOT(x, a_dtype), SLOT(x, a_shape), axis,
+                                     keepdims, Py_None);
+        plan = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
+        Py_XDECREF(key);
+        if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 4) {
+            return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+        }
+        remember_plan(f, x, axis, keepdims, plan);
     }
     Py_INCREF(plan); /* (the plans may be cleared while the phases run without the GIL) */
     PyObject *const call[] = {x, PyTuple_GET_ITEM(plan, 0), PyTuple_GET_ITEM(plan, 1),
@@ -2351,6 +2415,13 @@ static int reduction_traverse(PyObject *self, visitproc visit, void *arg)
     Py_VISIT(f->name);
     Py_VISIT(f->plans);
     Py_VISIT(f->fallback);
+    for (int i = 0; i < RECENT_PLANS; i++) {
+        Py_VISIT(f->recent[i].dtype);
+        Py_VISIT(f->recent[i].shape);
+        Py_VISIT(f->recent[i].axis);
+        Py_VISIT(f->recent[i].keepdims);
+        Py_VISIT(f->recent[i].plan);
+    }
     return 0;
 }
 
@@ -2360,6 +2431,9 @@ static int reduction_clear(PyObject *self)
     Py_CLEAR(f->name);
     Py_CLEAR(f->plans);
     Py_CLEAR(f->fallback);
+    for (int i = 0; i < RECENT_PLANS; i++) {
+        clear_recent(&f->recent[i]);
+    }
     return 0;
 }
 
