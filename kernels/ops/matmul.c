@@ -4,7 +4,9 @@
  * each other.
  *
  * float32 / float64 run on OpenBLAS (scipy_cblas_sgemm / scipy_cblas_dgemm, resolved with dlopen
- * from the library named by NPUSIM_BLAS_LIBRARY); float16 / bfloat16 are converted to float32,
+ * from the library named by NPUSIM_BLAS_LIBRARY), except float32 products of 9 to 16 columns on
+ * x86-64 with AVX-512, which npusim's own kernel computes (see "Narrow products" below);
+ * float16 / bfloat16 are converted to float32,
  * multiplied there and rounded on store. Integer dtypes (an npusim extension: CANN documents
  * FLOAT, FLOAT16 and BFLOAT16) use int64 loops that wrap. cubeMathType is checked (0..4) but
  * npusim always computes at full precision. */
@@ -183,7 +185,7 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
 }
 
 /* ---------------------------------------------------------------------------------------------
- * float32 products with 9 to 16 columns of out (k-means' distances to 10 centroids,
+ * Narrow products: float32 with 9 to 16 columns of out (k-means' distances to 10 centroids,
  * `x @ centroids.T`): OpenBLAS has no kernel for such widths (its small-matrix kernels cover up
  * to 8 columns: a (1797, 64) @ (64, 10) takes it 2.5 times its (1797, 64) @ (64, 8)). Here a row
  * of out is computed by 16-lane FMAs in column groups of w columns and p = 16 / w consecutive
