@@ -6,10 +6,13 @@ timing ending with a synchronisation of the stream, so that the table shows whic
 operations the iteration's time goes to."""
 import importlib.util
 import pathlib
+import statistics
+import time
 
 import numpy as np
 
 import npuarray as npx
+from npuarray._core import _ops, _statistical
 
 from . import _targets
 from ._harness import torch_or_none
@@ -68,6 +71,51 @@ def _operations(data, initial, torch):
     ]
 
 
+def _sum_squares_breakdown(harness, initial, stream):
+    """Where ``sum(c * c, axis=1)``'s time goes, per pair of operations: the launching
+    thread's CPU time (its host path and the two kernels, which a stream this idle runs on
+    the launching thread), and of it the provider's share: aclnnMul's and aclnnReduceSum's
+    two phases alone on the same operands through npuarray's C launch helpers (no result
+    arrays made); the rest is npuarray's host path (_fastpath.c: result arrays, pool
+    blocks, descriptors, plan lookups)."""
+    if _ops._launch_helper is None:
+        return
+    c = npx.asarray(initial)
+
+    def pairs():
+        for _ in range(OPS_PER_CALL):
+            npx.sum(c * c, axis=1)
+        stream.synchronize()
+    pairs()
+    samples = []
+    harness.settle()
+    for _ in range(3 if harness.quick else 7):
+        start = time.thread_time()
+        pairs()
+        samples.append((time.thread_time() - start) / OPS_PER_CALL)
+    best, median = min(samples), statistics.median(samples)
+    harness._add("    host CPU of the launching thread", {"npuarray": median},
+                 {"npuarray": best}, None)
+    squares = c * c
+    out = npx.sum(squares, axis=1)
+    plan = _statistical._plans[_statistical._plan_key("aclnnReduceSum", squares, 1, False, None)]
+    first, second, count = _ops._pointer_entry_points_of("aclnnMul")
+    multiply = (first, second, count, c._acl_tensor, c._acl_tensor, squares._acl_tensor,
+                _ops._NULL, stream.handle)
+    reduce = _ops._exact_launchers.get("aclnnReduceSum") or _ops._exact_launcher("aclnnReduceSum")
+    launch = _ops._launch_helper
+
+    def phases():
+        for _ in range(OPS_PER_CALL):
+            launch(*multiply)
+            reduce(squares._acl_tensor, *plan[1], out._acl_tensor, stream.handle)
+        stream.synchronize()
+    provider = harness.measure("    of which the two operators' phases", phases,
+                               per_call=OPS_PER_CALL)
+    print("    per sum(c * c, axis=1): host CPU best %.2f us, median %.2f us; the provider's "
+          "two launches %.2f us" % (best * 1e6, median * 1e6, provider * 1e6))
+
+
 def run(harness):
     harness.benchmark = "kmeans"
     torch = torch_or_none()
@@ -95,3 +143,4 @@ def run(harness):
             if more and torch is not None:
                 impls["torch"] = _repeated(more[0])
             harness.compare("  " + name, impls, target=more[1] if more else None)
+        _sum_squares_breakdown(harness, initial, stream)

@@ -161,6 +161,8 @@ def _functions_of(obj):
         return [obj.__func__]
     if isinstance(obj, types.FunctionType):
         return [obj]
+    if isinstance(getattr(obj, "__wrapped__", None), types.FunctionType):
+        return [obj.__wrapped__]  # a C stand-in for a Python function (npuarray/_core/_fastpath.c)
     if isinstance(obj, type):
         return [f for f in vars(obj).values() if isinstance(f, types.FunctionType)]
     call = getattr(type(obj), "__call__", None)

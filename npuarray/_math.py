@@ -928,6 +928,7 @@ def _reduce(ufunc_name, function, a, axis, dtype, out, keepdims, initial, where)
                                             keepdims=keepdims, initial=initial, where=where)
 
 
+@st.reduction_in_c("aclnnReduceSum")
 def sum(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=NO_VALUE,  # noqa: A001
         where=True):
     """Sum over ``axis`` (None: all; int or tuple) (``numpy.sum``, array API ``sum``):
@@ -950,6 +951,7 @@ def prod(a, /, axis=None, dtype=None, out=None, keepdims=False, initial=NO_VALUE
     return _reduce("multiply", st.prod, a, axis, dtype, out, keepdims, initial, where)
 
 
+@st.reduction_in_c("aclnnAmax")
 def max(a, /, axis=None, out=None, keepdims=False, initial=NO_VALUE,  # noqa: A001
         where=True):
     """Largest element over ``axis`` (``numpy.max``, array API ``max``): aclnnAmax;
@@ -961,6 +963,7 @@ def max(a, /, axis=None, out=None, keepdims=False, initial=NO_VALUE,  # noqa: A0
     return _reduce("maximum", st.max, a, axis, None, out, keepdims, initial, where)
 
 
+@st.reduction_in_c("aclnnAmin")
 def min(a, /, axis=None, out=None, keepdims=False, initial=NO_VALUE,  # noqa: A001
         where=True):
     """Smallest element over ``axis`` (``numpy.min``, array API ``min``): aclnnAmin."""

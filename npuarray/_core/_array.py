@@ -588,6 +588,7 @@ class NPUArray:
         """Set every element to the scalar ``value`` (aclnnInplaceFillScalar)."""
         self[...] = value
 
+    @_statistical.reduction_in_c("aclnnReduceSum")
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """``npuarray.sum`` (aclnnReduceSum); ``out``: an NPUArray to write to."""
         return into_out(_statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
@@ -597,10 +598,12 @@ class NPUArray:
         result = _statistical.mean(self, axis=axis, keepdims=keepdims)
         return into_out(result if dtype is None else result.astype(dtype), out)
 
+    @_statistical.reduction_in_c("aclnnAmax")
     def max(self, axis=None, out=None, keepdims=False):
         """``npuarray.max`` (aclnnAmax)."""
         return into_out(_statistical.max(self, axis=axis, keepdims=keepdims), out)
 
+    @_statistical.reduction_in_c("aclnnAmin")
     def min(self, axis=None, out=None, keepdims=False):
         """``npuarray.min`` (aclnnAmin)."""
         return into_out(_statistical.min(self, axis=axis, keepdims=keepdims), out)

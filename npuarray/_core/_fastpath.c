@@ -20,6 +20,8 @@
  *   fill            aclnnInplaceFillScalar (_ops.fill_).
  *   read_to_host    a small blocking read: aclrtSynchronizeStream + aclrtMemcpy.
  *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
+ *   ReductionFunction  npuarray.sum(x, axis) / x.sum(axis) (and max, min): the plan
+ *                   _statistical memoised, run by reduction_result.
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
  * function it stands in for (`fallback`; the functions return None instead), which
@@ -2456,6 +2458,244 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     return host;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * ReductionFunction: npuarray.sum(x, axis) / x.sum(axis) and the like */
+
+/* The plans a ReductionFunction last used, by (dtype, shape, axis, keepdims): a match costs a
+ * few pointer and int compares, the plans' dict a tuple and its hash (the dtype's is not
+ * cached), about a third of the call. A plan stays valid when _statistical forgets it (it
+ * holds its aclIntArray). */
+#define RECENT_PLANS 4
+
+typedef struct {
+    PyObject *dtype, *shape, *axis, *keepdims, *plan; /* NULL: unused */
+} RecentPlan;
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *name;     /* the aclnn reduction: aclnnReduceSum, aclnnAmax, ... */
+    PyObject *plans;    /* _statistical's plans: {plan key: (name, params, shape, dtype)} */
+    PyObject *fallback; /* the Python function (or method) */
+    RecentPlan recent[RECENT_PLANS];
+    int next_recent;
+} ReductionFunction;
+
+static void clear_recent(RecentPlan *r)
+{
+    Py_CLEAR(r->dtype);
+    Py_CLEAR(r->shape);
+    Py_CLEAR(r->axis);
+    Py_CLEAR(r->keepdims);
+    Py_CLEAR(r->plan);
+}
+
+/* Whether two axes (None, exact ints or tuples of exact ints: plain_axis) are equal. */
+static int same_axis(PyObject *a, PyObject *b)
+{
+    if (a == b) {
+        return 1;
+    }
+    if (PyLong_CheckExact(a) && PyLong_CheckExact(b)) {
+        return PyObject_RichCompareBool(a, b, Py_EQ) == 1;
+    }
+    return PyTuple_CheckExact(a) && PyTuple_CheckExact(b) && same_shape(a, b);
+}
+
+/* The recent plan of (x's dtype and shape, axis, keepdims), borrowed, or NULL. */
+static PyObject *recent_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims)
+{
+    PyObject *dtype = SLOT(x, a_dtype), *shape = SLOT(x, a_shape);
+    for (int i = 0; i < RECENT_PLANS; i++) {
+        RecentPlan *r = &f->recent[i];
+        if (r->plan != NULL && r->dtype == dtype && r->keepdims == keepdims
+            && (r->shape == shape || same_shape(r->shape, shape)) && same_axis(r->axis, axis)) {
+            return r->plan;
+        }
+    }
+    return NULL;
+}
+
+static void remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims,
+                          PyObject *plan)
+{
+    RecentPlan *r = &f->recent[f->next_recent];
+    f->next_recent = (f->next_recent + 1) % RECENT_PLANS;
+    clear_recent(r);
+    r->dtype = Py_NewRef(SLOT(x, a_dtype));
+    r->shape = Py_NewRef(SLOT(x, a_shape));
+    r->axis = Py_NewRef(axis);
+    r->keepdims = Py_NewRef(keepdims);
+    r->plan = Py_NewRef(plan);
+}
+
+/* Whether `axis` is one _statistical._plan_key memoises: None, an int, a tuple of ints. */
+static int plain_axis(PyObject *axis)
+{
+    if (axis == Py_None || PyLong_CheckExact(axis)) {
+        return 1;
+    }
+    if (!PyTuple_CheckExact(axis)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(axis); i++) {
+        if (!PyLong_CheckExact(PyTuple_GET_ITEM(axis, i))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The call's array, axis and keepdims when it is (x[, axis], [axis=..., ][keepdims=...])
+ * with an NPUArray x, a plain axis and a bool keepdims; 0 otherwise. */
+static int reduction_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                          PyObject **axis, PyObject **keepdims)
+{
+    if (nargs < 1 || nargs > 2 || !uncaptured_array(args[0])) {
+        return 0;
+    }
+    *axis = nargs == 2 ? args[1] : Py_None;
+    *keepdims = Py_False;
+    Py_ssize_t keywords = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < keywords; i++) {
+        PyObject *keyword = PyTuple_GET_ITEM(kwnames, i);
+        if (nargs == 1 && PyUnicode_CompareWithASCIIString(keyword, "axis") == 0) {
+            *axis = args[nargs + i];
+        } else if (PyUnicode_CompareWithASCIIString(keyword, "keepdims") == 0) {
+            *keepdims = args[nargs + i];
+        } else {
+            return 0;
+        }
+    }
+    return plain_axis(*axis) && PyBool_Check(*keepdims);
+}
+
+/* The reduction through its memoised plan (reduction_result), or None when there is none
+ * or its common case does not apply. */
+static PyObject *planned_reduction(ReductionFunction *f, PyObject *x, PyObject *axis,
+                                   PyObject *keepdims)
+{
+    PyObject *plan = recent_plan(f, x, axis, keepdims);
+    if (plan == NULL) {
+        PyObject *key = PyTuple_Pack(6, f->name, SLOT(x, a_dtype), SLOT(x, a_shape), axis,
+                                     keepdims, Py_None);
+        plan = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
+        Py_XDECREF(key);
+        if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 4) {
+            return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+        }
+        remember_plan(f, x, axis, keepdims, plan);
+    }
+    Py_INCREF(plan); /* (the plans may be cleared while the phases run without the GIL) */
+    PyObject *const call[] = {x, PyTuple_GET_ITEM(plan, 0), PyTuple_GET_ITEM(plan, 1),
+                              PyTuple_GET_ITEM(plan, 2), PyTuple_GET_ITEM(plan, 3)};
+    PyObject *out = reduction_result(NULL, call, 5);
+    Py_DECREF(plan);
+    return out;
+}
+
+static PyObject *reduction_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                      PyObject *kwnames)
+{
+    ReductionFunction *f = (ReductionFunction *)self;
+    PyObject *axis, *keepdims;
+    if (f->fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "npuarray's reduction was cleared (shutdown)");
+        return NULL;
+    }
+    if (reduction_call(args, PyVectorcall_NARGS(nargsf), kwnames, &axis, &keepdims)) {
+        PyObject *out = planned_reduction(f, args[0], axis, keepdims);
+        if (out != Py_None) {
+            return out; /* the result, or NULL with the phase's AclError */
+        }
+        Py_DECREF(out);
+    }
+    return PyObject_Vectorcall(f->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *reduction_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"name", "plans", "fallback", NULL};
+    PyObject *name, *plans, *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO!O:ReductionFunction", keywords, &name,
+                                     &PyDict_Type, &plans, &fallback)) {
+        return NULL;
+    }
+    ReductionFunction *f = (ReductionFunction *)type->tp_alloc(type, 0);
+    if (f == NULL) {
+        return NULL;
+    }
+    f->vectorcall = reduction_vectorcall;
+    f->name = Py_NewRef(name);
+    f->plans = Py_NewRef(plans);
+    f->fallback = Py_NewRef(fallback);
+    return (PyObject *)f;
+}
+
+static int reduction_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    ReductionFunction *f = (ReductionFunction *)self;
+    Py_VISIT(f->name);
+    Py_VISIT(f->plans);
+    Py_VISIT(f->fallback);
+    for (int i = 0; i < RECENT_PLANS; i++) {
+        Py_VISIT(f->recent[i].dtype);
+        Py_VISIT(f->recent[i].shape);
+        Py_VISIT(f->recent[i].axis);
+        Py_VISIT(f->recent[i].keepdims);
+        Py_VISIT(f->recent[i].plan);
+    }
+    return 0;
+}
+
+static int reduction_clear(PyObject *self)
+{
+    ReductionFunction *f = (ReductionFunction *)self;
+    Py_CLEAR(f->name);
+    Py_CLEAR(f->plans);
+    Py_CLEAR(f->fallback);
+    for (int i = 0; i < RECENT_PLANS; i++) {
+        clear_recent(&f->recent[i]);
+    }
+    return 0;
+}
+
+static void reduction_dealloc(PyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    reduction_clear(self);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *reduction_getattro(PyObject *self, PyObject *name)
+{
+    return forwarding_getattro(self, name, ((ReductionFunction *)self)->fallback);
+}
+
+static PyTypeObject ReductionFunctionType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "npuarray._core._fastpath.ReductionFunction",
+    .tp_doc = PyDoc_STR(
+        "ReductionFunction(name, plans, fallback)\n\n"
+        "A reduction's public function or NPUArray method (npuarray.sum, x.sum, ...) for\n"
+        "the aclnn reduction `name`: a call with one NPUArray, an axis (None, an int or a\n"
+        "tuple of ints; positional or keyword) and keepdims (a bool) whose plan `plans`\n"
+        "holds (memoised by _statistical under its plan key: the operator as it is, one\n"
+        "launch) runs in C (reduction_result); every other call, and a first one, through\n"
+        "`fallback`, the Python function. Binds like a method."),
+    .tp_basicsize = sizeof(ReductionFunction),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = reduction_traverse,
+    .tp_clear = reduction_clear,
+    .tp_vectorcall_offset = offsetof(ReductionFunction, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = method_get,
+    .tp_getattro = reduction_getattro,
+    .tp_new = reduction_new,
+    .tp_dealloc = reduction_dealloc,
+};
+
 /* --------------------------------------------------------------------------------------- */
 
 PyDoc_STRVAR(counts_doc,
@@ -2508,7 +2748,7 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__fastpath(void)
 {
     if (intern_names() < 0 || PyType_Ready(&BinaryOperatorType) < 0
-        || PyType_Ready(&BufferReleaseType) < 0) {
+        || PyType_Ready(&BufferReleaseType) < 0 || PyType_Ready(&ReductionFunctionType) < 0) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&module_def);
@@ -2516,7 +2756,9 @@ PyMODINIT_FUNC PyInit__fastpath(void)
         return NULL;
     }
     if (PyModule_AddObjectRef(module, "BinaryOperator", (PyObject *)&BinaryOperatorType) < 0
-        || PyModule_AddObjectRef(module, "BufferRelease", (PyObject *)&BufferReleaseType) < 0) {
+        || PyModule_AddObjectRef(module, "BufferRelease", (PyObject *)&BufferReleaseType) < 0
+        || PyModule_AddObjectRef(module, "ReductionFunction",
+                                 (PyObject *)&ReductionFunctionType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -435,6 +435,16 @@ def fast_binary_operator(op_name, direct, scalar_direct, operator, *, mode="forw
     return _fastpath.BinaryOperator(op_name, direct, scalar_direct, operator, mode=mode)
 
 
+def fast_reduction(op_name, plans, function):
+    """``function`` (a reduction's public function or NPUArray method: ``sum(x,
+    axis=None, ..., keepdims=False)``) with its common case in C when the fast
+    path is on: a call with one NPUArray, an axis and keepdims whose launch
+    ``plans`` memoised (``_fastpath.ReductionFunction``)."""
+    if _fastpath is None:
+        return function
+    return _fastpath.ReductionFunction(op_name, plans, function)
+
+
 def _not_in_c(*args):
     return None
 

@@ -87,6 +87,14 @@ def _plan_key(op, x, axis, keepdims, dtype):
     return (op, x._dtype, x._shape, axis, bool(keepdims), dtype)
 
 
+def reduction_in_c(op):
+    """A decorator for a public function or NPUArray method reducing with ``op``
+    (aclnnReduceSum for ``sum``, aclnnAmax, aclnnAmin) that calls ``sum``, ``max``
+    or ``min`` below for ``(x, axis, keepdims=...)``: such a call whose plan is
+    memoised runs in C without entering Python (``_ops.fast_reduction``)."""
+    return lambda function: _ops.fast_reduction(op, _plans, function)
+
+
 def _reduce(op, x, axes, keepdims, out_dtype, compute, *, acl_dtype_arg, key=None):
     """Launches ``op`` reducing ``x`` (cast to ``compute``) over ``axes`` into a
     new array of ``out_dtype`` (through a ``compute`` temporary when they differ).

@@ -181,6 +181,47 @@ static void test_matmul(void)
     aclrtFree(dC);
 }
 
+/* Products with 9 to 16 columns (npusim's own vector kernel): x (M, K) @ c.T, c (N, K) read
+ * through transposed strides, small integers so that every sum is exact. M = 1797 splits the
+ * rows across the pool; M = 13 and K = 7 leave rows and k past the kernel's blocks. */
+static void check_narrow(int64_t M, int64_t K, int64_t N)
+{
+    size_t nx = (size_t)(M * K), nc = (size_t)(N * K), no = (size_t)(M * N);
+    float *x = (float *)malloc(nx * sizeof(float)), *c = (float *)malloc(nc * sizeof(float));
+    float *o = (float *)calloc(no, sizeof(float));
+    for (size_t i = 0; i < nx; i++) x[i] = (float)((int)(i * 7 % 13) - 6);
+    for (size_t i = 0; i < nc; i++) c[i] = (float)((int)(i * 5 % 11) - 5);
+    void *dx = dev_from(x, nx * sizeof(float)), *dc = dev_from(c, nc * sizeof(float)), *d_o = dev_from(o, no * sizeof(float));
+    int64_t sx[2] = { M, K }, tx[2] = { K, 1 }, sc[2] = { K, N }, tc[2] = { 1, K }, so[2] = { M, N }, to[2] = { N, 1 };
+    aclTensor *X = view(dx, ACL_FLOAT, 2, sx, tx, 0, M * K), *C = view(dc, ACL_FLOAT, 2, sc, tc, 0, N * K);
+    aclTensor *O = view(d_o, ACL_FLOAT, 2, so, to, 0, M * N);
+    RUN(aclnnMatmul, X, C, O, 0);
+    to_host(o, d_o, no * sizeof(float));
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t n = 0; n < N; n++) {
+            double want = 0;
+            for (int64_t k = 0; k < K; k++) want += (double)x[m * K + k] * c[n * K + k];
+            EXPECT(o[m * N + n] == (float)want, "narrow %lldx%lldx%lld [%lld,%lld] = %g, want %g", (long long)M,
+                   (long long)K, (long long)N, (long long)m, (long long)n, o[m * N + n], want);
+        }
+    aclDestroyTensor(X);
+    aclDestroyTensor(C);
+    aclDestroyTensor(O);
+    aclrtFree(dx);
+    aclrtFree(dc);
+    aclrtFree(d_o);
+    free(x);
+    free(c);
+    free(o);
+}
+
+static void test_matmul_narrow(void)
+{
+    check_narrow(1797, 64, 10);
+    check_narrow(13, 7, 11);
+    check_narrow(9, 300, 16);
+}
+
 static void test_masked_select_and_index_errors(void)
 {
     int32_t x[5] = { 10, 11, 12, 13, 14 }, out[5] = { 0 };
@@ -410,6 +451,7 @@ int main(void)
     test_cast_and_copy();
     test_reductions();
     test_matmul();
+    test_matmul_narrow();
     test_masked_select_and_index_errors();
     test_parallel_paths();
     test_round_sign_all_any();
