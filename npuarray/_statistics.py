@@ -542,6 +542,31 @@ def _searched_bin_counts(a, searchable, bins, weights):
     return _counts_by_value(index, bins + 2, weights)[1:bins + 1]
 
 
+# aclnnHistc's self dtypes (hicann/ops-math math/histogram_v2/docs/aclnnHistc.md) whose
+# elements compare with NumPy's edges exactly: float32 against float32 edges, integers
+# (converted to float64 as NumPy converts them) against float64 edges.
+_HISTC_EDGE_DTYPES = {np.dtype(np.float32): np.dtype(np.float32),
+                      **{np.dtype(t): np.dtype(np.float64)
+                         for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}}
+
+
+def _histc_fits(a, edges):
+    return _HISTC_EDGE_DTYPES.get(a.dtype) == edges.dtype
+
+
+def _histc_counts(a, bins, low, high):
+    """int64 counts of the elements of ``a`` in ``bins`` equal bins from ``low`` to
+    ``high`` (scalars of the dtype NumPy computes the edges in): one aclnnHistc pass,
+    whose edges are NumPy's (computed in that dtype) when they are well apart
+    (``_searchable_edges``)."""
+    stream = _ops.stream_of(a)
+    out = _ops.empty((bins,), np.dtype(np.int64), a.device, stream)
+    scalar_dtype = np.dtype(type(low))
+    _ops.launch("aclnnHistc", a, bins, _ops.acl_scalar(float(low), scalar_dtype),
+                _ops.acl_scalar(float(high), scalar_dtype), out, stream=stream)
+    return out
+
+
 def _edge_bin_index(a, edges):
     bins = edges.shape[0] - 1
     index = ew.subtract(_searching.searchsorted(edges, a, side="right"), 1)
@@ -619,6 +644,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     if not a.size:
         hist = _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
                                device=a.device)
+    elif weights is None and searchable is not None and _histc_fits(a, edges):
+        hist = _histc_counts(a, count, low, high)
     elif searchable is not None:
         hist = _searched_bin_counts(a, searchable, count, weights)
     else:
