@@ -551,7 +551,7 @@ _HISTC_EDGE_DTYPES = {np.dtype(np.float32): np.dtype(np.float32),
 
 
 def _histc_fits(a, edges):
-    return _HISTC_EDGE_DTYPES.get(a.dtype) == edges.dtype
+    return a.dtype in _HISTC_EDGE_DTYPES and _HISTC_EDGE_DTYPES[a.dtype] == edges.dtype
 
 
 def _histc_counts(a, bins, low, high):
