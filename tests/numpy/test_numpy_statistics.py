@@ -266,6 +266,19 @@ def test_histogram_one_pass_keeps_weights_density_and_close_edges(dtype, rng):
                    np.histogram(special, 4, range=(0, 1))[0])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_histogram_refuses_bins_closer_than_the_dtype_resolves(dtype):
+    a = np.array([1.0, 1.0 + 8 * np.finfo(dtype).eps], dtype)
+    for function in (np.histogram, np.histogram_bin_edges):
+        with pytest.raises(ValueError, match="Too many bins"):
+            function(a, 100)
+        with pytest.raises(ValueError, match="Too many bins"):
+            getattr(npx, function.__name__)(up(a), 100)
+        assert_matches(getattr(npx, function.__name__)(up(a), 4)[0], function(a, 4)[0])
+    with pytest.raises(ValueError, match="Too many bins"):
+        npx.histogram(up(np.zeros(3, dtype)), 1000, range=(1.0, 1.0 + 2 * np.finfo(dtype).eps))
+
+
 def test_histogram_errors():
     x = up(np.array([1.0, np.nan]))
     with pytest.raises(ValueError, match="finite"):
