@@ -442,9 +442,75 @@ static inline float VM(log_one)(float xf, double factor, int special)
     return (float)(special ? VM(log_special)(x, v) : v);
 }
 
+#if VMATH_AVX512
+/* log_positive on 8 doubles with intrinsics: the exponent and mantissa from getexp / getmant,
+ * and 1 / (m + 1) from rcp14 refined by two Newton steps (relative error near 2^-56) instead
+ * of a division, whose 8-lane throughput bounds the loop otherwise. Same series, same error
+ * bound (the division's rounding was already far below a float ULP). */
+static inline __m512d VM(log8)(__m512d x)
+{
+    const __m512d one = _mm512_set1_pd(1.0);
+    __m512d e = _mm512_getexp_pd(x);
+    __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);
+    __mmask8 big = _mm512_cmp_pd_mask(m, _mm512_set1_pd(SQRT2), _CMP_GT_OQ);
+    m = _mm512_mask_mul_pd(m, big, m, _mm512_set1_pd(0.5));
+    e = _mm512_mask_add_pd(e, big, e, one);
+    __m512d den = _mm512_add_pd(m, one);
+    __m512d r = _mm512_rcp14_pd(den);
+    r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(den, r, one), r);
+    r = _mm512_fmadd_pd(r, _mm512_fnmadd_pd(den, r, one), r);
+    __m512d s = _mm512_mul_pd(_mm512_sub_pd(m, one), r);
+    __m512d z = _mm512_mul_pd(s, s);
+    __m512d p = _mm512_fmadd_pd(z, _mm512_set1_pd(1.0 / 13), _mm512_set1_pd(1.0 / 11));
+    p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 9));
+    p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 7));
+    p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 5));
+    p = _mm512_fmadd_pd(p, z, _mm512_set1_pd(1.0 / 3));
+    __m512d two_s = _mm512_add_pd(s, s);
+    __m512d log_m = _mm512_fmadd_pd(_mm512_mul_pd(two_s, z), p, two_s);
+    return _mm512_fmadd_pd(e, _mm512_set1_pd(LN2), log_m);
+}
+
+/* 16 floats at a time where all are positive and finite; other vectors element by element. */
+static void VM(log_avx512)(float *o, const float *a, size_t n, double factor)
+{
+    const __m512 lo = _mm512_set1_ps(LOG_MIN), hi = _mm512_set1_ps(FLT_MAX);
+    const __m512d f = _mm512_set1_pd(factor);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 x = _mm512_loadu_ps(a + i);
+        if ((_mm512_cmp_ps_mask(x, lo, _CMP_GE_OQ) & _mm512_cmp_ps_mask(x, hi, _CMP_LE_OQ)) == 0xffff) {
+            __m512d x0 = _mm512_cvtps_pd(_mm512_castps512_ps256(x));
+            __m512d x1 = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)));
+            __m256 y0 = _mm512_cvtpd_ps(_mm512_mul_pd(f, VM(log8)(x0)));
+            __m256 y1 = _mm512_cvtpd_ps(_mm512_mul_pd(f, VM(log8)(x1)));
+            _mm512_storeu_ps(o + i, _mm512_insertf32x8(_mm512_castps256_ps512(y0), y1, 1));
+        } else {
+            for (size_t j = i; j < i + 16; j++) o[j] = VM(log_one)(a[j], factor, 1);
+        }
+    }
+    for (; i < n; i++) o[i] = VM(log_one)(a[i], factor, 1);
+}
+
+static void VM(log_e_f32_run)(float *o, const float *a, size_t n)
+{
+    VM(log_avx512)(o, a, n, 1.0);
+}
+
+static void VM(log2_f32_run)(float *o, const float *a, size_t n)
+{
+    VM(log_avx512)(o, a, n, LOG2E);
+}
+
+static void VM(log10_f32_run)(float *o, const float *a, size_t n)
+{
+    VM(log_avx512)(o, a, n, LOG10E);
+}
+#else
 VM_BLOCKED_RUN(log_e_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, 1.0, checked))
 VM_BLOCKED_RUN(log2_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, LOG2E, checked))
 VM_BLOCKED_RUN(log10_f32_run, LOG_MIN, FLT_MAX, VM(log_one)(v, LOG10E, checked))
+#endif
 VM_BLOCKED_RUN(log1p_f32_run, LOG1P_MIN, FLT_MAX, VM(log1p_one)(v, checked))
 
 static void VM(sin_f32_run)(float *o, const float *a, size_t n)
