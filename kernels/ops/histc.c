@@ -5,10 +5,11 @@
  * torch.histc, the operator's reference).
  *
  * The bin edges are lo + i * ((hi - lo) / bins), the last one hi, computed in float when min and
- * max are FLOAT scalars, else in double, and rounded to float for FLOAT/FLOAT16 self (whose
- * elements are compared as floats): the edges of NumPy's histogram (numpy.linspace computes in
- * the type of its ends). The range read from data (min == max) is in double. Element x falls in bin i when edge[i] <= x < edge[i + 1], decided
- * against those edges, so the counts never depend on the rounding of the arithmetic bin number.
+ * max are FLOAT scalars, else in double (so for a range read from the data), and rounded to
+ * float for FLOAT/FLOAT16 self (whose elements are compared as floats): the edges of NumPy's
+ * histogram (numpy.linspace computes in the type of its ends). Element x falls in bin i when
+ * edge[i] <= x < edge[i + 1], decided against those edges, so the counts never depend on the
+ * rounding of the arithmetic bin number.
  *
  * dtypes: self FLOAT16, FLOAT, INT8, INT16, INT32, INT64, UINT8 (any shape, up to 8-D, any
  * strides); out the same set, 1-D of `bins` elements. bins <= 0, min > max, a wrong out shape
