@@ -542,6 +542,41 @@ def _searched_bin_counts(a, searchable, bins, weights):
     return _counts_by_value(index, bins + 2, weights)[1:bins + 1]
 
 
+def _check_bins_apart(low, high, bins, dtype):
+    """ValueError where NumPy's histogram refuses equal bins: edges (numpy.linspace of
+    the bins + 1 edges, on the host) that do not increase strictly, a range too narrow
+    for the dtype."""
+    host = np.linspace(low, high, bins + 1, dtype=dtype)
+    if np.any(host[:-1] >= host[1:]):
+        raise ValueError(f"Too many bins for data range. Cannot create {bins} "
+                         f"finite-sized bins.")
+
+
+# aclnnHistc's self dtypes (hicann/ops-math math/histogram_v2/docs/aclnnHistc.md) whose
+# elements compare with NumPy's edges exactly: float32 against float32 edges, integers
+# (converted to float64 as NumPy converts them) against float64 edges.
+_HISTC_EDGE_DTYPES = {np.dtype(np.float32): np.dtype(np.float32),
+                      **{np.dtype(t): np.dtype(np.float64)
+                         for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}}
+
+
+def _histc_fits(a, edges):
+    return a.dtype in _HISTC_EDGE_DTYPES and _HISTC_EDGE_DTYPES[a.dtype] == edges.dtype
+
+
+def _histc_counts(a, bins, low, high):
+    """int64 counts of the elements of ``a`` in ``bins`` equal bins from ``low`` to
+    ``high`` (scalars of the dtype NumPy computes the edges in): one aclnnHistc pass,
+    whose edges are NumPy's (computed in that dtype) when they are well apart
+    (``_searchable_edges``)."""
+    stream = _ops.stream_of(a)
+    out = _ops.empty((bins,), np.dtype(np.int64), a.device, stream)
+    scalar_dtype = np.dtype(type(low))
+    _ops.launch("aclnnHistc", a, bins, _ops.acl_scalar(float(low), scalar_dtype),
+                _ops.acl_scalar(float(high), scalar_dtype), out, stream=stream)
+    return out
+
+
 def _edge_bin_index(a, edges):
     bins = edges.shape[0] - 1
     index = ew.subtract(_searching.searchsorted(edges, a, side="right"), 1)
@@ -582,9 +617,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """Histogram of the flattened ``a`` (``numpy.histogram``): ``bins`` equal bins
     over ``range`` (default: a's min and max, read from the device) or the given
     monotonic edges; the last bin includes its right edge, values outside are
-    ignored. Equal bins whose edges are a few ulps apart or more are found by
-    aclnnSearchSorted on the edges and counted by aclnnBincount (two passes over
-    ``a``); closer edges follow NumPy's arithmetic bin numbers (aclnnSWhere,
+    ignored. Other equal bins whose edges are a few ulps apart or more are found
+    by aclnnSearchSorted on the edges and counted by aclnnBincount (two passes
+    over ``a``); closer edges follow NumPy's arithmetic bin numbers (aclnnSWhere,
     aclnnGather), as do explicit edges (aclnnSearchSorted), then aclnnBincount.
     Runs on the current stream. Returns (hist,
     bin_edges): int64 counts, or float64 sums of ``weights``, or a float64
@@ -592,7 +627,10 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     ``bins`` names one of NumPy's estimators ("auto", "fd", "doane", "rice",
     "scott", "sqrt", "stone", "sturges"), computed from statistics read from
     the device. ValueError for an unknown estimator, bins < 1, non-monotonic
-    edges or a non-finite range; TypeError for an estimator with weights."""
+    edges, a non-finite range or one too narrow for ``bins`` distinct edges in
+    the dtype (NumPy's "Too many bins"); TypeError for an estimator with weights.
+    Equal bins of float32 or integer data without weights, whose edges are a
+    few ulps apart or more, are counted in one aclnnHistc pass."""
     a = _manipulation.reshape(as_device(a, "histogram"), (-1,))
     dtype = float_dtype(a.dtype)
     if isinstance(bins, str):
@@ -602,6 +640,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if bins < 1:
             raise ValueError("`bins` must be positive, when an integer")
         edges, low, high = _histogram_edges(a, int(bins), range, dtype)
+        _check_bins_apart(low, high, int(bins), dtype)
         searchable = _searchable_edges(edges, low, high, int(bins)) if a.size else None
         if searchable is None:
             index = _uniform_bin_index(a, edges, low, high, int(bins))
@@ -619,6 +658,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     if not a.size:
         hist = _creation.zeros((count,), dtype=np.int64 if weights is None else weights.dtype,
                                device=a.device)
+    elif weights is None and searchable is not None and _histc_fits(a, edges):
+        hist = _histc_counts(a, count, low, high)
     elif searchable is not None:
         hist = _searched_bin_counts(a, searchable, count, weights)
     else:
@@ -788,7 +829,9 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002  Nu
         bins = _estimated_bin_count(a, bins, range, weights)
     if np.ndim(bins) == 0 and not is_array(bins):
         count = _bin_count(bins, "bins")
-        return _histogram_edges(a, count, range, float_dtype(a.dtype))[0]
+        edges, low, high = _histogram_edges(a, count, range, float_dtype(a.dtype))
+        _check_bins_apart(low, high, count, edges.dtype)
+        return edges
     return _explicit_edges(bins, a.device, "bins")
 
 

@@ -22,6 +22,7 @@
 /* GCC on x86-64 also compiles the kernels for AVX2 and AVX-512 (the build targets plain x86-64). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define VMATH_X86 1
+#include <immintrin.h>
 #else
 #define VMATH_X86 0
 #endif
@@ -85,7 +86,9 @@ typedef void (*vmath_run)(float *o, const float *a, size_t n);
 #pragma GCC optimize("fp-contract=fast") /* a * b + c as one FMA: shorter chains, fewer roundings */
 #define VMATH_ISA avx2
 #define VMATH_FMA 1
+#define VMATH_AVX512 0
 #include "ew_vmath_body.h"
+#undef VMATH_AVX512
 #undef VMATH_FMA
 #undef VMATH_ISA
 #pragma GCC pop_options
@@ -95,7 +98,9 @@ typedef void (*vmath_run)(float *o, const float *a, size_t n);
 #pragma GCC optimize("fp-contract=fast")
 #define VMATH_ISA avx512
 #define VMATH_FMA 1
+#define VMATH_AVX512 1 /* tanh written with intrinsics: rcp14 instead of a division */
 #include "ew_vmath_body.h"
+#undef VMATH_AVX512
 #undef VMATH_FMA
 #undef VMATH_ISA
 #pragma GCC pop_options

@@ -175,6 +175,8 @@ aclnnStatus aclnnIsInTensorScalarGetWorkspaceSize(const aclTensor* element, cons
 /* NumPy's names: hicann/ops-nn index/kth_value/op_api/aclnn_kthvalue.h, CANN's aclnn_bincount.h */
 aclnnStatus aclnnKthvalueGetWorkspaceSize(const aclTensor* self, int64_t k, int64_t dim, bool keepdim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnBincountGetWorkspaceSize(const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+// hicann/ops-math math/histogram_v2 (aclnn_histc.h)
+aclnnStatus aclnnHistcGetWorkspaceSize(const aclTensor* self, int64_t bins, const aclScalar* min, const aclScalar* max, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 // Random numbers (npuarray.random): hicann/ops-math random/dsa_random_uniform (aclnn_uniform.h,
 // aclnn_random.h), random/dsa_random_normal (aclnn_normal.h), random/stateless_randperm (aclnn_randperm.h),
 // random/stateless_sample_multinomial (aclnn_multinomial.h)

@@ -320,6 +320,13 @@ SIGNATURES = {
         ("other", "input", "const aclTensor*"),
         ("out", "output", "aclTensor*"),
     ),
+    "aclnnHistc": (
+        ("self", "input", "const aclTensor*"),
+        ("bins", "input", "int64_t"),
+        ("min", "input", "const aclScalar*"),
+        ("max", "input", "const aclScalar*"),
+        ("out", "output", "aclTensor*"),
+    ),
     "aclnnIndex": (
         ("self", "input", "const aclTensor*"),
         ("indices", "input", "const aclTensorList*"),
@@ -945,6 +952,8 @@ DOCUMENTS = {
         "hicann/ops-math:math/greater/docs/aclnnGtScalar&aclnnInplaceGtScalar.md@v9.1.0",
     "aclnnGtTensor":
         "hicann/ops-math:math/greater/docs/aclnnGtTensor&aclnnInplaceGtTensor.md@v9.1.0",
+    "aclnnHistc":
+        "hicann/ops-math:math/histogram_v2/docs/aclnnHistc.md@v9.1.0",
     "aclnnIndex":
         "hicann/ops-nn:index/index/docs/aclnnIndex.md@v9.1.0",
     "aclnnIndexPutImpl":
@@ -1431,6 +1440,11 @@ DTYPES = {
         "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"),
     ("aclnnGtTensor", "out"): ("float32", "float16", "bfloat16", "float64", "int8", "int16",
         "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "complex64", "complex128"),
+    ("aclnnHistc", "self"): ("float32", "float16", "int8", "int16", "int32", "int64", "uint8"),
+    ("aclnnHistc", "bins"): (),
+    ("aclnnHistc", "min"): (),
+    ("aclnnHistc", "max"): (),
+    ("aclnnHistc", "out"): ("float32", "float16", "int8", "int16", "int32", "int64", "uint8"),
     ("aclnnIndex", "self"): ("float32", "float16", "bfloat16", "float64", "int8", "int16", "int32",
         "int64", "uint8", "bool", "complex64"),
     ("aclnnIndex", "indices"): ("int32", "int64", "bool"),

@@ -340,6 +340,32 @@ def test_bad_inputs_raise_and_the_engine_keeps_working(rng):
 
 
 # ---------------------------------------------------------------------------------------------
+# float32 exp computed in float on AVX-512 (normal results) and in double (the other vectors)
+
+
+def test_exp_float32_every_float_near_the_switches():
+    # Every float32 around the float path's limits (-87, 88), where the results leave the
+    # normal range (-87.34, -103.97, 88.72), around 0 and each change of the reduction's k.
+    edges = np.float32([-87.0, 88.0, -87.34, -103.97, 88.72, 0.3466, 1.0397, 10.0 * 0.6931472,
+                        1e-6, 0.0])
+    bits = edges.view(np.uint32).astype(np.int64)
+    x = (bits[:, None] + np.arange(-3000, 3000)).ravel().astype(np.uint32).view(np.float32)
+    x = np.concatenate([x, -x])
+    got = npx.exp(npx.asarray(x)).to_host()
+    assert ulp_error(got, x, "exp").max() <= DEFAULT_ULP
+
+
+def test_exp_float32_sampled_over_the_float_path(rng):
+    # One float in 97 of [-87, 88] by bit pattern (every exponent), lanes of both paths mixed.
+    x = np.arange(0, np.float32(88.0).view(np.uint32), 97, dtype=np.uint32).view(np.float32)
+    x = np.concatenate([x, -x[x <= 87]])
+    rng.shuffle(x)
+    x[::1001] = np.float32(-100.0)
+    got = npx.exp(npx.asarray(x)).to_host()
+    assert ulp_error(got, x, "exp").max() <= DEFAULT_ULP
+
+
+# ---------------------------------------------------------------------------------------------
 # float32 tanh computed in float (the FMA variants): its two ranges and the joins between them
 
 ADVERSARIAL_SIZES = [0, 1, 15, 16, 17, (1 << 20) + 3]

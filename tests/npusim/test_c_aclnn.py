@@ -15,6 +15,7 @@ PROGRAMS = [
     ("aclnn_executor.cpp", True),
     ("aclnn_kernels.cpp", True),
     ("seed002_device_memory.cpp", True),
+    ("aclnn_histc.cpp", True),
 ]
 
 
@@ -26,7 +27,8 @@ def test_program(source, cxx):
 
 
 SANITIZED = [(source, variant) for variant in ("asan", "tsan")
-             for source in ("aclnn_meta.cpp", "aclnn_executor.cpp", "aclnn_kernels.cpp")]
+             for source in ("aclnn_meta.cpp", "aclnn_executor.cpp", "aclnn_kernels.cpp",
+                            "aclnn_histc.cpp")]
 
 
 @pytest.mark.timeout(900)

@@ -46,9 +46,11 @@ TENSOR_SHAPES = {"aclnnMatmul": [(2, 3), (3, 2), (2, 2)], "aclnnInverse": [(2, 2
                  "aclnnBincount": [(3,), (3,), (2,)], "aclnnIndexSelect": [(2, 3), (2,), (2, 3)],
                  "aclnnKthvalue": [(2, 3), (3,), (3,)], "aclnnMultinomial": [(2, 3), (2, 1)],
                  "aclnnRandperm": [(6,)]}
+TENSOR_SHAPES.update({"aclnnHistc": [(2, 3), (2,)]})
 # Integer parameters whose generic value 0 is out of range: (operator, parameter) -> value.
 INT_ARGS = {("aclnnKthvalue", "k"): 1, ("aclnnMultinomial", "numsamples"): 1,
             ("aclnnRandperm", "n"): 6}
+INT_ARGS.update({("aclnnHistc", "bins"): 2})
 # A tensor parameter whose set lacks the generic dtype takes the first of these it has.
 PREFERRED = ["int64", "int32", "float32", "bool"]
 # Parameters whose dtype, within the table's set, another argument chooses (as in CANN).

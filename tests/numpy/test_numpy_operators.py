@@ -1,6 +1,6 @@
 """The aclnn operators added for NumPy's names, launched directly: aclnnKthvalue
 (kernels/ops/numpy_select.c) against NumPy's sort, aclnnBincount (kernels/ops/numpy_count.c)
-against numpy.bincount; CANN's prototypes and dtype rules (unsupported -> 161002)."""
+against numpy.bincount, aclnnHistc (kernels/ops/histc.c) against numpy.histogram; CANN's prototypes and dtype rules (unsupported -> 161002)."""
 import numpy as np
 import pytest
 
@@ -115,3 +115,53 @@ def test_bincount_rejects_what_cann_rejects():
     with pytest.raises(npx.AclError):
         bincount(up(np.array([-1], np.int64)), 3)
     np.testing.assert_array_equal(bincount(x, 3), [1, 2, 0])  # the next launch works
+
+
+def histc(x, bins, low, high, scalar_dtype=np.float64, out_dtype=np.int64):
+    stream = _ops.stream_of(x)
+    out = _ops.empty((bins,), np.dtype(out_dtype), x.device, stream)
+    _ops.launch("aclnnHistc", x, bins, _ops.acl_scalar(low, np.dtype(scalar_dtype)),
+                _ops.acl_scalar(high, np.dtype(scalar_dtype)), out, stream=stream)
+    return out.to_host()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8", "int16", "int32", "int64", "uint8"])
+@pytest.mark.parametrize("out_dtype", ["int64", "int32", "float32"])
+def test_histc_matches_numpy_histogram(dtype, out_dtype, rng):
+    a = (rng.standard_normal((30, 40)) * 40).astype(dtype)
+    # the edges are computed in double for DOUBLE ends, then compared in float for float16 and
+    # float32 self (NumPy's histogram of float32 data), in double for integers (NumPy's too)
+    edges_dtype = np.float64 if np.dtype(dtype).kind in "iu" else np.float32
+    got = histc(up(a), 13, -33.5, 47.25, out_dtype=out_dtype)
+    want = np.histogram(a.astype(edges_dtype), 13, range=(-33.5, 47.25))[0]
+    np.testing.assert_array_equal(got, want.astype(out_dtype))
+    got = histc(up(a)[::2, 1::3], 5, 0.0, 0.0)  # min == max: the data's range, NumPy's too
+    np.testing.assert_array_equal(got, np.histogram(a[::2, 1::3].astype(np.float64), 5)[0])
+
+
+def test_histc_float_ends_give_numpy_float32_edges(rng):
+    a = rng.standard_normal(50_000).astype(np.float32)
+    low, high = a.min(), a.max()  # NumPy's float32 edges: linspace in float32
+    got = histc(up(a), 100, float(low), float(high), scalar_dtype=np.float32)
+    np.testing.assert_array_equal(got, np.histogram(a, 100)[0])
+    a[:101] = np.histogram_bin_edges(a, 100)  # on every edge
+    got = histc(up(a), 100, float(low), float(high), scalar_dtype=np.float32)
+    np.testing.assert_array_equal(got, np.histogram(a, 100)[0])
+
+
+def test_histc_rejects_what_cann_rejects():
+    x = up(np.arange(6, dtype=np.float32))
+    for bins, low, high in ((0, 0.0, 1.0), (3, 2.0, 1.0), (3, 0.0, float("inf"))):
+        with pytest.raises(npx.AclError) as info:
+            histc(x, bins, low, high)
+        assert info.value.code == 161002
+    with pytest.raises(npx.AclError) as info:  # no DOUBLE self in CANN's table
+        histc(up(np.ones(3)), 2, 0.0, 1.0)
+    assert info.value.code == 161002
+    stream = npx.get_current_stream()
+    with pytest.raises(npx.AclError) as info:  # out of another length than bins
+        _ops.launch("aclnnHistc", x, 3, _ops.acl_scalar(0.0, np.dtype(np.float64)),
+                    _ops.acl_scalar(1.0, np.dtype(np.float64)),
+                    _ops.empty((4,), np.dtype(np.int64), x.device, stream), stream=stream)
+    assert info.value.code == 161002
+    np.testing.assert_array_equal(histc(x, 3, 0.0, 6.0), [2, 2, 2])  # the next launch works

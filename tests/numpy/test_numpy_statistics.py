@@ -222,6 +222,63 @@ def test_histogram_edges_weights_density(rng):
     assert_matches(npx.histogram(up(on_edges), 4)[0], np.histogram(on_edges, 4)[0])
 
 
+HISTC_DTYPES = ["float32", "int8", "int16", "int32", "int64", "uint8"]
+
+
+@pytest.mark.parametrize("dtype", HISTC_DTYPES)
+def test_histogram_one_pass_matches_numpy(dtype, rng):
+    """The dtypes counted by aclnnHistc in one pass: long arrays (several chunks, the
+    vectorised path and its tail), values on every edge, ranges not representable in the
+    dtype, strided views, 1 to 1000 bins."""
+    n = 100_003
+    if dtype == "float32":
+        a = rng.standard_normal(n).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        a = rng.integers(max(info.min, -5000), min(info.max, 5000), n).astype(dtype)
+    for bins in (1, 7, 100, 1000):
+        edges = np.histogram_bin_edges(a, bins)
+        a[:bins + 1] = edges.astype(dtype)  # exactly on the edges (rounded, for integers)
+        for range_ in (None, (-2.3, 1.7), (float(a.min()) + 0.1, float(a.max()) - 0.3)):
+            want_hist, want_edges = np.histogram(a, bins, range=range_)
+            hist, got_edges = npx.histogram(up(a), bins, range=range_)
+            assert_matches(hist, want_hist)
+            assert_matches(got_edges, want_edges)
+        assert_matches(npx.histogram(up(a)[::3], bins)[0], np.histogram(a[::3], bins)[0])
+        assert_matches(npx.histogram(up(a.reshape(-1, 1))[1:, 0], bins)[0],
+                       np.histogram(a[1:], bins)[0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_histogram_one_pass_keeps_weights_density_and_close_edges(dtype, rng):
+    a = (rng.standard_normal(20_000) * 50).astype(dtype)
+    w = rng.uniform(0, 1, a.shape)
+    assert_matches(npx.histogram(up(a), 30, weights=up(w))[0],
+                   np.histogram(a, 30, weights=w)[0], rtol=1e-12)
+    assert_matches(npx.histogram(up(a), 30, range=(-20, 60), density=True)[0],
+                   np.histogram(a, 30, range=(-20, 60), density=True)[0], rtol=1e-12)
+    # edges a few float32 ulps apart: NumPy's own arithmetic decides, not the edges
+    close = np.float32(1000) + np.arange(-64, 64, dtype=np.float32) * np.spacing(np.float32(1000))
+    assert_matches(npx.histogram(up(close), 97)[0], np.histogram(close, 97)[0])
+    # NaN beyond an explicit range is not counted, inf neither
+    special = np.array([np.nan, np.inf, -np.inf, 0.5, 1.0, 0.0], np.float32)
+    assert_matches(npx.histogram(up(special), 4, range=(0, 1))[0],
+                   np.histogram(special, 4, range=(0, 1))[0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_histogram_refuses_bins_closer_than_the_dtype_resolves(dtype):
+    a = np.array([1.0, 1.0 + 8 * np.finfo(dtype).eps], dtype)
+    for function in (np.histogram, np.histogram_bin_edges):
+        with pytest.raises(ValueError, match="Too many bins"):
+            function(a, 100)
+        with pytest.raises(ValueError, match="Too many bins"):
+            getattr(npx, function.__name__)(up(a), 100)
+        assert_matches(getattr(npx, function.__name__)(up(a), 4)[0], function(a, 4)[0])
+    with pytest.raises(ValueError, match="Too many bins"):
+        npx.histogram(up(np.zeros(3, dtype)), 1000, range=(1.0, 1.0 + 2 * np.finfo(dtype).eps))
+
+
 def test_histogram_errors():
     x = up(np.array([1.0, np.nan]))
     with pytest.raises(ValueError, match="finite"):
