@@ -52,6 +52,8 @@ typedef struct {
     int64_t lines;
     bool conj_in, conj_out;
     const double *roots; /* NULL, or per line l a root r_l: element k is multiplied by r_l^k */
+    int real;            /* 0; -1: real forward (n + 1 terms out), +1: real backward (n + 1 in) */
+    const fft_cplx *real_w; /* with real: n + 1 values exp(-2 pi i k / 2n) */
 } fft_lines;
 
 #define FL_CAT2(a, b) a##_##b
@@ -205,9 +207,25 @@ static bool four_step(const fft_isa *isa, const fft_pow2 *p, const float *src, f
                       bool conj, float *scratch)
 {
     int64_t n1 = p->n1, n2 = p->n2;
-    fft_lines a = { src, scratch, elem, n1 * elem, n2, 1, n1, conj, false, p->roots };
-    fft_lines b = { scratch, dst, 1, n2, elem, n2 * elem, n2, false, conj, NULL };
+    fft_lines a = { src, scratch, elem, n1 * elem, n2, 1, n1, conj, false, p->roots, 0, NULL };
+    fft_lines b = { scratch, dst, 1, n2, elem, n2 * elem, n2, false, conj, NULL, 0, NULL };
     return run_lines(isa, p->sub2 ? p->sub2 : p->sub1, &a) && run_lines(isa, p->sub1, &b);
+}
+
+static bool direct(const fft_isa *isa, const fft_pow2 *p, int64_t lines)
+{
+    return p->n <= FFT_DIRECT_MAX && (lines >= isa->lanes || p->n < FFT_FOUR_STEP_MIN);
+}
+
+bool fft_pow2_real_direct(const fft_pow2 *p, int64_t lines) { return direct(choose_isa(), p, lines); }
+
+bool fft_pow2_real(const fft_pow2 *p, const fft_cplx *w, const float *src, float *dst, int64_t lines, int sign)
+{
+    int64_t h = p->n;
+    bool forward = sign < 0;
+    fft_lines ln = { src, dst, forward ? h : h + 1, 1, forward ? h + 1 : h, 1, lines, false, !forward, NULL,
+                     forward ? -1 : 1, w };
+    return run_lines(choose_isa(), p, &ln);
 }
 
 bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *dst, int64_t dst_line, int64_t elem,
@@ -215,8 +233,8 @@ bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *
 {
     const fft_isa *isa = choose_isa();
     bool conj = sign > 0;
-    if (p->n <= FFT_DIRECT_MAX && (lines >= isa->lanes || p->n < FFT_FOUR_STEP_MIN)) {
-        fft_lines ln = { src, dst, src_line, elem, dst_line, elem, lines, conj, conj, NULL };
+    if (direct(isa, p, lines)) {
+        fft_lines ln = { src, dst, src_line, elem, dst_line, elem, lines, conj, conj, NULL, 0, NULL };
         return run_lines(isa, p, &ln);
     }
     float *scratch = malloc(sizeof(float) * (size_t)(2 * p->n));

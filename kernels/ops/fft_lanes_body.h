@@ -48,6 +48,20 @@ static inline void FL(join)(void *dst, const FL(cv) *v, float sign)
     memcpy((char *)dst + sizeof lo, &hi, sizeof hi);
 }
 
+/* Transposes the FFT_LANES x FFT_LANES floats v (row r = v[r]) in place: log2(FFT_LANES)
+ * perfect shuffles, each rotating an element's (row, column) address bits left by one. */
+static inline void FL(transpose)(FL(vf) *v)
+{
+    for (int round = 1; round < FFT_LANES; round <<= 1) {
+        FL(vf) t[FFT_LANES];
+        for (int i = 0; i < FFT_LANES / 2; i++) {
+            t[2 * i] = __builtin_shufflevector(v[i], v[i + FFT_LANES / 2], FL_LO);
+            t[2 * i + 1] = __builtin_shufflevector(v[i], v[i + FFT_LANES / 2], FL_HI);
+        }
+        memcpy(v, t, sizeof t);
+    }
+}
+
 /* Element k of a lane buffer of n >= 4 points sits at k + k / (n / 4): one vector of padding
  * after each quarter, so that the four quarters a stage reads are not a multiple of 4 KiB apart
  * (they would share cache sets and alias in the load-store unit). */
@@ -113,79 +127,172 @@ static inline int64_t FL(block)(bool along_lanes, int64_t n)
     return block < n ? block : n;
 }
 
-/* Lines [first, first + lanes) of ln into buf (unused lanes zero), conjugated with conj_in.
- * Scalar copies into memory, not lane inserts into registers: the stages read the vectors
- * once the stores have long landed. */
-static void FL(load)(FL(cv) *buf, const fft_lines *ln, int64_t n, int shift, int64_t first, int lanes)
+/* Lines [first, first + lanes) of ln into buf (unused lanes zero), conjugated with conj_in,
+ * `count` elements each. Scalar copies into memory, not lane inserts into registers: the
+ * stages read the vectors once the stores have long landed; lines of adjacent elements go
+ * FFT_LANES / 2 elements at a time through a transpose in registers instead. */
+static void FL(load)(FL(cv) *buf, const fft_lines *ln, int64_t n, int64_t count, int shift, int64_t first,
+                     int lanes)
 {
     float sign = ln->conj_in ? -1.0f : 1.0f;
     const float *src = ln->src + 2 * first * ln->src_line;
     float *b = (float *)buf;
     if (lanes == FFT_LANES && ln->src_line == 1) { /* the lanes are adjacent values */
-        for (int64_t k = 0; k < n; k++) {
-            if (k + FFT_AHEAD < n) __builtin_prefetch(src + 2 * (k + FFT_AHEAD) * ln->src_elem);
+        for (int64_t k = 0; k < count; k++) {
+            if (k + FFT_AHEAD < count) __builtin_prefetch(src + 2 * (k + FFT_AHEAD) * ln->src_elem);
             FL(split)(buf + FL(at)(k, shift), src + 2 * k * ln->src_elem, sign);
         }
         return;
     }
-    if (lanes < FFT_LANES) memset(buf, 0, sizeof(FL(cv)) * (size_t)FL(at)(n, shift));
-    int64_t block = FL(block)(ln->src_line < ln->src_elem, n), e = ln->src_elem;
-    for (int64_t k0 = 0; k0 < n; k0 += block) {
-        float *bb = b + 2 * FFT_LANES * FL(at)(k0, shift); /* a block lies inside one quarter */
-        for (int l = 0; l < lanes; l++) {
-            const float *s = src + 2 * (l * ln->src_line + k0 * e);
-            if (block == 1 && l == 0 && k0 + FFT_AHEAD < n) /* each element on another page */
-                __builtin_prefetch(s + 2 * FFT_AHEAD * e);
-            for (int64_t k = 0; k < block; k++) {
-                bb[2 * FFT_LANES * k + l] = s[2 * k * e];
-                bb[2 * FFT_LANES * k + FFT_LANES + l] = sign * s[2 * k * e + 1];
+    if (lanes < FFT_LANES) memset(buf, 0, sizeof(FL(cv)) * (size_t)(FL(at)(count - 1, shift) + 1));
+    int64_t done = 0, e = ln->src_elem;
+    if (lanes == FFT_LANES && e == 1) { /* rows: a FFT_LANES x FFT_LANES block of floats at a time */
+        for (; done + FFT_LANES / 2 <= count; done += FFT_LANES / 2) {
+            FL(vf) v[FFT_LANES];
+            for (int l = 0; l < FFT_LANES; l++) memcpy(&v[l], src + 2 * (l * ln->src_line + done), sizeof v[l]);
+            FL(transpose)(v);
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                FL(cv) *to = buf + FL(at)(done + c, shift);
+                to->re = v[2 * c];
+                to->im = v[2 * c + 1] * sign;
             }
+        }
+    } else if (count == n) {
+        int64_t block = FL(block)(ln->src_line < e, n);
+        for (; done < n; done += block) {
+            float *bb = b + 2 * FFT_LANES * FL(at)(done, shift); /* a block lies inside one quarter */
+            for (int l = 0; l < lanes; l++) {
+                const float *s = src + 2 * (l * ln->src_line + done * e);
+                if (block == 1 && l == 0 && done + FFT_AHEAD < n) /* each element on another page */
+                    __builtin_prefetch(s + 2 * FFT_AHEAD * e);
+                for (int64_t k = 0; k < block; k++) {
+                    bb[2 * FFT_LANES * k + l] = s[2 * k * e];
+                    bb[2 * FFT_LANES * k + FFT_LANES + l] = sign * s[2 * k * e + 1];
+                }
+            }
+        }
+    }
+    for (; done < count; done++) { /* the rest, element by element */
+        float *bb = b + 2 * FFT_LANES * FL(at)(done, shift);
+        for (int l = 0; l < lanes; l++) {
+            const float *s = src + 2 * (l * ln->src_line + done * e);
+            bb[l] = s[0];
+            bb[FFT_LANES + l] = sign * s[1];
         }
     }
 }
 
-/* buf back to lines [first, first + lanes), each element k of line l times roots[l]^k first
- * (the powers by a recurrence in double: error k * 2^-52, far below single precision). */
-static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int shift, int64_t first, int lanes)
+/* Multiplies element k of lane l of buf by roots[first + l]^k (the powers by a recurrence in
+ * double: error k * 2^-52, far below single precision). */
+static void FL(rotate)(FL(cv) *buf, const double *roots, int64_t n, int shift, int64_t first, int lanes)
 {
-    if (ln->roots) {
-        FL(vd) cr = { 0 }, ci = { 0 }, rr = { 0 }, ri = { 0 };
-        for (int l = 0; l < lanes; l++) {
-            cr[l] = 1.0;
-            rr[l] = ln->roots[2 * (first + l)];
-            ri[l] = ln->roots[2 * (first + l) + 1];
-        }
-        for (int64_t k = 0; k < n; k++) {
-            FL(cv) *v = buf + FL(at)(k, shift);
-            FL(vf) re = v->re, im = v->im;
-            FL(vf) wr = __builtin_convertvector(cr, FL(vf)), wi = __builtin_convertvector(ci, FL(vf));
-            v->re = re * wr - im * wi;
-            v->im = re * wi + im * wr;
-            FL(vd) nr = cr * rr - ci * ri;
-            ci = cr * ri + ci * rr;
-            cr = nr;
-        }
+    FL(vd) cr = { 0 }, ci = { 0 }, rr = { 0 }, ri = { 0 };
+    for (int l = 0; l < lanes; l++) {
+        cr[l] = 1.0;
+        rr[l] = roots[2 * (first + l)];
+        ri[l] = roots[2 * (first + l) + 1];
     }
+    for (int64_t k = 0; k < n; k++) {
+        FL(cv) *v = buf + FL(at)(k, shift);
+        FL(vf) re = v->re, im = v->im;
+        FL(vf) wr = __builtin_convertvector(cr, FL(vf)), wi = __builtin_convertvector(ci, FL(vf));
+        v->re = re * wr - im * wi;
+        v->im = re * wi + im * wr;
+        FL(vd) nr = cr * rr - ci * ri;
+        ci = cr * ri + ci * rr;
+        cr = nr;
+    }
+}
+
+/* buf (`count` elements a lane) back to lines [first, first + lanes), as FL(load) reads them. */
+static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int64_t count, int shift, int64_t first,
+                      int lanes)
+{
+    if (ln->roots) FL(rotate)(buf, ln->roots, n, shift, first, lanes);
     float sign = ln->conj_out ? -1.0f : 1.0f;
     float *dst = ln->dst + 2 * first * ln->dst_line;
     const float *b = (const float *)buf;
     if (lanes == FFT_LANES && ln->dst_line == 1) {
-        for (int64_t k = 0; k < n; k++) {
-            if (k + FFT_AHEAD < n) __builtin_prefetch(dst + 2 * (k + FFT_AHEAD) * ln->dst_elem, 1);
+        for (int64_t k = 0; k < count; k++) {
+            if (k + FFT_AHEAD < count) __builtin_prefetch(dst + 2 * (k + FFT_AHEAD) * ln->dst_elem, 1);
             FL(join)(dst + 2 * k * ln->dst_elem, buf + FL(at)(k, shift), sign);
         }
         return;
     }
-    int64_t block = FL(block)(ln->dst_line < ln->dst_elem, n), e = ln->dst_elem; /* as FL(load) */
-    for (int64_t k0 = 0; k0 < n; k0 += block) {
-        const float *bb = b + 2 * FFT_LANES * FL(at)(k0, shift);
-        for (int l = 0; l < lanes; l++) {
-            float *d = dst + 2 * (l * ln->dst_line + k0 * e);
-            if (block == 1 && l == 0 && k0 + FFT_AHEAD < n) __builtin_prefetch(d + 2 * FFT_AHEAD * e, 1);
-            for (int64_t k = 0; k < block; k++) {
-                d[2 * k * e] = bb[2 * FFT_LANES * k + l];
-                d[2 * k * e + 1] = sign * bb[2 * FFT_LANES * k + FFT_LANES + l];
+    int64_t done = 0, e = ln->dst_elem;
+    if (lanes == FFT_LANES && e == 1) {
+        for (; done + FFT_LANES / 2 <= count; done += FFT_LANES / 2) {
+            FL(vf) v[FFT_LANES];
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                const FL(cv) *from = buf + FL(at)(done + c, shift);
+                v[2 * c] = from->re;
+                v[2 * c + 1] = from->im * sign;
             }
+            FL(transpose)(v);
+            for (int l = 0; l < FFT_LANES; l++) memcpy(dst + 2 * (l * ln->dst_line + done), &v[l], sizeof v[l]);
+        }
+    } else if (count == n) {
+        int64_t block = FL(block)(ln->dst_line < e, n); /* as FL(load) */
+        for (; done < n; done += block) {
+            const float *bb = b + 2 * FFT_LANES * FL(at)(done, shift);
+            for (int l = 0; l < lanes; l++) {
+                float *d = dst + 2 * (l * ln->dst_line + done * e);
+                if (block == 1 && l == 0 && done + FFT_AHEAD < n) __builtin_prefetch(d + 2 * FFT_AHEAD * e, 1);
+                for (int64_t k = 0; k < block; k++) {
+                    d[2 * k * e] = bb[2 * FFT_LANES * k + l];
+                    d[2 * k * e + 1] = sign * bb[2 * FFT_LANES * k + FFT_LANES + l];
+                }
+            }
+        }
+    }
+    for (; done < count; done++) {
+        const float *bb = b + 2 * FFT_LANES * FL(at)(done, shift);
+        for (int l = 0; l < lanes; l++) {
+            float *d = dst + 2 * (l * ln->dst_line + done * e);
+            d[0] = bb[l];
+            d[1] = sign * bb[FFT_LANES + l];
+        }
+    }
+}
+
+/* Real forward transforms of 2h points from the complex transforms Z (h points a lane) of
+ * x[2k] + i x[2k+1]: with E_k = (Z_k + conj Z_{h-k}) / 2, O_k = (Z_k - conj Z_{h-k}) / 2i and
+ * w_k = exp(-2 pi i k / 2h), X_k = E_k + w_k O_k and X_{h-k} = conj(E_k - w_k O_k), k <= h / 2
+ * (Z periodic in h); X_0 .. X_h in place (X_h in the buffer's padding). */
+static void FL(real_split)(FL(cv) *z, int64_t h, int shift, const fft_cplx *w)
+{
+    z[FL(at)(h, shift)] = z[0];
+    for (int64_t k = 0; k <= h / 2; k++) {
+        FL(cv) *a = z + FL(at)(k, shift), *b = z + FL(at)(h - k, shift);
+        float wr = (float)w[k].re, wi = (float)w[k].im;
+        FL(vf) er = (a->re + b->re) * 0.5f, ei = (a->im - b->im) * 0.5f;
+        FL(vf) odr = (a->im + b->im) * 0.5f, odi = (b->re - a->re) * 0.5f;
+        FL(vf) tr = odr * wr - odi * wi, ti = odr * wi + odi * wr;
+        a->re = er + tr;
+        a->im = ei + ti;
+        b->re = er - tr;
+        b->im = ti - ei;
+    }
+}
+
+/* The inverse of FL(real_split): X_0 .. X_h (imaginary parts of X_0, X_h ignored, as a
+ * Hermitian spectrum has none) -> conj Z_k for k < h, with Z_k = F_k + i G_k, F_k = X_k +
+ * conj X_{h-k}, G_k = (X_k - conj X_{h-k}) conj w_k, and Z_{h-k} = conj F_k + i conj G_k: the
+ * forward transform of conj Z, conjugated, is then 2h (x[2k] + i x[2k+1]). */
+static void FL(real_merge)(FL(cv) *x, int64_t h, int shift, const fft_cplx *w)
+{
+    FL(vf) zero = { 0 };
+    for (int64_t k = 0; k <= h / 2; k++) {
+        FL(cv) *a = x + FL(at)(k, shift), *b = x + FL(at)(h - k, shift);
+        FL(vf) ai = k ? a->im : zero, bi = k ? b->im : zero;
+        float wr = (float)w[k].re, wi = (float)w[k].im;
+        FL(vf) fr = a->re + b->re, fi = ai - bi, dr = a->re - b->re, di = ai + bi;
+        FL(vf) gr = dr * wr + di * wi, gi = di * wr - dr * wi;
+        a->re = fr - gi;
+        a->im = -(fi + gr);
+        if (k) {
+            b->re = fr + gi;
+            b->im = fi - gr;
         }
     }
 }
@@ -204,9 +311,11 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
     for (int64_t g = begin; g < end; g++) {
         int64_t first = g * FFT_LANES;
         int lanes = (int)(ln->lines - first < FFT_LANES ? ln->lines - first : FFT_LANES);
-        FL(load)(buf, ln, n, shift, first, lanes);
+        FL(load)(buf, ln, n, n + (ln->real > 0), shift, first, lanes);
+        if (ln->real > 0) FL(real_merge)(buf, n, shift, ln->real_w);
         FL(cv) *result = FL(stockham)(buf, buf + size, n, p->twiddles, shift);
-        FL(store)(result, ln, n, shift, first, lanes);
+        if (ln->real < 0) FL(real_split)(result, n, shift, ln->real_w);
+        FL(store)(result, ln, n, n + (ln->real < 0), shift, first, lanes);
     }
     free(buf);
     return true;
