@@ -67,43 +67,49 @@ static inline void FL(transpose)(FL(vf) *v)
  * (they would share cache sets and alias in the load-store unit). */
 static inline int64_t FL(at)(int64_t k, int shift) { return k + (k >> shift); }
 
-/* Radix-4 Stockham autosort stages (decimation in frequency, forward), then one radix-2 stage
- * when log2 n is odd, ping-ponging between x and y (padded buffers: FL(at)); returns the buffer
- * holding the result. */
-static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, int64_t n, const float *tw, int shift)
+/* The radix-4 butterfly of the stages (decimation in frequency, forward): the 4-point DFT
+ * (a - c) -+ i (b - d), (a + c) - (b + d), then the twiddles tw (w^p, w^2p, w^3p). */
+static inline void FL(butterfly)(FL(cv) a, FL(cv) b, FL(cv) c, FL(cv) d, const float *tw, FL(cv) *o0, FL(cv) *o1,
+                                 FL(cv) *o2, FL(cv) *o3)
 {
-    int64_t s = 1, m = n, quarter = FL(at)(n / 4, shift);
-    for (; m >= 4; m >>= 2, s <<= 2) {
+    float w1r = tw[0], w1i = tw[1], w2r = tw[2], w2i = tw[3], w3r = tw[4], w3i = tw[5];
+    FL(vf) apcr = a.re + c.re, apci = a.im + c.im, amcr = a.re - c.re, amci = a.im - c.im;
+    FL(vf) bpdr = b.re + d.re, bpdi = b.im + d.im, bmdr = b.re - d.re, bmdi = b.im - d.im;
+    FL(vf) t1r = amcr + bmdi, t1i = amci - bmdr, t3r = amcr - bmdi, t3i = amci + bmdr;
+    FL(vf) t2r = apcr - bpdr, t2i = apci - bpdi;
+    o0->re = apcr + bpdr;
+    o0->im = apci + bpdi;
+    o1->re = t1r * w1r - t1i * w1i;
+    o1->im = t1r * w1i + t1i * w1r;
+    o2->re = t2r * w2r - t2i * w2i;
+    o2->im = t2r * w2i + t2i * w2r;
+    o3->re = t3r * w3r - t3i * w3i;
+    o3->im = t3r * w3i + t3i * w3r;
+}
+
+/* Radix-4 Stockham autosort stages from stride s (tw: their twiddles; s = 1 is the first
+ * stage), then one radix-2 stage when log2 n is odd, ping-ponging between x and y (padded
+ * buffers: FL(at)); with leave_last the last stage is left to FL(store_last). Returns the
+ * buffer holding the result and sets *left to the radix of the stage left (else 1). */
+static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, int64_t n, int64_t s, const float *tw, int shift,
+                            bool leave_last, int64_t *left)
+{
+    int64_t m = n / s, quarter = FL(at)(n / 4, shift);
+    for (; m >= 4 && !(leave_last && m == 4); m >>= 2, s <<= 2) {
         int64_t q4 = m / 4;
         for (int64_t p = 0; p < q4; p++, tw += 6) {
-            float w1r = tw[0], w1i = tw[1], w2r = tw[2], w2i = tw[3], w3r = tw[4], w3i = tw[5];
             const FL(cv) *a = x + s * p, *b = a + quarter, *c = b + quarter, *d = c + quarter;
             /* s divides n / 4: each output run of s points lies inside one quarter */
             FL(cv) *o0 = y + FL(at)(4 * s * p, shift), *o1 = y + FL(at)((4 * p + 1) * s, shift);
             FL(cv) *o2 = y + FL(at)((4 * p + 2) * s, shift), *o3 = y + FL(at)((4 * p + 3) * s, shift);
-            for (int64_t q = 0; q < s; q++) {
-                FL(vf) apcr = a[q].re + c[q].re, apci = a[q].im + c[q].im;
-                FL(vf) amcr = a[q].re - c[q].re, amci = a[q].im - c[q].im;
-                FL(vf) bpdr = b[q].re + d[q].re, bpdi = b[q].im + d[q].im;
-                FL(vf) bmdr = b[q].re - d[q].re, bmdi = b[q].im - d[q].im;
-                /* the 4-point DFT (a - c) -+ i (b - d), (a + c) - (b + d), then the twiddles */
-                FL(vf) t1r = amcr + bmdi, t1i = amci - bmdr, t3r = amcr - bmdi, t3i = amci + bmdr;
-                FL(vf) t2r = apcr - bpdr, t2i = apci - bpdi;
-                o0[q].re = apcr + bpdr;
-                o0[q].im = apci + bpdi;
-                o1[q].re = t1r * w1r - t1i * w1i;
-                o1[q].im = t1r * w1i + t1i * w1r;
-                o2[q].re = t2r * w2r - t2i * w2i;
-                o2[q].im = t2r * w2i + t2i * w2r;
-                o3[q].re = t3r * w3r - t3i * w3i;
-                o3[q].im = t3r * w3i + t3i * w3r;
-            }
+            for (int64_t q = 0; q < s; q++) FL(butterfly)(a[q], b[q], c[q], d[q], tw, o0 + q, o1 + q, o2 + q, o3 + q);
         }
         FL(cv) *t = x;
         x = y;
         y = t;
     }
-    if (m == 2) {
+    *left = leave_last ? m : 1;
+    if (m == 2 && !leave_last) {
         for (int64_t q = 0; q < s; q++) {
             int64_t lo = FL(at)(q, shift), hi = FL(at)(q + s, shift);
             FL(cv) a = x[lo], b = x[hi];
@@ -297,6 +303,69 @@ static void FL(real_merge)(FL(cv) *x, int64_t h, int shift, const fft_cplx *w)
     }
 }
 
+/* FFT_LANES rows of n >= 4 FFT_LANES adjacent complex values (ln's lines [first, + FFT_LANES))
+ * through the first radix-4 stage into y, as FL(load) then FL(stockham)'s first stage would:
+ * one pass over the lane buffer fewer. Each quarter of the rows comes in FFT_LANES / 2
+ * elements at a time through a register transpose. */
+static void FL(load_first)(FL(cv) *y, const fft_lines *ln, int64_t n, int shift, int64_t first, const float *tw)
+{
+    float sign = ln->conj_in ? -1.0f : 1.0f;
+    const float *src = ln->src + 2 * first * ln->src_line;
+    int64_t q4 = n / 4;
+    for (int64_t p0 = 0; p0 < q4; p0 += FFT_LANES / 2) {
+        FL(cv) in[4][FFT_LANES / 2];
+        for (int j = 0; j < 4; j++) {
+            FL(vf) v[FFT_LANES];
+            for (int l = 0; l < FFT_LANES; l++)
+                memcpy(&v[l], src + 2 * (l * ln->src_line + j * q4 + p0), sizeof v[l]);
+            FL(transpose)(v);
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                in[j][c].re = v[2 * c];
+                in[j][c].im = v[2 * c + 1] * sign;
+            }
+        }
+        for (int c = 0; c < FFT_LANES / 2; c++) {
+            int64_t p = p0 + c;
+            FL(butterfly)(in[0][c], in[1][c], in[2][c], in[3][c], tw + 6 * p, y + FL(at)(4 * p, shift),
+                          y + FL(at)(4 * p + 1, shift), y + FL(at)(4 * p + 2, shift), y + FL(at)(4 * p + 3, shift));
+        }
+    }
+}
+
+/* The last stage of radix m (4, whose twiddles are ones, or 2) from x straight into FFT_LANES
+ * rows of adjacent complex values (n / m >= FFT_LANES / 2), as FL(stockham) then FL(store). */
+static void FL(store_last)(const FL(cv) *x, const fft_lines *ln, int64_t n, int64_t m, int shift, int64_t first)
+{
+    static const float ones[6] = { 1, 0, 1, 0, 1, 0 };
+    float sign = ln->conj_out ? -1.0f : 1.0f;
+    float *dst = ln->dst + 2 * first * ln->dst_line;
+    int64_t s = n / m;
+    for (int64_t q0 = 0; q0 < s; q0 += FFT_LANES / 2) {
+        FL(cv) out[4][FFT_LANES / 2];
+        for (int c = 0; c < FFT_LANES / 2; c++) {
+            int64_t q = q0 + c;
+            FL(cv) a = x[FL(at)(q, shift)], b = x[FL(at)(q + s, shift)];
+            if (m == 2) {
+                out[0][c] = (FL(cv)){ a.re + b.re, a.im + b.im };
+                out[1][c] = (FL(cv)){ a.re - b.re, a.im - b.im };
+            } else {
+                FL(butterfly)(a, b, x[FL(at)(q + 2 * s, shift)], x[FL(at)(q + 3 * s, shift)], ones, &out[0][c],
+                              &out[1][c], &out[2][c], &out[3][c]);
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            FL(vf) v[FFT_LANES];
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                v[2 * c] = out[j][c].re;
+                v[2 * c + 1] = out[j][c].im * sign;
+            }
+            FL(transpose)(v);
+            for (int l = 0; l < FFT_LANES; l++)
+                memcpy(dst + 2 * (l * ln->dst_line + j * s + q0), &v[l], sizeof v[l]);
+        }
+    }
+}
+
 /* Transforms the lines of groups [begin, end) (FFT_LANES lines a group) of ln; false when out
  * of host memory for the lane buffer (those lines then unwritten). */
 static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end)
@@ -311,9 +380,28 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
     for (int64_t g = begin; g < end; g++) {
         int64_t first = g * FFT_LANES;
         int lanes = (int)(ln->lines - first < FFT_LANES ? ln->lines - first : FFT_LANES);
-        FL(load)(buf, ln, n, n + (ln->real > 0), shift, first, lanes);
-        if (ln->real > 0) FL(real_merge)(buf, n, shift, ln->real_w);
-        FL(cv) *result = FL(stockham)(buf, buf + size, n, p->twiddles, shift);
+        /* rows of adjacent values (not adjacent lines) in and out with the first and last stages */
+        bool rows = lanes == FFT_LANES && n >= 4 * FFT_LANES;
+        bool fuse_in = rows && ln->src_elem == 1 && ln->src_line != 1 && ln->real <= 0;
+        bool fuse_out = rows && ln->dst_elem == 1 && ln->dst_line != 1 && ln->real >= 0 && !ln->roots;
+        FL(cv) *x = buf, *y = buf + size;
+        int64_t s = 1, left;
+        const float *tw = p->twiddles;
+        if (fuse_in) {
+            FL(load_first)(y, ln, n, shift, first, tw);
+            x = y;
+            y = buf;
+            s = 4;
+            tw += 6 * (n / 4);
+        } else {
+            FL(load)(x, ln, n, n + (ln->real > 0), shift, first, lanes);
+            if (ln->real > 0) FL(real_merge)(x, n, shift, ln->real_w);
+        }
+        FL(cv) *result = FL(stockham)(x, y, n, s, tw, shift, fuse_out, &left);
+        if (fuse_out) {
+            FL(store_last)(result, ln, n, left, shift, first);
+            continue;
+        }
         if (ln->real < 0) FL(real_split)(result, n, shift, ln->real_w);
         FL(store)(result, ln, n, n + (ln->real < 0), shift, first, lanes);
     }
