@@ -9,7 +9,11 @@
  *      each element k2 times w^(j1 k2) (w = exp(-2 pi i / n)), into a scratch matrix T[j1][k2];
  *   B. the n2 lines k2 of T, of length n1 over j1, to X[k2 + n2 k1] (again one vector store).
  * Both steps split their line groups across the CPU pool. Backward transforms conjugate on
- * the way in and out. Twiddles are computed in double from exact angles and rounded once, so
+ * the way in and out. Rows of adjacent values (the lanes then FFT_LANES rows apart) move
+ * between memory and the lane buffer through a register transpose, FFT_LANES / 2 values of
+ * each row at a time, and through the first and last stages on the way (two passes over the
+ * buffer fewer). Real transforms of 2n points run as complex ones of n (x[2k] + i x[2k+1])
+ * whose split into the n + 1 spectrum terms (or merge from them) is done in the buffer. Twiddles are computed in double from exact angles and rounded once, so
  * the error is that of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
  * The source is compiled for AVX-512 and AVX2 as well (GCC on x86-64) and the CPU picks. */
 #include <math.h>

@@ -228,7 +228,8 @@ def fft(x, /, *, n=None, axis=-1, norm="backward"):
 
     Single precision: aclfftExecC2C (CANN's aclfft, a cached plan) on the
     current stream; double precision and lengths with a prime factor above 199:
-    host fallback in stream order. Raises TypeError for non-floating input,
+    complex128 composed from aclnn operators on the same stream (Bluestein's
+    chirp and filter spectrum cached per length and device). Raises TypeError for non-floating input,
     ValueError for ``n < 1`` or a bad ``norm``, AxisError (ValueError and
     IndexError) for a bad axis.
     """
@@ -250,8 +251,8 @@ def ifft(x, /, *, n=None, axis=-1, norm="backward"):
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
     """Transform of real input along ``axis`` (array API ``fft.rfft``): the
     ``n // 2 + 1`` non-negative frequency terms, complex64 for float32 input,
-    complex128 for float64. aclfftExecR2C on the current stream (float64: host
-    fallback). TypeError for complex or non-floating input; else as ``fft``."""
+    complex128 for float64. aclfftExecR2C on the current stream (float64: the
+    composed complex128 transform). TypeError for complex or non-floating input; else as ``fft``."""
     _check_input("rfft", x, real=True)
     _check_norm("rfft", norm)
     axis = _axis("rfft", axis, x.ndim)
