@@ -13,8 +13,9 @@
  * between memory and the lane buffer through a register transpose, FFT_LANES / 2 values of
  * each row at a time, and through the first and last stages on the way (two passes over the
  * buffer fewer). Real transforms of 2n points run as complex ones of n (x[2k] + i x[2k+1])
- * whose split into the n + 1 spectrum terms (or merge from them) is done in the buffer. Twiddles are computed in double from exact angles and rounded once, so
- * the error is that of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
+ * whose split into the n + 1 spectrum terms (or merge from them) is done in the buffer.
+ * Twiddles are computed in double from exact angles and rounded once, so the error is that
+ * of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
  * The source is compiled for AVX-512 and AVX2 as well (GCC on x86-64) and the CPU picks. */
 #include <math.h>
 #include <stdatomic.h>

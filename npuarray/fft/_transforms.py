@@ -325,8 +325,9 @@ def fftn(x, /, *, s=None, axes=None, norm="backward"):
     """N-dimensional transform over ``axes`` (array API ``fft.fftn``): 1-D
     aclfftExecC2C transforms along each axis in turn, each cut or padded to
     ``s``; when the last two of ``axes`` are the array's last two, those run as
-    one 2-D aclfftExecC2C (aclfftPlan2d) with no transposing copy. Dtypes, stream and errors as ``fft``; ValueError when ``s`` and
-    ``axes`` differ in length."""
+    one 2-D aclfftExecC2C (aclfftPlan2d) with no transposing copy. Dtypes,
+    stream and errors as ``fft``; ValueError when ``s`` and ``axes`` differ in
+    length."""
     _check_input("fftn", x)
     _check_norm("fftn", norm)
     axes, sizes = _axes_and_sizes("fftn", x, s, axes)
