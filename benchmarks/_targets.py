@@ -89,6 +89,12 @@ ALL += [MEDIAN_16M, PERCENTILE_16M, HISTOGRAM_16M, UNIQUE_COUNTS_16M]
 STAGED_1MIB = Target("staged-1mib", "speed", "staged pageable async 1 MiB vs copyto", "speedup",
                      0.8)
 ALL += [STAGED_1MIB]
+# More single-precision FFT rows (bench_fft.py): at least NumPy's speed (PyTorch's MKL: >= 0.5,
+# read from the row's torch/npx column).
+RFFT_F32_ROWS = Target("rfft-f32-rows", "speed", "rfft 1024x1024 float32 rows", "speedup", 1.0)
+IRFFT_C64_ROWS = Target("irfft-c64-rows", "speed", "irfft 1024x513 complex64 rows", "speedup", 1.0)
+FFT2_C64_2048 = Target("fft2-c64-2048", "speed", "fft2 2048x2048 complex64", "speedup", 1.0)
+ALL += [RFFT_F32_ROWS, IRFFT_C64_ROWS, FFT2_C64_2048]
 BY_KEY = {target.key: target for target in ALL}
 
 

@@ -1,7 +1,8 @@
 """npuarray.fft (single precision, CANN's aclfft on npusim) against NumPy and PyTorch CPU.
 
 * ``fft`` of 2**20 complex64, ``rfft`` of 2**20 float32, both on a batch of
-  1024 x 1024 (rows), and ``fftn`` (fft2) of 2048 x 2048 complex64;
+  1024 x 1024 (rows), ``irfft`` of 1024 rows of 513 complex64 (back to 1024 x 1024
+  float32), and ``fftn`` (fft2) of 2048 x 2048 complex64;
   ``--quick``: the 2**20 rows only.
 
 The complex128 transforms (composed of element-wise operators) are measured by
@@ -28,8 +29,12 @@ def run(harness):
     cases = [("fft 2^20 complex64", signal, np.fft.fft, npx.fft.fft, "fft", _targets.FFT_C64_2_20),
              ("rfft 2^20 float32", signal.real.copy(), np.fft.rfft, npx.fft.rfft, "rfft", None),
              ("fft 1024x1024 complex64", batch, np.fft.fft, npx.fft.fft, "fft", _targets.FFT_C64_ROWS),
-             ("rfft 1024x1024 float32", batch.real.copy(), np.fft.rfft, npx.fft.rfft, "rfft", None),
-             ("fft2 2048x2048 complex64", image, np.fft.fft2, npx.fft.fftn, "fft2", None)]
+             ("rfft 1024x1024 float32", batch.real.copy(), np.fft.rfft, npx.fft.rfft, "rfft",
+              _targets.RFFT_F32_ROWS),
+             ("irfft 1024x513 complex64", np.ascontiguousarray(batch[:, :513]), np.fft.irfft,
+              npx.fft.irfft, "irfft", _targets.IRFFT_C64_ROWS),
+             ("fft2 2048x2048 complex64", image, np.fft.fft2, npx.fft.fftn, "fft2",
+              _targets.FFT2_C64_2048)]
     for case, host, numpy_fn, ours, torch_name, target in cases[:2] if harness.quick else cases:
         x = npx.asarray(host)
         impls = {"npuarray": synchronized(stream, lambda ours=ours, x=x: ours(x)),

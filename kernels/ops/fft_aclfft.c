@@ -455,6 +455,8 @@ static bool real_pow2(const fft_job *j, const fft_tables *t)
 {
     int64_t h = t->n / 2;
     real_ctx c = { j, t };
+    if (fft_pow2_real_direct(t->half->pow2, j->batch))
+        return fft_pow2_real(t->half->pow2, t->real_twiddle, j->in, j->out, j->batch, j->sign);
     if (j->type == ACLFFT_R2C) {
         if (!fft_pow2_run(t->half->pow2, j->in, h, j->out, h + 1, 1, j->batch, -1)) return false;
         npusim_parallel_for((size_t)j->batch, 16, real_split_rows, &c);

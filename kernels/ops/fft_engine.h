@@ -53,4 +53,13 @@ void fft_pow2_free(fft_pow2 *p);
 bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *dst, int64_t dst_line,
                   int64_t elem, int64_t lines, int sign);
 
+/* Real transforms of 2h points, h = p->n, one per line, the split into (or the merge from) the
+ * h + 1 spectrum terms done in the lane buffers (w: h + 1 values exp(-2 pi i k / 2h)).
+ * Forward (sign -1): rows of 2h floats at src, rows of h + 1 complex64 at dst. Backward (+1):
+ * rows of h + 1 complex64 at src (imaginary parts of the first and last ignored), rows of 2h
+ * floats, times 2h, at dst. Only where fft_pow2_real_direct(p, lines) says so; false when out
+ * of host memory. */
+bool fft_pow2_real_direct(const fft_pow2 *p, int64_t lines);
+bool fft_pow2_real(const fft_pow2 *p, const fft_cplx *w, const float *src, float *dst, int64_t lines, int sign);
+
 #endif /* NPUSIM_FFT_ENGINE_H */

@@ -9,8 +9,13 @@
  *      each element k2 times w^(j1 k2) (w = exp(-2 pi i / n)), into a scratch matrix T[j1][k2];
  *   B. the n2 lines k2 of T, of length n1 over j1, to X[k2 + n2 k1] (again one vector store).
  * Both steps split their line groups across the CPU pool. Backward transforms conjugate on
- * the way in and out. Twiddles are computed in double from exact angles and rounded once, so
- * the error is that of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
+ * the way in and out. Rows of adjacent values (the lanes then FFT_LANES rows apart) move
+ * between memory and the lane buffer through a register transpose, FFT_LANES / 2 values of
+ * each row at a time, and through the first and last stages on the way (two passes over the
+ * buffer fewer). Real transforms of 2n points run as complex ones of n (x[2k] + i x[2k+1])
+ * whose split into the n + 1 spectrum terms (or merge from them) is done in the buffer.
+ * Twiddles are computed in double from exact angles and rounded once, so the error is that
+ * of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
  * The source is compiled for AVX-512 and AVX2 as well (GCC on x86-64) and the CPU picks. */
 #include <math.h>
 #include <stdatomic.h>
@@ -52,6 +57,8 @@ typedef struct {
     int64_t lines;
     bool conj_in, conj_out;
     const double *roots; /* NULL, or per line l a root r_l: element k is multiplied by r_l^k */
+    int real;            /* 0; -1: real forward (n + 1 terms out), +1: real backward (n + 1 in) */
+    const fft_cplx *real_w; /* with real: n + 1 values exp(-2 pi i k / 2n) */
 } fft_lines;
 
 #define FL_CAT2(a, b) a##_##b
@@ -205,9 +212,25 @@ static bool four_step(const fft_isa *isa, const fft_pow2 *p, const float *src, f
                       bool conj, float *scratch)
 {
     int64_t n1 = p->n1, n2 = p->n2;
-    fft_lines a = { src, scratch, elem, n1 * elem, n2, 1, n1, conj, false, p->roots };
-    fft_lines b = { scratch, dst, 1, n2, elem, n2 * elem, n2, false, conj, NULL };
+    fft_lines a = { src, scratch, elem, n1 * elem, n2, 1, n1, conj, false, p->roots, 0, NULL };
+    fft_lines b = { scratch, dst, 1, n2, elem, n2 * elem, n2, false, conj, NULL, 0, NULL };
     return run_lines(isa, p->sub2 ? p->sub2 : p->sub1, &a) && run_lines(isa, p->sub1, &b);
+}
+
+static bool direct(const fft_isa *isa, const fft_pow2 *p, int64_t lines)
+{
+    return p->n <= FFT_DIRECT_MAX && (lines >= isa->lanes || p->n < FFT_FOUR_STEP_MIN);
+}
+
+bool fft_pow2_real_direct(const fft_pow2 *p, int64_t lines) { return direct(choose_isa(), p, lines); }
+
+bool fft_pow2_real(const fft_pow2 *p, const fft_cplx *w, const float *src, float *dst, int64_t lines, int sign)
+{
+    int64_t h = p->n;
+    bool forward = sign < 0;
+    fft_lines ln = { src, dst, forward ? h : h + 1, 1, forward ? h + 1 : h, 1, lines, false, !forward, NULL,
+                     forward ? -1 : 1, w };
+    return run_lines(choose_isa(), p, &ln);
 }
 
 bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *dst, int64_t dst_line, int64_t elem,
@@ -215,8 +238,8 @@ bool fft_pow2_run(const fft_pow2 *p, const float *src, int64_t src_line, float *
 {
     const fft_isa *isa = choose_isa();
     bool conj = sign > 0;
-    if (p->n <= FFT_DIRECT_MAX && (lines >= isa->lanes || p->n < FFT_FOUR_STEP_MIN)) {
-        fft_lines ln = { src, dst, src_line, elem, dst_line, elem, lines, conj, conj, NULL };
+    if (direct(isa, p, lines)) {
+        fft_lines ln = { src, dst, src_line, elem, dst_line, elem, lines, conj, conj, NULL, 0, NULL };
         return run_lines(isa, p, &ln);
     }
     float *scratch = malloc(sizeof(float) * (size_t)(2 * p->n));

@@ -48,48 +48,68 @@ static inline void FL(join)(void *dst, const FL(cv) *v, float sign)
     memcpy((char *)dst + sizeof lo, &hi, sizeof hi);
 }
 
+/* Transposes the FFT_LANES x FFT_LANES floats v (row r = v[r]) in place: log2(FFT_LANES)
+ * perfect shuffles, each rotating an element's (row, column) address bits left by one. */
+static inline void FL(transpose)(FL(vf) *v)
+{
+    for (int round = 1; round < FFT_LANES; round <<= 1) {
+        FL(vf) t[FFT_LANES];
+        for (int i = 0; i < FFT_LANES / 2; i++) {
+            t[2 * i] = __builtin_shufflevector(v[i], v[i + FFT_LANES / 2], FL_LO);
+            t[2 * i + 1] = __builtin_shufflevector(v[i], v[i + FFT_LANES / 2], FL_HI);
+        }
+        memcpy(v, t, sizeof t);
+    }
+}
+
 /* Element k of a lane buffer of n >= 4 points sits at k + k / (n / 4): one vector of padding
  * after each quarter, so that the four quarters a stage reads are not a multiple of 4 KiB apart
  * (they would share cache sets and alias in the load-store unit). */
 static inline int64_t FL(at)(int64_t k, int shift) { return k + (k >> shift); }
 
-/* Radix-4 Stockham autosort stages (decimation in frequency, forward), then one radix-2 stage
- * when log2 n is odd, ping-ponging between x and y (padded buffers: FL(at)); returns the buffer
- * holding the result. */
-static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, int64_t n, const float *tw, int shift)
+/* The radix-4 butterfly of the stages (decimation in frequency, forward): the 4-point DFT
+ * (a - c) -+ i (b - d), (a + c) - (b + d), then the twiddles tw (w^p, w^2p, w^3p). */
+static inline void FL(butterfly)(FL(cv) a, FL(cv) b, FL(cv) c, FL(cv) d, const float *tw, FL(cv) *o0, FL(cv) *o1,
+                                 FL(cv) *o2, FL(cv) *o3)
 {
-    int64_t s = 1, m = n, quarter = FL(at)(n / 4, shift);
-    for (; m >= 4; m >>= 2, s <<= 2) {
+    float w1r = tw[0], w1i = tw[1], w2r = tw[2], w2i = tw[3], w3r = tw[4], w3i = tw[5];
+    FL(vf) apcr = a.re + c.re, apci = a.im + c.im, amcr = a.re - c.re, amci = a.im - c.im;
+    FL(vf) bpdr = b.re + d.re, bpdi = b.im + d.im, bmdr = b.re - d.re, bmdi = b.im - d.im;
+    FL(vf) t1r = amcr + bmdi, t1i = amci - bmdr, t3r = amcr - bmdi, t3i = amci + bmdr;
+    FL(vf) t2r = apcr - bpdr, t2i = apci - bpdi;
+    o0->re = apcr + bpdr;
+    o0->im = apci + bpdi;
+    o1->re = t1r * w1r - t1i * w1i;
+    o1->im = t1r * w1i + t1i * w1r;
+    o2->re = t2r * w2r - t2i * w2i;
+    o2->im = t2r * w2i + t2i * w2r;
+    o3->re = t3r * w3r - t3i * w3i;
+    o3->im = t3r * w3i + t3i * w3r;
+}
+
+/* Radix-4 Stockham autosort stages from stride s (tw: their twiddles; s = 1 is the first
+ * stage), then one radix-2 stage when log2 n is odd, ping-ponging between x and y (padded
+ * buffers: FL(at)); with leave_last the last stage is left to FL(store_last). Returns the
+ * buffer holding the result and sets *left to the radix of the stage left (else 1). */
+static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, int64_t n, int64_t s, const float *tw, int shift,
+                            bool leave_last, int64_t *left)
+{
+    int64_t m = n / s, quarter = FL(at)(n / 4, shift);
+    for (; m >= 4 && !(leave_last && m == 4); m >>= 2, s <<= 2) {
         int64_t q4 = m / 4;
         for (int64_t p = 0; p < q4; p++, tw += 6) {
-            float w1r = tw[0], w1i = tw[1], w2r = tw[2], w2i = tw[3], w3r = tw[4], w3i = tw[5];
             const FL(cv) *a = x + s * p, *b = a + quarter, *c = b + quarter, *d = c + quarter;
             /* s divides n / 4: each output run of s points lies inside one quarter */
             FL(cv) *o0 = y + FL(at)(4 * s * p, shift), *o1 = y + FL(at)((4 * p + 1) * s, shift);
             FL(cv) *o2 = y + FL(at)((4 * p + 2) * s, shift), *o3 = y + FL(at)((4 * p + 3) * s, shift);
-            for (int64_t q = 0; q < s; q++) {
-                FL(vf) apcr = a[q].re + c[q].re, apci = a[q].im + c[q].im;
-                FL(vf) amcr = a[q].re - c[q].re, amci = a[q].im - c[q].im;
-                FL(vf) bpdr = b[q].re + d[q].re, bpdi = b[q].im + d[q].im;
-                FL(vf) bmdr = b[q].re - d[q].re, bmdi = b[q].im - d[q].im;
-                /* the 4-point DFT (a - c) -+ i (b - d), (a + c) - (b + d), then the twiddles */
-                FL(vf) t1r = amcr + bmdi, t1i = amci - bmdr, t3r = amcr - bmdi, t3i = amci + bmdr;
-                FL(vf) t2r = apcr - bpdr, t2i = apci - bpdi;
-                o0[q].re = apcr + bpdr;
-                o0[q].im = apci + bpdi;
-                o1[q].re = t1r * w1r - t1i * w1i;
-                o1[q].im = t1r * w1i + t1i * w1r;
-                o2[q].re = t2r * w2r - t2i * w2i;
-                o2[q].im = t2r * w2i + t2i * w2r;
-                o3[q].re = t3r * w3r - t3i * w3i;
-                o3[q].im = t3r * w3i + t3i * w3r;
-            }
+            for (int64_t q = 0; q < s; q++) FL(butterfly)(a[q], b[q], c[q], d[q], tw, o0 + q, o1 + q, o2 + q, o3 + q);
         }
         FL(cv) *t = x;
         x = y;
         y = t;
     }
-    if (m == 2) {
+    *left = leave_last ? m : 1;
+    if (m == 2 && !leave_last) {
         for (int64_t q = 0; q < s; q++) {
             int64_t lo = FL(at)(q, shift), hi = FL(at)(q + s, shift);
             FL(cv) a = x[lo], b = x[hi];
@@ -113,79 +133,235 @@ static inline int64_t FL(block)(bool along_lanes, int64_t n)
     return block < n ? block : n;
 }
 
-/* Lines [first, first + lanes) of ln into buf (unused lanes zero), conjugated with conj_in.
- * Scalar copies into memory, not lane inserts into registers: the stages read the vectors
- * once the stores have long landed. */
-static void FL(load)(FL(cv) *buf, const fft_lines *ln, int64_t n, int shift, int64_t first, int lanes)
+/* Lines [first, first + lanes) of ln into buf (unused lanes zero), conjugated with conj_in,
+ * `count` elements each. Scalar copies into memory, not lane inserts into registers: the
+ * stages read the vectors once the stores have long landed; lines of adjacent elements go
+ * FFT_LANES / 2 elements at a time through a transpose in registers instead. */
+static void FL(load)(FL(cv) *buf, const fft_lines *ln, int64_t n, int64_t count, int shift, int64_t first,
+                     int lanes)
 {
     float sign = ln->conj_in ? -1.0f : 1.0f;
     const float *src = ln->src + 2 * first * ln->src_line;
     float *b = (float *)buf;
     if (lanes == FFT_LANES && ln->src_line == 1) { /* the lanes are adjacent values */
-        for (int64_t k = 0; k < n; k++) {
-            if (k + FFT_AHEAD < n) __builtin_prefetch(src + 2 * (k + FFT_AHEAD) * ln->src_elem);
+        for (int64_t k = 0; k < count; k++) {
+            if (k + FFT_AHEAD < count) __builtin_prefetch(src + 2 * (k + FFT_AHEAD) * ln->src_elem);
             FL(split)(buf + FL(at)(k, shift), src + 2 * k * ln->src_elem, sign);
         }
         return;
     }
-    if (lanes < FFT_LANES) memset(buf, 0, sizeof(FL(cv)) * (size_t)FL(at)(n, shift));
-    int64_t block = FL(block)(ln->src_line < ln->src_elem, n), e = ln->src_elem;
-    for (int64_t k0 = 0; k0 < n; k0 += block) {
-        float *bb = b + 2 * FFT_LANES * FL(at)(k0, shift); /* a block lies inside one quarter */
-        for (int l = 0; l < lanes; l++) {
-            const float *s = src + 2 * (l * ln->src_line + k0 * e);
-            if (block == 1 && l == 0 && k0 + FFT_AHEAD < n) /* each element on another page */
-                __builtin_prefetch(s + 2 * FFT_AHEAD * e);
-            for (int64_t k = 0; k < block; k++) {
-                bb[2 * FFT_LANES * k + l] = s[2 * k * e];
-                bb[2 * FFT_LANES * k + FFT_LANES + l] = sign * s[2 * k * e + 1];
+    if (lanes < FFT_LANES) memset(buf, 0, sizeof(FL(cv)) * (size_t)(FL(at)(count - 1, shift) + 1));
+    int64_t done = 0, e = ln->src_elem;
+    if (lanes == FFT_LANES && e == 1) { /* rows: a FFT_LANES x FFT_LANES block of floats at a time */
+        for (; done + FFT_LANES / 2 <= count; done += FFT_LANES / 2) {
+            FL(vf) v[FFT_LANES];
+            for (int l = 0; l < FFT_LANES; l++) memcpy(&v[l], src + 2 * (l * ln->src_line + done), sizeof v[l]);
+            FL(transpose)(v);
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                FL(cv) *to = buf + FL(at)(done + c, shift);
+                to->re = v[2 * c];
+                to->im = v[2 * c + 1] * sign;
             }
+        }
+    } else if (count == n) {
+        int64_t block = FL(block)(ln->src_line < e, n);
+        for (; done < n; done += block) {
+            float *bb = b + 2 * FFT_LANES * FL(at)(done, shift); /* a block lies inside one quarter */
+            for (int l = 0; l < lanes; l++) {
+                const float *s = src + 2 * (l * ln->src_line + done * e);
+                if (block == 1 && l == 0 && done + FFT_AHEAD < n) /* each element on another page */
+                    __builtin_prefetch(s + 2 * FFT_AHEAD * e);
+                for (int64_t k = 0; k < block; k++) {
+                    bb[2 * FFT_LANES * k + l] = s[2 * k * e];
+                    bb[2 * FFT_LANES * k + FFT_LANES + l] = sign * s[2 * k * e + 1];
+                }
+            }
+        }
+    }
+    for (; done < count; done++) { /* the rest, element by element */
+        float *bb = b + 2 * FFT_LANES * FL(at)(done, shift);
+        for (int l = 0; l < lanes; l++) {
+            const float *s = src + 2 * (l * ln->src_line + done * e);
+            bb[l] = s[0];
+            bb[FFT_LANES + l] = sign * s[1];
         }
     }
 }
 
-/* buf back to lines [first, first + lanes), each element k of line l times roots[l]^k first
- * (the powers by a recurrence in double: error k * 2^-52, far below single precision). */
-static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int shift, int64_t first, int lanes)
+/* Multiplies element k of lane l of buf by roots[first + l]^k (the powers by a recurrence in
+ * double: error k * 2^-52, far below single precision). */
+static void FL(rotate)(FL(cv) *buf, const double *roots, int64_t n, int shift, int64_t first, int lanes)
 {
-    if (ln->roots) {
-        FL(vd) cr = { 0 }, ci = { 0 }, rr = { 0 }, ri = { 0 };
-        for (int l = 0; l < lanes; l++) {
-            cr[l] = 1.0;
-            rr[l] = ln->roots[2 * (first + l)];
-            ri[l] = ln->roots[2 * (first + l) + 1];
-        }
-        for (int64_t k = 0; k < n; k++) {
-            FL(cv) *v = buf + FL(at)(k, shift);
-            FL(vf) re = v->re, im = v->im;
-            FL(vf) wr = __builtin_convertvector(cr, FL(vf)), wi = __builtin_convertvector(ci, FL(vf));
-            v->re = re * wr - im * wi;
-            v->im = re * wi + im * wr;
-            FL(vd) nr = cr * rr - ci * ri;
-            ci = cr * ri + ci * rr;
-            cr = nr;
-        }
+    FL(vd) cr = { 0 }, ci = { 0 }, rr = { 0 }, ri = { 0 };
+    for (int l = 0; l < lanes; l++) {
+        cr[l] = 1.0;
+        rr[l] = roots[2 * (first + l)];
+        ri[l] = roots[2 * (first + l) + 1];
     }
+    for (int64_t k = 0; k < n; k++) {
+        FL(cv) *v = buf + FL(at)(k, shift);
+        FL(vf) re = v->re, im = v->im;
+        FL(vf) wr = __builtin_convertvector(cr, FL(vf)), wi = __builtin_convertvector(ci, FL(vf));
+        v->re = re * wr - im * wi;
+        v->im = re * wi + im * wr;
+        FL(vd) nr = cr * rr - ci * ri;
+        ci = cr * ri + ci * rr;
+        cr = nr;
+    }
+}
+
+/* buf (`count` elements a lane) back to lines [first, first + lanes), as FL(load) reads them. */
+static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int64_t count, int shift, int64_t first,
+                      int lanes)
+{
+    if (ln->roots) FL(rotate)(buf, ln->roots, n, shift, first, lanes);
     float sign = ln->conj_out ? -1.0f : 1.0f;
     float *dst = ln->dst + 2 * first * ln->dst_line;
     const float *b = (const float *)buf;
     if (lanes == FFT_LANES && ln->dst_line == 1) {
-        for (int64_t k = 0; k < n; k++) {
-            if (k + FFT_AHEAD < n) __builtin_prefetch(dst + 2 * (k + FFT_AHEAD) * ln->dst_elem, 1);
+        for (int64_t k = 0; k < count; k++) {
+            if (k + FFT_AHEAD < count) __builtin_prefetch(dst + 2 * (k + FFT_AHEAD) * ln->dst_elem, 1);
             FL(join)(dst + 2 * k * ln->dst_elem, buf + FL(at)(k, shift), sign);
         }
         return;
     }
-    int64_t block = FL(block)(ln->dst_line < ln->dst_elem, n), e = ln->dst_elem; /* as FL(load) */
-    for (int64_t k0 = 0; k0 < n; k0 += block) {
-        const float *bb = b + 2 * FFT_LANES * FL(at)(k0, shift);
-        for (int l = 0; l < lanes; l++) {
-            float *d = dst + 2 * (l * ln->dst_line + k0 * e);
-            if (block == 1 && l == 0 && k0 + FFT_AHEAD < n) __builtin_prefetch(d + 2 * FFT_AHEAD * e, 1);
-            for (int64_t k = 0; k < block; k++) {
-                d[2 * k * e] = bb[2 * FFT_LANES * k + l];
-                d[2 * k * e + 1] = sign * bb[2 * FFT_LANES * k + FFT_LANES + l];
+    int64_t done = 0, e = ln->dst_elem;
+    if (lanes == FFT_LANES && e == 1) {
+        for (; done + FFT_LANES / 2 <= count; done += FFT_LANES / 2) {
+            FL(vf) v[FFT_LANES];
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                const FL(cv) *from = buf + FL(at)(done + c, shift);
+                v[2 * c] = from->re;
+                v[2 * c + 1] = from->im * sign;
             }
+            FL(transpose)(v);
+            for (int l = 0; l < FFT_LANES; l++) memcpy(dst + 2 * (l * ln->dst_line + done), &v[l], sizeof v[l]);
+        }
+    } else if (count == n) {
+        int64_t block = FL(block)(ln->dst_line < e, n); /* as FL(load) */
+        for (; done < n; done += block) {
+            const float *bb = b + 2 * FFT_LANES * FL(at)(done, shift);
+            for (int l = 0; l < lanes; l++) {
+                float *d = dst + 2 * (l * ln->dst_line + done * e);
+                if (block == 1 && l == 0 && done + FFT_AHEAD < n) __builtin_prefetch(d + 2 * FFT_AHEAD * e, 1);
+                for (int64_t k = 0; k < block; k++) {
+                    d[2 * k * e] = bb[2 * FFT_LANES * k + l];
+                    d[2 * k * e + 1] = sign * bb[2 * FFT_LANES * k + FFT_LANES + l];
+                }
+            }
+        }
+    }
+    for (; done < count; done++) {
+        const float *bb = b + 2 * FFT_LANES * FL(at)(done, shift);
+        for (int l = 0; l < lanes; l++) {
+            float *d = dst + 2 * (l * ln->dst_line + done * e);
+            d[0] = bb[l];
+            d[1] = sign * bb[FFT_LANES + l];
+        }
+    }
+}
+
+/* Real forward transforms of 2h points from the complex transforms Z (h points a lane) of
+ * x[2k] + i x[2k+1]: with E_k = (Z_k + conj Z_{h-k}) / 2, O_k = (Z_k - conj Z_{h-k}) / 2i and
+ * w_k = exp(-2 pi i k / 2h), X_k = E_k + w_k O_k and X_{h-k} = conj(E_k - w_k O_k), k <= h / 2
+ * (Z periodic in h); X_0 .. X_h in place (X_h in the buffer's padding). */
+static void FL(real_split)(FL(cv) *z, int64_t h, int shift, const fft_cplx *w)
+{
+    z[FL(at)(h, shift)] = z[0];
+    for (int64_t k = 0; k <= h / 2; k++) {
+        FL(cv) *a = z + FL(at)(k, shift), *b = z + FL(at)(h - k, shift);
+        float wr = (float)w[k].re, wi = (float)w[k].im;
+        FL(vf) er = (a->re + b->re) * 0.5f, ei = (a->im - b->im) * 0.5f;
+        FL(vf) odr = (a->im + b->im) * 0.5f, odi = (b->re - a->re) * 0.5f;
+        FL(vf) tr = odr * wr - odi * wi, ti = odr * wi + odi * wr;
+        a->re = er + tr;
+        a->im = ei + ti;
+        b->re = er - tr;
+        b->im = ti - ei;
+    }
+}
+
+/* The inverse of FL(real_split): X_0 .. X_h (imaginary parts of X_0, X_h ignored, as a
+ * Hermitian spectrum has none) -> conj Z_k for k < h, with Z_k = F_k + i G_k, F_k = X_k +
+ * conj X_{h-k}, G_k = (X_k - conj X_{h-k}) conj w_k, and Z_{h-k} = conj F_k + i conj G_k: the
+ * forward transform of conj Z, conjugated, is then 2h (x[2k] + i x[2k+1]). */
+static void FL(real_merge)(FL(cv) *x, int64_t h, int shift, const fft_cplx *w)
+{
+    FL(vf) zero = { 0 };
+    for (int64_t k = 0; k <= h / 2; k++) {
+        FL(cv) *a = x + FL(at)(k, shift), *b = x + FL(at)(h - k, shift);
+        FL(vf) ai = k ? a->im : zero, bi = k ? b->im : zero;
+        float wr = (float)w[k].re, wi = (float)w[k].im;
+        FL(vf) fr = a->re + b->re, fi = ai - bi, dr = a->re - b->re, di = ai + bi;
+        FL(vf) gr = dr * wr + di * wi, gi = di * wr - dr * wi;
+        a->re = fr - gi;
+        a->im = -(fi + gr);
+        if (k) {
+            b->re = fr + gi;
+            b->im = fi - gr;
+        }
+    }
+}
+
+/* FFT_LANES rows of n >= 4 FFT_LANES adjacent complex values (ln's lines [first, + FFT_LANES))
+ * through the first radix-4 stage into y, as FL(load) then FL(stockham)'s first stage would:
+ * one pass over the lane buffer fewer. Each quarter of the rows comes in FFT_LANES / 2
+ * elements at a time through a register transpose. */
+static void FL(load_first)(FL(cv) *y, const fft_lines *ln, int64_t n, int shift, int64_t first, const float *tw)
+{
+    float sign = ln->conj_in ? -1.0f : 1.0f;
+    const float *src = ln->src + 2 * first * ln->src_line;
+    int64_t q4 = n / 4;
+    for (int64_t p0 = 0; p0 < q4; p0 += FFT_LANES / 2) {
+        FL(cv) in[4][FFT_LANES / 2];
+        for (int j = 0; j < 4; j++) {
+            FL(vf) v[FFT_LANES];
+            for (int l = 0; l < FFT_LANES; l++)
+                memcpy(&v[l], src + 2 * (l * ln->src_line + j * q4 + p0), sizeof v[l]);
+            FL(transpose)(v);
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                in[j][c].re = v[2 * c];
+                in[j][c].im = v[2 * c + 1] * sign;
+            }
+        }
+        for (int c = 0; c < FFT_LANES / 2; c++) {
+            int64_t p = p0 + c;
+            FL(butterfly)(in[0][c], in[1][c], in[2][c], in[3][c], tw + 6 * p, y + FL(at)(4 * p, shift),
+                          y + FL(at)(4 * p + 1, shift), y + FL(at)(4 * p + 2, shift), y + FL(at)(4 * p + 3, shift));
+        }
+    }
+}
+
+/* The last stage of radix m (4, whose twiddles are ones, or 2) from x straight into FFT_LANES
+ * rows of adjacent complex values (n / m >= FFT_LANES / 2), as FL(stockham) then FL(store). */
+static void FL(store_last)(const FL(cv) *x, const fft_lines *ln, int64_t n, int64_t m, int shift, int64_t first)
+{
+    static const float ones[6] = { 1, 0, 1, 0, 1, 0 };
+    float sign = ln->conj_out ? -1.0f : 1.0f;
+    float *dst = ln->dst + 2 * first * ln->dst_line;
+    int64_t s = n / m;
+    for (int64_t q0 = 0; q0 < s; q0 += FFT_LANES / 2) {
+        FL(cv) out[4][FFT_LANES / 2];
+        for (int c = 0; c < FFT_LANES / 2; c++) {
+            int64_t q = q0 + c;
+            FL(cv) a = x[FL(at)(q, shift)], b = x[FL(at)(q + s, shift)];
+            if (m == 2) {
+                out[0][c] = (FL(cv)){ a.re + b.re, a.im + b.im };
+                out[1][c] = (FL(cv)){ a.re - b.re, a.im - b.im };
+            } else {
+                FL(butterfly)(a, b, x[FL(at)(q + 2 * s, shift)], x[FL(at)(q + 3 * s, shift)], ones, &out[0][c],
+                              &out[1][c], &out[2][c], &out[3][c]);
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            FL(vf) v[FFT_LANES];
+            for (int c = 0; c < FFT_LANES / 2; c++) {
+                v[2 * c] = out[j][c].re;
+                v[2 * c + 1] = out[j][c].im * sign;
+            }
+            FL(transpose)(v);
+            for (int l = 0; l < FFT_LANES; l++)
+                memcpy(dst + 2 * (l * ln->dst_line + j * s + q0), &v[l], sizeof v[l]);
         }
     }
 }
@@ -204,9 +380,30 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
     for (int64_t g = begin; g < end; g++) {
         int64_t first = g * FFT_LANES;
         int lanes = (int)(ln->lines - first < FFT_LANES ? ln->lines - first : FFT_LANES);
-        FL(load)(buf, ln, n, shift, first, lanes);
-        FL(cv) *result = FL(stockham)(buf, buf + size, n, p->twiddles, shift);
-        FL(store)(result, ln, n, shift, first, lanes);
+        /* rows of adjacent values (not adjacent lines) in and out with the first and last stages */
+        bool rows = lanes == FFT_LANES && n >= 4 * FFT_LANES;
+        bool fuse_in = rows && ln->src_elem == 1 && ln->src_line != 1 && ln->real <= 0;
+        bool fuse_out = rows && ln->dst_elem == 1 && ln->dst_line != 1 && ln->real >= 0 && !ln->roots;
+        FL(cv) *x = buf, *y = buf + size;
+        int64_t s = 1, left;
+        const float *tw = p->twiddles;
+        if (fuse_in) {
+            FL(load_first)(y, ln, n, shift, first, tw);
+            x = y;
+            y = buf;
+            s = 4;
+            tw += 6 * (n / 4);
+        } else {
+            FL(load)(x, ln, n, n + (ln->real > 0), shift, first, lanes);
+            if (ln->real > 0) FL(real_merge)(x, n, shift, ln->real_w);
+        }
+        FL(cv) *result = FL(stockham)(x, y, n, s, tw, shift, fuse_out, &left);
+        if (fuse_out) {
+            FL(store_last)(result, ln, n, left, shift, first);
+            continue;
+        }
+        if (ln->real < 0) FL(real_split)(result, n, shift, ln->real_w);
+        FL(store)(result, ln, n, n + (ln->real < 0), shift, first, lanes);
     }
     free(buf);
     return true;

@@ -2,8 +2,9 @@
 
 Single-precision transforms run as aclfft plans (``aclfftExecC2C/R2C/C2R``,
 cached by length, type, batch and device) on the current stream; double
-precision and lengths aclfft refuses compute on the host in stream order (see
-``npuarray.show_config()``).
+precision and lengths aclfft refuses are composed on the device from aclnn
+element-wise operators (Stockham stages, Bluestein's chirp transform) on the
+same stream.
 """
 from ._helpers import *  # noqa: F401,F403
 from ._helpers import __all__ as _helpers_all

@@ -50,58 +50,78 @@ def _binary(op, x1, x2, out, stream, alpha=1):
         _ops.launch(op, x1, x2, _ops.acl_scalar(alpha, dtype), out, stream=stream)
 
 
-_TWIDDLE_CACHE_SIZE = 64
-_twiddle_cache = collections.OrderedDict()   # (radix, length, sign, device id) -> device array
+_CACHE_SIZE = 64
+_cache = collections.OrderedDict()   # (kind, ..., device id) -> device arrays
+
+
+def _cached(key, make):
+    """``make()``, kept in a small LRU cache under ``key`` (tables made inside a graph
+    capture are not kept, so a graph never owns one)."""
+    cached = _cache.get(key)
+    if cached is not None:
+        _cache.move_to_end(key)
+        return cached
+    made = make()
+    if _capture_guard.active:
+        return made
+    _cache[key] = made
+    while len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return made
 
 
 def _powers(radix, length, sign, device):
     """The twiddles ``w^(j k)``, ``w = exp(sign 2 pi i / (radix length))``, for j = 1 ..
-    radix - 1 and k < length, as a complex128 (radix - 1, length) device array; kept in
-    a small LRU cache (made outside graph captures only, so a graph never owns one)."""
-    key = (radix, length, sign, device.id)
-    cached = _twiddle_cache.get(key)
-    if cached is not None:
-        _twiddle_cache.move_to_end(key)
-        return cached
-    k = arange(length, dtype=_FLOAT64, device=device)
-    j = reshape(arange(1, radix, dtype=_FLOAT64, device=device), (radix - 1, 1))
-    angle = remainder(multiply(j, k), float(radix * length))   # j k mod radix L: exact
-    powers = exp(multiply(angle, complex(0, sign * 2 * math.pi / (radix * length))))
-    if _capture_guard.active:
-        return powers
-    _twiddle_cache[key] = powers
-    while len(_twiddle_cache) > _TWIDDLE_CACHE_SIZE:
-        _twiddle_cache.popitem(last=False)
-    return powers
+    radix - 1 and k < length, as a complex128 (radix - 1, length) device array (cached)."""
+    def make():
+        k = arange(length, dtype=_FLOAT64, device=device)
+        j = reshape(arange(1, radix, dtype=_FLOAT64, device=device), (radix - 1, 1))
+        angle = remainder(multiply(j, k), float(radix * length))   # j k mod radix L: exact
+        return exp(multiply(angle, complex(0, sign * 2 * math.pi / (radix * length))))
+    return _cached(("powers", radix, length, sign, device.id), make)
+
+
+def _planes(a, axis):
+    """``[a[..., j, ...] for j]`` along ``axis``: views made directly (a stage takes a dozen,
+    and the indexing machinery would cost more than the launches)."""
+    shape, strides = a._shape[:axis] + a._shape[axis + 1:], a._strides[:axis] + a._strides[axis + 1:]
+    return [a._view(shape, strides, a._offset + j * a._strides[axis]) for j in range(a._shape[axis])]
+
+
+def _blocks(a, axis, count):
+    """The ``count`` equal consecutive blocks of ``a`` along ``axis``, as views."""
+    size = a._shape[axis] // count
+    shape, step = a._shape[:axis] + (size,) + a._shape[axis + 1:], size * a._strides[axis]
+    return [a._view(shape, a._strides, a._offset + j * step) for j in range(count)]
 
 
 def _butterflies(x, w, out, radix, sign, stream):
-    """``out(m) = sum_j w_j x_j (sign i)^(j m)`` for radix 2 or 4, where ``x(j)`` gives the
-    parts, ``w(j)`` their twiddles (None: all ones), ``out(m)`` the target views.
+    """``out[m] = sum_j w_j x_j (sign i)^(j m)`` for radix 2 or 4, where ``x`` holds the
+    parts, ``w[j - 1]`` the twiddles of part j >= 1 (None: all ones), ``out`` the target views.
 
     Everything happens in the target: a twiddled part is written into an output slot, and a
     sum ``u + v`` taken in u's own slot is followed by ``(u + v) - 2 v = u - v``, so that a
     radix-4 stage is ten launches on quarter-sized operands and no temporary."""
     def operand(a):                     # an output slot (int) or an array
-        return out(a) if isinstance(a, int) else a
+        return out[a] if isinstance(a, int) else a
 
     def twiddled(j, slot):              # t_j = w_j x_j in `slot`, or x_j itself
         if w is None:
-            return x(j)
-        _binary("aclnnMul", x(j), w(j), out(slot), stream)
+            return x[j]
+        _binary("aclnnMul", x[j], w[j - 1], out[slot], stream)
         return slot
 
     def pair(u, v, total, difference, alpha=1):   # u + alpha v into total, u - alpha v into difference
-        _binary("aclnnAdd", operand(u), operand(v), out(total), stream, alpha)
+        _binary("aclnnAdd", operand(u), operand(v), out[total], stream, alpha)
         if isinstance(u, int) and u == total:    # u is gone: (u + alpha v) - 2 alpha v
-            _binary("aclnnSub", out(total), operand(v), out(difference), stream, 2 * alpha)
+            _binary("aclnnSub", out[total], operand(v), out[difference], stream, 2 * alpha)
         else:
-            _binary("aclnnSub", operand(u), operand(v), out(difference), stream, alpha)
+            _binary("aclnnSub", operand(u), operand(v), out[difference], stream, alpha)
 
     if radix == 2:
-        pair(x(0), twiddled(1, 1), 0, 1)
+        pair(x[0], twiddled(1, 1), 0, 1)
         return
-    pair(x(0), twiddled(2, 2), 0, 1)                 # a = t0 + t2 in 0, b = t0 - t2 in 1
+    pair(x[0], twiddled(2, 2), 0, 1)                 # a = t0 + t2 in 0, b = t0 - t2 in 1
     t3 = twiddled(3, 3)
     pair(twiddled(1, 2), t3, 2, 3)                   # c = t1 + t3 in 2, d = t1 - t3 in 3
     pair(0, 2, 0, 2)                                 # a + c, a - c
@@ -119,14 +139,13 @@ def _stage_rows(z, radix, sign, stream):
     device, axis = z._buffer.device, len(batch)
     if q > 1:
         buf = _ops.empty(batch + (radix, q, mid, length), COMPLEX128, device, stream)
-        out = lambda m: buf[..., m, :, :, :]                          # noqa: E731
+        out = _planes(buf, axis)
         result = reshape(moveaxis(buf, axis, axis + 1), batch + (q, radix, row), copy=False)
     else:
         buf = _ops.empty(batch + (q, radix, mid, length), COMPLEX128, device, stream)
-        out = lambda m: buf[..., :, m, :, :]                          # noqa: E731
+        out = _planes(buf, axis + 1)
         result = reshape(buf, batch + (q, radix, row))
-    _butterflies(lambda j: z[..., j * q:(j + 1) * q, :, :], lambda j: powers[j - 1],
-                 out, radix, sign, stream)
+    _butterflies(_blocks(z, axis, radix), _planes(powers, 0), out, radix, sign, stream)
     return result
 
 
@@ -139,9 +158,10 @@ def _stage_columns(z, radix, sign, stream):
     powers = None
     if length > 1:
         powers = reshape(matrix_transpose(_powers(radix, length, sign, z.device)), (length, radix - 1, 1))
+        powers = _planes(powers, 1)
     out = _ops.empty(batch + (radix, length, q), COMPLEX128, z._buffer.device, stream)
-    _butterflies(lambda j: parts[..., :, j, :], None if powers is None else (lambda j: powers[:, j - 1, :]),
-                 lambda m: out[..., m, :, :], radix, sign, stream)
+    axis = len(batch)
+    _butterflies(_planes(parts, axis + 1), powers, _planes(out, axis), radix, sign, stream)
     return reshape(out, batch + (radix * length, q))
 
 
@@ -172,21 +192,32 @@ def _chirp(n, sign, device):
     return exp(multiply(angle, complex(0, sign * math.pi / n)))
 
 
+def _bluestein_tables(n, m, sign, device, stream):
+    """The chirp ``c`` of length ``n`` scaled by ``1 / m`` (the inverse transform's factor)
+    and the length-``m`` transform of the circular filter ``conj(c)`` (cached per length,
+    direction and device: a transform then costs its own three power-of-two transforms'
+    worth of launches less one)."""
+    def make():
+        chirp = _chirp(n, sign, device)
+        kernel = _ops.fill_(_ops.empty((m,), COMPLEX128, device, stream), 0)
+        inverse_chirp = conj(chirp)
+        _ops.copy_(kernel[:n], inverse_chirp)
+        if n > 1:
+            _ops.copy_(kernel[m - n + 1:], flip(inverse_chirp[1:]))
+        return chirp, multiply(chirp, 1.0 / m), _power_of_two(kernel, -1, stream)
+    return _cached(("bluestein", n, sign, device.id), make)
+
+
 def _bluestein(x, sign, stream):
     n = x._shape[-1]
     m = 1 << (2 * n - 2).bit_length()
-    device = x._buffer.device
-    chirp = _chirp(n, sign, x.device)
-    padded = _ops.fill_(_ops.empty(x._shape[:-1] + (m,), COMPLEX128, device, stream), 0)
+    chirp, scaled_chirp, filter_spectrum = _bluestein_tables(n, m, sign, x.device, stream)
+    padded = _ops.fill_(_ops.empty(x._shape[:-1] + (m,), COMPLEX128, x._buffer.device, stream), 0)
     _binary("aclnnMul", x, chirp, padded[..., :n], stream)
-    kernel = _ops.fill_(_ops.empty((m,), COMPLEX128, device, stream), 0)
-    inverse_chirp = conj(chirp)
-    _ops.copy_(kernel[:n], inverse_chirp)
-    if n > 1:
-        _ops.copy_(kernel[m - n + 1:], flip(inverse_chirp[1:]))
-    spectrum = multiply(_power_of_two(padded, -1, stream), _power_of_two(kernel, -1, stream))
+    spectrum = _power_of_two(padded, -1, stream)
+    _binary("aclnnMul", spectrum, filter_spectrum, spectrum, stream)
     convolution = _power_of_two(spectrum, 1, stream)[..., :n]
-    return multiply(convolution, multiply(chirp, 1.0 / m))
+    return multiply(convolution, scaled_chirp)
 
 
 def c2c(x, inverse, stream):

@@ -5,8 +5,9 @@ over ``axes`` (default the last two), with NumPy's signature: ``norm=None``
 is "backward", ``out=`` takes an NPUArray of the result's shape, and bool or
 integer input is transformed as float64, as NumPy converts it. The 1-D
 transforms behind them run as aclfft plans (``aclfftExecC2C/R2C/C2R``) on the
-current stream of the input's device; float64 and complex128 compute on the
-host in stream order, as the package's other transforms do.
+current stream of the input's device (the last two axes of a single-precision
+transform as one ``aclfftPlan2d``); float64 and complex128 are composed on the
+device from aclnn operators, as the package's other transforms are.
 """
 from .._core._manipulation import astype
 from .._operands import into, is_array

@@ -1,7 +1,8 @@
 """aclfft plans and their cache: the one place npuarray calls CANN's FFT library.
 
-A plan (``aclfftPlan1d``, horizontal, single precision) is keyed by transform
-length, type (C2C, R2C, C2R), batch and device, and kept in a small LRU cache
+A plan (``aclfftPlan1d``, horizontal, single precision; ``aclfftPlan2d`` for C2C
+transforms over the last two axes) is keyed by transform length (``(nx, ny)`` for
+a 2-D plan), type (C2C, R2C, C2R), batch and device, and kept in a small LRU cache
 like CuPy's cuFFT plan cache; an evicted or cleared plan is destroyed with
 ``aclfftDestroy`` when the last reference goes (npusim keeps the tables a queued
 transform uses alive). Each execution binds the plan to the current stream of
@@ -62,7 +63,10 @@ class _Plan:
 
     def __init__(self, n, kind, batch):
         out = ffi.new("aclfftHandle *")
-        _check(lib.aclfftPlan1d(out, n, kind, batch, ACLFFT_HORIZONTAL), "aclfftPlan1d")
+        if isinstance(n, tuple):
+            _check(lib.aclfftPlan2d(out, batch, n[0], n[1], kind), "aclfftPlan2d")
+        else:
+            _check(lib.aclfftPlan1d(out, n, kind, batch, ACLFFT_HORIZONTAL), "aclfftPlan1d")
         self.handle = ffi.gc(out[0], lib.aclfftDestroy)
 
 
@@ -92,7 +96,7 @@ def _plan(n, kind, batch, device):
 
 def plan_cache_info():
     """``{"size", "max_size", "hits", "misses", "keys"}`` of the aclfft plan cache;
-    keys are ``(n, aclfftType, batch, device id)``."""
+    keys are ``(n, aclfftType, batch, device id)``, ``n`` a pair ``(nx, ny)`` for 2-D plans."""
     with _lock:
         return {"size": len(_cache), "max_size": _cache_size, "keys": list(_cache), **_stats}
 
@@ -118,7 +122,8 @@ def set_plan_cache_size(size):
 def execute(kind, n, batch, x, out, direction):
     """Runs the 1-D transform ``kind`` of length ``n`` over ``batch`` contiguous rows of
     the C-contiguous NPUArray ``x`` into the C-contiguous ``out`` on the current stream of
-    their device."""
+    their device; with ``n = (nx, ny)`` the 2-D C2C transform of ``batch`` row-major
+    ``nx`` x ``ny`` matrices (``aclfftPlan2d``)."""
     device = x._buffer.device
     stream = current_stream(device)
     plan = _plan(n, kind, batch, device)

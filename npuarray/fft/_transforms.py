@@ -123,6 +123,40 @@ def _c2c(name, x, axis, n, inverse, norm):
     return moveaxis(_scaled(out, _scale(norm, n, inverse)), -1, axis)
 
 
+def _c2c_last_two(x, sizes, inverse, norm):
+    """The 2-D complex transform over the last two axes (each cut or padded to ``sizes``)
+    by one aclfftPlan2d, or None where aclfft cannot take it (double precision, a length
+    it refuses, too many elements)."""
+    nx, ny = sizes
+    if x._dtype not in _DEVICE_DTYPES or not (_plan.supported_length(nx) and _plan.supported_length(ny)):
+        return None
+    batch = math.prod(x._shape[:-2])
+    if batch * nx * ny > _plan.MAX_ELEMENTS:
+        return None
+    x = _as(_resized(_resized(x, x.ndim - 2, nx), x.ndim - 1, ny), _COMPLEX64)
+    src, _ = _rows(x)
+    out = _ops.empty(src._shape, _COMPLEX64, src._buffer.device, _ops.stream_of(src))
+    if batch:
+        _plan.execute(_plan.C2C, (nx, ny), batch, src, out,
+                      _plan.ACLFFT_BACKWARD if inverse else _plan.ACLFFT_FORWARD)
+    return _scaled(out, _scale(norm, nx * ny, inverse))
+
+
+def _c2c_axes(name, x, axes, sizes, inverse, norm):
+    """Complex transforms along ``axes`` (lengths ``sizes``): those over the last two axes
+    of the array as one 2-D aclfft transform where it can, the others one axis at a time
+    (transforms along different axes commute)."""
+    last_two = {x.ndim - 2, x.ndim - 1}
+    if len(axes) >= 2 and x.ndim >= 2 and set(axes[-2:]) == last_two:
+        pair = dict(zip(axes[-2:], sizes[-2:]))
+        done = _c2c_last_two(x, (pair[x.ndim - 2], pair[x.ndim - 1]), inverse, norm)
+        if done is not None:
+            x, axes, sizes = done, axes[:-2], sizes[:-2]
+    for a, n in zip(axes, sizes):
+        x = _c2c(name, x, a, n, inverse, norm)
+    return x
+
+
 def _as(x, dtype):
     return x if x._dtype == dtype else _ops.cast(x, dtype)
 
@@ -194,7 +228,8 @@ def fft(x, /, *, n=None, axis=-1, norm="backward"):
 
     Single precision: aclfftExecC2C (CANN's aclfft, a cached plan) on the
     current stream; double precision and lengths with a prime factor above 199:
-    host fallback in stream order. Raises TypeError for non-floating input,
+    complex128 composed from aclnn operators on the same stream (Bluestein's
+    chirp and filter spectrum cached per length and device). Raises TypeError for non-floating input,
     ValueError for ``n < 1`` or a bad ``norm``, AxisError (ValueError and
     IndexError) for a bad axis.
     """
@@ -216,8 +251,8 @@ def ifft(x, /, *, n=None, axis=-1, norm="backward"):
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
     """Transform of real input along ``axis`` (array API ``fft.rfft``): the
     ``n // 2 + 1`` non-negative frequency terms, complex64 for float32 input,
-    complex128 for float64. aclfftExecR2C on the current stream (float64: host
-    fallback). TypeError for complex or non-floating input; else as ``fft``."""
+    complex128 for float64. aclfftExecR2C on the current stream (float64: the
+    composed complex128 transform). TypeError for complex or non-floating input; else as ``fft``."""
     _check_input("rfft", x, real=True)
     _check_norm("rfft", norm)
     axis = _axis("rfft", axis, x.ndim)
@@ -289,14 +324,14 @@ def _axes_and_sizes(name, x, s, axes, last_default=None):
 def fftn(x, /, *, s=None, axes=None, norm="backward"):
     """N-dimensional transform over ``axes`` (array API ``fft.fftn``): 1-D
     aclfftExecC2C transforms along each axis in turn, each cut or padded to
-    ``s``. Dtypes, stream and errors as ``fft``; ValueError when ``s`` and
-    ``axes`` differ in length."""
+    ``s``; when the last two of ``axes`` are the array's last two, those run as
+    one 2-D aclfftExecC2C (aclfftPlan2d) with no transposing copy. Dtypes,
+    stream and errors as ``fft``; ValueError when ``s`` and ``axes`` differ in
+    length."""
     _check_input("fftn", x)
     _check_norm("fftn", norm)
     axes, sizes = _axes_and_sizes("fftn", x, s, axes)
-    for a, n in zip(axes, sizes):
-        x = _c2c('fftn', x, a, n, False, norm)
-    return x
+    return _c2c_axes('fftn', x, axes, sizes, False, norm)
 
 
 def ifftn(x, /, *, s=None, axes=None, norm="backward"):
@@ -305,9 +340,7 @@ def ifftn(x, /, *, s=None, axes=None, norm="backward"):
     _check_input("ifftn", x)
     _check_norm("ifftn", norm)
     axes, sizes = _axes_and_sizes("ifftn", x, s, axes)
-    for a, n in zip(axes, sizes):
-        x = _c2c('ifftn', x, a, n, True, norm)
-    return x
+    return _c2c_axes('ifftn', x, axes, sizes, True, norm)
 
 
 def rfftn(x, /, *, s=None, axes=None, norm="backward"):

@@ -179,6 +179,52 @@ static void test_fft(void)
     for (int i = 0; i < 6; i++) aclrtFree(bufs[i]);
 }
 
+/* 19 rows (a full group of lanes and a partial one on every instruction set) of length 64:
+ * C2C rows and R2C against the DFT computed in double, C2R of that spectrum back to 64 x. */
+static void test_fft_rows(void)
+{
+    enum { ROWS = 19, N = 64, H = N / 2 + 1 };
+    static float x[ROWS][N], c[ROWS][2 * N], spec[ROWS][2 * H], cspec[ROWS][2 * N], back[ROWS][N];
+    for (int r = 0; r < ROWS; r++)
+        for (int k = 0; k < N; k++) x[r][k] = (float)sin(0.37 * (r + 1) * k + r) + (float)(k % 7) / 7;
+    for (int r = 0; r < ROWS; r++)
+        for (int k = 0; k < N; k++) c[r][2 * k] = x[r][k], c[r][2 * k + 1] = x[r][(k + 5) % N];
+    void *dx = dev_from(x, sizeof x), *dc = dev_from(c, sizeof c), *ds = dev_from(spec, sizeof spec);
+    void *dcs = dev_from(cspec, sizeof cspec), *db = dev_from(back, sizeof back);
+    aclfftHandle pc = NULL, pr = NULL, pb = NULL;
+    EXPECT(aclfftPlan1d(&pc, N, ACLFFT_C2C, ROWS, ACLFFT_HORIZONTAL) == 0, "plan rows c2c");
+    EXPECT(aclfftPlan1d(&pr, N, ACLFFT_R2C, ROWS, ACLFFT_HORIZONTAL) == 0, "plan rows r2c");
+    EXPECT(aclfftPlan1d(&pb, N, ACLFFT_C2R, ROWS, ACLFFT_HORIZONTAL) == 0, "plan rows c2r");
+    aclfftHandle plans[3] = { pc, pr, pb };
+    for (int i = 0; i < 3; i++) aclfftSetStream(plans[i], stream);
+    EXPECT(aclfftExecC2C(pc, (aclfftComplex*)dc, (aclfftComplex*)dcs, ACLFFT_FORWARD) == 0, "exec rows c2c");
+    EXPECT(aclfftExecR2C(pr, (aclfftReal*)dx, (aclfftComplex*)ds) == 0, "exec rows r2c");
+    EXPECT(aclfftExecC2R(pb, (aclfftComplex*)ds, (aclfftReal*)db) == 0, "exec rows c2r");
+    aclrtSynchronizeStream(stream);
+    to_host(spec, ds, sizeof spec);
+    to_host(cspec, dcs, sizeof cspec);
+    to_host(back, db, sizeof back);
+    double worst = 0;
+    for (int r = 0; r < ROWS; r++)
+        for (int f = 0; f < N; f++) {
+            double re = 0, im = 0, cre = 0, cim = 0;
+            for (int k = 0; k < N; k++) {
+                double a = -2 * 3.14159265358979323846 * (double)((f * k) % N) / N;
+                re += x[r][k] * cos(a), im += x[r][k] * sin(a);
+                cre += c[r][2 * k] * cos(a) - c[r][2 * k + 1] * sin(a);
+                cim += c[r][2 * k] * sin(a) + c[r][2 * k + 1] * cos(a);
+            }
+            worst = fmax(worst, hypot(cspec[r][2 * f] - cre, cspec[r][2 * f + 1] - cim));
+            if (f < H) worst = fmax(worst, hypot(spec[r][2 * f] - re, spec[r][2 * f + 1] - im));
+        }
+    for (int r = 0; r < ROWS; r++)
+        for (int k = 0; k < N; k++) worst = fmax(worst, fabs(back[r][k] / N - x[r][k]));
+    EXPECT(worst < 1e-4, "batched rows: max error %g", worst);
+    for (int i = 0; i < 3; i++) aclfftDestroy(plans[i]);
+    void *bufs[] = { dx, dc, ds, dcs, db };
+    for (int i = 0; i < 5; i++) aclrtFree(bufs[i]);
+}
+
 static void test_blas_lu(void)
 {
     /* Column-major A = [[0, 1], [2, 3]] (needs a row exchange), b = [1, 5]: x = [1, 1]. */
@@ -210,6 +256,7 @@ int main(void)
     test_cholesky_qr_svd();
     test_cross_and_norm();
     test_fft();
+    test_fft_rows();
     test_blas_lu();
     return aclnn_test_finish("linalg_fft");
 }
