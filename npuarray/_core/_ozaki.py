@@ -393,13 +393,14 @@ def _balance(words, stream):
 def _low_digit_words(x, scale, high, stream):
     """The seven digits below those of ``high`` (``_raw_words(x, scale)`` not yet
     balanced, which this corrects in place) for more than ``WORD_DIGITS`` digits:
-    with ``y = x scale 2**118`` (exact), ``H = trunc(y / 2**56)`` and
-    ``L = fmod(y, 2**56)`` (aclnnFmodScalar: exact, ``y = H 2**56 + L``), the
-    balanced bytes 0..6 of ``L`` carry ``t = (L + _OFFSET) >> 56`` in {-1, 0, 1}
-    (aclnnRightShift) into ``H``, whose digits ``_balance`` then makes; bytes 0..6
-    of the returned words are the low digits, byte 7 is not a digit."""
+    with ``y = x scale 2**118`` (exact), ``high = H = trunc(y / 2**56)`` and
+    ``L = y - 2**56 H`` (aclnnSub with alpha ``2**56``: exact, as ``2**56 H`` is ``y``
+    with its bits below ``2**56`` cleared and ``|L| < 2**56`` is a multiple of ``y``'s
+    ulp), the balanced bytes 0..6 of ``L`` carry ``t = (L + _OFFSET) >> 56`` in
+    {-1, 0, 1} (aclnnRightShift) into ``H``, whose digits ``_balance`` then makes;
+    bytes 0..6 of the returned words are the low digits, byte 7 is not a digit."""
     shifted = _elementwise.multiply(x, _elementwise.multiply(scale, 2.0 ** (_WORD_BITS + 56)))
-    _ops.launch("aclnnFmodScalar", shifted, _ops.acl_scalar(2.0 ** 56, FLOAT64), shifted, stream=stream)
+    _ops.launch("aclnnSub", shifted, high, _ops.acl_scalar(2.0 ** 56, FLOAT64), shifted, stream=stream)
     low = _ops.cast(shifted, _INT64, stream=stream)
     offset = _ops.acl_scalar(_OFFSET, _INT64)
     _ops.launch("aclnnAdds", low, offset, _ops.acl_scalar(1, _INT64), low, stream=stream)
