@@ -150,7 +150,7 @@ class PreparedLeft:
         self.planes = None
         if k <= chunk_length(WORD_DIGITS):
             words = _raw_words(a, self.sigma, stream)
-            self.magnitude, self.count = _magnitude_of_words(words, bits, stream), _count(a, -1)
+            self.magnitude, self.count = _magnitude_of_words(words, bits, stream), _count(a, -1, stream)
             self.planes = _flat_rows(_row_planes(_Digits.of(words, stream), WORD_DIGITS, stream))
         else:
             self.magnitude, self.count = _magnitude_and_count(a, self.sigma, -1, _INT8, bits, stream)
@@ -209,7 +209,7 @@ def _magnitude_and_count(x, scale, axis, dtype, bits, stream):
         else:
             _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
                         to_acl_dtype(dtype), magnitude[part], stream=stream)
-        counted = _count(block, axis)
+        counted = _count(block, axis, stream)
         if step >= count:
             return magnitude, counted
         _ops.copy_(nonzero[part], counted, stream=stream)
@@ -224,22 +224,32 @@ def _raw_words(x, scale, stream):
 
 def _magnitude_of_words(words, bits, stream, out=None):
     """int8 magnitudes ``floor(|x| scale 2**bits)`` (or one less: a lower bound all the
-    same) from ``_raw_words`` ``U``: ``(U ^ (U >> 63)) >> (62 - bits)``, i.e. ``|U|``
-    less one for negative ``U`` (aclnnRightShift, aclnnBitwiseXorTensor, then
-    aclnnRightShift into int8: the values are below 128; no aclnnAbs pass)."""
+    same) from ``_raw_words`` ``U``: ``v = U >> (62 - bits)`` (aclnnRightShift into
+    int8: ``|U| < 2**62`` keeps ``v`` in [-2**bits, 2**bits)), then ``v ^ (v >> 7)``
+    (aclnnRightShift, aclnnBitwiseXorTensor on the int8 bytes), which is ``v`` for
+    ``U >= 0`` and ``-v - 1 = ceil(|U| / 2**(62 - bits)) - 1`` below: one pass over the
+    words, two over a byte per element."""
     device = words._buffer.device
     if out is None:
         out = _ops.empty(words._shape, _INT8, device, stream)
-    sign = _ops.empty(words._shape, _INT64, device, stream)
-    _ops.launch("aclnnRightShift", words, _constant(device, stream, 63, _INT64), sign, stream=stream)
-    _ops.launch("aclnnBitwiseXorTensor", words, sign, sign, stream=stream)
-    _ops.launch("aclnnRightShift", sign, _constant(device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+    sign = _ops.empty(words._shape, _INT8, device, stream)
+    _ops.launch("aclnnRightShift", words, _constant(device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+    _ops.launch("aclnnRightShift", out, _constant(device, stream, 7, _INT8), sign, stream=stream)
+    _ops.launch("aclnnBitwiseXorTensor", out, sign, out, stream=stream)
     return out
 
 
-def _count(x, axis):
-    """The nonzeros of ``x`` along ``axis`` (kept), float64 (aclnnNeScalar, aclnnReduceSum)."""
-    return _statistical.sum(_elementwise.not_equal(x, 0), axis=axis, keepdims=True, dtype=FLOAT64)
+def _count(x, axis, stream):
+    """The nonzeros of ``x`` along ``axis`` (kept), float64: aclnnNeScalar, then the
+    int8 product (aclnnQuantMatmulV5, exact) of its bytes with a vector of ones."""
+    nonzero = _elementwise.not_equal(x, 0).view(_INT8)
+    length = x._shape[axis]
+    unit = _unit_scale(x._buffer.device, stream)
+    if axis == -1:
+        counted = _quant_product(nonzero, _ones(x._buffer.device, stream, (length, 1)), unit, stream)
+    else:
+        counted = _quant_product(_ones(x._buffer.device, stream, (1, length)), nonzero, unit, stream)
+    return _ops.cast(counted, FLOAT64, stream=stream)
 
 
 class _Scales:
@@ -292,31 +302,44 @@ class _Scales:
         maxima = []
         for j0 in range(0, n, columns):
             if whole:
-                b_magnitude, b_count = _magnitude_of_words(self.words["b"], bits, stream), _count(b, -2)
+                b_magnitude, b_count = _magnitude_of_words(self.words["b"], bits, stream), _count(b, -2, stream)
             else:
                 b_magnitude, b_count = _magnitude_and_count(
                     b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns], -2, dtype, bits, stream)
-            # a zero column of b has no error: any magnitude keeps it out of the row minima
-            b_magnitude = _elementwise.where(_elementwise.equal(b_count, 0), 2 ** max(bits, 1) - 1, b_magnitude)
+            bias = self._zero_columns(b_magnitude, b_count, bits, exact)
             b_most = _statistical.max(b_count, axis=-1, keepdims=True)
             for i0 in range(0, m, rows):
                 if left is not None and not exact:
                     a_magnitude, a_count = left.magnitude[..., i0:i0 + rows, :], left.count[..., i0:i0 + rows, :]
                 elif whole:
-                    a_magnitude, a_count = _magnitude_of_words(self.words["a"], bits, stream), _count(a, -1)
+                    a_magnitude, a_count = _magnitude_of_words(self.words["a"], bits, stream), _count(a, -1, stream)
                 else:
                     a_magnitude, a_count = _magnitude_and_count(
                         a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :], -1, dtype, bits, stream)
-                size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact), axis=-1,
-                                        keepdims=True)
+                size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact, bias),
+                                        axis=-1, keepdims=True)
                 maxima.append(_statistical.max(_elementwise.divide(
                     _elementwise.minimum(a_count, b_most), _elementwise.maximum(size, 2.0 ** -900))))
         ratio = maxima[0] if len(maxima) == 1 else _statistical.max(_manipulation.stack(maxima))
         return _elementwise.multiply(ratio, 2.0 ** (2 * bits))
 
-    def _product_of_magnitudes(self, x1, x2, exact):
+    def _zero_columns(self, b_magnitude, b_count, bits, exact):
+        """A zero column of b has no error: a large size keeps it out of the row minima.
+        For an int8 bound without batch dimensions, the (N,) int32 bias of the product
+        ``K (2**bits - 1)**2`` (the largest sum: still exact) on those columns, returned;
+        otherwise b's magnitudes there are set to their largest (aclnnInplaceMaskedFillScalar)."""
+        zero = _elementwise.equal(b_count, 0)
+        if not exact and b_count.ndim == 2:
+            largest = self.k * (2 ** bits - 1) ** 2
+            return _ops.cast(_manipulation.reshape(_elementwise.multiply(zero, largest), (-1,)), _INT32,
+                             stream=self.stream)
+        _ops.launch("aclnnInplaceMaskedFillScalar", b_magnitude, zero,
+                    _ops.acl_scalar(2 ** max(bits, 1) - 1, b_magnitude._dtype), stream=self.stream)
+        return None
+
+    def _product_of_magnitudes(self, x1, x2, exact, bias):
         if not exact:
-            return _quant_product(x1, x2, self.unit, self.stream)
+            return _quant_product(x1, x2, self.unit, self.stream, bias=bias)
         size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
                           + (x1._shape[-2], x2._shape[-1]), _FLOAT32, x1._buffer.device, self.stream)
         _ops.launch("aclnnMatmul", x1, x2, size, 0, stream=self.stream)
@@ -527,12 +550,22 @@ def _constant(device, stream, value, dtype):
 _CONSTANTS = {}
 
 
-def _quant_product(x1, x2, unit, stream, out=None):
-    """int32 ``x1 @ x2`` of int8 matrices (aclnnQuantMatmulV5 with x2Scale ``unit``)."""
+def _ones(device, stream, shape):
+    """An int8 device array of ones of ``shape``, made once per device and shape."""
+    key = (device, "ones", shape)
+    ones = _CONSTANTS.get(key)
+    if ones is None:
+        ones = _CONSTANTS[key] = _ops.fill_(_ops.empty(shape, _INT8, device, stream), 1, stream=stream)
+    return ones
+
+
+def _quant_product(x1, x2, unit, stream, out=None, bias=None):
+    """int32 ``x1 @ x2`` (+ ``bias``, (N,) int32) of int8 matrices (aclnnQuantMatmulV5
+    with x2Scale ``unit``)."""
     if out is None:
         shape = _elementwise.broadcast_shapes(x1._shape[:-2], x2._shape[:-2]) + (x1._shape[-2], x2._shape[-1])
         out = _ops.empty(shape, _INT32, x1._buffer.device, stream)
-    _ops.launch("aclnnQuantMatmulV5", x1, x2, None, unit, None, None, None, None, None, False, False, 0, out,
+    _ops.launch("aclnnQuantMatmulV5", x1, x2, None, unit, None, None, None, None, bias, False, False, 0, out,
                 stream=stream)
     return out
 
