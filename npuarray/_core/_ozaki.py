@@ -70,6 +70,7 @@ _WORD_BITS = 62           # scaled values (below 1) become words below 2**62
 _OFFSET = 0x0080808080808080   # 128 in each of bytes 0..6 of an int64 word
 _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
 _KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
+THIN_COLUMNS = 64         # a prepared left operand's words serve in place for b of at most this many columns
 _SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
                           # digits are packed again per block: 1024^2 products take one block)
 
@@ -89,8 +90,10 @@ def product(a, b, out, stream, left=None):
     words, scales.words = scales.words, None
     if s is None:
         return False
-    if words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
-        a_flat = left.digits(s) if left is not None else \
+    if words and s <= WORD_DIGITS and left is not None and n <= THIN_COLUMNS:
+        _thin_diagonals(left, _Digits.of(words.pop("b"), stream), out, s, scales.unit, stream)
+    elif words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
+        a_flat = left.digits(s, stream) if left is not None else \
             _flat_rows(_row_planes(_Digits.of(words.pop("a"), stream), s, stream))
         b_flat = _flat_columns(_column_planes(_Digits.of(words.pop("b"), stream), s, stream))
         add_diagonals(a_flat, b_flat, k, out, s, scales.unit, False, stream)
@@ -108,7 +111,7 @@ def _in_blocks(a, b, out, s, scales, left, stream):
     sums), ``b``'s digits once per piece; ``a``'s from ``left`` where it has them."""
     (m, k), n = a._shape[-2:], b._shape[-1]
     chunk = chunk_length(s)
-    if left is not None and (k > chunk or left.planes is None or s > WORD_DIGITS):
+    if left is not None and (k > chunk or left.words is None or s > WORD_DIGITS):
         left = None   # (cut along K, or more digits than it holds: split as usual)
     for k0 in range(0, k, chunk):
         k1 = min(k, k0 + chunk)
@@ -117,7 +120,7 @@ def _in_blocks(a, b, out, s, scales, left, stream):
         for i0 in range(0, m, rows):
             i1 = min(m, i0 + rows)
             if left is not None:
-                a_flat = left.digits(s)
+                a_flat = left.digits(s, stream)
             else:
                 a_flat = _flat_rows(split_rows(a[..., i0:i1, k0:k1], scales.sigma[..., i0:i1, :], s, stream))
             add_diagonals(a_flat, b_flat, k1 - k0, out[..., i0:i1, :], s, scales.unit, k0 > 0, stream)
@@ -129,40 +132,76 @@ class PreparedLeft:
     """A float64 left operand ``a`` (..., M, K) split once into int8 digits, for many
     products ``a @ b`` with different ``b`` (iterative refinement's residuals).
 
-    Holds ``a``'s row scales, the ``WORD_DIGITS`` digit planes of its words
-    (``8 M K`` bytes, as much as ``a``), the int8 magnitudes of the error bound
-    (``M K`` bytes) and the nonzeros of each row, made on ``stream`` (aclnnMul,
-    aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds,
-    aclnnBitwiseXorScalar, aclnnInplaceCopy, aclnnNeScalar, aclnnReduceSum).
-    ``product(b, out, stream)`` then costs the split of ``b``, the error bound's int8
-    product and the diagonals: for a thin ``b`` (N of 1 to 64) a small fraction of a
-    product from scratch. Pass it as ``left`` to ``product`` (which still returns
-    False where the emulation does not apply: the caller's composed product then).
-    Digits are made only when ``K`` is at most ``chunk_length(WORD_DIGITS)`` (16383);
-    longer ``a``, and products that need more digits, are split per product as usual."""
+    Holds ``a``'s row scales, its balanced int64 words (``8 M K`` bytes, as much as
+    ``a``: the eight digits of each element are its bytes), the int8 magnitudes of the
+    error bound (``M K`` bytes) and the nonzeros of each row, made on ``stream``
+    (aclnnMul, aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds,
+    aclnnBitwiseXorScalar, aclnnNeScalar, aclnnQuantMatmulV5). ``product(b, out, stream)``
+    then costs the split of ``b``, the error bound's int8 product and the diagonals:
+    for a thin ``b`` (at most ``THIN_COLUMNS`` columns) one int8 product of the words'
+    bytes in place against a table of ``b``'s digits (``_thin_diagonals``); wider ``b``
+    takes digit planes of ``a``, copied out of the words on first use. Pass it as
+    ``left`` to ``product`` (which still returns False where the emulation does not
+    apply: the caller's composed product then), or to ``deferred_product``. Words are
+    made only when ``K`` is at most ``chunk_length(WORD_DIGITS)`` (16383); longer
+    ``a``, and products that need more digits, are split per product as usual."""
 
-    def __init__(self, a, stream):
+    def __init__(self, a, stream, unit_rows=False):
+        """``unit_rows``: the caller knows that every row's largest magnitude lies in
+        [1/4, 1) (or the row is zero), so that the row scales are 1 (not computed)."""
         self.a = a
         k = a._shape[-1]
-        self.sigma, exponent = power_of_two_scale(_largest(a, -1))
-        self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
+        if unit_rows:
+            device = a._buffer.device
+            self.sigma = _ops.fill_(_ops.empty(a._shape[:-1] + (1,), FLOAT64, device, stream), 1.0, stream=stream)
+            self.largest_exponent = _ops.fill_(_ops.empty((), FLOAT64, device, stream), 0.0, stream=stream)
+        else:
+            self.sigma, exponent = power_of_two_scale(_largest(a, -1))
+            self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
         bits = _magnitude_bits(k)
-        self.planes = None
+        self.words = self._planes = None
         if k <= chunk_length(WORD_DIGITS):
             words = _raw_words(a, self.sigma, stream)
             self.magnitude, self.count = _magnitude_of_words(words, bits, stream), _count(a, -1, stream)
-            self.planes = _flat_rows(_row_planes(_Digits.of(words, stream), WORD_DIGITS, stream))
+            _balance(words, stream)
+            self.words = words
         else:
             self.magnitude, self.count = _magnitude_and_count(a, self.sigma, -1, _INT8, bits, stream)
 
-    def digits(self, s):
-        """The top ``s`` digit planes of every row, (..., M, s K) int8 (a view)."""
-        k = self.a._shape[-1]
-        return self.planes[..., (WORD_DIGITS - s) * k:]
+    def digits(self, s, stream):
+        """The top ``s`` digit planes of every row, (..., M, s K) int8 (a view of the
+        planes, copied out of the words on first use: aclnnInplaceCopy)."""
+        if self._planes is None:
+            self._planes = _flat_rows(_row_planes(_Digits.of(self.words, stream, balanced=True), WORD_DIGITS,
+                                                  stream))
+        return self._planes[..., (WORD_DIGITS - s) * self.a._shape[-1]:]
 
     def product(self, b, out, stream):
         """``out[...] = a @ b`` as ``product(a, b, out, stream, left=self)``."""
         return product(self.a, b, out, stream, left=self)
+
+
+def deferred_product(b, out, stream, left):
+    """``out[...] = a @ b`` for the prepared left operand ``left`` (``PreparedLeft`` of
+    ``a``) and a thin float64 ``b`` (..., K, N), with all eight digits of one word and
+    without reading anything back: returns a 0-d float64 device array, 1 when the
+    result is within dgemm's bound (the condition ``product`` reads back to choose the
+    digits, ``slices_for``), 0 when it may not be (then ``out`` is to be made again
+    with ``product``); None, having done nothing, when ``left`` has no words, ``b`` is
+    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``) or the
+    stream is capturing. The same launches as ``product``'s thin path, on ``stream``."""
+    a = left.a
+    (m, k), n = a._shape[-2:], b._shape[-1]
+    if left.words is None or n > THIN_COLUMNS or m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE \
+            or _capture_guard.capture_of(stream) is not None:
+        return None
+    scales = _Scales(a, b, stream, left, keep=True)
+    _thin_diagonals(left, _Digits.of(scales.words.pop("b"), stream), out, WORD_DIGITS, scales.unit, stream)
+    _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)   # powers of two: exact
+    _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
+    within = _elementwise.logical_and(_elementwise.less_equal(scales.exponents, _MAX_EXPONENT),
+                                      _elementwise.less_equal(scales.ratio, ratio_limit(WORD_DIGITS, k)))
+    return _ops.cast(within, FLOAT64, stream=stream)
 
 
 def power_of_two_scale(largest):
@@ -376,13 +415,19 @@ def slices_for(ratio, k):
     ``sum_k (sum_t |A_t| w_t)(sum_u |B_u| w_u) <= 9.2 (|A| |B|)_ij`` (balanced
     digits: a word's digit sum is at most 3.02 times the word)."""
     for s in range(1, DIGITS + 1):
-        chunk = chunk_length(s)
-        roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
-        w = 2.0 ** (2 - 8 * s)
-        dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
-        if ratio * dropped + (9.2 * (roundings - 1) + 1) * _UNIT_ROUNDOFF <= k * _UNIT_ROUNDOFF:
+        if ratio <= ratio_limit(s, k):
             return s
     return None
+
+
+def ratio_limit(s, k):
+    """The largest ratio (``slices_for``) that ``s`` digits take at contracted length ``k``
+    (negative when none does)."""
+    chunk = chunk_length(s)
+    roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
+    w = 2.0 ** (2 - 8 * s)
+    dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
+    return (k - 9.2 * (roundings - 1) - 1) * _UNIT_ROUNDOFF / dropped
 
 
 def chunk_length(s):
@@ -447,10 +492,12 @@ class _Digits:
         self.high = _bytes_of(high)
 
     @classmethod
-    def of(cls, words, stream):
-        """The digits of ``_raw_words`` (balanced in place: one word, up to eight digits)."""
+    def of(cls, words, stream, balanced=False):
+        """The digits of ``_raw_words`` (balanced in place unless ``balanced``: one word,
+        up to eight digits)."""
         digits = cls.__new__(cls)
-        _balance(words, stream)
+        if not balanced:
+            _balance(words, stream)
         digits.high, digits.low = _bytes_of(words), None
         return digits
 
@@ -574,25 +621,63 @@ def add_diagonals(a_flat, b_flat, k, out, s, unit, accumulate, stream):
     """``out (+)= sum_D 2**(4 - 8 D) sum_(t + u = D) A_t @ B_u`` for D = s + 1 .. 2,
     each diagonal one aclnnQuantMatmulV5 (exact in int32) of the top ``D - 1``
     digit planes of a (a tail of the rows of ``a_flat``, (..., M, s k)) against
-    those of b (a head of ``b_flat``, (..., s k, N)). Smallest first, in groups of
-    ``group_size`` added exactly (aclnnMuls, aclnnInplaceAdd); the first group is
-    written over ``out`` unless ``accumulate``, the others summed apart and then
-    added (one rounding each)."""
+    those of b (a head of ``b_flat``, (..., s k, N)), summed by ``_sum_diagonals``."""
+    diagonal = None
+
+    def product_of(d):
+        nonlocal diagonal
+        diagonal = _quant_product(a_flat[..., (s - d + 1) * k:], b_flat[..., :(d - 1) * k, :], unit, stream,
+                                  diagonal)
+        return diagonal
+    _sum_diagonals(product_of, k, out, s, accumulate, stream)
+
+
+def _sum_diagonals(diagonal, k, out, s, accumulate, stream):
+    """``out (+)= sum_D 2**(4 - 8 D) diagonal(D)`` (int32 sums of digit products) for
+    D = s + 1 .. 2, smallest first, in groups of ``group_size`` added exactly (aclnnMuls,
+    aclnnInplaceAdd); the first group is written over ``out`` unless ``accumulate``, the
+    others summed apart and then added (one rounding each)."""
     order = list(range(s + 1, 1, -1))
     g = group_size(s, k)
-    diagonal = part = None
+    part = None
     for first in range(0, s, g):
         direct = first == 0 and not accumulate
         if not direct and part is None:
             part = _ops.empty(out._shape, FLOAT64, out._buffer.device, stream)
         target = out if direct else part
         for d in order[first:first + g]:
-            diagonal = _quant_product(a_flat[..., (s - d + 1) * k:], b_flat[..., :(d - 1) * k, :], unit, stream,
-                                      diagonal)
             weight = _ops.acl_scalar(2.0 ** (4 - 8 * d), FLOAT64)
             if d == order[first]:
-                _ops.launch("aclnnMuls", diagonal, weight, target, stream=stream)
+                _ops.launch("aclnnMuls", diagonal(d), weight, target, stream=stream)
             else:
-                _ops.launch("aclnnInplaceAdd", target, diagonal, weight, stream=stream)
+                _ops.launch("aclnnInplaceAdd", target, diagonal(d), weight, stream=stream)
         if not direct:
             _ops.launch("aclnnInplaceAdd", out, part, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
+
+
+def _thin_diagonals(left, b_digits, out, s, unit, stream):
+    """``out = sum_D 2**(4 - 8 D) sum_(t + u = D) A_t B_u`` for D = s + 1 .. 2 (the
+    products of ``add_diagonals``, the same sums) from ``left``'s words in place: their
+    bytes, (..., M, 8 K) int8 (column ``8 k + p``: digit ``t = 8 - p`` of a_ik), times a
+    table (..., 8 K, s N) whose row ``8 k + p`` holds, in the column block of diagonal
+    D, digit ``D - t`` of row k of b (0 where that is not a digit in 1 .. s or ``t > s``):
+    one aclnnQuantMatmulV5 for every diagonal (at most ``8 (s + 1) / 2`` times the
+    multiply-adds of ``add_diagonals``, no copy of a). The table is filled with
+    aclnnInplaceFillScalar and one aclnnInplaceCopy per digit of b: digit u goes to
+    rows p = 7 - s + u .. 7 of diagonals D = s + 1 .. u + 1 (p up, D down: one strided
+    view)."""
+    words = left.words
+    k = words._shape[-1]
+    columns = b_digits.high._shape[-2]
+    batch = b_digits.high._shape[:-3]
+    table = _ops.fill_(_ops.empty(batch + (k, WORD_DIGITS * s, columns), _INT8, words._buffer.device, stream), 0,
+                       stream=stream)
+    for u in range(1, s + 1):
+        count = s + 1 - u    # digits t = count .. 1 of a pair with u
+        start = (WORD_DIGITS - count) * s + s - 1    # row p = 8 - count of diagonal D = s + 1
+        rows = table[..., start:start + (count - 1) * max(s - 1, 1) + 1:max(s - 1, 1), :]
+        _ops.copy_(rows, _manipulation.expand_dims(b_digits.top(u), -2), stream=stream)
+    flat = _manipulation.reshape(table, batch + (k * WORD_DIGITS, s * columns))
+    sums = _quant_product(_manipulation.reshape(_bytes_of(words), words._shape[:-1] + (k * WORD_DIGITS,)), flat,
+                          unit, stream)
+    _sum_diagonals(lambda d: sums[..., (d - 2) * columns:(d - 1) * columns], k, out, s, False, stream)
