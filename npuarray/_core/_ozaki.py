@@ -205,14 +205,42 @@ def deferred_product(b, out, stream, left):
 
 
 def power_of_two_scale(largest):
-    """``2**-e`` with ``largest * 2**-e`` in [1/4, 1) (1/2 for zero rows): from log2,
-    whose rounding can only lower the result into [1/4, 1/2)."""
-    safe = _elementwise.where(_elementwise.equal(largest, 0), 1.0, largest)
-    exponent = _elementwise.add(_elementwise.floor(_elementwise.log2(safe)), 1.0)
-    # a log2 a few ulps low at a power of two would leave largest * scale = 1: one more
-    exponent = _elementwise.add(exponent, _elementwise.greater_equal(
-        _elementwise.multiply(safe, _elementwise.pow(2.0, _elementwise.negative(exponent))), 1.0))
-    return _elementwise.pow(2.0, _elementwise.negative(exponent)), exponent
+    """(``2**-e``, ``e``) for float64 ``largest`` (>= 0): ``e`` is frexp's exponent
+    (``largest * 2**-e`` in [1/2, 1) for a normal ``largest``), int64, read from the
+    float64 bits (aclnnRightShift, aclnnBitwiseAndScalar, aclnnAdds); a zero gets
+    ``e = 1`` (scale 1/2: aclnnEqScalar, aclnnInplaceMaskedFillScalar), a subnormal
+    -1022 and an infinity or NaN 1025 (callers refuse exponents beyond +-900). The scale
+    is made as the float64 bits ``(1023 - e) << 52``, kept to normal powers of two
+    (aclnnRsubs, aclnnClamp, aclnnLeftShifts). Other float dtypes are cast to float64
+    and the scale back (aclnnCast)."""
+    device = largest._buffer.device
+    stream = _ops.current_stream(device)
+    if largest._dtype != FLOAT64:
+        scale, exponent = power_of_two_scale(_ops.cast(largest, FLOAT64, stream=stream))
+        return _ops.cast(scale, largest._dtype, stream=stream), exponent
+    bits = largest if largest._shape else _manipulation.reshape(largest, (1,))
+    exponent = _ops.empty(bits._shape, _INT64, device, stream)
+    _ops.launch("aclnnRightShift", _contiguous(bits, stream).view(_INT64), _constant(device, stream, 52, _INT64),
+                exponent, stream=stream)
+    _ops.launch("aclnnBitwiseAndScalar", exponent, _ops.acl_scalar(0x7FF, _INT64), exponent, stream=stream)
+    one = _ops.acl_scalar(1, _INT64)
+    _ops.launch("aclnnAdds", exponent, _ops.acl_scalar(-1022, _INT64), one, exponent, stream=stream)
+    _ops.launch("aclnnInplaceMaskedFillScalar", exponent, _elementwise.equal(bits, 0), one, stream=stream)
+    field = _ops.empty(bits._shape, _INT64, device, stream)
+    _ops.launch("aclnnRsubs", exponent, _ops.acl_scalar(1023, _INT64), one, field, stream=stream)
+    _ops.launch("aclnnClamp", field, one, _ops.acl_scalar(2046, _INT64), field, stream=stream)
+    _ops.launch("aclnnLeftShifts", field, _ops.acl_scalar(52, _INT64), field, stream=stream)
+    scale = field.view(FLOAT64)
+    if not largest._shape:
+        scale, exponent = _manipulation.reshape(scale, ()), _manipulation.reshape(exponent, ())
+    return scale, exponent
+
+
+def _contiguous(x, stream):
+    """``x``, or a C-contiguous copy of it (aclnnInplaceCopy) when its last axis is not."""
+    if not x._shape or x._strides[-1] == 1 or x._shape[-1] == 1:
+        return x
+    return _ops.copy(x, stream=stream)
 
 
 def _largest(x, axis):
