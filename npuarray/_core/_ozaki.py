@@ -71,6 +71,7 @@ _OFFSET = 0x0080808080808080   # 128 in each of bytes 0..6 of an int64 word
 _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
 _KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
 THIN_COLUMNS = 64         # a prepared left operand's words serve in place for b of at most this many columns
+_SMALL = 1 << 16          # arrays of at most this many elements take launches over passes (_largest)
 _SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
                           # digits are packed again per block: 1024^2 products take one block)
 
@@ -244,7 +245,10 @@ def _contiguous(x, stream):
 
 
 def _largest(x, axis):
-    """max |x| along ``axis`` (kept), from aclnnAmax and aclnnAmin: no |x| temporary."""
+    """max |x| along ``axis`` (kept): aclnnAbs and aclnnAmax for up to ``_SMALL``
+    elements (fewer launches), else aclnnAmax and aclnnAmin (no |x| temporary)."""
+    if x.size <= _SMALL:
+        return _statistical.max(_elementwise.abs(x), axis=axis, keepdims=True)
     return _elementwise.maximum(_statistical.max(x, axis=axis, keepdims=True),
                                 _elementwise.negative(_statistical.min(x, axis=axis, keepdims=True)))
 
@@ -329,8 +333,8 @@ class _Scales:
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
         largest = [_largest(b, -2)] if left is not None else [_largest(a, -1), _largest(b, -2)]
-        scales, exponents = power_of_two_scale(_manipulation.concat(
-            [_manipulation.reshape(x, (-1,)) for x in largest]))   # one set of launches for both
+        flat = [_manipulation.reshape(x, (-1,)) for x in largest]
+        scales, exponents = power_of_two_scale(flat[0] if len(flat) == 1 else _manipulation.concat(flat))
         self.exponents = _statistical.max(_elementwise.abs(exponents))
         if left is not None:
             self.sigma = left.sigma
