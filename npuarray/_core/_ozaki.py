@@ -136,8 +136,8 @@ class PreparedLeft:
     Holds ``a``'s row scales, its balanced int64 words (``8 M K`` bytes, as much as
     ``a``: the eight digits of each element are its bytes), the int8 magnitudes of the
     error bound (``M K`` bytes) and the nonzeros of each row, made on ``stream``
-    (aclnnMul, aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds,
-    aclnnBitwiseXorScalar, aclnnNeScalar, aclnnQuantMatmulV5). ``product(b, out, stream)``
+    (aclnnMul, aclnnCast, aclnnAbs, aclnnRightShift, aclnnAdds, aclnnBitwiseXorScalar,
+    aclnnNeScalar, aclnnQuantMatmulV5). ``product(b, out, stream)``
     then costs the split of ``b``, the error bound's int8 product and the diagonals:
     for a thin ``b`` (at most ``THIN_COLUMNS`` columns) one int8 product of the words'
     bytes in place against a table of ``b``'s digits (``_thin_diagonals``); wider ``b``
@@ -221,8 +221,8 @@ def power_of_two_scale(largest):
         return _ops.cast(scale, largest._dtype, stream=stream), exponent
     bits = largest if largest._shape else _manipulation.reshape(largest, (1,))
     exponent = _ops.empty(bits._shape, _INT64, device, stream)
-    _ops.launch("aclnnRightShift", _contiguous(bits, stream).view(_INT64), _constant(device, stream, 52, _INT64),
-                exponent, stream=stream)
+    _ops.launch("aclnnRightShift", bits.view(_INT64), _constant(device, stream, 52, _INT64), exponent,
+                stream=stream)
     _ops.launch("aclnnBitwiseAndScalar", exponent, _ops.acl_scalar(0x7FF, _INT64), exponent, stream=stream)
     one = _ops.acl_scalar(1, _INT64)
     _ops.launch("aclnnAdds", exponent, _ops.acl_scalar(-1022, _INT64), one, exponent, stream=stream)
@@ -235,13 +235,6 @@ def power_of_two_scale(largest):
     if not largest._shape:
         scale, exponent = _manipulation.reshape(scale, ()), _manipulation.reshape(exponent, ())
     return scale, exponent
-
-
-def _contiguous(x, stream):
-    """``x``, or a C-contiguous copy of it (aclnnInplaceCopy) when its last axis is not."""
-    if not x._shape or x._strides[-1] == 1 or x._shape[-1] == 1:
-        return x
-    return _ops.copy(x, stream=stream)
 
 
 def _largest(x, axis):
