@@ -190,13 +190,14 @@ def deferred_product(b, out, stream, left):
     digits, ``slices_for``), 0 when it may not be (then ``out`` is to be made again
     with ``product``); None, having done nothing, when ``left`` has no words, ``b`` is
     wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``) or the
-    stream is capturing. The same launches as ``product``'s thin path, on ``stream``."""
+    stream is capturing. The launches of ``product``'s thin path, on ``stream``, but for
+    the count of b's nonzeros (a zero column of b gives 0: ``product`` takes it)."""
     a = left.a
     (m, k), n = a._shape[-2:], b._shape[-1]
     if left.words is None or n > THIN_COLUMNS or m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE \
             or _capture_guard.capture_of(stream) is not None:
         return None
-    scales = _Scales(a, b, stream, left, keep=True)
+    scales = _Scales(a, b, stream, left, keep=True, rows_only=True)
     _thin_diagonals(left, _Digits.of(scales.words.pop("b"), stream), out, WORD_DIGITS, scales.unit, stream)
     _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)   # powers of two: exact
     _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
@@ -315,8 +316,10 @@ class _Scales:
     of ``b`` and what the number of digits depends on, computed in blocks on the
     device."""
 
-    def __init__(self, a, b, stream, left=None, keep=False):
-        self.a, self.b, self.stream, self.left = a, b, stream, left
+    def __init__(self, a, b, stream, left=None, keep=False, rows_only=False):
+        """``rows_only``: the nonzeros of a term bounded by those of a's rows alone (no
+        count of b's columns: a zero column of b then makes the ratio infinite)."""
+        self.a, self.b, self.stream, self.left, self.rows_only = a, b, stream, left, rows_only
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
         largest = [_largest(b, -2)] if left is not None else [_largest(a, -1), _largest(b, -2)]
@@ -360,12 +363,15 @@ class _Scales:
         maxima = []
         for j0 in range(0, n, columns):
             if whole:
-                b_magnitude, b_count = _magnitude_of_words(self.words["b"], bits, stream), _count(b, -2, stream)
+                b_magnitude = _magnitude_of_words(self.words["b"], bits, stream)
+                b_count = None if self.rows_only else _count(b, -2, stream)
             else:
                 b_magnitude, b_count = _magnitude_and_count(
                     b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns], -2, dtype, bits, stream)
-            bias = self._zero_columns(b_magnitude, b_count, bits, exact)
-            b_most = _statistical.max(b_count, axis=-1, keepdims=True)
+            bias = b_most = None
+            if b_count is not None:
+                bias = self._zero_columns(b_magnitude, b_count, bits, exact)
+                b_most = _statistical.max(b_count, axis=-1, keepdims=True)
             for i0 in range(0, m, rows):
                 if left is not None and not exact:
                     a_magnitude, a_count = left.magnitude[..., i0:i0 + rows, :], left.count[..., i0:i0 + rows, :]
@@ -376,8 +382,8 @@ class _Scales:
                         a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :], -1, dtype, bits, stream)
                 size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact, bias),
                                         axis=-1, keepdims=True)
-                maxima.append(_statistical.max(_elementwise.divide(
-                    _elementwise.minimum(a_count, b_most), _elementwise.maximum(size, 2.0 ** -900))))
+                count = a_count if b_most is None else _elementwise.minimum(a_count, b_most)
+                maxima.append(_statistical.max(_elementwise.divide(count, _elementwise.maximum(size, 2.0 ** -900))))
         ratio = maxima[0] if len(maxima) == 1 else _statistical.max(_manipulation.stack(maxima))
         return _elementwise.multiply(ratio, 2.0 ** (2 * bits))
 

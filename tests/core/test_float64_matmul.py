@@ -439,6 +439,9 @@ def test_deferred_product_flags_what_one_word_cannot_bound(int8_products_taken):
     nan = b.copy()
     nan[1, 1] = np.nan
     assert float(prepared.matmul_unverified(npx.asarray(nan))[1].to_host()) == 0.0
+    zero = b.copy()
+    zero[:, 2] = 0.0   # (its nonzeros are not counted: a zero column is left to matmul)
+    assert float(prepared.matmul_unverified(npx.asarray(zero))[1].to_host()) == 0.0
     wider, none = prepared.matmul_unverified(npx.asarray(RNG.standard_normal((64, _ozaki.THIN_COLUMNS + 1))))
     assert none is None and wider.shape == (64, _ozaki.THIN_COLUMNS + 1)
 
