@@ -189,20 +189,26 @@ def deferred_product(b, out, stream, left):
     result is within dgemm's bound (the condition ``product`` reads back to choose the
     digits, ``slices_for``), 0 when it may not be (then ``out`` is to be made again
     with ``product``); None, having done nothing, when ``left`` has no words, ``b`` is
-    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``) or the
-    stream is capturing. The launches of ``product``'s thin path, on ``stream``, but for
+    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``, or K below
+    about 66, where the roundings of its sum leave no room) or the stream is capturing. The launches of ``product``'s thin path, on ``stream``, but for
     the count of b's nonzeros (a zero column of b gives 0: ``product`` takes it)."""
     a = left.a
     (m, k), n = a._shape[-2:], b._shape[-1]
+    s = WORD_DIGITS
+    limit = ratio_limit(s, k, roundings=s)   # (none below K of about 66: the roundings alone exceed K u)
     if left.words is None or n > THIN_COLUMNS or m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE \
-            or _capture_guard.capture_of(stream) is not None:
+            or limit <= 0 or _capture_guard.capture_of(stream) is not None:
         return None
     scales = _Scales(a, b, stream, left, keep=True, rows_only=True)
-    _thin_diagonals(left, _Digits.of(scales.words.pop("b"), stream), out, WORD_DIGITS, scales.unit, stream)
-    _ops.launch("aclnnInplaceDiv", out, scales.sigma, stream=stream)   # powers of two: exact
+    sums = _thin_sums(left, _Digits.of(scales.words.pop("b"), stream), s, scales.unit, stream)
+    # the diagonals weighted (exact) and summed by one reduction: s - 1 roundings
+    blocks = _manipulation.reshape(sums, sums._shape[:-1] + (s, n))
+    total = _statistical.sum(_elementwise.multiply(blocks, _diagonal_weights(a._buffer.device, stream, s)),
+                             axis=-2, dtype=FLOAT64)
+    _ops.launch("aclnnDiv", total, scales.sigma, out, stream=stream)   # powers of two: exact
     _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
     within = _elementwise.logical_and(_elementwise.less_equal(scales.exponents, _MAX_EXPONENT),
-                                      _elementwise.less_equal(scales.ratio, ratio_limit(WORD_DIGITS, k)))
+                                      _elementwise.less_equal(scales.ratio, limit))
     return _ops.cast(within, FLOAT64, stream=stream)
 
 
@@ -445,11 +451,13 @@ def slices_for(ratio, k):
     return None
 
 
-def ratio_limit(s, k):
+def ratio_limit(s, k, roundings=None):
     """The largest ratio (``slices_for``) that ``s`` digits take at contracted length ``k``
-    (negative when none does)."""
+    (negative when none does), with ``roundings`` float64 additions of partial sums
+    (default: those of ``add_diagonals``, one per group of diagonals and piece of K)."""
     chunk = chunk_length(s)
-    roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
+    if roundings is None:
+        roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
     w = 2.0 ** (2 - 8 * s)
     dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
     return (k - 9.2 * (roundings - 1) - 1) * _UNIT_ROUNDOFF / dropped
@@ -682,7 +690,17 @@ def _sum_diagonals(diagonal, k, out, s, accumulate, stream):
 
 def _thin_diagonals(left, b_digits, out, s, unit, stream):
     """``out = sum_D 2**(4 - 8 D) sum_(t + u = D) A_t B_u`` for D = s + 1 .. 2 (the
-    products of ``add_diagonals``, the same sums) from ``left``'s words in place: their
+    products of ``add_diagonals``, the same sums, added by ``_sum_diagonals``) from
+    ``_thin_sums``."""
+    columns = b_digits.high._shape[-2]
+    sums = _thin_sums(left, b_digits, s, unit, stream)
+    _sum_diagonals(lambda d: sums[..., (d - 2) * columns:(d - 1) * columns], left.words._shape[-1], out, s, False,
+                   stream)
+
+
+def _thin_sums(left, b_digits, s, unit, stream):
+    """(..., M, s N) int32: column block D - 2 holds ``sum_(t + u = D) A_t B_u`` for D = 2 ..
+    s + 1, from ``left``'s words in place: their
     bytes, (..., M, 8 K) int8 (column ``8 k + p``: digit ``t = 8 - p`` of a_ik), times a
     table (..., 8 K, s N) whose row ``8 k + p`` holds, in the column block of diagonal
     D, digit ``D - t`` of row k of b (0 where that is not a digit in 1 .. s or ``t > s``):
@@ -703,6 +721,18 @@ def _thin_diagonals(left, b_digits, out, s, unit, stream):
         rows = table[..., start:start + (count - 1) * max(s - 1, 1) + 1:max(s - 1, 1), :]
         _ops.copy_(rows, _manipulation.expand_dims(b_digits.top(u), -2), stream=stream)
     flat = _manipulation.reshape(table, batch + (k * WORD_DIGITS, s * columns))
-    sums = _quant_product(_manipulation.reshape(_bytes_of(words), words._shape[:-1] + (k * WORD_DIGITS,)), flat,
+    return _quant_product(_manipulation.reshape(_bytes_of(words), words._shape[:-1] + (k * WORD_DIGITS,)), flat,
                           unit, stream)
-    _sum_diagonals(lambda d: sums[..., (d - 2) * columns:(d - 1) * columns], k, out, s, False, stream)
+
+
+def _diagonal_weights(device, stream, s):
+    """(s, 1) float64 ``2**(4 - 8 D)`` for D = 2 .. s + 1, made once per device as the
+    bits ``(1023 + 4 - 8 D) << 52`` (aclnnArange, aclnnLeftShifts: exact)."""
+    key = (device, "diagonal weights", s)
+    weights = _CONSTANTS.get(key)
+    if weights is None:
+        field = _ops.arange_(_ops.empty((s,), _INT64, device, stream), 1023 + 4 - 16, 1023 + 4 - 16 - 8 * s, -8,
+                             stream=stream)
+        _ops.launch("aclnnLeftShifts", field, _ops.acl_scalar(52, _INT64), field, stream=stream)
+        weights = _CONSTANTS[key] = _manipulation.reshape(field.view(FLOAT64), (s, 1))
+    return weights

@@ -421,15 +421,15 @@ def test_thin_diagonals_equal_the_planes_diagonals(s):
 
 
 def test_deferred_product_flags_what_one_word_cannot_bound(int8_products_taken):
-    a = RNG.standard_normal((64, 64))
+    a = RNG.standard_normal((64, 128))
     a[0, 1::2] = 0.0   # row 0 meets only the rows of b 2**60 below the others
     x = npx.asarray(a)
     prepared = prepare_matmul(x)
-    b = RNG.standard_normal((64, 3))
+    b = RNG.standard_normal((128, 3))
     product, within = prepared.matmul_unverified(npx.asarray(b))
     assert float(within.to_host()) == 1.0 and int8_products_taken == []   # no read-back, no product() call
     _assert_within_dgemm_bound(product.to_host(), _exact_dd(a, b), a, b)
-    wide = b * 2.0 ** np.where(np.arange(64) % 2, 30, -30)[:, None]
+    wide = b * 2.0 ** np.where(np.arange(128) % 2, 30, -30)[:, None]
     assert float(prepared.matmul_unverified(npx.asarray(wide))[1].to_host()) == 0.0
     checked = prepared.matmul(npx.asarray(wide)).to_host()   # as many digits as it needs
     _assert_within_dgemm_bound(checked, _exact_dd(a, wide), a, wide)
@@ -442,8 +442,11 @@ def test_deferred_product_flags_what_one_word_cannot_bound(int8_products_taken):
     zero = b.copy()
     zero[:, 2] = 0.0   # (its nonzeros are not counted: a zero column is left to matmul)
     assert float(prepared.matmul_unverified(npx.asarray(zero))[1].to_host()) == 0.0
-    wider, none = prepared.matmul_unverified(npx.asarray(RNG.standard_normal((64, _ozaki.THIN_COLUMNS + 1))))
+    wider, none = prepared.matmul_unverified(npx.asarray(RNG.standard_normal((128, _ozaki.THIN_COLUMNS + 1))))
     assert none is None and wider.shape == (64, _ozaki.THIN_COLUMNS + 1)
+    short, none = prepare_matmul(npx.asarray(a[:, :60])).matmul_unverified(npx.asarray(b[:60]))
+    assert none is None   # K of 60: one reduction's roundings alone exceed dgemm's bound
+    _assert_within_dgemm_bound(short.to_host(), _exact_dd(a[:, :60], b[:60]), a[:, :60], b[:60])
 
 
 def test_unit_rows_skip_the_row_scales_with_the_same_products(int8_products_taken):
