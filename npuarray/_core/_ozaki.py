@@ -190,8 +190,10 @@ def deferred_product(b, out, stream, left):
     digits, ``slices_for``), 0 when it may not be (then ``out`` is to be made again
     with ``product``); None, having done nothing, when ``left`` has no words, ``b`` is
     wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``, or K below
-    about 66, where the roundings of its sum leave no room) or the stream is capturing. The launches of ``product``'s thin path, on ``stream``, but for
-    the count of b's nonzeros (a zero column of b gives 0: ``product`` takes it)."""
+    about 66, where the roundings of its sum leave no room) or the stream is capturing.
+    The launches of ``product``'s thin path, on ``stream``, but for the count of b's
+    nonzeros (a zero column of b gives 0: ``product`` takes it) and the diagonals
+    weighted and summed by one reduction (aclnnMul, aclnnReduceSum)."""
     a = left.a
     (m, k), n = a._shape[-2:], b._shape[-1]
     s = WORD_DIGITS
