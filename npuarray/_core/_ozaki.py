@@ -35,8 +35,11 @@ during a graph capture (choosing ``s`` reads a few numbers back).
 The digits are bytes of little-endian int64 words (Ascend's AI cores and the hosts
 CANN runs on are little-endian).
 
-``PreparedLeft`` splits a left operand once (all eight digits) for many products with
-the same ``a`` (iterative refinement's residuals ``b - a x``).
+``PreparedLeft`` splits a left operand once (its balanced words, whose bytes are all
+eight digits) for many products with the same ``a`` (iterative refinement's residuals
+``b - a x``): a thin ``b`` is multiplied by one int8 product of those bytes in place
+against a table of ``b``'s digits; ``deferred_product`` does so without reading the
+bound back, returning whether it holds as a device value.
 
 Memory: operands of at most ``_KEEP_BYTES`` keep their int64 words from the error
 bound to the digits (8 bytes an element); larger ones hold the int8 digits of ``b``
