@@ -139,7 +139,7 @@ class PreparedLeft:
     Holds ``a``'s row scales, its balanced int64 words (``8 M K`` bytes, as much as
     ``a``: the eight digits of each element are its bytes), the int8 magnitudes of the
     error bound (``M K`` bytes) and the nonzeros of each row, made on ``stream``
-    (aclnnMul, aclnnCast, aclnnAbs, aclnnRightShift, aclnnAdds, aclnnBitwiseXorScalar,
+    (aclnnMul, aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds, aclnnBitwiseXorScalar,
     aclnnNeScalar, aclnnQuantMatmulV5). ``product(b, out, stream)``
     then costs the split of ``b``, the error bound's int8 product and the diagonals:
     for a thin ``b`` (at most ``THIN_COLUMNS`` columns) one int8 product of the words'
