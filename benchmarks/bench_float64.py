@@ -9,7 +9,7 @@ eigh from aclnnSvd, complex128 FFTs composed of element-wise operators.
 * thin products (512^2 float64) @ (512 x 16): ``matmul`` and ``prepare_matmul(a).matmul``
   (the left operand split once, as iterative refinement uses it), and 512^2 complex128;
 * ``int8 product`` 1024 x 8192 x 1024 on npusim's AMX and VNNI paths (not with ``--quick``);
-* ``solve`` (16 right-hand sides) and ``cholesky`` of a 512^2 float64 SPD matrix;
+* ``solve`` (16 right-hand sides, and one) and ``cholesky`` of a 512^2 float64 SPD matrix;
 * ``eigh`` 512^2 float32 and float64 (``--quick``: 256^2);
 * ``fft`` of 2^20 complex128, and of length 2 * 401 (Bluestein);
 * the pool's peak of a 2048^2 float64 product against its operands (not with ``--quick``).
@@ -157,6 +157,11 @@ def _factorisations(harness, stream, torch, rng):
     harness.compare("solve %dx%d float64" % (n, n), {
         "npuarray": synchronized(stream, lambda: npx.linalg.solve(s, r)),
         "numpy": lambda: np.linalg.solve(spd, rhs), **_torch(torch, "linalg.solve", spd, rhs)},
+        repeat=3, target=None if harness.quick else _targets.F64_SOLVE_512)
+    v, vector = r[:, 0], rhs[:, 0].copy()
+    harness.compare("solve %dx%d float64, one right-hand side" % (n, n), {
+        "npuarray": synchronized(stream, lambda: npx.linalg.solve(s, v)),
+        "numpy": lambda: np.linalg.solve(spd, vector), **_torch(torch, "linalg.solve", spd, vector)},
         repeat=3, target=None if harness.quick else _targets.F64_SOLVE_512)
     harness.compare("cholesky %dx%d float64" % (n, n), {
         "npuarray": synchronized(stream, lambda: npx.linalg.cholesky(s)),

@@ -109,7 +109,52 @@ typedef struct {
     bool is_copy;          /* identity (copy, cast): converted straight between in and out */
     bool stream_out;       /* large output: contiguous runs use non-temporal stores */
     contiguous_cast_fn contiguous_cast; /* copy: whole contiguous runs cast in one loop, or NULL */
+    bool byte_gather;      /* copy of a 1-byte dtype to itself with strided runs: one strided loop */
 } ew_ctx;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* dst[i] = src[8 i] by AVX-512's truncating qword-to-byte move (vpmovqb), eight bytes a load;
+ * returns how many it wrote (the loads stay inside the run: the last eight are left over). */
+__attribute__((target("avx512f")))
+static size_t gather_every_8th_avx512(char *dst, const char *src, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 < n; i += 8)
+        _mm_storel_epi64((__m128i *)(void *)(dst + i),
+                         _mm512_cvtepi64_epi8(_mm512_loadu_si512((const void *)(src + 8 * i))));
+    return i;
+}
+
+static size_t gather_every_8th(char *dst, const char *src, size_t n)
+{
+    static int have = -1;   /* racing first calls store the same answer */
+    int known = __atomic_load_n(&have, __ATOMIC_RELAXED);
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx512f") != 0;
+        __atomic_store_n(&have, known, __ATOMIC_RELAXED);
+    }
+    return known ? gather_every_8th_avx512(dst, src, n) : 0;
+}
+#else
+static size_t gather_every_8th(char *dst, const char *src, size_t n)
+{
+    (void)dst, (void)src, (void)n;
+    return 0;
+}
+#endif
+
+/* dst[i * ds] = src[i * ss] for 1-byte elements: a strided copy (digit planes cut out of int64
+ * words' bytes) without widening each byte to its kind and back. */
+static void copy_strided_bytes(char *dst, int64_t ds, const char *src, int64_t ss, size_t n)
+{
+    size_t i = ds == 1 && ss == 8 ? gather_every_8th(dst, src, n) : 0;
+    if (ds == 1)
+        for (; i < n; i++) dst[i] = src[(int64_t)i * ss];
+    else
+        for (; i < n; i++) dst[(int64_t)i * ds] = src[(int64_t)i * ss];
+}
 
 /* dst[0..n) = the element at src (size bytes), repeated. */
 static void splat(void *dst, const void *src, size_t size, size_t n)
@@ -192,6 +237,10 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
 static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
     const ew_ctx *c = vctx;
+    if (c->byte_gather) {
+        copy_strided_bytes(ptrs[0], strides[0], ptrs[1], strides[1], n);
+        return;
+    }
     if (c->contiguous_cast) {
         c->contiguous_cast(ptrs[0], ptrs[1], n);
         return;
@@ -264,6 +313,8 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
     if (c->is_copy && it->strides[0][inner] == (int64_t)npusim_dtype_size(c->dtypes[0]) &&
         it->strides[1][inner] == (int64_t)npusim_dtype_size(c->dtypes[1]))
         c->contiguous_cast = find_contiguous_cast(c->dtypes[1], c->dtypes[0]);
+    c->byte_gather = c->is_copy && !c->contiguous_cast && c->dtypes[0] == c->dtypes[1] &&
+                     npusim_dtype_size(c->dtypes[0]) == 1;
     for (int i = 0; i < c->nin; i++)
         c->all_native = c->all_native && (c->in_mode[i] == IN_NATIVE || (c->in_mode[i] == IN_SCALAR &&
                                           c->dtypes[i + 1] == npusim_kind_dtype(c->in_kind[i])));

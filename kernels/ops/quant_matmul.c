@@ -305,6 +305,7 @@ typedef struct {
     int32_t *partial;     /* (groups, Np): column sums of each group of PACK_K rows of x2 */
     int64_t Kp, lda, Np;
     bool tiled;           /* x1 in AMX tile order, as it is (signed by signed), no column sums */
+    bool vbmi;            /* x2's panels two at a time by AVX-512 VBMI byte permutes */
 } pack_job;
 
 /* Rows [begin, end) of x1 + 128 (bytes as unsigned), padded with 128 (x1 = 0) to Kp, in pieces
@@ -357,6 +358,62 @@ static void interleave4(const int8_t *s0, int64_t rs, int8_t *row)
 #endif
 }
 
+#ifdef QMM_X86
+/* Byte i of a pair: column i / 2 (+ 32 for the second panel) of row 0 (even i) or row 1 (+ 64). */
+static const int8_t QMM_PAIRS[2][64] = {
+    {
+    0, 64, 1, 65, 2, 66, 3, 67, 4, 68, 5, 69, 6, 70, 7, 71,
+    8, 72, 9, 73, 10, 74, 11, 75, 12, 76, 13, 77, 14, 78, 15, 79,
+    16, 80, 17, 81, 18, 82, 19, 83, 20, 84, 21, 85, 22, 86, 23, 87,
+    24, 88, 25, 89, 26, 90, 27, 91, 28, 92, 29, 93, 30, 94, 31, 95,
+    }, {
+    32, 96, 33, 97, 34, 98, 35, 99, 36, 100, 37, 101, 38, 102, 39, 103,
+    40, 104, 41, 105, 42, 106, 43, 107, 44, 108, 45, 109, 46, 110, 47, 111,
+    48, 112, 49, 113, 50, 114, 51, 115, 52, 116, 53, 117, 54, 118, 55, 119,
+    56, 120, 57, 121, 58, 122, 59, 123, 60, 124, 61, 125, 62, 126, 63, 127,
+    } };
+/* Word i of a four: pair i / 2 (+ 16 for the second half) of rows 0/1 (even i) or of rows 2/3 (+ 32). */
+static const int16_t QMM_FOURS[2][32] = {
+    {
+    0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39,
+    8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47,
+    }, {
+    16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55,
+    24, 56, 25, 57, 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63,
+    } };
+
+/* interleave4 for two panels at once (four rows of 2 TILE_COLS bytes into row0 and row1) with
+ * AVX-512 VBMI's two-table byte permutes: the bytes of rows 0/1 (and 2/3) in pairs, then the
+ * pairs of the two in fours, 64 bytes a store. */
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static void interleave4_pair_vbmi(const int8_t *s0, int64_t rs, int8_t *row0, int8_t *row1)
+{
+    __m512i r0 = _mm512_loadu_si512((const void *)s0), r1 = _mm512_loadu_si512((const void *)(s0 + rs));
+    __m512i r2 = _mm512_loadu_si512((const void *)(s0 + 2 * rs)), r3 = _mm512_loadu_si512((const void *)(s0 + 3 * rs));
+    __m512i lo = _mm512_loadu_si512((const void *)QMM_PAIRS[0]), hi = _mm512_loadu_si512((const void *)QMM_PAIRS[1]);
+    __m512i w0 = _mm512_loadu_si512((const void *)QMM_FOURS[0]), w1 = _mm512_loadu_si512((const void *)QMM_FOURS[1]);
+    __m512i a_lo = _mm512_permutex2var_epi8(r0, lo, r1), a_hi = _mm512_permutex2var_epi8(r0, hi, r1);
+    __m512i b_lo = _mm512_permutex2var_epi8(r2, lo, r3), b_hi = _mm512_permutex2var_epi8(r2, hi, r3);
+    _mm512_storeu_si512((void *)row0, _mm512_permutex2var_epi16(a_lo, w0, b_lo));
+    _mm512_storeu_si512((void *)(row0 + 64), _mm512_permutex2var_epi16(a_lo, w1, b_lo));
+    _mm512_storeu_si512((void *)row1, _mm512_permutex2var_epi16(a_hi, w0, b_hi));
+    _mm512_storeu_si512((void *)(row1 + 64), _mm512_permutex2var_epi16(a_hi, w1, b_hi));
+}
+
+static bool have_vbmi(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+}
+#else
+static bool have_vbmi(void) { return false; }
+static void interleave4_pair_vbmi(const int8_t *s0, int64_t rs, int8_t *row0, int8_t *row1)
+{
+    interleave4(s0, rs, row0);
+    interleave4(s0 + TILE_COLS, rs, row1);
+}
+#endif
+
 /* k rows of x2 per packing task (a multiple of 4). */
 #define PACK_K 256
 
@@ -376,9 +433,16 @@ static void pack_panels(size_t begin, size_t end, void *ctx)
             int64_t from = panel < whole ? k4 : k0;
             memset(p->b + panel * Kp * TILE_COLS + from * TILE_COLS, 0, (size_t)((k1 - from) * TILE_COLS));
         }
-        for (int64_t k = k0; k < k4; k += 4)
-            for (int64_t panel = 0; panel < whole; panel++)
+        for (int64_t k = k0; k < k4; k += 4) {
+            int64_t panel = 0;
+            if (p->vbmi)
+                for (; panel + 1 < whole; panel += 2)
+                    interleave4_pair_vbmi(base + k * rs + panel * TILE_COLS, rs,
+                                          p->b + panel * Kp * TILE_COLS + k * TILE_COLS,
+                                          p->b + (panel + 1) * Kp * TILE_COLS + k * TILE_COLS);
+            for (; panel < whole; panel++)
                 interleave4(base + k * rs + panel * TILE_COLS, rs, p->b + panel * Kp * TILE_COLS + k * TILE_COLS);
+        }
         int32_t *sums = p->partial + (int64_t)g * p->Np;
         memset(sums, 0, sizeof(int32_t) * (size_t)p->Np);
         for (int64_t k = k0; k < present; k++) {
@@ -439,7 +503,7 @@ static int qmm_one(const imatrix *A, const imatrix *B, const int32_t *bias, char
     int32_t *colsum = (int32_t *)mem, *partial = colsum + Np;
     uint8_t *a = (uint8_t *)(mem + sum_bytes);
     int8_t *b = (int8_t *)(a + a_bytes);
-    pack_job pj = {A, B, a, b, partial, Kp, lda, Np, path == QMM_AMX_TILES};
+    pack_job pj = {A, B, a, b, partial, Kp, lda, Np, path == QMM_AMX_TILES, path != QMM_PORTABLE && have_vbmi()};
     bool parallel = M * N * K >= (1LL << 21);
     if (parallel) {
         if (!direct) npusim_parallel_for((size_t)Mp, 16, pack_rows, &pj);

@@ -247,9 +247,11 @@ class PreparedMatmul:
     (matrix-vector, (n, n) @ (n, 16)) several times less than ``matmul(a, b)``.
     The results are ``matmul(a, b)``'s, bit for bit. Other dtypes, and products the
     emulation does not take, run as ``matmul``. ``a`` must not change while the
-    object is used (its digits would be stale)."""
+    object is used (its digits would be stale). ``unit_rows``: the caller knows that
+    every row of ``a`` has its largest magnitude in [1/4, 1) (or is zero), and the
+    row scales are not computed (a wrong claim gives wrong products)."""
 
-    def __init__(self, a):
+    def __init__(self, a, *, unit_rows=False):
         if not is_array(a):
             raise TypeError(f"prepare_matmul() needs an NPUArray, got {type(a).__name__}")
         if a.ndim < 2:
@@ -258,7 +260,7 @@ class PreparedMatmul:
         self._left = None
         stream = _ops.current_stream(a._buffer.device)
         if a._dtype == _ozaki.FLOAT64 and a.size and _capture_guard.capture_of(stream) is None:
-            self._left = _ozaki.PreparedLeft(a, stream)
+            self._left = _ozaki.PreparedLeft(a, stream, unit_rows)
 
     def matmul(self, b):
         """``matmul(a, b)`` (same shapes, dtypes, errors, stream), from ``a``'s digits
@@ -270,12 +272,32 @@ class PreparedMatmul:
         return _product(a, b, shape, k, dtype, device, _ops.current_stream(device), left=left)
 
 
-def prepare_matmul(a, /):
+    def matmul_unverified(self, b):
+        """(``matmul(a, b)``, ``within``) without a read-back: for float64 ``a`` and a
+        thin float64 ``b`` (at most ``_ozaki.THIN_COLUMNS`` columns, 2-D or more) the
+        product takes all eight digits of a word (``_ozaki.deferred_product``) and
+        ``within`` is a 0-d float64 device array, 1 when the result is within dgemm's
+        error bound and 0 when it may not be (then call ``matmul``); otherwise
+        ``matmul(a, b)`` and None. Same shapes, errors and stream as ``matmul``."""
+        a = self.a
+        device, dtype = _operands("matmul", a, b)
+        shape, k = _matmul_shape(a._shape, b._shape)
+        if self._left is None or dtype != _ozaki.FLOAT64 or b._dtype != dtype or b.ndim < 2 or 0 in shape:
+            return self.matmul(b), None
+        stream = _ops.current_stream(device)
+        out = _ops.empty(shape, dtype, device, stream)
+        within = _ozaki.deferred_product(b, out, stream, self._left)
+        if within is None:
+            return self.matmul(b), None
+        return out, within
+
+
+def prepare_matmul(a, /, *, unit_rows=False):
     """A ``PreparedMatmul`` of the matrix ``a``: ``prepare_matmul(a).matmul(b)`` is
     ``matmul(a, b)``, with float64 ``a`` split into int8 digits once for all the
-    ``b`` (see ``PreparedMatmul``). TypeError for a non-array, ValueError for fewer
-    than 2 dims."""
-    return PreparedMatmul(a)
+    ``b`` (see ``PreparedMatmul``, also for ``unit_rows``). TypeError for a non-array,
+    ValueError for fewer than 2 dims."""
+    return PreparedMatmul(a, unit_rows=unit_rows)
 
 
 def tensordot(x1, x2, /, *, axes=2):

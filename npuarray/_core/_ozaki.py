@@ -35,8 +35,11 @@ during a graph capture (choosing ``s`` reads a few numbers back).
 The digits are bytes of little-endian int64 words (Ascend's AI cores and the hosts
 CANN runs on are little-endian).
 
-``PreparedLeft`` splits a left operand once (all eight digits) for many products with
-the same ``a`` (iterative refinement's residuals ``b - a x``).
+``PreparedLeft`` splits a left operand once (its balanced words, whose bytes are all
+eight digits) for many products with the same ``a`` (iterative refinement's residuals
+``b - a x``): a thin ``b`` is multiplied by one int8 product of those bytes in place
+against a table of ``b``'s digits; ``deferred_product`` does so without reading the
+bound back, returning whether it holds as a device value.
 
 Memory: operands of at most ``_KEEP_BYTES`` keep their int64 words from the error
 bound to the digits (8 bytes an element); larger ones hold the int8 digits of ``b``
@@ -70,6 +73,8 @@ _WORD_BITS = 62           # scaled values (below 1) become words below 2**62
 _OFFSET = 0x0080808080808080   # 128 in each of bytes 0..6 of an int64 word
 _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
 _KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
+THIN_COLUMNS = 64         # a prepared left operand's words serve in place for b of at most this many columns
+_SMALL = 1 << 16          # arrays of at most this many elements take launches over passes (_largest)
 _SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
                           # digits are packed again per block: 1024^2 products take one block)
 
@@ -89,8 +94,10 @@ def product(a, b, out, stream, left=None):
     words, scales.words = scales.words, None
     if s is None:
         return False
-    if words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
-        a_flat = left.digits(s) if left is not None else \
+    if words and s <= WORD_DIGITS and left is not None and n <= THIN_COLUMNS:
+        _thin_diagonals(left, _Digits.of(words.pop("b"), stream), out, s, scales.unit, stream)
+    elif words and s <= WORD_DIGITS:   # the digits from the words the bound was made from
+        a_flat = left.digits(s, stream) if left is not None else \
             _flat_rows(_row_planes(_Digits.of(words.pop("a"), stream), s, stream))
         b_flat = _flat_columns(_column_planes(_Digits.of(words.pop("b"), stream), s, stream))
         add_diagonals(a_flat, b_flat, k, out, s, scales.unit, False, stream)
@@ -108,7 +115,7 @@ def _in_blocks(a, b, out, s, scales, left, stream):
     sums), ``b``'s digits once per piece; ``a``'s from ``left`` where it has them."""
     (m, k), n = a._shape[-2:], b._shape[-1]
     chunk = chunk_length(s)
-    if left is not None and (k > chunk or left.planes is None or s > WORD_DIGITS):
+    if left is not None and (k > chunk or left.words is None or s > WORD_DIGITS):
         left = None   # (cut along K, or more digits than it holds: split as usual)
     for k0 in range(0, k, chunk):
         k1 = min(k, k0 + chunk)
@@ -117,7 +124,7 @@ def _in_blocks(a, b, out, s, scales, left, stream):
         for i0 in range(0, m, rows):
             i1 = min(m, i0 + rows)
             if left is not None:
-                a_flat = left.digits(s)
+                a_flat = left.digits(s, stream)
             else:
                 a_flat = _flat_rows(split_rows(a[..., i0:i1, k0:k1], scales.sigma[..., i0:i1, :], s, stream))
             add_diagonals(a_flat, b_flat, k1 - k0, out[..., i0:i1, :], s, scales.unit, k0 > 0, stream)
@@ -129,55 +136,124 @@ class PreparedLeft:
     """A float64 left operand ``a`` (..., M, K) split once into int8 digits, for many
     products ``a @ b`` with different ``b`` (iterative refinement's residuals).
 
-    Holds ``a``'s row scales, the ``WORD_DIGITS`` digit planes of its words
-    (``8 M K`` bytes, as much as ``a``), the int8 magnitudes of the error bound
-    (``M K`` bytes) and the nonzeros of each row, made on ``stream`` (aclnnMul,
-    aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds,
-    aclnnBitwiseXorScalar, aclnnInplaceCopy, aclnnNeScalar, aclnnReduceSum).
-    ``product(b, out, stream)`` then costs the split of ``b``, the error bound's int8
-    product and the diagonals: for a thin ``b`` (N of 1 to 64) a small fraction of a
-    product from scratch. Pass it as ``left`` to ``product`` (which still returns
-    False where the emulation does not apply: the caller's composed product then).
-    Digits are made only when ``K`` is at most ``chunk_length(WORD_DIGITS)`` (16383);
-    longer ``a``, and products that need more digits, are split per product as usual."""
+    Holds ``a``'s row scales, its balanced int64 words (``8 M K`` bytes, as much as
+    ``a``: the eight digits of each element are its bytes), the int8 magnitudes of the
+    error bound (``M K`` bytes) and the nonzeros of each row, made on ``stream``
+    (aclnnMul, aclnnCast, aclnnRightShift, aclnnBitwiseXorTensor, aclnnAdds, aclnnBitwiseXorScalar,
+    aclnnNeScalar, aclnnQuantMatmulV5). ``product(b, out, stream)``
+    then costs the split of ``b``, the error bound's int8 product and the diagonals:
+    for a thin ``b`` (at most ``THIN_COLUMNS`` columns) one int8 product of the words'
+    bytes in place against a table of ``b``'s digits (``_thin_diagonals``); wider ``b``
+    takes digit planes of ``a``, copied out of the words on first use. Pass it as
+    ``left`` to ``product`` (which still returns False where the emulation does not
+    apply: the caller's composed product then), or to ``deferred_product``. Words are
+    made only when ``K`` is at most ``chunk_length(WORD_DIGITS)`` (16383); longer
+    ``a``, and products that need more digits, are split per product as usual."""
 
-    def __init__(self, a, stream):
+    def __init__(self, a, stream, unit_rows=False):
+        """``unit_rows``: the caller knows that every row's largest magnitude lies in
+        [1/4, 1) (or the row is zero), so that the row scales are 1 (not computed)."""
         self.a = a
         k = a._shape[-1]
-        self.sigma, exponent = power_of_two_scale(_largest(a, -1))
-        self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
+        if unit_rows:
+            device = a._buffer.device
+            self.sigma = _ops.fill_(_ops.empty(a._shape[:-1] + (1,), FLOAT64, device, stream), 1.0, stream=stream)
+            self.largest_exponent = _ops.fill_(_ops.empty((), FLOAT64, device, stream), 0.0, stream=stream)
+        else:
+            self.sigma, exponent = power_of_two_scale(_largest(a, -1))
+            self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
         bits = _magnitude_bits(k)
-        self.planes = None
+        self.words = self._planes = None
         if k <= chunk_length(WORD_DIGITS):
             words = _raw_words(a, self.sigma, stream)
-            self.magnitude, self.count = _magnitude_of_words(words, bits, stream), _count(a, -1)
-            self.planes = _flat_rows(_row_planes(_Digits.of(words, stream), WORD_DIGITS, stream))
+            self.magnitude, self.count = _magnitude_of_words(words, bits, stream), _count(a, -1, stream)
+            _balance(words, stream)
+            self.words = words
         else:
             self.magnitude, self.count = _magnitude_and_count(a, self.sigma, -1, _INT8, bits, stream)
 
-    def digits(self, s):
-        """The top ``s`` digit planes of every row, (..., M, s K) int8 (a view)."""
-        k = self.a._shape[-1]
-        return self.planes[..., (WORD_DIGITS - s) * k:]
+    def digits(self, s, stream):
+        """The top ``s`` digit planes of every row, (..., M, s K) int8 (a view of the
+        planes, copied out of the words on first use: aclnnInplaceCopy)."""
+        if self._planes is None:
+            self._planes = _flat_rows(_row_planes(_Digits.of(self.words, stream, balanced=True), WORD_DIGITS,
+                                                  stream))
+        return self._planes[..., (WORD_DIGITS - s) * self.a._shape[-1]:]
 
     def product(self, b, out, stream):
         """``out[...] = a @ b`` as ``product(a, b, out, stream, left=self)``."""
         return product(self.a, b, out, stream, left=self)
 
 
+def deferred_product(b, out, stream, left):
+    """``out[...] = a @ b`` for the prepared left operand ``left`` (``PreparedLeft`` of
+    ``a``) and a thin float64 ``b`` (..., K, N), with all eight digits of one word and
+    without reading anything back: returns a 0-d float64 device array, 1 when the
+    result is within dgemm's bound (the condition ``product`` reads back to choose the
+    digits, ``slices_for``), 0 when it may not be (then ``out`` is to be made again
+    with ``product``); None, having done nothing, when ``left`` has no words, ``b`` is
+    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``, or K below
+    about 66, where the roundings of its sum leave no room) or the stream is capturing.
+    The launches of ``product``'s thin path, on ``stream``, but for the count of b's
+    nonzeros (a zero column of b gives 0: ``product`` takes it) and the diagonals
+    weighted and summed by one reduction (aclnnMul, aclnnReduceSum)."""
+    a = left.a
+    (m, k), n = a._shape[-2:], b._shape[-1]
+    s = WORD_DIGITS
+    limit = ratio_limit(s, k, roundings=s)   # (none below K of about 66: the roundings alone exceed K u)
+    if left.words is None or n > THIN_COLUMNS or m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE \
+            or limit <= 0 or _capture_guard.capture_of(stream) is not None:
+        return None
+    scales = _Scales(a, b, stream, left, keep=True, rows_only=True)
+    sums = _thin_sums(left, _Digits.of(scales.words.pop("b"), stream), s, scales.unit, stream)
+    # the diagonals weighted (exact) and summed by one reduction: s - 1 roundings
+    blocks = _manipulation.reshape(sums, sums._shape[:-1] + (s, n))
+    total = _statistical.sum(_elementwise.multiply(blocks, _diagonal_weights(a._buffer.device, stream, s)),
+                             axis=-2, dtype=FLOAT64)
+    _ops.launch("aclnnDiv", total, scales.sigma, out, stream=stream)   # powers of two: exact
+    _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
+    within = _elementwise.logical_and(_elementwise.less_equal(scales.exponents, _MAX_EXPONENT),
+                                      _elementwise.less_equal(scales.ratio, limit))
+    return _ops.cast(within, FLOAT64, stream=stream)
+
+
 def power_of_two_scale(largest):
-    """``2**-e`` with ``largest * 2**-e`` in [1/4, 1) (1/2 for zero rows): from log2,
-    whose rounding can only lower the result into [1/4, 1/2)."""
-    safe = _elementwise.where(_elementwise.equal(largest, 0), 1.0, largest)
-    exponent = _elementwise.add(_elementwise.floor(_elementwise.log2(safe)), 1.0)
-    # a log2 a few ulps low at a power of two would leave largest * scale = 1: one more
-    exponent = _elementwise.add(exponent, _elementwise.greater_equal(
-        _elementwise.multiply(safe, _elementwise.pow(2.0, _elementwise.negative(exponent))), 1.0))
-    return _elementwise.pow(2.0, _elementwise.negative(exponent)), exponent
+    """(``2**-e``, ``e``) for float64 ``largest`` (>= 0): ``e`` is frexp's exponent
+    (``largest * 2**-e`` in [1/2, 1) for a normal ``largest``), int64, read from the
+    float64 bits (aclnnRightShift, aclnnBitwiseAndScalar, aclnnAdds); a zero gets
+    ``e = 1`` (scale 1/2: aclnnEqScalar, aclnnInplaceMaskedFillScalar), a subnormal
+    -1022 and an infinity or NaN 1025 (callers refuse exponents beyond +-900). The scale
+    is made as the float64 bits ``(1023 - e) << 52``, kept to normal powers of two
+    (aclnnRsubs, aclnnClamp, aclnnLeftShifts). Other float dtypes are cast to float64
+    and the scale back (aclnnCast)."""
+    device = largest._buffer.device
+    stream = _ops.current_stream(device)
+    if largest._dtype != FLOAT64:
+        scale, exponent = power_of_two_scale(_ops.cast(largest, FLOAT64, stream=stream))
+        return _ops.cast(scale, largest._dtype, stream=stream), exponent
+    bits = largest if largest._shape else _manipulation.reshape(largest, (1,))
+    exponent = _ops.empty(bits._shape, _INT64, device, stream)
+    _ops.launch("aclnnRightShift", bits.view(_INT64), _constant(device, stream, 52, _INT64), exponent,
+                stream=stream)
+    _ops.launch("aclnnBitwiseAndScalar", exponent, _ops.acl_scalar(0x7FF, _INT64), exponent, stream=stream)
+    one = _ops.acl_scalar(1, _INT64)
+    _ops.launch("aclnnAdds", exponent, _ops.acl_scalar(-1022, _INT64), one, exponent, stream=stream)
+    _ops.launch("aclnnInplaceMaskedFillScalar", exponent, _elementwise.equal(bits, 0), one, stream=stream)
+    field = _ops.empty(bits._shape, _INT64, device, stream)
+    _ops.launch("aclnnRsubs", exponent, _ops.acl_scalar(1023, _INT64), one, field, stream=stream)
+    _ops.launch("aclnnClamp", field, one, _ops.acl_scalar(2046, _INT64), field, stream=stream)
+    _ops.launch("aclnnLeftShifts", field, _ops.acl_scalar(52, _INT64), field, stream=stream)
+    scale = field.view(FLOAT64)
+    if not largest._shape:
+        scale, exponent = _manipulation.reshape(scale, ()), _manipulation.reshape(exponent, ())
+    return scale, exponent
 
 
 def _largest(x, axis):
-    """max |x| along ``axis`` (kept), from aclnnAmax and aclnnAmin: no |x| temporary."""
+    """max |x| along ``axis`` (kept): aclnnAbs and aclnnAmax for up to ``_SMALL``
+    elements (fewer launches), else aclnnAmax and aclnnAmin (no |x| temporary)."""
+    if x.size <= _SMALL:
+        return _statistical.max(_elementwise.abs(x), axis=axis, keepdims=True)
     return _elementwise.maximum(_statistical.max(x, axis=axis, keepdims=True),
                                 _elementwise.negative(_statistical.min(x, axis=axis, keepdims=True)))
 
@@ -209,7 +285,7 @@ def _magnitude_and_count(x, scale, axis, dtype, bits, stream):
         else:
             _ops.launch("aclnnCast", _elementwise.multiply(_elementwise.abs(block), scale[part]),
                         to_acl_dtype(dtype), magnitude[part], stream=stream)
-        counted = _count(block, axis)
+        counted = _count(block, axis, stream)
         if step >= count:
             return magnitude, counted
         _ops.copy_(nonzero[part], counted, stream=stream)
@@ -224,22 +300,32 @@ def _raw_words(x, scale, stream):
 
 def _magnitude_of_words(words, bits, stream, out=None):
     """int8 magnitudes ``floor(|x| scale 2**bits)`` (or one less: a lower bound all the
-    same) from ``_raw_words`` ``U``: ``(U ^ (U >> 63)) >> (62 - bits)``, i.e. ``|U|``
-    less one for negative ``U`` (aclnnRightShift, aclnnBitwiseXorTensor, then
-    aclnnRightShift into int8: the values are below 128; no aclnnAbs pass)."""
+    same) from ``_raw_words`` ``U``: ``v = U >> (62 - bits)`` (aclnnRightShift into
+    int8: ``|U| < 2**62`` keeps ``v`` in [-2**bits, 2**bits)), then ``v ^ (v >> 7)``
+    (aclnnRightShift, aclnnBitwiseXorTensor on the int8 bytes), which is ``v`` for
+    ``U >= 0`` and ``-v - 1 = ceil(|U| / 2**(62 - bits)) - 1`` below: one pass over the
+    words, two over a byte per element."""
     device = words._buffer.device
     if out is None:
         out = _ops.empty(words._shape, _INT8, device, stream)
-    sign = _ops.empty(words._shape, _INT64, device, stream)
-    _ops.launch("aclnnRightShift", words, _constant(device, stream, 63, _INT64), sign, stream=stream)
-    _ops.launch("aclnnBitwiseXorTensor", words, sign, sign, stream=stream)
-    _ops.launch("aclnnRightShift", sign, _constant(device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+    sign = _ops.empty(words._shape, _INT8, device, stream)
+    _ops.launch("aclnnRightShift", words, _constant(device, stream, _WORD_BITS - bits, _INT64), out, stream=stream)
+    _ops.launch("aclnnRightShift", out, _constant(device, stream, 7, _INT8), sign, stream=stream)
+    _ops.launch("aclnnBitwiseXorTensor", out, sign, out, stream=stream)
     return out
 
 
-def _count(x, axis):
-    """The nonzeros of ``x`` along ``axis`` (kept), float64 (aclnnNeScalar, aclnnReduceSum)."""
-    return _statistical.sum(_elementwise.not_equal(x, 0), axis=axis, keepdims=True, dtype=FLOAT64)
+def _count(x, axis, stream):
+    """The nonzeros of ``x`` along ``axis`` (kept), float64: aclnnNeScalar, then the
+    int8 product (aclnnQuantMatmulV5, exact) of its bytes with a vector of ones."""
+    nonzero = _elementwise.not_equal(x, 0).view(_INT8)
+    length = x._shape[axis]
+    unit = _unit_scale(x._buffer.device, stream)
+    if axis == -1:
+        counted = _quant_product(nonzero, _ones(x._buffer.device, stream, (length, 1)), unit, stream)
+    else:
+        counted = _quant_product(_ones(x._buffer.device, stream, (1, length)), nonzero, unit, stream)
+    return _ops.cast(counted, FLOAT64, stream=stream)
 
 
 class _Scales:
@@ -247,13 +333,15 @@ class _Scales:
     of ``b`` and what the number of digits depends on, computed in blocks on the
     device."""
 
-    def __init__(self, a, b, stream, left=None, keep=False):
-        self.a, self.b, self.stream, self.left = a, b, stream, left
+    def __init__(self, a, b, stream, left=None, keep=False, rows_only=False):
+        """``rows_only``: the nonzeros of a term bounded by those of a's rows alone (no
+        count of b's columns: a zero column of b then makes the ratio infinite)."""
+        self.a, self.b, self.stream, self.left, self.rows_only = a, b, stream, left, rows_only
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
         largest = [_largest(b, -2)] if left is not None else [_largest(a, -1), _largest(b, -2)]
-        scales, exponents = power_of_two_scale(_manipulation.concat(
-            [_manipulation.reshape(x, (-1,)) for x in largest]))   # one set of launches for both
+        flat = [_manipulation.reshape(x, (-1,)) for x in largest]
+        scales, exponents = power_of_two_scale(flat[0] if len(flat) == 1 else _manipulation.concat(flat))
         self.exponents = _statistical.max(_elementwise.abs(exponents))
         if left is not None:
             self.sigma = left.sigma
@@ -292,31 +380,47 @@ class _Scales:
         maxima = []
         for j0 in range(0, n, columns):
             if whole:
-                b_magnitude, b_count = _magnitude_of_words(self.words["b"], bits, stream), _count(b, -2)
+                b_magnitude = _magnitude_of_words(self.words["b"], bits, stream)
+                b_count = None if self.rows_only else _count(b, -2, stream)
             else:
                 b_magnitude, b_count = _magnitude_and_count(
                     b[..., j0:j0 + columns], self.tau[..., j0:j0 + columns], -2, dtype, bits, stream)
-            # a zero column of b has no error: any magnitude keeps it out of the row minima
-            b_magnitude = _elementwise.where(_elementwise.equal(b_count, 0), 2 ** max(bits, 1) - 1, b_magnitude)
-            b_most = _statistical.max(b_count, axis=-1, keepdims=True)
+            bias = b_most = None
+            if b_count is not None:
+                bias = self._zero_columns(b_magnitude, b_count, bits, exact)
+                b_most = _statistical.max(b_count, axis=-1, keepdims=True)
             for i0 in range(0, m, rows):
                 if left is not None and not exact:
                     a_magnitude, a_count = left.magnitude[..., i0:i0 + rows, :], left.count[..., i0:i0 + rows, :]
                 elif whole:
-                    a_magnitude, a_count = _magnitude_of_words(self.words["a"], bits, stream), _count(a, -1)
+                    a_magnitude, a_count = _magnitude_of_words(self.words["a"], bits, stream), _count(a, -1, stream)
                 else:
                     a_magnitude, a_count = _magnitude_and_count(
                         a[..., i0:i0 + rows, :], self.sigma[..., i0:i0 + rows, :], -1, dtype, bits, stream)
-                size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact), axis=-1,
-                                        keepdims=True)
-                maxima.append(_statistical.max(_elementwise.divide(
-                    _elementwise.minimum(a_count, b_most), _elementwise.maximum(size, 2.0 ** -900))))
+                size = _statistical.min(self._product_of_magnitudes(a_magnitude, b_magnitude, exact, bias),
+                                        axis=-1, keepdims=True)
+                count = a_count if b_most is None else _elementwise.minimum(a_count, b_most)
+                maxima.append(_statistical.max(_elementwise.divide(count, _elementwise.maximum(size, 2.0 ** -900))))
         ratio = maxima[0] if len(maxima) == 1 else _statistical.max(_manipulation.stack(maxima))
         return _elementwise.multiply(ratio, 2.0 ** (2 * bits))
 
-    def _product_of_magnitudes(self, x1, x2, exact):
+    def _zero_columns(self, b_magnitude, b_count, bits, exact):
+        """A zero column of b has no error: a large size keeps it out of the row minima.
+        For an int8 bound without batch dimensions, the (N,) int32 bias of the product
+        ``K (2**bits - 1)**2`` (the largest sum: still exact) on those columns, returned;
+        otherwise b's magnitudes there are set to their largest (aclnnInplaceMaskedFillScalar)."""
+        zero = _elementwise.equal(b_count, 0)
+        if not exact and b_count.ndim == 2:
+            largest = self.k * (2 ** bits - 1) ** 2
+            return _ops.cast(_manipulation.reshape(_elementwise.multiply(zero, largest), (-1,)), _INT32,
+                             stream=self.stream)
+        _ops.launch("aclnnInplaceMaskedFillScalar", b_magnitude, zero,
+                    _ops.acl_scalar(2 ** max(bits, 1) - 1, b_magnitude._dtype), stream=self.stream)
+        return None
+
+    def _product_of_magnitudes(self, x1, x2, exact, bias):
         if not exact:
-            return _quant_product(x1, x2, self.unit, self.stream)
+            return _quant_product(x1, x2, self.unit, self.stream, bias=bias)
         size = _ops.empty(_elementwise.broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
                           + (x1._shape[-2], x2._shape[-1]), _FLOAT32, x1._buffer.device, self.stream)
         _ops.launch("aclnnMatmul", x1, x2, size, 0, stream=self.stream)
@@ -353,13 +457,21 @@ def slices_for(ratio, k):
     ``sum_k (sum_t |A_t| w_t)(sum_u |B_u| w_u) <= 9.2 (|A| |B|)_ij`` (balanced
     digits: a word's digit sum is at most 3.02 times the word)."""
     for s in range(1, DIGITS + 1):
-        chunk = chunk_length(s)
-        roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
-        w = 2.0 ** (2 - 8 * s)
-        dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
-        if ratio * dropped + (9.2 * (roundings - 1) + 1) * _UNIT_ROUNDOFF <= k * _UNIT_ROUNDOFF:
+        if ratio <= ratio_limit(s, k):
             return s
     return None
+
+
+def ratio_limit(s, k, roundings=None):
+    """The largest ratio (``slices_for``) that ``s`` digits take at contracted length ``k``
+    (negative when none does), with ``roundings`` float64 additions of partial sums
+    (default: those of ``add_diagonals``, one per group of diagonals and piece of K)."""
+    chunk = chunk_length(s)
+    if roundings is None:
+        roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
+    w = 2.0 ** (2 - 8 * s)
+    dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
+    return (k - 9.2 * (roundings - 1) - 1) * _UNIT_ROUNDOFF / dropped
 
 
 def chunk_length(s):
@@ -393,13 +505,14 @@ def _balance(words, stream):
 def _low_digit_words(x, scale, high, stream):
     """The seven digits below those of ``high`` (``_raw_words(x, scale)`` not yet
     balanced, which this corrects in place) for more than ``WORD_DIGITS`` digits:
-    with ``y = x scale 2**118`` (exact), ``H = trunc(y / 2**56)`` and
-    ``L = fmod(y, 2**56)`` (aclnnFmodScalar: exact, ``y = H 2**56 + L``), the
-    balanced bytes 0..6 of ``L`` carry ``t = (L + _OFFSET) >> 56`` in {-1, 0, 1}
-    (aclnnRightShift) into ``H``, whose digits ``_balance`` then makes; bytes 0..6
-    of the returned words are the low digits, byte 7 is not a digit."""
+    with ``y = x scale 2**118`` (exact), ``high = H = trunc(y / 2**56)`` and
+    ``L = y - 2**56 H`` (aclnnSub with alpha ``2**56``: exact, as ``2**56 H`` is ``y``
+    with its bits below ``2**56`` cleared and ``|L| < 2**56`` is a multiple of ``y``'s
+    ulp), the balanced bytes 0..6 of ``L`` carry ``t = (L + _OFFSET) >> 56`` in
+    {-1, 0, 1} (aclnnRightShift) into ``H``, whose digits ``_balance`` then makes;
+    bytes 0..6 of the returned words are the low digits, byte 7 is not a digit."""
     shifted = _elementwise.multiply(x, _elementwise.multiply(scale, 2.0 ** (_WORD_BITS + 56)))
-    _ops.launch("aclnnFmodScalar", shifted, _ops.acl_scalar(2.0 ** 56, FLOAT64), shifted, stream=stream)
+    _ops.launch("aclnnSub", shifted, high, _ops.acl_scalar(2.0 ** 56, FLOAT64), shifted, stream=stream)
     low = _ops.cast(shifted, _INT64, stream=stream)
     offset = _ops.acl_scalar(_OFFSET, _INT64)
     _ops.launch("aclnnAdds", low, offset, _ops.acl_scalar(1, _INT64), low, stream=stream)
@@ -423,10 +536,12 @@ class _Digits:
         self.high = _bytes_of(high)
 
     @classmethod
-    def of(cls, words, stream):
-        """The digits of ``_raw_words`` (balanced in place: one word, up to eight digits)."""
+    def of(cls, words, stream, balanced=False):
+        """The digits of ``_raw_words`` (balanced in place unless ``balanced``: one word,
+        up to eight digits)."""
         digits = cls.__new__(cls)
-        _balance(words, stream)
+        if not balanced:
+            _balance(words, stream)
         digits.high, digits.low = _bytes_of(words), None
         return digits
 
@@ -526,12 +641,22 @@ def _constant(device, stream, value, dtype):
 _CONSTANTS = {}
 
 
-def _quant_product(x1, x2, unit, stream, out=None):
-    """int32 ``x1 @ x2`` of int8 matrices (aclnnQuantMatmulV5 with x2Scale ``unit``)."""
+def _ones(device, stream, shape):
+    """An int8 device array of ones of ``shape``, made once per device and shape."""
+    key = (device, "ones", shape)
+    ones = _CONSTANTS.get(key)
+    if ones is None:
+        ones = _CONSTANTS[key] = _ops.fill_(_ops.empty(shape, _INT8, device, stream), 1, stream=stream)
+    return ones
+
+
+def _quant_product(x1, x2, unit, stream, out=None, bias=None):
+    """int32 ``x1 @ x2`` (+ ``bias``, (N,) int32) of int8 matrices (aclnnQuantMatmulV5
+    with x2Scale ``unit``)."""
     if out is None:
         shape = _elementwise.broadcast_shapes(x1._shape[:-2], x2._shape[:-2]) + (x1._shape[-2], x2._shape[-1])
         out = _ops.empty(shape, _INT32, x1._buffer.device, stream)
-    _ops.launch("aclnnQuantMatmulV5", x1, x2, None, unit, None, None, None, None, None, False, False, 0, out,
+    _ops.launch("aclnnQuantMatmulV5", x1, x2, None, unit, None, None, None, None, bias, False, False, 0, out,
                 stream=stream)
     return out
 
@@ -540,25 +665,85 @@ def add_diagonals(a_flat, b_flat, k, out, s, unit, accumulate, stream):
     """``out (+)= sum_D 2**(4 - 8 D) sum_(t + u = D) A_t @ B_u`` for D = s + 1 .. 2,
     each diagonal one aclnnQuantMatmulV5 (exact in int32) of the top ``D - 1``
     digit planes of a (a tail of the rows of ``a_flat``, (..., M, s k)) against
-    those of b (a head of ``b_flat``, (..., s k, N)). Smallest first, in groups of
-    ``group_size`` added exactly (aclnnMuls, aclnnInplaceAdd); the first group is
-    written over ``out`` unless ``accumulate``, the others summed apart and then
-    added (one rounding each)."""
+    those of b (a head of ``b_flat``, (..., s k, N)), summed by ``_sum_diagonals``."""
+    diagonal = None
+
+    def product_of(d):
+        nonlocal diagonal
+        diagonal = _quant_product(a_flat[..., (s - d + 1) * k:], b_flat[..., :(d - 1) * k, :], unit, stream,
+                                  diagonal)
+        return diagonal
+    _sum_diagonals(product_of, k, out, s, accumulate, stream)
+
+
+def _sum_diagonals(diagonal, k, out, s, accumulate, stream):
+    """``out (+)= sum_D 2**(4 - 8 D) diagonal(D)`` (int32 sums of digit products) for
+    D = s + 1 .. 2, smallest first, in groups of ``group_size`` added exactly (aclnnMuls,
+    aclnnInplaceAdd); the first group is written over ``out`` unless ``accumulate``, the
+    others summed apart and then added (one rounding each)."""
     order = list(range(s + 1, 1, -1))
     g = group_size(s, k)
-    diagonal = part = None
+    part = None
     for first in range(0, s, g):
         direct = first == 0 and not accumulate
         if not direct and part is None:
             part = _ops.empty(out._shape, FLOAT64, out._buffer.device, stream)
         target = out if direct else part
         for d in order[first:first + g]:
-            diagonal = _quant_product(a_flat[..., (s - d + 1) * k:], b_flat[..., :(d - 1) * k, :], unit, stream,
-                                      diagonal)
             weight = _ops.acl_scalar(2.0 ** (4 - 8 * d), FLOAT64)
             if d == order[first]:
-                _ops.launch("aclnnMuls", diagonal, weight, target, stream=stream)
+                _ops.launch("aclnnMuls", diagonal(d), weight, target, stream=stream)
             else:
-                _ops.launch("aclnnInplaceAdd", target, diagonal, weight, stream=stream)
+                _ops.launch("aclnnInplaceAdd", target, diagonal(d), weight, stream=stream)
         if not direct:
             _ops.launch("aclnnInplaceAdd", out, part, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
+
+
+def _thin_diagonals(left, b_digits, out, s, unit, stream):
+    """``out = sum_D 2**(4 - 8 D) sum_(t + u = D) A_t B_u`` for D = s + 1 .. 2 (the
+    products of ``add_diagonals``, the same sums, added by ``_sum_diagonals``) from
+    ``_thin_sums``."""
+    columns = b_digits.high._shape[-2]
+    sums = _thin_sums(left, b_digits, s, unit, stream)
+    _sum_diagonals(lambda d: sums[..., (d - 2) * columns:(d - 1) * columns], left.words._shape[-1], out, s, False,
+                   stream)
+
+
+def _thin_sums(left, b_digits, s, unit, stream):
+    """(..., M, s N) int32: column block D - 2 holds ``sum_(t + u = D) A_t B_u`` for D = 2 ..
+    s + 1, from ``left``'s words in place: their
+    bytes, (..., M, 8 K) int8 (column ``8 k + p``: digit ``t = 8 - p`` of a_ik), times a
+    table (..., 8 K, s N) whose row ``8 k + p`` holds, in the column block of diagonal
+    D, digit ``D - t`` of row k of b (0 where that is not a digit in 1 .. s or ``t > s``):
+    one aclnnQuantMatmulV5 for every diagonal (at most ``8 (s + 1) / 2`` times the
+    multiply-adds of ``add_diagonals``, no copy of a). The table is filled with
+    aclnnInplaceFillScalar and one aclnnInplaceCopy per digit of b: digit u goes to
+    rows p = 7 - s + u .. 7 of diagonals D = s + 1 .. u + 1 (p up, D down: one strided
+    view)."""
+    words = left.words
+    k = words._shape[-1]
+    columns = b_digits.high._shape[-2]
+    batch = b_digits.high._shape[:-3]
+    table = _ops.fill_(_ops.empty(batch + (k, WORD_DIGITS * s, columns), _INT8, words._buffer.device, stream), 0,
+                       stream=stream)
+    for u in range(1, s + 1):
+        count = s + 1 - u    # digits t = count .. 1 of a pair with u
+        start = (WORD_DIGITS - count) * s + s - 1    # row p = 8 - count of diagonal D = s + 1
+        rows = table[..., start:start + (count - 1) * max(s - 1, 1) + 1:max(s - 1, 1), :]
+        _ops.copy_(rows, _manipulation.expand_dims(b_digits.top(u), -2), stream=stream)
+    flat = _manipulation.reshape(table, batch + (k * WORD_DIGITS, s * columns))
+    return _quant_product(_manipulation.reshape(_bytes_of(words), words._shape[:-1] + (k * WORD_DIGITS,)), flat,
+                          unit, stream)
+
+
+def _diagonal_weights(device, stream, s):
+    """(s, 1) float64 ``2**(4 - 8 D)`` for D = 2 .. s + 1, made once per device as the
+    bits ``(1023 + 4 - 8 D) << 52`` (aclnnArange, aclnnLeftShifts: exact)."""
+    key = (device, "diagonal weights", s)
+    weights = _CONSTANTS.get(key)
+    if weights is None:
+        field = _ops.arange_(_ops.empty((s,), _INT64, device, stream), 1023 + 4 - 16, 1023 + 4 - 16 - 8 * s, -8,
+                             stream=stream)
+        _ops.launch("aclnnLeftShifts", field, _ops.acl_scalar(52, _INT64), field, stream=stream)
+        weights = _CONSTANTS[key] = _manipulation.reshape(field.view(FLOAT64), (s, 1))
+    return weights

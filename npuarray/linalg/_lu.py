@@ -64,8 +64,8 @@ def available():
 
 
 def _column_major(x, shape, stream):
-    """A C-contiguous array whose matrices hold ``x`` (broadcast to ``shape``)
-    transposed: the column-major storage of ``x``'s matrices."""
+    """A C-contiguous float32 array whose matrices hold ``x`` (broadcast to ``shape``,
+    cast by the copy) transposed: the column-major storage of ``x``'s matrices."""
     work = _ops.empty(shape[:-2] + (shape[-1], shape[-2]), _FLOAT32, x._buffer.device, stream)
     _ops.copy_(work.mT, broadcast_to(x, shape), stream=stream)
     return work
@@ -79,8 +79,8 @@ def _pointers(first, step, count, device, stream):
 
 
 def _row_major(x, shape, stream):
-    """A new C-contiguous float32 array of ``x`` broadcast to ``shape``: column-major storage
-    of the transposed matrices."""
+    """A new C-contiguous float32 array of ``x`` broadcast to ``shape`` (cast by the copy):
+    column-major storage of the transposed matrices."""
     work = _ops.empty(shape, _FLOAT32, x._buffer.device, stream)
     _ops.copy_(work, broadcast_to(x, shape), stream=stream)
     return work
@@ -96,9 +96,8 @@ class Factors:
         ``check`` is false (then ``raise_if_singular`` tells, later)."""
         device = a._buffer.device
         self.n, self.batch, self.stream, self.device = a._shape[-1], batch, stream, device
-        a = a if a._dtype == _FLOAT32 else _ops.cast(a, _FLOAT32, stream=stream)
         n = self.n
-        self.lu = _row_major(a, batch + (n, n), stream)
+        self.lu = _row_major(a, batch + (n, n), stream)   # (cast to float32 by the copy)
         self.count = self.lu.size // (n * n)
         self.handle = _handle(device)
         self.a_ptrs = _pointers(self.lu.data_ptr, n * n * self.lu.dtype.itemsize, self.count, device, stream)
@@ -125,9 +124,8 @@ class Factors:
         """A new (..., n, k) float32 array: the solution for the (batch-broadcast)
         right-hand sides ``rhs`` (..., n, k)."""
         n, stream, device = self.n, self.stream, self.device
-        rhs = rhs if rhs._dtype == _FLOAT32 else _ops.cast(rhs, _FLOAT32, stream=stream)
         k = rhs._shape[-1]
-        x = _column_major(rhs, self.batch + (n, k), stream)  # overwritten with the solution
+        x = _column_major(rhs, self.batch + (n, k), stream)  # cast by the copy; overwritten with the solution
         x._buffer.prepare(stream)
         activate(device.id)
         _check(lib.aclblasSetStream(self.handle, stream.handle), "aclblasSetStream")

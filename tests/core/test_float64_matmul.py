@@ -370,3 +370,92 @@ def test_wide_spread_takes_two_words_within_the_bound(int8_products_taken, monke
     c = (npx.asarray(a) @ npx.asarray(b)).to_host()
     assert int8_products_taken == [True] and chosen[-1] > _ozaki.WORD_DIGITS
     _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
+def test_magnitudes_of_words_are_floors_or_one_less():
+    stream = npx.get_current_stream()
+    x = RNG.standard_normal((40, 64)) * 2.0 ** RNG.integers(-12, 1, (40, 64))
+    x[3] = 0.0
+    x[5, :8] = [-1 + 2.0 ** -52, 1 - 2.0 ** -53, -0.5, 0.5, -2.0 ** -7, 2.0 ** -7, -2.0 ** -8, 5e-324]
+    scale = 2.0 ** -np.floor(np.log2(np.maximum(np.abs(x).max(axis=1, keepdims=True), 1e-300)) + 1)
+    scale[3] = 0.5   # (a zero row's, as power_of_two_scale gives it)
+    words = _ozaki._raw_words(npx.asarray(x), npx.asarray(scale), stream)
+    for bits in (7, 5, 1):
+        got = _ozaki._magnitude_of_words(words, bits, stream).to_host().astype(np.int64)
+        floor = np.floor(np.abs(x) * scale * 2.0 ** bits).astype(np.int64)
+        assert np.all((got == floor) | ((got == floor - 1) & (x < 0))), bits
+        assert np.all(got >= 0)
+
+
+@pytest.mark.parametrize("axis", [-1, -2])
+def test_nonzero_counts_by_the_int8_product(axis):
+    x = RNG.standard_normal((3, 37, 70))
+    x[RNG.random(x.shape) < 0.4] = 0.0
+    x[0, 5] = 0.0
+    x[1, :, 3] = -0.0
+    x[2, 7, 9] = 5e-324
+    got = _ozaki._count(npx.asarray(x), axis, npx.get_current_stream()).to_host()
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(got, np.count_nonzero(x, axis=axis, keepdims=True))
+
+
+@pytest.mark.parametrize("s", [1, 3, 7, 8])
+def test_thin_diagonals_equal_the_planes_diagonals(s):
+    """The one-launch table of b's digits against a's words in place gives the sums of
+    ``add_diagonals`` (every digit product t + u <= s + 1, the same float64 additions)."""
+    stream = npx.get_current_stream()
+    a = RNG.standard_normal((2, 30, 50)) * 2.0 ** RNG.integers(-20, 1, (2, 30, 50))
+    b = RNG.standard_normal((50, 5)) * 2.0 ** RNG.integers(-20, 1, (50, 5))
+    x, y = npx.asarray(a), npx.asarray(b)
+    left = _ozaki.PreparedLeft(x, stream)
+    tau, _ = _ozaki.power_of_two_scale(_ozaki._largest(y, -2))
+    unit = _ozaki._unit_scale(x._buffer.device, stream)
+    thin = npx.asarray(np.zeros((2, 30, 5)))
+    _ozaki._thin_diagonals(left, _ozaki._Digits.of(_ozaki._raw_words(y, tau, stream), stream), thin, s, unit, stream)
+    planes = npx.asarray(np.zeros((2, 30, 5)))
+    b_flat = _ozaki._flat_columns(_ozaki.split_columns(y, tau, s, stream))
+    _ozaki.add_diagonals(left.digits(s, stream), b_flat, 50, planes, s, unit, False, stream)
+    np.testing.assert_array_equal(thin.to_host(), planes.to_host())
+    if s == 8:   # scaled units: a sigma and b tau, within dgemm's bound of the exact product
+        scaled_a, scaled_b = a * left.sigma.to_host(), b * tau.to_host()
+        _assert_within_dgemm_bound(thin.to_host()[1], _exact_dd(scaled_a[1], scaled_b), scaled_a[1], scaled_b)
+
+
+def test_deferred_product_flags_what_one_word_cannot_bound(int8_products_taken):
+    a = RNG.standard_normal((64, 128))
+    a[0, 1::2] = 0.0   # row 0 meets only the rows of b 2**60 below the others
+    x = npx.asarray(a)
+    prepared = prepare_matmul(x)
+    b = RNG.standard_normal((128, 3))
+    product, within = prepared.matmul_unverified(npx.asarray(b))
+    assert float(within.to_host()) == 1.0 and int8_products_taken == []   # no read-back, no product() call
+    _assert_within_dgemm_bound(product.to_host(), _exact_dd(a, b), a, b)
+    wide = b * 2.0 ** np.where(np.arange(128) % 2, 30, -30)[:, None]
+    assert float(prepared.matmul_unverified(npx.asarray(wide))[1].to_host()) == 0.0
+    checked = prepared.matmul(npx.asarray(wide)).to_host()   # as many digits as it needs
+    _assert_within_dgemm_bound(checked, _exact_dd(a, wide), a, wide)
+    huge = b.copy()
+    huge[0, 0] = 2.0 ** 1000
+    assert float(prepared.matmul_unverified(npx.asarray(huge))[1].to_host()) == 0.0
+    nan = b.copy()
+    nan[1, 1] = np.nan
+    assert float(prepared.matmul_unverified(npx.asarray(nan))[1].to_host()) == 0.0
+    zero = b.copy()
+    zero[:, 2] = 0.0   # (its nonzeros are not counted: a zero column is left to matmul)
+    assert float(prepared.matmul_unverified(npx.asarray(zero))[1].to_host()) == 0.0
+    wider, none = prepared.matmul_unverified(npx.asarray(RNG.standard_normal((128, _ozaki.THIN_COLUMNS + 1))))
+    assert none is None and wider.shape == (64, _ozaki.THIN_COLUMNS + 1)
+    short, none = prepare_matmul(npx.asarray(a[:, :60])).matmul_unverified(npx.asarray(b[:60]))
+    assert none is None   # K of 60: one reduction's roundings alone exceed dgemm's bound
+    _assert_within_dgemm_bound(short.to_host(), _exact_dd(a[:, :60], b[:60]), a[:, :60], b[:60])
+
+
+def test_unit_rows_skip_the_row_scales_with_the_same_products(int8_products_taken):
+    a = RNG.standard_normal((48, 40))
+    a /= 2.0 ** np.floor(np.log2(np.abs(a).max(axis=1, keepdims=True)) + 1)   # rows' largest in [1/2, 1)
+    a[7] = 0.0
+    b = RNG.standard_normal((40, 6))
+    plain = prepare_matmul(npx.asarray(a)).matmul(npx.asarray(b)).to_host()
+    unit = prepare_matmul(npx.asarray(a), unit_rows=True).matmul(npx.asarray(b)).to_host()
+    np.testing.assert_array_equal(unit, plain)
+    _assert_within_dgemm_bound(unit, _exact_dd(a, b), a, b)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import npuarray as npx
+from npuarray._core import _ozaki
 
 RNG = np.random.default_rng(2122)
 U = 2.0 ** -53
@@ -169,3 +170,24 @@ def test_cholesky_float64_beyond_float32():
     lower = _cholesky(a)
     assert np.abs(lower @ lower.T - a).max() <= 10 * n * U * np.abs(a).max()
     np.testing.assert_array_equal(np.triu(lower, 1), 0 * np.triu(lower, 1))
+
+
+def test_solve_with_residuals_beyond_one_word(monkeypatch):
+    """Right-hand sides whose residual products need more than one word of digits: the
+    refinement makes those residuals again with as many digits as they need."""
+    flags = []
+    original = _ozaki.deferred_product
+
+    def spy(*args):
+        flags.append(original(*args))
+        return flags[-1]
+    monkeypatch.setattr(_ozaki, "deferred_product", spy)
+    n = 160
+    a = RNG.standard_normal((n, n)) + n * np.eye(n)
+    a[0, 1::2] = 0.0
+    b = RNG.standard_normal((n, 2)) * 2.0 ** np.where(np.arange(n) % 2, 30, -30)[:, None]
+    x = npx.linalg.solve(npx.asarray(a), npx.asarray(b)).to_host()
+    reference = np.linalg.solve(a, b)
+    assert np.max(np.abs(x - reference)) <= 1e-12 * np.max(np.abs(reference))
+    assert np.max(np.abs(a @ x - b)) <= 64 * n * U * np.max(np.abs(a).sum(axis=1)) * np.max(np.abs(x))
+    assert flags and 0.0 in [float(f.to_host()) for f in flags]
