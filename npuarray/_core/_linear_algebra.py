@@ -31,6 +31,10 @@ _MATMUL = operator_dtypes("aclnnMatmul")
 _INT64 = np.dtype(np.int64)
 # Bytes of the (rows, K, columns) temporary of one step of a composed product.
 _COMPOSED_STEP_BYTES = 32 << 20
+# Products of more dimensions than this have their batch folded into one: the float64
+# paths' temporaries add a dimension (aclCreateTensor takes at most 8), the int8 product
+# takes at most 6.
+_MAX_UNFOLDED_DIMS = 6
 
 
 def _matmul_shape(shape1, shape2):
@@ -101,6 +105,9 @@ def _real_product(a, b, out, stream, left=None):
     a = a if a.ndim > 1 else _manipulation.expand_dims(a, 0)
     b = b if b.ndim > 1 else _manipulation.expand_dims(b, -1)
     shape, _ = _matmul_shape(a._shape, b._shape)
+    if len(shape) > _MAX_UNFOLDED_DIMS:
+        a, b = _manipulation.fold_batch(a, shape[:-2]), _manipulation.fold_batch(b, shape[:-2])
+        shape, left = a._shape[:1] + shape[-2:], None
     if work == _ozaki.FLOAT64 and _ozaki.product(a, b, _manipulation.reshape(out, shape), stream, left):
         return  # on the integer matrix unit (npuarray/_core/_ozaki.py)
     _composed_product(a, b, _manipulation.reshape(out, shape), stream)

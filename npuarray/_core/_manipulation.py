@@ -6,6 +6,7 @@ offset, computed on the host without device work. When a reshape cannot be a
 view, the data is copied on the device (aclnnInplaceCopy); ``astype`` runs
 aclnnCast. All work runs on the current stream of the array's device.
 """
+import math
 import numpy as np
 
 from . import _array_type, _ops
@@ -226,6 +227,14 @@ def check_writable(x):
     if any(s == 0 and n > 1 for n, s in zip(x._shape, x._strides)):
         raise ValueError("assignment destination is read-only (a broadcast view repeats "
                          "its elements; copy it first)")
+
+
+def fold_batch(x, batch):
+    """``x`` (..., R, C) broadcast to the batch shape ``batch`` and reshaped to
+    (prod(batch), R, C): for operators that take fewer dimensions than the array
+    API allows (a copy where the broadcast or the strides require one)."""
+    matrix = x._shape[-2:]
+    return reshape(broadcast_to(x, tuple(batch) + matrix), (math.prod(batch),) + matrix)
 
 
 def broadcast_to(x, /, shape):

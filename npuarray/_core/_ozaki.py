@@ -72,6 +72,7 @@ _INT32_LIMIT = 2 ** 31 - 1
 _WORD_BITS = 62           # scaled values (below 1) become words below 2**62
 _OFFSET = 0x0080808080808080   # 128 in each of bytes 0..6 of an int64 word
 _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a product)
+_QUANT_MATMUL_DIMS = 6    # aclnnQuantMatmulV5's x1 and x2: 2 to 6 dimensions (aclnnQuantMatmulV5.md)
 _KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
 THIN_COLUMNS = 64         # a prepared left operand's words serve in place for b of at most this many columns
 _SMALL = 1 << 16          # arrays of at most this many elements take launches over passes (_largest)
@@ -652,9 +653,16 @@ def _ones(device, stream, shape):
 
 def _quant_product(x1, x2, unit, stream, out=None, bias=None):
     """int32 ``x1 @ x2`` (+ ``bias``, (N,) int32) of int8 matrices (aclnnQuantMatmulV5
-    with x2Scale ``unit``)."""
+    with x2Scale ``unit``). More batch dimensions than the operator takes are folded
+    into one (the operands broadcast and copied, the result copied into ``out``)."""
+    batch = _elementwise.broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
+    shape = batch + (x1._shape[-2], x2._shape[-1])
+    if len(shape) > _QUANT_MATMUL_DIMS:
+        folded = _quant_product(_manipulation.fold_batch(x1, batch), _manipulation.fold_batch(x2, batch), unit,
+                                stream, bias=bias)
+        folded = _manipulation.reshape(folded, shape)
+        return folded if out is None else _ops.copy_(out, folded, stream=stream)
     if out is None:
-        shape = _elementwise.broadcast_shapes(x1._shape[:-2], x2._shape[:-2]) + (x1._shape[-2], x2._shape[-1])
         out = _ops.empty(shape, _INT32, x1._buffer.device, stream)
     _ops.launch("aclnnQuantMatmulV5", x1, x2, None, unit, None, None, None, None, bias, False, False, 0, out,
                 stream=stream)

@@ -459,3 +459,18 @@ def test_unit_rows_skip_the_row_scales_with_the_same_products(int8_products_take
     unit = prepare_matmul(npx.asarray(a), unit_rows=True).matmul(npx.asarray(b)).to_host()
     np.testing.assert_array_equal(unit, plain)
     _assert_within_dgemm_bound(unit, _exact_dd(a, b), a, b)
+
+
+@pytest.mark.parametrize("shapes", [
+    ((1, 1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1, 1)),             # 1x1 matrices, 5 batch dims
+    ((2, 1, 3, 1, 2, 1, 4, 4), (4, 4)),                          # 8-D (the most CANN takes)
+    ((1, 1, 1, 1, 1, 2, 70, 70), (1, 1, 1, 1, 3, 1, 70, 30)),   # broadcast batch, int8 path
+    ((1, 1, 1, 1, 1, 0, 3, 4), (1, 1, 1, 1, 1, 1, 4, 2)),        # an empty batch
+])
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_products_of_many_batch_dimensions(shapes, dtype):
+    # The float64 and int64 paths add a dimension to their temporaries and the int8
+    # product takes at most 6: batches of 7- and 8-D products are folded into one.
+    rng = np.random.default_rng(7)
+    a, b = (rng.integers(-50, 50, s).astype(dtype) for s in shapes)
+    np.testing.assert_array_equal((npx.asarray(a) @ npx.asarray(b)).to_host(), a @ b)

@@ -200,3 +200,17 @@ def test_solve_with_residuals_beyond_one_word(monkeypatch):
     assert np.max(np.abs(x - reference)) <= 1e-12 * np.max(np.abs(reference))
     assert np.max(np.abs(a @ x - b)) <= 64 * n * U * np.max(np.abs(a).sum(axis=1)) * np.max(np.abs(x))
     assert flags and 0.0 in [float(f.to_host()) for f in flags]
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [
+    ((1, 1, 1, 1, 1, 1, 1), (1,)),
+    ((2, 1, 3, 1, 2, 1, 4, 4), (4,)),
+    ((2, 1, 1, 1, 1, 1, 80, 80), (1, 3, 1, 1, 1, 1, 80, 2)),
+])
+def test_solve_of_many_batch_dimensions(a_shape, b_shape):
+    a = RNG.standard_normal(a_shape) + 3 * np.eye(a_shape[-1])
+    b = RNG.standard_normal(b_shape)
+    x = npx.linalg.solve(npx.asarray(a), npx.asarray(b)).to_host()
+    expected = np.linalg.solve(a, b)
+    assert x.shape == expected.shape
+    np.testing.assert_allclose(x, expected, rtol=1e-11, atol=1e-12)
