@@ -146,9 +146,14 @@ static size_t gather_every_8th(char *dst, const char *src, size_t n)
 #endif
 
 /* dst[i * ds] = src[i * ss] for 1-byte elements: a strided copy (digit planes cut out of int64
- * words' bytes) without widening each byte to its kind and back. */
+ * words' bytes) without widening each byte to its kind and back; a fill (ss 0) of a contiguous
+ * run is a memset. */
 static void copy_strided_bytes(char *dst, int64_t ds, const char *src, int64_t ss, size_t n)
 {
+    if (ss == 0 && ds == 1) {
+        memset(dst, *src, n);
+        return;
+    }
     size_t i = ds == 1 && ss == 8 ? gather_every_8th(dst, src, n) : 0;
     if (ds == 1)
         for (; i < n; i++) dst[i] = src[(int64_t)i * ss];
@@ -234,9 +239,25 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
     }
 }
 
+/* A fill (aclnnInplaceFillScalar, a copy from a broadcast element) of a contiguous run: the
+ * value converted once into out's dtype as the generic path converts it (to the kind, then to
+ * out's dtype), then repeated straight into out. False when the run is not such a fill. */
+static bool fill_run(const ew_ctx *c, char *dst, int64_t ds, const char *src, size_t n)
+{
+    size_t size = npusim_dtype_size(c->dtypes[0]);
+    if (!c->is_copy || c->in_mode[0] != IN_SPLAT || ds != (int64_t)size || size > 16 || (uintptr_t)dst % size)
+        return false; /* (splat stores whole elements: out aligned to its element size) */
+    _Alignas(16) unsigned char in_kind[16], value[16];
+    npusim_load(c->in_kind[0], in_kind, src, 0, c->dtypes[1], 1);
+    npusim_store(c->out_kind, in_kind, (char *)value, (int64_t)size, c->dtypes[0], 1);
+    splat(dst, value, size, n);
+    return true;
+}
+
 static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
     const ew_ctx *c = vctx;
+    if (fill_run(c, ptrs[0], strides[0], ptrs[1], n)) return;
     if (c->byte_gather) {
         copy_strided_bytes(ptrs[0], strides[0], ptrs[1], strides[1], n);
         return;
