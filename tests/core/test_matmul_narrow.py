@@ -12,7 +12,7 @@ import npuarray as npx
 RTOL = 1e-5
 
 
-def _check(got, want, k):
+def assert_close_to_numpy(got, want, k):
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=RTOL * np.sqrt(k) * 8)
 
 
@@ -22,8 +22,8 @@ def test_narrow_product_matches_numpy(rng, m, k, n):
     a = rng.standard_normal((m, k)).astype(np.float32)
     c = rng.standard_normal((n, k)).astype(np.float32)
     x, y = npx.asarray(a), npx.asarray(c)
-    _check(npx.matmul(x, y.T).to_host(), a @ c.T, k)          # transposed mat2 (k-means)
-    _check((x @ npx.asarray(np.ascontiguousarray(c.T))).to_host(), a @ c.T, k)  # row-major
+    assert_close_to_numpy(npx.matmul(x, y.T).to_host(), a @ c.T, k)          # transposed mat2 (k-means)
+    assert_close_to_numpy((x @ npx.asarray(np.ascontiguousarray(c.T))).to_host(), a @ c.T, k)  # row-major
 
 
 def test_narrow_product_of_offset_and_strided_views(rng):
@@ -31,14 +31,14 @@ def test_narrow_product_of_offset_and_strided_views(rng):
     c = rng.standard_normal((12, 70)).astype(np.float32)
     x = npx.asarray(wide)
     # rows of A every 80 elements, starting at an offset
-    _check(npx.matmul(x[3:, 5:75], npx.asarray(c).T).to_host(), wide[3:, 5:75] @ c.T, 70)
+    assert_close_to_numpy(npx.matmul(x[3:, 5:75], npx.asarray(c).T).to_host(), wide[3:, 5:75] @ c.T, 70)
     # a strided A (columns every 2 elements) and a strided mat2
     b = rng.standard_normal((40, 30)).astype(np.float32)
-    _check(npx.matmul(x[:, :80:2], npx.asarray(b)[:, ::3]).to_host(), wide[:, :80:2] @ b[:, ::3], 40)
+    assert_close_to_numpy(npx.matmul(x[:, :80:2], npx.asarray(b)[:, ::3]).to_host(), wide[:, :80:2] @ b[:, ::3], 40)
     # batches of narrow products
     a3 = rng.standard_normal((3, 50, 16)).astype(np.float32)
     b3 = rng.standard_normal((16, 11)).astype(np.float32)
-    _check(npx.matmul(npx.asarray(a3), npx.asarray(b3)).to_host(), a3 @ b3, 16)
+    assert_close_to_numpy(npx.matmul(npx.asarray(a3), npx.asarray(b3)).to_host(), a3 @ b3, 16)
 
 
 def test_narrow_product_into_out_and_on_a_stream(rng):
@@ -48,12 +48,12 @@ def test_narrow_product_into_out_and_on_a_stream(rng):
         x, y = npx.asarray(a), npx.asarray(c)
         out = npx.empty((300, 10), dtype=np.float32)
         npx.matmul(x, y.T, out=out)
-        _check(out.to_host(), a @ c.T, 64)
+        assert_close_to_numpy(out.to_host(), a @ c.T, 64)
         wider = npx.zeros((300, 12), dtype=np.float32)  # out rows every 12 elements
         npx.matmul(x, y.T, out=wider[:, 1:11])
         want = np.zeros((300, 12), np.float32)
         want[:, 1:11] = a @ c.T
-        _check(wider.to_host(), want, 64)
+        assert_close_to_numpy(wider.to_host(), want, 64)
 
 
 @pytest.mark.parametrize("k", [64, 7])

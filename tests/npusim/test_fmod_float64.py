@@ -23,7 +23,7 @@ def _dividends():
     return np.concatenate([values, special])
 
 
-def _same_bits(got, want):
+def assert_same_bits(got, want):
     assert np.array_equal(np.isnan(got), np.isnan(want))
     finite = ~np.isnan(want)
     assert np.array_equal(got[finite].view(np.int64), want[finite].view(np.int64))
@@ -35,7 +35,7 @@ def test_fmod_tensor_matches_numpy(divisor):
     y = np.full_like(x, divisor)
     with np.errstate(invalid="ignore"):
         want = np.fmod(x, y)
-    _same_bits(npx.fmod(npx.asarray(x), npx.asarray(y)).to_host(), want)
+    assert_same_bits(npx.fmod(npx.asarray(x), npx.asarray(y)).to_host(), want)
 
 
 @pytest.mark.parametrize("divisor", [2.0 ** 56, -(2.0 ** -3), 2.0 ** 1023, 0.0, 7.0])
@@ -47,7 +47,7 @@ def test_fmod_scalar_matches_numpy(divisor):
                 stream=stream)
     with np.errstate(invalid="ignore"):
         want = np.fmod(x, divisor)
-    _same_bits(out.to_host(), want)
+    assert_same_bits(out.to_host(), want)
 
 
 def test_fmod_mixed_divisors_elementwise():
@@ -56,4 +56,4 @@ def test_fmod_mixed_divisors_elementwise():
     y = RNG.choice(np.array(_POWERS + _SPECIAL_DIVISORS + [-3.0, 2.0 ** 52 + 1]), x.size)
     with np.errstate(invalid="ignore"):
         want = np.fmod(x, y)
-    _same_bits(npx.fmod(npx.asarray(x), npx.asarray(y)).to_host(), want)
+    assert_same_bits(npx.fmod(npx.asarray(x), npx.asarray(y)).to_host(), want)
