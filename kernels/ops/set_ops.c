@@ -406,18 +406,13 @@ static int64_t unique_by_hashing(const npusim_exec *ex, const npusim_view *self,
 
 /* ---------------------------------------------------------------------------------------------
  * Without inverse indices, a long 1-D self of 4-byte elements with many distinct values sorts
- * its 32-bit keys alone: a parallel scatter of the keys into UNIQUE_BUCKETS buckets by their top
+ * its 32-bit keys alone: a parallel scatter of the keys into SCATTER_BUCKETS buckets by their top
  * bits (a counting pass, then a scattering pass that remakes the keys from self), then each
  * bucket, in cache, sorted on its low bits by radix sorts (sort_keys.h) and its runs
  * of equal keys reduced in place to (key, count); the groups are then written in bucket order.
  * Values are rebuilt from the keys, except the zero's (the first zero of self) and the NaNs
  * (each its own group, written last in their order in self, as the hashing path does). */
-#define UNIQUE_BITS 11
-#define UNIQUE_BUCKETS (1 << UNIQUE_BITS)
-#define UNIQUE_SHIFT (32 - UNIQUE_BITS)
-#define UNIQUE_CHUNKS 8
 #define UNIQUE_TASKS 32
-#define UNIQUE_BLOCK 512
 
 typedef struct {
     const npusim_view *self, *values, *counts;
@@ -425,8 +420,8 @@ typedef struct {
     aclDataType dtype;
     int64_t n, chunk, stride; /* stride: bytes */
     uint32_t *keys, *aux;     /* n each: the bucketed keys; scratch, then each group's count */
-    uint32_t (*offsets)[UNIQUE_BUCKETS];
-    int64_t start[UNIQUE_BUCKETS + 1], groups[UNIQUE_BUCKETS + 1]; /* groups: written at, after the prefix sum */
+    uint32_t (*offsets)[SCATTER_BUCKETS];
+    int64_t start[SCATTER_BUCKETS + 1], groups[SCATTER_BUCKETS + 1]; /* groups: written at, after the prefix sum */
     int64_t nans;
 } unique32;
 
@@ -449,38 +444,10 @@ static void unique_keys(const unique32 *u, int64_t lo, int64_t hi, uint32_t *key
     }
 }
 
-static void unique_count(size_t begin, size_t end, void *vctx)
-{
-    unique32 *u = vctx;
-    uint32_t keys[UNIQUE_BLOCK];
-    for (size_t c = begin; c < end; c++) {
-        uint32_t *count = u->offsets[c];
-        int64_t lo = (int64_t)c * u->chunk, hi = lo + u->chunk < u->n ? lo + u->chunk : u->n;
-        memset(count, 0, sizeof u->offsets[c]);
-        for (int64_t b = lo; b < hi; b += UNIQUE_BLOCK) {
-            int64_t e = b + UNIQUE_BLOCK < hi ? b + UNIQUE_BLOCK : hi;
-            unique_keys(u, b, e, keys);
-            for (int64_t i = 0; i < e - b; i++) count[keys[i] >> UNIQUE_SHIFT]++;
-        }
-    }
-}
+#define UNIQUE_STORE(u, slot, key, index) ((u)->keys[slot] = (key))
+DEFINE_BUCKET_SCATTER(unique, unique32, unique_keys, UNIQUE_STORE)
 
-static void unique_scatter(size_t begin, size_t end, void *vctx)
-{
-    unique32 *u = vctx;
-    uint32_t keys[UNIQUE_BLOCK];
-    for (size_t c = begin; c < end; c++) {
-        uint32_t *offset = u->offsets[c];
-        int64_t lo = (int64_t)c * u->chunk, hi = lo + u->chunk < u->n ? lo + u->chunk : u->n;
-        for (int64_t b = lo; b < hi; b += UNIQUE_BLOCK) {
-            int64_t e = b + UNIQUE_BLOCK < hi ? b + UNIQUE_BLOCK : hi;
-            unique_keys(u, b, e, keys);
-            for (int64_t i = 0; i < e - b; i++) u->keys[offset[keys[i] >> UNIQUE_SHIFT]++] = keys[i];
-        }
-    }
-}
-
-/* A bucket's keys sorted by their bits below the top UNIQUE_BITS. */
+/* A bucket's keys sorted by their bits below the top SCATTER_BITS. */
 DEFINE_BUCKET_SORT(key_sort, uint32_t, 0)
 
 /* Sorts bucket [start, start + n) and reduces it to its groups: keys[start + g], count
@@ -488,7 +455,7 @@ DEFINE_BUCKET_SORT(key_sort, uint32_t, 0)
 static int64_t unique_bucket(unique32 *u, int64_t start, int64_t n)
 {
     uint32_t *keys = u->keys + start, *aux = u->aux + start;
-    key_sort(keys, aux, n, UNIQUE_SHIFT);
+    key_sort(keys, aux, n, SCATTER_SHIFT);
     int64_t groups = 0;
     for (int64_t i = 0, j; i < n; i = j) {
         uint32_t key = keys[i];
@@ -553,7 +520,7 @@ static int64_t unique_by_sorting(const npusim_exec *ex, const npusim_view *self,
     int64_t n = self->shape[0];
     if (u) {
         u->keys = malloc(sizeof(uint32_t) * (size_t)n * 2);
-        u->offsets = malloc(sizeof(uint32_t) * UNIQUE_CHUNKS * UNIQUE_BUCKETS);
+        u->offsets = malloc(sizeof(uint32_t) * SCATTER_CHUNKS * SCATTER_BUCKETS);
     }
     if (!u || !u->keys || !u->offsets) {
         if (u) free(u->keys), free(u->offsets);
@@ -561,33 +528,24 @@ static int64_t unique_by_sorting(const npusim_exec *ex, const npusim_view *self,
         return -1;
     }
     *u = (unique32){ .self = self, .values = values, .counts = ex->present[3] ? counts : NULL, .ex = ex,
-                     .dtype = self->dtype, .n = n, .chunk = (n + UNIQUE_CHUNKS - 1) / UNIQUE_CHUNKS,
+                     .dtype = self->dtype, .n = n, .chunk = (n + SCATTER_CHUNKS - 1) / SCATTER_CHUNKS,
                      .stride = self->strides[0] * 4, .keys = u->keys, .aux = u->keys + n, .offsets = u->offsets };
-    npusim_parallel_for(UNIQUE_CHUNKS, 1, unique_count, u);
-    uint32_t offset = 0;
-    for (int b = 0; b < UNIQUE_BUCKETS; b++) {
-        u->start[b] = offset;
-        for (int c = 0; c < UNIQUE_CHUNKS; c++) {
-            uint32_t count = u->offsets[c][b];
-            u->offsets[c][b] = offset;
-            offset += count;
-        }
-    }
-    u->start[UNIQUE_BUCKETS] = n;
-    npusim_parallel_for(UNIQUE_CHUNKS, 1, unique_scatter, u);
-    npusim_parallel_for(UNIQUE_BUCKETS, UNIQUE_BUCKETS / UNIQUE_TASKS, unique_sort_buckets, u);
+    npusim_parallel_for(SCATTER_CHUNKS, 1, unique_count, u);
+    bucket_offsets(u->offsets, u->start, n);
+    npusim_parallel_for(SCATTER_CHUNKS, 1, unique_scatter, u);
+    npusim_parallel_for(SCATTER_BUCKETS, SCATTER_BUCKETS / UNIQUE_TASKS, unique_sort_buckets, u);
     int64_t total = 0;
-    for (int b = 0; b <= UNIQUE_BUCKETS; b++) { /* counts into the groups' write positions */
-        int64_t count = b < UNIQUE_BUCKETS ? u->groups[b] : 0;
+    for (int b = 0; b <= SCATTER_BUCKETS; b++) { /* counts into the groups' write positions */
+        int64_t count = b < SCATTER_BUCKETS ? u->groups[b] : 0;
         u->groups[b] = total;
         total += count;
     }
     /* The zero's key is the smallest of its bucket: a zero group is that bucket's first. */
-    int zeros = FLOAT_KEY_ZERO >> UNIQUE_SHIFT;
+    int zeros = FLOAT_KEY_ZERO >> SCATTER_SHIFT;
     unique_writer w = { u, 0 };
     bool zero_group = u->groups[zeros + 1] > u->groups[zeros] && u->keys[u->start[zeros]] == FLOAT_KEY_ZERO;
     if (self->dtype == ACL_FLOAT && zero_group) w.zero_bits = first_zero(u);
-    npusim_parallel_for(UNIQUE_BUCKETS, UNIQUE_BUCKETS / UNIQUE_TASKS, unique_write, &w);
+    npusim_parallel_for(SCATTER_BUCKETS, SCATTER_BUCKETS / UNIQUE_TASKS, unique_write, &w);
     for (int64_t i = 0; u->nans && i < n; i++) { /* each NaN a value of its own, last */
         uint32_t bits;
         memcpy(&bits, self->base + i * u->stride, sizeof bits);

@@ -178,19 +178,14 @@ static void sort_short32(const sort_ctx *c, const char *in, char *values, char *
 }
 
 /* A long line of keys of at most 32 bits: items (key << 32 | position) are scattered by their top
- * MSD_BITS key bits into buckets, stably and in parallel over fixed chunks (a counting pass, then
+ * SCATTER_BITS key bits into buckets, stably and in parallel over fixed chunks (a counting pass, then
  * a scattering pass that remakes the keys from the input instead of storing them), then each
  * bucket is sorted on its remaining key bits by radix sorts in cache (sort_keys.h) and written
  * out: indices, and values rebuilt from the keys (floats' zeros and NaNs, whose keys fold several
  * bit patterns, and float16 / bfloat16 read back from the input). The items live in the indices'
  * memory when it is contiguous (no scratch to fault in). */
-#define MSD_BITS 11
-#define MSD_BUCKETS (1 << MSD_BITS)
-#define MSD_SHIFT (32 - MSD_BITS)
 #define MSD_MIN (1 << 14)       /* shorter lines: sort_short32 */
-#define MSD_CHUNKS 8            /* fixed chunks of the bucket scatter */
 #define MSD_TASKS 32            /* bucket ranges of about n / MSD_TASKS elements each */
-#define KEY_BLOCK 512           /* elements loaded and keyed at a time */
 
 typedef struct {
     const sort_ctx *c;
@@ -198,8 +193,8 @@ typedef struct {
     char *values, *indices;
     uint64_t *items;            /* the scattered items */
     int64_t n, chunk;
-    uint32_t (*offsets)[MSD_BUCKETS]; /* [MSD_CHUNKS]: counts, then scatter offsets */
-    int64_t bucket_start[MSD_BUCKETS + 1];
+    uint32_t (*offsets)[SCATTER_BUCKETS]; /* [SCATTER_CHUNKS]: counts, then scatter offsets */
+    int64_t bucket_start[SCATTER_BUCKETS + 1];
 } msd32;
 
 /* keys[0, hi - lo) of elements [lo, hi) of the line. */
@@ -217,44 +212,16 @@ static void keys_of(const msd32 *m, int64_t lo, int64_t hi, uint32_t *keys)
         }
         return;
     }
-    uint64_t loaded[KEY_BLOCK];
+    uint64_t loaded[SCATTER_BLOCK];
     npusim_load(c->kind, loaded, m->in + lo * c->in_stride, c->in_stride, c->in_dtype, (size_t)(hi - lo));
     make_keys32(c, loaded, keys, hi - lo);
 }
 
-static void msd_count(size_t begin, size_t end, void *vctx)
-{
-    msd32 *m = vctx;
-    uint32_t keys[KEY_BLOCK];
-    for (size_t c = begin; c < end; c++) {
-        uint32_t *count = m->offsets[c];
-        int64_t lo = (int64_t)c * m->chunk, hi = lo + m->chunk < m->n ? lo + m->chunk : m->n;
-        memset(count, 0, sizeof m->offsets[c]);
-        for (int64_t b = lo; b < hi; b += KEY_BLOCK) {
-            int64_t e = b + KEY_BLOCK < hi ? b + KEY_BLOCK : hi;
-            keys_of(m, b, e, keys);
-            for (int64_t i = 0; i < e - b; i++) count[keys[i] >> MSD_SHIFT]++;
-        }
-    }
-}
+/* An item: the key above the element's index in the line. */
+#define MSD_STORE(m, slot, key, index) ((m)->items[slot] = (uint64_t)(key) << 32 | (uint64_t)(index))
+DEFINE_BUCKET_SCATTER(msd, msd32, keys_of, MSD_STORE)
 
-static void msd_scatter(size_t begin, size_t end, void *vctx)
-{
-    msd32 *m = vctx;
-    uint32_t keys[KEY_BLOCK];
-    for (size_t c = begin; c < end; c++) {
-        uint32_t *offset = m->offsets[c];
-        int64_t lo = (int64_t)c * m->chunk, hi = lo + m->chunk < m->n ? lo + m->chunk : m->n;
-        for (int64_t b = lo; b < hi; b += KEY_BLOCK) {
-            int64_t e = b + KEY_BLOCK < hi ? b + KEY_BLOCK : hi;
-            keys_of(m, b, e, keys);
-            for (int64_t i = 0; i < e - b; i++)
-                m->items[offset[keys[i] >> MSD_SHIFT]++] = (uint64_t)keys[i] << 32 | (uint64_t)(b + i);
-        }
-    }
-}
-
-/* A bucket's items sorted by their key bits below the top MSD_BITS. */
+/* A bucket's items sorted by their key bits below the top SCATTER_BITS. */
 DEFINE_BUCKET_SORT(bucket_sort, uint64_t, 32)
 
 /* The value whose key is `key`, for the dtypes whose keys make_keys32 / keys_of build losslessly
@@ -336,7 +303,7 @@ static void msd_buckets(size_t begin, size_t end, void *vctx)
     msd32 *m = vctx;
     int64_t longest = 0;
     for (size_t t = begin; t < end; t++)
-        for (int b = 0; b < MSD_BUCKETS; b++)
+        for (int b = 0; b < SCATTER_BUCKETS; b++)
             if (task_has_bucket(m, t, b) && m->bucket_start[b + 1] - m->bucket_start[b] > longest)
                 longest = m->bucket_start[b + 1] - m->bucket_start[b];
     uint64_t *aux = malloc(sizeof(uint64_t) * (size_t)(longest > 0 ? longest : 1));
@@ -345,10 +312,10 @@ static void msd_buckets(size_t begin, size_t end, void *vctx)
         return;
     }
     for (size_t t = begin; t < end; t++)
-        for (int b = 0; b < MSD_BUCKETS; b++) {
+        for (int b = 0; b < SCATTER_BUCKETS; b++) {
             if (!task_has_bucket(m, t, b)) continue;
             int64_t start = m->bucket_start[b], len = m->bucket_start[b + 1] - start;
-            bucket_sort(m->items + start, aux, len, MSD_SHIFT);
+            bucket_sort(m->items + start, aux, len, SCATTER_SHIFT);
             write_bucket(m, m->items + start, start, len);
         }
     free(aux);
@@ -358,7 +325,7 @@ static void sort_long32(const sort_ctx *c, const char *in, char *values, char *i
 {
     int64_t n = c->length;
     msd32 *m = malloc(sizeof *m);
-    uint32_t(*offsets)[MSD_BUCKETS] = malloc(sizeof(uint32_t) * MSD_CHUNKS * MSD_BUCKETS);
+    uint32_t(*offsets)[SCATTER_BUCKETS] = malloc(sizeof(uint32_t) * SCATTER_CHUNKS * SCATTER_BUCKETS);
     if (!m || !offsets) {
         free(m);
         free(offsets);
@@ -366,19 +333,10 @@ static void sort_long32(const sort_ctx *c, const char *in, char *values, char *i
         return;
     }
     *m = (msd32){ .c = c, .in = in, .values = values, .indices = indices, .items = scratch,
-                  .n = n, .chunk = (n + MSD_CHUNKS - 1) / MSD_CHUNKS, .offsets = offsets };
-    npusim_parallel_for(MSD_CHUNKS, 1, msd_count, m);
-    uint32_t offset = 0;
-    for (int b = 0; b < MSD_BUCKETS; b++) {
-        m->bucket_start[b] = offset;
-        for (int k = 0; k < MSD_CHUNKS; k++) {
-            uint32_t count = offsets[k][b];
-            offsets[k][b] = offset;
-            offset += count;
-        }
-    }
-    m->bucket_start[MSD_BUCKETS] = n;
-    npusim_parallel_for(MSD_CHUNKS, 1, msd_scatter, m);
+                  .n = n, .chunk = (n + SCATTER_CHUNKS - 1) / SCATTER_CHUNKS, .offsets = offsets };
+    npusim_parallel_for(SCATTER_CHUNKS, 1, msd_count, m);
+    bucket_offsets(offsets, m->bucket_start, n);
+    npusim_parallel_for(SCATTER_CHUNKS, 1, msd_scatter, m);
     npusim_parallel_for(MSD_TASKS, 1, msd_buckets, m);
     free(offsets);
     free(m);

@@ -28,7 +28,6 @@ static inline uint32_t float_of_key(uint32_t key)
     return key >> 31 ? key & 0x7fffffffu : ~key;
 }
 
-#endif /* NPUSIM_SORT_KEYS_H */
 
 /* Stable radix sorts of a bucket's elements (type T, whose key is (uint32_t)(x >> KEY_SHIFT)) by
  * key bits [0, BITS) (BITS <= 22), through a scratch as long, sized to stay in cache:
@@ -98,3 +97,67 @@ static inline uint32_t float_of_key(uint32_t key)
             if (sorted != elems + start) memcpy(elems + start, sorted, sizeof(T) * (size_t)(end - start)); \
         }                                                                                              \
     }
+
+/* The parallel scatter of elements into buckets by the top SCATTER_BITS bits of their 32-bit keys,
+ * with which sort (sort.c) and unique (set_ops.c) start: the elements in SCATTER_CHUNKS fixed
+ * chunks, each counted, then scattered, SCATTER_BLOCK keys at a time (KEYS_OF(ctx, lo, hi, keys)
+ * makes those of elements [lo, hi)). CTX_T has n, chunk (a chunk's length) and offsets
+ * ((*)[SCATTER_BUCKETS], a row per chunk).
+ *   NAME_count: (a npusim_parallel_for body over the chunks) each chunk's bucket counts, in its row;
+ *   bucket_offsets: those counts turned into each chunk's first slot in each bucket, and start[b]
+ *     the first slot of bucket b (start[SCATTER_BUCKETS] = n);
+ *   NAME_scatter: (likewise) STORE(ctx, slot, key, index) for each element, at the next slot of
+ *     its chunk in its bucket: stable. */
+#define SCATTER_BITS 11
+#define SCATTER_BUCKETS (1 << SCATTER_BITS)
+#define SCATTER_SHIFT (32 - SCATTER_BITS)
+#define SCATTER_CHUNKS 8
+#define SCATTER_BLOCK 512
+
+static inline void bucket_offsets(uint32_t (*offsets)[SCATTER_BUCKETS], int64_t *start, int64_t n)
+{
+    uint32_t offset = 0;
+    for (int b = 0; b < SCATTER_BUCKETS; b++) {
+        start[b] = offset;
+        for (int c = 0; c < SCATTER_CHUNKS; c++) {
+            uint32_t count = offsets[c][b];
+            offsets[c][b] = offset;
+            offset += count;
+        }
+    }
+    start[SCATTER_BUCKETS] = n;
+}
+
+#define DEFINE_BUCKET_SCATTER(NAME, CTX_T, KEYS_OF, STORE)                                            \
+    static void NAME##_count(size_t begin, size_t end, void *vctx)                                    \
+    {                                                                                                  \
+        CTX_T *ctx = vctx;                                                                             \
+        uint32_t keys[SCATTER_BLOCK];                                                                  \
+        for (size_t c = begin; c < end; c++) {                                                         \
+            uint32_t *count = ctx->offsets[c];                                                         \
+            int64_t lo = (int64_t)c * ctx->chunk, hi = lo + ctx->chunk < ctx->n ? lo + ctx->chunk : ctx->n; \
+            memset(count, 0, sizeof ctx->offsets[c]);                                                  \
+            for (int64_t b = lo; b < hi; b += SCATTER_BLOCK) {                                         \
+                int64_t e = b + SCATTER_BLOCK < hi ? b + SCATTER_BLOCK : hi;                           \
+                KEYS_OF(ctx, b, e, keys);                                                              \
+                for (int64_t i = 0; i < e - b; i++) count[keys[i] >> SCATTER_SHIFT]++;                 \
+            }                                                                                          \
+        }                                                                                              \
+    }                                                                                                  \
+                                                                                                       \
+    static void NAME##_scatter(size_t begin, size_t end, void *vctx)                                  \
+    {                                                                                                  \
+        CTX_T *ctx = vctx;                                                                             \
+        uint32_t keys[SCATTER_BLOCK];                                                                  \
+        for (size_t c = begin; c < end; c++) {                                                         \
+            uint32_t *offset = ctx->offsets[c];                                                        \
+            int64_t lo = (int64_t)c * ctx->chunk, hi = lo + ctx->chunk < ctx->n ? lo + ctx->chunk : ctx->n; \
+            for (int64_t b = lo; b < hi; b += SCATTER_BLOCK) {                                         \
+                int64_t e = b + SCATTER_BLOCK < hi ? b + SCATTER_BLOCK : hi;                           \
+                KEYS_OF(ctx, b, e, keys);                                                              \
+                for (int64_t i = 0; i < e - b; i++) STORE(ctx, offset[keys[i] >> SCATTER_SHIFT]++, keys[i], b + i); \
+            }                                                                                          \
+        }                                                                                              \
+    }
+
+#endif /* NPUSIM_SORT_KEYS_H */
