@@ -172,6 +172,21 @@ class Harness:
         self._add(case, {"npuarray": seconds}, {"npuarray": min(samples) / per_call}, None)
         return seconds
 
+    def host_cpu(self, case, fn, per_call=1):
+        """The calling thread's CPU time per operation of fn(), which performs `per_call`
+        operations (its own work: Python layers, the aclnn phases, waking the stream; not
+        the worker's kernels, not the time the machine gives to other processes); records
+        the median and returns (best, median) in seconds."""
+        samples = []
+        self.settle()
+        for _ in range(3 if self.quick else 7):
+            start = time.thread_time()
+            fn()
+            samples.append((time.thread_time() - start) / per_call)
+        best, median = min(samples), statistics.median(samples)
+        self._add(case, {"npuarray": median}, {"npuarray": best}, None)
+        return best, median
+
     def _add(self, case, times, best, nbytes, target=None, bound=None):
         row = {"benchmark": self.benchmark, "case": case, "seconds": times, "best": best}
         if target is not None:

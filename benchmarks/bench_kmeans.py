@@ -6,8 +6,6 @@ timing ending with a synchronisation of the stream, so that the table shows whic
 operations the iteration's time goes to."""
 import importlib.util
 import pathlib
-import statistics
-import time
 
 import numpy as np
 
@@ -87,15 +85,7 @@ def _sum_squares_breakdown(harness, initial, stream):
             npx.sum(c * c, axis=1)
         stream.synchronize()
     pairs()
-    samples = []
-    harness.settle()
-    for _ in range(3 if harness.quick else 7):
-        start = time.thread_time()
-        pairs()
-        samples.append((time.thread_time() - start) / OPS_PER_CALL)
-    best, median = min(samples), statistics.median(samples)
-    harness._add("    host CPU of the launching thread", {"npuarray": median},
-                 {"npuarray": best}, None)
+    best, median = harness.host_cpu("    host CPU of the launching thread", pairs, per_call=OPS_PER_CALL)
     squares = c * c
     out = npx.sum(squares, axis=1)
     plan = _statistical._plans[_statistical._plan_key("aclnnReduceSum", squares, 1, False, None)]

@@ -18,8 +18,6 @@
 Every npuarray timing ends with a synchronisation of the stream, so it covers
 the work, not only its submission.
 """
-import statistics
-import time
 
 import numpy as np
 
@@ -140,18 +138,8 @@ def _nothing():
 
 
 def _host_cpu(harness, chain):
-    """The launching thread's CPU time per operation of the chain (its own work: Python
-    layers, the aclnn phases, waking the stream; not the worker's kernel, not the time
-    the machine gives to other processes)."""
-    samples = []
-    harness.settle()
-    for _ in range(3 if harness.quick else 7):
-        start = time.thread_time()
-        chain()
-        samples.append((time.thread_time() - start) / CHAIN)
-    best, median = min(samples), statistics.median(samples)
-    harness._add("  host CPU of the launching thread", {"npuarray": median},
-                 {"npuarray": best}, None)
+    """The launching thread's CPU time per operation of the chain."""
+    best, median = harness.host_cpu("  host CPU of the launching thread", chain, per_call=CHAIN)
     print("    host CPU per operation: best %.2f us, median %.2f us" % (best * 1e6, median * 1e6))
 
 
