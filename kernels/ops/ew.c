@@ -110,6 +110,7 @@ typedef struct {
     bool stream_out;       /* large output: contiguous runs use non-temporal stores */
     contiguous_cast_fn contiguous_cast; /* copy: whole contiguous runs cast in one loop, or NULL */
     bool byte_gather;      /* copy of a 1-byte dtype to itself with strided runs: one strided loop */
+    size_t fill_size;      /* a fill of contiguous runs (fill_run): out's element size, else 0 */
 } ew_ctx;
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -146,14 +147,9 @@ static size_t gather_every_8th(char *dst, const char *src, size_t n)
 #endif
 
 /* dst[i * ds] = src[i * ss] for 1-byte elements: a strided copy (digit planes cut out of int64
- * words' bytes) without widening each byte to its kind and back; a fill (ss 0) of a contiguous
- * run is a memset. */
+ * words' bytes) without widening each byte to its kind and back. */
 static void copy_strided_bytes(char *dst, int64_t ds, const char *src, int64_t ss, size_t n)
 {
-    if (ss == 0 && ds == 1) {
-        memset(dst, *src, n);
-        return;
-    }
     size_t i = ds == 1 && ss == 8 ? gather_every_8th(dst, src, n) : 0;
     if (ds == 1)
         for (; i < n; i++) dst[i] = src[(int64_t)i * ss];
@@ -242,11 +238,10 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
 /* A fill (aclnnInplaceFillScalar, a copy from a broadcast element) of a contiguous run: the
  * value converted once into out's dtype as the generic path converts it (to the kind, then to
  * out's dtype), then repeated straight into out. False when the run is not such a fill. */
-static bool fill_run(const ew_ctx *c, char *dst, int64_t ds, const char *src, size_t n)
+static bool fill_run(const ew_ctx *c, char *dst, const char *src, size_t n)
 {
-    size_t size = npusim_dtype_size(c->dtypes[0]);
-    if (!c->is_copy || c->in_mode[0] != IN_SPLAT || ds != (int64_t)size || size > 16 || (uintptr_t)dst % size)
-        return false; /* (splat stores whole elements: out aligned to its element size) */
+    size_t size = c->fill_size;
+    if (!size || (uintptr_t)dst % size) return false; /* splat stores whole elements: out aligned */
     _Alignas(16) unsigned char in_kind[16], value[16];
     npusim_load(c->in_kind[0], in_kind, src, 0, c->dtypes[1], 1);
     npusim_store(c->out_kind, in_kind, (char *)value, (int64_t)size, c->dtypes[0], 1);
@@ -257,7 +252,7 @@ static bool fill_run(const ew_ctx *c, char *dst, int64_t ds, const char *src, si
 static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vctx)
 {
     const ew_ctx *c = vctx;
-    if (fill_run(c, ptrs[0], strides[0], ptrs[1], n)) return;
+    if (fill_run(c, ptrs[0], ptrs[1], n)) return;
     if (c->byte_gather) {
         copy_strided_bytes(ptrs[0], strides[0], ptrs[1], strides[1], n);
         return;
@@ -334,6 +329,9 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
     if (c->is_copy && it->strides[0][inner] == (int64_t)npusim_dtype_size(c->dtypes[0]) &&
         it->strides[1][inner] == (int64_t)npusim_dtype_size(c->dtypes[1]))
         c->contiguous_cast = find_contiguous_cast(c->dtypes[1], c->dtypes[0]);
+    size_t out_size = npusim_dtype_size(c->dtypes[0]);
+    c->fill_size = c->is_copy && c->in_mode[0] == IN_SPLAT && it->strides[0][inner] == (int64_t)out_size &&
+                   out_size <= 16 ? out_size : 0;
     c->byte_gather = c->is_copy && !c->contiguous_cast && c->dtypes[0] == c->dtypes[1] &&
                      npusim_dtype_size(c->dtypes[0]) == 1;
     for (int i = 0; i < c->nin; i++)
