@@ -302,11 +302,27 @@ class _Binary:
         except (TypeError, ValueError):
             return False
         direct = False  # (comparisons: bool results of operands taken as they are)
-        if dtype1 == compute and dtype2 == compute \
-                and (compute is out_dtype or self.result == "bool"):
+        if (compute is out_dtype or self.result == "bool") \
+                and self._takes_as_they_are(dtype1, dtype2, compute):
             direct = (self._alpha(compute) if self.alpha else None, out_dtype)
         self._direct[(dtype1, dtype2)] = direct
         return direct
+
+    def _takes_as_they_are(self, dtype1, dtype2, compute):
+        """Whether one launch of the operator on operands of these dtypes computes
+        NumPy's result in ``compute``: both of ``compute``, or mixed dtypes it
+        takes (float64 - int32) that convert exactly to ``compute`` when CANN's
+        own promotion (the higher kind's dtype, as torch's: float32 with int32 is
+        float32 there) gives ``compute`` too, so no aclnnCast is launched."""
+        if dtype1 == compute and dtype2 == compute:
+            return True
+        if self.same_bits or dtype1 not in self.supported or dtype2 not in self.supported:
+            return False
+        kinds = ["biufc".index(dtype_kind(d)) for d in (dtype1, dtype2)]
+        operator_dtype = promote(dtype1, dtype2) if kinds[0] == kinds[1] \
+            else (dtype1, dtype2)[kinds[1] > kinds[0]]
+        return operator_dtype == compute and BFLOAT16 not in (dtype1, dtype2) \
+            and np.can_cast(dtype1, compute, "safe") and np.can_cast(dtype2, compute, "safe")
 
     def arrays(self, x1, x2):
         device = x1._buffer.device
@@ -319,6 +335,8 @@ class _Binary:
         out = _ops.empty(shape, out_dtype, device, stream)
         if 0 in shape:
             return out
+        if self._direct.get((x1._dtype, x2._dtype)):  # mixed dtypes the operator takes
+            return self._run(self.op, (x1, x2), compute, out, stream)
         a, b = self._convert(x1, compute, stream), self._convert(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
 
