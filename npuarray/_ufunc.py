@@ -110,6 +110,11 @@ class ufunc:
             written = ew.unary_into(name, inputs[0], outs[0])  # no result to copy
             if written is not None:
                 return written
+        if self.nin == 2 and self.nout == 1 and outs[0] is not None and where is True \
+                and dtype is None and casting in ("same_kind", "safe", "unsafe"):
+            written = ew.binary_into(name, inputs[0], inputs[1], outs[0])  # (inputs cast safely)
+            if written is not None:
+                return written
         if dtype is not None:
             inputs = self._cast_inputs(inputs, normalize_dtype(dtype), casting)
         results = self._function(*inputs)

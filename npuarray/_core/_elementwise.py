@@ -1274,6 +1274,109 @@ def unary_into(name, x, out):
     return out
 
 
+
+# The binary functions whose ufunc ``out=`` may take the operator's result directly: those
+# whose public function is their plan (maximum and minimum: but for uint64, which has no plan).
+_BINARY_INTO = frozenset(("add", "subtract", "multiply", "divide", "maximum", "minimum", "equal",
+                          "not_equal", "greater", "greater_equal", "less", "less_equal",
+                          "logical_and", "logical_or"))
+
+
+def binary_into(name, x1, x2, out):
+    """``name(x1, x2)`` written straight into ``out`` by one launch of its aclnn
+    operator (aclnnAdd, aclnnMuls ...), on the current stream of ``out``'s device,
+    when that is exactly the function's result: two arrays whose dtypes the
+    operator takes as they are (``_direct``), or an array and a Python float or
+    int (``_scalar_direct``), with a result of ``out``'s dtype; the operands'
+    broadcast shape ``out``'s shape or broadcasting to it; everything on ``out``'s
+    device; no negative strides, ``out`` not a broadcast view; and each array
+    operand either in another buffer than ``out`` or the very same view (each
+    element is read before it is written). Returns ``out``, or None where the
+    caller must compute the result and copy it (casts into ``out``, overlaps,
+    other functions)."""
+    plan = _BINARY[name] if name in _BINARY_INTO else None
+    if plan is None or _unfit_out(out):
+        return None
+    if is_array(x1) and is_array(x2):
+        operands = _arrays_into(plan, x1, x2, out)
+    elif is_array(x1) or is_array(x2):
+        operands = _scalar_into(plan, x1, x2, out)
+    else:
+        return None
+    if operands is None:
+        return None
+    op, args = operands
+    if not _is_empty(out._shape):
+        _ops.launch(op, *args, out, stream=_ops.current_stream(out._buffer.device))
+    return out
+
+
+def _unfit_out(out):
+    """Whether ``out`` cannot be an operator's output as it is: a read-only
+    (broadcast, stride 0) view or one with a negative step."""
+    return builtins.any(stride <= 0 and size > 1 for stride, size in zip(out._strides, out._shape))
+
+
+def _arrays_into(plan, x1, x2, out):
+    """(operator, its arguments but out) for ``binary_into`` of two arrays, or None."""
+    direct = plan._direct.get((x1._dtype, x2._dtype))
+    if direct is None:
+        direct = plan._direct_plan(x1._dtype, x2._dtype)
+    if not direct or direct[1] != out._dtype:
+        return None
+    operands = []
+    for x in (x1, x2):
+        x = _input_into(x, out)
+        if x is None:
+            return None
+        operands.append(x)
+    if direct[0] is not None:
+        operands.append(direct[0])
+    return plan.op, operands
+
+
+def _scalar_into(plan, x1, x2, out):
+    """(operator, its arguments but out) for ``binary_into`` of an array and a
+    Python float or int, or None."""
+    reflected = not is_array(x1)
+    x, value = (x2, x1) if reflected else (x1, x2)
+    kind = type(value)
+    if kind is not float and kind is not int:
+        return None
+    direct = plan._scalar_direct.get((kind, x._dtype, reflected))
+    if direct is None:
+        direct = plan._scalar_direct_plan(kind, x._dtype, reflected)
+    if not direct or direct[2] != out._dtype or not direct[4] <= value <= direct[5]:
+        return None
+    op, alpha, _, compute, _, _, scalar_first = direct
+    x = _input_into(x, out)
+    if x is None:
+        return None
+    scalar = _ops.acl_scalar(value, compute)
+    args = [scalar, x] if scalar_first else [x, scalar]
+    if alpha is not None:
+        args.append(alpha)
+    return op, args
+
+
+def _input_into(x, out):
+    """``x`` as an operand written into ``out``: itself, or its broadcast view to
+    ``out``'s shape; None when it does not broadcast to it, is on another device,
+    has a negative step or shares ``out``'s memory without being the same view."""
+    if x._buffer.device != out._buffer.device or builtins.any(stride < 0 for stride in x._strides):
+        return None
+    if x._buffer is out._buffer and (x._offset, x._strides, x._shape, x._dtype) \
+            != (out._offset, out._strides, out._shape, out._dtype):
+        return None
+    if x._shape == out._shape:
+        return x
+    try:
+        if broadcast_shapes(x._shape, out._shape) != out._shape:
+            return None
+    except ValueError:
+        return None
+    return _manipulation.broadcast_to(x, out._shape)
+
 # Complex numbers as pairs of reals: a complex array's bytes viewed as its real
 # and imaginary parts (strided views, no copy), and a complex array assembled from
 # two real arrays by aclnnInplaceCopy into those views of a new array.
