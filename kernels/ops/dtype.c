@@ -352,6 +352,10 @@ static void load_f32(float *d, const char *src, int64_t stride, aclDataType dt, 
     LOAD_LOOP(ACL_INT32, int32_t, (float)x)
     LOAD_LOOP(ACL_INT64, int64_t, (float)x) /* one rounding: through double would round twice */
     LOAD_LOOP(ACL_UINT64, uint64_t, (float)x)
+    LOAD_LOOP(ACL_INT8, int8_t, (float)x)
+    LOAD_LOOP(ACL_UINT8, uint8_t, (float)x)
+    LOAD_LOOP(ACL_INT16, int16_t, (float)x)
+    LOAD_LOOP(ACL_BOOL, uint8_t, (float)(x != 0))
     default:
         for (size_t i = 0; i < n; i++) d[i] = (float)rd_double(src + (int64_t)i * stride, dt);
     }
@@ -364,6 +368,10 @@ static void load_f64(double *d, const char *src, int64_t stride, aclDataType dt,
     LOAD_LOOP(ACL_FLOAT, float, (double)x)
     LOAD_LOOP(ACL_INT32, int32_t, (double)x)
     LOAD_LOOP(ACL_INT64, int64_t, (double)x)
+    LOAD_LOOP(ACL_INT8, int8_t, (double)x)
+    LOAD_LOOP(ACL_UINT8, uint8_t, (double)x)
+    LOAD_LOOP(ACL_INT16, int16_t, (double)x)
+    LOAD_LOOP(ACL_BOOL, uint8_t, (double)(x != 0))
     default:
         for (size_t i = 0; i < n; i++) d[i] = rd_double(src + (int64_t)i * stride, dt);
     }
@@ -377,6 +385,8 @@ static void load_i64(int64_t *d, const char *src, int64_t stride, aclDataType dt
     LOAD_LOOP(ACL_INT8, int8_t, (int64_t)x)
     LOAD_LOOP(ACL_UINT8, uint8_t, (int64_t)x)
     LOAD_LOOP(ACL_INT16, int16_t, (int64_t)x)
+    LOAD_LOOP(ACL_DOUBLE, double, i64_from_double(x))
+    LOAD_LOOP(ACL_FLOAT, float, i64_from_double(x))
     default:
         for (size_t i = 0; i < n; i++) d[i] = rd_i64(src + (int64_t)i * stride, dt);
     }
@@ -389,6 +399,8 @@ static void load_i32(int32_t *d, const char *src, int64_t stride, aclDataType dt
     LOAD_LOOP(ACL_INT8, int8_t, (int32_t)x)
     LOAD_LOOP(ACL_UINT8, uint8_t, (int32_t)x)
     LOAD_LOOP(ACL_INT16, int16_t, (int32_t)x)
+    LOAD_LOOP(ACL_DOUBLE, double, (int32_t)(uint32_t)i64_from_double(x))
+    LOAD_LOOP(ACL_FLOAT, float, (int32_t)(uint32_t)i64_from_double(x))
     default:
         for (size_t i = 0; i < n; i++) d[i] = (int32_t)(uint32_t)rd_i64(src + (int64_t)i * stride, dt);
     }
@@ -488,6 +500,12 @@ static void store_f32(const float *s, char *dst, int64_t stride, aclDataType dt,
     STORE_LOOP(ACL_BF16, uint16_t, npusim_bf16_from_float(x))
     STORE_LOOP(ACL_FLOAT16, uint16_t, npusim_f16_from_float(x))
     STORE_LOOP(ACL_DOUBLE, double, x)
+    STORE_LOOP(ACL_INT64, int64_t, i64_from_double(x))
+    STORE_LOOP(ACL_INT32, uint32_t, (uint32_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT16, uint16_t, (uint16_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_UINT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_BOOL, uint8_t, x != 0)
     default:
         for (size_t i = 0; i < n; i++) wr_complex(dst + (int64_t)i * stride, dt, s[i], 0);
     }
@@ -501,6 +519,12 @@ static void store_f64(const double *s, char *dst, int64_t stride, aclDataType dt
     STORE_LOOP(ACL_FLOAT, float, (float)x)
     STORE_LOOP(ACL_FLOAT16, uint16_t, npusim_f16_from_double(x))
     STORE_LOOP(ACL_BF16, uint16_t, npusim_bf16_from_double(x))
+    STORE_LOOP(ACL_INT64, int64_t, i64_from_double(x))
+    STORE_LOOP(ACL_INT32, uint32_t, (uint32_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT16, uint16_t, (uint16_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_UINT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_BOOL, uint8_t, x != 0)
     default:
         for (size_t i = 0; i < n; i++) wr_complex(dst + (int64_t)i * stride, dt, s[i], 0);
     }
