@@ -52,6 +52,10 @@ class ufunc:
     allows), ``casting=`` (NumPy's rules, also for the cast into ``out``),
     ``order=`` ('C', 'F', 'A', 'K') as NumPy's. ``subok`` is accepted (there are
     no subclasses). TypeError for other keywords, operands or casts refused.
+    A result of ``out``'s dtype and shape is written into ``out`` by the operator
+    itself (one launch: the float unary functions, and arithmetic, comparisons,
+    maximum / minimum and logical and / or of two operands) where nothing needs
+    a cast or a copy apart; otherwise it is computed, then copied into ``out``.
     """
 
     def __init__(self, name, function, numpy_ufunc, *, fast_call=None):

@@ -1284,7 +1284,7 @@ _BINARY_INTO = frozenset(("add", "subtract", "multiply", "divide", "maximum", "m
 
 def binary_into(name, x1, x2, out):
     """``name(x1, x2)`` written straight into ``out`` by one launch of its aclnn
-    operator (aclnnAdd, aclnnMuls ...), on the current stream of ``out``'s device,
+    operator (the plan's, or its scalar one), on the current stream of ``out``'s device,
     when that is exactly the function's result: two arrays whose dtypes the
     operator takes as they are (``_direct``), or an array and a Python float or
     int (``_scalar_direct``), with a result of ``out``'s dtype; the operands'
