@@ -384,6 +384,11 @@ def _entry(u, function):
 
         def fallback(*args, **kwargs):
             if kwargs or not _plain_binary(args):
+                out = kwargs.get("out") if len(kwargs) == 1 else None
+                if type(out) is NPUArray and _plain_binary(args):  # out= alone: no keyword work
+                    written = ew.binary_into(u.__name__, args[0], args[1], out)
+                    if written is not None:
+                        return written
                 return general(*args, **kwargs)
             return function(*args)
         return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback)

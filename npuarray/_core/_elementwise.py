@@ -1314,6 +1314,8 @@ def binary_into(name, x1, x2, out):
 def _unfit_out(out):
     """Whether ``out`` cannot be an operator's output as it is: a read-only
     (broadcast, stride 0) view or one with a negative step."""
+    if not out._strides or min(out._strides) > 0:
+        return False
     return builtins.any(stride <= 0 and size > 1 for stride, size in zip(out._strides, out._shape))
 
 
@@ -1363,7 +1365,8 @@ def _input_into(x, out):
     """``x`` as an operand written into ``out``: itself, or its broadcast view to
     ``out``'s shape; None when it does not broadcast to it, is on another device,
     has a negative step or shares ``out``'s memory without being the same view."""
-    if x._buffer.device != out._buffer.device or builtins.any(stride < 0 for stride in x._strides):
+    device = x._buffer.device
+    if (device is not out._buffer.device and device != out._buffer.device) or _negative_step(x):
         return None
     if x._buffer is out._buffer and (x._offset, x._strides, x._shape, x._dtype) \
             != (out._offset, out._strides, out._shape, out._dtype):

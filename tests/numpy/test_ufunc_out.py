@@ -176,3 +176,13 @@ def test_where_and_dtype_keywords_keep_the_general_path():
     out32 = npx.zeros(6, dtype=np.float32)
     npx.add(npx.asarray(a), npx.asarray(a), out=out32, dtype=np.float32)
     np.testing.assert_array_equal(out32.to_host(), np.add(a, a, out=np.zeros(6, np.float32), dtype=np.float32))
+
+
+def test_numpy_scalar_operand_into_out():
+    host = np.linspace(-2, 2, 101, dtype=np.float32)
+    out = npx.empty(101, dtype=np.float32)
+    npx.multiply(npx.asarray(host), np.float32(3), out=out)
+    np.testing.assert_array_equal(out.to_host(), np.multiply(host, np.float32(3)))
+    out64 = npx.empty(101, dtype=np.float64)
+    npx.multiply(npx.asarray(host), np.float64(3), out=out64)  # NumPy scalars are strong: float64
+    np.testing.assert_array_equal(out64.to_host(), np.multiply(host, np.float64(3)))
