@@ -95,6 +95,13 @@ RFFT_F32_ROWS = Target("rfft-f32-rows", "speed", "rfft 1024x1024 float32 rows", 
 IRFFT_C64_ROWS = Target("irfft-c64-rows", "speed", "irfft 1024x513 complex64 rows", "speedup", 1.0)
 FFT2_C64_2048 = Target("fft2-c64-2048", "speed", "fft2 2048x2048 complex64", "speedup", 1.0)
 ALL += [RFFT_F32_ROWS, IRFFT_C64_ROWS, FFT2_C64_2048]
+# Casts and mixed-dtype element-wise (bench_elementwise.py): at least NumPy's speed (the table's
+# torch column shows PyTorch's).
+CAST_512 = Target("cast-512", "speed", "astype int32/float32/float64 512^2", "speedup", 1.0)
+CAST_16M = Target("cast-16m", "speed", "astype int32/float32/float64 16 M", "speedup", 1.0)
+SUB_F64_I32_512 = Target("sub-f64-i32-512", "speed", "float64 - int32 512^2", "speedup", 1.0)
+ADD_OUT_16M = Target("add-out-16m", "speed", "add(a, b, out=) 16 M float32", "speedup", 1.0)
+ALL += [CAST_512, CAST_16M, SUB_F64_I32_512, ADD_OUT_16M]
 BY_KEY = {target.key: target for target in ALL}
 
 

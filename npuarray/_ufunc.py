@@ -52,6 +52,10 @@ class ufunc:
     allows), ``casting=`` (NumPy's rules, also for the cast into ``out``),
     ``order=`` ('C', 'F', 'A', 'K') as NumPy's. ``subok`` is accepted (there are
     no subclasses). TypeError for other keywords, operands or casts refused.
+    A result of ``out``'s dtype and shape is written into ``out`` by the operator
+    itself (one launch: the float unary functions, and arithmetic, comparisons,
+    maximum / minimum and logical and / or of two operands) where nothing needs
+    a cast or a copy apart; otherwise it is computed, then copied into ``out``.
     """
 
     def __init__(self, name, function, numpy_ufunc, *, fast_call=None):
@@ -108,6 +112,11 @@ class ufunc:
         inputs = operands(name, args)
         if self.nin == 1 and self.nout == 1 and outs[0] is not None and where is True and dtype is None:
             written = ew.unary_into(name, inputs[0], outs[0])  # no result to copy
+            if written is not None:
+                return written
+        if self.nin == 2 and self.nout == 1 and outs[0] is not None and where is True \
+                and dtype is None and casting in ("same_kind", "safe", "unsafe"):
+            written = ew.binary_into(name, inputs[0], inputs[1], outs[0])  # (inputs cast safely)
             if written is not None:
                 return written
         if dtype is not None:
@@ -375,6 +384,11 @@ def _entry(u, function):
 
         def fallback(*args, **kwargs):
             if kwargs or not _plain_binary(args):
+                out = kwargs.get("out") if len(kwargs) == 1 else None
+                if type(out) is NPUArray and _plain_binary(args):  # out= alone: no keyword work
+                    written = ew.binary_into(u.__name__, args[0], args[1], out)
+                    if written is not None:
+                        return written
                 return general(*args, **kwargs)
             return function(*args)
         return _ops.fast_binary_operator(plan.op, plan._direct, plan._scalar_direct, fallback)

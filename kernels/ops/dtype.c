@@ -190,28 +190,40 @@ static uint32_t round_double_to(double d, int mbits, int bias, uint32_t *sign_ou
     return r >= inf ? inf : r;
 }
 
+/* A NaN as float16, as NumPy's halffloat conversions make it: sign and the payload's upper ten
+ * bits kept, never turned into inf (a payload that would vanish becomes 1). */
+static uint16_t f16_nan(uint32_t sign, uint32_t payload10)
+{
+    uint32_t r = 0x7c00u | payload10;
+    if (r == 0x7c00u) r++;
+    return (uint16_t)((sign << 15) | r);
+}
+
 uint16_t npusim_f16_from_double(double d)
 {
     uint32_t sign;
+    if (isnan(d)) {
+        uint64_t u;
+        memcpy(&u, &d, sizeof u);
+        return f16_nan((uint32_t)(u >> 63), (uint32_t)((u & 0xFFFFFFFFFFFFFull) >> 42));
+    }
     uint32_t r = round_double_to(d, 10, 15, &sign);
     return (uint16_t)((sign << 15) | r);
 }
 
-uint16_t npusim_bf16_from_double(double d)
-{
-    uint32_t sign;
-    uint32_t r = round_double_to(d, 7, 127, &sign);
-    return (uint16_t)((sign << 15) | r);
-}
-
-/* float -> bfloat16 directly on the bits: exact for float inputs, and vectorisable. */
-static inline uint16_t bf16_from_float(float f)
+/* From the float's own bits: converting a signalling NaN to double first would quiet it. */
+uint16_t npusim_f16_from_float(float f)
 {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return f16_nan(u >> 31, (u & 0x7fffffu) >> 13);
+    return npusim_f16_from_double(f);
+}
+
+/* Through float, as ml_dtypes (the bfloat16 of NumPy programs) converts a double. */
+uint16_t npusim_bf16_from_double(double d)
+{
+    return npusim_bf16_from_float((float)d);
 }
 
 float npusim_bf16_to_float(uint16_t h)
@@ -338,6 +350,12 @@ static void load_f32(float *d, const char *src, int64_t stride, aclDataType dt, 
     LOAD_LOOP(ACL_BF16, uint16_t, npusim_bf16_to_float(x))
     LOAD_LOOP(ACL_DOUBLE, double, (float)x)
     LOAD_LOOP(ACL_INT32, int32_t, (float)x)
+    LOAD_LOOP(ACL_INT64, int64_t, (float)x) /* one rounding: through double would round twice */
+    LOAD_LOOP(ACL_UINT64, uint64_t, (float)x)
+    LOAD_LOOP(ACL_INT8, int8_t, (float)x)
+    LOAD_LOOP(ACL_UINT8, uint8_t, (float)x)
+    LOAD_LOOP(ACL_INT16, int16_t, (float)x)
+    LOAD_LOOP(ACL_BOOL, uint8_t, (float)(x != 0))
     default:
         for (size_t i = 0; i < n; i++) d[i] = (float)rd_double(src + (int64_t)i * stride, dt);
     }
@@ -350,6 +368,10 @@ static void load_f64(double *d, const char *src, int64_t stride, aclDataType dt,
     LOAD_LOOP(ACL_FLOAT, float, (double)x)
     LOAD_LOOP(ACL_INT32, int32_t, (double)x)
     LOAD_LOOP(ACL_INT64, int64_t, (double)x)
+    LOAD_LOOP(ACL_INT8, int8_t, (double)x)
+    LOAD_LOOP(ACL_UINT8, uint8_t, (double)x)
+    LOAD_LOOP(ACL_INT16, int16_t, (double)x)
+    LOAD_LOOP(ACL_BOOL, uint8_t, (double)(x != 0))
     default:
         for (size_t i = 0; i < n; i++) d[i] = rd_double(src + (int64_t)i * stride, dt);
     }
@@ -363,6 +385,8 @@ static void load_i64(int64_t *d, const char *src, int64_t stride, aclDataType dt
     LOAD_LOOP(ACL_INT8, int8_t, (int64_t)x)
     LOAD_LOOP(ACL_UINT8, uint8_t, (int64_t)x)
     LOAD_LOOP(ACL_INT16, int16_t, (int64_t)x)
+    LOAD_LOOP(ACL_DOUBLE, double, i64_from_double(x))
+    LOAD_LOOP(ACL_FLOAT, float, i64_from_double(x))
     default:
         for (size_t i = 0; i < n; i++) d[i] = rd_i64(src + (int64_t)i * stride, dt);
     }
@@ -375,6 +399,8 @@ static void load_i32(int32_t *d, const char *src, int64_t stride, aclDataType dt
     LOAD_LOOP(ACL_INT8, int8_t, (int32_t)x)
     LOAD_LOOP(ACL_UINT8, uint8_t, (int32_t)x)
     LOAD_LOOP(ACL_INT16, int16_t, (int32_t)x)
+    LOAD_LOOP(ACL_DOUBLE, double, (int32_t)(uint32_t)i64_from_double(x))
+    LOAD_LOOP(ACL_FLOAT, float, (int32_t)(uint32_t)i64_from_double(x))
     default:
         for (size_t i = 0; i < n; i++) d[i] = (int32_t)(uint32_t)rd_i64(src + (int64_t)i * stride, dt);
     }
@@ -471,9 +497,15 @@ static void store_f32(const float *s, char *dst, int64_t stride, aclDataType dt,
     typedef float S;
     switch (dt) {
     STORE_LOOP(ACL_FLOAT, float, x)
-    STORE_LOOP(ACL_BF16, uint16_t, bf16_from_float(x))
-    STORE_LOOP(ACL_FLOAT16, uint16_t, npusim_f16_from_double(x))
+    STORE_LOOP(ACL_BF16, uint16_t, npusim_bf16_from_float(x))
+    STORE_LOOP(ACL_FLOAT16, uint16_t, npusim_f16_from_float(x))
     STORE_LOOP(ACL_DOUBLE, double, x)
+    STORE_LOOP(ACL_INT64, int64_t, i64_from_double(x))
+    STORE_LOOP(ACL_INT32, uint32_t, (uint32_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT16, uint16_t, (uint16_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_UINT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_BOOL, uint8_t, x != 0)
     default:
         for (size_t i = 0; i < n; i++) wr_complex(dst + (int64_t)i * stride, dt, s[i], 0);
     }
@@ -487,6 +519,12 @@ static void store_f64(const double *s, char *dst, int64_t stride, aclDataType dt
     STORE_LOOP(ACL_FLOAT, float, (float)x)
     STORE_LOOP(ACL_FLOAT16, uint16_t, npusim_f16_from_double(x))
     STORE_LOOP(ACL_BF16, uint16_t, npusim_bf16_from_double(x))
+    STORE_LOOP(ACL_INT64, int64_t, i64_from_double(x))
+    STORE_LOOP(ACL_INT32, uint32_t, (uint32_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT16, uint16_t, (uint16_t)i64_from_double(x))
+    STORE_LOOP(ACL_INT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_UINT8, uint8_t, (uint8_t)i64_from_double(x))
+    STORE_LOOP(ACL_BOOL, uint8_t, x != 0)
     default:
         for (size_t i = 0; i < n; i++) wr_complex(dst + (int64_t)i * stride, dt, s[i], 0);
     }

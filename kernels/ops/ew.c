@@ -45,6 +45,20 @@ static void run_streaming(npusim_ew_fn fn, char **ptrs, const int64_t *strides, 
     }
     _mm_sfence(); /* order the streamed stores before the task reports completion */
 }
+
+/* A contiguous cast of n elements into a large output: converted tile by tile, streamed. */
+static void cast_streaming(npusim_cast_fn cast, char *dst, size_t dst_size, const char *src, size_t src_size,
+                           size_t n)
+{
+    _Alignas(64) unsigned char tile[NPUSIM_BLOCK * 16];
+    const size_t block = sizeof tile / dst_size;
+    for (size_t off = 0; off < n; off += block) {
+        size_t m = n - off < block ? n - off : block;
+        cast(tile, src + off * src_size, m);
+        stream_copy(dst + off * dst_size, tile, m * dst_size);
+    }
+    _mm_sfence();
+}
 #endif
 
 /* How an input's inner run is read: in place (contiguous, stored as the kind), as one repeated
@@ -53,46 +67,6 @@ static void run_streaming(npusim_ew_fn fn, char **ptrs, const int64_t *strides, 
  * npusim_ew_splat_fn), or converted block by block. Fixed for a whole iteration, since every
  * inner run has the same strides. */
 enum { IN_NATIVE, IN_SPLAT, IN_SCALAR, IN_CONVERT };
-
-/* Casts between contiguous runs that programs do most (astype, mixed-type promotion), as loops
- * the compiler vectorises; npusim_load / npusim_store take any stride and are not. The
- * conversions are theirs: C's own, bool read as != 0. */
-typedef void (*contiguous_cast_fn)(void *dst, const void *src, size_t n);
-
-#define CAST_LOOP(NAME, FROM, TO, EXPR)                                                        \
-    EW_MULTI_ISA static void NAME(void *dst, const void *src, size_t n)                        \
-    {                                                                                          \
-        const FROM *s = src;                                                                   \
-        TO *d = dst;                                                                           \
-        for (size_t i = 0; i < n; i++) {                                                       \
-            const FROM x = s[i];                                                               \
-            d[i] = (EXPR);                                                                     \
-        }                                                                                      \
-    }
-CAST_LOOP(cast_f32_f64, float, double, x)
-CAST_LOOP(cast_f64_f32, double, float, (float)x)
-CAST_LOOP(cast_i32_i64, int32_t, int64_t, x)
-CAST_LOOP(cast_i64_i32, int64_t, int32_t, (int32_t)(uint32_t)x)
-CAST_LOOP(cast_i32_f64, int32_t, double, x)
-CAST_LOOP(cast_i64_f64, int64_t, double, (double)x)
-CAST_LOOP(cast_b_f32, uint8_t, float, x != 0)
-CAST_LOOP(cast_b_f64, uint8_t, double, x != 0)
-
-static contiguous_cast_fn find_contiguous_cast(aclDataType from, aclDataType to)
-{
-    static const struct {
-        aclDataType from, to;
-        contiguous_cast_fn fn;
-    } casts[] = {
-        { ACL_FLOAT, ACL_DOUBLE, cast_f32_f64 }, { ACL_DOUBLE, ACL_FLOAT, cast_f64_f32 },
-        { ACL_INT32, ACL_INT64, cast_i32_i64 }, { ACL_INT64, ACL_INT32, cast_i64_i32 },
-        { ACL_INT32, ACL_DOUBLE, cast_i32_f64 }, { ACL_INT64, ACL_DOUBLE, cast_i64_f64 },
-        { ACL_BOOL, ACL_FLOAT, cast_b_f32 }, { ACL_BOOL, ACL_DOUBLE, cast_b_f64 },
-    };
-    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
-        if (casts[i].from == from && casts[i].to == to) return casts[i].fn;
-    return NULL;
-}
 
 typedef struct {
     const npusim_exec *ex;
@@ -108,7 +82,9 @@ typedef struct {
     bool all_native;
     bool is_copy;          /* identity (copy, cast): converted straight between in and out */
     bool stream_out;       /* large output: contiguous runs use non-temporal stores */
-    contiguous_cast_fn contiguous_cast; /* copy: whole contiguous runs cast in one loop, or NULL */
+    npusim_cast_fn contiguous_cast; /* copy: whole contiguous runs cast in one loop, or NULL */
+    npusim_cast_fn in_cast[4];      /* IN_CONVERT inputs read contiguously: their vectorised cast, or NULL */
+    npusim_cast_fn out_cast;        /* out not native but contiguous: the kind's cast to it, or NULL */
     bool byte_gather;      /* copy of a 1-byte dtype to itself with strided runs: one strided loop */
     size_t fill_size;      /* a fill of contiguous runs (fill_run): out's element size, else 0 */
 } ew_ctx;
@@ -186,6 +162,12 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
     _Alignas(64) unsigned char outbuf[NPUSIM_BLOCK * 16];
     size_t first = n < NPUSIM_BLOCK ? n : NPUSIM_BLOCK;
     const void *scalar[4] = { NULL };
+    /* a large output (see STREAM_MIN_BYTES) computed into outbuf, then streamed */
+#if defined(__SSE2__)
+    bool stream = c->stream_out && c->out_native && n * npusim_kind_size(c->out_kind) >= STREAM_MIN_RUN;
+#else
+    bool stream = false;
+#endif
     for (int i = 0; i < c->nin; i++) {
         if (c->in_mode[i] == IN_SCALAR) { /* in place, or converted once for the run */
             scalar[i] = ptrs[i + 1];
@@ -226,13 +208,25 @@ static void run_blocks(const ew_ctx *c, char **ptrs, const int64_t *strides, siz
             } else if (c->in_mode[i] == IN_SCALAR) {
                 in[i] = scalar[i];
             } else {
-                npusim_load(c->in_kind[i], inbuf[i], src, strides[i + 1], c->dtypes[i + 1], m);
+                if (c->in_cast[i]) c->in_cast[i](inbuf[i], src, m);
+                else npusim_load(c->in_kind[i], inbuf[i], src, strides[i + 1], c->dtypes[i + 1], m);
                 in[i] = inbuf[i];
             }
         }
-        c->fn(c->out_native ? (void *)dst : (void *)outbuf, in, m, c->ex);
-        if (!c->out_native) npusim_store(c->out_kind, outbuf, dst, strides[0], c->dtypes[0], m);
+        c->fn(c->out_native && !stream ? (void *)dst : (void *)outbuf, in, m, c->ex);
+        if (c->out_native) {
+#if defined(__SSE2__)
+            if (stream) stream_copy(dst, outbuf, m * (size_t)strides[0]);
+#endif
+        } else if (c->out_cast) {
+            c->out_cast(dst, outbuf, m);
+        } else {
+            npusim_store(c->out_kind, outbuf, dst, strides[0], c->dtypes[0], m);
+        }
     }
+#if defined(__SSE2__)
+    if (stream) _mm_sfence();
+#endif
 }
 
 /* A fill (aclnnInplaceFillScalar, a copy from a broadcast element) of a contiguous run: the
@@ -258,6 +252,13 @@ static void ew_run_chunk(char **ptrs, const int64_t *strides, size_t n, void *vc
         return;
     }
     if (c->contiguous_cast) {
+#if defined(__SSE2__)
+        size_t out_size = npusim_dtype_size(c->dtypes[0]);
+        if (c->stream_out && n * out_size >= STREAM_MIN_RUN) {
+            cast_streaming(c->contiguous_cast, ptrs[0], out_size, ptrs[1], npusim_dtype_size(c->dtypes[1]), n);
+            return;
+        }
+#endif
         c->contiguous_cast(ptrs[0], ptrs[1], n);
         return;
     }
@@ -325,10 +326,14 @@ static void classify_operands(ew_ctx *c, const npusim_nditer *it)
             c->in_mode[i] = stride == 0 ? IN_SPLAT : IN_CONVERT;
     }
     use_scalar_kernel(c);
-    c->contiguous_cast = NULL;
-    if (c->is_copy && it->strides[0][inner] == (int64_t)npusim_dtype_size(c->dtypes[0]) &&
-        it->strides[1][inner] == (int64_t)npusim_dtype_size(c->dtypes[1]))
-        c->contiguous_cast = find_contiguous_cast(c->dtypes[1], c->dtypes[0]);
+    bool out_contiguous = it->strides[0][inner] == (int64_t)npusim_dtype_size(c->dtypes[0]);
+    for (int i = 0; i < c->nin; i++)
+        c->in_cast[i] = c->in_mode[i] == IN_CONVERT && it->strides[i + 1][inner] == (int64_t)npusim_dtype_size(c->dtypes[i + 1])
+                        ? npusim_contiguous_cast(c->dtypes[i + 1], npusim_kind_dtype(c->in_kind[i])) : NULL;
+    c->out_cast = !c->out_native && out_contiguous ? npusim_contiguous_cast(npusim_kind_dtype(c->out_kind), c->dtypes[0])
+                                                   : NULL;
+    c->contiguous_cast = c->is_copy && out_contiguous && it->strides[1][inner] == (int64_t)npusim_dtype_size(c->dtypes[1])
+                         ? npusim_contiguous_cast(c->dtypes[1], c->dtypes[0]) : NULL;
     size_t out_size = npusim_dtype_size(c->dtypes[0]);
     c->fill_size = c->is_copy && c->in_mode[0] == IN_SPLAT && it->strides[0][inner] == (int64_t)out_size &&
                    out_size <= 16 ? out_size : 0;

@@ -89,6 +89,13 @@ VMATH_DECLARE(npusim_vlog1p_f32)
  * (stride 0), or NULL when op has none (ew_kernels.c). */
 npusim_ew_fn npusim_ew_splat_fn(const npusim_ew_op *op, npusim_kind kind, int repeated);
 
+/* dst[i] = src[i] converted, for n contiguous elements (ew_cast.c). */
+typedef void (*npusim_cast_fn)(void *dst, const void *src, size_t n);
+/* The vectorised cast between two of the common dtypes (bool, int8, uint8, int16, int32, int64,
+ * float16, bfloat16, float, double), converting as npusim_load / npusim_store do; NULL for other
+ * pairs and for from == to. */
+npusim_cast_fn npusim_contiguous_cast(aclDataType from, aclDataType to);
+
 int npusim_ew_kernel(const npusim_exec *ex, npusim_view *views);
 npusim_kind npusim_cast_kind(aclDataType src, aclDataType dst);
 

@@ -60,6 +60,7 @@ npusim_kind npusim_cast_kind(aclDataType src, aclDataType dst)
     if (dst == ACL_BOOL) return KIND_BOOL;
     if (npusim_is_complex(src) || npusim_is_complex(dst)) return KIND_C128;
     if (src == dst) return npusim_kind_of(src);
+    if (dst == ACL_FLOAT && npusim_is_integral(src)) return KIND_F32; /* rounded once, as NumPy */
     bool f_src = npusim_is_float(src), f_dst = npusim_is_float(dst);
     if (f_src || f_dst) {
         bool narrow = (!f_src || npusim_kind_of(src) == KIND_F32) && (!f_dst || npusim_kind_of(dst) == KIND_F32);

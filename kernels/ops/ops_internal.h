@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
@@ -104,9 +105,21 @@ void npusim_scalar_value(const aclScalar *s, npusim_kind k, void *out);
 double npusim_scalar_double(const aclScalar *s);
 
 uint16_t npusim_f16_from_double(double d);
+uint16_t npusim_f16_from_float(float f);
 uint16_t npusim_bf16_from_double(double d);
 float npusim_f16_to_float(uint16_t h);
 float npusim_bf16_to_float(uint16_t h);
+
+/* float -> bfloat16 directly on the bits, to nearest even, NaN as ml_dtypes makes it (the sign
+ * and the quiet NaN 0x7fc0); inline so that loops over it vectorise. */
+static inline uint16_t npusim_bf16_from_float(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((u >> 16) & 0x8000u) | 0x7fc0u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
 
 /* ---------------------------------------------------------------------------------------------
  * Executors */

@@ -302,11 +302,27 @@ class _Binary:
         except (TypeError, ValueError):
             return False
         direct = False  # (comparisons: bool results of operands taken as they are)
-        if dtype1 == compute and dtype2 == compute \
-                and (compute is out_dtype or self.result == "bool"):
+        if (compute is out_dtype or self.result == "bool") \
+                and self._takes_as_they_are(dtype1, dtype2, compute):
             direct = (self._alpha(compute) if self.alpha else None, out_dtype)
         self._direct[(dtype1, dtype2)] = direct
         return direct
+
+    def _takes_as_they_are(self, dtype1, dtype2, compute):
+        """Whether one launch of the operator on operands of these dtypes computes
+        NumPy's result in ``compute``: both of ``compute``, or mixed dtypes it
+        takes (float64 - int32) that convert exactly to ``compute`` when CANN's
+        own promotion (the higher kind's dtype, as torch's: float32 with int32 is
+        float32 there) gives ``compute`` too, so no aclnnCast is launched."""
+        if dtype1 == compute and dtype2 == compute:
+            return True
+        if self.same_bits or dtype1 not in self.supported or dtype2 not in self.supported:
+            return False
+        kinds = ["biufc".index(dtype_kind(d)) for d in (dtype1, dtype2)]
+        operator_dtype = promote(dtype1, dtype2) if kinds[0] == kinds[1] \
+            else (dtype1, dtype2)[kinds[1] > kinds[0]]
+        return operator_dtype == compute and BFLOAT16 not in (dtype1, dtype2) \
+            and np.can_cast(dtype1, compute, "safe") and np.can_cast(dtype2, compute, "safe")
 
     def arrays(self, x1, x2):
         device = x1._buffer.device
@@ -319,6 +335,8 @@ class _Binary:
         out = _ops.empty(shape, out_dtype, device, stream)
         if 0 in shape:
             return out
+        if self._direct.get((x1._dtype, x2._dtype)):  # mixed dtypes the operator takes
+            return self._run(self.op, (x1, x2), compute, out, stream)
         a, b = self._convert(x1, compute, stream), self._convert(x2, compute, stream)
         return self._run(self.op, (a, b), compute, out, stream)
 
@@ -1255,6 +1273,112 @@ def unary_into(name, x, out):
         _ops.launch(entry[0], x, out, stream=_ops.current_stream(x._buffer.device))
     return out
 
+
+
+# The binary functions whose ufunc ``out=`` may take the operator's result directly: those
+# whose public function is their plan (maximum and minimum: but for uint64, which has no plan).
+_BINARY_INTO = frozenset(("add", "subtract", "multiply", "divide", "maximum", "minimum", "equal",
+                          "not_equal", "greater", "greater_equal", "less", "less_equal",
+                          "logical_and", "logical_or"))
+
+
+def binary_into(name, x1, x2, out):
+    """``name(x1, x2)`` written straight into ``out`` by one launch of its aclnn
+    operator (the plan's, or its scalar one), on the current stream of ``out``'s device,
+    when that is exactly the function's result: two arrays whose dtypes the
+    operator takes as they are (``_direct``), or an array and a Python float or
+    int (``_scalar_direct``), with a result of ``out``'s dtype; the operands'
+    broadcast shape ``out``'s shape or broadcasting to it; everything on ``out``'s
+    device; no negative strides, ``out`` not a broadcast view; and each array
+    operand either in another buffer than ``out`` or the very same view (each
+    element is read before it is written). Returns ``out``, or None where the
+    caller must compute the result and copy it (casts into ``out``, overlaps,
+    other functions)."""
+    plan = _BINARY[name] if name in _BINARY_INTO else None
+    if plan is None or _unfit_out(out):
+        return None
+    if is_array(x1) and is_array(x2):
+        operands = _arrays_into(plan, x1, x2, out)
+    elif is_array(x1) or is_array(x2):
+        operands = _scalar_into(plan, x1, x2, out)
+    else:
+        return None
+    if operands is None:
+        return None
+    op, args = operands
+    if not _is_empty(out._shape):
+        _ops.launch(op, *args, out, stream=_ops.current_stream(out._buffer.device))
+    return out
+
+
+def _unfit_out(out):
+    """Whether ``out`` cannot be an operator's output as it is: a read-only
+    (broadcast, stride 0) view or one with a negative step."""
+    if not out._strides or min(out._strides) > 0:
+        return False
+    return builtins.any(stride <= 0 and size > 1 for stride, size in zip(out._strides, out._shape))
+
+
+def _arrays_into(plan, x1, x2, out):
+    """(operator, its arguments but out) for ``binary_into`` of two arrays, or None."""
+    direct = plan._direct.get((x1._dtype, x2._dtype))
+    if direct is None:
+        direct = plan._direct_plan(x1._dtype, x2._dtype)
+    if not direct or direct[1] != out._dtype:
+        return None
+    operands = []
+    for x in (x1, x2):
+        x = _input_into(x, out)
+        if x is None:
+            return None
+        operands.append(x)
+    if direct[0] is not None:
+        operands.append(direct[0])
+    return plan.op, operands
+
+
+def _scalar_into(plan, x1, x2, out):
+    """(operator, its arguments but out) for ``binary_into`` of an array and a
+    Python float or int, or None."""
+    reflected = not is_array(x1)
+    x, value = (x2, x1) if reflected else (x1, x2)
+    kind = type(value)
+    if kind is not float and kind is not int:
+        return None
+    direct = plan._scalar_direct.get((kind, x._dtype, reflected))
+    if direct is None:
+        direct = plan._scalar_direct_plan(kind, x._dtype, reflected)
+    if not direct or direct[2] != out._dtype or not direct[4] <= value <= direct[5]:
+        return None
+    op, alpha, _, compute, _, _, scalar_first = direct
+    x = _input_into(x, out)
+    if x is None:
+        return None
+    scalar = _ops.acl_scalar(value, compute)
+    args = [scalar, x] if scalar_first else [x, scalar]
+    if alpha is not None:
+        args.append(alpha)
+    return op, args
+
+
+def _input_into(x, out):
+    """``x`` as an operand written into ``out``: itself, or its broadcast view to
+    ``out``'s shape; None when it does not broadcast to it, is on another device,
+    has a negative step or shares ``out``'s memory without being the same view."""
+    device = x._buffer.device
+    if (device is not out._buffer.device and device != out._buffer.device) or _negative_step(x):
+        return None
+    if x._buffer is out._buffer and (x._offset, x._strides, x._shape, x._dtype) \
+            != (out._offset, out._strides, out._shape, out._dtype):
+        return None
+    if x._shape == out._shape:
+        return x
+    try:
+        if broadcast_shapes(x._shape, out._shape) != out._shape:
+            return None
+    except ValueError:
+        return None
+    return _manipulation.broadcast_to(x, out._shape)
 
 # Complex numbers as pairs of reals: a complex array's bytes viewed as its real
 # and imaginary parts (strided views, no copy), and a complex array assembled from

@@ -126,6 +126,57 @@ static void test_cast_and_copy(void)
     aclrtFree(dd);
 }
 
+/* The value of a float16 (finite). */
+static double half_value(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f;
+    double m = e ? ldexp(1024 + (h & 0x3ff), e - 25) : ldexp(h & 0x3ff, -24);
+    return (h & 0x8000) ? -m : m;
+}
+
+/* Casts and a mixed-dtype add large enough to be split across the pool's threads (and, at 2 M
+ * doubles = 16 MiB, written with streaming stores): int32 -> double -> int32, float -> float16,
+ * double + int32. */
+static void test_threaded_casts_and_mixed_add(void)
+{
+    enum { N = 1 << 21 };
+    int32_t *i32 = (int32_t *)malloc(sizeof(int32_t) * N), *back = (int32_t *)malloc(sizeof(int32_t) * N);
+    double *d = (double *)malloc(sizeof(double) * N);
+    uint16_t *h = (uint16_t *)malloc(sizeof(uint16_t) * N);
+    for (int i = 0; i < N; i++) i32[i] = (i % 2001) - 1000;
+    void *di = dev_from(i32, sizeof(int32_t) * N), *dd = dev_from(d, sizeof(double) * N);
+    void *db = dev_from(back, sizeof(int32_t) * N), *dh = dev_from(h, sizeof(uint16_t) * N);
+    void *ds = dev_from(d, sizeof(double) * N);
+    int64_t n[1] = { N }, s1[1] = { 1 };
+    aclTensor *ti = view(di, ACL_INT32, 1, n, s1, 0, N), *td = view(dd, ACL_DOUBLE, 1, n, s1, 0, N);
+    aclTensor *tb = view(db, ACL_INT32, 1, n, s1, 0, N), *tsum = view(ds, ACL_DOUBLE, 1, n, s1, 0, N);
+    int64_t half[1] = { N / 2 }, s2[1] = { 2 };
+    aclTensor *ti2 = view(di, ACL_INT32, 1, half, s2, 0, N), *th = view(dh, ACL_FLOAT16, 1, half, s1, 0, N);
+    double one = 1.0;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_DOUBLE);
+    RUN(aclnnCast, ti, ACL_DOUBLE, td);
+    RUN(aclnnCast, td, ACL_INT32, tb);
+    RUN(aclnnAdd, td, ti, alpha, tsum);
+    RUN(aclnnCast, ti2, ACL_FLOAT16, th); /* strided int32 -> float16: exact for |x| <= 2048 */
+    to_host(d, ds, sizeof(double) * N);
+    to_host(back, db, sizeof(int32_t) * N);
+    to_host(h, dh, sizeof(uint16_t) * (N / 2));
+    int bad = 0;
+    for (int i = 0; i < N && !bad; i++) bad = back[i] != i32[i] || d[i] != 2.0 * i32[i];
+    EXPECT(!bad, "int32 -> double -> int32 or double + int32 wrong");
+    for (int i = 0; i < N / 2 && !bad; i++) bad = half_value(h[i]) != (double)i32[2 * i];
+    EXPECT(!bad, "strided int32 -> float16 wrong");
+    aclDestroyScalar(alpha);
+    aclTensor *ts[] = { ti, td, tb, tsum, ti2, th };
+    for (aclTensor *t : ts) aclDestroyTensor(t);
+    void *ds_[] = { di, dd, db, dh, ds };
+    for (void *p : ds_) aclrtFree(p);
+    free(i32);
+    free(back);
+    free(d);
+    free(h);
+}
+
 static void test_reductions(void)
 {
     /* x = [[1, 2, 3], [4, NaN, 6]]: sum over dim 1 = [6, NaN]; argmax over dim 1 = [2, 1]. */
@@ -449,6 +500,7 @@ int main(void)
     test_strided_broadcast_add();
     test_float16_and_int_division();
     test_cast_and_copy();
+    test_threaded_casts_and_mixed_add();
     test_reductions();
     test_matmul();
     test_matmul_narrow();
