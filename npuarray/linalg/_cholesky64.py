@@ -75,12 +75,10 @@ def cholesky_float64(x, upper):
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
     if cholesky_failed(first):   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    lower = _refined(a, largest, first, stream)
-    if lower is None:   # too ill-conditioned to refine
+    parts = _refined(a, largest, first, stream)
+    if parts is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
-    if upper:   # the division writes the transpose: no copy
-        return divide(matrix_transpose(lower), matrix_transpose(scale))
-    return divide(lower, scale)
+    return _assembled(*parts, scale, upper, stream)
 
 
 def _refined(a, largest, first, stream):
@@ -117,9 +115,22 @@ def _refined(a, largest, first, stream):
     else:
         if checks:
             return None
-    lower = lead.value(FLOAT64)
+    return lead, steps
+
+
+def _assembled(lead, steps, scale, upper, stream):
+    """``(L0 + D_1 + ..) / scale`` (float64, exact but for the last rounding of each sum)
+    from the int32 words of the factor and of the steps: each part one aclnnMul of its
+    words by the powers of two of its rows (over ``scale``), added by aclnnInplaceAdd.
+    ``upper``: the transpose, written C-contiguous by reading the words transposed (int32
+    reads, cheaper than a float64 transpose)."""
+    def oriented(x):
+        return matrix_transpose(x) if upper else x
+    lower = multiply(oriented(lead.whole), oriented(divide(2.0 ** (-8 * lead.s), scale)))
+    one = _ops.acl_scalar(1.0, FLOAT64)
     for digits in steps:
-        lower = add(lower, digits.value(FLOAT32))
+        rows = divide(2.0 ** (-8 * digits.s), multiply(_ops.cast(digits.scale, FLOAT64, stream=stream), scale))
+        _ops.launch("aclnnInplaceAdd", lower, multiply(oriented(digits.whole), oriented(rows)), one, stream=stream)
     return lower
 
 
@@ -146,21 +157,22 @@ def _residual(a, lead, unit, stream):
 
 
 def _updated(residual, lead, low, digits, step, earlier, unit, stream):
-    """``R - H - H^T`` with ``H = L0 D^T + (E + D/2) D^T`` (``D``: ``digits``, the step
-    truncated; ``E``: ``earlier``, float32 or None): ``(L0 - low) D^T`` exact from the
-    levels of the top 3 digits of ``L0`` (smallest first), the rest (``low``: its last
-    digit; all below ``2**-24`` of ``L0 D^T``) in one float32 product with the untruncated
-    ``step`` (the differences are below ``u`` of ``R``)."""
+    """``R - H - H^T`` with ``H^T = D L0^T + D (E + D/2)^T`` (``D``: ``digits``, the step
+    truncated; ``E``: ``earlier``, float32 or None): ``D (L0 - low)^T`` exact from the
+    levels of ``D``'s digits times the top 3 digits of ``L0`` (smallest first; ``L0``'s
+    transposed planes are those its square used, so ``D`` needs no transposed planes), the
+    rest (``low``: ``L0``'s last digit; all below ``2**-24`` of ``D L0^T``) in one float32
+    product with the untruncated ``step`` (the differences are below ``u`` of ``R``)."""
     half = add(low, multiply(step, 0.5)) if earlier is None else add(add(low, earlier), multiply(step, 0.5))
-    small = matmul(half, matrix_transpose(step))
+    small = matmul(step, matrix_transpose(half))
     total = None
-    for weight, level in reversed(list(_exact_products.levels(lead, digits, unit, stream, top=LEAD_DIGITS - 1))):
+    for weight, level in reversed(list(_exact_products.levels(digits, lead, unit, stream, top=LEAD_DIGITS - 1))):
         if total is None:
             total = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
             _ops.launch("aclnnMuls", level, _ops.acl_scalar(weight, FLOAT64), total, stream=stream)
         else:
             _ops.launch("aclnnInplaceAdd", total, level, _ops.acl_scalar(weight, FLOAT64), stream=stream)
-    _ops.launch("aclnnInplaceDiv", total, matrix_transpose(digits.scale), stream=stream)
+    _ops.launch("aclnnInplaceDiv", total, digits.scale, stream=stream)
     _ops.launch("aclnnInplaceAdd", total, small, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
     return subtract(subtract(residual, total), matrix_transpose(total))
 

@@ -77,15 +77,17 @@ def test_residual_product_batched_zero_and_non_finite(int8_products_taken):
 
 
 def _levels_sum(x, y, top=None):
-    """The weighted levels' sum in exact rational arithmetic, over y's row scales, as an object
-    array per matrix of the (flattened) batch."""
+    """The weighted levels' sum in exact rational arithmetic, over x's and y's row scales, as
+    an object array per matrix of the (flattened) batch."""
     total = None
     for weight, level in _exact_products.levels(x, y, _unit(), _stream(), top=top):
         level = level.to_host().astype(object) * Fraction(weight)
         total = level if total is None else total + level
+    exact = np.vectorize(lambda v: Fraction(float(v)), otypes=[object])
+    if x.scale is not None:
+        total = total / exact(x.scale.to_host())
     if y.scale is not None:
-        scale = y.scale.to_host()
-        total = total / np.vectorize(lambda v: Fraction(float(v)), otypes=[object])(np.swapaxes(scale, -1, -2))
+        total = total / exact(np.swapaxes(y.scale.to_host(), -1, -2))
     return total.reshape((-1,) + total.shape[-2:])
 
 
@@ -102,7 +104,7 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
         x = _exact_products.FixedPoint(npx.asarray(lower), None, s, stream)
         y = _exact_products.FixedPoint(npx.asarray(step), npx.asarray(rows), t, stream)
         square, cross = _levels_sum(x, x), _levels_sum(x, y)
-        top = _levels_sum(x, y, top=s - 1)
+        top = _levels_sum(y, x, top=s - 1)   # y times x's top digits
         last = x.last_digit().to_host()
     value, step_value = x.value(np.dtype(np.float64)).to_host(), y.value(np.dtype(np.float32)).to_host()
     assert step_value.dtype == np.float32
@@ -110,8 +112,8 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
     assert np.all(np.abs(step_value - step) < 2.0 ** (-8 * t) / rows)
     for k, (a, b) in enumerate(zip(value.reshape((-1, n, n)), step_value.reshape((-1, n, n)))):
         assert (square[k] == np.array(_exact_product(a, a.T), dtype=object)).all()   # exact
-        rest = np.array(_exact_product(last.reshape((-1, n, n))[k].astype(np.float64), b.T), dtype=object)
-        assert (top[k] + rest == cross[k]).all()   # the top digits' product and the last digit's
+        rest = np.array(_exact_product(b, last.reshape((-1, n, n))[k].astype(np.float64).T), dtype=object)
+        assert (top[k] + rest == cross[k].T).all()   # the top digits' product and the last digit's
         assert (cross[k] == np.array(_exact_product(a, b.T), dtype=object)).all()
 
 
