@@ -44,7 +44,6 @@ from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import arange
 from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
-from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, min as _min
 from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
@@ -164,7 +163,7 @@ def _updated(residual, lead, low, digits, step, earlier, unit, stream):
     rest (``low``: ``L0``'s last digit; all below ``2**-24`` of ``D L0^T``) in one float32
     product with the untruncated ``step`` (the differences are below ``u`` of ``R``)."""
     half = add(low, multiply(step, 0.5)) if earlier is None else add(add(low, earlier), multiply(step, 0.5))
-    small = matmul(step, matrix_transpose(half))
+    small = _triangular.times_lower_transposed(step, half, stream, full=True)
     total = None
     for weight, level in reversed(list(_exact_products.levels(digits, lead, unit, stream, top=LEAD_DIGITS - 1))):
         if total is None:
@@ -182,12 +181,15 @@ def _newton_step(residual, inverse, lower, mask, stream):
     lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
     is small: its float32 error is below float64's), to second order:
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
-    the diagonal (a product with ``mask``); ``W = L0^-1``."""
+    the diagonal (a product with ``mask``); ``W = L0^-1``. Only the lower blocks of ``Y``
+    and of ``Phi(Y) Phi(Y)^T`` are made, and the products with triangular factors skip
+    their zero blocks (``_triangular``): about 2.5 ``n**3`` multiply-adds, not 4."""
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
-    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
+    y = _triangular.times_lower_transposed(_triangular.lower_times(inverse, r32, stream, lower=False), inverse,
+                                           stream)
     z = multiply(y, mask)
-    z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
-    return matmul(lower, z)
+    z = multiply(subtract(y, _triangular.times_lower_transposed(z, z, stream)), mask)
+    return _triangular.lower_times(lower, z, stream)
 
 
 def _step_digits(step, stream):

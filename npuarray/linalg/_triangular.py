@@ -4,20 +4,32 @@ the diagonal blocks of ``BLOCK`` rows are inverted together (CANN's ops-blas LU,
 pairs, ``[[W11, 0], [W21, W22]]`` with ``W21 = -W22 L21 W11`` (two batched aclnnMatmul
 per level, every pair of a level in one launch through strided views). About ``n**3 / 3``
 multiply-adds, against ``n**3`` for a solve with ``n`` right-hand sides. The error is
-that of a triangular solve, a small multiple of ``cond(L) u`` (float32's ``u``)."""
+that of a triangular solve, a small multiple of ``cond(L) u`` (float32's ``u``).
+
+Products with lower-triangular factors (``lower_times``, ``times_lower_transposed``, for
+float64 ``cholesky``'s Newton steps) skip the blocks a triangle makes zero: with the
+matrices cut into 2 x 2 blocks of ``h = n / 2`` rows, ``L M`` (both lower) is
+``[[L11 M11, 0], [L2 M1, L22 M22]]`` (``L2``: the second block row, ``M1``: the first
+block column; the two diagonal products in one batched launch through strided views),
+half the multiply-adds of a full product; ``L X`` three quarters; the lower blocks of
+``X L^T`` half, and the whole of it three quarters. On npusim an aclnnMatmul of a
+quarter of the size costs an eighth (the products are compute bound down to 256 rows),
+so the saving is real; below ``BLOCKED_FROM`` rows the extra launches are not worth it."""
 import numpy as np
 
 from .._core import _ops
 from .._core._creation import eye
 from .._core._elementwise import negative
 from .._core._linear_algebra import matmul
-from .._core._manipulation import broadcast_to
+from .._core._manipulation import broadcast_to, matrix_transpose
 from . import _lu
 
 __all__ = []
 
 BLOCK = 64
+BLOCKED_FROM = 128      # rows from which the triangles' zero blocks are skipped
 _FLOAT32 = np.dtype(np.float32)
+_KEEP_DTYPE = 0         # aclnnMatmul's cubeMathType: float32 computed as float32
 
 
 def _blocks(x, size, count, first, step):
@@ -61,3 +73,60 @@ def inverse(lower, stream):
         width *= 2
     return result if size == n else _ops.copy(result[..., :n, :n], stream=stream)
 
+
+
+def _product(a, b, out, stream):
+    """``out[...] = a @ b`` (float32 views, any strides): one aclnnMatmul."""
+    _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
+
+
+def _diagonal_pair(x, h):
+    """The view (..., 2, h, h) of the two diagonal blocks of ``x`` (..., 2 h, 2 h)."""
+    rs, cs = x._strides[-2:]
+    return x._view(x._shape[:-2] + (2, h, h), x._strides[:-2] + (h * (rs + cs), rs, cs), x._offset)
+
+
+def _new(like, stream):
+    return _ops.empty(like._shape, _FLOAT32, like._buffer.device, stream)
+
+
+def _half(x):
+    n = x._shape[-1]
+    return n // 2 if n >= BLOCKED_FROM and n % 2 == 0 else None
+
+
+def lower_times(a, b, stream, lower=True):
+    """``a @ b`` (float32, (..., n, n), a new array) of the lower-triangular ``a`` and ``b``
+    (lower-triangular too) when ``lower``, else of the lower-triangular ``a`` and any ``b``."""
+    h = _half(a)
+    if h is None:
+        out = _new(a, stream)
+        _product(a, b, out, stream)
+        return out
+    out = _new(a, stream)
+    if lower:
+        _ops.fill_(out[..., :h, h:], 0, stream=stream)
+        _product(_diagonal_pair(a, h), _diagonal_pair(b, h), _diagonal_pair(out, h), stream)
+        _product(a[..., h:, :], b[..., :, :h], out[..., h:, :h], stream)
+    else:
+        _product(a[..., :h, :h], b[..., :h, :], out[..., :h, :], stream)
+        _product(a[..., h:, :], b, out[..., h:, :], stream)
+    return out
+
+
+def times_lower_transposed(x, w, stream, full=False):
+    """``x @ w^T`` (float32, (..., n, n), a new array) of any ``x`` and the lower-triangular
+    ``w``: the whole of it when ``full``, else its lower blocks only (the block above the
+    diagonal blocks is zero; the diagonal blocks are whole)."""
+    h = _half(x)
+    out = _new(x, stream)
+    if h is None:
+        _product(x, matrix_transpose(w), out, stream)
+        return out
+    _product(x[..., :, :h], matrix_transpose(w[..., :h, :h]), out[..., :, :h], stream)
+    if full:
+        _product(x, matrix_transpose(w[..., h:, :]), out[..., :, h:], stream)
+    else:
+        _ops.fill_(out[..., :h, h:], 0, stream=stream)
+        _product(x[..., h:, :], matrix_transpose(w[..., h:, :]), out[..., h:, h:], stream)
+    return out

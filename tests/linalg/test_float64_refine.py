@@ -98,7 +98,8 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
     lower = np.tril(RNG.uniform(-limit, limit, batch + (n, n))).astype(np.float32)
     step = (RNG.standard_normal(batch + (n, n)) * 2.0 ** RNG.integers(-40, -20, batch + (n, 1))).astype(np.float32)
     largest = np.abs(step).max(axis=-1, keepdims=True)
-    rows = (2.0 ** -(np.floor(np.log2(largest)) + 1) / 2).astype(np.float32)   # |step rows| in [1/4, 1/2)
+    # |step rows| in [1/8, 1/4): [1/4, 1/2) would cross limit(t), just below 1/2
+    rows = (2.0 ** -(np.floor(np.log2(largest)) + 1) / 4).astype(np.float32)
     stream = _stream()
     with npx.transfer_guard("disallow"):
         x = _exact_products.FixedPoint(npx.asarray(lower), None, s, stream)
@@ -134,6 +135,37 @@ def test_triangular_inverse(n, batch):
     assert w.dtype == np.float32 and w.shape == lower.shape
     assert not np.triu(w, 1).any()
     assert np.abs(w - reference).max() <= 1e-5 * np.abs(reference).max()
+
+
+@pytest.mark.parametrize("n, batch", [(40, ()), (129, ()), (130, ()), (256, (2,))])
+def test_products_with_triangular_factors(n, batch):
+    # the 2 x 2 blocks of the even sizes from BLOCKED_FROM rows skip the triangles' zero
+    # blocks; odd and small sizes take whole products: the same values either way
+    a, b = (np.tril(RNG.standard_normal(batch + (n, n))).astype(np.float32) for _ in range(2))
+    x = RNG.standard_normal(batch + (n, n)).astype(np.float32)
+    stream = _stream()
+    with npx.transfer_guard("disallow"):
+        da, db, dx = npx.asarray(a), npx.asarray(b), npx.asarray(x)
+        both = _triangular.lower_times(da, db, stream).to_host()
+        left = _triangular.lower_times(da, dx, stream, lower=False).to_host()
+        whole = _triangular.times_lower_transposed(dx, db, stream, full=True).to_host()
+        blocks = _triangular.times_lower_transposed(dx, db, stream).to_host()
+    a, b, x = a.astype(np.float64), b.astype(np.float64), x.astype(np.float64)
+    bound = 2 * n * 2.0 ** -24   # float32 products of entries of size 1 (n-term sums)
+
+    def check(got, expected, magnitude):
+        assert got.dtype == np.float32
+        assert np.all(np.abs(got - expected) <= bound * magnitude)
+
+    check(both, a @ b, np.abs(a) @ np.abs(b))
+    assert not np.triu(both, 1).any()
+    check(left, a @ x, np.abs(a) @ np.abs(x))
+    bt = np.swapaxes(b, -1, -2)
+    check(whole, x @ bt, np.abs(x) @ np.abs(bt))
+    h = n // 2 if n >= _triangular.BLOCKED_FROM and n % 2 == 0 else n
+    expected = x @ bt
+    expected[..., :h, h:] = 0   # the block above the diagonal blocks is left zero
+    check(blocks, expected, np.abs(x) @ np.abs(bt))
 
 
 def _solve(a, b):
