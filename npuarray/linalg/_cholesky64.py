@@ -166,7 +166,7 @@ def _updated(residual, lead, low, digits, step, earlier, unit, stream):
     transposed planes are those its square used, so ``D`` needs no transposed planes), the
     rest (``low``: ``L0``'s last digit; all below ``2**-24`` of ``D L0^T``) in one float32
     product with the untruncated ``step`` (the differences are below ``u`` of ``R``)."""
-    half = add(low, multiply(step, 0.5)) if earlier is None else add(add(low, earlier), multiply(step, 0.5))
+    half = _plus(low if earlier is None else add(low, earlier), step, 0.5, stream)
     small = _triangular.times_lower_transposed(step, half, stream, full=True)
     total = None
     for weight, level in reversed(list(_exact_products.levels(digits, lead, unit, stream, top=LEAD_DIGITS - 1))):
@@ -178,6 +178,13 @@ def _updated(residual, lead, low, digits, step, earlier, unit, stream):
     _ops.launch("aclnnInplaceDiv", total, digits.scale, stream=stream)
     _ops.launch("aclnnInplaceAdd", total, small, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
     return subtract(subtract(residual, total), matrix_transpose(total))
+
+
+def _plus(x, y, alpha, stream):
+    """``x + alpha y`` (float32, a new array): one aclnnAdd with its alpha."""
+    out = _ops.empty(x._shape, FLOAT32, x._buffer.device, stream)
+    _ops.launch("aclnnAdd", x, y, _ops.acl_scalar(alpha, FLOAT32), out, stream=stream)
+    return out
 
 
 def _newton_step(residual, inverse, lower, mask, stream):
