@@ -13,9 +13,11 @@ matrices cut into 2 x 2 blocks of ``h = n / 2`` rows, ``L M`` (both lower) is
 ``[[L11 M11, 0], [L2 M1, L22 M22]]`` (``L2``: the second block row, ``M1``: the first
 block column; the two diagonal products in one batched launch through strided views),
 half the multiply-adds of a full product; ``L X`` three quarters; the lower blocks of
-``X L^T`` half, and the whole of it three quarters. On npusim an aclnnMatmul of a
-quarter of the size costs an eighth (the products are compute bound down to 256 rows),
-so the saving is real; below ``BLOCKED_FROM`` rows the extra launches are not worth it."""
+``X L^T`` half, and the whole of it three quarters. On npusim these smaller products run
+as row blocks on its own thread pool (under 2**27 multiply-adds, kernels/ops/matmul.c),
+at about two thirds of the rate of a whole 512 x 512 product on an idle machine, but
+without that product's stalls on descheduled BLAS threads on a busy one; below
+``BLOCKED_FROM`` rows the extra launches are not worth it."""
 import numpy as np
 
 from .._core import _ops
@@ -73,7 +75,6 @@ def inverse(lower, stream):
     return result if size == n else _ops.copy(result[..., :n, :n], stream=stream)
 
 
-
 def _product(a, b, out, stream):
     """``out[...] = a @ b`` (float32 views, any strides): one aclnnMatmul."""
     _ops.launch("aclnnMatmul", a, b, out, _KEEP_DTYPE, stream=stream)
@@ -86,10 +87,12 @@ def _diagonal_pair(x, h):
 
 
 def _new(like, stream):
+    """A new float32 array of ``like``'s shape on its device."""
     return _ops.empty(like._shape, _FLOAT32, like._buffer.device, stream)
 
 
 def _half(x):
+    """Rows of the 2 x 2 blocks of ``x``, or None: whole products for small or odd sizes."""
     n = x._shape[-1]
     return n // 2 if n >= BLOCKED_FROM and n % 2 == 0 else None
 
