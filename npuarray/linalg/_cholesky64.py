@@ -13,9 +13,9 @@ float64 accuracy comes from residuals computed exactly from int8 products
   digits in 7 int8 launches, one per level), giving ``R = a - L0 L0^T`` with one float64
   rounding per level;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
-  (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products that skip
-  their triangular factors' zero blocks), ``D`` cut into three digits per row and
-  ``R -= H + H^T`` with ``H^T = D L0^T + D (E + D/2)^T`` (``E``: the earlier steps),
+  (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
+  cut into three digits per row and ``R -= H + H^T`` with
+  ``H^T = D L0^T + D (E + D/2)^T`` (``E``: the earlier steps),
   ``D L0^T`` exact again for the top three digits of ``L0`` (9 products of digits, 5 int8
   launches, ``L0``'s transposed digits those of its square) and the rest, below ``2**-24``
   of it, in float32 (one product), so that ``R`` stays the residual of ``L0 + E + D`` to
@@ -23,9 +23,9 @@ float64 accuracy comes from residuals computed exactly from int8 products
 * steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
   step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
   times the float32 factor's), whose call then costs 12 int8 launches (25 ``n**3``
-  multiply-adds), about 3 ``n**3`` float32 multiply-adds in products and the triangular
-  inverse, about 20 float64 element-wise passes and two read-backs (the float32 factor's
-  success, then the test); the result is assembled from the int32 words of ``L0`` and the
+  multiply-adds), five float32 products and the triangular inverse, about 20 float64
+  element-wise passes and two read-backs (the float32 factor's success, then the test);
+  the result is assembled from the int32 words of ``L0`` and the
   steps (exact but for one rounding per step).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
   1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
@@ -48,6 +48,7 @@ from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import arange
 from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
+from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, min as _min
 from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
@@ -167,7 +168,7 @@ def _updated(residual, lead, low, digits, step, earlier, unit, stream):
     rest (``low``: ``L0``'s last digit; all below ``2**-24`` of ``D L0^T``) in one float32
     product with the untruncated ``step`` (the differences are below ``u`` of ``R``)."""
     half = _plus(low if earlier is None else add(low, earlier), step, 0.5, stream)
-    small = _triangular.times_lower_transposed(step, half, stream, full=True)
+    small = matmul(step, matrix_transpose(half))
     total = None
     for weight, level in reversed(list(_exact_products.levels(digits, lead, unit, stream, top=LEAD_DIGITS - 1))):
         if total is None:
@@ -192,15 +193,16 @@ def _newton_step(residual, inverse, lower, mask, stream):
     lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
     is small: its float32 error is below float64's), to second order:
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
-    the diagonal (a product with ``mask``); ``W = L0^-1``. Only the lower blocks of ``Y``
-    and of ``Phi(Y) Phi(Y)^T`` are made, and the products with triangular factors skip
-    their zero blocks (``_triangular``): about 2.5 ``n**3`` multiply-adds, not 4."""
+    the diagonal (a product with ``mask``); ``W = L0^-1``. Whole products, though half
+    the multiply-adds are zeros of the triangles: on npusim a product under ``2**27``
+    multiply-adds runs as row slivers of at most ``2**18`` (kernels/ops/matmul.c), so
+    the half- and quarter-size products of a 2 x 2 blocking took about twice as long per
+    multiply-add as a whole 512 x 512 one (on an idle machine) and cost more in total."""
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
-    y = _triangular.times_lower_transposed(_triangular.lower_times(inverse, r32, stream, lower=False), inverse,
-                                           stream)
+    y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = multiply(y, mask)
-    z = multiply(subtract(y, _triangular.times_lower_transposed(z, z, stream)), mask)
-    return _triangular.lower_times(lower, z, stream)
+    z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
+    return matmul(lower, z)
 
 
 def _step_digits(step, stream):

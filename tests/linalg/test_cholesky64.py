@@ -2,8 +2,8 @@
 number of int8 products and read-backs a well-conditioned matrix costs, diagonals at the
 edges of the power-of-two scaling against exact rational references (``fractions``), steps
 with tiny rows, and factors against NumPy (LAPACK) for scaled, batched, non-contiguous,
-ill-conditioned (several steps), upper, not positive definite and NaN inputs, at sizes whose
-step products skip their triangular factors' zero blocks too, with nothing moved to the host
+ill-conditioned (several steps), upper, not positive definite and NaN inputs, also at 256
+rows (four 64-row blocks in the triangular inverse), with nothing moved to the host
 (transfer_guard "disallow")."""
 from fractions import Fraction
 
@@ -105,7 +105,6 @@ def _scaled_backward_error(a, lower):
 
 @pytest.mark.parametrize("condition", [1e3, 1e6])
 def test_ill_conditioned_matrices_take_more_steps(condition):
-    # 256 rows: the step's float32 products skip the zero blocks of their triangular factors
     n = 256
     q, _ = np.linalg.qr(RNG.standard_normal((n, n)))
     a = (q * np.logspace(0, -np.log10(condition), n)) @ q.T
@@ -121,7 +120,7 @@ def test_ill_conditioned_matrices_take_more_steps(condition):
     np.testing.assert_allclose(lower, expected, rtol=0, atol=condition * n * U * np.abs(expected).max())
 
 
-def test_scaled_batched_non_contiguous_and_upper_blocked():
+def test_scaled_batched_non_contiguous_and_upper_at_256_rows():
     n = 256   # rows and columns scaled by 2**-40 .. 2**40, a strided view of a larger array
     g = RNG.standard_normal((2, n, n))
     a = g @ np.swapaxes(g, -1, -2) + n * np.eye(n)
