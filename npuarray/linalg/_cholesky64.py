@@ -14,19 +14,18 @@ float64 accuracy comes from residuals computed exactly from int8 products
   rounding per level;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
   (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
-  cut into three digits per row and ``R -= H + H^T`` with
-  ``H^T = D L0^T + D (E + D/2)^T`` (``E``: the earlier steps),
-  ``D L0^T`` exact again for the top three digits of ``L0`` (9 products of digits, 5 int8
-  launches, ``L0``'s transposed digits those of its square) and the rest, below ``2**-24``
-  of it, in float32 (one product), so that ``R`` stays the residual of ``L0 + E + D`` to
-  float64's accuracy;
+  cut into three digits per row and ``R -= H + H^T`` with ``H^T = D L0^T + D (E + D/2)^T``
+  (``E``: the earlier steps), ``D L0^T`` exact again for the top three digits of ``L0``
+  (9 products of digits, 5 int8 launches, with the transposed digits of ``L0`` its square
+  used) and the rest, below ``2**-24`` of it, in float32 (one product), so that ``R``
+  stays the residual of ``L0 + E + D`` to float64's accuracy;
 * steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
   step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
   times the float32 factor's), whose call then costs 12 int8 launches (25 ``n**3``
   multiply-adds), five float32 products and the triangular inverse, about 20 float64
   element-wise passes and two read-backs (the float32 factor's success, then the test);
-  the result is assembled from the int32 words of ``L0`` and the
-  steps (exact but for one rounding per step).
+  the result is assembled from the int32 words of ``L0`` and the steps (exact but for one
+  rounding per step).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
   1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
   also tells a matrix that is not positive definite.
