@@ -194,9 +194,10 @@ def _newton_step(residual, inverse, lower, mask, stream):
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
     the diagonal (a product with ``mask``); ``W = L0^-1``. Whole products, though half
     the multiply-adds are zeros of the triangles: on npusim a product under ``2**27``
-    multiply-adds runs as row slivers of at most ``2**18`` (kernels/ops/matmul.c), so
-    the half- and quarter-size products of a 2 x 2 blocking took about twice as long per
-    multiply-add as a whole 512 x 512 one (on an idle machine) and cost more in total."""
+    multiply-adds runs as row slivers of at most ``2**18`` (kernels/ops/matmul.c), one to
+    four rows for the half- and quarter-size products of a 2 x 2 blocking, which read
+    the whole right operand per sliver; they took 2 to 3 times as long per multiply-add
+    as a whole 512 x 512 product, more in total than the zeros they skip."""
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
     y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = multiply(y, mask)
