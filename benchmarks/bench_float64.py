@@ -9,7 +9,8 @@ eigh from aclnnSvd, complex128 FFTs composed of element-wise operators.
 * thin products (512^2 float64) @ (512 x 16): ``matmul`` and ``prepare_matmul(a).matmul``
   (the left operand split once, as iterative refinement uses it), and 512^2 complex128;
 * ``int8 product`` 1024 x 8192 x 1024 on npusim's AMX and VNNI paths (not with ``--quick``);
-* ``solve`` (16 right-hand sides, and one) and ``cholesky`` of a 512^2 float64 SPD matrix;
+* ``solve`` (16 right-hand sides, and one) and ``cholesky`` of a 512^2 float64 SPD matrix,
+  and ``cholesky`` of one of condition number 1e6 (several refinement steps);
 * ``eigh`` 512^2 float32 and float64 (``--quick``: 256^2);
 * ``fft`` of 2^20 complex128, and of length 2 * 401 (Bluestein);
 * the pool's peak of a 2048^2 float64 product against its operands (not with ``--quick``).
@@ -167,7 +168,15 @@ def _factorisations(harness, stream, torch, rng):
         "npuarray": synchronized(stream, lambda: npx.linalg.cholesky(s)),
         "numpy": lambda: np.linalg.cholesky(spd), **_torch(torch, "linalg.cholesky", spd)},
         repeat=3, target=None if harness.quick else _targets.F64_CHOLESKY_512)
-    for name, call in (("solve", lambda: npx.linalg.solve(s, r)), ("cholesky", lambda: npx.linalg.cholesky(s))):
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    ill = (q * np.logspace(0, -6, n)) @ q.T   # condition 1e6: the refinement takes several steps
+    ill = (ill + ill.T) / 2
+    d = npx.asarray(ill)
+    harness.compare("cholesky %dx%d float64, condition 1e6" % (n, n), {
+        "npuarray": synchronized(stream, lambda: npx.linalg.cholesky(d)),
+        "numpy": lambda: np.linalg.cholesky(ill), **_torch(torch, "linalg.cholesky", ill)}, repeat=3)
+    for name, call in (("solve", lambda: npx.linalg.solve(s, r)), ("cholesky", lambda: npx.linalg.cholesky(s)),
+                       ("cholesky, condition 1e6,", lambda: npx.linalg.cholesky(d))):
         print("  %s %d^2 float64: %s" % (name, n, _launches(call)))
     for dtype in (np.float32, np.float64):
         h = spd.astype(dtype)

@@ -14,15 +14,18 @@ float64 accuracy comes from residuals computed exactly from int8 products
   rounding per level;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
   (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
-  cut into three digits per row and ``R -= H + H^T`` with ``H = L0 D^T + (E + D/2) D^T``
-  (``E``: the earlier steps), ``L0 D^T`` exact again for the top three digits of ``L0``
-  (9 products of digits, 5 int8 launches) and the rest, below ``2**-24`` of it, in float32
-  (one product), so that ``R`` stays the residual of ``L0 + E + D`` to float64's accuracy;
+  cut into three digits per row and ``R -= H + H^T`` with ``H^T = D L0^T + D (E + D/2)^T``
+  (``E``: the earlier steps), ``D L0^T`` exact again for the top three digits of ``L0``
+  (9 products of digits, 5 int8 launches, with the transposed digits of ``L0`` its square
+  used) and the rest, below ``2**-24`` of it, in float32 (one product), so that ``R``
+  stays the residual of ``L0 + E + D`` to float64's accuracy;
 * steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
   step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
   times the float32 factor's), whose call then costs 12 int8 launches (25 ``n**3``
-  multiply-adds), five float32 products and the triangular inverse, about 25 float64
-  element-wise passes and two read-backs (the float32 factor's success, then the test).
+  multiply-adds), five float32 products and the triangular inverse, about 20 float64
+  element-wise passes and two read-backs (the float32 factor's success, then the test);
+  the result is assembled from the int32 words of ``L0`` and the steps (exact but for one
+  rounding per step).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
   1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
   also tells a matrix that is not positive definite.
@@ -75,12 +78,10 @@ def cholesky_float64(x, upper):
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
     if cholesky_failed(first):   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    lower = _refined(a, largest, first, stream)
-    if lower is None:   # too ill-conditioned to refine
+    parts = _refined(a, largest, first, stream)
+    if parts is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
-    if upper:   # the division writes the transpose: no copy
-        return divide(matrix_transpose(lower), matrix_transpose(scale))
-    return divide(lower, scale)
+    return _assembled(*parts, scale, upper, stream)
 
 
 def _refined(a, largest, first, stream):
@@ -117,9 +118,22 @@ def _refined(a, largest, first, stream):
     else:
         if checks:
             return None
-    lower = lead.value(FLOAT64)
+    return lead, steps
+
+
+def _assembled(lead, steps, scale, upper, stream):
+    """``(L0 + D_1 + ..) / scale`` (float64, exact but for the last rounding of each sum)
+    from the int32 words of the factor and of the steps: each part one aclnnMul of its
+    words by the powers of two of its rows (over ``scale``), added by aclnnInplaceAdd.
+    ``upper``: the transpose, written C-contiguous by reading the words transposed (int32
+    reads, cheaper than a float64 transpose)."""
+    def oriented(x):
+        return matrix_transpose(x) if upper else x
+    lower = multiply(oriented(lead.whole), oriented(divide(2.0 ** (-8 * lead.s), scale)))
+    one = _ops.acl_scalar(1.0, FLOAT64)
     for digits in steps:
-        lower = add(lower, digits.value(FLOAT32))
+        rows = divide(2.0 ** (-8 * digits.s), multiply(_ops.cast(digits.scale, FLOAT64, stream=stream), scale))
+        _ops.launch("aclnnInplaceAdd", lower, multiply(oriented(digits.whole), oriented(rows)), one, stream=stream)
     return lower
 
 
@@ -146,23 +160,31 @@ def _residual(a, lead, unit, stream):
 
 
 def _updated(residual, lead, low, digits, step, earlier, unit, stream):
-    """``R - H - H^T`` with ``H = L0 D^T + (E + D/2) D^T`` (``D``: ``digits``, the step
-    truncated; ``E``: ``earlier``, float32 or None): ``(L0 - low) D^T`` exact from the
-    levels of the top 3 digits of ``L0`` (smallest first), the rest (``low``: its last
-    digit; all below ``2**-24`` of ``L0 D^T``) in one float32 product with the untruncated
-    ``step`` (the differences are below ``u`` of ``R``)."""
-    half = add(low, multiply(step, 0.5)) if earlier is None else add(add(low, earlier), multiply(step, 0.5))
-    small = matmul(half, matrix_transpose(step))
+    """``R - H - H^T`` with ``H^T = D L0^T + D (E + D/2)^T`` (``D``: ``digits``, the step
+    truncated; ``E``: ``earlier``, float32 or None): ``D (L0 - low)^T`` exact from the
+    levels of ``D``'s digits times the top 3 digits of ``L0`` (smallest first; ``L0``'s
+    transposed planes are those its square used, so ``D`` needs no transposed planes), the
+    rest (``low``: ``L0``'s last digit; all below ``2**-24`` of ``D L0^T``) in one float32
+    product with the untruncated ``step`` (the differences are below ``u`` of ``R``)."""
+    half = _plus(low if earlier is None else add(low, earlier), step, 0.5, stream)
+    small = matmul(step, matrix_transpose(half))
     total = None
-    for weight, level in reversed(list(_exact_products.levels(lead, digits, unit, stream, top=LEAD_DIGITS - 1))):
+    for weight, level in reversed(list(_exact_products.levels(digits, lead, unit, stream, top=LEAD_DIGITS - 1))):
         if total is None:
             total = _ops.empty(level._shape, FLOAT64, level._buffer.device, stream)
             _ops.launch("aclnnMuls", level, _ops.acl_scalar(weight, FLOAT64), total, stream=stream)
         else:
             _ops.launch("aclnnInplaceAdd", total, level, _ops.acl_scalar(weight, FLOAT64), stream=stream)
-    _ops.launch("aclnnInplaceDiv", total, matrix_transpose(digits.scale), stream=stream)
+    _ops.launch("aclnnInplaceDiv", total, digits.scale, stream=stream)
     _ops.launch("aclnnInplaceAdd", total, small, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
     return subtract(subtract(residual, total), matrix_transpose(total))
+
+
+def _plus(x, y, alpha, stream):
+    """``x + alpha y`` (float32, a new array): one aclnnAdd with its alpha."""
+    out = _ops.empty(x._shape, FLOAT32, x._buffer.device, stream)
+    _ops.launch("aclnnAdd", x, y, _ops.acl_scalar(alpha, FLOAT32), out, stream=stream)
+    return out
 
 
 def _newton_step(residual, inverse, lower, mask, stream):
@@ -170,7 +192,12 @@ def _newton_step(residual, inverse, lower, mask, stream):
     lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
     is small: its float32 error is below float64's), to second order:
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
-    the diagonal (a product with ``mask``); ``W = L0^-1``."""
+    the diagonal (a product with ``mask``); ``W = L0^-1``. Whole products, though half
+    the multiply-adds are zeros of the triangles: on npusim a product under ``2**27``
+    multiply-adds runs as row slivers of at most ``2**18`` (kernels/ops/matmul.c), one to
+    four rows for the half- and quarter-size products of a 2 x 2 blocking, which read
+    the whole right operand per sliver; they took 2 to 3 times as long per multiply-add
+    as a whole 512 x 512 product, more in total than the zeros they skip."""
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
     y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = multiply(y, mask)

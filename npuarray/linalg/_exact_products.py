@@ -28,7 +28,7 @@ import numpy as np
 
 from .._core import _ops
 from .._core._elementwise import divide, multiply
-from .._core._manipulation import reshape
+from .._core._manipulation import matrix_transpose, reshape
 
 __all__ = []
 
@@ -86,10 +86,11 @@ class FixedPoint:
                         2.0 ** (-8 * self.s))
         return last if self.scale is None else divide(last, self.scale)
 
-    def _bytes(self, shape, strides, first):
-        """A view of the words' bytes (digit ``X_s`` in byte 0, ``X_1`` in byte ``s - 1``:
-        little-endian words, as on Ascend's AI cores and CANN's hosts)."""
-        words = self.words
+    def _bytes(self, shape, strides, first, words=None):
+        """A view of the bytes of ``words`` (default: the words; digit ``X_s`` in byte 0,
+        ``X_1`` in byte ``s - 1``: little-endian words, as on Ascend's AI cores and CANN's
+        hosts)."""
+        words = self.words if words is None else words
         return type(words)._from_buffer(words._buffer, words._shape[:-2] + shape,
                                         tuple(4 * st for st in words._strides[:-2]) + strides,
                                         4 * words._offset + first, _INT8)
@@ -105,13 +106,17 @@ class FixedPoint:
 
     def right(self):
         """The planes of ``x^T`` as a right operand: (..., s n, m) int8,
-        ``[X_1^T; ..; X_s^T]`` (made once, one aclnnInplaceCopy per plane: the reversed
-        order of the bytes would need a negative stride, which copies by gathering)."""
+        ``[X_1^T; ..; X_s^T]`` (made once: the words transposed by one aclnnInplaceCopy,
+        then one plain byte copy per plane; a byte gather straight from the words' columns
+        costs about three times as much per plane, and the reversed order of the bytes
+        would need a negative stride, which copies by gathering)."""
         (m, n), s = self.shape[-2:], self.s
         if self._right is None:
+            words = _ops.copy(matrix_transpose(self.words), stream=self.stream)   # (..., n, m)
             planes = _ops.empty(self.shape[:-2] + (s, n, m), _INT8, self.words._buffer.device, self.stream)
             for q in range(s):
-                _ops.copy_(planes[..., q, :, :], self._bytes((n, m), (4, 4 * n), s - 1 - q), stream=self.stream)
+                _ops.copy_(planes[..., q, :, :], self._bytes((n, m), (4 * m, 4), s - 1 - q, words),
+                           stream=self.stream)
             self._right = reshape(planes, self.shape[:-2] + (s * n, m))
         return self._right
 
@@ -119,13 +124,13 @@ class FixedPoint:
 def levels(x, y, unit, stream, top=None):
     """``(2**(-8 d), S_d)`` for ``d = 2 .. s + t``: ``S_d = sum_(p+q=d) X_p Y_q^T`` (int32,
     (..., m, m'), a new array each) of the ``FixedPoint`` matrices ``x`` (..., m, n), ``s``
-    digits (its top ``top`` ones, when given), and ``y`` (..., m', n), ``t`` digits, one
-    aclnnQuantMatmulV5 each, so that ``x.value y.value^T`` (less ``x.last_digit() y.value^T``
-    for ``top = s - 1``) is the sum of the weighted levels, over the row scales. ``unit``
+    digits, and ``y`` (..., m', n), ``t`` digits (its top ``top`` ones, when given), one
+    aclnnQuantMatmulV5 each, so that ``x.value y.value^T`` (less ``x.value y.last_digit()^T``
+    for ``top = t - 1``) is the sum of the weighted levels, over the row scales. ``unit``
     is aclnnQuantMatmulV5's x2Scale, (1,) float32."""
-    s = x.s if top is None else top
-    for d in range(2, s + y.s + 1):
-        yield 2.0 ** (-8 * d), _pairs(x, y, max(1, d - y.s), min(s, d - 1), d, unit, stream)
+    t = y.s if top is None else top
+    for d in range(2, x.s + t + 1):
+        yield 2.0 ** (-8 * d), _pairs(x, y, max(1, d - t), min(x.s, d - 1), d, unit, stream)
 
 
 def _pairs(x, y, p_lo, p_hi, d, unit, stream):

@@ -1,8 +1,10 @@
 """float64 ``linalg.cholesky`` refined on the device (npuarray/linalg/_cholesky64.py): the
 number of int8 products and read-backs a well-conditioned matrix costs, diagonals at the
 edges of the power-of-two scaling against exact rational references (``fractions``), steps
-with tiny rows, and factors against NumPy (LAPACK) for scaled, batched and upper inputs, with nothing moved
-to the host (transfer_guard "disallow")."""
+with tiny rows, and factors against NumPy (LAPACK) for scaled, batched, non-contiguous,
+ill-conditioned (several steps), upper, not positive definite and NaN inputs, also at 256
+rows (four 64-row blocks in the triangular inverse), with nothing moved to the host
+(transfer_guard "disallow")."""
 from fractions import Fraction
 
 import numpy as np
@@ -94,3 +96,59 @@ def test_steps_with_tiny_rows():
     expected = np.linalg.cholesky(a)
     np.testing.assert_allclose(lower, expected, rtol=0, atol=4 * n * U * np.sqrt(n))
     assert float(_exact_backward_error(a, lower)) <= n * U * np.abs(a).max()
+
+
+def _scaled_backward_error(a, lower):
+    d = np.sqrt(np.diagonal(a, axis1=-2, axis2=-1))
+    return (np.abs(lower @ np.swapaxes(lower, -1, -2) - a) / (d[..., :, None] * d[..., None, :])).max()
+
+
+@pytest.mark.parametrize("condition", [1e3, 1e6])
+def test_ill_conditioned_matrices_take_more_steps(condition):
+    n = 256
+    q, _ = np.linalg.qr(RNG.standard_normal((n, n)))
+    a = (q * np.logspace(0, -np.log10(condition), n)) @ q.T
+    a = (a + a.T) / 2
+    with npx.profile() as prof:
+        lower = _cholesky(a)
+    names = [record.name for record in prof.records]
+    assert "aclnnSvd" not in names   # refined, not the spectral fallback
+    assert names.count("aclnnQuantMatmulV5") >= 7 + 2 * 5   # more than one step
+    assert _scaled_backward_error(a, lower) <= 10 * n * U
+    assert not np.triu(lower, 1).any()
+    expected = np.linalg.cholesky(a)
+    np.testing.assert_allclose(lower, expected, rtol=0, atol=condition * n * U * np.abs(expected).max())
+
+
+def test_scaled_batched_non_contiguous_and_upper_at_256_rows():
+    n = 256   # rows and columns scaled by 2**-40 .. 2**40, a strided view of a larger array
+    g = RNG.standard_normal((2, n, n))
+    a = g @ np.swapaxes(g, -1, -2) + n * np.eye(n)
+    d = 2.0 ** RNG.integers(-40, 41, (2, n))
+    a = d[..., :, None] * a * d[..., None, :]
+    big = np.zeros((2, 2 * n, 2 * n))
+    big[:, ::2, ::2] = a
+    with npx.transfer_guard("disallow"):
+        x = npx.asarray(big)[:, ::2, ::2]
+        lower = npx.linalg.cholesky(x).to_host()
+        upper = npx.linalg.cholesky(x, upper=True).to_host()
+    # the steps stop at n u max|a| of the scaled matrix, whose diagonal spans a factor 16
+    assert _scaled_backward_error(a, lower) <= 10 * n * U
+    np.testing.assert_array_equal(upper, np.swapaxes(lower, -1, -2))
+    expected = np.linalg.cholesky(a)
+    np.testing.assert_allclose(lower / d[..., :, None], expected / d[..., :, None], rtol=0, atol=20 * n * U)
+
+
+def test_not_positive_definite_and_nan_as_numpy():
+    n = 256
+    g = RNG.standard_normal((n, n))
+    a = g @ g.T + n * np.eye(n)
+    bad = a.copy()
+    bad[100, 100] = -1.0
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.cholesky(bad)
+    with pytest.raises(np.linalg.LinAlgError):
+        _cholesky(bad)
+    a[3, 3] = np.nan   # LAPACK's potrf lets a NaN through (NumPy returns NaNs, no error)
+    assert np.isnan(np.linalg.cholesky(a)).any()
+    assert np.isnan(_cholesky(a)).any()

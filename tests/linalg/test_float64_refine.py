@@ -77,15 +77,17 @@ def test_residual_product_batched_zero_and_non_finite(int8_products_taken):
 
 
 def _levels_sum(x, y, top=None):
-    """The weighted levels' sum in exact rational arithmetic, over y's row scales, as an object
-    array per matrix of the (flattened) batch."""
+    """The weighted levels' sum in exact rational arithmetic, over x's and y's row scales, as
+    an object array per matrix of the (flattened) batch."""
     total = None
     for weight, level in _exact_products.levels(x, y, _unit(), _stream(), top=top):
         level = level.to_host().astype(object) * Fraction(weight)
         total = level if total is None else total + level
+    exact = np.vectorize(lambda v: Fraction(float(v)), otypes=[object])
+    if x.scale is not None:
+        total = total / exact(x.scale.to_host())
     if y.scale is not None:
-        scale = y.scale.to_host()
-        total = total / np.vectorize(lambda v: Fraction(float(v)), otypes=[object])(np.swapaxes(scale, -1, -2))
+        total = total / exact(np.swapaxes(y.scale.to_host(), -1, -2))
     return total.reshape((-1,) + total.shape[-2:])
 
 
@@ -96,13 +98,14 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
     lower = np.tril(RNG.uniform(-limit, limit, batch + (n, n))).astype(np.float32)
     step = (RNG.standard_normal(batch + (n, n)) * 2.0 ** RNG.integers(-40, -20, batch + (n, 1))).astype(np.float32)
     largest = np.abs(step).max(axis=-1, keepdims=True)
-    rows = (2.0 ** -(np.floor(np.log2(largest)) + 1) / 2).astype(np.float32)   # |step rows| in [1/4, 1/2)
+    # |step rows| in [1/8, 1/4): [1/4, 1/2) would cross limit(t), just below 1/2
+    rows = (2.0 ** -(np.floor(np.log2(largest)) + 1) / 4).astype(np.float32)
     stream = _stream()
     with npx.transfer_guard("disallow"):
         x = _exact_products.FixedPoint(npx.asarray(lower), None, s, stream)
         y = _exact_products.FixedPoint(npx.asarray(step), npx.asarray(rows), t, stream)
         square, cross = _levels_sum(x, x), _levels_sum(x, y)
-        top = _levels_sum(x, y, top=s - 1)
+        top = _levels_sum(y, x, top=s - 1)   # y times x's top digits
         last = x.last_digit().to_host()
     value, step_value = x.value(np.dtype(np.float64)).to_host(), y.value(np.dtype(np.float32)).to_host()
     assert step_value.dtype == np.float32
@@ -110,8 +113,8 @@ def test_exact_products_of_fixed_point_matrices(s, t, batch):
     assert np.all(np.abs(step_value - step) < 2.0 ** (-8 * t) / rows)
     for k, (a, b) in enumerate(zip(value.reshape((-1, n, n)), step_value.reshape((-1, n, n)))):
         assert (square[k] == np.array(_exact_product(a, a.T), dtype=object)).all()   # exact
-        rest = np.array(_exact_product(last.reshape((-1, n, n))[k].astype(np.float64), b.T), dtype=object)
-        assert (top[k] + rest == cross[k]).all()   # the top digits' product and the last digit's
+        rest = np.array(_exact_product(b, last.reshape((-1, n, n))[k].astype(np.float64).T), dtype=object)
+        assert (top[k] + rest == cross[k].T).all()   # the top digits' product and the last digit's
         assert (cross[k] == np.array(_exact_product(a, b.T), dtype=object)).all()
 
 
@@ -296,8 +299,9 @@ def test_cholesky_not_positive_definite_zero_and_non_finite():
 
 @pytest.mark.skipif(not _acl.available("aclmdlRICaptureBegin"),
                     reason="the loaded provider has no aclmdlRICaptureBegin (graph capture)")
-def test_solve_and_cholesky_captured_into_a_graph():
-    n = 40   # nothing can be read back in a capture: a fixed number of steps runs
+@pytest.mark.parametrize("n", [40, 128])   # 128: two diagonal blocks in the triangular inverse
+def test_solve_and_cholesky_captured_into_a_graph(n):
+    # nothing can be read back in a capture: a fixed number of steps runs
     g = RNG.standard_normal((n, n))
     a, b = g @ g.T + n * np.eye(n), RNG.standard_normal((n, 3))
     stream = npx.Stream()
