@@ -170,7 +170,14 @@ def test_solve_against_the_exact_solution(kind):
     x = _solve(a, b)
     exact = _exact_solution(a, b)
     numpy_error = np.abs(np.linalg.solve(a, b) - exact).max()
-    assert np.abs(x - exact).max() <= max(4 * numpy_error, 8 * n * U * np.abs(exact).max())
+    # A backward-stable solve's forward error is bounded by the condition number times
+    # n u (normwise); within that bound, LAPACK's own error and ours vary by a factor of
+    # 100 from matrix to matrix at condition 1e12, so the bound, not NumPy's luck, is
+    # what an ill-conditioned matrix is held to (a float32 factor alone, at this
+    # condition, gives errors larger than the solution itself).
+    condition = np.linalg.cond(a) if kind == "ill-conditioned" else 1.0
+    allowed = max(4 * numpy_error, 8 * n * U * condition * np.abs(exact).max())
+    assert np.abs(x - exact).max() <= allowed
 
 
 @pytest.mark.parametrize("cond", [1e4, 1e8, 1e12])
