@@ -51,10 +51,10 @@ class Profile:
 
     def __init__(self):
         self.incoming = []        # what the recorder appends to, from every thread
-        self._launches = []       # the C recorder's launches (tuples, see _profiler.Recording)
+        self._launches = _profiler.launch_log()   # the C recorder's (see _profiler.Recording)
         self.duration_ns = None
         self._records = None      # made from what was recorded on first read (``records``)
-        self._taken = None        # (Records, launch tuples) taken when the profile ended
+        self._taken = None        # (Records, the launch log) taken when the profile ended
         self._read = []           # (timing events of a stream, in order; their host ns times)
         self._making = threading.Lock()
         self._tracks = {}
@@ -86,8 +86,9 @@ class Profile:
             return
         _profiler.stop(self)
         # A call still closing on another thread may append meanwhile: it is left out (the
-        # copies are atomic), as a call that ends after the profile.
-        self._taken = (list(self.incoming), list(self._launches))
+        # copy is atomic; the C recorder checks that the profile runs), as a call that ends
+        # after the profile.
+        self._taken = (list(self.incoming), self._launches)
         self.incoming = self._launches = None
         try:
             if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
@@ -138,7 +139,8 @@ class Profile:
 
     def _make_records(self):
         incoming, launches = self._taken
-        records = incoming + [_profiler.launch_record(*launch) for launch in launches]
+        records = incoming + [_profiler.launch_record(*launch)
+                              for launch in _profiler.launch_tuples(launches)]
         times, before, origin = {}, {}, self._origin   # timing event -> ns, its previous's
         for events, reached in self._read:
             times.update(zip(events, reached))

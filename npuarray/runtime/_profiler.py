@@ -61,16 +61,19 @@ class Recording:
     order, is empty until the stream's baseline: such a launch goes through
     ``begin_launch`` and ``end``). ``launches``: the list the C recorder appends a launch
     to once it returned, as the tuple ``launch_record`` takes (its end event recorded on
-    the stream and appended to the track, as ``end`` does). ``event_pools``: the pooled
-    timing events by device id (``take_event``'s). ``event_times``: set when the C fast
-    path is configured, its ``event_times(events, anchor, anchor_ns)``, which reads a
-    stream's timing events in one call (see ``event_times`` here); None: a Python loop.
-    ``serial``: one more at each start, so that the C recorder knows its cached track is
-    of the running profile."""
-    __slots__ = ("profile", "tracks", "launches", "event_pools", "event_times", "serial")
+    the stream and appended to the track, as ``end`` does): the C recorder's own
+    ``LaunchLog`` (``launch_log``), which keeps them in C arrays until the profile is read.
+    ``event_pools``: the pooled timing events by device id (``take_event``'s).
+    ``event_times``: set when the C fast path is configured, its ``event_times(events,
+    anchor, anchor_ns)``, which reads a stream's timing events in one call (see
+    ``event_times`` here); None: a Python loop. ``new_log``: set with it, the C recorder's
+    ``LaunchLog`` type; None: no C recorder. ``serial``: one more at each start, so that
+    the C recorder knows its cached track is of the running profile."""
+    __slots__ = ("profile", "tracks", "launches", "event_pools", "event_times", "new_log",
+                 "serial")
 
     def __init__(self):
-        self.profile = self.tracks = self.launches = self.event_times = None
+        self.profile = self.tracks = self.launches = self.event_times = self.new_log = None
         self.event_pools = _pools
         self.serial = 0
 
@@ -130,6 +133,18 @@ class Record:
 # -- starting and stopping ------------------------------------------------------------------
 
 _switch = threading.Lock()   # profiles may start and stop on any thread
+
+
+def launch_log():
+    """A new store for the C recorder's launches (``Recording.launches``): a ``LaunchLog``
+    when the C fast path is configured, else an empty list (nothing records into it).
+    ``launch_tuples`` reads either."""
+    return recording.new_log() if recording.new_log is not None else []
+
+
+def launch_tuples(launches):
+    """The ``launch_record`` argument tuples of what `launches` (``launch_log``'s) holds."""
+    return launches if isinstance(launches, list) else launches.tuples()
 
 
 def start(profile, tracks, launches):
