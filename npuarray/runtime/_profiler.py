@@ -16,7 +16,7 @@ work that runs on a stream, records one timing event there after it
 (aclrtRecordEvent on a pooled event created with
 aclrtCreateEventExWithFlag(ACL_EVENT_TIME_LINE)), then appends the record to the
 running profile. A stream's first timed work in a profile is preceded by a
-baseline event. The events are resolved into device times when the profile ends
+baseline event. The events are resolved into device times after the profile ends
 (``npuarray.profiler.Profile``): work ends when its stream reaches its event, and
 starts when the stream is both past the event before it (the previous timed
 work's end, or the baseline) and has been handed the work (not before the call
@@ -32,11 +32,13 @@ launch paths' through its ``launch_begin`` / ``launch_end``; the rest (copies,
 stream waits, replays, a stream's first timed work) through the hooks here. The
 timing is the same ACL calls on CANN and npusim: one aclrtRecordEvent per timed
 call (npusim keeps it as a mark in its stream's order, not a task, so timing
-does not change which thread runs the work it times) and, when the profile
-ends, aclrtEventElapsedTime per event (``event_times``, in one C call).
+does not change which thread runs the work it times); when the profile ends,
+a synchronisation and an anchor event per stream (``anchor``); when its records
+are first read, aclrtEventElapsedTime per event (``event_times``, in one C call).
 
-Appends come from any thread: ``list.append`` is atomic, so the records of all
-threads are collected without a lock on the hot path.
+Appends come from any thread: ``list.append`` is atomic and the C recorder runs
+with the GIL held, so the records of all threads are collected without a lock
+on the hot path.
 """
 import os
 import threading
@@ -226,37 +228,51 @@ def record_timing_event(track, stream):
     return None
 
 
-def event_times(stream, events):
-    """The timing events recorded on `stream` so far (`events`, in record order: a copy)
-    and the host-clock times (ns) at which the stream reached each, a list in that order.
-
-    aclrtEventElapsedTime measures between two events recorded on one stream once the
-    stream is synchronised (hicann/runtime docs/zh/api_ref/07_event_management.md). So the
-    stream is synchronised and an anchor event recorded on the now idle stream, whose host
-    time is known (``_anchor``): each event's time is that host time minus the elapsed time
-    from the event to the anchor. Events complete in record order,
-    so the times are made non-decreasing in that order (float32 milliseconds round by a
-    few nanoseconds). The same ACL calls on CANN and npusim; the C fast path, when
-    configured, makes them in one call (``Recording.event_times``). The anchor is appended
-    to `events` (to go back to the pool). The caller has activated the stream's device
-    (this module is below the device module)."""
-    device_id = stream.device.id
+def anchor(stream, events):
+    """Synchronises `stream` and records an anchor timing event on it, now idle: returns
+    a copy of `events` (the timing events recorded on it, in record order), the anchor
+    and the host time (ns) by which the stream had reached the anchor (``_anchor``). The
+    anchor is appended to `events` (to go back to the pool with them). The caller has
+    activated the stream's device (this module is below the device module)."""
     recorded = list(events)  # a span still closing on another thread may add one meanwhile
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
-    anchor, anchor_time = _anchor(stream, device_id, events)
+    anchor_event, anchor_ns = _anchor(stream, stream.device.id, events)
+    return recorded, anchor_event, anchor_ns
+
+
+def event_times(recorded, anchor_event, anchor_ns):
+    """The host-clock times (ns) at which a stream reached each of its timing events
+    `recorded` (in record order), given ``anchor``'s anchor event and host time.
+
+    aclrtEventElapsedTime measures between two events recorded on one stream once the
+    stream is synchronised (hicann/runtime docs/zh/api_ref/07_event_management.md): each
+    event's time is the anchor's host time minus the elapsed time from the event to the
+    anchor. Events complete in record order, so the times are made non-decreasing in that
+    order (float32 milliseconds round by a few nanoseconds). The same ACL calls on CANN
+    and npusim; the C fast path, when configured, makes them in one call
+    (``Recording.event_times``). The caller has activated the events' device; AclError
+    when the runtime refuses an event (the device was reset since)."""
     in_c = recording.event_times
-    times = in_c(recorded, anchor, anchor_time) if in_c is not None else None
+    times = in_c(recorded, anchor_event, anchor_ns) if in_c is not None else None
     if times is None:   # no C loop, or it met a refusal: this loop raises its AclError
         ms = ffi.new("float *")
         times, previous = [], None
         for event in recorded:
-            check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
-            time_ns = anchor_time - round(ms[0] * 1e6)
+            check(lib.aclrtEventElapsedTime(ms, event, anchor_event), "aclrtEventElapsedTime")
+            time_ns = anchor_ns - round(ms[0] * 1e6)
             if previous is not None and time_ns < previous:
                 time_ns = previous
             times.append(time_ns)
             previous = time_ns
-    return recorded, times
+    return times
+
+
+def give_back_unread(unread):
+    """Gives back the timing events of a profile dropped before its times were read
+    (``Profile._unread``: device id and events first in each entry)."""
+    for device_id, events, *_ in unread:
+        give_back(device_id, events)
+    unread.clear()
 
 
 _ANCHOR_TRIES = 4           # anchors recorded at most when the host is interrupted
@@ -275,14 +291,14 @@ def _anchor(stream, device_id, events):
     ``_ANCHOR_TRIES`` times, and the closest pair is kept."""
     best = None
     for _ in range(_ANCHOR_TRIES):
-        anchor = take_event(device_id)
-        events.append(anchor)
+        event = take_event(device_id)
+        events.append(event)
         before = _now()
-        check(lib.aclrtRecordEvent(anchor, stream.handle), "aclrtRecordEvent")
+        check(lib.aclrtRecordEvent(event, stream.handle), "aclrtRecordEvent")
         check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
         after = _now()
         if best is None or after - before < best[0]:
-            best = (after - before, anchor, after)
+            best = (after - before, event, after)
         if after - before <= _ANCHOR_WINDOW_NS:
             break
     return best[1], best[2]

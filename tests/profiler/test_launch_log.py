@@ -256,3 +256,71 @@ def test_a_host_delay_after_the_anchor_does_not_stretch_device_times(monkeypatch
     assert fill.host_start_ns <= fill.device_start_ns <= fill.device_end_ns
     assert fill.device_end_ns - host_end < delay * 1e9 / 5
     assert fill.device_duration_ns < delay * 1e9 / 5
+
+
+def test_a_profile_read_after_a_later_one_keeps_its_own_device_times(rng):
+    """The timing events of an ended profile stay out of the pool until its records are
+    read: a later profile takes other events, and both read their own times."""
+    a = rng.standard_normal((256, 256)).astype(np.float32)
+    x = npx.asarray(a)
+    x.to_host()
+    with npx.profile() as first:
+        y = x @ x
+        time.sleep(0.01)                   # idle: the next launch starts after it
+        y = y * 2.0
+    pooled = len(_profiler._pools.get(0, []))
+    with npx.profile() as second:
+        z = x + 1.0
+    np.testing.assert_allclose(y.to_host(), (a @ a) * 2, rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(z.to_host(), a + 1, rtol=1e-6)
+    later = [r for r in second.records if r.kind == "launch"]
+    earlier = [r for r in first.records if r.kind == "launch"]
+    assert len(_profiler._pools[0]) >= pooled + 2   # both profiles' events are back
+    assert [r.name for r in earlier] == ["aclnnMatmul", "aclnnMuls"]
+    assert [r.name for r in later] == ["aclnnAdds"]
+    assert_timeline(earlier, first)
+    assert_timeline(later, second)
+    # the sleep separates the two launches of the first profile on its own clock
+    assert earlier[1].device_start_ns - earlier[0].device_end_ns >= 0.009e9
+
+
+def test_a_profile_dropped_unread_gives_its_events_back(rng):
+    x = npx.asarray(rng.standard_normal(16))
+
+    def unread():
+        with npx.profile():
+            for _ in range(20):
+                x * x
+        return len(_profiler._pools.get(0, []))
+
+    first = unread()
+    assert first >= 20 + 2   # one per launch, a baseline and the anchor
+    assert unread() == first
+
+
+RESET_AFTER = """
+import json
+import numpy as np
+import npuarray as npx
+from npuarray._acl import lib
+x = npx.asarray(np.arange(10.0))
+with npx.profile() as prof:
+    y = x + x
+    z = y * 3.0
+print(json.dumps({"reset": lib.aclrtResetDevice(0), "duration": prof.duration_ns,
+                  "records": [(r.name, r.host_duration_ns, r.device_start_ns, r.device_end_ns)
+                              for r in prof.records]}))
+"""
+
+
+def test_a_device_reset_before_the_records_are_read_keeps_host_records(run_python):
+    """The events are read after the reset: their times if the runtime still has them,
+    else host times only; never an error."""
+    result = run_python(RESET_AFTER)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["reset"] == 0
+    assert [r[0] for r in out["records"]] == ["aclnnAdd", "aclnnMuls"]
+    for name, host, start, end in out["records"]:
+        assert host > 0
+        assert (start is None and end is None) or 0 <= start <= end <= out["duration"]
