@@ -98,7 +98,12 @@ def _thread_id():
 class Record:
     """One profiled call. Times are nanoseconds on the host clock relative to the start of
     the profile; ``device_start_ns`` / ``device_end_ns`` say when the stream ran the work
-    (None for host-only calls, work captured into a graph, or a device reset meanwhile)."""
+    (None for host-only calls, work captured into a graph, or a device reset meanwhile).
+    The end is when the stream reached the timing event recorded after the call; the start
+    is when it had passed the one before and the call had begun on the host. So on a
+    stream that was idle, the interval also holds the time the stream took to begin the
+    work once handed it (on npusim, a stream worker thread waiting for a CPU on a loaded
+    machine: up to milliseconds for a tiny launch)."""
     __slots__ = ("kind", "name", "device", "stream", "thread", "host_start_ns",
                  "host_duration_ns", "shapes", "dtypes", "nbytes", "captured",
                  "device_start_ns", "device_end_ns", "_events")
