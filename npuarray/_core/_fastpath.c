@@ -28,9 +28,9 @@
  * handles everything else (casts, NumPy scalars, a graph capture, a stream switch, a pool
  * miss, errors): this module adds no semantics of its own. While a profile runs, its
  * launches are recorded here (open_record, close_record), as the Python hooks record
- * theirs, into the running profile's published Recording; so are the Python launch
- * paths' (launch_begin, launch_end), and a profile's end reads the timing events of a
- * stream in one call (event_times).
+ * theirs, into the running profile's LaunchLog (C arrays: no Python object made per
+ * launch); so are the Python launch paths' (launch_begin, launch_end), and a profile's
+ * timing events of a stream are read in one call (event_times).
  *
  * Everything it reads comes from one object, the FastPathState handed to configure()
  * (npuarray/_core/_fastpath_state.py lists its fields): npuarray's classes with the slot
@@ -1429,6 +1429,20 @@ static int close_record(PyObject *span, int launched, PyObject *stream, PyObject
     }
     Py_DECREF(span);
     return launched;
+}
+
+/* The profiler's recorder types made ready, LaunchLog added to `module`, and the thread-id
+ * cache told about forks: 0, or -1 with an exception. */
+static int add_recorder_types(PyObject *module)
+{
+    if (PyType_Ready(&LaunchLogType) < 0 || PyType_Ready(&SpanType) < 0) {
+        return -1;
+    }
+    if (pthread_atfork(NULL, NULL, forget_thread_ids) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "pthread_atfork failed");
+        return -1;
+    }
+    return PyModule_AddObjectRef(module, "LaunchLog", (PyObject *)&LaunchLogType);
 }
 
 PyDoc_STRVAR(event_times_doc,
@@ -2982,9 +2996,7 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__fastpath(void)
 {
     if (intern_names() < 0 || PyType_Ready(&BinaryOperatorType) < 0
-        || PyType_Ready(&BufferReleaseType) < 0 || PyType_Ready(&ReductionFunctionType) < 0
-        || PyType_Ready(&LaunchLogType) < 0 || PyType_Ready(&SpanType) < 0
-        || pthread_atfork(NULL, NULL, forget_thread_ids) != 0) {
+        || PyType_Ready(&BufferReleaseType) < 0 || PyType_Ready(&ReductionFunctionType) < 0) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&module_def);
@@ -2994,8 +3006,11 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     if (PyModule_AddObjectRef(module, "BinaryOperator", (PyObject *)&BinaryOperatorType) < 0
         || PyModule_AddObjectRef(module, "BufferRelease", (PyObject *)&BufferReleaseType) < 0
         || PyModule_AddObjectRef(module, "ReductionFunction",
-                                 (PyObject *)&ReductionFunctionType) < 0
-        || PyModule_AddObjectRef(module, "LaunchLog", (PyObject *)&LaunchLogType) < 0) {
+                                 (PyObject *)&ReductionFunctionType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (add_recorder_types(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }
