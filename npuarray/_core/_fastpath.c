@@ -1074,8 +1074,8 @@ static unsigned long thread_id(void)
  * C arrays. A launch adds one entry, with references to objects that exist already (the
  * operator's name, the stream, the device id, the pooled timing event, each NPUArray
  * argument's shape and dtype): no Python object is made per launch, so a profiled loop
- * allocates nothing the garbage collector tracks. The tuples that make the Records are
- * made when the profile is first read (LaunchLog.tuples()). */
+ * allocates nothing the garbage collector tracks. The Records are made from it when the
+ * profile is first read (LaunchLog.records()). */
 
 typedef struct {
     PyObject *name, *stream;  /* references, from the launch's opening */
@@ -1195,51 +1195,119 @@ static PyObject *layout_tuple(PyObject *const *items, Py_ssize_t count, PyObject
     return values;
 }
 
-/* The tuple launch_record takes for the closed entry `entry` (`last`: the previous one's
- * shapes and dtypes, reused when equal; replaced by this one's). */
-static PyObject *entry_tuple(LaunchLog *log, LogEntry *entry, PyObject *last[2])
+static PyObject *s_launch; /* "launch": a Record's kind (interned by add_recorder_types) */
+
+/* The slots of npuarray.runtime._profiler.Record, in the order records() sets them. */
+enum { R_KIND, R_NAME, R_DEVICE, R_STREAM, R_THREAD, R_START, R_DURATION, R_SHAPES, R_DTYPES,
+       R_NBYTES, R_CAPTURED, R_DEVICE_START, R_DEVICE_END, R_EVENTS, R_SLOTS };
+static const char *const record_slots[R_SLOTS] = {
+    "kind", "name", "device", "stream", "thread", "host_start_ns", "host_duration_ns", "shapes",
+    "dtypes", "nbytes", "captured", "device_start_ns", "device_end_ns", "_events"};
+
+/* `values` (new references; NULL where making one failed, with an exception) set as the
+ * slots of a new `type` object at `offsets`: the object, or NULL with an exception (the
+ * values dropped). */
+static PyObject *new_record(PyTypeObject *type, const Py_ssize_t *offsets, PyObject **values)
 {
-    PyObject **layout = log->layouts + entry->layout;
-    for (int i = 0; i < 2; i++) {
-        PyObject *made = layout_tuple(layout + i * entry->arrays, entry->arrays, last[i]);
-        if (made == NULL) {
-            return NULL;
-        }
-        Py_XSETREF(last[i], made);
+    int complete = 1;
+    for (int i = 0; i < R_SLOTS; i++) {
+        complete &= values[i] != NULL;
     }
-    PyObject *captured = entry->captured ? Py_True : Py_False;
-    return entry->nbytes < 0
-        ? Py_BuildValue("(OOOOOkLLOO)", entry->name, last[0], last[1], entry->device,
-                        entry->stream, entry->thread, entry->start_ns, entry->duration_ns,
-                        entry->event, captured)
-        : Py_BuildValue("(OOOOOkLLOOOn)", entry->name, last[0], last[1], entry->device,
-                        entry->stream, entry->thread, entry->start_ns, entry->duration_ns,
-                        entry->event, captured, s_copy, entry->nbytes);
+    PyObject *record = complete ? type->tp_alloc(type, 0) : NULL;
+    for (int i = 0; i < R_SLOTS; i++) {
+        if (record != NULL) {
+            SLOT(record, offsets[i]) = values[i];
+        } else {
+            Py_XDECREF(values[i]);
+        }
+    }
+    return record;
 }
 
-PyDoc_STRVAR(log_tuples_doc,
-"tuples() -> list of tuple\n\n"
-"One tuple per launch (small read) recorded, in the order they began, as\n"
-"npuarray.runtime._profiler.launch_record takes it: (op_name, shapes, dtypes, device id,\n"
-"stream, native thread id, host start ns, host duration ns, end timing event or None,\n"
-"captured), a read adding (\"copy\", bytes). A launch that raised, or that had not\n"
-"returned when its profile ended, is left out.");
-
-static PyObject *log_tuples(PyObject *self, PyObject *unused)
+/* The device interval of `entry`'s launch from the times its stream reached each timing
+ * event (`times`) and the event before it (`before`), as Profile._make_records makes it:
+ * new references in values[R_DEVICE_START], values[R_DEVICE_END] (None when unknown). */
+static int device_interval(LogEntry *entry, PyObject *times, PyObject *before,
+                           long long origin, PyObject **values)
 {
-    (void)unused;
+    values[R_DEVICE_START] = Py_NewRef(Py_None);
+    values[R_DEVICE_END] = Py_NewRef(Py_None);
+    PyObject *end = entry->event == Py_None ? NULL : PyDict_GetItemWithError(times, entry->event);
+    PyObject *previous = end == NULL ? NULL : PyDict_GetItemWithError(before, entry->event);
+    if (previous == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    long long last = PyLong_AsLongLong(previous), reached = PyLong_AsLongLong(end);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    long long start = last > entry->start_ns ? last : entry->start_ns;
+    start = start < reached ? start : reached;
+    Py_SETREF(values[R_DEVICE_START], PyLong_FromLongLong(start - origin));
+    Py_SETREF(values[R_DEVICE_END], PyLong_FromLongLong(reached - origin));
+    return values[R_DEVICE_START] == NULL || values[R_DEVICE_END] == NULL ? -1 : 0;
+}
+
+PyDoc_STRVAR(log_records_doc,
+"records(record_type, origin: int, times: dict, before: dict) -> list\n\n"
+"The Record (`record_type`, npuarray.runtime._profiler.Record) of each launch (small\n"
+"read) recorded, in the order they began, every slot set: host times relative to\n"
+"`origin` (ns), and the device interval from `times` ({timing event: ns its stream\n"
+"reached it}) and `before` ({timing event: ns its stream reached the one before}), as\n"
+"npuarray.profiler.Profile makes it for the Python hooks' records. A launch that raised,\n"
+"or had not returned when its profile ended, is left out. TypeError for other arguments.");
+
+static PyObject *log_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyType_Check(args[0]) || !PyLong_Check(args[1])
+        || !PyDict_Check(args[2]) || !PyDict_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "records(record_type, origin: int, times: dict, before: dict)");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)args[0];
+    Py_ssize_t offsets[R_SLOTS];
+    for (int i = 0; i < R_SLOTS; i++) {
+        if ((offsets[i] = slot_offset(type, record_slots[i])) < 0) {
+            return NULL;
+        }
+    }
+    long long origin = PyLong_AsLongLong(args[1]);
     LaunchLog *log = (LaunchLog *)self;
-    PyObject *result = PyList_New(0);
+    PyObject *result = origin == -1 && PyErr_Occurred() ? NULL : PyList_New(0);
     PyObject *last[2] = {NULL, NULL};
     for (Py_ssize_t i = 0; result != NULL && i < log->length; i++) {
-        if (!log->entries[i].closed) {
+        LogEntry *entry = &log->entries[i];
+        if (!entry->closed) {
             continue;
         }
-        PyObject *made = entry_tuple(log, &log->entries[i], last);
-        if (made == NULL || PyList_Append(result, made) < 0) {
+        PyObject *values[R_SLOTS] = {NULL};
+        PyObject **layout = log->layouts + entry->layout;
+        for (int j = 0; j < 2; j++) {
+            PyObject *made = layout_tuple(layout + j * entry->arrays, entry->arrays, last[j]);
+            if (made != NULL) {
+                Py_XSETREF(last[j], made);
+                values[R_SHAPES + j] = Py_NewRef(made);
+            }
+        }
+        values[R_KIND] = Py_NewRef(entry->nbytes < 0 ? s_launch : s_copy);
+        values[R_NAME] = Py_NewRef(entry->name);
+        values[R_DEVICE] = Py_NewRef(entry->device);
+        values[R_STREAM] = Py_NewRef(entry->stream);
+        values[R_THREAD] = PyLong_FromUnsignedLong(entry->thread);
+        values[R_START] = PyLong_FromLongLong(entry->start_ns - origin);
+        values[R_DURATION] = PyLong_FromLongLong(entry->duration_ns);
+        values[R_NBYTES] = PyLong_FromSsize_t(entry->nbytes < 0 ? 0 : entry->nbytes);
+        values[R_CAPTURED] = PyBool_FromLong(entry->captured);
+        values[R_EVENTS] = Py_NewRef(Py_None);
+        if (device_interval(entry, args[2], args[3], origin, values) < 0) {
+            Py_CLEAR(values[R_DEVICE_START]); /* (incomplete: new_record drops the rest) */
+        }
+        PyObject *record = new_record(type, offsets, values);
+        if (record == NULL || PyList_Append(result, record) < 0) {
             Py_CLEAR(result);
         }
-        Py_XDECREF(made);
+        Py_XDECREF(record);
     }
     Py_XDECREF(last[0]);
     Py_XDECREF(last[1]);
@@ -1247,7 +1315,8 @@ static PyObject *log_tuples(PyObject *self, PyObject *unused)
 }
 
 static PyMethodDef log_methods[] = {
-    {"tuples", log_tuples, METH_NOARGS, log_tuples_doc}, {NULL, NULL, 0, NULL}};
+    {"records", (PyCFunction)(void (*)(void))log_records, METH_FASTCALL, log_records_doc},
+    {NULL, NULL, 0, NULL}};
 
 static PySequenceMethods log_sequence = {.sq_length = log_length};
 
@@ -1259,7 +1328,7 @@ static PyTypeObject LaunchLogType = {
         "Where the C recorder keeps a profile's launches and small reads while it runs\n"
         "(npuarray.runtime._profiler.Recording.launches): C arrays holding references to\n"
         "objects that exist already, nothing made per launch. len(): the launches closed\n"
-        "(returned while the profile ran); tuples(): their records' fields."),
+        "(returned while the profile ran); records(): their Records."),
     .tp_basicsize = sizeof(LaunchLog),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = log_new,
@@ -1435,7 +1504,8 @@ static int close_record(PyObject *span, int launched, PyObject *stream, PyObject
  * cache told about forks: 0, or -1 with an exception. */
 static int add_recorder_types(PyObject *module)
 {
-    if (PyType_Ready(&LaunchLogType) < 0 || PyType_Ready(&SpanType) < 0) {
+    if ((s_launch = PyUnicode_InternFromString("launch")) == NULL
+        || PyType_Ready(&LaunchLogType) < 0 || PyType_Ready(&SpanType) < 0) {
         return -1;
     }
     if (pthread_atfork(NULL, NULL, forget_thread_ids) != 0) {

@@ -163,11 +163,10 @@ class Profile:
 
     def _make_records(self):
         incoming, launches = self._taken
-        records = incoming + [_profiler.launch_record(*launch)
-                              for launch in _profiler.launch_tuples(launches)]
         times, before = self._reached()   # timing event -> ns, its previous's
         origin = self._origin
-        for record in records:
+        records = _profiler.launch_records(launches, origin, times, before)
+        for record in incoming:
             event, record._events = record._events, None
             start = record.host_start_ns
             record.host_start_ns = start - origin
@@ -176,6 +175,7 @@ class Profile:
             if previous is not None:
                 record.device_start_ns = min(max(previous, start), end) - origin
                 record.device_end_ns = end - origin
+        records += incoming
         records.sort(key=lambda r: r.host_start_ns)
         self._taken = None
         return records

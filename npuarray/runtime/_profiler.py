@@ -61,10 +61,10 @@ class Recording:
     ``profile``: the running profile, or None (with ``active``). ``tracks``: its
     {id(stream): track} (a track's ``events``, the timing events recorded on its stream in
     order, is empty until the stream's baseline: such a launch goes through
-    ``begin_launch`` and ``end``). ``launches``: the list the C recorder appends a launch
-    to once it returned, as the tuple ``launch_record`` takes (its end event recorded on
-    the stream and appended to the track, as ``end`` does): the C recorder's own
-    ``LaunchLog`` (``launch_log``), which keeps them in C arrays until the profile is read.
+    ``begin_launch`` and ``end``). ``launches``: where the C recorder keeps a launch once
+    it returned (its end event recorded on the stream and appended to the track, as
+    ``end`` does): its ``LaunchLog`` (``launch_log``), C arrays from which the Records are
+    made when the profile is first read (``launch_records``).
     ``event_pools``: the pooled timing events by device id (``take_event``'s).
     ``event_times``: set when the C fast path is configured, its ``event_times(events,
     anchor, anchor_ns)``, which reads a stream's timing events in one call (see
@@ -145,13 +145,17 @@ _switch = threading.Lock()   # profiles may start and stop on any thread
 def launch_log():
     """A new store for the C recorder's launches (``Recording.launches``): a ``LaunchLog``
     when the C fast path is configured, else an empty list (nothing records into it).
-    ``launch_tuples`` reads either."""
+    ``launch_records`` reads either."""
     return recording.new_log() if recording.new_log is not None else []
 
 
-def launch_tuples(launches):
-    """The ``launch_record`` argument tuples of what `launches` (``launch_log``'s) holds."""
-    return launches if isinstance(launches, list) else launches.tuples()
+def launch_records(launches, origin, times, before):
+    """The Records of what `launches` (``launch_log``'s) holds, every slot set: host times
+    made relative to `origin`, device times resolved from `times` ({timing event: ns its
+    stream reached it}) and `before` ({timing event: ns its stream reached the one
+    before}) as ``npuarray.profiler.Profile`` resolves the hooks' records. A LaunchLog
+    makes them in C (``LaunchLog.records``); a list (no C recorder) holds none."""
+    return [] if isinstance(launches, list) else launches.records(Record, origin, times, before)
 
 
 def start(profile, tracks, launches):
@@ -330,27 +334,6 @@ def _begin_device(record, stream):
             record._events = track
     record.host_start_ns = _now()
     return record
-
-
-def launch_record(name, shapes, dtypes, device, stream, thread, start_ns, duration_ns, event,
-                  captured, kind="launch", nbytes=0):
-    """The Record of a launch the C recorder made (``Recording.launches``' tuples): its
-    operator, the shapes and dtypes of its NPUArray arguments, device id, stream, native
-    thread id, host start and duration (ns, this module's clock), its end timing event (or
-    None) and whether it was captured; a small read the C path made adds kind "copy" and
-    its bytes (its name the ACL_MEMCPY_* kind). Every slot set here, without
-    ``__init__``: a profile's records are hundreds of these."""
-    record = _new_record(Record)
-    record.kind, record.name, record.device, record.stream = kind, name, device, stream
-    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, nbytes
-    record.captured, record.host_start_ns, record.host_duration_ns = captured, start_ns, \
-        duration_ns
-    record.device_start_ns = record.device_end_ns = None
-    record._events = event
-    return record
-
-
-_new_record = object.__new__
 
 
 def begin_launch(op_name, args, stream):

@@ -32,9 +32,13 @@ def assert_timeline(records, prof):
 @needs_fastpath
 def test_an_empty_log_and_its_arguments():
     log = _ops._fastpath.LaunchLog()
-    assert len(log) == 0 and log.tuples() == []
+    assert len(log) == 0 and log.records(_profiler.Record, 0, {}, {}) == []
     with pytest.raises(TypeError, match="no arguments"):
         _ops._fastpath.LaunchLog(16)
+    with pytest.raises(TypeError, match="times: dict"):
+        log.records(_profiler.Record, 0, [], {})
+    with pytest.raises(TypeError, match="not a __slots__ member"):
+        log.records(dict, 0, {}, {})
     assert _profiler.launch_log().__class__ is _ops._fastpath.LaunchLog
 
 
