@@ -160,7 +160,8 @@ def launch_records(launches, origin, times, before):
 
 def start(profile, tracks, launches):
     """Makes `profile` the running one, with its {id(stream): track} dict `tracks` and its
-    list `launches` (see ``Recording``); RuntimeError when another one runs."""
+    store `launches` (``launch_log``'s; see ``Recording``); RuntimeError when another one
+    runs."""
     global active, _profile
     with _switch:
         if _profile is not None:
