@@ -16,30 +16,39 @@ static const char *kind_creator(const rt_event *e)
            : e->kind == RT_EVENT_FLAG ? "aclrtCreateEventWithFlag" : "aclrtCreateEventExWithFlag";
 }
 
+/* The checks made before an event handle is looked up: ACL_SUCCESS, or the error. */
+static aclError check_handle(aclrtEvent handle, const char *api)
+{
+    aclError rc = rt_check_not_forked(api);
+    if (!rc && !handle) rc = npusim_error(ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
+    return rc;
+}
+
+static aclError not_live(aclrtEvent handle, const char *api)
+{
+    return npusim_error(ACL_ERROR_RT_INVALID_HANDLE,
+                        "%s: event %p is not a live event (destroyed, or never created)", api, handle);
+}
+
 rt_event *rt_event_resolve(aclrtEvent handle, const char *api, aclError *err)
 {
-    if ((*err = rt_check_not_forked(api))) return NULL;
-    if (!handle) {
-        *err = npusim_error(ACL_ERROR_INVALID_PARAM, "%s: event is NULL", api);
-        return NULL;
-    }
-    if (!rt_handle_is(handle, RT_HANDLE_EVENT)) {
-        *err = npusim_error(ACL_ERROR_RT_INVALID_HANDLE,
-                            "%s: event %p is not a live event (destroyed, or never created)", api, handle);
-        return NULL;
-    }
-    return handle;
+    if ((*err = check_handle(handle, api))) return NULL;
+    if (rt_handle_is(handle, RT_HANDLE_EVENT)) return handle;
+    *err = not_live(handle, api);
+    return NULL;
 }
 
 void rt_event_retain(rt_event *e) { atomic_fetch_add(&e->refs, 1); }
 
 static void retain_object(void *e) { rt_event_retain(e); }
 
+/* One look-up in the handle registry, which checks and pins at once: a profiler records an
+ * event after every operation, and each look-up takes the registry's lock. */
 rt_event *rt_event_acquire(aclrtEvent handle, const char *api, aclError *err)
 {
-    if (!rt_event_resolve(handle, api, err)) return NULL;
+    if ((*err = check_handle(handle, api))) return NULL;
     if (rt_handle_pin(handle, RT_HANDLE_EVENT, retain_object)) return handle;
-    *err = npusim_error(ACL_ERROR_RT_INVALID_HANDLE, "%s: event %p was destroyed meanwhile", api, handle);
+    *err = not_live(handle, api);
     return NULL;
 }
 

@@ -28,9 +28,9 @@
  * handles everything else (casts, NumPy scalars, a graph capture, a stream switch, a pool
  * miss, errors): this module adds no semantics of its own. While a profile runs, its
  * launches are recorded here (open_record, close_record), as the Python hooks record
- * theirs, into the running profile's published Recording; so are the Python launch
- * paths' (launch_begin, launch_end), and a profile's end reads the timing events of a
- * stream in one call (event_times).
+ * theirs, into the running profile's LaunchLog (C arrays: no Python object made per
+ * launch); so are the Python launch paths' (launch_begin, launch_end), and a profile's
+ * timing events of a stream are read in one call (event_times).
  *
  * Everything it reads comes from one object, the FastPathState handed to configure()
  * (npuarray/_core/_fastpath_state.py lists its fields): npuarray's classes with the slot
@@ -51,6 +51,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -1007,75 +1008,6 @@ static PyObject *track_events(PyObject *track)
     return PyObject_GetAttr(track, s_events);
 }
 
-/* The shapes (or dtypes: slot `offset`) of the `count` NPUArrays `arrays`. */
-static PyObject *array_slots(Py_ssize_t offset, PyObject *const *arrays, Py_ssize_t count)
-{
-    /* The last tuple made for each slot is given again when it holds the same objects: a
-     * loop launches one operator on arrays of one layout, whose shapes and dtypes are the
-     * same objects (the layout cache's), and every record keeps its tuple. */
-    static PyObject *last_made[2];
-    PyObject **last = &last_made[offset == a_shape ? 0 : 1];
-    int same = *last != NULL && PyTuple_GET_SIZE(*last) == count;
-    for (Py_ssize_t i = 0; same && i < count; i++) {
-        same = PyTuple_GET_ITEM(*last, i) == SLOT(arrays[i], offset);
-    }
-    if (same) {
-        return Py_NewRef(*last);
-    }
-    PyObject *values = PyTuple_New(count);
-    for (Py_ssize_t i = 0; values != NULL && i < count; i++) {
-        PyTuple_SET_ITEM(values, i, Py_NewRef(SLOT(arrays[i], offset)));
-    }
-    if (values != NULL) {
-        Py_XSETREF(*last, Py_NewRef(values));
-    }
-    return values;
-}
-
-/* Before a launch of `name` on `stream` whose NPUArray arguments are the `count` `arrays`:
- * None when no profile runs; while one runs, the span of its record. Once its stream has
- * its baseline that is a tuple (profile, track, name, shapes, dtypes, start ns) the launch
- * is recorded from, in C; before, the Record the profiler's begin_launch opens (which
- * records the baseline), exactly as for a Python launch. A new reference; NULL with an
- * exception when the profiler failed. */
-static PyObject *open_span(PyObject *name, PyObject *stream, PyObject *const *arrays,
-                           Py_ssize_t count)
-{
-    if (!profiling()) {
-        return Py_NewRef(Py_None);
-    }
-    PyObject *track = timed_track(stream);
-    if (track == NULL) {
-        PyObject *operands = PyTuple_New(count);
-        for (Py_ssize_t i = 0; operands != NULL && i < count; i++) {
-            PyTuple_SET_ITEM(operands, i, Py_NewRef(arrays[i]));
-        }
-        PyObject *record = operands == NULL ? NULL
-                           : PyObject_CallFunctionObjArgs(profiler_begin, name, operands,
-                                                          stream, NULL);
-        Py_XDECREF(operands);
-        return record;
-    }
-    PyObject *shapes = array_slots(a_shape, arrays, count);
-    PyObject *dtypes = array_slots(a_dtype, arrays, count);
-    PyObject *start = shapes == NULL || dtypes == NULL ? NULL : PyLong_FromLongLong(now_ns());
-    PyObject *span = start == NULL ? NULL
-                     : PyTuple_Pack(6, SLOT(recording, recording_profile), track, name, shapes,
-                                    dtypes, start);
-    Py_XDECREF(shapes);
-    Py_XDECREF(dtypes);
-    Py_XDECREF(start);
-    return span;
-}
-
-/* open_span() for the NPUArrays `a` and `b`, `c` (NULL when fewer). */
-static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
-                             PyObject *c)
-{
-    PyObject *arrays[3] = {a, b, c};
-    return open_span(name, stream, arrays, c != NULL ? 3 : b != NULL ? 2 : 1);
-}
-
 /* A timing event of the device `id` for `stream`'s track, recorded on `stream` now (as
  * _profiler.record_timing_event: from the pool, or a new one), appended to the track's
  * events: a new reference, None when the runtime refused (host times only), NULL with an
@@ -1116,34 +1048,410 @@ static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
     return PyObject_CallFunctionObjArgs(profiler_record_event, track, stream, NULL);
 }
 
-/* The native id of the calling thread as an int (a new reference): the last one made is
- * kept, as a thread records many launches in a row. */
-static PyObject *thread_number(void)
+/* The native id of the calling thread, asked of the system once per thread (a system call
+ * each time otherwise); forgotten in the child of a fork, whose one thread has a new id. */
+static unsigned long forks;
+static _Thread_local struct {
+    unsigned long id, forks;
+} native_thread = {0, 0};
+
+static void forget_thread_ids(void)
 {
-    static PyObject *last; /* (read and replaced with the GIL held) */
-    unsigned long id = PyThread_get_thread_native_id();
-    if (last == NULL || PyLong_AsUnsignedLong(last) != id) {
-        PyObject *made = PyLong_FromUnsignedLong(id);
-        if (made == NULL) {
-            return NULL;
-        }
-        Py_XSETREF(last, made);
-    }
-    return Py_NewRef(last);
+    forks++;
 }
 
-/* Closes a C span (open_record's tuple, or read_to_host's, which adds the bytes copied)
- * after its launch (copy) returned: the record appended to the profile's launches
- * (Recording.launches, as _profiler.launch_record takes it) with its end event, unless the
- * profile ended meanwhile. 0, or -1 with an exception. */
-static int close_span(PyObject *span, PyObject *stream, PyObject *id)
+static unsigned long thread_id(void)
+{
+    if (native_thread.id == 0 || native_thread.forks != forks) {
+        native_thread.id = PyThread_get_thread_native_id();
+        native_thread.forks = forks;
+    }
+    return native_thread.id;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * LaunchLog: the records of the launches (and small reads) a profile's C recorder made, in
+ * C arrays. A launch adds one entry, with references to objects that exist already (the
+ * operator's name, the stream, the device id, the pooled timing event, each NPUArray
+ * argument's shape and dtype): no Python object is made per launch, so a profiled loop
+ * allocates nothing the garbage collector tracks. The Records are made from it when the
+ * profile is first read (LaunchLog.records()). */
+
+typedef struct {
+    PyObject *name, *stream;  /* references, from the launch's opening */
+    PyObject *device, *event; /* references, from its closing (event: None when untimed) */
+    Py_ssize_t layout;        /* where the log's `layouts` holds its shapes, then its dtypes */
+    long long start_ns, duration_ns;
+    Py_ssize_t nbytes;        /* a small read's bytes; -1: a launch */
+    unsigned long thread;     /* native id of the launching thread */
+    unsigned char arrays;     /* NPUArray arguments (shapes, dtypes) */
+    unsigned char closed;     /* 0: open (or the launch raised, or the profile ended first) */
+    unsigned char captured;   /* the stream joined a graph capture during the launch */
+} LogEntry;
+
+typedef struct {
+    PyObject_HEAD
+    LogEntry *entries;
+    Py_ssize_t length, capacity, closed;
+    PyObject **layouts; /* references: each entry's shapes then dtypes */
+    Py_ssize_t layouts_length, layouts_capacity;
+} LaunchLog;
+
+static PyTypeObject LaunchLogType;
+
+/* Room for one more item of `size` bytes in `*items` (`length` used of `*capacity`),
+ * doubling it: 0, or -1 with MemoryError. */
+static int make_room(void **items, Py_ssize_t length, Py_ssize_t *capacity, Py_ssize_t more,
+                     size_t size)
+{
+    if (length + more <= *capacity) {
+        return 0;
+    }
+    Py_ssize_t wanted = *capacity < 64 ? 64 : *capacity;
+    while (wanted < length + more) {
+        wanted *= 2;
+    }
+    void *grown = wanted > PY_SSIZE_T_MAX / (Py_ssize_t)size ? NULL
+                  : PyMem_Realloc(*items, (size_t)wanted * size);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *items = grown;
+    *capacity = wanted;
+    return 0;
+}
+
+/* Opens an entry of `log` for a launch of `name` on `stream` whose NPUArray arguments are
+ * the `count` `arrays` (`nbytes` -1; a small read: its bytes): its index, or -1 with an
+ * exception. */
+static Py_ssize_t log_open(LaunchLog *log, PyObject *name, PyObject *stream,
+                           PyObject *const *arrays, Py_ssize_t count, Py_ssize_t nbytes)
+{
+    if (make_room((void **)&log->entries, log->length, &log->capacity, 1, sizeof(LogEntry)) < 0
+        || make_room((void **)&log->layouts, log->layouts_length, &log->layouts_capacity,
+                     2 * count, sizeof(PyObject *)) < 0) {
+        return -1;
+    }
+    PyObject **layout = log->layouts + log->layouts_length;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        layout[i] = Py_NewRef(SLOT(arrays[i], a_shape));
+        layout[count + i] = Py_NewRef(SLOT(arrays[i], a_dtype));
+    }
+    LogEntry *entry = &log->entries[log->length];
+    *entry = (LogEntry){Py_NewRef(name), Py_NewRef(stream), NULL, NULL, log->layouts_length,
+                        now_ns(), 0, nbytes, 0, (unsigned char)count, 0, 0};
+    log->layouts_length += 2 * count;
+    return log->length++;
+}
+
+static void log_dealloc(PyObject *self)
+{
+    LaunchLog *log = (LaunchLog *)self;
+    for (Py_ssize_t i = 0; i < log->length; i++) {
+        LogEntry *entry = &log->entries[i];
+        Py_DECREF(entry->name);
+        Py_DECREF(entry->stream);
+        Py_XDECREF(entry->device);
+        Py_XDECREF(entry->event);
+    }
+    for (Py_ssize_t i = 0; i < log->layouts_length; i++) {
+        Py_DECREF(log->layouts[i]);
+    }
+    PyMem_Free(log->entries);
+    PyMem_Free(log->layouts);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *log_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    if (PyTuple_GET_SIZE(args) != 0 || (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "LaunchLog() takes no arguments");
+        return NULL;
+    }
+    return type->tp_alloc(type, 0); /* zeroed: empty */
+}
+
+static Py_ssize_t log_length(PyObject *self)
+{
+    return ((LaunchLog *)self)->closed;
+}
+
+/* The tuple of the `count` references at `items`, or `last` again when it holds the same
+ * (a loop launches one operator on arrays of one layout: one tuple for all its records). */
+static PyObject *layout_tuple(PyObject *const *items, Py_ssize_t count, PyObject *last)
+{
+    int same = last != NULL && PyTuple_GET_SIZE(last) == count;
+    for (Py_ssize_t i = 0; same && i < count; i++) {
+        same = PyTuple_GET_ITEM(last, i) == items[i];
+    }
+    if (same) {
+        return Py_NewRef(last);
+    }
+    PyObject *values = PyTuple_New(count);
+    for (Py_ssize_t i = 0; values != NULL && i < count; i++) {
+        PyTuple_SET_ITEM(values, i, Py_NewRef(items[i]));
+    }
+    return values;
+}
+
+static PyObject *s_launch; /* "launch": a Record's kind (interned by add_recorder_types) */
+
+/* The slots of npuarray.runtime._profiler.Record, in the order records() sets them. */
+enum { R_KIND, R_NAME, R_DEVICE, R_STREAM, R_THREAD, R_START, R_DURATION, R_SHAPES, R_DTYPES,
+       R_NBYTES, R_CAPTURED, R_DEVICE_START, R_DEVICE_END, R_EVENTS, R_SLOTS };
+static const char *const record_slots[R_SLOTS] = {
+    "kind", "name", "device", "stream", "thread", "host_start_ns", "host_duration_ns", "shapes",
+    "dtypes", "nbytes", "captured", "device_start_ns", "device_end_ns", "_events"};
+
+/* `values` (new references; NULL where making one failed, with an exception) set as the
+ * slots of a new `type` object at `offsets`: the object, or NULL with an exception (the
+ * values dropped). */
+static PyObject *new_record(PyTypeObject *type, const Py_ssize_t *offsets, PyObject **values)
+{
+    int complete = 1;
+    for (int i = 0; i < R_SLOTS; i++) {
+        complete &= values[i] != NULL;
+    }
+    PyObject *record = complete ? type->tp_alloc(type, 0) : NULL;
+    for (int i = 0; i < R_SLOTS; i++) {
+        if (record != NULL) {
+            SLOT(record, offsets[i]) = values[i];
+        } else {
+            Py_XDECREF(values[i]);
+        }
+    }
+    return record;
+}
+
+/* The device interval of `entry`'s launch from the times its stream reached each timing
+ * event (`times`) and the event before it (`before`), as Profile._make_records makes it:
+ * new references in values[R_DEVICE_START], values[R_DEVICE_END] (None when unknown). */
+static int device_interval(LogEntry *entry, PyObject *times, PyObject *before,
+                           long long origin, PyObject **values)
+{
+    values[R_DEVICE_START] = Py_NewRef(Py_None);
+    values[R_DEVICE_END] = Py_NewRef(Py_None);
+    PyObject *end = entry->event == Py_None ? NULL : PyDict_GetItemWithError(times, entry->event);
+    PyObject *previous = end == NULL ? NULL : PyDict_GetItemWithError(before, entry->event);
+    if (previous == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    long long last = PyLong_AsLongLong(previous), reached = PyLong_AsLongLong(end);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    long long start = last > entry->start_ns ? last : entry->start_ns;
+    start = start < reached ? start : reached;
+    Py_SETREF(values[R_DEVICE_START], PyLong_FromLongLong(start - origin));
+    Py_SETREF(values[R_DEVICE_END], PyLong_FromLongLong(reached - origin));
+    return values[R_DEVICE_START] == NULL || values[R_DEVICE_END] == NULL ? -1 : 0;
+}
+
+PyDoc_STRVAR(log_records_doc,
+"records(record_type, origin: int, times: dict, before: dict) -> list\n\n"
+"The Record (`record_type`, npuarray.runtime._profiler.Record) of each launch (small\n"
+"read) recorded, in the order they began, every slot set: host times relative to\n"
+"`origin` (ns), and the device interval from `times` ({timing event: ns its stream\n"
+"reached it}) and `before` ({timing event: ns its stream reached the one before}), as\n"
+"npuarray.profiler.Profile makes it for the Python hooks' records. A launch that raised,\n"
+"or had not returned when its profile ended, is left out. TypeError for other arguments.");
+
+static PyObject *log_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyType_Check(args[0]) || !PyLong_Check(args[1])
+        || !PyDict_Check(args[2]) || !PyDict_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "records(record_type, origin: int, times: dict, before: dict)");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)args[0];
+    Py_ssize_t offsets[R_SLOTS];
+    for (int i = 0; i < R_SLOTS; i++) {
+        if ((offsets[i] = slot_offset(type, record_slots[i])) < 0) {
+            return NULL;
+        }
+    }
+    long long origin = PyLong_AsLongLong(args[1]);
+    LaunchLog *log = (LaunchLog *)self;
+    PyObject *result = origin == -1 && PyErr_Occurred() ? NULL : PyList_New(0);
+    PyObject *last[2] = {NULL, NULL};
+    for (Py_ssize_t i = 0; result != NULL && i < log->length; i++) {
+        LogEntry *entry = &log->entries[i];
+        if (!entry->closed) {
+            continue;
+        }
+        PyObject *values[R_SLOTS] = {NULL};
+        PyObject **layout = log->layouts + entry->layout;
+        for (int j = 0; j < 2; j++) {
+            PyObject *made = layout_tuple(layout + j * entry->arrays, entry->arrays, last[j]);
+            if (made != NULL) {
+                Py_XSETREF(last[j], made);
+                values[R_SHAPES + j] = Py_NewRef(made);
+            }
+        }
+        values[R_KIND] = Py_NewRef(entry->nbytes < 0 ? s_launch : s_copy);
+        values[R_NAME] = Py_NewRef(entry->name);
+        values[R_DEVICE] = Py_NewRef(entry->device);
+        values[R_STREAM] = Py_NewRef(entry->stream);
+        values[R_THREAD] = PyLong_FromUnsignedLong(entry->thread);
+        values[R_START] = PyLong_FromLongLong(entry->start_ns - origin);
+        values[R_DURATION] = PyLong_FromLongLong(entry->duration_ns);
+        values[R_NBYTES] = PyLong_FromSsize_t(entry->nbytes < 0 ? 0 : entry->nbytes);
+        values[R_CAPTURED] = PyBool_FromLong(entry->captured);
+        values[R_EVENTS] = Py_NewRef(Py_None);
+        if (device_interval(entry, args[2], args[3], origin, values) < 0) {
+            Py_CLEAR(values[R_DEVICE_START]); /* (incomplete: new_record drops the rest) */
+        }
+        PyObject *record = new_record(type, offsets, values);
+        if (record == NULL || PyList_Append(result, record) < 0) {
+            Py_CLEAR(result);
+        }
+        Py_XDECREF(record);
+    }
+    Py_XDECREF(last[0]);
+    Py_XDECREF(last[1]);
+    return result;
+}
+
+static PyMethodDef log_methods[] = {
+    {"records", (PyCFunction)(void (*)(void))log_records, METH_FASTCALL, log_records_doc},
+    {NULL, NULL, 0, NULL}};
+
+static PySequenceMethods log_sequence = {.sq_length = log_length};
+
+static PyTypeObject LaunchLogType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "npuarray._core._fastpath.LaunchLog",
+    .tp_doc = PyDoc_STR(
+        "LaunchLog()\n\n"
+        "Where the C recorder keeps a profile's launches and small reads while it runs\n"
+        "(npuarray.runtime._profiler.Recording.launches): C arrays holding references to\n"
+        "objects that exist already, nothing made per launch. len(): the launches closed\n"
+        "(returned while the profile ran); records(): their Records."),
+    .tp_basicsize = sizeof(LaunchLog),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = log_new,
+    .tp_dealloc = log_dealloc,
+    .tp_methods = log_methods,
+    .tp_as_sequence = &log_sequence,
+};
+
+/* A launch the C recorder opened: its entry in its profile's log, and the track of its
+ * stream (which records the timing event at its end). Made per launch, but of a type the
+ * garbage collector does not track, and kept on a free list. */
+typedef struct {
+    PyObject_HEAD
+    LaunchLog *log;   /* a reference */
+    PyObject *track;  /* a reference */
+    Py_ssize_t index;
+} Span;
+
+static PyTypeObject SpanType;
+
+#define FREE_SPANS 16
+static Span *free_spans[FREE_SPANS];
+static int free_span_count;
+
+static void span_dealloc(PyObject *self)
+{
+    Span *span = (Span *)self;
+    Py_CLEAR(span->log);
+    Py_CLEAR(span->track);
+    if (free_span_count < FREE_SPANS) {
+        free_spans[free_span_count++] = span;
+    } else {
+        PyObject_Free(self);
+    }
+}
+
+static PyTypeObject SpanType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "npuarray._core._fastpath.Span",
+    .tp_doc = PyDoc_STR("A launch the profiler's C recorder opened (launch_begin()'s span)."),
+    .tp_basicsize = sizeof(Span),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = span_dealloc,
+};
+
+/* A new Span of `log`'s entry `index`, whose stream's track is `track`; NULL with an
+ * exception. */
+static PyObject *new_span(PyObject *log, PyObject *track, Py_ssize_t index)
+{
+    Span *span = free_span_count > 0 ? free_spans[--free_span_count] : NULL;
+    if (span != NULL) {
+        PyObject_Init((PyObject *)span, &SpanType);
+    } else if ((span = PyObject_New(Span, &SpanType)) == NULL) {
+        return NULL;
+    }
+    span->log = (LaunchLog *)Py_NewRef(log);
+    span->track = Py_NewRef(track);
+    span->index = index;
+    return (PyObject *)span;
+}
+
+/* While a profile runs: the track of `stream` when the C recorder records its launches (the
+ * profile's launches go to a LaunchLog, and the stream has its baseline), borrowed; else
+ * NULL (the profiler's Python hooks record). */
+static PyObject *logged_track(PyObject *stream)
+{
+    PyObject *log = SLOT(recording, recording_launches);
+    return log != NULL && Py_TYPE(log) == &LaunchLogType ? timed_track(stream) : NULL;
+}
+
+/* Before a launch of `name` on `stream` whose NPUArray arguments are the `count` `arrays`
+ * (a small read: `nbytes` its bytes, else -1): None when no profile runs; while one runs,
+ * the span of its record. Once its stream has its baseline that is a Span, the launch's
+ * entry in the running profile's LaunchLog (Recording.launches); before, the Record the
+ * profiler's begin_launch opens (which records the baseline), exactly as for a Python
+ * launch. A new reference; NULL with an exception when the profiler failed. */
+static PyObject *open_span(PyObject *name, PyObject *stream, PyObject *const *arrays,
+                           Py_ssize_t count, Py_ssize_t nbytes)
+{
+    if (!profiling()) {
+        return Py_NewRef(Py_None);
+    }
+    PyObject *track = logged_track(stream);
+    if (track == NULL) {
+        PyObject *operands = PyTuple_New(count);
+        for (Py_ssize_t i = 0; operands != NULL && i < count; i++) {
+            PyTuple_SET_ITEM(operands, i, Py_NewRef(arrays[i]));
+        }
+        PyObject *record = operands == NULL ? NULL
+                           : PyObject_CallFunctionObjArgs(profiler_begin, name, operands,
+                                                          stream, NULL);
+        Py_XDECREF(operands);
+        return record;
+    }
+    PyObject *log = SLOT(recording, recording_launches);
+    Py_ssize_t index = log_open((LaunchLog *)log, name, stream, arrays, count, nbytes);
+    return index < 0 ? NULL : new_span(log, track, index);
+}
+
+/* open_span() for the launch of `name` whose NPUArrays are `a` and `b`, `c` (NULL when
+ * fewer). */
+static PyObject *open_record(PyObject *name, PyObject *stream, PyObject *a, PyObject *b,
+                             PyObject *c)
+{
+    PyObject *arrays[3] = {a, b, c};
+    return open_span(name, stream, arrays, c != NULL ? 3 : b != NULL ? 2 : 1, -1);
+}
+
+/* Whether the log of `span` is still the running profile's (it ended meanwhile, on
+ * another thread, otherwise). */
+static int span_running(Span *span)
+{
+    return SLOT(recording, recording_launches) == (PyObject *)span->log;
+}
+
+/* Closes a Span after its launch (copy) returned: the host duration, the end timing event
+ * recorded on the stream and kept with the entry, unless the profile ended meanwhile (the
+ * launch then falls outside it). 0, or -1 with an exception. */
+static int close_span(Span *span, PyObject *stream, PyObject *id)
 {
     long long end = now_ns();
-    PyObject *profile = PyTuple_GET_ITEM(span, 0), *track = PyTuple_GET_ITEM(span, 1);
-    PyObject *launches = SLOT(recording, recording_launches);
-    if (SLOT(recording, recording_profile) != profile || launches == NULL
-        || !PyList_CheckExact(launches)) {
-        return 0; /* the profile ended meanwhile: the launch falls outside it */
+    if (!span_running(span)) {
+        return 0;
     }
     int captured = 0; /* the stream joined a capture meanwhile (it waited on a captured event) */
     if (PyDict_GET_SIZE(capture_active) != 0) {
@@ -1154,27 +1462,24 @@ static int close_span(PyObject *span, PyObject *stream, PyObject *id)
             return -1;
         }
     }
-    PyObject *event = captured ? Py_NewRef(Py_None) : end_event(track, stream, id);
+    PyObject *event = captured ? Py_NewRef(Py_None) : end_event(span->track, stream, id);
     if (event == NULL) {
         return -1;
     }
-    PyObject *start = PyTuple_GET_ITEM(span, 5);
-    PyObject *duration = PyLong_FromLongLong(end - PyLong_AsLongLong(start));
-    PyObject *thread = duration == NULL ? NULL : thread_number();
-    PyObject *record = thread == NULL ? NULL
-        : PyTuple_GET_SIZE(span) == 6
-        ? PyTuple_Pack(10, PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
-                       PyTuple_GET_ITEM(span, 4), id, stream, thread, start, duration, event,
-                       captured ? Py_True : Py_False)
-        : PyTuple_Pack(12, PyTuple_GET_ITEM(span, 2), PyTuple_GET_ITEM(span, 3),
-                       PyTuple_GET_ITEM(span, 4), id, stream, thread, start, duration, event,
-                       captured ? Py_True : Py_False, s_copy, PyTuple_GET_ITEM(span, 6));
-    Py_XDECREF(duration);
-    Py_XDECREF(thread);
-    Py_DECREF(event);
-    int appended = record == NULL ? -1 : PyList_Append(launches, record);
-    Py_XDECREF(record);
-    return appended;
+    if (!span_running(span)) { /* (taking a new event ran Python) */
+        Py_DECREF(event);
+        return 0;
+    }
+    LaunchLog *log = span->log;
+    LogEntry *entry = &log->entries[span->index];
+    entry->device = Py_NewRef(id);
+    entry->event = event;
+    entry->duration_ns = end - entry->start_ns;
+    entry->thread = thread_id();
+    entry->captured = (unsigned char)captured;
+    entry->closed = 1;
+    log->closed++;
+    return 0;
 }
 
 /* After the launch of `span` (open_record's; this call takes the reference) on `stream` of
@@ -1183,8 +1488,8 @@ static int close_span(PyObject *span, PyObject *stream, PyObject *id)
 static int close_record(PyObject *span, int launched, PyObject *stream, PyObject *id)
 {
     if (span != Py_None && launched == 0) {
-        if (PyTuple_CheckExact(span)) {
-            launched = close_span(span, stream, id);
+        if (Py_TYPE(span) == &SpanType) {
+            launched = close_span((Span *)span, stream, id);
         } else {
             PyObject *result = PyObject_CallOneArg(profiler_end, span);
             launched = result == NULL ? -1 : 0;
@@ -1193,6 +1498,21 @@ static int close_record(PyObject *span, int launched, PyObject *stream, PyObject
     }
     Py_DECREF(span);
     return launched;
+}
+
+/* The profiler's recorder types made ready, LaunchLog added to `module`, and the thread-id
+ * cache told about forks: 0, or -1 with an exception. */
+static int add_recorder_types(PyObject *module)
+{
+    if ((s_launch = PyUnicode_InternFromString("launch")) == NULL
+        || PyType_Ready(&LaunchLogType) < 0 || PyType_Ready(&SpanType) < 0) {
+        return -1;
+    }
+    if (pthread_atfork(NULL, NULL, forget_thread_ids) != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "pthread_atfork failed");
+        return -1;
+    }
+    return PyModule_AddObjectRef(module, "LaunchLog", (PyObject *)&LaunchLogType);
 }
 
 PyDoc_STRVAR(event_times_doc,
@@ -1276,7 +1596,7 @@ static PyObject *launch_begin(PyObject *module, PyObject *const *args, Py_ssize_
             arrays[count++] = arg;
         }
     }
-    return open_span(args[0], args[2], arrays, count);
+    return open_span(args[0], args[2], arrays, count, -1);
 }
 
 PyDoc_STRVAR(launch_end_doc,
@@ -1288,8 +1608,7 @@ PyDoc_STRVAR(launch_end_doc,
 static PyObject *launch_end(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3 || !PyLong_Check(args[2])
-        || (PyTuple_Check(args[0]) && PyTuple_GET_SIZE(args[0]) != 6)) {
+    if (nargs != 3 || !PyLong_Check(args[2]) || PyTuple_Check(args[0])) {
         PyErr_SetString(PyExc_TypeError, "launch_end(span: launch_begin()'s, stream, "
                                          "device_id: int)");
         return NULL;
@@ -2394,7 +2713,7 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
         || (device = SLOT(buffer, b_device)) == NULL || (id = SLOT(device, device_id)) == NULL
         || (stream = current_stream(id)) == NULL
         || (SLOT(buffer, b_stream) != stream && SLOT(buffer, b_stream) != Py_None)
-        || stream_capturing(stream) != 0 || (profiling() && timed_track(stream) == NULL)) {
+        || stream_capturing(stream) != 0 || (profiling() && logged_track(stream) == NULL)) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
@@ -2410,12 +2729,11 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
     if (activate_device(id) < 0) {
         return NULL;
     }
-    /* the profiler's record of the copy, as the Python path's (NULL track: the profile
-     * ended meanwhile, on another thread) */
-    PyObject *track = profiling() ? timed_track(stream) : NULL;
-    PyObject *span = track == NULL ? Py_NewRef(Py_None)
-                     : Py_BuildValue("(OOO()()Ln)", SLOT(recording, recording_profile), track,
-                                     s_device_to_host, now_ns(), size * itemsize);
+    /* the profiler's record of the copy, as the Python path's (none when the profile ended
+     * meanwhile, on another thread) */
+    PyObject *span = profiling() && logged_track(stream) != NULL
+                     ? open_span(s_device_to_host, stream, NULL, 0, size * itemsize)
+                     : Py_NewRef(Py_None);
     if (span == NULL) {
         return NULL;
     }
@@ -2759,6 +3077,10 @@ PyMODINIT_FUNC PyInit__fastpath(void)
         || PyModule_AddObjectRef(module, "BufferRelease", (PyObject *)&BufferReleaseType) < 0
         || PyModule_AddObjectRef(module, "ReductionFunction",
                                  (PyObject *)&ReductionFunctionType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (add_recorder_types(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,15 +1,18 @@
 """``npuarray.profile()``: the profile object.
 
 The runtime records (``npuarray.runtime._profiler``); a Profile starts and stops
-the recording, keeps what was recorded and, when it ends, reads when each stream
-reached its timing events (``_profiler.event_times``: an anchor event per stream,
-the same ACL calls on CANN and npusim). The Records are made from what was
-recorded when ``records`` is first read: a profile's end costs the reading of
-the events only.
+the recording and keeps what was recorded. When it ends, each stream it used is
+synchronised and an anchor event recorded on it (``_profiler.anchor``); when
+``records`` is first read, the times at which each stream reached its timing
+events are read against that anchor (``_profiler.event_times``, the same ACL
+calls on CANN and npusim) and the Records made: a profile's end costs the
+synchronisations only. The timing events stay out of the pool until then (or
+until the profile is dropped unread).
 """
 import os
 import threading
 import time
+import weakref
 
 from .._acl import AclError
 from ..runtime import _profiler
@@ -37,8 +40,9 @@ class Profile:
     (ACL_MEMCPY_* kind, bytes), event records and stream waits, stream and event
     synchronisations and graph replays are recorded, each with its device, stream,
     host thread, host start time and host duration; launches, copies, stream waits and
-    replays also get the interval during which their stream ran them (device times,
-    resolved when the profile ends, which synchronises the streams it used). Work
+    replays also get the interval during which their stream ran them (device times:
+    the profile's end synchronises the streams it used, and the times are read when
+    ``records`` is first read). Work
     captured into a graph gets host times only (its device times belong to the
     replays). One profile runs at a time in a process: entering a second one raises
     RuntimeError. In the child of a fork the profile stops recording; after
@@ -51,11 +55,12 @@ class Profile:
 
     def __init__(self):
         self.incoming = []        # what the recorder appends to, from every thread
-        self._launches = []       # the C recorder's launches (tuples, see _profiler.Recording)
+        self._launches = _profiler.launch_log()   # the C recorder's (see _profiler.Recording)
         self.duration_ns = None
         self._records = None      # made from what was recorded on first read (``records``)
-        self._taken = None        # (Records, launch tuples) taken when the profile ended
-        self._read = []           # (timing events of a stream, in order; their host ns times)
+        self._taken = None        # (Records, the launch log) taken when the profile ended
+        self._unread = []         # per stream: (device id, its timing events, the recorded
+                                  # ones, its anchor event, the anchor's host ns), until read
         self._making = threading.Lock()
         self._tracks = {}
         self._origin = None
@@ -86,16 +91,19 @@ class Profile:
             return
         _profiler.stop(self)
         # A call still closing on another thread may append meanwhile: it is left out (the
-        # copies are atomic), as a call that ends after the profile.
-        self._taken = (list(self.incoming), list(self._launches))
+        # copy is atomic; the C recorder checks that the profile runs), as a call that ends
+        # after the profile.
+        self._taken = (list(self.incoming), self._launches)
         self.incoming = self._launches = None
         try:
             if os.getpid() == self._pid:   # a forked child has none of the runtime's threads
                 for track in self._tracks.values():
-                    self._resolve(track)
+                    self._settle(track)
         finally:
             self._tracks.clear()
             self.duration_ns = _now() - self._origin
+        if self._unread:   # dropped unread: the events go back to the pool all the same
+            weakref.finalize(self, _profiler.give_back_unread, self._unread)
 
     def track(self, stream):
         """The _Track of `stream` (created on first use; called by the recorder). Keyed by
@@ -107,22 +115,39 @@ class Profile:
 
     # -- device times ----------------------------------------------------------------------
 
-    def _resolve(self, track):
-        """Reads when `track`'s stream reached each of its timing events (and gives the
-        events back to the pool): a record ends when its stream reached its event, and
-        starts when the stream had passed the event recorded before it and the host had
-        begun the call (see ``npuarray.runtime._profiler``)."""
+    def _settle(self, track):
+        """Synchronises `track`'s stream and records its anchor event (``_profiler.anchor``):
+        a record ends when its stream reached its event, and starts when the stream had
+        passed the event recorded before it and the host had begun the call (see
+        ``npuarray.runtime._profiler``); those times are read when ``records`` is first
+        read."""
         stream = track.stream
         device_id = stream.device.id
         try:
             if _profiler.capturing(stream):   # still captured: its events cannot be read
                 return
             activate(device_id)
-            events, times = _profiler.event_times(stream, track.events)
+            recorded, anchor, anchor_ns = _profiler.anchor(stream, track.events)
         except (AclError, RuntimeError):
             return   # the device was reset, or the stream failed: host times only
-        _profiler.give_back(device_id, track.events)  # the anchor too
-        self._read.append((events, times))
+        self._unread.append((device_id, track.events, recorded, anchor, anchor_ns))
+
+    def _reached(self):
+        """{timing event: host ns the stream reached it} and {timing event: the time of the
+        event recorded before it on its stream}, read from the settled streams (whose
+        events then go back to the pool)."""
+        times, before = {}, {}
+        for device_id, events, recorded, anchor, anchor_ns in self._unread:
+            try:
+                activate(device_id)
+                reached = _profiler.event_times(recorded, anchor, anchor_ns)
+            except (AclError, RuntimeError):
+                continue   # the device was reset meanwhile: host times only
+            _profiler.give_back(device_id, events)   # the anchors too
+            times.update(zip(recorded, reached))
+            before.update(zip(recorded[1:], reached))
+        self._unread.clear()
+        return times, before
 
     @property
     def records(self):
@@ -138,12 +163,10 @@ class Profile:
 
     def _make_records(self):
         incoming, launches = self._taken
-        records = incoming + [_profiler.launch_record(*launch) for launch in launches]
-        times, before, origin = {}, {}, self._origin   # timing event -> ns, its previous's
-        for events, reached in self._read:
-            times.update(zip(events, reached))
-            before.update(zip(events[1:], reached))
-        for record in records:
+        times, before = self._reached()   # timing event -> ns, its previous's
+        origin = self._origin
+        records = _profiler.launch_records(launches, origin, times, before)
+        for record in incoming:
             event, record._events = record._events, None
             start = record.host_start_ns
             record.host_start_ns = start - origin
@@ -152,8 +175,9 @@ class Profile:
             if previous is not None:
                 record.device_start_ns = min(max(previous, start), end) - origin
                 record.device_end_ns = end - origin
+        records += incoming
         records.sort(key=lambda r: r.host_start_ns)
-        self._taken = self._read = None
+        self._taken = None
         return records
 
     # -- results ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ work that runs on a stream, records one timing event there after it
 (aclrtRecordEvent on a pooled event created with
 aclrtCreateEventExWithFlag(ACL_EVENT_TIME_LINE)), then appends the record to the
 running profile. A stream's first timed work in a profile is preceded by a
-baseline event. The events are resolved into device times when the profile ends
+baseline event. The events are resolved into device times after the profile ends
 (``npuarray.profiler.Profile``): work ends when its stream reaches its event, and
 starts when the stream is both past the event before it (the previous timed
 work's end, or the baseline) and has been handed the work (not before the call
@@ -32,11 +32,13 @@ launch paths' through its ``launch_begin`` / ``launch_end``; the rest (copies,
 stream waits, replays, a stream's first timed work) through the hooks here. The
 timing is the same ACL calls on CANN and npusim: one aclrtRecordEvent per timed
 call (npusim keeps it as a mark in its stream's order, not a task, so timing
-does not change which thread runs the work it times) and, when the profile
-ends, aclrtEventElapsedTime per event (``event_times``, in one C call).
+does not change which thread runs the work it times); when the profile ends,
+a synchronisation and an anchor event per stream (``anchor``); when its records
+are first read, aclrtEventElapsedTime per event (``event_times``, in one C call).
 
-Appends come from any thread: ``list.append`` is atomic, so the records of all
-threads are collected without a lock on the hot path.
+Appends come from any thread: ``list.append`` is atomic and the C recorder runs
+with the GIL held, so the records of all threads are collected without a lock
+on the hot path.
 """
 import os
 import threading
@@ -59,18 +61,21 @@ class Recording:
     ``profile``: the running profile, or None (with ``active``). ``tracks``: its
     {id(stream): track} (a track's ``events``, the timing events recorded on its stream in
     order, is empty until the stream's baseline: such a launch goes through
-    ``begin_launch`` and ``end``). ``launches``: the list the C recorder appends a launch
-    to once it returned, as the tuple ``launch_record`` takes (its end event recorded on
-    the stream and appended to the track, as ``end`` does). ``event_pools``: the pooled
-    timing events by device id (``take_event``'s). ``event_times``: set when the C fast
-    path is configured, its ``event_times(events, anchor, anchor_ns)``, which reads a
-    stream's timing events in one call (see ``event_times`` here); None: a Python loop.
-    ``serial``: one more at each start, so that the C recorder knows its cached track is
-    of the running profile."""
-    __slots__ = ("profile", "tracks", "launches", "event_pools", "event_times", "serial")
+    ``begin_launch`` and ``end``). ``launches``: where the C recorder keeps a launch once
+    it returned (its end event recorded on the stream and appended to the track, as
+    ``end`` does): its ``LaunchLog`` (``launch_log``), C arrays from which the Records are
+    made when the profile is first read (``launch_records``).
+    ``event_pools``: the pooled timing events by device id (``take_event``'s).
+    ``event_times``: set when the C fast path is configured, its ``event_times(events,
+    anchor, anchor_ns)``, which reads a stream's timing events in one call (see
+    ``event_times`` here); None: a Python loop. ``new_log``: set with it, the C recorder's
+    ``LaunchLog`` type; None: no C recorder. ``serial``: one more at each start, so that
+    the C recorder knows its cached track is of the running profile."""
+    __slots__ = ("profile", "tracks", "launches", "event_pools", "event_times", "new_log",
+                 "serial")
 
     def __init__(self):
-        self.profile = self.tracks = self.launches = self.event_times = None
+        self.profile = self.tracks = self.launches = self.event_times = self.new_log = None
         self.event_pools = _pools
         self.serial = 0
 
@@ -93,7 +98,12 @@ def _thread_id():
 class Record:
     """One profiled call. Times are nanoseconds on the host clock relative to the start of
     the profile; ``device_start_ns`` / ``device_end_ns`` say when the stream ran the work
-    (None for host-only calls, work captured into a graph, or a device reset meanwhile)."""
+    (None for host-only calls, work captured into a graph, or a device reset meanwhile).
+    The end is when the stream reached the timing event recorded after the call; the start
+    is when it had passed the one before and the call had begun on the host. So on a
+    stream that was idle, the interval also holds the time the stream took to begin the
+    work once handed it (on npusim, a stream worker thread waiting for a CPU on a loaded
+    machine: up to milliseconds for a tiny launch)."""
     __slots__ = ("kind", "name", "device", "stream", "thread", "host_start_ns",
                  "host_duration_ns", "shapes", "dtypes", "nbytes", "captured",
                  "device_start_ns", "device_end_ns", "_events")
@@ -132,9 +142,26 @@ class Record:
 _switch = threading.Lock()   # profiles may start and stop on any thread
 
 
+def launch_log():
+    """A new store for the C recorder's launches (``Recording.launches``): a ``LaunchLog``
+    when the C fast path is configured, else an empty list (nothing records into it).
+    ``launch_records`` reads either."""
+    return recording.new_log() if recording.new_log is not None else []
+
+
+def launch_records(launches, origin, times, before):
+    """The Records of what `launches` (``launch_log``'s) holds, every slot set: host times
+    made relative to `origin`, device times resolved from `times` ({timing event: ns its
+    stream reached it}) and `before` ({timing event: ns its stream reached the one
+    before}) as ``npuarray.profiler.Profile`` resolves the hooks' records. A LaunchLog
+    makes them in C (``LaunchLog.records``); a list (no C recorder) holds none."""
+    return [] if isinstance(launches, list) else launches.records(Record, origin, times, before)
+
+
 def start(profile, tracks, launches):
     """Makes `profile` the running one, with its {id(stream): track} dict `tracks` and its
-    list `launches` (see ``Recording``); RuntimeError when another one runs."""
+    store `launches` (``launch_log``'s; see ``Recording``); RuntimeError when another one
+    runs."""
     global active, _profile
     with _switch:
         if _profile is not None:
@@ -211,41 +238,80 @@ def record_timing_event(track, stream):
     return None
 
 
-def event_times(stream, events):
-    """The timing events recorded on `stream` so far (`events`, in record order: a copy)
-    and the host-clock times (ns) at which the stream reached each, a list in that order.
-
-    aclrtEventElapsedTime measures between two events recorded on one stream once the
-    stream is synchronised (hicann/runtime docs/zh/api_ref/07_event_management.md). So the
-    stream is synchronised, an anchor event recorded on the now idle stream (it completes
-    at once) and synchronised, and the host clock read: each event's time is that host time
-    minus the elapsed time from the event to the anchor. Events complete in record order,
-    so the times are made non-decreasing in that order (float32 milliseconds round by a
-    few nanoseconds). The same ACL calls on CANN and npusim; the C fast path, when
-    configured, makes them in one call (``Recording.event_times``). The anchor is appended
-    to `events` (to go back to the pool). The caller has activated the stream's device
-    (this module is below the device module)."""
-    device_id = stream.device.id
+def anchor(stream, events):
+    """Synchronises `stream` and records an anchor timing event on it, now idle: returns
+    a copy of `events` (the timing events recorded on it, in record order), the anchor
+    and the host time (ns) by which the stream had reached the anchor (``_anchor``). The
+    anchor is appended to `events` (to go back to the pool with them). The caller has
+    activated the stream's device (this module is below the device module)."""
     recorded = list(events)  # a span still closing on another thread may add one meanwhile
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
-    anchor = take_event(device_id)
-    events.append(anchor)
-    check(lib.aclrtRecordEvent(anchor, stream.handle), "aclrtRecordEvent")
-    check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
-    anchor_time = _now()   # the idle stream reached the anchor at most this late
+    anchor_event, anchor_ns = _anchor(stream, stream.device.id, events)
+    return recorded, anchor_event, anchor_ns
+
+
+def event_times(recorded, anchor_event, anchor_ns):
+    """The host-clock times (ns) at which a stream reached each of its timing events
+    `recorded` (in record order), given ``anchor``'s anchor event and host time.
+
+    aclrtEventElapsedTime measures between two events recorded on one stream once the
+    stream is synchronised (hicann/runtime docs/zh/api_ref/07_event_management.md): each
+    event's time is the anchor's host time minus the elapsed time from the event to the
+    anchor. Events complete in record order, so the times are made non-decreasing in that
+    order (float32 milliseconds round by a few nanoseconds). The same ACL calls on CANN
+    and npusim; the C fast path, when configured, makes them in one call
+    (``Recording.event_times``). The caller has activated the events' device; AclError
+    when the runtime refuses an event (the device was reset since)."""
     in_c = recording.event_times
-    times = in_c(recorded, anchor, anchor_time) if in_c is not None else None
+    times = in_c(recorded, anchor_event, anchor_ns) if in_c is not None else None
     if times is None:   # no C loop, or it met a refusal: this loop raises its AclError
         ms = ffi.new("float *")
         times, previous = [], None
         for event in recorded:
-            check(lib.aclrtEventElapsedTime(ms, event, anchor), "aclrtEventElapsedTime")
-            time_ns = anchor_time - round(ms[0] * 1e6)
+            check(lib.aclrtEventElapsedTime(ms, event, anchor_event), "aclrtEventElapsedTime")
+            time_ns = anchor_ns - round(ms[0] * 1e6)
             if previous is not None and time_ns < previous:
                 time_ns = previous
             times.append(time_ns)
             previous = time_ns
-    return recorded, times
+    return times
+
+
+def give_back_unread(unread):
+    """Gives back the timing events of a profile dropped before its times were read
+    (``Profile._unread``: device id and events first in each entry)."""
+    for device_id, events, *_ in unread:
+        give_back(device_id, events)
+    unread.clear()
+
+
+_ANCHOR_TRIES = 4           # anchors recorded at most when the host is interrupted
+_ANCHOR_WINDOW_NS = 20_000  # a reading this close to its record is kept at once
+
+
+def _anchor(stream, device_id, events):
+    """An anchor timing event recorded on the idle `stream` (appended to `events`), and the
+    host time (ns) by which the stream had reached it: the host clock read after the
+    synchronisation that follows the record. It was reached after the clock read before
+    the record, so the error is at most the time between the two readings. Every device
+    time of the stream is shifted by that error: a host thread descheduled in between (a
+    millisecond or more on a loaded machine) made the first launch after an idle stream,
+    whose device start is its host start, look that much longer. So while the two readings
+    are more than ``_ANCHOR_WINDOW_NS`` apart the anchor is recorded again, up to
+    ``_ANCHOR_TRIES`` times, and the closest pair is kept."""
+    best = None
+    for _ in range(_ANCHOR_TRIES):
+        event = take_event(device_id)
+        events.append(event)
+        before = _now()
+        check(lib.aclrtRecordEvent(event, stream.handle), "aclrtRecordEvent")
+        check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
+        after = _now()
+        if best is None or after - before < best[0]:
+            best = (after - before, event, after)
+        if after - before <= _ANCHOR_WINDOW_NS:
+            break
+    return best[1], best[2]
 
 
 def capturing(stream):
@@ -269,27 +335,6 @@ def _begin_device(record, stream):
             record._events = track
     record.host_start_ns = _now()
     return record
-
-
-def launch_record(name, shapes, dtypes, device, stream, thread, start_ns, duration_ns, event,
-                  captured, kind="launch", nbytes=0):
-    """The Record of a launch the C recorder made (``Recording.launches``' tuples): its
-    operator, the shapes and dtypes of its NPUArray arguments, device id, stream, native
-    thread id, host start and duration (ns, this module's clock), its end timing event (or
-    None) and whether it was captured; a small read the C path made adds kind "copy" and
-    its bytes (its name the ACL_MEMCPY_* kind). Every slot set here, without
-    ``__init__``: a profile's records are hundreds of these."""
-    record = _new_record(Record)
-    record.kind, record.name, record.device, record.stream = kind, name, device, stream
-    record.thread, record.shapes, record.dtypes, record.nbytes = thread, shapes, dtypes, nbytes
-    record.captured, record.host_start_ns, record.host_duration_ns = captured, start_ns, \
-        duration_ns
-    record.device_start_ns = record.device_end_ns = None
-    record._events = event
-    return record
-
-
-_new_record = object.__new__
 
 
 def begin_launch(op_name, args, stream):
