@@ -18,7 +18,7 @@ import operator
 import numpy as np
 
 from .._core import _ops
-from .._core._elementwise import is_array, conj, multiply, real
+from .._core._elementwise import is_array, conj, real
 from .._core._manipulation import concat, flip, moveaxis
 from . import _composed, _plan
 
@@ -168,7 +168,13 @@ def _composed_rows(moved, inverse):
 
 
 def _scaled(x, factor):
-    return x if factor == 1.0 or not x.size else multiply(x, factor)
+    """``x`` times ``factor``, in place: ``x`` is a new array of this module's (a
+    transform's result, or a cast or view of one), so aclnnMuls writes over the
+    memory the transform has just written (still in cache) rather than a new
+    buffer."""
+    if factor != 1.0 and x.size:
+        _ops.launch("aclnnMuls", x, _ops.acl_scalar(factor, x._dtype), x)
+    return x
 
 
 def _r2c(name, x, axis, n, norm, inverse=False):
