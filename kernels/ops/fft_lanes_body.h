@@ -281,25 +281,58 @@ static void FL(real_split)(FL(cv) *z, int64_t h, int shift, const fft_cplx *w)
     }
 }
 
-/* The inverse of FL(real_split): X_0 .. X_h (imaginary parts of X_0, X_h ignored, as a
- * Hermitian spectrum has none) -> conj Z_k for k < h, with Z_k = F_k + i G_k, F_k = X_k +
- * conj X_{h-k}, G_k = (X_k - conj X_{h-k}) conj w_k, and Z_{h-k} = conj F_k + i conj G_k: the
- * forward transform of conj Z, conjugated, is then 2h (x[2k] + i x[2k+1]). */
-static void FL(real_merge)(FL(cv) *x, int64_t h, int shift, const fft_cplx *w)
+/* The inverse of FL(real_split) for one pair k <= h / 2 of X_0 .. X_h (imaginary parts of X_0,
+ * X_h ignored, as a Hermitian spectrum has none): conj Z_k into *zk and conj Z_{h-k} into *zh,
+ * with Z_k = F_k + i G_k, F_k = X_k + conj X_{h-k}, G_k = (X_k - conj X_{h-k}) conj w_k, and
+ * Z_{h-k} = conj F_k + i conj G_k: the forward transform of conj Z, conjugated, is then
+ * 2h (x[2k] + i x[2k+1]). For k = h / 2 both are Z_{h/2} (*zh the one to keep: it differs
+ * from *zk by the rounding of w_{h/2}'s real part, which is not exactly 0). */
+static inline void FL(merge_pair)(const FL(cv) *x, int64_t k, int64_t h, int shift, const fft_cplx *w, FL(cv) *zk,
+                                  FL(cv) *zh)
 {
     FL(vf) zero = { 0 };
+    FL(cv) a = x[FL(at)(k, shift)], b = x[FL(at)(h - k, shift)];
+    FL(vf) ai = k ? a.im : zero, bi = k ? b.im : zero;
+    float wr = (float)w[k].re, wi = (float)w[k].im;
+    FL(vf) fr = a.re + b.re, fi = ai - bi, dr = a.re - b.re, di = ai + bi;
+    FL(vf) gr = dr * wr + di * wi, gi = di * wr - dr * wi;
+    zk->re = fr - gi;
+    zk->im = -(fi + gr);
+    zh->re = fr + gi;
+    zh->im = fi - gr;
+}
+
+/* FL(merge_pair) over the whole buffer, in place: X_0 .. X_h -> conj Z_0 .. conj Z_{h-1}
+ * (lengths below 4, which have no radix-4 stage for FL(merge_first)). */
+static void FL(real_merge)(FL(cv) *x, int64_t h, int shift, const fft_cplx *w)
+{
     for (int64_t k = 0; k <= h / 2; k++) {
-        FL(cv) *a = x + FL(at)(k, shift), *b = x + FL(at)(h - k, shift);
-        FL(vf) ai = k ? a->im : zero, bi = k ? b->im : zero;
-        float wr = (float)w[k].re, wi = (float)w[k].im;
-        FL(vf) fr = a->re + b->re, fi = ai - bi, dr = a->re - b->re, di = ai + bi;
-        FL(vf) gr = dr * wr + di * wi, gi = di * wr - dr * wi;
-        a->re = fr - gi;
-        a->im = -(fi + gr);
-        if (k) {
-            b->re = fr + gi;
-            b->im = fi - gr;
-        }
+        FL(cv) zk, zh;
+        FL(merge_pair)(x, k, h, shift, w, &zk, &zh);
+        x[FL(at)(k, shift)] = zk;
+        if (k) x[FL(at)(h - k, shift)] = zh;
+    }
+}
+
+/* FL(real_merge) and then the first radix-4 stage of FL(stockham) (h >= 4, twiddles tw) from
+ * X_0 .. X_h in x into y, as one pass over the lane buffers: the butterflies p and h/4 - p
+ * read conj Z at p + j h/4 and h/4 - p + j h/4 (j < 4), which four pairs (k, h - k) give:
+ * (p, h - p), (h/4 + p, 3h/4 - p), (h/2 - p, h/2 + p) and (h/4 - p, 3h/4 + p). */
+static void FL(merge_first)(const FL(cv) *x, FL(cv) *y, int64_t h, int shift, const float *tw, const fft_cplx *w)
+{
+    int64_t q4 = h / 4;
+    for (int64_t p = 0; p <= q4 / 2; p++) {
+        FL(cv) lo[4], hi[4];
+        FL(merge_pair)(x, p, h, shift, w, &lo[0], &hi[0]);
+        FL(merge_pair)(x, q4 + p, h, shift, w, &lo[1], &hi[1]);
+        FL(merge_pair)(x, 2 * q4 - p, h, shift, w, &lo[2], &hi[2]);
+        FL(merge_pair)(x, q4 - p, h, shift, w, &lo[3], &hi[3]);
+        FL(butterfly)(lo[0], lo[1], hi[2], hi[3], tw + 6 * p, y + FL(at)(4 * p, shift), y + FL(at)(4 * p + 1, shift),
+                      y + FL(at)(4 * p + 2, shift), y + FL(at)(4 * p + 3, shift));
+        int64_t r = q4 - p; /* none for p = 0 (r = h/4 is no butterfly), itself for p = h/8 */
+        if (p > 0 && r != p)
+            FL(butterfly)(lo[3], lo[2], hi[1], hi[0], tw + 6 * r, y + FL(at)(4 * r, shift),
+                          y + FL(at)(4 * r + 1, shift), y + FL(at)(4 * r + 2, shift), y + FL(at)(4 * r + 3, shift));
     }
 }
 
@@ -389,6 +422,13 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
         const float *tw = p->twiddles;
         if (fuse_in) {
             FL(load_first)(y, ln, n, shift, first, tw);
+            x = y;
+            y = buf;
+            s = 4;
+            tw += 6 * (n / 4);
+        } else if (ln->real > 0 && n >= 4) {
+            FL(load)(x, ln, n, n + 1, shift, first, lanes);
+            FL(merge_first)(x, y, n, shift, tw, ln->real_w);
             x = y;
             y = buf;
             s = 4;

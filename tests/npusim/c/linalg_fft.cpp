@@ -179,11 +179,12 @@ static void test_fft(void)
     for (int i = 0; i < 6; i++) aclrtFree(bufs[i]);
 }
 
-/* 19 rows (a full group of lanes and a partial one on every instruction set) of length 64:
- * C2C rows and R2C against the DFT computed in double, C2R of that spectrum back to 64 x. */
-static void test_fft_rows(void)
+/* 19 rows (a full group of lanes and a partial one on every instruction set) of length N
+ * (64; 256, whose rows also go through the register transposes fused with the first and last
+ * stages): C2C rows and R2C against the DFT computed in double, C2R of that spectrum back to N x. */
+template <int N> static void test_fft_rows(void)
 {
-    enum { ROWS = 19, N = 64, H = N / 2 + 1 };
+    enum { ROWS = 19, H = N / 2 + 1 };
     static float x[ROWS][N], c[ROWS][2 * N], spec[ROWS][2 * H], cspec[ROWS][2 * N], back[ROWS][N];
     for (int r = 0; r < ROWS; r++)
         for (int k = 0; k < N; k++) x[r][k] = (float)sin(0.37 * (r + 1) * k + r) + (float)(k % 7) / 7;
@@ -256,7 +257,8 @@ int main(void)
     test_cholesky_qr_svd();
     test_cross_and_norm();
     test_fft();
-    test_fft_rows();
+    test_fft_rows<64>();
+    test_fft_rows<256>();
     test_blas_lu();
     return aclnn_test_finish("linalg_fft");
 }
