@@ -262,22 +262,33 @@ static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int64_t count
 }
 
 /* Real forward transforms of 2h points from the complex transforms Z (h points a lane) of
- * x[2k] + i x[2k+1]: with E_k = (Z_k + conj Z_{h-k}) / 2, O_k = (Z_k - conj Z_{h-k}) / 2i and
- * w_k = exp(-2 pi i k / 2h), X_k = E_k + w_k O_k and X_{h-k} = conj(E_k - w_k O_k), k <= h / 2
- * (Z periodic in h); X_0 .. X_h in place (X_h in the buffer's padding). */
+ * x[2k] + i x[2k+1], for one pair k <= h / 2: with E_k = (Z_k + conj Z_{h-k}) / 2, O_k = (Z_k -
+ * conj Z_{h-k}) / 2i and w_k = exp(-2 pi i k / 2h), X_k = E_k + w_k O_k into *xk and X_{h-k} =
+ * conj(E_k - w_k O_k) into *xh (Z periodic in h: Z_h = Z_0). For k = h / 2 both are X_{h/2}
+ * (*xh the one to keep, as in FL(merge_pair)). */
+static inline void FL(split_pair)(const FL(cv) *z, int64_t k, int64_t h, int shift, const fft_cplx *w, FL(cv) *xk,
+                                  FL(cv) *xh)
+{
+    FL(cv) a = z[FL(at)(k, shift)], b = z[FL(at)(k ? h - k : 0, shift)];
+    float wr = (float)w[k].re, wi = (float)w[k].im;
+    FL(vf) er = (a.re + b.re) * 0.5f, ei = (a.im - b.im) * 0.5f;
+    FL(vf) odr = (a.im + b.im) * 0.5f, odi = (b.re - a.re) * 0.5f;
+    FL(vf) tr = odr * wr - odi * wi, ti = odr * wi + odi * wr;
+    xk->re = er + tr;
+    xk->im = ei + ti;
+    xh->re = er - tr;
+    xh->im = ti - ei;
+}
+
+/* FL(split_pair) over the whole buffer, in place: Z_0 .. Z_{h-1} -> X_0 .. X_h (X_h in the
+ * buffer's padding). */
 static void FL(real_split)(FL(cv) *z, int64_t h, int shift, const fft_cplx *w)
 {
-    z[FL(at)(h, shift)] = z[0];
-    for (int64_t k = 0; k <= h / 2; k++) {
-        FL(cv) *a = z + FL(at)(k, shift), *b = z + FL(at)(h - k, shift);
-        float wr = (float)w[k].re, wi = (float)w[k].im;
-        FL(vf) er = (a->re + b->re) * 0.5f, ei = (a->im - b->im) * 0.5f;
-        FL(vf) odr = (a->im + b->im) * 0.5f, odi = (b->re - a->re) * 0.5f;
-        FL(vf) tr = odr * wr - odi * wi, ti = odr * wi + odi * wr;
-        a->re = er + tr;
-        a->im = ei + ti;
-        b->re = er - tr;
-        b->im = ti - ei;
+    for (int64_t k = 0; k <= h / 2; k++) { /* the pairs are disjoint: any order */
+        FL(cv) xk, xh;
+        FL(split_pair)(z, k, h, shift, w, &xk, &xh);
+        z[FL(at)(h - k, shift)] = xh;
+        if (k != h - k) z[FL(at)(k, shift)] = xk;
     }
 }
 
@@ -399,6 +410,42 @@ static void FL(store_last)(const FL(cv) *x, const fft_lines *ln, int64_t n, int6
     }
 }
 
+/* FL(real_split) and then FL(store) of FFT_LANES rows of h + 1 adjacent complex values (h >=
+ * FFT_LANES): the pairs (k, h - k) of a block of FFT_LANES / 2 values k from the start and its
+ * mirror block from the end go out through register transposes as they are split, and X_{h/2}
+ * alone; one pass over the lane buffer fewer. */
+static void FL(split_store)(const FL(cv) *z, const fft_lines *ln, int64_t h, int shift, int64_t first,
+                            const fft_cplx *w)
+{
+    enum { HALF = FFT_LANES / 2 };
+    float sign = ln->conj_out ? -1.0f : 1.0f;
+    float *dst = ln->dst + 2 * first * ln->dst_line;
+    for (int64_t k0 = 0; k0 < h / 2; k0 += HALF) {
+        FL(vf) lo[FFT_LANES], hi[FFT_LANES];
+        for (int c = 0; c < HALF; c++) {
+            FL(cv) xk, xh;
+            FL(split_pair)(z, k0 + c, h, shift, w, &xk, &xh);
+            lo[2 * c] = xk.re;
+            lo[2 * c + 1] = xk.im * sign;
+            hi[2 * (HALF - 1 - c)] = xh.re; /* X_{h-k0-c}: the mirror block runs backwards */
+            hi[2 * (HALF - 1 - c) + 1] = xh.im * sign;
+        }
+        FL(transpose)(lo);
+        FL(transpose)(hi);
+        int64_t mirror = h - k0 - (HALF - 1);
+        for (int l = 0; l < FFT_LANES; l++) {
+            memcpy(dst + 2 * (l * ln->dst_line + k0), &lo[l], sizeof lo[l]);
+            memcpy(dst + 2 * (l * ln->dst_line + mirror), &hi[l], sizeof hi[l]);
+        }
+    }
+    FL(cv) unused, middle;
+    FL(split_pair)(z, h / 2, h, shift, w, &unused, &middle);
+    for (int l = 0; l < FFT_LANES; l++) {
+        dst[2 * (l * ln->dst_line + h / 2)] = middle.re[l];
+        dst[2 * (l * ln->dst_line + h / 2) + 1] = middle.im[l] * sign;
+    }
+}
+
 /* Transforms the lines of groups [begin, end) (FFT_LANES lines a group) of ln; false when out
  * of host memory for the lane buffer (those lines then unwritten). */
 static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end)
@@ -417,6 +464,7 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
         bool rows = lanes == FFT_LANES && n >= 4 * FFT_LANES;
         bool fuse_in = rows && ln->src_elem == 1 && ln->src_line != 1 && ln->real <= 0;
         bool fuse_out = rows && ln->dst_elem == 1 && ln->dst_line != 1 && ln->real >= 0 && !ln->roots;
+        bool split_out = rows && ln->dst_elem == 1 && ln->dst_line != 1 && ln->real < 0;
         FL(cv) *x = buf, *y = buf + size;
         int64_t s = 1, left;
         const float *tw = p->twiddles;
@@ -440,6 +488,10 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
         FL(cv) *result = FL(stockham)(x, y, n, s, tw, shift, fuse_out, &left);
         if (fuse_out) {
             FL(store_last)(result, ln, n, left, shift, first);
+            continue;
+        }
+        if (split_out) {
+            FL(split_store)(result, ln, n, shift, first, ln->real_w);
             continue;
         }
         if (ln->real < 0) FL(real_split)(result, n, shift, ln->real_w);

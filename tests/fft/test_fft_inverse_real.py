@@ -1,8 +1,9 @@
-"""The inverse real transform (irfft, and hfft which runs on it) of rows against NumPy: odd and
-even n, n other than 2 (m - 1) (the input cut or zero-padded), every norm (scaled in place on
-the transform's result: the input is never written), strided, transposed and batched input,
-axes other than the last, row counts and lengths around the vector width (4, 8 or 16 lanes)
-and the split of the rows across the CPU pool, every instruction set variant, complex128."""
+"""The inverse real transform (irfft, and hfft which runs on it) of rows against NumPy, and
+the forward one (rfft) whose kernel mirrors it: odd and even n, n other than 2 (m - 1) (the
+input cut or zero-padded), every norm (scaled in place on the transform's result: the input is
+never written), strided, transposed and batched input, axes other than the last, row counts
+and lengths around the vector width (4, 8 or 16 lanes) and the split of the rows across the
+CPU pool, every instruction set variant, complex128."""
 import numpy as np
 import pytest
 
@@ -58,6 +59,18 @@ def test_row_counts(rows, n, isa):
     spectrum = _spectrum((rows, n // 2 + 1))
     got = npx.fft.irfft(npx.asarray(spectrum), n=n).to_host()
     _assert_close(got, np.fft.irfft(spectrum.astype(np.complex128), n=n), n)
+
+
+@pytest.mark.parametrize("rows", [1, 7, 8, 9, 15, 16, 17, 33, 64, 65, 129])
+@pytest.mark.parametrize("n", [8, 32, 64, 128, 1024])
+def test_forward_row_counts(rows, n, isa):
+    """rfft, whose split into the n/2 + 1 terms goes out with the register transposes, and
+    back: the same rows and lengths."""
+    signal = RNG.standard_normal((rows, n)).astype(np.float32)
+    spectrum = npx.fft.rfft(npx.asarray(signal)).to_host()
+    _assert_close(spectrum, np.fft.rfft(signal.astype(np.float64)), n)
+    back = npx.fft.irfft(npx.asarray(spectrum), n=n).to_host()
+    _assert_close(back, signal.astype(np.float64), n)
 
 
 @pytest.mark.parametrize("norm", NORMS)
