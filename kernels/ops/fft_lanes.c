@@ -42,7 +42,9 @@ static const double PI = 3.14159265358979323846;
 
 struct fft_pow2 {
     int64_t n;
-    float *twiddles;          /* direct transforms: per radix-4 stage m, (w^p, w^2p, w^3p), p < m/4 */
+    float *twiddles;          /* direct transforms: the tables below, in one allocation */
+    const float *tw4[64];     /* [e]: the radix-4 stage of m = 2^e: (w^p, w^2p, w^3p), p < m/4 */
+    const float *tw8[64];     /* [e]: the radix-8 stage of m = 2^e: w^p .. w^7p, p < m/8 */
     int64_t n1, n2;           /* four-step split, 0 when n < FFT_FOUR_STEP_MIN */
     struct fft_pow2 *sub1;    /* tables of n1 (step B) */
     struct fft_pow2 *sub2;    /* tables of n2 (step A) */
@@ -136,19 +138,33 @@ void fft_pow2_free(fft_pow2 *p)
 
 static fft_pow2 *make(int64_t n, bool split);
 
+/* (w^jp) for j = 1 .. radix - 1, p < m / radix, w = exp(-2 pi i / m), from w on; returns the end. */
+static float *stage_twiddles(float *w, int64_t m, int radix)
+{
+    for (int64_t q = 0; q < m / radix; q++)
+        for (int64_t j = 1; j < radix; j++, w += 2) {
+            w[0] = (float)cos(angle(j * q, m));
+            w[1] = (float)sin(angle(j * q, m));
+        }
+    return w;
+}
+
+/* The twiddles of every stage the transforms of n may take (radix 4 from m = 4, radix 8 from
+ * m = 8), by the stage's length m: which radix a stage has depends on the stages before it. */
 static bool make_twiddles(fft_pow2 *p)
 {
     int64_t count = 0;
-    for (int64_t m = p->n; m >= 4; m >>= 2) count += m / 4;
-    p->twiddles = malloc(sizeof(float) * (size_t)(6 * count + 1));
+    for (int64_t m = 4; m <= p->n; m <<= 1) count += 6 * (m / 4) + 14 * (m / 8);
+    p->twiddles = malloc(sizeof(float) * (size_t)(count + 1));
     if (!p->twiddles) return false;
     float *w = p->twiddles;
-    for (int64_t m = p->n; m >= 4; m >>= 2)
-        for (int64_t q = 0; q < m / 4; q++)
-            for (int64_t j = 1; j <= 3; j++, w += 2) {
-                w[0] = (float)cos(angle(j * q, m));
-                w[1] = (float)sin(angle(j * q, m));
-            }
+    for (int e = 2; (INT64_C(1) << e) <= p->n; e++) {
+        int64_t m = INT64_C(1) << e;
+        p->tw4[e] = w;
+        w = stage_twiddles(w, m, 4);
+        p->tw8[e] = w;
+        w = stage_twiddles(w, m, 8);
+    }
     return true;
 }
 

@@ -87,22 +87,89 @@ static inline void FL(butterfly)(FL(cv) a, FL(cv) b, FL(cv) c, FL(cv) d, const f
     o3->im = t3r * w3i + t3i * w3r;
 }
 
-/* Radix-4 Stockham autosort stages from stride s (tw: their twiddles; s = 1 is the first
- * stage), then one radix-2 stage when log2 n is odd, ping-ponging between x and y (padded
- * buffers: FL(at)); with leave_last the last stage is left to FL(store_last). Returns the
- * buffer holding the result and sets *left to the radix of the stage left (else 1). */
-static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, int64_t n, int64_t s, const float *tw, int shift,
-                            bool leave_last, int64_t *left)
+/* Complex a * (wr + i wi). */
+static inline FL(cv) FL(twiddle)(FL(cv) a, float wr, float wi)
 {
-    int64_t m = n / s, quarter = FL(at)(n / 4, shift);
-    for (; m >= 4 && !(leave_last && m == 4); m >>= 2, s <<= 2) {
-        int64_t q4 = m / 4;
-        for (int64_t p = 0; p < q4; p++, tw += 6) {
-            const FL(cv) *a = x + s * p, *b = a + quarter, *c = b + quarter, *d = c + quarter;
-            /* s divides n / 4: each output run of s points lies inside one quarter */
-            FL(cv) *o0 = y + FL(at)(4 * s * p, shift), *o1 = y + FL(at)((4 * p + 1) * s, shift);
-            FL(cv) *o2 = y + FL(at)((4 * p + 2) * s, shift), *o3 = y + FL(at)((4 * p + 3) * s, shift);
-            for (int64_t q = 0; q < s; q++) FL(butterfly)(a[q], b[q], c[q], d[q], tw, o0 + q, o1 + q, o2 + q, o3 + q);
+    return (FL(cv)){ a.re * wr - a.im * wi, a.re * wi + a.im * wr };
+}
+
+/* The 4-point DFT (forward) of a, b, c, d into y[0], y[step], y[2 step], y[3 step]. */
+static inline void FL(dft4)(FL(cv) a, FL(cv) b, FL(cv) c, FL(cv) d, FL(cv) *y, int step)
+{
+    FL(vf) apcr = a.re + c.re, apci = a.im + c.im, amcr = a.re - c.re, amci = a.im - c.im;
+    FL(vf) bpdr = b.re + d.re, bpdi = b.im + d.im, bmdr = b.re - d.re, bmdi = b.im - d.im;
+    y[0] = (FL(cv)){ apcr + bpdr, apci + bpdi };
+    y[step] = (FL(cv)){ amcr + bmdi, amci - bmdr };
+    y[2 * step] = (FL(cv)){ apcr - bpdr, apci - bpdi };
+    y[3 * step] = (FL(cv)){ amcr - bmdi, amci + bmdr };
+}
+
+/* The radix-8 butterfly of the stages (decimation in frequency, forward): the 8-point DFT of
+ * a[0..7] as two 4-point ones, of a_j + a_{j+4} (the even outputs) and of (a_j - a_{j+4})
+ * exp(-i pi j / 4) (the odd ones), then output j times tw's w^jp (j >= 1) into *o[j]. */
+static inline void FL(butterfly8)(const FL(cv) *a, const float *tw, FL(cv) **o)
+{
+    const float r = 0.70710678118654752f; /* 1 / sqrt 2 */
+    FL(cv) t[4], u[4], y[8];
+    for (int j = 0; j < 4; j++) {
+        t[j] = (FL(cv)){ a[j].re + a[j + 4].re, a[j].im + a[j + 4].im };
+        u[j] = (FL(cv)){ a[j].re - a[j + 4].re, a[j].im - a[j + 4].im };
+    }
+    u[1] = (FL(cv)){ (u[1].re + u[1].im) * r, (u[1].im - u[1].re) * r };
+    u[2] = (FL(cv)){ u[2].im, -u[2].re };
+    u[3] = (FL(cv)){ (u[3].im - u[3].re) * r, -(u[3].re + u[3].im) * r };
+    FL(dft4)(t[0], t[1], t[2], t[3], y, 2);
+    FL(dft4)(u[0], u[1], u[2], u[3], y + 1, 2);
+    *o[0] = y[0];
+    for (int j = 1; j < 8; j++) *o[j] = FL(twiddle)(y[j], tw[2 * j - 2], tw[2 * j - 1]);
+}
+
+/* Whether the stages of length n take radix 8 where they can: with 32 vector registers
+ * (AVX-512) its 8 inputs and their sums stay in registers, and it passes over the lane buffers
+ * 3 times where radix-4 stages pass 4.5 times. That pays where the buffers (2 x 64 KiB from
+ * 512 points) no longer fit the core's first-level cache; below, the passes are cheap and
+ * radix 4's shorter butterflies win. */
+#define FL_RADIX8(n) (FFT_LANES == 16 && (n) >= 512)
+
+/* Radix-8 and radix-4 Stockham autosort stages from stride s (s = 1 is the first stage), then
+ * one radix-2 stage where the length is left at 2, ping-ponging between x and y (padded
+ * buffers: FL(at)); twiddles from p's tables by the stage's length. With leave_last the last
+ * stage (radix 4 or 2) is left to FL(store_last). Returns the buffer holding the result and
+ * sets *left to the radix of the stage left (else 1). Inputs of a stage are n / radix apart,
+ * outputs in runs of s; s divides n / 8 (n / 4): no run crosses a quarter's padding. */
+static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, const fft_pow2 *pl, int64_t s, int shift, bool leave_last,
+                            int64_t *left)
+{
+    int64_t n = pl->n, m = n / s, quarter = FL(at)(n / 4, shift);
+    int e = 0;
+    bool radix8 = FL_RADIX8(n);
+    while ((INT64_C(1) << e) < m) e++;
+    while (m >= 4 && !(leave_last && m <= 4)) {
+        if (radix8 && m >= 8 && !(leave_last && m == 8)) {
+            const FL(cv) *in[8];
+            for (int k = 0; k < 8; k++) in[k] = x + FL(at)(k * (n / 8), shift);
+            const float *tw = pl->tw8[e];
+            for (int64_t p = 0; p < m / 8; p++, tw += 14) {
+                FL(cv) *o[8];
+                for (int j = 0; j < 8; j++) o[j] = y + FL(at)((8 * p + j) * s, shift);
+                for (int64_t q = 0; q < s; q++) {
+                    FL(cv) a[8];
+                    for (int k = 0; k < 8; k++) a[k] = in[k][s * p + q];
+                    FL(cv) *oq[8];
+                    for (int j = 0; j < 8; j++) oq[j] = o[j] + q;
+                    FL(butterfly8)(a, tw, oq);
+                }
+            }
+            m >>= 3, s <<= 3, e -= 3;
+        } else {
+            const float *tw = pl->tw4[e];
+            for (int64_t p = 0; p < m / 4; p++, tw += 6) {
+                const FL(cv) *a = x + s * p, *b = a + quarter, *c = b + quarter, *d = c + quarter;
+                FL(cv) *o0 = y + FL(at)(4 * s * p, shift), *o1 = y + FL(at)((4 * p + 1) * s, shift);
+                FL(cv) *o2 = y + FL(at)((4 * p + 2) * s, shift), *o3 = y + FL(at)((4 * p + 3) * s, shift);
+                for (int64_t q = 0; q < s; q++) FL(butterfly)(a[q], b[q], c[q], d[q], tw, o0 + q, o1 + q, o2 + q, o3 + q);
+            }
+            m >>= 2, s <<= 2, e -= 2;
         }
         FL(cv) *t = x;
         x = y;
@@ -451,8 +518,9 @@ static void FL(split_store)(const FL(cv) *z, const fft_lines *ln, int64_t h, int
 static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end)
 {
     int64_t n = p->n;
-    int shift = 62; /* no padding below 4 points */
+    int shift = 62, log2n = 0; /* no padding below 4 points */
     while (n >= 4 && (INT64_C(1) << shift) > n / 4) shift--;
+    while ((INT64_C(1) << log2n) < n) log2n++;
     /* y's quarters start 12 vectors on from x's: other cache sets again */
     int64_t size = FL(at)(n, shift) + 12;
     FL(cv) *buf = aligned_alloc(64, sizeof(FL(cv)) * (size_t)(2 * size));
@@ -467,25 +535,23 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
         bool split_out = rows && ln->dst_elem == 1 && ln->dst_line != 1 && ln->real < 0;
         FL(cv) *x = buf, *y = buf + size;
         int64_t s = 1, left;
-        const float *tw = p->twiddles;
+        const float *tw = n >= 4 ? p->tw4[log2n] : NULL; /* the first stage's, of radix 4 */
         if (fuse_in) {
             FL(load_first)(y, ln, n, shift, first, tw);
             x = y;
             y = buf;
             s = 4;
-            tw += 6 * (n / 4);
         } else if (ln->real > 0 && n >= 4) {
             FL(load)(x, ln, n, n + 1, shift, first, lanes);
             FL(merge_first)(x, y, n, shift, tw, ln->real_w);
             x = y;
             y = buf;
             s = 4;
-            tw += 6 * (n / 4);
         } else {
             FL(load)(x, ln, n, n + (ln->real > 0), shift, first, lanes);
             if (ln->real > 0) FL(real_merge)(x, n, shift, ln->real_w);
         }
-        FL(cv) *result = FL(stockham)(x, y, n, s, tw, shift, fuse_out, &left);
+        FL(cv) *result = FL(stockham)(x, y, p, s, shift, fuse_out, &left);
         if (fuse_out) {
             FL(store_last)(result, ln, n, left, shift, first);
             continue;
