@@ -1,9 +1,10 @@
 /* npusim's single-precision transforms of power-of-two length (see fft_engine.h).
  *
  * Lines are transformed FFT_LANES at a time, one per vector lane (fft_lanes_body.h: radix-4
- * Stockham stages, twiddles from a per-length table). A line of up to FFT_DIRECT_MAX points is
- * transformed whole in a lane buffer that stays in the core's cache; a longer line (or a
- * length >= 64 with fewer lines than lanes, which would leave lanes idle) runs as a four-step
+ * and radix-8 Stockham stages, twiddles from tables per stage length). A line of up to
+ * FFT_DIRECT_MAX points is transformed whole in a lane buffer that stays in the core's cache;
+ * a longer line (or a length >= 64 with fewer lines than lanes, which would leave lanes idle)
+ * runs as a four-step
  * transform, n = n1 * n2 with x[j1 + n1 j2]:
  *   A. the n1 lines j1 (adjacent in memory: one vector load per element) of length n2 over j2,
  *      each element k2 times w^(j1 k2) (w = exp(-2 pi i / n)), into a scratch matrix T[j1][k2];
@@ -13,7 +14,8 @@
  * between memory and the lane buffer through a register transpose, FFT_LANES / 2 values of
  * each row at a time, and through the first and last stages on the way (two passes over the
  * buffer fewer). Real transforms of 2n points run as complex ones of n (x[2k] + i x[2k+1])
- * whose split into the n + 1 spectrum terms (or merge from them) is done in the buffer.
+ * whose split into the n + 1 spectrum terms is done on the way out of the buffer (rows) or in
+ * it, and the merge from them with the first stage.
  * Twiddles are computed in double from exact angles and rounded once, so the error is that
  * of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
  * The source is compiled for AVX-512 and AVX2 as well (GCC on x86-64) and the CPU picks. */
