@@ -1,9 +1,10 @@
 /* npusim's single-precision transforms of power-of-two length (see fft_engine.h).
  *
  * Lines are transformed FFT_LANES at a time, one per vector lane (fft_lanes_body.h: radix-4
- * Stockham stages, twiddles from a per-length table). A line of up to FFT_DIRECT_MAX points is
- * transformed whole in a lane buffer that stays in the core's cache; a longer line (or a
- * length >= 64 with fewer lines than lanes, which would leave lanes idle) runs as a four-step
+ * and radix-8 Stockham stages, twiddles from tables per stage length). A line of up to
+ * FFT_DIRECT_MAX points is transformed whole in a lane buffer that stays in the core's cache;
+ * a longer line (or a length >= 64 with fewer lines than lanes, which would leave lanes idle)
+ * runs as a four-step
  * transform, n = n1 * n2 with x[j1 + n1 j2]:
  *   A. the n1 lines j1 (adjacent in memory: one vector load per element) of length n2 over j2,
  *      each element k2 times w^(j1 k2) (w = exp(-2 pi i / n)), into a scratch matrix T[j1][k2];
@@ -13,7 +14,8 @@
  * between memory and the lane buffer through a register transpose, FFT_LANES / 2 values of
  * each row at a time, and through the first and last stages on the way (two passes over the
  * buffer fewer). Real transforms of 2n points run as complex ones of n (x[2k] + i x[2k+1])
- * whose split into the n + 1 spectrum terms (or merge from them) is done in the buffer.
+ * whose split into the n + 1 spectrum terms is done on the way out of the buffer (rows) or in
+ * it, and the merge from them with the first stage.
  * Twiddles are computed in double from exact angles and rounded once, so the error is that
  * of the float arithmetic of the butterflies: O(u log n) relative to ||x||.
  * The source is compiled for AVX-512 and AVX2 as well (GCC on x86-64) and the CPU picks. */
@@ -42,7 +44,9 @@ static const double PI = 3.14159265358979323846;
 
 struct fft_pow2 {
     int64_t n;
-    float *twiddles;          /* direct transforms: per radix-4 stage m, (w^p, w^2p, w^3p), p < m/4 */
+    float *twiddles;          /* direct transforms: the tables below, in one allocation */
+    const float *tw4[64];     /* [e]: the radix-4 stage of m = 2^e: (w^p, w^2p, w^3p), p < m/4 */
+    const float *tw8[64];     /* [e]: the radix-8 stage of m = 2^e: w^p .. w^7p, p < m/8 */
     int64_t n1, n2;           /* four-step split, 0 when n < FFT_FOUR_STEP_MIN */
     struct fft_pow2 *sub1;    /* tables of n1 (step B) */
     struct fft_pow2 *sub2;    /* tables of n2 (step A) */
@@ -136,19 +140,33 @@ void fft_pow2_free(fft_pow2 *p)
 
 static fft_pow2 *make(int64_t n, bool split);
 
+/* (w^jp) for j = 1 .. radix - 1, p < m / radix, w = exp(-2 pi i / m), from w on; returns the end. */
+static float *stage_twiddles(float *w, int64_t m, int radix)
+{
+    for (int64_t q = 0; q < m / radix; q++)
+        for (int64_t j = 1; j < radix; j++, w += 2) {
+            w[0] = (float)cos(angle(j * q, m));
+            w[1] = (float)sin(angle(j * q, m));
+        }
+    return w;
+}
+
+/* The twiddles of every stage the transforms of n may take (radix 4 from m = 4, radix 8 from
+ * m = 8), by the stage's length m: which radix a stage has depends on the stages before it. */
 static bool make_twiddles(fft_pow2 *p)
 {
     int64_t count = 0;
-    for (int64_t m = p->n; m >= 4; m >>= 2) count += m / 4;
-    p->twiddles = malloc(sizeof(float) * (size_t)(6 * count + 1));
+    for (int64_t m = 4; m <= p->n; m <<= 1) count += 6 * (m / 4) + 14 * (m / 8);
+    p->twiddles = malloc(sizeof(float) * (size_t)(count + 1));
     if (!p->twiddles) return false;
     float *w = p->twiddles;
-    for (int64_t m = p->n; m >= 4; m >>= 2)
-        for (int64_t q = 0; q < m / 4; q++)
-            for (int64_t j = 1; j <= 3; j++, w += 2) {
-                w[0] = (float)cos(angle(j * q, m));
-                w[1] = (float)sin(angle(j * q, m));
-            }
+    for (int e = 2; (INT64_C(1) << e) <= p->n; e++) {
+        int64_t m = INT64_C(1) << e;
+        p->tw4[e] = w;
+        w = stage_twiddles(w, m, 4);
+        p->tw8[e] = w;
+        w = stage_twiddles(w, m, 8);
+    }
     return true;
 }
 

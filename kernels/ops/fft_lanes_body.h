@@ -87,22 +87,89 @@ static inline void FL(butterfly)(FL(cv) a, FL(cv) b, FL(cv) c, FL(cv) d, const f
     o3->im = t3r * w3i + t3i * w3r;
 }
 
-/* Radix-4 Stockham autosort stages from stride s (tw: their twiddles; s = 1 is the first
- * stage), then one radix-2 stage when log2 n is odd, ping-ponging between x and y (padded
- * buffers: FL(at)); with leave_last the last stage is left to FL(store_last). Returns the
- * buffer holding the result and sets *left to the radix of the stage left (else 1). */
-static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, int64_t n, int64_t s, const float *tw, int shift,
-                            bool leave_last, int64_t *left)
+/* Complex a * (wr + i wi). */
+static inline FL(cv) FL(twiddle)(FL(cv) a, float wr, float wi)
 {
-    int64_t m = n / s, quarter = FL(at)(n / 4, shift);
-    for (; m >= 4 && !(leave_last && m == 4); m >>= 2, s <<= 2) {
-        int64_t q4 = m / 4;
-        for (int64_t p = 0; p < q4; p++, tw += 6) {
-            const FL(cv) *a = x + s * p, *b = a + quarter, *c = b + quarter, *d = c + quarter;
-            /* s divides n / 4: each output run of s points lies inside one quarter */
-            FL(cv) *o0 = y + FL(at)(4 * s * p, shift), *o1 = y + FL(at)((4 * p + 1) * s, shift);
-            FL(cv) *o2 = y + FL(at)((4 * p + 2) * s, shift), *o3 = y + FL(at)((4 * p + 3) * s, shift);
-            for (int64_t q = 0; q < s; q++) FL(butterfly)(a[q], b[q], c[q], d[q], tw, o0 + q, o1 + q, o2 + q, o3 + q);
+    return (FL(cv)){ a.re * wr - a.im * wi, a.re * wi + a.im * wr };
+}
+
+/* The 4-point DFT (forward) of a, b, c, d into y[0], y[step], y[2 step], y[3 step]. */
+static inline void FL(dft4)(FL(cv) a, FL(cv) b, FL(cv) c, FL(cv) d, FL(cv) *y, int step)
+{
+    FL(vf) apcr = a.re + c.re, apci = a.im + c.im, amcr = a.re - c.re, amci = a.im - c.im;
+    FL(vf) bpdr = b.re + d.re, bpdi = b.im + d.im, bmdr = b.re - d.re, bmdi = b.im - d.im;
+    y[0] = (FL(cv)){ apcr + bpdr, apci + bpdi };
+    y[step] = (FL(cv)){ amcr + bmdi, amci - bmdr };
+    y[2 * step] = (FL(cv)){ apcr - bpdr, apci - bpdi };
+    y[3 * step] = (FL(cv)){ amcr - bmdi, amci + bmdr };
+}
+
+/* The radix-8 butterfly of the stages (decimation in frequency, forward): the 8-point DFT of
+ * a[0..7] as two 4-point ones, of a_j + a_{j+4} (the even outputs) and of (a_j - a_{j+4})
+ * exp(-i pi j / 4) (the odd ones), then output j times tw's w^jp (j >= 1) into *o[j]. */
+static inline void FL(butterfly8)(const FL(cv) *a, const float *tw, FL(cv) **o)
+{
+    const float r = 0.70710678118654752f; /* 1 / sqrt 2 */
+    FL(cv) t[4], u[4], y[8];
+    for (int j = 0; j < 4; j++) {
+        t[j] = (FL(cv)){ a[j].re + a[j + 4].re, a[j].im + a[j + 4].im };
+        u[j] = (FL(cv)){ a[j].re - a[j + 4].re, a[j].im - a[j + 4].im };
+    }
+    u[1] = (FL(cv)){ (u[1].re + u[1].im) * r, (u[1].im - u[1].re) * r };
+    u[2] = (FL(cv)){ u[2].im, -u[2].re };
+    u[3] = (FL(cv)){ (u[3].im - u[3].re) * r, -(u[3].re + u[3].im) * r };
+    FL(dft4)(t[0], t[1], t[2], t[3], y, 2);
+    FL(dft4)(u[0], u[1], u[2], u[3], y + 1, 2);
+    *o[0] = y[0];
+    for (int j = 1; j < 8; j++) *o[j] = FL(twiddle)(y[j], tw[2 * j - 2], tw[2 * j - 1]);
+}
+
+/* Whether the stages of length n take radix 8 where they can: with 32 vector registers
+ * (AVX-512) its 8 inputs and their sums stay in registers, and it passes over the lane buffers
+ * 3 times where radix-4 stages pass 4.5 times. That pays where the buffers (2 x 64 KiB from
+ * 512 points) no longer fit the core's first-level cache; below, the passes are cheap and
+ * radix 4's shorter butterflies win. */
+#define FL_RADIX8(n) (FFT_LANES == 16 && (n) >= 512)
+
+/* Radix-8 and radix-4 Stockham autosort stages from stride s (s = 1 is the first stage), then
+ * one radix-2 stage where the length is left at 2, ping-ponging between x and y (padded
+ * buffers: FL(at)); twiddles from p's tables by the stage's length. With leave_last the last
+ * stage (radix 4 or 2) is left to FL(store_last). Returns the buffer holding the result and
+ * sets *left to the radix of the stage left (else 1). Inputs of a stage are n / radix apart,
+ * outputs in runs of s; s divides n / 8 (n / 4): no run crosses a quarter's padding. */
+static FL(cv) *FL(stockham)(FL(cv) *x, FL(cv) *y, const fft_pow2 *pl, int64_t s, int shift, bool leave_last,
+                            int64_t *left)
+{
+    int64_t n = pl->n, m = n / s, quarter = FL(at)(n / 4, shift);
+    int e = 0;
+    bool radix8 = FL_RADIX8(n);
+    while ((INT64_C(1) << e) < m) e++;
+    while (m >= 4 && !(leave_last && m <= 4)) {
+        if (radix8 && m >= 8 && !(leave_last && m == 8)) {
+            const FL(cv) *in[8];
+            for (int k = 0; k < 8; k++) in[k] = x + FL(at)(k * (n / 8), shift);
+            const float *tw = pl->tw8[e];
+            for (int64_t p = 0; p < m / 8; p++, tw += 14) {
+                FL(cv) *o[8];
+                for (int j = 0; j < 8; j++) o[j] = y + FL(at)((8 * p + j) * s, shift);
+                for (int64_t q = 0; q < s; q++) {
+                    FL(cv) a[8];
+                    for (int k = 0; k < 8; k++) a[k] = in[k][s * p + q];
+                    FL(cv) *oq[8];
+                    for (int j = 0; j < 8; j++) oq[j] = o[j] + q;
+                    FL(butterfly8)(a, tw, oq);
+                }
+            }
+            m >>= 3, s <<= 3, e -= 3;
+        } else {
+            const float *tw = pl->tw4[e];
+            for (int64_t p = 0; p < m / 4; p++, tw += 6) {
+                const FL(cv) *a = x + s * p, *b = a + quarter, *c = b + quarter, *d = c + quarter;
+                FL(cv) *o0 = y + FL(at)(4 * s * p, shift), *o1 = y + FL(at)((4 * p + 1) * s, shift);
+                FL(cv) *o2 = y + FL(at)((4 * p + 2) * s, shift), *o3 = y + FL(at)((4 * p + 3) * s, shift);
+                for (int64_t q = 0; q < s; q++) FL(butterfly)(a[q], b[q], c[q], d[q], tw, o0 + q, o1 + q, o2 + q, o3 + q);
+            }
+            m >>= 2, s <<= 2, e -= 2;
         }
         FL(cv) *t = x;
         x = y;
@@ -262,44 +329,88 @@ static void FL(store)(FL(cv) *buf, const fft_lines *ln, int64_t n, int64_t count
 }
 
 /* Real forward transforms of 2h points from the complex transforms Z (h points a lane) of
- * x[2k] + i x[2k+1]: with E_k = (Z_k + conj Z_{h-k}) / 2, O_k = (Z_k - conj Z_{h-k}) / 2i and
- * w_k = exp(-2 pi i k / 2h), X_k = E_k + w_k O_k and X_{h-k} = conj(E_k - w_k O_k), k <= h / 2
- * (Z periodic in h); X_0 .. X_h in place (X_h in the buffer's padding). */
+ * x[2k] + i x[2k+1], for one pair k <= h / 2: with E_k = (Z_k + conj Z_{h-k}) / 2, O_k = (Z_k -
+ * conj Z_{h-k}) / 2i and w_k = exp(-2 pi i k / 2h), X_k = E_k + w_k O_k into *xk and X_{h-k} =
+ * conj(E_k - w_k O_k) into *xh (Z periodic in h: Z_h = Z_0). For k = h / 2 both are X_{h/2}
+ * (*xh the one to keep, as in FL(merge_pair)). */
+static inline void FL(split_pair)(const FL(cv) *z, int64_t k, int64_t h, int shift, const fft_cplx *w, FL(cv) *xk,
+                                  FL(cv) *xh)
+{
+    FL(cv) a = z[FL(at)(k, shift)], b = z[FL(at)(k ? h - k : 0, shift)];
+    float wr = (float)w[k].re, wi = (float)w[k].im;
+    FL(vf) er = (a.re + b.re) * 0.5f, ei = (a.im - b.im) * 0.5f;
+    FL(vf) odr = (a.im + b.im) * 0.5f, odi = (b.re - a.re) * 0.5f;
+    FL(vf) tr = odr * wr - odi * wi, ti = odr * wi + odi * wr;
+    xk->re = er + tr;
+    xk->im = ei + ti;
+    xh->re = er - tr;
+    xh->im = ti - ei;
+}
+
+/* FL(split_pair) over the whole buffer, in place: Z_0 .. Z_{h-1} -> X_0 .. X_h (X_h in the
+ * buffer's padding). */
 static void FL(real_split)(FL(cv) *z, int64_t h, int shift, const fft_cplx *w)
 {
-    z[FL(at)(h, shift)] = z[0];
-    for (int64_t k = 0; k <= h / 2; k++) {
-        FL(cv) *a = z + FL(at)(k, shift), *b = z + FL(at)(h - k, shift);
-        float wr = (float)w[k].re, wi = (float)w[k].im;
-        FL(vf) er = (a->re + b->re) * 0.5f, ei = (a->im - b->im) * 0.5f;
-        FL(vf) odr = (a->im + b->im) * 0.5f, odi = (b->re - a->re) * 0.5f;
-        FL(vf) tr = odr * wr - odi * wi, ti = odr * wi + odi * wr;
-        a->re = er + tr;
-        a->im = ei + ti;
-        b->re = er - tr;
-        b->im = ti - ei;
+    for (int64_t k = 0; k <= h / 2; k++) { /* the pairs are disjoint: any order */
+        FL(cv) xk, xh;
+        FL(split_pair)(z, k, h, shift, w, &xk, &xh);
+        z[FL(at)(h - k, shift)] = xh;
+        if (k != h - k) z[FL(at)(k, shift)] = xk;
     }
 }
 
-/* The inverse of FL(real_split): X_0 .. X_h (imaginary parts of X_0, X_h ignored, as a
- * Hermitian spectrum has none) -> conj Z_k for k < h, with Z_k = F_k + i G_k, F_k = X_k +
- * conj X_{h-k}, G_k = (X_k - conj X_{h-k}) conj w_k, and Z_{h-k} = conj F_k + i conj G_k: the
- * forward transform of conj Z, conjugated, is then 2h (x[2k] + i x[2k+1]). */
-static void FL(real_merge)(FL(cv) *x, int64_t h, int shift, const fft_cplx *w)
+/* The inverse of FL(real_split) for one pair k <= h / 2 of X_0 .. X_h (imaginary parts of X_0,
+ * X_h ignored, as a Hermitian spectrum has none): conj Z_k into *zk and conj Z_{h-k} into *zh,
+ * with Z_k = F_k + i G_k, F_k = X_k + conj X_{h-k}, G_k = (X_k - conj X_{h-k}) conj w_k, and
+ * Z_{h-k} = conj F_k + i conj G_k: the forward transform of conj Z, conjugated, is then
+ * 2h (x[2k] + i x[2k+1]). For k = h / 2 both are Z_{h/2} (*zh the one to keep: it differs
+ * from *zk by the rounding of w_{h/2}'s real part, which is not exactly 0). */
+static inline void FL(merge_pair)(const FL(cv) *x, int64_t k, int64_t h, int shift, const fft_cplx *w, FL(cv) *zk,
+                                  FL(cv) *zh)
 {
     FL(vf) zero = { 0 };
+    FL(cv) a = x[FL(at)(k, shift)], b = x[FL(at)(h - k, shift)];
+    FL(vf) ai = k ? a.im : zero, bi = k ? b.im : zero;
+    float wr = (float)w[k].re, wi = (float)w[k].im;
+    FL(vf) fr = a.re + b.re, fi = ai - bi, dr = a.re - b.re, di = ai + bi;
+    FL(vf) gr = dr * wr + di * wi, gi = di * wr - dr * wi;
+    zk->re = fr - gi;
+    zk->im = -(fi + gr);
+    zh->re = fr + gi;
+    zh->im = fi - gr;
+}
+
+/* FL(merge_pair) over the whole buffer, in place: X_0 .. X_h -> conj Z_0 .. conj Z_{h-1}
+ * (lengths below 4, which have no radix-4 stage for FL(merge_first)). */
+static void FL(real_merge)(FL(cv) *x, int64_t h, int shift, const fft_cplx *w)
+{
     for (int64_t k = 0; k <= h / 2; k++) {
-        FL(cv) *a = x + FL(at)(k, shift), *b = x + FL(at)(h - k, shift);
-        FL(vf) ai = k ? a->im : zero, bi = k ? b->im : zero;
-        float wr = (float)w[k].re, wi = (float)w[k].im;
-        FL(vf) fr = a->re + b->re, fi = ai - bi, dr = a->re - b->re, di = ai + bi;
-        FL(vf) gr = dr * wr + di * wi, gi = di * wr - dr * wi;
-        a->re = fr - gi;
-        a->im = -(fi + gr);
-        if (k) {
-            b->re = fr + gi;
-            b->im = fi - gr;
-        }
+        FL(cv) zk, zh;
+        FL(merge_pair)(x, k, h, shift, w, &zk, &zh);
+        x[FL(at)(k, shift)] = zk;
+        if (k) x[FL(at)(h - k, shift)] = zh;
+    }
+}
+
+/* FL(real_merge) and then the first radix-4 stage of FL(stockham) (h >= 4, twiddles tw) from
+ * X_0 .. X_h in x into y, as one pass over the lane buffers: the butterflies p and h/4 - p
+ * read conj Z at p + j h/4 and h/4 - p + j h/4 (j < 4), which four pairs (k, h - k) give:
+ * (p, h - p), (h/4 + p, 3h/4 - p), (h/2 - p, h/2 + p) and (h/4 - p, 3h/4 + p). */
+static void FL(merge_first)(const FL(cv) *x, FL(cv) *y, int64_t h, int shift, const float *tw, const fft_cplx *w)
+{
+    int64_t q4 = h / 4;
+    for (int64_t p = 0; p <= q4 / 2; p++) {
+        FL(cv) lo[4], hi[4];
+        FL(merge_pair)(x, p, h, shift, w, &lo[0], &hi[0]);
+        FL(merge_pair)(x, q4 + p, h, shift, w, &lo[1], &hi[1]);
+        FL(merge_pair)(x, 2 * q4 - p, h, shift, w, &lo[2], &hi[2]);
+        FL(merge_pair)(x, q4 - p, h, shift, w, &lo[3], &hi[3]);
+        FL(butterfly)(lo[0], lo[1], hi[2], hi[3], tw + 6 * p, y + FL(at)(4 * p, shift), y + FL(at)(4 * p + 1, shift),
+                      y + FL(at)(4 * p + 2, shift), y + FL(at)(4 * p + 3, shift));
+        int64_t r = q4 - p; /* none for p = 0 (r = h/4 is no butterfly), itself for p = h/8 */
+        if (p > 0 && r != p)
+            FL(butterfly)(lo[3], lo[2], hi[1], hi[0], tw + 6 * r, y + FL(at)(4 * r, shift),
+                          y + FL(at)(4 * r + 1, shift), y + FL(at)(4 * r + 2, shift), y + FL(at)(4 * r + 3, shift));
     }
 }
 
@@ -366,13 +477,50 @@ static void FL(store_last)(const FL(cv) *x, const fft_lines *ln, int64_t n, int6
     }
 }
 
+/* FL(real_split) and then FL(store) of FFT_LANES rows of h + 1 adjacent complex values (h >=
+ * FFT_LANES): the pairs (k, h - k) of a block of FFT_LANES / 2 values k from the start and its
+ * mirror block from the end go out through register transposes as they are split, and X_{h/2}
+ * alone; one pass over the lane buffer fewer. */
+static void FL(split_store)(const FL(cv) *z, const fft_lines *ln, int64_t h, int shift, int64_t first,
+                            const fft_cplx *w)
+{
+    enum { HALF = FFT_LANES / 2 };
+    float sign = ln->conj_out ? -1.0f : 1.0f;
+    float *dst = ln->dst + 2 * first * ln->dst_line;
+    for (int64_t k0 = 0; k0 < h / 2; k0 += HALF) {
+        FL(vf) lo[FFT_LANES], hi[FFT_LANES];
+        for (int c = 0; c < HALF; c++) {
+            FL(cv) xk, xh;
+            FL(split_pair)(z, k0 + c, h, shift, w, &xk, &xh);
+            lo[2 * c] = xk.re;
+            lo[2 * c + 1] = xk.im * sign;
+            hi[2 * (HALF - 1 - c)] = xh.re; /* X_{h-k0-c}: the mirror block runs backwards */
+            hi[2 * (HALF - 1 - c) + 1] = xh.im * sign;
+        }
+        FL(transpose)(lo);
+        FL(transpose)(hi);
+        int64_t mirror = h - k0 - (HALF - 1);
+        for (int l = 0; l < FFT_LANES; l++) {
+            memcpy(dst + 2 * (l * ln->dst_line + k0), &lo[l], sizeof lo[l]);
+            memcpy(dst + 2 * (l * ln->dst_line + mirror), &hi[l], sizeof hi[l]);
+        }
+    }
+    FL(cv) unused, middle;
+    FL(split_pair)(z, h / 2, h, shift, w, &unused, &middle);
+    for (int l = 0; l < FFT_LANES; l++) {
+        dst[2 * (l * ln->dst_line + h / 2)] = middle.re[l];
+        dst[2 * (l * ln->dst_line + h / 2) + 1] = middle.im[l] * sign;
+    }
+}
+
 /* Transforms the lines of groups [begin, end) (FFT_LANES lines a group) of ln; false when out
  * of host memory for the lane buffer (those lines then unwritten). */
 static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64_t end)
 {
     int64_t n = p->n;
-    int shift = 62; /* no padding below 4 points */
+    int shift = 62, log2n = 0; /* no padding below 4 points */
     while (n >= 4 && (INT64_C(1) << shift) > n / 4) shift--;
+    while ((INT64_C(1) << log2n) < n) log2n++;
     /* y's quarters start 12 vectors on from x's: other cache sets again */
     int64_t size = FL(at)(n, shift) + 12;
     FL(cv) *buf = aligned_alloc(64, sizeof(FL(cv)) * (size_t)(2 * size));
@@ -384,22 +532,32 @@ static bool FL(run)(const fft_pow2 *p, const fft_lines *ln, int64_t begin, int64
         bool rows = lanes == FFT_LANES && n >= 4 * FFT_LANES;
         bool fuse_in = rows && ln->src_elem == 1 && ln->src_line != 1 && ln->real <= 0;
         bool fuse_out = rows && ln->dst_elem == 1 && ln->dst_line != 1 && ln->real >= 0 && !ln->roots;
+        bool split_out = rows && ln->dst_elem == 1 && ln->dst_line != 1 && ln->real < 0;
         FL(cv) *x = buf, *y = buf + size;
         int64_t s = 1, left;
-        const float *tw = p->twiddles;
+        const float *tw = n >= 4 ? p->tw4[log2n] : NULL; /* the first stage's, of radix 4 */
         if (fuse_in) {
             FL(load_first)(y, ln, n, shift, first, tw);
             x = y;
             y = buf;
             s = 4;
-            tw += 6 * (n / 4);
+        } else if (ln->real > 0 && n >= 4) {
+            FL(load)(x, ln, n, n + 1, shift, first, lanes);
+            FL(merge_first)(x, y, n, shift, tw, ln->real_w);
+            x = y;
+            y = buf;
+            s = 4;
         } else {
             FL(load)(x, ln, n, n + (ln->real > 0), shift, first, lanes);
             if (ln->real > 0) FL(real_merge)(x, n, shift, ln->real_w);
         }
-        FL(cv) *result = FL(stockham)(x, y, n, s, tw, shift, fuse_out, &left);
+        FL(cv) *result = FL(stockham)(x, y, p, s, shift, fuse_out, &left);
         if (fuse_out) {
             FL(store_last)(result, ln, n, left, shift, first);
+            continue;
+        }
+        if (split_out) {
+            FL(split_store)(result, ln, n, shift, first, ln->real_w);
             continue;
         }
         if (ln->real < 0) FL(real_split)(result, n, shift, ln->real_w);

@@ -10,6 +10,7 @@ the operands' device (``aclfftSetStream``) and orders the operands' buffers on
 it, as ``_ops.launch`` does for aclnn operators.
 """
 import collections
+import functools
 import threading
 
 from .. import _acl
@@ -48,8 +49,10 @@ def _check(result, api):
         raise FFTError(result, api, ffi.string(message).decode() if message != ffi.NULL else "")
 
 
+@functools.lru_cache(maxsize=1024)
 def supported_length(n):
-    """Whether aclfft transforms length ``n``: at most 2**27, no prime factor above 199."""
+    """Whether aclfft transforms length ``n``: at most 2**27, no prime factor above 199
+    (remembered per length: the trial division costs more than a small transform)."""
     if not 0 < n <= MAX_SIZE:
         return False
     for p in range(2, MAX_PRIME + 1):

@@ -18,7 +18,7 @@ import operator
 import numpy as np
 
 from .._core import _ops
-from .._core._elementwise import is_array, conj, multiply, real
+from .._core._elementwise import is_array, conj, real
 from .._core._manipulation import concat, flip, moveaxis
 from . import _composed, _plan
 
@@ -94,6 +94,16 @@ def _resized(x, axis, n):
     return out
 
 
+def _axis_last(x, axis):
+    """``x`` with (non-negative) ``axis`` moved last: ``x`` itself when it is."""
+    return x if axis == x.ndim - 1 else moveaxis(x, axis, -1)
+
+
+def _axis_back(x, axis):
+    """The inverse of ``_axis_last``."""
+    return x if axis == x.ndim - 1 else moveaxis(x, -1, axis)
+
+
 def _rows(x):
     """``x`` (axis already last) as a C-contiguous array, and its number of rows."""
     x = x if x.is_c_contiguous() else _ops.copy(x)
@@ -109,10 +119,10 @@ def _c2c(name, x, axis, n, inverse, norm):
     """Complex transform of length ``n`` along ``axis`` (input cut / padded to ``n``)."""
     x = _resized(x, axis, n)
     dtype = _complex_of(x._dtype)
-    moved = moveaxis(x, axis, -1)
+    moved = _axis_last(x, axis)
     if not _on_device(moved, n):
         out = _composed_rows(moved, inverse)
-        return moveaxis(_scaled(_as(out, dtype), _scale(norm, n, inverse)), -1, axis)
+        return _axis_back(_scaled(_as(out, dtype), _scale(norm, n, inverse)), axis)
     if moved._dtype != dtype:
         moved = _ops.cast(moved, dtype)
     src, rows = _rows(moved)
@@ -120,7 +130,7 @@ def _c2c(name, x, axis, n, inverse, norm):
     if rows:
         _plan.execute(_plan.C2C, n, rows, src, out,
                       _plan.ACLFFT_BACKWARD if inverse else _plan.ACLFFT_FORWARD)
-    return moveaxis(_scaled(out, _scale(norm, n, inverse)), -1, axis)
+    return _axis_back(_scaled(out, _scale(norm, n, inverse)), axis)
 
 
 def _c2c_last_two(x, sizes, inverse, norm):
@@ -168,41 +178,47 @@ def _composed_rows(moved, inverse):
 
 
 def _scaled(x, factor):
-    return x if factor == 1.0 or not x.size else multiply(x, factor)
+    """``x`` times ``factor``, in place: ``x`` is a new array of this module's (a
+    transform's result, or a cast or view of one), so aclnnMuls writes over the
+    memory the transform has just written (still in cache) rather than a new
+    buffer."""
+    if factor != 1.0 and x.size:
+        _ops.launch("aclnnMuls", x, _ops.acl_scalar(factor, x._dtype), x)
+    return x
 
 
 def _r2c(name, x, axis, n, norm, inverse=False):
     """Real-to-complex transform of length ``n`` along ``axis``: ``n // 2 + 1`` outputs."""
     x = _resized(x, axis, n)
     dtype = _complex_of(x._dtype)
-    moved = moveaxis(x, axis, -1)
+    moved = _axis_last(x, axis)
     if not _on_device(moved, n):
         out = _composed_rows(moved, False)[..., :n // 2 + 1]
-        return moveaxis(_scaled(_as(out, dtype), _scale(norm, n, inverse)), -1, axis)
+        return _axis_back(_scaled(_as(out, dtype), _scale(norm, n, inverse)), axis)
     src, rows = _rows(moved)
     out = _ops.empty(src._shape[:-1] + (n // 2 + 1,), dtype, src._buffer.device,
                      _ops.stream_of(src))
     if rows:
         _plan.execute(_plan.R2C, n, rows, src, out, _plan.ACLFFT_FORWARD)
-    return moveaxis(_scaled(out, _scale(norm, n, inverse)), -1, axis)
+    return _axis_back(_scaled(out, _scale(norm, n, inverse)), axis)
 
 
 def _c2r(name, x, axis, n, norm, inverse=True):
     """Complex-to-real (Hermitian) transform giving ``n`` real outputs along ``axis``."""
     x = _resized(x, axis, n // 2 + 1)
     real_dtype = np.dtype(np.float32) if x._dtype in (_FLOAT32, _COMPLEX64) else np.dtype(np.float64)
-    moved = moveaxis(x, axis, -1)
+    moved = _axis_last(x, axis)
     if not _on_device(moved, n):   # the whole Hermitian spectrum, then its real part
         full = concat([moved, conj(flip(moved[..., 1:n - n // 2], axis=-1))], axis=-1)
         out = real(_composed_rows(full, True))
-        return moveaxis(_scaled(_as(out, real_dtype), _scale(norm, n, inverse)), -1, axis)
+        return _axis_back(_scaled(_as(out, real_dtype), _scale(norm, n, inverse)), axis)
     if moved._dtype != _COMPLEX64:
         moved = _ops.cast(moved, _COMPLEX64)
     src, rows = _rows(moved)
     out = _ops.empty(src._shape[:-1] + (n,), real_dtype, src._buffer.device, _ops.stream_of(src))
     if rows:
         _plan.execute(_plan.C2R, n, rows, src, out, _plan.ACLFFT_BACKWARD)
-    return moveaxis(_scaled(out, _scale(norm, n, inverse)), -1, axis)
+    return _axis_back(_scaled(out, _scale(norm, n, inverse)), axis)
 
 
 def _negated_index(x, axis):
