@@ -673,6 +673,33 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
     }
 }
 
+/* Accumulators of small reductions (k-means' sums of 10 rows) on the stack: a malloc and a free
+ * are a tenth of such a kernel. */
+#define STACK_ACC_BYTES 1024
+
+/* acc (C order over out's shape, `outputs` of them) stored into a C-contiguous out whose dtype is
+ * the accumulators' own or float32 from double accumulators (a plain conversion, rounding to
+ * nearest as npusim_ew_run's cast does); false for other outs (npusim_ew_run casts those). For
+ * small outputs the element-wise engine costs as much as the reduction. */
+static bool store_accumulators(npusim_kind acc_kind, const char *acc, int64_t outputs, npusim_view *out)
+{
+    bool same = out->dtype == npusim_kind_dtype(acc_kind);
+    if (!same && !(acc_kind == KIND_F64 && out->dtype == ACL_FLOAT)) return false;
+    int64_t step = 1;
+    for (int d = out->ndim - 1; d >= 0; d--) {
+        if (out->shape[d] != 1 && out->strides[d] != step) return false;
+        step *= out->shape[d];
+    }
+    if (same) {
+        memcpy(out->base, acc, (size_t)outputs * npusim_kind_size(acc_kind));
+        return true;
+    }
+    const double *a = (const double *)acc;
+    float *o = (float *)out->base;
+    for (int64_t i = 0; i < outputs; i++) o[i] = (float)a[i];
+    return true;
+}
+
 static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
 {
     npusim_view *in = &views[0], *out = &views[1];
@@ -687,7 +714,9 @@ static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
     }
     if (outputs == 0) return 0;
     size_t asize = npusim_kind_size(c.acc_kind);
-    char *acc = malloc(asize * (size_t)outputs);
+    _Alignas(64) char stack_acc[STACK_ACC_BYTES];
+    bool on_stack = asize * (size_t)outputs <= sizeof stack_acc;
+    char *acc = on_stack ? stack_acc : malloc(asize * (size_t)outputs);
     if (!acc) return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory for %lld accumulators",
                                   ex->def->name, (long long)outputs);
     acc_init(&c, acc, outputs);
@@ -712,12 +741,14 @@ static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
         }
     }
     /* acc (C order over out's shape) -> out, cast to out's dtype. */
-    npusim_view accout = { accv.dtype, out->ndim, { 0 }, { 0 }, acc };
-    for (int d = 0; d < out->ndim; d++) accout.shape[d] = out->shape[d];
-    contiguous_strides(out->ndim, accout.shape, accout.strides);
-    npusim_view *src[1] = { &accout };
-    npusim_ew_run(ex, &npusim_ew_identity, c.acc_kind, out, src);
-    free(acc);
+    if (!store_accumulators(c.acc_kind, acc, outputs, out)) {
+        npusim_view accout = { accv.dtype, out->ndim, { 0 }, { 0 }, acc };
+        for (int d = 0; d < out->ndim; d++) accout.shape[d] = out->shape[d];
+        contiguous_strides(out->ndim, accout.shape, accout.strides);
+        npusim_view *src[1] = { &accout };
+        npusim_ew_run(ex, &npusim_ew_identity, c.acc_kind, out, src);
+    }
+    if (!on_stack) free(acc);
     return 0;
 }
 
