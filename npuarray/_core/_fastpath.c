@@ -2212,32 +2212,36 @@ PyDoc_STRVAR(reduction_result_doc,
 "on the current stream of x's device; None when the common case does not apply (the\n"
 "caller then takes its Python path). Raises AclError when a phase fails.");
 
-static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The itemsize of the dtype `dtype`, or -1 (no exception left set). */
+static Py_ssize_t dtype_itemsize(PyObject *dtype)
 {
-    (void)module;
-    if (nargs != 5 || !PyUnicode_CheckExact(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "reduction_result(x, name: str, params, shape, dtype)");
-        return NULL;
-    }
-    PyObject *x = args[0], *name = args[1], *shape = args[3], *dtype = args[4];
+    PyObject *itemsize_object = PyObject_GetAttr(dtype, s_itemsize);
+    Py_ssize_t itemsize = itemsize_object == NULL ? -1 : PyLong_AsSsize_t(itemsize_object);
+    Py_XDECREF(itemsize_object);
+    PyErr_Clear();
+    return itemsize;
+}
+
+/* reduction_result with the result's C-order `strides` (NULL: made here) and the itemsize of
+ * `dtype` known: a memoised plan (ReductionFunction) keeps both. */
+static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, PyObject *shape,
+                                 PyObject *strides_known, PyObject *dtype, Py_ssize_t itemsize)
+{
     ReductionArguments arguments = {NULL, 0, false, false};
     void *self = NULL, *stream_address = NULL;
-    PyObject *tensor, *id = NULL, *stream, *pool, *itemsize_object;
-    Py_ssize_t size, itemsize = -1;
+    PyObject *tensor, *id = NULL, *stream, *pool;
+    Py_ssize_t size;
     int kind = reduction_kind(name);
     if (kind < 0 || !uncaptured_array(x)
         || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
-        || !reduction_arguments(kind, args[2], &arguments) || !PyTuple_CheckExact(shape)
+        || !reduction_arguments(kind, params, &arguments) || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0
         || (stream = ready_stream(x, &id, &stream_address)) == NULL
         || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))
-        || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
+        || is_true(thread_value(POOL_TLS, s_overrides))) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    itemsize = PyLong_AsSsize_t(itemsize_object);
-    Py_DECREF(itemsize_object);
     Plan *plan = cached_plan(reduction_plans, REDUCTION_PLANS, name, dtype);
     if (plan == NULL && itemsize > 0) {
         plan = &reduction_plans[next_reduction_plan];
@@ -2259,8 +2263,8 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
         return NULL;
     }
     void *first = plan->first, *second = plan->second;
-    PyObject *held[] = {Py_NewRef(name), Py_NewRef(args[2]), Py_NewRef(stream)};
-    PyObject *strides = contiguous_strides(shape);
+    PyObject *held[] = {Py_NewRef(name), Py_NewRef(params), Py_NewRef(stream)};
+    PyObject *strides = strides_known != NULL ? Py_NewRef(strides_known) : contiguous_strides(shape);
     PyObject *out = strides == NULL ? NULL : pooled_array(pool, stream, shape, strides, dtype,
                                                          size * itemsize);
     Py_XDECREF(strides);
@@ -2293,6 +2297,17 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
         taken[TAKEN_REDUCTION]++;
     }
     return out;
+}
+
+static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5 || !PyUnicode_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "reduction_result(x, name: str, params, shape, dtype)");
+        return NULL;
+    }
+    return reduce_into_new(args[0], args[1], args[2], args[3], NULL, args[4],
+                           dtype_itemsize(args[4]));
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -2471,6 +2486,8 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
 
 typedef struct {
     PyObject *dtype, *shape, *axis, *keepdims, *plan; /* NULL: unused */
+    PyObject *strides;   /* the result's C-order strides */
+    Py_ssize_t itemsize; /* of the result's dtype */
 } RecentPlan;
 
 typedef struct {
@@ -2490,6 +2507,7 @@ static void clear_recent(RecentPlan *r)
     Py_CLEAR(r->axis);
     Py_CLEAR(r->keepdims);
     Py_CLEAR(r->plan);
+    Py_CLEAR(r->strides);
 }
 
 /* Whether two axes (None, exact ints or tuples of exact ints: plain_axis) are equal. */
@@ -2505,22 +2523,33 @@ static int same_axis(PyObject *a, PyObject *b)
 }
 
 /* The recent plan of (x's dtype and shape, axis, keepdims), borrowed, or NULL. */
-static PyObject *recent_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims)
+static RecentPlan *recent_plan(ReductionFunction *f, PyObject *x, PyObject *axis,
+                               PyObject *keepdims)
 {
     PyObject *dtype = SLOT(x, a_dtype), *shape = SLOT(x, a_shape);
     for (int i = 0; i < RECENT_PLANS; i++) {
         RecentPlan *r = &f->recent[i];
         if (r->plan != NULL && r->dtype == dtype && r->keepdims == keepdims
             && (r->shape == shape || same_shape(r->shape, shape)) && same_axis(r->axis, axis)) {
-            return r->plan;
+            return r;
         }
     }
     return NULL;
 }
 
-static void remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims,
-                          PyObject *plan)
+/* Files `plan` (name, params, shape, dtype) as the recent plan of the call, with its result's
+ * strides and itemsize; NULL when they cannot be made (the plan runs without them). */
+static RecentPlan *remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis,
+                                 PyObject *keepdims, PyObject *plan)
 {
+    Py_ssize_t itemsize = dtype_itemsize(PyTuple_GET_ITEM(plan, 3));
+    PyObject *strides = PyTuple_CheckExact(PyTuple_GET_ITEM(plan, 2))
+                        ? contiguous_strides(PyTuple_GET_ITEM(plan, 2)) : NULL;
+    if (strides == NULL || itemsize <= 0) {
+        Py_XDECREF(strides);
+        PyErr_Clear();
+        return NULL;
+    }
     RecentPlan *r = &f->recent[f->next_recent];
     f->next_recent = (f->next_recent + 1) % RECENT_PLANS;
     clear_recent(r);
@@ -2529,6 +2558,9 @@ static void remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyO
     r->axis = Py_NewRef(axis);
     r->keepdims = Py_NewRef(keepdims);
     r->plan = Py_NewRef(plan);
+    r->strides = strides;
+    r->itemsize = itemsize;
+    return r;
 }
 
 /* Whether `axis` is one _statistical._plan_key memoises: None, an int, a tuple of ints. */
@@ -2577,22 +2609,24 @@ static int reduction_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 static PyObject *planned_reduction(ReductionFunction *f, PyObject *x, PyObject *axis,
                                    PyObject *keepdims)
 {
-    PyObject *plan = recent_plan(f, x, axis, keepdims);
-    if (plan == NULL) {
+    RecentPlan *r = recent_plan(f, x, axis, keepdims);
+    if (r == NULL) {
         PyObject *key = PyTuple_Pack(6, f->name, SLOT(x, a_dtype), SLOT(x, a_shape), axis,
                                      keepdims, Py_None);
-        plan = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
+        PyObject *plan = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
         Py_XDECREF(key);
-        if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 4) {
+        if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 4
+            || (r = remember_plan(f, x, axis, keepdims, plan)) == NULL) {
             return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
         }
-        remember_plan(f, x, axis, keepdims, plan);
     }
-    Py_INCREF(plan); /* (the plans may be cleared while the phases run without the GIL) */
-    PyObject *const call[] = {x, PyTuple_GET_ITEM(plan, 0), PyTuple_GET_ITEM(plan, 1),
-                              PyTuple_GET_ITEM(plan, 2), PyTuple_GET_ITEM(plan, 3)};
-    PyObject *out = reduction_result(NULL, call, 5);
+    /* (the recent plans may change while the phases run without the GIL: hold what is used) */
+    PyObject *plan = Py_NewRef(r->plan), *strides = Py_NewRef(r->strides);
+    PyObject *out = reduce_into_new(x, PyTuple_GET_ITEM(plan, 0), PyTuple_GET_ITEM(plan, 1),
+                                    PyTuple_GET_ITEM(plan, 2), strides, PyTuple_GET_ITEM(plan, 3),
+                                    r->itemsize);
     Py_DECREF(plan);
+    Py_DECREF(strides);
     return out;
 }
 
@@ -2646,6 +2680,7 @@ static int reduction_traverse(PyObject *self, visitproc visit, void *arg)
         Py_VISIT(f->recent[i].axis);
         Py_VISIT(f->recent[i].keepdims);
         Py_VISIT(f->recent[i].plan);
+        Py_VISIT(f->recent[i].strides);
     }
     return 0;
 }
