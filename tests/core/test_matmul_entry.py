@@ -237,3 +237,21 @@ def test_in_a_graph_capture_python_records_the_product(rng):
         graph.replay()
         assert_close_to_numpy(captured, (a * 2) @ c.T)
         assert_close_to_numpy(npx.matmul(x, y.T), (a * 2) @ c.T)
+
+
+def test_a_transposed_operand_makes_no_descriptor_per_call(rng, monkeypatch):
+    a = rng.standard_normal((300, 64)).astype(np.float32)
+    c = rng.standard_normal((10, 64)).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(c)
+    npx.matmul(x, y.T), npx.matmul(x, y.T)  # the product memoised, c.T's descriptor cached
+
+    def no_new_descriptor(view):
+        raise AssertionError("aclCreateTensor for a view already described")
+    monkeypatch.setattr(_ops, "_create_tensor", no_new_descriptor)
+    before = matmul_counts()
+    for _ in range(5):
+        t = y.T  # a new view object each time, as in `x @ c.T`
+        assert t._acl_tensor is None
+        assert_close_to_numpy(x @ t, a @ c.T)
+        assert t._acl_tensor is not None  # filed on the view, as _ops.acl_tensor does
+    assert matmul_counts() == before + 5
