@@ -2,7 +2,9 @@
 accumulate on the stack, and a C-contiguous out of the accumulators' dtype (or float32 from
 double accumulators) is written directly; any other out (strided, another dtype) goes through
 the element-wise cast. Each is launched through aclnnReduceSum / aclnnAmax / aclnnMean with the
-out given, and compared with NumPy."""
+out given, and compared with NumPy. Float32 sums of rows shorter than a block run eight rows at a
+time (AVX-512) with the very additions of the row-by-row loop: checked bit for bit against that
+order, written out here."""
 import numpy as np
 import pytest
 
@@ -64,3 +66,33 @@ def test_means_max_and_other_out_dtypes(rng):
     b = np.array([[True, False, True], [False, False, False]])
     np.testing.assert_array_equal(reduce_into("aclnnReduceSum", npx.asarray(b), 1, npx.empty((2,), np.int64)),
                                   b.sum(axis=1))
+
+
+def short_row_sum(row):
+    """The float32 sum of a row shorter than 512 as npusim computes it (reduce.c's
+    sum_short_f32): 16 float32 lanes summed in order, converted to double, the tail (fewer than
+    16) added in double to the first lanes, the two halves added, then a fixed tree."""
+    n = len(row)
+    full = n // 16 * 16
+    lanes = np.zeros(16, np.float32)
+    for i in range(0, full, 16):
+        lanes = (lanes + row[i:i + 16]).astype(np.float32)
+    wide = lanes.astype(np.float64)
+    wide[:n - full] += row[full:].astype(np.float64)
+    w = wide[:8] + wide[8:]
+    return ((w[0] + w[4]) + (w[2] + w[6])) + ((w[1] + w[5]) + (w[3] + w[7]))
+
+
+@pytest.mark.parametrize("rows", [1, 7, 8, 9, 10, 17, 33])
+@pytest.mark.parametrize("cols", [33, 47, 48, 63, 64, 65, 200, 511])
+def test_row_sums_are_the_documented_order_bit_for_bit(rng, rows, cols):
+    # rows eight at a time (AVX-512) and the rest one by one: the same additions in the same order
+    a = (rng.standard_normal((rows, cols)) * rng.choice([1e-3, 1.0, 1e4], size=(rows, 1))).astype(np.float32)
+    expected = np.array([short_row_sum(r) for r in a]).astype(np.float32)
+    x = npx.asarray(a)
+    np.testing.assert_array_equal(npx.sum(x, axis=1).to_host(), expected)
+    np.testing.assert_allclose(npx.sum(x, axis=1).to_host(), a.sum(axis=1), rtol=1e-5,
+                               atol=1e-6 * np.abs(a).sum(axis=1).max())
+    wide = np.zeros((rows, cols + 3), np.float32)  # rows every cols + 3 elements
+    wide[:, 2:cols + 2] = a
+    np.testing.assert_array_equal(npx.sum(npx.asarray(wide)[:, 2:cols + 2], axis=1).to_host(), expected)
