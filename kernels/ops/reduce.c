@@ -534,7 +534,7 @@ static void short_rows_range(const plane *p, size_t begin, size_t end)
  * AVX-512: sum_short_f32's very additions, in its order (16 float lanes, their conversion, the
  * tail added in double, the halves added, the same tree), so results are bit for bit
  * sum_short_f32's; its scalar tree per row was half the cost. Returns the rows done (a multiple
- * of 8; 0 without AVX-512). */
+ * of 8). Called only where AVX-512 is (avx512_supported). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define ROWS8_SHORT_SUM 1
@@ -558,11 +558,15 @@ __attribute__((target("avx512f"))) static __m512d short_sum_halves(const float *
     return _mm512_add_pd(lo, hi); /* wide[k] += wide[k + 8] */
 }
 
-__attribute__((target("avx512f"))) static size_t rows8_short_sum_f32(const plane *p, size_t begin, size_t end)
+static bool avx512_supported(void)
 {
     static int supported = -1; /* a benign race: every thread computes the same value */
     if (supported < 0) supported = __builtin_cpu_supports("avx512f") ? 1 : 0;
-    if (!supported) return 0;
+    return supported == 1;
+}
+
+__attribute__((target("avx512f"))) static size_t rows8_short_sum_f32(const plane *p, size_t begin, size_t end)
+{
     size_t r = begin;
     for (; r + 8 <= end; r += 8) {
         __m512d w[8], pair[4], quad[2];
@@ -596,7 +600,7 @@ static void rows_range(size_t begin, size_t end, void *vctx)
     }
 #ifdef ROWS8_SHORT_SUM
     if ((p->c->op == RED_SUM || p->c->op == RED_MEAN) && p->c->kind == KIND_F32 && p->cols < SUM_BLOCK
-        && p->acc_row_bytes != 0)
+        && p->acc_row_bytes != 0 && avx512_supported())
         begin += rows8_short_sum_f32(p, begin, end);
 #endif
     for (size_t r = begin; r < end; r++)
