@@ -214,7 +214,6 @@ def matmul(x1, x2, /):
     return _product(x1, x2, shape, k, dtype, device, _ops.current_stream(device))
 
 
-
 def _tensordot_axes(axes, ndim1, ndim2):
     """The contracted axes of x1 and x2 (non-negative, in pairs) for ``axes``: an
     int N (the last N of x1 with the first N of x2) or a pair of sequences (or
