@@ -255,3 +255,20 @@ def test_a_transposed_operand_makes_no_descriptor_per_call(rng, monkeypatch):
         assert_close_to_numpy(x @ t, a @ c.T)
         assert t._acl_tensor is not None  # filed on the view, as _ops.acl_tensor does
     assert matmul_counts() == before + 5
+
+
+def test_operands_on_two_devices_raise_as_before(rng):
+    a = rng.standard_normal((5, 4)).astype(np.float32)
+    b = rng.standard_normal((4, 3)).astype(np.float32)
+    x, y = npx.asarray(a), npx.asarray(b)
+    npx.matmul(x, y), npx.matmul(x, y)  # the product memoised for these shapes and dtype
+    other = npx.asarray(b, device=npx.Device(1))
+    for _ in range(2):
+        with pytest.raises(ValueError):
+            npx.matmul(x, other)
+        with pytest.raises(ValueError):
+            x @ other
+    with npx.Device(1):
+        x1 = npx.asarray(a, device=npx.Device(1))
+        assert_repeated_calls_in_c(npx.matmul, x1, other, a @ b)
+        assert npx.matmul(x1, other).device.id == 1
