@@ -72,10 +72,11 @@ def _operations(data, initial, torch):
 def _sum_squares_breakdown(harness, initial, stream):
     """Where ``sum(c * c, axis=1)``'s time goes, per pair of operations: the launching
     thread's CPU time (its host path and the two kernels, which a stream this idle runs on
-    the launching thread), and of it the provider's share: aclnnMul's and aclnnReduceSum's
-    two phases alone on the same operands through npuarray's C launch helpers (no result
-    arrays made); the rest is npuarray's host path (_fastpath.c: result arrays, pool
-    blocks, descriptors, plan lookups)."""
+    the launching thread), and of it at most the provider's share: aclnnMul's and
+    aclnnReduceSum's two phases alone on the same operands through npuarray's C launch
+    helpers called from Python (no result arrays made; the two cffi calls' argument
+    conversions are counted too, which the C fast path does not pay); the rest is npuarray's
+    host path (_fastpath.c: result arrays, pool blocks, descriptors, plan lookups)."""
     if _ops._launch_helper is None:
         return
     c = npx.asarray(initial)
@@ -100,10 +101,10 @@ def _sum_squares_breakdown(harness, initial, stream):
             launch(*multiply)
             reduce(squares._acl_tensor, *plan[1], out._acl_tensor, stream.handle)
         stream.synchronize()
-    provider = harness.measure("    of which the two operators' phases", phases,
+    provider = harness.measure("    of which the two operators' phases (from Python)", phases,
                                per_call=OPS_PER_CALL)
     print("    per sum(c * c, axis=1): host CPU best %.2f us, median %.2f us; the provider's "
-          "two launches %.2f us" % (best * 1e6, median * 1e6, provider * 1e6))
+          "two launches called from Python %.2f us" % (best * 1e6, median * 1e6, provider * 1e6))
 
 
 def run(harness):

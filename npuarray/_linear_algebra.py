@@ -300,6 +300,7 @@ def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
 # -- NumPy's signature and the standard's, in one function (NumPy 2's): the call without
 # NumPy's extra keywords is the array API function's own ------------------------------
 
+@_linear_algebra.matmul_in_c
 def matmul(x1, x2, /, out=None, *, dtype=None, casting="same_kind", order="K", subok=True,
            **unknown):
     """Matrix product (``numpy.matmul``, array API ``matmul``): aclnnMatmul /

@@ -263,6 +263,25 @@ SMALL_N_TARGET void small_n_store_pairs(float *out, int64_t ldc, const __m512 *a
     for (int r = 0; r < SMALL_N_ROWS; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
 }
 
+/* Eight columns of SMALL_N_ROWS rows (p = 2: lane 2 n + q of acc[i] holds row i's partial sum
+ * of column n), stored at out (rows every ldc floats): two rows at a time, their pairs of
+ * partial sums added by two shuffles and one add, then one permutation puts each row's eight
+ * sums in a half, stored whole (small_n_store's compress and masked store per row are 5 %
+ * of k-means' product). */
+SMALL_N_TARGET void small_n_store_eights(float *out, int64_t ldc, const __m512 *acc)
+{
+    /* 128-bit lane l of the sums: row i's columns 2l, 2l + 1, then row i + 1's */
+    const __m512i order = _mm512_set_epi32(15, 14, 11, 10, 7, 6, 3, 2, 13, 12, 9, 8, 5, 4, 1, 0);
+    for (int i = 0; i < SMALL_N_ROWS; i += 2) {
+        __m512 sums = _mm512_add_ps(_mm512_shuffle_ps(acc[i], acc[i + 1], 0x88),
+                                    _mm512_shuffle_ps(acc[i], acc[i + 1], 0xDD));
+        __m512 rows = _mm512_permutexvar_ps(order, sums);
+        _mm256_storeu_ps(out + i * ldc, _mm512_castps512_ps256(rows));
+        _mm256_storeu_pd((double *)(void *)(out + (i + 1) * ldc),
+                         _mm512_extractf64x4_pd(_mm512_castps_pd(rows), 1));
+    }
+}
+
 /* The last k of a row (tail < p of them) padded with zeros, repeated as small_n_broadcast does:
  * read with a mask, not past the row (it may end A), nor through memory (a store forwarded to
  * a wider load stalls). */
@@ -300,6 +319,10 @@ SMALL_N_TARGET void small_n_group_rows(const small_n_job *j, const small_n_group
             small_n_store_pairs(j->c + (int64_t)m * j->ldc + g->n0, j->ldc, acc);
             continue;
         }
+        if (p == 2 && columns == 0xFF) {
+            small_n_store_eights(j->c + (int64_t)m * j->ldc + g->n0, j->ldc, acc);
+            continue;
+        }
         for (int i = 0; i < SMALL_N_ROWS; i++)
             small_n_store(j->c + (int64_t)(m + (size_t)i) * j->ldc + g->n0, acc[i], p, columns);
     }
@@ -313,16 +336,23 @@ SMALL_N_TARGET void small_n_group_rows(const small_n_job *j, const small_n_group
     }
 }
 
+/* Rows begin .. end, SMALL_N_BLOCK_ROWS at a time through every group, so that the second
+ * group reads A's rows from L1 (8 KiB of them for K = 64) rather than L2: 5 % faster. */
+#define SMALL_N_BLOCK_ROWS 32
+
 __attribute__((target("avx512f"))) static void small_n_rows(size_t begin, size_t end, void *ctx)
 {
     const small_n_job *j = ctx;
-    for (int i = 0; i < j->groups; i++) {
-        const small_n_group *g = &j->group[i];
-        switch (g->p) {
-        case 1: small_n_group_rows(j, g, begin, end, 1); break;
-        case 2: small_n_group_rows(j, g, begin, end, 2); break;
-        case 4: small_n_group_rows(j, g, begin, end, 4); break;
-        default: small_n_group_rows(j, g, begin, end, 8); break;
+    for (size_t first = begin; first < end; first += SMALL_N_BLOCK_ROWS) {
+        size_t last = end - first < SMALL_N_BLOCK_ROWS ? end : first + SMALL_N_BLOCK_ROWS;
+        for (int i = 0; i < j->groups; i++) {
+            const small_n_group *g = &j->group[i];
+            switch (g->p) {
+            case 1: small_n_group_rows(j, g, first, last, 1); break;
+            case 2: small_n_group_rows(j, g, first, last, 2); break;
+            case 4: small_n_group_rows(j, g, first, last, 4); break;
+            default: small_n_group_rows(j, g, first, last, 8); break;
+            }
         }
     }
 }

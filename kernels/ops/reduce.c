@@ -530,6 +530,67 @@ static void short_rows_range(const plane *p, size_t begin, size_t end)
     }
 }
 
+/* Float32 sums of rows shorter than a block (k-means' 64 features), eight rows at a time with
+ * AVX-512: sum_short_f32's very additions, in its order (16 float lanes, their conversion, the
+ * tail added in double, the halves added, the same tree), so results are bit for bit
+ * sum_short_f32's; its scalar tree per row was half the cost. Returns the rows done (a multiple
+ * of 8). Called only where AVX-512 is (avx512_supported). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define ROWS8_SHORT_SUM 1
+
+__attribute__((target("avx512f"))) static __m512d short_sum_halves(const float *x, size_t n)
+{
+    __m512 lanes = _mm512_setzero_ps();
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) lanes = _mm512_add_ps(lanes, _mm512_loadu_ps(x + i));
+    __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(lanes));
+    __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(lanes), 1)));
+    size_t tail = n - i; /* < 16: into wide[0 .. tail) as double adds */
+    if (tail) {
+        __m512 t = _mm512_maskz_loadu_ps((__mmask16)((1u << tail) - 1), x + i);
+        __mmask8 low = (__mmask8)(tail >= 8 ? 0xFF : (1u << tail) - 1);
+        __mmask8 high = (__mmask8)(tail > 8 ? (1u << (tail - 8)) - 1 : 0);
+        lo = _mm512_mask_add_pd(lo, low, lo, _mm512_cvtps_pd(_mm512_castps512_ps256(t)));
+        hi = _mm512_mask_add_pd(hi, high, hi,
+                                _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(t), 1))));
+    }
+    return _mm512_add_pd(lo, hi); /* wide[k] += wide[k + 8] */
+}
+
+static bool avx512_supported(void)
+{
+    static int supported = -1; /* a benign race: every thread computes the same value */
+    if (supported < 0) supported = __builtin_cpu_supports("avx512f") ? 1 : 0;
+    return supported == 1;
+}
+
+__attribute__((target("avx512f"))) static size_t rows8_short_sum_f32(const plane *p, size_t begin, size_t end)
+{
+    size_t r = begin;
+    for (; r + 8 <= end; r += 8) {
+        __m512d w[8], pair[4], quad[2];
+        for (int i = 0; i < 8; i++)
+            w[i] = short_sum_halves((const float *)(p->x + (int64_t)(r + (size_t)i) * p->row_bytes), (size_t)p->cols);
+        for (int i = 0; i < 4; i++) /* a_j = w_j + w_(j+4): rows 2i (low half) and 2i + 1 */
+            pair[i] = _mm512_add_pd(_mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0x44),
+                                    _mm512_shuffle_f64x2(w[2 * i], w[2 * i + 1], 0xEE));
+        for (int i = 0; i < 2; i++) /* (a0 + a2, a1 + a3) of rows 4i .. 4i + 3, one per 128 bits */
+            quad[i] = _mm512_add_pd(_mm512_shuffle_f64x2(pair[2 * i], pair[2 * i + 1], 0x88),
+                                    _mm512_shuffle_f64x2(pair[2 * i], pair[2 * i + 1], 0xDD));
+        /* lane 2 l: row l's sum, lane 2 l + 1: row 4 + l's */
+        __m512d sums = _mm512_add_pd(_mm512_unpacklo_pd(quad[0], quad[1]), _mm512_unpackhi_pd(quad[0], quad[1]));
+        _Alignas(64) double out[8];
+        _mm512_store_pd(out, sums);
+        for (int l = 0; l < 4; l++) {
+            *(double *)(p->acc + (int64_t)(r + (size_t)l) * p->acc_row_bytes) += out[2 * l];
+            *(double *)(p->acc + (int64_t)(r + 4 + (size_t)l) * p->acc_row_bytes) += out[2 * l + 1];
+        }
+    }
+    return r - begin;
+}
+#endif
+
 static void rows_range(size_t begin, size_t end, void *vctx)
 {
     const plane *p = vctx;
@@ -537,6 +598,11 @@ static void rows_range(size_t begin, size_t end, void *vctx)
         short_rows_range(p, begin, end);
         return;
     }
+#ifdef ROWS8_SHORT_SUM
+    if ((p->c->op == RED_SUM || p->c->op == RED_MEAN) && p->c->kind == KIND_F32 && p->cols < SUM_BLOCK
+        && p->acc_row_bytes != 0 && avx512_supported())
+        begin += rows8_short_sum_f32(p, begin, end);
+#endif
     for (size_t r = begin; r < end; r++)
         fold(p->c, p->x + (int64_t)r * p->row_bytes, (size_t)p->cols, p->acc + (int64_t)r * p->acc_row_bytes);
 }
@@ -673,6 +739,33 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
     }
 }
 
+/* Accumulators of small reductions (k-means' sums of 10 rows) on the stack: a malloc and a free
+ * are a tenth of such a kernel. */
+#define STACK_ACC_BYTES 1024
+
+/* acc (C order over out's shape, `outputs` of them) stored into a C-contiguous out whose dtype is
+ * the accumulators' own or float32 from double accumulators (a plain conversion, rounding to
+ * nearest as npusim_ew_run's cast does); false for other outs (npusim_ew_run casts those). For
+ * small outputs the element-wise engine costs as much as the reduction. */
+static bool store_accumulators(npusim_kind acc_kind, const char *acc, int64_t outputs, npusim_view *out)
+{
+    bool same = out->dtype == npusim_kind_dtype(acc_kind);
+    if (!same && !(acc_kind == KIND_F64 && out->dtype == ACL_FLOAT)) return false;
+    int64_t step = 1;
+    for (int d = out->ndim - 1; d >= 0; d--) {
+        if (out->shape[d] != 1 && out->strides[d] != step) return false;
+        step *= out->shape[d];
+    }
+    if (same) {
+        memcpy(out->base, acc, (size_t)outputs * npusim_kind_size(acc_kind));
+        return true;
+    }
+    const double *a = (const double *)acc;
+    float *o = (float *)out->base;
+    for (int64_t i = 0; i < outputs; i++) o[i] = (float)a[i];
+    return true;
+}
+
 static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
 {
     npusim_view *in = &views[0], *out = &views[1];
@@ -687,7 +780,9 @@ static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
     }
     if (outputs == 0) return 0;
     size_t asize = npusim_kind_size(c.acc_kind);
-    char *acc = malloc(asize * (size_t)outputs);
+    _Alignas(64) char stack_acc[STACK_ACC_BYTES];
+    bool on_stack = asize * (size_t)outputs <= sizeof stack_acc;
+    char *acc = on_stack ? stack_acc : malloc(asize * (size_t)outputs);
     if (!acc) return npusim_error(ACLNN_ERR_INNER, "%s: out of host memory for %lld accumulators",
                                   ex->def->name, (long long)outputs);
     acc_init(&c, acc, outputs);
@@ -712,12 +807,14 @@ static int reduce_kernel(const npusim_exec *ex, npusim_view *views)
         }
     }
     /* acc (C order over out's shape) -> out, cast to out's dtype. */
-    npusim_view accout = { accv.dtype, out->ndim, { 0 }, { 0 }, acc };
-    for (int d = 0; d < out->ndim; d++) accout.shape[d] = out->shape[d];
-    contiguous_strides(out->ndim, accout.shape, accout.strides);
-    npusim_view *src[1] = { &accout };
-    npusim_ew_run(ex, &npusim_ew_identity, c.acc_kind, out, src);
-    free(acc);
+    if (!store_accumulators(c.acc_kind, acc, outputs, out)) {
+        npusim_view accout = { accv.dtype, out->ndim, { 0 }, { 0 }, acc };
+        for (int d = 0; d < out->ndim; d++) accout.shape[d] = out->shape[d];
+        contiguous_strides(out->ndim, accout.shape, accout.strides);
+        npusim_view *src[1] = { &accout };
+        npusim_ew_run(ex, &npusim_ew_identity, c.acc_kind, out, src);
+    }
+    if (!on_stack) free(acc);
     return 0;
 }
 

@@ -454,6 +454,8 @@ class NPUArray:
         _elementwise.inplace("pow", self, other)
         return self
 
+    # ``x @ y`` in C when ``matmul`` memoised the product (``_linear_algebra.matmul_in_c``).
+    @_linear_algebra.matmul_in_c
     @_deferring
     def __matmul__(self, other):
         return _linear_algebra.matmul(self, other)

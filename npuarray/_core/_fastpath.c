@@ -22,6 +22,8 @@
  *   BufferRelease   DeviceBuffer.__del__: the block back to its free list.
  *   ReductionFunction  npuarray.sum(x, axis) / x.sum(axis) (and max, min): the plan
  *                   _statistical memoised, run by reduction_result.
+ *   MatmulFunction  npuarray.matmul(x1, x2) / x1 @ x2: the product _linear_algebra
+ *                   memoised, one aclnnMatmul (a view operand's aclTensor from the cache).
  *
  * Each checks the conditions of its common case first and otherwise calls the Python
  * function it stands in for (`fallback`; the functions return None instead), which
@@ -131,9 +133,9 @@ static int memcpy_device_to_host;
 /* How many operations each path ran in C, for tests that check the common cases stay here
  * (counts()): incremented with the GIL held, after the operation succeeded. */
 enum { TAKEN_ARRAYS, TAKEN_SCALAR, TAKEN_IN_PLACE, TAKEN_UNARY, TAKEN_REDUCTION, TAKEN_EMPTY,
-       TAKEN_FILL, TAKEN_READ, TAKEN_PATHS };
+       TAKEN_FILL, TAKEN_READ, TAKEN_MATMUL, TAKEN_PATHS };
 static const char *const taken_names[TAKEN_PATHS] = {
-    "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read"};
+    "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read", "matmul"};
 static uint64_t taken[TAKEN_PATHS];
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_itemsize, *s_dict,
@@ -2529,32 +2531,36 @@ PyDoc_STRVAR(reduction_result_doc,
 "on the current stream of x's device; None when the common case does not apply (the\n"
 "caller then takes its Python path). Raises AclError when a phase fails.");
 
-static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The itemsize of the dtype `dtype`, or -1 (no exception left set). */
+static Py_ssize_t dtype_itemsize(PyObject *dtype)
 {
-    (void)module;
-    if (nargs != 5 || !PyUnicode_CheckExact(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "reduction_result(x, name: str, params, shape, dtype)");
-        return NULL;
-    }
-    PyObject *x = args[0], *name = args[1], *shape = args[3], *dtype = args[4];
+    PyObject *itemsize_object = PyObject_GetAttr(dtype, s_itemsize);
+    Py_ssize_t itemsize = itemsize_object == NULL ? -1 : PyLong_AsSsize_t(itemsize_object);
+    Py_XDECREF(itemsize_object);
+    PyErr_Clear();
+    return itemsize;
+}
+
+/* reduction_result with the result's C-order `strides` (NULL: made here) and the itemsize of
+ * `dtype` known: a memoised plan (ReductionFunction) keeps both. */
+static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, PyObject *shape,
+                                 PyObject *strides_known, PyObject *dtype, Py_ssize_t itemsize)
+{
     ReductionArguments arguments = {NULL, 0, false, false};
     void *self = NULL, *stream_address = NULL;
-    PyObject *tensor, *id = NULL, *stream, *pool, *itemsize_object;
-    Py_ssize_t size, itemsize = -1;
+    PyObject *tensor, *id = NULL, *stream, *pool;
+    Py_ssize_t size;
     int kind = reduction_kind(name);
     if (kind < 0 || !uncaptured_array(x)
         || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
-        || !reduction_arguments(kind, args[2], &arguments) || !PyTuple_CheckExact(shape)
+        || !reduction_arguments(kind, params, &arguments) || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0
         || (stream = ready_stream(x, &id, &stream_address)) == NULL
         || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))
-        || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
+        || is_true(thread_value(POOL_TLS, s_overrides))) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    itemsize = PyLong_AsSsize_t(itemsize_object);
-    Py_DECREF(itemsize_object);
     Plan *plan = cached_plan(reduction_plans, REDUCTION_PLANS, name, dtype);
     if (plan == NULL && itemsize > 0) {
         plan = &reduction_plans[next_reduction_plan];
@@ -2576,8 +2582,8 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
         return NULL;
     }
     void *first = plan->first, *second = plan->second;
-    PyObject *held[] = {Py_NewRef(name), Py_NewRef(args[2]), Py_NewRef(stream)};
-    PyObject *strides = contiguous_strides(shape);
+    PyObject *held[] = {Py_NewRef(name), Py_NewRef(params), Py_NewRef(stream)};
+    PyObject *strides = strides_known != NULL ? Py_NewRef(strides_known) : contiguous_strides(shape);
     PyObject *out = strides == NULL ? NULL : pooled_array(pool, stream, shape, strides, dtype,
                                                          size * itemsize);
     Py_XDECREF(strides);
@@ -2610,6 +2616,17 @@ static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ss
         taken[TAKEN_REDUCTION]++;
     }
     return out;
+}
+
+static PyObject *reduction_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5 || !PyUnicode_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "reduction_result(x, name: str, params, shape, dtype)");
+        return NULL;
+    }
+    return reduce_into_new(args[0], args[1], args[2], args[3], NULL, args[4],
+                           dtype_itemsize(args[4]));
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -2787,6 +2804,8 @@ static PyObject *read_to_host(PyObject *module, PyObject *x)
 
 typedef struct {
     PyObject *dtype, *shape, *axis, *keepdims, *plan; /* NULL: unused */
+    PyObject *strides;   /* the result's C-order strides */
+    Py_ssize_t itemsize; /* of the result's dtype */
 } RecentPlan;
 
 typedef struct {
@@ -2806,6 +2825,7 @@ static void clear_recent(RecentPlan *r)
     Py_CLEAR(r->axis);
     Py_CLEAR(r->keepdims);
     Py_CLEAR(r->plan);
+    Py_CLEAR(r->strides);
 }
 
 /* Whether two axes (None, exact ints or tuples of exact ints: plain_axis) are equal. */
@@ -2821,22 +2841,33 @@ static int same_axis(PyObject *a, PyObject *b)
 }
 
 /* The recent plan of (x's dtype and shape, axis, keepdims), borrowed, or NULL. */
-static PyObject *recent_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims)
+static RecentPlan *recent_plan(ReductionFunction *f, PyObject *x, PyObject *axis,
+                               PyObject *keepdims)
 {
     PyObject *dtype = SLOT(x, a_dtype), *shape = SLOT(x, a_shape);
     for (int i = 0; i < RECENT_PLANS; i++) {
         RecentPlan *r = &f->recent[i];
         if (r->plan != NULL && r->dtype == dtype && r->keepdims == keepdims
             && (r->shape == shape || same_shape(r->shape, shape)) && same_axis(r->axis, axis)) {
-            return r->plan;
+            return r;
         }
     }
     return NULL;
 }
 
-static void remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyObject *keepdims,
-                          PyObject *plan)
+/* Files `plan` (name, params, shape, dtype) as the recent plan of the call, with its result's
+ * strides and itemsize; NULL when they cannot be made (the plan runs without them). */
+static RecentPlan *remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis,
+                                 PyObject *keepdims, PyObject *plan)
 {
+    Py_ssize_t itemsize = dtype_itemsize(PyTuple_GET_ITEM(plan, 3));
+    PyObject *strides = PyTuple_CheckExact(PyTuple_GET_ITEM(plan, 2))
+                        ? contiguous_strides(PyTuple_GET_ITEM(plan, 2)) : NULL;
+    if (strides == NULL || itemsize <= 0) {
+        Py_XDECREF(strides);
+        PyErr_Clear();
+        return NULL;
+    }
     RecentPlan *r = &f->recent[f->next_recent];
     f->next_recent = (f->next_recent + 1) % RECENT_PLANS;
     clear_recent(r);
@@ -2845,6 +2876,9 @@ static void remember_plan(ReductionFunction *f, PyObject *x, PyObject *axis, PyO
     r->axis = Py_NewRef(axis);
     r->keepdims = Py_NewRef(keepdims);
     r->plan = Py_NewRef(plan);
+    r->strides = strides;
+    r->itemsize = itemsize;
+    return r;
 }
 
 /* Whether `axis` is one _statistical._plan_key memoises: None, an int, a tuple of ints. */
@@ -2893,22 +2927,24 @@ static int reduction_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 static PyObject *planned_reduction(ReductionFunction *f, PyObject *x, PyObject *axis,
                                    PyObject *keepdims)
 {
-    PyObject *plan = recent_plan(f, x, axis, keepdims);
-    if (plan == NULL) {
+    RecentPlan *r = recent_plan(f, x, axis, keepdims);
+    if (r == NULL) {
         PyObject *key = PyTuple_Pack(6, f->name, SLOT(x, a_dtype), SLOT(x, a_shape), axis,
                                      keepdims, Py_None);
-        plan = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
+        PyObject *plan = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
         Py_XDECREF(key);
-        if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 4) {
+        if (plan == NULL || !PyTuple_CheckExact(plan) || PyTuple_GET_SIZE(plan) != 4
+            || (r = remember_plan(f, x, axis, keepdims, plan)) == NULL) {
             return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
         }
-        remember_plan(f, x, axis, keepdims, plan);
     }
-    Py_INCREF(plan); /* (the plans may be cleared while the phases run without the GIL) */
-    PyObject *const call[] = {x, PyTuple_GET_ITEM(plan, 0), PyTuple_GET_ITEM(plan, 1),
-                              PyTuple_GET_ITEM(plan, 2), PyTuple_GET_ITEM(plan, 3)};
-    PyObject *out = reduction_result(NULL, call, 5);
+    /* (the recent plans may change while the phases run without the GIL: hold what is used) */
+    PyObject *plan = Py_NewRef(r->plan), *strides = Py_NewRef(r->strides);
+    PyObject *out = reduce_into_new(x, PyTuple_GET_ITEM(plan, 0), PyTuple_GET_ITEM(plan, 1),
+                                    PyTuple_GET_ITEM(plan, 2), strides, PyTuple_GET_ITEM(plan, 3),
+                                    r->itemsize);
     Py_DECREF(plan);
+    Py_DECREF(strides);
     return out;
 }
 
@@ -2962,6 +2998,7 @@ static int reduction_traverse(PyObject *self, visitproc visit, void *arg)
         Py_VISIT(f->recent[i].axis);
         Py_VISIT(f->recent[i].keepdims);
         Py_VISIT(f->recent[i].plan);
+        Py_VISIT(f->recent[i].strides);
     }
     return 0;
 }
@@ -3014,14 +3051,378 @@ static PyTypeObject ReductionFunctionType = {
     .tp_dealloc = reduction_dealloc,
 };
 
+/* ---------------------------------------------------------------------------------------
+ * MatmulFunction: npuarray.matmul(x1, x2) / x1 @ x2 */
+
+/* aclnnMatmulGetWorkspaceSize(self, mat2, out, cubeMathType, workspaceSize, executor). */
+typedef int32_t (*matmul_phase)(void *, void *, void *, int8_t, uint64_t *, void **);
+
+/* The products a MatmulFunction last ran, by (dtype1, dtype2, shape1, shape2), with the
+ * result's layout: a match costs pointer compares (and tuple compares for shapes that are
+ * equal but not the same objects), not a key tuple and its hash. */
+#define RECENT_PRODUCTS 4
+#define MATMUL_PLANS 4
+
+typedef struct {
+    PyObject *dtype1, *dtype2, *shape1, *shape2; /* NULL: unused */
+    PyObject *shape, *strides; /* the result's (C order) */
+    Py_ssize_t nbytes;
+} RecentProduct;
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *name;         /* "aclnnMatmul" */
+    PyObject *plans;        /* the products the Python function memoised: {(dtype1, dtype2,
+                             * shape1, shape2): result shape}, each one aclnnMatmul of the
+                             * operands as they are */
+    PyObject *view_tensors; /* _ops's descriptor cache of views: {(ptr, nbytes, shape, strides,
+                             * offset, dtype): aclTensor} */
+    PyObject *fallback;     /* the Python function (or method) */
+    int8_t cube_math_type;
+    Plan entry[MATMUL_PLANS]; /* aclnnMatmul's entry points, by result dtype */
+    int next_entry;
+    RecentProduct recent[RECENT_PRODUCTS];
+    int next_recent;
+} MatmulFunction;
+
+static void clear_product(RecentProduct *r)
+{
+    Py_CLEAR(r->dtype1);
+    Py_CLEAR(r->dtype2);
+    Py_CLEAR(r->shape1);
+    Py_CLEAR(r->shape2);
+    Py_CLEAR(r->shape);
+    Py_CLEAR(r->strides);
+}
+
+static int same_tuple(PyObject *a, PyObject *b)
+{
+    return a == b || same_shape(a, b);
+}
+
+/* The recent product of x1 and x2 (borrowed), or NULL. */
+static RecentProduct *recent_product(MatmulFunction *f, PyObject *x1, PyObject *x2)
+{
+    PyObject *dtype1 = SLOT(x1, a_dtype), *dtype2 = SLOT(x2, a_dtype);
+    PyObject *shape1 = SLOT(x1, a_shape), *shape2 = SLOT(x2, a_shape);
+    for (int i = 0; i < RECENT_PRODUCTS; i++) {
+        RecentProduct *r = &f->recent[i];
+        if (r->shape != NULL && r->dtype1 == dtype1 && r->dtype2 == dtype2
+            && same_tuple(r->shape1, shape1) && same_tuple(r->shape2, shape2)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* The memoised product of x1 and x2 filed as a recent one, or NULL (none, or not one the
+ * pool's lock-free sizes hold: the Python function runs); NULL with an exception when a
+ * lookup failed. */
+static RecentProduct *planned_product(MatmulFunction *f, PyObject *x1, PyObject *x2)
+{
+    PyObject *dtype1 = SLOT(x1, a_dtype), *dtype2 = SLOT(x2, a_dtype);
+    PyObject *key = PyTuple_Pack(4, dtype1, dtype2, SLOT(x1, a_shape), SLOT(x2, a_shape));
+    PyObject *shape = key == NULL ? NULL : PyDict_GetItemWithError(f->plans, key);
+    Py_XDECREF(key);
+    Py_ssize_t size = shape == NULL ? -1 : shape_size(shape);
+    PyObject *itemsize = size <= 0 ? NULL : PyObject_GetAttr(dtype1, s_itemsize);
+    Py_ssize_t nbytes = itemsize == NULL ? -1 : size * PyLong_AsSsize_t(itemsize);
+    Py_XDECREF(itemsize);
+    if (nbytes <= 0 || nbytes > SMALL_LIMIT || PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *strides = contiguous_strides(shape);
+    if (strides == NULL) {
+        return NULL;
+    }
+    RecentProduct *r = &f->recent[f->next_recent];
+    f->next_recent = (f->next_recent + 1) % RECENT_PRODUCTS;
+    clear_product(r);
+    r->dtype1 = Py_NewRef(dtype1);
+    r->dtype2 = Py_NewRef(dtype2);
+    r->shape1 = Py_NewRef(SLOT(x1, a_shape));
+    r->shape2 = Py_NewRef(SLOT(x2, a_shape));
+    r->shape = Py_NewRef(shape);
+    r->strides = strides;
+    r->nbytes = nbytes;
+    return r;
+}
+
+/* aclnnMatmul's plan (entry points) for a result of `dtype`, or NULL. */
+static Plan *matmul_plan(MatmulFunction *f, PyObject *dtype)
+{
+    Plan *plan = cached_plan(f->entry, MATMUL_PLANS, dtype, Py_None);
+    if (plan != NULL) {
+        return plan;
+    }
+    plan = &f->entry[f->next_entry];
+    f->next_entry = (f->next_entry + 1) % MATMUL_PLANS;
+    clear_plan(plan);
+    if (fill_plan(plan, f->name, Py_None, dtype) < 0) {
+        clear_plan(plan);
+        return NULL;
+    }
+    plan->key1 = Py_NewRef(dtype);
+    plan->key2 = Py_NewRef(Py_None);
+    return plan;
+}
+
+/* x's aclTensor (a new reference): its own or, for a view without one (x.T, x.mT,
+ * indexing), the descriptor cache's, filed on x as _ops.acl_tensor does: looked up here,
+ * so that a transposed operand made for each call costs no descriptor and no Python call;
+ * _ops.acl_tensor makes it on a miss. NULL for a view with a negative step (the Python path
+ * copies those) or when a lookup failed. */
+static PyObject *operand_tensor(MatmulFunction *f, PyObject *x)
+{
+    PyObject *tensor = SLOT(x, a_tensor), *buffer = SLOT(x, a_buffer);
+    if (tensor != Py_None) {
+        return Py_XNewRef(tensor);
+    }
+    if (negative_step(SLOT(x, a_strides)) || buffer == NULL) {
+        return NULL;
+    }
+    PyObject *key = PyTuple_Pack(6, SLOT(buffer, b_ptr), SLOT(buffer, b_nbytes), SLOT(x, a_shape),
+                                 SLOT(x, a_strides), SLOT(x, a_offset), SLOT(x, a_dtype));
+    tensor = key == NULL ? NULL : PyDict_GetItemWithError(f->view_tensors, key);
+    Py_XDECREF(key);
+    if (tensor != NULL) {
+        PyObject *old = SLOT(x, a_tensor);
+        SLOT(x, a_tensor) = Py_NewRef(tensor);
+        Py_XDECREF(old);
+        return Py_NewRef(tensor);
+    }
+    PyObject *made = PyErr_Occurred() ? NULL : PyObject_CallOneArg(view_tensor, x);
+    Py_XDECREF(made);
+    return made == NULL ? NULL : Py_XNewRef(SLOT(x, a_tensor));
+}
+
+/* What one product in C reads (references held while the phases run without the GIL). */
+typedef struct {
+    PyObject *tensor1, *tensor2, *stream, *pool, *id;
+    void *self, *mat2, *stream_address;
+} ProductOperands;
+
+/* Whether x1 @ x2 runs here: both last used on the current stream of their (one) device,
+ * with aclTensors, the default pool; fills `in` (tensor1 and tensor2 are new references the
+ * caller releases, also when this fails). */
+static int product_operands(MatmulFunction *f, PyObject *x1, PyObject *x2, ProductOperands *in)
+{
+    PyObject *buffer2 = SLOT(x2, a_buffer);
+    if ((in->stream = ready_stream(x1, &in->id, &in->stream_address)) == NULL || buffer2 == NULL
+        || SLOT(buffer2, b_device) != SLOT(SLOT(x1, a_buffer), b_device)
+        || SLOT(buffer2, b_stream) != in->stream
+        || (in->pool = PyDict_GetItemWithError(default_pools, in->id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides))) {
+        return 0;
+    }
+    in->tensor1 = operand_tensor(f, x1);
+    in->tensor2 = in->tensor1 == NULL ? NULL : operand_tensor(f, x2);
+    return in->tensor2 != NULL && (in->self = cdata_address(in->tensor1)) != NULL
+           && (in->mat2 = cdata_address(in->tensor2)) != NULL;
+}
+
+/* aclnnMatmul's two phases on the operands into `out`: 0, or -1 with the exception. */
+static int launch_product(MatmulFunction *f, Plan *plan, ProductOperands *in, PyObject *x1,
+                          PyObject *x2, PyObject *out)
+{
+    void *tensor_out = cdata_address(SLOT(out, a_tensor)), *first = plan->first;
+    void *second = plan->second;
+    if (tensor_out == NULL) {
+        PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
+        return -1;
+    }
+    PyObject *record = open_record(f->name, in->stream, x1, x2, out);
+    if (record == NULL) {
+        return -1;
+    }
+    Phases run = {0, 1, 0, NULL};
+    int8_t cube = f->cube_math_type;
+    Py_BEGIN_ALLOW_THREADS
+    run.status = ((matmul_phase)first)(in->self, in->mat2, tensor_out, cube, &run.workspace,
+                                       &run.executor);
+    second_phase_if_ready(&run, second, in->stream_address);
+    Py_END_ALLOW_THREADS
+    return close_record(record, phases_outcome(&run, f->name, in->stream), in->stream, in->id);
+}
+
+/* x1 @ x2 in C, or None when the common case does not apply (NULL with an exception when
+ * the launch failed). */
+static PyObject *matmul_fast(MatmulFunction *f, PyObject *x1, PyObject *x2)
+{
+    if (!uncaptured_array(x1) || Py_TYPE(x2) != array_type) {
+        return Py_NewRef(Py_None);
+    }
+    RecentProduct *r = recent_product(f, x1, x2);
+    if (r == NULL) {
+        r = planned_product(f, x1, x2);
+    }
+    Plan *plan = r == NULL ? NULL : matmul_plan(f, r->dtype1);
+    ProductOperands in = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    if (plan == NULL || !product_operands(f, x1, x2, &in)) {
+        Py_XDECREF(in.tensor1);
+        Py_XDECREF(in.tensor2);
+        PyErr_Clear();
+        return Py_NewRef(Py_None);
+    }
+    PyObject *out = NULL;
+    if (activate_device(in.id) == 0) {
+        /* (a garbage collection may empty the caches meanwhile: hold what is read after) */
+        Plan held_plan = *plan;
+        PyObject *held[] = {Py_NewRef(in.stream), Py_NewRef(in.pool), Py_NewRef(in.id),
+                            Py_NewRef(r->shape), Py_NewRef(r->strides), Py_NewRef(r->dtype1),
+                            Py_NewRef(plan->name)};
+        out = pooled_array(in.pool, in.stream, r->shape, r->strides, r->dtype1, r->nbytes);
+        if (out != NULL && launch_product(f, &held_plan, &in, x1, x2, out) < 0) {
+            Py_CLEAR(out);
+        }
+        for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+            Py_DECREF(held[i]);
+        }
+        if (out == NULL && !PyErr_Occurred()) {
+            out = Py_NewRef(Py_None); /* no cached block: the Python path allocates */
+        } else if (out != NULL) {
+            taken[TAKEN_MATMUL]++;
+        }
+    }
+    Py_DECREF(in.tensor1);
+    Py_DECREF(in.tensor2);
+    return out;
+}
+
+static PyObject *matmul_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
+                                   PyObject *kwnames)
+{
+    MatmulFunction *f = (MatmulFunction *)self;
+    if (f->fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "npuarray's matmul was cleared (shutdown)");
+        return NULL;
+    }
+    if (PyVectorcall_NARGS(nargsf) == 2 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
+        PyObject *out = matmul_fast(f, args[0], args[1]);
+        if (out != Py_None) {
+            return out; /* the result, or NULL with the phase's AclError */
+        }
+        Py_DECREF(out);
+    }
+    return PyObject_Vectorcall(f->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *matmul_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"plans", "view_tensors", "cube_math_type", "fallback", NULL};
+    PyObject *plans, *view_tensors, *fallback;
+    int cube_math_type;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!iO:MatmulFunction", keywords,
+                                     &PyDict_Type, &plans, &PyDict_Type, &view_tensors,
+                                     &cube_math_type, &fallback)) {
+        return NULL;
+    }
+    if (cube_math_type < INT8_MIN || cube_math_type > INT8_MAX) {
+        PyErr_SetString(PyExc_ValueError, "MatmulFunction: cube_math_type is an int8_t");
+        return NULL;
+    }
+    MatmulFunction *f = (MatmulFunction *)type->tp_alloc(type, 0);
+    PyObject *name = f == NULL ? NULL : PyUnicode_InternFromString("aclnnMatmul");
+    if (name == NULL) {
+        Py_XDECREF(f);
+        return NULL;
+    }
+    f->vectorcall = matmul_vectorcall;
+    f->name = name;
+    f->plans = Py_NewRef(plans);
+    f->view_tensors = Py_NewRef(view_tensors);
+    f->fallback = Py_NewRef(fallback);
+    f->cube_math_type = (int8_t)cube_math_type;
+    return (PyObject *)f;
+}
+
+static int matmul_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    MatmulFunction *f = (MatmulFunction *)self;
+    Py_VISIT(f->name);
+    Py_VISIT(f->plans);
+    Py_VISIT(f->view_tensors);
+    Py_VISIT(f->fallback);
+    for (int i = 0; i < MATMUL_PLANS; i++) {
+        int rc = plan_traverse(&f->entry[i], visit, arg);
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    for (int i = 0; i < RECENT_PRODUCTS; i++) {
+        RecentProduct *r = &f->recent[i];
+        Py_VISIT(r->dtype1);
+        Py_VISIT(r->dtype2);
+        Py_VISIT(r->shape1);
+        Py_VISIT(r->shape2);
+        Py_VISIT(r->shape);
+        Py_VISIT(r->strides);
+    }
+    return 0;
+}
+
+static int matmul_clear(PyObject *self)
+{
+    MatmulFunction *f = (MatmulFunction *)self;
+    Py_CLEAR(f->name);
+    Py_CLEAR(f->plans);
+    Py_CLEAR(f->view_tensors);
+    Py_CLEAR(f->fallback);
+    for (int i = 0; i < MATMUL_PLANS; i++) {
+        clear_plan(&f->entry[i]);
+    }
+    for (int i = 0; i < RECENT_PRODUCTS; i++) {
+        clear_product(&f->recent[i]);
+    }
+    return 0;
+}
+
+static void matmul_dealloc(PyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    matmul_clear(self);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *matmul_getattro(PyObject *self, PyObject *name)
+{
+    return forwarding_getattro(self, name, ((MatmulFunction *)self)->fallback);
+}
+
+static PyTypeObject MatmulFunctionType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "npuarray._core._fastpath.MatmulFunction",
+    .tp_doc = PyDoc_STR(
+        "MatmulFunction(plans, view_tensors, cube_math_type, fallback)\n\n"
+        "npuarray.matmul or NPUArray.__matmul__: a call with two NPUArrays (positional, no\n"
+        "keywords) whose product `plans` holds (memoised by the Python function: one\n"
+        "aclnnMatmul with cubeMathType `cube_math_type` of the operands as they are) runs in\n"
+        "C: the result from the pool's free list of the current stream, a view operand's\n"
+        "aclTensor from `view_tensors` (x.T costs no descriptor), both phases without the\n"
+        "GIL; every other call, and a first one, through `fallback`, the Python function.\n"
+        "Binds like a method."),
+    .tp_basicsize = sizeof(MatmulFunction),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR
+                | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = matmul_traverse,
+    .tp_clear = matmul_clear,
+    .tp_vectorcall_offset = offsetof(MatmulFunction, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = method_get,
+    .tp_getattro = matmul_getattro,
+    .tp_new = matmul_new,
+    .tp_dealloc = matmul_dealloc,
+};
+
 /* --------------------------------------------------------------------------------------- */
 
 PyDoc_STRVAR(counts_doc,
 "counts() -> dict\n\n"
 "How many operations each fast path has run in C since the module was loaded, by path:\n"
 "\"arrays\" (x <op> y), \"scalar\" (x <op> 2.0, 2.0 <op> x), \"in_place\" (x <op>= y,\n"
-"x[...] = y), \"unary\", \"reduction\", \"empty\", \"fill\" and \"read\" (small\n"
-"reads to the host). For tests: an operation that fell back to Python adds nothing.");
+"x[...] = y), \"unary\", \"reduction\", \"empty\", \"fill\", \"read\" (small\n"
+"reads to the host) and \"matmul\". For tests: an operation that fell back to Python adds nothing.");
 
 static PyObject *counts(PyObject *module, PyObject *unused)
 {
@@ -3066,7 +3467,8 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC PyInit__fastpath(void)
 {
     if (intern_names() < 0 || PyType_Ready(&BinaryOperatorType) < 0
-        || PyType_Ready(&BufferReleaseType) < 0 || PyType_Ready(&ReductionFunctionType) < 0) {
+        || PyType_Ready(&BufferReleaseType) < 0 || PyType_Ready(&ReductionFunctionType) < 0
+        || PyType_Ready(&MatmulFunctionType) < 0) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&module_def);
@@ -3076,7 +3478,8 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     if (PyModule_AddObjectRef(module, "BinaryOperator", (PyObject *)&BinaryOperatorType) < 0
         || PyModule_AddObjectRef(module, "BufferRelease", (PyObject *)&BufferReleaseType) < 0
         || PyModule_AddObjectRef(module, "ReductionFunction",
-                                 (PyObject *)&ReductionFunctionType) < 0) {
+                                 (PyObject *)&ReductionFunctionType) < 0
+        || PyModule_AddObjectRef(module, "MatmulFunction", (PyObject *)&MatmulFunctionType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

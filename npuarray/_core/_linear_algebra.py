@@ -158,6 +158,23 @@ def _complex_product(a, b, out, conjugate_a, stream):
     _real_product(a2, b2, _manipulation.reshape(out2, shape2[:-1] + (2 * n,)), stream)
 
 
+# Memoised result shapes of products that are one aclnnMatmul on the operands as they are
+# (same dtype, one CANN takes, nothing empty): (dtype1, dtype2, shape1, shape2) -> shape.
+# Small products are launch-bound; this skips validation, promotion and shape rules, and
+# a call of ``matmul_in_c``'s functions with a memoised product runs in C.
+_planned_shapes = {}
+_PLAN_CACHE_SIZE = 512
+
+
+def matmul_in_c(function):
+    """A decorator for a function (or NPUArray method) ``matmul(x1, x2)`` that computes
+    ``matmul`` below for two NPUArrays: such a call whose product ``matmul`` memoised
+    (one aclnnMatmul) runs in C without entering Python (``_ops.fast_matmul``); every
+    other call runs ``function``."""
+    return _ops.fast_matmul(_planned_shapes, _KEEP_DTYPE, function)
+
+
+@matmul_in_c
 def matmul(x1, x2, /):
     """Matrix product of two arrays (array API ``matmul``, ``numpy.matmul``, the
     ``@`` operator): aclnnMatmul (cubeMathType KEEP_DTYPE) on the current stream
@@ -195,13 +212,6 @@ def matmul(x1, x2, /):
             _planned_shapes.clear()
         _planned_shapes[(dtype, dtype, x1._shape, x2._shape)] = shape
     return _product(x1, x2, shape, k, dtype, device, _ops.current_stream(device))
-
-
-# Memoised result shapes of products that are one aclnnMatmul on the operands as they are
-# (same dtype, one CANN takes, nothing empty): (dtype1, dtype2, shape1, shape2) -> shape.
-# Small products are launch-bound; this skips validation, promotion and shape rules.
-_planned_shapes = {}
-_PLAN_CACHE_SIZE = 512
 
 
 def _tensordot_axes(axes, ndim1, ndim2):

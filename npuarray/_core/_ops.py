@@ -421,8 +421,9 @@ def fastpath_state(array_type, array_slots, host_read_hooks):
 
 def fastpath_counts():
     """How many operations each C fast path has run, by path (``_fastpath.counts()``:
-    "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read"); an
-    empty dict without the extension. For tests that the common cases stay in C."""
+    "arrays", "scalar", "in_place", "unary", "reduction", "empty", "fill", "read",
+    "matmul"); an empty dict without the extension. For tests that the common cases stay
+    in C."""
     return _fastpath.counts() if _fastpath is not None else {}
 
 
@@ -444,6 +445,17 @@ def fast_reduction(op_name, plans, function):
     if _fastpath is None:
         return function
     return _fastpath.ReductionFunction(op_name, plans, function)
+
+
+def fast_matmul(plans, cube_math_type, function):
+    """``function`` (``matmul(x1, x2)``, the public function or ``NPUArray.__matmul__``)
+    with its common case in C when the fast path is on: two NPUArrays whose product
+    ``plans`` memoised ({(dtype1, dtype2, shape1, shape2): result shape}: one aclnnMatmul
+    with ``cube_math_type`` of the operands as they are), a view operand's aclTensor from
+    the descriptor cache of views (``_fastpath.MatmulFunction``)."""
+    if _fastpath is None:
+        return function
+    return _fastpath.MatmulFunction(plans, _view_tensors, cube_math_type, function)
 
 
 def _not_in_c(*args):
