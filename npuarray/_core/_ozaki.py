@@ -193,24 +193,20 @@ def deferred_product(b, out, stream, left):
     result is within dgemm's bound (the condition ``product`` reads back to choose the
     digits, ``slices_for``), 0 when it may not be (then ``out`` is to be made again
     with ``product``); None, having done nothing, when ``left`` has no words, ``b`` is
-    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``, or K below
-    about 66, where the roundings of its sum leave no room) or the stream is capturing.
-    The launches of ``product``'s thin path, on ``stream``, but for the count of b's
-    nonzeros (a zero column of b gives 0: ``product`` takes it) and the diagonals
-    weighted and summed by one reduction (aclnnMul, aclnnReduceSum)."""
+    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``, or K so
+    short that the roundings of its sum leave no room) or the stream is capturing.
+    The launches of ``product``'s thin path (``_thin_diagonals``), on ``stream``, but
+    for the count of b's nonzeros (a zero column of b gives 0: ``product`` takes it)."""
     a = left.a
     (m, k), n = a._shape[-2:], b._shape[-1]
     s = WORD_DIGITS
-    limit = ratio_limit(s, k, roundings=s)   # (none below K of about 66: the roundings alone exceed K u)
+    limit = ratio_limit(s, k)   # (none for a short K: the roundings alone exceed K u)
     if left.words is None or n > THIN_COLUMNS or m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE \
             or limit <= 0 or _capture_guard.capture_of(stream) is not None:
         return None
     scales = _Scales(a, b, stream, left, keep=True, rows_only=True)
-    sums = _thin_sums(left, _Digits.of(scales.words.pop("b"), stream), s, scales.unit, stream)
-    # the diagonals weighted (exact) and summed by one reduction: s - 1 roundings
-    blocks = _manipulation.reshape(sums, sums._shape[:-1] + (s, n))
-    total = _statistical.sum(_elementwise.multiply(blocks, _diagonal_weights(a._buffer.device, stream, s)),
-                             axis=-2, dtype=FLOAT64)
+    total = _ops.empty(out._shape, FLOAT64, out._buffer.device, stream)
+    _thin_diagonals(left, _Digits.of(scales.words.pop("b"), stream), total, s, scales.unit, stream)
     _ops.launch("aclnnDiv", total, scales.sigma, out, stream=stream)   # powers of two: exact
     _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
     within = _elementwise.logical_and(_elementwise.less_equal(scales.exponents, _MAX_EXPONENT),
@@ -743,15 +739,3 @@ def _thin_sums(left, b_digits, s, unit, stream):
     return _quant_product(_manipulation.reshape(_bytes_of(words), words._shape[:-1] + (k * WORD_DIGITS,)), flat,
                           unit, stream)
 
-
-def _diagonal_weights(device, stream, s):
-    """(s, 1) float64 ``2**(4 - 8 D)`` for D = 2 .. s + 1, made once per device as the
-    bits ``(1023 + 4 - 8 D) << 52`` (aclnnArange, aclnnLeftShifts: exact)."""
-    key = (device, "diagonal weights", s)
-    weights = _CONSTANTS.get(key)
-    if weights is None:
-        field = _ops.arange_(_ops.empty((s,), _INT64, device, stream), 1023 + 4 - 16, 1023 + 4 - 16 - 8 * s, -8,
-                             stream=stream)
-        _ops.launch("aclnnLeftShifts", field, _ops.acl_scalar(52, _INT64), field, stream=stream)
-        weights = _CONSTANTS[key] = _manipulation.reshape(field.view(FLOAT64), (s, 1))
-    return weights

@@ -445,9 +445,12 @@ def test_deferred_product_flags_what_one_word_cannot_bound(int8_products_taken):
     assert float(prepared.matmul_unverified(npx.asarray(zero))[1].to_host()) == 0.0
     wider, none = prepared.matmul_unverified(npx.asarray(RNG.standard_normal((128, _ozaki.THIN_COLUMNS + 1))))
     assert none is None and wider.shape == (64, _ozaki.THIN_COLUMNS + 1)
-    short, none = prepare_matmul(npx.asarray(a[:, :60])).matmul_unverified(npx.asarray(b[:60]))
-    assert none is None   # K of 60: one reduction's roundings alone exceed dgemm's bound
-    _assert_within_dgemm_bound(short.to_host(), _exact_dd(a[:, :60], b[:60]), a[:, :60], b[:60])
+    short, none = prepare_matmul(npx.asarray(a[:, :8])).matmul_unverified(npx.asarray(b[:8]))
+    assert none is None   # K of 8: the roundings of the sums alone exceed dgemm's bound
+    _assert_within_dgemm_bound(short.to_host(), _exact_dd(a[:, :8], b[:8]), a[:, :8], b[:8])
+    sixty, within = prepare_matmul(npx.asarray(a[:, :60])).matmul_unverified(npx.asarray(b[:60]))
+    assert float(within.to_host()) == 1.0   # two roundings (groups of diagonals) leave room at K of 60
+    _assert_within_dgemm_bound(sixty.to_host(), _exact_dd(a[:, :60], b[:60]), a[:, :60], b[:60])
 
 
 def test_unit_rows_skip_the_row_scales_with_the_same_products(int8_products_taken):
