@@ -589,7 +589,7 @@ def split_columns(b, tau, s, stream):
     """(..., s, K, N) int8 digit planes of the columns of ``b`` (..., K, N)
     scaled by ``tau`` (..., 1, N): plane ``j`` holds digit ``j + 1`` (most
     significant first, so that the top ``d`` digits are a contiguous head). Made
-    in blocks of rows of b, one aclnnInplaceCopy per plane."""
+    in blocks of rows of b, one aclnnInplaceCopy per word."""
     k, n = b._shape[-2:]
     planes = _ops.empty(b._shape[:-2] + (s, k, n), _INT8, b._buffer.device, stream)
     step = max(1, _BLOCK_BYTES // (8 * n * max(1, b.size // (k * n))))
@@ -600,12 +600,17 @@ def split_columns(b, tau, s, stream):
 
 def _column_planes(digits, s, stream, planes=None):
     """The top ``s`` digits of ``digits`` (of (..., K, N)) into (..., s, K, N) ``planes``
-    (a new array when None), most significant first: one aclnnInplaceCopy per plane."""
+    (a new array when None), most significant first: one aclnnInplaceCopy per word, from
+    its bytes in reverse order (a view with a negative stride)."""
     if planes is None:
         shape = digits.high._shape[:-1]
         planes = _ops.empty(shape[:-2] + (s,) + shape[-2:], _INT8, digits.high._buffer.device, stream)
-    for j in range(s):
-        _ops.copy_(planes[..., j, :, :], digits.top(j + 1), stream=stream)
+    j = 0
+    for run in reversed(digits.runs(s)):
+        width = run._shape[-1]
+        _ops.copy_(planes[..., j:j + width, :, :], _manipulation.moveaxis(_manipulation.flip(run, axis=-1), -1, -3),
+                   stream=stream)
+        j += width
     return planes
 
 
