@@ -723,23 +723,32 @@ def _thin_sums(left, b_digits, s, unit, stream):
     s + 1, from ``left``'s words in place: their
     bytes, (..., M, 8 K) int8 (column ``8 k + p``: digit ``t = 8 - p`` of a_ik), times a
     table (..., 8 K, s N) whose row ``8 k + p`` holds, in the column block of diagonal
-    D, digit ``D - t`` of row k of b (0 where that is not a digit in 1 .. s or ``t > s``):
+    D, digit ``u = D - t`` of row k of b (0 where that is not a digit in 1 .. s or ``t > s``):
     one aclnnQuantMatmulV5 for every diagonal (at most ``8 (s + 1) / 2`` times the
-    multiply-adds of ``add_diagonals``, no copy of a). The table is filled with
-    aclnnInplaceFillScalar and one aclnnInplaceCopy per digit of b: digit u goes to
-    rows p = 7 - s + u .. 7 of diagonals D = s + 1 .. u + 1 (p up, D down: one strided
-    view)."""
+    multiply-adds of ``add_diagonals``, no copy of a).
+
+    The table is two copies (aclnnInplaceCopy) and at most two fills
+    (aclnnInplaceFillScalar): b's digits go into rows ``s - 2 + u`` of a zero window
+    (..., K, 2 s, N); the block ``p >= 8 - s`` of the table, (..., K, s, s, N) indexed
+    (p - 8 + s, D - 2), is then the window read with equal strides along both (row
+    ``u + s - 2 = (p - 8 + s) + (D - 2)``: out-of-range u read its zero rows), and rows
+    ``p < 8 - s`` are zero."""
     words = left.words
     k = words._shape[-1]
-    columns = b_digits.high._shape[-2]
-    batch = b_digits.high._shape[:-3]
-    table = _ops.fill_(_ops.empty(batch + (k, WORD_DIGITS * s, columns), _INT8, words._buffer.device, stream), 0,
-                       stream=stream)
-    for u in range(1, s + 1):
-        count = s + 1 - u    # digits t = count .. 1 of a pair with u
-        start = (WORD_DIGITS - count) * s + s - 1    # row p = 8 - count of diagonal D = s + 1
-        rows = table[..., start:start + (count - 1) * max(s - 1, 1) + 1:max(s - 1, 1), :]
-        _ops.copy_(rows, _manipulation.expand_dims(b_digits.top(u), -2), stream=stream)
+    high = b_digits.high
+    columns, batch = high._shape[-2], high._shape[:-3]
+    device = words._buffer.device
+    window = _ops.fill_(_ops.empty(batch + (k, 2 * s, columns), _INT8, device, stream), 0, stream=stream)
+    _ops.copy_(window[..., s - 1:2 * s - 1, :],
+               _manipulation.moveaxis(_manipulation.flip(high[..., WORD_DIGITS - s:], axis=-1), -1, -2),
+               stream=stream)
+    row = window._strides[-2]
+    diagonals = window._view(batch + (k, s, s, columns), window._strides[:-1] + (row, window._strides[-1]),
+                             window._offset)
+    table = _ops.empty(batch + (k, WORD_DIGITS, s, columns), _INT8, device, stream)
+    if s < WORD_DIGITS:
+        _ops.fill_(table[..., :WORD_DIGITS - s, :, :], 0, stream=stream)
+    _ops.copy_(table[..., WORD_DIGITS - s:, :, :], diagonals, stream=stream)
     flat = _manipulation.reshape(table, batch + (k * WORD_DIGITS, s * columns))
     return _quant_product(_manipulation.reshape(_bytes_of(words), words._shape[:-1] + (k * WORD_DIGITS,)), flat,
                           unit, stream)
