@@ -20,8 +20,8 @@ triangular ("fast mode") set of digit products:
   int8 product of concatenated planes ``[A_(D-1) .. A_1] @ [B_1; ..; B_(D-1)]``,
   exact in int32 while ``(D - 1) K 128**2 < 2**31`` (longer sums are cut along K);
 * the ``s`` diagonals ``D = s + 1 .. 2`` are added in float64, smallest first,
-  scaled by ``2**(4 - 8 D)`` — exactly within groups of a few (``group_size``), one
-  rounding per group — then the row and column scales are undone (exact).
+  scaled by ``2**(4 - 8 D)`` — the first few exactly (``group_size``), then one
+  rounding per diagonal — then the row and column scales are undone (exact).
 
 ``slices_for`` chooses the number of digits ``s`` per operand from a bound of
 (nonzero terms) / (|A| |B|)_ij so that the error stays within dgemm's bound
@@ -448,8 +448,8 @@ def slices_for(ratio, k):
     ``1.005 (s - 1) w`` with ``w = 2**(2 - 8 s)``) and the truncation of each
     operand to ``s`` digits (its digits beyond, below ``0.502 w``, and the words'
     own truncation, ``2**-62`` or ``2**-118`` with two words: ``e``) lose at most
-    ``1.005 (s - 1) w + 2.01 (0.502 w + e)``. The diagonals are added exactly
-    within a group (``group_size``); each addition of a group rounds once, the last
+    ``1.005 (s - 1) w + 2.01 (0.502 w + e)``. The first diagonals (``group_size``)
+    are added exactly; each later addition (``roundings_of``) rounds once, the last
     by at most ``u |c_ij|`` and the others by ``u`` times a partial sum of at most
     ``sum_k (sum_t |A_t| w_t)(sum_u |B_u| w_u) <= 9.2 (|A| |B|)_ij`` (balanced
     digits: a word's digit sum is at most 3.02 times the word)."""
@@ -461,14 +461,33 @@ def slices_for(ratio, k):
 
 def ratio_limit(s, k, roundings=None):
     """The largest ratio (``slices_for``) that ``s`` digits take at contracted length ``k``
-    (negative when none does), with ``roundings`` float64 additions of partial sums
-    (default: those of ``add_diagonals``, one per group of diagonals and piece of K)."""
-    chunk = chunk_length(s)
+    (negative when none does), with ``roundings`` float64 additions of partial sums, one
+    of which (the first) is exact (default: those of ``add_diagonals``, ``roundings_of``)."""
     if roundings is None:
-        roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
+        roundings = roundings_of(s, k)
     w = 2.0 ** (2 - 8 * s)
     dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
     return (k - 9.2 * (roundings - 1) - 1) * _UNIT_ROUNDOFF / dropped
+
+
+def roundings_of(s, k):
+    """The float64 sums of ``_sum_diagonals`` over a product with contracted length ``k``,
+    the first exact: in the first piece of K the first group of ``group_size`` diagonals,
+    then each later diagonal (``each_added``) or each later group; in each later piece,
+    each group."""
+    chunk = chunk_length(s)
+    g = group_size(s, min(k, chunk))
+    first = max(s - g, 0) + 1 if each_added(s, min(k, chunk)) else -(-s // g)
+    return first + (-(-k // chunk) - 1) * -(-s // g)
+
+
+def each_added(s, k):
+    """Whether ``_sum_diagonals`` adds the diagonals after the first group one by one
+    to ``out`` (one float64 pass fewer than summing each group apart) for a piece of
+    K of length ``k``: when their extra roundings cost at most an eighth of
+    ``ratio_limit``'s room (long K)."""
+    g = group_size(s, k)
+    return 9.2 * (max(s - g, 0) - (-(-s // g) - 1)) <= k / 8
 
 
 def chunk_length(s):
@@ -683,23 +702,31 @@ def add_diagonals(a_flat, b_flat, k, out, s, unit, accumulate, stream):
 
 def _sum_diagonals(diagonal, k, out, s, accumulate, stream):
     """``out (+)= sum_D 2**(4 - 8 D) diagonal(D)`` (int32 sums of digit products) for
-    D = s + 1 .. 2, smallest first, in groups of ``group_size`` added exactly (aclnnMuls,
-    aclnnInplaceAdd); the first group is written over ``out`` unless ``accumulate``, the
-    others summed apart and then added (one rounding each)."""
+    D = s + 1 .. 2, smallest first (aclnnMuls, aclnnInplaceAdd): the first group of
+    ``group_size`` is added exactly and written over ``out``, then, for a long K
+    (``each_added``), each later diagonal is added to ``out`` (one rounding each);
+    otherwise, and with ``accumulate`` (a later piece of K), each later group is summed
+    exactly apart and then added (one rounding each)."""
     order = list(range(s + 1, 1, -1))
     g = group_size(s, k)
+
+    def add(target, d, first):
+        weight = _ops.acl_scalar(2.0 ** (4 - 8 * d), FLOAT64)
+        if first:
+            _ops.launch("aclnnMuls", diagonal(d), weight, target, stream=stream)
+        else:
+            _ops.launch("aclnnInplaceAdd", target, diagonal(d), weight, stream=stream)
+    if not accumulate and each_added(s, k):
+        for d in order:
+            add(out, d, d == order[0])
+        return
     part = None
     for first in range(0, s, g):
         direct = first == 0 and not accumulate
         if not direct and part is None:
             part = _ops.empty(out._shape, FLOAT64, out._buffer.device, stream)
-        target = out if direct else part
         for d in order[first:first + g]:
-            weight = _ops.acl_scalar(2.0 ** (4 - 8 * d), FLOAT64)
-            if d == order[first]:
-                _ops.launch("aclnnMuls", diagonal(d), weight, target, stream=stream)
-            else:
-                _ops.launch("aclnnInplaceAdd", target, diagonal(d), weight, stream=stream)
+            add(out if direct else part, d, d == order[first])
         if not direct:
             _ops.launch("aclnnInplaceAdd", out, part, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
 
