@@ -608,7 +608,7 @@ def split_columns(b, tau, s, stream):
     """(..., s, K, N) int8 digit planes of the columns of ``b`` (..., K, N)
     scaled by ``tau`` (..., 1, N): plane ``j`` holds digit ``j + 1`` (most
     significant first, so that the top ``d`` digits are a contiguous head). Made
-    in blocks of rows of b, one aclnnInplaceCopy per plane."""
+    in blocks of rows of b, one aclnnFlip per word."""
     k, n = b._shape[-2:]
     planes = _ops.empty(b._shape[:-2] + (s, k, n), _INT8, b._buffer.device, stream)
     step = max(1, _BLOCK_BYTES // (8 * n * max(1, b.size // (k * n))))
@@ -619,14 +619,24 @@ def split_columns(b, tau, s, stream):
 
 def _column_planes(digits, s, stream, planes=None):
     """The top ``s`` digits of ``digits`` (of (..., K, N)) into (..., s, K, N) ``planes``
-    (a new array when None), most significant first: one aclnnInplaceCopy per plane (a
-    copy from bytes in reverse order would be a gather: aclnnIndexSelect)."""
+    (a new array when None), most significant first: one aclnnFlip per word (its bytes
+    reversed along the planes)."""
     if planes is None:
         shape = digits.high._shape[:-1]
         planes = _ops.empty(shape[:-2] + (s,) + shape[-2:], _INT8, digits.high._buffer.device, stream)
-    for j in range(s):
-        _ops.copy_(planes[..., j, :, :], digits.top(j + 1), stream=stream)
+    j = 0
+    for run in reversed(digits.runs(s)):
+        width = run._shape[-1]
+        _reversed_bytes(run, planes[..., j:j + width, :, :], -3, stream)
+        j += width
     return planes
+
+
+def _reversed_bytes(run, out, axis, stream):
+    """``out`` = the bytes of ``run`` (..., R, C, w) in reverse order, moved to ``axis`` of
+    ``out`` (aclnnFlip: npuarray's views with negative strides would be gathers)."""
+    source = _manipulation.moveaxis(run, -1, axis)
+    _ops.launch("aclnnFlip", source, _ops.dims_array((source.ndim + axis,)), out, stream=stream)
 
 
 def _flat_rows(planes):
@@ -750,8 +760,8 @@ def _thin_sums(left, b_digits, s, unit, stream):
     one aclnnQuantMatmulV5 for every diagonal (at most ``8 (s + 1) / 2`` times the
     multiply-adds of ``add_diagonals``, no copy of a).
 
-    The table is made by one aclnnInplaceCopy per digit of b, one more, and at most two
-    fills (aclnnInplaceFillScalar): b's digits go into rows ``s - 2 + u`` of a zero window
+    The table is made by aclnnFlip, aclnnInplaceCopy and at most two fills
+    (aclnnInplaceFillScalar): b's digits go into rows ``s - 2 + u`` of a zero window
     (..., K, 2 s, N); the block ``p >= 8 - s`` of the table, (..., K, s, s, N) indexed
     (p - 8 + s, D - 2), is then the window read with equal strides along both (row
     ``u + s - 2 = (p - 8 + s) + (D - 2)``: out-of-range u read its zero rows), and rows
@@ -762,8 +772,7 @@ def _thin_sums(left, b_digits, s, unit, stream):
     columns, batch = high._shape[-2], high._shape[:-3]
     device = words._buffer.device
     window = _ops.fill_(_ops.empty(batch + (k, 2 * s, columns), _INT8, device, stream), 0, stream=stream)
-    for u in range(1, s + 1):   # (one copy per digit: bytes in reverse order would be a gather)
-        _ops.copy_(window[..., s - 2 + u, :], b_digits.top(u), stream=stream)
+    _reversed_bytes(high[..., WORD_DIGITS - s:], window[..., s - 1:2 * s - 1, :], -2, stream)
     row = window._strides[-2]
     diagonals = window._view(batch + (k, s, s, columns), window._strides[:-1] + (row, window._strides[-1]),
                              window._offset)
