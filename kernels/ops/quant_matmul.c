@@ -135,8 +135,12 @@ static void tile_vnni(const uint8_t *a, int64_t lda, int64_t k0, int64_t k1, con
  * 4 k, the panel's rows of 128 bytes read with stride 128). */
 #define AMX_BLOCK 32
 #define AMX_K 64
-#define AMX_TASK_BLOCKS 4    /* 128 rows share one pass over a panel's k block */
-#define AMX_KBLOCK 1024      /* a panel's k block (32 KiB) stays in L1 over the task's rows */
+/* 256 rows share one pass over a panel's k block, whose accumulators stay in tiles over up to
+ * 4096 k: with products of K up to a few thousand (the float64 emulation's), fewer reloads of
+ * the accumulators and fewer passes over a panel beat keeping a k block of the panel in L1
+ * (512 x 3584 x 512: about 20 % less CPU time than 128 rows and k blocks of 1024) */
+#define AMX_TASK_BLOCKS 8
+#define AMX_KBLOCK 4096
 
 #ifdef QMM_AMX
 #define QMM_ARCH_REQ_XCOMP_PERM 0x1023   /* arch/x86/include/uapi/asm/prctl.h */
