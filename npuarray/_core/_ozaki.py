@@ -75,7 +75,7 @@ _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a produc
 _QUANT_MATMUL_DIMS = 6    # aclnnQuantMatmulV5's x1 and x2: 2 to 6 dimensions (aclnnQuantMatmulV5.md)
 _KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
 THIN_COLUMNS = 64         # a prepared left operand's words serve in place for b of at most this many columns
-_SMALL = 1 << 16          # arrays of at most this many elements take launches over passes (_largest)
+_SMALL = 1 << 16          # arrays of at most this many elements take launches over passes (largest_magnitude)
 _SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
                           # digits are packed again per block: 1024^2 products take one block)
 
@@ -161,7 +161,7 @@ class PreparedLeft:
             self.sigma = _ops.fill_(_ops.empty(a._shape[:-1] + (1,), FLOAT64, device, stream), 1.0, stream=stream)
             self.largest_exponent = _ops.fill_(_ops.empty((), FLOAT64, device, stream), 0.0, stream=stream)
         else:
-            self.sigma, exponent = power_of_two_scale(_largest(a, -1))
+            self.sigma, exponent = power_of_two_scale(largest_magnitude(a, -1))
             self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
         bits = _magnitude_bits(k)
         self.words = self._planes = None
@@ -246,9 +246,10 @@ def power_of_two_scale(largest):
     return scale, exponent
 
 
-def _largest(x, axis):
-    """max |x| along ``axis`` (kept): aclnnAbs and aclnnAmax for up to ``_SMALL``
-    elements (fewer launches), else aclnnAmax and aclnnAmin (no |x| temporary)."""
+def largest_magnitude(x, axis):
+    """max |x| along ``axis`` (kept), on x's device's current stream: aclnnAbs and
+    aclnnAmax for up to ``_SMALL`` elements (fewer launches), else aclnnAmax and
+    aclnnAmin (no |x| temporary)."""
     if x.size <= _SMALL:
         return _statistical.max(_elementwise.abs(x), axis=axis, keepdims=True)
     return _elementwise.maximum(_statistical.max(x, axis=axis, keepdims=True),
@@ -336,7 +337,9 @@ class _Scales:
         self.a, self.b, self.stream, self.left, self.rows_only = a, b, stream, left, rows_only
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
-        largest = [_largest(b, -2)] if left is not None else [_largest(a, -1), _largest(b, -2)]
+        largest = [largest_magnitude(b, -2)]
+        if left is None:
+            largest.insert(0, largest_magnitude(a, -1))
         flat = [_manipulation.reshape(x, (-1,)) for x in largest]
         scales, exponents = power_of_two_scale(flat[0] if len(flat) == 1 else _manipulation.concat(flat))
         self.exponents = _statistical.max(_elementwise.abs(exponents))

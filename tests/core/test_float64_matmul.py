@@ -262,7 +262,7 @@ def test_digits_are_the_words_of_the_scaled_values(s):
     a[2, ::3] = 0.0
     stream = npx.get_current_stream()
     x = npx.asarray(a)
-    sigma, _ = _ozaki.power_of_two_scale(_ozaki._largest(x, -1))
+    sigma, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(x, -1))
     planes = _ozaki.split_rows(x, sigma, s, stream).to_host()   # (6, s, 40)
     scale = sigma.to_host()
     assert np.all(planes[:, :-1] >= -128) and np.all(np.abs(planes[:, -1].astype(int)) <= 64 if s <= 8 else True)
@@ -283,7 +283,7 @@ def test_columns_digits_match_rows_digits():
     b = RNG.standard_normal((30, 12)) * 2.0 ** RNG.integers(-30, 3, (30, 12))
     stream = npx.get_current_stream()
     y = npx.asarray(b)
-    tau, _ = _ozaki.power_of_two_scale(_ozaki._largest(y, -2))
+    tau, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(y, -2))
     columns = _ozaki.split_columns(y, tau, 10, stream).to_host()    # (10, 30, 12), most significant first
     rows = _ozaki.split_rows(npx.asarray(b.T.copy()), npx.asarray(tau.to_host().T.copy()), 10, stream).to_host()
     np.testing.assert_array_equal(columns[::-1].transpose(2, 0, 1), rows)   # (12, 10, 30)
@@ -408,7 +408,7 @@ def test_thin_diagonals_equal_the_planes_diagonals(s):
     b = RNG.standard_normal((50, 5)) * 2.0 ** RNG.integers(-20, 1, (50, 5))
     x, y = npx.asarray(a), npx.asarray(b)
     left = _ozaki.PreparedLeft(x, stream)
-    tau, _ = _ozaki.power_of_two_scale(_ozaki._largest(y, -2))
+    tau, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(y, -2))
     unit = _ozaki._unit_scale(x._buffer.device, stream)
     thin = npx.asarray(np.zeros((2, 30, 5)))
     _ozaki._thin_diagonals(left, _ozaki._Digits.of(_ozaki._raw_words(y, tau, stream), stream), thin, s, unit, stream)
