@@ -289,6 +289,20 @@ def test_columns_digits_match_rows_digits():
     np.testing.assert_array_equal(columns[::-1].transpose(2, 0, 1), rows)   # (12, 10, 30)
 
 
+def test_long_k_adds_the_diagonals_after_the_first_group_one_by_one(int8_products_taken):
+    g = _ozaki.group_size(7, 512)
+    assert _ozaki.each_added(7, 512) and _ozaki.roundings_of(7, 512) == 7 - g + 1
+    assert not _ozaki.each_added(7, 13) and _ozaki.roundings_of(7, 13) == -(-7 // _ozaki.group_size(7, 13))
+    assert _ozaki.ratio_limit(7, 512) < _ozaki.ratio_limit(7, 512, roundings=-(-7 // g))   # the extra roundings
+    a, b = RNG.standard_normal((64, 512)), RNG.standard_normal((512, 48))
+    with npx.profile() as prof:
+        c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert int8_products_taken == [True]
+    sums = [r for r in prof.records if r.name in ("aclnnMuls", "aclnnInplaceAdd") and r.shapes[0] == (64, 48)]
+    assert sums and all(r.dtypes[1] == np.int32 for r in sums if r.name == "aclnnInplaceAdd")   # no group temporary
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
+
+
 def test_slices_for_grows_with_the_ratio_and_refuses_k_of_one():
     counts = [_ozaki.slices_for(r, 512) for r in (1.0, 120.0, 200.0, 1e6, 1e30)]
     assert counts[:4] == sorted(counts[:4]) and counts[1] == 7 and counts[4] is None
