@@ -637,7 +637,9 @@ def _column_planes(digits, s, stream, planes=None):
 
 def _reversed_bytes(run, out, axis, stream):
     """``out`` = the bytes of ``run`` (..., R, C, w) in reverse order, moved to ``axis`` of
-    ``out`` (aclnnFlip: npuarray's views with negative strides would be gathers)."""
+    ``out`` (aclnnFlip, which takes a non-contiguous self: hicann/ops-nn
+    index/reverse_v2/docs/aclnnFlip.md; npuarray's views with negative strides would be
+    gathers)."""
     source = _manipulation.moveaxis(run, -1, axis)
     _ops.launch("aclnnFlip", source, _ops.dims_array((source.ndim + axis,)), out, stream=stream)
 
