@@ -211,6 +211,9 @@ aclnnStatus aclnnGcdGetWorkspaceSize(const aclTensor* self, const aclTensor* oth
 // aclnnFmodScalar&aclnnInplaceFmodScalar.md (kernels/ops/fmod.c)
 aclnnStatus aclnnFmodTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus aclnnFmodScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+// self reversed along dims (torch.flip): hicann/ops-nn index/reverse_v2/docs/aclnnFlip.md
+// (kernels/ops/copy_ops.c)
+aclnnStatus aclnnFlipGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 """
 
 _SECOND_PHASE = ("aclnnStatus {op}(void* workspace, uint64_t workspaceSize, "

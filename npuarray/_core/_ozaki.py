@@ -20,8 +20,8 @@ triangular ("fast mode") set of digit products:
   int8 product of concatenated planes ``[A_(D-1) .. A_1] @ [B_1; ..; B_(D-1)]``,
   exact in int32 while ``(D - 1) K 128**2 < 2**31`` (longer sums are cut along K);
 * the ``s`` diagonals ``D = s + 1 .. 2`` are added in float64, smallest first,
-  scaled by ``2**(4 - 8 D)`` — exactly within groups of a few (``group_size``), one
-  rounding per group — then the row and column scales are undone (exact).
+  scaled by ``2**(4 - 8 D)`` — the first few exactly (``group_size``), then one
+  rounding per diagonal — then the row and column scales are undone (exact).
 
 ``slices_for`` chooses the number of digits ``s`` per operand from a bound of
 (nonzero terms) / (|A| |B|)_ij so that the error stays within dgemm's bound
@@ -75,7 +75,7 @@ _BLOCK_BYTES = 4 << 20    # temporaries of one step (the peak memory of a produc
 _QUANT_MATMUL_DIMS = 6    # aclnnQuantMatmulV5's x1 and x2: 2 to 6 dimensions (aclnnQuantMatmulV5.md)
 _KEEP_BYTES = 32 << 20    # operands up to this size keep their int64 words from the bound to the digits
 THIN_COLUMNS = 64         # a prepared left operand's words serve in place for b of at most this many columns
-_SMALL = 1 << 16          # arrays of at most this many elements take launches over passes (_largest)
+_SMALL = 1 << 16          # arrays of at most this many elements take launches over passes (largest_magnitude)
 _SLICE_BYTES = 24 << 20   # digits of a block of rows of a with its int32 and float64 sums (b's
                           # digits are packed again per block: 1024^2 products take one block)
 
@@ -161,7 +161,7 @@ class PreparedLeft:
             self.sigma = _ops.fill_(_ops.empty(a._shape[:-1] + (1,), FLOAT64, device, stream), 1.0, stream=stream)
             self.largest_exponent = _ops.fill_(_ops.empty((), FLOAT64, device, stream), 0.0, stream=stream)
         else:
-            self.sigma, exponent = power_of_two_scale(_largest(a, -1))
+            self.sigma, exponent = power_of_two_scale(largest_magnitude(a, -1))
             self.largest_exponent = _statistical.max(_elementwise.abs(exponent))
         bits = _magnitude_bits(k)
         self.words = self._planes = None
@@ -193,24 +193,20 @@ def deferred_product(b, out, stream, left):
     result is within dgemm's bound (the condition ``product`` reads back to choose the
     digits, ``slices_for``), 0 when it may not be (then ``out`` is to be made again
     with ``product``); None, having done nothing, when ``left`` has no words, ``b`` is
-    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``, or K below
-    about 66, where the roundings of its sum leave no room) or the stream is capturing.
-    The launches of ``product``'s thin path, on ``stream``, but for the count of b's
-    nonzeros (a zero column of b gives 0: ``product`` takes it) and the diagonals
-    weighted and summed by one reduction (aclnnMul, aclnnReduceSum)."""
+    wider than ``THIN_COLUMNS``, the product is small (``MIN_MULTIPLY_ADDS``, or K so
+    short that the roundings of its sum leave no room) or the stream is capturing.
+    The launches of ``product``'s thin path (``_thin_diagonals``), on ``stream``, but
+    for the count of b's nonzeros (a zero column of b gives 0: ``product`` takes it)."""
     a = left.a
     (m, k), n = a._shape[-2:], b._shape[-1]
     s = WORD_DIGITS
-    limit = ratio_limit(s, k, roundings=s)   # (none below K of about 66: the roundings alone exceed K u)
+    limit = ratio_limit(s, k)   # (none for a short K: the roundings alone exceed K u)
     if left.words is None or n > THIN_COLUMNS or m * n * k < MIN_MULTIPLY_ADDS or min(m, n) < MIN_SIDE \
             or limit <= 0 or _capture_guard.capture_of(stream) is not None:
         return None
     scales = _Scales(a, b, stream, left, keep=True, rows_only=True)
-    sums = _thin_sums(left, _Digits.of(scales.words.pop("b"), stream), s, scales.unit, stream)
-    # the diagonals weighted (exact) and summed by one reduction: s - 1 roundings
-    blocks = _manipulation.reshape(sums, sums._shape[:-1] + (s, n))
-    total = _statistical.sum(_elementwise.multiply(blocks, _diagonal_weights(a._buffer.device, stream, s)),
-                             axis=-2, dtype=FLOAT64)
+    total = _ops.empty(out._shape, FLOAT64, out._buffer.device, stream)
+    _thin_diagonals(left, _Digits.of(scales.words.pop("b"), stream), total, s, scales.unit, stream)
     _ops.launch("aclnnDiv", total, scales.sigma, out, stream=stream)   # powers of two: exact
     _ops.launch("aclnnInplaceDiv", out, scales.tau, stream=stream)
     within = _elementwise.logical_and(_elementwise.less_equal(scales.exponents, _MAX_EXPONENT),
@@ -250,9 +246,10 @@ def power_of_two_scale(largest):
     return scale, exponent
 
 
-def _largest(x, axis):
-    """max |x| along ``axis`` (kept): aclnnAbs and aclnnAmax for up to ``_SMALL``
-    elements (fewer launches), else aclnnAmax and aclnnAmin (no |x| temporary)."""
+def largest_magnitude(x, axis):
+    """max |x| along ``axis`` (kept), on x's device's current stream: aclnnAbs and
+    aclnnAmax for up to ``_SMALL`` elements (fewer launches), else aclnnAmax and
+    aclnnAmin (no |x| temporary)."""
     if x.size <= _SMALL:
         return _statistical.max(_elementwise.abs(x), axis=axis, keepdims=True)
     return _elementwise.maximum(_statistical.max(x, axis=axis, keepdims=True),
@@ -340,7 +337,9 @@ class _Scales:
         self.a, self.b, self.stream, self.left, self.rows_only = a, b, stream, left, rows_only
         self.k = a._shape[-1]
         self.unit = _unit_scale(a._buffer.device, stream)
-        largest = [_largest(b, -2)] if left is not None else [_largest(a, -1), _largest(b, -2)]
+        largest = [largest_magnitude(b, -2)]
+        if left is None:
+            largest.insert(0, largest_magnitude(a, -1))
         flat = [_manipulation.reshape(x, (-1,)) for x in largest]
         scales, exponents = power_of_two_scale(flat[0] if len(flat) == 1 else _manipulation.concat(flat))
         self.exponents = _statistical.max(_elementwise.abs(exponents))
@@ -452,8 +451,8 @@ def slices_for(ratio, k):
     ``1.005 (s - 1) w`` with ``w = 2**(2 - 8 s)``) and the truncation of each
     operand to ``s`` digits (its digits beyond, below ``0.502 w``, and the words'
     own truncation, ``2**-62`` or ``2**-118`` with two words: ``e``) lose at most
-    ``1.005 (s - 1) w + 2.01 (0.502 w + e)``. The diagonals are added exactly
-    within a group (``group_size``); each addition of a group rounds once, the last
+    ``1.005 (s - 1) w + 2.01 (0.502 w + e)``. The first diagonals (``group_size``)
+    are added exactly; each later addition (``roundings_of``) rounds once, the last
     by at most ``u |c_ij|`` and the others by ``u`` times a partial sum of at most
     ``sum_k (sum_t |A_t| w_t)(sum_u |B_u| w_u) <= 9.2 (|A| |B|)_ij`` (balanced
     digits: a word's digit sum is at most 3.02 times the word)."""
@@ -465,14 +464,33 @@ def slices_for(ratio, k):
 
 def ratio_limit(s, k, roundings=None):
     """The largest ratio (``slices_for``) that ``s`` digits take at contracted length ``k``
-    (negative when none does), with ``roundings`` float64 additions of partial sums
-    (default: those of ``add_diagonals``, one per group of diagonals and piece of K)."""
-    chunk = chunk_length(s)
+    (negative when none does), with ``roundings`` float64 additions of partial sums, one
+    of which (the first) is exact (default: those of ``add_diagonals``, ``roundings_of``)."""
     if roundings is None:
-        roundings = -(-s // group_size(s, min(k, chunk))) * -(-k // chunk)
+        roundings = roundings_of(s, k)
     w = 2.0 ** (2 - 8 * s)
     dropped = 1.005 * (s - 1) * w + 2.01 * (0.502 * w + 2.0 ** (-_WORD_BITS if s <= WORD_DIGITS else -118))
     return (k - 9.2 * (roundings - 1) - 1) * _UNIT_ROUNDOFF / dropped
+
+
+def roundings_of(s, k):
+    """The float64 sums of ``_sum_diagonals`` over a product with contracted length ``k``,
+    the first exact: in the first piece of K the first group of ``group_size`` diagonals,
+    then each later diagonal (``each_added``) or each later group; in each later piece,
+    each group."""
+    chunk = chunk_length(s)
+    g = group_size(s, min(k, chunk))
+    first = max(s - g, 0) + 1 if each_added(s, min(k, chunk)) else -(-s // g)
+    return first + (-(-k // chunk) - 1) * -(-s // g)
+
+
+def each_added(s, k):
+    """Whether ``_sum_diagonals`` adds the diagonals after the first group one by one
+    to ``out`` (one float64 pass fewer than summing each group apart) for a piece of
+    K of length ``k``: when their extra roundings cost at most an eighth of
+    ``ratio_limit``'s room (long K)."""
+    g = group_size(s, k)
+    return 9.2 * (max(s - g, 0) - (-(-s // g) - 1)) <= k / 8
 
 
 def chunk_length(s):
@@ -593,7 +611,7 @@ def split_columns(b, tau, s, stream):
     """(..., s, K, N) int8 digit planes of the columns of ``b`` (..., K, N)
     scaled by ``tau`` (..., 1, N): plane ``j`` holds digit ``j + 1`` (most
     significant first, so that the top ``d`` digits are a contiguous head). Made
-    in blocks of rows of b, one aclnnInplaceCopy per plane."""
+    in blocks of rows of b, one aclnnFlip per word."""
     k, n = b._shape[-2:]
     planes = _ops.empty(b._shape[:-2] + (s, k, n), _INT8, b._buffer.device, stream)
     step = max(1, _BLOCK_BYTES // (8 * n * max(1, b.size // (k * n))))
@@ -604,13 +622,26 @@ def split_columns(b, tau, s, stream):
 
 def _column_planes(digits, s, stream, planes=None):
     """The top ``s`` digits of ``digits`` (of (..., K, N)) into (..., s, K, N) ``planes``
-    (a new array when None), most significant first: one aclnnInplaceCopy per plane."""
+    (a new array when None), most significant first: one aclnnFlip per word (its bytes
+    reversed along the planes)."""
     if planes is None:
         shape = digits.high._shape[:-1]
         planes = _ops.empty(shape[:-2] + (s,) + shape[-2:], _INT8, digits.high._buffer.device, stream)
-    for j in range(s):
-        _ops.copy_(planes[..., j, :, :], digits.top(j + 1), stream=stream)
+    j = 0
+    for run in reversed(digits.runs(s)):
+        width = run._shape[-1]
+        _reversed_bytes(run, planes[..., j:j + width, :, :], -3, stream)
+        j += width
     return planes
+
+
+def _reversed_bytes(run, out, axis, stream):
+    """``out`` = the bytes of ``run`` (..., R, C, w) in reverse order, moved to ``axis`` of
+    ``out`` (aclnnFlip, which takes a non-contiguous self: hicann/ops-nn
+    index/reverse_v2/docs/aclnnFlip.md; npuarray's views with negative strides would be
+    gathers)."""
+    source = _manipulation.moveaxis(run, -1, axis)
+    _ops.launch("aclnnFlip", source, _ops.dims_array((source.ndim + axis,)), out, stream=stream)
 
 
 def _flat_rows(planes):
@@ -686,23 +717,31 @@ def add_diagonals(a_flat, b_flat, k, out, s, unit, accumulate, stream):
 
 def _sum_diagonals(diagonal, k, out, s, accumulate, stream):
     """``out (+)= sum_D 2**(4 - 8 D) diagonal(D)`` (int32 sums of digit products) for
-    D = s + 1 .. 2, smallest first, in groups of ``group_size`` added exactly (aclnnMuls,
-    aclnnInplaceAdd); the first group is written over ``out`` unless ``accumulate``, the
-    others summed apart and then added (one rounding each)."""
+    D = s + 1 .. 2, smallest first (aclnnMuls, aclnnInplaceAdd): the first group of
+    ``group_size`` is added exactly and written over ``out``, then, for a long K
+    (``each_added``), each later diagonal is added to ``out`` (one rounding each);
+    otherwise, and with ``accumulate`` (a later piece of K), each later group is summed
+    exactly apart and then added (one rounding each)."""
     order = list(range(s + 1, 1, -1))
     g = group_size(s, k)
+
+    def add(target, d, first):
+        weight = _ops.acl_scalar(2.0 ** (4 - 8 * d), FLOAT64)
+        if first:
+            _ops.launch("aclnnMuls", diagonal(d), weight, target, stream=stream)
+        else:
+            _ops.launch("aclnnInplaceAdd", target, diagonal(d), weight, stream=stream)
+    if not accumulate and each_added(s, k):
+        for d in order:
+            add(out, d, d == order[0])
+        return
     part = None
     for first in range(0, s, g):
         direct = first == 0 and not accumulate
         if not direct and part is None:
             part = _ops.empty(out._shape, FLOAT64, out._buffer.device, stream)
-        target = out if direct else part
         for d in order[first:first + g]:
-            weight = _ops.acl_scalar(2.0 ** (4 - 8 * d), FLOAT64)
-            if d == order[first]:
-                _ops.launch("aclnnMuls", diagonal(d), weight, target, stream=stream)
-            else:
-                _ops.launch("aclnnInplaceAdd", target, diagonal(d), weight, stream=stream)
+            add(out if direct else part, d, d == order[first])
         if not direct:
             _ops.launch("aclnnInplaceAdd", out, part, _ops.acl_scalar(1.0, FLOAT64), stream=stream)
 
@@ -722,36 +761,31 @@ def _thin_sums(left, b_digits, s, unit, stream):
     s + 1, from ``left``'s words in place: their
     bytes, (..., M, 8 K) int8 (column ``8 k + p``: digit ``t = 8 - p`` of a_ik), times a
     table (..., 8 K, s N) whose row ``8 k + p`` holds, in the column block of diagonal
-    D, digit ``D - t`` of row k of b (0 where that is not a digit in 1 .. s or ``t > s``):
+    D, digit ``u = D - t`` of row k of b (0 where that is not a digit in 1 .. s or ``t > s``):
     one aclnnQuantMatmulV5 for every diagonal (at most ``8 (s + 1) / 2`` times the
-    multiply-adds of ``add_diagonals``, no copy of a). The table is filled with
-    aclnnInplaceFillScalar and one aclnnInplaceCopy per digit of b: digit u goes to
-    rows p = 7 - s + u .. 7 of diagonals D = s + 1 .. u + 1 (p up, D down: one strided
-    view)."""
+    multiply-adds of ``add_diagonals``, no copy of a).
+
+    The table is made by aclnnFlip, aclnnInplaceCopy and at most two fills
+    (aclnnInplaceFillScalar): b's digits go into rows ``s - 2 + u`` of a zero window
+    (..., K, 2 s, N); the block ``p >= 8 - s`` of the table, (..., K, s, s, N) indexed
+    (p - 8 + s, D - 2), is then the window read with equal strides along both (row
+    ``u + s - 2 = (p - 8 + s) + (D - 2)``: out-of-range u read its zero rows), and rows
+    ``p < 8 - s`` are zero."""
     words = left.words
     k = words._shape[-1]
-    columns = b_digits.high._shape[-2]
-    batch = b_digits.high._shape[:-3]
-    table = _ops.fill_(_ops.empty(batch + (k, WORD_DIGITS * s, columns), _INT8, words._buffer.device, stream), 0,
-                       stream=stream)
-    for u in range(1, s + 1):
-        count = s + 1 - u    # digits t = count .. 1 of a pair with u
-        start = (WORD_DIGITS - count) * s + s - 1    # row p = 8 - count of diagonal D = s + 1
-        rows = table[..., start:start + (count - 1) * max(s - 1, 1) + 1:max(s - 1, 1), :]
-        _ops.copy_(rows, _manipulation.expand_dims(b_digits.top(u), -2), stream=stream)
+    high = b_digits.high
+    columns, batch = high._shape[-2], high._shape[:-3]
+    device = words._buffer.device
+    window = _ops.fill_(_ops.empty(batch + (k, 2 * s, columns), _INT8, device, stream), 0, stream=stream)
+    _reversed_bytes(high[..., WORD_DIGITS - s:], window[..., s - 1:2 * s - 1, :], -2, stream)
+    row = window._strides[-2]
+    diagonals = window._view(batch + (k, s, s, columns), window._strides[:-1] + (row, window._strides[-1]),
+                             window._offset)
+    table = _ops.empty(batch + (k, WORD_DIGITS, s, columns), _INT8, device, stream)
+    if s < WORD_DIGITS:
+        _ops.fill_(table[..., :WORD_DIGITS - s, :, :], 0, stream=stream)
+    _ops.copy_(table[..., WORD_DIGITS - s:, :, :], diagonals, stream=stream)
     flat = _manipulation.reshape(table, batch + (k * WORD_DIGITS, s * columns))
     return _quant_product(_manipulation.reshape(_bytes_of(words), words._shape[:-1] + (k * WORD_DIGITS,)), flat,
                           unit, stream)
 
-
-def _diagonal_weights(device, stream, s):
-    """(s, 1) float64 ``2**(4 - 8 D)`` for D = 2 .. s + 1, made once per device as the
-    bits ``(1023 + 4 - 8 D) << 52`` (aclnnArange, aclnnLeftShifts: exact)."""
-    key = (device, "diagonal weights", s)
-    weights = _CONSTANTS.get(key)
-    if weights is None:
-        field = _ops.arange_(_ops.empty((s,), _INT64, device, stream), 1023 + 4 - 16, 1023 + 4 - 16 - 8 * s, -8,
-                             stream=stream)
-        _ops.launch("aclnnLeftShifts", field, _ops.acl_scalar(52, _INT64), field, stream=stream)
-        weights = _CONSTANTS[key] = _manipulation.reshape(field.view(FLOAT64), (s, 1))
-    return weights

@@ -45,10 +45,6 @@ CAPTURE_STEPS = 4       # fixed number of steps when the result cannot be read b
 _U = 2.0 ** -53
 
 
-def _largest(x, axis):
-    return _max(_abs(x), axis=axis, keepdims=True)
-
-
 def _refined(prepared, norm, b, solve):
     """x with a x = b from an approximate solver ``solve`` (float64 in and out), as
     LAPACK's dsgesv refines: corrections until the residual satisfies
@@ -86,7 +82,7 @@ def _float32_solver(factors):
     """float64 solves through float32 LU factors: the right-hand side scaled by a
     power of two per column so that float32 neither overflows nor underflows."""
     def solve(rhs):
-        scale, _ = _ozaki.power_of_two_scale(_largest(rhs, -2))
+        scale, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(rhs, -2))
         return divide(_ops.cast(factors.solve(multiply(rhs, scale)), FLOAT64), scale)
     return solve
 
@@ -118,9 +114,9 @@ def solve_float64(a, b, vector, inverse):
 
 def _solve_finite(a, rhs, batch, inverse, stream):
     """(..., n, k) solutions: ``a`` equilibrated by powers of two, then refined."""
-    rows, _ = _ozaki.power_of_two_scale(_largest(a, -1))
+    rows, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(a, -1))
     scaled = multiply(a, rows)
-    columns, _ = _ozaki.power_of_two_scale(_largest(scaled, -2))
+    columns, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(scaled, -2))
     scaled = multiply(scaled, columns)
     rhs = multiply(rhs, rows)
     # not read back: a matrix singular in float32 gives non-finite corrections, which

@@ -262,7 +262,7 @@ def test_digits_are_the_words_of_the_scaled_values(s):
     a[2, ::3] = 0.0
     stream = npx.get_current_stream()
     x = npx.asarray(a)
-    sigma, _ = _ozaki.power_of_two_scale(_ozaki._largest(x, -1))
+    sigma, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(x, -1))
     planes = _ozaki.split_rows(x, sigma, s, stream).to_host()   # (6, s, 40)
     scale = sigma.to_host()
     assert np.all(planes[:, :-1] >= -128) and np.all(np.abs(planes[:, -1].astype(int)) <= 64 if s <= 8 else True)
@@ -283,10 +283,24 @@ def test_columns_digits_match_rows_digits():
     b = RNG.standard_normal((30, 12)) * 2.0 ** RNG.integers(-30, 3, (30, 12))
     stream = npx.get_current_stream()
     y = npx.asarray(b)
-    tau, _ = _ozaki.power_of_two_scale(_ozaki._largest(y, -2))
+    tau, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(y, -2))
     columns = _ozaki.split_columns(y, tau, 10, stream).to_host()    # (10, 30, 12), most significant first
     rows = _ozaki.split_rows(npx.asarray(b.T.copy()), npx.asarray(tau.to_host().T.copy()), 10, stream).to_host()
     np.testing.assert_array_equal(columns[::-1].transpose(2, 0, 1), rows)   # (12, 10, 30)
+
+
+def test_long_k_adds_the_diagonals_after_the_first_group_one_by_one(int8_products_taken):
+    g = _ozaki.group_size(7, 512)
+    assert _ozaki.each_added(7, 512) and _ozaki.roundings_of(7, 512) == 7 - g + 1
+    assert not _ozaki.each_added(7, 13) and _ozaki.roundings_of(7, 13) == -(-7 // _ozaki.group_size(7, 13))
+    assert _ozaki.ratio_limit(7, 512) < _ozaki.ratio_limit(7, 512, roundings=-(-7 // g))   # the extra roundings
+    a, b = RNG.standard_normal((64, 512)), RNG.standard_normal((512, 48))
+    with npx.profile() as prof:
+        c = (npx.asarray(a) @ npx.asarray(b)).to_host()
+    assert int8_products_taken == [True]
+    sums = [r for r in prof.records if r.name in ("aclnnMuls", "aclnnInplaceAdd") and r.shapes[0] == (64, 48)]
+    assert sums and all(r.dtypes[1] == np.int32 for r in sums if r.name == "aclnnInplaceAdd")   # no group temporary
+    _assert_within_dgemm_bound(c, _exact_dd(a, b), a, b)
 
 
 def test_slices_for_grows_with_the_ratio_and_refuses_k_of_one():
@@ -408,7 +422,7 @@ def test_thin_diagonals_equal_the_planes_diagonals(s):
     b = RNG.standard_normal((50, 5)) * 2.0 ** RNG.integers(-20, 1, (50, 5))
     x, y = npx.asarray(a), npx.asarray(b)
     left = _ozaki.PreparedLeft(x, stream)
-    tau, _ = _ozaki.power_of_two_scale(_ozaki._largest(y, -2))
+    tau, _ = _ozaki.power_of_two_scale(_ozaki.largest_magnitude(y, -2))
     unit = _ozaki._unit_scale(x._buffer.device, stream)
     thin = npx.asarray(np.zeros((2, 30, 5)))
     _ozaki._thin_diagonals(left, _ozaki._Digits.of(_ozaki._raw_words(y, tau, stream), stream), thin, s, unit, stream)
@@ -445,9 +459,12 @@ def test_deferred_product_flags_what_one_word_cannot_bound(int8_products_taken):
     assert float(prepared.matmul_unverified(npx.asarray(zero))[1].to_host()) == 0.0
     wider, none = prepared.matmul_unverified(npx.asarray(RNG.standard_normal((128, _ozaki.THIN_COLUMNS + 1))))
     assert none is None and wider.shape == (64, _ozaki.THIN_COLUMNS + 1)
-    short, none = prepare_matmul(npx.asarray(a[:, :60])).matmul_unverified(npx.asarray(b[:60]))
-    assert none is None   # K of 60: one reduction's roundings alone exceed dgemm's bound
-    _assert_within_dgemm_bound(short.to_host(), _exact_dd(a[:, :60], b[:60]), a[:, :60], b[:60])
+    short, none = prepare_matmul(npx.asarray(a[:, :8])).matmul_unverified(npx.asarray(b[:8]))
+    assert none is None   # K of 8: the roundings of the sums alone exceed dgemm's bound
+    _assert_within_dgemm_bound(short.to_host(), _exact_dd(a[:, :8], b[:8]), a[:, :8], b[:8])
+    sixty, within = prepare_matmul(npx.asarray(a[:, :60])).matmul_unverified(npx.asarray(b[:60]))
+    assert float(within.to_host()) == 1.0   # two roundings (groups of diagonals) leave room at K of 60
+    _assert_within_dgemm_bound(sixty.to_host(), _exact_dd(a[:, :60], b[:60]), a[:, :60], b[:60])
 
 
 def test_unit_rows_skip_the_row_scales_with_the_same_products(int8_products_taken):

@@ -128,7 +128,7 @@ def kernel_path(request, monkeypatch):
 
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (17, 63, 31), (33, 65, 33), (97, 1100, 70), (200, 2050, 96)])
 def test_each_path_is_exact(kernel_path, m, k, n):
-    # k beyond one k block (1024 on AMX, 512 on VNNI), m and n beyond one block, ragged edges
+    # k beyond one k block (512 on VNNI), m and n beyond one block, ragged edges
     a, b = _int8((m, k)), _int8((k, n))
     out = npx.empty((m, n), dtype=np.int32)
     np.testing.assert_array_equal(_launch(npx.asarray(a), npx.asarray(b), out), _exact(a, b))
@@ -143,6 +143,19 @@ def test_each_path_batched_strided_with_bias(kernel_path):
     big = _int8((130, 100))
     got = _launch(npx.asarray(a[0, 0]), npx.asarray(big)[:, ::2], npx.empty((40, 50), dtype=np.int32))
     np.testing.assert_array_equal(got, _exact(a[0, 0], big[:, ::2]))
+
+
+@pytest.mark.parametrize("m,k,n", [(544, 4160, 96), (544, 4160, 100), (288, 128, 64)])
+def test_each_path_accumulates_in_a_strided_out(kernel_path, m, k, n):
+    # rows beyond one AMX task (256) with a short last task, k beyond one AMX k block (4096:
+    # the accumulators reloaded from out), whole and ragged panels, into an out whose rows
+    # are wider than n (AMX accumulates whole blocks in out itself, at out's row stride)
+    a, b = _int8((m, k)), _int8((k, n))
+    wide = npx.asarray(np.full((m, n + 40), 7, np.int32))
+    got = _launch(npx.asarray(a), npx.asarray(b), wide[:, 24:24 + n])
+    np.testing.assert_array_equal(got, _exact(a, b))
+    rest = wide.to_host()
+    assert np.all(rest[:, :24] == 7) and np.all(rest[:, 24 + n:] == 7)
 
 
 @pytest.mark.parametrize("m,k,n", [(32, 64, 32), (64, 1152, 40), (96, 2048, 100)])
