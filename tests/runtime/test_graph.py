@@ -271,12 +271,15 @@ def test_two_captures_in_one_thread_and_eager_work_beside_them(rng):
 
 
 def pool_state(device):
+    """The default pool's bytes in use and the device's free bytes, after collecting
+    the garbage earlier tests left in reference cycles (a collection later in the test
+    would free their blocks and change both)."""
+    gc.collect()
     return (npx.get_default_memory_pool(device).used_bytes(), device.mem_info()[0])
 
 
 def test_destroy_frees_the_graph_pool(stream, rng):
     x = device_array(rng.standard_normal((128, 64)), stream)
-    gc.collect()
     before = pool_state(stream.device)
     graph = npx.Graph()
     with stream:
