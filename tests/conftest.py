@@ -1,4 +1,5 @@
-"""Shared pytest fixtures: fresh random data, raw-binding threads, subprocesses with env vars."""
+"""Shared pytest fixtures: fresh random data, raw-binding threads, subprocesses with env vars,
+blocked streams."""
 import os
 import subprocess
 import sys
@@ -52,6 +53,14 @@ def in_fresh_thread():
             raise outcome["error"]
         return outcome.get("value")
     return run
+
+
+def blocked_stream(stream):
+    """Blocks `stream` with a host function until the returned threading.Event is set
+    (the function gives up after 30 s, so a failing test cannot hang the stream)."""
+    gate = threading.Event()
+    stream.launch_host_func(lambda: gate.wait(30))
+    return gate
 
 
 def package_env(**overrides):

@@ -492,43 +492,30 @@ static inline void wr_complex(char *p, aclDataType dt, double re, double im)
         }                                                                        \
         return;
 
-static void store_f32(const float *s, char *dst, int64_t stride, aclDataType dt, size_t n)
-{
-    typedef float S;
-    switch (dt) {
-    STORE_LOOP(ACL_FLOAT, float, x)
-    STORE_LOOP(ACL_BF16, uint16_t, npusim_bf16_from_float(x))
-    STORE_LOOP(ACL_FLOAT16, uint16_t, npusim_f16_from_float(x))
-    STORE_LOOP(ACL_DOUBLE, double, x)
-    STORE_LOOP(ACL_INT64, int64_t, i64_from_double(x))
-    STORE_LOOP(ACL_INT32, uint32_t, (uint32_t)i64_from_double(x))
-    STORE_LOOP(ACL_INT16, uint16_t, (uint16_t)i64_from_double(x))
-    STORE_LOOP(ACL_INT8, uint8_t, (uint8_t)i64_from_double(x))
-    STORE_LOOP(ACL_UINT8, uint8_t, (uint8_t)i64_from_double(x))
-    STORE_LOOP(ACL_BOOL, uint8_t, x != 0)
-    default:
-        for (size_t i = 0; i < n; i++) wr_complex(dst + (int64_t)i * stride, dt, s[i], 0);
+/* The stores of floats of type SRC (float or double) into each dtype: the same conversions
+ * from either, but for the half-precision ones, which round from SRC directly (F16, BF16). */
+#define DEFINE_STORE_FLOAT(NAME, SRC, F16, BF16)                                             \
+    static void NAME(const SRC *s, char *dst, int64_t stride, aclDataType dt, size_t n)      \
+    {                                                                                        \
+        typedef SRC S;                                                                       \
+        switch (dt) {                                                                        \
+        STORE_LOOP(ACL_FLOAT, float, (float)x)                                               \
+        STORE_LOOP(ACL_DOUBLE, double, (double)x)                                            \
+        STORE_LOOP(ACL_FLOAT16, uint16_t, F16(x))                                            \
+        STORE_LOOP(ACL_BF16, uint16_t, BF16(x))                                              \
+        STORE_LOOP(ACL_INT64, int64_t, i64_from_double(x))                                   \
+        STORE_LOOP(ACL_INT32, uint32_t, (uint32_t)i64_from_double(x))                        \
+        STORE_LOOP(ACL_INT16, uint16_t, (uint16_t)i64_from_double(x))                        \
+        STORE_LOOP(ACL_INT8, uint8_t, (uint8_t)i64_from_double(x))                           \
+        STORE_LOOP(ACL_UINT8, uint8_t, (uint8_t)i64_from_double(x))                          \
+        STORE_LOOP(ACL_BOOL, uint8_t, x != 0)                                                \
+        default:                                                                             \
+            for (size_t i = 0; i < n; i++) wr_complex(dst + (int64_t)i * stride, dt, s[i], 0); \
+        }                                                                                    \
     }
-}
 
-static void store_f64(const double *s, char *dst, int64_t stride, aclDataType dt, size_t n)
-{
-    typedef double S;
-    switch (dt) {
-    STORE_LOOP(ACL_DOUBLE, double, x)
-    STORE_LOOP(ACL_FLOAT, float, (float)x)
-    STORE_LOOP(ACL_FLOAT16, uint16_t, npusim_f16_from_double(x))
-    STORE_LOOP(ACL_BF16, uint16_t, npusim_bf16_from_double(x))
-    STORE_LOOP(ACL_INT64, int64_t, i64_from_double(x))
-    STORE_LOOP(ACL_INT32, uint32_t, (uint32_t)i64_from_double(x))
-    STORE_LOOP(ACL_INT16, uint16_t, (uint16_t)i64_from_double(x))
-    STORE_LOOP(ACL_INT8, uint8_t, (uint8_t)i64_from_double(x))
-    STORE_LOOP(ACL_UINT8, uint8_t, (uint8_t)i64_from_double(x))
-    STORE_LOOP(ACL_BOOL, uint8_t, x != 0)
-    default:
-        for (size_t i = 0; i < n; i++) wr_complex(dst + (int64_t)i * stride, dt, s[i], 0);
-    }
-}
+DEFINE_STORE_FLOAT(store_f32, float, npusim_f16_from_float, npusim_bf16_from_float)
+DEFINE_STORE_FLOAT(store_f64, double, npusim_f16_from_double, npusim_bf16_from_double)
 
 static void store_i64(const int64_t *s, char *dst, int64_t stride, aclDataType dt, size_t n)
 {

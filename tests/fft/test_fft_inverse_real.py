@@ -8,22 +8,14 @@ import numpy as np
 import pytest
 
 import npuarray as npx
+from _fft_helpers import U64, assert_close as _assert_close, complex_normal
 
-U32 = 2.0 ** -24
-U64 = 2.0 ** -53
 NORMS = ("backward", "ortho", "forward")
 RNG = np.random.default_rng(2203)
 
 
 def _spectrum(shape, dtype=np.complex64):
-    return (RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).astype(dtype)
-
-
-def _assert_close(got, want, n, u=U32, ulps=8):
-    """max |got - want| <= ulps * u * log2 n * max |want| (NumPy's result in double)."""
-    scale = np.max(np.abs(want)) if want.size else 1.0
-    bound = ulps * u * max(np.log2(max(n, 2)), 1) * scale
-    assert np.max(np.abs(got - want), initial=0.0) <= bound, (np.max(np.abs(got - want)), bound)
+    return complex_normal(RNG, shape, dtype)
 
 
 @pytest.fixture(params=["native", "avx2", "base"])

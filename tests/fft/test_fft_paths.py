@@ -7,21 +7,13 @@ import numpy as np
 import pytest
 
 import npuarray as npx
+from _fft_helpers import U64, assert_close as _assert_close, complex_normal
 
-U32 = 2.0 ** -24
-U64 = 2.0 ** -53
 RNG = np.random.default_rng(7741)
 
 
 def _complex(shape, dtype=np.complex64):
-    return (RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).astype(dtype)
-
-
-def _assert_close(got, want, n, u=U32, ulps=8):
-    """max |got - want| <= ulps * u * log2 n * max |want| (NumPy's result in double)."""
-    scale = np.max(np.abs(want)) if want.size else 1.0
-    bound = ulps * u * max(np.log2(max(n, 2)), 1) * scale
-    assert np.max(np.abs(got - want), initial=0.0) <= bound, (np.max(np.abs(got - want)), bound)
+    return complex_normal(RNG, shape, dtype)
 
 
 @pytest.mark.parametrize("rows", [16, 19, 48, 1024])

@@ -11,15 +11,10 @@ import npuarray as npx
 from npuarray._acl import ffi, lib
 from npuarray.runtime._device import activate
 
+from conftest import blocked_stream as _blocked
+
 ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006
 ACL_EVENT_SYNC = 1
-
-
-def _blocked(stream):
-    """Blocks `stream` with a host function until the returned threading.Event is set."""
-    gate = threading.Event()
-    stream.launch_host_func(lambda: gate.wait(30))
-    return gate
 
 
 def _raw_event():

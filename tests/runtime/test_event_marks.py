@@ -12,15 +12,10 @@ import npuarray as npx
 from npuarray._acl import ffi, lib
 from npuarray.runtime._device import activate
 
+from conftest import blocked_stream as _blocked
+
 ACL_EVENT_SYNC = 0x1
 ACL_EVENT_TIME_LINE = 0x8
-
-
-def _blocked(stream):
-    """Blocks `stream` with a host function until the returned threading.Event is set."""
-    gate = threading.Event()
-    stream.launch_host_func(lambda: gate.wait(30))
-    return gate
 
 
 def _event(flags=ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE):
