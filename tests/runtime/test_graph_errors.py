@@ -406,6 +406,8 @@ def test_two_threads_capture_at_once_in_different_modes(rng):
     def capture(index, mode):
         stream = npx.Stream()
         x = upload(hosts[index], stream)
+        stream.synchronize()
+        barrier.wait()                             # set-up done before either capture begins
         with stream:
             with graphs[index].capture(mode=mode):
                 y = npx.exp(x) * (index + 1)
