@@ -547,8 +547,8 @@ def _stream_of_first_array(args, array_type):
 # ---------------------------------------------------------------------------
 # Views with negative strides (x[::-1]): CANN's aclTensor strides are
 # non-negative, so such a view is the flip of a view that aclTensor can
-# describe; inputs are materialised with aclnnIndexSelect and a reversed
-# index, destinations are written through the flipped view.
+# describe; inputs are materialised with one aclnnFlip over every reversed
+# axis, destinations are written through the flipped view.
 
 def _flip_view(x, axes):
     """The view of x's elements reversed along ``axes`` (no copy)."""
@@ -579,15 +579,31 @@ def _without_negative_strides(x, stream):
     axes = _negative_axes(x)
     if not axes:
         return _nonnegative_view(x)
-    view = _nonnegative_view(_flip_view(x, axes))
-    for axis in axes:
-        n = x._shape[axis]
-        index = empty((n,), np.dtype(np.int64), stream.device, stream)
-        arange_(index, n - 1, -1, -1, stream=stream)
-        out = empty(view._shape, view._dtype, stream.device, stream)
-        launch("aclnnIndexSelect", view, axis, index, out, stream=stream)
-        view = out
-    return view
+    return _flip_into(x, axes, empty(x._shape, x._dtype, stream.device, stream), stream)
+
+
+# aclnnFlip's self dtypes lack the unsigned integers wider than a byte; a flip
+# moves bytes only, so those run as the signed type of the same width.
+_FLIP_AS = {np.dtype(np.uint16): np.dtype(np.int16), np.dtype(np.uint32): np.dtype(np.int32),
+            np.dtype(np.uint64): np.dtype(np.int64)}
+
+
+def _flip_into(x, axes, out, stream):
+    """``out`` (x's shape and dtype, non-negative strides) = the elements of
+    ``x``, whose strides are negative along ``axes`` (and only there): one
+    aclnnFlip of the view that reads them forwards (hicann/ops-nn
+    index/reverse_v2/docs/aclnnFlip.md)."""
+    forwards, target = _nonnegative_view(_flip_view(x, axes)), out
+    dtype = _FLIP_AS.get(x._dtype)
+    if dtype is not None:
+        forwards, target = _reinterpreted(forwards, dtype), _reinterpreted(out, dtype)
+    launch("aclnnFlip", forwards, dims_array(axes), target, stream=stream)
+    return out
+
+
+def _reinterpreted(x, dtype):
+    """The view of x's elements as ``dtype``, of the same item size."""
+    return type(x)._from_buffer(x._buffer, x._shape, x._strides, x._offset, dtype)
 
 
 def broadcast_view(x, shape):
@@ -724,20 +740,30 @@ def copy_(dst, src, *, stream=None):
     if overlaps(dst, src):
         src = copy(src, stream=stream)
     axes = _negative_axes(dst)
+    target = dst
     if axes:  # write through the flipped view, reading src flipped alike
         src = _flip_view(broadcast_view(src, dst._shape), axes)
-        launch("aclnnInplaceCopy", _nonnegative_view(_flip_view(dst, axes)), src,
-               stream=stream)
+        target = _flip_view(dst, axes)
+    target = _nonnegative_view(target)
+    reversed_axes = _negative_axes(src)
+    if reversed_axes and src._dtype == dst._dtype and src._shape == dst._shape:
+        _flip_into(src, reversed_axes, target, stream)  # one launch, not a flip and a copy
     else:
-        launch("aclnnInplaceCopy", _nonnegative_view(dst), src, stream=stream)
+        launch("aclnnInplaceCopy", target, src, stream=stream)
     return dst
 
 
 def copy(x, *, stream=None):
-    """A new C-contiguous copy of ``x`` (aclnnInplaceCopy)."""
+    """A new C-contiguous copy of ``x`` (aclnnInplaceCopy; aclnnFlip for a view
+    with negative strides)."""
     stream = stream or get_current_stream(x._buffer.device)
     out = empty(x._shape, x._dtype, x._buffer.device, stream)
-    if 0 not in x._shape:
+    if 0 in x._shape:
+        return out
+    axes = _negative_axes(x)
+    if axes:
+        _flip_into(x, axes, out, stream)
+    else:
         launch("aclnnInplaceCopy", out, x, stream=stream)
     return out
 
