@@ -41,7 +41,7 @@
 typedef struct {
     char *dst;
     const char *src;
-    size_t n, block, blocks; /* bytes per block (the last may be shorter), their count */
+    size_t n, blocks;   /* bytes, blocks of COPY_BLOCK bytes (the last may be shorter) */
     bool streaming;     /* non-temporal stores (STREAMING_COPY_BYTES) */
     atomic_size_t next; /* next block to copy */
 } copy_ctx;
@@ -87,7 +87,7 @@ static void copy_blocks(size_t begin, size_t end, void *p)
     (void)end;
     copy_ctx *c = p;
     for (size_t b; (b = atomic_fetch_add_explicit(&c->next, 1, memory_order_relaxed)) < c->blocks;) {
-        size_t offset = b * c->block, left = c->n - offset, count = left < c->block ? left : c->block;
+        size_t offset = b * COPY_BLOCK, left = c->n - offset, count = left < COPY_BLOCK ? left : COPY_BLOCK;
         if (c->streaming)
             copy_streaming(c->dst + offset, c->src + offset, count);
         else
@@ -109,8 +109,7 @@ static void copy_bytes(void *dst, const void *src, size_t n, bool transfer)
         memmove(dst, src, n);
         return;
     }
-    copy_ctx c = {.dst = d, .src = s, .n = n, .block = COPY_BLOCK,
-                  .blocks = (n + COPY_BLOCK - 1) / COPY_BLOCK,
+    copy_ctx c = {.dst = d, .src = s, .n = n, .blocks = (n + COPY_BLOCK - 1) / COPY_BLOCK,
                   .streaming = n >= STREAMING_COPY_BYTES};
     atomic_init(&c.next, 0);
     npusim_parallel_for(c.blocks, 1, copy_blocks, &c);
