@@ -21,19 +21,19 @@
  * L3), so numpy.copyto does too; a copy split into blocks must choose for itself. */
 #define STREAMING_COPY_BYTES (128u << 20)
 /* A copy between host and device memory of at least this many bytes, below
- * PARALLEL_COPY_BYTES, is split in two halves, one for the calling thread and one for a pool
- * thread, as the DMA engine that does it on the hardware leaves the CPU that asked for it
- * alone. On the calling core alone it moves twice its size through that core's caches
- * (2 MiB for 1 MiB: all of a 2 MiB L2), evicting the code and data of the host program around
- * it (the interpreter, the runtime's launch and synchronisation paths), which then runs from
- * the last-level cache: measured on a 1 MiB aclrtMemcpyAsync with its Python caller and a
- * stream synchronisation, 25 us more than the copy itself. Split, with a second core free,
- * each core holds half and the bytes stay cached for whoever reads them next (streaming
- * stores would avoid the eviction too, but made the next kernel on an uploaded 1 MiB array,
- * or the host's first read of a downloaded one, wait for DRAM: 1.5-1.9x slower). The pool
- * thread takes the second half only if it comes before the caller is done with the first, and
- * as a mid-size job (npusim_parallel_for_mid) the split stops for a while after a pool thread
- * was late: on a machine with more runnable threads than cores the copy stays on the caller. */
+ * PARALLEL_COPY_BYTES, is shared with the copy engine's thread (copy_engine.c), as the DMA
+ * engine that does it on the hardware leaves the CPU that asked for it alone. On the calling
+ * core alone it moves twice its size through that core's caches (2 MiB for 1 MiB: all of a
+ * 2 MiB L2), evicting the code and data of the host program around it (the interpreter, the
+ * runtime's launch and synchronisation paths), which then runs from the last-level cache:
+ * measured on a 1 MiB aclrtMemcpyAsync with its Python caller and a stream synchronisation,
+ * 25 us more than the copy itself. Shared, with a second core free, each core holds its end
+ * of the bytes and they stay cached for whoever reads them next (streaming stores would avoid
+ * the eviction too, but made the next kernel on an uploaded 1 MiB array, or the host's first
+ * read of a downloaded one, wait for DRAM: 1.5-1.9x slower): a 1 MiB copy takes a third of
+ * the time. The engine takes pieces only while some are left, and the caller never waits for
+ * more than the piece the engine has in hand: on a machine with more runnable threads than
+ * cores the copy simply stays on the caller. */
 #define SPLIT_TRANSFER_BYTES (1u << 20)
 #define MEMCPY2D_MAX_WIDTH 5000000u
 #define MEMCPY2D_MAX_HEIGHT 5242880u
@@ -41,7 +41,7 @@
 typedef struct {
     char *dst;
     const char *src;
-    size_t n, block, blocks; /* bytes per block (the last may be shorter), their count */
+    size_t n, blocks;   /* bytes, blocks of COPY_BLOCK bytes (the last may be shorter) */
     bool streaming;     /* non-temporal stores (STREAMING_COPY_BYTES) */
     atomic_size_t next; /* next block to copy */
 } copy_ctx;
@@ -87,7 +87,7 @@ static void copy_blocks(size_t begin, size_t end, void *p)
     (void)end;
     copy_ctx *c = p;
     for (size_t b; (b = atomic_fetch_add_explicit(&c->next, 1, memory_order_relaxed)) < c->blocks;) {
-        size_t offset = b * c->block, left = c->n - offset, count = left < c->block ? left : c->block;
+        size_t offset = b * COPY_BLOCK, left = c->n - offset, count = left < COPY_BLOCK ? left : COPY_BLOCK;
         if (c->streaming)
             copy_streaming(c->dst + offset, c->src + offset, count);
         else
@@ -101,19 +101,18 @@ static void copy_bytes(void *dst, const void *src, size_t n, bool transfer)
     char *d = dst;
     const char *s = src;
     bool overlap = d < s + n && s < d + n;
-    bool split = transfer && n >= SPLIT_TRANSFER_BYTES;
-    if (overlap || (n < PARALLEL_COPY_BYTES && !split)) {
+    if (!overlap && n < PARALLEL_COPY_BYTES && transfer && n >= SPLIT_TRANSFER_BYTES) {
+        rt_transfer_copy(dst, src, n);
+        return;
+    }
+    if (overlap || n < PARALLEL_COPY_BYTES) {
         memmove(dst, src, n);
         return;
     }
-    size_t block = n < PARALLEL_COPY_BYTES ? ((n + 1) / 2 + 63) / 64 * 64 : COPY_BLOCK;
-    copy_ctx c = {.dst = d, .src = s, .n = n, .block = block, .blocks = (n + block - 1) / block,
+    copy_ctx c = {.dst = d, .src = s, .n = n, .blocks = (n + COPY_BLOCK - 1) / COPY_BLOCK,
                   .streaming = n >= STREAMING_COPY_BYTES};
     atomic_init(&c.next, 0);
-    if (n < PARALLEL_COPY_BYTES)
-        npusim_parallel_for_mid(c.blocks, 1, copy_blocks, &c);
-    else
-        npusim_parallel_for(c.blocks, 1, copy_blocks, &c);
+    npusim_parallel_for(c.blocks, 1, copy_blocks, &c);
 }
 
 void rt_copy_bytes(void *dst, const void *src, size_t n) { copy_bytes(dst, src, n, false); }

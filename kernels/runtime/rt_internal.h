@@ -328,4 +328,11 @@ aclError rt_capture_check_event(const rt_event *e, const char *api);
 
 void rt_pool_reset_config(void);
 
+/* ---- copy engine (copy_engine.c) ---------------------------------------------------------- */
+
+/* Copies n bytes (a mid-size transfer between host and device memory) between the
+ * non-overlapping dst and src, with the copy engine's thread taking part when it is free and
+ * running (not with NPUSIM_NUM_THREADS=1). */
+void rt_transfer_copy(void *dst, const void *src, size_t n);
+
 #endif /* NPUSIM_RT_INTERNAL_H */

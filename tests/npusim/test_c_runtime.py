@@ -134,3 +134,12 @@ def test_race_detector_finds_seeded_races_and_passes_ordered_programs(variant):
         pytest.skip("NPUSIM_SKIP_SANITIZERS=1 set")
     out = run("rt_racecheck.cpp", variant=variant, timeout=300)
     assert "seeded races found: 6/6" in out and "checks passed" in out
+
+
+@pytest.mark.parametrize("variant, threads", [("release", None), ("release", "1"),
+                                              ("asan", None), ("tsan", None)])
+def test_mid_size_transfers_shared_with_the_copy_engine(variant, threads):
+    if variant != "release" and os.environ.get("NPUSIM_SKIP_SANITIZERS") == "1":
+        pytest.skip("NPUSIM_SKIP_SANITIZERS=1 set")
+    env = {} if threads is None else {"NPUSIM_NUM_THREADS": threads}   # "1": no engine
+    assert "checks passed" in run("rt_copy_engine.c", variant=variant, timeout=300, **env)

@@ -1,9 +1,11 @@
-"""Host<->device copies around 1 MiB, the size from which npusim splits a transfer between
-the calling thread and a pool thread (up to the 4 MiB of its block-wise parallel copy;
-kernels/runtime/copy.c), checked against NumPy: every byte arrives and none beyond, in both directions, synchronous and
-asynchronous, from any alignment; in order with the stream's earlier work and with events;
-the source free for reuse once an asynchronous pageable copy returned; two threads copying at
-once; refused on a stream being captured into a graph, as every host copy is.
+"""Host<->device copies around 1 MiB, the size from which npusim shares a transfer between
+the calling thread and its copy engine (up to the 4 MiB of its block-wise parallel copy;
+kernels/runtime/copy.c, copy_engine.c), checked against NumPy: every byte arrives and none
+beyond, in both directions, synchronous and asynchronous, from any alignment; in order with
+the stream's earlier work and with events; the source free for reuse once an asynchronous
+pageable copy returned; the same buffers copied again with new contents (a repeated copy
+starts at the other end); two threads copying at once, also through one stream; refused on a
+stream being captured into a graph, as every host copy is.
 """
 import contextlib
 import threading
@@ -205,6 +207,57 @@ def test_two_threads_copy_at_once(random_bytes):
             failures.append(exc)
 
     threads = [threading.Thread(target=worker, args=(pinned,)) for pinned in (True, False)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert failures == []
+
+
+@pytest.mark.parametrize("nbytes", [MIB, MIB + 1, 2 * MIB - 1, 3 * MIB + 13])
+def test_the_same_buffers_copied_again_with_new_contents(random_bytes, nbytes):
+    host = random_bytes(nbytes)
+    out = np.empty(nbytes, np.uint8)
+    memory = npx.DeviceMemory(nbytes)
+    stream = npx.Stream()
+    for round_ in range(6):
+        host[round_::7] += 1                      # new contents each round, at both ends too
+        host[-1], host[0] = round_ + 1, round_ + 2
+        expected = host.copy()
+        asynchronous = round_ % 3 != 2
+        memory.copy_from_host(host, stream=stream, blocking=not asynchronous)
+        host[:] = 0                               # free for reuse once the upload returned
+        memory.copy_to_host(out, stream=stream, blocking=not asynchronous)
+        stream.synchronize()
+        np.testing.assert_array_equal(out, expected)
+        host[:] = expected
+
+
+def test_two_threads_copy_through_one_stream(random_bytes):
+    stream = npx.Stream()
+    sizes = [MIB, MIB + 1, 3 * MIB + 13]
+    failures = []
+    start = threading.Barrier(2)
+
+    def worker(seed, buffers):
+        try:
+            start.wait(30)
+            for round_ in range(6):
+                for host, memory, out in buffers:
+                    host[round_::5] ^= seed
+                    expected = host.copy()
+                    memory.copy_from_host(host, stream=stream, blocking=False)
+                    memory.copy_to_host(out, stream=stream, blocking=False)
+                    stream.synchronize()
+                    if not np.array_equal(out, expected):
+                        failures.append((seed, host.nbytes, round_))
+        except BaseException as exc:  # handed to the test thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(seed, [
+        (random_bytes(n), npx.DeviceMemory(n), np.empty(n, np.uint8)) for n in sizes]))
+        for seed in (0x5A, 0xC3)]
     for thread in threads:
         thread.start()
     for thread in threads:

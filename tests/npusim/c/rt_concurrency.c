@@ -116,8 +116,8 @@ static void streamed_copies(void)
     EXPECT_OK(aclrtResetDevice(0));
 }
 
-/* Host<->device copies of 1 MiB up to the parallel copy's 4 MiB are split in two halves, the
- * calling thread's and a pool thread's: two threads at once, each on its own stream, copy sizes around 1 MiB between
+/* Host<->device copies of 1 MiB up to the parallel copy's 4 MiB are shared with the copy
+ * engine's thread: two threads at once, each on its own stream, copy sizes around 1 MiB between
  * unaligned addresses, synchronous and asynchronous, and every byte arrives with nothing
  * written past either end. */
 static const size_t TRANSFER_SIZES[] = {(1u << 20) - 1, 1u << 20, (1u << 20) + 1, (3u << 20) + 13};
