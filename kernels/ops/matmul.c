@@ -189,36 +189,40 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
  * `x @ centroids.T`): OpenBLAS has no kernel for such widths (its small-matrix kernels cover up
  * to 8 columns: a (1797, 64) @ (64, 10) takes it 2.5 times its (1797, 64) @ (64, 8)). Here a row
  * of out is computed by 16-lane FMAs in column groups of w columns and p = 16 / w consecutive
- * k (lane n * p + q holds the partial sum of column n over k = q mod p): B is packed once per
- * group as rows of 16 lanes, A's row read as p values broadcast across the w columns, and each
- * group's p partial sums added at the end. 10 columns are a group of 8 (p = 2) and one of 2
- * (p = 8): 40 FMAs per row of K = 64 instead of 64 with 10 of 16 lanes busy, 2x faster than
- * OpenBLAS's best blocking of that product. SMALL_N_ROWS rows share each packed load. */
+ * k (lane n * p + q holds the partial sum of column n over k = q mod p), each group's p partial
+ * sums added at the end. 9 or 10 columns are a group of 8 (p = 2) and one of 2 (p = 8), 11 or 12
+ * a group of 8 and one of 4 (p = 4), 13 to 16 one group of 16 (p = 1): 40 FMAs per row of
+ * K = 64 for 10 columns instead of 64 with 10 of 16 lanes busy.
+ *
+ * The loop takes NARROW_STEP consecutive k of NARROW_ROWS rows at a time through both groups:
+ * B is packed once as, for each step, group 0's NARROW_STEP / p0 vectors then group 1's
+ * NARROW_STEP / p1 (zeros past K and past N), loaded into registers once per step and shared
+ * by the rows, whose 2 * NARROW_ROWS accumulators (one per row and group) stay in registers;
+ * each FMA reads its p values of A as a broadcast load. Going through both groups in one pass
+ * reads each row of A once and keeps 16 independent sums in flight (the FMA latency times the
+ * two FMA ports needs 8): 15 % faster than one group after the other. The product is then
+ * bound by its FMAs (72 K of them for (1797, 64) @ (64, 10)). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define SMALL_N_KERNEL 1
-#define SMALL_N_MIN 9
-#define SMALL_N_MAX 16
-#define SMALL_N_ROWS 8
-#define SMALL_N_STACK_K 256 /* packed B on the stack up to this K (16 KiB per group) */
+#define NARROW_KERNEL 1
+#define NARROW_MIN_N 9
+#define NARROW_MAX_N 16
+#define NARROW_ROWS 8
+#define NARROW_STEP 8
+#define NARROW_STACK_K 256 /* packed B on the stack up to this K (16 KiB) */
 
 typedef struct {
-    int64_t n0, w, p; /* columns n0 .. n0 + w (those past N are zero), p = 16 / w */
-    const float *b;   /* packed: ceil(K / p) rows of 16 lanes */
-} small_n_group;
+    const float *a;  /* A's rows (contiguous over k) every lda floats */
+    float *c;        /* out's rows (contiguous) every ldc floats */
+    const float *b;  /* packed B: per step, group 0's vectors then group 1's */
+    int64_t lda, ldc, M, K, N;
+    int64_t p0, p1;  /* k per lane group of each column group; p1 = 0: one group of 16 columns */
+} narrow_job;
 
-typedef struct {
-    const float *a; /* A's rows (contiguous over k) every lda floats */
-    float *c;       /* out's rows (contiguous) every ldc floats */
-    int64_t lda, ldc, K, N;
-    int groups;
-    small_n_group group[2];
-} small_n_job;
+#define NARROW_TARGET __attribute__((target("avx512f"), always_inline)) static inline
 
-#define SMALL_N_TARGET __attribute__((target("avx512f"), always_inline)) static inline
-
-/* p consecutive floats at x repeated across the 16 lanes. */
-SMALL_N_TARGET __m512 small_n_broadcast(const float *x, int64_t p)
+/* p consecutive floats at x repeated across the 16 lanes (one broadcast load). */
+NARROW_TARGET __m512 narrow_broadcast(const float *x, int64_t p)
 {
     if (p == 1) return _mm512_set1_ps(*x);
     if (p == 2) {
@@ -230,8 +234,18 @@ SMALL_N_TARGET __m512 small_n_broadcast(const float *x, int64_t p)
     return _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_loadu_pd((const double *)(const void *)x)));
 }
 
-/* The w sums of p lanes each of v, stored at out (columns past N left alone). */
-SMALL_N_TARGET void small_n_store(float *out, __m512 v, int64_t p, __mmask16 columns)
+/* Vector t of a group of p taken from the last, partial step of a row, held in the low lanes of
+ * v (read with a mask, not past the row: it may end A; zeros past K): lanes first + (l mod p). */
+NARROW_TARGET __m512 narrow_tail_broadcast(__m512 v, int64_t t, int64_t p)
+{
+    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m512i index = _mm512_add_epi32(_mm512_and_si512(lane, _mm512_set1_epi32((int)p - 1)),
+                                     _mm512_set1_epi32((int)(t * p)));
+    return _mm512_permutexvar_ps(index, v);
+}
+
+/* The w sums of p lanes each of v, stored at out (columns outside the mask left alone). */
+NARROW_TARGET void narrow_store(float *out, __m512 v, int64_t p, __mmask16 columns)
 {
     if (p >= 8) v = _mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, 0xB1));
     if (p >= 4) v = _mm512_add_ps(v, _mm512_permute_ps(v, 0x4E));
@@ -241,10 +255,10 @@ SMALL_N_TARGET void small_n_store(float *out, __m512 v, int64_t p, __mmask16 col
     _mm512_mask_storeu_ps(out, columns, v);
 }
 
-/* Two columns of SMALL_N_ROWS rows (p = 8: lane 8 n + q of acc[i] holds row i's partial sum of
+/* Two columns of NARROW_ROWS rows (p = 8: lane 8 n + q of acc[i] holds row i's partial sum of
  * column n), stored at out (rows every ldc floats): the eight rows' sums added as a tree of
  * shuffles, 15 in all instead of 5 per row. */
-SMALL_N_TARGET void small_n_store_pairs(float *out, int64_t ldc, const __m512 *acc)
+NARROW_TARGET void narrow_store_pairs(float *out, int64_t ldc, const __m512 *acc)
 {
     __m512 half[4], quarter[2];
     for (int i = 0; i < 4; i++) /* 128-bit lane l: row 2i + l / 2, column l % 2; 4 partial sums */
@@ -260,19 +274,19 @@ SMALL_N_TARGET void small_n_store_pairs(float *out, int64_t ldc, const __m512 *a
     const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
     _Alignas(64) float pairs[16];
     _mm512_store_ps(pairs, _mm512_permutexvar_ps(order, sums));
-    for (int r = 0; r < SMALL_N_ROWS; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
+    for (int r = 0; r < NARROW_ROWS; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
 }
 
-/* Eight columns of SMALL_N_ROWS rows (p = 2: lane 2 n + q of acc[i] holds row i's partial sum
+/* Eight columns of NARROW_ROWS rows (p = 2: lane 2 n + q of acc[i] holds row i's partial sum
  * of column n), stored at out (rows every ldc floats): two rows at a time, their pairs of
  * partial sums added by two shuffles and one add, then one permutation puts each row's eight
- * sums in a half, stored whole (small_n_store's compress and masked store per row are 5 %
- * of k-means' product). */
-SMALL_N_TARGET void small_n_store_eights(float *out, int64_t ldc, const __m512 *acc)
+ * sums in a half, stored whole (narrow_store's compress and masked store per row cost 5 % of
+ * k-means' product). */
+NARROW_TARGET void narrow_store_eights(float *out, int64_t ldc, const __m512 *acc)
 {
     /* 128-bit lane l of the sums: row i's columns 2l, 2l + 1, then row i + 1's */
     const __m512i order = _mm512_set_epi32(15, 14, 11, 10, 7, 6, 3, 2, 13, 12, 9, 8, 5, 4, 1, 0);
-    for (int i = 0; i < SMALL_N_ROWS; i += 2) {
+    for (int i = 0; i < NARROW_ROWS; i += 2) {
         __m512 sums = _mm512_add_ps(_mm512_shuffle_ps(acc[i], acc[i + 1], 0x88),
                                     _mm512_shuffle_ps(acc[i], acc[i + 1], 0xDD));
         __m512 rows = _mm512_permutexvar_ps(order, sums);
@@ -282,129 +296,134 @@ SMALL_N_TARGET void small_n_store_eights(float *out, int64_t ldc, const __m512 *
     }
 }
 
-/* The last k of a row (tail < p of them) padded with zeros, repeated as small_n_broadcast does:
- * read with a mask, not past the row (it may end A), nor through memory (a store forwarded to
- * a wider load stalls). */
-SMALL_N_TARGET __m512 small_n_tail(const float *x, int64_t tail, int64_t p)
+/* acc[i] += the products of step vectors bv (group 0's n0 then group 1's) with the step's k of
+ * row i, read at row[i] + k (full steps) or taken from tail[i] (the partial last step). With one
+ * group (p1 = 0) its vectors alternate between acc0 and acc1, two chains per row. */
+NARROW_TARGET void narrow_step(__m512 *acc0, __m512 *acc1, int rows, const float *const *row, int64_t k,
+                               const __m512 *tail, const __m512 *bv, int64_t p0, int64_t p1)
 {
-    __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << tail) - 1), x);
-    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    return _mm512_permutexvar_ps(_mm512_and_si512(lane, _mm512_set1_epi32((int)p - 1)), v);
-}
-
-/* Rows begin .. end of one column group, with p a constant where inlined: SMALL_N_ROWS rows
- * at a time (their accumulators in registers), then one at a time. */
-SMALL_N_TARGET void small_n_group_rows(const small_n_job *j, const small_n_group *g, size_t begin, size_t end,
-                                       int64_t p)
-{
-    const int64_t lda = j->lda, full = j->K / p, tail = j->K - full * p;
-    int64_t valid = j->N - g->n0 < g->w ? j->N - g->n0 : g->w;
-    const __mmask16 columns = (__mmask16)((1u << valid) - 1);
-    size_t m = begin;
-    for (; m + SMALL_N_ROWS <= end; m += SMALL_N_ROWS) {
-        const float *x = j->a + (int64_t)m * lda;
-        __m512 acc[SMALL_N_ROWS];
-        for (int i = 0; i < SMALL_N_ROWS; i++) acc[i] = _mm512_setzero_ps();
-        for (int64_t k = 0; k < full; k++) {
-            __m512 b = _mm512_load_ps(g->b + k * 16);
-            for (int i = 0; i < SMALL_N_ROWS; i++)
-                acc[i] = _mm512_fmadd_ps(small_n_broadcast(x + i * lda + k * p, p), b, acc[i]);
+    const int n0 = (int)(NARROW_STEP / p0), n1 = p1 ? (int)(NARROW_STEP / p1) : 0;
+    for (int i = 0; i < rows; i++) {
+        for (int t = 0; t < n0; t++) {
+            __m512 a = tail ? narrow_tail_broadcast(tail[i], t, p0) : narrow_broadcast(row[i] + k + t * p0, p0);
+            if (p1 == 0 && (t & 1)) acc1[i] = _mm512_fmadd_ps(a, bv[t], acc1[i]);
+            else acc0[i] = _mm512_fmadd_ps(a, bv[t], acc0[i]);
         }
-        if (tail) {
-            __m512 b = _mm512_load_ps(g->b + full * 16);
-            for (int i = 0; i < SMALL_N_ROWS; i++)
-                acc[i] = _mm512_fmadd_ps(small_n_tail(x + i * lda + full * p, tail, p), b, acc[i]);
-        }
-        if (p == 8 && columns == 3) {
-            small_n_store_pairs(j->c + (int64_t)m * j->ldc + g->n0, j->ldc, acc);
-            continue;
-        }
-        if (p == 2 && columns == 0xFF) {
-            small_n_store_eights(j->c + (int64_t)m * j->ldc + g->n0, j->ldc, acc);
-            continue;
-        }
-        for (int i = 0; i < SMALL_N_ROWS; i++)
-            small_n_store(j->c + (int64_t)(m + (size_t)i) * j->ldc + g->n0, acc[i], p, columns);
-    }
-    for (; m < end; m++) {
-        const float *x = j->a + (int64_t)m * lda;
-        __m512 acc = _mm512_setzero_ps();
-        for (int64_t k = 0; k < full; k++)
-            acc = _mm512_fmadd_ps(small_n_broadcast(x + k * p, p), _mm512_load_ps(g->b + k * 16), acc);
-        if (tail) acc = _mm512_fmadd_ps(small_n_tail(x + full * p, tail, p), _mm512_load_ps(g->b + full * 16), acc);
-        small_n_store(j->c + (int64_t)m * j->ldc + g->n0, acc, p, columns);
-    }
-}
-
-/* Rows begin .. end, SMALL_N_BLOCK_ROWS at a time through every group, so that the second
- * group reads A's rows from L1 (8 KiB of them for K = 64) rather than L2: 5 % faster. */
-#define SMALL_N_BLOCK_ROWS 32
-
-__attribute__((target("avx512f"))) static void small_n_rows(size_t begin, size_t end, void *ctx)
-{
-    const small_n_job *j = ctx;
-    for (size_t first = begin; first < end; first += SMALL_N_BLOCK_ROWS) {
-        size_t last = end - first < SMALL_N_BLOCK_ROWS ? end : first + SMALL_N_BLOCK_ROWS;
-        for (int i = 0; i < j->groups; i++) {
-            const small_n_group *g = &j->group[i];
-            switch (g->p) {
-            case 1: small_n_group_rows(j, g, first, last, 1); break;
-            case 2: small_n_group_rows(j, g, first, last, 2); break;
-            case 4: small_n_group_rows(j, g, first, last, 4); break;
-            default: small_n_group_rows(j, g, first, last, 8); break;
-            }
+        for (int t = 0; t < n1; t++) {
+            __m512 a = tail ? narrow_tail_broadcast(tail[i], t, p1) : narrow_broadcast(row[i] + k + t * p1, p1);
+            acc1[i] = _mm512_fmadd_ps(a, bv[n0 + t], acc1[i]);
         }
     }
 }
 
-static bool small_n_supported(void)
+/* Rows m .. m + rows of out (rows NARROW_ROWS, or 1), with rows, p0 and p1 constants where
+ * inlined. */
+NARROW_TARGET void narrow_block(const narrow_job *j, int64_t m, int rows, int64_t p0, int64_t p1)
+{
+    const int vectors = (int)(NARROW_STEP / p0 + (p1 ? NARROW_STEP / p1 : 0));
+    const int64_t lda = j->lda, ldc = j->ldc, steps = j->K / NARROW_STEP, left = j->K % NARROW_STEP;
+    const float *b = j->b, *row[NARROW_ROWS];
+    __m512 acc0[NARROW_ROWS], acc1[NARROW_ROWS], bv[NARROW_STEP];
+    for (int i = 0; i < rows; i++) {
+        row[i] = j->a + (m + i) * lda;
+        acc0[i] = acc1[i] = _mm512_setzero_ps();
+    }
+    int64_t k = 0;
+    for (int64_t s = 0; s < steps; s++, b += vectors * 16, k += NARROW_STEP) {
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + t * 16);
+        narrow_step(acc0, acc1, rows, row, k, NULL, bv, p0, p1);
+    }
+    if (left) {
+        __m512 tail[NARROW_ROWS];
+        for (int i = 0; i < rows; i++) tail[i] = _mm512_maskz_loadu_ps((__mmask16)((1u << left) - 1), row[i] + k);
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + t * 16);
+        narrow_step(acc0, acc1, rows, row, 0, tail, bv, p0, p1);
+    }
+    float *out = j->c + m * ldc;
+    if (p1 == 0) {
+        for (int i = 0; i < rows; i++)
+            _mm512_mask_storeu_ps(out + i * ldc, (__mmask16)((1u << j->N) - 1), _mm512_add_ps(acc0[i], acc1[i]));
+        return;
+    }
+    const __mmask16 rest = (__mmask16)((1u << (j->N - 8)) - 1);
+    if (rows == NARROW_ROWS) narrow_store_eights(out, ldc, acc0);
+    else for (int i = 0; i < rows; i++) narrow_store(out + i * ldc, acc0[i], p0, 0xFF);
+    if (rows == NARROW_ROWS && p1 == 8 && rest == 3) narrow_store_pairs(out + 8, ldc, acc1);
+    else for (int i = 0; i < rows; i++) narrow_store(out + i * ldc + 8, acc1[i], p1, rest);
+}
+
+/* Blocks begin .. end of NARROW_ROWS rows (the last one may hold fewer). */
+NARROW_TARGET void narrow_blocks_of(const narrow_job *j, size_t begin, size_t end, int64_t p0, int64_t p1)
+{
+    for (size_t block = begin; block < end; block++) {
+        int64_t m = (int64_t)block * NARROW_ROWS;
+        if (m + NARROW_ROWS <= j->M) narrow_block(j, m, NARROW_ROWS, p0, p1);
+        else for (; m < j->M; m++) narrow_block(j, m, 1, p0, p1);
+    }
+}
+
+__attribute__((target("avx512f"))) static void narrow_blocks(size_t begin, size_t end, void *ctx)
+{
+    const narrow_job *j = ctx;
+    if (j->p1 == 8) narrow_blocks_of(j, begin, end, 2, 8);
+    else if (j->p1 == 4) narrow_blocks_of(j, begin, end, 2, 4);
+    else narrow_blocks_of(j, begin, end, 1, 0);
+}
+
+static bool narrow_supported(void)
 {
     static int supported = -1; /* a benign race: every thread computes the same value */
     if (supported < 0) supported = __builtin_cpu_supports("avx512f") ? 1 : 0;
     return supported == 1;
 }
 
-/* Whether C = A B takes small_n_rows: float32 operands, 9 to 16 columns, A's and out's rows
+/* Whether C = A B takes narrow_blocks: float32 operands, 9 to 16 columns, A's and out's rows
  * contiguous. */
-static bool small_n_applies(const matrix *A, const matrix *B, const matrix *C, int64_t K)
+static bool narrow_applies(const matrix *A, const matrix *B, const matrix *C, int64_t K)
 {
-    return C->cols >= SMALL_N_MIN && C->cols <= SMALL_N_MAX && K > 0 && A->dtype == ACL_FLOAT &&
+    return C->cols >= NARROW_MIN_N && C->cols <= NARROW_MAX_N && K > 0 && A->dtype == ACL_FLOAT &&
            B->dtype == ACL_FLOAT && C->dtype == ACL_FLOAT && (A->cs == 1 || K == 1) && C->cs == 1 &&
-           small_n_supported();
+           narrow_supported();
 }
 
-/* Group g's packed rows: lane n * p + q of row r is B[r * p + q, n0 + n], zero outside B. */
-static void small_n_pack(const matrix *B, int64_t K, small_n_group *g, float *packed)
+/* The packed B of narrow_job: for step s, vector t of the group of columns n0 .. n0 + 16 / p
+ * holds B[s * NARROW_STEP + t * p + q, n0 + n] in lane n * p + q, zero past K and N. */
+static float *narrow_pack_group(const matrix *B, int64_t K, int64_t s, int64_t n0, int64_t p, float *packed)
 {
     const float *b = (const float *)B->base;
-    for (int64_t r = 0; r * g->p < K; r++)
-        for (int64_t n = 0; n < g->w; n++)
-            for (int64_t q = 0; q < g->p; q++) {
-                int64_t k = r * g->p + q, col = g->n0 + n;
-                packed[r * 16 + n * g->p + q] = k < K && col < B->cols ? b[k * B->rs + col * B->cs] : 0.0f;
+    for (int64_t t = 0; t < NARROW_STEP / p; t++, packed += 16)
+        for (int64_t n = 0; n < 16 / p; n++)
+            for (int64_t q = 0; q < p; q++) {
+                int64_t k = s * NARROW_STEP + t * p + q, col = n0 + n;
+                packed[n * p + q] = k < K && col < B->cols ? b[k * B->rs + col * B->cs] : 0.0f;
             }
-    g->b = packed;
+    return packed;
 }
 
-static int gemm_small_n(const matrix *A, const matrix *B, const matrix *C, int64_t K)
+static int gemm_narrow(const matrix *A, const matrix *B, const matrix *C, int64_t K)
 {
-    int64_t N = C->cols, rest = N - 8;
-    small_n_job j = {(const float *)A->base, (float *)C->base, A->rs, C->rs, K, N, 1, {{0, 16, 1, NULL}}};
-    if (rest <= 4) { /* 8 columns two k at a time, the rest 4 or 8 k at a time */
-        j.groups = 2;
-        j.group[0] = (small_n_group){0, 8, 2, NULL};
-        j.group[1] = (small_n_group){8, rest <= 2 ? 2 : 4, rest <= 2 ? 8 : 4, NULL};
+    int64_t N = C->cols, steps = (K + NARROW_STEP - 1) / NARROW_STEP;
+    narrow_job j = {(const float *)A->base, (float *)C->base, NULL, A->rs, C->rs, C->rows, K, N, 1, 0};
+    if (N <= 12) { /* 8 columns two k at a time, the rest 8 or 4 k at a time */
+        j.p0 = 2;
+        j.p1 = N <= 10 ? 8 : 4;
     }
-    _Alignas(64) float stack[2][SMALL_N_STACK_K * 16];
-    float *heap = K <= SMALL_N_STACK_K ? NULL : aligned_alloc(64, (size_t)K * 32 * sizeof(float));
-    if (K > SMALL_N_STACK_K && !heap) return npusim_error(ACLNN_ERR_INNER, "aclnnMatmul: out of host memory");
-    for (int i = 0; i < j.groups; i++) small_n_pack(B, K, &j.group[i], heap ? heap + (size_t)i * (size_t)K * 16 : stack[i]);
-    size_t rows = (size_t)C->rows;
+    _Alignas(64) float stack[NARROW_STACK_K * 16];
+    size_t floats = (size_t)(steps * NARROW_STEP * 16); /* at most 16 lanes per k */
+    float *packed = steps * NARROW_STEP <= NARROW_STACK_K ? stack : aligned_alloc(64, floats * sizeof(float));
+    if (!packed) return npusim_error(ACLNN_ERR_INNER, "aclnnMatmul: out of host memory");
+    float *next = packed;
+    for (int64_t s = 0; s < steps; s++) {
+        next = narrow_pack_group(B, K, s, 0, j.p0, next);
+        if (j.p1) next = narrow_pack_group(B, K, s, 8, j.p1, next);
+    }
+    j.b = packed;
+    size_t blocks = (size_t)((C->rows + NARROW_ROWS - 1) / NARROW_ROWS);
     int64_t mnk = C->rows * N * K;
-    if (mnk < BLAS_POOL_MNK) small_n_rows(0, rows, &j);
-    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(rows, SMALL_N_ROWS * 8, small_n_rows, &j);
-    else npusim_parallel_for(rows, SMALL_N_ROWS * 8, small_n_rows, &j);
-    free(heap);
+    if (mnk < BLAS_POOL_MNK) narrow_blocks(0, blocks, &j);
+    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(blocks, 8, narrow_blocks, &j);
+    else npusim_parallel_for(blocks, 8, narrow_blocks, &j);
+    if (packed != stack) free(packed);
     return 0;
 }
 #endif
@@ -425,8 +444,8 @@ static int matmul_one(npusim_kind kind, const matrix *A, const matrix *B, const 
 {
     int64_t M = C->rows, N = C->cols;
     if (M == 0 || N == 0) return 0;
-#ifdef SMALL_N_KERNEL
-    if (kind == KIND_F32 && small_n_applies(A, B, C, K)) return gemm_small_n(A, B, C, K);
+#ifdef NARROW_KERNEL
+    if (kind == KIND_F32 && narrow_applies(A, B, C, K)) return gemm_narrow(A, B, C, K);
 #endif
     size_t ksz = npusim_kind_size(kind);
     aclDataType kdt = npusim_kind_dtype(kind);
