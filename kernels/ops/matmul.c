@@ -187,77 +187,70 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
 /* ---------------------------------------------------------------------------------------------
  * Narrow products: float32 with 9 to 16 columns of out (k-means' distances to 10 centroids,
  * `x @ centroids.T`): OpenBLAS has no kernel for such widths (its small-matrix kernels cover up
- * to 8 columns: a (1797, 64) @ (64, 10) takes it 2.5 times its (1797, 64) @ (64, 8)). Here a row
- * of out is computed by 16-lane FMAs in column groups of w columns and p = 16 / w consecutive
- * k (lane n * p + q holds the partial sum of column n over k = q mod p), each group's p partial
- * sums added at the end. 9 or 10 columns are a group of 8 (p = 2) and one of 2 (p = 8), 11 or 12
- * a group of 8 and one of 4 (p = 4), 13 to 16 one group of 16 (p = 1): 40 FMAs per row of
- * K = 64 for 10 columns instead of 64 with 10 of 16 lanes busy.
+ * to 8 columns: a (1797, 64) @ (64, 10) takes it 2.5 times its (1797, 64) @ (64, 8)). Here
+ * each row of out is a few 16-lane accumulators whose lanes hold partial sums over k: a "quad"
+ * accumulator holds 4 columns (4 n .. 4 n + 3) by 4 k (lane 4 c + q: column 4 n + c over
+ * k = q mod 4), a "pair" one columns 8 and 9 by 8 k (lane 8 c + q). 9 or 10 columns are two
+ * quads and a pair (40 FMAs per row of K = 64 instead of 64 with 10 of 16 lanes busy), 11 or
+ * 12 three quads, 13 to 16 four.
  *
- * The loop takes NARROW_STEP consecutive k of NARROW_ROWS rows at a time through both groups:
- * B is packed once as, for each step, group 0's NARROW_STEP / p0 vectors then group 1's
- * NARROW_STEP / p1 (zeros past K and past N), loaded into registers once per step and shared
- * by the rows, whose 2 * NARROW_ROWS accumulators (one per row and group) stay in registers;
- * each FMA reads its p values of A as a broadcast load. Going through both groups in one pass
- * reads each row of A once and keeps 16 independent sums in flight (the FMA latency times the
- * two FMA ports needs 8): 15 % faster than one group after the other. The product is then
- * bound by its FMAs (72 K of them for (1797, 64) @ (64, 10)). */
+ * The loop takes NARROW_STEP = 8 consecutive k of a block of rows at a time: B is packed once
+ * as, for each step, each quad's vector of its first 4 k, then of its last 4, then the pair's
+ * (zeros past K and N), loaded into registers once per step and shared by the block's rows,
+ * whose accumulators stay in registers (24 for 8 rows of 10 columns: enough independent sums
+ * for the FMA latency). A row's 8 k are read as two broadcasts of 4 floats, shared by its
+ * quads, and for the pair one broadcast of 8: 3 loads per 5 FMAs, where column groups of
+ * 2 k per lane (one broadcast per FMA) left the loop bound by its loads, 20 % slower. Two
+ * rows' quads are then summed together by shuffles (narrow_sum_quads). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define NARROW_KERNEL 1
 #define NARROW_MIN_N 9
 #define NARROW_MAX_N 16
-#define NARROW_ROWS 8
+#define NARROW_MAX_ROWS 8
 #define NARROW_STEP 8
 #define NARROW_STACK_K 256 /* packed B on the stack up to this K (16 KiB) */
 
 typedef struct {
     const float *a;  /* A's rows (contiguous over k) every lda floats */
     float *c;        /* out's rows (contiguous) every ldc floats */
-    const float *b;  /* packed B: per step, group 0's vectors then group 1's */
+    const float *b;  /* packed B (see above) */
     int64_t lda, ldc, M, K, N;
-    int64_t p0, p1;  /* k per lane group of each column group; p1 = 0: one group of 16 columns */
+    int64_t quads;   /* 2, 3 or 4; a pair as well when N <= 10 */
 } narrow_job;
 
 #define NARROW_TARGET __attribute__((target("avx512f"), always_inline)) static inline
 
-/* p consecutive floats at x repeated across the 16 lanes (one broadcast load). */
+/* Rows of a block: as many as keep the accumulators and the step's vectors of B within the 32
+ * vector registers. */
+static inline int narrow_rows(int64_t quads)
+{
+    return quads == 2 ? 8 : quads == 3 ? 6 : 4;
+}
+
+/* p consecutive floats at x (p = 4 or 8) repeated across the 16 lanes: one broadcast load. */
 NARROW_TARGET __m512 narrow_broadcast(const float *x, int64_t p)
 {
-    if (p == 1) return _mm512_set1_ps(*x);
-    if (p == 2) {
-        double pair;
-        memcpy(&pair, x, sizeof pair);
-        return _mm512_castpd_ps(_mm512_set1_pd(pair));
-    }
     if (p == 4) return _mm512_broadcast_f32x4(_mm_loadu_ps(x));
     return _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_loadu_pd((const double *)(const void *)x)));
 }
 
-/* Vector t of a group of p taken from the last, partial step of a row, held in the low lanes of
- * v (read with a mask, not past the row: it may end A; zeros past K): lanes first + (l mod p). */
-NARROW_TARGET __m512 narrow_tail_broadcast(__m512 v, int64_t t, int64_t p)
+/* The sums of two rows' quads lo (columns 0..3 of a set of 8) and hi (4..7): elements 0..7 are
+ * row 0's 8 columns, 8..15 row 1's. Four partial sums per column: two rounds of shuffles within
+ * 128-bit lanes, then one permutation into column order (10 instructions for 16 sums). */
+NARROW_TARGET __m512 narrow_sum_quads(__m512 lo0, __m512 hi0, __m512 lo1, __m512 hi1)
 {
-    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    __m512i index = _mm512_add_epi32(_mm512_and_si512(lane, _mm512_set1_epi32((int)p - 1)),
-                                     _mm512_set1_epi32((int)(t * p)));
-    return _mm512_permutexvar_ps(index, v);
+    /* 128-bit lane j: the two halves of lo's column j, then of hi's column 4 + j */
+    __m512 u0 = _mm512_add_ps(_mm512_shuffle_ps(lo0, hi0, 0x88), _mm512_shuffle_ps(lo0, hi0, 0xDD));
+    __m512 u1 = _mm512_add_ps(_mm512_shuffle_ps(lo1, hi1, 0x88), _mm512_shuffle_ps(lo1, hi1, 0xDD));
+    /* element 4 j + e: column j + 4 (e % 2) of row e / 2 */
+    __m512 v = _mm512_add_ps(_mm512_shuffle_ps(u0, u1, 0x88), _mm512_shuffle_ps(u0, u1, 0xDD));
+    const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    return _mm512_permutexvar_ps(order, v);
 }
 
-/* The w sums of p lanes each of v, stored at out (columns outside the mask left alone). */
-NARROW_TARGET void narrow_store(float *out, __m512 v, int64_t p, __mmask16 columns)
-{
-    if (p >= 8) v = _mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, 0xB1));
-    if (p >= 4) v = _mm512_add_ps(v, _mm512_permute_ps(v, 0x4E));
-    if (p >= 2) v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xB1));
-    static const __mmask16 firsts[17] = {[1] = 0xFFFF, [2] = 0x5555, [4] = 0x1111, [8] = 0x0101};
-    if (p > 1) v = _mm512_maskz_compress_ps(firsts[p], v);
-    _mm512_mask_storeu_ps(out, columns, v);
-}
-
-/* Two columns of NARROW_ROWS rows (p = 8: lane 8 n + q of acc[i] holds row i's partial sum of
- * column n), stored at out (rows every ldc floats): the eight rows' sums added as a tree of
- * shuffles, 15 in all instead of 5 per row. */
+/* The pairs' sums (columns 8 and 9) of 8 rows, stored at out (rows every ldc floats): eight
+ * partial sums per column added as a tree of shuffles, 15 instructions in all. */
 NARROW_TARGET void narrow_store_pairs(float *out, int64_t ldc, const __m512 *acc)
 {
     __m512 half[4], quarter[2];
@@ -274,100 +267,118 @@ NARROW_TARGET void narrow_store_pairs(float *out, int64_t ldc, const __m512 *acc
     const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
     _Alignas(64) float pairs[16];
     _mm512_store_ps(pairs, _mm512_permutexvar_ps(order, sums));
-    for (int r = 0; r < NARROW_ROWS; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
+    for (int r = 0; r < 8; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
 }
 
-/* Eight columns of NARROW_ROWS rows (p = 2: lane 2 n + q of acc[i] holds row i's partial sum
- * of column n), stored at out (rows every ldc floats): two rows at a time, their pairs of
- * partial sums added by two shuffles and one add, then one permutation puts each row's eight
- * sums in a half, stored whole (narrow_store's compress and masked store per row cost 5 % of
- * k-means' product). */
-NARROW_TARGET void narrow_store_eights(float *out, int64_t ldc, const __m512 *acc)
+/* The 4 (quad) or 2 (pair) sums of p partial sums each in v, stored at out (columns outside
+ * the mask left alone): a row on its own, at the end of A. */
+NARROW_TARGET void narrow_store(float *out, __m512 v, int64_t p, __mmask16 columns)
 {
-    /* 128-bit lane l of the sums: row i's columns 2l, 2l + 1, then row i + 1's */
-    const __m512i order = _mm512_set_epi32(15, 14, 11, 10, 7, 6, 3, 2, 13, 12, 9, 8, 5, 4, 1, 0);
-    for (int i = 0; i < NARROW_ROWS; i += 2) {
-        __m512 sums = _mm512_add_ps(_mm512_shuffle_ps(acc[i], acc[i + 1], 0x88),
-                                    _mm512_shuffle_ps(acc[i], acc[i + 1], 0xDD));
-        __m512 rows = _mm512_permutexvar_ps(order, sums);
-        _mm256_storeu_ps(out + i * ldc, _mm512_castps512_ps256(rows));
-        _mm256_storeu_pd((double *)(void *)(out + (i + 1) * ldc),
-                         _mm512_extractf64x4_pd(_mm512_castps_pd(rows), 1));
-    }
+    if (p == 8) v = _mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, 0xB1));
+    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0x4E));
+    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xB1));
+    v = _mm512_maskz_compress_ps(p == 8 ? 0x0101 : 0x1111, v);
+    _mm512_mask_storeu_ps(out, columns, v);
 }
 
-/* acc[i] += the products of step vectors bv (group 0's n0 then group 1's) with the step's k of
- * row i, read at row[i] + k (full steps) or taken from tail[i] (the partial last step). With one
- * group (p1 = 0) its vectors alternate between acc0 and acc1, two chains per row. */
-NARROW_TARGET void narrow_step(__m512 *acc0, __m512 *acc1, int rows, const float *const *row, int64_t k,
-                               const __m512 *tail, const __m512 *bv, int64_t p0, int64_t p1)
+/* One step of `rows` rows: acc[q * rows + i] (quad q of row i, then the pair) += the step's
+ * vectors bv times the row's 8 k, read at row[i] + k; the block's first step sets acc instead
+ * (an array of zeros would be cleared in memory, then read back: 25 % of the product). */
+NARROW_TARGET void narrow_step(__m512 *acc, int rows, const float *const *row, int64_t k, const __m512 *bv,
+                               int64_t quads, bool pair, bool first)
 {
-    const int n0 = (int)(NARROW_STEP / p0), n1 = p1 ? (int)(NARROW_STEP / p1) : 0;
+    const __m512 zero = _mm512_setzero_ps();
     for (int i = 0; i < rows; i++) {
-        for (int t = 0; t < n0; t++) {
-            __m512 a = tail ? narrow_tail_broadcast(tail[i], t, p0) : narrow_broadcast(row[i] + k + t * p0, p0);
-            if (p1 == 0 && (t & 1)) acc1[i] = _mm512_fmadd_ps(a, bv[t], acc1[i]);
-            else acc0[i] = _mm512_fmadd_ps(a, bv[t], acc0[i]);
-        }
-        for (int t = 0; t < n1; t++) {
-            __m512 a = tail ? narrow_tail_broadcast(tail[i], t, p1) : narrow_broadcast(row[i] + k + t * p1, p1);
-            acc1[i] = _mm512_fmadd_ps(a, bv[n0 + t], acc1[i]);
+        __m512 x[2] = {narrow_broadcast(row[i] + k, 4), narrow_broadcast(row[i] + k + 4, 4)};
+        for (int h = 0; h < 2; h++)
+            for (int q = 0; q < quads; q++) {
+                __m512 *sum = &acc[q * rows + i];
+                *sum = _mm512_fmadd_ps(x[h], bv[h * quads + q], first && h == 0 ? zero : *sum);
+            }
+        if (pair) {
+            __m512 *sum = &acc[quads * rows + i];
+            *sum = _mm512_fmadd_ps(narrow_broadcast(row[i] + k, 8), bv[2 * quads], first ? zero : *sum);
         }
     }
 }
 
-/* Rows m .. m + rows of out (rows NARROW_ROWS, or 1), with rows, p0 and p1 constants where
- * inlined. */
-NARROW_TARGET void narrow_block(const narrow_job *j, int64_t m, int rows, int64_t p0, int64_t p1)
+/* Stores the sums of `rows` rows' accumulators (narrow_step's order) at out. */
+NARROW_TARGET void narrow_store_rows(float *out, int64_t ldc, int64_t N, const __m512 *acc, int rows,
+                                     int64_t quads, bool pair)
 {
-    const int vectors = (int)(NARROW_STEP / p0 + (p1 ? NARROW_STEP / p1 : 0));
-    const int64_t lda = j->lda, ldc = j->ldc, steps = j->K / NARROW_STEP, left = j->K % NARROW_STEP;
-    const float *b = j->b, *row[NARROW_ROWS];
-    __m512 acc0[NARROW_ROWS], acc1[NARROW_ROWS], bv[NARROW_STEP];
-    for (int i = 0; i < rows; i++) {
-        row[i] = j->a + (m + i) * lda;
-        acc0[i] = acc1[i] = _mm512_setzero_ps();
+    const __m512 zero = _mm512_setzero_ps();
+    const __mmask16 high = (__mmask16)((1u << (N - 8)) - 1); /* columns 8 .. N - 1 */
+    int i = 0;
+    for (; i + 1 < rows; i += 2) {
+        __m512 sums = narrow_sum_quads(acc[i], acc[rows + i], acc[i + 1], acc[rows + i + 1]);
+        _mm256_storeu_ps(out + i * ldc, _mm512_castps512_ps256(sums));
+        _mm256_storeu_pd((double *)(void *)(out + (i + 1) * ldc), _mm512_extractf64x4_pd(_mm512_castps_pd(sums), 1));
+        if (quads > 2) {
+            __m512 hi0 = quads > 3 ? acc[3 * rows + i] : zero, hi1 = quads > 3 ? acc[3 * rows + i + 1] : zero;
+            sums = narrow_sum_quads(acc[2 * rows + i], hi0, acc[2 * rows + i + 1], hi1);
+            _mm512_mask_storeu_ps(out + i * ldc + 8, high, sums);
+            _mm512_mask_storeu_ps(out + (i + 1) * ldc, (__mmask16)(high << 8), sums);
+        }
     }
-    int64_t k = 0;
-    for (int64_t s = 0; s < steps; s++, b += vectors * 16, k += NARROW_STEP) {
-        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + t * 16);
-        narrow_step(acc0, acc1, rows, row, k, NULL, bv, p0, p1);
-    }
-    if (left) {
-        __m512 tail[NARROW_ROWS];
-        for (int i = 0; i < rows; i++) tail[i] = _mm512_maskz_loadu_ps((__mmask16)((1u << left) - 1), row[i] + k);
-        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + t * 16);
-        narrow_step(acc0, acc1, rows, row, 0, tail, bv, p0, p1);
-    }
-    float *out = j->c + m * ldc;
-    if (p1 == 0) {
-        for (int i = 0; i < rows; i++)
-            _mm512_mask_storeu_ps(out + i * ldc, (__mmask16)((1u << j->N) - 1), _mm512_add_ps(acc0[i], acc1[i]));
-        return;
-    }
-    const __mmask16 rest = (__mmask16)((1u << (j->N - 8)) - 1);
-    if (rows == NARROW_ROWS) narrow_store_eights(out, ldc, acc0);
-    else for (int i = 0; i < rows; i++) narrow_store(out + i * ldc, acc0[i], p0, 0xFF);
-    if (rows == NARROW_ROWS && p1 == 8 && rest == 3) narrow_store_pairs(out + 8, ldc, acc1);
-    else for (int i = 0; i < rows; i++) narrow_store(out + i * ldc + 8, acc1[i], p1, rest);
+    for (; i < rows; i++)
+        for (int q = 0; q < quads; q++)
+            narrow_store(out + i * ldc + 4 * q, acc[q * rows + i], 4,
+                         q < 2 ? 0xF : (__mmask16)((high >> (4 * (q - 2))) & 0xF));
+    if (!pair) return;
+    if (rows == 8 && N == 10) narrow_store_pairs(out + 8, ldc, acc + quads * rows);
+    else for (i = 0; i < rows; i++) narrow_store(out + i * ldc + 8, acc[quads * rows + i], 8, high);
 }
 
-/* Blocks begin .. end of NARROW_ROWS rows (the last one may hold fewer). */
-NARROW_TARGET void narrow_blocks_of(const narrow_job *j, size_t begin, size_t end, int64_t p0, int64_t p1)
+/* Rows m .. m + rows of out, with rows, quads and pair constants where inlined. */
+NARROW_TARGET void narrow_block(const narrow_job *j, int64_t m, int rows, int64_t quads, bool pair)
 {
+    const int vectors = (int)(2 * quads + pair);
+    const int64_t steps = j->K / NARROW_STEP, left = j->K % NARROW_STEP;
+    const float *b = j->b, *row[NARROW_MAX_ROWS];
+    __m512 acc[3 * NARROW_MAX_ROWS], bv[2 * 4];
+    for (int i = 0; i < rows; i++) row[i] = j->a + (m + i) * j->lda;
+    int64_t s = 0;
+    if (left) { /* the last k of each row first, copied zero-padded to a step of its own (read
+                 * with a mask, not past the row: it may end A; stored whole, so the broadcasts
+                 * that read it back are forwarded from one store) */
+        _Alignas(32) float last[NARROW_MAX_ROWS][NARROW_STEP];
+        const float *last_row[NARROW_MAX_ROWS];
+        for (int i = 0; i < rows; i++) {
+            __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << left) - 1), row[i] + steps * NARROW_STEP);
+            _mm256_store_ps(last[i], _mm512_castps512_ps256(v));
+            last_row[i] = last[i];
+        }
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + (steps * vectors + t) * 16);
+        narrow_step(acc, rows, last_row, 0, bv, quads, pair, true);
+    } else {
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + t * 16);
+        narrow_step(acc, rows, row, 0, bv, quads, pair, true);
+        s = 1;
+    }
+    for (; s < steps; s++) {
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + (s * vectors + t) * 16);
+        narrow_step(acc, rows, row, s * NARROW_STEP, bv, quads, pair, false);
+    }
+    narrow_store_rows(j->c + m * j->ldc, j->ldc, j->N, acc, rows, quads, pair);
+}
+
+/* Blocks begin .. end of narrow_rows rows (the last may hold fewer: those one at a time). */
+NARROW_TARGET void narrow_blocks_of(const narrow_job *j, size_t begin, size_t end, int64_t quads, bool pair)
+{
+    const int rows = narrow_rows(quads);
     for (size_t block = begin; block < end; block++) {
-        int64_t m = (int64_t)block * NARROW_ROWS;
-        if (m + NARROW_ROWS <= j->M) narrow_block(j, m, NARROW_ROWS, p0, p1);
-        else for (; m < j->M; m++) narrow_block(j, m, 1, p0, p1);
+        int64_t m = (int64_t)block * rows;
+        if (m + rows <= j->M) narrow_block(j, m, rows, quads, pair);
+        else for (; m < j->M; m++) narrow_block(j, m, 1, quads, pair);
     }
 }
 
 __attribute__((target("avx512f"))) static void narrow_blocks(size_t begin, size_t end, void *ctx)
 {
     const narrow_job *j = ctx;
-    if (j->p1 == 8) narrow_blocks_of(j, begin, end, 2, 8);
-    else if (j->p1 == 4) narrow_blocks_of(j, begin, end, 2, 4);
-    else narrow_blocks_of(j, begin, end, 1, 0);
+    if (j->quads == 2) narrow_blocks_of(j, begin, end, 2, true);
+    else if (j->quads == 3) narrow_blocks_of(j, begin, end, 3, false);
+    else narrow_blocks_of(j, begin, end, 4, false);
 }
 
 static bool narrow_supported(void)
@@ -386,39 +397,39 @@ static bool narrow_applies(const matrix *A, const matrix *B, const matrix *C, in
            narrow_supported();
 }
 
-/* The packed B of narrow_job: for step s, vector t of the group of columns n0 .. n0 + 16 / p
- * holds B[s * NARROW_STEP + t * p + q, n0 + n] in lane n * p + q, zero past K and N. */
-static float *narrow_pack_group(const matrix *B, int64_t K, int64_t s, int64_t n0, int64_t p, float *packed)
+/* Element (k, n) of B, zero past K and N (the packed vectors' padding). */
+static float narrow_b(const matrix *B, int64_t K, int64_t k, int64_t n)
 {
-    const float *b = (const float *)B->base;
-    for (int64_t t = 0; t < NARROW_STEP / p; t++, packed += 16)
-        for (int64_t n = 0; n < 16 / p; n++)
-            for (int64_t q = 0; q < p; q++) {
-                int64_t k = s * NARROW_STEP + t * p + q, col = n0 + n;
-                packed[n * p + q] = k < K && col < B->cols ? b[k * B->rs + col * B->cs] : 0.0f;
-            }
+    return k < K && n < B->cols ? ((const float *)B->base)[k * B->rs + n * B->cs] : 0.0f;
+}
+
+/* B packed for narrow_blocks (see above); returns the end of the packed floats. */
+static float *narrow_pack(const matrix *B, int64_t K, int64_t quads, bool pair, float *packed)
+{
+    for (int64_t k = 0; k < K; k += NARROW_STEP) {
+        for (int64_t h = 0; h < 2; h++)
+            for (int64_t q = 0; q < quads; q++, packed += 16)
+                for (int64_t lane = 0; lane < 16; lane++)
+                    packed[lane] = narrow_b(B, K, k + 4 * h + lane % 4, 4 * q + lane / 4);
+        if (pair)
+            for (int64_t lane = 0; lane < 16; lane++, packed++)
+                *packed = narrow_b(B, K, k + lane % 8, 8 + lane / 8);
+    }
     return packed;
 }
 
 static int gemm_narrow(const matrix *A, const matrix *B, const matrix *C, int64_t K)
 {
-    int64_t N = C->cols, steps = (K + NARROW_STEP - 1) / NARROW_STEP;
-    narrow_job j = {(const float *)A->base, (float *)C->base, NULL, A->rs, C->rs, C->rows, K, N, 1, 0};
-    if (N <= 12) { /* 8 columns two k at a time, the rest 8 or 4 k at a time */
-        j.p0 = 2;
-        j.p1 = N <= 10 ? 8 : 4;
-    }
+    int64_t N = C->cols, quads = N <= 10 ? 2 : (N + 3) / 4;
+    narrow_job j = {(const float *)A->base, (float *)C->base, NULL, A->rs, C->rs, C->rows, K, N, quads};
     _Alignas(64) float stack[NARROW_STACK_K * 16];
-    size_t floats = (size_t)(steps * NARROW_STEP * 16); /* at most 16 lanes per k */
-    float *packed = steps * NARROW_STEP <= NARROW_STACK_K ? stack : aligned_alloc(64, floats * sizeof(float));
+    int64_t padded = (K + NARROW_STEP - 1) / NARROW_STEP * NARROW_STEP;
+    float *packed = padded <= NARROW_STACK_K ? stack : aligned_alloc(64, (size_t)padded * 16 * sizeof(float));
     if (!packed) return npusim_error(ACLNN_ERR_INNER, "aclnnMatmul: out of host memory");
-    float *next = packed;
-    for (int64_t s = 0; s < steps; s++) {
-        next = narrow_pack_group(B, K, s, 0, j.p0, next);
-        if (j.p1) next = narrow_pack_group(B, K, s, 8, j.p1, next);
-    }
+    narrow_pack(B, K, quads, N <= 10, packed);
     j.b = packed;
-    size_t blocks = (size_t)((C->rows + NARROW_ROWS - 1) / NARROW_ROWS);
+    int rows = narrow_rows(quads);
+    size_t blocks = (size_t)((C->rows + rows - 1) / rows);
     int64_t mnk = C->rows * N * K;
     if (mnk < BLAS_POOL_MNK) narrow_blocks(0, blocks, &j);
     else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(blocks, 8, narrow_blocks, &j);
