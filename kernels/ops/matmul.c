@@ -114,16 +114,21 @@ static void unpack(const void *src, npusim_kind kind, const matrix *c)
  * on a machine with more runnable threads than cores, waiting for a descheduled partner costs
  * far more than the work (the k-means example ran 10 to 50 times slower, and its replayed
  * graph, whose products follow each other with no pause, slower than eager). Products below
- * BLAS_OWN_THREADS_MNK are therefore cut into row blocks under that threshold (an even number
- * of them, so that two threads share them evenly), which also keeps each block within reach of
- * OpenBLAS's small-matrix kernels; larger ones amortise OpenBLAS's threads. The blocks run on
- * npusim's pool from BLAS_POOL_MNK on (k-means' (1797, 64) @ (64, 10), ~30 us on one thread):
- * its threads poll for the next job between operations, so handing half of such a product
- * over costs far less than it saves (while they answer promptly: npusim_parallel_for_mid). */
+ * BLAS_OWN_THREADS_MNK are therefore cut into tiles of out under that threshold (an even number
+ * of them, so that two threads share them evenly; a product whose K * N alone exceeds it stays
+ * one call); larger ones amortise OpenBLAS's threads. A tile is BLAS_TILE_COLS columns wide
+ * (or N) and as many rows as the threshold allows for its K: each call reads its rows of A and
+ * columns of B, so rows of out across all of B (2 rows at a time for 256 x 256 @ 256 x 512)
+ * read B once per few rows, 1.35x slower than 16 x 64 tiles; 16 columns were 1.8x slower for
+ * k-means' (10, 1797) @ (1797, 64). The tiles run on npusim's pool from BLAS_POOL_MNK on (that
+ * product): its threads poll for the next job between operations, so handing half of such a
+ * product over costs far less than it saves (while they answer promptly:
+ * npusim_parallel_for_mid). */
 #define BLAS_ONE_THREAD_MNK 262144
 #define BLAS_POOL_MNK (1LL << 19)
 #define BLAS_MID_MNK (1LL << 22) /* below: mid-size work for the pool (npusim_parallel_for_mid) */
 #define BLAS_OWN_THREADS_MNK (1LL << 27)
+#define BLAS_TILE_COLS 64
 
 /* OpenBLAS's "small matrix" kernels (x86-64 SKYLAKEX and later), which skip packing, take a
  * product whose mat2 is not transposed (in the row-major terms of our calls); with a transposed
@@ -140,48 +145,53 @@ typedef struct {
     int32_t lda, ldb, ldc;
     const char *a, *b;
     char *c;
-    int64_t M, N, K, block_rows;
+    int64_t M, N, K, tile_rows, tile_cols, col_tiles;
 } gemm_job;
 
-static void gemm_call(const gemm_job *j, int64_t row, int64_t rows)
+/* Rows row .. row + rows and columns col .. col + cols of out, on OpenBLAS. */
+static void gemm_call(const gemm_job *j, int64_t row, int64_t rows, int64_t col, int64_t cols)
 {
     size_t ksz = npusim_kind_size(j->kind);
     const char *a = j->a + (size_t)(j->ta == CBLAS_NO_TRANS ? row * j->lda : row) * ksz;
-    char *c = j->c + (size_t)(row * j->ldc) * ksz;
+    const char *b = j->b + (size_t)(j->tb == CBLAS_NO_TRANS ? col : col * j->ldb) * ksz;
+    char *c = j->c + (size_t)(row * j->ldc + col) * ksz;
     if (j->kind == KIND_F32)
-        blas_sgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)j->N, (int32_t)j->K, 1.0f,
-                   (const float *)a, j->lda, (const float *)j->b, j->ldb, 0.0f, (float *)c, j->ldc);
+        blas_sgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)cols, (int32_t)j->K, 1.0f,
+                   (const float *)a, j->lda, (const float *)b, j->ldb, 0.0f, (float *)c, j->ldc);
     else
-        blas_dgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)j->N, (int32_t)j->K, 1.0,
-                   (const double *)a, j->lda, (const double *)j->b, j->ldb, 0.0, (double *)c, j->ldc);
+        blas_dgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)cols, (int32_t)j->K, 1.0,
+                   (const double *)a, j->lda, (const double *)b, j->ldb, 0.0, (double *)c, j->ldc);
 }
 
-static void gemm_blocks(size_t begin, size_t end, void *ctx)
+/* Tiles begin .. end, each row of tiles from left to right (its rows of A stay in cache). */
+static void gemm_tiles(size_t begin, size_t end, void *ctx)
 {
     const gemm_job *j = ctx;
-    for (size_t block = begin; block < end; block++) {
-        int64_t row = (int64_t)block * j->block_rows;
-        int64_t rows = j->M - row < j->block_rows ? j->M - row : j->block_rows;
-        gemm_call(j, row, rows);
+    for (size_t tile = begin; tile < end; tile++) {
+        int64_t row = (int64_t)tile / j->col_tiles * j->tile_rows, col = (int64_t)tile % j->col_tiles * j->tile_cols;
+        gemm_call(j, row, j->M - row < j->tile_rows ? j->M - row : j->tile_rows, col,
+                  j->N - col < j->tile_cols ? j->N - col : j->tile_cols);
     }
 }
 
 static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int tb, int32_t ldb, const void *b,
                       void *c, int32_t ldc, int64_t M, int64_t N, int64_t K)
 {
-    gemm_job j = {kind, ta, tb, lda, ldb, ldc, a, b, c, M, N, K, M};
-    int64_t mnk = M * N * K;
+    gemm_job j = {kind, ta, tb, lda, ldb, ldc, a, b, c, M, N, K, M, N, 1};
+    int64_t mnk = M * N * K, area = BLAS_ONE_THREAD_MNK / K; /* rows * columns of a tile */
     if (mnk <= BLAS_ONE_THREAD_MNK || mnk >= BLAS_OWN_THREADS_MNK || N * K > BLAS_ONE_THREAD_MNK) {
-        gemm_call(&j, 0, M);
+        gemm_call(&j, 0, M, 0, N);
         return;
     }
-    int64_t even_blocks = (mnk + BLAS_ONE_THREAD_MNK - 1) / BLAS_ONE_THREAD_MNK;
-    even_blocks += even_blocks & 1;
-    j.block_rows = (M + even_blocks - 1) / even_blocks;
-    size_t blocks = (size_t)((M + j.block_rows - 1) / j.block_rows);
-    if (mnk < BLAS_POOL_MNK) gemm_blocks(0, blocks, &j);
-    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(blocks, 1, gemm_blocks, &j);
-    else npusim_parallel_for(blocks, 1, gemm_blocks, &j);
+    j.tile_cols = N < BLAS_TILE_COLS ? N : BLAS_TILE_COLS;
+    j.col_tiles = (N + j.tile_cols - 1) / j.tile_cols;
+    int64_t rows = area / j.tile_cols, row_tiles = (M + rows - 1) / rows;
+    row_tiles += (row_tiles * j.col_tiles) & 1;
+    j.tile_rows = (M + row_tiles - 1) / row_tiles;
+    size_t tiles = (size_t)((M + j.tile_rows - 1) / j.tile_rows * j.col_tiles);
+    if (mnk < BLAS_POOL_MNK) gemm_tiles(0, tiles, &j);
+    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(tiles, 1, gemm_tiles, &j);
+    else npusim_parallel_for(tiles, 1, gemm_tiles, &j);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -192,7 +202,9 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
  * accumulator holds 4 columns (4 n .. 4 n + 3) by 4 k (lane 4 c + q: column 4 n + c over
  * k = q mod 4), a "pair" one columns 8 and 9 by 8 k (lane 8 c + q). 9 or 10 columns are two
  * quads and a pair (40 FMAs per row of K = 64 instead of 64 with 10 of 16 lanes busy), 11 or
- * 12 three quads, 13 to 16 four.
+ * 12 three quads. 13 to 16 columns are one accumulator of 16 columns summed over k in order,
+ * as OpenBLAS does (four quads would be 1.25x faster, but their sums in another order than
+ * NumPy's would add rounding differences of products that were bit-identical to NumPy's).
  *
  * The loop takes NARROW_STEP = 8 consecutive k of a block of rows at a time: B is packed once
  * as, for each step, each quad's vector of its first 4 k, then of its last 4, then the pair's
@@ -216,7 +228,7 @@ typedef struct {
     float *c;        /* out's rows (contiguous) every ldc floats */
     const float *b;  /* packed B (see above) */
     int64_t lda, ldc, M, K, N;
-    int64_t quads;   /* 2, 3 or 4; a pair as well when N <= 10 */
+    int64_t quads;   /* 2 or 3, a pair as well when N <= 10; 0: 16 columns by one k */
 } narrow_job;
 
 #define NARROW_TARGET __attribute__((target("avx512f"), always_inline)) static inline
@@ -225,7 +237,7 @@ typedef struct {
  * vector registers. */
 static inline int narrow_rows(int64_t quads)
 {
-    return quads == 2 ? 8 : quads == 3 ? 6 : 4;
+    return quads == 3 ? 6 : 8;
 }
 
 /* p consecutive floats at x (p = 4 or 8) repeated across the 16 lanes: one broadcast load. */
@@ -281,14 +293,18 @@ NARROW_TARGET void narrow_store(float *out, __m512 v, int64_t p, __mmask16 colum
     _mm512_mask_storeu_ps(out, columns, v);
 }
 
-/* One step of `rows` rows: acc[q * rows + i] (quad q of row i, then the pair) += the step's
- * vectors bv times the row's 8 k, read at row[i] + k; the block's first step sets acc instead
- * (an array of zeros would be cleared in memory, then read back: 25 % of the product). */
+/* One step of `rows` rows: acc[q * rows + i] (quad q of row i, then the pair; with no quads
+ * the row's 16 columns) += the step's vectors bv times the row's 8 k, read at row[i] + k; the
+ * block's first step sets acc instead (an array of zeros would be cleared in memory, then read
+ * back: 25 % of the product). */
 NARROW_TARGET void narrow_step(__m512 *acc, int rows, const float *const *row, int64_t k, const __m512 *bv,
                                int64_t quads, bool pair, bool first)
 {
     const __m512 zero = _mm512_setzero_ps();
-    for (int i = 0; i < rows; i++) {
+    for (int i = 0; quads == 0 && i < rows; i++)
+        for (int t = 0; t < NARROW_STEP; t++)
+            acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(row[i][k + t]), bv[t], first && t == 0 ? zero : acc[i]);
+    for (int i = 0; quads > 0 && i < rows; i++) {
         __m512 x[2] = {narrow_broadcast(row[i] + k, 4), narrow_broadcast(row[i] + k + 4, 4)};
         for (int h = 0; h < 2; h++)
             for (int q = 0; q < quads; q++) {
@@ -309,6 +325,10 @@ NARROW_TARGET void narrow_store_rows(float *out, int64_t ldc, int64_t N, const _
     const __m512 zero = _mm512_setzero_ps();
     const __mmask16 high = (__mmask16)((1u << (N - 8)) - 1); /* columns 8 .. N - 1 */
     int i = 0;
+    if (quads == 0) {
+        for (; i < rows; i++) _mm512_mask_storeu_ps(out + i * ldc, (__mmask16)((1u << N) - 1), acc[i]);
+        return;
+    }
     for (; i + 1 < rows; i += 2) {
         __m512 sums = narrow_sum_quads(acc[i], acc[rows + i], acc[i + 1], acc[rows + i + 1]);
         _mm256_storeu_ps(out + i * ldc, _mm512_castps512_ps256(sums));
@@ -329,36 +349,48 @@ NARROW_TARGET void narrow_store_rows(float *out, int64_t ldc, int64_t N, const _
     else for (i = 0; i < rows; i++) narrow_store(out + i * ldc + 8, acc[quads * rows + i], 8, high);
 }
 
+/* The partial last step of K (K % NARROW_STEP k) of `rows` rows: their last k copied,
+ * zero-padded, to a step of their own (read with a mask, not past the row: it may end A;
+ * stored whole, so the broadcasts that read it back are forwarded from one store). */
+NARROW_TARGET void narrow_last_step(const narrow_job *j, __m512 *acc, int rows, const float *const *row,
+                                    int vectors, int64_t quads, bool pair, bool first)
+{
+    const int64_t k = j->K / NARROW_STEP * NARROW_STEP;
+    _Alignas(32) float last[NARROW_MAX_ROWS][NARROW_STEP];
+    const float *last_row[NARROW_MAX_ROWS];
+    __m512 bv[NARROW_STEP];
+    for (int i = 0; i < rows; i++) {
+        __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << (j->K - k)) - 1), row[i] + k);
+        _mm256_store_ps(last[i], _mm512_castps512_ps256(v));
+        last_row[i] = last[i];
+    }
+    for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(j->b + (k / NARROW_STEP * vectors + t) * 16);
+    narrow_step(acc, rows, last_row, 0, bv, quads, pair, first);
+}
+
 /* Rows m .. m + rows of out, with rows, quads and pair constants where inlined. */
 NARROW_TARGET void narrow_block(const narrow_job *j, int64_t m, int rows, int64_t quads, bool pair)
 {
-    const int vectors = (int)(2 * quads + pair);
+    const int vectors = quads ? (int)(2 * quads + pair) : NARROW_STEP;
     const int64_t steps = j->K / NARROW_STEP, left = j->K % NARROW_STEP;
-    const float *b = j->b, *row[NARROW_MAX_ROWS];
-    __m512 acc[3 * NARROW_MAX_ROWS], bv[2 * 4];
+    const float *row[NARROW_MAX_ROWS];
+    __m512 acc[3 * NARROW_MAX_ROWS], bv[NARROW_STEP];
     for (int i = 0; i < rows; i++) row[i] = j->a + (m + i) * j->lda;
+    /* Quads take the partial last step first (it then sets acc); sums in order (no quads) take
+     * it last, unless it is the only one. */
+    bool last_first = left && (quads > 0 || steps == 0);
     int64_t s = 0;
-    if (left) { /* the last k of each row first, copied zero-padded to a step of its own (read
-                 * with a mask, not past the row: it may end A; stored whole, so the broadcasts
-                 * that read it back are forwarded from one store) */
-        _Alignas(32) float last[NARROW_MAX_ROWS][NARROW_STEP];
-        const float *last_row[NARROW_MAX_ROWS];
-        for (int i = 0; i < rows; i++) {
-            __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << left) - 1), row[i] + steps * NARROW_STEP);
-            _mm256_store_ps(last[i], _mm512_castps512_ps256(v));
-            last_row[i] = last[i];
-        }
-        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + (steps * vectors + t) * 16);
-        narrow_step(acc, rows, last_row, 0, bv, quads, pair, true);
-    } else {
-        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + t * 16);
+    if (last_first) narrow_last_step(j, acc, rows, row, vectors, quads, pair, true);
+    else {
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(j->b + t * 16);
         narrow_step(acc, rows, row, 0, bv, quads, pair, true);
         s = 1;
     }
     for (; s < steps; s++) {
-        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(b + (s * vectors + t) * 16);
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(j->b + (s * vectors + t) * 16);
         narrow_step(acc, rows, row, s * NARROW_STEP, bv, quads, pair, false);
     }
+    if (left && !last_first) narrow_last_step(j, acc, rows, row, vectors, quads, pair, false);
     narrow_store_rows(j->c + m * j->ldc, j->ldc, j->N, acc, rows, quads, pair);
 }
 
@@ -378,7 +410,7 @@ __attribute__((target("avx512f"))) static void narrow_blocks(size_t begin, size_
     const narrow_job *j = ctx;
     if (j->quads == 2) narrow_blocks_of(j, begin, end, 2, true);
     else if (j->quads == 3) narrow_blocks_of(j, begin, end, 3, false);
-    else narrow_blocks_of(j, begin, end, 4, false);
+    else narrow_blocks_of(j, begin, end, 0, false);
 }
 
 static bool narrow_supported(void)
@@ -407,20 +439,19 @@ static float narrow_b(const matrix *B, int64_t K, int64_t k, int64_t n)
 static float *narrow_pack(const matrix *B, int64_t K, int64_t quads, bool pair, float *packed)
 {
     for (int64_t k = 0; k < K; k += NARROW_STEP) {
+        for (int64_t t = 0; quads == 0 && t < NARROW_STEP; t++) /* 16 columns by one k */
+            for (int64_t lane = 0; lane < 16; lane++) *packed++ = narrow_b(B, K, k + t, lane);
         for (int64_t h = 0; h < 2; h++)
-            for (int64_t q = 0; q < quads; q++, packed += 16)
-                for (int64_t lane = 0; lane < 16; lane++)
-                    packed[lane] = narrow_b(B, K, k + 4 * h + lane % 4, 4 * q + lane / 4);
-        if (pair)
-            for (int64_t lane = 0; lane < 16; lane++, packed++)
-                *packed = narrow_b(B, K, k + lane % 8, 8 + lane / 8);
+            for (int64_t q = 0; q < quads; q++)
+                for (int64_t lane = 0; lane < 16; lane++) *packed++ = narrow_b(B, K, k + 4 * h + lane % 4, 4 * q + lane / 4);
+        for (int64_t lane = 0; pair && lane < 16; lane++) *packed++ = narrow_b(B, K, k + lane % 8, 8 + lane / 8);
     }
     return packed;
 }
 
 static int gemm_narrow(const matrix *A, const matrix *B, const matrix *C, int64_t K)
 {
-    int64_t N = C->cols, quads = N <= 10 ? 2 : (N + 3) / 4;
+    int64_t N = C->cols, quads = N <= 10 ? 2 : N <= 12 ? 3 : 0;
     narrow_job j = {(const float *)A->base, (float *)C->base, NULL, A->rs, C->rs, C->rows, K, N, quads};
     _Alignas(64) float stack[NARROW_STACK_K * 16];
     int64_t padded = (K + NARROW_STEP - 1) / NARROW_STEP * NARROW_STEP;
