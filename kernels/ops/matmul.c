@@ -203,8 +203,8 @@ static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int 
  * k = q mod 4), a "pair" one columns 8 and 9 by 8 k (lane 8 c + q). 9 or 10 columns are two
  * quads and a pair (40 FMAs per row of K = 64 instead of 64 with 10 of 16 lanes busy), 11 or
  * 12 three quads. 13 to 16 columns are one accumulator of 16 columns summed over k in order,
- * as OpenBLAS does (four quads would be 1.25x faster, but their sums in another order than
- * NumPy's would add rounding differences of products that were bit-identical to NumPy's).
+ * as OpenBLAS does (four quads were 1.25x faster, but summing in another order made products
+ * with a row-major mat2 differ in rounding from NumPy's, which they equal bit for bit).
  *
  * The loop takes NARROW_STEP = 8 consecutive k of a block of rows at a time: B is packed once
  * as, for each step, each quad's vector of its first 4 k, then of its last 4, then the pair's
@@ -234,7 +234,8 @@ typedef struct {
 #define NARROW_TARGET __attribute__((target("avx512f"), always_inline)) static inline
 
 /* Rows of a block: as many as keep the accumulators and the step's vectors of B within the 32
- * vector registers. */
+ * vector registers (12 or 16 rows of 16 columns ran slower: their row addresses no longer fit
+ * in the general registers). */
 static inline int narrow_rows(int64_t quads)
 {
     return quads == 3 ? 6 : 8;
@@ -322,7 +323,6 @@ NARROW_TARGET void narrow_step(__m512 *acc, int rows, const float *const *row, i
 NARROW_TARGET void narrow_store_rows(float *out, int64_t ldc, int64_t N, const __m512 *acc, int rows,
                                      int64_t quads, bool pair)
 {
-    const __m512 zero = _mm512_setzero_ps();
     const __mmask16 high = (__mmask16)((1u << (N - 8)) - 1); /* columns 8 .. N - 1 */
     int i = 0;
     if (quads == 0) {
@@ -333,17 +333,15 @@ NARROW_TARGET void narrow_store_rows(float *out, int64_t ldc, int64_t N, const _
         __m512 sums = narrow_sum_quads(acc[i], acc[rows + i], acc[i + 1], acc[rows + i + 1]);
         _mm256_storeu_ps(out + i * ldc, _mm512_castps512_ps256(sums));
         _mm256_storeu_pd((double *)(void *)(out + (i + 1) * ldc), _mm512_extractf64x4_pd(_mm512_castps_pd(sums), 1));
-        if (quads > 2) {
-            __m512 hi0 = quads > 3 ? acc[3 * rows + i] : zero, hi1 = quads > 3 ? acc[3 * rows + i + 1] : zero;
-            sums = narrow_sum_quads(acc[2 * rows + i], hi0, acc[2 * rows + i + 1], hi1);
+        if (quads == 3) { /* columns 8 .. 11, none past them */
+            sums = narrow_sum_quads(acc[2 * rows + i], _mm512_setzero_ps(), acc[2 * rows + i + 1], _mm512_setzero_ps());
             _mm512_mask_storeu_ps(out + i * ldc + 8, high, sums);
             _mm512_mask_storeu_ps(out + (i + 1) * ldc, (__mmask16)(high << 8), sums);
         }
     }
     for (; i < rows; i++)
         for (int q = 0; q < quads; q++)
-            narrow_store(out + i * ldc + 4 * q, acc[q * rows + i], 4,
-                         q < 2 ? 0xF : (__mmask16)((high >> (4 * (q - 2))) & 0xF));
+            narrow_store(out + i * ldc + 4 * q, acc[q * rows + i], 4, q < 2 ? 0xF : high);
     if (!pair) return;
     if (rows == 8 && N == 10) narrow_store_pairs(out + 8, ldc, acc + quads * rows);
     else for (i = 0; i < rows; i++) narrow_store(out + i * ldc + 8, acc[quads * rows + i], 8, high);
@@ -443,8 +441,10 @@ static float *narrow_pack(const matrix *B, int64_t K, int64_t quads, bool pair, 
             for (int64_t lane = 0; lane < 16; lane++) *packed++ = narrow_b(B, K, k + t, lane);
         for (int64_t h = 0; h < 2; h++)
             for (int64_t q = 0; q < quads; q++)
-                for (int64_t lane = 0; lane < 16; lane++) *packed++ = narrow_b(B, K, k + 4 * h + lane % 4, 4 * q + lane / 4);
-        for (int64_t lane = 0; pair && lane < 16; lane++) *packed++ = narrow_b(B, K, k + lane % 8, 8 + lane / 8);
+                for (int64_t lane = 0; lane < 16; lane++)
+                    *packed++ = narrow_b(B, K, k + 4 * h + lane % 4, 4 * q + lane / 4);
+        for (int64_t lane = 0; pair && lane < 16; lane++)
+            *packed++ = narrow_b(B, K, k + lane % 8, 8 + lane / 8);
     }
     return packed;
 }
