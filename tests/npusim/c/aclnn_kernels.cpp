@@ -234,8 +234,8 @@ static void test_matmul(void)
 
 /* Products with 9 to 16 columns (npusim's own vector kernel): x (M, K) @ c.T, c (N, K) read
  * through transposed strides, small integers so that every sum is exact. M = 1797 splits the
- * rows across the pool; the others leave rows past the kernel's blocks of 8 (N <= 10), 6
- * (N <= 12) or 4 rows, and K past its steps of 8 k, or less than one step. */
+ * rows across the pool; the others leave rows past the kernel's blocks of 6 (N = 11, 12) or
+ * 8 rows, and K past its steps of 8 k, or less than one step. */
 static void check_narrow(int64_t M, int64_t K, int64_t N)
 {
     size_t nx = (size_t)(M * K), nc = (size_t)(N * K), no = (size_t)(M * N);
