@@ -1,11 +1,10 @@
 """float32 products with 9 to 16 columns of out (k-means' `x @ centroids.T`) run on npusim's
 own vector kernel (kernels/ops/matmul.c: accumulators of 4 columns by 4 k, of columns 8-9 by
 8 k, or of 16 columns by one k; blocks of 8 or 6 rows, steps of 8 k); narrower and wider ones on
-OpenBLAS. Results must
-equal NumPy's for every width (1 to 17), every K (less than one step, a partial last step, more
-than the stack buffer holds), any number of rows (whole blocks and the rows left over),
-transposed, offset, strided and batched operands, zero sizes, and inf / NaN where NumPy has
-them."""
+OpenBLAS. Results must equal NumPy's for every width (1 to 17), every K (less than one step, a
+partial last step, more than the stack buffer holds), any number of rows (whole blocks and the
+rows left over), transposed, offset, strided and batched operands, zero sizes, and inf / NaN
+where NumPy has them."""
 import numpy as np
 import pytest
 
