@@ -114,16 +114,21 @@ static void unpack(const void *src, npusim_kind kind, const matrix *c)
  * on a machine with more runnable threads than cores, waiting for a descheduled partner costs
  * far more than the work (the k-means example ran 10 to 50 times slower, and its replayed
  * graph, whose products follow each other with no pause, slower than eager). Products below
- * BLAS_OWN_THREADS_MNK are therefore cut into row blocks under that threshold (an even number
- * of them, so that two threads share them evenly), which also keeps each block within reach of
- * OpenBLAS's small-matrix kernels; larger ones amortise OpenBLAS's threads. The blocks run on
- * npusim's pool from BLAS_POOL_MNK on (k-means' (1797, 64) @ (64, 10), ~30 us on one thread):
- * its threads poll for the next job between operations, so handing half of such a product
- * over costs far less than it saves (while they answer promptly: npusim_parallel_for_mid). */
+ * BLAS_OWN_THREADS_MNK are therefore cut into tiles of out under that threshold (an even number
+ * of them, so that two threads share them evenly; a product whose K * N alone exceeds it stays
+ * one call); larger ones amortise OpenBLAS's threads. A tile is BLAS_TILE_COLS columns wide
+ * (or N) and as many rows as the threshold allows for its K: each call reads its rows of A and
+ * columns of B, so rows of out across all of B (2 rows at a time for 256 x 256 @ 256 x 512)
+ * read B once per few rows, 1.35x slower than 16 x 64 tiles; 16 columns were 1.8x slower for
+ * k-means' (10, 1797) @ (1797, 64). The tiles run on npusim's pool from BLAS_POOL_MNK on (that
+ * product): its threads poll for the next job between operations, so handing half of such a
+ * product over costs far less than it saves (while they answer promptly:
+ * npusim_parallel_for_mid). */
 #define BLAS_ONE_THREAD_MNK 262144
 #define BLAS_POOL_MNK (1LL << 19)
 #define BLAS_MID_MNK (1LL << 22) /* below: mid-size work for the pool (npusim_parallel_for_mid) */
 #define BLAS_OWN_THREADS_MNK (1LL << 27)
+#define BLAS_TILE_COLS 64
 
 /* OpenBLAS's "small matrix" kernels (x86-64 SKYLAKEX and later), which skip packing, take a
  * product whose mat2 is not transposed (in the row-major terms of our calls); with a transposed
@@ -140,111 +145,126 @@ typedef struct {
     int32_t lda, ldb, ldc;
     const char *a, *b;
     char *c;
-    int64_t M, N, K, block_rows;
+    int64_t M, N, K, tile_rows, tile_cols, col_tiles;
 } gemm_job;
 
-static void gemm_call(const gemm_job *j, int64_t row, int64_t rows)
+/* Rows row .. row + rows and columns col .. col + cols of out, on OpenBLAS. */
+static void gemm_call(const gemm_job *j, int64_t row, int64_t rows, int64_t col, int64_t cols)
 {
     size_t ksz = npusim_kind_size(j->kind);
     const char *a = j->a + (size_t)(j->ta == CBLAS_NO_TRANS ? row * j->lda : row) * ksz;
-    char *c = j->c + (size_t)(row * j->ldc) * ksz;
+    const char *b = j->b + (size_t)(j->tb == CBLAS_NO_TRANS ? col : col * j->ldb) * ksz;
+    char *c = j->c + (size_t)(row * j->ldc + col) * ksz;
     if (j->kind == KIND_F32)
-        blas_sgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)j->N, (int32_t)j->K, 1.0f,
-                   (const float *)a, j->lda, (const float *)j->b, j->ldb, 0.0f, (float *)c, j->ldc);
+        blas_sgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)cols, (int32_t)j->K, 1.0f,
+                   (const float *)a, j->lda, (const float *)b, j->ldb, 0.0f, (float *)c, j->ldc);
     else
-        blas_dgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)j->N, (int32_t)j->K, 1.0,
-                   (const double *)a, j->lda, (const double *)j->b, j->ldb, 0.0, (double *)c, j->ldc);
+        blas_dgemm(CBLAS_ROW_MAJOR, j->ta, j->tb, (int32_t)rows, (int32_t)cols, (int32_t)j->K, 1.0,
+                   (const double *)a, j->lda, (const double *)b, j->ldb, 0.0, (double *)c, j->ldc);
 }
 
-static void gemm_blocks(size_t begin, size_t end, void *ctx)
+/* Tiles begin .. end, each row of tiles from left to right (its rows of A stay in cache). */
+static void gemm_tiles(size_t begin, size_t end, void *ctx)
 {
     const gemm_job *j = ctx;
-    for (size_t block = begin; block < end; block++) {
-        int64_t row = (int64_t)block * j->block_rows;
-        int64_t rows = j->M - row < j->block_rows ? j->M - row : j->block_rows;
-        gemm_call(j, row, rows);
+    for (size_t tile = begin; tile < end; tile++) {
+        int64_t row = (int64_t)tile / j->col_tiles * j->tile_rows, col = (int64_t)tile % j->col_tiles * j->tile_cols;
+        gemm_call(j, row, j->M - row < j->tile_rows ? j->M - row : j->tile_rows, col,
+                  j->N - col < j->tile_cols ? j->N - col : j->tile_cols);
     }
 }
 
 static void gemm_blas(npusim_kind kind, int ta, int32_t lda, const void *a, int tb, int32_t ldb, const void *b,
                       void *c, int32_t ldc, int64_t M, int64_t N, int64_t K)
 {
-    gemm_job j = {kind, ta, tb, lda, ldb, ldc, a, b, c, M, N, K, M};
-    int64_t mnk = M * N * K;
+    gemm_job j = {kind, ta, tb, lda, ldb, ldc, a, b, c, M, N, K, M, N, 1};
+    int64_t mnk = M * N * K, area = BLAS_ONE_THREAD_MNK / K; /* rows * columns of a tile */
     if (mnk <= BLAS_ONE_THREAD_MNK || mnk >= BLAS_OWN_THREADS_MNK || N * K > BLAS_ONE_THREAD_MNK) {
-        gemm_call(&j, 0, M);
+        gemm_call(&j, 0, M, 0, N);
         return;
     }
-    int64_t even_blocks = (mnk + BLAS_ONE_THREAD_MNK - 1) / BLAS_ONE_THREAD_MNK;
-    even_blocks += even_blocks & 1;
-    j.block_rows = (M + even_blocks - 1) / even_blocks;
-    size_t blocks = (size_t)((M + j.block_rows - 1) / j.block_rows);
-    if (mnk < BLAS_POOL_MNK) gemm_blocks(0, blocks, &j);
-    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(blocks, 1, gemm_blocks, &j);
-    else npusim_parallel_for(blocks, 1, gemm_blocks, &j);
+    j.tile_cols = N < BLAS_TILE_COLS ? N : BLAS_TILE_COLS;
+    j.col_tiles = (N + j.tile_cols - 1) / j.tile_cols;
+    int64_t rows = area / j.tile_cols, row_tiles = (M + rows - 1) / rows;
+    row_tiles += (row_tiles * j.col_tiles) & 1;
+    j.tile_rows = (M + row_tiles - 1) / row_tiles;
+    size_t tiles = (size_t)((M + j.tile_rows - 1) / j.tile_rows * j.col_tiles);
+    if (mnk < BLAS_POOL_MNK) gemm_tiles(0, tiles, &j);
+    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(tiles, 1, gemm_tiles, &j);
+    else npusim_parallel_for(tiles, 1, gemm_tiles, &j);
 }
 
 /* ---------------------------------------------------------------------------------------------
  * Narrow products: float32 with 9 to 16 columns of out (k-means' distances to 10 centroids,
  * `x @ centroids.T`): OpenBLAS has no kernel for such widths (its small-matrix kernels cover up
- * to 8 columns: a (1797, 64) @ (64, 10) takes it 2.5 times its (1797, 64) @ (64, 8)). Here a row
- * of out is computed by 16-lane FMAs in column groups of w columns and p = 16 / w consecutive
- * k (lane n * p + q holds the partial sum of column n over k = q mod p): B is packed once per
- * group as rows of 16 lanes, A's row read as p values broadcast across the w columns, and each
- * group's p partial sums added at the end. 10 columns are a group of 8 (p = 2) and one of 2
- * (p = 8): 40 FMAs per row of K = 64 instead of 64 with 10 of 16 lanes busy, 2x faster than
- * OpenBLAS's best blocking of that product. SMALL_N_ROWS rows share each packed load. */
+ * to 8 columns: a (1797, 64) @ (64, 10) takes it 2.5 times its (1797, 64) @ (64, 8)). Here
+ * each row of out is a few 16-lane accumulators whose lanes hold partial sums over k: a "quad"
+ * accumulator holds 4 columns (4 n .. 4 n + 3) by 4 k (lane 4 c + q: column 4 n + c over
+ * k = q mod 4), a "pair" one columns 8 and 9 by 8 k (lane 8 c + q). 9 or 10 columns are two
+ * quads and a pair (40 FMAs per row of K = 64 instead of 64 with 10 of 16 lanes busy), 11 or
+ * 12 three quads. 13 to 16 columns are one accumulator of 16 columns summed over k in order,
+ * as OpenBLAS does (four quads were 1.25x faster, but summing in another order made products
+ * with a row-major mat2 differ in rounding from NumPy's, which they equal bit for bit).
+ *
+ * The loop takes NARROW_STEP = 8 consecutive k of a block of rows at a time: B is packed once
+ * as, for each step, each quad's vector of its first 4 k, then of its last 4, then the pair's
+ * (zeros past K and N), loaded into registers once per step and shared by the block's rows,
+ * whose accumulators stay in registers (24 for 8 rows of 10 columns: enough independent sums
+ * for the FMA latency). A row's 8 k are read as two broadcasts of 4 floats, shared by its
+ * quads, and for the pair one broadcast of 8: 3 loads per 5 FMAs, where column groups of
+ * 2 k per lane (one broadcast per FMA) left the loop bound by its loads, 20 % slower. Two
+ * rows' quads are then summed together by shuffles (narrow_sum_quads). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define SMALL_N_KERNEL 1
-#define SMALL_N_MIN 9
-#define SMALL_N_MAX 16
-#define SMALL_N_ROWS 8
-#define SMALL_N_STACK_K 256 /* packed B on the stack up to this K (16 KiB per group) */
+#define NARROW_KERNEL 1
+#define NARROW_MIN_N 9
+#define NARROW_MAX_N 16
+#define NARROW_MAX_ROWS 8
+#define NARROW_STEP 8
+#define NARROW_STACK_K 256 /* packed B on the stack up to this K (16 KiB) */
 
 typedef struct {
-    int64_t n0, w, p; /* columns n0 .. n0 + w (those past N are zero), p = 16 / w */
-    const float *b;   /* packed: ceil(K / p) rows of 16 lanes */
-} small_n_group;
+    const float *a;  /* A's rows (contiguous over k) every lda floats */
+    float *c;        /* out's rows (contiguous) every ldc floats */
+    const float *b;  /* packed B (see above) */
+    int64_t lda, ldc, M, K, N;
+    int64_t quads;   /* 2 or 3, a pair as well when N <= 10; 0: 16 columns by one k */
+} narrow_job;
 
-typedef struct {
-    const float *a; /* A's rows (contiguous over k) every lda floats */
-    float *c;       /* out's rows (contiguous) every ldc floats */
-    int64_t lda, ldc, K, N;
-    int groups;
-    small_n_group group[2];
-} small_n_job;
+#define NARROW_TARGET __attribute__((target("avx512f"), always_inline)) static inline
 
-#define SMALL_N_TARGET __attribute__((target("avx512f"), always_inline)) static inline
-
-/* p consecutive floats at x repeated across the 16 lanes. */
-SMALL_N_TARGET __m512 small_n_broadcast(const float *x, int64_t p)
+/* Rows of a block: as many as keep the accumulators and the step's vectors of B within the 32
+ * vector registers (12 or 16 rows of 16 columns ran slower: their row addresses no longer fit
+ * in the general registers). */
+static inline int narrow_rows(int64_t quads)
 {
-    if (p == 1) return _mm512_set1_ps(*x);
-    if (p == 2) {
-        double pair;
-        memcpy(&pair, x, sizeof pair);
-        return _mm512_castpd_ps(_mm512_set1_pd(pair));
-    }
+    return quads == 3 ? 6 : 8;
+}
+
+/* p consecutive floats at x (p = 4 or 8) repeated across the 16 lanes: one broadcast load. */
+NARROW_TARGET __m512 narrow_broadcast(const float *x, int64_t p)
+{
     if (p == 4) return _mm512_broadcast_f32x4(_mm_loadu_ps(x));
     return _mm512_castpd_ps(_mm512_broadcast_f64x4(_mm256_loadu_pd((const double *)(const void *)x)));
 }
 
-/* The w sums of p lanes each of v, stored at out (columns past N left alone). */
-SMALL_N_TARGET void small_n_store(float *out, __m512 v, int64_t p, __mmask16 columns)
+/* The sums of two rows' quads lo (columns 0..3 of a set of 8) and hi (4..7): elements 0..7 are
+ * row 0's 8 columns, 8..15 row 1's. Four partial sums per column: two rounds of shuffles within
+ * 128-bit lanes, then one permutation into column order (10 instructions for 16 sums). */
+NARROW_TARGET __m512 narrow_sum_quads(__m512 lo0, __m512 hi0, __m512 lo1, __m512 hi1)
 {
-    if (p >= 8) v = _mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, 0xB1));
-    if (p >= 4) v = _mm512_add_ps(v, _mm512_permute_ps(v, 0x4E));
-    if (p >= 2) v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xB1));
-    static const __mmask16 firsts[17] = {[1] = 0xFFFF, [2] = 0x5555, [4] = 0x1111, [8] = 0x0101};
-    if (p > 1) v = _mm512_maskz_compress_ps(firsts[p], v);
-    _mm512_mask_storeu_ps(out, columns, v);
+    /* 128-bit lane j: the two halves of lo's column j, then of hi's column 4 + j */
+    __m512 u0 = _mm512_add_ps(_mm512_shuffle_ps(lo0, hi0, 0x88), _mm512_shuffle_ps(lo0, hi0, 0xDD));
+    __m512 u1 = _mm512_add_ps(_mm512_shuffle_ps(lo1, hi1, 0x88), _mm512_shuffle_ps(lo1, hi1, 0xDD));
+    /* element 4 j + e: column j + 4 (e % 2) of row e / 2 */
+    __m512 v = _mm512_add_ps(_mm512_shuffle_ps(u0, u1, 0x88), _mm512_shuffle_ps(u0, u1, 0xDD));
+    const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    return _mm512_permutexvar_ps(order, v);
 }
 
-/* Two columns of SMALL_N_ROWS rows (p = 8: lane 8 n + q of acc[i] holds row i's partial sum of
- * column n), stored at out (rows every ldc floats): the eight rows' sums added as a tree of
- * shuffles, 15 in all instead of 5 per row. */
-SMALL_N_TARGET void small_n_store_pairs(float *out, int64_t ldc, const __m512 *acc)
+/* The pairs' sums (columns 8 and 9) of 8 rows, stored at out (rows every ldc floats): eight
+ * partial sums per column added as a tree of shuffles, 15 instructions in all. */
+NARROW_TARGET void narrow_store_pairs(float *out, int64_t ldc, const __m512 *acc)
 {
     __m512 half[4], quarter[2];
     for (int i = 0; i < 4; i++) /* 128-bit lane l: row 2i + l / 2, column l % 2; 4 partial sums */
@@ -260,151 +280,192 @@ SMALL_N_TARGET void small_n_store_pairs(float *out, int64_t ldc, const __m512 *a
     const __m512i order = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
     _Alignas(64) float pairs[16];
     _mm512_store_ps(pairs, _mm512_permutexvar_ps(order, sums));
-    for (int r = 0; r < SMALL_N_ROWS; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
+    for (int r = 0; r < 8; r++) memcpy(out + r * ldc, pairs + 2 * r, 2 * sizeof(float));
 }
 
-/* Eight columns of SMALL_N_ROWS rows (p = 2: lane 2 n + q of acc[i] holds row i's partial sum
- * of column n), stored at out (rows every ldc floats): two rows at a time, their pairs of
- * partial sums added by two shuffles and one add, then one permutation puts each row's eight
- * sums in a half, stored whole (small_n_store's compress and masked store per row are 5 %
- * of k-means' product). */
-SMALL_N_TARGET void small_n_store_eights(float *out, int64_t ldc, const __m512 *acc)
+/* The 4 (quad) or 2 (pair) sums of p partial sums each in v, stored at out (columns outside
+ * the mask left alone): a row on its own, at the end of A. */
+NARROW_TARGET void narrow_store(float *out, __m512 v, int64_t p, __mmask16 columns)
 {
-    /* 128-bit lane l of the sums: row i's columns 2l, 2l + 1, then row i + 1's */
-    const __m512i order = _mm512_set_epi32(15, 14, 11, 10, 7, 6, 3, 2, 13, 12, 9, 8, 5, 4, 1, 0);
-    for (int i = 0; i < SMALL_N_ROWS; i += 2) {
-        __m512 sums = _mm512_add_ps(_mm512_shuffle_ps(acc[i], acc[i + 1], 0x88),
-                                    _mm512_shuffle_ps(acc[i], acc[i + 1], 0xDD));
-        __m512 rows = _mm512_permutexvar_ps(order, sums);
-        _mm256_storeu_ps(out + i * ldc, _mm512_castps512_ps256(rows));
-        _mm256_storeu_pd((double *)(void *)(out + (i + 1) * ldc),
-                         _mm512_extractf64x4_pd(_mm512_castps_pd(rows), 1));
-    }
+    if (p == 8) v = _mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, 0xB1));
+    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0x4E));
+    v = _mm512_add_ps(v, _mm512_permute_ps(v, 0xB1));
+    v = _mm512_maskz_compress_ps(p == 8 ? 0x0101 : 0x1111, v);
+    _mm512_mask_storeu_ps(out, columns, v);
 }
 
-/* The last k of a row (tail < p of them) padded with zeros, repeated as small_n_broadcast does:
- * read with a mask, not past the row (it may end A), nor through memory (a store forwarded to
- * a wider load stalls). */
-SMALL_N_TARGET __m512 small_n_tail(const float *x, int64_t tail, int64_t p)
+/* One step of `rows` rows: acc[q * rows + i] (quad q of row i, then the pair; with no quads
+ * the row's 16 columns) += the step's vectors bv times the row's 8 k, read at row[i] + k; the
+ * block's first step sets acc instead (an array of zeros would be cleared in memory, then read
+ * back: 25 % of the product). */
+NARROW_TARGET void narrow_step(__m512 *acc, int rows, const float *const *row, int64_t k, const __m512 *bv,
+                               int64_t quads, bool pair, bool first)
 {
-    __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << tail) - 1), x);
-    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    return _mm512_permutexvar_ps(_mm512_and_si512(lane, _mm512_set1_epi32((int)p - 1)), v);
-}
-
-/* Rows begin .. end of one column group, with p a constant where inlined: SMALL_N_ROWS rows
- * at a time (their accumulators in registers), then one at a time. */
-SMALL_N_TARGET void small_n_group_rows(const small_n_job *j, const small_n_group *g, size_t begin, size_t end,
-                                       int64_t p)
-{
-    const int64_t lda = j->lda, full = j->K / p, tail = j->K - full * p;
-    int64_t valid = j->N - g->n0 < g->w ? j->N - g->n0 : g->w;
-    const __mmask16 columns = (__mmask16)((1u << valid) - 1);
-    size_t m = begin;
-    for (; m + SMALL_N_ROWS <= end; m += SMALL_N_ROWS) {
-        const float *x = j->a + (int64_t)m * lda;
-        __m512 acc[SMALL_N_ROWS];
-        for (int i = 0; i < SMALL_N_ROWS; i++) acc[i] = _mm512_setzero_ps();
-        for (int64_t k = 0; k < full; k++) {
-            __m512 b = _mm512_load_ps(g->b + k * 16);
-            for (int i = 0; i < SMALL_N_ROWS; i++)
-                acc[i] = _mm512_fmadd_ps(small_n_broadcast(x + i * lda + k * p, p), b, acc[i]);
-        }
-        if (tail) {
-            __m512 b = _mm512_load_ps(g->b + full * 16);
-            for (int i = 0; i < SMALL_N_ROWS; i++)
-                acc[i] = _mm512_fmadd_ps(small_n_tail(x + i * lda + full * p, tail, p), b, acc[i]);
-        }
-        if (p == 8 && columns == 3) {
-            small_n_store_pairs(j->c + (int64_t)m * j->ldc + g->n0, j->ldc, acc);
-            continue;
-        }
-        if (p == 2 && columns == 0xFF) {
-            small_n_store_eights(j->c + (int64_t)m * j->ldc + g->n0, j->ldc, acc);
-            continue;
-        }
-        for (int i = 0; i < SMALL_N_ROWS; i++)
-            small_n_store(j->c + (int64_t)(m + (size_t)i) * j->ldc + g->n0, acc[i], p, columns);
-    }
-    for (; m < end; m++) {
-        const float *x = j->a + (int64_t)m * lda;
-        __m512 acc = _mm512_setzero_ps();
-        for (int64_t k = 0; k < full; k++)
-            acc = _mm512_fmadd_ps(small_n_broadcast(x + k * p, p), _mm512_load_ps(g->b + k * 16), acc);
-        if (tail) acc = _mm512_fmadd_ps(small_n_tail(x + full * p, tail, p), _mm512_load_ps(g->b + full * 16), acc);
-        small_n_store(j->c + (int64_t)m * j->ldc + g->n0, acc, p, columns);
-    }
-}
-
-/* Rows begin .. end, SMALL_N_BLOCK_ROWS at a time through every group, so that the second
- * group reads A's rows from L1 (8 KiB of them for K = 64) rather than L2: 5 % faster. */
-#define SMALL_N_BLOCK_ROWS 32
-
-__attribute__((target("avx512f"))) static void small_n_rows(size_t begin, size_t end, void *ctx)
-{
-    const small_n_job *j = ctx;
-    for (size_t first = begin; first < end; first += SMALL_N_BLOCK_ROWS) {
-        size_t last = end - first < SMALL_N_BLOCK_ROWS ? end : first + SMALL_N_BLOCK_ROWS;
-        for (int i = 0; i < j->groups; i++) {
-            const small_n_group *g = &j->group[i];
-            switch (g->p) {
-            case 1: small_n_group_rows(j, g, first, last, 1); break;
-            case 2: small_n_group_rows(j, g, first, last, 2); break;
-            case 4: small_n_group_rows(j, g, first, last, 4); break;
-            default: small_n_group_rows(j, g, first, last, 8); break;
+    const __m512 zero = _mm512_setzero_ps();
+    for (int i = 0; quads == 0 && i < rows; i++)
+        for (int t = 0; t < NARROW_STEP; t++)
+            acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(row[i][k + t]), bv[t], first && t == 0 ? zero : acc[i]);
+    for (int i = 0; quads > 0 && i < rows; i++) {
+        __m512 x[2] = {narrow_broadcast(row[i] + k, 4), narrow_broadcast(row[i] + k + 4, 4)};
+        for (int h = 0; h < 2; h++)
+            for (int q = 0; q < quads; q++) {
+                __m512 *sum = &acc[q * rows + i];
+                *sum = _mm512_fmadd_ps(x[h], bv[h * quads + q], first && h == 0 ? zero : *sum);
             }
+        if (pair) {
+            __m512 *sum = &acc[quads * rows + i];
+            *sum = _mm512_fmadd_ps(narrow_broadcast(row[i] + k, 8), bv[2 * quads], first ? zero : *sum);
         }
     }
 }
 
-static bool small_n_supported(void)
+/* Stores the sums of `rows` rows' accumulators (narrow_step's order) at out. */
+NARROW_TARGET void narrow_store_rows(float *out, int64_t ldc, int64_t N, const __m512 *acc, int rows,
+                                     int64_t quads, bool pair)
+{
+    const __mmask16 high = (__mmask16)((1u << (N - 8)) - 1); /* columns 8 .. N - 1 */
+    int i = 0;
+    if (quads == 0) {
+        for (; i < rows; i++) _mm512_mask_storeu_ps(out + i * ldc, (__mmask16)((1u << N) - 1), acc[i]);
+        return;
+    }
+    for (; i + 1 < rows; i += 2) {
+        __m512 sums = narrow_sum_quads(acc[i], acc[rows + i], acc[i + 1], acc[rows + i + 1]);
+        _mm256_storeu_ps(out + i * ldc, _mm512_castps512_ps256(sums));
+        _mm256_storeu_pd((double *)(void *)(out + (i + 1) * ldc), _mm512_extractf64x4_pd(_mm512_castps_pd(sums), 1));
+        if (quads == 3) { /* columns 8 .. 11, none past them */
+            sums = narrow_sum_quads(acc[2 * rows + i], _mm512_setzero_ps(), acc[2 * rows + i + 1], _mm512_setzero_ps());
+            _mm512_mask_storeu_ps(out + i * ldc + 8, high, sums);
+            _mm512_mask_storeu_ps(out + (i + 1) * ldc, (__mmask16)(high << 8), sums);
+        }
+    }
+    for (; i < rows; i++)
+        for (int q = 0; q < quads; q++)
+            narrow_store(out + i * ldc + 4 * q, acc[q * rows + i], 4, q < 2 ? 0xF : high);
+    if (!pair) return;
+    if (rows == 8 && N == 10) narrow_store_pairs(out + 8, ldc, acc + quads * rows);
+    else for (i = 0; i < rows; i++) narrow_store(out + i * ldc + 8, acc[quads * rows + i], 8, high);
+}
+
+/* The partial last step of K (K % NARROW_STEP k) of `rows` rows: their last k copied,
+ * zero-padded, to a step of their own (read with a mask, not past the row: it may end A;
+ * stored whole, so the broadcasts that read it back are forwarded from one store). */
+NARROW_TARGET void narrow_last_step(const narrow_job *j, __m512 *acc, int rows, const float *const *row,
+                                    int vectors, int64_t quads, bool pair, bool first)
+{
+    const int64_t k = j->K / NARROW_STEP * NARROW_STEP;
+    _Alignas(32) float last[NARROW_MAX_ROWS][NARROW_STEP];
+    const float *last_row[NARROW_MAX_ROWS];
+    __m512 bv[NARROW_STEP];
+    for (int i = 0; i < rows; i++) {
+        __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << (j->K - k)) - 1), row[i] + k);
+        _mm256_store_ps(last[i], _mm512_castps512_ps256(v));
+        last_row[i] = last[i];
+    }
+    for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(j->b + (k / NARROW_STEP * vectors + t) * 16);
+    narrow_step(acc, rows, last_row, 0, bv, quads, pair, first);
+}
+
+/* Rows m .. m + rows of out, with rows, quads and pair constants where inlined. */
+NARROW_TARGET void narrow_block(const narrow_job *j, int64_t m, int rows, int64_t quads, bool pair)
+{
+    const int vectors = quads ? (int)(2 * quads + pair) : NARROW_STEP;
+    const int64_t steps = j->K / NARROW_STEP, left = j->K % NARROW_STEP;
+    const float *row[NARROW_MAX_ROWS];
+    __m512 acc[3 * NARROW_MAX_ROWS], bv[NARROW_STEP];
+    for (int i = 0; i < rows; i++) row[i] = j->a + (m + i) * j->lda;
+    /* Quads take the partial last step first (it then sets acc); sums in order (no quads) take
+     * it last, unless it is the only one. */
+    bool last_first = left && (quads > 0 || steps == 0);
+    int64_t s = 0;
+    if (last_first) narrow_last_step(j, acc, rows, row, vectors, quads, pair, true);
+    else {
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(j->b + t * 16);
+        narrow_step(acc, rows, row, 0, bv, quads, pair, true);
+        s = 1;
+    }
+    for (; s < steps; s++) {
+        for (int t = 0; t < vectors; t++) bv[t] = _mm512_load_ps(j->b + (s * vectors + t) * 16);
+        narrow_step(acc, rows, row, s * NARROW_STEP, bv, quads, pair, false);
+    }
+    if (left && !last_first) narrow_last_step(j, acc, rows, row, vectors, quads, pair, false);
+    narrow_store_rows(j->c + m * j->ldc, j->ldc, j->N, acc, rows, quads, pair);
+}
+
+/* Blocks begin .. end of narrow_rows rows (the last may hold fewer: those one at a time). */
+NARROW_TARGET void narrow_blocks_of(const narrow_job *j, size_t begin, size_t end, int64_t quads, bool pair)
+{
+    const int rows = narrow_rows(quads);
+    for (size_t block = begin; block < end; block++) {
+        int64_t m = (int64_t)block * rows;
+        if (m + rows <= j->M) narrow_block(j, m, rows, quads, pair);
+        else for (; m < j->M; m++) narrow_block(j, m, 1, quads, pair);
+    }
+}
+
+__attribute__((target("avx512f"))) static void narrow_blocks(size_t begin, size_t end, void *ctx)
+{
+    const narrow_job *j = ctx;
+    if (j->quads == 2) narrow_blocks_of(j, begin, end, 2, true);
+    else if (j->quads == 3) narrow_blocks_of(j, begin, end, 3, false);
+    else narrow_blocks_of(j, begin, end, 0, false);
+}
+
+static bool narrow_supported(void)
 {
     static int supported = -1; /* a benign race: every thread computes the same value */
     if (supported < 0) supported = __builtin_cpu_supports("avx512f") ? 1 : 0;
     return supported == 1;
 }
 
-/* Whether C = A B takes small_n_rows: float32 operands, 9 to 16 columns, A's and out's rows
+/* Whether C = A B takes narrow_blocks: float32 operands, 9 to 16 columns, A's and out's rows
  * contiguous. */
-static bool small_n_applies(const matrix *A, const matrix *B, const matrix *C, int64_t K)
+static bool narrow_applies(const matrix *A, const matrix *B, const matrix *C, int64_t K)
 {
-    return C->cols >= SMALL_N_MIN && C->cols <= SMALL_N_MAX && K > 0 && A->dtype == ACL_FLOAT &&
+    return C->cols >= NARROW_MIN_N && C->cols <= NARROW_MAX_N && K > 0 && A->dtype == ACL_FLOAT &&
            B->dtype == ACL_FLOAT && C->dtype == ACL_FLOAT && (A->cs == 1 || K == 1) && C->cs == 1 &&
-           small_n_supported();
+           narrow_supported();
 }
 
-/* Group g's packed rows: lane n * p + q of row r is B[r * p + q, n0 + n], zero outside B. */
-static void small_n_pack(const matrix *B, int64_t K, small_n_group *g, float *packed)
+/* Element (k, n) of B, zero past K and N (the packed vectors' padding). */
+static float narrow_b(const matrix *B, int64_t K, int64_t k, int64_t n)
 {
-    const float *b = (const float *)B->base;
-    for (int64_t r = 0; r * g->p < K; r++)
-        for (int64_t n = 0; n < g->w; n++)
-            for (int64_t q = 0; q < g->p; q++) {
-                int64_t k = r * g->p + q, col = g->n0 + n;
-                packed[r * 16 + n * g->p + q] = k < K && col < B->cols ? b[k * B->rs + col * B->cs] : 0.0f;
-            }
-    g->b = packed;
+    return k < K && n < B->cols ? ((const float *)B->base)[k * B->rs + n * B->cs] : 0.0f;
 }
 
-static int gemm_small_n(const matrix *A, const matrix *B, const matrix *C, int64_t K)
+/* B packed for narrow_blocks (see above); returns the end of the packed floats. */
+static float *narrow_pack(const matrix *B, int64_t K, int64_t quads, bool pair, float *packed)
 {
-    int64_t N = C->cols, rest = N - 8;
-    small_n_job j = {(const float *)A->base, (float *)C->base, A->rs, C->rs, K, N, 1, {{0, 16, 1, NULL}}};
-    if (rest <= 4) { /* 8 columns two k at a time, the rest 4 or 8 k at a time */
-        j.groups = 2;
-        j.group[0] = (small_n_group){0, 8, 2, NULL};
-        j.group[1] = (small_n_group){8, rest <= 2 ? 2 : 4, rest <= 2 ? 8 : 4, NULL};
+    for (int64_t k = 0; k < K; k += NARROW_STEP) {
+        for (int64_t t = 0; quads == 0 && t < NARROW_STEP; t++) /* 16 columns by one k */
+            for (int64_t lane = 0; lane < 16; lane++) *packed++ = narrow_b(B, K, k + t, lane);
+        for (int64_t h = 0; h < 2; h++)
+            for (int64_t q = 0; q < quads; q++)
+                for (int64_t lane = 0; lane < 16; lane++)
+                    *packed++ = narrow_b(B, K, k + 4 * h + lane % 4, 4 * q + lane / 4);
+        for (int64_t lane = 0; pair && lane < 16; lane++)
+            *packed++ = narrow_b(B, K, k + lane % 8, 8 + lane / 8);
     }
-    _Alignas(64) float stack[2][SMALL_N_STACK_K * 16];
-    float *heap = K <= SMALL_N_STACK_K ? NULL : aligned_alloc(64, (size_t)K * 32 * sizeof(float));
-    if (K > SMALL_N_STACK_K && !heap) return npusim_error(ACLNN_ERR_INNER, "aclnnMatmul: out of host memory");
-    for (int i = 0; i < j.groups; i++) small_n_pack(B, K, &j.group[i], heap ? heap + (size_t)i * (size_t)K * 16 : stack[i]);
-    size_t rows = (size_t)C->rows;
+    return packed;
+}
+
+static int gemm_narrow(const matrix *A, const matrix *B, const matrix *C, int64_t K)
+{
+    int64_t N = C->cols, quads = N <= 10 ? 2 : N <= 12 ? 3 : 0;
+    narrow_job j = {(const float *)A->base, (float *)C->base, NULL, A->rs, C->rs, C->rows, K, N, quads};
+    _Alignas(64) float stack[NARROW_STACK_K * 16];
+    int64_t padded = (K + NARROW_STEP - 1) / NARROW_STEP * NARROW_STEP;
+    float *packed = padded <= NARROW_STACK_K ? stack : aligned_alloc(64, (size_t)padded * 16 * sizeof(float));
+    if (!packed) return npusim_error(ACLNN_ERR_INNER, "aclnnMatmul: out of host memory");
+    narrow_pack(B, K, quads, N <= 10, packed);
+    j.b = packed;
+    int rows = narrow_rows(quads);
+    size_t blocks = (size_t)((C->rows + rows - 1) / rows);
     int64_t mnk = C->rows * N * K;
-    if (mnk < BLAS_POOL_MNK) small_n_rows(0, rows, &j);
-    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(rows, SMALL_N_ROWS * 8, small_n_rows, &j);
-    else npusim_parallel_for(rows, SMALL_N_ROWS * 8, small_n_rows, &j);
-    free(heap);
+    if (mnk < BLAS_POOL_MNK) narrow_blocks(0, blocks, &j);
+    else if (mnk < BLAS_MID_MNK) npusim_parallel_for_mid(blocks, 8, narrow_blocks, &j);
+    else npusim_parallel_for(blocks, 8, narrow_blocks, &j);
+    if (packed != stack) free(packed);
     return 0;
 }
 #endif
@@ -425,8 +486,8 @@ static int matmul_one(npusim_kind kind, const matrix *A, const matrix *B, const 
 {
     int64_t M = C->rows, N = C->cols;
     if (M == 0 || N == 0) return 0;
-#ifdef SMALL_N_KERNEL
-    if (kind == KIND_F32 && small_n_applies(A, B, C, K)) return gemm_small_n(A, B, C, K);
+#ifdef NARROW_KERNEL
+    if (kind == KIND_F32 && narrow_applies(A, B, C, K)) return gemm_narrow(A, B, C, K);
 #endif
     size_t ksz = npusim_kind_size(kind);
     aclDataType kdt = npusim_kind_dtype(kind);

@@ -234,7 +234,8 @@ static void test_matmul(void)
 
 /* Products with 9 to 16 columns (npusim's own vector kernel): x (M, K) @ c.T, c (N, K) read
  * through transposed strides, small integers so that every sum is exact. M = 1797 splits the
- * rows across the pool; M = 13 and K = 7 leave rows and k past the kernel's blocks. */
+ * rows across the pool; the others leave rows past the kernel's blocks of 6 (N = 11, 12) or
+ * 8 rows, and K past its steps of 8 k, or less than one step. */
 static void check_narrow(int64_t M, int64_t K, int64_t N)
 {
     size_t nx = (size_t)(M * K), nc = (size_t)(N * K), no = (size_t)(M * N);
@@ -271,6 +272,10 @@ static void test_matmul_narrow(void)
     check_narrow(1797, 64, 10);
     check_narrow(13, 7, 11);
     check_narrow(9, 300, 16);
+    check_narrow(30, 8, 9);
+    check_narrow(13, 12, 12);
+    check_narrow(11, 15, 14);
+    check_narrow(6, 3, 13);
 }
 
 static void test_masked_select_and_index_errors(void)
