@@ -96,8 +96,53 @@ static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static npusim_exec *spare[SPARE_EXECUTORS]; /* a ring: n_spare entries from spare_head */
 static int spare_head, n_spare;
 
+/* A few freed executors of this thread, reused by its next first phases without the shared
+ * ring's lock: a tiny operation runs on its launching thread (npusim_task_length), which
+ * frees its executor and makes the next one. A thread's leftovers go back to the ring when
+ * it exits (thread_spares_exit). */
+#define THREAD_SPARES 8
+static _Thread_local npusim_exec *thread_spare[THREAD_SPARES];
+static _Thread_local int n_thread_spare;
+static _Thread_local bool thread_spares_registered;
+static pthread_key_t thread_spares_key;
+static pthread_once_t thread_spares_once = PTHREAD_ONCE_INIT;
+
+static void ring_put(npusim_exec *ex)
+{
+    npusim_exec *oldest = NULL;
+    pthread_mutex_lock(&spare_lock);
+    if (n_spare == SPARE_EXECUTORS) { /* full: the oldest goes back to malloc */
+        oldest = spare[spare_head];
+        spare_head = (spare_head + 1) % SPARE_EXECUTORS;
+        n_spare--;
+    }
+    spare[(spare_head + n_spare) % SPARE_EXECUTORS] = ex;
+    n_spare++;
+    pthread_mutex_unlock(&spare_lock);
+    free(oldest);
+}
+
+static void thread_spares_exit(void *unused)
+{
+    (void)unused;
+    while (n_thread_spare > 0) ring_put(thread_spare[--n_thread_spare]);
+}
+
+static void thread_spares_init(void) { (void)pthread_key_create(&thread_spares_key, thread_spares_exit); }
+
+/* Whether this thread may keep spares: its exit hands them back (registered once). */
+static bool thread_spares_usable(void)
+{
+    if (!thread_spares_registered) {
+        pthread_once(&thread_spares_once, thread_spares_init);
+        thread_spares_registered = pthread_setspecific(thread_spares_key, &n_thread_spare) == 0;
+    }
+    return thread_spares_registered;
+}
+
 static npusim_exec *exec_alloc(void)
 {
+    if (n_thread_spare > 0) return thread_spare[--n_thread_spare];
     npusim_exec *ex = NULL;
     pthread_mutex_lock(&spare_lock);
     if (n_spare > 0) {
@@ -114,17 +159,8 @@ static void exec_free(npusim_exec *ex)
     if (ex->shape_out) npusim_tensor_release(ex->shape_out);
     if (ex->shape_out2) npusim_tensor_release(ex->shape_out2);
     ex->magic = 0;
-    npusim_exec *oldest = NULL;
-    pthread_mutex_lock(&spare_lock);
-    if (n_spare == SPARE_EXECUTORS) { /* full: the oldest goes back to malloc */
-        oldest = spare[spare_head];
-        spare_head = (spare_head + 1) % SPARE_EXECUTORS;
-        n_spare--;
-    }
-    spare[(spare_head + n_spare) % SPARE_EXECUTORS] = ex;
-    n_spare++;
-    pthread_mutex_unlock(&spare_lock);
-    free(oldest);
+    if (n_thread_spare < THREAD_SPARES && thread_spares_usable()) thread_spare[n_thread_spare++] = ex;
+    else ring_put(ex);
 }
 
 static void exec_unref(npusim_exec *ex)
