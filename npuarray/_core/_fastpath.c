@@ -489,6 +489,48 @@ static int activate_device(PyObject *id)
     return result == NULL ? -1 : 0;
 }
 
+/* id(stream), the key of a stream's free lists: the last one made is kept, as every block
+ * of a run of launches on one stream looks its list up under it twice (taken, given back).
+ * An address names one key whatever object lives there, so it never goes stale. */
+static void *stream_key_address;
+static PyObject *stream_key;
+
+static PyObject *stream_key_of(PyObject *stream)
+{
+    if (stream_key == NULL || stream_key_address != (void *)stream) {
+        PyObject *key = PyLong_FromVoidPtr(stream);
+        if (key == NULL) {
+            return NULL;
+        }
+        Py_XSETREF(stream_key, key);
+        stream_key_address = stream;
+    }
+    return Py_NewRef(stream_key);
+}
+
+/* Python ints of the block and array sizes last made (a launch's result needs two, the same
+ * as the previous launch's in a loop): ints are immutable, so one object serves every use. */
+#define SIZE_INTS 8
+static struct { Py_ssize_t value; PyObject *object; } size_ints[SIZE_INTS];
+static int next_size_int;
+
+static PyObject *size_int(Py_ssize_t value)
+{
+    for (int i = 0; i < SIZE_INTS; i++) {
+        if (size_ints[i].object != NULL && size_ints[i].value == value) {
+            return Py_NewRef(size_ints[i].object);
+        }
+    }
+    PyObject *object = PyLong_FromSsize_t(value);
+    if (object != NULL) {
+        int i = next_size_int;
+        next_size_int = (next_size_int + 1) % SIZE_INTS;
+        size_ints[i].value = value;
+        Py_XSETREF(size_ints[i].object, Py_NewRef(object));
+    }
+    return object;
+}
+
 /* The free list of `size`-byte blocks last used on `stream` in `pool` (its free_lists
  * [id(stream)][size], see the pool's published slots), or NULL. `stream` None: the
  * any-stream list. `pool` is a MemoryPool (exactly: a subclass may change the rules). */
@@ -498,7 +540,7 @@ static PyObject *free_list(PyObject *pool, PyObject *stream, PyObject *size)
     if (free == NULL || !PyDict_Check(free)) {
         return NULL;
     }
-    PyObject *key = stream == Py_None ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(stream);
+    PyObject *key = stream == Py_None ? Py_NewRef(Py_None) : stream_key_of(stream);
     if (key == NULL) {
         return NULL;
     }
@@ -758,7 +800,7 @@ static int same_shape(PyObject *shape1, PyObject *shape2)
 static PyObject *new_buffer(PyObject *ptr, Py_ssize_t nbytes, PyObject *size, PyObject *device,
                             PyObject *pool, PyObject *stream)
 {
-    PyObject *nbytes_object = PyLong_FromSsize_t(nbytes);
+    PyObject *nbytes_object = size_int(nbytes);
     PyObject *buffer = nbytes_object == NULL ? NULL : buffer_type->tp_alloc(buffer_type, 0);
     if (buffer == NULL) {
         Py_XDECREF(nbytes_object);
@@ -787,8 +829,61 @@ static void return_block(PyObject *pool, PyObject *size, PyObject *ptr, PyObject
     PyErr_Restore(type, value, traceback);
 }
 
+/* The aclTensors new_array found last, by the identity of their key's objects: a block's
+ * address is one int object while the pool keeps the block, and a launch's result shape and
+ * dtype are its plan's objects, so a loop finds its results' descriptors here without the
+ * descriptor cache's tuple key and its hash. An entry holds its objects, and a descriptor of
+ * a whole array depends on its key alone (_ops._whole_tensors), so a hit is always right;
+ * a new configuration (another provider) empties it. */
+#define TENSOR_MEMO 8
+static struct { PyObject *ptr, *shape, *dtype, *tensor; } tensor_memo[TENSOR_MEMO];
+static int next_tensor_memo;
+static uint64_t tensor_memo_generation;
+
+static void clear_tensor_memo(void)
+{
+    for (int i = 0; i < TENSOR_MEMO; i++) {
+        Py_CLEAR(tensor_memo[i].ptr);
+        Py_CLEAR(tensor_memo[i].shape);
+        Py_CLEAR(tensor_memo[i].dtype);
+        Py_CLEAR(tensor_memo[i].tensor);
+    }
+}
+
+/* The memoised aclTensor of (ptr, shape, dtype) (a new reference), or NULL. */
+static PyObject *memoised_tensor(PyObject *ptr, PyObject *shape, PyObject *dtype)
+{
+    if (tensor_memo_generation != generation) {
+        clear_tensor_memo();
+        tensor_memo_generation = generation;
+    }
+    for (int i = 0; i < TENSOR_MEMO; i++) {
+        if (tensor_memo[i].ptr == ptr && tensor_memo[i].shape == shape
+            && tensor_memo[i].dtype == dtype && ptr != NULL) {
+            return Py_NewRef(tensor_memo[i].tensor);
+        }
+    }
+    return NULL;
+}
+
+static void memoise_tensor(PyObject *ptr, PyObject *shape, PyObject *dtype, PyObject *tensor)
+{
+    int i = next_tensor_memo;
+    next_tensor_memo = (next_tensor_memo + 1) % TENSOR_MEMO;
+    /* the entry is whole before the old objects go (their release may run Python code) */
+    PyObject *old[] = {tensor_memo[i].ptr, tensor_memo[i].shape, tensor_memo[i].dtype,
+                       tensor_memo[i].tensor};
+    tensor_memo[i].ptr = Py_NewRef(ptr);
+    tensor_memo[i].shape = Py_NewRef(shape);
+    tensor_memo[i].dtype = Py_NewRef(dtype);
+    tensor_memo[i].tensor = Py_NewRef(tensor);
+    for (size_t k = 0; k < sizeof old / sizeof old[0]; k++) {
+        Py_XDECREF(old[k]);
+    }
+}
+
 /* A new C-contiguous NPUArray on `buffer` (a reference this call takes over), with its
- * aclTensor from the descriptor cache (_ops._whole_tensor on a miss). */
+ * aclTensor from the memo, the descriptor cache, or _ops._whole_tensor on a miss. */
 static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
                            PyObject *dtype)
 {
@@ -802,8 +897,14 @@ static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
     SLOT(out, a_strides) = Py_NewRef(strides);
     SLOT(out, a_offset) = PyLong_FromLong(0);
     SLOT(out, a_dtype) = Py_NewRef(dtype);
-    PyObject *key = PyTuple_Pack(3, SLOT(buffer, b_ptr), shape, dtype);
-    PyObject *tensor = key == NULL ? NULL : PyDict_GetItemWithError(whole_tensors, key);
+    PyObject *ptr = SLOT(buffer, b_ptr);
+    PyObject *tensor = memoised_tensor(ptr, shape, dtype);
+    if (tensor != NULL) {
+        SLOT(out, a_tensor) = tensor;
+        return out;
+    }
+    PyObject *key = PyTuple_Pack(3, ptr, shape, dtype);
+    tensor = key == NULL ? NULL : PyDict_GetItemWithError(whole_tensors, key);
     Py_XDECREF(key);
     if (tensor != NULL) {
         Py_INCREF(tensor);
@@ -815,6 +916,7 @@ static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
         return NULL;
     }
     SLOT(out, a_tensor) = tensor;
+    memoise_tensor(ptr, shape, dtype, tensor);
     return out;
 }
 
@@ -1849,7 +1951,7 @@ static int launch(Operands *in, PyObject *out)
 static PyObject *pooled_array(PyObject *pool, PyObject *stream, PyObject *shape,
                               PyObject *strides, PyObject *dtype, Py_ssize_t nbytes)
 {
-    PyObject *block_size = PyLong_FromSsize_t((nbytes + GRANULE - 1) / GRANULE * GRANULE);
+    PyObject *block_size = size_int((nbytes + GRANULE - 1) / GRANULE * GRANULE);
     PyObject *device = NULL;
     PyObject *ptrs = block_size == NULL ? NULL
                      : cached_block_list(pool, stream, block_size, &device);
