@@ -22,6 +22,7 @@ import fcntl
 import glob
 import importlib.util
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -41,6 +42,8 @@ HELPER_HEADERS = ["_launch.h"]
 MODULE_NAME = "npuarray._npusim"
 LIBRARIES = ["dl", "m", "pthread"]
 COMPILE_ARGS = ["-O3", "-pthread", "-D_GNU_SOURCE", "-DNPUSIM_IMPLEMENTATION"]  # as kernels/Makefile
+if platform.machine() == "x86_64":
+    COMPILE_ARGS.append("-mtls-dialect=gnu2")  # TLS descriptors, as kernels/Makefile
 
 
 def load_cdef(filename):
