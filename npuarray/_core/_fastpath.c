@@ -46,11 +46,13 @@
  *
  * Every step runs with the GIL held, except the aclnn phases and the runtime calls: the
  * stream may block a launch (a full queue) while its worker waits for the GIL to run a host
- * function. */
+ * function. npusim's launches never block (its queue grows), so there the phases of a tiny
+ * operation keep the GIL (phases_keep_gil). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -395,6 +397,34 @@ PyDoc_STRVAR(configure_doc,
 "type, and RuntimeError when cffi's C API disagrees with its Python API: a runtime\n"
 "change the fast path does not follow fails at import, never silently.");
 
+/* Whether the provider is npusim (its library, which holds `entry`, exports npusim's own
+ * npusim_launch): a launch there never blocks, a full queue grows instead. */
+static int provider_never_blocks;
+
+static int provider_is_npusim(void *entry)
+{
+    Dl_info info;
+    if (entry == NULL || dladdr(entry, &info) == 0 || info.dli_fname == NULL) {
+        return 0;
+    }
+    void *library = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    int found = library != NULL && dlsym(library, "npusim_launch") != NULL;
+    if (library != NULL) {
+        dlclose(library);
+    }
+    return found;
+}
+
+/* Operations of at most this many elements run their phases with the GIL held on npusim:
+ * their kernel runs on the launching thread in a few hundred nanoseconds (npusim's tiny
+ * tasks, kernels/ops/executor.c), less than releasing and taking the GIL back. */
+#define GIL_KEPT_ELEMENTS 1024
+
+static int phases_keep_gil(Py_ssize_t elements)
+{
+    return provider_never_blocks && elements >= 0 && elements <= GIL_KEPT_ELEMENTS;
+}
+
 static PyObject *configure(PyObject *module, PyObject *state)
 {
     (void)module;
@@ -402,6 +432,7 @@ static PyObject *configure(PyObject *module, PyObject *state)
     if (configure_layouts(state) < 0 || configure_state(state) < 0) {
         return NULL;
     }
+    provider_never_blocks = provider_is_npusim(synchronize_stream);
     configured = 1;
     generation++;
     Py_RETURN_TRUE;
@@ -1922,7 +1953,8 @@ static int launch(Operands *in, PyObject *out)
         return -1;
     }
     Phases run = {0, 1, 0, NULL};
-    Py_BEGIN_ALLOW_THREADS
+    PyThreadState *released = phases_keep_gil(in->nbytes / plan->itemsize) ? NULL
+                              : PyEval_SaveThread();
     if (in->right == NULL && in->cast_to >= 0) { /* aclnnCast(self, dtype, out) */
         run.status = ((cast_phase)first)(in->left, in->cast_to, tensor_out, &run.workspace,
                                          &run.executor);
@@ -1937,7 +1969,9 @@ static int launch(Operands *in, PyObject *out)
                                             &run.workspace, &run.executor);
     }
     second_phase_if_ready(&run, plan->second, in->stream_address);
-    Py_END_ALLOW_THREADS
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
     return close_record(record, phases_outcome(&run, plan->name, in->stream), in->stream,
                         in->id);
 }
@@ -2699,11 +2733,14 @@ static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, 
         Py_CLEAR(out);
     } else {
         Phases run = {0, 1, 0, NULL};
-        Py_BEGIN_ALLOW_THREADS
+        PyThreadState *released = phases_keep_gil(shape_size(SLOT(x, a_shape))) ? NULL
+                                  : PyEval_SaveThread();
         run.status = reduction_first_phase(kind, first, self, &arguments, tensor_out,
                                            &run.workspace, &run.executor);
         second_phase_if_ready(&run, second, stream_address);
-        Py_END_ALLOW_THREADS
+        if (released != NULL) {
+            PyEval_RestoreThread(released);
+        }
         if (close_record(record, phases_outcome(&run, name, stream), stream, id) < 0) {
             Py_CLEAR(out);
         }
