@@ -194,6 +194,41 @@ static void *cdata_address(PyObject *object)
     return address;
 }
 
+/* The addresses of the descriptors (aclTensor, aclIntArray cdata) the fast paths passed
+ * last, by the identity of their cdata: a loop passes the same few each time (its operands',
+ * its results' from the descriptor cache, its reduction's dims), and each conversion through
+ * cffi's C API costs a type check and a call. An entry holds its cdata (those caches hold
+ * them anyway), so its address stays right; a new configuration empties it. */
+#define ADDRESS_MEMO 8
+static struct { PyObject *cdata; void *address; } address_memo[ADDRESS_MEMO];
+static int next_address_memo;
+static uint64_t address_memo_generation;
+
+static void *descriptor_address(PyObject *cdata)
+{
+    if (address_memo_generation != generation) {
+        for (int i = 0; i < ADDRESS_MEMO; i++) {
+            Py_CLEAR(address_memo[i].cdata);
+        }
+        address_memo_generation = generation;
+    }
+    for (int i = 0; i < ADDRESS_MEMO; i++) {
+        if (address_memo[i].cdata == cdata && cdata != NULL) {
+            return address_memo[i].address;
+        }
+    }
+    void *address = cdata_address(cdata);
+    if (address != NULL) {
+        int i = next_address_memo;
+        next_address_memo = (next_address_memo + 1) % ADDRESS_MEMO;
+        PyObject *old = address_memo[i].cdata; /* (released last: it may run Python code) */
+        address_memo[i].cdata = Py_NewRef(cdata);
+        address_memo[i].address = address;
+        Py_XDECREF(old);
+    }
+    return address;
+}
+
 /* Loads cffi's C API and checks it on `sample` (a `void *` cdata) whose address Python
  * computed with ffi.cast("uintptr_t", ...): -1 with an exception when it disagrees. */
 static int load_cffi_api(PyObject *pointer_type, PyObject *sample, PyObject *address)
@@ -1855,7 +1890,8 @@ static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operan
         || (t2 = described(x2)) == NULL || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
         || (in->shape = same_shape(shape1, shape2) ? shape1
                         : own(in, broadcast_shapes(shape1, shape2))) == NULL
-        || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
+        || (in->left = descriptor_address(t1)) == NULL
+        || (in->right = descriptor_address(t2)) == NULL
         || (in->plan = array_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
         return 0;
     }
@@ -1901,7 +1937,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
                               || PyObject_RichCompareBool(value, plan->high, Py_LE) != 1)) {
         return 0;
     }
-    void *array = cdata_address(tensor);
+    void *array = descriptor_address(tensor);
     in->array = x;
     if (array == NULL || !placement(x, NULL, in)) {
         return 0;
@@ -1939,7 +1975,7 @@ static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands 
  * which runs in Python). */
 static int launch(Operands *in, PyObject *out)
 {
-    void *tensor_out = cdata_address(SLOT(out, a_tensor));
+    void *tensor_out = descriptor_address(SLOT(out, a_tensor));
     if (tensor_out == NULL) {
         PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
         return -1;
@@ -2611,17 +2647,17 @@ static int reduction_arguments(int kind, PyObject *params, ReductionArguments *a
     args->dims = NULL;
     switch (kind) {
     case REDUCE:
-        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->keep);
+        return (args->dims = descriptor_address(item[0])) != NULL && bool_argument(item[1], &args->keep);
     case REDUCE_DTYPE:
-        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->keep)
+        return (args->dims = descriptor_address(item[0])) != NULL && bool_argument(item[1], &args->keep)
                && int_argument(item[2], &args->number);
     case REDUCE_INDEX:
         return int_argument(item[0], &args->number) && bool_argument(item[1], &args->keep);
     case STD:
-        return (args->dims = cdata_address(item[0])) != NULL
+        return (args->dims = descriptor_address(item[0])) != NULL
                && int_argument(item[1], &args->number) && bool_argument(item[2], &args->keep);
     default: /* VAR */
-        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->flag)
+        return (args->dims = descriptor_address(item[0])) != NULL && bool_argument(item[1], &args->flag)
                && bool_argument(item[2], &args->keep);
     }
 }
@@ -2688,7 +2724,7 @@ static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, 
     Py_ssize_t size;
     int kind = reduction_kind(name);
     if (kind < 0 || !uncaptured_array(x)
-        || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
+        || (tensor = SLOT(x, a_tensor)) == NULL || (self = descriptor_address(tensor)) == NULL
         || !reduction_arguments(kind, params, &arguments) || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0
         || (stream = ready_stream(x, &id, &stream_address)) == NULL
@@ -2723,7 +2759,7 @@ static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, 
     PyObject *out = strides == NULL ? NULL : pooled_array(pool, stream, shape, strides, dtype,
                                                          size * itemsize);
     Py_XDECREF(strides);
-    void *tensor_out = out == NULL ? NULL : cdata_address(SLOT(out, a_tensor));
+    void *tensor_out = out == NULL ? NULL : descriptor_address(SLOT(out, a_tensor));
     if (out != NULL && tensor_out == NULL) {
         Py_CLEAR(out);
         PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
