@@ -555,13 +555,30 @@ static int activate_device(PyObject *id)
     return result == NULL ? -1 : 0;
 }
 
-/* id(stream), the key of a stream's free lists: the last one made is kept, as every block
- * of a run of launches on one stream looks its list up under it twice (taken, given back).
- * An address names one key whatever object lives there, so it never goes stale. */
+/* The key object of `dict` equal to the int `value`, or NULL: a look-up with the dict's own
+ * key object finds it by identity, without comparing two ints. */
+static PyObject *own_key(PyObject *dict, PyObject *value)
+{
+    PyObject *key, *item;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(dict, &position, &key, &item)) {
+        if (PyLong_CheckExact(key) && PyObject_RichCompareBool(key, value, Py_EQ) == 1) {
+            return key;
+        }
+    }
+    PyErr_Clear();
+    return NULL;
+}
+
+/* id(stream), the key of a stream's free lists: the last one is kept, as every block of a
+ * run of launches on one stream looks its list up under it twice (taken, given back), and is
+ * the pool's own key object once the pool has one (`owned`). An address names one key
+ * whatever object lives there, so it never goes stale. */
 static void *stream_key_address;
 static PyObject *stream_key;
+static int stream_key_owned;
 
-static PyObject *stream_key_of(PyObject *stream)
+static PyObject *stream_key_of(PyObject *stream, PyObject *free)
 {
     if (stream_key == NULL || stream_key_address != (void *)stream) {
         PyObject *key = PyLong_FromVoidPtr(stream);
@@ -570,14 +587,23 @@ static PyObject *stream_key_of(PyObject *stream)
         }
         Py_XSETREF(stream_key, key);
         stream_key_address = stream;
+        stream_key_owned = 0;
+    }
+    if (!stream_key_owned) {
+        PyObject *own = own_key(free, stream_key);
+        if (own != NULL) {
+            Py_SETREF(stream_key, Py_NewRef(own));
+            stream_key_owned = 1;
+        }
     }
     return Py_NewRef(stream_key);
 }
 
 /* Python ints of the block and array sizes last made (a launch's result needs two, the same
- * as the previous launch's in a loop): ints are immutable, so one object serves every use. */
+ * as the previous launch's in a loop): ints are immutable, so one object serves every use. A
+ * block size becomes its free list's own key object once it is found in one (free_list). */
 #define SIZE_INTS 8
-static struct { Py_ssize_t value; PyObject *object; } size_ints[SIZE_INTS];
+static struct { Py_ssize_t value; PyObject *object; int owned; } size_ints[SIZE_INTS];
 static int next_size_int;
 
 static PyObject *size_int(Py_ssize_t value)
@@ -592,9 +618,25 @@ static PyObject *size_int(Py_ssize_t value)
         int i = next_size_int;
         next_size_int = (next_size_int + 1) % SIZE_INTS;
         size_ints[i].value = value;
+        size_ints[i].owned = 0;
         Py_XSETREF(size_ints[i].object, Py_NewRef(object));
     }
     return object;
+}
+
+/* Makes the kept int equal to `size` the key object of `bins` (see size_int). */
+static void own_size_key(PyObject *bins, PyObject *size)
+{
+    for (int i = 0; i < SIZE_INTS; i++) {
+        if (size_ints[i].object == size && !size_ints[i].owned) {
+            PyObject *own = own_key(bins, size);
+            if (own != NULL) {
+                size_ints[i].owned = 1;
+                Py_SETREF(size_ints[i].object, Py_NewRef(own));
+            }
+            return;
+        }
+    }
 }
 
 /* The free list of `size`-byte blocks last used on `stream` in `pool` (its free_lists
@@ -606,7 +648,7 @@ static PyObject *free_list(PyObject *pool, PyObject *stream, PyObject *size)
     if (free == NULL || !PyDict_Check(free)) {
         return NULL;
     }
-    PyObject *key = stream == Py_None ? Py_NewRef(Py_None) : stream_key_of(stream);
+    PyObject *key = stream == Py_None ? Py_NewRef(Py_None) : stream_key_of(stream, free);
     if (key == NULL) {
         return NULL;
     }
@@ -616,6 +658,9 @@ static PyObject *free_list(PyObject *pool, PyObject *stream, PyObject *size)
         return NULL;
     }
     PyObject *ptrs = PyDict_GetItemWithError(bins, size);
+    if (ptrs != NULL) {
+        own_size_key(bins, size);
+    }
     return ptrs != NULL && PyList_CheckExact(ptrs) ? ptrs : NULL;
 }
 
