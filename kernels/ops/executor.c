@@ -53,11 +53,20 @@ static uint32_t slots_used;            /* under registry_lock */
 static uint32_t *free_slots;           /* shared free indices, under registry_lock */
 static uint32_t n_free_slots, free_slots_cap;
 
+/* This thread's free registry slots and spare executors (see exec_alloc), in one
+ * thread-local object: one look-up of the thread's storage per call. */
 #define THREAD_FREE_SLOTS 16
-static _Thread_local uint32_t thread_free_slot[THREAD_FREE_SLOTS];
-static _Thread_local int n_thread_free_slots;
+#define THREAD_SPARES 8
+typedef struct {
+    uint32_t free_slot[THREAD_FREE_SLOTS];
+    int n_free_slots;
+    npusim_exec *spare[THREAD_SPARES];
+    int n_spares;
+    bool registered; /* its exit hands them back (thread_caches_exit) */
+} thread_caches;
+static _Thread_local thread_caches this_thread;
 
-static bool thread_caches_usable(void);
+static bool thread_caches_usable(thread_caches *mine);
 
 static exec_slot *slot_at(uint32_t index)
 {
@@ -74,8 +83,9 @@ static aclOpExecutor *handle_of(uint32_t index, uint64_t generation)
 /* A free slot index (a new slot when none is free); false when out of host memory or slots. */
 static bool take_free_slot(uint32_t *index)
 {
-    if (n_thread_free_slots > 0) {
-        *index = thread_free_slot[--n_thread_free_slots];
+    thread_caches *mine = &this_thread;
+    if (mine->n_free_slots > 0) {
+        *index = mine->free_slot[--mine->n_free_slots];
         return true;
     }
     bool ok = true;
@@ -115,8 +125,9 @@ static void put_shared_free_slot(uint32_t index)
 /* Files a freed slot's index: this thread's own list, or the shared one. */
 static void put_free_slot(uint32_t index)
 {
-    if (n_thread_free_slots < THREAD_FREE_SLOTS && thread_caches_usable())
-        thread_free_slot[n_thread_free_slots++] = index;
+    thread_caches *mine = &this_thread;
+    if (mine->n_free_slots < THREAD_FREE_SLOTS && thread_caches_usable(mine))
+        mine->free_slot[mine->n_free_slots++] = index;
     else
         put_shared_free_slot(index);
 }
@@ -187,10 +198,6 @@ static int spare_head, n_spare;
  * ring's lock: a tiny operation runs on its launching thread (npusim_task_length), which
  * frees its executor and makes the next one. A thread's leftovers (and its free registry
  * slots) go back to the shared lists when it exits (thread_caches_exit). */
-#define THREAD_SPARES 8
-static _Thread_local npusim_exec *thread_spare[THREAD_SPARES];
-static _Thread_local int n_thread_spare;
-static _Thread_local bool thread_caches_registered;
 static pthread_key_t thread_caches_key;
 static pthread_once_t thread_caches_once = PTHREAD_ONCE_INIT;
 
@@ -209,29 +216,30 @@ static void ring_put(npusim_exec *ex)
     free(oldest);
 }
 
-static void thread_caches_exit(void *unused)
+static void thread_caches_exit(void *caches)
 {
-    (void)unused;
-    while (n_thread_spare > 0) ring_put(thread_spare[--n_thread_spare]);
-    while (n_thread_free_slots > 0) put_shared_free_slot(thread_free_slot[--n_thread_free_slots]);
+    thread_caches *mine = caches;
+    while (mine->n_spares > 0) ring_put(mine->spare[--mine->n_spares]);
+    while (mine->n_free_slots > 0) put_shared_free_slot(mine->free_slot[--mine->n_free_slots]);
 }
 
 static void thread_caches_init(void) { (void)pthread_key_create(&thread_caches_key, thread_caches_exit); }
 
 /* Whether this thread may keep spares and free slots: its exit hands them back (registered
  * once). */
-static bool thread_caches_usable(void)
+static bool thread_caches_usable(thread_caches *mine)
 {
-    if (!thread_caches_registered) {
+    if (!mine->registered) {
         pthread_once(&thread_caches_once, thread_caches_init);
-        thread_caches_registered = pthread_setspecific(thread_caches_key, &n_thread_spare) == 0;
+        mine->registered = pthread_setspecific(thread_caches_key, mine) == 0;
     }
-    return thread_caches_registered;
+    return mine->registered;
 }
 
 static npusim_exec *exec_alloc(void)
 {
-    if (n_thread_spare > 0) return thread_spare[--n_thread_spare];
+    thread_caches *mine = &this_thread;
+    if (mine->n_spares > 0) return mine->spare[--mine->n_spares];
     npusim_exec *ex = NULL;
     pthread_mutex_lock(&spare_lock);
     if (n_spare > 0) {
@@ -248,7 +256,8 @@ static void exec_free(npusim_exec *ex)
     if (ex->shape_out) npusim_tensor_release(ex->shape_out);
     if (ex->shape_out2) npusim_tensor_release(ex->shape_out2);
     ex->magic = 0;
-    if (n_thread_spare < THREAD_SPARES && thread_caches_usable()) thread_spare[n_thread_spare++] = ex;
+    thread_caches *mine = &this_thread;
+    if (mine->n_spares < THREAD_SPARES && thread_caches_usable(mine)) mine->spare[mine->n_spares++] = ex;
     else ring_put(ex);
 }
 
@@ -316,8 +325,13 @@ npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const 
         npusim_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of host memory for the executor", def->name);
         return NULL;
     }
-    /* Only the header is cleared: the tensor snapshots are written below. */
-    memset(ex, 0, offsetof(npusim_exec, t));
+    /* Only the header is cleared: the tensor snapshots are written below. Its size is hidden
+     * from the compiler, which would otherwise inline the clear as a `rep stos`, whose start-up
+     * costs more than the C library's vector stores for these few hundred bytes (every launch
+     * makes an executor). */
+    size_t header = offsetof(npusim_exec, t);
+    __asm__("" : "+r"(header));
+    memset(ex, 0, header);
     ex->magic = EXEC_MAGIC;
     ex->def = def;
     atomic_init(&ex->refs, 1);

@@ -15,9 +15,7 @@ static size_t g_cap, g_used; /* used counts live + tombstones */
  * launch takes no lock. A handle destroyed while another thread uses it is the caller's race
  * with or without the lock: the check only ever sees handles destroyed before it. */
 static _Atomic uint64_t g_removals;
-static _Thread_local const void *tls_live;
-static _Thread_local int tls_live_kind;
-static _Thread_local uint64_t tls_live_at;
+static _Thread_local struct { const void *handle; int kind; uint64_t removals; } tls_live;
 
 static size_t hash_ptr(const void *p, size_t cap)
 {
@@ -117,16 +115,16 @@ bool rt_handle_take(const void *h, rt_handle_kind kind)
 bool rt_handle_is(const void *h, rt_handle_kind kind)
 {
     if (!h) return false;
-    if (h == tls_live && (int)kind == tls_live_kind &&
-        atomic_load_explicit(&g_removals, memory_order_acquire) == tls_live_at)
+    if (h == tls_live.handle && (int)kind == tls_live.kind &&
+        atomic_load_explicit(&g_removals, memory_order_acquire) == tls_live.removals)
         return true;
     pthread_mutex_lock(&g_mu);
     slot *s = find(h);
     bool ok = s && s->kind == (int)kind;
     if (ok) {
-        tls_live = h;
-        tls_live_kind = (int)kind;
-        tls_live_at = atomic_load_explicit(&g_removals, memory_order_relaxed);
+        tls_live.handle = h;
+        tls_live.kind = (int)kind;
+        tls_live.removals = atomic_load_explicit(&g_removals, memory_order_relaxed);
     }
     pthread_mutex_unlock(&g_mu);
     return ok;
