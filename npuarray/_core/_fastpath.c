@@ -508,23 +508,70 @@ static PyObject *thread_dict(int which)
     return thread_dicts.dicts[which];
 }
 
+/* Memoised dict look-ups: each launch reads the same few entries of the same dicts (this
+ * thread's current stream and device, the default pool, the free lists), which change far
+ * less often than they are read. A look-up site keeps its last answers with the dict's
+ * version (PEP 509's ma_version_tag, which every change of a dict bumps, unique across dicts)
+ * and gives them again while the version is unchanged: the dict still holds the value. The
+ * key is held, so that its identity names one key. (CPython 3.12 deprecates the version:
+ * there every look-up is made.) */
+#define MEMO_WAYS 4
+typedef struct {
+    struct { PyObject *dict, *key, *value; uint64_t version; } way[MEMO_WAYS];
+    int next;
+} LookupMemo;
+
+static LookupMemo current_memo, acl_device_memo, overrides_memo, in_host_func_memo;
+static LookupMemo current_streams_memo, default_streams_memo, default_pools_memo;
+static LookupMemo free_lists_memo, bins_memo;
+
+/* dict[key] (borrowed), NULL when absent (an exception set when the look-up failed).
+ * `dict` is a dict whose keys compare without running Python code (str, int, None). */
+static PyObject *memo_get(LookupMemo *memo, PyObject *dict, PyObject *key)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    uint64_t version = ((PyDictObject *)dict)->ma_version_tag;
+    for (int i = 0; i < MEMO_WAYS; i++) {
+        if (memo->way[i].dict == dict && memo->way[i].key == key
+            && memo->way[i].version == version) {
+            return memo->way[i].value;
+        }
+    }
+    PyObject *value = PyDict_GetItemWithError(dict, key);
+    if (value != NULL || !PyErr_Occurred()) {
+        int i = memo->next;
+        memo->next = (memo->next + 1) % MEMO_WAYS;
+        PyObject *old = memo->way[i].key; /* an int or str: its release runs no Python code */
+        memo->way[i].dict = dict;
+        memo->way[i].key = Py_NewRef(key);
+        memo->way[i].version = version;
+        memo->way[i].value = value;
+        Py_XDECREF(old);
+    }
+    return value;
+#else
+    (void)memo;
+    return PyDict_GetItemWithError(dict, key);
+#endif
+}
+
 /* `key` of this thread's attributes of one of the threading.locals. */
-static PyObject *thread_value(int which, PyObject *key)
+static PyObject *thread_value(int which, PyObject *key, LookupMemo *memo)
 {
     PyObject *values = thread_dict(which);
-    return values == NULL ? NULL : PyDict_GetItemWithError(values, key);
+    return values == NULL ? NULL : memo_get(memo, values, key);
 }
 
 /* This thread's current stream of the device `id` (runtime._stream.current_stream_of). */
 static PyObject *current_stream(PyObject *id)
 {
-    PyObject *current = thread_value(STREAM_TLS, s_current);
+    PyObject *current = thread_value(STREAM_TLS, s_current, &current_memo);
     PyObject *stream = NULL;
     if (current != NULL && PyDict_Check(current) && PyDict_GET_SIZE(current) != 0) {
-        stream = PyDict_GetItemWithError(current, id);
+        stream = memo_get(&current_streams_memo, current, id);
     }
     if (stream == NULL && !PyErr_Occurred()) {
-        stream = PyDict_GetItemWithError(default_streams, id);
+        stream = memo_get(&default_streams_memo, default_streams, id);
     }
     return stream;
 }
@@ -539,7 +586,7 @@ static int is_true(PyObject *value)
  * (the fast exit of runtime._device.activate); else activate() runs, and may raise. */
 static int activate_device(PyObject *id)
 {
-    PyObject *active = thread_value(DEVICE_TLS, s_acl_device);
+    PyObject *active = thread_value(DEVICE_TLS, s_acl_device, &acl_device_memo);
     if (active != NULL && PyLong_CheckExact(active)
         && PyObject_RichCompareBool(active, id, Py_EQ) == 1) {
         PyObject *deferred = SLOT(process, process_deferred);
@@ -652,12 +699,12 @@ static PyObject *free_list(PyObject *pool, PyObject *stream, PyObject *size)
     if (key == NULL) {
         return NULL;
     }
-    PyObject *bins = PyDict_GetItemWithError(free, key);
+    PyObject *bins = memo_get(&free_lists_memo, free, key);
     Py_DECREF(key);
     if (bins == NULL || !PyDict_Check(bins)) {
         return NULL;
     }
-    PyObject *ptrs = PyDict_GetItemWithError(bins, size);
+    PyObject *ptrs = memo_get(&bins_memo, bins, size);
     if (ptrs != NULL) {
         own_size_key(bins, size);
     }
@@ -1914,7 +1961,7 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     if (size <= 0 || in->nbytes > SMALL_LIMIT) {
         return 0;
     }
-    in->pool = PyDict_GetItemWithError(default_pools, in->id);
+    in->pool = memo_get(&default_pools_memo, default_pools, in->id);
     in->strides = contiguous(SLOT(array, a_strides), in->shape);
     if (in->strides == NULL && other != NULL) {
         in->strides = contiguous(SLOT(other, a_strides), in->shape);
@@ -1923,7 +1970,7 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
         in->strides = own(in, contiguous_strides(in->shape));
     }
     return in->pool != NULL && in->strides != NULL
-           && !is_true(thread_value(POOL_TLS, s_overrides)) && !PyErr_Occurred();
+           && !is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo)) && !PyErr_Occurred();
 }
 
 /* Two NPUArrays of one shape, or of shapes that broadcast (the operator broadcasts them),
@@ -2439,7 +2486,7 @@ static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_
             Py_RETURN_NONE; /* a forked child's copy of the parent's block, or shutdown */
         }
         if (forked == Py_False && SLOT(buffer, b_others) == Py_None
-            && !is_true(thread_value(DEVICE_TLS, s_in_host_func))) {
+            && !is_true(thread_value(DEVICE_TLS, s_in_host_func, &in_host_func_memo))) {
             int filed = release_block(buffer);
             if (filed != 0) {
                 return filed > 0 ? Py_NewRef(Py_None) : NULL;
@@ -2773,8 +2820,8 @@ static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, 
         || !reduction_arguments(kind, params, &arguments) || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0
         || (stream = ready_stream(x, &id, &stream_address)) == NULL
-        || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))) {
+        || (pool = memo_get(&default_pools_memo, default_pools, id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo))) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
@@ -2872,8 +2919,8 @@ static PyObject *empty_result(PyObject *module, PyObject *const *args, Py_ssize_
     Py_ssize_t size, itemsize;
     if (!configured || PyDict_GET_SIZE(capture_active) != 0 || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0 || (id = SLOT(device, device_id)) == NULL
-        || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))
+        || (pool = memo_get(&default_pools_memo, default_pools, id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo))
         || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
         PyErr_Clear();
         Py_RETURN_NONE;
@@ -3432,8 +3479,8 @@ static int product_operands(MatmulFunction *f, PyObject *x1, PyObject *x2, Produ
     if ((in->stream = ready_stream(x1, &in->id, &in->stream_address)) == NULL || buffer2 == NULL
         || SLOT(buffer2, b_device) != SLOT(SLOT(x1, a_buffer), b_device)
         || SLOT(buffer2, b_stream) != in->stream
-        || (in->pool = PyDict_GetItemWithError(default_pools, in->id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))) {
+        || (in->pool = memo_get(&default_pools_memo, default_pools, in->id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo))) {
         return 0;
     }
     in->tensor1 = operand_tensor(f, x1);
