@@ -2204,7 +2204,8 @@ static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *
         || SLOT(x, a_dtype) == NULL || SLOT(y, a_dtype) == NULL
         || (other == buffer && x != y) || !same_shape(in->shape, SLOT(y, a_shape))
         || shape_size(in->shape) <= 0
-        || (in->left = cdata_address(tx)) == NULL || (in->right = cdata_address(ty)) == NULL
+        || (in->left = descriptor_address(tx)) == NULL
+        || (in->right = descriptor_address(ty)) == NULL
         || (in->plan = array_plan(op, SLOT(x, a_dtype), SLOT(y, a_dtype))) == NULL
         || PyObject_RichCompareBool(in->plan->out_dtype, SLOT(x, a_dtype), Py_EQ) != 1) {
         return 0;
@@ -2244,7 +2245,7 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
         return NULL;
     }
     Phases run = {0, 1, 0, NULL};
-    Py_BEGIN_ALLOW_THREADS
+    PyThreadState *released = phases_keep_gil(shape_size(in.shape)) ? NULL : PyEval_SaveThread();
     if (alpha == NULL) {
         run.status = ((first_phase_2)first)(in.left, in.right, &run.workspace, &run.executor);
     } else {
@@ -2252,7 +2253,9 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
                                             &run.executor);
     }
     second_phase_if_ready(&run, second, in.stream_address);
-    Py_END_ALLOW_THREADS
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
     int failed = close_record(record, phases_outcome(&run, name, in.stream), in.stream,
                               in.id) < 0;
     Py_DECREF(in.stream);
