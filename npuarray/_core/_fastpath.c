@@ -141,7 +141,7 @@ static const char *const taken_names[TAKEN_PATHS] = {
 static uint64_t taken[TAKEN_PATHS];
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_itemsize, *s_dict,
-    *s_fill, *s_events, *s_device_to_host, *s_copy;
+    *s_fill, *s_events, *s_device_to_host, *s_copy, *s_axis, *s_keepdims;
 
 static int intern_names(void)
 {
@@ -149,7 +149,8 @@ static int intern_names(void)
         {&s_current, "current"}, {&s_overrides, "overrides"}, {&s_acl_device, "acl_device"},
         {&s_in_host_func, "in_host_func"}, {&s_itemsize, "itemsize"}, {&s_dict, "__dict__"},
         {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"},
-        {&s_device_to_host, "ACL_MEMCPY_DEVICE_TO_HOST"}, {&s_copy, "copy"}};
+        {&s_device_to_host, "ACL_MEMCPY_DEVICE_TO_HOST"}, {&s_copy, "copy"},
+        {&s_axis, "axis"}, {&s_keepdims, "keepdims"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -3181,9 +3182,12 @@ static int reduction_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     Py_ssize_t keywords = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t i = 0; i < keywords; i++) {
         PyObject *keyword = PyTuple_GET_ITEM(kwnames, i);
-        if (nargs == 1 && PyUnicode_CompareWithASCIIString(keyword, "axis") == 0) {
+        /* (a call's keywords are interned: compared by identity first) */
+        if (nargs == 1 && (keyword == s_axis
+                           || PyUnicode_CompareWithASCIIString(keyword, "axis") == 0)) {
             *axis = args[nargs + i];
-        } else if (PyUnicode_CompareWithASCIIString(keyword, "keepdims") == 0) {
+        } else if (keyword == s_keepdims
+                   || PyUnicode_CompareWithASCIIString(keyword, "keepdims") == 0) {
             *keepdims = args[nargs + i];
         } else {
             return 0;
