@@ -75,8 +75,11 @@ def _sum_squares_breakdown(harness, initial, stream):
     the launching thread), and of it at most the provider's share: aclnnMul's and
     aclnnReduceSum's two phases alone on the same operands through npuarray's C launch
     helpers called from Python (no result arrays made; the two cffi calls' argument
-    conversions are counted too, which the C fast path does not pay); the rest is npuarray's
-    host path (_fastpath.c: result arrays, pool blocks, descriptors, plan lookups)."""
+    conversions are counted too, which the C fast path does not pay); and the two result
+    arrays alone (``_ops.empty``, called from Python: pool blocks, descriptors, the array and
+    buffer objects made and released). Both are measured through Python calls the fast path
+    does not make, so they bound its shares from above; the rest of the host path is
+    _fastpath.c's argument checks, plan look-ups and the current stream and device."""
     if _ops._launch_helper is None:
         return
     c = npx.asarray(initial)
@@ -103,8 +106,18 @@ def _sum_squares_breakdown(harness, initial, stream):
         stream.synchronize()
     provider = harness.measure("    of which the two operators' phases (from Python)", phases,
                                per_call=OPS_PER_CALL)
+
+    def results():
+        for _ in range(OPS_PER_CALL):
+            _ops.empty(squares._shape, squares._dtype, squares.device, stream)
+            _ops.empty(out._shape, out._dtype, out.device, stream)
+        stream.synchronize()
+    arrays = harness.host_cpu("    of which the two result arrays (from Python)", results,
+                              per_call=OPS_PER_CALL)[0]
     print("    per sum(c * c, axis=1): host CPU best %.2f us, median %.2f us; the provider's "
           "two launches called from Python %.2f us" % (best * 1e6, median * 1e6, provider * 1e6))
+    print("    per pair: the two result arrays alone, called from Python, %.2f us of host CPU"
+          % (arrays * 1e6))
 
 
 def run(harness):

@@ -9,6 +9,7 @@
  * aclSetAclOpExecutorRepeatable / aclDestroyAclOpExecutor / aclSet*TensorAddr, a pointer that is
  * not a live executor 561000 (ACLNN_ERR_INNER) there and 161002 in a second phase. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,67 +22,164 @@
  * Registry of live executors. The user holds a handle, not the executor's address: a slot
  * index and the slot's generation, bumped each time the slot is freed. A consumed or
  * destroyed executor's handle is thus refused however many executors come after it (even one
- * living at the same address), and the table stays as large as the most executors live at
- * once. Handles are odd numbers, never an executor's (aligned) address. */
+ * living at the same address), and the table stays about as large as the most executors live
+ * at once. Handles are odd numbers, never an executor's (aligned) address.
+ *
+ * A first phase registers and its second phase consumes an executor on every launch, so
+ * neither takes a lock: a slot's state word (generation, LIVE, CLAIMED) is changed by compare
+ * and swap, a thread claims a live slot for the few instructions it reads or changes the
+ * executor (another claimer waits), and each thread keeps a few free slot indices of its own
+ * (the slot its last launch consumed is the one its next first phase takes). The slots live
+ * in chunks that never move; the lock guards only the shared free indices and the growth. */
 
 #define SLOT_BITS 24
 #define SLOT_MASK ((1u << SLOT_BITS) - 1)
-#define NO_SLOT UINT32_MAX
+#define GENERATION_MASK ((UINT64_C(1) << (63 - SLOT_BITS)) - 1) /* of a handle */
+#define CHUNK_BITS 10
+#define CHUNK_SLOTS (1u << CHUNK_BITS)
+#define CHUNKS ((SLOT_MASK + 1u) >> CHUNK_BITS)
+#define SLOT_LIVE UINT64_C(1)
+#define SLOT_CLAIMED UINT64_C(2)
+#define STATE_GENERATION(state) ((state) >> 2)
 
 typedef struct {
-    npusim_exec *ex;     /* NULL: free */
-    uint64_t generation; /* of the slot's current (or next) executor */
-    uint32_t next_free;
+    _Atomic uint64_t state; /* generation << 2 | SLOT_CLAIMED | SLOT_LIVE */
+    npusim_exec *ex;        /* written before the state says LIVE, read by its claimer */
 } exec_slot;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static exec_slot *slots;
-static uint32_t slots_used, slots_cap, free_head = NO_SLOT;
+static exec_slot *_Atomic chunks[CHUNKS];
+static uint32_t slots_used;            /* under registry_lock */
+static uint32_t *free_slots;           /* shared free indices, under registry_lock */
+static uint32_t n_free_slots, free_slots_cap;
 
-static aclOpExecutor *handle_of(uint32_t index)
+/* This thread's free registry slots and spare executors (see exec_alloc), in one
+ * thread-local object: one look-up of the thread's storage per call. */
+#define THREAD_FREE_SLOTS 16
+#define THREAD_SPARES 8
+typedef struct {
+    uint32_t free_slot[THREAD_FREE_SLOTS];
+    int n_free_slots;
+    npusim_exec *spare[THREAD_SPARES];
+    int n_spares;
+    bool registered; /* its exit hands them back (thread_caches_exit) */
+} thread_caches;
+static _Thread_local thread_caches this_thread;
+
+static bool thread_caches_usable(thread_caches *mine);
+
+static exec_slot *slot_at(uint32_t index)
 {
-    uint64_t generation = slots[index].generation & ((UINT64_C(1) << (63 - SLOT_BITS)) - 1);
-    return (aclOpExecutor *)(uintptr_t)((generation << (SLOT_BITS + 1)) | ((uint64_t)index << 1) | 1);
+    exec_slot *chunk = atomic_load_explicit(&chunks[index >> CHUNK_BITS], memory_order_acquire);
+    return chunk ? &chunk[index & (CHUNK_SLOTS - 1)] : NULL;
 }
 
-/* The live executor behind `handle`, or NULL (consumed, destroyed, or not a handle). */
-static npusim_exec *registry_find(const aclOpExecutor *handle)
+static aclOpExecutor *handle_of(uint32_t index, uint64_t generation)
 {
-    uint64_t v = (uint64_t)(uintptr_t)handle;
-    uint32_t index = (uint32_t)(v >> 1) & SLOT_MASK;
-    if (!(v & 1) || index >= slots_used || !slots[index].ex) return NULL;
-    return handle_of(index) == handle ? slots[index].ex : NULL;
+    return (aclOpExecutor *)(uintptr_t)(((generation & GENERATION_MASK) << (SLOT_BITS + 1)) |
+                                        ((uint64_t)index << 1) | 1);
+}
+
+/* A free slot index (a new slot when none is free); false when out of host memory or slots. */
+static bool take_free_slot(uint32_t *index)
+{
+    thread_caches *mine = &this_thread;
+    if (mine->n_free_slots > 0) {
+        *index = mine->free_slot[--mine->n_free_slots];
+        return true;
+    }
+    bool ok = true;
+    pthread_mutex_lock(&registry_lock);
+    if (n_free_slots > 0) {
+        *index = free_slots[--n_free_slots];
+    } else if (slots_used > SLOT_MASK) {
+        ok = false;
+    } else {
+        uint32_t c = slots_used >> CHUNK_BITS;
+        if (!atomic_load_explicit(&chunks[c], memory_order_relaxed)) {
+            exec_slot *chunk = calloc(CHUNK_SLOTS, sizeof *chunk);
+            if (chunk) atomic_store_explicit(&chunks[c], chunk, memory_order_release);
+            ok = chunk != NULL;
+        }
+        if (ok) *index = slots_used++;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return ok;
+}
+
+static void put_shared_free_slot(uint32_t index)
+{
+    pthread_mutex_lock(&registry_lock);
+    if (n_free_slots == free_slots_cap) {
+        uint32_t cap = free_slots_cap ? 2 * free_slots_cap : 256;
+        uint32_t *grown = realloc(free_slots, cap * sizeof *grown);
+        if (grown) {
+            free_slots = grown;
+            free_slots_cap = cap;
+        }
+    }
+    if (n_free_slots < free_slots_cap) free_slots[n_free_slots++] = index; /* else: the slot is lost */
+    pthread_mutex_unlock(&registry_lock);
+}
+
+/* Files a freed slot's index: this thread's own list, or the shared one. */
+static void put_free_slot(uint32_t index)
+{
+    thread_caches *mine = &this_thread;
+    if (mine->n_free_slots < THREAD_FREE_SLOTS && thread_caches_usable(mine))
+        mine->free_slot[mine->n_free_slots++] = index;
+    else
+        put_shared_free_slot(index);
 }
 
 /* Registers ex; its handle, or NULL when out of host memory or slots. */
 static aclOpExecutor *registry_add(npusim_exec *ex)
 {
-    uint32_t index = free_head;
-    if (index != NO_SLOT) {
-        free_head = slots[index].next_free;
-    } else {
-        if (slots_used == slots_cap) {
-            uint32_t cap = slots_cap ? slots_cap * 2 : 256;
-            exec_slot *grown = cap <= SLOT_MASK + 1u ? realloc(slots, cap * sizeof *grown) : NULL;
-            if (!grown) return NULL;
-            slots = grown;
-            slots_cap = cap;
-        }
-        index = slots_used++;
-        slots[index].generation = 0;
-    }
-    slots[index].ex = ex;
-    return handle_of(index);
+    uint32_t index;
+    if (!take_free_slot(&index)) return NULL;
+    exec_slot *slot = slot_at(index);
+    uint64_t generation = STATE_GENERATION(atomic_load_explicit(&slot->state, memory_order_relaxed));
+    slot->ex = ex;
+    atomic_store_explicit(&slot->state, generation << 2 | SLOT_LIVE, memory_order_release);
+    return handle_of(index, generation);
 }
 
-/* Forgets the executor behind the live `handle`: the slot's next handle differs. */
-static void registry_remove(const aclOpExecutor *handle)
+/* Claims the slot of the live executor behind `handle`: the slot (its executor in *ex, its
+ * state before the claim in *state), or NULL (consumed, destroyed, or not a handle). The
+ * claimer ends the claim with registry_unclaim or registry_remove. */
+static exec_slot *registry_claim(const aclOpExecutor *handle, npusim_exec **ex, uint64_t *state)
 {
-    uint32_t index = (uint32_t)((uintptr_t)handle >> 1) & SLOT_MASK;
-    slots[index].ex = NULL;
-    slots[index].generation++;
-    slots[index].next_free = free_head;
-    free_head = index;
+    uint64_t v = (uint64_t)(uintptr_t)handle;
+    exec_slot *slot = v & 1 ? slot_at((uint32_t)(v >> 1) & SLOT_MASK) : NULL;
+    if (!slot) return NULL;
+    uint64_t generation = v >> (SLOT_BITS + 1);
+    for (unsigned polls = 1;; polls++) {
+        uint64_t s = atomic_load_explicit(&slot->state, memory_order_acquire);
+        if (!(s & SLOT_LIVE) || (STATE_GENERATION(s) & GENERATION_MASK) != generation) return NULL;
+        if (s & SLOT_CLAIMED) { /* another thread reads or changes it: a few instructions */
+            if (polls % 64 == 0) sched_yield();
+            continue;
+        }
+        if (atomic_compare_exchange_weak_explicit(&slot->state, &s, s | SLOT_CLAIMED, memory_order_acquire,
+                                                  memory_order_relaxed)) {
+            *ex = slot->ex;
+            *state = s;
+            return slot;
+        }
+    }
+}
+
+static void registry_unclaim(exec_slot *slot, uint64_t state)
+{
+    atomic_store_explicit(&slot->state, state, memory_order_release);
+}
+
+/* Forgets the claimed slot's executor: the slot's next handle differs. */
+static void registry_remove(exec_slot *slot, uint64_t state, const aclOpExecutor *handle)
+{
+    slot->ex = NULL;
+    atomic_store_explicit(&slot->state, (STATE_GENERATION(state) + 1) << 2, memory_order_release);
+    put_free_slot((uint32_t)((uintptr_t)handle >> 1) & SLOT_MASK);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -96,8 +194,52 @@ static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static npusim_exec *spare[SPARE_EXECUTORS]; /* a ring: n_spare entries from spare_head */
 static int spare_head, n_spare;
 
+/* A few freed executors of this thread, reused by its next first phases without the shared
+ * ring's lock: a tiny operation runs on its launching thread (npusim_task_length), which
+ * frees its executor and makes the next one. A thread's leftovers (and its free registry
+ * slots) go back to the shared lists when it exits (thread_caches_exit). */
+static pthread_key_t thread_caches_key;
+static pthread_once_t thread_caches_once = PTHREAD_ONCE_INIT;
+
+static void ring_put(npusim_exec *ex)
+{
+    npusim_exec *oldest = NULL;
+    pthread_mutex_lock(&spare_lock);
+    if (n_spare == SPARE_EXECUTORS) { /* full: the oldest goes back to malloc */
+        oldest = spare[spare_head];
+        spare_head = (spare_head + 1) % SPARE_EXECUTORS;
+        n_spare--;
+    }
+    spare[(spare_head + n_spare) % SPARE_EXECUTORS] = ex;
+    n_spare++;
+    pthread_mutex_unlock(&spare_lock);
+    free(oldest);
+}
+
+static void thread_caches_exit(void *caches)
+{
+    thread_caches *mine = caches;
+    while (mine->n_spares > 0) ring_put(mine->spare[--mine->n_spares]);
+    while (mine->n_free_slots > 0) put_shared_free_slot(mine->free_slot[--mine->n_free_slots]);
+}
+
+static void thread_caches_init(void) { (void)pthread_key_create(&thread_caches_key, thread_caches_exit); }
+
+/* Whether this thread may keep spares and free slots: its exit hands them back (registered
+ * once). */
+static bool thread_caches_usable(thread_caches *mine)
+{
+    if (!mine->registered) {
+        pthread_once(&thread_caches_once, thread_caches_init);
+        mine->registered = pthread_setspecific(thread_caches_key, mine) == 0;
+    }
+    return mine->registered;
+}
+
 static npusim_exec *exec_alloc(void)
 {
+    thread_caches *mine = &this_thread;
+    if (mine->n_spares > 0) return mine->spare[--mine->n_spares];
     npusim_exec *ex = NULL;
     pthread_mutex_lock(&spare_lock);
     if (n_spare > 0) {
@@ -114,17 +256,9 @@ static void exec_free(npusim_exec *ex)
     if (ex->shape_out) npusim_tensor_release(ex->shape_out);
     if (ex->shape_out2) npusim_tensor_release(ex->shape_out2);
     ex->magic = 0;
-    npusim_exec *oldest = NULL;
-    pthread_mutex_lock(&spare_lock);
-    if (n_spare == SPARE_EXECUTORS) { /* full: the oldest goes back to malloc */
-        oldest = spare[spare_head];
-        spare_head = (spare_head + 1) % SPARE_EXECUTORS;
-        n_spare--;
-    }
-    spare[(spare_head + n_spare) % SPARE_EXECUTORS] = ex;
-    n_spare++;
-    pthread_mutex_unlock(&spare_lock);
-    free(oldest);
+    thread_caches *mine = &this_thread;
+    if (mine->n_spares < THREAD_SPARES && thread_caches_usable(mine)) mine->spare[mine->n_spares++] = ex;
+    else ring_put(ex);
 }
 
 static void exec_unref(npusim_exec *ex)
@@ -191,8 +325,13 @@ npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const 
         npusim_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, "%s: out of host memory for the executor", def->name);
         return NULL;
     }
-    /* Only the header is cleared: the tensor snapshots are written below. */
-    memset(ex, 0, offsetof(npusim_exec, t));
+    /* Only the header is cleared: the tensor snapshots are written below. Its size is hidden
+     * from the compiler, which would otherwise inline the clear as a `rep stos`, whose start-up
+     * costs more than the C library's vector stores for these few hundred bytes (every launch
+     * makes an executor). */
+    size_t header = offsetof(npusim_exec, t);
+    __asm__("" : "+r"(header));
+    memset(ex, 0, header);
     ex->magic = EXEC_MAGIC;
     ex->def = def;
     atomic_init(&ex->refs, 1);
@@ -208,9 +347,7 @@ npusim_exec *npusim_exec_create(const npusim_opdef *def, const aclTensor *const 
 
 aclnnStatus npusim_exec_finish(npusim_exec *ex, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    pthread_mutex_lock(&registry_lock);
     aclOpExecutor *handle = registry_add(ex);
-    pthread_mutex_unlock(&registry_lock);
     if (!handle) {
         const char *name = ex->def->name;
         exec_free(ex);
@@ -223,9 +360,10 @@ aclnnStatus npusim_exec_finish(npusim_exec *ex, uint64_t *workspaceSize, aclOpEx
 
 npusim_exec *npusim_exec_of(aclOpExecutor *handle)
 {
-    pthread_mutex_lock(&registry_lock);
-    npusim_exec *ex = registry_find(handle);
-    pthread_mutex_unlock(&registry_lock);
+    npusim_exec *ex = NULL;
+    uint64_t state;
+    exec_slot *slot = registry_claim(handle, &ex, &state);
+    if (slot) registry_unclaim(slot, state);
     return ex;
 }
 
@@ -237,24 +375,28 @@ npusim_exec *npusim_exec_of(aclOpExecutor *handle)
 static int acquire_for_launch(const char *opname, aclOpExecutor *executor, npusim_exec **out)
 {
     if (!executor) return npusim_error(ACLNN_ERR_PARAM_NULLPTR, "%s: executor is NULL", opname);
-    pthread_mutex_lock(&registry_lock);
-    npusim_exec *ex = *out = registry_find(executor);
-    int rc = 0;
-    if (!ex) {
-        rc = npusim_error(ACLNN_ERR_PARAM_INVALID,
-                          "%s: executor %p is not live: it was already used by a second-phase call "
-                          "(executors are single use unless aclSetAclOpExecutorRepeatable is called), "
-                          "destroyed, or never created", opname, (void *)executor);
-    } else if (strcmp(ex->def->name, opname) != 0) {
-        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p was created by %sGetWorkspaceSize",
-                          opname, (void *)executor, ex->def->name);
-    } else if (ex->repeatable) {
-        atomic_fetch_add(&ex->refs, 1);
-    } else {
-        registry_remove(executor);
+    uint64_t state;
+    npusim_exec *ex = NULL;
+    exec_slot *slot = registry_claim(executor, &ex, &state);
+    *out = ex;
+    if (!slot)
+        return npusim_error(ACLNN_ERR_PARAM_INVALID,
+                            "%s: executor %p is not live: it was already used by a second-phase call "
+                            "(executors are single use unless aclSetAclOpExecutorRepeatable is called), "
+                            "destroyed, or never created", opname, (void *)executor);
+    if (ex->def->name != opname && strcmp(ex->def->name, opname) != 0) {
+        const char *creator = ex->def->name;
+        registry_unclaim(slot, state);
+        return npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p was created by %sGetWorkspaceSize",
+                            opname, (void *)executor, creator);
     }
-    pthread_mutex_unlock(&registry_lock);
-    return rc;
+    if (ex->repeatable) {
+        atomic_fetch_add(&ex->refs, 1);
+        registry_unclaim(slot, state);
+    } else {
+        registry_remove(slot, state, executor);
+    }
+    return 0;
 }
 
 /* A task's length (npusim_task_length) from the bytes its operands span, read and written
@@ -391,10 +533,13 @@ aclnnStatus npusim_exec_launch(const char *opname, void *workspace, uint64_t wor
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 {
     if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "aclSetAclOpExecutorRepeatable: executor is NULL");
-    pthread_mutex_lock(&registry_lock);
-    npusim_exec *ex = registry_find(executor);
-    if (ex) ex->repeatable = true;
-    pthread_mutex_unlock(&registry_lock);
+    npusim_exec *ex = NULL;
+    uint64_t state;
+    exec_slot *slot = registry_claim(executor, &ex, &state);
+    if (slot) {
+        ex->repeatable = true;
+        registry_unclaim(slot, state);
+    }
     if (!ex)
         return npusim_error(ACLNN_ERR_INNER,
                             "aclSetAclOpExecutorRepeatable: executor %p is not live (already consumed by "
@@ -406,10 +551,10 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
 {
     if (!executor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "aclDestroyAclOpExecutor: executor is NULL");
-    pthread_mutex_lock(&registry_lock);
-    npusim_exec *ex = registry_find(executor);
-    if (ex) registry_remove(executor);
-    pthread_mutex_unlock(&registry_lock);
+    npusim_exec *ex = NULL;
+    uint64_t state;
+    exec_slot *slot = registry_claim(executor, &ex, &state);
+    if (slot) registry_remove(slot, state, executor);
     if (!ex)
         return npusim_error(ACLNN_ERR_INNER,
                             "aclDestroyAclOpExecutor: executor %p is not live (a single-use executor is "
@@ -426,14 +571,11 @@ static aclnnStatus set_addr(const char *api, aclOpExecutor *handle, size_t index
 {
     if (!handle) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "%s: executor is NULL", api);
     if (!tensor) return npusim_error(ACLNN_ERR_INNER_NULLPTR, "%s: tensor is NULL", api);
-    pthread_mutex_lock(&registry_lock);
     int rc = 0;
-    npusim_exec *ex = registry_find(handle);
-    if (!ex) {
-        rc = npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live", api, (void *)handle);
-        pthread_mutex_unlock(&registry_lock);
-        return rc;
-    }
+    npusim_exec *ex = NULL;
+    uint64_t state;
+    exec_slot *slot = registry_claim(handle, &ex, &state);
+    if (!slot) return npusim_error(ACLNN_ERR_PARAM_INVALID, "%s: executor %p is not live", api, (void *)handle);
     int first = group == GROUP_OUTPUTS ? ex->n_inputs : 0;
     int count = group == GROUP_INPUTS ? ex->n_inputs
                 : group == GROUP_OUTPUTS ? ex->n_tensors - ex->n_inputs : ex->n_tensors;
@@ -447,7 +589,7 @@ static aclnnStatus set_addr(const char *api, aclOpExecutor *handle, size_t index
         ex->t[first + (int)index].data = addr;
         if (npusim_is_tensor(tensor)) tensor->data = addr;
     }
-    pthread_mutex_unlock(&registry_lock);
+    registry_unclaim(slot, state);
     return rc;
 }
 

@@ -10,6 +10,12 @@ typedef struct { const void *key; int kind; } slot; /* kind 0 empty, -1 tombston
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static slot *g_slots;
 static size_t g_cap, g_used; /* used counts live + tombstones */
+/* Handles removed so far (bumped under g_mu): a thread's last answer "h is a live handle of
+ * this kind" (rt_handle_is) holds while it is unchanged, so that the stream check of every
+ * launch takes no lock. A handle destroyed while another thread uses it is the caller's race
+ * with or without the lock: the check only ever sees handles destroyed before it. */
+static _Atomic uint64_t g_removals;
+static _Thread_local struct { const void *handle; int kind; uint64_t removals; } tls_live;
 
 static size_t hash_ptr(const void *p, size_t cap)
 {
@@ -79,6 +85,7 @@ void rt_handle_remove(const void *h)
     pthread_mutex_lock(&g_mu);
     slot *s = find(h);
     if (s) { s->kind = -1; s->key = NULL; }
+    atomic_fetch_add_explicit(&g_removals, 1, memory_order_release);
     pthread_mutex_unlock(&g_mu);
 }
 
@@ -100,6 +107,7 @@ bool rt_handle_take(const void *h, rt_handle_kind kind)
     slot *s = find(h);
     bool ok = s && s->kind == (int)kind;
     if (ok) { s->kind = -1; s->key = NULL; }
+    atomic_fetch_add_explicit(&g_removals, 1, memory_order_release);
     pthread_mutex_unlock(&g_mu);
     return ok;
 }
@@ -107,9 +115,17 @@ bool rt_handle_take(const void *h, rt_handle_kind kind)
 bool rt_handle_is(const void *h, rt_handle_kind kind)
 {
     if (!h) return false;
+    if (h == tls_live.handle && (int)kind == tls_live.kind &&
+        atomic_load_explicit(&g_removals, memory_order_acquire) == tls_live.removals)
+        return true;
     pthread_mutex_lock(&g_mu);
     slot *s = find(h);
     bool ok = s && s->kind == (int)kind;
+    if (ok) {
+        tls_live.handle = h;
+        tls_live.kind = (int)kind;
+        tls_live.removals = atomic_load_explicit(&g_removals, memory_order_relaxed);
+    }
     pthread_mutex_unlock(&g_mu);
     return ok;
 }

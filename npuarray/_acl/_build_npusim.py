@@ -22,6 +22,7 @@ import fcntl
 import glob
 import importlib.util
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -41,6 +42,9 @@ HELPER_HEADERS = ["_launch.h"]
 MODULE_NAME = "npuarray._npusim"
 LIBRARIES = ["dl", "m", "pthread"]
 COMPILE_ARGS = ["-O3", "-pthread", "-D_GNU_SOURCE", "-DNPUSIM_IMPLEMENTATION"]  # as kernels/Makefile
+if platform.machine() == "x86_64":
+    COMPILE_ARGS.append("-mtls-dialect=gnu2")  # TLS descriptors, as kernels/Makefile
+LINK_ARGS = ["-Wl,-Bsymbolic-functions"]  # npusim's calls to itself skip the PLT, as kernels/Makefile
 
 
 def load_cdef(filename):
@@ -133,7 +137,7 @@ def make_ffibuilder(sources, extra_objects=(), extra_flags=()):
     helpers += '#include "npusim.h"\n'   # npusim's own tools (_cdef_npusim.py)
     ffi.set_source(MODULE_NAME, preamble() + helpers, sources=sources, include_dirs=INCLUDE_DIRS,
                    extra_compile_args=COMPILE_ARGS + list(extra_flags),
-                   extra_objects=list(extra_objects), extra_link_args=list(extra_flags),
+                   extra_objects=list(extra_objects), extra_link_args=list(extra_flags) + LINK_ARGS,
                    libraries=LIBRARIES)
     return ffi
 

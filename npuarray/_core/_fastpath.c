@@ -46,11 +46,13 @@
  *
  * Every step runs with the GIL held, except the aclnn phases and the runtime calls: the
  * stream may block a launch (a full queue) while its worker waits for the GIL to run a host
- * function. */
+ * function. npusim's launches never block (its queue grows), so there the phases of a tiny
+ * operation keep the GIL (phases_keep_gil). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -139,7 +141,7 @@ static const char *const taken_names[TAKEN_PATHS] = {
 static uint64_t taken[TAKEN_PATHS];
 
 static PyObject *s_current, *s_overrides, *s_acl_device, *s_in_host_func, *s_itemsize, *s_dict,
-    *s_fill, *s_events, *s_device_to_host, *s_copy;
+    *s_fill, *s_events, *s_device_to_host, *s_copy, *s_axis, *s_keepdims;
 
 static int intern_names(void)
 {
@@ -147,7 +149,8 @@ static int intern_names(void)
         {&s_current, "current"}, {&s_overrides, "overrides"}, {&s_acl_device, "acl_device"},
         {&s_in_host_func, "in_host_func"}, {&s_itemsize, "itemsize"}, {&s_dict, "__dict__"},
         {&s_fill, "aclnnInplaceFillScalar"}, {&s_events, "events"},
-        {&s_device_to_host, "ACL_MEMCPY_DEVICE_TO_HOST"}, {&s_copy, "copy"}};
+        {&s_device_to_host, "ACL_MEMCPY_DEVICE_TO_HOST"}, {&s_copy, "copy"},
+        {&s_axis, "axis"}, {&s_keepdims, "keepdims"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         *names[i].name = PyUnicode_InternFromString(names[i].text);
         if (*names[i].name == NULL) {
@@ -188,6 +191,41 @@ static void *cdata_address(PyObject *object)
     void *address = object == NULL ? NULL : cffi_to_c_pointer(object, void_pointer_type);
     if (address == NULL) {
         PyErr_Clear();
+    }
+    return address;
+}
+
+/* The addresses of the descriptors (aclTensor, aclIntArray cdata) the fast paths passed
+ * last, by the identity of their cdata: a loop passes the same few each time (its operands',
+ * its results' from the descriptor cache, its reduction's dims), and each conversion through
+ * cffi's C API costs a type check and a call. An entry holds its cdata (those caches hold
+ * them anyway), so its address stays right; a new configuration empties it. */
+#define ADDRESS_MEMO 8
+static struct { PyObject *cdata; void *address; } address_memo[ADDRESS_MEMO];
+static int next_address_memo;
+static uint64_t address_memo_generation;
+
+static void *descriptor_address(PyObject *cdata)
+{
+    if (address_memo_generation != generation) {
+        for (int i = 0; i < ADDRESS_MEMO; i++) {
+            Py_CLEAR(address_memo[i].cdata);
+        }
+        address_memo_generation = generation;
+    }
+    for (int i = 0; i < ADDRESS_MEMO; i++) {
+        if (address_memo[i].cdata == cdata && cdata != NULL) {
+            return address_memo[i].address;
+        }
+    }
+    void *address = cdata_address(cdata);
+    if (address != NULL) {
+        int i = next_address_memo;
+        next_address_memo = (next_address_memo + 1) % ADDRESS_MEMO;
+        PyObject *old = address_memo[i].cdata; /* (released last: it may run Python code) */
+        address_memo[i].cdata = Py_NewRef(cdata);
+        address_memo[i].address = address;
+        Py_XDECREF(old);
     }
     return address;
 }
@@ -395,6 +433,34 @@ PyDoc_STRVAR(configure_doc,
 "type, and RuntimeError when cffi's C API disagrees with its Python API: a runtime\n"
 "change the fast path does not follow fails at import, never silently.");
 
+/* Whether the provider is npusim (its library, which holds `entry`, exports npusim's own
+ * npusim_launch): a launch there never blocks, a full queue grows instead. */
+static int provider_never_blocks;
+
+static int provider_is_npusim(void *entry)
+{
+    Dl_info info;
+    if (entry == NULL || dladdr(entry, &info) == 0 || info.dli_fname == NULL) {
+        return 0;
+    }
+    void *library = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    int found = library != NULL && dlsym(library, "npusim_launch") != NULL;
+    if (library != NULL) {
+        dlclose(library);
+    }
+    return found;
+}
+
+/* Operations of at most this many elements run their phases with the GIL held on npusim:
+ * their kernel runs on the launching thread in a few hundred nanoseconds (npusim's tiny
+ * tasks, kernels/ops/executor.c), less than releasing and taking the GIL back. */
+#define GIL_KEPT_ELEMENTS 1024
+
+static int phases_keep_gil(Py_ssize_t elements)
+{
+    return provider_never_blocks && elements >= 0 && elements <= GIL_KEPT_ELEMENTS;
+}
+
 static PyObject *configure(PyObject *module, PyObject *state)
 {
     (void)module;
@@ -402,6 +468,7 @@ static PyObject *configure(PyObject *module, PyObject *state)
     if (configure_layouts(state) < 0 || configure_state(state) < 0) {
         return NULL;
     }
+    provider_never_blocks = provider_is_npusim(synchronize_stream);
     configured = 1;
     generation++;
     Py_RETURN_TRUE;
@@ -442,23 +509,70 @@ static PyObject *thread_dict(int which)
     return thread_dicts.dicts[which];
 }
 
+/* Memoised dict look-ups: each launch reads the same few entries of the same dicts (this
+ * thread's current stream and device, the default pool, the free lists), which change far
+ * less often than they are read. A look-up site keeps its last answers with the dict's
+ * version (PEP 509's ma_version_tag, which every change of a dict bumps, unique across dicts)
+ * and gives them again while the version is unchanged: the dict still holds the value. The
+ * key is held, so that its identity names one key. (CPython 3.12 deprecates the version:
+ * there every look-up is made.) */
+#define MEMO_WAYS 4
+typedef struct {
+    struct { PyObject *dict, *key, *value; uint64_t version; } way[MEMO_WAYS];
+    int next;
+} LookupMemo;
+
+static LookupMemo current_memo, acl_device_memo, overrides_memo, in_host_func_memo;
+static LookupMemo current_streams_memo, default_streams_memo, default_pools_memo;
+static LookupMemo free_lists_memo, bins_memo;
+
+/* dict[key] (borrowed), NULL when absent (an exception set when the look-up failed).
+ * `dict` is a dict whose keys compare without running Python code (str, int, None). */
+static PyObject *memo_get(LookupMemo *memo, PyObject *dict, PyObject *key)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    uint64_t version = ((PyDictObject *)dict)->ma_version_tag;
+    for (int i = 0; i < MEMO_WAYS; i++) {
+        if (memo->way[i].dict == dict && memo->way[i].key == key
+            && memo->way[i].version == version) {
+            return memo->way[i].value;
+        }
+    }
+    PyObject *value = PyDict_GetItemWithError(dict, key);
+    if (value != NULL || !PyErr_Occurred()) {
+        int i = memo->next;
+        memo->next = (memo->next + 1) % MEMO_WAYS;
+        PyObject *old = memo->way[i].key; /* an int or str: its release runs no Python code */
+        memo->way[i].dict = dict;
+        memo->way[i].key = Py_NewRef(key);
+        memo->way[i].version = version;
+        memo->way[i].value = value;
+        Py_XDECREF(old);
+    }
+    return value;
+#else
+    (void)memo;
+    return PyDict_GetItemWithError(dict, key);
+#endif
+}
+
 /* `key` of this thread's attributes of one of the threading.locals. */
-static PyObject *thread_value(int which, PyObject *key)
+static PyObject *thread_value(int which, PyObject *key, LookupMemo *memo)
 {
     PyObject *values = thread_dict(which);
-    return values == NULL ? NULL : PyDict_GetItemWithError(values, key);
+    return values == NULL ? NULL : memo_get(memo, values, key);
 }
 
 /* This thread's current stream of the device `id` (runtime._stream.current_stream_of). */
 static PyObject *current_stream(PyObject *id)
 {
-    PyObject *current = thread_value(STREAM_TLS, s_current);
+    PyObject *current = thread_value(STREAM_TLS, s_current, &current_memo);
     PyObject *stream = NULL;
     if (current != NULL && PyDict_Check(current) && PyDict_GET_SIZE(current) != 0) {
-        stream = PyDict_GetItemWithError(current, id);
+        stream = memo_get(&current_streams_memo, current, id);
     }
     if (stream == NULL && !PyErr_Occurred()) {
-        stream = PyDict_GetItemWithError(default_streams, id);
+        stream = memo_get(&default_streams_memo, default_streams, id);
     }
     return stream;
 }
@@ -473,7 +587,7 @@ static int is_true(PyObject *value)
  * (the fast exit of runtime._device.activate); else activate() runs, and may raise. */
 static int activate_device(PyObject *id)
 {
-    PyObject *active = thread_value(DEVICE_TLS, s_acl_device);
+    PyObject *active = thread_value(DEVICE_TLS, s_acl_device, &acl_device_memo);
     if (active != NULL && PyLong_CheckExact(active)
         && PyObject_RichCompareBool(active, id, Py_EQ) == 1) {
         PyObject *deferred = SLOT(process, process_deferred);
@@ -489,6 +603,90 @@ static int activate_device(PyObject *id)
     return result == NULL ? -1 : 0;
 }
 
+/* The key object of `dict` equal to the int `value`, or NULL: a look-up with the dict's own
+ * key object finds it by identity, without comparing two ints. */
+static PyObject *own_key(PyObject *dict, PyObject *value)
+{
+    PyObject *key, *item;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(dict, &position, &key, &item)) {
+        if (PyLong_CheckExact(key) && PyObject_RichCompareBool(key, value, Py_EQ) == 1) {
+            return key;
+        }
+    }
+    PyErr_Clear();
+    return NULL;
+}
+
+/* id(stream), the key of a stream's free lists: the last one is kept, as every block of a
+ * run of launches on one stream looks its list up under it twice (taken, given back), and is
+ * the pool's own key object once the pool has one (`owned`). An address names one key
+ * whatever object lives there, so it never goes stale. */
+static void *stream_key_address;
+static PyObject *stream_key;
+static int stream_key_owned;
+
+static PyObject *stream_key_of(PyObject *stream, PyObject *free)
+{
+    if (stream_key == NULL || stream_key_address != (void *)stream) {
+        PyObject *key = PyLong_FromVoidPtr(stream);
+        if (key == NULL) {
+            return NULL;
+        }
+        Py_XSETREF(stream_key, key);
+        stream_key_address = stream;
+        stream_key_owned = 0;
+    }
+    if (!stream_key_owned) {
+        PyObject *own = own_key(free, stream_key);
+        if (own != NULL) {
+            Py_SETREF(stream_key, Py_NewRef(own));
+            stream_key_owned = 1;
+        }
+    }
+    return Py_NewRef(stream_key);
+}
+
+/* Python ints of the block and array sizes last made (a launch's result needs two, the same
+ * as the previous launch's in a loop): ints are immutable, so one object serves every use. A
+ * block size becomes its free list's own key object once it is found in one (free_list). */
+#define SIZE_INTS 8
+static struct { Py_ssize_t value; PyObject *object; int owned; } size_ints[SIZE_INTS];
+static int next_size_int;
+
+static PyObject *size_int(Py_ssize_t value)
+{
+    for (int i = 0; i < SIZE_INTS; i++) {
+        if (size_ints[i].object != NULL && size_ints[i].value == value) {
+            return Py_NewRef(size_ints[i].object);
+        }
+    }
+    PyObject *object = PyLong_FromSsize_t(value);
+    if (object != NULL) {
+        int i = next_size_int;
+        next_size_int = (next_size_int + 1) % SIZE_INTS;
+        size_ints[i].value = value;
+        size_ints[i].owned = 0;
+        Py_XSETREF(size_ints[i].object, Py_NewRef(object));
+    }
+    return object;
+}
+
+/* Makes the kept int equal to `size` the key object of `bins` (see size_int). */
+static void own_size_key(PyObject *bins, PyObject *size)
+{
+    for (int i = 0; i < SIZE_INTS; i++) {
+        if (size_ints[i].object == size && !size_ints[i].owned) {
+            PyObject *own = own_key(bins, size);
+            if (own != NULL) {
+                size_ints[i].owned = 1;
+                Py_SETREF(size_ints[i].object, Py_NewRef(own));
+            }
+            return;
+        }
+    }
+}
+
 /* The free list of `size`-byte blocks last used on `stream` in `pool` (its free_lists
  * [id(stream)][size], see the pool's published slots), or NULL. `stream` None: the
  * any-stream list. `pool` is a MemoryPool (exactly: a subclass may change the rules). */
@@ -498,16 +696,19 @@ static PyObject *free_list(PyObject *pool, PyObject *stream, PyObject *size)
     if (free == NULL || !PyDict_Check(free)) {
         return NULL;
     }
-    PyObject *key = stream == Py_None ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(stream);
+    PyObject *key = stream == Py_None ? Py_NewRef(Py_None) : stream_key_of(stream, free);
     if (key == NULL) {
         return NULL;
     }
-    PyObject *bins = PyDict_GetItemWithError(free, key);
+    PyObject *bins = memo_get(&free_lists_memo, free, key);
     Py_DECREF(key);
     if (bins == NULL || !PyDict_Check(bins)) {
         return NULL;
     }
-    PyObject *ptrs = PyDict_GetItemWithError(bins, size);
+    PyObject *ptrs = memo_get(&bins_memo, bins, size);
+    if (ptrs != NULL) {
+        own_size_key(bins, size);
+    }
     return ptrs != NULL && PyList_CheckExact(ptrs) ? ptrs : NULL;
 }
 
@@ -758,7 +959,7 @@ static int same_shape(PyObject *shape1, PyObject *shape2)
 static PyObject *new_buffer(PyObject *ptr, Py_ssize_t nbytes, PyObject *size, PyObject *device,
                             PyObject *pool, PyObject *stream)
 {
-    PyObject *nbytes_object = PyLong_FromSsize_t(nbytes);
+    PyObject *nbytes_object = size_int(nbytes);
     PyObject *buffer = nbytes_object == NULL ? NULL : buffer_type->tp_alloc(buffer_type, 0);
     if (buffer == NULL) {
         Py_XDECREF(nbytes_object);
@@ -787,8 +988,61 @@ static void return_block(PyObject *pool, PyObject *size, PyObject *ptr, PyObject
     PyErr_Restore(type, value, traceback);
 }
 
+/* The aclTensors new_array found last, by the identity of their key's objects: a block's
+ * address is one int object while the pool keeps the block, and a launch's result shape and
+ * dtype are its plan's objects, so a loop finds its results' descriptors here without the
+ * descriptor cache's tuple key and its hash. An entry holds its objects, and a descriptor of
+ * a whole array depends on its key alone (_ops._whole_tensors), so a hit is always right;
+ * a new configuration (another provider) empties it. */
+#define TENSOR_MEMO 8
+static struct { PyObject *ptr, *shape, *dtype, *tensor; } tensor_memo[TENSOR_MEMO];
+static int next_tensor_memo;
+static uint64_t tensor_memo_generation;
+
+static void clear_tensor_memo(void)
+{
+    for (int i = 0; i < TENSOR_MEMO; i++) {
+        Py_CLEAR(tensor_memo[i].ptr);
+        Py_CLEAR(tensor_memo[i].shape);
+        Py_CLEAR(tensor_memo[i].dtype);
+        Py_CLEAR(tensor_memo[i].tensor);
+    }
+}
+
+/* The memoised aclTensor of (ptr, shape, dtype) (a new reference), or NULL. */
+static PyObject *memoised_tensor(PyObject *ptr, PyObject *shape, PyObject *dtype)
+{
+    if (tensor_memo_generation != generation) {
+        clear_tensor_memo();
+        tensor_memo_generation = generation;
+    }
+    for (int i = 0; i < TENSOR_MEMO; i++) {
+        if (tensor_memo[i].ptr == ptr && tensor_memo[i].shape == shape
+            && tensor_memo[i].dtype == dtype && ptr != NULL) {
+            return Py_NewRef(tensor_memo[i].tensor);
+        }
+    }
+    return NULL;
+}
+
+static void memoise_tensor(PyObject *ptr, PyObject *shape, PyObject *dtype, PyObject *tensor)
+{
+    int i = next_tensor_memo;
+    next_tensor_memo = (next_tensor_memo + 1) % TENSOR_MEMO;
+    /* the entry is whole before the old objects go (their release may run Python code) */
+    PyObject *old[] = {tensor_memo[i].ptr, tensor_memo[i].shape, tensor_memo[i].dtype,
+                       tensor_memo[i].tensor};
+    tensor_memo[i].ptr = Py_NewRef(ptr);
+    tensor_memo[i].shape = Py_NewRef(shape);
+    tensor_memo[i].dtype = Py_NewRef(dtype);
+    tensor_memo[i].tensor = Py_NewRef(tensor);
+    for (size_t k = 0; k < sizeof old / sizeof old[0]; k++) {
+        Py_XDECREF(old[k]);
+    }
+}
+
 /* A new C-contiguous NPUArray on `buffer` (a reference this call takes over), with its
- * aclTensor from the descriptor cache (_ops._whole_tensor on a miss). */
+ * aclTensor from the memo, the descriptor cache, or _ops._whole_tensor on a miss. */
 static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
                            PyObject *dtype)
 {
@@ -802,8 +1056,14 @@ static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
     SLOT(out, a_strides) = Py_NewRef(strides);
     SLOT(out, a_offset) = PyLong_FromLong(0);
     SLOT(out, a_dtype) = Py_NewRef(dtype);
-    PyObject *key = PyTuple_Pack(3, SLOT(buffer, b_ptr), shape, dtype);
-    PyObject *tensor = key == NULL ? NULL : PyDict_GetItemWithError(whole_tensors, key);
+    PyObject *ptr = SLOT(buffer, b_ptr);
+    PyObject *tensor = memoised_tensor(ptr, shape, dtype);
+    if (tensor != NULL) {
+        SLOT(out, a_tensor) = tensor;
+        return out;
+    }
+    PyObject *key = PyTuple_Pack(3, ptr, shape, dtype);
+    tensor = key == NULL ? NULL : PyDict_GetItemWithError(whole_tensors, key);
     Py_XDECREF(key);
     if (tensor != NULL) {
         Py_INCREF(tensor);
@@ -815,6 +1075,7 @@ static PyObject *new_array(PyObject *buffer, PyObject *shape, PyObject *strides,
         return NULL;
     }
     SLOT(out, a_tensor) = tensor;
+    memoise_tensor(ptr, shape, dtype, tensor);
     return out;
 }
 
@@ -1701,7 +1962,7 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
     if (size <= 0 || in->nbytes > SMALL_LIMIT) {
         return 0;
     }
-    in->pool = PyDict_GetItemWithError(default_pools, in->id);
+    in->pool = memo_get(&default_pools_memo, default_pools, in->id);
     in->strides = contiguous(SLOT(array, a_strides), in->shape);
     if (in->strides == NULL && other != NULL) {
         in->strides = contiguous(SLOT(other, a_strides), in->shape);
@@ -1710,7 +1971,7 @@ static int placement(PyObject *array, PyObject *other, Operands *in)
         in->strides = own(in, contiguous_strides(in->shape));
     }
     return in->pool != NULL && in->strides != NULL
-           && !is_true(thread_value(POOL_TLS, s_overrides)) && !PyErr_Occurred();
+           && !is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo)) && !PyErr_Occurred();
 }
 
 /* Two NPUArrays of one shape, or of shapes that broadcast (the operator broadcasts them),
@@ -1722,7 +1983,8 @@ static int array_operands(BinaryOperator *op, PyObject *x1, PyObject *x2, Operan
         || (t2 = described(x2)) == NULL || SLOT(x1, a_dtype) == NULL || SLOT(x2, a_dtype) == NULL
         || (in->shape = same_shape(shape1, shape2) ? shape1
                         : own(in, broadcast_shapes(shape1, shape2))) == NULL
-        || (in->left = cdata_address(t1)) == NULL || (in->right = cdata_address(t2)) == NULL
+        || (in->left = descriptor_address(t1)) == NULL
+        || (in->right = descriptor_address(t2)) == NULL
         || (in->plan = array_plan(op, SLOT(x1, a_dtype), SLOT(x2, a_dtype))) == NULL) {
         return 0;
     }
@@ -1768,7 +2030,7 @@ static int scalar_operands(BinaryOperator *op, PyObject *x, PyObject *value, Ope
                               || PyObject_RichCompareBool(value, plan->high, Py_LE) != 1)) {
         return 0;
     }
-    void *array = cdata_address(tensor);
+    void *array = descriptor_address(tensor);
     in->array = x;
     if (array == NULL || !placement(x, NULL, in)) {
         return 0;
@@ -1806,7 +2068,7 @@ static int common_case(BinaryOperator *op, PyObject *x1, PyObject *x2, Operands 
  * which runs in Python). */
 static int launch(Operands *in, PyObject *out)
 {
-    void *tensor_out = cdata_address(SLOT(out, a_tensor));
+    void *tensor_out = descriptor_address(SLOT(out, a_tensor));
     if (tensor_out == NULL) {
         PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
         return -1;
@@ -1820,7 +2082,8 @@ static int launch(Operands *in, PyObject *out)
         return -1;
     }
     Phases run = {0, 1, 0, NULL};
-    Py_BEGIN_ALLOW_THREADS
+    PyThreadState *released = phases_keep_gil(in->nbytes / plan->itemsize) ? NULL
+                              : PyEval_SaveThread();
     if (in->right == NULL && in->cast_to >= 0) { /* aclnnCast(self, dtype, out) */
         run.status = ((cast_phase)first)(in->left, in->cast_to, tensor_out, &run.workspace,
                                          &run.executor);
@@ -1835,7 +2098,9 @@ static int launch(Operands *in, PyObject *out)
                                             &run.workspace, &run.executor);
     }
     second_phase_if_ready(&run, plan->second, in->stream_address);
-    Py_END_ALLOW_THREADS
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
     return close_record(record, phases_outcome(&run, plan->name, in->stream), in->stream,
                         in->id);
 }
@@ -1849,7 +2114,7 @@ static int launch(Operands *in, PyObject *out)
 static PyObject *pooled_array(PyObject *pool, PyObject *stream, PyObject *shape,
                               PyObject *strides, PyObject *dtype, Py_ssize_t nbytes)
 {
-    PyObject *block_size = PyLong_FromSsize_t((nbytes + GRANULE - 1) / GRANULE * GRANULE);
+    PyObject *block_size = size_int((nbytes + GRANULE - 1) / GRANULE * GRANULE);
     PyObject *device = NULL;
     PyObject *ptrs = block_size == NULL ? NULL
                      : cached_block_list(pool, stream, block_size, &device);
@@ -1940,7 +2205,8 @@ static int inplace_case(BinaryOperator *op, PyObject *x, PyObject *y, Operands *
         || SLOT(x, a_dtype) == NULL || SLOT(y, a_dtype) == NULL
         || (other == buffer && x != y) || !same_shape(in->shape, SLOT(y, a_shape))
         || shape_size(in->shape) <= 0
-        || (in->left = cdata_address(tx)) == NULL || (in->right = cdata_address(ty)) == NULL
+        || (in->left = descriptor_address(tx)) == NULL
+        || (in->right = descriptor_address(ty)) == NULL
         || (in->plan = array_plan(op, SLOT(x, a_dtype), SLOT(y, a_dtype))) == NULL
         || PyObject_RichCompareBool(in->plan->out_dtype, SLOT(x, a_dtype), Py_EQ) != 1) {
         return 0;
@@ -1980,7 +2246,7 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
         return NULL;
     }
     Phases run = {0, 1, 0, NULL};
-    Py_BEGIN_ALLOW_THREADS
+    PyThreadState *released = phases_keep_gil(shape_size(in.shape)) ? NULL : PyEval_SaveThread();
     if (alpha == NULL) {
         run.status = ((first_phase_2)first)(in.left, in.right, &run.workspace, &run.executor);
     } else {
@@ -1988,7 +2254,9 @@ static PyObject *inplace_fast(BinaryOperator *op, PyObject *x, PyObject *y)
                                             &run.executor);
     }
     second_phase_if_ready(&run, second, in.stream_address);
-    Py_END_ALLOW_THREADS
+    if (released != NULL) {
+        PyEval_RestoreThread(released);
+    }
     int failed = close_record(record, phases_outcome(&run, name, in.stream), in.stream,
                               in.id) < 0;
     Py_DECREF(in.stream);
@@ -2222,7 +2490,7 @@ static PyObject *release_vectorcall(PyObject *self, PyObject *const *args, size_
             Py_RETURN_NONE; /* a forked child's copy of the parent's block, or shutdown */
         }
         if (forked == Py_False && SLOT(buffer, b_others) == Py_None
-            && !is_true(thread_value(DEVICE_TLS, s_in_host_func))) {
+            && !is_true(thread_value(DEVICE_TLS, s_in_host_func, &in_host_func_memo))) {
             int filed = release_block(buffer);
             if (filed != 0) {
                 return filed > 0 ? Py_NewRef(Py_None) : NULL;
@@ -2475,17 +2743,17 @@ static int reduction_arguments(int kind, PyObject *params, ReductionArguments *a
     args->dims = NULL;
     switch (kind) {
     case REDUCE:
-        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->keep);
+        return (args->dims = descriptor_address(item[0])) != NULL && bool_argument(item[1], &args->keep);
     case REDUCE_DTYPE:
-        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->keep)
+        return (args->dims = descriptor_address(item[0])) != NULL && bool_argument(item[1], &args->keep)
                && int_argument(item[2], &args->number);
     case REDUCE_INDEX:
         return int_argument(item[0], &args->number) && bool_argument(item[1], &args->keep);
     case STD:
-        return (args->dims = cdata_address(item[0])) != NULL
+        return (args->dims = descriptor_address(item[0])) != NULL
                && int_argument(item[1], &args->number) && bool_argument(item[2], &args->keep);
     default: /* VAR */
-        return (args->dims = cdata_address(item[0])) != NULL && bool_argument(item[1], &args->flag)
+        return (args->dims = descriptor_address(item[0])) != NULL && bool_argument(item[1], &args->flag)
                && bool_argument(item[2], &args->keep);
     }
 }
@@ -2552,12 +2820,12 @@ static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, 
     Py_ssize_t size;
     int kind = reduction_kind(name);
     if (kind < 0 || !uncaptured_array(x)
-        || (tensor = SLOT(x, a_tensor)) == NULL || (self = cdata_address(tensor)) == NULL
+        || (tensor = SLOT(x, a_tensor)) == NULL || (self = descriptor_address(tensor)) == NULL
         || !reduction_arguments(kind, params, &arguments) || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0
         || (stream = ready_stream(x, &id, &stream_address)) == NULL
-        || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))) {
+        || (pool = memo_get(&default_pools_memo, default_pools, id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo))) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
@@ -2587,7 +2855,7 @@ static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, 
     PyObject *out = strides == NULL ? NULL : pooled_array(pool, stream, shape, strides, dtype,
                                                          size * itemsize);
     Py_XDECREF(strides);
-    void *tensor_out = out == NULL ? NULL : cdata_address(SLOT(out, a_tensor));
+    void *tensor_out = out == NULL ? NULL : descriptor_address(SLOT(out, a_tensor));
     if (out != NULL && tensor_out == NULL) {
         Py_CLEAR(out);
         PyErr_SetString(PyExc_SystemError, "an aclTensor that is not a cffi pointer");
@@ -2597,11 +2865,14 @@ static PyObject *reduce_into_new(PyObject *x, PyObject *name, PyObject *params, 
         Py_CLEAR(out);
     } else {
         Phases run = {0, 1, 0, NULL};
-        Py_BEGIN_ALLOW_THREADS
+        PyThreadState *released = phases_keep_gil(shape_size(SLOT(x, a_shape))) ? NULL
+                                  : PyEval_SaveThread();
         run.status = reduction_first_phase(kind, first, self, &arguments, tensor_out,
                                            &run.workspace, &run.executor);
         second_phase_if_ready(&run, second, stream_address);
-        Py_END_ALLOW_THREADS
+        if (released != NULL) {
+            PyEval_RestoreThread(released);
+        }
         if (close_record(record, phases_outcome(&run, name, stream), stream, id) < 0) {
             Py_CLEAR(out);
         }
@@ -2652,8 +2923,8 @@ static PyObject *empty_result(PyObject *module, PyObject *const *args, Py_ssize_
     Py_ssize_t size, itemsize;
     if (!configured || PyDict_GET_SIZE(capture_active) != 0 || !PyTuple_CheckExact(shape)
         || (size = shape_size(shape)) <= 0 || (id = SLOT(device, device_id)) == NULL
-        || (pool = PyDict_GetItemWithError(default_pools, id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))
+        || (pool = memo_get(&default_pools_memo, default_pools, id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo))
         || (itemsize_object = PyObject_GetAttr(dtype, s_itemsize)) == NULL) {
         PyErr_Clear();
         Py_RETURN_NONE;
@@ -2911,9 +3182,12 @@ static int reduction_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
     Py_ssize_t keywords = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t i = 0; i < keywords; i++) {
         PyObject *keyword = PyTuple_GET_ITEM(kwnames, i);
-        if (nargs == 1 && PyUnicode_CompareWithASCIIString(keyword, "axis") == 0) {
+        /* (a call's keywords are interned: compared by identity first) */
+        if (nargs == 1 && (keyword == s_axis
+                           || PyUnicode_CompareWithASCIIString(keyword, "axis") == 0)) {
             *axis = args[nargs + i];
-        } else if (PyUnicode_CompareWithASCIIString(keyword, "keepdims") == 0) {
+        } else if (keyword == s_keepdims
+                   || PyUnicode_CompareWithASCIIString(keyword, "keepdims") == 0) {
             *keepdims = args[nargs + i];
         } else {
             return 0;
@@ -3212,8 +3486,8 @@ static int product_operands(MatmulFunction *f, PyObject *x1, PyObject *x2, Produ
     if ((in->stream = ready_stream(x1, &in->id, &in->stream_address)) == NULL || buffer2 == NULL
         || SLOT(buffer2, b_device) != SLOT(SLOT(x1, a_buffer), b_device)
         || SLOT(buffer2, b_stream) != in->stream
-        || (in->pool = PyDict_GetItemWithError(default_pools, in->id)) == NULL
-        || is_true(thread_value(POOL_TLS, s_overrides))) {
+        || (in->pool = memo_get(&default_pools_memo, default_pools, in->id)) == NULL
+        || is_true(thread_value(POOL_TLS, s_overrides, &overrides_memo))) {
         return 0;
     }
     in->tensor1 = operand_tensor(f, x1);
