@@ -3,6 +3,7 @@
  * synchronisation captures the number current at call time, so waiting on an event that is
  * re-recorded later never deadlocks, and waiting on a never-recorded event is a no-op. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "racecheck.h"
 #include "rt_internal.h"
@@ -146,8 +147,9 @@ static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t fla
                             api);
     rt_context *ctx = rt_current_context(api);
     if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
-    rt_event *e = calloc(1, sizeof *e);
+    rt_event *e = aligned_alloc(_Alignof(rt_event), sizeof *e); /* (a multiple of its alignment) */
     if (!e) return npusim_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: out of host memory", api);
+    memset(e, 0, sizeof *e);
     e->kind = kind;
     e->flags = flag;
     atomic_init(&e->refs, 1);
@@ -203,12 +205,28 @@ aclError aclrtDestroyEvent(aclrtEvent event)
     return ACL_SUCCESS;
 }
 
+/* The event and stream of a record, the event pinned (NULL with *rc set when either is not
+ * live): both looked up under the handle registry's lock once when the stream is explicit. */
+static rt_event *record_target(aclrtEvent event, aclrtStream stream, rt_stream **s, const char *api,
+                               aclError *rc)
+{
+    *s = NULL;
+    if ((*rc = rt_check_not_forked(api))) return NULL;
+    if (event && stream && rt_handle_pin_with(event, RT_HANDLE_EVENT, retain_object, stream, RT_HANDLE_STREAM)) {
+        *s = stream;
+        return event;
+    }
+    rt_event *e = rt_event_acquire(event, api, rc);
+    *s = e ? rt_stream_resolve(stream, api, rc) : NULL;
+    return e;
+}
+
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
     const char *api = "aclrtRecordEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_acquire(event, api, &rc);
-    rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
+    rt_stream *s = NULL;
+    rt_event *e = record_target(event, stream, &s, api, &rc);
     if (!s || rt_capture_event_record(s, e, api, &rc) >= 0) return released(e, rc);
     rt_race_event_record(s, e);
     pthread_mutex_lock(&e->mu);

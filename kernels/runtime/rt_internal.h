@@ -81,6 +81,10 @@ bool rt_handle_is(const void *h, rt_handle_kind kind);
 /* Calls pin(h) while `h` is known live (atomically with respect to rt_handle_take / remove), so
  * that a concurrent destroy cannot free it under the caller; false when it is not live. */
 bool rt_handle_pin(const void *h, rt_handle_kind kind, void (*pin)(void *object));
+/* rt_handle_pin when `other` is also a live handle of `other_kind` (false, nothing pinned,
+ * otherwise): a call on two handles looks both up under the registry's lock once. */
+bool rt_handle_pin_with(const void *h, rt_handle_kind kind, void (*pin)(void *object), const void *other,
+                        rt_handle_kind other_kind);
 /* Removes `h` if it is live; false when it was not (a concurrent or second destroy lost). */
 bool rt_handle_take(const void *h, rt_handle_kind kind);
 
@@ -280,16 +284,19 @@ void rt_copy_bytes(void *dst, const void *src, size_t n);
 typedef enum { RT_EVENT_PLAIN, RT_EVENT_FLAG, RT_EVENT_EX } rt_event_kind;
 
 typedef struct rt_event {
-    rt_event_kind kind;
-    uint32_t flags;
-    atomic_int refs;             /* the user's handle + pending record tasks + graphs */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    /* What recording the event touches (the profiler records one after every operation, on a
+     * busy stream): one cache line, 64-byte aligned (create_event), so that a record costs the
+     * recording thread one miss on an event last completed by a stream's worker. */
+    _Alignas(64) pthread_mutex_t mu;
     uint64_t recorded;           /* record calls issued (host side) */
     uint64_t completed;          /* highest record that has run */
+    atomic_int refs;             /* the user's handle + pending record tasks + graphs */
+    int waiters;
     uint64_t timestamp_ns;       /* completion time of `completed` */
     bool has_timestamp;
-    int waiters;
+    rt_event_kind kind;
+    uint32_t flags;
+    pthread_cond_t cv;
     /* Stream waits submitted (aclrtStreamWaitEvent) that their stream has not passed yet:
      * CANN requires them to complete before aclrtDestroyEvent (acl_rt.h, every release). */
     atomic_int pending_waits;

@@ -965,13 +965,15 @@ static long long profile_serial(void)
     return value;
 }
 
-/* The last timed track found, with its stream and its events list: valid while the profile
- * of `serial` runs, as a running profile never drops a track and a track holds its stream
- * (so neither address is reused meanwhile). Borrowed references, read with the GIL held. */
+/* The last timed track found, with its stream, its events list and the stream's aclrtStream:
+ * valid while the profile of `serial` runs, as a running profile never drops a track and a
+ * track holds its stream (so neither address is reused meanwhile). Borrowed references, read
+ * with the GIL held. */
 static struct {
     long long serial;
     PyObject *stream, *track, *events;
-} last_track = {-1, NULL, NULL, NULL};
+    void *on;
+} last_track = {-1, NULL, NULL, NULL, NULL};
 
 /* The track of `stream` in the running profile when its baseline is recorded (its events
  * list is not empty): borrowed, or NULL (the profiler's Python hooks then record). */
@@ -992,22 +994,45 @@ static PyObject *timed_track(PyObject *stream)
     if (!timed) {
         return NULL;
     }
-    if (serial >= 0) {
+    void *on = cdata_address(SLOT(stream, stream_handle));
+    if (serial >= 0 && on != NULL) {
         last_track.serial = serial;
         last_track.stream = stream;
         last_track.track = track;
         last_track.events = events;
+        last_track.on = on;
     }
     return track;
 }
 
-/* The events list of `track` (a track of the running profile): a new reference, or NULL. */
-static PyObject *track_events(PyObject *track)
+/* A timing event of the device `id`: the last of its pool (the pool is a stack), or a new one
+ * (_profiler.take_event) when the pool is empty; NULL with an exception. The events a profile
+ * takes are cold in the cache (one per launch, each last used by the previous profile), so the
+ * next ones are fetched ahead meanwhile, the launch in between: the Python object of the one
+ * after next, and the runtime's object behind the next one's handle (which aclrtRecordEvent
+ * reads first). */
+static PyObject *pooled_event(PyObject *id)
 {
-    if (track == last_track.track && last_track.serial == profile_serial()) {
-        return Py_NewRef(last_track.events);
+    PyObject *pools = SLOT(recording, recording_pools);
+    PyObject *pool = pools != NULL && PyDict_CheckExact(pools) ? PyDict_GetItemWithError(pools, id)
+                                                               : NULL;
+    Py_ssize_t size = pool != NULL && PyList_CheckExact(pool) ? PyList_GET_SIZE(pool) : 0;
+    if (size == 0) {
+        return PyErr_Occurred() ? NULL : PyObject_CallOneArg(profiler_take_event, id);
     }
-    return PyObject_GetAttr(track, s_events);
+    PyObject *event = Py_NewRef(PyList_GET_ITEM(pool, size - 1));
+    if (PyList_SetSlice(pool, size - 1, size, NULL) < 0) {
+        Py_DECREF(event);
+        return NULL;
+    }
+    if (size > 2) {
+        __builtin_prefetch(PyList_GET_ITEM(pool, size - 3), 1);
+    }
+    void *next = size > 1 ? cdata_address(PyList_GET_ITEM(pool, size - 2)) : NULL;
+    if (next != NULL) {
+        __builtin_prefetch(next, 1);
+    }
+    return event;
 }
 
 /* A timing event of the device `id` for `stream`'s track, recorded on `stream` now (as
@@ -1016,21 +1041,12 @@ static PyObject *track_events(PyObject *track)
  * exception. */
 static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
 {
-    PyObject *pools = SLOT(recording, recording_pools);
-    PyObject *pool = pools != NULL && PyDict_Check(pools) ? PyDict_GetItemWithError(pools, id)
-                                                          : NULL;
-    PyObject *event = NULL;
-    if (pool != NULL && PyList_CheckExact(pool) && PyList_GET_SIZE(pool) != 0) {
-        event = PySequence_GetItem(pool, PyList_GET_SIZE(pool) - 1);
-        if (event != NULL && PySequence_DelItem(pool, PyList_GET_SIZE(pool) - 1) < 0) {
-            Py_CLEAR(event);
-        }
-    } else if (!PyErr_Occurred()) {
-        event = PyObject_CallOneArg(profiler_take_event, id);
-    }
+    PyObject *event = pooled_event(id);
+    int cached = track == last_track.track && last_track.serial == profile_serial();
     void *address = event == NULL ? NULL : cdata_address(event);
-    void *on = cdata_address(SLOT(stream, stream_handle));
-    PyObject *events = address == NULL ? NULL : track_events(track);
+    void *on = cached ? last_track.on : cdata_address(SLOT(stream, stream_handle));
+    PyObject *events = address == NULL ? NULL
+                       : cached ? Py_NewRef(last_track.events) : PyObject_GetAttr(track, s_events);
     if (events != NULL && on != NULL && record_event != NULL
         && ((int32_t (*)(void *, void *))record_event)(address, on) == 0) {
         int appended = PyList_Append(events, event);
