@@ -1090,14 +1090,19 @@ static unsigned long thread_id(void)
 /* ---------------------------------------------------------------------------------------
  * LaunchLog: the records of the launches (and small reads) a profile's C recorder made, in
  * C arrays. A launch adds one entry, with references to objects that exist already (the
- * operator's name, the stream, the device id, the pooled timing event, each NPUArray
- * argument's shape and dtype): no Python object is made per launch, so a profiled loop
- * allocates nothing the garbage collector tracks. The Records are made from it when the
- * profile is first read (LaunchLog.records()). */
+ * operator's name, the stream, the device id, each NPUArray argument's shape and dtype) and
+ * its pooled timing event, borrowed: no Python object is made per launch, so a profiled loop
+ * allocates nothing the garbage collector tracks, and dropping the log touches none of the
+ * events (each a cold cache line by then, one per launch). The Records are made from it
+ * when the profile is first read (LaunchLog.records()), before its events go back to the
+ * pool. */
 
 typedef struct {
     PyObject *name, *stream;  /* references, from the launch's opening */
-    PyObject *device, *event; /* references, from its closing (event: None when untimed) */
+    PyObject *device;         /* a reference, from its closing */
+    PyObject *event;          /* from its closing, borrowed: None when untimed, else the
+                               * timing event its track's events list holds, which the
+                               * profile keeps until its Records are made */
     Py_ssize_t layout;        /* where the log's `layouts` holds its shapes, then its dtypes */
     long long start_ns, duration_ns;
     Py_ssize_t nbytes;        /* a small read's bytes; -1: a launch */
@@ -1171,7 +1176,6 @@ static void log_dealloc(PyObject *self)
         Py_DECREF(entry->name);
         Py_DECREF(entry->stream);
         Py_XDECREF(entry->device);
-        Py_XDECREF(entry->event);
     }
     for (Py_ssize_t i = 0; i < log->layouts_length; i++) {
         Py_DECREF(log->layouts[i]);
@@ -1491,7 +1495,8 @@ static int close_span(Span *span, PyObject *stream, PyObject *id)
     LaunchLog *log = span->log;
     LogEntry *entry = &log->entries[span->index];
     entry->device = Py_NewRef(id);
-    entry->event = event;
+    entry->event = event; /* (borrowed: the track's events list holds it, see LogEntry) */
+    Py_DECREF(event);
     entry->duration_ns = end - entry->start_ns;
     entry->thread = thread_id();
     entry->captured = (unsigned char)captured;
