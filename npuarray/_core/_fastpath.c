@@ -1006,11 +1006,7 @@ static PyObject *timed_track(PyObject *stream)
 }
 
 /* A timing event of the device `id`: the last of its pool (the pool is a stack), or a new one
- * (_profiler.take_event) when the pool is empty; NULL with an exception. The events a profile
- * takes are cold in the cache (one per launch, each last used by the previous profile), so the
- * next ones are fetched ahead meanwhile, the launch in between: the Python object of the one
- * after next, and the runtime's object behind the next one's handle (which aclrtRecordEvent
- * reads first). */
+ * (_profiler.take_event) when the pool is empty; NULL with an exception. */
 static PyObject *pooled_event(PyObject *id)
 {
     PyObject *pools = SLOT(recording, recording_pools);
@@ -1024,13 +1020,6 @@ static PyObject *pooled_event(PyObject *id)
     if (PyList_SetSlice(pool, size - 1, size, NULL) < 0) {
         Py_DECREF(event);
         return NULL;
-    }
-    if (size > 2) {
-        __builtin_prefetch(PyList_GET_ITEM(pool, size - 3), 1);
-    }
-    void *next = size > 1 ? cdata_address(PyList_GET_ITEM(pool, size - 2)) : NULL;
-    if (next != NULL) {
-        __builtin_prefetch(next, 1);
     }
     return event;
 }
