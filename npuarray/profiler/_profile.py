@@ -132,10 +132,10 @@ class Profile:
             if _profiler.capturing(stream):   # still captured: its events cannot be read
                 return
             activate(device_id)
-            recorded, anchor, anchor_ns = _profiler.anchor(stream, track.events)
+            count, anchor, anchor_ns = _profiler.anchor(stream, track.events)
         except (AclError, RuntimeError):
             return   # the device was reset, or the stream failed: host times only
-        self._unread.append((device_id, track.events, recorded, anchor, anchor_ns))
+        self._unread.append((device_id, track.events, count, anchor, anchor_ns))
 
     def _reached(self):
         """{timing event: host ns the stream reached it} and {timing event: the time of the
