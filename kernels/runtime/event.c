@@ -3,7 +3,6 @@
  * synchronisation captures the number current at call time, so waiting on an event that is
  * re-recorded later never deadlocks, and waiting on a never-recorded event is a no-op. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "racecheck.h"
 #include "rt_internal.h"
@@ -147,9 +146,8 @@ static aclError create_event(aclrtEvent *event, rt_event_kind kind, uint32_t fla
                             api);
     rt_context *ctx = rt_current_context(api);
     if (!ctx) return ACL_ERROR_RT_CONTEXT_NULL;
-    rt_event *e = aligned_alloc(_Alignof(rt_event), sizeof *e); /* (a multiple of its alignment) */
+    rt_event *e = calloc(1, sizeof *e);
     if (!e) return npusim_error(ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: out of host memory", api);
-    memset(e, 0, sizeof *e);
     e->kind = kind;
     e->flags = flag;
     atomic_init(&e->refs, 1);

@@ -284,19 +284,16 @@ void rt_copy_bytes(void *dst, const void *src, size_t n);
 typedef enum { RT_EVENT_PLAIN, RT_EVENT_FLAG, RT_EVENT_EX } rt_event_kind;
 
 typedef struct rt_event {
-    /* What recording the event touches (the profiler records one after every operation, on a
-     * busy stream): one cache line, 64-byte aligned (create_event), so that a record costs the
-     * recording thread one miss on an event last completed by a stream's worker. */
-    _Alignas(64) pthread_mutex_t mu;
-    uint64_t recorded;           /* record calls issued (host side) */
-    uint64_t completed;          /* highest record that has run */
-    atomic_int refs;             /* the user's handle + pending record tasks + graphs */
-    int waiters;
-    uint64_t timestamp_ns;       /* completion time of `completed` */
-    bool has_timestamp;
     rt_event_kind kind;
     uint32_t flags;
+    atomic_int refs;             /* the user's handle + pending record tasks + graphs */
+    pthread_mutex_t mu;
     pthread_cond_t cv;
+    uint64_t recorded;           /* record calls issued (host side) */
+    uint64_t completed;          /* highest record that has run */
+    uint64_t timestamp_ns;       /* completion time of `completed` */
+    bool has_timestamp;
+    int waiters;
     /* Stream waits submitted (aclrtStreamWaitEvent) that their stream has not passed yet:
      * CANN requires them to complete before aclrtDestroyEvent (acl_rt.h, every release). */
     atomic_int pending_waits;
