@@ -329,17 +329,16 @@ def test_records_read_after_the_pool_was_dropped_keep_every_launch(rng):
     assert [r.name for r in second.records if r.kind == "launch"] == ["aclnnAdds"]
 
 
-def test_an_empty_pool_takes_the_given_back_events_as_they_are():
+def test_given_back_events_are_pooled_once_and_taken_last_first():
     npx.asarray(np.zeros(1)).to_host()   # the device is active
     saved = _profiler._pools.pop(0, [])
     try:
         events = [_profiler.take_event(0) for _ in range(3)]
-        given = events[:2]
-        _profiler.give_back(0, given)
-        assert _profiler._pools[0] is given          # no copy: no event touched
+        _profiler.give_back(0, events[:2])
         _profiler.give_back(0, events[2:])
-        assert _profiler._pools[0] == events          # each event once
+        assert _profiler._pools[0] == events          # each event once, in order
         assert [_profiler.take_event(0) for _ in range(3)] == events[::-1]
+        assert _profiler._pools[0] == []
     finally:
         _profiler._pools[0] = saved + events
 
