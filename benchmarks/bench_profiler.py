@@ -3,11 +3,17 @@
 ``npuarray.profile()``, each next to NumPy in the same row, so that the two
 ratios compare on a machine whose load varies. The profiled run includes ending
 the profile (synchronising the streams and recording an anchor event on each)
-and dropping the previous run's profile; the timing events are read and the
-Records made when the profile is first read, outside the timing (that read is
-reported beside the overhead). The overhead is then measured with the two runs
-alternated, so that both see the same load of a shared machine. Also the cost
-of the hooks when no profile runs: one module-attribute check per hook site."""
+and dropping it unread (its log, its timing events back to the pool); the
+timing events are read and the Records made when a profile is first read, timed
+apart on one more run (reported beside the overhead). Each run's stream (the
+example makes one per run) outlives it in the memory pool, which destroys it
+during the next run, whichever that is: a profile kept until the next profiled
+run would hold its stream that long instead, and that run would pay for two
+stream destructions (joining a sleeping worker thread: milliseconds on a loaded
+machine) against none for the unprofiled one. The overhead is then measured with
+the two runs alternated, so that both see the same load of a shared machine.
+Also the cost of the hooks when no profile runs: one module-attribute check per
+hook site."""
 import importlib.util
 import pathlib
 import statistics
@@ -57,12 +63,10 @@ def run(harness):
     data = load_digits().data.astype(np.float32)
     initial = data[np.random.default_rng(0).choice(len(data), 10, replace=False)]
     iterations = example.kmeans_npu(data, initial, 100, 0.0)[2]
-    profiles = []
 
     def profiled():
-        with npx.profile() as prof:
+        with npx.profile():
             example.kmeans_npu(data, initial, 100, 0.0)
-        profiles[:] = [prof]   # its records are made when read, after the timing
 
     def numpy():
         example.kmeans_numpy(data, initial, 100, 0.0)
@@ -80,12 +84,14 @@ def run(harness):
     for _ in range(3 if harness.quick else 15):
         without.append(_seconds(lambda: example.kmeans_npu(data, initial, 100, 0.0)))
         inside.append(_seconds(profiled))
-    reading = _seconds(lambda: profiles[-1].records)
+    with npx.profile() as prof:
+        example.kmeans_npu(data, initial, 100, 0.0)
+    reading = _seconds(lambda: prof.records)
     print("    profiling overhead on k-means, runs alternated: best %.1f -> %.1f ms (%+.0f %%), "
           "median %.1f -> %.1f ms (%+.0f %%); %d records per run, read in %.0f us (rows "
           "above: median %.1f / %.1f ms)" % (
               min(without) * 1e3, min(inside) * 1e3, (min(inside) / min(without) - 1) * 100,
               statistics.median(without) * 1e3, statistics.median(inside) * 1e3,
               (statistics.median(inside) / statistics.median(without) - 1) * 100,
-              len(profiles[-1].records), reading * 1e6, plain["npuarray"] * 1e3,
+              len(prof.records), reading * 1e6, plain["npuarray"] * 1e3,
               traced["npuarray"] * 1e3))

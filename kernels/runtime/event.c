@@ -203,12 +203,28 @@ aclError aclrtDestroyEvent(aclrtEvent event)
     return ACL_SUCCESS;
 }
 
+/* The event and stream of a record, the event pinned (NULL with *rc set when either is not
+ * live): both looked up under the handle registry's lock once when the stream is explicit. */
+static rt_event *record_target(aclrtEvent event, aclrtStream stream, rt_stream **s, const char *api,
+                               aclError *rc)
+{
+    *s = NULL;
+    if ((*rc = rt_check_not_forked(api))) return NULL;
+    if (event && stream && rt_handle_pin_with(event, RT_HANDLE_EVENT, retain_object, stream, RT_HANDLE_STREAM)) {
+        *s = stream;
+        return event;
+    }
+    rt_event *e = rt_event_acquire(event, api, rc);
+    *s = e ? rt_stream_resolve(stream, api, rc) : NULL;
+    return e;
+}
+
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
     const char *api = "aclrtRecordEvent";
     aclError rc = ACL_SUCCESS;
-    rt_event *e = rt_event_acquire(event, api, &rc);
-    rt_stream *s = e ? rt_stream_resolve(stream, api, &rc) : NULL;
+    rt_stream *s = NULL;
+    rt_event *e = record_target(event, stream, &s, api, &rc);
     if (!s || rt_capture_event_record(s, e, api, &rc) >= 0) return released(e, rc);
     rt_race_event_record(s, e);
     pthread_mutex_lock(&e->mu);

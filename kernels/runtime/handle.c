@@ -100,6 +100,18 @@ bool rt_handle_pin(const void *h, rt_handle_kind kind, void (*pin)(void *object)
     return ok;
 }
 
+bool rt_handle_pin_with(const void *h, rt_handle_kind kind, void (*pin)(void *object), const void *other,
+                        rt_handle_kind other_kind)
+{
+    if (!h || !other) return false;
+    pthread_mutex_lock(&g_mu);
+    slot *s = find(h), *o = find(other);
+    bool ok = s && s->kind == (int)kind && o && o->kind == (int)other_kind;
+    if (ok) pin((void *)h);
+    pthread_mutex_unlock(&g_mu);
+    return ok;
+}
+
 bool rt_handle_take(const void *h, rt_handle_kind kind)
 {
     if (!h) return false;

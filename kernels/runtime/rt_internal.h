@@ -81,6 +81,10 @@ bool rt_handle_is(const void *h, rt_handle_kind kind);
 /* Calls pin(h) while `h` is known live (atomically with respect to rt_handle_take / remove), so
  * that a concurrent destroy cannot free it under the caller; false when it is not live. */
 bool rt_handle_pin(const void *h, rt_handle_kind kind, void (*pin)(void *object));
+/* rt_handle_pin when `other` is also a live handle of `other_kind` (false, nothing pinned,
+ * otherwise): a call on two handles looks both up under the registry's lock once. */
+bool rt_handle_pin_with(const void *h, rt_handle_kind kind, void (*pin)(void *object), const void *other,
+                        rt_handle_kind other_kind);
 /* Removes `h` if it is live; false when it was not (a concurrent or second destroy lost). */
 bool rt_handle_take(const void *h, rt_handle_kind kind);
 

@@ -1226,13 +1226,15 @@ static long long profile_serial(void)
     return value;
 }
 
-/* The last timed track found, with its stream and its events list: valid while the profile
- * of `serial` runs, as a running profile never drops a track and a track holds its stream
- * (so neither address is reused meanwhile). Borrowed references, read with the GIL held. */
+/* The last timed track found, with its stream, its events list and the stream's aclrtStream:
+ * valid while the profile of `serial` runs, as a running profile never drops a track and a
+ * track holds its stream (so neither address is reused meanwhile). Borrowed references, read
+ * with the GIL held. */
 static struct {
     long long serial;
     PyObject *stream, *track, *events;
-} last_track = {-1, NULL, NULL, NULL};
+    void *on;
+} last_track = {-1, NULL, NULL, NULL, NULL};
 
 /* The track of `stream` in the running profile when its baseline is recorded (its events
  * list is not empty): borrowed, or NULL (the profiler's Python hooks then record). */
@@ -1253,22 +1255,34 @@ static PyObject *timed_track(PyObject *stream)
     if (!timed) {
         return NULL;
     }
-    if (serial >= 0) {
+    void *on = cdata_address(SLOT(stream, stream_handle));
+    if (serial >= 0 && on != NULL) {
         last_track.serial = serial;
         last_track.stream = stream;
         last_track.track = track;
         last_track.events = events;
+        last_track.on = on;
     }
     return track;
 }
 
-/* The events list of `track` (a track of the running profile): a new reference, or NULL. */
-static PyObject *track_events(PyObject *track)
+/* A timing event of the device `id`: the last of its pool (the pool is a stack), or a new one
+ * (_profiler.take_event) when the pool is empty; NULL with an exception. */
+static PyObject *pooled_event(PyObject *id)
 {
-    if (track == last_track.track && last_track.serial == profile_serial()) {
-        return Py_NewRef(last_track.events);
+    PyObject *pools = SLOT(recording, recording_pools);
+    PyObject *pool = pools != NULL && PyDict_CheckExact(pools) ? PyDict_GetItemWithError(pools, id)
+                                                               : NULL;
+    Py_ssize_t size = pool != NULL && PyList_CheckExact(pool) ? PyList_GET_SIZE(pool) : 0;
+    if (size == 0) {
+        return PyErr_Occurred() ? NULL : PyObject_CallOneArg(profiler_take_event, id);
     }
-    return PyObject_GetAttr(track, s_events);
+    PyObject *event = Py_NewRef(PyList_GET_ITEM(pool, size - 1));
+    if (PyList_SetSlice(pool, size - 1, size, NULL) < 0) {
+        Py_DECREF(event);
+        return NULL;
+    }
+    return event;
 }
 
 /* A timing event of the device `id` for `stream`'s track, recorded on `stream` now (as
@@ -1277,21 +1291,12 @@ static PyObject *track_events(PyObject *track)
  * exception. */
 static PyObject *end_event(PyObject *track, PyObject *stream, PyObject *id)
 {
-    PyObject *pools = SLOT(recording, recording_pools);
-    PyObject *pool = pools != NULL && PyDict_Check(pools) ? PyDict_GetItemWithError(pools, id)
-                                                          : NULL;
-    PyObject *event = NULL;
-    if (pool != NULL && PyList_CheckExact(pool) && PyList_GET_SIZE(pool) != 0) {
-        event = PySequence_GetItem(pool, PyList_GET_SIZE(pool) - 1);
-        if (event != NULL && PySequence_DelItem(pool, PyList_GET_SIZE(pool) - 1) < 0) {
-            Py_CLEAR(event);
-        }
-    } else if (!PyErr_Occurred()) {
-        event = PyObject_CallOneArg(profiler_take_event, id);
-    }
+    PyObject *event = pooled_event(id);
+    int cached = track == last_track.track && last_track.serial == profile_serial();
     void *address = event == NULL ? NULL : cdata_address(event);
-    void *on = cdata_address(SLOT(stream, stream_handle));
-    PyObject *events = address == NULL ? NULL : track_events(track);
+    void *on = cached ? last_track.on : cdata_address(SLOT(stream, stream_handle));
+    PyObject *events = address == NULL ? NULL
+                       : cached ? Py_NewRef(last_track.events) : PyObject_GetAttr(track, s_events);
     if (events != NULL && on != NULL && record_event != NULL
         && ((int32_t (*)(void *, void *))record_event)(address, on) == 0) {
         int appended = PyList_Append(events, event);
@@ -1335,14 +1340,19 @@ static unsigned long thread_id(void)
 /* ---------------------------------------------------------------------------------------
  * LaunchLog: the records of the launches (and small reads) a profile's C recorder made, in
  * C arrays. A launch adds one entry, with references to objects that exist already (the
- * operator's name, the stream, the device id, the pooled timing event, each NPUArray
- * argument's shape and dtype): no Python object is made per launch, so a profiled loop
- * allocates nothing the garbage collector tracks. The Records are made from it when the
- * profile is first read (LaunchLog.records()). */
+ * operator's name, the stream, the device id, each NPUArray argument's shape and dtype) and
+ * its pooled timing event, borrowed: no Python object is made per launch, so a profiled loop
+ * allocates nothing the garbage collector tracks, and dropping the log touches none of the
+ * events (each a cold cache line by then, one per launch). The Records are made from it
+ * when the profile is first read (LaunchLog.records()), before its events go back to the
+ * pool. */
 
 typedef struct {
     PyObject *name, *stream;  /* references, from the launch's opening */
-    PyObject *device, *event; /* references, from its closing (event: None when untimed) */
+    PyObject *device;         /* a reference, from its closing */
+    PyObject *event;          /* from its closing, borrowed: None when untimed, else the
+                               * timing event its track's events list holds, which the
+                               * profile keeps until its Records are made */
     Py_ssize_t layout;        /* where the log's `layouts` holds its shapes, then its dtypes */
     long long start_ns, duration_ns;
     Py_ssize_t nbytes;        /* a small read's bytes; -1: a launch */
@@ -1416,7 +1426,6 @@ static void log_dealloc(PyObject *self)
         Py_DECREF(entry->name);
         Py_DECREF(entry->stream);
         Py_XDECREF(entry->device);
-        Py_XDECREF(entry->event);
     }
     for (Py_ssize_t i = 0; i < log->layouts_length; i++) {
         Py_DECREF(log->layouts[i]);
@@ -1736,7 +1745,8 @@ static int close_span(Span *span, PyObject *stream, PyObject *id)
     LaunchLog *log = span->log;
     LogEntry *entry = &log->entries[span->index];
     entry->device = Py_NewRef(id);
-    entry->event = event;
+    entry->event = event; /* (borrowed: the track's events list holds it, see LogEntry) */
+    Py_DECREF(event);
     entry->duration_ns = end - entry->start_ns;
     entry->thread = thread_id();
     entry->captured = (unsigned char)captured;

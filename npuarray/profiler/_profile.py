@@ -7,7 +7,7 @@ synchronised and an anchor event recorded on it (``_profiler.anchor``); when
 events are read against that anchor (``_profiler.event_times``, the same ACL
 calls on CANN and npusim) and the Records made: a profile's end costs the
 synchronisations only. The timing events stay out of the pool until then (or
-until the profile is dropped unread).
+until the profile is dropped unread): the C recorder's LaunchLog borrows them.
 """
 import os
 import threading
@@ -59,8 +59,10 @@ class Profile:
         self.duration_ns = None
         self._records = None      # made from what was recorded on first read (``records``)
         self._taken = None        # (Records, the launch log) taken when the profile ended
-        self._unread = []         # per stream: (device id, its timing events, the recorded
-                                  # ones, its anchor event, the anchor's host ns), until read
+        self._unread = []         # per stream: (device id, its timing events, how many are
+                                  # the recorded ones, its anchor event, the anchor's host
+                                  # ns), until read
+        self._held = None         # every stream's timing events, from the end until read
         self._making = threading.Lock()
         self._tracks = {}
         self._origin = None
@@ -100,6 +102,9 @@ class Profile:
                 for track in self._tracks.values():
                     self._settle(track)
         finally:
+            # The LaunchLog borrows the events of every stream: also those of a stream
+            # whose times cannot be read (host times only), until the Records are made.
+            self._held = [track.events for track in self._tracks.values()]
             self._tracks.clear()
             self.duration_ns = _now() - self._origin
         if self._unread:   # dropped unread: the events go back to the pool all the same
@@ -127,26 +132,24 @@ class Profile:
             if _profiler.capturing(stream):   # still captured: its events cannot be read
                 return
             activate(device_id)
-            recorded, anchor, anchor_ns = _profiler.anchor(stream, track.events)
+            count, anchor, anchor_ns = _profiler.anchor(stream, track.events)
         except (AclError, RuntimeError):
             return   # the device was reset, or the stream failed: host times only
-        self._unread.append((device_id, track.events, recorded, anchor, anchor_ns))
+        self._unread.append((device_id, track.events, count, anchor, anchor_ns))
 
     def _reached(self):
         """{timing event: host ns the stream reached it} and {timing event: the time of the
-        event recorded before it on its stream}, read from the settled streams (whose
-        events then go back to the pool)."""
+        event recorded before it on its stream}, read from the settled streams."""
         times, before = {}, {}
-        for device_id, events, recorded, anchor, anchor_ns in self._unread:
+        for device_id, events, count, anchor, anchor_ns in self._unread:
+            recorded = events[:count]
             try:
                 activate(device_id)
                 reached = _profiler.event_times(recorded, anchor, anchor_ns)
             except (AclError, RuntimeError):
                 continue   # the device was reset meanwhile: host times only
-            _profiler.give_back(device_id, events)   # the anchors too
             times.update(zip(recorded, reached))
             before.update(zip(recorded[1:], reached))
-        self._unread.clear()
         return times, before
 
     @property
@@ -177,7 +180,8 @@ class Profile:
                 record.device_end_ns = end - origin
         records += incoming
         records.sort(key=lambda r: r.host_start_ns)
-        self._taken = None
+        self._taken = self._held = None
+        _profiler.give_back_unread(self._unread)   # the anchors too; the log is read
         return records
 
     # -- results ---------------------------------------------------------------------------

@@ -215,7 +215,10 @@ def take_event(device_id):
 
 def give_back(device_id, events):
     """Returns resolved timing events to the pool of `device_id` (Ex events may be
-    recorded again: CANN's aclrtRecordEvent documentation)."""
+    recorded again: CANN's aclrtRecordEvent documentation). Copied into the pool, even an
+    empty one: the copy touches each event once, in one loop, and so brings back into
+    the cache the events the next profile takes first (measured: handing the list over
+    as the pool left each event a miss in the next profile's launches instead)."""
     if os.getpid() == _pid:
         _pools.setdefault(device_id, []).extend(events)
 
@@ -240,11 +243,13 @@ def record_timing_event(track, stream):
 
 def anchor(stream, events):
     """Synchronises `stream` and records an anchor timing event on it, now idle: returns
-    a copy of `events` (the timing events recorded on it, in record order), the anchor
-    and the host time (ns) by which the stream had reached the anchor (``_anchor``). The
-    anchor is appended to `events` (to go back to the pool with them). The caller has
-    activated the stream's device (this module is below the device module)."""
-    recorded = list(events)  # a span still closing on another thread may add one meanwhile
+    how many of `events` (the timing events recorded on it, in record order) were recorded
+    before, the anchor and the host time (ns) by which the stream had reached the anchor
+    (``_anchor``). The anchor is appended to `events` (to go back to the pool with them),
+    as may be, meanwhile, the event of a span still closing on another thread: only the
+    first ones are the profile's. The caller has activated the stream's device (this
+    module is below the device module)."""
+    recorded = len(events)
     check(lib.aclrtSynchronizeStream(stream.handle), "aclrtSynchronizeStream")
     anchor_event, anchor_ns = _anchor(stream, stream.device.id, events)
     return recorded, anchor_event, anchor_ns

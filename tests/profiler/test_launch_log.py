@@ -3,6 +3,7 @@ many launches past its first allocation, launches from two threads, launches ins
 capture, records read twice, a profile ending with work still queued or a launch still
 running on another thread, and the store used when the C fast path is absent. Expected
 records are derived from the calls each test makes; values are checked against NumPy."""
+import gc
 import json
 import threading
 import time
@@ -301,6 +302,45 @@ def test_a_profile_dropped_unread_gives_its_events_back(rng):
     first = unread()
     assert first >= 20 + 2   # one per launch, a baseline and the anchor
     assert unread() == first
+
+
+@needs_fastpath
+def test_records_read_after_the_pool_was_dropped_keep_every_launch(rng):
+    """The log borrows its timing events, which the profile holds until its records are
+    made: a pool dropped meanwhile (as a stale one is) and a later profile taking new
+    events leave them intact."""
+    a = rng.standard_normal((64, 64)).astype(np.float32)
+    x = npx.asarray(a)
+    x.to_host()
+    with npx.profile() as first:
+        y = x @ x
+        for _ in range(20):
+            y = y * 0.5
+    _profiler._pools.clear()
+    with npx.profile() as second:
+        z = x + 1.0
+    gc.collect()
+    launches = [r for r in first.records if r.kind == "launch"]
+    np.testing.assert_allclose(y.to_host(), (a @ a) * 0.5 ** 20, rtol=1e-4, atol=1e-9)
+    np.testing.assert_allclose(z.to_host(), a + 1, rtol=1e-6)
+    assert [r.name for r in launches] == ["aclnnMatmul"] + ["aclnnMuls"] * 20
+    assert all(r.shapes[0] == (64, 64) and r.dtypes[0] == np.float32 for r in launches)
+    assert_timeline(launches, first)
+    assert [r.name for r in second.records if r.kind == "launch"] == ["aclnnAdds"]
+
+
+def test_given_back_events_are_pooled_once_and_taken_last_first():
+    npx.asarray(np.zeros(1)).to_host()   # the device is active
+    saved = _profiler._pools.pop(0, [])
+    try:
+        events = [_profiler.take_event(0) for _ in range(3)]
+        _profiler.give_back(0, events[:2])
+        _profiler.give_back(0, events[2:])
+        assert _profiler._pools[0] == events          # each event once, in order
+        assert [_profiler.take_event(0) for _ in range(3)] == events[::-1]
+        assert _profiler._pools[0] == []
+    finally:
+        _profiler._pools[0] = saved + events
 
 
 RESET_AFTER = """

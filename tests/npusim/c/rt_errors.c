@@ -229,6 +229,14 @@ static void stream_event_errors(void)
     EXPECT_OK(aclrtDestroyEvent(e));
     EXPECT_CODE(aclrtDestroyEvent(e), ACL_ERROR_RT_INVALID_HANDLE);
     EXPECT_CODE(aclrtDestroyEvent(NULL), ACL_ERROR_INVALID_PARAM);
+    /* A record checks both handles, in one look-up when the stream is explicit. */
+    EXPECT_CODE(aclrtRecordEvent(e, s), ACL_ERROR_RT_INVALID_HANDLE);   /* a destroyed event */
+    EXPECT_CODE(aclrtRecordEvent(NULL, s), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclrtRecordEvent((aclrtEvent)s, s), ACL_ERROR_RT_INVALID_HANDLE);  /* a stream */
+    EXPECT_CODE(aclrtRecordEvent(ex, (aclrtStream)ex), ACL_ERROR_RT_INVALID_HANDLE);  /* an event */
+    EXPECT_OK(aclrtRecordEvent(ex, NULL));   /* the default stream */
+    EXPECT_OK(aclrtRecordEvent(ex, s));
+    EXPECT_OK(aclrtSynchronizeStream(s));
     EXPECT_OK(aclrtDestroyEvent(ex));
     EXPECT_OK(aclrtDestroyEvent(flagged));
     EXPECT_OK(aclrtDestroyStream(s));
