@@ -48,7 +48,7 @@ from .._core import _ozaki
 from .._core._creation import arange
 from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
 from .._core._linear_algebra import matmul
-from .._core._manipulation import expand_dims, matrix_transpose, stack
+from .._core._manipulation import expand_dims, matrix_transpose
 from .._core._statistical import max as _max, min as _min
 from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
 from . import _cholesky, _exact_products, _triangular
@@ -70,24 +70,30 @@ def cholesky_float64(x, upper):
     stream = _ops.current_stream(x._buffer.device)
     diagonal = x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
     diagonal = expand_dims(diagonal, -1)
-    scale, _ = _ozaki.power_of_two_scale(multiply(sqrt(_abs(diagonal)), _MARGIN))
+    root = sqrt(_abs(diagonal))
+    scale, _ = _ozaki.power_of_two_scale(multiply(root, _MARGIN))
     scale = multiply(scale, 0.5)   # sqrt(a_ii) in [1/8, 1/2) / _MARGIN: |L0| below the digits' limit
     a = multiply(multiply(x, scale), matrix_transpose(scale))
-    largest = _max(multiply(diagonal, multiply(scale, scale)))   # max|a| when a is positive definite
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
     if cholesky_failed(first):   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    parts = _refined(a, largest, first, stream)
+    parts = _refined(a, first, multiply(root, scale), stream)
     if parts is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
     return _assembled(*parts, scale, upper, stream)
 
 
-def _refined(a, largest, first, stream):
-    """The float64 factor of ``a`` (scaled; ``largest``: its largest diagonal element, 0-d)
-    from its float32 factor ``first``, or None when the steps stall (a residual not at
-    most half the previous one, or not finite)."""
+def _refined(a, first, roots, stream):
+    """The float64 factor of ``a`` (``x`` scaled) from its float32 factor ``first``, or
+    None when the steps stall (a residual not at most half the previous one, or not
+    finite). ``roots`` (..., n, 1): ``sqrt(a_ii)``. The steps stop at LAPACK's backward
+    error, componentwise (xPOTRF's ``|x - L L^T| <= c n u |L| |L^T|``, whose elements are at
+    most ``sqrt(x_ii x_jj)``): ``|R_ij| <= (n - 2 k) u sqrt(a_ii a_jj)`` (the residual
+    over ``roots`` and its transpose: two broadcast divisions; ``2 k u`` for the one
+    rounding of each of the ``k`` steps' sums in the result, ``_assembled``). It holds for
+    ``x`` as for ``a`` (the scales cancel), implies ``max|x - L L^T| <= n u max|x|`` for each
+    matrix of a batch, and stops no matrix early for another one's sake."""
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _exact_products.FixedPoint(first, None, LEAD_DIGITS, stream)
@@ -96,7 +102,7 @@ def _refined(a, largest, first, stream):
     inverse = _triangular.inverse(first, stream)
     mask = _phi_mask(n, a.device)
     checks = checks_allowed(a)
-    tolerance, previous, earlier, steps = None, None, None, []
+    previous, earlier, steps = None, None, []
     for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
         step = _newton_step(residual, inverse, first, mask, stream)
         digits = _step_digits(step, stream)
@@ -105,12 +111,8 @@ def _refined(a, largest, first, stream):
         earlier = step if earlier is None else add(earlier, step)
         if not checks:
             continue
-        if tolerance is None:
-            size, largest = (float(v) for v in stack([_largest(residual), largest]).to_host())
-            tolerance = n * _U * largest
-        else:
-            size = float(_largest(residual).to_host())
-        if size <= tolerance:
+        size = float(_largest(divide(divide(residual, roots), matrix_transpose(roots))).to_host())
+        if size <= max(n - 2 * len(steps), 1) * _U:
             break
         if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
             return None
