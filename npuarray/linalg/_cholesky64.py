@@ -48,9 +48,9 @@ from .._core import _ozaki
 from .._core._creation import arange
 from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
 from .._core._linear_algebra import matmul
-from .._core._manipulation import expand_dims, matrix_transpose
+from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, min as _min
-from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
+from ._common import FLOAT32, FLOAT64, checks_allowed
 from . import _cholesky, _exact_products, _triangular
 
 __all__ = []
@@ -62,6 +62,7 @@ _MARGIN = 1.01          # keeps the scaled factor below _exact_products.limit
 LEAD_DIGITS = 4         # the float32 factor on the grid 2**-32: exact where its entries exceed 2**-8
 STEP_DIGITS = 3         # each step: 22 to 24 bits of its rows' largest entries
 _TINY = 2.0 ** -100     # rows of a step below this are scaled as if this large
+SECOND_ORDER_SPREAD = 100   # second-order steps when (max L_ii / min L_ii)**2 exceeds this
 
 
 def cholesky_float64(x, upper):
@@ -76,15 +77,31 @@ def cholesky_float64(x, upper):
     a = multiply(multiply(x, scale), matrix_transpose(scale))
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
-    if cholesky_failed(first):   # beyond float32 (or not PD)
+    failed, spread = _first_factor_state(first)
+    if failed:   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    parts = _refined(a, first, multiply(root, scale), stream)
+    parts = _refined(a, first, multiply(root, scale), spread > SECOND_ORDER_SPREAD, stream)
     if parts is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
     return _assembled(*parts, scale, upper, stream)
 
 
-def _refined(a, first, roots, stream):
+def _first_factor_state(first):
+    """(whether the float32 factor failed, the largest ``(max L_ii / min L_ii)**2`` of its
+    matrices) from one read-back of each matrix's last diagonal element (NaN: npusim's
+    aclnnLinalgCholesky fills a matrix it cannot factorise with NaN, which reaches that
+    element, as ``_common.cholesky_failed`` reads it) and of that spread, a lower bound of
+    the condition number of ``a``. During a graph capture nothing is read: (False, inf)."""
+    if not checks_allowed(first):
+        return False, np.inf
+    n = first._shape[-1]
+    diagonal = first._view(first._shape[:-1], first._strides[:-2] + (n + 1,), first._offset)
+    spread = divide(_max(diagonal, axis=-1), _min(diagonal, axis=-1))
+    last, spread = stack([diagonal[..., -1], multiply(spread, spread)]).to_host()
+    return bool(np.isnan(last).any()), float(np.max(spread))
+
+
+def _refined(a, first, roots, second_order, stream):
     """The float64 factor of ``a`` (``x`` scaled) from its float32 factor ``first``, or
     None when the steps stall (a residual not at most half the previous one, or not
     finite). ``roots`` (..., n, 1): ``sqrt(a_ii)``. The steps stop at LAPACK's backward
@@ -93,7 +110,8 @@ def _refined(a, first, roots, stream):
     over ``roots`` and its transpose: two broadcast divisions; ``2 k u`` for the one
     rounding of each of the ``k`` steps' sums in the result, ``_assembled``). It holds for
     ``x`` as for ``a`` (the scales cancel), implies ``max|x - L L^T| <= n u max|x|`` for each
-    matrix of a batch, and stops no matrix early for another one's sake."""
+    matrix of a batch, and stops no matrix early for another one's sake.
+    ``second_order``: the steps' ``Z`` to second order (see ``_newton_step``)."""
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _exact_products.FixedPoint(first, None, LEAD_DIGITS, stream)
@@ -104,7 +122,7 @@ def _refined(a, first, roots, stream):
     checks = checks_allowed(a)
     previous, earlier, steps = None, None, []
     for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
-        step = _newton_step(residual, inverse, first, mask, stream)
+        step = _newton_step(residual, inverse, first, mask, second_order, stream)
         digits = _step_digits(step, stream)
         residual = _updated(residual, lead, low, digits, step, earlier, unit, stream)
         steps.append(digits)
@@ -189,12 +207,16 @@ def _plus(x, y, alpha, stream):
     return out
 
 
-def _newton_step(residual, inverse, lower, mask, stream):
-    """The step ``D = L0 Z`` (float32): ``Z``
-    lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
-    is small: its float32 error is below float64's), to second order:
+def _newton_step(residual, inverse, lower, mask, second_order, stream):
+    """The step ``D = L0 Z`` (float32): ``Z`` lower triangular with
+    ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step is small: its float32
+    error is below float64's), to first order, ``Z = Phi(Y)``, or to second order,
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
-    the diagonal (a product with ``mask``); ``W = L0^-1``. Whole products, though half
+    the diagonal (a product with ``mask``); ``W = L0^-1``. The second-order term, one more
+    float32 product, is about ``|Y|`` times the first: for a well-conditioned matrix the
+    residual a step leaves is set by the step's float32 precision either way (at 512 rows,
+    0.5 to 0.9 of the bound after one step, first or second order), while for condition
+    numbers from about 1e5 the first order takes one step more. Whole products, though half
     the multiply-adds are zeros of the triangles: on npusim a product under ``2**27``
     multiply-adds runs as row slivers of at most ``2**18`` (kernels/ops/matmul.c), one to
     four rows for the half- and quarter-size products of a 2 x 2 blocking, which read
@@ -203,7 +225,8 @@ def _newton_step(residual, inverse, lower, mask, stream):
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
     y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = multiply(y, mask)
-    z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
+    if second_order:
+        z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
     return matmul(lower, z)
 
 
