@@ -71,8 +71,7 @@ def cholesky_float64(x, upper):
     stream = _ops.current_stream(x._buffer.device)
     diagonal = x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
     diagonal = expand_dims(diagonal, -1)
-    root = sqrt(_abs(diagonal))
-    scale, _ = _ozaki.power_of_two_scale(multiply(root, _MARGIN))
+    scale, _ = _ozaki.power_of_two_scale(multiply(sqrt(_abs(diagonal)), _MARGIN))
     scale = multiply(scale, 0.5)   # sqrt(a_ii) in [1/8, 1/2) / _MARGIN: |L0| below the digits' limit
     a = multiply(multiply(x, scale), matrix_transpose(scale))
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
@@ -80,7 +79,9 @@ def cholesky_float64(x, upper):
     failed, spread = _first_factor_state(first)
     if failed:   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    parts = _refined(a, first, multiply(root, scale), spread > SECOND_ORDER_SPREAD, stream)
+    largest = _max(diagonal, axis=(-2, -1), keepdims=True)   # each matrix's max|x| (positive definite)
+    parts = _refined(a, first, scale, multiply(matrix_transpose(scale), largest), spread > SECOND_ORDER_SPREAD,
+                     stream)
     if parts is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
     return _assembled(*parts, scale, upper, stream)
@@ -101,16 +102,16 @@ def _first_factor_state(first):
     return bool(np.isnan(last).any()), float(np.max(spread))
 
 
-def _refined(a, first, roots, second_order, stream):
-    """The float64 factor of ``a`` (``x`` scaled) from its float32 factor ``first``, or
-    None when the steps stall (a residual not at most half the previous one, or not
-    finite). ``roots`` (..., n, 1): ``sqrt(a_ii)``. The steps stop at LAPACK's backward
-    error, componentwise (xPOTRF's ``|x - L L^T| <= c n u |L| |L^T|``, whose elements are at
-    most ``sqrt(x_ii x_jj)``): ``|R_ij| <= (n - 2 k) u sqrt(a_ii a_jj)`` (the residual
-    over ``roots`` and its transpose: two broadcast divisions; ``2 k u`` for the one
-    rounding of each of the ``k`` steps' sums in the result, ``_assembled``). It holds for
-    ``x`` as for ``a`` (the scales cancel), implies ``max|x - L L^T| <= n u max|x|`` for each
-    matrix of a batch, and stops no matrix early for another one's sake.
+def _refined(a, first, rows, columns, second_order, stream):
+    """The float64 factor of ``a = rows x rows^T`` (``rows`` (..., n, 1): powers of two)
+    from its float32 factor ``first``, or None when the steps stall (a residual not at
+    most half the previous one, or not finite). The steps stop at LAPACK's backward error
+    of each matrix of ``x`` itself, ``max|x - L L^T| <= n u max|x|``: the residual
+    unscaled and over ``max|x|`` (divided by ``rows`` and by ``columns = rows^T max|x|``,
+    (..., 1, n): two broadcast divisions) against ``n u`` less ``2 k u`` for the one
+    rounding of each of the ``k`` steps' sums in the result (``_assembled``). The scaled
+    residual against the scaled ``max|a|`` would not do: with ``a``'s diagonal anywhere in
+    [1/64, 1/4), it passes residuals of ``x`` up to 16 times the bound.
     ``second_order``: the steps' ``Z`` to second order (see ``_newton_step``)."""
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
@@ -129,7 +130,7 @@ def _refined(a, first, roots, second_order, stream):
         earlier = step if earlier is None else add(earlier, step)
         if not checks:
             continue
-        size = float(_largest(divide(divide(residual, roots), matrix_transpose(roots))).to_host())
+        size = float(_largest(divide(divide(residual, rows), columns)).to_host())
         if size <= max(n - 2 * len(steps), 1) * _U:
             break
         if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
