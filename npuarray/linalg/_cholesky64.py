@@ -13,33 +13,39 @@ float64 accuracy comes from residuals computed exactly from int8 products
   digits in 7 int8 launches, one per level), giving ``R = a - L0 L0^T`` with one float64
   rounding per level;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
-  (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
+  (``L0^-1`` from ``_triangular``; ``Z`` to first order, or to second order when the
+  float32 factor's diagonal spans more than a factor 10, a sign of a condition number
+  where the first order would take a step more; three or four float32 products), ``D``
   cut into three digits per row and ``R -= H + H^T`` with ``H^T = D L0^T + D (E + D/2)^T``
   (``E``: the earlier steps), ``D L0^T`` exact again for the top three digits of ``L0``
   (9 products of digits, 5 int8 launches, with the transposed digits of ``L0`` its square
   used) and the rest, below ``2**-24`` of it, in float32 (one product), so that ``R``
   stays the residual of ``L0 + E + D`` to float64's accuracy;
-* steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
-  step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
-  times the float32 factor's), whose call then costs 12 int8 launches (25 ``n**3``
-  multiply-adds), five float32 products and the triangular inverse, about 20 float64
-  element-wise passes and two read-backs (the float32 factor's success, then the test);
-  the result is assembled from the int32 words of ``L0`` and the steps (exact but for one
-  rounding per step).
+* steps go on until LAPACK's backward error holds for each matrix of the input ``x``
+  itself, ``max|x - L L^T| <= n u max|x|`` (the residual unscaled; less the result's own
+  roundings); one step for well-conditioned matrices (the residual it leaves is set by
+  the step's float32 precision: at 512 rows, 0.5 to 0.9 of the bound), whose call then
+  costs 12 int8 launches (25 ``n**3`` multiply-adds), four float32 products and the
+  triangular inverse, about 20 float64 element-wise passes and two read-backs (the float32
+  factor's success with its diagonal's spread, then the test); the result is assembled
+  from the int32 words of ``L0`` and the steps (exact but for one rounding per step).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
   1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
   also tells a matrix that is not positive definite.
 
-During a graph capture nothing can be read back: a fixed number of steps runs.
+During a graph capture nothing can be read back: a fixed number of second-order steps runs.
 
-Cost: a well-conditioned 512 x 512 call is about 140 launches; on npusim (CPU threads)
-the float32 products, the int8 ones and the float64 element-wise passes (the int8 levels
-added up, the transposed half of the step's product subtracted) take comparable shares, each around the
-time of LAPACK's whole factorisation. On an Ascend NPU the cube unit's int8 rate is tens
-of times its float64 vector rate and several times its float32 one: the products become
-tens of microseconds and the call is bound by its launches, the element-wise passes and
-the float32 factorisation (an estimate: 2 to 3 ms at 512 x 512, against LAPACK's 3.5 ms
-on one host).
+Cost: a well-conditioned 512 x 512 call is about 130 launches, 12 to 14 ms of device
+time on npusim's 2 CPU threads when they are idle (LAPACK: 3.5 ms): a first-order step's
+four float32 products (4 ms, on OpenBLAS's threads, whose busy-waiting makes them the
+slowest part as soon as other processes share the cores), the int8 products (about 3 ms),
+some 30 float64 and int element-wise passes of 0.05 to 0.5 ms (3 to 4 ms), the float32
+factor (0.9 ms) and the triangular inverse (0.6 ms); the launches' host side and the gaps
+between them add 2 to 5 ms. On an Ascend NPU the cube unit's int8 rate is tens of times
+its float64 vector rate and several times its float32 one: the products become tens of
+microseconds and the call is bound by its launches, the element-wise passes and the
+float32 factorisation (an estimate: 2 to 3 ms at 512 x 512, against LAPACK's 3.5 ms on
+one host).
 """
 import numpy as np
 
