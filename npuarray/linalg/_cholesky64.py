@@ -13,10 +13,11 @@ float64 accuracy comes from residuals computed exactly from int8 products
   digits in 7 int8 launches, one per level), giving ``R = a - L0 L0^T`` with one float64
   rounding per level;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
-  (``L0^-1`` from ``_triangular``; ``Z`` to first order, or to second order when the
-  float32 factor's diagonal spans more than a factor 10, a sign of a condition number
-  where the first order would take a step more; three or four float32 products), ``D``
-  cut into three digits per row and ``R -= H + H^T`` with ``H^T = D L0^T + D (E + D/2)^T``
+  (``L0^-1`` from ``_triangular``; ``Z`` to first order, or to second order when a
+  relative pivot of the float32 factor, ``L_ii**2 / a_ii``, is below 1/100, a sign of a
+  condition number where the first order would take a step more; three or four float32
+  products), ``D`` cut into three digits per row and ``R -= H + H^T`` with
+  ``H^T = D L0^T + D (E + D/2)^T``
   (``E``: the earlier steps), ``D L0^T`` exact again for the top three digits of ``L0``
   (9 products of digits, 5 int8 launches, with the transposed digits of ``L0`` its square
   used) and the rest, below ``2**-24`` of it, in float32 (one product), so that ``R``
@@ -27,7 +28,7 @@ float64 accuracy comes from residuals computed exactly from int8 products
   the step's float32 precision: at 512 rows, 0.5 to 0.9 of the bound), whose call then
   costs 12 int8 launches (25 ``n**3`` multiply-adds), four float32 products and the
   triangular inverse, about 20 float64 element-wise passes and two read-backs (the float32
-  factor's success with its diagonal's spread, then the test); the result is assembled
+  factor's success with its smallest relative pivot, then the test); the result is assembled
   from the int32 words of ``L0`` and the steps (exact but for one rounding per step).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
   1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
@@ -52,7 +53,7 @@ import numpy as np
 from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import arange
-from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
+from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, square, subtract
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, min as _min
@@ -68,21 +69,20 @@ _MARGIN = 1.01          # keeps the scaled factor below _exact_products.limit
 LEAD_DIGITS = 4         # the float32 factor on the grid 2**-32: exact where its entries exceed 2**-8
 STEP_DIGITS = 3         # each step: 22 to 24 bits of its rows' largest entries
 _TINY = 2.0 ** -100     # rows of a step below this are scaled as if this large
-SECOND_ORDER_SPREAD = 100   # second-order steps when (max L_ii / min L_ii)**2 exceeds this
+SECOND_ORDER_SPREAD = 100   # second-order steps when a relative pivot L_ii**2 / a_ii is below 1/this
 
 
 def cholesky_float64(x, upper):
     """Cholesky factor of float64 symmetric positive-definite ``x`` (..., n, n): lower
     (or upper when ``upper``); LinAlgError when not positive definite."""
     stream = _ops.current_stream(x._buffer.device)
-    diagonal = x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
-    diagonal = expand_dims(diagonal, -1)
+    diagonal = expand_dims(_diagonal(x), -1)
     scale, _ = _ozaki.power_of_two_scale(multiply(sqrt(_abs(diagonal)), _MARGIN))
     scale = multiply(scale, 0.5)   # sqrt(a_ii) in [1/8, 1/2) / _MARGIN: |L0| below the digits' limit
     a = multiply(multiply(x, scale), matrix_transpose(scale))
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
-    failed, spread = _first_factor_state(first)
+    failed, spread = _first_factor_state(a, first)
     if failed:   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
     largest = _max(diagonal, axis=(-2, -1), keepdims=True)   # each matrix's max|x| (positive definite)
@@ -93,19 +93,24 @@ def cholesky_float64(x, upper):
     return _assembled(*parts, scale, upper, stream)
 
 
-def _first_factor_state(first):
-    """(whether the float32 factor failed, the largest ``(max L_ii / min L_ii)**2`` of its
-    matrices) from one read-back of each matrix's last diagonal element (NaN: npusim's
-    aclnnLinalgCholesky fills a matrix it cannot factorise with NaN, which reaches that
-    element, as ``_common.cholesky_failed`` reads it) and of that spread, a lower bound of
-    the condition number of ``a``. During a graph capture nothing is read: (False, inf)."""
+def _first_factor_state(a, first):
+    """(whether the float32 factor failed, the largest ``a_ii / L_ii**2`` of its matrices:
+    the inverse of the smallest relative pivot, at most the condition number of ``a``
+    whatever its diagonal's scaling) from one read-back of each matrix's last diagonal
+    element (NaN: npusim's aclnnLinalgCholesky fills a matrix it cannot factorise with NaN,
+    which reaches that element, as ``_common.cholesky_failed`` reads it) and of that
+    ratio. During a graph capture nothing is read: (False, inf)."""
     if not checks_allowed(first):
         return False, np.inf
-    n = first._shape[-1]
-    diagonal = first._view(first._shape[:-1], first._strides[:-2] + (n + 1,), first._offset)
-    spread = divide(_max(diagonal, axis=-1), _min(diagonal, axis=-1))
-    last, spread = stack([diagonal[..., -1], multiply(spread, spread)]).to_host()
+    pivots = _diagonal(first)
+    spread = _max(divide(_diagonal(a), square(pivots)), axis=-1)
+    last, spread = stack([_ops.cast(pivots[..., -1], FLOAT64), spread]).to_host()
     return bool(np.isnan(last).any()), float(np.max(spread))
+
+
+def _diagonal(x):
+    """The diagonal of ``x`` (..., n, n) as a view (..., n)."""
+    return x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
 
 
 def _refined(a, first, rows, columns, second_order, stream):

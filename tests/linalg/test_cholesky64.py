@@ -38,12 +38,12 @@ def test_a_well_conditioned_matrix_takes_one_step():
         lower = npx.linalg.cholesky(x).to_host()
     names = [record.name for record in prof.records]
     # the exact square of the 4-digit factor (levels 2 .. 8), one step's 3 digits times the
-    # factor's top 3 (levels 2 .. 6); read back: the float32 factor's success and diagonal
-    # spread, the residual, the result
+    # factor's top 3 (levels 2 .. 6); read back: the float32 factor's success and smallest
+    # relative pivot, the residual, the result
     assert names.count("aclnnQuantMatmulV5") == 7 + 5
     # float32 products: 6 in the triangular inverse, L0^-1 R L0^-T, the first-order step
-    # (no second-order term: the float32 factor's diagonal spans a factor below 10) and the
-    # step's square
+    # (no second-order term: every relative pivot L_ii**2 / a_ii of the float32 factor is
+    # above 1/100) and the step's square
     assert names.count("aclnnMatmul") == 6 + 2 + 1 + 1
     assert names.count("ACL_MEMCPY_DEVICE_TO_HOST") == 3
     assert names.count("aclnnLinalgCholesky") == 1
@@ -119,8 +119,8 @@ def test_ill_conditioned_matrices_take_more_steps(condition):
     assert "aclnnSvd" not in names   # refined, not the spectral fallback
     assert names.count("aclnnQuantMatmulV5") >= 7 + 2 * 5   # more than one step
     steps = (names.count("aclnnQuantMatmulV5") - 7) // 5
-    # second-order steps (their Phi(Y) Phi(Y)^T one more float32 product) where the float32
-    # factor's diagonal spans more than a factor 10, first-order ones below
+    # second-order steps (their Phi(Y) Phi(Y)^T one more float32 product) where a relative
+    # pivot L_ii**2 / a_ii of the float32 factor is below 1/100, first-order ones above
     per_step = 5 if condition == 1e6 else 4
     assert names.count("aclnnMatmul") == 4 + per_step * steps   # 4: the triangular inverse
     assert _scaled_backward_error(a, lower) <= 10 * n * U
