@@ -13,44 +13,51 @@ float64 accuracy comes from residuals computed exactly from int8 products
   digits in 7 int8 launches, one per level), giving ``R = a - L0 L0^T`` with one float64
   rounding per level;
 * a Newton step in float32: ``D = L0 Z`` with ``Z + Z^T + Z Z^T = L0^-1 R L0^-T``
-  (``L0^-1`` from ``_triangular``; ``Z`` to second order; four float32 products), ``D``
-  cut into three digits per row and ``R -= H + H^T`` with ``H^T = D L0^T + D (E + D/2)^T``
+  (``L0^-1`` from ``_triangular``; ``Z`` to first order, or to second order when a
+  relative pivot of the float32 factor, ``L_ii**2 / a_ii``, is below 1/100, a sign of a
+  condition number where the first order would take a step more; three or four float32
+  products), ``D`` cut into three digits per row and ``R -= H + H^T`` with
+  ``H^T = D L0^T + D (E + D/2)^T``
   (``E``: the earlier steps), ``D L0^T`` exact again for the top three digits of ``L0``
   (9 products of digits, 5 int8 launches, with the transposed digits of ``L0`` its square
   used) and the rest, below ``2**-24`` of it, in float32 (one product), so that ``R``
   stays the residual of ``L0 + E + D`` to float64's accuracy;
-* steps go on until LAPACK's backward-error test ``max|R| <= n u max|a|`` holds; one
-  step for well-conditioned matrices (the residual it leaves is about ``u_32 cond(a)``
-  times the float32 factor's), whose call then costs 12 int8 launches (25 ``n**3``
-  multiply-adds), five float32 products and the triangular inverse, about 20 float64
-  element-wise passes and two read-backs (the float32 factor's success, then the test);
-  the result is assembled from the int32 words of ``L0`` and the steps (exact but for one
-  rounding per step).
+* steps go on until LAPACK's backward error holds for each matrix of the input ``x``
+  itself, ``max|x - L L^T| <= n u max|x|`` (the residual unscaled; less the result's own
+  roundings); one step for well-conditioned matrices (the residual it leaves is set by
+  the step's float32 precision: at 512 rows, 0.5 to 0.9 of the bound), whose call then
+  costs 12 int8 launches (25 ``n**3`` multiply-adds), four float32 products and the
+  triangular inverse, about 20 float64 element-wise passes and two read-backs (the float32
+  factor's success with its smallest relative pivot, then the test); the result is assembled
+  from the int32 words of ``L0`` and the steps (exact but for one rounding per step).
   Where float32 cannot factor ``a`` or the steps stall (condition numbers beyond about
   1e7), the factor comes from the spectral decomposition instead (``_cholesky``), which
   also tells a matrix that is not positive definite.
 
-During a graph capture nothing can be read back: a fixed number of steps runs.
+During a graph capture nothing can be read back: a fixed number of second-order steps runs.
 
-Cost: a well-conditioned 512 x 512 call is about 140 launches; on npusim (CPU threads)
-the float32 products, the int8 ones and the float64 element-wise passes (the int8 levels
-added up, the transposed half of the step's product subtracted) take comparable shares, each around the
-time of LAPACK's whole factorisation. On an Ascend NPU the cube unit's int8 rate is tens
-of times its float64 vector rate and several times its float32 one: the products become
-tens of microseconds and the call is bound by its launches, the element-wise passes and
-the float32 factorisation (an estimate: 2 to 3 ms at 512 x 512, against LAPACK's 3.5 ms
-on one host).
+Cost: a well-conditioned 512 x 512 call is about 130 launches, 12 to 14 ms of device
+time on npusim's 2 CPU threads when they are idle (LAPACK: 3.5 ms): a first-order step's
+four float32 products (4 ms, on OpenBLAS's threads, whose busy-waiting makes them the
+slowest part as soon as other processes share the cores), the int8 products (about 3 ms),
+some 30 float64 and int element-wise passes of 0.05 to 0.5 ms (3 to 4 ms), the float32
+factor (0.9 ms) and the triangular inverse (0.6 ms); the launches' host side and the gaps
+between them add 2 to 5 ms. On an Ascend NPU the cube unit's int8 rate is tens of times
+its float64 vector rate and several times its float32 one: the products become tens of
+microseconds and the call is bound by its launches, the element-wise passes and the
+float32 factorisation (an estimate: 2 to 3 ms at 512 x 512, against LAPACK's 3.5 ms on
+one host).
 """
 import numpy as np
 
 from .._core import _ops
 from .._core import _ozaki
 from .._core._creation import arange
-from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, subtract
+from .._core._elementwise import abs as _abs, add, clip, divide, maximum, multiply, negative, sqrt, square, subtract
 from .._core._linear_algebra import matmul
 from .._core._manipulation import expand_dims, matrix_transpose, stack
 from .._core._statistical import max as _max, min as _min
-from ._common import FLOAT32, FLOAT64, checks_allowed, cholesky_failed
+from ._common import FLOAT32, FLOAT64, checks_allowed
 from . import _cholesky, _exact_products, _triangular
 
 __all__ = []
@@ -62,32 +69,61 @@ _MARGIN = 1.01          # keeps the scaled factor below _exact_products.limit
 LEAD_DIGITS = 4         # the float32 factor on the grid 2**-32: exact where its entries exceed 2**-8
 STEP_DIGITS = 3         # each step: 22 to 24 bits of its rows' largest entries
 _TINY = 2.0 ** -100     # rows of a step below this are scaled as if this large
+SECOND_ORDER_SPREAD = 100   # second-order steps when a relative pivot L_ii**2 / a_ii is below 1/this
 
 
 def cholesky_float64(x, upper):
     """Cholesky factor of float64 symmetric positive-definite ``x`` (..., n, n): lower
     (or upper when ``upper``); LinAlgError when not positive definite."""
     stream = _ops.current_stream(x._buffer.device)
-    diagonal = x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
-    diagonal = expand_dims(diagonal, -1)
+    diagonal = expand_dims(_diagonal(x), -1)
     scale, _ = _ozaki.power_of_two_scale(multiply(sqrt(_abs(diagonal)), _MARGIN))
     scale = multiply(scale, 0.5)   # sqrt(a_ii) in [1/8, 1/2) / _MARGIN: |L0| below the digits' limit
     a = multiply(multiply(x, scale), matrix_transpose(scale))
-    largest = _max(multiply(diagonal, multiply(scale, scale)))   # max|a| when a is positive definite
     first = _ops.empty(a._shape, FLOAT32, a._buffer.device, stream)
     _ops.launch("aclnnLinalgCholesky", _ops.cast(a, FLOAT32, stream=stream), False, first, stream=stream)
-    if cholesky_failed(first):   # beyond float32 (or not PD)
+    failed, spread = _first_factor_state(a, first)
+    if failed:   # beyond float32 (or not PD)
         return _cholesky.from_spectrum(x, upper)
-    parts = _refined(a, largest, first, stream)
+    largest = _max(diagonal, axis=(-2, -1), keepdims=True)   # each matrix's max|x| (positive definite)
+    parts = _refined(a, first, scale, multiply(matrix_transpose(scale), largest), spread > SECOND_ORDER_SPREAD,
+                     stream)
     if parts is None:   # too ill-conditioned to refine
         return _cholesky.from_spectrum(x, upper)
     return _assembled(*parts, scale, upper, stream)
 
 
-def _refined(a, largest, first, stream):
-    """The float64 factor of ``a`` (scaled; ``largest``: its largest diagonal element, 0-d)
+def _first_factor_state(a, first):
+    """(whether the float32 factor failed, the largest ``a_ii / L_ii**2`` of its matrices:
+    the inverse of the smallest relative pivot, at most the condition number of ``a``
+    whatever its diagonal's scaling) from one read-back of each matrix's last diagonal
+    element (NaN: npusim's aclnnLinalgCholesky fills a matrix it cannot factorise with NaN,
+    which reaches that element, as ``_common.cholesky_failed`` reads it) and of that
+    ratio. During a graph capture nothing is read: (False, inf)."""
+    if not checks_allowed(first):
+        return False, np.inf
+    pivots = _diagonal(first)
+    spread = _max(divide(_diagonal(a), square(pivots)), axis=-1)
+    last, spread = stack([_ops.cast(pivots[..., -1], FLOAT64), spread]).to_host()
+    return bool(np.isnan(last).any()), float(np.max(spread))
+
+
+def _diagonal(x):
+    """The diagonal of ``x`` (..., n, n) as a view (..., n)."""
+    return x._view(x._shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],), x._offset)
+
+
+def _refined(a, first, rows, columns, second_order, stream):
+    """The float64 factor of ``a = rows x rows^T`` (``rows`` (..., n, 1): powers of two)
     from its float32 factor ``first``, or None when the steps stall (a residual not at
-    most half the previous one, or not finite)."""
+    most half the previous one, or not finite). The steps stop at LAPACK's backward error
+    of each matrix of ``x`` itself, ``max|x - L L^T| <= n u max|x|``: the residual
+    unscaled and over ``max|x|`` (divided by ``rows`` and by ``columns = rows^T max|x|``,
+    (..., 1, n): two broadcast divisions) against ``n u`` less ``2 k u`` for the one
+    rounding of each of the ``k`` steps' sums in the result (``_assembled``). The scaled
+    residual against the scaled ``max|a|`` would not do: with ``a``'s diagonal anywhere in
+    [1/64, 1/4), it passes residuals of ``x`` up to 16 times the bound.
+    ``second_order``: the steps' ``Z`` to second order (see ``_newton_step``)."""
     n = a._shape[-1]
     unit = _ops.fill_(_ops.empty((1,), FLOAT32, a._buffer.device, stream), 1.0, stream=stream)
     lead = _exact_products.FixedPoint(first, None, LEAD_DIGITS, stream)
@@ -96,21 +132,17 @@ def _refined(a, largest, first, stream):
     inverse = _triangular.inverse(first, stream)
     mask = _phi_mask(n, a.device)
     checks = checks_allowed(a)
-    tolerance, previous, earlier, steps = None, None, None, []
+    previous, earlier, steps = None, None, []
     for _ in range(MAX_STEPS if checks else CAPTURE_STEPS):
-        step = _newton_step(residual, inverse, first, mask, stream)
+        step = _newton_step(residual, inverse, first, mask, second_order, stream)
         digits = _step_digits(step, stream)
         residual = _updated(residual, lead, low, digits, step, earlier, unit, stream)
         steps.append(digits)
         earlier = step if earlier is None else add(earlier, step)
         if not checks:
             continue
-        if tolerance is None:
-            size, largest = (float(v) for v in stack([_largest(residual), largest]).to_host())
-            tolerance = n * _U * largest
-        else:
-            size = float(_largest(residual).to_host())
-        if size <= tolerance:
+        size = float(_largest(divide(divide(residual, rows), columns)).to_host())
+        if size <= max(n - 2 * len(steps), 1) * _U:
             break
         if not np.isfinite(size) or (previous is not None and size > 0.5 * previous):
             return None
@@ -187,12 +219,16 @@ def _plus(x, y, alpha, stream):
     return out
 
 
-def _newton_step(residual, inverse, lower, mask, stream):
-    """The step ``D = L0 Z`` (float32): ``Z``
-    lower triangular with ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step
-    is small: its float32 error is below float64's), to second order:
+def _newton_step(residual, inverse, lower, mask, second_order, stream):
+    """The step ``D = L0 Z`` (float32): ``Z`` lower triangular with
+    ``Z + Z^T + Z Z^T = Y = L0^-1 R L0^-T``, in float32 (the step is small: its float32
+    error is below float64's), to first order, ``Z = Phi(Y)``, or to second order,
     ``Z = Phi(Y - Phi(Y) Phi(Y)^T)``, ``Phi`` keeping the strict lower triangle and half
-    the diagonal (a product with ``mask``); ``W = L0^-1``. Whole products, though half
+    the diagonal (a product with ``mask``); ``W = L0^-1``. The second-order term, one more
+    float32 product, is about ``|Y|`` times the first: for a well-conditioned matrix the
+    residual a step leaves is set by the step's float32 precision either way (at 512 rows,
+    0.5 to 0.9 of the bound after one step, first or second order), while for condition
+    numbers from about 1e5 the first order takes one step more. Whole products, though half
     the multiply-adds are zeros of the triangles: on npusim a product under ``2**27``
     multiply-adds runs as row slivers of at most ``2**18`` (kernels/ops/matmul.c), one to
     four rows for the half- and quarter-size products of a 2 x 2 blocking, which read
@@ -201,7 +237,8 @@ def _newton_step(residual, inverse, lower, mask, stream):
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
     y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = multiply(y, mask)
-    z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
+    if second_order:
+        z = multiply(subtract(y, matmul(z, matrix_transpose(z))), mask)
     return matmul(lower, z)
 
 

@@ -38,9 +38,13 @@ def test_a_well_conditioned_matrix_takes_one_step():
         lower = npx.linalg.cholesky(x).to_host()
     names = [record.name for record in prof.records]
     # the exact square of the 4-digit factor (levels 2 .. 8), one step's 3 digits times the
-    # factor's top 3 (levels 2 .. 6); read back: the float32 factor's success, the residual,
-    # the result
+    # factor's top 3 (levels 2 .. 6); read back: the float32 factor's success and smallest
+    # relative pivot, the residual, the result
     assert names.count("aclnnQuantMatmulV5") == 7 + 5
+    # float32 products: 6 in the triangular inverse, L0^-1 R L0^-T, the first-order step
+    # (no second-order term: every relative pivot L_ii**2 / a_ii of the float32 factor is
+    # above 1/100) and the step's square
+    assert names.count("aclnnMatmul") == 6 + 2 + 1 + 1
     assert names.count("ACL_MEMCPY_DEVICE_TO_HOST") == 3
     assert names.count("aclnnLinalgCholesky") == 1
     expected = np.linalg.cholesky(a)
@@ -114,6 +118,11 @@ def test_ill_conditioned_matrices_take_more_steps(condition):
     names = [record.name for record in prof.records]
     assert "aclnnSvd" not in names   # refined, not the spectral fallback
     assert names.count("aclnnQuantMatmulV5") >= 7 + 2 * 5   # more than one step
+    steps = (names.count("aclnnQuantMatmulV5") - 7) // 5
+    # second-order steps (their Phi(Y) Phi(Y)^T one more float32 product) where a relative
+    # pivot L_ii**2 / a_ii of the float32 factor is below 1/100, first-order ones above
+    per_step = 5 if condition == 1e6 else 4
+    assert names.count("aclnnMatmul") == 4 + per_step * steps   # 4: the triangular inverse
     assert _scaled_backward_error(a, lower) <= 10 * n * U
     assert not np.triu(lower, 1).any()
     expected = np.linalg.cholesky(a)
@@ -137,6 +146,24 @@ def test_scaled_batched_non_contiguous_and_upper_at_256_rows():
     np.testing.assert_array_equal(upper, np.swapaxes(lower, -1, -2))
     expected = np.linalg.cholesky(a)
     np.testing.assert_allclose(lower / d[..., :, None], expected / d[..., :, None], rtol=0, atol=20 * n * U)
+
+
+def test_each_matrix_of_a_batch_meets_its_own_bound():
+    # an ill-conditioned matrix (several steps) beside a well-conditioned one 2**40 times
+    # as large (one step): each within LAPACK's bound by itself, n u max|a_k| (and
+    # componentwise, |a - L L^T|_ij against sqrt(a_ii a_jj), as xPOTRF's |L| |L^T|, within
+    # a small multiple of n u)
+    n = 128
+    q, _ = np.linalg.qr(RNG.standard_normal((n, n)))
+    ill = (q * np.logspace(0, -6, n)) @ q.T
+    g = RNG.standard_normal((n, n))
+    a = np.stack([(ill + ill.T) / 2, 2.0 ** 40 * (g @ g.T + n * np.eye(n))])
+    lower = _cholesky(a)
+    for k in range(2):
+        assert np.abs(lower[k] @ lower[k].T - a[k]).max() <= n * U * np.abs(a[k]).max()
+        assert _scaled_backward_error(a[k], lower[k]) <= 10 * n * U
+    expected = np.linalg.cholesky(a)
+    np.testing.assert_allclose(lower[0], expected[0], rtol=0, atol=1e6 * n * U * np.abs(expected[0]).max())
 
 
 def test_not_positive_definite_and_nan_as_numpy():

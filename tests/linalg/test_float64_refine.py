@@ -137,6 +137,22 @@ def test_triangular_inverse(n, batch):
     assert np.abs(w - reference).max() <= 1e-5 * np.abs(reference).max()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_batched_inverse_on_the_pool(dtype):
+    # aclnnInverse of a batch worth spreading over npusim's pool (the triangular inverse's
+    # diagonal blocks): each matrix by itself, a singular one NaN without touching the rest
+    g = RNG.standard_normal((16, 64, 64))
+    a = (g + 16 * np.eye(64)).astype(dtype)
+    a[5] = 1.0   # rank one
+    out = npx.empty(a.shape, dtype=dtype)
+    _ops.launch("aclnnInverse", npx.asarray(a), out)
+    w = out.to_host()
+    assert np.isnan(w[5]).all()
+    rest = [k for k in range(16) if k != 5]
+    eye = np.broadcast_to(np.eye(64), (15, 64, 64))
+    assert np.abs(w[rest].astype(np.float64) @ a[rest] - eye).max() <= 1e3 * np.finfo(dtype).eps
+
+
 def _solve(a, b):
     with npx.transfer_guard("disallow"):
         return npx.linalg.solve(npx.asarray(a), npx.asarray(b)).to_host()
