@@ -229,11 +229,11 @@ def _newton_step(residual, inverse, lower, mask, second_order, stream):
     residual a step leaves is set by the step's float32 precision either way (at 512 rows,
     0.5 to 0.9 of the bound after one step, first or second order), while for condition
     numbers from about 1e5 the first order takes one step more. Whole products, though half
-    the multiply-adds are zeros of the triangles: on npusim a product under ``2**27``
-    multiply-adds runs as row slivers of at most ``2**18`` (kernels/ops/matmul.c), one to
-    four rows for the half- and quarter-size products of a 2 x 2 blocking, which read
-    the whole right operand per sliver; they took 2 to 3 times as long per multiply-add
-    as a whole 512 x 512 product, more in total than the zeros they skip."""
+    the multiply-adds are zeros of the triangles: the half- and quarter-size products of a
+    2 x 2 blocking took 2 to 3 times as long per multiply-add as a whole 512 x 512 product
+    on npusim when products under ``2**27`` multiply-adds ran as row slivers, more in total
+    than the zeros they skip; kernels/ops/matmul.c now cuts such products into tiles of 64
+    columns, so the blocking may pay there now (not measured yet)."""
     r32 = _ops.cast(residual, FLOAT32, stream=stream)
     y = matmul(matmul(inverse, r32), matrix_transpose(inverse))
     z = multiply(y, mask)
