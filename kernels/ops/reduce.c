@@ -405,6 +405,7 @@ typedef struct {
     int split_dim;       /* dimension of `it` whose indices own disjoint accumulators */
     char *partials;      /* full reductions: one accumulator per chunk */
     int64_t nchunks;
+    atomic_size_t next;  /* full reductions: the next chunk to claim */
 } pass_ctx;
 
 static void pass_split(size_t begin, size_t end, void *vctx)
@@ -417,12 +418,19 @@ static void pass_split(size_t begin, size_t end, void *vctx)
     npusim_nditer_range(&sub, 0, npusim_nditer_size(&sub), reduce_run, (void *)p->c);
 }
 
+/* A full reduction's chunks go to the threads one at a time from a shared counter, whatever
+ * range of them the pool hands out: a pool thread that wakes late, or loses its core for a while
+ * on a busy machine, then leaves the rest to the others instead of holding a range of several
+ * chunks (an eighth of the input) that the others wait for. Each chunk still has its own
+ * accumulator, so the result does not depend on who summed what. */
 static void pass_partial(size_t begin, size_t end, void *vctx)
 {
-    const pass_ctx *p = vctx;
+    (void)begin;
+    (void)end;
+    pass_ctx *p = vctx;
     int64_t total = npusim_nditer_size(p->it);
     size_t asize = npusim_kind_size(p->c->acc_kind);
-    for (size_t k = begin; k < end; k++) {
+    for (size_t k; (k = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed)) < (size_t)p->nchunks;) {
         npusim_nditer sub = *p->it;
         sub.base[1] = p->partials + k * asize;
         int64_t lo = total * (int64_t)k / p->nchunks, hi = total * (int64_t)(k + 1) / p->nchunks;
@@ -437,7 +445,8 @@ static void reduce_pass(const npusim_nditer *it, const red_ctx *c, char *acc, in
         npusim_nditer_range(it, 0, total, reduce_run, (void *)c);
         return;
     }
-    pass_ctx p = { it, c, -1, NULL, 0 };
+    pass_ctx p = { .it = it, .c = c, .split_dim = -1 };
+    atomic_init(&p.next, 0);
     for (int d = 0; d < it->ndim && p.split_dim < 0; d++)
         if (it->strides[1][d] != 0) p.split_dim = d;
     if (outputs > 1 && p.split_dim >= 0) {
