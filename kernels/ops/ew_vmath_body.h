@@ -220,16 +220,18 @@ VM_BLOCKED_RUN(sinh_f32_run, -EXP_MAX, EXP_MAX, VM(sinh_one)(v, checked))
 VM_BLOCKED_RUN(cosh_f32_run, -EXP_MAX, EXP_MAX, VM(cosh_one)(v, checked))
 
 #if VMATH_FMA
-/* With fused multiply-adds tanh is computed in float, twice as many lanes per vector as in
- * double, with the corrections below keeping it within 1 ULP (0.73 ULP measured on [0, 0.625),
- * 0.87 beyond). For |x| < TANH_SMALL an odd polynomial x + x^3 P(x^2) (a least-squares fit on
- * Chebyshev nodes, relative error weight); above, tanh = 1 - 2 / d with d = e^(2|x|) + 1 =
- * 2^k (1 + p) + 1, p = e^r - 1 (|r| <= ln2/2), formed as (2^k + 1) + 2^k p with its rounding
- * error kept (d_lo), and 2 / d corrected by one Newton step on d + d_lo. From TANH_ONE on, the
- * float result is 1. */
+#define ROUND_MAGIC_F 0x1.8p23f
+
+#if !VMATH_AVX512
+/* With fused multiply-adds (the AVX2 variant) tanh is computed in float, twice as many lanes
+ * per vector as in double, with the corrections below keeping it within 1 ULP (0.73 ULP
+ * measured on [0, 0.625), 0.87 beyond). For |x| < TANH_SMALL an odd polynomial x + x^3 P(x^2)
+ * (a least-squares fit on Chebyshev nodes, relative error weight); above, tanh = 1 - 2 / d with
+ * d = e^(2|x|) + 1 = 2^k (1 + p) + 1, p = e^r - 1 (|r| <= ln2/2), formed as (2^k + 1) + 2^k p
+ * with its rounding error kept (d_lo), and 2 / d corrected by one Newton step on d + d_lo. From
+ * TANH_ONE on, the float result is 1. */
 #define TANH_SMALL 0.625f
 #define TANH_ONE 9.5f
-#define ROUND_MAGIC_F 0x1.8p23f
 
 static inline uint32_t VM(bits_of_f)(float x)
 {
@@ -286,48 +288,53 @@ static inline float VM(tanh_f)(float v)
     return copysignf(VM(pickf)(x < TANH_SMALL, VM(tanh_small)(x), VM(tanh_large)(x)), v);
 }
 
-#if VMATH_AVX512
-/* tanh_f on 16 lanes, with 2 / d from rcp14 refined by one Newton step (about 2^-27 relative)
- * instead of a division, whose 16-lane throughput bounds the loop otherwise; the correction
- * by d_lo then removes that error as it removes the division's rounding. */
+static void VM(tanh_f32_run)(float *o, const float *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++) o[i] = VM(tanh_f)(a[i]);
+}
+#else
+/* tanh on 16 lanes in about 25 instructions, 40 for tanh_f's method (the loop is bound by
+ * them, not by memory, on two threads): tanh|x| = u / (u + 2) with u = e^(2|x|) - 1 for every
+ * |x|, so no second polynomial for small |x| and no select between two paths.
+ * u = 2^k (1 + p') - 1 with k = round(2|x| / ln2) is formed as 2^k p' + (2^k - 1) in one
+ * rounding (2^k - 1 is exact), so that it keeps its relative accuracy near 0; p' = e^(2r) - 1
+ * is exp16's polynomial with its coefficients scaled by powers of 2 for the argument
+ * r = |x| - k ln2/2 (ln2/2 in two parts). The quotient comes from rcp14 and one correction by
+ * the residual u - (u + 2) y, which includes the rounding error of u + 2 (exact by Fast2Sum
+ * while u <= 2, where it matters). Within 1.65 ULP over all floats (NumPy's float32 tanh: 1.37),
+ * the float result 1 from TANH16_ONE on, subnormal x give x. NaN stays NaN (min returns its
+ * second operand's NaN), inf gives 1; the sign is put back last, so tanh(-0) = -0. */
+#define TANH16_ONE 9.1f /* tanh > 1 - 2^-25 from 9.011 on: the float result is 1 */
+
 static inline __m512 VM(tanh16)(__m512 v)
 {
-    const __m512 sign = _mm512_set1_ps(-0.0f);
-    __m512 x = _mm512_andnot_ps(sign, v);
-    /* small: x + x^3 P(x^2) */
-    __m512 z = _mm512_mul_ps(x, x);
-    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(0x1.1842f8p-9f), z, _mm512_set1_ps(-0x1.0bc5eep-7f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(0x1.6380e4p-6f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-0x1.b9ed7ep-5f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(0x1.11106p-3f));
-    p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(-0x1.555554p-2f));
-    __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(x, z), p, x);
-    /* large: 1 - 2 / (e^2x + 1); NaN stays NaN (the compare is false), inf becomes TANH_ONE */
-    __m512 xl = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_set1_ps(TANH_ONE), _CMP_GT_OQ), x,
-                                     _mm512_set1_ps(TANH_ONE));
-    __m512 y = _mm512_add_ps(xl, xl);
-    __m512 magic = _mm512_set1_ps(ROUND_MAGIC_F);
-    __m512 t = _mm512_fmadd_ps(y, _mm512_set1_ps(0x1.715476p+0f), magic);
+    const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f), two = _mm512_set1_ps(2.0f);
+    /* adding it rounds to an integer k and leaves k + 128 in the low bits of the sum */
+    const __m512 magic = _mm512_set1_ps(ROUND_MAGIC_F + 128.0f);
+    __m512 x = _mm512_min_ps(_mm512_set1_ps(TANH16_ONE), _mm512_andnot_ps(sign, v));
+    __m512 t = _mm512_fmadd_ps(x, _mm512_set1_ps(0x1.715476p+1f), magic); /* 2 / ln2 */
     __m512 k = _mm512_sub_ps(t, magic);
-    __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0x1.7f7d1cp-20f),
-                                _mm512_fnmadd_ps(k, _mm512_set1_ps(0x1.62e4p-1f), y));
-    __m512 q = _mm512_fmadd_ps(_mm512_set1_ps(0x1.6b488ap-10f), r, _mm512_set1_ps(0x1.1228bep-7f));
-    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(0x1.555748p-5f));
-    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(0x1.5554aep-3f));
-    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(0x1.fffffep-2f));
-    __m512 e1 = _mm512_fmadd_ps(_mm512_mul_ps(r, r), q, r);
-    __m512i kbits = _mm512_sub_epi32(_mm512_castps_si512(t), _mm512_castps_si512(magic));
-    __m512 s = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(kbits, _mm512_set1_epi32(127)), 23));
-    __m512 one = _mm512_set1_ps(1.0f), two = _mm512_set1_ps(2.0f);
-    __m512 c = _mm512_add_ps(s, one);
-    __m512 d = _mm512_fmadd_ps(s, e1, c);
-    __m512 d_lo = _mm512_fmadd_ps(s, e1, _mm512_sub_ps(c, d));
+    __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0x1.7f7d1cp-21f),
+                                _mm512_fnmadd_ps(k, _mm512_set1_ps(0x1.62e4p-2f), x));
+    /* p' / 2 = r + r^2 q(r), q(r) = 2 q_exp(2r) with exp16's q_exp */
+    __m512 q = _mm512_fmadd_ps(_mm512_set1_ps(0x1.9fcab0p-7f), r, _mm512_set1_ps(0x1.6d962ap-5f));
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(0x1.1111e0p-3f));
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(0x1.555480p-2f));
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(0x1.555554p-1f));
+    q = _mm512_fmadd_ps(q, r, one);
+    __m512 half_p = _mm512_fmadd_ps(_mm512_mul_ps(r, r), q, r);
+    /* 2^(k+1): the low bits k + 128 of t shifted into the exponent field (0 <= k <= 27) */
+    __m512 s2 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_castps_si512(t), 23));
+    __m512 u = _mm512_fmadd_ps(s2, half_p, _mm512_fmsub_ps(s2, _mm512_set1_ps(0.5f), one));
+    __m512 d = _mm512_add_ps(u, two);
+    __m512 d_lo = _mm512_sub_ps(u, _mm512_sub_ps(d, two));
     __m512 r0 = _mm512_rcp14_ps(d);
-    __m512 t0 = _mm512_mul_ps(two, _mm512_fmadd_ps(_mm512_fnmadd_ps(d, r0, one), r0, r0));
-    __m512 e = _mm512_fnmadd_ps(t0, d_lo, _mm512_fnmadd_ps(t0, d, two));
-    __m512 large = _mm512_sub_ps(one, _mm512_fmadd_ps(e, _mm512_mul_ps(_mm512_set1_ps(0.5f), t0), t0));
-    __m512 res = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, _mm512_set1_ps(TANH_SMALL), _CMP_LT_OQ), large, small);
-    return _mm512_or_ps(res, _mm512_and_ps(sign, v));
+    __m512 y = _mm512_mul_ps(u, r0);
+    __m512 e = _mm512_fnmadd_ps(d_lo, y, _mm512_fnmadd_ps(d, y, u));
+    __m512 res = _mm512_fmadd_ps(e, r0, y);
+    /* res | (v & sign) */
+    return _mm512_castsi512_ps(_mm512_ternarylogic_epi32(_mm512_castps_si512(res), _mm512_castps_si512(v),
+                                                         _mm512_castps_si512(sign), 0xF8));
 }
 
 static void VM(tanh_f32_run)(float *o, const float *a, size_t n)
@@ -338,11 +345,6 @@ static void VM(tanh_f32_run)(float *o, const float *a, size_t n)
         __mmask16 m = (__mmask16)((1u << (n - i)) - 1);
         _mm512_mask_storeu_ps(o + i, m, VM(tanh16)(_mm512_maskz_loadu_ps(m, a + i)));
     }
-}
-#else
-static void VM(tanh_f32_run)(float *o, const float *a, size_t n)
-{
-    for (size_t i = 0; i < n; i++) o[i] = VM(tanh_f)(a[i]);
 }
 #endif
 #else

@@ -87,6 +87,46 @@ def test_full_sum_accuracy_matches_numpy(rng, dtype):
     assert ours <= max(2 * numpy_error, 4 * np.finfo(dtype).eps * exact)
 
 
+FULL_REDUCTIONS = """
+import sys
+import numpy as np
+import npuarray as npx
+rng = np.random.default_rng(5)
+for dtype in ("float32", "float64"):
+    a = (rng.standard_normal((1 << 21) + 12345) * 100).astype(dtype)
+    x = npx.asarray(a)
+    for f in (npx.sum, npx.mean, npx.max, npx.min):
+        print(float(f(x).to_host()).hex())
+    print(float(npx.sum(x[3:-5:2]).to_host()).hex())  # strided: through the iterator
+"""
+
+
+def test_full_reductions_do_not_depend_on_the_threads(tmp_path):
+    """A full reduction's fixed chunks go to whichever thread claims them first: one thread or
+    the default pool must give the same bits, and those must be NumPy's sums to its accuracy."""
+    import subprocess, sys
+    from conftest import package_env
+    script = tmp_path / "full_reductions.py"
+    script.write_text(FULL_REDUCTIONS)
+    outputs = []
+    for threads in ("1", None):
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                              env=package_env(NPUSIM_NUM_THREADS=threads))
+        assert done.returncode == 0, done.stderr
+        outputs.append([float.fromhex(v) for v in done.stdout.split()])
+    assert outputs[0] == outputs[1]
+    rng = np.random.default_rng(5)
+    for i, dtype in enumerate(("float32", "float64")):
+        a = (rng.standard_normal((1 << 21) + 12345) * 100).astype(dtype)
+        total, mean, top, bottom, strided = outputs[1][5 * i:5 * i + 5]
+        exact = np.sum(a.astype(np.longdouble))
+        scale = np.sum(np.abs(a.astype(np.float64)))
+        tol = 8 * np.finfo(dtype).eps * scale
+        assert abs(total - exact) <= tol and abs(mean - exact / a.size) <= tol / a.size
+        assert (top, bottom) == (a.max(), a.min())
+        assert abs(strided - np.sum(a[3:-5:2].astype(np.longdouble))) <= tol
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("view", ["transposed", "row_step", "column_step", "reversed", "offset"])
 def test_views_enter_or_leave_the_fast_paths(rng, dtype, view):
