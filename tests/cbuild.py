@@ -4,7 +4,8 @@
 then compiles ``source_path`` with ``-Ikernels/include`` and links ``kernels/build/libnpusim.so``
 with an rpath, returning the executable's path. Executables are cached under
 ``kernels/build/tests/`` and rebuilt when the source, the library or any header is newer.
-``variant="asan"`` / ``"tsan"`` builds against the sanitizer builds of the library instead.
+``variant="asan"`` / ``"tsan"`` builds against the sanitizer builds of the library instead;
+``run_program_or_skip`` skips the calling test when that sanitizer's runtime is not installed.
 A file lock serialises builds between concurrently running test sessions.
 """
 from __future__ import annotations
@@ -119,3 +120,17 @@ def run_program(source, cxx=None, variant="release", timeout=120):
     assert proc.returncode == 0, "%s failed (%d):\n%s%s" % (source, proc.returncode, proc.stdout, proc.stderr)
     return proc.stdout
 
+
+
+def run_program_or_skip(source, variant="release", timeout=300):
+    """``run_program`` of `source` built as `variant`; a sanitizer variant whose runtime
+    library is not installed skips the calling test (naming what is missing) instead of
+    failing it."""
+    import pytest
+    try:
+        return run_program(source, variant=variant, timeout=timeout)
+    except BuildError as exc:
+        if variant != "release" and "cannot find" in str(exc) and variant in str(exc):
+            pytest.skip("the %s sanitizer runtime library is not installed: %s"
+                        % (variant, str(exc)[-200:]))
+        raise
