@@ -67,8 +67,10 @@ class DeviceMemory:
         """The stream a copy of this memory runs on, remembered so that freeing waits for it."""
         if self._finalizer is None and self.ptr:  # (_check_alive's test, inline: every copy)
             self._check_alive(api)
-        stream = current_stream_of(self.device) if stream is None else as_stream(stream)
-        check_stream_device(stream, self.device.id, api)
+        device = self.device
+        stream = current_stream_of(device) if stream is None else as_stream(stream)
+        if stream.device is not device:  # (the same object has the same id; else compare ids)
+            check_stream_device(stream, device.id, api)
         self._last_stream[0] = stream
         return stream
 

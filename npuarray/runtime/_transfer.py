@@ -106,7 +106,7 @@ def _caught_up(stream):
     not run) and when the query fails (the event path is always safe)."""
     if _capture.active:
         return False
-    status = vars(_thread_state).get("status")
+    status = getattr(_thread_state, "status", None)
     if status is None:  # one per thread: a new one would cost as much as the query
         status = _thread_state.status = ffi.new("aclrtStreamStatus *")
     return (lib.aclrtStreamQuery(stream.handle, status) == 0
