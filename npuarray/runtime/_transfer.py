@@ -34,7 +34,7 @@ import threading
 
 import numpy as np
 
-from .._acl import AclError, InvalidValueError, check, ffi, lib
+from .._acl import AclError, InvalidValueError, backend, check, ffi, lib
 from . import _capture_guard as _capture
 from ._device import activate, peer_access_enabled
 from ._pinned import is_pinned_address, staging_pool
@@ -87,6 +87,11 @@ _captured = []   # objects read by captured copies: they live as long as the pro
 _thread_state = threading.local()   # .status: the thread's aclrtStreamStatus for queries
 _STREAM_COMPLETE = lib.ACL_STREAM_STATUS_COMPLETE
 _VOID_P, _UINTPTR = ffi.typeof("void *"), ffi.typeof("uintptr_t")  # (parsed once: hot paths)
+# npusim's aclrtStreamQuery + aclrtMemcpy in one call (_copied_if_idle); CANN has none.
+if backend().name == "npusim":
+    _memcpy_if_idle, _STREAM_BUSY = lib.npusim_memcpy_if_idle, lib.NPUSIM_STREAM_BUSY
+else:
+    _memcpy_if_idle = _STREAM_BUSY = None
 
 
 def _host_array(array, what):
@@ -117,10 +122,19 @@ def _copied_if_idle(dst, src, nbytes, kind, device_id, stream):
     """Copies pageable memory directly (aclrtMemcpy, one hop, which accepts pageable memory)
     when `stream` is idle and its device kept up with the last probe (see the module
     docstring): in stream order, the stream being idle. Returns whether it did; else
-    nothing is done and the copy is to be staged."""
-    if not (_keeps_up.get(device_id) and _caught_up(stream)):
+    nothing is done and the copy is to be staged. npusim does the query and the copy in one
+    call (npusim_memcpy_if_idle)."""
+    if not _keeps_up.get(device_id) or _capture.active:  # (captured work has not run)
         return False
-    check(lib.aclrtMemcpy(dst, nbytes, src, nbytes, kind), "aclrtMemcpy")
+    if _memcpy_if_idle is None:
+        if not _caught_up(stream):
+            return False
+        ret = lib.aclrtMemcpy(dst, nbytes, src, nbytes, kind)
+    else:
+        ret = _memcpy_if_idle(dst, nbytes, src, nbytes, kind, stream.handle)
+        if ret == _STREAM_BUSY:
+            return False
+    check(ret, "aclrtMemcpy")
     return True
 
 
