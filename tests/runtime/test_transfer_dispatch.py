@@ -3,10 +3,13 @@
 The copy primitives choose per call: a default stream or ``blocking=True`` copies
 synchronously (aclrtSynchronizeStream, then aclrtMemcpy); pinned host memory on another
 stream goes through aclrtMemcpyAsync; pageable memory on an idle stream of a device that
-kept up is copied directly (aclrtMemcpy), else staged. The device id, the default stream
+kept up is copied directly (aclrtMemcpy; on npusim with its query, in one call), else
+staged. The device id, the default stream
 and the pinned ranges are looked up once per call: these tests pin down that the choice
 and the errors (freed memory, sizes, streams of another device, non-streams, object
 dtypes) are what they were, for 1 MiB (npusim's copy engine) and odd sizes."""
+import threading
+
 import numpy as np
 import pytest
 
@@ -151,3 +154,33 @@ def test_non_streams_and_object_arrays_are_type_errors():
         memory.copy_from_host(np.ones(64, np.uint8), stream=1, blocking=False)
     with pytest.raises(TypeError, match="object arrays cannot be copied to a device"):
         memory.copy_from_host(np.array([object()] * 8), stream=npx.Stream(), blocking=False)
+
+
+@pytest.mark.skipif(npx.backend().name != "npusim",
+                    reason="npusim's device runs an idle stream's copies before the host looks")
+@pytest.mark.parametrize("one_call", [True, False], ids=["npusim_memcpy_if_idle", "two calls"])
+def test_the_idle_check_and_copy_with_and_without_the_one_call_form(
+        random_bytes, acl_calls, kept_up, monkeypatch, one_call):
+    """npusim answers the idle check and copies in one call; a provider without it (CANN)
+    queries the stream, then copies: the same copies either way, busy streams staged."""
+    if not one_call:
+        monkeypatch.setattr(runtime_transfer, "_memcpy_if_idle", None)
+    nbytes = (1 << 20) + 5
+    data = random_bytes(nbytes)
+    memory = npx.DeviceMemory(nbytes)
+    stream = npx.Stream()
+    stream.synchronize()
+    acl_calls.clear()
+    memory.copy_from_host(data, stream=stream, blocking=False)
+    assert acl_calls == ["aclrtMemcpy"]
+    np.testing.assert_array_equal(read_back(memory, nbytes), data)
+    release = threading.Event()
+    stream.launch_host_func(lambda: release.wait(30))
+    try:
+        acl_calls.clear()
+        memory.copy_from_host(data[::-1], stream=stream, blocking=False)
+        assert "aclrtMemcpy" not in acl_calls and "aclrtMemcpyAsync" in acl_calls
+    finally:
+        release.set()
+    stream.synchronize()
+    np.testing.assert_array_equal(read_back(memory, nbytes), data[::-1])
