@@ -4,10 +4,10 @@ The copy primitives choose per call: a default stream or ``blocking=True`` copie
 synchronously (aclrtSynchronizeStream, then aclrtMemcpy); pinned host memory on another
 stream goes through aclrtMemcpyAsync; pageable memory on an idle stream of a device that
 kept up is copied directly (aclrtMemcpy; on npusim with its query, in one call), else
-staged. The device id, the default stream
-and the pinned ranges are looked up once per call: these tests pin down that the choice
-and the errors (freed memory, sizes, streams of another device, non-streams, object
-dtypes) are what they were, for 1 MiB (npusim's copy engine) and odd sizes."""
+staged. The device id, the default stream and the pinned ranges are looked up once per
+call: these tests pin down that the choice and the errors (freed memory, sizes, streams
+of another device, non-streams, object dtypes) are what they were, for 1 MiB (npusim's
+copy engine) and odd sizes."""
 import threading
 
 import numpy as np
