@@ -69,7 +69,7 @@ class DeviceMemory:
             self._check_alive(api)
         device = self.device
         stream = current_stream_of(device) if stream is None else as_stream(stream)
-        if stream.device is not device:  # (the same object has the same id; else compare ids)
+        if stream.device.id != device.id:  # (check_stream_device's test, inline: every copy)
             check_stream_device(stream, device.id, api)
         self._last_stream[0] = stream
         return stream
