@@ -294,6 +294,15 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
     return ACL_SUCCESS;
 }
 
+aclError npusim_memcpy_if_idle(void *dst, size_t destMax, const void *src, size_t count,
+                               aclrtMemcpyKind kind, aclrtStream stream)
+{
+    aclrtStreamStatus status;
+    if (aclrtStreamQuery(stream, &status) != ACL_SUCCESS || status != ACL_STREAM_STATUS_COMPLETE)
+        return NPUSIM_STREAM_BUSY;
+    return aclrtMemcpy(dst, destMax, src, count, kind);
+}
+
 /* ---- asynchronous copies ---------------------------------------------------------------- */
 
 typedef struct {

@@ -84,6 +84,15 @@ int npusim_fault_launch(const char *opname, int code);
  * not fit stay for the next call. npuarray reads it and turns each note into a warning. */
 size_t npusim_take_notes(char *buf, size_t cap);
 
+/* aclrtStreamQuery, then aclrtMemcpy when `stream` has run everything queued on it: a copy
+ * of pageable memory done directly, in stream order, on an idle stream, in one call from
+ * npuarray instead of two (each with its Python around it). NPUSIM_STREAM_BUSY, nothing
+ * copied, when work is pending or the query fails (its error is then the recent one); else
+ * aclrtMemcpy's result. */
+#define NPUSIM_STREAM_BUSY (-1)
+aclError npusim_memcpy_if_idle(void *dst, size_t destMax, const void *src, size_t count,
+                               aclrtMemcpyKind kind, aclrtStream stream);
+
 /* Brackets the execution of a kernel (a read lock that fork() waits for: see fork.c). */
 void npusim_kernel_begin(void);
 void npusim_kernel_end(void);

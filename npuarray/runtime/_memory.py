@@ -65,9 +65,12 @@ class DeviceMemory:
 
     def _stream_for(self, stream, api):
         """The stream a copy of this memory runs on, remembered so that freeing waits for it."""
-        self._check_alive(api)
-        stream = current_stream_of(self.device) if stream is None else as_stream(stream)
-        check_stream_device(stream, self.device.id, api)
+        if self._finalizer is None and self.ptr:  # (_check_alive's test, inline: every copy)
+            self._check_alive(api)
+        device = self.device
+        stream = current_stream_of(device) if stream is None else as_stream(stream)
+        if stream.device.id != device.id:  # (check_stream_device's test, inline: every copy)
+            check_stream_device(stream, device.id, api)
         self._last_stream[0] = stream
         return stream
 
@@ -76,7 +79,8 @@ class DeviceMemory:
         aclrtMemcpy / aclrtMemcpyAsync). InvalidValueError (107000) when src.nbytes > nbytes."""
         src = np.asarray(src)
         stream = self._stream_for(stream, "aclrtMemcpyAsync")
-        check_fits(src.nbytes, self.nbytes, "aclrtMemcpyAsync")
+        if src.nbytes > self.nbytes:
+            check_fits(src.nbytes, self.nbytes, "aclrtMemcpyAsync")
         copy_host_to_device(self.ptr, src, stream, blocking=blocking)
 
     def copy_to_host(self, dst=None, *, nbytes=None, stream=None, blocking=True):

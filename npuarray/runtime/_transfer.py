@@ -34,11 +34,11 @@ import threading
 
 import numpy as np
 
-from .._acl import AclError, InvalidValueError, check, ffi, lib
+from .._acl import AclError, InvalidValueError, backend, check, ffi, lib
 from . import _capture_guard as _capture
 from ._device import activate, peer_access_enabled
 from ._pinned import is_pinned_address, staging_pool
-from ._stream import as_stream, get_current_stream, host_functions_available
+from ._stream import as_stream, default_streams, get_current_stream, host_functions_available
 from . import _profiler
 
 STAGING_CHUNK = 4 << 20   # bytes per staged piece queued behind other work: large enough
@@ -87,6 +87,11 @@ _captured = []   # objects read by captured copies: they live as long as the pro
 _thread_state = threading.local()   # .status: the thread's aclrtStreamStatus for queries
 _STREAM_COMPLETE = lib.ACL_STREAM_STATUS_COMPLETE
 _VOID_P, _UINTPTR = ffi.typeof("void *"), ffi.typeof("uintptr_t")  # (parsed once: hot paths)
+# npusim's aclrtStreamQuery + aclrtMemcpy in one call (_copied_if_idle); CANN has none.
+if backend().name == "npusim":
+    _memcpy_if_idle, _STREAM_BUSY = lib.npusim_memcpy_if_idle, lib.NPUSIM_STREAM_BUSY
+else:
+    _memcpy_if_idle = _STREAM_BUSY = None
 
 
 def _host_array(array, what):
@@ -106,21 +111,30 @@ def _caught_up(stream):
     not run) and when the query fails (the event path is always safe)."""
     if _capture.active:
         return False
-    status = vars(_thread_state).get("status")
+    status = getattr(_thread_state, "status", None)
     if status is None:  # one per thread: a new one would cost as much as the query
         status = _thread_state.status = ffi.new("aclrtStreamStatus *")
     return (lib.aclrtStreamQuery(stream.handle, status) == 0
             and status[0] == _STREAM_COMPLETE)
 
 
-def _copied_if_idle(dst, src, nbytes, kind, stream):
+def _copied_if_idle(dst, src, nbytes, kind, device_id, stream):
     """Copies pageable memory directly (aclrtMemcpy, one hop, which accepts pageable memory)
     when `stream` is idle and its device kept up with the last probe (see the module
     docstring): in stream order, the stream being idle. Returns whether it did; else
-    nothing is done and the copy is to be staged."""
-    if not (_keeps_up.get(stream.device.id) and _caught_up(stream)):
+    nothing is done and the copy is to be staged. npusim does the query and the copy in one
+    call (npusim_memcpy_if_idle)."""
+    if not _keeps_up.get(device_id) or _capture.active:  # (captured work has not run)
         return False
-    check(lib.aclrtMemcpy(dst, nbytes, src, nbytes, kind), "aclrtMemcpy")
+    if _memcpy_if_idle is None:
+        if not _caught_up(stream):
+            return False
+        ret = lib.aclrtMemcpy(dst, nbytes, src, nbytes, kind)
+    else:
+        ret = _memcpy_if_idle(dst, nbytes, src, nbytes, kind, stream.handle)
+        if ret == _STREAM_BUSY:
+            return False
+    check(ret, "aclrtMemcpy")
     return True
 
 
@@ -137,26 +151,23 @@ def copy_host_to_device(dst_ptr, src, stream, *, blocking):
         _capture.check_host_copy("a host-to-device copy", stream)
     if nbytes == 0:
         return
-    activate(stream.device.id)
+    # (one call per copy: the device id, the buffer and its address are looked up once)
+    device_id = stream.device.id
+    activate(device_id)
     kind = lib.ACL_MEMCPY_HOST_TO_DEVICE
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     dst = ffi.cast(_VOID_P, dst_ptr)
     host = ffi.from_buffer(src)
-    if blocking or stream.is_default:
+    if blocking or default_streams.get(device_id) is stream:
         _copy_after_stream(dst, host, nbytes, kind, stream)
-    elif _pinned_buffer(host, nbytes):
+    elif is_pinned_address(int(ffi.cast(_UINTPTR, host)), nbytes):
         check(lib.aclrtMemcpyAsync(dst, nbytes, host, nbytes, kind, stream.handle),
               "aclrtMemcpyAsync")
         _retain_unless_done(src, stream)
-    elif not _copied_if_idle(dst, host, nbytes, kind, stream):
+    elif not _copied_if_idle(dst, host, nbytes, kind, device_id, stream):
         _staged_host_to_device(dst_ptr, src.reshape(-1).view(np.uint8), stream)
     if span:
         _profiler.end(span)
-
-
-def _pinned_buffer(host, nbytes):
-    """Whether the cffi buffer `host` of `nbytes` lies in pinned memory."""
-    return is_pinned_address(int(ffi.cast(_UINTPTR, host)), nbytes)
 
 
 def _retain_unless_done(obj, stream):
@@ -274,14 +285,15 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         _capture.check_host_copy("a device-to-host copy", stream)
     if nbytes == 0:
         return
-    activate(stream.device.id)
+    device_id = stream.device.id
+    activate(device_id)
     kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
     span = _profiler.active and _profiler.begin_copy(kind, nbytes, stream)
     src = ffi.cast(_VOID_P, src_ptr)
     host = ffi.from_buffer(dst)
-    if blocking or stream.is_default:
+    if blocking or default_streams.get(device_id) is stream:
         _copy_after_stream(host, src, nbytes, kind, stream)
-    elif _pinned_buffer(host, nbytes):
+    elif is_pinned_address(int(ffi.cast(_UINTPTR, host)), nbytes):
         check(lib.aclrtMemcpyAsync(host, nbytes, src, nbytes, kind, stream.handle),
               "aclrtMemcpyAsync")
         _retain_unless_done(dst, stream)
@@ -289,7 +301,7 @@ def copy_device_to_host(dst, src_ptr, stream, *, blocking):
         # Without host functions an asynchronous copy into pageable memory cannot be
         # completed in stream order, so it is done synchronously.
         _copy_after_stream(host, src, nbytes, kind, stream)
-    elif not _copied_if_idle(host, src, nbytes, kind, stream):
+    elif not _copied_if_idle(host, src, nbytes, kind, device_id, stream):
         _staged_device_to_host(dst.reshape(-1).view(np.uint8), src_ptr, stream)
     if span:
         _profiler.end(span)
