@@ -2575,6 +2575,51 @@ static PyTypeObject BufferReleaseType = {
     .tp_dealloc = release_dealloc,
 };
 
+/* DeviceBuffer's tp_finalize once `finalize_in_c` set it: the BufferRelease of the class
+ * called directly, without CPython's slot_tp_finalize looking `__del__` up and calling it
+ * as a method. Assigning DeviceBuffer.__del__ later makes CPython reset the slot to its
+ * own (type_setattro -> update_slot), so the class's __del__ always decides. */
+static PyObject *installed_release; /* the BufferRelease this finalizer calls */
+
+static void buffer_finalize(PyObject *self)
+{
+    PyObject *error_type, *error_value, *error_traceback;
+    PyErr_Fetch(&error_type, &error_value, &error_traceback);
+    PyObject *result = release_vectorcall(installed_release, &self, 1, NULL);
+    if (result == NULL) {
+        PyErr_WriteUnraisable(installed_release);
+    }
+    Py_XDECREF(result);
+    PyErr_Restore(error_type, error_value, error_traceback);
+}
+
+PyDoc_STRVAR(finalize_in_c_doc,
+"finalize_in_c(buffer_type)\n\n"
+"Makes the BufferRelease that is `buffer_type.__del__` (the configured DeviceBuffer)\n"
+"the type's finalizer in C. Raises TypeError when `buffer_type` is not the configured\n"
+"buffer type or its __del__ is not a BufferRelease.");
+
+static PyObject *finalize_in_c(PyObject *module, PyObject *type)
+{
+    (void)module;
+    if (!configured || type != (PyObject *)buffer_type) {
+        PyErr_SetString(PyExc_TypeError, "finalize_in_c: not the configured buffer type");
+        return NULL;
+    }
+    PyObject *release = PyObject_GetAttrString(type, "__del__");
+    if (release == NULL) {
+        return NULL;
+    }
+    if (Py_TYPE(release) != &BufferReleaseType) {
+        Py_DECREF(release);
+        PyErr_SetString(PyExc_TypeError, "finalize_in_c: __del__ is not a BufferRelease");
+        return NULL;
+    }
+    Py_XSETREF(installed_release, release);
+    buffer_type->tp_finalize = buffer_finalize;
+    Py_RETURN_NONE;
+}
+
 /* ---------------------------------------------------------------------------------------
  * unary_result: a unary operator into a new array */
 
@@ -3732,6 +3777,7 @@ static PyMethodDef methods[] = {
      reduction_result_doc},
     {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL, fill_doc},
     {"configure", configure, METH_O, configure_doc},
+    {"finalize_in_c", finalize_in_c, METH_O, finalize_in_c_doc},
     {"launch_begin", (PyCFunction)(void (*)(void))launch_begin, METH_FASTCALL,
      launch_begin_doc},
     {"launch_end", (PyCFunction)(void (*)(void))launch_end, METH_FASTCALL, launch_end_doc},
