@@ -85,7 +85,7 @@ static PyTypeObject *pool_type;   /* runtime MemoryPool (exactly: a subclass is 
 /* __slots__ offsets, by role (the owners' published slot maps) */
 static Py_ssize_t a_buffer, a_shape, a_strides, a_offset, a_dtype, a_tensor;
 static Py_ssize_t b_ptr, b_nbytes, b_device, b_pool, b_size, b_stream, b_others;
-static Py_ssize_t p_device, p_free, p_late, p_stamps, p_released_at;
+static Py_ssize_t p_device, p_free, p_late;
 static Py_ssize_t stream_handle, device_id;
 static Py_ssize_t process_forked, process_deferred; /* of runtime ProcessState */
 static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools,
@@ -350,9 +350,8 @@ static int configure_layouts(PyObject *state)
                                               "stream", "others"};
     Py_ssize_t *buffer_offsets[] = {&b_ptr, &b_nbytes, &b_device, &b_pool, &b_size, &b_stream,
                                     &b_others};
-    static const char *const pool_roles[] = {"device", "free_lists", "late", "stamps",
-                                            "released_at"};
-    Py_ssize_t *pool_offsets[] = {&p_device, &p_free, &p_late, &p_stamps, &p_released_at};
+    static const char *const pool_roles[] = {"device", "free_lists", "late"};
+    Py_ssize_t *pool_offsets[] = {&p_device, &p_free, &p_late};
     static const char *const stream_roles[] = {"handle"};
     Py_ssize_t *stream_offsets[] = {&stream_handle};
     static const char *const device_roles[] = {"id"};
@@ -361,7 +360,7 @@ static int configure_layouts(PyObject *state)
                     &array_type) < 0
         || take_layout(state, "buffer_type", "buffer_slots", buffer_roles, buffer_offsets, 7,
                        &buffer_type) < 0
-        || take_layout(state, "pool_type", "pool_slots", pool_roles, pool_offsets, 5,
+        || take_layout(state, "pool_type", "pool_slots", pool_roles, pool_offsets, 3,
                        &pool_type) < 0
         || take_layout(state, "stream_type", "stream_slots", stream_roles, stream_offsets, 1,
                        NULL) < 0
@@ -2472,15 +2471,9 @@ static int release_block(PyObject *buffer)
         return 0;
     }
     PyObject *ptrs = free_list(pool, stream, size);
-    PyObject *stamps = SLOT(pool, p_stamps);
-    PyObject *released_at = SLOT(pool, p_released_at);
     int filed = 0;
-    if (ptrs != NULL && stamps != NULL && released_at != NULL && PyDict_Check(released_at)) {
-        /* the stamp before the block is visible (see MemoryPool._release_blocks) */
-        PyObject *stamp = PyIter_Next(stamps);
-        filed = stamp == NULL || PyDict_SetItem(released_at, ptr, stamp) < 0
-                || PyList_Append(ptrs, ptr) < 0 ? -1 : 1;
-        Py_XDECREF(stamp);
+    if (ptrs != NULL) {
+        filed = PyList_Append(ptrs, ptr) < 0 ? -1 : 1;
     }
     if (filed == 0 && PyErr_Occurred()) {
         filed = -1;

@@ -144,17 +144,19 @@ def test_block_reused_while_its_idle_stream_is_retired_is_not_given_away(pool, m
     assert_consistent(pool)
 
 
-def test_idle_blocks_freed_for_the_limit_spare_a_block_reused_meanwhile(pool, monkeypatch):
-    """At the limit the pool frees the cached blocks of idle streams; a block reused
-    (lock-free) right after its stream answered "idle" and returned with pending work
-    must stay cached until that work is done."""
+def test_idle_blocks_freed_for_the_limit_are_out_of_reach_while_their_stream_is_asked(
+        pool, monkeypatch):
+    """At the limit the pool frees the cached blocks of idle streams. They leave the free
+    lists before the stream is asked: an allocation right after the answer ("idle") gets
+    another block, and returns it with pending work; only the blocks of the answer are
+    freed, and the returned one only after its work is done."""
     s1, s2 = npx.Stream(6), npx.Stream(6)
     pool.set_limit(1024)
     first = pool.allocate(64, s1)
-    busy_ptr = first.ptr
+    idle_ptr = first.ptr
     del first
-    real_finished, real_release_blocks = mp._finished, pool._release_blocks
-    reused, spared = [], []
+    real_finished, real_free_or_refile = mp._finished, pool._free_or_refile
+    reused, freed = [], []
 
     def finished_then_reuse(stream, *, wait):
         answer = real_finished(stream, wait=wait)
@@ -165,16 +167,18 @@ def test_idle_blocks_freed_for_the_limit_spare_a_block_reused_meanwhile(pool, mo
             del block
         return answer
 
-    def release_blocks(key, bins):
-        real_release_blocks(key, bins)
-        if reused and not spared:  # the first freeing pass, right after the reuse
-            spared.append(busy_ptr in cached_ptrs(pool))
+    def free_or_refile(key, bins, owner, finished):
+        if finished:
+            freed.extend((ptr, owner is None or owner.query()) for ptrs in bins.values()
+                         for ptr in ptrs)
+        real_free_or_refile(key, bins, owner, finished)
 
     monkeypatch.setattr(mp, "_finished", finished_then_reuse)
-    monkeypatch.setattr(pool, "_release_blocks", release_blocks)
-    big = pool.allocate(1024, s2)  # needs s1's block freed: after s1's work, not before
-    assert reused == [busy_ptr] and spared == [True]
-    assert pool.total_bytes() == 1024
+    monkeypatch.setattr(pool, "_free_or_refile", free_or_refile)
+    big = pool.allocate(1024, s2)  # needs s1's blocks freed: the reused one after its work
+    assert reused and reused[0] != idle_ptr
+    assert freed == [(idle_ptr, False), (reused[0], True)]
+    assert pool.total_bytes() == 1024 and not cached_ptrs(pool)
     del big
     s1.synchronize()
 
