@@ -916,11 +916,11 @@ static Py_ssize_t shape_size(PyObject *shape)
     Py_ssize_t size = 1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape); i++) {
         Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
-        if (n < 0 || (n != 0 && size > PY_SSIZE_T_MAX / n)) {
+        /* (an overflow test without a division: this runs a few times per launch) */
+        if (n < 0 || __builtin_mul_overflow(size, n, &size)) {
             PyErr_Clear();
             return -1;
         }
-        size *= n;
     }
     return size;
 }
