@@ -183,6 +183,30 @@ def test_idle_blocks_freed_for_the_limit_are_out_of_reach_while_their_stream_is_
     s1.synchronize()
 
 
+def test_blocks_of_a_stream_that_cannot_be_synchronised_stay_cached(pool, monkeypatch):
+    """free_all_blocks takes a stream's blocks out before synchronising it; when the
+    runtime refuses (a capturing stream), they go back to that stream's free list, whole,
+    and the next allocation on the stream reuses one while the other stream's are freed."""
+    s1, s2 = npx.Stream(6), npx.Stream(6)
+    kept = [pool.allocate(64, s1) for _ in range(2)] + [pool.allocate(2000, s1)]
+    freed = pool.allocate(64, s2)
+    ptrs = sorted(b.ptr for b in kept)
+    del kept, freed
+    real_finished = mp._finished
+    monkeypatch.setattr(mp, "_finished", lambda stream, *, wait: stream is not s1
+                        and real_finished(stream, wait=wait))
+    pool.free_all_blocks()
+    assert sorted(cached_ptrs(pool)) == ptrs
+    assert pool.total_bytes() == 512 * 2 + 2048 and pool.used_bytes() == 0
+    assert_consistent(pool)
+    again = pool.allocate(100, s1)
+    assert again.ptr in ptrs
+    del again
+    monkeypatch.undo()
+    pool.free_all_blocks()
+    assert pool.total_bytes() == 0 and not cached_ptrs(pool)
+
+
 def test_drain_takes_every_block_once():
     ptrs = [1, 2, 3]
     assert sorted(mp._drain(ptrs)) == [1, 2, 3] and ptrs == []
