@@ -85,7 +85,7 @@ static PyTypeObject *pool_type;   /* runtime MemoryPool (exactly: a subclass is 
 /* __slots__ offsets, by role (the owners' published slot maps) */
 static Py_ssize_t a_buffer, a_shape, a_strides, a_offset, a_dtype, a_tensor;
 static Py_ssize_t b_ptr, b_nbytes, b_device, b_pool, b_size, b_stream, b_others;
-static Py_ssize_t p_device, p_free, p_late, p_stamps, p_released_at;
+static Py_ssize_t p_device, p_free, p_late;
 static Py_ssize_t stream_handle, device_id;
 static Py_ssize_t process_forked, process_deferred; /* of runtime ProcessState */
 static Py_ssize_t recording_profile, recording_tracks, recording_launches, recording_pools,
@@ -350,9 +350,8 @@ static int configure_layouts(PyObject *state)
                                               "stream", "others"};
     Py_ssize_t *buffer_offsets[] = {&b_ptr, &b_nbytes, &b_device, &b_pool, &b_size, &b_stream,
                                     &b_others};
-    static const char *const pool_roles[] = {"device", "free_lists", "late", "stamps",
-                                            "released_at"};
-    Py_ssize_t *pool_offsets[] = {&p_device, &p_free, &p_late, &p_stamps, &p_released_at};
+    static const char *const pool_roles[] = {"device", "free_lists", "late"};
+    Py_ssize_t *pool_offsets[] = {&p_device, &p_free, &p_late};
     static const char *const stream_roles[] = {"handle"};
     Py_ssize_t *stream_offsets[] = {&stream_handle};
     static const char *const device_roles[] = {"id"};
@@ -361,7 +360,7 @@ static int configure_layouts(PyObject *state)
                     &array_type) < 0
         || take_layout(state, "buffer_type", "buffer_slots", buffer_roles, buffer_offsets, 7,
                        &buffer_type) < 0
-        || take_layout(state, "pool_type", "pool_slots", pool_roles, pool_offsets, 5,
+        || take_layout(state, "pool_type", "pool_slots", pool_roles, pool_offsets, 3,
                        &pool_type) < 0
         || take_layout(state, "stream_type", "stream_slots", stream_roles, stream_offsets, 1,
                        NULL) < 0
@@ -917,11 +916,11 @@ static Py_ssize_t shape_size(PyObject *shape)
     Py_ssize_t size = 1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape); i++) {
         Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
-        if (n < 0 || (n != 0 && size > PY_SSIZE_T_MAX / n)) {
+        /* (an overflow test without a division: this runs a few times per launch) */
+        if (n < 0 || __builtin_mul_overflow(size, n, &size)) {
             PyErr_Clear();
             return -1;
         }
-        size *= n;
     }
     return size;
 }
@@ -2472,15 +2471,9 @@ static int release_block(PyObject *buffer)
         return 0;
     }
     PyObject *ptrs = free_list(pool, stream, size);
-    PyObject *stamps = SLOT(pool, p_stamps);
-    PyObject *released_at = SLOT(pool, p_released_at);
     int filed = 0;
-    if (ptrs != NULL && stamps != NULL && released_at != NULL && PyDict_Check(released_at)) {
-        /* the stamp before the block is visible (see MemoryPool._release_blocks) */
-        PyObject *stamp = PyIter_Next(stamps);
-        filed = stamp == NULL || PyDict_SetItem(released_at, ptr, stamp) < 0
-                || PyList_Append(ptrs, ptr) < 0 ? -1 : 1;
-        Py_XDECREF(stamp);
+    if (ptrs != NULL) {
+        filed = PyList_Append(ptrs, ptr) < 0 ? -1 : 1;
     }
     if (filed == 0 && PyErr_Occurred()) {
         filed = -1;
@@ -2574,6 +2567,51 @@ static PyTypeObject BufferReleaseType = {
     .tp_new = release_new,
     .tp_dealloc = release_dealloc,
 };
+
+/* DeviceBuffer's tp_finalize once `finalize_in_c` set it: the BufferRelease of the class
+ * called directly, without CPython's slot_tp_finalize looking `__del__` up and calling it
+ * as a method. Assigning DeviceBuffer.__del__ later makes CPython reset the slot to its
+ * own (type_setattro -> update_slot), so the class's __del__ always decides. */
+static PyObject *installed_release; /* the BufferRelease this finalizer calls */
+
+static void buffer_finalize(PyObject *self)
+{
+    PyObject *error_type, *error_value, *error_traceback;
+    PyErr_Fetch(&error_type, &error_value, &error_traceback);
+    PyObject *result = release_vectorcall(installed_release, &self, 1, NULL);
+    if (result == NULL) {
+        PyErr_WriteUnraisable(installed_release);
+    }
+    Py_XDECREF(result);
+    PyErr_Restore(error_type, error_value, error_traceback);
+}
+
+PyDoc_STRVAR(finalize_in_c_doc,
+"finalize_in_c(buffer_type)\n\n"
+"Makes the BufferRelease that is `buffer_type.__del__` (the configured DeviceBuffer)\n"
+"the type's finalizer in C. Raises TypeError when `buffer_type` is not the configured\n"
+"buffer type or its __del__ is not a BufferRelease.");
+
+static PyObject *finalize_in_c(PyObject *module, PyObject *type)
+{
+    (void)module;
+    if (!configured || type != (PyObject *)buffer_type) {
+        PyErr_SetString(PyExc_TypeError, "finalize_in_c: not the configured buffer type");
+        return NULL;
+    }
+    PyObject *release = PyObject_GetAttrString(type, "__del__");
+    if (release == NULL) {
+        return NULL;
+    }
+    if (Py_TYPE(release) != &BufferReleaseType) {
+        Py_DECREF(release);
+        PyErr_SetString(PyExc_TypeError, "finalize_in_c: __del__ is not a BufferRelease");
+        return NULL;
+    }
+    Py_XSETREF(installed_release, release);
+    buffer_type->tp_finalize = buffer_finalize;
+    Py_RETURN_NONE;
+}
 
 /* ---------------------------------------------------------------------------------------
  * unary_result: a unary operator into a new array */
@@ -3732,6 +3770,7 @@ static PyMethodDef methods[] = {
      reduction_result_doc},
     {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL, fill_doc},
     {"configure", configure, METH_O, configure_doc},
+    {"finalize_in_c", finalize_in_c, METH_O, finalize_in_c_doc},
     {"launch_begin", (PyCFunction)(void (*)(void))launch_begin, METH_FASTCALL,
      launch_begin_doc},
     {"launch_end", (PyCFunction)(void (*)(void))launch_end, METH_FASTCALL, launch_end_doc},

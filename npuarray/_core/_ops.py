@@ -382,6 +382,7 @@ def configure_fastpath(array_type, array_slots, host_read_hooks):
     buffer_type = _memory_pool.DeviceBuffer
     if not isinstance(vars(buffer_type)["__del__"], _fastpath.BufferRelease):
         buffer_type.__del__ = _fastpath.BufferRelease(buffer_type.__del__)
+    _fastpath.finalize_in_c(buffer_type)
     _recorder.begin, _recorder.end = _fastpath.launch_begin, _fastpath.launch_end
     _profiler.recording.event_times = _fastpath.event_times
     _profiler.recording.new_log = _fastpath.LaunchLog

@@ -46,7 +46,6 @@ and ``DeviceBuffer.prepare`` lets the capture guard order captured uses
 """
 import contextlib
 import functools
-import itertools
 import os
 import re
 import sys
@@ -259,7 +258,7 @@ class MemoryPool:
     The lock-free cases of ``allocate`` and ``_release`` are also done in C (the fast
     path, npuarray/_core/_fastpath.c) on the slots named in ``POOL_SLOTS``.
     """
-    __slots__ = ("device", "_lock", "_free", "_streams", "_total", "_stamps", "_released_at",
+    __slots__ = ("device", "_lock", "_free", "_streams", "_total",
                  "_limit", "_abandoned", "_late", "_peak_total", "__dict__", "__weakref__")
 
     def __init__(self, device=None, *, limit=0):
@@ -269,8 +268,6 @@ class MemoryPool:
         self._free = {}       # stream key -> {size: [ptr, ...]}
         self._streams = {}    # stream key -> the stream object (kept alive)
         self._total = 0
-        self._stamps = itertools.count(1)  # numbers returns to the pool (atomic next())
-        self._released_at = {}  # ptr -> the number of its last return
         self._limit = int(limit)
         self._abandoned = []    # blocks whose users could not be joined (never reused)
         self._late = []         # (size, ptr, stream) released inside a critical section
@@ -334,35 +331,29 @@ class MemoryPool:
         graph capture) stay cached."""
         with self._lock:
             keys = list(self._free) if stream is None else [id(stream)]
-            snapshot = {key: (self._stamped(key), self._streams.get(key))
-                        for key in keys if key in self._free}
-        for key, (bins, owner) in snapshot.items():
-            if _finished(owner, wait=True):
-                self._release_blocks(key, bins)
+            taken = {key: self._take_all(key) for key in keys if key in self._free}
+        for key, (bins, owner) in taken.items():
+            self._free_or_refile(key, bins, owner, _finished(owner, wait=True))
 
-    def _stamped(self, key):
-        """{size: {ptr: release count}} of the free list ``key``."""
-        return {size: {ptr: self._released_at.get(ptr) for ptr in list(ptrs)}
-                for size, ptrs in list(self._free[key].items())}
+    def _take_all(self, key):
+        """({size: [ptr, ...]}, stream) of the free list ``key``, whose blocks are taken
+        out (under the lock) before its stream is asked whether it is done: none can be
+        reused and returned with new work before the answer, so no release needs a
+        record for free_all_blocks to compare (the lock-free release stays one append)."""
+        bins = {size: _drain(ptrs) for size, ptrs in list(self._free[key].items())}
+        return bins, self._streams.get(key)
 
-    def _release_blocks(self, key, bins):
-        """Free the blocks of ``bins`` ({size: {ptr: release count}}) that are
-        still cached since that release (another thread may have reused one
-        and returned it with new pending work meanwhile)."""
+    def _free_or_refile(self, key, bins, owner, finished):
+        """Free the blocks of ``bins`` (from ``_take_all``) when their stream
+        ``owner`` has ``finished`` its work, else file them again under ``key``."""
         with self._lock:
-            cached = self._free.get(key, {})
-            activate(self.device.id)
-            for size, stamps in bins.items():
-                ptrs = cached.get(size, [])
-                for ptr, stamp in stamps.items():
-                    try:  # taken out first: a lock-free reuse cannot slip in after the check
-                        ptrs.remove(ptr)
-                    except ValueError:
-                        continue  # reused meanwhile
-                    if self._released_at.get(ptr) != stamp:
-                        ptrs.append(ptr)  # returned again since, maybe with pending work
+            if finished:
+                activate(self.device.id)
+            for size, ptrs in bins.items():
+                for ptr in ptrs:
+                    if not finished:
+                        self._file(key, size, ptr, owner)
                         continue
-                    del self._released_at[ptr]
                     _acl.check(_acl.lib.aclrtFree(_acl.ffi.cast("void *", ptr)), "aclrtFree")
                     self._total -= size
             if key in self._free and not any(self._free[key].values()):
@@ -453,13 +444,12 @@ class MemoryPool:
 
     def _free_idle_blocks(self):
         """Free the cached blocks no stream can still be using (no waiting). The
-        snapshot comes before the question: a block returned after it has a
-        new stamp and stays cached."""
+        blocks are taken out before the question (``_take_all``): a block returned
+        after that stays cached."""
         with self._lock:
-            snapshot = {key: (self._stamped(key), self._streams.get(key)) for key in self._free}
-        for key, (bins, owner) in snapshot.items():
-            if _finished(owner, wait=False):
-                self._release_blocks(key, bins)
+            taken = {key: self._take_all(key) for key in list(self._free)}
+        for key, (bins, owner) in taken.items():
+            self._free_or_refile(key, bins, owner, _finished(owner, wait=False))
 
     def _malloc(self, size):
         """A new device block, or None when the limit or the device refuses."""
@@ -503,7 +493,6 @@ class MemoryPool:
         """Return a block last used on ``stream`` to its free list, lock-free when
         the list exists (see the module docstring)."""
         key = _ANY_STREAM if stream is None else id(stream)
-        self._released_at[ptr] = next(self._stamps)  # before the block is visible
         bins = self._free.get(key)
         ptrs = bins.get(size) if bins else None
         if ptrs is not None:
@@ -571,11 +560,8 @@ BUFFER_SLOTS = {"ptr": "ptr", "nbytes": "nbytes", "device": "device", "pool": "_
 # [ptr, ...]}}, whose lists a thread holding the GIL may pop a block from (it is then that
 # thread's) or append one to, and whose dicts only the pool changes, under its lock;
 # ``late`` the returns deferred from inside the pool's critical sections (the lock-free
-# allocation applies only while it is empty); ``stamps`` an iterator of numbers and
-# ``released_at`` {ptr: number}: a block's number is set from ``stamps`` before it is
-# appended to a free list (free_all_blocks compares them).
-POOL_SLOTS = {"device": "device", "free_lists": "_free", "late": "_late", "stamps": "_stamps",
-              "released_at": "_released_at"}
+# allocation applies only while it is empty).
+POOL_SLOTS = {"device": "device", "free_lists": "_free", "late": "_late"}
 
 
 def _drain(ptrs):

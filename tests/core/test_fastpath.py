@@ -501,6 +501,54 @@ def test_a_buffer_used_on_two_streams_is_released_through_python(rng):
     assert pool.used_bytes() == before
 
 
+def test_the_c_finalizer_returns_a_dead_buffer_to_its_free_list(rng):
+    """DeviceBuffer's finalizer is the C release: a dropped result's block is on the
+    stream's free list (the next result of its size class takes it) and the pool's
+    used bytes are back where they began."""
+    pool = npx.get_default_memory_pool()
+    a = rng.standard_normal(64).astype(np.float32)
+    x = npx.asarray(a) * 1.0
+    gc.collect()
+    before = pool.used_bytes()
+    y = x * x
+    ptr = y._buffer.ptr
+    del y
+    assert pool.used_bytes() == before
+    z = x + x
+    assert z._buffer.ptr == ptr
+    np.testing.assert_array_equal(z.to_host(), a + a)
+
+
+def test_the_class_del_decides_after_it_is_reassigned(monkeypatch, rng):
+    """Assigning DeviceBuffer.__del__ replaces the C finalizer (CPython resets the slot):
+    the new __del__ runs, and the C finalizer is restored by finalize_in_c."""
+    released = []
+    real = vars(_memory_pool.DeviceBuffer)["__del__"]
+
+    def counting(buffer):
+        released.append(buffer.ptr)
+        real(buffer)
+
+    pool = npx.get_default_memory_pool()
+    x = npx.asarray(rng.standard_normal(64).astype(np.float32)) * 1.0
+    gc.collect()
+    before = pool.used_bytes()
+    monkeypatch.setattr(_memory_pool.DeviceBuffer, "__del__", counting)
+    y = x * x
+    ptr = y._buffer.ptr
+    del y
+    assert released == [ptr] and pool.used_bytes() == before
+    monkeypatch.undo()
+    _ops._fastpath.finalize_in_c(_memory_pool.DeviceBuffer)
+    del x
+    assert len(released) == 1
+
+
+def test_finalize_in_c_accepts_only_the_configured_buffer_type():
+    with pytest.raises(TypeError, match="configured buffer type"):
+        _ops._fastpath.finalize_in_c(npx.NPUArray)
+
+
 # -- the launch's error and workspace paths, with phases written in Python (cffi callbacks
 #    of an ABI-mode FFI, as CANN's entry points would be foreign function pointers)
 

@@ -81,7 +81,7 @@ def test_a_missing_field_raises_naming_it(missing, reconfigured, rng):
 def test_a_renamed_runtime_slot_raises_naming_it(reconfigured):
     # as if the runtime renamed MemoryPool._free without its published slot map
     class RenamedPool:
-        __slots__ = ("device", "_free_lists", "_late", "_stamps", "_released_at")
+        __slots__ = ("device", "_free_lists", "_late")
     state = good_state()
     with pytest.raises(TypeError, match="RenamedPool._free is not a __slots__ member"):
         _ops._fastpath.configure(with_fields(state, pool_type=RenamedPool))

@@ -144,17 +144,19 @@ def test_block_reused_while_its_idle_stream_is_retired_is_not_given_away(pool, m
     assert_consistent(pool)
 
 
-def test_idle_blocks_freed_for_the_limit_spare_a_block_reused_meanwhile(pool, monkeypatch):
-    """At the limit the pool frees the cached blocks of idle streams; a block reused
-    (lock-free) right after its stream answered "idle" and returned with pending work
-    must stay cached until that work is done."""
+def test_idle_blocks_freed_for_the_limit_are_out_of_reach_while_their_stream_is_asked(
+        pool, monkeypatch):
+    """At the limit the pool frees the cached blocks of idle streams. They leave the free
+    lists before the stream is asked: an allocation right after the answer ("idle") gets
+    another block, and returns it with pending work; only the blocks of the answer are
+    freed, and the returned one only after its work is done."""
     s1, s2 = npx.Stream(6), npx.Stream(6)
     pool.set_limit(1024)
     first = pool.allocate(64, s1)
-    busy_ptr = first.ptr
+    idle_ptr = first.ptr
     del first
-    real_finished, real_release_blocks = mp._finished, pool._release_blocks
-    reused, spared = [], []
+    real_finished, real_free_or_refile = mp._finished, pool._free_or_refile
+    reused, freed = [], []
 
     def finished_then_reuse(stream, *, wait):
         answer = real_finished(stream, wait=wait)
@@ -165,18 +167,44 @@ def test_idle_blocks_freed_for_the_limit_spare_a_block_reused_meanwhile(pool, mo
             del block
         return answer
 
-    def release_blocks(key, bins):
-        real_release_blocks(key, bins)
-        if reused and not spared:  # the first freeing pass, right after the reuse
-            spared.append(busy_ptr in cached_ptrs(pool))
+    def free_or_refile(key, bins, owner, finished):
+        if finished:
+            freed.extend((ptr, owner is None or owner.query()) for ptrs in bins.values()
+                         for ptr in ptrs)
+        real_free_or_refile(key, bins, owner, finished)
 
     monkeypatch.setattr(mp, "_finished", finished_then_reuse)
-    monkeypatch.setattr(pool, "_release_blocks", release_blocks)
-    big = pool.allocate(1024, s2)  # needs s1's block freed: after s1's work, not before
-    assert reused == [busy_ptr] and spared == [True]
-    assert pool.total_bytes() == 1024
+    monkeypatch.setattr(pool, "_free_or_refile", free_or_refile)
+    big = pool.allocate(1024, s2)  # needs s1's blocks freed: the reused one after its work
+    assert reused and reused[0] != idle_ptr
+    assert freed == [(idle_ptr, False), (reused[0], True)]
+    assert pool.total_bytes() == 1024 and not cached_ptrs(pool)
     del big
     s1.synchronize()
+
+
+def test_blocks_of_a_stream_that_cannot_be_synchronised_stay_cached(pool, monkeypatch):
+    """free_all_blocks takes a stream's blocks out before synchronising it; when the
+    runtime refuses (a capturing stream), they go back to that stream's free list, whole,
+    and the next allocation on the stream reuses one while the other stream's are freed."""
+    s1, s2 = npx.Stream(6), npx.Stream(6)
+    kept = [pool.allocate(64, s1) for _ in range(2)] + [pool.allocate(2000, s1)]
+    freed = pool.allocate(64, s2)
+    ptrs = sorted(b.ptr for b in kept)
+    del kept, freed
+    real_finished = mp._finished
+    monkeypatch.setattr(mp, "_finished", lambda stream, *, wait: stream is not s1
+                        and real_finished(stream, wait=wait))
+    pool.free_all_blocks()
+    assert sorted(cached_ptrs(pool)) == ptrs
+    assert pool.total_bytes() == 512 * 2 + 2048 and pool.used_bytes() == 0
+    assert_consistent(pool)
+    again = pool.allocate(100, s1)
+    assert again.ptr in ptrs
+    del again
+    monkeypatch.undo()
+    pool.free_all_blocks()
+    assert pool.total_bytes() == 0 and not cached_ptrs(pool)
 
 
 def test_drain_takes_every_block_once():
