@@ -63,6 +63,17 @@ def blocked_stream(stream):
     return gate
 
 
+def run_threads(target, args_list, timeout=120):
+    """Runs target(*args) in one thread per tuple of `args_list`, all started before any is
+    joined; asserts that every thread ended within `timeout` seconds."""
+    threads = [threading.Thread(target=target, args=args) for args in args_list]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    assert not any(thread.is_alive() for thread in threads)
+
+
 def package_env(**overrides):
     """os.environ plus `overrides`, with PYTHONPATH reaching the npuarray under test."""
     env = dict(os.environ)

@@ -14,6 +14,7 @@ import pytest
 import npuarray as npx
 from npuarray._core import _ops
 from npuarray.runtime import _profiler
+from conftest import run_threads
 
 needs_fastpath = pytest.mark.skipif(_ops._fastpath is None,
                                     reason="npuarray._core._fastpath is not built")
@@ -86,11 +87,7 @@ def test_launches_of_two_threads_on_their_streams(rng):
             results[index] = (threading.get_native_id(), stream, x.to_host())
 
     with npx.profile() as prof:
-        threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        run_threads(work, [(0,), (1,)])
     for index, (thread, stream, values) in results.items():
         expected = data[index]
         for _ in range(count):

@@ -39,6 +39,18 @@ def kept_up(monkeypatch):
     monkeypatch.setattr(runtime_transfer, "_keeps_up", {0: True})
 
 
+def upload_on_an_idle_stream(data, acl_calls):
+    """A new DeviceMemory holding `data`, uploaded without blocking on a new, idle stream,
+    which takes one direct aclrtMemcpy; returns (memory, stream)."""
+    memory = npx.DeviceMemory(data.nbytes)
+    stream = npx.Stream()
+    stream.synchronize()
+    acl_calls.clear()
+    memory.copy_from_host(data, stream=stream, blocking=False)
+    assert acl_calls == ["aclrtMemcpy"]
+    return memory, stream
+
+
 def read_back(memory, nbytes):
     return memory.copy_to_host(np.empty(nbytes, np.uint8), nbytes=nbytes)
 
@@ -88,12 +100,7 @@ def test_pageable_buffers_on_an_idle_stream_go_direct_and_are_free_on_return(
         random_bytes, acl_calls, kept_up, nbytes):
     data = random_bytes(nbytes)
     expected = data.copy()
-    memory = npx.DeviceMemory(nbytes)
-    stream = npx.Stream()
-    stream.synchronize()
-    acl_calls.clear()
-    memory.copy_from_host(data, stream=stream, blocking=False)
-    assert acl_calls == ["aclrtMemcpy"]
+    memory, stream = upload_on_an_idle_stream(data, acl_calls)
     data[:] = 0                          # the source may be reused once the call returns
     out = np.zeros(nbytes, np.uint8)
     acl_calls.clear()
@@ -167,12 +174,7 @@ def test_the_idle_check_and_copy_with_and_without_the_one_call_form(
         monkeypatch.setattr(runtime_transfer, "_memcpy_if_idle", None)
     nbytes = (1 << 20) + 5
     data = random_bytes(nbytes)
-    memory = npx.DeviceMemory(nbytes)
-    stream = npx.Stream()
-    stream.synchronize()
-    acl_calls.clear()
-    memory.copy_from_host(data, stream=stream, blocking=False)
-    assert acl_calls == ["aclrtMemcpy"]
+    memory, stream = upload_on_an_idle_stream(data, acl_calls)
     np.testing.assert_array_equal(read_back(memory, nbytes), data)
     release = threading.Event()
     stream.launch_host_func(lambda: release.wait(30))

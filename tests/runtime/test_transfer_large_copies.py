@@ -16,6 +16,7 @@ import pytest
 import npuarray as npx
 from npuarray import _acl
 from npuarray._acl import CaptureError, check, ffi, lib
+from conftest import run_threads
 
 MIB = 1 << 20
 SIZES = [1, 3, MIB - 1, MIB, MIB + 1, 3 * MIB + 13]
@@ -206,12 +207,7 @@ def test_two_threads_copy_at_once(random_bytes):
         except BaseException as exc:  # handed to the test thread
             failures.append(exc)
 
-    threads = [threading.Thread(target=worker, args=(pinned,)) for pinned in (True, False)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_threads(worker, [(True,), (False,)])
     assert failures == []
 
 
@@ -255,14 +251,8 @@ def test_two_threads_copy_through_one_stream(random_bytes):
         except BaseException as exc:  # handed to the test thread
             failures.append(exc)
 
-    threads = [threading.Thread(target=worker, args=(seed, [
-        (random_bytes(n), npx.DeviceMemory(n), np.empty(n, np.uint8)) for n in sizes]))
-        for seed in (0x5A, 0xC3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    assert not any(thread.is_alive() for thread in threads)
+    run_threads(worker, [(seed, [(random_bytes(n), npx.DeviceMemory(n), np.empty(n, np.uint8))
+                                 for n in sizes]) for seed in (0x5A, 0xC3)])
     assert failures == []
 
 
